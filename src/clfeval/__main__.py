@@ -1,0 +1,7 @@
+"""``python -m clfeval``."""
+
+import sys
+
+from clfeval.cli import main
+
+sys.exit(main())

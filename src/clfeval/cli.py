@@ -1,0 +1,174 @@
+"""The ``clfeval`` command line. The only module that touches argv, stdout/stderr and exit codes.
+
+Exit codes: 0 on success; 2 on bad input or usage, with one line on stderr naming the file,
+the line and what was expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from clfeval._version import __version__
+from clfeval.api import score_file, score_matrix
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
+from clfeval.errors import ClfevalError, InputError
+from clfeval.read.columns import parse_column
+from clfeval.read.files import train_frequencies
+from clfeval.read.matrix import MATRIX_ORIENTATIONS
+from clfeval.read.table import FORMATS, TableOptions
+from clfeval.render import RENDERERS
+from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.ratios import UNDEFINED_POLICIES
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error message and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _choices(registry: Any) -> str:
+    return "; ".join(f"{k}: {v if isinstance(v, str) else v[1]}" for k, v in registry.items())
+
+
+def _add_score(sub: Any) -> None:
+    p = sub.add_parser(
+        "score", help="score predictions against gold labels",
+        description="Score predictions against gold labels: per-label counts and measures, every average by "
+                    "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
+                    "default the last two, whitespace-separated, as TiMBL writes them); with PRED, INPUT is the "
+                    "gold file and PRED the predictions, one instance per line.")
+    p.add_argument("input", nargs="?", metavar="INPUT", help="the input file, or - for standard input")
+    p.add_argument("pred", nargs="?", metavar="PRED", help="a predictions file (INPUT is then the gold file)")
+    src = p.add_argument_group("input")
+    src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
+    src.add_argument("--matrix-rows", choices=sorted(MATRIX_ORIENTATIONS), default="gold",
+                     help=f"what the matrix rows hold ({_choices(MATRIX_ORIENTATIONS)}); default: gold")
+    src.add_argument("--input-format", choices=sorted(FORMATS),
+                     help=f"default: by extension ({_choices(FORMATS)})")
+    src.add_argument("--sep", help="field separator: one character, or \\t (default: whitespace for text, "
+                                   "',' for csv, tab for tsv)")
+    src.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+                     help="the first line names the columns (implied when a column is given by name)")
+    src.add_argument("--gold-col", metavar="COL", help="gold column: 1-based number, negative from the end, "
+                                                       "or header name (default: -2; with PRED: -1)")
+    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
+    ml = p.add_argument_group("multi-label")
+    ml.add_argument("--multilabel", action="store_true", help="each cell is a set of labels")
+    ml.add_argument("--label-sep", default=",", metavar="SEP", help="separator inside a label-set cell "
+                                                                    "(default ','); an empty cell is the empty set")
+    ml.add_argument("--empty", choices=sorted(EMPTY_POLICIES), default="ignore",
+                    help=f"{_choices(EMPTY_POLICIES)}; default: ignore")
+    ml.add_argument("--duplicates", choices=sorted(DUPLICATE_POLICIES), default="keep",
+                    help=f"{_choices(DUPLICATE_POLICIES)}; default: keep")
+    ls = p.add_argument_group("label set and measures")
+    ls.add_argument("--train", metavar="FILE", help="training data: its labels form the label set (unless "
+                                                    "--labels-from says otherwise) and give the lfb frequencies")
+    ls.add_argument("--train-col", metavar="COL", help="the training file's label column (default: the gold "
+                                                       "column's name if it has one, else -1, the last)")
+    ls.add_argument("--labels", metavar="FILE", help="declare the label set: one label per line")
+    ls.add_argument("--labels-from", choices=["union", "gold", "train", "file"],
+                    help=f"the label-set policy ({_choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
+                         "default: file with --labels, train with --train, else union")
+    ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
+    ls.add_argument("--zero-division", choices=["0", "1", "nan"], default="0",
+                    help="the value of a 0/0 ratio (default 0); the report lists the labels affected")
+    ls.add_argument("--undefined", choices=sorted(UNDEFINED_POLICIES), default="include",
+                    help=f"{_choices(UNDEFINED_POLICIES)}; default: include")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=list(RENDERERS), default="text",
+                     help=f"{_choices(RENDERERS)}; default: text")
+    out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    out.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown (default 4)")
+    out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
+    p.set_defaults(run=_run_score)
+
+
+def _read_label_list(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            labels = [line.strip() for line in handle if line.strip()]
+    except FileNotFoundError:
+        raise InputError("no such file (--labels)", path) from None
+    except UnicodeDecodeError:
+        raise InputError("is not valid UTF-8 (--labels)", path) from None
+    if not labels:
+        raise InputError("declares no labels (--labels): expected one label per line", path)
+    return labels
+
+
+def _run_score(args: argparse.Namespace) -> str:
+    labels = _read_label_list(args.labels) if args.labels else None
+    labels_from = {"file": "given"}.get(args.labels_from, args.labels_from)
+    if args.labels_from == "file" and labels is None:
+        raise ClfevalError("--labels-from file needs --labels FILE")
+    common: dict[str, Any] = dict(labels=labels, labels_from=labels_from, beta=args.beta,
+                                  zero_division=args.zero_division, undefined=args.undefined)
+    if args.matrix:
+        if args.input or args.multilabel:
+            raise ClfevalError("--matrix takes no INPUT file and no --multilabel")
+        if args.train:
+            column = parse_column(args.train_col) or -1
+            common["train"] = train_frequencies(args.train, column=column, options=TableOptions(args.input_format))
+        result = score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
+                              **common)
+    else:
+        if not args.input:
+            raise ClfevalError("give an INPUT file (or - for standard input), or --matrix FILE")
+        result = score_file(args.input, args.pred, gold_col=parse_column(args.gold_col),
+                            pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
+                            header=args.header, multilabel=args.multilabel, label_sep=args.label_sep,
+                            empty=args.empty, duplicates=args.duplicates, train=args.train,
+                            train_col=parse_column(args.train_col), **common)
+    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``clfeval`` command."""
+    parser = _Parser(prog="clfeval", description="Evaluate classifiers with every averaged score named.")
+    parser.add_argument("--version", action="version", version=f"clfeval {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_score(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = args.run(args)
+    except ClfevalError as exc:
+        print(f"clfeval: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"clfeval: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.output:
+            with open(args.output, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        print(f"clfeval: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Per-label one-vs-rest counts: the common currency the score layer works on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["LabelCounts"]
+
+
+@dataclass(frozen=True, eq=False)
+class LabelCounts:
+    """tp, fp, fn and tn of every label in a label set, from one counting pass.
+
+    Parameters
+    ----------
+    labels
+        The label set L, in report order.
+    tp, fp, fn, tn
+        Integer (or, for split counts, float) arrays of length ``len(labels)``.
+    n_instances
+        Number of instances counted.
+
+    Notes
+    -----
+    For label λ: support = tp + fn (gold occurrences), predicted = tp + fp.
+    Single-label data: tn = N − tp − fp − fn. Multi-label data: tn counts the
+    instances whose gold and predicted sets both lack λ.
+    """
+
+    labels: tuple[str, ...]
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    n_instances: int
+
+    def __post_init__(self) -> None:
+        k = len(self.labels)
+        for name in ("tp", "fp", "fn", "tn"):
+            arr = np.asarray(getattr(self, name))
+            if arr.shape != (k,):
+                raise ValueError(f"{name} has shape {arr.shape}, expected ({k},)")
+            object.__setattr__(self, name, arr)
+
+    @property
+    def support(self) -> np.ndarray:
+        """Gold occurrences of each label: tp + fn."""
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> np.ndarray:
+        """Predicted occurrences of each label: tp + fp."""
+        return self.tp + self.fp
+
+    @classmethod
+    def from_arrays(cls, labels: tuple[str, ...], tp: object, fp: object, fn: object,
+                    tn: object | None = None, n_instances: int | None = None) -> "LabelCounts":
+        """Build from per-label tp/fp/fn (as printed in papers); tn and N default to single-label values.
+
+        With single-label data N = Σ(tp + fn) and tn = N − tp − fp − fn.
+        """
+        tp_, fp_, fn_ = (np.asarray(a, dtype=np.int64) for a in (tp, fp, fn))
+        n = int((tp_ + fn_).sum()) if n_instances is None else int(n_instances)
+        tn_ = n - tp_ - fp_ - fn_ if tn is None else np.asarray(tn, dtype=np.int64)
+        return cls(tuple(labels), tp_, fp_, fn_, tn_, n)

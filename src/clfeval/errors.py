@@ -1,0 +1,64 @@
+"""Errors raised by clfeval.
+
+Every error clfeval raises on purpose derives from :class:`ClfevalError`::
+
+    ClfevalError                  anything clfeval rejects; the CLI prints it on one line, exit code 2
+    ├── InputError                bad data: a file, a line or an array element that is not what was expected
+    │   └── MatrixError           a confusion-matrix file that is not a square table of counts
+    └── OptionError               a bad option value or a bad combination of options (unknown names list the valid ones)
+
+Messages say where and what, e.g. ``pred.txt:17: expected 2 fields, found 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["ClfevalError", "InputError", "MatrixError", "OptionError", "unknown_name"]
+
+
+class ClfevalError(Exception):
+    """Base class of every error clfeval raises on purpose."""
+
+
+class InputError(ClfevalError, ValueError):
+    """Input data is not what was expected.
+
+    Parameters
+    ----------
+    message
+        What was expected and what was found.
+    source
+        The file name (or ``"gold"``/``"pred"`` for in-memory data), if known.
+    line
+        The 1-based line number (or 0-based index for arrays, written ``source[i]``), if known.
+    """
+
+    def __init__(self, message: str, source: str | None = None, line: int | None = None,
+                 *, index: int | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.index = index
+        if source is not None and index is not None:
+            where = f"{source}[{index}]: "
+        elif source is not None and line is not None:
+            where = f"{source}:{line}: "
+        elif source is not None:
+            where = f"{source}: "
+        else:
+            where = ""
+        super().__init__(f"{where}{message}")
+
+
+class MatrixError(InputError):
+    """A confusion-matrix input that is not a square table of non-negative integer counts."""
+
+
+class OptionError(ClfevalError, ValueError):
+    """An option value, or a combination of options, that clfeval cannot honour."""
+
+
+def unknown_name(kind: str, name: object, valid: Iterable[str]) -> OptionError:
+    """Build the error for a name that is not in a registry, listing the valid names."""
+    names = ", ".join(sorted(valid))
+    return OptionError(f"unknown {kind} {name!r}; valid: {names}")

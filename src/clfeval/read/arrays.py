@@ -1,0 +1,181 @@
+"""In-memory labels (lists, tuples, numpy arrays, pandas or polars Series) → counts.
+
+No per-instance Python loop where numpy can do the work: integer arrays are counted with one
+``np.bincount``; other labels are hashed once each through a dict built in C.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.labelsets import LabelSetCounts, canonical_set
+from clfeval.errors import InputError
+
+__all__ = ["count_label_sets", "count_labels", "frequencies_of", "to_sequence"]
+
+_DENSE_LIMIT = 1 << 22  # largest K·K table counted densely straight from integer codes
+
+
+def to_sequence(values: Any, role: str) -> Sequence[Any] | np.ndarray:
+    """A numpy array or a Python sequence from any supported container."""
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise InputError(f"expected a one-dimensional array of labels, found shape {values.shape}", role)
+        return values
+    module = type(values).__module__
+    if module.startswith(("pandas", "polars")) and hasattr(values, "to_numpy"):
+        return to_sequence(values.to_numpy(), role)
+    if isinstance(values, (str, bytes)):
+        raise InputError("expected a sequence of labels, found a single string", role)
+    if isinstance(values, Sequence):
+        return values
+    if isinstance(values, Iterable):
+        return list(values)
+    raise InputError(f"expected a sequence of labels, found {type(values).__name__}", role)
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _first_missing(values: Sequence[Any] | np.ndarray) -> int:
+    for i, v in enumerate(values):
+        if _is_missing(v):
+            return i
+    return -1
+
+
+def _check_lengths(gold: Sequence[Any], pred: Sequence[Any]) -> None:
+    if len(gold) != len(pred):
+        short = "pred" if len(pred) < len(gold) else "gold"
+        raise InputError(f"gold has {len(gold)} labels but pred has {len(pred)}: {short} ends early")
+
+
+def _names(values: Iterable[Any]) -> list[str]:
+    names = [v if isinstance(v, str) else str(v.item() if isinstance(v, np.generic) else v) for v in values]
+    if len(set(names)) != len(names):
+        seen: dict[str, Any] = {}
+        for name, value in zip(names, values):
+            if name in seen:
+                raise InputError(f"labels {seen[name]!r} and {value!r} have the same name {name!r}; "
+                                 "use one type of label")
+            seen[name] = value
+    return names
+
+
+def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
+    lo = int(min(gold.min(), pred.min()))
+    hi = int(max(gold.max(), pred.max()))
+    span = hi - lo + 1
+    if span * span <= _DENSE_LIMIT:
+        g = gold.astype(np.int64, copy=False)
+        p = pred.astype(np.int64, copy=False)
+        codes = (g - lo) * span + (p - lo) if lo else g * span + p
+        cells = np.bincount(codes, minlength=span * span).reshape(span, span)
+        present = np.flatnonzero(cells.any(axis=1) | cells.any(axis=0))
+        if len(present) < span:
+            cells = cells[np.ix_(present, present)]
+        return ConfusionCounts(tuple(str(lo + int(i)) for i in present), cells)
+    values, codes = np.unique(np.concatenate([gold, pred]), return_inverse=True)
+    return _from_codes(values.tolist(), codes[:len(gold)], codes[len(gold):])
+
+
+def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
+    k = len(values)
+    cells = np.bincount(g.astype(np.int64) * k + p, minlength=k * k).reshape(k, k)
+    return ConfusionCounts(tuple(_names(values)), cells)
+
+
+def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
+    """Count single-label predictions held in memory.
+
+    Raises
+    ------
+    InputError
+        On different lengths, missing labels (None, NaN) or labels of different types
+        that print alike (``1`` and ``"1"``).
+    """
+    g_seq, p_seq = to_sequence(gold, "gold"), to_sequence(pred, "pred")
+    _check_lengths(g_seq, p_seq)
+    if len(g_seq) == 0:
+        raise InputError("no labels: gold and pred are empty")
+    if isinstance(g_seq, np.ndarray) and isinstance(p_seq, np.ndarray):
+        if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub":
+            return _count_integers(g_seq.astype(np.int64) if g_seq.dtype.kind == "b" else g_seq,
+                                   p_seq.astype(np.int64) if p_seq.dtype.kind == "b" else p_seq)
+        if g_seq.dtype.kind == "f" or p_seq.dtype.kind == "f":
+            for role, arr in (("gold", g_seq), ("pred", p_seq)):
+                if arr.dtype.kind == "f" and np.isnan(arr).any():
+                    raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(arr))[0]))
+        g_seq, p_seq = g_seq.tolist(), p_seq.tolist()
+    index: dict[Any, int] = dict.fromkeys(chain(g_seq, p_seq))  # each label hashed once, in C
+    for key in index:
+        if _is_missing(key):
+            for role, seq in (("gold", g_seq), ("pred", p_seq)):
+                at = _first_missing(seq)
+                if at >= 0:
+                    raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
+    for code, key in enumerate(index):
+        index[key] = code
+    n = len(g_seq)
+    g = np.fromiter(map(index.__getitem__, g_seq), dtype=np.int64, count=n)
+    p = np.fromiter(map(index.__getitem__, p_seq), dtype=np.int64, count=n)
+    return _from_codes(list(index), g, p)
+
+
+def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[str]:
+    if isinstance(value, str):
+        if label_sep is None:
+            raise InputError("is a string, but multi-label instances must be collections of labels "
+                             "(or pass label_sep to split strings)", role, index=i)
+        return [part.strip() for part in value.split(label_sep)] if value.strip() else []
+    if _is_missing(value):
+        raise InputError(f"is {value!r}: a missing label set (use an empty collection for no labels)",
+                         role, index=i)
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, Iterable):
+        raise InputError(f"expected a collection of labels, found {type(value).__name__}", role, index=i)
+    labels = []
+    for item in value:
+        if _is_missing(item):
+            raise InputError(f"holds {item!r}: a missing label", role, index=i)
+        labels.append(item if isinstance(item, str) else str(item))
+    if any(lab == "" for lab in labels):
+        raise InputError("holds an empty label", role, index=i)
+    return labels
+
+
+def count_label_sets(gold: Any, pred: Any, *, duplicates: str = "keep", empty: str = "ignore",
+                     label_sep: str | None = None) -> LabelSetCounts:
+    """Count multi-label predictions held in memory (iterables of label collections)."""
+    g_seq, p_seq = to_sequence(gold, "gold"), to_sequence(pred, "pred")
+    _check_lengths(g_seq, p_seq)
+    if len(g_seq) == 0:
+        raise InputError("no instances: gold and pred are empty")
+    g_sets = [_as_label_set(v, "gold", i, label_sep) for i, v in enumerate(g_seq)]
+    p_sets = [_as_label_set(v, "pred", i, label_sep) for i, v in enumerate(p_seq)]
+    return LabelSetCounts.from_instances(g_sets, p_sets, duplicates=duplicates, empty=empty)
+
+
+def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None) -> LabelFrequencies:
+    """Label frequencies of in-memory training labels (single labels, or label collections)."""
+    seq = to_sequence(train, "train")
+    if multilabel:
+        return LabelFrequencies.from_label_sets(
+            canonical_set(_as_label_set(v, "train", i, label_sep)) for i, v in enumerate(seq))
+    values = seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
+    at = _first_missing(values)
+    if at >= 0:
+        raise InputError(f"is {values[at]!r}: a missing label", "train", index=at)
+    uniq = list(dict.fromkeys(values))
+    names = _names(uniq)
+    rename = dict(zip(uniq, names))
+    return LabelFrequencies.from_labels(map(rename.__getitem__, values))

@@ -1,0 +1,39 @@
+"""Column selection: 1-based numbers, negative numbers from the end, or header names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clfeval.errors import InputError, OptionError
+
+__all__ = ["Column", "parse_column", "resolve_column"]
+
+Column = int | str
+
+
+def parse_column(value: str | int | None) -> Column | None:
+    """A CLI column option: an integer (1 = first, −1 = last) or a header name."""
+    if value is None or isinstance(value, int):
+        if value == 0:
+            raise OptionError("column numbers start at 1 (or -1 for the last column), not 0")
+        return value
+    text = value.strip()
+    try:
+        number = int(text)
+    except ValueError:
+        return text
+    return parse_column(number)
+
+
+def resolve_column(col: Column, names: Sequence[str], source: str, role: str) -> int:
+    """The 0-based position of ``col`` among ``names`` (the header, or column_1… without one)."""
+    if isinstance(col, str):
+        if col not in names:
+            shown = ", ".join(repr(n) for n in names[:20])
+            raise InputError(f"no column named {col!r} for the {role} labels; the header has: {shown}", source, 1)
+        return list(names).index(col)
+    position = col - 1 if col > 0 else len(names) + col
+    if not 0 <= position < len(names):
+        raise InputError(f"the {role} column {col} does not exist: the first line has {len(names)} "
+                         f"field{'s' if len(names) != 1 else ''}", source, 1)
+    return position

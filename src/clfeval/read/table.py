@@ -1,0 +1,454 @@
+"""Reading label columns from files: text (whitespace), CSV, TSV, JSON Lines, Parquet, or standard input.
+
+The fast path is a streaming polars aggregation: the file is grouped by its label columns
+and only the unique (gold, predicted) cell pairs and their counts come back, so memory does
+not grow with the file. When something looks wrong (a parse error, an empty or missing
+cell), a second, line-by-line pass finds the first offending line and says what it expected
+there; a file that is fine never pays for it unless it has empty cells.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.read.columns import Column, resolve_column
+
+__all__ = ["FORMATS", "Cells", "TableOptions", "format_of", "read_cells", "read_cells_two_files"]
+
+#: Input formats, by name.
+FORMATS: Mapping[str, str] = {
+    "text": "whitespace-separated fields, as TiMBL writes them (any extension not listed below)",
+    "csv": "comma-separated values with optional double-quote quoting (.csv)",
+    "tsv": "tab-separated values (.tsv, .tab)",
+    "jsonl": "JSON Lines, one object per line (.jsonl, .ndjson)",
+    "parquet": "Apache Parquet (.parquet, .pq)",
+}
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+               ".parquet": "parquet", ".pq": "parquet"}
+_WHITESPACE = re.compile(r"\s")
+_STDIN = "-"
+_LIST_JOIN = "\x1f"  # joins list cells into one string for grouping; split again after the reduction
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How to read a delimited file.
+
+    Attributes
+    ----------
+    input_format
+        A name from :data:`FORMATS`; ``None`` guesses from the extension.
+    sep
+        The field separator (one character; ``"\\t"`` for tab). Default: runs of whitespace for
+        ``text``, ``,`` for ``csv``, tab for ``tsv``.
+    header
+        Whether the first line names the columns; ``None``: only when a column is chosen by name.
+    """
+
+    input_format: str | None = None
+    sep: str | None = None
+    header: bool | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Cells:
+    """Unique rows of the chosen columns with their counts, as read from a file.
+
+    ``rows[i]`` is a tuple with one value per chosen column: a string, or a tuple of strings
+    for a list-typed cell (JSON Lines, Parquet).
+    """
+
+    rows: list[tuple[Any, ...]]
+    counts: np.ndarray
+    source: str
+    first_row: tuple[Any, ...] | None = None
+    header: bool = False
+    warnings: tuple[str, ...] = field(default=())
+
+
+def format_of(path: str, options: TableOptions) -> str:
+    """The input format: the explicit one, else by extension, else ``text``."""
+    if options.input_format is not None:
+        if options.input_format not in FORMATS:
+            raise unknown_name("input format", options.input_format, FORMATS)
+        return options.input_format
+    return _EXTENSIONS.get(Path(path).suffix.lower(), "text") if path != _STDIN else "text"
+
+
+def _display(path: str) -> str:
+    return "<stdin>" if path == _STDIN else path
+
+
+def _source(path: str) -> Any:
+    """What polars reads: the path, or standard input's bytes."""
+    if path == _STDIN:
+        return sys.stdin.buffer.read()
+    if not os.path.exists(path):
+        raise InputError("no such file", path)
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", path)
+    return path
+
+
+def _separator(fmt: str, options: TableOptions) -> str | None:
+    sep = options.sep
+    if sep is not None:
+        sep = "\t" if sep in ("\\t", "tab", "TAB") else sep
+        if len(sep) != 1:
+            raise OptionError(f"--sep must be one character (or \\t), not {options.sep!r}")
+        return sep
+    return {"csv": ",", "tsv": "\t"}.get(fmt)  # None: runs of whitespace
+
+
+def _lines(src: Any) -> Any:
+    """Iterate (line number, raw bytes without the line end) over a path or bytes."""
+    handle = io.BytesIO(src) if isinstance(src, bytes) else open(src, "rb")
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            yield number, raw.rstrip(b"\r\n")
+
+
+def _decode(raw: bytes, name: str, number: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"is not valid UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} "
+                         "(convert the file to UTF-8)", name, number) from None
+
+
+def _split(text: str, sep: str | None, quoted: bool) -> list[str]:
+    if sep is None:
+        return text.split()
+    if quoted:
+        return next(csv.reader([text], delimiter=sep), [])
+    return text.split(sep)
+
+
+@dataclass
+class _Diagnosis:
+    blank: int = 0
+    rows: int = 0
+
+
+def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
+              positions: Sequence[int], roles: Sequence[str], empty_ok: bool) -> _Diagnosis:
+    """The slow, exact pass: raise on the first bad line; count blank lines otherwise."""
+    diag = _Diagnosis()
+    need = max(p if p >= 0 else -p - 1 for p in positions) + 1
+    header_pending = header
+    for number, raw in _lines(src):
+        text = _decode(raw, name, number)
+        if not text.strip():
+            diag.blank += 1
+            continue
+        if header_pending:
+            header_pending = False
+            continue
+        fields = _split(text, sep, quoted)
+        diag.rows += 1
+        if ncols is not None and len(fields) != ncols:
+            raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
+        if len(fields) < need:
+            raise InputError(f"expected at least {need} fields (for the {' and '.join(roles)} labels), "
+                             f"found {len(fields)}", name, number)
+        if not empty_ok:
+            for p, role in zip(positions, roles):
+                if fields[p].strip() == "":
+                    raise InputError(f"the {role} label is empty", name, number)
+    return diag
+
+
+def _polars() -> Any:
+    import polars as pl
+
+    return pl
+
+
+def _collect(lf: Any) -> Any:
+    return lf.collect(engine="streaming")
+
+
+def _group(lf: Any, names: Sequence[str]) -> tuple[list[tuple[Any, ...]], np.ndarray]:
+    pl = _polars()
+    agg = _collect(lf.group_by(list(names)).agg(pl.len().alias("__n")))
+    counts = agg.get_column("__n").to_numpy().astype(np.int64)
+    cols = [agg.get_column(n).to_list() for n in names]
+    return list(zip(*cols)), counts
+
+
+def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
+                    roles: Sequence[str], empty_ok: bool) -> Cells:
+    pl = _polars()
+    sep = _separator(fmt, options)
+    quoted = fmt == "csv"
+    header = bool(options.header) or any(isinstance(c, str) for c in columns)
+    first_line = None
+    for number, raw in _lines(src):
+        text = _decode(raw, name, number)
+        if text.strip():
+            first_line = text
+            break
+    if first_line is None:
+        raise InputError("is empty: expected lines of labels", name)
+    first_fields = _split(first_line, sep, quoted)
+    names = first_fields if header else [f"column_{i + 1}" for i in range(len(first_fields))]
+    positions = [resolve_column(c, names, name, r) for c, r in zip(columns, roles)]
+    keys = [f"c{i}" for i in range(len(columns))]
+
+    def diagnose(ncols: int | None) -> _Diagnosis:
+        return _diagnose(src, name, sep, quoted, header, ncols, positions, roles, empty_ok)
+
+    rows: list[tuple[Any, ...]] | None = None
+    if sep is not None or " " in first_line.strip() or "\t" not in first_line:
+        fast_sep = sep if sep is not None else " "
+        lf = pl.scan_csv(src, separator=fast_sep, has_header=header, quote_char='"' if quoted else None,
+                         infer_schema=False, empty_string_is_null=False, raise_if_empty=False)
+        try:
+            width = len(lf.collect_schema())
+            selected = lf.select([pl.nth(p).alias(k) for p, k in zip(positions, keys)])
+            rows, counts = _group(selected, keys)
+            first = _collect(selected.head(1)).row(0) if rows else None
+        except Exception as exc:  # polars parse errors: find the line ourselves
+            if sep is not None:
+                if "utf-8" in str(exc).lower():
+                    diagnose(None)
+                diagnose(width if "more fields" in str(exc) else None)
+                raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+            rows = None
+        if rows is not None and sep is None and any(
+                v == "" or _WHITESPACE.search(v) for row in rows for v in row):
+            rows = None  # runs of whitespace or tabs: take the general whitespace path below
+        if rows is not None and any(v == "" for row in rows for v in row):
+            diag = diagnose(width)  # raises on short lines (and on empty labels unless empty cells are allowed)
+            if diag.blank:
+                blank_key = ("",) * len(keys)
+                idx = rows.index(blank_key)
+                counts[idx] -= diag.blank
+                if counts[idx] == 0:
+                    del rows[idx]
+                    counts = np.delete(counts, idx)
+            warnings = (f"skipped {diag.blank} blank line(s)",) if diag.blank else ()
+            return Cells(rows, counts, name, first, header, warnings)
+        if rows is not None:
+            return Cells(rows, counts, name, first, header)
+
+    # whitespace-separated text with runs of spaces or tabs: split each line with a regex, in polars
+    lines = pl.scan_csv(src, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+                        empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    text = pl.col("line").str.strip_chars()
+    lf = (lines.with_row_index("__line", offset=1).filter(text != "")
+          .with_columns(text.str.replace_all(r"\s+", " ").str.split(" ").alias("__f")))
+    if header:
+        lf = lf.slice(1)
+    lf = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k) for p, k in zip(positions, keys)])
+    try:
+        rows, counts = _group(lf, keys)
+        n_blank = int(_collect(lines.select((pl.col("line").str.strip_chars() == "").sum())).item())
+        first = _collect(lf.head(1)).row(0) if rows else None
+    except Exception:
+        diagnose(None)
+        raise
+    if any(v is None for row in rows for v in row):
+        diagnose(None)
+    warnings = (f"skipped {n_blank} blank line(s)",) if n_blank else ()
+    return Cells(rows, counts, name, first, header, warnings)
+
+
+def _typed_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple("" if v is None else str(v) for v in value)
+    return value
+
+
+def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str]) -> Cells:
+    pl = _polars()
+    unit = "line" if fmt == "jsonl" else "row"
+    try:
+        lf = pl.scan_ndjson(src) if fmt == "jsonl" else pl.scan_parquet(src)
+        schema = lf.collect_schema()
+    except Exception as exc:
+        if fmt == "jsonl":
+            _diagnose_jsonl(src, name, None, roles)
+        raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+    names = list(schema.names())
+    if not names:
+        raise InputError(f"is empty: expected {fmt} records with label fields", name)
+    positions = [resolve_column(c, names, name, r) for c, r in zip(columns, roles)]
+    keys = [f"c{i}" for i in range(len(columns))]
+    exprs = []
+    for p, k in zip(positions, keys):
+        col = pl.col(names[p])
+        if isinstance(schema[names[p]], pl.List):
+            exprs.append(col.cast(pl.List(pl.String)).list.join(_LIST_JOIN).alias(k))
+            exprs.append(col.is_null().alias(f"{k}_null"))
+        else:
+            exprs.append(col.cast(pl.String).alias(k))
+            exprs.append(col.is_null().alias(f"{k}_null"))
+    list_cols = {k for p, k in zip(positions, keys) if isinstance(schema[names[p]], pl.List)}
+    selected = lf.select(exprs)
+    try:
+        rows, counts = _group(selected, keys + [f"{k}_null" for k in keys])
+    except Exception as exc:
+        if fmt == "jsonl":
+            _diagnose_jsonl(src, name, [names[p] for p in positions], roles)
+        raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+    if any(row[len(keys) + i] for row in rows for i in range(len(keys))):
+        nulls = _collect(lf.with_row_index("__i", offset=1)
+                         .filter(pl.any_horizontal([pl.col(names[p]).is_null() for p in positions]))
+                         .select("__i", *[pl.col(names[p]).is_null().alias(r) for p, r in zip(positions, roles)])
+                         .head(1)).row(0, named=True)
+        role = next(r for r in roles if nulls[r])
+        raise InputError(f"the {role} label ({names[positions[roles.index(role)]]!r}) is missing (null)",
+                         name, nulls["__i"])
+    out_rows = [tuple(tuple(v.split(_LIST_JOIN)) if k in list_cols and v else () if k in list_cols else v
+                      for k, v in zip(keys, row[:len(keys)])) for row in rows]
+    first = None
+    if out_rows:
+        first_raw = _collect(selected.head(1)).row(0)
+        first = tuple(tuple(v.split(_LIST_JOIN)) if k in list_cols and v else () if k in list_cols else v
+                      for k, v in zip(keys, first_raw[0::2]))
+    return Cells(out_rows, counts, name, first, True)
+
+
+def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str]) -> None:
+    """Find the first JSON Lines record polars could not take, and say why."""
+    for number, raw in _lines(src):
+        text = _decode(raw, name, number)
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not valid JSON: {exc.msg} at column {exc.colno}", name, number) from None
+        if not isinstance(record, dict):
+            raise InputError(f"expected a JSON object, found {type(record).__name__}", name, number)
+        for fname, role in zip(fields or (), roles):
+            value = record.get(fname)
+            ok = isinstance(value, (str, int)) or (
+                isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
+            if not ok:
+                raise InputError(f"the {role} field {fname!r} must be a label (string or integer) or a list of "
+                                 f"labels, found {json.dumps(value)}", name, number)
+
+
+def read_cells(path: str, columns: Sequence[Column], roles: Sequence[str], options: TableOptions = TableOptions(),
+               *, empty_ok: bool = False) -> Cells:
+    """Read the unique rows of ``columns`` of one file, with counts.
+
+    Parameters
+    ----------
+    path
+        A file path, or ``-`` for standard input.
+    columns
+        Which columns: 1-based numbers, negative from the end, or header names.
+    roles
+        What each column holds (``gold``, ``predicted``…), for messages.
+    empty_ok
+        Whether an empty cell is a value (the empty label set) rather than an error.
+    """
+    fmt = format_of(path, options)
+    name = _display(path)
+    src = _source(path)
+    if fmt in ("jsonl", "parquet"):
+        if options.sep is not None:
+            raise OptionError(f"--sep does not apply to {fmt} input")
+        return _read_typed(src, name, fmt, columns, roles)
+    return _read_delimited(src, name, fmt, options, columns, roles, empty_ok)
+
+
+def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,
+                         options: TableOptions = TableOptions(), *, empty_ok: bool = False
+                         ) -> tuple[list[tuple[Any, Any]], np.ndarray, tuple[str, ...]]:
+    """Pair line i of the gold file with line i of the predictions file; unique pairs with counts.
+
+    Both files are read in full as columns (Arrow strings, not Python objects); their line
+    counts must agree, and the message says which file ends early.
+    """
+    pl = _polars()
+    columns = []
+    warnings: list[str] = []
+    for path, col, role in ((gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")):
+        cells = _read_column_in_order(path, col, role, options, empty_ok)
+        columns.append(cells)
+    (g_name, g_series), (p_name, p_series) = columns
+    if len(g_series) != len(p_series):
+        short = p_name if len(p_series) < len(g_series) else g_name
+        raise InputError(f"{g_name} has {len(g_series)} instances but {p_name} has {len(p_series)}: "
+                         f"{short} ends early")
+    frame = pl.DataFrame({"g": g_series, "p": p_series}).lazy()
+    rows, counts = _group(frame, ["g", "p"])
+    return rows, counts, tuple(warnings)
+
+
+def _read_column_in_order(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool) -> Any:
+    """One label column of a file, in line order, as a polars Series (blank lines are instances only
+    when ``empty_ok``: an empty label set)."""
+    pl = _polars()
+    fmt = format_of(path, options)
+    name = _display(path)
+    src = _source(path)
+    if fmt in ("jsonl", "parquet"):
+        lf = pl.scan_ndjson(src) if fmt == "jsonl" else pl.scan_parquet(src)
+        try:
+            schema = lf.collect_schema()
+            names = list(schema.names())
+            p = resolve_column(col, names, name, role)
+            column = pl.col(names[p])
+            if isinstance(schema[names[p]], pl.List):
+                column = column.cast(pl.List(pl.String)).list.join(_LIST_JOIN)
+            series = _collect(lf.select(column.cast(pl.String).alias("v"))).get_column("v")
+        except InputError:
+            raise
+        except Exception as exc:
+            if fmt == "jsonl":
+                _diagnose_jsonl(src, name, None, (role,))
+            raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+        if series.null_count():
+            line = int(series.is_null().arg_true()[0]) + 1
+            raise InputError(f"the {role} label is missing (null)", name, line)
+        return name, series
+    sep = _separator(fmt, options)
+    quoted = fmt == "csv"
+    header = bool(options.header) or isinstance(col, str)
+    values: list[str] = []
+    position: int | None = None
+    for number, raw in _lines(src):
+        text = _decode(raw, name, number)
+        if not text.strip():
+            if not empty_ok:
+                raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is "
+                                 "an instance)", name, number)
+            if position is not None or not header:
+                values.append("")  # a blank line is an instance with the empty label set
+                continue
+        fields = _split(text, sep, quoted)
+        if position is None:
+            names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
+            position = resolve_column(col, names, name, role)
+            if header:
+                continue
+        index = col if isinstance(col, int) and col < 0 else position  # negative: from each line's end
+        if not -len(fields) <= index < len(fields):
+            raise InputError(f"expected at least {abs(index) + (index >= 0)} fields, found {len(fields)}",
+                             name, number)
+        value = fields[index]
+        if value.strip() == "" and not empty_ok:
+            raise InputError(f"the {role} label is empty", name, number)
+        values.append(value)
+    if position is None and not values:
+        raise InputError("is empty: expected one label per line", name)
+    return name, pl.Series("v", values, dtype=pl.String)

@@ -1,0 +1,186 @@
+"""Scoring: counts in, a frozen :class:`Scores` out. Arithmetic only; no reading, no formatting."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from clfeval.count.binary import LabelCounts
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.labelsets import LabelSetCounts
+from clfeval.errors import OptionError, unknown_name
+from clfeval.score.averages import AVERAGES, AverageInput, PerLabel
+from clfeval.score.labelset import resolve_label_set, sort_labels
+from clfeval.score.ratios import UNDEFINED_POLICIES, f_beta, parse_zero_division, ratio
+from clfeval.score.result import LabelScores, Scores
+
+__all__ = ["average_measures", "per_label_measures", "score_counts"]
+
+_MEASURE_NAMES = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
+
+
+def _seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
+    if isinstance(counts, ConfusionCounts):
+        rows, cols = counts.cells.sum(axis=1), counts.cells.sum(axis=0)
+        return ({lab for lab, c in zip(counts.labels, rows) if c},
+                {lab for lab, c in zip(counts.labels, cols) if c})
+    gold: set[str] = set()
+    pred: set[str] = set()
+    for g, p in counts.pairs:
+        gold.update(g)
+        pred.update(p)
+    return gold, pred
+
+
+def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float = 0.0) -> PerLabel:
+    """Precision, recall and F_β of each label from its counts, with the 0/0 masks.
+
+    Notes
+    -----
+    P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp).
+    """
+    precision, p_und = ratio(lc.tp, lc.tp + lc.fp, zero_division)
+    recall, r_und = ratio(lc.tp, lc.tp + lc.fn, zero_division)
+    fscore, f_und = f_beta(lc.tp, lc.fp, lc.fn, beta, zero_division)
+    return PerLabel(lc, {"precision": precision, "recall": recall, "f": fscore},
+                    {"precision": p_und, "recall": r_und, "f": f_und})
+
+
+def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float = 0.0, undefined: str = "include",
+                     frequencies: np.ndarray | None = None,
+                     instances: LabelSetCounts | None = None) -> dict[str, Mapping[str, float]]:
+    """Every average that applies: all of :data:`AVERAGES` but ``samples``, which needs ``instances``.
+
+    ``frequencies`` are the lfb weights over the label set (default: relative gold support).
+    """
+    if frequencies is None:
+        support = per.counts.support.astype(np.float64)
+        frequencies = support / support.sum() if support.sum() else support
+    task = "single-label" if instances is None else "multi-label"
+    inp = AverageInput(per, beta, zero_division, undefined, np.asarray(frequencies, dtype=np.float64), instances)
+    return {name: MappingProxyType(avg.compute(inp)) for name, avg in AVERAGES.items() if task in avg.tasks}
+
+
+def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[str] | None = None,
+                 labels_from: str | None = None, train: LabelFrequencies | None = None,
+                 beta: float = 1.0, zero_division: object = 0, undefined: str = "include",
+                 inputs: Mapping[str, Any] | None = None, warnings: Sequence[str] = (),
+                 options: Mapping[str, Any] | None = None) -> Scores:
+    """Score counts: per-label measures over the label set and every named average.
+
+    Parameters
+    ----------
+    counts
+        :class:`ConfusionCounts` (single-label) or :class:`LabelSetCounts` (multi-label).
+    labels, labels_from
+        The label set L: a declared list, or a policy name from :data:`clfeval.LABEL_SOURCES`
+        (default: ``given`` with ``labels``, ``train`` with ``train``, else ``union``).
+    train
+        Training label frequencies: the ``train`` label set and the lfb weights.
+    beta
+        β of F_β (> 0).
+    zero_division
+        The value of a 0/0 ratio: 0, 1 or NaN. The result lists the labels affected.
+    undefined
+        ``include`` (labels with 0/0 take part in averages with that value) or ``exclude``.
+    inputs, warnings, options
+        Provenance, reader warnings and counting options to carry into the result.
+
+    Notes
+    -----
+    Per label: P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp),
+    specificity = tn/(tn+fp). See :data:`clfeval.AVERAGES` for the averages.
+    """
+    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
+        raise OptionError(f"beta must be a positive number, not {beta!r}")
+    beta = float(beta)
+    zd = parse_zero_division(zero_division)
+    if undefined not in UNDEFINED_POLICIES:
+        raise unknown_name("undefined policy", undefined, UNDEFINED_POLICIES)
+    task = "single-label" if isinstance(counts, ConfusionCounts) else "multi-label"
+    n = counts.n_instances
+    if n == 0:
+        raise OptionError("there are no instances to score")
+
+    gold_seen, pred_seen = _seen_labels(counts)
+    label_set = resolve_label_set(labels_from, gold=gold_seen, predicted=pred_seen,
+                                  train=None if train is None else train.labels,
+                                  given=None if labels is None else [str(x) for x in labels])
+    lset = label_set.labels
+    lc = counts.label_counts(lset)
+
+    per = per_label_measures(lc, beta, zd)
+    specificity, s_und = ratio(lc.tn, lc.tn + lc.fp, zd)
+    precision, recall, fscore = (per.values[m] for m in ("precision", "recall", "f"))
+    p_und, r_und, f_und = (per.undefined[m] for m in ("precision", "recall", "f"))
+
+    if train is not None:
+        source_counts = np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64)
+        lfb_source = "train"
+    else:
+        source_counts = lc.support.astype(np.float64)
+        lfb_source = "test"
+    total = source_counts.sum()
+    freqs = source_counts / total if total else source_counts
+    instances = counts if isinstance(counts, LabelSetCounts) else None
+    averages = average_measures(per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs,
+                                instances=instances)
+
+    messages = list(warnings) + list(label_set.warnings)
+    notes = list(label_set.notes)
+    affected: dict[str, tuple[str, ...]] = {}
+    for key, mask in (("precision", p_und), ("recall", r_und), ("f", f_und), ("specificity", s_und)):
+        names = tuple(lab for lab, u in zip(lset, mask) if u)
+        affected[key] = names
+        if names and key != "specificity":
+            what = "never predicted" if key == "precision" else "absent from gold" if key == "recall" \
+                else "neither in gold nor predicted"
+            messages.append(f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {what}: "
+                            f"{', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}; "
+                            f"set to {'nan' if math.isnan(zd) else int(zd)}"
+                            f" and {undefined}d in averages")
+    if total == 0:
+        messages.append(f"lfb: no {lfb_source} label in the label set occurs; lfb weights are all 0")
+    for name, values in averages.items():
+        for measure, value in values.items():
+            if isinstance(value, float) and math.isnan(value):
+                messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN) because a label's value "
+                                f"is NaN; use undefined='exclude' (--undefined exclude) to leave such labels out")
+
+    if task == "single-label":
+        assert isinstance(counts, ConfusionCounts)
+        accuracy = float(np.trace(counts.cells) / n)
+        hamming = None
+        confusion: Any = counts.with_labels(lset + sort_labels(set(counts.labels) - set(lset)))
+        if set(lset) >= gold_seen | pred_seen:
+            notes.append("single-label data: micro precision = micro recall = micro F = accuracy "
+                         "(Frank 2019), and micro FPR = error rate/(K−1) for K labels")
+    else:
+        assert isinstance(counts, LabelSetCounts)
+        accuracy = counts.exact_matches() / n
+        hamming = float((lc.fp.sum() + lc.fn.sum()) / (n * len(lset)))
+        confusion = counts.split_matrix(lset + sort_labels((gold_seen | pred_seen) - set(lset)))
+    fp_sum, tn_sum = lc.fp.sum(), lc.tn.sum()
+    micro_fpr = float(ratio(fp_sum, fp_sum + tn_sum, zd)[0])
+
+    rows = {lab: LabelScores(int(lc.support[i]), int(lc.predicted[i]), int(lc.tp[i]), int(lc.fp[i]),
+                             int(lc.fn[i]), int(lc.tn[i]), float(precision[i]), float(recall[i]),
+                             float(fscore[i]), float(specificity[i]))
+            for i, lab in enumerate(lset)}
+    opts: dict[str, Any] = {"zero_division": "nan" if math.isnan(zd) else int(zd), "undefined": undefined}
+    if isinstance(counts, LabelSetCounts):
+        opts.update(duplicates=counts.duplicates, empty=counts.empty)
+    opts.update(options or {})
+    return Scores(
+        task=task, n_instances=n, beta=beta, labels=lset, label_source=label_set.source,
+        per_label=MappingProxyType(rows), averages=MappingProxyType(averages), accuracy=accuracy,
+        hamming_loss=hamming, micro_fpr=micro_fpr, confusion=confusion, counts=counts,
+        lfb_frequencies=MappingProxyType({lab: float(f) for lab, f in zip(lset, freqs)}),
+        lfb_source=lfb_source, zero_division=zd, undefined_policy=undefined,
+        undefined=MappingProxyType(affected), options=MappingProxyType(opts),
+        warnings=tuple(messages), notes=tuple(notes), inputs=MappingProxyType(dict(inputs or {})))
