@@ -148,7 +148,7 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
               positions: Sequence[int], roles: Sequence[str], empty_ok: bool) -> _Diagnosis:
     """The slow, exact pass: raise on the first bad line; count blank lines otherwise."""
     diag = _Diagnosis()
-    need = max(p if p >= 0 else -p - 1 for p in positions) + 1
+    need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
     for number, raw in _lines(src):
         text = _decode(raw, name, number)
@@ -210,8 +210,11 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
     keys = [f"c{i}" for i in range(len(columns))]
 
     def diagnose(ncols: int | None) -> _Diagnosis:
-        return _diagnose(src, name, sep, quoted, header, ncols, positions, roles, empty_ok)
+        return _diagnose(src, name, sep, quoted, header, ncols, line_positions if ncols is None else positions,
+                         roles, empty_ok)
 
+    # a negative column counts from the end of each line (lines of whitespace text may differ in width)
+    line_positions = [c if isinstance(c, int) and c < 0 and sep is None else p for c, p in zip(columns, positions)]
     rows: list[tuple[Any, ...]] | None = None
     if sep is not None or " " in first_line.strip() or "\t" not in first_line:
         fast_sep = sep if sep is not None else " "
@@ -254,24 +257,23 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
           .with_columns(text.str.replace_all(r"\s+", " ").str.split(" ").alias("__f")))
     if header:
         lf = lf.slice(1)
-    lf = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k) for p, k in zip(positions, keys)])
+    widths = lf.select(pl.col("__f").list.len().alias("n"))
+    lf = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k) for p, k in zip(line_positions, keys)])
     try:
         rows, counts = _group(lf, keys)
         n_blank = int(_collect(lines.select((pl.col("line").str.strip_chars() == "").sum())).item())
         first = _collect(lf.head(1)).row(0) if rows else None
+        narrow, wide = _collect(widths.select(pl.col("n").min().alias("lo"), pl.col("n").max().alias("hi"))).row(0)
     except Exception:
         diagnose(None)
         raise
     if any(v is None for row in rows for v in row):
         diagnose(None)
-    warnings = (f"skipped {n_blank} blank line(s)",) if n_blank else ()
-    return Cells(rows, counts, name, first, header, warnings)
-
-
-def _typed_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple("" if v is None else str(v) for v in value)
-    return value
+    warnings = [f"skipped {n_blank} blank line(s)"] if n_blank else []
+    if narrow != wide:
+        warnings.append(f"lines have between {narrow} and {wide} fields; the labels were taken from columns "
+                        f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)")
+    return Cells(rows, counts, name, first, header, tuple(warnings))
 
 
 def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str]) -> Cells:

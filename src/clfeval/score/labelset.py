@@ -81,7 +81,8 @@ def resolve_label_set(source: str | None, *, gold: Collection[str], predicted: C
             raise OptionError("the label source 'given' needs a list of labels (--labels FILE or labels=[...])")
         labels = tuple(dict.fromkeys(given))
         if len(labels) != len(given):
-            raise OptionError(f"the given label list repeats labels: {_names(sorted(set(l for l in given if list(given).count(l) > 1)))}")
+            repeated = sorted({lab for lab in given if list(given).count(lab) > 1})
+            raise OptionError(f"the given label list repeats labels: {_names(repeated)}")
         absent = [lab for lab in labels if lab not in seen]
         if absent:
             notes.append(f"declared labels that never occur in the data (scored with support 0): {_names(absent)}")

@@ -144,8 +144,13 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
                             f"{', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}; "
                             f"set to {'nan' if math.isnan(zd) else int(zd)}"
                             f" and {undefined}d in averages")
+    zd_text = "nan" if math.isnan(zd) else f"{zd:g}"
+    if lc.support.sum() == 0:
+        messages.append(f"weighted: every label in the label set has support 0, so the support-weighted "
+                        f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)")
     if total == 0:
-        messages.append(f"lfb: no {lfb_source} label in the label set occurs; lfb weights are all 0")
+        messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
+                        f"is undefined and set to {zd_text}")
     for name, values in averages.items():
         for measure, value in values.items():
             if isinstance(value, float) and math.isnan(value):

@@ -1,0 +1,141 @@
+"""The installed ``clfeval`` command on real files: formats, standard input, outputs, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture()
+def run_file(tmp_path: Path) -> Path:
+    path = tmp_path / "run.txt"
+    path.write_text("w1 A A\nw2 A B\nw3 B B\nw4 C A\nw5 B B\n")
+    return path
+
+
+def test_text_report_names_every_average(run_file: Path) -> None:
+    out = run_cli("score", str(run_file))
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.decode()
+    for needle in ("macro (AF: mean of per-label F1)", "macro_fa (FA: F1 of macro P and macro R)",
+                   "micro (summed tp, fp, fn)", "weighted (mean weighted by gold support)",
+                   "lfb (mean weighted by test gold label frequencies)", "confusion matrix (rows: gold, columns: predicted)",
+                   "N = 5 instances", "source 'union'", "zero division: a 0/0 ratio is set to 0"):
+        assert needle in text, needle
+    assert out.stderr == b""
+
+
+def test_json_contract(run_file: Path, tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    out = run_cli("score", str(run_file), "--format", "json", "-o", str(target))
+    assert out.returncode == 0 and out.stdout == b""
+    data = json.loads(target.read_text())
+    assert data["schema"] == "clfeval.score/1"
+    assert data["task"] == "single-label" and data["n_instances"] == 5 and data["beta"] == 1.0
+    assert data["labels"] == ["A", "B", "C"] and data["label_source"] == "union"
+    assert set(data["per_label"]["A"]) == {"support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall",
+                                            "f1", "specificity"}
+    assert set(data["averages"]) == {"micro", "macro", "macro_fa", "weighted", "lfb"}
+    assert data["averages"]["lfb"]["frequencies"] == "test"
+    assert data["confusion_matrix"] == {"labels": ["A", "B", "C"], "counts": [[1, 1, 0], [0, 2, 0], [1, 0, 0]]}
+    assert data["accuracy"] == pytest.approx(3 / 5)
+    assert data["zero_division"]["affected"]["precision"] == ["C"]
+    assert data["inputs"] == {"file": str(run_file)}
+
+
+def test_beta_names_the_f_key(run_file: Path) -> None:
+    data = json.loads(run_cli("score", str(run_file), "--format", "json", "--beta", "0.5").stdout)
+    assert "f0.5" in data["averages"]["macro"] and "f1" not in data["averages"]["macro"]
+
+
+def test_markdown_and_csv(run_file: Path) -> None:
+    md = run_cli("score", str(run_file), "--format", "markdown", "--no-matrix").stdout.decode()
+    assert "| macro (AF: mean of per-label F1) |" in md and "confusion matrix" not in md
+    rows = list(csv.DictReader(io.StringIO(run_cli("score", str(run_file), "--format", "csv").stdout.decode())))
+    macro_f = next(r for r in rows if r["section"] == "average" and r["label"] == "macro" and r["measure"] == "f1")
+    data = json.loads(run_cli("score", str(run_file), "--format", "json").stdout)
+    assert float(macro_f["value"]) == pytest.approx(data["averages"]["macro"]["f1"])
+    cells = [r for r in rows if r["section"] == "confusion_matrix"]
+    assert sum(int(r["value"]) for r in cells) == 5
+
+
+def test_standard_input(run_file: Path) -> None:
+    out = run_cli("score", "-", "--format", "json", stdin=run_file.read_bytes())
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["n_instances"] == 5
+
+
+def test_two_files_and_labels_file(tmp_path: Path) -> None:
+    (tmp_path / "gold.txt").write_text("A\nB\nB\n")
+    (tmp_path / "pred.txt").write_text("A\nA\nB\n")
+    (tmp_path / "labels.txt").write_text("A\nB\nZ\n")
+    out = run_cli("score", "gold.txt", "pred.txt", "--labels", "labels.txt", "--format", "json", cwd=tmp_path)
+    data = json.loads(out.stdout)
+    assert data["labels"] == ["A", "B", "Z"] and data["label_source"] == "given"
+    assert data["per_label"]["Z"]["support"] == 0
+
+
+def test_matrix_input(tmp_path: Path) -> None:
+    (tmp_path / "cm.csv").write_text(",1,2,3\n1,2,3,1\n2,4,70,3\n3,1,1,15\n")  # Takahashi, rows predicted
+    data = json.loads(run_cli("score", "--matrix", str(tmp_path / "cm.csv"), "--matrix-rows", "predicted",
+                              "--format", "json").stdout)
+    assert round(data["averages"]["micro"]["f1"], 3) == 0.870
+    assert round(data["averages"]["macro"]["f1"], 3) == 0.689
+    assert round(data["averages"]["macro_fa"]["f1"], 3) == 0.691
+
+
+def test_multilabel_options(tmp_path: Path) -> None:
+    (tmp_path / "ml.tsv").write_text("A\tB_C\nA\tA\n\tA\n")
+    data = json.loads(run_cli("score", str(tmp_path / "ml.tsv"), "--multilabel", "--label-sep", "_",
+                              "--empty", "label", "--format", "json").stdout)
+    assert data["task"] == "multi-label" and "NONE" in data["labels"]
+    assert data["options"]["empty"] == "label" and data["options"]["duplicates"] == "keep"
+    assert data["confusion_matrix"]["counts"][0][1] == 0.5  # A→B, gold-row view
+    assert "samples" in data["averages"] and data["subset_accuracy"] == pytest.approx(1 / 3)
+
+
+def test_demo_example_runs_with_training_file() -> None:
+    out = run_cli("score", str(EXAMPLES / "pos-tagger.txt"), "--train", str(EXAMPLES / "pos-train.txt"),
+                  "--format", "json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0
+    assert data["label_source"] == "train" and data["averages"]["lfb"]["frequencies"] == "train"
+    assert "FW" in data["labels"] and data["per_label"]["FW"]["support"] == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["score", "missing.txt"], "clfeval: error: missing.txt: no such file"),
+    (["score"], "give an INPUT file"),
+    (["score", "run.txt", "--format", "yaml"], "invalid choice: 'yaml'"),
+    (["score", "run.txt", "--gold-col", "0"], "column numbers start at 1"),
+    (["score", "run.txt", "--labels-from", "train"], "needs training data"),
+    (["score", "run.txt", "-o", "no/such/dir/out.txt"], "cannot write no/such/dir/out.txt"),
+])
+def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "run.txt").write_text("A A\nA B\n")
+    out = run_cli(*args, cwd=tmp_path)
+    assert out.returncode == 2
+    err = out.stderr.decode()
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_input_error_names_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_text("A A\nA\n")
+    out = run_cli("score", "bad.txt", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.decode() == "clfeval: error: bad.txt:2: expected at least 2 fields (for the gold and " \
+                                  "predicted labels), found 1\n"
+    assert out.stdout == b""
+
+
+def test_version() -> None:
+    out = run_cli("--version")
+    assert out.returncode == 0 and out.stdout.decode().startswith("clfeval ")
