@@ -397,8 +397,10 @@ def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_
 
 
 def _read_column_in_order(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool) -> Any:
-    """One label column of a file, in line order, as a polars Series (blank lines are instances only
-    when ``empty_ok``: an empty label set)."""
+    """One label column of a file, in line order, as a polars Series (Arrow strings, not Python objects).
+
+    Every line is an instance: a blank line is the empty label set when ``empty_ok``, else an error.
+    """
     pl = _polars()
     fmt = format_of(path, options)
     name = _display(path)
@@ -426,31 +428,43 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
     header = bool(options.header) or isinstance(col, str)
-    values: list[str] = []
-    position: int | None = None
-    for number, raw in _lines(src):
-        text = _decode(raw, name, number)
-        if not text.strip():
-            if not empty_ok:
-                raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is "
-                                 "an instance)", name, number)
-            if position is not None or not header:
-                values.append("")  # a blank line is an instance with the empty label set
-                continue
-        fields = _split(text, sep, quoted)
-        if position is None:
-            names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
-            position = resolve_column(col, names, name, role)
-            if header:
-                continue
-        index = col if isinstance(col, int) and col < 0 else position  # negative: from each line's end
-        if not -len(fields) <= index < len(fields):
-            raise InputError(f"expected at least {abs(index) + (index >= 0)} fields, found {len(fields)}",
-                             name, number)
-        value = fields[index]
-        if value.strip() == "" and not empty_ok:
-            raise InputError(f"the {role} label is empty", name, number)
-        values.append(value)
-    if position is None and not values:
+    first_line = next((_decode(raw, name, n) for n, raw in _lines(src) if raw.strip()), None)
+    if first_line is None:
         raise InputError("is empty: expected one label per line", name)
-    return name, pl.Series("v", values, dtype=pl.String)
+    first = _split(first_line, sep, quoted)
+    position = resolve_column(col, first if header else [f"column_{i + 1}" for i in range(len(first))], name, role)
+    index = col if isinstance(col, int) and col < 0 else position  # negative: from each line's end
+    lines = pl.scan_csv(src, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+                        empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    if header:
+        lines = lines.slice(1)
+    text = pl.col("line").str.strip_chars()
+    if sep is None:
+        fields = text.str.replace_all(r"\s+", " ").str.split(" ")
+    elif quoted:
+        fields = None  # quoted CSV: let the CSV parser split the fields
+    else:
+        fields = pl.col("line").str.split(sep)
+    try:
+        if fields is None:
+            parsed = pl.scan_csv(src, separator=sep, has_header=header, quote_char='"', infer_schema=False,
+                                 empty_string_is_null=False, raise_if_empty=False)
+            frame = _collect(pl.concat([lines.select((text == "").alias("blank")),
+                                        parsed.select(pl.nth(position).alias("v"))], how="horizontal"))
+        else:
+            frame = _collect(lines.select((text == "").alias("blank"),
+                                          pl.when(text == "").then(pl.lit("")).otherwise(
+                                              fields.list.get(index, null_on_oob=True)).alias("v")))
+    except Exception:
+        _diagnose(src, name, sep, quoted, header, None, [index], [role], empty_ok)
+        raise
+    problems = frame.with_row_index("i", offset=1 + int(header)).filter(
+        pl.col("v").is_null() | ((pl.col("v").str.strip_chars() == "") & (not empty_ok)))
+    if problems.height:
+        line, blank = problems.row(0)[0], problems.row(0)[1]
+        if blank:
+            raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an "
+                             "instance)", name, line)
+        _diagnose(src, name, sep, quoted, header, None, [index], [role], empty_ok)
+        raise InputError(f"the {role} label is empty or missing", name, line)
+    return name, frame.get_column("v")

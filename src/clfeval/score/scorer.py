@@ -151,6 +151,15 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     if total == 0:
         messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
                         f"is undefined and set to {zd_text}")
+    if instances is not None:
+        g_mat, p_mat, w = instances.indicator(lset)
+        no_pred, no_gold = int(w[p_mat.sum(axis=1) == 0].sum()), int(w[g_mat.sum(axis=1) == 0].sum())
+        verb = "included in" if undefined == "include" else "left out of"
+        for count, measure, why in ((no_pred, "precision", "an empty predicted set"),
+                                    (no_gold, "recall", "an empty gold set")):
+            if count:
+                messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {why} (over the label set); "
+                                f"set to {zd_text} and {verb} the mean")
     for name, values in averages.items():
         for measure, value in values.items():
             if isinstance(value, float) and math.isnan(value):

@@ -1,0 +1,45 @@
+"""The public surface is small, curated and importable; private modules stay behind ``clfeval``."""
+
+from __future__ import annotations
+
+import clfeval
+
+EXPECTED = {
+    "AVERAGES", "ClfevalError", "ConfusionCounts", "FORMATS", "InputError", "LABEL_SOURCES", "LabelCounts",
+    "LabelFrequencies", "LabelScores", "LabelSetCounts", "MatrixError", "OptionError", "Scores", "SplitMatrix",
+    "__version__", "count_label_sets", "count_labels", "score", "score_counts", "score_file", "score_matrix",
+}
+
+
+def test_all_is_exactly_the_curated_surface() -> None:
+    assert set(clfeval.__all__) == EXPECTED
+    for name in clfeval.__all__:
+        assert hasattr(clfeval, name), name
+
+
+def test_exception_tree() -> None:
+    assert issubclass(clfeval.InputError, clfeval.ClfevalError)
+    assert issubclass(clfeval.MatrixError, clfeval.InputError)
+    assert issubclass(clfeval.OptionError, clfeval.ClfevalError)
+    assert issubclass(clfeval.InputError, ValueError)
+
+
+def test_result_is_frozen() -> None:
+    import dataclasses
+
+    import pytest
+
+    r = clfeval.score(["a", "b"], ["a", "a"])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.accuracy = 1.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        r.averages["macro"]["f"] = 1.0  # type: ignore[index]
+    with pytest.raises(ValueError):
+        r.confusion.cells[0, 0] = 5
+
+
+def test_registries_have_definitions() -> None:
+    assert list(clfeval.AVERAGES) == ["micro", "macro", "macro_fa", "weighted", "lfb", "samples"]
+    for average in clfeval.AVERAGES.values():
+        assert average.definition and average.short
+    assert set(clfeval.LABEL_SOURCES) == {"union", "gold", "train", "given"}
