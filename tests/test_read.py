@@ -262,3 +262,11 @@ def test_unknown_names_list_the_valid_ones() -> None:
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], undefined="drop"), "unknown undefined policy 'drop'")
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], multilabel=False, beta=0), "beta must be a positive")
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], labels_from="train"), "needs training data")
+
+
+def test_two_jsonl_files_with_label_set_lists(tmp_path: Path) -> None:
+    (tmp_path / "gold.jsonl").write_text('{"labels": ["A", "B"]}\n{"labels": []}\n')
+    (tmp_path / "pred.jsonl").write_text('{"labels": ["A"]}\n{"labels": ["C"]}\n')
+    r = clfeval.score_file(str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"), multilabel=True)
+    expected = clfeval.score([["A", "B"], []], [["A"], ["C"]], multilabel=True)
+    assert r.to_dict()["per_label"] == expected.to_dict()["per_label"]

@@ -220,6 +220,7 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
         fast_sep = sep if sep is not None else " "
         lf = pl.scan_csv(src, separator=fast_sep, has_header=header, quote_char='"' if quoted else None,
                          infer_schema=False, empty_string_is_null=False, raise_if_empty=False)
+        width: int | None = None
         try:
             width = len(lf.collect_schema())
             selected = lf.select([pl.nth(p).alias(k) for p, k in zip(positions, keys)])
@@ -237,8 +238,8 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
             rows = None  # runs of whitespace or tabs: take the general whitespace path below
         if rows is not None and any(v == "" for row in rows for v in row):
             diag = diagnose(width)  # raises on short lines (and on empty labels unless empty cells are allowed)
-            if diag.blank:
-                blank_key = ("",) * len(keys)
+            blank_key = ("",) * len(keys)
+            if diag.blank and blank_key in rows:
                 idx = rows.index(blank_key)
                 counts[idx] -= diag.blank
                 if counts[idx] == 0:
@@ -276,9 +277,17 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
     return Cells(rows, counts, name, first, header, tuple(warnings))
 
 
+def _label_column(schema: Any, column: str) -> Any:
+    """A typed column as strings; a list column (label sets) joined on an internal separator."""
+    pl = _polars()
+    expr = pl.col(column)
+    if isinstance(schema[column], pl.List):
+        return expr.cast(pl.List(pl.String)).list.join(_LIST_JOIN)
+    return expr.cast(pl.String)
+
+
 def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str]) -> Cells:
     pl = _polars()
-    unit = "line" if fmt == "jsonl" else "row"
     try:
         lf = pl.scan_ndjson(src) if fmt == "jsonl" else pl.scan_parquet(src)
         schema = lf.collect_schema()
@@ -293,13 +302,8 @@ def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles:
     keys = [f"c{i}" for i in range(len(columns))]
     exprs = []
     for p, k in zip(positions, keys):
-        col = pl.col(names[p])
-        if isinstance(schema[names[p]], pl.List):
-            exprs.append(col.cast(pl.List(pl.String)).list.join(_LIST_JOIN).alias(k))
-            exprs.append(col.is_null().alias(f"{k}_null"))
-        else:
-            exprs.append(col.cast(pl.String).alias(k))
-            exprs.append(col.is_null().alias(f"{k}_null"))
+        exprs.append(_label_column(schema, names[p]).alias(k))
+        exprs.append(pl.col(names[p]).is_null().alias(f"{k}_null"))
     list_cols = {k for p, k in zip(positions, keys) if isinstance(schema[names[p]], pl.List)}
     selected = lf.select(exprs)
     try:
@@ -316,14 +320,19 @@ def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles:
         role = next(r for r in roles if nulls[r])
         raise InputError(f"the {role} label ({names[positions[roles.index(role)]]!r}) is missing (null)",
                          name, nulls["__i"])
-    out_rows = [tuple(tuple(v.split(_LIST_JOIN)) if k in list_cols and v else () if k in list_cols else v
-                      for k, v in zip(keys, row[:len(keys)])) for row in rows]
+    out_rows = [tuple(_unpack(v, k in list_cols) for k, v in zip(keys, row[:len(keys)])) for row in rows]
     first = None
     if out_rows:
         first_raw = _collect(selected.head(1)).row(0)
-        first = tuple(tuple(v.split(_LIST_JOIN)) if k in list_cols and v else () if k in list_cols else v
-                      for k, v in zip(keys, first_raw[0::2]))
+        first = tuple(_unpack(v, k in list_cols) for k, v in zip(keys, first_raw[0::2]))
     return Cells(out_rows, counts, name, first, True)
+
+
+def _unpack(value: Any, is_list: bool) -> Any:
+    """A grouped cell back to its value: a list column's joined string becomes a tuple of labels."""
+    if not is_list:
+        return value
+    return tuple(value.split(_LIST_JOIN)) if value else ()
 
 
 def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str]) -> None:
@@ -386,13 +395,14 @@ def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_
     for path, col, role in ((gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")):
         cells = _read_column_in_order(path, col, role, options, empty_ok)
         columns.append(cells)
-    (g_name, g_series), (p_name, p_series) = columns
+    (g_name, g_series, g_list), (p_name, p_series, p_list) = columns
     if len(g_series) != len(p_series):
         short = p_name if len(p_series) < len(g_series) else g_name
         raise InputError(f"{g_name} has {len(g_series)} instances but {p_name} has {len(p_series)}: "
                          f"{short} ends early")
     frame = pl.DataFrame({"g": g_series, "p": p_series}).lazy()
     rows, counts = _group(frame, ["g", "p"])
+    rows = [(_unpack(g, g_list), _unpack(p, p_list)) for g, p in rows]
     return rows, counts, tuple(warnings)
 
 
@@ -411,10 +421,8 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
             schema = lf.collect_schema()
             names = list(schema.names())
             p = resolve_column(col, names, name, role)
-            column = pl.col(names[p])
-            if isinstance(schema[names[p]], pl.List):
-                column = column.cast(pl.List(pl.String)).list.join(_LIST_JOIN)
-            series = _collect(lf.select(column.cast(pl.String).alias("v"))).get_column("v")
+            is_list = isinstance(schema[names[p]], pl.List)
+            series = _collect(lf.select(_label_column(schema, names[p]).alias("v"))).get_column("v")
         except InputError:
             raise
         except Exception as exc:
@@ -424,7 +432,7 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
         if series.null_count():
             line = int(series.is_null().arg_true()[0]) + 1
             raise InputError(f"the {role} label is missing (null)", name, line)
-        return name, series
+        return name, series, is_list
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
     header = bool(options.header) or isinstance(col, str)
@@ -467,4 +475,4 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
                              "instance)", name, line)
         _diagnose(src, name, sep, quoted, header, None, [index], [role], empty_ok)
         raise InputError(f"the {role} label is empty or missing", name, line)
-    return name, frame.get_column("v")
+    return name, frame.get_column("v"), False
