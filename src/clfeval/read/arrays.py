@@ -93,6 +93,14 @@ def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> Confusio
     return ConfusionCounts(tuple(_names(values)), cells)
 
 
+class _Codes(dict):  # type: ignore[type-arg]
+    """label → code, assigning the next code to a label on first sight: one hash lookup per element."""
+
+    def __missing__(self, key: Any) -> int:
+        code = self[key] = len(self)
+        return code
+
+
 def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
     """Count single-label predictions held in memory.
 
@@ -115,18 +123,16 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
                 if arr.dtype.kind == "f" and np.isnan(arr).any():
                     raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(arr))[0]))
         g_seq, p_seq = g_seq.tolist(), p_seq.tolist()
-    index: dict[Any, int] = dict.fromkeys(chain(g_seq, p_seq))  # each label hashed once, in C
+    n = len(g_seq)
+    index = _Codes()
+    codes = np.fromiter(map(index.__getitem__, chain(g_seq, p_seq)), dtype=np.int64, count=2 * n)
     for key in index:
         if _is_missing(key):
             for role, seq in (("gold", g_seq), ("pred", p_seq)):
                 at = _first_missing(seq)
                 if at >= 0:
                     raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
-    for code, key in enumerate(index):
-        index[key] = code
-    n = len(g_seq)
-    g = np.fromiter(map(index.__getitem__, g_seq), dtype=np.int64, count=n)
-    p = np.fromiter(map(index.__getitem__, p_seq), dtype=np.int64, count=n)
+    g, p = codes[:n], codes[n:]
     return _from_codes(list(index), g, p)
 
 
