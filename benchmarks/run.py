@@ -254,16 +254,17 @@ def _mem(row: Row) -> str:
 
 
 def table(title: str, rows: list[Row], *, ref: int = 0, extra: dict[str, str] | None = None) -> list[str]:
-    head = ["contender", "N", "reps", "median s", "× ref", "memory", "note"]
+    head = ["contender", "N", "reps", "median s", "min s", "× ref", "memory", "note"]
     body = []
     for row in rows:
         same_n = [r for r in rows if r.n == row.n and r.note.startswith("reference")]
         base = same_n[0].median if same_n else rows[ref].median
         ratio = f"{row.median / base:.2f}×"
-        body.append([row.contender, f"{row.n:,}", str(len(row.times)), f"{row.median:.4f}", ratio, _mem(row),
+        body.append([row.contender, f"{row.n:,}", str(len(row.times)), f"{row.median:.4f}", f"{min(row.times):.4f}",
+                     ratio, _mem(row),
                      (extra or {}).get(row.contender, row.note)])
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
-    right = {1, 2, 3, 4, 5}
+    right = {1, 2, 3, 4, 5, 6}
 
     def fmt(cells: list[str]) -> str:
         return "| " + " | ".join(c.rjust(w) if i in right else c.ljust(w)
@@ -289,6 +290,7 @@ def main() -> int:
     warnings.filterwarnings("ignore")
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     started = time.perf_counter()
+    load_before = os.getloadavg()[0]
 
     n_int = [10**6, 10**5] if args.quick else [10**7, 10**6]
     n_str = 10**5 if args.quick else 10**6
@@ -340,7 +342,10 @@ def main() -> int:
     mem_ratio = max(rows[1].memory) / max(rows[4].memory)
     target(mem_ratio <= 1.25, f"CLI peak RSS flat in file size: {max(rows[4].memory) / 2**20:,.0f} MiB at "
                               f"{n_file[1]:,} lines vs {max(rows[1].memory) / 2**20:,.0f} MiB at {n_file[0]:,} "
-                              f"({mem_ratio:.2f}×; flat taken as ≤ 1.25×)")
+                              f"({mem_ratio:.2f}×; flat taken as ≤ 1.25×). The bare polars read goes "
+                              f"{max(rows[3].memory) / 2**20:,.0f} → {max(rows[0].memory) / 2**20:,.0f} MiB; "
+                              f"clfeval's excess over it: {(max(rows[4].memory) - max(rows[3].memory)) / 2**20:,.0f}"
+                              f" → {(max(rows[1].memory) - max(rows[0].memory)) / 2**20:,.0f} MiB")
     # correctness of the CLI, outside the timings: its JSON macro F against the bincount floor
     check_json = DATA / "cli-check.json"
     subprocess.run([CLFEVAL, "score", str(tsv_file(n_file[1])), "--format", "json", "-o", str(check_json)],
@@ -361,7 +366,8 @@ def main() -> int:
         f"`python benchmarks/run.py{' --quick' if args.quick else ''}` — {time.strftime('%Y-%m-%d %H:%M')}, "
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"clfeval {clfeval.__version__}, numpy {np.__version__}, polars {polars.__version__}, "
-        f"scikit-learn {sklearn.__version__}",
+        f"scikit-learn {sklearn.__version__}; 1-min load average {load_before:.2f} at start, "
+        f"{os.getloadavg()[0]:.2f} at end (other processes share the cores: compare rows within a group)",
         "",
         "Median of the repeats (time.perf_counter); contenders of a group run round-robin in one script run. "
         "× ref: median / the group's reference row (first row; in group 3 the reference read of the same file). Memory: *peak alloc* = peak memory allocated "

@@ -14,7 +14,7 @@ from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.score.ratios import f_beta, ratio
 
-__all__ = ["AVERAGES", "Average", "AverageInput", "PerLabel", "weighted_mean"]
+__all__ = ["AVERAGES", "Average", "AverageInput", "InstanceMatrices", "PerLabel", "weighted_mean"]
 
 MEASURES = ("precision", "recall", "f")
 
@@ -37,10 +37,28 @@ class AverageInput:
     zero_division: float
     undefined: str
     frequencies: np.ndarray
-    instances: LabelSetCounts | None
+    instances: InstanceMatrices | None
 
 
 Result = dict[str, float]
+
+
+@dataclass(frozen=True, eq=False)
+class InstanceMatrices:
+    """Multi-label data over the label set: label multiplicities of each unique (gold, predicted) pair.
+
+    ``gold[u, λ]`` and ``pred[u, λ]`` count λ in pair u's gold and predicted lists; ``weights[u]``
+    is how many instances have pair u.
+    """
+
+    gold: np.ndarray
+    pred: np.ndarray
+    weights: np.ndarray
+
+    @classmethod
+    def of(cls, counts: LabelSetCounts, label_set: tuple[str, ...]) -> "InstanceMatrices":
+        """The matrices of ``counts`` over ``label_set``."""
+        return cls(*counts.indicator(label_set))
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray, policy: str,
@@ -95,7 +113,7 @@ def _lfb(inp: AverageInput) -> Result:
 
 def _samples(inp: AverageInput) -> Result:
     assert inp.instances is not None
-    g_mat, p_mat, w = inp.instances.indicator(inp.per_label.counts.labels)
+    g_mat, p_mat, w = inp.instances.gold, inp.instances.pred, inp.instances.weights
     inter = np.minimum(g_mat, p_mat).sum(axis=1)
     n_pred, n_gold = p_mat.sum(axis=1), g_mat.sum(axis=1)
     values = {

@@ -14,7 +14,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.score.averages import AVERAGES, AverageInput, PerLabel
+from clfeval.score.averages import AVERAGES, AverageInput, InstanceMatrices, PerLabel
 from clfeval.score.labelset import resolve_label_set, sort_labels
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_beta, parse_zero_division, ratio
 from clfeval.score.result import LabelScores, Scores
@@ -53,7 +53,7 @@ def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float 
 
 def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float = 0.0, undefined: str = "include",
                      frequencies: np.ndarray | None = None,
-                     instances: LabelSetCounts | None = None) -> dict[str, Mapping[str, float]]:
+                     instances: InstanceMatrices | None = None) -> dict[str, Mapping[str, float]]:
     """Every average that applies: all of :data:`AVERAGES` but ``samples``, which needs ``instances``.
 
     ``frequencies`` are the lfb weights over the label set (default: relative gold support).
@@ -64,6 +64,56 @@ def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float =
     task = "single-label" if instances is None else "multi-label"
     inp = AverageInput(per, beta, zero_division, undefined, np.asarray(frequencies, dtype=np.float64), instances)
     return {name: MappingProxyType(avg.compute(inp)) for name, avg in AVERAGES.items() if task in avg.tasks}
+
+
+def _zd_text(zd: float) -> str:
+    return "nan" if math.isnan(zd) else f"{zd:g}"
+
+
+def _lfb_weights(lc: LabelCounts, train: LabelFrequencies | None) -> tuple[np.ndarray, str]:
+    """Relative frequencies over the label set: training counts when given, else test gold support."""
+    if train is not None:
+        source = np.array([train.counts.get(lab, 0) for lab in lc.labels], dtype=np.float64)
+    else:
+        source = lc.support.astype(np.float64)
+    total = source.sum()
+    return (source / total if total else source), ("train" if train is not None else "test")
+
+
+def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts, freqs: np.ndarray,
+                        lfb_source: str, instances: InstanceMatrices | None,
+                        averages: Mapping[str, Mapping[str, float]], zd: float, undefined: str) -> list[str]:
+    """Say in words every ratio that was 0/0 and what was done with it."""
+    zd_text = _zd_text(zd)
+    verb = "included in" if undefined == "include" else "left out of"
+    why = {"precision": "never predicted", "recall": "absent from gold", "f": "neither in gold nor predicted"}
+    messages = []
+    for key, reason in why.items():
+        names = affected[key]
+        if names:
+            shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
+            messages.append(f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
+                            f"set to {zd_text} and {verb} averages")
+    if lc.support.sum() == 0:
+        messages.append(f"weighted: every label in the label set has support 0, so the support-weighted "
+                        f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)")
+    if not freqs.any():
+        messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
+                        f"is undefined and set to {zd_text}")
+    if instances is not None:
+        w = instances.weights
+        for mat, measure, reason in ((instances.pred, "precision", "an empty predicted set"),
+                                     (instances.gold, "recall", "an empty gold set")):
+            count = int(w[mat.sum(axis=1) == 0].sum())
+            if count:
+                messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
+                                f"set); set to {zd_text} and {verb} the mean")
+    for name, values in averages.items():
+        for measure, value in values.items():
+            if math.isnan(value):
+                messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN) because a label's value "
+                                f"is NaN; use undefined='exclude' (--undefined exclude) to leave such labels out")
+    return messages
 
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[str] | None = None,
@@ -113,58 +163,17 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
                                   given=None if labels is None else [str(x) for x in labels])
     lset = label_set.labels
     lc = counts.label_counts(lset)
-
     per = per_label_measures(lc, beta, zd)
     specificity, s_und = ratio(lc.tn, lc.tn + lc.fp, zd)
-    precision, recall, fscore = (per.values[m] for m in ("precision", "recall", "f"))
-    p_und, r_und, f_und = (per.undefined[m] for m in ("precision", "recall", "f"))
-
-    if train is not None:
-        source_counts = np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64)
-        lfb_source = "train"
-    else:
-        source_counts = lc.support.astype(np.float64)
-        lfb_source = "test"
-    total = source_counts.sum()
-    freqs = source_counts / total if total else source_counts
-    instances = counts if isinstance(counts, LabelSetCounts) else None
+    freqs, lfb_source = _lfb_weights(lc, train)
+    instances = InstanceMatrices.of(counts, lset) if isinstance(counts, LabelSetCounts) else None
     averages = average_measures(per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs,
                                 instances=instances)
-
-    messages = list(warnings) + list(label_set.warnings)
+    masks = {**per.undefined, "specificity": s_und}
+    affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
+    messages = [*warnings, *label_set.warnings,
+                *_undefined_messages(affected, lc, freqs, lfb_source, instances, averages, zd, undefined)]
     notes = list(label_set.notes)
-    affected: dict[str, tuple[str, ...]] = {}
-    for key, mask in (("precision", p_und), ("recall", r_und), ("f", f_und), ("specificity", s_und)):
-        names = tuple(lab for lab, u in zip(lset, mask) if u)
-        affected[key] = names
-        if names and key != "specificity":
-            what = "never predicted" if key == "precision" else "absent from gold" if key == "recall" \
-                else "neither in gold nor predicted"
-            messages.append(f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {what}: "
-                            f"{', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}; "
-                            f"set to {'nan' if math.isnan(zd) else int(zd)}"
-                            f" and {undefined}d in averages")
-    zd_text = "nan" if math.isnan(zd) else f"{zd:g}"
-    if lc.support.sum() == 0:
-        messages.append(f"weighted: every label in the label set has support 0, so the support-weighted "
-                        f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)")
-    if total == 0:
-        messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
-                        f"is undefined and set to {zd_text}")
-    if instances is not None:
-        g_mat, p_mat, w = instances.indicator(lset)
-        no_pred, no_gold = int(w[p_mat.sum(axis=1) == 0].sum()), int(w[g_mat.sum(axis=1) == 0].sum())
-        verb = "included in" if undefined == "include" else "left out of"
-        for count, measure, why in ((no_pred, "precision", "an empty predicted set"),
-                                    (no_gold, "recall", "an empty gold set")):
-            if count:
-                messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {why} (over the label set); "
-                                f"set to {zd_text} and {verb} the mean")
-    for name, values in averages.items():
-        for measure, value in values.items():
-            if isinstance(value, float) and math.isnan(value):
-                messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN) because a label's value "
-                                f"is NaN; use undefined='exclude' (--undefined exclude) to leave such labels out")
 
     if task == "single-label":
         assert isinstance(counts, ConfusionCounts)
@@ -182,11 +191,12 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     fp_sum, tn_sum = lc.fp.sum(), lc.tn.sum()
     micro_fpr = float(ratio(fp_sum, fp_sum + tn_sum, zd)[0])
 
+    values = per.values
     rows = {lab: LabelScores(int(lc.support[i]), int(lc.predicted[i]), int(lc.tp[i]), int(lc.fp[i]),
-                             int(lc.fn[i]), int(lc.tn[i]), float(precision[i]), float(recall[i]),
-                             float(fscore[i]), float(specificity[i]))
+                             int(lc.fn[i]), int(lc.tn[i]), float(values["precision"][i]), float(values["recall"][i]),
+                             float(values["f"][i]), float(specificity[i]))
             for i, lab in enumerate(lset)}
-    opts: dict[str, Any] = {"zero_division": "nan" if math.isnan(zd) else int(zd), "undefined": undefined}
+    opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined}
     if isinstance(counts, LabelSetCounts):
         opts.update(duplicates=counts.duplicates, empty=counts.empty)
     opts.update(options or {})
