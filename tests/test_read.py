@@ -166,47 +166,22 @@ def test_lines_of_different_widths_take_the_last_two_fields_of_each(tmp_path: Pa
     assert any("lines have between 3 and 5 fields" in w for w in r.warnings)
 
 
-def test_a_line_with_too_many_fields_in_csv(tmp_path: Path) -> None:
-    path = tmp_path / "wide.csv"
-    path.write_text("A,B\nA,B\nA,B,C\n")
-    _error(InputError, lambda: clfeval.score_file(str(path)), "wide.csv:3: expected 2 fields, found 3")
-
-
-def test_an_empty_file(tmp_path: Path) -> None:
-    path = tmp_path / "empty.txt"
-    path.write_text("")
-    _error(InputError, lambda: clfeval.score_file(str(path)), "empty.txt: is empty")
-    only_blank = tmp_path / "blank.txt"
-    only_blank.write_text("\n \n")
-    _error(InputError, lambda: clfeval.score_file(str(only_blank)), "blank.txt: is empty")
-
-
-def test_a_header_name_that_does_not_exist(tmp_path: Path) -> None:
-    path = tmp_path / "run.csv"
-    path.write_text("gold,pred\nA,B\n")
-    _error(InputError, lambda: clfeval.score_file(str(path), gold_col="truth"),
-           "run.csv:1: no column named 'truth' for the gold labels; the header has: 'gold', 'pred'")
-
-
-def test_undecodable_bytes(tmp_path: Path) -> None:
-    path = tmp_path / "latin1.txt"
-    path.write_bytes("x A A\nx caf\xe9 B\n".encode("latin-1"))
-    _error(InputError, lambda: clfeval.score_file(str(path)), "latin1.txt:2: is not valid UTF-8: byte 0xe9")
-
-
-def test_an_empty_label_in_a_single_label_csv(tmp_path: Path) -> None:
-    path = tmp_path / "hole.csv"
-    path.write_text("A,B\n,B\n")
-    _error(InputError, lambda: clfeval.score_file(str(path)), "hole.csv:2: the gold label is empty")
-
-
-def test_jsonl_errors(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"g": "A", "p": "B"}\n{"g": "A", "p": \n')
-    _error(InputError, lambda: clfeval.score_file(str(bad)), "bad.jsonl:2: is not valid JSON")
-    null = tmp_path / "null.jsonl"
-    null.write_text('{"g": "A", "p": "B"}\n{"g": "A", "p": null}\n')
-    _error(InputError, lambda: clfeval.score_file(str(null)), "null.jsonl:2: the predicted label ('p') is missing")
+@pytest.mark.parametrize("name,content,options,message", [
+    ("wide.csv", "A,B\nA,B\nA,B,C\n", {}, "wide.csv:3: expected 2 fields, found 3"),
+    ("empty.txt", "", {}, "empty.txt: is empty"),
+    ("blank.txt", "\n \n", {}, "blank.txt: is empty"),
+    ("run.csv", "gold,pred\nA,B\n", {"gold_col": "truth"},
+     "run.csv:1: no column named 'truth' for the gold labels; the header has: 'gold', 'pred'"),
+    ("latin1.txt", "x A A\nx caf\xe9 B\n".encode("latin-1"), {}, "latin1.txt:2: is not valid UTF-8: byte 0xe9"),
+    ("hole.csv", "A,B\n,B\n", {}, "hole.csv:2: the gold label is empty"),
+    ("bad.jsonl", '{"g": "A", "p": "B"}\n{"g": "A", "p": \n', {}, "bad.jsonl:2: is not valid JSON"),
+    ("null.jsonl", '{"g": "A", "p": "B"}\n{"g": "A", "p": null}\n', {},
+     "null.jsonl:2: the predicted label ('p') is missing"),
+])
+def test_bad_files(tmp_path: Path, name: str, content: str | bytes, options: dict, message: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    _error(InputError, lambda: clfeval.score_file(str(path), **options), message)
 
 
 def test_nan_and_none_in_arrays() -> None:
