@@ -245,3 +245,32 @@ def test_two_jsonl_files_with_label_set_lists(tmp_path: Path) -> None:
     r = clfeval.score_file(str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"), multilabel=True)
     expected = clfeval.score([["A", "B"], []], [["A"], ["C"]], multilabel=True)
     assert r.to_dict()["per_label"] == expected.to_dict()["per_label"]
+
+
+def test_two_csv_files(tmp_path: Path) -> None:
+    (tmp_path / "g.csv").write_text('lab\na\n"b, c"\n')
+    (tmp_path / "p.csv").write_text('lab\na\na\n')
+    r = clfeval.score_file(str(tmp_path / "g.csv"), str(tmp_path / "p.csv"), header=True)
+    _same(r, ["a", "b, c"], ["a", "a"])
+
+
+def test_integer_and_float_columns_hold_the_same_labels(tmp_path: Path) -> None:
+    pq = tmp_path / "mixed.parquet"
+    pl.DataFrame({"g": [1, 2, 3], "p": [1.0, 2.0, 2.5]}).write_parquet(pq)
+    r = clfeval.score_file(str(pq))
+    assert r.labels == ("1", "2", "2.5", "3")
+    assert r.accuracy == pytest.approx(2 / 3)
+    lists = tmp_path / "lists.parquet"
+    pl.DataFrame({"g": [[1.0, 2.0]], "p": [[1, 2]]}).write_parquet(lists)
+    assert clfeval.score_file(str(lists), multilabel=True).accuracy == 1.0
+
+
+def test_a_line_of_separators_is_an_instance_not_a_blank_line(tmp_path: Path) -> None:
+    path = tmp_path / "m.tsv"
+    path.write_text("a,b\ta\n\t\nc\tc\n\n")
+    r = clfeval.score_file(str(path), multilabel=True)
+    assert r.n_instances == 3  # the tab-only line is (∅, ∅); the empty last line is blank
+    assert any("skipped 1 blank line(s)" in w for w in r.warnings)
+    single = tmp_path / "s.tsv"
+    single.write_text("a\ta\n\t\n")
+    _error(InputError, lambda: clfeval.score_file(str(single)), "s.tsv:2: the gold label is empty")

@@ -117,7 +117,8 @@ def _run_score(args: argparse.Namespace) -> str:
             raise ClfevalError("--matrix takes no INPUT file and no --multilabel")
         if args.train:
             column = parse_column(args.train_col) or -1
-            common["train"] = train_frequencies(args.train, column=column, options=TableOptions(args.input_format))
+            common["train"] = train_frequencies(args.train, column=column,
+                                                 options=TableOptions(args.input_format, args.sep, args.header))
         result = score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
                               **common)
     else:

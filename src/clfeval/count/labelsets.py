@@ -157,7 +157,10 @@ class LabelSetCounts:
         -----
         With multiplicities G and P of λ in an instance's gold and predicted lists:
         tp += min(G, P), fp += P − min(G, P), fn += G − min(G, P), and tn += 1 when
-        G = P = 0 (Van Asch Table 6).
+        G = P = 0: tn counts the instances where neither list holds λ, as the original
+        script's per-instance rule and scikit-learn's ``multilabel_confusion_matrix`` do.
+        Van Asch's prose (§5.1: gold occurrences that are not λ, minus fp_λ) gives the same
+        tn on his Table 6 but differs in general (it can even be negative).
         """
         g_mat, p_mat, w = self.indicator(label_set)
         both = np.minimum(g_mat, p_mat)

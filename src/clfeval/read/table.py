@@ -138,6 +138,11 @@ def _split(text: str, sep: str | None, quoted: bool) -> list[str]:
     return text.split(sep)
 
 
+def _blank(text: str, sep: str | None) -> bool:
+    """A line with nothing on it; a line of separators (``\t`` in a TSV) holds empty cells and is not blank."""
+    return not text.strip() and (sep is None or sep not in text)
+
+
 @dataclass
 class _Diagnosis:
     blank: int = 0
@@ -152,7 +157,7 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
     header_pending = header
     for number, raw in _lines(src):
         text = _decode(raw, name, number)
-        if not text.strip():
+        if _blank(text, sep):
             diag.blank += 1
             continue
         if header_pending:
@@ -199,7 +204,7 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
     first_line = None
     for number, raw in _lines(src):
         text = _decode(raw, name, number)
-        if text.strip():
+        if not _blank(text, sep):
             first_line = text
             break
     if first_line is None:
@@ -281,7 +286,16 @@ def _label_column(schema: Any, column: str) -> Any:
     """A typed column as strings; a list column (label sets) joined on an internal separator."""
     pl = _polars()
     expr = pl.col(column)
-    if isinstance(schema[column], pl.List):
+    dtype = schema[column]
+    inner = dtype.inner if isinstance(dtype, pl.List) else dtype
+    if inner.is_float():  # 1.0 and 1 are the same label: integral floats print as integers
+        as_int = pl.element() if isinstance(dtype, pl.List) else expr
+        whole = pl.when(as_int == as_int.floor()).then(as_int.cast(pl.Int64).cast(pl.String)) \
+            .otherwise(as_int.cast(pl.String))
+        if isinstance(dtype, pl.List):
+            return expr.list.eval(whole).list.join(_LIST_JOIN)
+        return whole
+    if isinstance(dtype, pl.List):
         return expr.cast(pl.List(pl.String)).list.join(_LIST_JOIN)
     return expr.cast(pl.String)
 
@@ -457,8 +471,12 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
         if fields is None:
             parsed = pl.scan_csv(src, separator=sep, has_header=header, quote_char='"', infer_schema=False,
                                  empty_string_is_null=False, raise_if_empty=False)
-            frame = _collect(pl.concat([lines.select((text == "").alias("blank")),
-                                        parsed.select(pl.nth(position).alias("v"))], how="horizontal"))
+            blank = _collect(lines.select((text == "").alias("blank")))
+            values = _collect(parsed.select(pl.nth(position).alias("v")))
+            if blank.height != values.height:
+                raise InputError(f"has {blank.height} lines but {values.height} CSV records (a quoted field "
+                                 "spans lines?); in two-file mode every line must be one instance", name)
+            frame = pl.concat([blank, values], how="horizontal")
         else:
             frame = _collect(lines.select((text == "").alias("blank"),
                                           pl.when(text == "").then(pl.lit("")).otherwise(
