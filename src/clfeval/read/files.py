@@ -87,10 +87,9 @@ def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_c
                 duplicates: str = "keep", empty: str = "ignore"
                 ) -> tuple[ConfusionCounts | LabelSetCounts, list[str]]:
     """Count a gold file and a predictions file, line i against line i."""
-    rows, counts, warnings = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options,
-                                                  empty_ok=multilabel)
+    rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel)
     result = _to_counts(rows, counts, f"{gold_path}/{pred_path}", multilabel, label_sep, duplicates, empty)
-    return result, list(warnings)
+    return result, []
 
 
 def train_frequencies(path: str, *, column: Column = -1, options: TableOptions = TableOptions(),

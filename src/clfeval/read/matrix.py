@@ -67,7 +67,7 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
     row_labels: list[str] = []
     cells = np.zeros((len(columns), len(columns)), dtype=np.int64)
     col_index = {c: j for j, c in enumerate(columns)}
-    for i, (number, fields) in enumerate(body):
+    for number, fields in body:
         if len(fields) != len(columns) + 1:
             raise MatrixError(f"expected a label and {len(columns)} counts, found {len(fields)} fields", name, number)
         label = fields[0]

@@ -143,28 +143,21 @@ def _blank(text: str, sep: str | None) -> bool:
     return not text.strip() and (sep is None or sep not in text)
 
 
-@dataclass
-class _Diagnosis:
-    blank: int = 0
-    rows: int = 0
-
-
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
-              positions: Sequence[int], roles: Sequence[str], empty_ok: bool) -> _Diagnosis:
-    """The slow, exact pass: raise on the first bad line; count blank lines otherwise."""
-    diag = _Diagnosis()
+              positions: Sequence[int], roles: Sequence[str], empty_ok: bool) -> int:
+    """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines."""
+    blank = 0
     need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
     for number, raw in _lines(src):
         text = _decode(raw, name, number)
         if _blank(text, sep):
-            diag.blank += 1
+            blank += 1
             continue
         if header_pending:
             header_pending = False
             continue
         fields = _split(text, sep, quoted)
-        diag.rows += 1
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
         if len(fields) < need:
@@ -174,7 +167,7 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
             for p, role in zip(positions, roles):
                 if fields[p].strip() == "":
                     raise InputError(f"the {role} label is empty", name, number)
-    return diag
+    return blank
 
 
 def _polars() -> Any:
@@ -214,7 +207,7 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
     positions = [resolve_column(c, names, name, r) for c, r in zip(columns, roles)]
     keys = [f"c{i}" for i in range(len(columns))]
 
-    def diagnose(ncols: int | None) -> _Diagnosis:
+    def diagnose(ncols: int | None) -> int:
         return _diagnose(src, name, sep, quoted, header, ncols, line_positions if ncols is None else positions,
                          roles, empty_ok)
 
@@ -242,15 +235,15 @@ def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, column
                 v == "" or _WHITESPACE.search(v) for row in rows for v in row):
             rows = None  # runs of whitespace or tabs: take the general whitespace path below
         if rows is not None and any(v == "" for row in rows for v in row):
-            diag = diagnose(width)  # raises on short lines (and on empty labels unless empty cells are allowed)
+            n_blank = diagnose(width)  # raises on short lines (and on empty labels unless empty cells are allowed)
             blank_key = ("",) * len(keys)
-            if diag.blank and blank_key in rows:
+            if n_blank and blank_key in rows:
                 idx = rows.index(blank_key)
-                counts[idx] -= diag.blank
+                counts[idx] -= n_blank
                 if counts[idx] == 0:
                     del rows[idx]
                     counts = np.delete(counts, idx)
-            warnings = (f"skipped {diag.blank} blank line(s)",) if diag.blank else ()
+            warnings = (f"skipped {n_blank} blank line(s)",) if n_blank else ()
             return Cells(rows, counts, name, first, header, warnings)
         if rows is not None:
             return Cells(rows, counts, name, first, header)
@@ -397,19 +390,15 @@ def read_cells(path: str, columns: Sequence[Column], roles: Sequence[str], optio
 
 def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,
                          options: TableOptions = TableOptions(), *, empty_ok: bool = False
-                         ) -> tuple[list[tuple[Any, Any]], np.ndarray, tuple[str, ...]]:
+                         ) -> tuple[list[tuple[Any, Any]], np.ndarray]:
     """Pair line i of the gold file with line i of the predictions file; unique pairs with counts.
 
     Both files are read in full as columns (Arrow strings, not Python objects); their line
     counts must agree, and the message says which file ends early.
     """
     pl = _polars()
-    columns = []
-    warnings: list[str] = []
-    for path, col, role in ((gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")):
-        cells = _read_column_in_order(path, col, role, options, empty_ok)
-        columns.append(cells)
-    (g_name, g_series, g_list), (p_name, p_series, p_list) = columns
+    g_name, g_series, g_list = _read_column_in_order(gold_path, gold_col, "gold", options, empty_ok)
+    p_name, p_series, p_list = _read_column_in_order(pred_path, pred_col, "predicted", options, empty_ok)
     if len(g_series) != len(p_series):
         short = p_name if len(p_series) < len(g_series) else g_name
         raise InputError(f"{g_name} has {len(g_series)} instances but {p_name} has {len(p_series)}: "
@@ -417,7 +406,7 @@ def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_
     frame = pl.DataFrame({"g": g_series, "p": p_series}).lazy()
     rows, counts = _group(frame, ["g", "p"])
     rows = [(_unpack(g, g_list), _unpack(p, p_list)) for g, p in rows]
-    return rows, counts, tuple(warnings)
+    return rows, counts
 
 
 def _read_column_in_order(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool) -> Any:

@@ -105,9 +105,8 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
         notes.append(f"empty label set: {scores.options['empty']} ({EMPTY_POLICIES[scores.options['empty']]})")
     notes.append(f"β = {scores.beta:g}")
     notes.extend(scores.notes)
-    shown = {k: v for k, v in scores.inputs.items()}
-    if shown:
-        notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+    if scores.inputs:
+        notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in scores.inputs.items()))
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
     return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
 
