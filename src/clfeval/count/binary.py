@@ -18,9 +18,10 @@ class LabelCounts:
     labels
         The label set L, in report order.
     tp, fp, fn, tn
-        Integer (or, for split counts, float) arrays of length ``len(labels)``.
+        Integer (or float) arrays whose last axis is the label set; leading axes, when present,
+        index resamples (the bootstrap scores many count tables at once).
     n_instances
-        Number of instances counted.
+        Number of instances counted (an array of the leading shape for resampled counts).
 
     Notes
     -----
@@ -34,14 +35,15 @@ class LabelCounts:
     fp: np.ndarray
     fn: np.ndarray
     tn: np.ndarray
-    n_instances: int
+    n_instances: int | np.ndarray
 
     def __post_init__(self) -> None:
         k = len(self.labels)
+        shape = np.shape(self.tp)
         for name in ("tp", "fp", "fn", "tn"):
             arr = np.asarray(getattr(self, name))
-            if arr.shape != (k,):
-                raise ValueError(f"{name} has shape {arr.shape}, expected ({k},)")
+            if arr.shape != shape or not shape or shape[-1] != k:
+                raise ValueError(f"{name} has shape {arr.shape}, expected (..., {k}) like tp {shape}")
             object.__setattr__(self, name, arr)
 
     @property

@@ -5,7 +5,7 @@ Every average is a registry entry with its formula in words; nothing averages im
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,14 +14,17 @@ from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.score.ratios import f_beta, ratio
 
-__all__ = ["AVERAGES", "Average", "AverageInput", "InstanceMatrices", "PerLabel", "weighted_mean"]
+__all__ = ["AVERAGES", "Average", "AverageInput", "PerLabel", "SampleSums", "instance_measures", "weighted_mean"]
 
 MEASURES = ("precision", "recall", "f")
 
 
 @dataclass(frozen=True, eq=False)
 class PerLabel:
-    """Per-label values of each measure over the label set, and where each was undefined (0/0)."""
+    """Per-label values of each measure over the label set, and where each was undefined (0/0).
+
+    Arrays have the label set as their last axis; leading axes, when present, index resamples.
+    """
 
     counts: LabelCounts
     values: Mapping[str, np.ndarray]
@@ -29,66 +32,86 @@ class PerLabel:
 
 
 @dataclass(frozen=True, eq=False)
+class SampleSums:
+    """Sums over instances of each per-instance measure: what the ``samples`` average needs.
+
+    For each measure m: ``sums[m]`` = Σ of the measure over the instances where it is defined,
+    ``defined[m]`` = how many instances those are, and ``total`` = all instances. All three are
+    linear in the instance counts, so resamples and merged parts add them up like counts.
+    """
+
+    sums: Mapping[str, np.ndarray]
+    defined: Mapping[str, np.ndarray]
+    total: np.ndarray
+
+    @classmethod
+    def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> "SampleSums":
+        """The sums of multi-label ``counts`` over ``label_set``."""
+        g_mat, p_mat, w = counts.indicator(label_set)
+        values = instance_measures(g_mat, p_mat, beta)
+        w = w.astype(np.float64)
+        return cls({m: w @ v for m, (v, _) in values.items()},
+                   {m: w @ d.astype(np.float64) for m, (_, d) in values.items()}, np.asarray(w.sum()))
+
+
+def instance_measures(gold: np.ndarray, pred: np.ndarray, beta: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each instance's precision, recall and F_β over the label set, 0 where undefined, and where defined.
+
+    ``gold[u, λ]`` and ``pred[u, λ]`` count label λ in instance u's gold and predicted lists.
+
+    Notes
+    -----
+    With I = Σ_λ min(gold, pred): P = I/|pred|, R = I/|gold|, F_β = (1+β²)I/(β²|gold| + |pred|).
+    """
+    inter = np.minimum(gold, pred).sum(axis=1)
+    n_pred, n_gold = pred.sum(axis=1), gold.sum(axis=1)
+    out = {}
+    for m, (value, undefined) in {
+            "precision": ratio(inter, n_pred, 0.0), "recall": ratio(inter, n_gold, 0.0),
+            "f": f_beta(inter, n_pred - inter, n_gold - inter, beta, 0.0)}.items():
+        out[m] = (value, ~undefined)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
 class AverageInput:
-    """Everything an average may need, computed once per report."""
+    """Everything an average may need, computed once per report (or once per batch of resamples)."""
 
     per_label: PerLabel
     beta: float
     zero_division: float
     undefined: str
     frequencies: np.ndarray
-    instances: InstanceMatrices | None
+    samples: SampleSums | None
 
 
-Result = dict[str, float]
-
-
-@dataclass(frozen=True, eq=False)
-class InstanceMatrices:
-    """Multi-label data over the label set: label multiplicities of each unique (gold, predicted) pair.
-
-    ``gold[u, λ]`` and ``pred[u, λ]`` count λ in pair u's gold and predicted lists; ``weights[u]``
-    is how many instances have pair u.
-    """
-
-    gold: np.ndarray
-    pred: np.ndarray
-    weights: np.ndarray
-
-    @classmethod
-    def of(cls, counts: LabelSetCounts, label_set: tuple[str, ...]) -> "InstanceMatrices":
-        """The matrices of ``counts`` over ``label_set``."""
-        return cls(*counts.indicator(label_set))
+Result = dict[str, np.ndarray]
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray, policy: str,
-                  zero_division: float) -> tuple[float, bool]:
-    """Σ wᵢvᵢ / Σ wᵢ; with ``policy="exclude"`` labels whose value is undefined drop out.
+                  zero_division: float) -> tuple[np.ndarray, np.ndarray]:
+    """Σ wᵢvᵢ / Σ wᵢ over the last axis; with ``policy="exclude"`` labels whose value is undefined drop out.
 
-    Returns the mean and whether it is itself undefined (no weight left).
+    Returns the mean and whether it is itself undefined (no weight left), both of the leading shape.
     """
-    w = np.where(undefined, 0.0, weights) if policy == "exclude" else np.asarray(weights, dtype=np.float64)
-    total = w.sum()
-    if total == 0:
-        return zero_division, True
-    return float(np.sum(np.where(w > 0, values * w, 0.0)) / total), False
+    weights = np.asarray(weights, dtype=np.float64)
+    w = np.where(undefined, 0.0, weights) if policy == "exclude" else np.broadcast_to(weights, np.shape(values))
+    total = w.sum(axis=-1)
+    num = np.sum(np.where(w > 0, values * w, 0.0), axis=-1)
+    return ratio(num, total, zero_division)
 
 
 def _weighted(inp: AverageInput, weights: np.ndarray) -> Result:
-    out: Result = {}
-    for m in MEASURES:
-        out[m], _ = weighted_mean(inp.per_label.values[m], weights, inp.per_label.undefined[m],
-                                  inp.undefined, inp.zero_division)
-    return out
+    return {m: weighted_mean(inp.per_label.values[m], weights, inp.per_label.undefined[m],
+                             inp.undefined, inp.zero_division)[0] for m in MEASURES}
 
 
 def _micro(inp: AverageInput) -> Result:
     c = inp.per_label.counts
-    tp, fp, fn = c.tp.sum(), c.fp.sum(), c.fn.sum()
-    p, _ = ratio(tp, tp + fp, inp.zero_division)
-    r, _ = ratio(tp, tp + fn, inp.zero_division)
-    f, _ = f_beta(tp, fp, fn, inp.beta, inp.zero_division)
-    return {"precision": float(p), "recall": float(r), "f": float(f)}
+    tp, fp, fn = c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1)
+    return {"precision": ratio(tp, tp + fp, inp.zero_division)[0],
+            "recall": ratio(tp, tp + fn, inp.zero_division)[0],
+            "f": f_beta(tp, fp, fn, inp.beta, inp.zero_division)[0]}
 
 
 def _macro(inp: AverageInput) -> Result:
@@ -98,13 +121,12 @@ def _macro(inp: AverageInput) -> Result:
 def _macro_fa(inp: AverageInput) -> Result:
     out = _macro(inp)
     p, r, b2 = out["precision"], out["recall"], inp.beta ** 2
-    f, _ = ratio(np.float64((1 + b2) * p * r), np.float64(b2 * p + r), inp.zero_division)
-    out["f"] = float(f)
+    out["f"] = ratio((1 + b2) * p * r, b2 * p + r, inp.zero_division)[0]
     return out
 
 
 def _support_weighted(inp: AverageInput) -> Result:
-    return _weighted(inp, inp.per_label.counts.support.astype(np.float64))
+    return _weighted(inp, inp.per_label.counts.support)
 
 
 def _lfb(inp: AverageInput) -> Result:
@@ -112,17 +134,17 @@ def _lfb(inp: AverageInput) -> Result:
 
 
 def _samples(inp: AverageInput) -> Result:
-    assert inp.instances is not None
-    g_mat, p_mat, w = inp.instances.gold, inp.instances.pred, inp.instances.weights
-    inter = np.minimum(g_mat, p_mat).sum(axis=1)
-    n_pred, n_gold = p_mat.sum(axis=1), g_mat.sum(axis=1)
-    values = {
-        "precision": ratio(inter, n_pred, inp.zero_division),
-        "recall": ratio(inter, n_gold, inp.zero_division),
-        "f": f_beta(inter, n_pred - inter, n_gold - inter, inp.beta, inp.zero_division),
-    }
-    return {m: weighted_mean(v, w.astype(np.float64), und, inp.undefined, inp.zero_division)[0]
-            for m, (v, und) in values.items()}
+    assert inp.samples is not None
+    s = inp.samples
+    out = {}
+    for m in MEASURES:
+        if inp.undefined == "exclude":
+            out[m] = ratio(s.sums[m], s.defined[m], inp.zero_division)[0]
+        else:  # undefined instances count with the zero-division value
+            missing = s.total - s.defined[m]
+            num = s.sums[m] + np.where(missing > 0, missing * inp.zero_division, 0.0)
+            out[m] = ratio(num, s.total, inp.zero_division)[0]
+    return out
 
 
 @dataclass(frozen=True)
@@ -142,7 +164,7 @@ class Average:
     tasks
         The tasks it applies to ("single-label", "multi-label").
     compute
-        Per-label input → {"precision", "recall", "f"}.
+        Per-label input → {"precision", "recall", "f"}, arrays of the input's leading shape.
     """
 
     name: str

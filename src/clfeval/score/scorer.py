@@ -14,12 +14,12 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.score.averages import AVERAGES, AverageInput, InstanceMatrices, PerLabel
+from clfeval.score.averages import AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.labelset import resolve_label_set, sort_labels
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_beta, parse_zero_division, ratio
 from clfeval.score.result import LabelScores, Scores
 
-__all__ = ["average_measures", "per_label_measures", "score_counts"]
+__all__ = ["average_measures", "per_label_measures", "relative", "score_counts"]
 
 _MEASURE_NAMES = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
 
@@ -53,17 +53,23 @@ def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float 
 
 def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float = 0.0, undefined: str = "include",
                      frequencies: np.ndarray | None = None,
-                     instances: InstanceMatrices | None = None) -> dict[str, Mapping[str, float]]:
-    """Every average that applies: all of :data:`AVERAGES` but ``samples``, which needs ``instances``.
+                     samples: SampleSums | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """Every average that applies: all of :data:`AVERAGES` but ``samples``, which needs ``samples``.
 
     ``frequencies`` are the lfb weights over the label set (default: relative gold support).
+    Values are arrays of the per-label arrays' leading shape (0-d for one count table).
     """
     if frequencies is None:
-        support = per.counts.support.astype(np.float64)
-        frequencies = support / support.sum() if support.sum() else support
-    task = "single-label" if instances is None else "multi-label"
-    inp = AverageInput(per, beta, zero_division, undefined, np.asarray(frequencies, dtype=np.float64), instances)
-    return {name: MappingProxyType(avg.compute(inp)) for name, avg in AVERAGES.items() if task in avg.tasks}
+        frequencies = relative(per.counts.support)
+    task = "single-label" if samples is None else "multi-label"
+    inp = AverageInput(per, beta, zero_division, undefined, np.asarray(frequencies, dtype=np.float64), samples)
+    return {name: avg.compute(inp) for name, avg in AVERAGES.items() if task in avg.tasks}
+
+
+def relative(counts: np.ndarray) -> np.ndarray:
+    """Counts divided by their sum over the last axis (all zeros stay zeros)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    return ratio(counts, counts.sum(axis=-1, keepdims=True), 0.0)[0]
 
 
 def _zd_text(zd: float) -> str:
@@ -75,13 +81,12 @@ def _lfb_weights(lc: LabelCounts, train: LabelFrequencies | None) -> tuple[np.nd
     if train is not None:
         source = np.array([train.counts.get(lab, 0) for lab in lc.labels], dtype=np.float64)
     else:
-        source = lc.support.astype(np.float64)
-    total = source.sum()
-    return (source / total if total else source), ("train" if train is not None else "test")
+        source = lc.support
+    return relative(source), ("train" if train is not None else "test")
 
 
 def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts, freqs: np.ndarray,
-                        lfb_source: str, instances: InstanceMatrices | None,
+                        lfb_source: str, samples: SampleSums | None,
                         averages: Mapping[str, Mapping[str, float]], zd: float, undefined: str) -> list[str]:
     """Say in words every ratio that was 0/0 and what was done with it."""
     zd_text = _zd_text(zd)
@@ -100,11 +105,9 @@ def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts
     if not freqs.any():
         messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
                         f"is undefined and set to {zd_text}")
-    if instances is not None:
-        w = instances.weights
-        for mat, measure, reason in ((instances.pred, "precision", "an empty predicted set"),
-                                     (instances.gold, "recall", "an empty gold set")):
-            count = int(w[mat.sum(axis=1) == 0].sum())
+    if samples is not None:
+        for measure, reason in (("precision", "an empty predicted set"), ("recall", "an empty gold set")):
+            count = int(round(float(samples.total - samples.defined[measure])))
             if count:
                 messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
                                 f"set); set to {zd_text} and {verb} the mean")
@@ -166,13 +169,13 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     per = per_label_measures(lc, beta, zd)
     specificity, s_und = ratio(lc.tn, lc.tn + lc.fp, zd)
     freqs, lfb_source = _lfb_weights(lc, train)
-    instances = InstanceMatrices.of(counts, lset) if isinstance(counts, LabelSetCounts) else None
-    averages = average_measures(per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs,
-                                instances=instances)
+    samples = SampleSums.of(counts, lset, beta) if isinstance(counts, LabelSetCounts) else None
+    averages = {name: {m: float(v) for m, v in values.items()} for name, values in average_measures(
+        per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs, samples=samples).items()}
     masks = {**per.undefined, "specificity": s_und}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
     messages = [*warnings, *label_set.warnings,
-                *_undefined_messages(affected, lc, freqs, lfb_source, instances, averages, zd, undefined)]
+                *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined)]
     notes = list(label_set.notes)
 
     if task == "single-label":
@@ -202,7 +205,8 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     opts.update(options or {})
     return Scores(
         task=task, n_instances=n, beta=beta, labels=lset, label_source=label_set.source,
-        per_label=MappingProxyType(rows), averages=MappingProxyType(averages), accuracy=accuracy,
+        per_label=MappingProxyType(rows),
+        averages=MappingProxyType({k: MappingProxyType(v) for k, v in averages.items()}), accuracy=accuracy,
         hamming_loss=hamming, micro_fpr=micro_fpr, confusion=confusion, counts=counts,
         lfb_frequencies=MappingProxyType({lab: float(f) for lab, f in zip(lset, freqs)}),
         lfb_source=lfb_source, zero_division=zd, undefined_policy=undefined,
