@@ -1,0 +1,197 @@
+"""Cell types: counts as weights over kinds of instance, and the linear map to every sum a score needs.
+
+A *cell type* is one kind of instance: a (gold, predicted) cell of a confusion matrix, or one
+unique (gold set, predicted set) pair of multi-label data. Every score clfeval reports is a
+function of a few sums that are linear in the number of instances of each type — per-label
+tp, fp, fn, the instances that hold a label at all, N, exact matches, and (multi-label) the
+sums of per-instance measures. :class:`CellTypes` holds that linear map as a sparse matrix, so a
+resampled or re-arranged data set (a bootstrap draw, a randomization round, a jackknife
+replicate) is scored from a vector of type weights at a cost that does not depend on N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelsets import LabelSet, LabelSetCounts
+from clfeval.score.averages import MEASURES, instance_measures
+
+__all__ = ["CellTypes"]
+
+#: Entries of ``M`` up to which it is kept dense (a BLAS product beats the sparse gather below this).
+_DENSE_LIMIT = 4_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class CellTypes:
+    """The sparse map ``M`` from type weights ``w`` (length U) to the sums ``s = w @ M`` (length D).
+
+    The columns of ``M`` are, for the label set L of size K: ``tp``, ``fp``, ``fn`` and
+    ``present`` (instances whose gold or predicted labels hold λ; tn = N − present), K each;
+    then ``n`` and ``exact`` (instances predicted exactly right); then, for multi-label data,
+    the sums of each per-instance measure and the number of instances where it is defined
+    (``sum_precision`` … ``defined_f``). :meth:`column` gives each block's slice.
+
+    Attributes
+    ----------
+    labels
+        The label set L.
+    multilabel
+        Whether the types are label-set pairs.
+    n_types
+        U, the number of cell types.
+    """
+
+    labels: tuple[str, ...]
+    multilabel: bool
+    n_types: int
+    rows: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+
+    @property
+    def width(self) -> int:
+        """D, the number of sums."""
+        return 4 * len(self.labels) + 2 + (2 * len(MEASURES) if self.multilabel else 0)
+
+    def column(self, name: str) -> slice:
+        """The columns of one block of sums: ``tp``, ``fp``, ``fn``, ``present`` (K each), ``n``, ``exact``,
+        and for multi-label data ``sum_<measure>`` and ``defined_<measure>``."""
+        k = len(self.labels)
+        blocks = ["tp", "fp", "fn", "present"]
+        if name in blocks:
+            start = blocks.index(name) * k
+            return slice(start, start + k)
+        scalars = ["n", "exact"] + ([f"sum_{m}" for m in MEASURES] + [f"defined_{m}" for m in MEASURES]
+                                    if self.multilabel else [])
+        if name not in scalars:
+            raise KeyError(name)
+        start = 4 * k + scalars.index(name)
+        return slice(start, start + 1)
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str],
+           beta: float = 1.0) -> tuple["CellTypes", np.ndarray]:
+        """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
+        if isinstance(counts, ConfusionCounts):
+            g, p = np.nonzero(counts.cells)
+            names = np.array(counts.labels, dtype=object)
+            return (cls.single_label(names[g], names[p], label_set),
+                    counts.cells[g, p].astype(np.float64))
+        pairs = list(counts.pairs)
+        return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
+
+    @classmethod
+    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> "CellTypes":
+        """Types that are (gold label, predicted label) cells; labels outside ``label_set`` count only in N."""
+        labels = tuple(label_set)
+        k = len(labels)
+        index = {lab: i for i, lab in enumerate(labels)}
+        g = np.array([index.get(x, -1) for x in gold], dtype=np.int64)
+        p = np.array([index.get(x, -1) for x in pred], dtype=np.int64)
+        same = np.array([a == b for a, b in zip(gold, pred)], dtype=bool)
+        u = np.arange(len(g))
+        hit = same & (g >= 0)
+        miss_p = ~same & (p >= 0)
+        miss_g = ~same & (g >= 0)
+        rows = [u[hit], u[hit], u[miss_p], u[miss_p], u[miss_g], u[miss_g], u, u[same]]
+        cols = [g[hit], 3 * k + g[hit], k + p[miss_p], 3 * k + p[miss_p], 2 * k + g[miss_g],
+                3 * k + g[miss_g], np.full(len(u), 4 * k), np.full(int(same.sum()), 4 * k + 1)]
+        r, c = np.concatenate(rows), np.concatenate(cols)
+        return cls._build(labels, False, len(u), r, c, np.ones(len(r)))
+
+    @classmethod
+    def multi_label(cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str],
+                    beta: float = 1.0) -> "CellTypes":
+        """Types that are (gold set, predicted set) pairs, label multiplicities as in
+        :meth:`clfeval.LabelSetCounts.label_counts`."""
+        labels = tuple(label_set)
+        k = len(labels)
+        counts = LabelSetCounts(dict.fromkeys(pairs, 1))  # indicator rows in the order of ``pairs``
+        g_mat, p_mat, _ = counts.indicator(labels)
+        order = {key: i for i, key in enumerate(counts.pairs)}
+        perm = np.array([order[key] for key in pairs], dtype=np.int64)
+        g_mat, p_mat = g_mat[perm], p_mat[perm]
+        both = np.minimum(g_mat, p_mat)
+        u = np.arange(len(pairs))
+        rows, cols, vals = [], [], []
+        for block, mat in enumerate((both, p_mat - both, g_mat - both, ((g_mat > 0) | (p_mat > 0)).astype(int))):
+            r, c = np.nonzero(mat)
+            rows.append(r)
+            cols.append(block * k + c)
+            vals.append(mat[r, c].astype(np.float64))
+        exact = np.array([g == p for g, p in pairs], dtype=bool)
+        rows += [u, u[exact]]
+        cols += [np.full(len(u), 4 * k), np.full(int(exact.sum()), 4 * k + 1)]
+        vals += [np.ones(len(u)), np.ones(int(exact.sum()))]
+        values = instance_measures(g_mat, p_mat, beta)
+        for j, m in enumerate(MEASURES):
+            value, defined = values[m]
+            rows += [u, u[defined]]
+            cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(MEASURES) + j)]
+            vals += [value, np.ones(int(defined.sum()))]
+        return cls._build(labels, True, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+
+    @classmethod
+    def _build(cls, labels: tuple[str, ...], multilabel: bool, n_types: int, rows: np.ndarray, cols: np.ndarray,
+               vals: np.ndarray) -> "CellTypes":
+        keep = vals != 0
+        rows, cols, vals = rows[keep], cols[keep], vals[keep]
+        order = np.lexsort((rows, cols))
+        return cls(labels, multilabel, n_types, rows[order].astype(np.intp), cols[order].astype(np.intp),
+                   vals[order].astype(np.float64))
+
+    # -- the map --------------------------------------------------------------------------------
+
+    def dense(self) -> np.ndarray | None:
+        """``M`` as a dense (U, D) array when it is small enough for a matrix product to be the fast way."""
+        if self.n_types * self.width > _DENSE_LIMIT:
+            return None
+        cached = self.__dict__.get("_dense")
+        if cached is None:
+            cached = np.zeros((self.n_types, self.width))
+            np.add.at(cached, (self.rows, self.cols), self.vals)
+            object.__setattr__(self, "_dense", cached)
+        return cached
+
+    def sums(self, weights: np.ndarray) -> np.ndarray:
+        """``weights @ M``: the sums of each row of type weights (shape (..., U) → (..., D))."""
+        weights = np.asarray(weights, dtype=np.float64)
+        dense = self.dense()
+        if dense is not None:
+            return weights @ dense
+        out = np.zeros(weights.shape[:-1] + (self.width,))
+        if len(self.cols):
+            starts = np.flatnonzero(np.r_[True, self.cols[1:] != self.cols[:-1]])
+            contrib = weights[..., self.rows] * self.vals
+            out[..., self.cols[starts]] = np.add.reduceat(contrib, starts, axis=-1)
+        return out
+
+    def rows_of(self, types: np.ndarray) -> np.ndarray:
+        """Rows ``M[types]`` as a dense (len(types), D) array: what one more instance of each type adds."""
+        types = np.asarray(types, dtype=np.intp)
+        out = np.zeros((len(types), self.width))
+        position = np.full(self.n_types, -1, dtype=np.intp)
+        position[types] = np.arange(len(types))
+        hit = position[self.rows] >= 0
+        np.add.at(out, (position[self.rows[hit]], self.cols[hit]), self.vals[hit])
+        return out
+
+    def pullback(self, gradient: np.ndarray) -> np.ndarray:
+        """``M @ gradient``: a gradient with respect to the sums (shape (D, S)) as one with respect to the
+        type weights (shape (U, S)); the chain rule through the linear map."""
+        gradient = np.asarray(gradient, dtype=np.float64)
+        out = np.zeros((self.n_types,) + gradient.shape[1:])
+        if len(self.rows):
+            order = np.argsort(self.rows, kind="stable")
+            rows = self.rows[order]
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            contrib = gradient[self.cols[order]] * self.vals[order].reshape((-1,) + (1,) * (gradient.ndim - 1))
+            out[rows[starts]] = np.add.reduceat(contrib, starts, axis=0)
+        return out
