@@ -139,3 +139,41 @@ def test_bad_input_error_names_file_and_line(tmp_path: Path) -> None:
 def test_version() -> None:
     out = run_cli("--version")
     assert out.returncode == 0 and out.stdout.decode().startswith("clfeval ")
+
+
+def test_intervals_from_a_papers_matrix(tmp_path: Path) -> None:
+    """Takahashi et al.'s Table 1 as printed (rows predicted): the paper's intervals from the table alone."""
+    matrix = tmp_path / "takahashi.csv"
+    matrix.write_text("predicted \\ true,1,2,3\n1,2,3,1\n2,4,70,3\n3,1,1,15\n")
+    out = run_cli("score", "--matrix", str(matrix), "--matrix-rows", "predicted", "--ci", "delta",
+                  "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    for name, expected in (("micro", [0.804, 0.936]), ("macro", [0.562, 0.817]), ("macro_fa", [0.563, 0.818])):
+        assert [round(x, 3) for x in data["averages"][name]["f1_ci"]] == expected
+    assert data["ci"]["method"] == "delta" and data["ci"]["confidence"] == 0.95 and data["ci"]["seed"] is None
+    assert "recall_wilson_ci" in data["per_label"]["1"]
+
+
+def test_bootstrap_on_the_command_line(run_file: Path) -> None:
+    out = run_cli("score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9",
+                  "--confidence", "0.9")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.decode()
+    assert "90% CI" in text and "500 resamples, seed 9" in text
+    assert out.stderr == b""  # no progress bar when stderr is not a terminal
+    again = run_cli("score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9",
+                    "--confidence", "0.9")
+    assert again.stdout == out.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ci", "wald"], "argument --ci: invalid choice: 'wald'"),
+    (["--ci", "delta", "--confidence", "95"], "confidence must be between 0 and 1"),
+    (["--ci", "bootstrap", "--resamples", "0"], "resamples must be an integer of at least 2"),
+])
+def test_bad_interval_options(run_file: Path, args: list[str], message: str) -> None:
+    out = run_cli("score", str(run_file), *args)
+    assert out.returncode == 2
+    err = out.stderr.decode()
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err

@@ -5,9 +5,11 @@ from __future__ import annotations
 import clfeval
 
 EXPECTED = {
-    "AVERAGES", "ClfevalError", "ConfusionCounts", "FORMATS", "InputError", "LABEL_SOURCES", "LabelCounts",
+    "AVERAGES", "ClfevalError", "ConfusionCounts", "FORMATS", "INTERVAL_METHODS", "InputError", "Intervals",
+    "LABEL_SOURCES", "LabelCounts",
     "LabelFrequencies", "LabelScores", "LabelSetCounts", "MatrixError", "OptionError", "Scores", "SplitMatrix",
     "__version__", "count_label_sets", "count_labels", "score", "score_counts", "score_file", "score_matrix",
+    "with_intervals",
 }
 
 

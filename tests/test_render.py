@@ -27,6 +27,9 @@ def _multilabel() -> clfeval.Scores:
 
 CASES = {
     "single.txt": lambda: _example().render("text"),
+    "single-ci.txt": lambda: clfeval.with_intervals(_example(), "delta").render("text"),
+    "single-ci.md": lambda: clfeval.with_intervals(_example(), "delta").render("markdown"),
+    "single-ci.csv": lambda: clfeval.with_intervals(_example(), "delta").render("csv"),
     "single.md": lambda: _example().render("markdown"),
     "single.csv": lambda: _example().render("csv"),
     "multi.txt": lambda: _multilabel().render("text"),
@@ -42,7 +45,8 @@ def test_golden(name: str) -> None:
     assert actual == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("make", [_example, _multilabel])
+@pytest.mark.parametrize("make", [_example, _multilabel,
+                                  lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)])
 def test_json_round_trips(make) -> None:
     result = make()
     text = result.render("json")

@@ -7,18 +7,21 @@
 """
 
 from clfeval._version import __version__
-from clfeval.api import score, score_file, score_matrix
+from clfeval.api import score, score_counts, score_file, score_matrix
 from clfeval.count import ConfusionCounts, LabelCounts, LabelFrequencies, LabelSetCounts, SplitMatrix
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import FORMATS, count_label_sets, count_labels
-from clfeval.score import AVERAGES, LABEL_SOURCES, LabelScores, Scores, score_counts
+from clfeval.infer import INTERVAL_METHODS, with_intervals
+from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
 __all__ = [
     "AVERAGES",
     "ClfevalError",
     "ConfusionCounts",
     "FORMATS",
+    "INTERVAL_METHODS",
     "InputError",
+    "Intervals",
     "LABEL_SOURCES",
     "LabelCounts",
     "LabelFrequencies",
@@ -35,4 +38,5 @@ __all__ = [
     "score_counts",
     "score_file",
     "score_matrix",
+    "with_intervals",
 ]

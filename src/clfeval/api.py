@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.labelsets import LabelSetCounts
+from clfeval.infer.intervals import with_intervals
 from clfeval.read.arrays import count_label_sets, count_labels, frequencies_of
 from clfeval.read.columns import Column
 from clfeval.read.files import count_file, count_files, train_frequencies
 from clfeval.read.matrix import read_matrix
 from clfeval.read.table import TableOptions
 from clfeval.score.result import Scores
-from clfeval.score.scorer import score_counts
+from clfeval.score import scorer
 
-__all__ = ["score", "score_file", "score_matrix"]
+__all__ = ["score", "score_counts", "score_file", "score_matrix"]
+
+def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
+                 labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
+                 zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
+                 confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
+                 progress: Callable[[int, int], None] | None = None, **provenance: Any) -> Scores:
+    """Score counts (a :class:`ConfusionCounts` or :class:`LabelSetCounts`), with intervals when asked.
+
+    Parameters as in :func:`score`; ``provenance`` (``inputs``, ``warnings``, ``options``) is
+    carried into the result.
+    """
+    result = scorer.score_counts(counts, labels=labels, labels_from=labels_from, train=train, beta=beta,
+                                 zero_division=zero_division, undefined=undefined, **provenance)
+    if ci == "none":
+        return result
+    return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
 
 
 def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequencies | None:
@@ -26,7 +45,9 @@ def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequenc
 def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | None = None,
           labels_from: str | None = None, train: Iterable[Any] | LabelFrequencies | None = None,
           beta: float = 1.0, multilabel: bool = False, empty: str = "ignore", duplicates: str = "keep",
-          zero_division: float | str = 0, undefined: str = "include", label_sep: str | None = None) -> Scores:
+          zero_division: float | str = 0, undefined: str = "include", label_sep: str | None = None,
+          ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
+          progress: Callable[[int, int], None] | None = None) -> Scores:
     """Score predictions against gold labels, with every average named.
 
     Parameters
@@ -53,6 +74,13 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
     zero_division, undefined
         The value of 0/0 ratios (0, 1 or ``nan``) and whether such labels stay in averages
         (``include``) or drop out (``exclude``).
+    ci
+        Confidence intervals for every score: ``none`` (default), ``delta``, ``delta-logit``,
+        ``bootstrap`` (percentile) or ``bootstrap-bca``; see :data:`clfeval.INTERVAL_METHODS`.
+    confidence, resamples, seed
+        Nominal coverage; the bootstrap's resamples and seed (drawn, and recorded, when ``None``).
+    progress
+        Called with (done, total) during long interval computations.
 
     Returns
     -------
@@ -64,6 +92,9 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
     >>> r = score([1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2])
     >>> round(r.averages["macro"]["f"], 6), round(r.averages["micro"]["f"], 6)
     (0.355556, 0.444444)
+    >>> r = score([1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2], ci="bootstrap", seed=7)
+    >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
+    ('bootstrap', 7, True)
     """
     if multilabel:
         counts: Any = count_label_sets(gold, pred, duplicates=duplicates, empty=empty, label_sep=label_sep)
@@ -71,8 +102,8 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
         counts = count_labels(gold, pred)
     return score_counts(counts, labels=labels, labels_from=labels_from,
                         train=_train(train, multilabel, label_sep), beta=beta,
-                        zero_division=zero_division, undefined=undefined,
-                        inputs={"source": "arrays"})
+                        zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
+                        resamples=resamples, seed=seed, progress=progress, inputs={"source": "arrays"})
 
 
 def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | None = None,
@@ -81,7 +112,8 @@ def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | No
                empty: str = "ignore", duplicates: str = "keep", train: str | Iterable[Any] | None = None,
                train_col: Column | None = None, labels: Sequence[Any] | None = None,
                labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
-               undefined: str = "include") -> Scores:
+               undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
+               seed: int | None = None, progress: Callable[[int, int], None] | None = None) -> Scores:
     """Score a file of gold and predicted columns, or a gold file and a predictions file.
 
     One file: by default the last two columns are gold then predicted (TiMBL output). Two
@@ -111,16 +143,24 @@ def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | No
     if multilabel:
         options_used["label_sep"] = label_sep
     return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
-                        zero_division=zero_division, undefined=undefined, inputs=inputs, warnings=warnings,
+                        zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
+                        resamples=resamples, seed=seed, progress=progress, inputs=inputs, warnings=warnings,
                         options={k: v for k, v in options_used.items() if v is not None})
 
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
                  labels: Sequence[Any] | None = None, labels_from: str | None = None,
                  train: Iterable[Any] | LabelFrequencies | None = None, beta: float = 1.0,
-                 zero_division: float | str = 0, undefined: str = "include") -> Scores:
-    """Score a confusion-matrix file (first row and column are labels; ``rows`` says what the rows hold)."""
+                 zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
+                 confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Scores:
+    """Score a confusion-matrix file (first row and column are labels; ``rows`` says what the rows hold).
+
+    A paper's table is often all a reader has: intervals (``ci``) work from it as from instances.
+    """
     counts = read_matrix(path, rows, TableOptions(input_format, sep))
     return score_counts(counts, labels=labels, labels_from=labels_from, train=_train(train, False, None),
-                        beta=beta, zero_division=zero_division, undefined=undefined,
+                        beta=beta, zero_division=zero_division, undefined=undefined, ci=ci,
+                        confidence=confidence, resamples=resamples, seed=seed, progress=progress,
                         inputs={"matrix_file": path, "matrix_rows": rows})
+

@@ -15,6 +15,8 @@ from clfeval._version import __version__
 from clfeval.api import score_file, score_matrix
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
 from clfeval.errors import ClfevalError, InputError
+from clfeval.infer import INTERVAL_METHODS
+from clfeval.progress import ProgressBar
 from clfeval.read.columns import parse_column
 from clfeval.read.files import train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
@@ -83,6 +85,13 @@ def _add_score(sub: Any) -> None:
                     help="the value of a 0/0 ratio (default 0); the report lists the labels affected")
     ls.add_argument("--undefined", choices=sorted(UNDEFINED_POLICIES), default="include",
                     help=f"{_choices(UNDEFINED_POLICIES)}; default: include")
+    ci = p.add_argument_group("confidence intervals")
+    ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
+                    help="an interval for every score: " + "; ".join(
+                        f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items()) + "; default: none")
+    ci.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
+    ci.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=list(RENDERERS), default="text",
                      help=f"{_choices(RENDERERS)}; default: text")
@@ -110,8 +119,11 @@ def _run_score(args: argparse.Namespace) -> str:
     labels_from = {"file": "given"}.get(args.labels_from, args.labels_from)
     if args.labels_from == "file" and labels is None:
         raise ClfevalError("--labels-from file needs --labels FILE")
+    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
     common: dict[str, Any] = dict(labels=labels, labels_from=labels_from, beta=args.beta,
-                                  zero_division=args.zero_division, undefined=args.undefined)
+                                  zero_division=args.zero_division, undefined=args.undefined, ci=args.ci,
+                                  confidence=args.confidence, resamples=args.resamples, seed=args.seed,
+                                  progress=progress if progress.enabled else None)
     if args.matrix:
         if args.input or args.multilabel:
             raise ClfevalError("--matrix takes no INPUT file and no --multilabel")
@@ -129,6 +141,7 @@ def _run_score(args: argparse.Namespace) -> str:
                             header=args.header, multilabel=args.multilabel, label_sep=args.label_sep,
                             empty=args.empty, duplicates=args.duplicates, train=args.train,
                             train_col=parse_column(args.train_col), **common)
+    progress.close()
     return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
 
 

@@ -23,22 +23,44 @@ def render_csv(scores: Scores, **_: Any) -> str:
     Sections: ``per_label`` (label = the label), ``average`` (label = the average's JSON
     name), ``overall`` and ``confusion_matrix`` (label = gold label, measure = predicted label;
     multi-label adds ``confusion_matrix_predicted_view``). An undefined value is an empty cell.
+    With intervals, each score's row is followed by ``<measure>_ci_low`` and ``<measure>_ci_high``
+    rows (empty when it has no interval; per-label precision and recall add ``_wilson_ci_``
+    rows), and ``ci`` rows name the method, confidence, resamples and seed.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["section", "label", "measure", "value"])
     fk = scores.f_name
+    iv = scores.intervals
+
+    def row(section: str, label: str, measure: str, value: Any, key: tuple[str, ...]) -> None:
+        name = fk if measure == "f" else measure
+        writer.writerow([section, label, name, _value(value)])
+        if iv is None or measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
+            return
+        extra = [(name, key)]
+        if key[0] == "per_label" and measure in ("precision", "recall"):
+            extra.append((f"{measure}_wilson", key[:2] + (f"{measure}_wilson",)))
+        for title, k in extra:
+            bounds = iv.get(k)
+            writer.writerow([section, label, f"{title}_ci_low", "" if bounds is None else bounds[0]])
+            writer.writerow([section, label, f"{title}_ci_high", "" if bounds is None else bounds[1]])
+
     for lab, r in scores.per_label.items():
         for measure in ("support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", "f", "specificity"):
-            writer.writerow(["per_label", lab, fk if measure == "f" else measure, _value(getattr(r, measure))])
+            row("per_label", lab, measure, getattr(r, measure), ("per_label", lab, measure))
     for name, values in scores.averages.items():
         for measure in ("precision", "recall", "f"):
-            writer.writerow(["average", name, fk if measure == "f" else measure, _value(values[measure])])
-    writer.writerow(["overall", "", "subset_accuracy" if scores.task == "multi-label" else "accuracy",
-                     _value(scores.accuracy)])
+            row("average", name, measure, values[measure], ("averages", name, measure))
+    row("overall", "", "subset_accuracy" if scores.task == "multi-label" else "accuracy", scores.accuracy,
+        ("accuracy",))
     if scores.hamming_loss is not None:
-        writer.writerow(["overall", "", "hamming_loss", _value(scores.hamming_loss)])
-    writer.writerow(["overall", "", "micro_fpr", _value(scores.micro_fpr)])
+        row("overall", "", "hamming_loss", scores.hamming_loss, ("hamming_loss",))
+    row("overall", "", "micro_fpr", scores.micro_fpr, ("micro_fpr",))
+    if iv is not None:
+        for key, value in (("method", iv.method), ("confidence", iv.confidence), ("resamples", iv.resamples),
+                           ("seed", iv.seed)):
+            writer.writerow(["ci", "", key, "" if value is None else value])
     confusion = scores.confusion
     views = ([("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
              if isinstance(confusion, SplitMatrix) else [("confusion_matrix", confusion.cells)])

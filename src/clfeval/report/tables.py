@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -11,9 +11,24 @@ import numpy as np
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.result import Scores
+from clfeval.score.result import Key, Scores
 
-__all__ = ["Report", "Table", "score_report"]
+__all__ = ["Bounds", "Report", "Table", "score_report"]
+
+#: How many interval remarks and not-estimable reasons a report lists before pointing to the JSON.
+_MAX_LISTED = 12
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A table cell holding a confidence interval, or ``None`` bounds when there is none.
+
+    ``mark`` flags an interval with a remark (clipped, zero width) explained in the notes.
+    """
+
+    low: float | None
+    high: float | None
+    mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +79,17 @@ def _matrix_table(scores: Scores) -> list[Table]:
                   rows, "matrix")]
 
 
+def _overall_rows(scores: Scores) -> list[tuple[str, Any, str]]:
+    rows: list[tuple[str, Any, str]] = []
+    if scores.task == "single-label":
+        rows.append(("accuracy (correct / N)", scores.accuracy, "accuracy"))
+    else:
+        rows.append(("subset accuracy (whole label set right / N)", scores.accuracy, "accuracy"))
+        rows.append(("Hamming loss (Σ fp + fn over labels / (N·|L|))", scores.hamming_loss, "hamming_loss"))
+    rows.append(("micro FPR (Σ fp / Σ (fp + tn))", scores.micro_fpr, "micro_fpr"))
+    return rows
+
+
 def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     """The tables and notes of a score report.
 
@@ -72,6 +98,9 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     N, the label set and its source, the zero-division choice and the options.
     """
     f = _f_label(scores)
+    iv = scores.intervals
+    if iv is not None:
+        return _with_intervals(scores, matrix)
     per_label = Table(
         "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", f,
                       "specificity"),
@@ -81,14 +110,8 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
         "averages over the label set", ("average", "precision", "recall", f),
         tuple((average_title(name, scores), v["precision"], v["recall"], v["f"])
               for name, v in scores.averages.items()), "averages")
-    overall_rows: list[tuple[Any, ...]] = []
-    if scores.task == "single-label":
-        overall_rows.append(("accuracy (correct / N)", scores.accuracy))
-    else:
-        overall_rows.append(("subset accuracy (whole label set right / N)", scores.accuracy))
-        overall_rows.append(("Hamming loss (Σ fp + fn over labels / (N·|L|))", scores.hamming_loss))
-    overall_rows.append(("micro FPR (Σ fp / Σ (fp + tn))", scores.micro_fpr))
-    overall = Table("overall", ("measure", "value"), tuple(overall_rows), "overall")
+    overall = Table("overall", ("measure", "value"), tuple((title, value) for title, value, _ in _overall_rows(scores)),
+                    "overall")
     tables = [per_label, averages, overall] + (_matrix_table(scores) if matrix else [])
 
     zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
@@ -111,8 +134,85 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
 
 
+def _bounds(scores: Scores, key: Key) -> Bounds:
+    iv = scores.intervals
+    assert iv is not None
+    got = iv.get(key)
+    mark = "†" if key in iv.remarks else ""
+    return Bounds(None, None) if got is None else Bounds(got[0], got[1], mark)
+
+
+def _key_text(key: Key, scores: Scores) -> str:
+    f = _f_label(scores)
+    measure = {"f": f, "f_wilson": f"{f} (Wilson)", "precision_wilson": "precision (Wilson)",
+               "recall_wilson": "recall (Wilson)"}.get(key[-1], key[-1])
+    if key[0] == "per_label":
+        return f"{key[1]!r} {measure}"
+    if key[0] == "averages":
+        return f"{key[1]} {measure}"
+    return key[0].replace("_", " ")
+
+
+def _interval_notes(scores: Scores) -> list[str]:
+    """The method, its notes, and the scores without an interval (or with a remark), grouped by reason."""
+    iv = scores.intervals
+    assert iv is not None
+    head = f"intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
+    if iv.resamples is not None:
+        head += f"; {iv.resamples} resamples, seed {iv.seed}"
+    notes = [head, *(f"intervals: {n}" for n in iv.notes)]
+    for title, items in (("no interval", iv.not_estimable), ("†", iv.remarks)):
+        groups: dict[str, list[Key]] = {}
+        for key, why in items.items():
+            groups.setdefault(why, []).append(key)
+        for why, keys in groups.items():
+            shown = ", ".join(_key_text(k, scores) for k in keys[:_MAX_LISTED])
+            more = f" and {len(keys) - _MAX_LISTED} more (see the JSON output)" if len(keys) > _MAX_LISTED else ""
+            notes.append(f"{title} — {why}: {shown}{more}")
+    return notes
+
+
+def _with_intervals(scores: Scores, matrix: bool) -> Report:
+    """The score report with an interval beside every score."""
+    iv = scores.intervals
+    assert iv is not None
+    f = _f_label(scores)
+    ci = f"{100 * iv.confidence:g}% CI"
+    per_label = Table(
+        "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn"),
+        tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()),
+        "per_label_counts")
+    measures = (("precision", "precision"), ("recall", "recall"), ("f", f), ("specificity", "specificity"))
+    columns: list[str] = ["label"]
+    for m, title in measures:
+        columns += [title, ci] + (["Wilson"] if m in ("precision", "recall") else [])
+    rows = []
+    for lab, r in scores.per_label.items():
+        row: list[Any] = [lab]
+        for m, _ in measures:
+            row += [getattr(r, m), _bounds(scores, ("per_label", lab, m))]
+            if m in ("precision", "recall"):
+                row.append(_bounds(scores, ("per_label", lab, f"{m}_wilson")))
+        rows.append(tuple(row))
+    per_label_ci = Table(f"per label, with {ci}s", tuple(columns), tuple(rows), "per_label")
+    averages = Table(
+        "averages over the label set", ("average", "precision", ci, "recall", ci, f, ci),
+        tuple((average_title(name, scores), *(x for m in ("precision", "recall", "f")
+                                              for x in (v[m], _bounds(scores, ("averages", name, m)))))
+              for name, v in scores.averages.items()), "averages")
+    overall = Table("overall", ("measure", "value", ci), tuple(
+        (title, value, _bounds(scores, (key,))) for title, value, key in _overall_rows(scores)), "overall")
+    plain = score_report(replace(scores, intervals=None), matrix=matrix)
+    tables = [per_label, per_label_ci, averages, overall] + (_matrix_table(scores) if matrix else [])
+    return Report(plain.title, tuple(tables), plain.warnings, tuple(plain.notes) + tuple(_interval_notes(scores)))
+
+
 def format_number(value: Any, digits: int) -> str:
-    """Scores with ``digits`` decimals, counts as integers, NaN as ``undefined``."""
+    """Scores with ``digits`` decimals, counts as integers, NaN as ``undefined``, intervals as ``[low, high]``."""
+    if isinstance(value, Bounds):
+        if value.low is None or value.high is None:
+            return "no interval"
+        return f"[{value.low:.{digits}f}, {value.high:.{digits}f}]{value.mark}"
     if isinstance(value, (bool, np.bool_)):
         return str(value)
     if isinstance(value, (int, np.integer)):

@@ -3,9 +3,9 @@
 from clfeval.score.averages import AVERAGES, Average
 from clfeval.score.labelset import LABEL_SOURCES, resolve_label_set, sort_labels
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_key
-from clfeval.score.result import SCHEMA, LabelScores, Scores
+from clfeval.score.result import SCHEMA, Intervals, LabelScores, Scores
 from clfeval.score.scorer import average_measures, per_label_measures, score_counts
 
-__all__ = ["AVERAGES", "Average", "LABEL_SOURCES", "LabelScores", "SCHEMA", "Scores", "UNDEFINED_POLICIES",
+__all__ = ["AVERAGES", "Average", "Intervals", "LABEL_SOURCES", "LabelScores", "SCHEMA", "Scores", "UNDEFINED_POLICIES",
            "average_measures", "f_key", "per_label_measures", "resolve_label_set", "score_counts",
            "sort_labels"]

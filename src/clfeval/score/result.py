@@ -13,10 +13,13 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
 from clfeval.score.ratios import f_key
 
-__all__ = ["SCHEMA", "LabelScores", "Scores"]
+__all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer"]
 
 #: The JSON schema name and version of a score result.
 SCHEMA = "clfeval.score/1"
+
+#: A score's address: ("per_label", label, measure), ("averages", name, measure) or (overall measure,).
+Key = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,54 @@ class LabelScores:
 
 def _json_number(x: float) -> float | None:
     return None if isinstance(x, float) and math.isnan(x) else x
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Confidence intervals of a result's scores, and how they were made.
+
+    Attributes
+    ----------
+    method, definition
+        The interval method's name (see :data:`clfeval.INTERVAL_METHODS`) and what it does.
+    confidence
+        The nominal coverage, e.g. 0.95.
+    resamples, seed
+        The bootstrap's number of resamples and its seed (``None`` for analytic methods).
+    bounds
+        Score key → (low, high), for every score that has an interval. Per-label precision and
+        recall also have Wilson intervals, under the measures ``precision_wilson`` and ``recall_wilson``.
+    not_estimable
+        Score key → why it has no interval, in words.
+    remarks
+        Score key → what to know about its interval (clipped to [0, 1], zero width, …).
+    notes
+        Remarks that concern every interval.
+    """
+
+    method: str
+    definition: str
+    confidence: float
+    resamples: int | None
+    seed: int | None
+    bounds: Mapping[Key, tuple[float, float]]
+    not_estimable: Mapping[Key, str]
+    remarks: Mapping[Key, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def get(self, key: Key) -> tuple[float, float] | None:
+        """The interval of ``key``, or ``None`` when it has none."""
+        return self.bounds.get(tuple(key))
+
+
+def json_pointer(key: Key, f_name: str) -> str:
+    """The JSON Pointer (RFC 6901) of a score's ``_ci`` entry in the ``clfeval.score/1`` JSON."""
+    parts = list(key[:-1]) + [_json_name(key[-1], f_name) + "_ci"]
+    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _json_name(measure: str, f_name: str) -> str:
+    return {"f": f_name, "f_wilson": f"{f_name}_wilson"}.get(measure, measure)
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +117,8 @@ class Scores:
     zero_division, undefined_policy, undefined
         The value used for 0/0, whether such labels stay in averages, and which labels (per
         measure) and averages were affected.
+    intervals
+        Confidence intervals of the scores (:class:`Intervals`), when asked for.
     """
 
     task: str
@@ -89,6 +142,7 @@ class Scores:
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    intervals: Intervals | None = None
 
     @property
     def f_name(self) -> str:
@@ -117,6 +171,13 @@ class Scores:
                 "counts_predicted_view": self.confusion.predicted_view.tolist()}
         else:
             matrix = {"labels": list(self.confusion.labels), "counts": self.confusion.cells.tolist()}
+        overall: dict[str, Any] = {"accuracy": _json_number(self.accuracy)}
+        if self.task == "multi-label":
+            overall["subset_accuracy"] = _json_number(self.accuracy)
+            overall["hamming_loss"] = _json_number(self.hamming_loss) if self.hamming_loss is not None else None
+        overall["micro_fpr"] = _json_number(self.micro_fpr)
+        if self.intervals is not None:
+            self._add_intervals(per_label, averages, overall)
         zd = self.zero_division
         out: dict[str, Any] = {
             "schema": SCHEMA,
@@ -128,13 +189,10 @@ class Scores:
             "label_source": self.label_source,
             "per_label": per_label,
             "averages": averages,
-            "accuracy": _json_number(self.accuracy),
+            **overall,
+            "ci": self._ci_dict(),
+            "confusion_matrix": matrix,
         }
-        if self.task == "multi-label":
-            out["subset_accuracy"] = _json_number(self.accuracy)
-            out["hamming_loss"] = _json_number(self.hamming_loss) if self.hamming_loss is not None else None
-        out["micro_fpr"] = _json_number(self.micro_fpr)
-        out["confusion_matrix"] = matrix
         out["zero_division"] = {"value": "nan" if math.isnan(zd) else int(zd), "in_average": self.undefined_policy,
                                 "affected": {k: list(v) for k, v in self.undefined.items()}}
         out["options"] = dict(self.options)
@@ -142,6 +200,36 @@ class Scores:
         out["warnings"] = list(self.warnings)
         out["notes"] = list(self.notes)
         return out
+
+    def _add_intervals(self, per_label: dict[str, Any], averages: dict[str, Any], overall: dict[str, Any]) -> None:
+        """Put each score's ``<name>_ci`` beside it (``null`` when not estimable)."""
+        iv = self.intervals
+        assert iv is not None
+        fk = self.f_name
+
+        def ci(key: Key) -> list[float] | None:
+            bounds = iv.get(key)
+            return None if bounds is None else [float(bounds[0]), float(bounds[1])]
+
+        for lab, row in per_label.items():
+            for m in ("precision", "recall", "f", "specificity", "precision_wilson", "recall_wilson"):
+                row[_json_name(m, fk) + "_ci"] = ci(("per_label", lab, m))
+        for name, row in averages.items():
+            for m in ("precision", "recall", "f"):
+                row[_json_name(m, fk) + "_ci"] = ci(("averages", name, m))
+        for name in list(overall):
+            overall[name + "_ci"] = ci(("accuracy",) if name == "subset_accuracy" else (name,))
+
+    def _ci_dict(self) -> dict[str, Any]:
+        iv = self.intervals
+        if iv is None:
+            return {"method": "none", "confidence": None, "resamples": None, "seed": None}
+        fk = self.f_name
+        return {"method": iv.method, "definition": iv.definition, "confidence": iv.confidence,
+                "resamples": iv.resamples, "seed": iv.seed,
+                "not_estimable": {json_pointer(k, fk): v for k, v in iv.not_estimable.items()},
+                "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
+                "notes": list(iv.notes)}
 
     def to_json(self, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text."""

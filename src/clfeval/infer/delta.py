@@ -1,0 +1,124 @@
+"""The delta method under the multinomial model: variances of scores from the cell probabilities.
+
+Two ways, kept side by side and tested against each other: Takahashi et al.'s closed forms for
+micro F1, macro F1 (AF, their maF1) and macro F1 (FA, their maF1*), and a generic delta method
+that differentiates any reported score numerically and covers every other score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from clfeval.score.statistics import ScoreFunction
+
+__all__ = ["delta_variances", "takahashi_variances"]
+
+#: Relative step of the numerical derivative along each cell type (a fraction of its count).
+_STEP = 1e-3
+#: Rows evaluated at once when differentiating (bounds memory for many cell types).
+_CHUNK_CELLS = 2_000_000
+
+
+def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """The delta-method variance of every score of ``f`` (length S, in the order of ``f.keys``).
+
+    Parameters
+    ----------
+    f
+        The scores as a function of the weights of the observed cell types.
+    progress
+        Called with (types done, types) while the derivatives are computed.
+
+    Notes
+    -----
+    With n instances spread over the cell types u with counts c_u (probabilities p̂_u = c_u/n),
+    the multinomial model gives √n(p̂ − p) → Normal(0, diag(p) − ppᵀ). For a score θ(p) with
+    gradient g = ∂θ/∂p,
+
+        Var(θ̂) = gᵀ (diag(p) − ppᵀ) g / n = Σ_u c_u d_u² − (Σ_u c_u d_u)² / n,
+
+    where d_u = ∂θ/∂w_u is the derivative with respect to the weight of type u (g = n·d). Each
+    d_u is a five-point central difference, [−θ(w+2h) + 8θ(w+h) − 8θ(w−h) + θ(w−2h)] / 12h with
+    h = 10⁻³·c_u along type u: every denominator of every score is a sum of type weights with
+    non-negative coefficients, so no pole lies within c_u of the observed weights and the error
+    is O((h/c_u)⁴). Types with zero count have zero variance and do not enter.
+    """
+    cells, c = f.cells, f.weights
+    n = c.sum()
+    base = cells.sums(c[None, :])[0]
+    u_total = cells.n_types
+    chunk = max(1, _CHUNK_CELLS // (4 * max(cells.width, len(f.keys))))
+    derivative = np.empty((u_total, len(f.keys)))
+    for start in range(0, u_total, chunk):
+        types = np.arange(start, min(u_total, start + chunk))
+        rows = cells.rows_of(types)
+        h = _STEP * c[types]
+        steps = np.array([2.0, 1.0, -1.0, -2.0])
+        sums = base + (steps[:, None, None] * h[None, :, None]) * rows[None, :, :]
+        values = f.from_sums(sums.reshape(-1, cells.width)).reshape(4, len(types), -1)
+        derivative[types] = (-values[0] + 8 * values[1] - 8 * values[2] + values[3]) / (12 * h[:, None])
+        if progress is not None:
+            progress(int(types[-1]) + 1, u_total)
+    first = c @ derivative
+    with np.errstate(invalid="ignore"):
+        return np.maximum(c @ derivative ** 2 - first ** 2 / n, 0.0)
+
+
+def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
+    """Takahashi et al.'s closed-form variances of micro F1, macro F1 (AF) and macro F1 (FA).
+
+    Parameters
+    ----------
+    cells
+        A K×K count table indexed [gold, predicted] (clfeval's orientation; the paper prints
+        rows = predicted), every class predicted and occurring at least once.
+
+    Returns
+    -------
+    dict
+        ``micro``, ``macro`` and ``macro_fa``: the variances of the three F1 estimates.
+
+    Notes
+    -----
+    In the paper's notation p_ij is the probability of predicted i and true j, p_i· and p_·i
+    the row (predicted) and column (true) margins, r classes, F_i = 2p_ii/(p_i· + p_·i):
+
+    Var(miF1) = (Σ p_ii)(1 − Σ p_ii) / n;
+
+    Var(maF1) = (2/r²) { Σ_i F_i (p_i· + p_·i − 2p_ii)/(p_i· + p_·i)² · [(p_i· + p_·i − 2p_ii)/(p_i· + p_·i)
+    + F_i/2] + Σ_i Σ_{j≠i} p_ij F_i F_j / [(p_i· + p_·i)(p_j· + p_·j)] } / n;
+
+    Var(maF1*) = 4 [maR⁴ Var(maP) + 2 maP² maR² Cov(maP, maR) + maP⁴ Var(maR)] / (maP + maR)⁴, with
+    Var(maP) = Σ_i p_ii (p_i· − p_ii)/p_i·³ / (r² n), Var(maR) = Σ_i p_ii (p_·i − p_ii)/p_·i³ / (r² n), and
+    Cov(maP, maR) = [Σ_i (p_i· − p_ii) p_ii (p_·i − p_ii)/(p_i·² p_·i²) + Σ_i Σ_{j≠i} p_ii p_ij p_jj/(p_i·² p_·j²)]
+    / (r² n). The last denominator is printed p_i·² p_j·² in the paper, a misprint (DESIGN §5):
+    as printed, sd(maF1*) on the paper's example is 0.0658, not its 0.0649.
+    """
+    table = np.asarray(cells, dtype=np.float64).T  # rows predicted, columns true, as in the paper
+    n = table.sum()
+    p = table / n
+    r = p.shape[0]
+    diag = np.diagonal(p)
+    row, col = p.sum(axis=1), p.sum(axis=0)  # p_i· (predicted), p_·i (true)
+    if np.any(row == 0) or np.any(col == 0):
+        raise ValueError("Takahashi's closed forms need every class predicted and present")
+    micro = diag.sum() * (1 - diag.sum()) / n
+
+    margin = row + col
+    f = 2 * diag / margin
+    off = margin - 2 * diag
+    own = np.sum(f * off / margin ** 2 * (off / margin + f / 2))
+    cross_terms = p * np.outer(f / margin, f / margin)
+    cross = cross_terms.sum() - np.trace(cross_terms)
+    macro = 2 / r ** 2 * (own + cross) / n
+
+    ma_p, ma_r = np.mean(diag / row), np.mean(diag / col)
+    var_p = np.sum(diag * (row - diag) / row ** 3) / (r ** 2 * n)
+    var_r = np.sum(diag * (col - diag) / col ** 3) / (r ** 2 * n)
+    pair = np.outer(diag / row ** 2, diag / col ** 2) * p  # p_ii p_ij p_jj / (p_i·² p_·j²)
+    cov = (np.sum((row - diag) * diag * (col - diag) / (row ** 2 * col ** 2))
+           + pair.sum() - np.trace(pair)) / (r ** 2 * n)
+    macro_fa = 4 * (ma_r ** 4 * var_p + 2 * ma_p ** 2 * ma_r ** 2 * cov + ma_p ** 4 * var_r) / (ma_p + ma_r) ** 4
+    return {"micro": float(micro), "macro": float(macro), "macro_fa": float(macro_fa)}

@@ -1,0 +1,295 @@
+"""Confidence intervals for every score of a result, by a named method (:data:`INTERVAL_METHODS`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from statistics import NormalDist
+
+import numpy as np
+
+from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_replicates
+from clfeval.infer.delta import delta_variances, takahashi_variances
+from clfeval.infer.proportion import wilson_interval
+from clfeval.score.averages import MEASURES
+from clfeval.score.result import Intervals, Key, Scores
+from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
+
+__all__ = ["INTERVAL_METHODS", "IntervalMethod", "with_intervals"]
+
+
+@dataclass(frozen=True)
+class IntervalMethod:
+    """A named way to make confidence intervals; ``resampling`` methods use ``resamples`` and ``seed``."""
+
+    name: str
+    short: str
+    definition: str
+    resampling: bool
+
+
+#: The interval methods, by name.
+INTERVAL_METHODS: Mapping[str, IntervalMethod] = {m.name: m for m in (
+    IntervalMethod("none", "no intervals", "no intervals", False),
+    IntervalMethod(
+        "delta", "Wald interval, delta-method standard error (Takahashi et al.)",
+        "Wald interval θ̂ ± z·se under the multinomial model of the counts, se by the delta method "
+        "(Takahashi et al. 2022's closed forms for micro, macro (AF) and macro (FA) F1 where they apply, "
+        "the generic delta method for every other score), clipped to [0, 1]", False),
+    IntervalMethod(
+        "delta-logit", "Wald interval on the logit scale (stays inside 0..1)",
+        "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1); "
+        "se by the delta method as for 'delta'", False),
+    IntervalMethod(
+        "bootstrap", "percentile bootstrap from the counts",
+        "percentile interval of multinomial resamples of the counts (the instance-level bootstrap, drawn "
+        "per cell type)", True),
+    IntervalMethod(
+        "bootstrap-bca", "BCa bootstrap from the counts",
+        "bias-corrected and accelerated (BCa) interval of multinomial resamples of the counts; acceleration "
+        "from the jackknife over instances", True),
+)}
+
+_MEASURE_WORDS = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
+_WHY = {"precision": "never predicted", "recall": "absent from gold", "f": "neither in gold nor predicted",
+        "specificity": "in the gold labels of every instance"}
+#: Below this many instances the delta method's coverage falls short (docs/coverage.md).
+_SMALL_N = 100
+
+
+def _validate(method: str, confidence: float, resamples: int, seed: int | None) -> None:
+    if method not in INTERVAL_METHODS:
+        raise unknown_name("interval method", method, {k: m.definition for k, m in INTERVAL_METHODS.items()})
+    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
+        raise OptionError(f"confidence must be between 0 and 1 (e.g. 0.95), not {confidence!r}")
+    if not (isinstance(resamples, (int, np.integer)) and resamples >= 2):
+        raise OptionError(f"resamples must be an integer of at least 2, not {resamples!r}")
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise OptionError(f"seed must be a non-negative integer, not {seed!r}")
+
+
+def _labels_text(labels: list[str]) -> str:
+    shown = ", ".join(map(repr, labels[:3]))
+    return shown + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+
+
+def _boundary_reasons(scores: Scores) -> dict[Key, str]:
+    """Scores that involve a 0/0 ratio at the estimate: they have no derivative there."""
+    und = {m: set(labels) for m, labels in scores.undefined.items()}
+    reasons: dict[Key, str] = {}
+    for lab in scores.labels:
+        for m in PER_LABEL_MEASURES:
+            if lab in und[m]:
+                reasons[("per_label", lab, m)] = f"{_MEASURE_WORDS[m]} of {lab!r} is 0/0 ({_WHY[m]})"
+    weighted = {"macro": scores.labels, "macro_fa": scores.labels,
+                "weighted": [lab for lab in scores.labels if scores.per_label[lab].support > 0],
+                "lfb": [lab for lab in scores.labels if scores.lfb_frequencies[lab] > 0]}
+    for name, members in weighted.items():
+        for m in MEASURES:
+            parts = ["precision", "recall"] if (name, m) == ("macro_fa", "f") else [m]
+            for part in parts:
+                hit = [lab for lab in members if lab in und[part]]
+                if hit and ("averages", name, m) not in reasons:
+                    reasons[("averages", name, m)] = (f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 "
+                                                      f"({_WHY[part]})")
+    rows = scores.per_label.values()
+    tp, fp, fn, tn = (sum(getattr(r, a) for r in rows) for a in ("tp", "fp", "fn", "tn"))
+    for m, den in (("precision", tp + fp), ("recall", tp + fn), ("f", tp + fp + fn)):
+        if den == 0:
+            reasons[("averages", "micro", m)] = f"micro {_MEASURE_WORDS[m]} is 0/0"
+    if fp + tn == 0:
+        reasons[("micro_fpr",)] = "micro FPR is 0/0"
+    return reasons
+
+
+def _closed_forms(scores: Scores) -> dict[Key, float]:
+    """Takahashi et al.'s variances where they apply: single-label, β = 1, the label set is every class of
+    the table and each is predicted and present."""
+    if scores.task != "single-label" or scores.beta != 1:
+        return {}
+    counts = scores.counts
+    seen = {lab for lab, row, col in zip(counts.labels, counts.cells.sum(1), counts.cells.sum(0)) if row or col}
+    if seen != set(scores.labels):
+        return {}
+    cells = counts.with_labels(scores.labels).cells
+    if (cells.sum(0) == 0).any() or (cells.sum(1) == 0).any() or len(scores.labels) < 2:
+        return {}
+    variances = takahashi_variances(cells)
+    return {("averages", name, "f"): v for name, v in variances.items()}
+
+
+def _new_seed() -> int:
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def with_intervals(scores: Scores, method: str = "delta", *, confidence: float = 0.95, resamples: int = 10_000,
+                   seed: int | None = None, progress: Callable[[int, int], None] | None = None) -> Scores:
+    """``scores`` with a confidence interval for every score (a new frozen result).
+
+    Parameters
+    ----------
+    scores
+        A result of :func:`clfeval.score` and friends (its counts are what is resampled).
+    method
+        A name from :data:`INTERVAL_METHODS`: ``delta``, ``delta-logit``, ``bootstrap``
+        (percentile), ``bootstrap-bca`` or ``none``.
+    confidence
+        Nominal coverage, e.g. 0.95.
+    resamples, seed
+        Bootstrap resamples and the seed of :func:`numpy.random.default_rng` (drawn from the
+        operating system when ``None``; the seed used is recorded in the result).
+    progress
+        Called with (done, total) during long computations.
+
+    Returns
+    -------
+    Scores
+        The same result with :attr:`Scores.intervals` set. Scores without an interval are
+        listed with the reason in words; none is a silent NaN.
+
+    Notes
+    -----
+    Per-label precision and recall also get Wilson score intervals (conditional on the number
+    of predictions, or of gold occurrences). The delta method needs a derivative: a score
+    that involves a 0/0 ratio at the estimate (a label never predicted, say) has none and is
+    reported as not estimable; the bootstrap keeps such a label's value fixed, because a
+    resample cannot predict a label the data never predicted.
+
+    Examples
+    --------
+    Takahashi et al.'s example (their Table 1, transposed to rows = gold):
+
+    >>> import clfeval
+    >>> counts = clfeval.ConfusionCounts(("1", "2", "3"), [[2, 4, 1], [3, 70, 1], [1, 3, 15]])
+    >>> r = with_intervals(clfeval.score_counts(counts), "delta")
+    >>> [round(x, 3) for x in r.intervals.get(("averages", "macro", "f"))]
+    [0.562, 0.817]
+    """
+    _validate(method, confidence, resamples, seed)
+    if method == "none":
+        return replace(scores, intervals=None)
+    spec = INTERVAL_METHODS[method]
+    f = ScoreFunction.of(scores)
+    estimate = f.point()
+    alpha = 1 - confidence
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    bounds: dict[Key, tuple[float, float]] = {}
+    not_estimable: dict[Key, str] = {}
+    remarks: dict[Key, str] = {}
+    notes: list[str] = []
+    used_seed = None
+    n = scores.n_instances
+
+    if n < 2:
+        for key in f.keys:
+            not_estimable[key] = f"N = {n}: one instance says nothing about the spread of a score"
+    elif spec.resampling:
+        used_seed = _new_seed() if seed is None else int(seed)
+        _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks)
+        fixed = _boundary_reasons(scores)
+        if any(k[0] == "per_label" for k in fixed):
+            notes.append("labels with a 0/0 ratio in the data (never predicted, or absent from gold) keep it in "
+                         "every resample: a resample cannot predict what the data never predicted, so intervals "
+                         "treat those values as fixed")
+        if resamples < 1000:
+            notes.append(f"only {resamples} resamples: the interval ends rest on few draws (default 10000)")
+    else:
+        variances = delta_variances(f, progress)
+        closed = _closed_forms(scores)
+        for key, value in closed.items():
+            variances[f.index(key)] = value
+        notes.append("closed forms of Takahashi et al. (2022) for micro, macro (AF) and macro (FA) F1; the generic "
+                     "delta method for every other score" if closed else
+                     "the generic delta method for every score (Takahashi et al.'s closed forms need single-label "
+                     "data, β = 1 and a label set of every class in the table, each predicted and present)")
+        boundary = _boundary_reasons(scores)
+        _wald(f, estimate, variances, z, method == "delta-logit", boundary, bounds, not_estimable, remarks)
+        if boundary:
+            notes.append("a score that involves a 0/0 ratio has no derivative there, so no delta-method interval; "
+                         "the bootstrap gives one that holds the 0/0 value fixed")
+        if n < _SMALL_N:
+            notes.append(f"N = {n} < {_SMALL_N}: delta-method intervals tend to cover less than their nominal "
+                         "level at this size (Takahashi et al. 2022; docs/coverage.md); consider bootstrap-bca")
+    _wilson(scores, z, bounds, not_estimable)
+    return replace(scores, intervals=Intervals(
+        method=method, definition=spec.definition, confidence=float(confidence),
+        resamples=int(resamples) if spec.resampling else None, seed=used_seed, bounds=bounds,
+        not_estimable=not_estimable, remarks=remarks, notes=tuple(notes)))
+
+
+def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: float, logit: bool,
+          boundary: Mapping[Key, str], bounds: dict[Key, tuple[float, float]], not_estimable: dict[Key, str],
+          remarks: dict[Key, str]) -> None:
+    for i, key in enumerate(f.keys):
+        theta, var = float(estimate[i]), float(variances[i])
+        if math.isnan(theta):
+            not_estimable[key] = "the estimate is undefined (NaN, from a 0/0 under --zero-division nan)"
+        elif key in boundary:
+            not_estimable[key] = boundary[key]
+        elif not math.isfinite(var):
+            not_estimable[key] = "the delta-method variance is not finite"
+        elif logit:
+            if not 0 < theta < 1:
+                not_estimable[key] = (f"the estimate is {theta:g}: the logit interval needs 0 < estimate < 1 "
+                                      "(the delta-method variance is 0 there)")
+                continue
+            half = z * math.sqrt(var) / (theta * (1 - theta))
+            centre = math.log(theta / (1 - theta))
+            bounds[key] = (1 / (1 + math.exp(-(centre - half))), 1 / (1 + math.exp(-(centre + half))))
+        else:
+            se = math.sqrt(var)
+            low, high = theta - z * se, theta + z * se
+            if se == 0:
+                remarks[key] = ("zero width: the estimated variance is 0 (nothing the score depends on varies "
+                                "in the data), which understates the uncertainty")
+            elif low < 0 or high > 1:
+                remarks[key] = "clipped to [0, 1]: the Wald interval crossed a bound"
+            bounds[key] = (max(low, 0.0), min(high, 1.0))
+
+
+def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,
+               progress: Callable[[int, int], None] | None, bounds: dict[Key, tuple[float, float]],
+               not_estimable: dict[Key, str], remarks: dict[Key, str]) -> None:
+    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(seed), progress)
+    nan_count = np.isnan(replicates).sum(axis=0)
+    ordered = np.sort(replicates, axis=0)
+    if method == "bootstrap-bca":
+        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_replicates(f), f.weights, alpha)
+    else:
+        low_level = np.full(len(f.keys), alpha / 2)
+        high_level = np.full(len(f.keys), 1 - alpha / 2)
+        invalid = np.zeros(len(f.keys), dtype=bool)
+    low, high = column_quantiles(ordered, low_level), column_quantiles(ordered, high_level)
+    for i, key in enumerate(f.keys):
+        if math.isnan(estimate[i]):
+            not_estimable[key] = "the estimate is undefined (NaN, from a 0/0 under --zero-division nan)"
+        elif nan_count[i]:
+            not_estimable[key] = (f"undefined (NaN) in {nan_count[i]} of {resamples} resamples (a 0/0 under "
+                                  "--zero-division nan); choose 0 or 1 to score those resamples")
+        elif ordered[0, i] == ordered[-1, i]:
+            bounds[key] = (float(ordered[0, i]), float(ordered[0, i]))
+            remarks[key] = "zero width: every resample gives the same value"
+        elif invalid[i]:
+            not_estimable[key] = ("the estimate lies at the edge of its bootstrap distribution, so BCa's bias "
+                                  "correction is infinite; the percentile interval (--ci bootstrap) still exists")
+        else:
+            bounds[key] = (float(low[i]), float(high[i]))
+            if low[i] == high[i]:
+                remarks[key] = ("zero width: almost every resample gives the same value, which understates the "
+                                "uncertainty (per-label Wilson intervals do not)")
+
+
+def _wilson(scores: Scores, z: float, bounds: dict[Key, tuple[float, float]], not_estimable: dict[Key, str]) -> None:
+    rows = list(scores.per_label.items())
+    tp = np.array([r.tp for _, r in rows])
+    for measure, trials, why in (("precision", np.array([r.tp + r.fp for _, r in rows]), "never predicted"),
+                                 ("recall", np.array([r.tp + r.fn for _, r in rows]), "absent from gold")):
+        low, high = wilson_interval(tp, trials, z)
+        for (lab, _), lo, hi, m in zip(rows, low, high, trials):
+            key = ("per_label", lab, f"{measure}_wilson")
+            if m == 0:
+                not_estimable[key] = f"{measure} of {lab!r} is 0/0 ({why})"
+            else:
+                bounds[key] = (float(lo), float(hi))

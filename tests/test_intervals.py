@@ -1,0 +1,295 @@
+"""Confidence intervals: Takahashi's worked example, closed forms against the generic delta method,
+the count bootstrap against an instance-level reference, BCa's jackknife, and the words said when an
+interval cannot be had."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.infer import bootstrap as bootstrap_module
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, jackknife_replicates
+from clfeval.infer.delta import delta_variances, takahashi_variances
+from clfeval.infer.proportion import wilson_interval
+from clfeval.score.statistics import ScoreFunction
+
+#: Takahashi et al. Table 1 (rows predicted, columns true); both reconstructions of DESIGN §5.
+TAKAHASHI_TABLES = ([[2, 3, 1], [4, 70, 3], [1, 1, 15]], [[2, 2, 2], [5, 70, 2], [0, 2, 15]])
+#: §3.1–3.3: 95% intervals and standard errors printed in the paper.
+TAKAHASHI_PRINTED = {"micro": ((0.804, 0.936), 0.0336), "macro": ((0.562, 0.817), 0.0650),
+                     "macro_fa": ((0.563, 0.818), 0.0649)}
+
+
+def _takahashi(table) -> clfeval.Scores:
+    gold_rows = np.array(table).T  # clfeval's orientation: rows gold
+    return clfeval.score_counts(clfeval.ConfusionCounts(("1", "2", "3"), gold_rows))
+
+
+@pytest.mark.parametrize("table", TAKAHASHI_TABLES)
+def test_takahashi_worked_example(table) -> None:
+    r = clfeval.with_intervals(_takahashi(table), "delta")
+    z = 1.959963984540054
+    for name, ((low, high), se) in TAKAHASHI_PRINTED.items():
+        got = r.intervals.get(("averages", name, "f"))
+        assert (round(got[0], 3), round(got[1], 3)) == (low, high), name
+        assert round((got[1] - got[0]) / (2 * z), 4) == se, name
+    assert "closed forms of Takahashi" in r.intervals.notes[0]
+
+
+def test_takahashi_covariance_as_printed_is_a_misprint() -> None:
+    """With p_j·² (as printed) in Cov(maP, maR), sd(maF1*) is 0.0658; with p_·j² it is the printed 0.0649."""
+    p = np.array(TAKAHASHI_TABLES[0], dtype=float) / 100  # rows predicted, as in the paper
+    diag, row, col, n, r = np.diagonal(p), p.sum(1), p.sum(0), 100, 3
+    ma_p, ma_r = np.mean(diag / row), np.mean(diag / col)
+    var_p = np.sum(diag * (row - diag) / row ** 3) / (r * r * n)
+    var_r = np.sum(diag * (col - diag) / col ** 3) / (r * r * n)
+    first = np.sum((row - diag) * diag * (col - diag) / (row ** 2 * col ** 2))
+
+    def sd(second_margin: np.ndarray) -> float:
+        pair = np.outer(diag / row ** 2, diag / second_margin ** 2) * p
+        cov = (first + pair.sum() - np.trace(pair)) / (r * r * n)
+        var = 4 * (ma_r ** 4 * var_p + 2 * ma_p ** 2 * ma_r ** 2 * cov + ma_p ** 4 * var_r) / (ma_p + ma_r) ** 4
+        return math.sqrt(var)
+
+    assert round(sd(row), 4) == 0.0658  # as printed
+    assert round(sd(col), 4) == 0.0649  # corrected
+    assert math.sqrt(takahashi_variances(np.array(TAKAHASHI_TABLES[0]).T)["macro_fa"]) == pytest.approx(sd(col), 1e-12)
+
+
+def test_closed_forms_agree_with_the_generic_delta_method() -> None:
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    for _ in range(150):
+        k = int(rng.integers(2, 8))
+        cells = rng.integers(1, int(rng.integers(2, 2000)), (k, k))
+        scores = clfeval.score_counts(clfeval.ConfusionCounts(tuple(map(str, range(k))), cells))
+        f = ScoreFunction.of(scores)
+        generic = delta_variances(f)
+        for name, var in takahashi_variances(cells).items():
+            worst = max(worst, abs(math.sqrt(generic[f.index(("averages", name, "f"))]) / math.sqrt(var) - 1))
+    assert worst < 1e-9
+
+
+def test_generic_delta_method_matches_textbook_variances() -> None:
+    """Accuracy: a(1−a)/n. Precision of λ: P(1−P)/(n·q) with q the share predicted λ (unconditional)."""
+    rng = np.random.default_rng(4)
+    cells = rng.integers(1, 50, (4, 4))
+    scores = clfeval.score_counts(clfeval.ConfusionCounts(tuple("abcd"), cells))
+    f = ScoreFunction.of(scores)
+    var = delta_variances(f)
+    n = cells.sum()
+    acc = scores.accuracy
+    assert var[f.index(("accuracy",))] == pytest.approx(acc * (1 - acc) / n, rel=1e-9)
+    for j, lab in enumerate("abcd"):
+        p = scores.per_label[lab].precision
+        q = cells[:, j].sum() / n
+        assert var[f.index(("per_label", lab, "precision"))] == pytest.approx(p * (1 - p) / (n * q), rel=1e-9)
+
+
+def test_multilabel_samples_delta_variance_is_the_variance_of_a_mean() -> None:
+    """samples precision is a mean of per-instance values v: Var = Σ c (v − mean)² / n²."""
+    gold = [["A"], ["A", "B"], ["B"], ["A", "C"], ["C"]] * 7 + [["A"]] * 3
+    pred = [["A"], ["A"], ["B", "C"], ["C"], ["A", "C"]] * 7 + [["B"]] * 3
+    scores = clfeval.score(gold, pred, multilabel=True)
+    f = ScoreFunction.of(scores)
+    var = delta_variances(f)[f.index(("averages", "samples", "precision"))]
+    values = np.array([len(set(g) & set(p)) / len(p) for g, p in zip(gold, pred)])
+    assert var == pytest.approx(values.var() / len(values), rel=1e-9)
+
+
+def test_wilson_reference_values() -> None:
+    z = 1.959963984540054
+    low, high = wilson_interval(np.array([0, 10, 8, 0]), np.array([10, 10, 10, 0]), z)
+    assert low[0] == 0 and high[0] == pytest.approx(0.27753, abs=1e-5)
+    assert low[1] == pytest.approx(0.72247, abs=1e-5) and high[1] == pytest.approx(1, abs=1e-15)
+    assert (round(low[2], 4), round(high[2], 4)) == (0.4902, 0.9433)
+    assert math.isnan(low[3])
+
+
+def _instance_bootstrap(gold: np.ndarray, pred: np.ndarray, resamples: int, key, seed: int) -> np.ndarray:
+    """The reference: resample instances, recount, rescore (what scipy.stats.bootstrap does)."""
+    rng = np.random.default_rng(seed)
+    labels = sorted(set(gold) | set(pred))
+    out = []
+    for _ in range(resamples):
+        idx = rng.integers(0, len(gold), len(gold))
+        r = clfeval.score(gold[idx], pred[idx], labels=labels, labels_from="given")
+        out.append(ScoreFunction.value_of(r, key))
+    return np.array(out)
+
+
+def test_count_bootstrap_has_the_distribution_of_the_instance_bootstrap() -> None:
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 4, 150).astype(str)
+    pred = np.where(rng.random(150) < 0.6, gold, rng.integers(0, 4, 150).astype(str))
+    scores = clfeval.score(gold, pred)
+    f = ScoreFunction.of(scores)
+    counted = bootstrap_replicates(f, 4000, np.random.default_rng(1))
+    for key in (("averages", "macro", "f"), ("averages", "macro_fa", "f"), ("averages", "weighted", "precision")):
+        reference = _instance_bootstrap(gold, pred, 800, key, seed=2)
+        ours = counted[:, f.index(key)]
+        se_mean = math.hypot(ours.std() / math.sqrt(len(ours)), reference.std() / math.sqrt(len(reference)))
+        assert abs(ours.mean() - reference.mean()) < 4 * se_mean, key
+        assert ours.std() / reference.std() == pytest.approx(1, abs=0.12), key
+
+
+def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 3, 40).astype(str)
+    pred = np.where(rng.random(40) < 0.7, gold, rng.integers(0, 3, 40).astype(str))
+    scores = clfeval.score(gold, pred)
+    f = ScoreFunction.of(scores)
+    key = ("averages", "macro", "f")
+    labels = list(scores.labels)
+    loo = np.array([ScoreFunction.value_of(clfeval.score(np.delete(gold, i), np.delete(pred, i), labels=labels,
+                                                         labels_from="given"), key) for i in range(40)])
+    jack = jackknife_replicates(f)[:, f.index(key)]
+    g, p = np.nonzero(scores.counts.cells)
+    by_type = {(scores.counts.labels[a], scores.counts.labels[b]): v for a, b, v in zip(g, p, jack)}
+    np.testing.assert_allclose(loo, [by_type[(a, b)] for a, b in zip(gold, pred)], atol=1e-12)
+    # and the acceleration BCa derives from them
+    replicates = bootstrap_replicates(f, 2000, np.random.default_rng(0))
+    low, high, invalid = bca_levels(f.point(), replicates, jackknife_replicates(f), f.weights, 0.05)
+    dev = loo.mean() - loo
+    accel = np.sum(dev ** 3) / (6 * np.sum(dev ** 2) ** 1.5)
+    est = f.point()[f.index(key)]
+    z0 = __import__("statistics").NormalDist().inv_cdf(
+        (np.sum(replicates[:, f.index(key)] < est) + 0.5 * np.sum(replicates[:, f.index(key)] == est)) / 2000)
+    zl = z0 + (z0 - 1.959963984540054) / (1 - accel * (z0 - 1.959963984540054))
+    assert low[f.index(key)] == pytest.approx(__import__("statistics").NormalDist().cdf(zl), rel=1e-9)
+    assert not invalid[f.index(key)]
+
+
+def test_bca_agrees_with_scipy_on_instances() -> None:
+    from scipy import stats
+
+    rng = np.random.default_rng(6)
+    gold = rng.integers(0, 3, 300)
+    pred = np.where(rng.random(300) < 0.75, gold, rng.integers(0, 3, 300))
+    ours = clfeval.score(gold, pred, ci="bootstrap-bca", resamples=20000, seed=1).intervals.get(("accuracy",))
+    theirs = stats.bootstrap(((gold == pred).astype(float),), np.mean, method="BCa", n_resamples=20000,
+                             random_state=np.random.default_rng(2)).confidence_interval
+    assert ours[0] == pytest.approx(theirs.low, abs=0.01) and ours[1] == pytest.approx(theirs.high, abs=0.01)
+
+
+def test_bootstrap_agrees_with_delta_for_large_n() -> None:
+    """Stated tolerance: every interval end within 10% of the delta interval's width (N = 20,000)."""
+    rng = np.random.default_rng(9)
+    gold = rng.choice(5, 20000, p=[0.4, 0.3, 0.15, 0.1, 0.05])
+    pred = np.where(rng.random(20000) < 0.8, gold, rng.integers(0, 5, 20000))
+    base = clfeval.score(gold, pred)
+    delta = clfeval.with_intervals(base, "delta")
+    for method in ("bootstrap", "bootstrap-bca", "delta-logit"):
+        other = clfeval.with_intervals(base, method, resamples=4000, seed=3)
+        compared = 0
+        for key, (low, high) in delta.intervals.bounds.items():
+            if key[-1].endswith("_wilson") or key in delta.intervals.remarks:
+                continue
+            o_low, o_high = other.intervals.get(key)
+            width = high - low
+            assert abs(o_low - low) <= 0.1 * width and abs(o_high - high) <= 0.1 * width, (method, key)
+            compared += 1
+        assert compared > 30
+
+
+def test_batches_do_not_change_the_draws(monkeypatch) -> None:
+    scores = _takahashi(TAKAHASHI_TABLES[0])
+    f = ScoreFunction.of(scores)
+    whole = bootstrap_replicates(f, 500, np.random.default_rng(5))
+    monkeypatch.setattr(bootstrap_module, "_BATCH_FLOATS", 1000)
+    seen = []
+    batched = bootstrap_replicates(f, 500, np.random.default_rng(5), progress=lambda d, t: seen.append((d, t)))
+    np.testing.assert_array_equal(whole, batched)
+    assert len(seen) > 5 and seen[-1] == (500, 500)
+
+
+def test_seed_is_recorded_and_reproduces() -> None:
+    base = _takahashi(TAKAHASHI_TABLES[0])
+    a = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=42)
+    b = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=42)
+    c = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=43)
+    assert a.intervals.bounds == b.intervals.bounds != c.intervals.bounds
+    drawn = clfeval.with_intervals(base, "bootstrap", resamples=300)
+    assert isinstance(drawn.intervals.seed, int)
+    again = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=drawn.intervals.seed)
+    assert again.intervals.bounds == drawn.intervals.bounds
+    data = a.to_dict()["ci"]
+    assert (data["method"], data["resamples"], data["seed"], data["confidence"]) == ("bootstrap", 300, 42, 0.95)
+
+
+def test_never_predicted_class_is_said_in_words_not_nan() -> None:
+    gold = ["a"] * 30 + ["b"] * 30 + ["c"] * 5
+    pred = ["a"] * 28 + ["b"] * 2 + ["b"] * 27 + ["a"] * 3 + ["a"] * 5  # c never predicted
+    r = clfeval.score(gold, pred, ci="delta")
+    iv = r.intervals
+    assert iv.get(("averages", "macro_fa", "f")) is None
+    assert "precision of 'c' is 0/0 (never predicted)" in iv.not_estimable[("averages", "macro_fa", "f")]
+    assert iv.get(("averages", "micro", "f")) is not None  # micro does not involve the 0/0
+    data = r.to_dict()
+    assert data["averages"]["macro_fa"]["f1_ci"] is None
+    assert "/averages/macro_fa/f1_ci" in data["ci"]["not_estimable"]
+    text = r.render("text")
+    assert "no interval — precision of 'c' is 0/0 (never predicted)" in text
+    assert "nan" not in text.lower().replace("nan)", "")
+    boot = clfeval.score(gold, pred, ci="bootstrap", resamples=500, seed=1)
+    assert boot.intervals.get(("averages", "macro_fa", "f")) is not None
+    assert any("cannot predict what the data never predicted" in n for n in boot.intervals.notes)
+
+
+def test_nan_zero_division_and_tiny_n_have_reasons() -> None:
+    r = clfeval.score(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"], zero_division="nan", ci="bootstrap",
+                      resamples=200, seed=0)
+    assert r.intervals.get(("averages", "macro", "precision")) is None
+    assert "NaN" in r.intervals.not_estimable[("averages", "macro", "precision")]
+    one = clfeval.score(["a"], ["a"], ci="delta")
+    assert one.intervals.bounds.keys() <= {k for k in one.intervals.bounds if k[-1].endswith("_wilson")}
+    assert "N = 1" in one.intervals.not_estimable[("accuracy",)]
+
+
+def test_clipping_and_logit() -> None:
+    r = clfeval.score(["a"] * 19 + ["b"], ["a"] * 19 + ["a"], ci="delta")
+    low, high = r.intervals.get(("per_label", "a", "recall"))
+    assert high == 1.0 and "clipped" in r.intervals.remarks.get(("per_label", "a", "precision"), "")
+    logit = clfeval.with_intervals(r, "delta-logit")
+    low, high = logit.intervals.get(("per_label", "a", "precision"))
+    assert 0 < low < r.per_label["a"].precision < high < 1
+    assert "0 < estimate < 1" in logit.intervals.not_estimable[("per_label", "a", "recall")]
+
+
+def test_multilabel_intervals() -> None:
+    rng = np.random.default_rng(1)
+    names = "ABC"
+    gold = [[n for n in names if rng.random() < 0.4] for _ in range(3000)]
+    pred = [[n for n in g if rng.random() < 0.8] + [n for n in names if rng.random() < 0.1] for g in gold]
+    base = clfeval.score(gold, pred, multilabel=True)
+    delta = clfeval.with_intervals(base, "delta")
+    boot = clfeval.with_intervals(base, "bootstrap", resamples=3000, seed=2)
+    for key in (("averages", "samples", "f"), ("averages", "macro", "f"), ("hamming_loss",), ("accuracy",)):
+        (dl, dh), (bl, bh) = delta.intervals.get(key), boot.intervals.get(key)
+        assert abs(dl - bl) < 0.15 * (dh - dl) and abs(dh - bh) < 0.15 * (dh - dl), key
+    data = boot.to_dict()
+    assert data["subset_accuracy_ci"] == data["accuracy_ci"] and data["hamming_loss_ci"] is not None
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"method": "wald"}, "unknown interval method 'wald'"),
+    ({"method": "delta", "confidence": 95}, "confidence must be between 0 and 1"),
+    ({"method": "bootstrap", "resamples": 1}, "resamples must be an integer of at least 2"),
+    ({"method": "bootstrap", "seed": -3}, "seed must be a non-negative integer"),
+])
+def test_bad_options(kwargs, message) -> None:
+    base = _takahashi(TAKAHASHI_TABLES[0])
+    with pytest.raises(clfeval.OptionError, match=message):
+        clfeval.with_intervals(base, **kwargs)
+
+
+def test_none_means_no_intervals_and_says_so_in_json() -> None:
+    r = clfeval.score(["a", "b"], ["a", "b"])
+    assert r.intervals is None
+    data = r.to_dict()
+    assert data["ci"]["method"] == "none" and "f1_ci" not in data["averages"]["macro"]
+    assert json.loads(r.to_json()) == data

@@ -1,0 +1,112 @@
+"""The batched score function (what the bootstrap and the delta method evaluate) against score_counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.score import cells as cells_module
+from clfeval.score.statistics import ScoreFunction
+
+
+def _single(rng: np.random.Generator, trial: int) -> clfeval.Scores:
+    k = int(rng.integers(2, 6))
+    gold, pred = rng.integers(0, k, 60), rng.integers(0, k, 60)
+    labels = [str(i) for i in range(k - 1)] if trial % 3 == 0 else None  # a label set smaller than the data
+    train = clfeval.LabelFrequencies.from_labels(list(map(str, rng.integers(0, k, 30)))) if trial % 4 == 1 else None
+    return clfeval.score(gold, pred, labels=labels, labels_from="given" if labels else None, train=train,
+                         beta=[1.0, 2.0, 0.5][trial % 3], zero_division=["0", "1", "nan"][trial % 3],
+                         undefined=["include", "exclude"][trial % 2])
+
+
+def _multi(rng: np.random.Generator, trial: int) -> clfeval.Scores:
+    names = "ABCD"
+    gold = [[names[j] for j in range(4) if rng.random() < 0.3] for _ in range(50)]
+    pred = [[names[j] for j in range(4) if rng.random() < 0.3] + (["A"] if rng.random() < 0.1 else [])
+            for _ in range(50)]
+    return clfeval.score(gold, pred, multilabel=True, zero_division=["0", "1", "nan"][trial % 3],
+                         undefined=["include", "exclude"][trial % 2], empty=["ignore", "label"][trial % 2],
+                         duplicates=["keep", "collapse"][trial % 2], beta=[1.0, 2.0][trial % 2])
+
+
+def _reported(scores: clfeval.Scores, f: ScoreFunction) -> np.ndarray:
+    return np.array([ScoreFunction.value_of(scores, key) for key in f.keys])
+
+
+@pytest.mark.parametrize("make", [_single, _multi])
+def test_point_equals_the_reported_scores(make) -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(24):
+        scores = make(rng, trial)
+        f = ScoreFunction.of(scores)
+        np.testing.assert_allclose(f.point(), _reported(scores, f), rtol=0, atol=1e-12, equal_nan=True)
+
+
+def _rescored(scores: clfeval.Scores, f: ScoreFunction, weights: np.ndarray) -> clfeval.Scores:
+    """The reference: build the re-weighted data's counts and score them from scratch."""
+    train = None
+    if scores.lfb_source == "train":
+        train = clfeval.LabelFrequencies(dict(scores.lfb_frequencies), 1)
+    common = dict(labels=scores.labels, labels_from="given", train=train, beta=scores.beta,
+                  zero_division=scores.zero_division, undefined=scores.undefined_policy)
+    counts = scores.counts
+    if isinstance(counts, clfeval.ConfusionCounts):
+        g, p = np.nonzero(counts.cells)
+        cells = np.zeros_like(counts.cells)
+        cells[g, p] = weights
+        return clfeval.score_counts(clfeval.ConfusionCounts(counts.labels, cells), **common)
+    pairs = Counter({key: int(w) for key, w in zip(counts.pairs, weights)})
+    return clfeval.score_counts(clfeval.LabelSetCounts(pairs, counts.duplicates, counts.empty), **common)
+
+
+@pytest.mark.parametrize("make", [_single, _multi])
+def test_resampled_weights_score_like_the_resampled_counts(make) -> None:
+    """Each row of f(W) is what score_counts gives on the counts W describes."""
+    rng = np.random.default_rng(8)
+    for trial in range(12):
+        scores = make(rng, trial)
+        f = ScoreFunction.of(scores)
+        draws = rng.multinomial(scores.n_instances, f.weights / f.weights.sum(), size=4)
+        values = f(draws.astype(float))
+        for row, w in zip(values, draws):
+            if w.sum() == 0:
+                continue
+            reference = _rescored(scores, f, w)
+            np.testing.assert_allclose(row, _reported(reference, f), rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_sparse_and_dense_maps_agree(monkeypatch) -> None:
+    rng = np.random.default_rng(2)
+    for make in (_single, _multi):
+        scores = make(rng, 1)
+        f = ScoreFunction.of(scores)
+        weights = rng.multinomial(100, f.weights / f.weights.sum(), size=7).astype(float)
+        dense_sums = f.cells.sums(weights)
+        gradient = rng.normal(size=(f.cells.width, 3))
+        dense_pull = f.cells.pullback(gradient)
+        assert f.cells.dense() is not None
+        np.testing.assert_allclose(f.cells.dense() @ gradient, dense_pull, atol=1e-12)
+        monkeypatch.setattr(cells_module, "_DENSE_LIMIT", 0)
+        fresh = ScoreFunction.of(scores)
+        assert fresh.cells.dense() is None
+        np.testing.assert_allclose(fresh.cells.sums(weights), dense_sums, atol=1e-9)
+        np.testing.assert_allclose(fresh.cells.pullback(gradient), dense_pull, atol=1e-12)
+        monkeypatch.undo()
+
+
+def test_types_of_compare_style_arrangements_may_repeat() -> None:
+    """A list of types may name the same (gold, pred) pair twice; each keeps its own weight."""
+    from clfeval.score.cells import CellTypes
+
+    cells = CellTypes.multi_label([(("A",), ("A",)), (("A",), ("B",)), (("A",), ("A",))], ("A", "B"))
+    sums = cells.sums(np.array([[1.0, 2.0, 3.0]]))[0]
+    assert sums[cells.column("tp")].tolist() == [4.0, 0.0]
+    assert sums[cells.column("fp")].tolist() == [0.0, 2.0]
+    assert sums[cells.column("n")].tolist() == [6.0]
+    single = CellTypes.single_label(["a", "a", "b"], ["a", "b", "b"], ["a"])
+    s = single.sums(np.array([[5.0, 1.0, 2.0]]))[0]
+    assert s[single.column("tp")].tolist() == [5.0] and s[single.column("fn")].tolist() == [1.0]
+    assert s[single.column("exact")].tolist() == [7.0]  # b→b is exact although b is outside the label set
