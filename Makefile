@@ -30,6 +30,7 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/intervals.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
