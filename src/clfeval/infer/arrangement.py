@@ -1,0 +1,153 @@
+"""Both systems' scores under re-arrangements of paired counts: swaps (randomization) and resamples (bootstrap).
+
+A paired comparison is summarised by the unique (gold, prediction A, prediction B) triples t with
+counts c_t. Swapping the two predictions of s_t instances of triple t moves s_t instances of A from
+cell (gold, a_t) to (gold, b_t) and the same number of B the other way. So with the sums M of the
+cell types (see :class:`clfeval.score.cells.CellTypes`), system A's sums after swaps s are
+``base_A + s @ Δ`` and B's are ``base_B − s @ Δ``, with Δ = M(gold, b) − M(gold, a) over the triples
+where the systems differ: one matrix product per batch of rounds, whatever N is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from clfeval.count.paired import PairedCounts
+from clfeval.score.cells import CellTypes
+from clfeval.score.statistics import ScoreFunction
+
+__all__ = ["Arrangements", "HalfBinomial", "binomial_half"]
+
+
+class HalfBinomial:
+    """A sampler of Binomial(c, ½) for fixed counts c, drawn many rounds at a time.
+
+    Notes
+    -----
+    A Binomial(c, ½) variable is the number of ones among c fair random bits. For c up to
+    ``64·_WORDS_MAX`` the draw is exactly that: ⌈c/64⌉ random 64-bit words, the last one masked
+    to the remaining bits, and a population count — several times faster than a general
+    binomial sampler. Counts are grouped by their number of words (each group one array
+    operation, its masks made once); larger counts use numpy's sampler.
+    """
+
+    def __init__(self, counts: np.ndarray) -> None:
+        counts = np.asarray(counts, dtype=np.int64)
+        words_needed = np.maximum((counts + 63) // 64, 1)
+        #: The counts in the order :meth:`draw` returns them: grouped by number of words.
+        self.order = np.argsort(words_needed, kind="stable")
+        self.counts = counts[self.order]
+        words_needed = words_needed[self.order]
+        self.groups = []
+        for width in np.unique(words_needed[words_needed <= _WORDS_MAX]):
+            members = np.flatnonzero(words_needed == width)
+            bits = np.clip(self.counts[members][:, None] - 64 * np.arange(width)[None, :], 0, 64).astype(np.uint64)
+            full = bits == 64
+            masks = np.where(full, np.uint64(2 ** 64 - 1),
+                             (np.uint64(1) << np.where(full, np.uint64(0), bits)) - np.uint64(1))
+            self.groups.append((slice(members[0], members[-1] + 1), int(width), masks))
+        self.large = slice(int(np.sum(words_needed <= _WORDS_MAX)), len(counts))
+
+    def draw(self, rounds: int, rng: np.random.Generator) -> np.ndarray:
+        """A (rounds, len(counts)) array of draws, columns in the order :attr:`order`."""
+        out = np.empty((rounds, len(self.counts)), dtype=np.int64)
+        for members, width, masks in self.groups:
+            words = rng.integers(0, 2 ** 64 - 1, size=(rounds, len(masks), width), dtype=np.uint64, endpoint=True)
+            np.bitwise_and(words, masks, out=words)
+            ones = np.bitwise_count(words)
+            out[:, members] = ones[:, :, 0] if width == 1 else ones.sum(axis=2, dtype=np.int64)
+        large = self.counts[self.large]
+        if len(large):
+            out[:, self.large] = rng.binomial(large, 0.5, size=(rounds, len(large)))
+        return out
+
+
+def binomial_half(counts: np.ndarray, rounds: int, rng: np.random.Generator) -> np.ndarray:
+    """Draws of Binomial(c, ½) for each count c, ``rounds`` times: a (rounds, len(counts)) array
+    in the order of ``counts`` (see :class:`HalfBinomial`)."""
+    sampler = HalfBinomial(counts)
+    out = np.empty((rounds, len(sampler.counts)), dtype=np.int64)
+    out[:, sampler.order] = sampler.draw(rounds, rng)
+    return out
+
+
+#: Counts above 64 × this many bits are drawn with numpy's general binomial sampler.
+_WORDS_MAX = 16
+
+
+@dataclass(frozen=True, eq=False)
+class Arrangements:
+    """The scores of systems A and B as functions of swap counts or resampled triple weights.
+
+    Attributes
+    ----------
+    f
+        The score function over the cell types (gold, a_t) for every triple t, then (gold, b_t).
+    counts
+        c_t, the count of each triple.
+    differ
+        The triples where the two predictions differ (only those can change anything when swapped).
+    """
+
+    f: ScoreFunction
+    counts: np.ndarray
+    differ: np.ndarray
+    base_a: np.ndarray
+    base_b: np.ndarray
+    delta: np.ndarray
+
+    @classmethod
+    def of(cls, paired: PairedCounts, template: ScoreFunction) -> "Arrangements":
+        """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices)."""
+        triples = list(paired.triples)
+        counts = np.array([paired.triples[t] for t in triples], dtype=np.float64)
+        gold = [t[0] for t in triples]
+        preds = [t[1] for t in triples] + [t[2] for t in triples]
+        labels = template.cells.labels
+        if paired.multilabel:
+            cells = CellTypes.multi_label(list(zip(gold + gold, preds)), labels, template.beta)
+        else:
+            cells = CellTypes.single_label(gold + gold, preds, labels)
+        f = ScoreFunction.of_cells(cells, np.concatenate([counts, np.zeros_like(counts)]), task=template.task,
+                                   beta=template.beta, zero_division=template.zero_division,
+                                   undefined=template.undefined, train_frequencies=template.train_frequencies)
+        t = len(triples)
+        zeros = np.zeros_like(counts)
+        base_a = cells.sums(np.concatenate([counts, zeros])[None, :])[0]
+        base_b = cells.sums(np.concatenate([zeros, counts])[None, :])[0]
+        differ = np.flatnonzero([a != b for _, a, b in triples])
+        delta = cells.rows_of(differ + t) - cells.rows_of(differ)
+        return cls(f, counts, differ, base_a, base_b, delta)
+
+    @property
+    def n_types(self) -> int:
+        """The number of triples."""
+        return len(self.counts)
+
+    def observed(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both systems' scores on the data as it is (length S each)."""
+        a, b = self.swapped(np.zeros((1, len(self.differ))))
+        return a[0], b[0]
+
+    def reordered(self, order: np.ndarray) -> "Arrangements":
+        """The same arrangements with the differing triples in ``order`` (the columns of ``swaps``)."""
+        return replace(self, differ=self.differ[order], delta=self.delta[order])
+
+    def swapped(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` instances of differing triple i.
+
+        The product runs in float32 when every moved count stays below 2²⁴ (exact there), else in float64.
+        """
+        exact32 = self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
+        dtype = np.float32 if exact32 else np.float64
+        moved = (np.asarray(swaps, dtype=dtype) @ self.delta.astype(dtype, copy=False)).astype(np.float64)
+        return self.f.from_sums(self.base_a + moved), self.f.from_sums(self.base_b - moved)
+
+    def resampled(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of A and B (each (R, S)) on resamples that give triple t the weight ``weights[r, t]``."""
+        zeros = np.zeros_like(weights)
+        sums_a = self.f.cells.sums(np.concatenate([weights, zeros], axis=1))
+        sums_b = self.f.cells.sums(np.concatenate([zeros, weights], axis=1))
+        return self.f.from_sums(sums_a), self.f.from_sums(sums_b)

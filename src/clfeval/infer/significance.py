@@ -1,0 +1,185 @@
+"""Paired significance tests on counts: approximate randomization, paired bootstrap, McNemar.
+
+All three work on the unique (gold, prediction A, prediction B) triples (:class:`Arrangements`), so
+their cost does not depend on the number of instances.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from clfeval.count.paired import PairedCounts
+from clfeval.errors import unknown_name
+from clfeval.infer.arrangement import Arrangements, HalfBinomial
+from clfeval.infer.binomial import two_sided_binomial_half
+
+__all__ = ["ALTERNATIVES", "McNemar", "TestResult", "mcnemar", "paired_bootstrap", "randomization_test"]
+
+#: The alternative hypotheses, on the difference d = score(A) − score(B).
+ALTERNATIVES: Mapping[str, str] = {
+    "two-sided": "A and B differ: |d*| ≥ |d| counts as at least as extreme",
+    "greater": "A scores higher than B: d* ≥ d counts as at least as extreme",
+    "less": "A scores lower than B: d* ≤ d counts as at least as extreme",
+}
+#: Relative tolerance under which two differences are equal (the same arrangement scored two ways).
+_TIE = 1e-12
+#: Floats held at once by one batch of rounds.
+_BATCH_FLOATS = 4_000_000
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test of d = score(A) − score(B) for each requested score.
+
+    ``p_values[i]`` belongs to the i-th score; ``exact`` says whether every arrangement was
+    enumerated (then ``rounds`` is the number of distinct swap patterns weighed).
+    """
+
+    difference: np.ndarray
+    p_values: np.ndarray
+    rounds: int
+    exact: bool
+    ci: np.ndarray | None = None
+
+
+def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
+    tol = _TIE * np.maximum(1.0, np.abs(observed))
+    if alternative == "two-sided":
+        return np.abs(draws) >= np.abs(observed) - tol
+    if alternative == "greater":
+        return draws >= observed - tol
+    return draws <= observed + tol
+
+
+def _batch(arr: Arrangements, columns: Sequence[int]) -> int:
+    per_round = len(arr.differ) * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
+    return int(max(1, _BATCH_FLOATS // per_round))
+
+
+def _enumerable(counts: np.ndarray, limit: int) -> int | None:
+    total = 1
+    for c in counts:
+        total *= int(c) + 1
+        if total > limit:
+            return None
+    return total
+
+
+def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int, rng: np.random.Generator,
+                       alternative: str = "two-sided", exact_limit: int = 100_000,
+                       progress: Callable[[int, int], None] | None = None) -> TestResult:
+    """Approximate randomization (Noreen 1989; Yeh 2000) of the score differences in ``columns``.
+
+    Notes
+    -----
+    Under the null hypothesis the two predictions of each instance are exchangeable: each is
+    swapped with probability ½. For a triple with c instances the number swapped is
+    Binomial(c, ½), so a round draws one such number per triple where the systems differ and
+    rescores both systems from the counts (:class:`Arrangements`). With r of R rounds at least as
+    extreme as the observed difference, p = (r + 1)/(R + 1). When the swap patterns are few
+    (Π (c_t + 1) ≤ ``exact_limit``), all of them are enumerated with their binomial probabilities
+    Π C(c_t, s_t)/2^{c_t}, and p is the exact probability of a difference at least as extreme.
+    """
+    if alternative not in ALTERNATIVES:
+        raise unknown_name("alternative", alternative, ALTERNATIVES)
+    columns = list(columns)
+    observed_a, observed_b = arr.observed()
+    observed = observed_a[columns] - observed_b[columns]
+    c = arr.counts[arr.differ].astype(np.int64)
+    patterns = _enumerable(c, exact_limit)
+    if patterns is not None:
+        return _exact(arr, columns, observed, c, patterns, alternative)
+    hits = np.zeros(len(columns))
+    batch = _batch(arr, columns)
+    sampler = HalfBinomial(c)
+    arr = arr.reordered(sampler.order)
+    for start in range(0, rounds, batch):
+        size = min(batch, rounds - start)
+        a, b = arr.swapped(sampler.draw(size, rng))
+        hits += _extreme(a[:, columns] - b[:, columns], observed, alternative).sum(axis=0)
+        if progress is not None:
+            progress(start + size, rounds)
+    return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False)
+
+
+def _exact(arr: Arrangements, columns: list[int], observed: np.ndarray, c: np.ndarray, patterns: int,
+           alternative: str) -> TestResult:
+    grids = np.meshgrid(*[np.arange(x + 1) for x in c], indexing="ij") if len(c) else []
+    swaps = np.stack([g.ravel() for g in grids], axis=1) if len(c) else np.zeros((1, 0), dtype=np.int64)
+    log_weight = np.zeros(len(swaps))
+    for i, count in enumerate(c):
+        log_choose = np.array([math.lgamma(count + 1) - math.lgamma(k + 1) - math.lgamma(count - k + 1)
+                               for k in range(count + 1)]) - count * math.log(2)
+        log_weight += log_choose[swaps[:, i]]
+    weight = np.exp(log_weight)
+    mass = np.zeros(len(columns))
+    batch = _batch(arr, columns)
+    for start in range(0, len(swaps), batch):
+        part = slice(start, start + batch)
+        a, b = arr.swapped(swaps[part])
+        mass += weight[part] @ _extreme(a[:, columns] - b[:, columns], observed, alternative)
+    return TestResult(observed, np.minimum(mass / weight.sum(), 1.0), patterns, True)
+
+
+def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, rng: np.random.Generator,
+                     confidence: float = 0.95, alternative: str = "two-sided",
+                     progress: Callable[[int, int], None] | None = None) -> TestResult:
+    """The paired bootstrap of the score differences: their percentile interval and a p-value.
+
+    Notes
+    -----
+    A resample draws N instances with replacement, both systems' predictions together: one
+    Multinomial(N, c/N) draw over the triples. With d* the resampled differences and d the
+    observed one, the interval is the percentile interval of d*, and the p-value tests d = 0 by
+    shifting the bootstrap distribution to the null (Berg-Kirkpatrick et al. 2012):
+    p = (1 + #{|d* − d| ≥ |d|})/(R + 1) two-sided, #{d* − d ≥ d} for ``greater``, #{d* − d ≤ d}
+    for ``less``.
+    """
+    if alternative not in ALTERNATIVES:
+        raise unknown_name("alternative", alternative, ALTERNATIVES)
+    columns = list(columns)
+    observed_a, observed_b = arr.observed()
+    observed = observed_a[columns] - observed_b[columns]
+    n = int(round(arr.counts.sum()))
+    p = arr.counts / arr.counts.sum()
+    draws = np.empty((rounds, len(columns)))
+    batch = _batch(arr, columns)
+    for start in range(0, rounds, batch):
+        size = min(batch, rounds - start)
+        a, b = arr.resampled(rng.multinomial(n, p, size=size).astype(np.float64))
+        draws[start:start + size] = a[:, columns] - b[:, columns]
+        if progress is not None:
+            progress(start + size, rounds)
+    alpha = 1 - confidence
+    ci = np.quantile(draws, [alpha / 2, 1 - alpha / 2], axis=0).T
+    hits = _extreme(draws - observed, observed, alternative).sum(axis=0)
+    return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False, ci)
+
+
+@dataclass(frozen=True)
+class McNemar:
+    """McNemar's exact test on instances where exactly one system is right.
+
+    ``only_a``: A right and B wrong; ``only_b``: B right and A wrong; ``p_value``: two-sided exact
+    binomial test of only_a against only_b with p = ½.
+    """
+
+    only_a: int
+    only_b: int
+    both: int
+    neither: int
+    p_value: float
+
+
+def mcnemar(paired: PairedCounts) -> McNemar:
+    """McNemar's exact test of accuracy (multi-label: subset accuracy, the whole set right)."""
+    cells = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
+    for (g, a, b), c in paired.triples.items():
+        cells[(a == g, b == g)] += c
+    only_a, only_b = cells[(True, False)], cells[(False, True)]
+    return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)],
+                   two_sided_binomial_half(only_a, only_b))
