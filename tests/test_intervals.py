@@ -12,7 +12,7 @@ import pytest
 
 import clfeval
 from clfeval.infer import bootstrap as bootstrap_module
-from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, jackknife_replicates
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, jackknife_moments, jackknife_replicates
 from clfeval.infer.delta import delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.score.statistics import ScoreFunction
@@ -153,7 +153,10 @@ def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
     np.testing.assert_allclose(loo, [by_type[(a, b)] for a, b in zip(gold, pred)], atol=1e-12)
     # and the acceleration BCa derives from them
     replicates = bootstrap_replicates(f, 2000, np.random.default_rng(0))
-    low, high, invalid = bca_levels(f.point(), replicates, jackknife_replicates(f), f.weights, 0.05)
+    second, third = jackknife_moments(f)
+    mean = f.weights @ jackknife_replicates(f) / f.weights.sum()
+    np.testing.assert_allclose(second, f.weights @ (mean - jackknife_replicates(f)) ** 2, rtol=1e-9, atol=1e-15)
+    low, high, invalid = bca_levels(f.point(), replicates, (second, third), 0.05)
     dev = loo.mean() - loo
     accel = np.sum(dev ** 3) / (6 * np.sum(dev ** 2) ** 1.5)
     est = f.point()[f.index(key)]
@@ -258,6 +261,21 @@ def test_clipping_and_logit() -> None:
     low, high = logit.intervals.get(("per_label", "a", "precision"))
     assert 0 < low < r.per_label["a"].precision < high < 1
     assert "0 < estimate < 1" in logit.intervals.not_estimable[("per_label", "a", "recall")]
+
+
+def test_hamming_loss_above_one_is_not_clipped_to_one() -> None:
+    gold = [["a", "a", "a"], ["a"], ["b", "b"], ["a"]] * 10
+    pred = [["b", "b", "b"], ["a"], ["a", "a"], ["b"]] * 10
+    r = clfeval.score(gold, pred, multilabel=True, ci="delta")
+    low, high = r.intervals.get(("hamming_loss",))
+    assert r.hamming_loss > 1 and low < r.hamming_loss < high
+    logit = clfeval.with_intervals(r, "delta-logit")
+    assert logit.intervals.not_estimable[("hamming_loss",)].endswith("needs 0 < estimate < 1")
+
+
+def test_seed_recorded_even_when_nothing_is_resampled() -> None:
+    r = clfeval.score(["a"], ["b"], ci="bootstrap-bca", seed=1)
+    assert r.intervals.seed == 1 and r.intervals.get(("accuracy",)) is None
 
 
 def test_multilabel_intervals() -> None:

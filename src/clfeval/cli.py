@@ -124,6 +124,15 @@ def _run_score(args: argparse.Namespace) -> str:
                                   zero_division=args.zero_division, undefined=args.undefined, ci=args.ci,
                                   confidence=args.confidence, resamples=args.resamples, seed=args.seed,
                                   progress=progress if progress.enabled else None)
+    try:
+        result = _score_result(args, common)
+    finally:
+        progress.close()
+    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+
+
+def _score_result(args: argparse.Namespace, common: dict[str, Any]) -> Any:
+    """Read, count and score what the arguments name (a matrix file, or instance files)."""
     if args.matrix:
         if args.input or args.multilabel:
             raise ClfevalError("--matrix takes no INPUT file and no --multilabel")
@@ -131,18 +140,15 @@ def _run_score(args: argparse.Namespace) -> str:
             column = parse_column(args.train_col) or -1
             common["train"] = train_frequencies(args.train, column=column,
                                                  options=TableOptions(args.input_format, args.sep, args.header))
-        result = score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
-                              **common)
-    else:
-        if not args.input:
-            raise ClfevalError("give an INPUT file (or - for standard input), or --matrix FILE")
-        result = score_file(args.input, args.pred, gold_col=parse_column(args.gold_col),
-                            pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
-                            header=args.header, multilabel=args.multilabel, label_sep=args.label_sep,
-                            empty=args.empty, duplicates=args.duplicates, train=args.train,
-                            train_col=parse_column(args.train_col), **common)
-    progress.close()
-    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+        return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
+                            **common)
+    if not args.input:
+        raise ClfevalError("give an INPUT file (or - for standard input), or --matrix FILE")
+    return score_file(args.input, args.pred, gold_col=parse_column(args.gold_col),
+                      pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
+                      header=args.header, multilabel=args.multilabel, label_sep=args.label_sep,
+                      empty=args.empty, duplicates=args.duplicates, train=args.train,
+                      train_col=parse_column(args.train_col), **common)
 
 
 def build_parser() -> argparse.ArgumentParser:

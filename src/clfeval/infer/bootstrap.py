@@ -15,7 +15,7 @@ import numpy as np
 
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["bca_levels", "bootstrap_replicates", "column_quantiles", "jackknife_replicates"]
+__all__ = ["bca_levels", "bootstrap_replicates", "column_quantiles", "jackknife_moments", "jackknife_replicates"]
 
 #: Floats held at once by one batch of resamples (about 64 MiB); bounds memory for any number of resamples.
 _BATCH_FLOATS = 8_000_000
@@ -64,6 +64,32 @@ def jackknife_replicates(f: ScoreFunction) -> np.ndarray:
     return out
 
 
+def jackknife_moments(f: ScoreFunction) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_u c_u (θ̄ − θ₍u₎)² and Σ_u c_u (θ̄ − θ₍u₎)³ of the instance jackknife, per score (length S each).
+
+    Two passes over the cell types in chunks (the weighted mean θ̄, then the centred moments), so
+    memory stays bounded however many types and scores there are.
+    """
+    cells, c = f.cells, f.weights
+    base = cells.sums(c[None, :])[0]
+    chunk = max(1, _BATCH_FLOATS // (2 * max(cells.width, len(f.keys))))
+    starts = range(0, cells.n_types, chunk)
+
+    def values(start: int) -> tuple[np.ndarray, np.ndarray]:
+        types = np.arange(start, min(cells.n_types, start + chunk))
+        return c[types], f.from_sums(base - cells.rows_of(types))
+
+    mean = sum((w @ v for w, v in map(values, starts)), np.zeros(len(f.keys))) / c.sum()
+    second = np.zeros(len(f.keys))
+    third = np.zeros(len(f.keys))
+    for start in starts:
+        w, v = values(start)
+        dev = mean - v
+        second += w @ dev ** 2
+        third += w @ dev ** 3
+    return second, third
+
+
 def column_quantiles(sorted_values: np.ndarray, levels: np.ndarray) -> np.ndarray:
     """Quantiles of each column of a column-sorted (B, S) array at per-column levels (shape (S,)).
 
@@ -78,7 +104,7 @@ def column_quantiles(sorted_values: np.ndarray, levels: np.ndarray) -> np.ndarra
     return sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
 
 
-def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: np.ndarray, weights: np.ndarray,
+def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray],
                alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The BCa percentile levels (lower, upper) of each score, and which scores have none.
 
@@ -99,12 +125,9 @@ def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: np.ndarr
     share = below / b
     valid = (share > 0) & (share < 1)
     z0 = np.array([normal.inv_cdf(s) if ok else 0.0 for s, ok in zip(share, valid)])
-    n = weights.sum()
-    mean = weights @ jackknife / n
-    dev = mean - jackknife
-    spread = weights @ dev ** 2
+    spread, skew = jackknife  # see jackknife_moments
     with np.errstate(invalid="ignore", divide="ignore"):
-        accel = np.where(spread > 0, (weights @ dev ** 3) / (6 * spread ** 1.5), 0.0)
+        accel = np.where(spread > 0, skew / (6 * spread ** 1.5), 0.0)
     levels = []
     for z_alpha in (normal.inv_cdf(alpha / 2), normal.inv_cdf(1 - alpha / 2)):
         shifted = z0 + z_alpha

@@ -50,7 +50,8 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
     base = cells.sums(c[None, :])[0]
     u_total = cells.n_types
     chunk = max(1, _CHUNK_CELLS // (4 * max(cells.width, len(f.keys))))
-    derivative = np.empty((u_total, len(f.keys)))
+    first = np.zeros(len(f.keys))  # Σ c_u d_u, accumulated chunk by chunk so memory stays bounded
+    second = np.zeros(len(f.keys))  # Σ c_u d_u²
     for start in range(0, u_total, chunk):
         types = np.arange(start, min(u_total, start + chunk))
         rows = cells.rows_of(types)
@@ -58,12 +59,13 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
         steps = np.array([2.0, 1.0, -1.0, -2.0])
         sums = base + (steps[:, None, None] * h[None, :, None]) * rows[None, :, :]
         values = f.from_sums(sums.reshape(-1, cells.width)).reshape(4, len(types), -1)
-        derivative[types] = (-values[0] + 8 * values[1] - 8 * values[2] + values[3]) / (12 * h[:, None])
+        derivative = (-values[0] + 8 * values[1] - 8 * values[2] + values[3]) / (12 * h[:, None])
+        first += c[types] @ derivative
+        second += c[types] @ derivative ** 2
         if progress is not None:
             progress(int(types[-1]) + 1, u_total)
-    first = c @ derivative
     with np.errstate(invalid="ignore"):
-        return np.maximum(c @ derivative ** 2 - first ** 2 / n, 0.0)
+        return np.maximum(second - first ** 2 / n, 0.0)
 
 
 def takahashi_variances(cells: np.ndarray) -> dict[str, float]:

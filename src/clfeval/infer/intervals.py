@@ -10,7 +10,7 @@ from statistics import NormalDist
 import numpy as np
 
 from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_replicates
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.infer.delta import delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.score.averages import MEASURES
@@ -55,6 +55,8 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {m.name: m for m in (
 _MEASURE_WORDS = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
 _WHY = {"precision": "never predicted", "recall": "absent from gold", "f": "neither in gold nor predicted",
         "specificity": "in the gold labels of every instance"}
+#: Scores that can exceed 1: Hamming loss counts a label listed twice twice (duplicates="keep").
+_UPPER: Mapping[Key, float] = {("hamming_loss",): math.inf}
 #: Below this many instances the delta method's coverage falls short (docs/coverage.md: 0.91–0.94 for
 #: macro F1 at N = 100, within Monte Carlo error of 0.95 from N = 500).
 _SMALL_N = 500
@@ -180,14 +182,14 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     not_estimable: dict[Key, str] = {}
     remarks: dict[Key, str] = {}
     notes: list[str] = []
-    used_seed = None
+    used_seed = (_new_seed() if seed is None else int(seed)) if spec.resampling else None
     n = scores.n_instances
 
     if n < 2:
         for key in f.keys:
             not_estimable[key] = f"N = {n}: one instance says nothing about the spread of a score"
     elif spec.resampling:
-        used_seed = _new_seed() if seed is None else int(seed)
+        assert used_seed is not None
         _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks)
         fixed = _boundary_reasons(scores)
         if any(k[0] == "per_label" for k in fixed):
@@ -232,23 +234,24 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
             not_estimable[key] = boundary[key]
         elif not math.isfinite(var):
             not_estimable[key] = "the delta-method variance is not finite"
-        elif logit:
-            if not 0 < theta < 1:
-                not_estimable[key] = (f"the estimate is {theta:g}: the logit interval needs 0 < estimate < 1 "
-                                      "(the delta-method variance is 0 there)")
-                continue
-            half = z * math.sqrt(var) / (theta * (1 - theta))
-            centre = math.log(theta / (1 - theta))
-            bounds[key] = (1 / (1 + math.exp(-(centre - half))), 1 / (1 + math.exp(-(centre + half))))
+        elif logit and not 0 < theta < 1:
+            not_estimable[key] = f"the estimate is {theta:g}: the logit interval needs 0 < estimate < 1"
         else:
             se = math.sqrt(var)
-            low, high = theta - z * se, theta + z * se
+            top = _UPPER.get(key, 1.0)
+            if logit:
+                half = z * se / (theta * (1 - theta))
+                centre = math.log(theta / (1 - theta))
+                low, high = 1 / (1 + math.exp(-(centre - half))), 1 / (1 + math.exp(-(centre + half)))
+            else:
+                low, high = theta - z * se, theta + z * se
             if se == 0:
                 remarks[key] = ("zero width: the estimated variance is 0 (nothing the score depends on varies "
                                 "in the data), which understates the uncertainty")
-            elif low < 0 or high > 1:
-                remarks[key] = "clipped to [0, 1]: the Wald interval crossed a bound"
-            bounds[key] = (max(low, 0.0), min(high, 1.0))
+            elif low < 0 or high > top:
+                remarks[key] = ("clipped to [0, 1]: the Wald interval crossed a bound" if top == 1 else
+                                "clipped at 0: the Wald interval crossed it")
+            bounds[key] = (max(low, 0.0), min(high, top))
 
 
 def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,
@@ -258,7 +261,7 @@ def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: i
     nan_count = np.isnan(replicates).sum(axis=0)
     ordered = np.sort(replicates, axis=0)
     if method == "bootstrap-bca":
-        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_replicates(f), f.weights, alpha)
+        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_moments(f), alpha)
     else:
         low_level = np.full(len(f.keys), alpha / 2)
         high_level = np.full(len(f.keys), 1 - alpha / 2)
