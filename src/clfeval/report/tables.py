@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -93,14 +93,20 @@ def _overall_rows(scores: Scores) -> list[tuple[str, Any, str]]:
 def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     """The tables and notes of a score report.
 
-    Tables: per-label rows; one row per average, named by its formula; overall measures; the
-    confusion matrix (unless ``matrix=False``). Notes define every average used, and state
-    N, the label set and its source, the zero-division choice and the options.
+    Tables: per-label rows; one row per average, named by its formula; overall measures (each
+    with its interval beside it when the result has intervals); the confusion matrix (unless
+    ``matrix=False``). Notes define every average used, and state N, the label set and its
+    source, the zero-division choice, the options and the interval method.
     """
+    tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
+    tables += _matrix_table(scores) if matrix else []
+    notes = _notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
+    title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
+    return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
+
+
+def _plain_tables(scores: Scores) -> list[Table]:
     f = _f_label(scores)
-    iv = scores.intervals
-    if iv is not None:
-        return _with_intervals(scores, matrix)
     per_label = Table(
         "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", f,
                       "specificity"),
@@ -112,8 +118,10 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
               for name, v in scores.averages.items()), "averages")
     overall = Table("overall", ("measure", "value"), tuple((title, value) for title, value, _ in _overall_rows(scores)),
                     "overall")
-    tables = [per_label, averages, overall] + (_matrix_table(scores) if matrix else [])
+    return [per_label, averages, overall]
 
+
+def _notes(scores: Scores) -> list[str]:
     zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
     notes = [f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, "
              f"source '{scores.label_source}' ({LABEL_SOURCES[scores.label_source]})"]
@@ -130,8 +138,7 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     notes.extend(scores.notes)
     if scores.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in scores.inputs.items()))
-    title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
-    return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
+    return notes
 
 
 def _bounds(scores: Scores, key: Key) -> Bounds:
@@ -172,8 +179,8 @@ def _interval_notes(scores: Scores) -> list[str]:
     return notes
 
 
-def _with_intervals(scores: Scores, matrix: bool) -> Report:
-    """The score report with an interval beside every score."""
+def _interval_tables(scores: Scores) -> list[Table]:
+    """The score tables with an interval beside every score."""
     iv = scores.intervals
     assert iv is not None
     f = _f_label(scores)
@@ -202,9 +209,7 @@ def _with_intervals(scores: Scores, matrix: bool) -> Report:
               for name, v in scores.averages.items()), "averages")
     overall = Table("overall", ("measure", "value", ci), tuple(
         (title, value, _bounds(scores, (key,))) for title, value, key in _overall_rows(scores)), "overall")
-    plain = score_report(replace(scores, intervals=None), matrix=matrix)
-    tables = [per_label, per_label_ci, averages, overall] + (_matrix_table(scores) if matrix else [])
-    return Report(plain.title, tuple(tables), plain.warnings, tuple(plain.notes) + tuple(_interval_notes(scores)))
+    return [per_label, per_label_ci, averages, overall]
 
 
 def format_number(value: Any, digits: int) -> str:
