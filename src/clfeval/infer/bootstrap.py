@@ -8,7 +8,7 @@ the instance-level bootstrap at a cost that depends on the number of types, not 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from statistics import NormalDist
 
 import numpy as np
@@ -48,19 +48,25 @@ def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Genera
     return out
 
 
+def _leave_one_out(f: ScoreFunction) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """For chunks of cell types: their indices and every score with one instance of each left out."""
+    cells, c = f.cells, f.weights
+    base = cells.sums(c[None, :])[0]
+    chunk = max(1, _BATCH_FLOATS // (2 * max(cells.width, len(f.keys))))
+    for start in range(0, cells.n_types, chunk):
+        types = np.arange(start, min(cells.n_types, start + chunk))
+        yield types, f.from_sums(base - cells.rows_of(types))
+
+
 def jackknife_replicates(f: ScoreFunction) -> np.ndarray:
     """Every score with one instance of each cell type left out: a (U, S) array.
 
     Instances of one type give the same leave-one-out value, so the N-instance jackknife needs
     only one evaluation per type, weighted by the type's count.
     """
-    cells, c = f.cells, f.weights
-    base = cells.sums(c[None, :])[0]
-    out = np.empty((cells.n_types, len(f.keys)))
-    chunk = max(1, _BATCH_FLOATS // (2 * max(cells.width, len(f.keys))))
-    for start in range(0, cells.n_types, chunk):
-        types = np.arange(start, min(cells.n_types, start + chunk))
-        out[types] = f.from_sums(base - cells.rows_of(types))
+    out = np.empty((f.cells.n_types, len(f.keys)))
+    for types, values in _leave_one_out(f):
+        out[types] = values
     return out
 
 
@@ -70,23 +76,17 @@ def jackknife_moments(f: ScoreFunction) -> tuple[np.ndarray, np.ndarray]:
     Two passes over the cell types in chunks (the weighted mean θ̄, then the centred moments), so
     memory stays bounded however many types and scores there are.
     """
-    cells, c = f.cells, f.weights
-    base = cells.sums(c[None, :])[0]
-    chunk = max(1, _BATCH_FLOATS // (2 * max(cells.width, len(f.keys))))
-    starts = range(0, cells.n_types, chunk)
-
-    def values(start: int) -> tuple[np.ndarray, np.ndarray]:
-        types = np.arange(start, min(cells.n_types, start + chunk))
-        return c[types], f.from_sums(base - cells.rows_of(types))
-
-    mean = sum((w @ v for w, v in map(values, starts)), np.zeros(len(f.keys))) / c.sum()
+    c = f.weights
+    mean = np.zeros(len(f.keys))
+    for types, values in _leave_one_out(f):
+        mean += c[types] @ values
+    mean /= c.sum()
     second = np.zeros(len(f.keys))
     third = np.zeros(len(f.keys))
-    for start in starts:
-        w, v = values(start)
-        dev = mean - v
-        second += w @ dev ** 2
-        third += w @ dev ** 3
+    for types, values in _leave_one_out(f):
+        dev = mean - values
+        second += c[types] @ dev ** 2
+        third += c[types] @ dev ** 3
     return second, third
 
 

@@ -15,6 +15,7 @@ from clfeval.infer.delta import delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.score.averages import MEASURES
 from clfeval.score.result import Intervals, Key, Scores
+from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
 
 __all__ = ["INTERVAL_METHODS", "IntervalMethod", "with_intervals"]
@@ -112,11 +113,10 @@ def _closed_forms(scores: Scores) -> dict[Key, float]:
     the table and each is predicted and present."""
     if scores.task != "single-label" or scores.beta != 1:
         return {}
-    counts = scores.counts
-    seen = {lab for lab, row, col in zip(counts.labels, counts.cells.sum(1), counts.cells.sum(0)) if row or col}
-    if seen != set(scores.labels):
+    gold, predicted = seen_labels(scores.counts)
+    if gold | predicted != set(scores.labels):
         return {}
-    cells = counts.with_labels(scores.labels).cells
+    cells = scores.counts.with_labels(scores.labels).cells
     if (cells.sum(0) == 0).any() or (cells.sum(1) == 0).any() or len(scores.labels) < 2:
         return {}
     variances = takahashi_variances(cells)

@@ -19,12 +19,13 @@ from clfeval.score.labelset import resolve_label_set, sort_labels
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_beta, parse_zero_division, ratio
 from clfeval.score.result import LabelScores, Scores
 
-__all__ = ["average_measures", "per_label_measures", "relative", "score_counts"]
+__all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
 _MEASURE_NAMES = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
 
 
-def _seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
+def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
+    """The labels that occur in the gold data and in the predictions of ``counts``."""
     if isinstance(counts, ConfusionCounts):
         rows, cols = counts.cells.sum(axis=1), counts.cells.sum(axis=0)
         return ({lab for lab, c in zip(counts.labels, rows) if c},
@@ -160,7 +161,7 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     if n == 0:
         raise OptionError("there are no instances to score")
 
-    gold_seen, pred_seen = _seen_labels(counts)
+    gold_seen, pred_seen = seen_labels(counts)
     label_set = resolve_label_set(labels_from, gold=gold_seen, predicted=pred_seen,
                                   train=None if train is None else train.labels,
                                   given=None if labels is None else [str(x) for x in labels])
