@@ -131,18 +131,20 @@ class Arrangements:
         a, b = self.swapped(np.zeros((1, len(self.differ))))
         return a[0], b[0]
 
+    def __post_init__(self) -> None:
+        # The swap product runs in float32 when every moved count stays below 2²⁴ (exact there), else float64;
+        # decided, and the matrix converted, once rather than for every batch of rounds.
+        exact32 = self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
+        object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
+
     def reordered(self, order: np.ndarray) -> "Arrangements":
         """The same arrangements with the differing triples in ``order`` (the columns of ``swaps``)."""
         return replace(self, differ=self.differ[order], delta=self.delta[order])
 
     def swapped(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` instances of differing triple i.
-
-        The product runs in float32 when every moved count stays below 2²⁴ (exact there), else in float64.
-        """
-        exact32 = self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
-        dtype = np.float32 if exact32 else np.float64
-        moved = (np.asarray(swaps, dtype=dtype) @ self.delta.astype(dtype, copy=False)).astype(np.float64)
+        """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` instances of differing triple i."""
+        product = self.__dict__["_delta_product"]
+        moved = (np.asarray(swaps, dtype=product.dtype) @ product).astype(np.float64)
         return self.f.from_sums(self.base_a + moved), self.f.from_sums(self.base_b - moved)
 
     def resampled(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

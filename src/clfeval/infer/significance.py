@@ -55,7 +55,7 @@ def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.nd
     return draws <= observed + tol
 
 
-def _batch(arr: Arrangements, columns: Sequence[int]) -> int:
+def _batch(arr: Arrangements) -> int:
     per_round = len(arr.differ) * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
     return int(max(1, _BATCH_FLOATS // per_round))
 
@@ -94,7 +94,7 @@ def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int
     if patterns is not None:
         return _exact(arr, columns, observed, c, patterns, alternative)
     hits = np.zeros(len(columns))
-    batch = _batch(arr, columns)
+    batch = _batch(arr)
     sampler = HalfBinomial(c)
     arr = arr.reordered(sampler.order)
     for start in range(0, rounds, batch):
@@ -117,7 +117,7 @@ def _exact(arr: Arrangements, columns: list[int], observed: np.ndarray, c: np.nd
         log_weight += log_choose[swaps[:, i]]
     weight = np.exp(log_weight)
     mass = np.zeros(len(columns))
-    batch = _batch(arr, columns)
+    batch = _batch(arr)
     for start in range(0, len(swaps), batch):
         part = slice(start, start + batch)
         a, b = arr.swapped(swaps[part])
@@ -147,7 +147,7 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
     n = int(round(arr.counts.sum()))
     p = arr.counts / arr.counts.sum()
     draws = np.empty((rounds, len(columns)))
-    batch = _batch(arr, columns)
+    batch = _batch(arr)
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
         a, b = arr.resampled(rng.multinomial(n, p, size=size).astype(np.float64))
