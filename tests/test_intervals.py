@@ -110,6 +110,12 @@ def test_wilson_reference_values() -> None:
     assert math.isnan(low[3])
 
 
+def _noisy(rng: np.random.Generator, classes: int, n: int, right: float) -> tuple[np.ndarray, np.ndarray]:
+    """Gold labels uniform over ``classes`` and predictions right with probability ``right`` (else uniform)."""
+    gold = rng.integers(0, classes, n).astype(str)
+    return gold, np.where(rng.random(n) < right, gold, rng.integers(0, classes, n).astype(str))
+
+
 def _instance_bootstrap(gold: np.ndarray, pred: np.ndarray, resamples: int, key, seed: int) -> np.ndarray:
     """The reference: resample instances, recount, rescore (what scipy.stats.bootstrap does)."""
     rng = np.random.default_rng(seed)
@@ -123,9 +129,7 @@ def _instance_bootstrap(gold: np.ndarray, pred: np.ndarray, resamples: int, key,
 
 
 def test_count_bootstrap_has_the_distribution_of_the_instance_bootstrap() -> None:
-    rng = np.random.default_rng(0)
-    gold = rng.integers(0, 4, 150).astype(str)
-    pred = np.where(rng.random(150) < 0.6, gold, rng.integers(0, 4, 150).astype(str))
+    gold, pred = _noisy(np.random.default_rng(0), 4, 150, 0.6)
     scores = clfeval.score(gold, pred)
     f = ScoreFunction.of(scores)
     counted = bootstrap_replicates(f, 4000, np.random.default_rng(1))
@@ -138,9 +142,7 @@ def test_count_bootstrap_has_the_distribution_of_the_instance_bootstrap() -> Non
 
 
 def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
-    rng = np.random.default_rng(3)
-    gold = rng.integers(0, 3, 40).astype(str)
-    pred = np.where(rng.random(40) < 0.7, gold, rng.integers(0, 3, 40).astype(str))
+    gold, pred = _noisy(np.random.default_rng(3), 3, 40, 0.7)
     scores = clfeval.score(gold, pred)
     f = ScoreFunction.of(scores)
     key = ("averages", "macro", "f")
