@@ -94,7 +94,8 @@ class LabelSetCounts:
 
     def __post_init__(self) -> None:
         _check_policies(self.duplicates, self.empty)
-        pairs = {k: int(v) for k, v in self.pairs.items() if v}
+        # sorted: a canonical order, so seeded resampling gives the same numbers whatever order the reader used
+        pairs = {k: int(v) for k, v in sorted(self.pairs.items()) if v}
         object.__setattr__(self, "pairs", pairs)
         object.__setattr__(self, "_keys", tuple(pairs))
         object.__setattr__(self, "_weights", np.fromiter(pairs.values(), dtype=np.int64, count=len(pairs)))

@@ -13,9 +13,22 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 
-__all__ = ["PairedCounts"]
+__all__ = ["PairedCounts", "counts_of_pairs"]
 
 Triple = tuple[Any, Any, Any]
+
+
+def counts_of_pairs(pairs: Mapping[tuple[Any, Any], int], multilabel: bool, duplicates: str = "keep",
+                    empty: str = "ignore") -> ConfusionCounts | LabelSetCounts:
+    """The counts of (gold, prediction) pairs with multiplicities: a confusion matrix, or label-set pairs."""
+    if multilabel:
+        return LabelSetCounts(pairs, duplicates, empty)
+    labels = sorted({lab for pair in pairs for lab in pair})
+    index = {lab: i for i, lab in enumerate(labels)}
+    cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
+    for (g, p), c in pairs.items():
+        cells[index[g], index[p]] += c
+    return ConfusionCounts(tuple(labels), cells)
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,7 +47,8 @@ class PairedCounts:
     empty: str = "ignore"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "triples", {k: int(v) for k, v in self.triples.items() if v})
+        # sorted: a canonical order, so a seeded test gives the same numbers whatever order the reader used
+        object.__setattr__(self, "triples", {k: int(v) for k, v in sorted(self.triples.items()) if v})
 
     @property
     def n_instances(self) -> int:
@@ -46,14 +60,7 @@ class PairedCounts:
         pairs: Counter[tuple[Any, Any]] = Counter()
         for triple, c in self.triples.items():
             pairs[(triple[0], triple[which])] += c
-        if self.multilabel:
-            return LabelSetCounts(pairs, self.duplicates, self.empty)
-        labels = sorted({lab for pair in pairs for lab in pair})
-        index = {lab: i for i, lab in enumerate(labels)}
-        cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
-        for (g, p), c in pairs.items():
-            cells[index[g], index[p]] += c
-        return ConfusionCounts(tuple(labels), cells)
+        return counts_of_pairs(pairs, self.multilabel, self.duplicates, self.empty)
 
     def swapped(self) -> "PairedCounts":
         """The same counts with A and B exchanged."""
@@ -68,13 +75,3 @@ class PairedCounts:
         merged: Counter[Triple] = Counter(self.triples)
         merged.update(other.triples)
         return PairedCounts(merged, self.multilabel, self.duplicates, self.empty)
-
-    @classmethod
-    def from_rows(cls, rows: list[tuple[Any, ...]], counts: np.ndarray, a: int, b: int, *, multilabel: bool = False,
-                  duplicates: str = "keep", empty: str = "ignore") -> "PairedCounts":
-        """Triples (gold, system ``a``, system ``b``) from unique rows (gold, system 1, system 2, …) with counts."""
-        triples: Counter[Triple] = Counter()
-        for row, c in zip(rows, counts):
-            triples[(row[0], row[a], row[b])] += int(c)
-        return cls(triples, multilabel, duplicates, empty)
-
