@@ -7,7 +7,8 @@ No per-instance Python loop where numpy can do the work: integer arrays are coun
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -15,10 +16,11 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts, canonical_set
 from clfeval.errors import InputError
 
-__all__ = ["count_label_sets", "count_labels", "frequencies_of", "to_sequence"]
+__all__ = ["count_label_sets", "count_labels", "count_systems", "frequencies_of", "to_sequence"]
 
 _DENSE_LIMIT = 1 << 22  # largest K·K table counted densely straight from integer codes
 
@@ -169,6 +171,80 @@ def count_label_sets(gold: Any, pred: Any, *, duplicates: str = "keep", empty: s
     g_sets = [_as_label_set(v, "gold", i, label_sep) for i, v in enumerate(g_seq)]
     p_sets = [_as_label_set(v, "pred", i, label_sep) for i, v in enumerate(p_seq)]
     return LabelSetCounts.from_instances(g_sets, p_sets, duplicates=duplicates, empty=empty)
+
+
+def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """Label names and a (columns, n) array of codes into them: one hash lookup per element (integers: np.unique)."""
+    n = len(columns[0])
+    if all(isinstance(c, np.ndarray) and c.dtype.kind in "iub" for c in columns):
+        stacked = np.stack([np.asarray(c, dtype=np.int64) for c in columns])
+        lo, hi = int(stacked.min()), int(stacked.max())
+        if hi - lo < _DENSE_LIMIT:  # a small range: compact the values present with one bincount
+            present = np.flatnonzero(np.bincount((stacked - lo).ravel(), minlength=hi - lo + 1))
+            code_of = np.zeros(hi - lo + 1, dtype=np.int64)
+            code_of[present] = np.arange(len(present))
+            return [str(lo + int(v)) for v in present], code_of[stacked - lo]
+        values, codes = np.unique(stacked, return_inverse=True)
+        return _names(values.tolist()), codes.reshape(len(columns), n)
+    lists = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
+    index = _Codes()
+    codes = np.fromiter(map(index.__getitem__, chain.from_iterable(lists)), dtype=np.int64, count=n * len(lists))
+    if any(_is_missing(key) for key in index):
+        for role, seq in zip(roles, lists):
+            at = _first_missing(seq)
+            if at >= 0:
+                raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
+    return _names(list(index)), codes.reshape(len(lists), n)
+
+
+def _unique_rows(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The unique columns of a (m, n) code array (codes below k) and their counts."""
+    m = codes.shape[0]
+    if k ** m < 2 ** 62:
+        radix = k ** np.arange(m, dtype=np.int64)
+        combined = radix @ codes
+        if k ** m <= _DENSE_LIMIT:
+            tally = np.bincount(combined, minlength=k ** m)
+            keys = np.flatnonzero(tally)
+            counts = tally[keys]
+        else:
+            keys, counts = np.unique(combined, return_counts=True)
+        return (keys[None, :] // radix[:, None]) % k, counts
+    rows, counts = np.unique(codes.T, axis=0, return_counts=True)
+    return rows.T, counts
+
+
+def count_systems(gold: Any, preds: Mapping[str, Any] | Sequence[Any], *, multilabel: bool = False,
+                  duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None) -> JointCounts:
+    """Count several systems' predictions of the same gold labels, held in memory.
+
+    ``preds`` maps system names to predictions, or is a sequence of predictions (named
+    ``A``, ``B``, … in order). Each holds one label (or label collection) per gold instance.
+    """
+    if isinstance(preds, Mapping):
+        names, columns = [str(k) for k in preds], list(preds.values())
+    else:
+        columns = list(preds)
+        names = [chr(ord("A") + i) if i < 26 else f"system_{i + 1}" for i in range(len(columns))]
+    roles = ["gold"] + [f"pred {n!r}" for n in names]
+    seqs = [to_sequence(c, role) for c, role in zip([gold, *columns], roles)]
+    for role, seq in zip(roles[1:], seqs[1:]):
+        if len(seq) != len(seqs[0]):
+            short = role if len(seq) < len(seqs[0]) else "gold"
+            raise InputError(f"gold has {len(seqs[0])} labels but {role} has {len(seq)}: {short} ends early")
+    if len(seqs[0]) == 0:
+        raise InputError("no labels: gold and the predictions are empty")
+    if multilabel:
+        sets = [[canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
+                for role, seq in zip(roles, seqs)]
+        return JointCounts(tuple(names), Counter(zip(*sets)), True, duplicates, empty)
+    for role, seq in zip(roles, seqs):
+        if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
+            raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
+    labels, codes = _column_codes(seqs, roles)
+    unique, counts = _unique_rows(codes, len(labels))
+    named = np.array(labels, dtype=object)[unique]
+    return JointCounts(tuple(names), dict(zip(zip(*named.tolist()), counts.tolist())))
 
 
 def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None) -> LabelFrequencies:

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSet, LabelSetCounts, canonical_set
-from clfeval.errors import InputError
+from clfeval.count.paired import counts_of_pairs
+from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column
-from clfeval.read.table import Cells, TableOptions, read_cells, read_cells_two_files
+from clfeval.read.table import Cells, TableOptions, read_cells, read_cells_in_line_order, read_cells_two_files
 
-__all__ = ["count_file", "count_files", "train_frequencies"]
+__all__ = ["count_file", "count_files", "count_system_columns", "count_system_files", "system_names",
+           "train_frequencies"]
 
 
 def _single(value: Any, source: str) -> str:
@@ -38,23 +42,28 @@ def _label_set(value: Any, label_sep: str, source: str, duplicates: str, empty: 
         raise InputError(str(exc), source) from None
 
 
+def _cell(value: Any, source: str, multilabel: bool, label_sep: str, duplicates: str, empty: str) -> Any:
+    """A label (single-label) or a canonical label set (multi-label) from a read cell."""
+    if multilabel:
+        return _label_set(value, label_sep, source, duplicates, empty)
+    return _single(value, source)
+
+
 def _to_counts(rows: Sequence[tuple[Any, Any]], counts: np.ndarray, source: str, multilabel: bool,
                label_sep: str, duplicates: str, empty: str) -> ConfusionCounts | LabelSetCounts:
-    if multilabel:
-        pairs: Counter[tuple[LabelSet, LabelSet]] = Counter()
-        for (g, p), c in zip(rows, counts):
-            pairs[(_label_set(g, label_sep, source, duplicates, empty),
-                   _label_set(p, label_sep, source, duplicates, empty))] += int(c)
-        return LabelSetCounts(pairs, duplicates, empty)
-    merged: Counter[tuple[str, str]] = Counter()
+    pairs: Counter[tuple[Any, Any]] = Counter()
     for (g, p), c in zip(rows, counts):
-        merged[(_single(g, source), _single(p, source))] += int(c)
-    labels = tuple(sorted({lab for key in merged for lab in key}))
-    index = {lab: i for i, lab in enumerate(labels)}
-    cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
-    for (g, p), c in merged.items():
-        cells[index[g], index[p]] += c
-    return ConfusionCounts(labels, cells)
+        pairs[(_cell(g, source, multilabel, label_sep, duplicates, empty),
+               _cell(p, source, multilabel, label_sep, duplicates, empty))] += int(c)
+    return counts_of_pairs(pairs, multilabel, duplicates, empty)
+
+
+def _to_joint(rows: Sequence[tuple[Any, ...]], counts: np.ndarray, source: str, systems: Sequence[str],
+              multilabel: bool, label_sep: str, duplicates: str, empty: str) -> JointCounts:
+    joint: Counter[tuple[Any, ...]] = Counter()
+    for row, c in zip(rows, counts):
+        joint[tuple(_cell(v, source, multilabel, label_sep, duplicates, empty) for v in row)] += int(c)
+    return JointCounts(tuple(systems), joint, multilabel, duplicates, empty)
 
 
 def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts) -> list[str]:
@@ -90,6 +99,54 @@ def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_c
     rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel)
     result = _to_counts(rows, counts, f"{gold_path}/{pred_path}", multilabel, label_sep, duplicates, empty)
     return result, []
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Systems named after their files: the file name without its extension, or the path when those clash."""
+    stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
+    if len(set(stems)) == len(stems):
+        return stems
+    if len(set(paths)) == len(paths):
+        return list(paths)
+    twice = sorted({p for p in paths if list(paths).count(p) > 1})
+    raise OptionError(f"the same predictions file is given twice: {', '.join(twice)}")
+
+
+def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequence[str] | None = None,
+                       gold_col: Column = -1, pred_col: Column = -1, options: TableOptions = TableOptions(),
+                       multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
+                       empty: str = "ignore") -> tuple[JointCounts, list[str]]:
+    """Count a gold file and one predictions file per system, line i against line i.
+
+    ``names`` default to the prediction files' names (:func:`system_names`).
+    """
+    names = list(names) if names is not None else system_names(pred_paths)
+    if len(names) != len(pred_paths):
+        raise OptionError(f"{len(names)} system names for {len(pred_paths)} prediction files")
+    sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
+    rows, counts = read_cells_in_line_order(sources, options, empty_ok=multilabel)
+    source = "/".join([gold_path, *pred_paths])
+    return _to_joint(rows, counts, source, names, multilabel, label_sep, duplicates, empty), []
+
+
+def count_system_columns(path: str, *, gold_col: Column, pred_cols: Sequence[Column],
+                         names: Sequence[str] | None = None, options: TableOptions = TableOptions(),
+                         multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
+                         empty: str = "ignore") -> tuple[JointCounts, list[str]]:
+    """Count one file that holds the gold column and one predicted column per system.
+
+    ``names`` default to the columns' names (header names, or ``column N``).
+    """
+    if names is None:
+        names = [c if isinstance(c, str) else f"column {c}" for c in pred_cols]
+    if len(names) != len(pred_cols):
+        raise OptionError(f"{len(names)} system names for {len(pred_cols)} predicted columns")
+    roles = ["gold"] + [f"predicted ({n})" for n in names]
+    cells = read_cells(path, [gold_col, *pred_cols], roles, options, empty_ok=multilabel)
+    joint = _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty)
+    if joint.n_instances == 0:
+        raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    return joint, [f"{cells.source}: {w}" for w in cells.warnings]
 
 
 def train_frequencies(path: str, *, column: Column = -1, options: TableOptions = TableOptions(),

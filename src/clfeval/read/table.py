@@ -25,7 +25,8 @@ import numpy as np
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.columns import Column, resolve_column
 
-__all__ = ["FORMATS", "Cells", "TableOptions", "format_of", "read_cells", "read_cells_two_files"]
+__all__ = ["FORMATS", "Cells", "TableOptions", "format_of", "read_cells", "read_cells_in_line_order",
+           "read_cells_two_files"]
 
 #: Input formats, by name.
 FORMATS: Mapping[str, str] = {
@@ -391,22 +392,38 @@ def read_cells(path: str, columns: Sequence[Column], roles: Sequence[str], optio
 def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,
                          options: TableOptions = TableOptions(), *, empty_ok: bool = False
                          ) -> tuple[list[tuple[Any, Any]], np.ndarray]:
-    """Pair line i of the gold file with line i of the predictions file; unique pairs with counts.
+    """Pair line i of the gold file with line i of the predictions file; unique pairs with counts."""
+    rows, counts = read_cells_in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
+                                            options, empty_ok=empty_ok)
+    return [(g, p) for g, p in rows], counts
 
-    Both files are read in full as columns (Arrow strings, not Python objects); their line
+
+def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
+                             *, empty_ok: bool = False) -> tuple[list[tuple[Any, ...]], np.ndarray]:
+    """Put line i of each source side by side; the unique rows with counts.
+
+    Parameters
+    ----------
+    sources
+        (path, column, role) for each column: a gold file and one or more prediction files
+        (a path may repeat with another column).
+
+    Every file is read in full as one column (Arrow strings, not Python objects); their line
     counts must agree, and the message says which file ends early.
     """
     pl = _polars()
-    g_name, g_series, g_list = _read_column_in_order(gold_path, gold_col, "gold", options, empty_ok)
-    p_name, p_series, p_list = _read_column_in_order(pred_path, pred_col, "predicted", options, empty_ok)
-    if len(g_series) != len(p_series):
-        short = p_name if len(p_series) < len(g_series) else g_name
-        raise InputError(f"{g_name} has {len(g_series)} instances but {p_name} has {len(p_series)}: "
-                         f"{short} ends early")
-    frame = pl.DataFrame({"g": g_series, "p": p_series}).lazy()
-    rows, counts = _group(frame, ["g", "p"])
-    rows = [(_unpack(g, g_list), _unpack(p, p_list)) for g, p in rows]
-    return rows, counts
+    columns = [_read_column_in_order(path, col, role, options, empty_ok) for path, col, role in sources]
+    first_name, first_series, _ = columns[0]
+    for name, series, _ in columns[1:]:
+        if len(series) != len(first_series):
+            short = name if len(series) < len(first_series) else first_name
+            raise InputError(f"{first_name} has {len(first_series)} instances but {name} has {len(series)}: "
+                             f"{short} ends early")
+    keys = [f"c{i}" for i in range(len(columns))]
+    frame = pl.DataFrame({k: series for k, (_, series, _) in zip(keys, columns)}).lazy()
+    rows, counts = _group(frame, keys)
+    is_list = [flag for _, _, flag in columns]
+    return [tuple(_unpack(v, flag) for v, flag in zip(row, is_list)) for row in rows], counts
 
 
 def _read_column_in_order(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool) -> Any:
