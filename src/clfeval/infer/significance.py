@@ -15,15 +15,16 @@ import numpy as np
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import unknown_name
 from clfeval.infer.arrangement import Arrangements, HalfBinomial
-from clfeval.infer.binomial import two_sided_binomial_half
+from clfeval.infer.binomial import binomial_half_cdf, two_sided_binomial_half
 
 __all__ = ["ALTERNATIVES", "McNemar", "TestResult", "mcnemar", "paired_bootstrap", "randomization_test"]
 
-#: The alternative hypotheses, on the difference d = score(A) − score(B).
+#: The alternative hypotheses, on the difference d = score(A) − score(B) (for Hamming loss and micro FPR a
+#: lower score is the better one, so ``greater`` there says A is worse).
 ALTERNATIVES: Mapping[str, str] = {
-    "two-sided": "A and B differ: |d*| ≥ |d| counts as at least as extreme",
-    "greater": "A scores higher than B: d* ≥ d counts as at least as extreme",
-    "less": "A scores lower than B: d* ≤ d counts as at least as extreme",
+    "two-sided": "A and B differ, in either direction (randomization: |d*| ≥ |d| counts as at least as extreme)",
+    "greater": "d > 0: A's score is higher than B's (randomization: d* ≥ d counts as at least as extreme)",
+    "less": "d < 0: A's score is lower than B's (randomization: d* ≤ d counts as at least as extreme)",
 }
 #: Relative tolerance under which two differences are equal (the same arrangement scored two ways).
 _TIE = 1e-12
@@ -47,12 +48,15 @@ class TestResult:
 
 
 def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
+    """Which draws are at least as extreme as ``observed``; an undefined (NaN) draw counts as extreme (conservative)."""
     tol = _TIE * np.maximum(1.0, np.abs(observed))
     if alternative == "two-sided":
-        return np.abs(draws) >= np.abs(observed) - tol
-    if alternative == "greater":
-        return draws >= observed - tol
-    return draws <= observed + tol
+        hit = np.abs(draws) >= np.abs(observed) - tol
+    elif alternative == "greater":
+        hit = draws >= observed - tol
+    else:
+        hit = draws <= observed + tol
+    return hit | np.isnan(draws)
 
 
 def _batch(arr: Arrangements) -> int:
@@ -175,11 +179,25 @@ class McNemar:
     p_value: float
 
 
-def mcnemar(paired: PairedCounts) -> McNemar:
-    """McNemar's exact test of accuracy (multi-label: subset accuracy, the whole set right)."""
+def mcnemar(paired: PairedCounts, alternative: str = "two-sided") -> McNemar:
+    """McNemar's exact test of accuracy (multi-label: subset accuracy, the whole set right).
+
+    Notes
+    -----
+    With b instances only A gets right and c only B gets right, X ~ Binomial(b + c, ½) under
+    the null: two-sided p = min(1, 2·P(X ≤ min(b, c))); ``greater`` (A more accurate)
+    p = P(X ≥ b); ``less`` p = P(X ≤ b).
+    """
+    if alternative not in ALTERNATIVES:
+        raise unknown_name("alternative", alternative, ALTERNATIVES)
     cells = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
     for (g, a, b), c in paired.triples.items():
         cells[(a == g, b == g)] += c
     only_a, only_b = cells[(True, False)], cells[(False, True)]
-    return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)],
-                   two_sided_binomial_half(only_a, only_b))
+    if alternative == "two-sided":
+        p = two_sided_binomial_half(only_a, only_b)
+    elif alternative == "greater":
+        p = 1.0 - binomial_half_cdf(only_a - 1, only_a + only_b) if only_a > 0 else 1.0
+    else:
+        p = binomial_half_cdf(only_a, only_a + only_b)
+    return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)], min(1.0, max(0.0, p)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -124,7 +124,8 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
                  labels_from: str | None = None, train: LabelFrequencies | None = None,
                  beta: float = 1.0, zero_division: object = 0, undefined: str = "include",
                  inputs: Mapping[str, Any] | None = None, warnings: Sequence[str] = (),
-                 options: Mapping[str, Any] | None = None) -> Scores:
+                 options: Mapping[str, Any] | None = None,
+                 seen: tuple[Collection[str], Collection[str]] | None = None) -> Scores:
     """Score counts: per-label measures over the label set and every named average.
 
     Parameters
@@ -144,6 +145,9 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
         ``include`` (labels with 0/0 take part in averages with that value) or ``exclude``.
     inputs, warnings, options
         Provenance, reader warnings and counting options to carry into the result.
+    seen
+        The gold and predicted labels the label-set policy sees, when that is more than these
+        counts hold (``compare`` scores every system over the labels of all of them).
 
     Notes
     -----
@@ -162,7 +166,8 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
         raise OptionError("there are no instances to score")
 
     gold_seen, pred_seen = seen_labels(counts)
-    label_set = resolve_label_set(labels_from, gold=gold_seen, predicted=pred_seen,
+    policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
+    label_set = resolve_label_set(labels_from, gold=policy_gold, predicted=policy_pred,
                                   train=None if train is None else train.labels,
                                   given=None if labels is None else [str(x) for x in labels])
     lset = label_set.labels

@@ -1,0 +1,383 @@
+"""Comparing systems on one test set: every pair (or each against a baseline), one paired test per metric.
+
+Each system is scored over one common label set; each pair's unique (gold, A, B) triples feed the
+test (:mod:`clfeval.infer.significance`), several metrics at once from the same arrangements; the
+p-values of each metric are Holm-adjusted over its pairs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from clfeval._version import __version__
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.joint import JointCounts
+from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.arrangement import Arrangements
+from clfeval.infer.multiplicity import holm
+from clfeval.infer.significance import ALTERNATIVES, mcnemar, paired_bootstrap, randomization_test
+from clfeval.score.metrics import higher_is_better, metric_key
+from clfeval.score.result import Key, Scores
+from clfeval.score.scorer import score_counts
+from clfeval.score.statistics import ScoreFunction
+
+__all__ = ["COMPARE_SCHEMA", "Comparison", "PairTest", "TESTS", "Test", "compare_counts"]
+
+#: The JSON schema name and version of a comparison.
+COMPARE_SCHEMA = "clfeval.compare/1"
+
+
+class Test(NamedTuple):
+    """A paired test by name: what it is called in reports and what it does."""
+
+    title: str
+    definition: str
+
+
+#: The paired tests, by name.
+TESTS: Mapping[str, Test] = {
+    "ar": Test("approximate randomization",
+               "each instance's two predictions are swapped with probability ½ and the metric recomputed on every "
+               "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
+               "arrangement is enumerated"),
+    "bootstrap": Test("paired bootstrap",
+                      "instances are resampled with replacement, both systems' predictions together; the percentile "
+                      "interval of the difference, and p from the bootstrap distribution shifted to a zero "
+                      "difference (Berg-Kirkpatrick et al. 2012)"),
+    "mcnemar": Test("McNemar's exact test",
+                    "of accuracy: an exact binomial test of the instances only A gets right against those only B "
+                    "gets right (multi-label: the whole label set right)"),
+}
+#: Confidence intervals of the differences, by name.
+DIFFERENCE_INTERVALS: Mapping[str, str] = {
+    "none": "no interval of the difference",
+    "bootstrap": "the paired bootstrap's percentile interval of the difference",
+}
+
+
+@dataclass(frozen=True)
+class PairTest:
+    """One metric's test of d = score(a) − score(b).
+
+    Attributes
+    ----------
+    p_value, p_adjusted
+        The test's p-value and its Holm adjustment over the pairs of the same metric (NaN when
+        the difference is undefined).
+    ci
+        The interval of d (paired bootstrap), when asked for.
+    exact, rounds
+        Whether every arrangement was enumerated (then ``rounds`` counts the swap patterns
+        weighed), else the number of randomization or bootstrap rounds; ``None`` for McNemar.
+    discordant
+        McNemar only: instances only ``a`` got right, only ``b``, both, neither.
+    """
+
+    metric: str
+    a: str
+    b: str
+    score_a: float
+    score_b: float
+    difference: float
+    p_value: float
+    p_adjusted: float
+    significant: bool
+    ci: tuple[float, float] | None = None
+    exact: bool = False
+    rounds: int | None = None
+    discordant: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The result of :func:`clfeval.compare`: every system's scores and the test of each pair, per metric.
+
+    ``results[name]`` is each system's full :class:`Scores` over the common label set.
+    """
+
+    systems: tuple[str, ...]
+    metrics: tuple[str, ...]
+    keys: tuple[Key, ...]
+    test: str
+    alternative: str
+    rounds: int | None
+    seed: int | None
+    exact_limit: int
+    alpha: float
+    baseline: str | None
+    ci: str
+    confidence: float
+    results: Mapping[str, Scores]
+    pairs: tuple[PairTest, ...]
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def first(self) -> Scores:
+        """The first system's result (for what all results share: N, labels, β, options)."""
+        return self.results[self.systems[0]]
+
+    def score(self, system: str, metric: str) -> float:
+        """The value of ``metric`` for ``system``."""
+        return ScoreFunction.value_of(self.results[system], self.keys[self.metrics.index(metric)])
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
+        """The test of ``a`` against ``b`` (either order) on ``metric`` (default: the first)."""
+        metric = metric or self.metrics[0]
+        for p in self.pairs:
+            if p.metric == metric and {p.a, p.b} == {a, b}:
+                return p
+        raise OptionError(f"no comparison of {a!r} with {b!r} on {metric!r}")
+
+    def ranking(self, metric: str) -> list[dict[str, Any]]:
+        """Systems from best to worst on ``metric``, each with the systems it beats, and is beaten by, significantly.
+
+        Ties in score share a rank. "Beats" means the adjusted p-value is below ``alpha`` and the
+        score is the better one (higher, or lower for Hamming loss and micro FPR).
+        """
+        better = higher_is_better(self.keys[self.metrics.index(metric)])
+        values = {s: self.score(s, metric) for s in self.systems}
+        order = sorted(self.systems, key=lambda s: (-values[s] if better else values[s]) if not math.isnan(values[s])
+                       else math.inf)
+        out = []
+        for s in order:
+            wins, losses = [], []
+            for p in self.pairs:
+                if p.metric != metric or s not in (p.a, p.b) or not p.significant:
+                    continue
+                other = p.b if s == p.a else p.a
+                ahead = (values[s] > values[other]) == better and values[s] != values[other]
+                (wins if ahead else losses).append(other)
+            rank = 1 + sum(1 for o in self.systems if (values[o] > values[s] if better else values[o] < values[s]))
+            out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract ``clfeval.compare/1`` (see the README); NaN becomes ``null``."""
+        first = self.first
+        zd = first.zero_division
+        pairs = []
+        for p in self.pairs:
+            entry: dict[str, Any] = {
+                "metric": p.metric, "a": p.a, "b": p.b, "score_a": _number(p.score_a), "score_b": _number(p.score_b),
+                "difference": _number(p.difference), "p_value": _number(p.p_value),
+                "p_adjusted": _number(p.p_adjusted), "significant": p.significant,
+                "ci": None if p.ci is None else [_number(p.ci[0]), _number(p.ci[1])],
+                "exact": p.exact, "rounds": p.rounds}
+            if p.discordant is not None:
+                entry["mcnemar"] = dict(p.discordant)
+            pairs.append(entry)
+        return {
+            "schema": COMPARE_SCHEMA,
+            "clfeval_version": __version__,
+            "task": first.task,
+            "n_instances": first.n_instances,
+            "systems": list(self.systems),
+            "metric": list(self.metrics),
+            "test": self.test,
+            "test_definition": TESTS[self.test].definition,
+            "alternative": self.alternative,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "exact_limit": self.exact_limit if self.test == "ar" else None,
+            "alpha": self.alpha,
+            "adjustment": "holm",
+            "comparisons": "baseline" if self.baseline is not None else "all-pairs",
+            "baseline": self.baseline,
+            "ci": {"method": self.ci, "confidence": self.confidence if self.ci != "none" else None},
+            "labels": list(first.labels),
+            "label_source": first.label_source,
+            "beta": first.beta,
+            "zero_division": {"value": "nan" if math.isnan(zd) else int(zd), "in_average": first.undefined_policy},
+            "scores": {s: {m: _number(self.score(s, m)) for m in self.metrics} for s in self.systems},
+            "pairs": pairs,
+            "ranking": {m: [{**r, "score": _number(r["score"])} for r in self.ranking(m)] for m in self.metrics},
+            "results": {s: r.to_dict() for s, r in self.results.items()},
+            "inputs": dict(self.inputs),
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def render(self, fmt: str = "text", **options: Any) -> str:
+        """This comparison rendered as ``text``, ``json``, ``markdown`` or ``csv``."""
+        from clfeval.render import render  # render sits above infer; imported on use only
+
+        return render(self, fmt, **options)
+
+    def __str__(self) -> str:
+        return self.render("text")
+
+
+def _number(x: float) -> float | None:
+    return None if x is None or math.isnan(x) else float(x)
+
+
+def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, seed: int | None, alpha: float,
+              baseline: str | None, ci: str, confidence: float, exact_limit: int) -> None:
+    if test not in TESTS:
+        raise unknown_name("test", test, {k: t.title for k, t in TESTS.items()})
+    if alternative not in ALTERNATIVES:
+        raise unknown_name("alternative", alternative, ALTERNATIVES)
+    if ci not in DIFFERENCE_INTERVALS:
+        raise unknown_name("interval of the difference", ci, DIFFERENCE_INTERVALS)
+    if len(systems) < 2:
+        raise OptionError(f"compare needs at least two systems, got {len(systems)}")
+    if not (isinstance(rounds, (int, np.integer)) and rounds >= 1):
+        raise OptionError(f"rounds must be a positive integer, not {rounds!r}")
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise OptionError(f"seed must be a non-negative integer, not {seed!r}")
+    if not 0 < alpha < 1:
+        raise OptionError(f"alpha must be between 0 and 1, not {alpha!r}")
+    if not 0 < confidence < 1:
+        raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
+    if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
+        raise OptionError(f"exact_limit must be a non-negative integer, not {exact_limit!r}")
+    if baseline is not None and baseline not in systems:
+        raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
+    if test == "mcnemar" and ci != "none":
+        raise OptionError("McNemar's test has no interval of the difference; use --test bootstrap, or ci='none'")
+
+
+def _pairs_of(systems: Sequence[str], baseline: str | None) -> list[tuple[str, str]]:
+    if baseline is not None:
+        return [(s, baseline) for s in systems if s != baseline]
+    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1:]]
+
+
+class _Progress:
+    """Progress over every pair's rounds, for a (done, total) callback."""
+
+    def __init__(self, callback: Callable[[int, int], None] | None, total: int) -> None:
+        self.callback, self.total, self.offset = callback, total, 0
+
+    def part(self, size: int) -> Callable[[int, int], None] | None:
+        if self.callback is None:
+            return None
+        offset, callback, total = self.offset, self.callback, self.total
+        self.offset += size
+        return lambda done, _: callback(offset + done, total)
+
+
+def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = None, test: str = "ar",
+                   rounds: int = 10_000, seed: int | None = None, alternative: str = "two-sided",
+                   baseline: str | None = None, alpha: float = 0.05, ci: str | None = None,
+                   confidence: float = 0.95, exact_limit: int = 100_000, labels: Sequence[str] | None = None,
+                   labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
+                   zero_division: float | str = 0, undefined: str = "include",
+                   progress: Callable[[int, int], None] | None = None, inputs: Mapping[str, Any] | None = None,
+                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> Comparison:
+    """Compare the systems of ``joint`` pairwise on ``metrics`` with the paired ``test``.
+
+    Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows.
+
+    Notes
+    -----
+    Every system is scored over one label set, chosen by the label-set policy from the gold
+    labels and every system's predictions, so that no system's macro average runs over labels
+    the others' do not. Pair i draws from its own random stream, ``SeedSequence(seed).spawn``,
+    so a pair's result does not depend on the other pairs.
+    """
+    systems = joint.systems
+    ci = ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none")
+    _validate(systems, test, alternative, rounds, seed, alpha, baseline, ci, confidence, exact_limit)
+    if metrics is None:
+        metrics = ["accuracy"] if test == "mcnemar" else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
+    metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
+    if not metrics:
+        raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
+    seen = joint.seen_labels()
+    results = {s: score_counts(joint.system(s), labels=labels, labels_from=labels_from, train=train, beta=beta,
+                               zero_division=zero_division, undefined=undefined, seen=seen, options=options,
+                               inputs=inputs)
+               for s in systems}
+    first = results[systems[0]]
+    keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
+    if test == "mcnemar" and any(k != ("accuracy",) for k in keys):
+        raise OptionError("McNemar's test compares accuracy only: use --metric accuracy (or another --test)")
+    if seed is None and test != "mcnemar":
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    pairs = _pairs_of(systems, baseline)
+    streams = np.random.SeedSequence(seed).spawn(len(pairs)) if seed is not None else [None] * len(pairs)
+    per_pair_rounds = 0 if test == "mcnemar" else rounds * (1 + (ci == "bootstrap" and test == "ar"))
+    bar = _Progress(progress, per_pair_rounds * len(pairs))
+    raw: list[list[dict[str, Any]]] = []
+    for (a, b), stream in zip(pairs, streams):
+        raw.append(_test_pair(joint, a, b, results[a], keys, test, rounds, np.random.default_rng(stream),
+                              alternative, confidence, ci, exact_limit, bar))
+    tests = []
+    for i, (metric, key) in enumerate(zip(metrics, keys)):
+        p_values = np.array([r[i]["p_value"] for r in raw])
+        adjusted = holm(p_values)
+        for (a, b), r, p_adj in zip(pairs, raw, adjusted):
+            tests.append(PairTest(metric, a, b, ScoreFunction.value_of(results[a], key),
+                                  ScoreFunction.value_of(results[b], key), p_adjusted=float(p_adj),
+                                  significant=bool(p_adj < alpha), **r[i]))
+    notes = _notes(tests)
+    shared_warnings = _system_warnings(results)
+    return Comparison(tuple(systems), tuple(metrics), tuple(keys), test, alternative,
+                      None if test == "mcnemar" else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
+                      results, tuple(tests), dict(inputs or {}), tuple(dict.fromkeys([*warnings, *shared_warnings])),
+                      tuple(notes))
+
+
+def _test_pair(joint: JointCounts, a: str, b: str, template: Scores, keys: Sequence[Key], test: str, rounds: int,
+               rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
+               bar: _Progress) -> list[dict[str, Any]]:
+    """The test of a against b on each key: difference, p-value, interval, exactness, rounds."""
+    paired = joint.paired(a, b)
+    if test == "mcnemar":
+        m = mcnemar(paired, alternative)
+        n = paired.n_instances
+        return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None,
+                 "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither}}
+                for _ in keys]
+    arr = Arrangements.of(paired, ScoreFunction.of(template))
+    columns = [arr.f.index(k) for k in keys]
+    if test == "ar":
+        result = randomization_test(arr, columns, rounds=rounds, rng=rng, alternative=alternative,
+                                    exact_limit=exact_limit, progress=bar.part(rounds))
+        interval = (paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence,
+                                     progress=bar.part(rounds)).ci if ci == "bootstrap" else None)
+    else:
+        result = paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence,
+                                  alternative=alternative, progress=bar.part(rounds))
+        interval = result.ci
+    out = []
+    for i in range(len(keys)):
+        d = float(result.difference[i])
+        p = float(result.p_values[i]) if math.isfinite(d) else math.nan
+        out.append({"difference": d, "p_value": p, "exact": result.exact, "rounds": result.rounds,
+                    "ci": None if interval is None else (float(interval[i][0]), float(interval[i][1]))})
+    return out
+
+
+def _system_warnings(results: Mapping[str, Scores]) -> list[str]:
+    """Each system's scoring warnings, once, saying which systems they concern."""
+    owners: dict[str, list[str]] = {}
+    for name, r in results.items():
+        for w in r.warnings:
+            owners.setdefault(w, []).append(name)
+    return [w if len(names) == len(results) else f"{', '.join(names)}: {w}" for w, names in owners.items()]
+
+
+def _notes(tests: Sequence[PairTest]) -> list[str]:
+    notes = []
+    undefined = sorted({t.metric for t in tests if math.isnan(t.difference)})
+    if undefined:
+        notes.append(f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): "
+                     f"{', '.join(undefined)}")
+    exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact})
+    if exact:
+        notes.append(f"exact enumeration of every arrangement (few differing instances): {', '.join(exact)}")
+    return notes
