@@ -7,21 +7,25 @@
 """
 
 from clfeval._version import __version__
-from clfeval.api import score, score_counts, score_file, score_matrix
-from clfeval.count import ConfusionCounts, LabelCounts, LabelFrequencies, LabelSetCounts, SplitMatrix
+from clfeval.api import compare, compare_counts, compare_files, score, score_counts, score_file, score_matrix
+from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
+                           SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
-from clfeval.read import FORMATS, count_label_sets, count_labels
-from clfeval.infer import INTERVAL_METHODS, with_intervals
+from clfeval.read import FORMATS, count_label_sets, count_labels, count_systems
+from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
 __all__ = [
+    "ALTERNATIVES",
     "AVERAGES",
     "ClfevalError",
+    "Comparison",
     "ConfusionCounts",
     "FORMATS",
     "INTERVAL_METHODS",
     "InputError",
     "Intervals",
+    "JointCounts",
     "LABEL_SOURCES",
     "LabelCounts",
     "LabelFrequencies",
@@ -29,11 +33,18 @@ __all__ = [
     "LabelSetCounts",
     "MatrixError",
     "OptionError",
+    "PairTest",
+    "PairedCounts",
     "Scores",
     "SplitMatrix",
+    "TESTS",
     "__version__",
+    "compare",
+    "compare_counts",
+    "compare_files",
     "count_label_sets",
     "count_labels",
+    "count_systems",
     "score",
     "score_counts",
     "score_file",

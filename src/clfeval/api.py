@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.intervals import with_intervals
-from clfeval.read.arrays import count_label_sets, count_labels, frequencies_of
+from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of
 from clfeval.read.columns import Column
-from clfeval.read.files import count_file, count_files, train_frequencies
+from clfeval.read.files import (count_file, count_files, count_system_columns, count_system_files,
+                                train_frequencies)
 from clfeval.read.matrix import read_matrix
+from clfeval.errors import OptionError
 from clfeval.read.table import TableOptions
 from clfeval.score.result import Scores
 from clfeval.score import scorer
 
-__all__ = ["score", "score_counts", "score_file", "score_matrix"]
+__all__ = ["compare", "compare_counts", "compare_files", "score", "score_counts", "score_file", "score_matrix"]
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
                  labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
@@ -164,3 +167,126 @@ def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = No
                         confidence=confidence, resamples=resamples, seed=seed, progress=progress,
                         inputs={"matrix_file": path, "matrix_rows": rows})
 
+
+
+def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]], *,
+            metrics: str | Sequence[str] | None = None, test: str = "ar", rounds: int = 10_000,
+            seed: int | None = None, alternative: str = "two-sided", baseline: str | None = None,
+            alpha: float = 0.05, ci: str | None = None, confidence: float = 0.95, exact_limit: int = 100_000,
+            labels: Sequence[Any] | None = None, labels_from: str | None = None,
+            train: Iterable[Any] | LabelFrequencies | None = None, beta: float = 1.0, multilabel: bool = False,
+            empty: str = "ignore", duplicates: str = "keep", zero_division: float | str = 0,
+            undefined: str = "include", label_sep: str | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Comparison:
+    """Is system A really better than B? Paired significance tests of score differences.
+
+    Parameters
+    ----------
+    gold
+        Gold labels (or label sets) in instance order, as for :func:`score`.
+    preds
+        Each system's predictions of the same instances: a mapping name → predictions, or a
+        sequence (systems named ``A``, ``B``, …).
+    metrics
+        Report names of the scores to compare: ``macro.f1`` (default; ``accuracy`` for
+        McNemar), ``macro_fa.f1``, ``micro.f1``, ``weighted.recall``, ``lfb.precision``,
+        ``samples.f1``, ``accuracy``, ``hamming_loss``, ``per_label.<label>.f1`` … One
+        name or several: every metric is tested on the same arrangements.
+    test
+        ``ar`` (approximate randomization, default), ``bootstrap`` (paired bootstrap) or
+        ``mcnemar`` (exact, accuracy only); see :data:`clfeval.TESTS`.
+    rounds, seed
+        Randomization or bootstrap rounds, and the seed (drawn and recorded when ``None``).
+    alternative
+        On d = score(A) − score(B): ``two-sided`` (default), ``greater`` or ``less``.
+    baseline
+        Compare each system with this one only; default: every pair.
+    alpha
+        The level at which a Holm-adjusted p-value marks a difference as significant.
+    ci, confidence
+        ``bootstrap``: the paired bootstrap's percentile interval of each difference (the
+        default with ``test="bootstrap"``; with ``ar`` it costs another ``rounds`` rounds);
+        ``none``.
+    exact_limit
+        Randomization enumerates every swap pattern when there are at most this many
+        (Π (c_t + 1) over the differing triples); 0 never does.
+    labels, labels_from, train, beta, multilabel, empty, duplicates, zero_division, undefined, label_sep
+        As in :func:`score`. The label set is chosen once, from the gold labels and every
+        system's predictions, and all systems are scored over it.
+    progress
+        Called with (done, total) rounds.
+
+    Returns
+    -------
+    Comparison
+        Each system's scores, each pair's test (``pairs``), a ranking per metric; ``to_dict()``
+        is the ``clfeval.compare/1`` JSON contract.
+
+    Examples
+    --------
+    >>> gold = list("abcabcab")
+    >>> r = compare(gold, {"X": list("abcabaac"), "Y": list("aacbbacc")}, metrics=["macro.f1", "accuracy"], seed=1)
+    >>> p = r.pair("X", "Y", "accuracy")
+    >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
+    (0.375, True, 0.25)
+    """
+    joint = count_systems(gold, preds, multilabel=multilabel, duplicates=duplicates, empty=empty,
+                          label_sep=label_sep)
+    return compare_counts(joint, metrics=metrics, test=test, rounds=rounds, seed=seed, alternative=alternative,
+                          baseline=baseline, alpha=alpha, ci=ci, confidence=confidence, exact_limit=exact_limit,
+                          labels=None if labels is None else [str(x) for x in labels], labels_from=labels_from,
+                          train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
+                          undefined=undefined, progress=progress, inputs={"source": "arrays"})
+
+
+def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequence[str] | None = None,
+                  gold_col: Column | None = None, pred_col: Column | None = None,
+                  pred_cols: Sequence[Column] | None = None, input_format: str | None = None, sep: str | None = None,
+                  header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
+                  duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+                  **options: Any) -> Comparison:
+    """Compare systems whose predictions are in files (see :func:`compare` for the test options).
+
+    Two layouts:
+
+    * a gold file and one predictions file per system (``pred_paths``), line i against line
+      i; the label is each file's column ``gold_col`` / ``pred_col`` (default: the last, so
+      TiMBL output works with ``gold_col=-2``); systems are named after their files;
+    * one file holding the gold column and a column per system (``pred_cols``, no
+      ``pred_paths``); systems are named after their columns.
+
+    ``names`` overrides the systems' names. ``train`` is a training file (label column
+    ``train_col``) or in-memory training labels, for the lfb weights and the ``train`` label set.
+    """
+    table = TableOptions(input_format, sep, header)
+    kwargs = dict(options=table, multilabel=multilabel, label_sep=label_sep, duplicates=duplicates, empty=empty)
+    if pred_paths and pred_cols:
+        raise OptionError("give prediction files or predicted columns of one file, not both")
+    if pred_paths:
+        if len(pred_paths) < 2:
+            raise OptionError("compare needs at least two prediction files")
+        joint, warnings = count_system_files(gold_path, pred_paths, names=names,
+                                             gold_col=-1 if gold_col is None else gold_col,
+                                             pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        inputs: dict[str, Any] = {"gold_file": gold_path, "pred_files": dict(zip(joint.systems, pred_paths))}
+    else:
+        if not pred_cols or len(pred_cols) < 2:
+            raise OptionError("give at least two prediction files, or one file and at least two predicted columns "
+                              "(--pred-col, repeated)")
+        if gold_col is None:
+            raise OptionError("with predicted columns of one file, say which column is gold (--gold-col)")
+        joint, warnings = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names,
+                                               **kwargs)
+        inputs = {"file": gold_path, "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
+    freqs = None
+    if isinstance(train, str):
+        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
+        freqs = train_frequencies(train, column=column, **kwargs)
+        inputs["train_file"] = train
+    elif train is not None:
+        freqs = _train(train, multilabel, label_sep)
+    labels = options.pop("labels", None)
+    used = {k: v for k, v in {"input_format": input_format, "sep": sep, "header": header,
+                              "label_sep": label_sep if multilabel else None}.items() if v is not None}
+    return compare_counts(joint, train=freqs, labels=None if labels is None else [str(x) for x in labels],
+                          inputs=inputs, warnings=warnings, options=used, **options)

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import score_file, score_matrix
+from clfeval.api import compare_files, score_file, score_matrix
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
+from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
+from clfeval.infer.significance import ALTERNATIVES
 from clfeval.progress import ProgressBar
 from clfeval.read.columns import parse_column
 from clfeval.read.files import train_frequencies
@@ -41,28 +43,16 @@ def _choices(registry: Any) -> str:
     return "; ".join(f"{k}: {v if isinstance(v, str) else v[1]}" for k, v in registry.items())
 
 
-def _add_score(sub: Any) -> None:
-    p = sub.add_parser(
-        "score", help="score predictions against gold labels",
-        description="Score predictions against gold labels: per-label counts and measures, every average by "
-                    "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
-                    "default the last two, whitespace-separated, as TiMBL writes them); with PRED, INPUT is the "
-                    "gold file and PRED the predictions, one instance per line.")
-    p.add_argument("input", nargs="?", metavar="INPUT", help="the input file, or - for standard input")
-    p.add_argument("pred", nargs="?", metavar="PRED", help="a predictions file (INPUT is then the gold file)")
-    src = p.add_argument_group("input")
-    src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
-    src.add_argument("--matrix-rows", choices=sorted(MATRIX_ORIENTATIONS), default="gold",
-                     help=f"what the matrix rows hold ({_choices(MATRIX_ORIENTATIONS)}); default: gold")
+def _add_table_options(src: Any) -> None:
     src.add_argument("--input-format", choices=sorted(FORMATS),
                      help=f"default: by extension ({_choices(FORMATS)})")
     src.add_argument("--sep", help="field separator: one character, or \\t (default: whitespace for text, "
                                    "',' for csv, tab for tsv)")
     src.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="the first line names the columns (implied when a column is given by name)")
-    src.add_argument("--gold-col", metavar="COL", help="gold column: 1-based number, negative from the end, "
-                                                       "or header name (default: -2; with PRED: -1)")
-    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
+
+
+def _add_multilabel_options(p: Any) -> None:
     ml = p.add_argument_group("multi-label")
     ml.add_argument("--multilabel", action="store_true", help="each cell is a set of labels")
     ml.add_argument("--label-sep", default=",", metavar="SEP", help="separator inside a label-set cell "
@@ -71,6 +61,9 @@ def _add_score(sub: Any) -> None:
                     help=f"{_choices(EMPTY_POLICIES)}; default: ignore")
     ml.add_argument("--duplicates", choices=sorted(DUPLICATE_POLICIES), default="keep",
                     help=f"{_choices(DUPLICATE_POLICIES)}; default: keep")
+
+
+def _add_label_set_options(p: Any) -> None:
     ls = p.add_argument_group("label set and measures")
     ls.add_argument("--train", metavar="FILE", help="training data: its labels form the label set (unless "
                                                     "--labels-from says otherwise) and give the lfb frequencies")
@@ -85,6 +78,36 @@ def _add_score(sub: Any) -> None:
                     help="the value of a 0/0 ratio (default 0); the report lists the labels affected")
     ls.add_argument("--undefined", choices=sorted(UNDEFINED_POLICIES), default="include",
                     help=f"{_choices(UNDEFINED_POLICIES)}; default: include")
+
+
+def _add_output_options(p: Any) -> Any:
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=list(RENDERERS), default="text",
+                     help=f"{_choices(RENDERERS)}; default: text")
+    out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    out.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown (default 4)")
+    return out
+
+
+def _add_score(sub: Any) -> None:
+    p = sub.add_parser(
+        "score", help="score predictions against gold labels",
+        description="Score predictions against gold labels: per-label counts and measures, every average by "
+                    "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
+                    "default the last two, whitespace-separated, as TiMBL writes them); with PRED, INPUT is the "
+                    "gold file and PRED the predictions, one instance per line.")
+    p.add_argument("input", nargs="?", metavar="INPUT", help="the input file, or - for standard input")
+    p.add_argument("pred", nargs="?", metavar="PRED", help="a predictions file (INPUT is then the gold file)")
+    src = p.add_argument_group("input")
+    src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
+    src.add_argument("--matrix-rows", choices=sorted(MATRIX_ORIENTATIONS), default="gold",
+                     help=f"what the matrix rows hold ({_choices(MATRIX_ORIENTATIONS)}); default: gold")
+    _add_table_options(src)
+    src.add_argument("--gold-col", metavar="COL", help="gold column: 1-based number, negative from the end, "
+                                                       "or header name (default: -2; with PRED: -1)")
+    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
+    _add_multilabel_options(p)
+    _add_label_set_options(p)
     ci = p.add_argument_group("confidence intervals")
     ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
                     help="an interval for every score: " + "; ".join(
@@ -92,13 +115,66 @@ def _add_score(sub: Any) -> None:
     ci.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
     ci.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
-    out = p.add_argument_group("output")
-    out.add_argument("--format", choices=list(RENDERERS), default="text",
-                     help=f"{_choices(RENDERERS)}; default: text")
-    out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    out.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown (default 4)")
+    out = _add_output_options(p)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
     p.set_defaults(run=_run_score)
+
+
+def _add_compare(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare", help="is system A really better than B? paired significance tests",
+        description="Test whether systems' scores on the same test set differ: approximate randomization "
+                    "(default), the paired bootstrap or McNemar's exact test, on any score clfeval reports. "
+                    "GOLD is the gold file and each PRED one system's predictions, line i against line i; or give "
+                    "one file and name its gold column and a predicted column per system (--gold-col, --pred-col "
+                    "repeated). With more than two systems every pair is tested (or each against --baseline), "
+                    "with Holm-adjusted p-values. The exit code is 0 whatever the verdict.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="GOLD PRED_A PRED_B [PRED_C …], or one file with "
+                                                            "a gold column and a column per system")
+    src = p.add_argument_group("input")
+    _add_table_options(src)
+    src.add_argument("--gold-col", metavar="COL", help="the gold file's label column: 1-based number, negative from "
+                                                       "the end, or header name (default: -1, the last)")
+    src.add_argument("--pred-col", metavar="COL", action="append",
+                     help="the prediction files' label column (default: -1); with one FILE, repeat it for each "
+                          "system's column")
+    src.add_argument("--name", metavar="NAME", action="append", dest="names",
+                     help="the systems' names, in order (repeat; default: the file names, or the column names)")
+    _add_multilabel_options(p)
+    _add_label_set_options(p)
+    t = p.add_argument_group("test")
+    t.add_argument("--metric", action="append", metavar="NAME",
+                   help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
+                        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, accuracy, "
+                        "hamming_loss, per_label.<label>.f1, …; repeat it (or separate names with commas) to "
+                        "test several metrics on the same arrangements")
+    t.add_argument("--test", choices=list(TESTS), default="ar",
+                   help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar")
+    t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
+    t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
+    t.add_argument("--alternative", choices=list(ALTERNATIVES), default="two-sided",
+                   help=f"on d = score(A) − score(B): {_choices(ALTERNATIVES)}; default: two-sided")
+    t.add_argument("--baseline", metavar="NAME", help="test each system against this one only (default: every pair)")
+    t.add_argument("--alpha", type=float, default=0.05,
+                   help="the level at which a Holm-adjusted p-value marks a difference as holding (default 0.05)")
+    t.add_argument("--ci", choices=list(DIFFERENCE_INTERVALS), default=None,
+                   help=f"an interval of each difference ({_choices(DIFFERENCE_INTERVALS)}); default: bootstrap "
+                        "with --test bootstrap, else none")
+    t.add_argument("--confidence", type=float, default=0.95, help="the interval's coverage (default 0.95)")
+    t.add_argument("--exact-limit", type=int, default=100_000,
+                   help="enumerate every swap pattern exactly when there are at most this many (default 100000; "
+                        "0: never)")
+    _add_output_options(p)
+    p.set_defaults(run=_run_compare)
+
+
+def _label_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The label-set and measure options shared by every command."""
+    labels = _read_label_list(args.labels) if args.labels else None
+    if args.labels_from == "file" and labels is None:
+        raise ClfevalError("--labels-from file needs --labels FILE")
+    return dict(labels=labels, labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
+                beta=args.beta, zero_division=args.zero_division, undefined=args.undefined)
 
 
 def _read_label_list(path: str) -> list[str]:
@@ -115,20 +191,40 @@ def _read_label_list(path: str) -> list[str]:
 
 
 def _run_score(args: argparse.Namespace) -> str:
-    labels = _read_label_list(args.labels) if args.labels else None
-    labels_from = {"file": "given"}.get(args.labels_from, args.labels_from)
-    if args.labels_from == "file" and labels is None:
-        raise ClfevalError("--labels-from file needs --labels FILE")
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
-    common: dict[str, Any] = dict(labels=labels, labels_from=labels_from, beta=args.beta,
-                                  zero_division=args.zero_division, undefined=args.undefined, ci=args.ci,
-                                  confidence=args.confidence, resamples=args.resamples, seed=args.seed,
+    common: dict[str, Any] = dict(**_label_options(args), ci=args.ci, confidence=args.confidence,
+                                  resamples=args.resamples, seed=args.seed,
                                   progress=progress if progress.enabled else None)
     try:
         result = _score_result(args, common)
     finally:
         progress.close()
     return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+
+
+def _run_compare(args: argparse.Namespace) -> str:
+    files = args.files
+    pred_cols = [parse_column(c) for c in args.pred_col or []]
+    if len(files) == 2:
+        raise ClfevalError("compare needs GOLD and at least two prediction files (or one file with --gold-col and "
+                           "--pred-col for each system)")
+    if len(files) > 2 and len(pred_cols) > 1:
+        raise ClfevalError("with prediction files, give --pred-col once: it applies to every prediction file")
+    metrics = [m.strip() for spec in args.metric or [] for m in spec.split(",") if m.strip()] or None
+    progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
+    try:
+        result = compare_files(
+            files[0], files[1:], pred_col=pred_cols[0] if len(files) > 2 and pred_cols else None,
+            pred_cols=pred_cols if len(files) == 1 else None, names=args.names,
+            gold_col=parse_column(args.gold_col), input_format=args.input_format, sep=args.sep, header=args.header,
+            multilabel=args.multilabel, label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates,
+            train=args.train, train_col=parse_column(args.train_col), **_label_options(args), metrics=metrics,
+            test=args.test, rounds=args.rounds, seed=args.seed, alternative=args.alternative,
+            baseline=args.baseline, alpha=args.alpha, ci=args.ci, confidence=args.confidence,
+            exact_limit=args.exact_limit, progress=progress if progress.enabled else None)
+    finally:
+        progress.close()
+    return result.render(args.format, digits=args.digits)
 
 
 def _score_result(args: argparse.Namespace, common: dict[str, Any]) -> Any:
@@ -157,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"clfeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_score(sub)
+    _add_compare(sub)
     return parser
 
 

@@ -8,16 +8,40 @@ import math
 from typing import Any
 
 from clfeval.count.labelsets import SplitMatrix
+from clfeval.infer.comparison import Comparison
 from clfeval.score.result import Scores
 
-__all__ = ["render_csv"]
+__all__ = ["comparison_csv", "render_csv", "score_csv"]
 
 
 def _value(v: Any) -> Any:
     return "" if isinstance(v, float) and math.isnan(v) else v
 
 
-def render_csv(scores: Scores, **_: Any) -> str:
+def render_csv(result: Scores | Comparison, **_: Any) -> str:
+    """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`)."""
+    if isinstance(result, Comparison):
+        return comparison_csv(result)
+    return score_csv(result)
+
+
+def comparison_csv(cmp: Comparison) -> str:
+    """One row per (metric, pair): ``metric,a,b,score_a,score_b,difference,ci_low,ci_high,p_value,p_adjusted,
+    significant,exact,rounds,test,alternative,seed``; an undefined value is an empty cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["metric", "a", "b", "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value",
+                     "p_adjusted", "significant", "exact", "rounds", "test", "alternative", "seed"])
+    for p in cmp.pairs:
+        low, high = p.ci if p.ci is not None else ("", "")
+        writer.writerow([p.metric, p.a, p.b, _value(p.score_a), _value(p.score_b), _value(p.difference), low, high,
+                         _value(p.p_value), _value(p.p_adjusted), p.significant, p.exact,
+                         "" if p.rounds is None else p.rounds, cmp.test, cmp.alternative,
+                         "" if cmp.seed is None else cmp.seed])
+    return out.getvalue()
+
+
+def score_csv(scores: Scores) -> str:
     """Rows ``section,label,measure,value``.
 
     Sections: ``per_label`` (label = the label), ``average`` (label = the average's JSON

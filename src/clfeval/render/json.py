@@ -1,14 +1,15 @@
-"""JSON output: the versioned contract of :meth:`Scores.to_dict`."""
+"""JSON output: the versioned contracts of :meth:`Scores.to_dict` and :meth:`Comparison.to_dict`."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from clfeval.infer.comparison import Comparison
 from clfeval.score.result import Scores
 
 __all__ = ["render_json"]
 
 
-def render_json(scores: Scores, **_: Any) -> str:
-    """``scores.to_dict()`` as indented JSON (labels are strings; NaN is ``null``)."""
-    return scores.to_json() + "\n"
+def render_json(result: Scores | Comparison, **_: Any) -> str:
+    """``result.to_dict()`` as indented JSON (labels are strings; NaN is ``null``)."""
+    return result.to_json() + "\n"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.report.tables import Table, format_number, score_report
+from clfeval.infer.comparison import Comparison
+from clfeval.report import report_of
+from clfeval.report.tables import Table, format_number
 from clfeval.score.result import Scores
 
 __all__ = ["render_markdown"]
@@ -21,9 +23,9 @@ def _table(table: Table, digits: int) -> list[str]:
     return [f"**{_escape(table.title)}**", "", head, rule, *body, ""]
 
 
-def render_markdown(scores: Scores, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
-    """The report of ``scores`` as Markdown."""
-    report = score_report(scores, matrix=matrix)
+def render_markdown(result: Scores | Comparison, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
+    """The report of a result as Markdown."""
+    report = report_of(result, matrix=matrix)
     lines = [f"### {_escape(report.title)}", ""]
     for table in report.tables:
         lines.extend(_table(table, digits))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.report.tables import Report, Table, format_number, score_report
+from clfeval.infer.comparison import Comparison
+from clfeval.report import report_of
+from clfeval.report.tables import Report, Table, format_number
 from clfeval.score.result import Scores
 
 __all__ = ["render_text", "text_table"]
@@ -39,6 +41,6 @@ def render_report_text(report: Report, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_text(scores: Scores, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
-    """The terminal report of ``scores``."""
-    return render_report_text(score_report(scores, matrix=matrix), digits)
+def render_text(result: Scores | Comparison, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
+    """The terminal report of a result."""
+    return render_report_text(report_of(result, matrix=matrix), digits)

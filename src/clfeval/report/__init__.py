@@ -1,5 +1,19 @@
 """Reports: a presentation-neutral view of a result — titled tables and notes — for the renderers."""
 
-from clfeval.report.tables import Report, Table, score_report
+from __future__ import annotations
 
-__all__ = ["Report", "Table", "score_report"]
+from typing import Any
+
+from clfeval.infer.comparison import Comparison
+from clfeval.report.comparison import comparison_report
+from clfeval.report.tables import Report, Table, score_report
+from clfeval.score.result import Scores
+
+__all__ = ["Report", "Table", "comparison_report", "report_of", "score_report"]
+
+
+def report_of(result: Scores | Comparison, *, matrix: bool = True, **_: Any) -> Report:
+    """The report of any result: a score (with the confusion matrix unless ``matrix=False``) or a comparison."""
+    if isinstance(result, Comparison):
+        return comparison_report(result)
+    return score_report(result, matrix=matrix)

@@ -13,7 +13,7 @@ from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import Key, Scores
 
-__all__ = ["Bounds", "Report", "Table", "score_report"]
+__all__ = ["Bounds", "PValue", "Report", "Table", "score_report"]
 
 #: How many interval remarks and not-estimable reasons a report lists before pointing to the JSON.
 _MAX_LISTED = 12
@@ -29,6 +29,10 @@ class Bounds:
     low: float | None
     high: float | None
     mark: str = ""
+
+
+class PValue(float):
+    """A table cell holding a p-value: shown in scientific notation when below 0.001, so it never reads 0."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,10 @@ def format_number(value: Any, digits: int) -> str:
         if value.low is None or value.high is None:
             return "no interval"
         return f"[{value.low:.{digits}f}, {value.high:.{digits}f}]{value.mark}"
+    if isinstance(value, PValue):
+        if math.isnan(value):
+            return "no test"
+        return f"{value:.1e}" if value < 0.001 else f"{value:.{max(digits, 3)}f}"
     if isinstance(value, (bool, np.bool_)):
         return str(value)
     if isinstance(value, (int, np.integer)):
