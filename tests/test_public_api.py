@@ -5,11 +5,11 @@ from __future__ import annotations
 import clfeval
 
 EXPECTED = {
-    "AVERAGES", "ClfevalError", "ConfusionCounts", "FORMATS", "INTERVAL_METHODS", "InputError", "Intervals",
-    "LABEL_SOURCES", "LabelCounts",
-    "LabelFrequencies", "LabelScores", "LabelSetCounts", "MatrixError", "OptionError", "Scores", "SplitMatrix",
-    "__version__", "count_label_sets", "count_labels", "score", "score_counts", "score_file", "score_matrix",
-    "with_intervals",
+    "ALTERNATIVES", "AVERAGES", "ClfevalError", "Comparison", "ConfusionCounts", "FORMATS", "INTERVAL_METHODS",
+    "InputError", "Intervals", "JointCounts", "LABEL_SOURCES", "LabelCounts", "LabelFrequencies", "LabelScores",
+    "LabelSetCounts", "MatrixError", "OptionError", "PairTest", "PairedCounts", "Scores", "SplitMatrix", "TESTS",
+    "__version__", "compare", "compare_counts", "compare_files", "count_label_sets", "count_labels", "count_systems",
+    "score", "score_counts", "score_file", "score_matrix", "with_intervals",
 }
 
 
@@ -45,3 +45,6 @@ def test_registries_have_definitions() -> None:
     for average in clfeval.AVERAGES.values():
         assert average.definition and average.short
     assert set(clfeval.LABEL_SOURCES) == {"union", "gold", "train", "given"}
+    assert list(clfeval.TESTS) == ["ar", "bootstrap", "mcnemar"]
+    assert all(t.title and t.definition for t in clfeval.TESTS.values())
+    assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]

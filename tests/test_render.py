@@ -25,6 +25,13 @@ def _multilabel() -> clfeval.Scores:
     return clfeval.score([["A"], ["A"], ["A", "B"], []], [["B", "C"], ["A"], ["A"], ["C"]], multilabel=True)
 
 
+def _comparison() -> clfeval.Comparison:
+    # few differing instances: every arrangement is enumerated, so the p-values do not depend on a random stream
+    gold = list("abcabcabcaab")
+    return clfeval.compare(gold, {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab"), "Z": list("abcabcabcabb")},
+                           metrics=["macro.f1", "accuracy"], seed=1)
+
+
 CASES = {
     "single.txt": lambda: _example().render("text"),
     "single-ci.txt": lambda: clfeval.with_intervals(_example(), "delta").render("text"),
@@ -33,6 +40,9 @@ CASES = {
     "single.md": lambda: _example().render("markdown"),
     "single.csv": lambda: _example().render("csv"),
     "multi.txt": lambda: _multilabel().render("text"),
+    "compare.txt": lambda: _comparison().render("text"),
+    "compare.md": lambda: _comparison().render("markdown"),
+    "compare.csv": lambda: _comparison().render("csv"),
 }
 
 
@@ -53,6 +63,13 @@ def test_json_round_trips(make) -> None:
     data = json.loads(text)
     assert json.loads(json.dumps(data)) == data == result.to_dict()
     assert data["schema"] == "clfeval.score/1"
+
+
+def test_comparison_json_round_trips() -> None:
+    result = _comparison()
+    data = json.loads(result.render("json"))
+    assert json.loads(json.dumps(data)) == data == result.to_dict()
+    assert data["schema"] == "clfeval.compare/1" and all(p["exact"] for p in data["pairs"])
 
 
 def test_nan_is_null_in_json_and_said_in_words() -> None:
