@@ -74,6 +74,36 @@ def test_exact_enumeration_equals_brute_force(multilabel) -> None:
     assert result.p_values[0] == pytest.approx(hits / total, abs=1e-12)
 
 
+def test_exact_enumeration_of_samples_f1_keeps_ties() -> None:
+    """Samples averages move fractional per-instance sums: a float32 product broke ties between arrangements
+    (found by the calibration study) and gave p-values too small."""
+    rng = np.random.default_rng(21)
+    names = "XYZ"
+    for _ in range(6):
+        n = 10
+        gold = [[c for c in names if rng.random() < 0.5] for _ in range(n)]
+        a = [[c for c in g if rng.random() < 0.7] + [c for c in names if rng.random() < 0.2] for g in gold]
+        b = [[c for c in g if rng.random() < 0.7] + [c for c in names if rng.random() < 0.2] for g in gold]
+        _, arr, labels = _paired(gold, a, b, True)
+        key = ("averages", "samples", "f")
+
+        def samples_f(pred):
+            return clfeval.score(gold, pred, labels=labels, multilabel=True).averages["samples"]["f"]
+
+        observed = samples_f(a) - samples_f(b)
+        differ = [i for i in range(n) if sorted(a[i]) != sorted(b[i])]
+        hits = 0
+        for bits in itertools.product([0, 1], repeat=len(differ)):
+            mask = [0] * n
+            for i, bit in zip(differ, bits):
+                mask[i] = bit
+            aa, bb = _swap(a, b, mask)
+            hits += abs(samples_f(aa) - samples_f(bb)) >= abs(observed) - 1e-12
+        result = randomization_test(arr, [arr.f.index(key)], rounds=100, rng=np.random.default_rng(0))
+        assert result.exact
+        assert result.p_values[0] == pytest.approx(hits / 2 ** len(differ), abs=1e-12)
+
+
 def test_approximate_randomization_agrees_with_per_instance_reference() -> None:
     rng = np.random.default_rng(7)
     n = 300

@@ -132,9 +132,11 @@ class Arrangements:
         return a[0], b[0]
 
     def __post_init__(self) -> None:
-        # The swap product runs in float32 when every moved count stays below 2²⁴ (exact there), else float64;
-        # decided, and the matrix converted, once rather than for every batch of rounds.
-        exact32 = self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
+        # The swap product runs in float32 only where it is exact: whole-number moves (counts, not the fractional
+        # per-instance sums of samples averages) whose totals stay below 2²⁴. A rounding error there would break
+        # ties between arrangements and make p-values too small. Decided, and converted, once.
+        whole = bool(np.array_equal(self.delta, np.round(self.delta)))
+        exact32 = whole and self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
 
     def reordered(self, order: np.ndarray) -> "Arrangements":
