@@ -144,3 +144,24 @@ def test_bad_files_exit_2_naming_the_file(systems: dict[str, Path], tmp_path: Pa
     assert out.returncode == 2 and "given twice" in out.stderr.decode()
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(tmp_path / "missing.txt"))
     assert out.returncode == 2 and "missing.txt: no such file" in out.stderr.decode()
+
+
+def test_jsonl_list_columns_and_parquet(tmp_path: Path) -> None:
+    rows = [{"gold": ["A", "B"], "x": ["A", "B"], "y": ["A"]}, {"gold": [], "x": [], "y": ["C"]},
+            {"gold": ["C"], "x": ["B"], "y": ["C"]}] * 5
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = _json(str(path), "--gold-col", "gold", "--pred-col", "x", "--pred-col", "y", "--multilabel",
+                 "--metric", "micro.f1", "--seed", "1")
+    expected = clfeval.compare([r["gold"] for r in rows], {"x": [r["x"] for r in rows], "y": [r["y"] for r in rows]},
+                               multilabel=True, metrics="micro.f1", seed=1)
+    assert data["pairs"][0]["p_value"] == pytest.approx(expected.pairs[0].p_value)
+    assert data["scores"]["x"]["micro.f1"] == pytest.approx(expected.score("x", "micro.f1"))
+    import polars as pl
+
+    single = tmp_path / "runs.parquet"
+    frame = pl.DataFrame({"gold": ["a", "b", "c"] * 10, "s1": ["a", "b", "b"] * 10, "s2": ["a", "a", "c"] * 10})
+    frame.write_parquet(single)
+    data = _json(str(single), "--gold-col", "gold", "--pred-col", "s1", "--pred-col", "s2", "--seed", "1",
+                 "--metric", "accuracy")
+    assert data["scores"] == {"s1": {"accuracy": pytest.approx(2 / 3)}, "s2": {"accuracy": pytest.approx(2 / 3)}}
