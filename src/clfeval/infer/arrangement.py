@@ -136,7 +136,8 @@ class Arrangements:
         # per-instance sums of samples averages) whose totals stay below 2²⁴. A rounding error there would break
         # ties between arrangements and make p-values too small. Decided, and converted, once.
         whole = bool(np.array_equal(self.delta, np.round(self.delta)))
-        exact32 = whole and self.counts[self.differ].sum() * max(1.0, float(np.abs(self.delta).max(initial=0))) < 2 ** 24
+        largest = float(np.abs(self.delta).max(initial=0))
+        exact32 = whole and self.counts[self.differ].sum() * max(1.0, largest) < 2 ** 24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
 
     def reordered(self, order: np.ndarray) -> "Arrangements":
