@@ -5,11 +5,12 @@ from __future__ import annotations
 import clfeval
 
 EXPECTED = {
-    "ALTERNATIVES", "AVERAGES", "ClfevalError", "Comparison", "ConfusionCounts", "FORMATS", "INTERVAL_METHODS",
+    "ALTERNATIVES", "AVERAGES", "ClfevalError", "Comparison", "ConfusionCounts", "CrossValidation", "FORMATS",
+    "INTERVAL_METHODS",
     "InputError", "Intervals", "JointCounts", "LABEL_SOURCES", "LabelCounts", "LabelFrequencies", "LabelScores",
     "LabelSetCounts", "MatrixError", "OptionError", "PairTest", "PairedCounts", "Scores", "SplitMatrix", "TESTS",
     "__version__", "compare", "compare_counts", "compare_files", "count_label_sets", "count_labels", "count_systems",
-    "score", "score_counts", "score_file", "score_matrix", "with_intervals",
+    "cv", "cv_counts", "cv_files", "score", "score_counts", "score_file", "score_matrix", "with_intervals",
 }
 
 

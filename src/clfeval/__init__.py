@@ -7,12 +7,13 @@
 """
 
 from clfeval._version import __version__
-from clfeval.api import compare, compare_counts, compare_files, score, score_counts, score_file, score_matrix
+from clfeval.api import (compare, compare_counts, compare_files, cv, cv_counts, cv_files, score, score_counts,
+                         score_file, score_matrix)
 from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
                            SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import FORMATS, count_label_sets, count_labels, count_systems
-from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, PairTest, with_intervals
+from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "ClfevalError",
     "Comparison",
     "ConfusionCounts",
+    "CrossValidation",
     "FORMATS",
     "INTERVAL_METHODS",
     "InputError",
@@ -45,6 +47,9 @@ __all__ = [
     "count_label_sets",
     "count_labels",
     "count_systems",
+    "cv",
+    "cv_counts",
+    "cv_files",
     "score",
     "score_counts",
     "score_file",

@@ -5,22 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.infer.comparison import Comparison, compare_counts
+from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
-from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of
+from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of, to_sequence
 from clfeval.read.columns import Column
-from clfeval.read.files import (count_file, count_files, count_system_columns, count_system_files,
+from clfeval.read.files import (count_file, count_files, count_fold_column, count_system_columns, count_system_files,
                                 train_frequencies)
 from clfeval.read.matrix import read_matrix
-from clfeval.errors import OptionError
+from clfeval.errors import InputError, OptionError
 from clfeval.read.table import TableOptions
 from clfeval.score.result import Scores
 from clfeval.score import scorer
 
-__all__ = ["compare", "compare_counts", "compare_files", "score", "score_counts", "score_file", "score_matrix"]
+__all__ = ["compare", "compare_counts", "compare_files", "cv", "cv_counts", "cv_files", "score", "score_counts",
+           "score_file", "score_matrix"]
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
                  labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
@@ -290,3 +294,93 @@ def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequ
                               "label_sep": label_sep if multilabel else None}.items() if v is not None}
     return compare_counts(joint, train=freqs, labels=None if labels is None else [str(x) for x in labels],
                           inputs=inputs, warnings=warnings, options=used, **options)
+
+
+#: Cross-validation from counts: see :func:`clfeval.infer.crossvalidation.cross_validate`.
+cv_counts = cross_validate
+
+
+def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multilabel: bool = False,
+       empty: str = "ignore", duplicates: str = "keep", label_sep: str | None = None,
+       train: Iterable[Any] | LabelFrequencies | None = None, **options: Any) -> CrossValidation:
+    """Cross-validation of predictions held in memory: ``folds[i]`` names the fold of instance i.
+
+    Scores the folds pooled (their counts added: F_tp,fp, the one to report) and one by one
+    (their mean and sd: F_avg). Other parameters as in :func:`score` and
+    :func:`clfeval.infer.crossvalidation.cross_validate` (``ci`` applies to the pooled scores,
+    ``warn_above`` sets when a difference between the two is warned about).
+
+    Examples
+    --------
+    >>> r = cv(list("aabbab"), list("abbbaa"), [1, 1, 1, 2, 2, 2])
+    >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f1"], 4)
+    (0.6667, 0.6667)
+    """
+    g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
+    f = np.asarray(to_sequence(folds, "folds"))
+    if not len(g) == len(p) == len(f):
+        raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
+    names = [str(v) for v in dict.fromkeys(f.tolist())]
+    try:
+        names.sort(key=float)
+    except ValueError:
+        names.sort()
+    keys = np.array([str(v) for v in f.tolist()])
+    counts = []
+    for name in names:
+        idx = np.flatnonzero(keys == name)
+        gs, ps = [g[i] for i in idx], [p[i] for i in idx]
+        counts.append(count_label_sets(gs, ps, duplicates=duplicates, empty=empty, label_sep=label_sep) if multilabel
+                      else count_labels(np.asarray(gs) if isinstance(g, np.ndarray) else gs,
+                                        np.asarray(ps) if isinstance(p, np.ndarray) else ps))
+    return cross_validate(counts, fold_names=names, train=_train(train, multilabel, label_sep),
+                          inputs={"source": "arrays"}, **options)
+
+
+def cv_files(paths: Sequence[str], *, fold_col: Column | None = None, gold_col: Column | None = None,
+             pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
+             header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
+             duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+             **options: Any) -> CrossValidation:
+    """Cross-validation from files: one file per fold (each with gold and predicted columns, by default the
+    last two), or one file with a fold column (``fold_col``; when it is the last column, gold and predicted
+    default to the two before it, else they must be given).
+
+    Other parameters as in :func:`score_file` and :func:`cv`.
+    """
+    table = TableOptions(input_format, sep, header)
+    kwargs = dict(options=table, multilabel=multilabel, label_sep=label_sep, duplicates=duplicates, empty=empty)
+    warnings: list[str] = []
+    if fold_col is not None:
+        if len(paths) != 1:
+            raise OptionError("with a fold column, give one file")
+        if fold_col != -1 and (gold_col is None or pred_col is None):
+            raise OptionError("with a fold column other than the last (-1), say which columns hold gold and predicted "
+                              "labels (--gold-col, --pred-col)")
+        names, folds, warnings = count_fold_column(
+            paths[0], gold_col=-3 if gold_col is None else gold_col, pred_col=-2 if pred_col is None else pred_col,
+            fold_col=fold_col, **kwargs)
+        inputs: dict[str, Any] = {"file": paths[0], "fold_col": str(fold_col)}
+    else:
+        if not paths:
+            raise OptionError("give one file per fold, or one file and its fold column")
+        folds = []
+        for path in paths:
+            counts, found = count_file(path, gold_col=-2 if gold_col is None else gold_col,
+                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
+            folds.append(counts)
+            warnings += found
+        names = list(paths) if len(set(paths)) == len(paths) else [f"fold {i + 1}" for i in range(len(paths))]
+        inputs = {"fold_files": list(paths)}
+    freqs = None
+    if isinstance(train, str):
+        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
+        freqs = train_frequencies(train, column=column, **kwargs)
+        inputs["train_file"] = train
+    elif train is not None:
+        freqs = _train(train, multilabel, label_sep)
+    labels = options.pop("labels", None)
+    used = {k: v for k, v in {"input_format": input_format, "sep": sep, "header": header,
+                              "label_sep": label_sep if multilabel else None}.items() if v is not None}
+    return cross_validate(folds, fold_names=names, train=freqs, labels=None if labels is None else
+                          [str(x) for x in labels], inputs=inputs, warnings=warnings, options=used, **options)

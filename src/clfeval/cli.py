@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import compare_files, score_file, score_matrix
+from clfeval.api import compare_files, cv_files, score_file, score_matrix
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
@@ -108,13 +108,7 @@ def _add_score(sub: Any) -> None:
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
     _add_multilabel_options(p)
     _add_label_set_options(p)
-    ci = p.add_argument_group("confidence intervals")
-    ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
-                    help="an interval for every score: " + "; ".join(
-                        f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items()) + "; default: none")
-    ci.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
-    ci.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
+    _add_interval_options(p, "confidence intervals")
     out = _add_output_options(p)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
     p.set_defaults(run=_run_score)
@@ -166,6 +160,40 @@ def _add_compare(sub: Any) -> None:
                         "0: never)")
     _add_output_options(p)
     p.set_defaults(run=_run_compare)
+
+
+def _add_cv(sub: Any) -> None:
+    p = sub.add_parser(
+        "cv", help="cross-validation: pooled and mean-of-folds scores",
+        description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the unbiased "
+                    "summary to report) and the mean ± sd of the folds' own scores (F_avg), with a table per fold "
+                    "and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
+                    "default the last two, as for score), or one file and its --fold-col.")
+    p.add_argument("files", nargs="+", metavar="FOLD", help="one file per fold, or one file with --fold-col")
+    src = p.add_argument_group("input")
+    _add_table_options(src)
+    src.add_argument("--fold-col", metavar="COL", help="the fold column of a single file: 1-based number, negative "
+                                                       "from the end, or header name")
+    src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with --fold-col -1: -3)")
+    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
+    _add_multilabel_options(p)
+    _add_label_set_options(p)
+    _add_interval_options(p, "intervals of the pooled scores")
+    p.add_argument("--warn-above", type=float, default=0.01, metavar="D",
+                   help="warn when a pooled and a mean-of-folds value differ by more than D (default 0.01)")
+    out = _add_output_options(p)
+    out.add_argument("--no-matrix", action="store_true", help="leave the pooled confusion matrix out of the report")
+    p.set_defaults(run=_run_cv)
+
+
+def _add_interval_options(p: Any, title: str) -> None:
+    ci = p.add_argument_group(title)
+    ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
+                    help="an interval for every score: " + "; ".join(
+                        f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items()) + "; default: none")
+    ci.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
+    ci.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
 
 
 def _label_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -227,6 +255,21 @@ def _run_compare(args: argparse.Namespace) -> str:
     return result.render(args.format, digits=args.digits)
 
 
+def _run_cv(args: argparse.Namespace) -> str:
+    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    try:
+        result = cv_files(args.files, fold_col=parse_column(args.fold_col), gold_col=parse_column(args.gold_col),
+                          pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
+                          header=args.header, multilabel=args.multilabel, label_sep=args.label_sep, empty=args.empty,
+                          duplicates=args.duplicates, train=args.train, train_col=parse_column(args.train_col),
+                          **_label_options(args), ci=args.ci, confidence=args.confidence, resamples=args.resamples,
+                          seed=args.seed, warn_above=args.warn_above,
+                          progress=progress if progress.enabled else None)
+    finally:
+        progress.close()
+    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+
+
 def _score_result(args: argparse.Namespace, common: dict[str, Any]) -> Any:
     """Read, count and score what the arguments name (a matrix file, or instance files)."""
     if args.matrix:
@@ -254,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_score(sub)
     _add_compare(sub)
+    _add_cv(sub)
     return parser
 
 

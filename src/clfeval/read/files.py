@@ -18,7 +18,8 @@ from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column
 from clfeval.read.table import Cells, TableOptions, read_cells, read_cells_in_line_order, read_cells_two_files
 
-__all__ = ["count_file", "count_files", "count_system_columns", "count_system_files", "system_names",
+__all__ = ["count_file", "count_files", "count_fold_column", "count_system_columns", "count_system_files",
+           "system_names",
            "train_frequencies"]
 
 
@@ -99,6 +100,34 @@ def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_c
     rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel)
     result = _to_counts(rows, counts, f"{gold_path}/{pred_path}", multilabel, label_sep, duplicates, empty)
     return result, []
+
+
+def _in_order(names: Sequence[str]) -> list[str]:
+    """Fold names in order: numerically when every name is a number (fold 2 before fold 10), else as strings."""
+    try:
+        return sorted(names, key=float)
+    except ValueError:
+        return sorted(names)
+
+
+def count_fold_column(path: str, *, gold_col: Column = -3, pred_col: Column = -2, fold_col: Column = -1,
+                      options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
+                      duplicates: str = "keep", empty: str = "ignore"
+                      ) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
+    """Count one file per value of its fold column: the fold names (sorted) and each fold's counts."""
+    cells = read_cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
+                       empty_ok=multilabel)
+    groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
+    for (g, p, fold), c in zip(cells.rows, cells.counts):
+        rows, counts = groups.setdefault(_single(fold, cells.source), ([], []))
+        rows.append((g, p))
+        counts.append(int(c))
+    if not groups:
+        raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    names = _in_order(groups)
+    folds = [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep, duplicates, empty)
+             for n in names]
+    return names, folds, [f"{cells.source}: {w}" for w in cells.warnings]
 
 
 def system_names(paths: Sequence[str]) -> list[str]:

@@ -11,6 +11,7 @@ from clfeval.render.json import render_json
 from clfeval.render.markdown import render_markdown
 from clfeval.render.text import render_text
 from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
 
 __all__ = ["RENDERERS", "render"]
@@ -18,13 +19,13 @@ __all__ = ["RENDERERS", "render"]
 #: Output formats, by name: (renderer, one-line description).
 RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     "text": (render_text, "a terminal report: tables, the confusion matrix, and notes defining every average"),
-    "json": (render_json, "the versioned JSON contract (clfeval.score/1, clfeval.compare/1)"),
+    "json": (render_json, "the versioned JSON contract (clfeval.score/1, clfeval.compare/1, clfeval.cv/1)"),
     "markdown": (render_markdown, "the report's tables as Markdown"),
     "csv": (render_csv, "tidy rows: section,label,measure,value"),
 }
 
 
-def render(result: Scores | Comparison, fmt: str = "text", **options: Any) -> str:
+def render(result: Scores | Comparison | CrossValidation, fmt: str = "text", **options: Any) -> str:
     """Render a result in the format ``fmt`` (a name from :data:`RENDERERS`)."""
     if fmt not in RENDERERS:
         raise unknown_name("output format", fmt, RENDERERS)

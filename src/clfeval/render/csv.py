@@ -9,20 +9,49 @@ from typing import Any
 
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
 
-__all__ = ["comparison_csv", "render_csv", "score_csv"]
+__all__ = ["comparison_csv", "cv_csv", "render_csv", "score_csv"]
 
 
 def _value(v: Any) -> Any:
     return "" if isinstance(v, float) and math.isnan(v) else v
 
 
-def render_csv(result: Scores | Comparison, **_: Any) -> str:
-    """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`)."""
+def render_csv(result: Scores | Comparison | CrossValidation, **_: Any) -> str:
+    """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`);
+    a cross-validation as tidy rows per scope (:func:`cv_csv`)."""
     if isinstance(result, Comparison):
         return comparison_csv(result)
+    if isinstance(result, CrossValidation):
+        return cv_csv(result)
     return score_csv(result)
+
+
+def cv_csv(cv: CrossValidation) -> str:
+    """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
+    average ``overall`` holds accuracy (and Hamming loss) and micro FPR."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["scope", "average", "measure", "value"])
+    fk = cv.pooled.f_name
+    overall = ["accuracy", "micro_fpr"] + (["hamming_loss"] if cv.pooled.hamming_loss is not None else [])
+    means = cv.mean_of_folds()
+    for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
+        for name, values in result.averages.items():
+            for m in ("precision", "recall", "f"):
+                writer.writerow([scope, name, fk if m == "f" else m, _value(values[m])])
+        for m in overall:
+            writer.writerow([scope, "overall", m, _value(getattr(result, m))])
+    for name, values in means["averages"].items():
+        for m in ("precision", "recall", fk):
+            writer.writerow(["mean_of_folds", name, m, _value(values[m])])
+            writer.writerow(["sd", name, m, _value(values[f"{m}_sd"])])
+    for m in overall:
+        writer.writerow(["mean_of_folds", "overall", m, _value(means[m])])
+        writer.writerow(["sd", "overall", m, _value(means[f"{m}_sd"])])
+    return out.getvalue()
 
 
 def comparison_csv(cmp: Comparison) -> str:

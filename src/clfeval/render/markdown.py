@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report import report_of
 from clfeval.report.tables import Table, format_number
 from clfeval.score.result import Scores
@@ -23,7 +24,8 @@ def _table(table: Table, digits: int) -> list[str]:
     return [f"**{_escape(table.title)}**", "", head, rule, *body, ""]
 
 
-def render_markdown(result: Scores | Comparison, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
+def render_markdown(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
+                    **_: Any) -> str:
     """The report of a result as Markdown."""
     report = report_of(result, matrix=matrix)
     lines = [f"### {_escape(report.title)}", ""]

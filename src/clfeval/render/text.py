@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report import report_of
 from clfeval.report.tables import Report, Table, format_number
 from clfeval.score.result import Scores
@@ -41,6 +42,7 @@ def render_report_text(report: Report, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_text(result: Scores | Comparison, *, digits: int = 4, matrix: bool = True, **_: Any) -> str:
+def render_text(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
+                **_: Any) -> str:
     """The terminal report of a result."""
     return render_report_text(report_of(result, matrix=matrix), digits)

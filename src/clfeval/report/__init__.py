@@ -5,15 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.comparison import comparison_report
+from clfeval.report.crossvalidation import cv_report
 from clfeval.report.tables import Report, Table, score_report
 from clfeval.score.result import Scores
 
-__all__ = ["Report", "Table", "comparison_report", "report_of", "score_report"]
+__all__ = ["Report", "Table", "comparison_report", "cv_report", "report_of", "score_report"]
 
 
-def report_of(result: Scores | Comparison, *, matrix: bool = True, **_: Any) -> Report:
-    """The report of any result: a score (with the confusion matrix unless ``matrix=False``) or a comparison."""
+def report_of(result: Scores | Comparison | CrossValidation, *, matrix: bool = True, **_: Any) -> Report:
+    """The report of any result: a score or cross-validation (with the confusion matrix unless ``matrix=False``),
+    or a comparison."""
     if isinstance(result, Comparison):
         return comparison_report(result)
+    if isinstance(result, CrossValidation):
+        return cv_report(result, matrix=matrix)
     return score_report(result, matrix=matrix)

@@ -1,0 +1,203 @@
+"""Cross-validation: the pooled scores (add the folds' counts, then score) and the mean of the folds' scores.
+
+Van Asch §7, after Forman & Scholz (2010): F_tp,fp (pooled) and F_avg (mean of folds) differ as soon as
+folds differ in size or class balance; the pooled value is the unbiased one and the one to report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from clfeval._version import __version__
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.labelsets import LabelSetCounts
+from clfeval.errors import OptionError
+from clfeval.infer.intervals import with_intervals
+from clfeval.score.averages import MEASURES
+from clfeval.score.ratios import f_key
+from clfeval.score.result import Scores
+from clfeval.score.scorer import score_counts, seen_labels
+
+__all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
+
+#: The JSON schema name and version of a cross-validation result.
+CV_SCHEMA = "clfeval.cv/1"
+#: The overall measures summarised across folds, by JSON name.
+_OVERALL = ("accuracy", "hamming_loss", "micro_fpr")
+
+
+@dataclass(frozen=True, eq=False)
+class CrossValidation:
+    """Scores of k folds: pooled (counts added, then scored) and each fold's own.
+
+    Attributes
+    ----------
+    pooled
+        The score of the folds' counts added up (F_tp,fp; with intervals when asked).
+    folds
+        Each fold's score, over the pooled label set.
+    fold_names
+        A name per fold (its file, or its value in the fold column).
+    warn_above
+        Differences between pooled and mean-of-folds values above this are warned about.
+    """
+
+    pooled: Scores
+    folds: tuple[Scores, ...]
+    fold_names: tuple[str, ...]
+    warn_above: float
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+
+    def mean_of_folds(self) -> dict[str, Any]:
+        """Every average and overall measure: the mean over folds and its sample standard deviation (F_avg).
+
+        Returns ``{"averages": {name: {measure: mean, measure_sd: sd}}, "accuracy": mean,
+        "accuracy_sd": sd, …}`` with JSON names (``f1`` for F_β at β = 1); an sd needs two folds.
+        """
+        fk = f_key(self.pooled.beta)
+        out: dict[str, Any] = {"averages": {}}
+        for name in self.pooled.averages:
+            row = {}
+            for m in MEASURES:
+                mean, sd = _mean_sd([fold.averages[name][m] for fold in self.folds])
+                row[fk if m == "f" else m] = mean
+                row[f"{fk if m == 'f' else m}_sd"] = sd
+            out["averages"][name] = row
+        for name in _OVERALL:
+            values = [getattr(fold, name) for fold in self.folds]
+            if any(v is None for v in values):
+                continue
+            out[name], out[f"{name}_sd"] = _mean_sd(values)
+        return out
+
+    def differences(self) -> list[dict[str, Any]]:
+        """Pooled minus mean-of-folds value of each average's measures (JSON names), largest first."""
+        fk = f_key(self.pooled.beta)
+        means = self.mean_of_folds()["averages"]
+        rows = []
+        for name, values in self.pooled.averages.items():
+            for m in MEASURES:
+                key = fk if m == "f" else m
+                pooled, mean = values[m], means[name][key]
+                rows.append({"average": name, "measure": key, "pooled": pooled, "mean_of_folds": mean,
+                             "difference": pooled - mean})
+        return sorted(rows, key=lambda r: -abs(r["difference"]) if not math.isnan(r["difference"]) else 0.0)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The pooled result's warnings, then a warning per average whose two summaries differ by more than
+        :attr:`warn_above`."""
+        big = [r for r in self.differences() if abs(r["difference"]) > self.warn_above]
+        out = list(self.pooled.warnings)
+        if big:
+            shown = ", ".join(f"{r['average']} {r['measure']} by {r['difference']:+.4f}" for r in big[:6])
+            more = f" and {len(big) - 6} more" if len(big) > 6 else ""
+            out.append(f"pooled and mean-of-folds scores differ by more than {self.warn_above:g}: {shown}{more}; "
+                       "report the pooled value — the fold mean is biased when folds differ in size or class "
+                       "balance (Forman & Scholz 2010; Van Asch §7)")
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract ``clfeval.cv/1`` (see the README); NaN becomes ``null``."""
+        return {
+            "schema": CV_SCHEMA,
+            "clfeval_version": __version__,
+            "n_folds": len(self.folds),
+            "fold_names": list(self.fold_names),
+            "pooled": self.pooled.to_dict(),
+            "folds": [fold.to_dict() for fold in self.folds],
+            "mean_of_folds": _nulls(self.mean_of_folds()),
+            "differences": _nulls(self.differences()),
+            "warn_above": self.warn_above,
+            "inputs": dict(self.inputs),
+            "warnings": list(self.warnings),
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def render(self, fmt: str = "text", **options: Any) -> str:
+        """This result rendered as ``text``, ``json``, ``markdown`` or ``csv``."""
+        from clfeval.render import render  # render sits above infer; imported on use only
+
+        return render(self, fmt, **options)
+
+    def __str__(self) -> str:
+        return self.render("text")
+
+
+def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
+    array = np.asarray(values, dtype=np.float64)
+    sd = float(array.std(ddof=1)) if len(array) > 1 else math.nan
+    return float(array.mean()), sd
+
+
+def _nulls(value: Any) -> Any:
+    """NaN → None, recursively (JSON has no NaN)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nulls(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nulls(v) for v in value]
+    return value
+
+
+def cross_validate(folds: Sequence[ConfusionCounts | LabelSetCounts], *, fold_names: Sequence[str] | None = None,
+                   labels: Sequence[str] | None = None, labels_from: str | None = None,
+                   train: LabelFrequencies | None = None, beta: float = 1.0, zero_division: float | str = 0,
+                   undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
+                   seed: int | None = None, progress: Callable[[int, int], None] | None = None,
+                   warn_above: float = 0.01, inputs: Mapping[str, Any] | None = None,
+                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> CrossValidation:
+    """Score k folds both ways: pooled (F_tp,fp) and mean of folds (F_avg).
+
+    Parameters
+    ----------
+    folds
+        Each fold's counts (all single-label or all multi-label, with the same multi-label options).
+    fold_names
+        Names for the report (default ``fold 1`` …).
+    labels, labels_from, train, beta, zero_division, undefined
+        As in :func:`clfeval.score`. One label set, resolved from the pooled counts, serves the
+        pooled score and every fold (a label absent from a fold has support 0 there).
+    ci, confidence, resamples, seed, progress
+        Intervals of the pooled scores (see :func:`clfeval.with_intervals`).
+    warn_above
+        Warn when a pooled and a mean-of-folds value differ by more than this.
+
+    Notes
+    -----
+    Pooled: every measure on Σ_k counts_k. Mean of folds: (1/K) Σ_k measure(counts_k), with the
+    sample standard deviation. They agree when every fold has the same size and class balance
+    (Van Asch eq. 26–30); otherwise the fold mean is biased (Forman & Scholz 2010).
+    """
+    if not folds:
+        raise OptionError("cross-validation needs at least one fold")
+    kinds = {type(f) for f in folds}
+    if len(kinds) > 1:
+        raise OptionError("the folds mix single-label and multi-label counts")
+    names = tuple(fold_names) if fold_names is not None else tuple(f"fold {i + 1}" for i in range(len(folds)))
+    if len(names) != len(folds):
+        raise OptionError(f"{len(names)} fold names for {len(folds)} folds")
+    if len(set(names)) != len(names):
+        raise OptionError("fold names must be distinct")
+    if not (isinstance(warn_above, (int, float)) and warn_above >= 0):
+        raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
+    pooled_counts = sum(folds[1:], folds[0])
+    common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
+                  undefined=undefined, options=options)
+    pooled = score_counts(pooled_counts, **common, inputs=inputs, warnings=warnings)
+    if ci != "none":
+        pooled = with_intervals(pooled, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
+    seen = seen_labels(pooled_counts)
+    scored = tuple(score_counts(fold, **common, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
+    return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

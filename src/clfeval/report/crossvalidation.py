@@ -1,0 +1,44 @@
+"""Build a :class:`Report` from a :class:`CrossValidation`: pooled against mean of folds, each fold, the pooled
+report."""
+
+from __future__ import annotations
+
+from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.report.tables import Report, Table, score_report
+from clfeval.score.ratios import f_key
+
+__all__ = ["cv_report"]
+
+
+def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
+    """The tables and notes of a cross-validation report.
+
+    Tables: each average's pooled value beside the mean (± sd) of the folds' values and their
+    difference; one row per fold (N, accuracy, each average's F); then the pooled score report.
+    """
+    fk = f_key(cv.pooled.beta)
+    f_title = "F1" if cv.pooled.beta == 1 else f"F{cv.pooled.beta:g}"
+    means = cv.mean_of_folds()
+    pairs = [(a, m) for a in cv.pooled.averages for m in ("precision", "recall", fk)]
+    order = {pair: i for i, pair in enumerate(pairs)}
+    rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
+    both = Table("pooled (counts added, then scored) against the mean of the folds' scores",
+                 ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
+                 tuple((r["average"], f_title if r["measure"] == fk else r["measure"], r["pooled"], r["mean_of_folds"],
+                        means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows), "cv")
+    names = list(cv.pooled.averages)
+    folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_title}" for name in names)),
+                  tuple((name, fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))
+                        for name, fold in zip(cv.fold_names, cv.folds)), "folds")
+    pooled = score_report(cv.pooled, matrix=matrix)
+    tables = [both, folds] + [Table(f"pooled: {t.title}", t.columns, t.rows, t.key) for t in pooled.tables]
+    notes = [f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances in all; every fold is scored over the pooled "
+             "label set",
+             "pooled (F_tp,fp): tp, fp and fn added over the folds, then every measure computed once — the unbiased "
+             "summary to report (Forman & Scholz 2010; Van Asch §7)",
+             "mean of folds (F_avg): each fold scored on its own, then the mean and sample standard deviation; it "
+             "differs from the pooled value when folds differ in size or class balance",
+             *pooled.notes]
+    title = (f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
+             f"{len(cv.pooled.labels)} labels")
+    return Report(title, tuple(tables), cv.warnings, tuple(notes))

@@ -1,0 +1,140 @@
+"""Cross-validation: pooled = score of the concatenated folds; mean of folds = mean of each fold's score."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.errors import OptionError
+from tests.conftest import run_cli
+
+
+def _folds(seed: int = 0, k: int = 5, multilabel: bool = False):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(k):
+        n = int(rng.integers(20, 80))
+        if multilabel:
+            gold = [[c for c in "XYZ" if rng.random() < 0.4] for _ in range(n)]
+            pred = [[c for c in g if rng.random() < 0.8] + [c for c in "XYZ" if rng.random() < 0.1] for g in gold]
+        else:
+            gold = [str(x) for x in rng.choice(4, n, p=[0.6, 0.2, 0.15, 0.05])]
+            pred = [g if rng.random() < 0.75 else str(rng.integers(0, 4)) for g in gold]
+        out.append((gold, pred))
+    return out
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_pooled_is_the_concatenation_and_the_mean_is_the_mean_of_fold_scores(multilabel: bool) -> None:
+    folds = _folds(1, multilabel=multilabel)
+    gold = [x for g, _ in folds for x in g]
+    pred = [x for _, p in folds for x in p]
+    fold_ids = [i for i, (g, _) in enumerate(folds) for _ in g]
+    result = clfeval.cv(gold, pred, fold_ids, multilabel=multilabel)
+    whole = clfeval.score(gold, pred, multilabel=multilabel)
+    assert result.pooled.labels == whole.labels
+    for name, values in whole.averages.items():
+        for m, v in values.items():
+            assert result.pooled.averages[name][m] == pytest.approx(v, abs=1e-12)
+    assert result.pooled.accuracy == pytest.approx(whole.accuracy)
+    alone = [clfeval.score(g, p, labels=whole.labels, multilabel=multilabel) for g, p in folds]
+    means = result.mean_of_folds()
+    fk = "f1"
+    for name in whole.averages:
+        for m in ("precision", "recall", "f"):
+            values = [a.averages[name][m] for a in alone]
+            key = fk if m == "f" else m
+            assert means["averages"][name][key] == pytest.approx(np.mean(values), abs=1e-12)
+            assert means["averages"][name][f"{key}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
+    assert means["accuracy"] == pytest.approx(np.mean([a.accuracy for a in alone]))
+    assert [f.n_instances for f in result.folds] == [len(g) for g, _ in folds]
+
+
+def test_van_asch_equation_26_on_random_binary_folds() -> None:
+    """F1 of class A = 2 tp_A / (N + tp_A − tp_B), pooled (eq. 27) and per fold (eq. 29)."""
+    rng = np.random.default_rng(26)
+    for _ in range(20):
+        k = int(rng.integers(2, 10))
+        sizes = rng.integers(5, 60, k)
+        folds = []
+        for n in sizes:
+            gold = np.where(rng.random(n) < rng.uniform(0.05, 0.5), "A", "B")  # class balance varies by fold
+            pred = np.where(rng.random(n) < 0.85, gold, np.where(gold == "A", "B", "A"))
+            folds.append((gold, pred))
+        gold = np.concatenate([g for g, _ in folds])
+        pred = np.concatenate([p for _, p in folds])
+        ids = np.repeat(np.arange(k), sizes)
+        result = clfeval.cv(gold, pred, ids, labels=["A", "B"])
+        tp = lambda g, p, c: int(np.sum((g == c) & (p == c)))  # noqa: E731
+        pooled = 2 * tp(gold, pred, "A") / (len(gold) + tp(gold, pred, "A") - tp(gold, pred, "B"))
+        assert result.pooled.per_label["A"].f == pytest.approx(pooled, abs=1e-12)
+        fold_f = [2 * tp(g, p, "A") / (len(g) + tp(g, p, "A") - tp(g, p, "B")) for g, p in folds]
+        assert [f.per_label["A"].f for f in result.folds] == pytest.approx(fold_f, abs=1e-12)
+
+
+def test_equal_folds_agree_and_unequal_folds_are_warned_about() -> None:
+    gold, pred = ["a"] * 6 + ["b"] * 4, ["a"] * 5 + ["b"] * 3 + ["a", "b"]
+    same = clfeval.cv(gold * 3, pred * 3, [1] * 10 + [2] * 10 + [3] * 10)
+    assert all(abs(r["difference"]) < 1e-12 for r in same.differences())
+    assert not any("differ by more than" in w for w in same.warnings)
+    skewed = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4)
+    assert any("report the pooled value" in w for w in skewed.warnings)
+    quiet = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4,
+                       warn_above=1.0)
+    assert not any("report the pooled value" in w for w in quiet.warnings)
+
+
+def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
+    folds = _folds(3)
+    gold = [x for g, _ in folds for x in g]
+    pred = [x for _, p in folds for x in p]
+    result = clfeval.cv(gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci="bootstrap", seed=4,
+                        resamples=200)
+    data = json.loads(result.render("json"))
+    assert data["schema"] == "clfeval.cv/1" and data["n_folds"] == 5
+    assert data["pooled"]["schema"] == "clfeval.score/1" and data["pooled"]["ci"]["seed"] == 4
+    assert data["pooled"]["averages"]["macro"]["f1_ci"] is not None
+    assert len(data["folds"]) == 5 and data["folds"][0]["inputs"] == {"fold": "0"}
+    assert set(data["mean_of_folds"]["averages"]["macro"]) == {"precision", "precision_sd", "recall", "recall_sd",
+                                                                "f1", "f1_sd"}
+    assert json.loads(json.dumps(data)) == data == result.to_dict()
+
+
+def test_bad_options() -> None:
+    with pytest.raises(OptionError):
+        clfeval.cv_counts([])
+    with pytest.raises(OptionError, match="mix"):
+        clfeval.cv_counts([clfeval.count_labels(["a"], ["a"]), clfeval.count_label_sets([["a"]], [["a"]])])
+    with pytest.raises(clfeval.InputError, match="one entry per instance"):
+        clfeval.cv(["a", "b"], ["a", "b"], [1])
+
+
+def test_cli_fold_files_and_fold_column(tmp_path: Path) -> None:
+    paths = []
+    for i, (gold, pred) in enumerate(_folds(5, k=3)):
+        path = tmp_path / f"fold{i + 1}.txt"
+        path.write_text("".join(f"w{j} {g} {p}\n" for j, (g, p) in enumerate(zip(gold, pred))))
+        paths.append(str(path))
+    out = run_cli("cv", *paths, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["fold_names"] == paths and data["n_folds"] == 3
+    table = tmp_path / "all.csv"
+    table.write_text("gold,pred,fold\n" + "".join(f"{g},{p},{i + 1}\n" for i, (gold, pred) in enumerate(_folds(5, k=3))
+                                                  for g, p in zip(gold, pred)))
+    by_column = json.loads(run_cli("cv", str(table), "--fold-col", "-1", "--header", "--format", "json").stdout)
+    assert by_column["fold_names"] == ["1", "2", "3"]
+    assert by_column["pooled"]["averages"] == data["pooled"]["averages"]
+    named = run_cli("cv", str(table), "--fold-col", "fold", "--gold-col", "gold", "--pred-col", "pred", "--no-matrix")
+    text = named.stdout.decode()
+    assert named.returncode == 0 and "pooled (counts added, then scored)" in text and "mean of folds" in text
+    bad = run_cli("cv", str(table), "--fold-col", "fold")
+    assert bad.returncode == 2 and "--gold-col, --pred-col" in bad.stderr.decode()
+    short = tmp_path / "short.txt"
+    short.write_text("A\n")
+    bad = run_cli("cv", paths[0], str(short))
+    assert bad.returncode == 2 and f"{short}:1:" in bad.stderr.decode()
