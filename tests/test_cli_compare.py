@@ -104,6 +104,7 @@ def test_markdown_and_csv_outputs(systems: dict[str, Path]) -> None:
     files = [str(systems["gold"]), str(systems["bert"]), str(systems["svm"])]
     md = run_cli("compare", *files, "--seed", "1", "--rounds", "300", "--format", "markdown").stdout.decode()
     assert "| metric | A | B |" in md and "**ranking" in md
+    assert any(line.startswith("| macro.f1 | bert | svm |") for line in md.splitlines())
     rows = list(csv.DictReader(io.StringIO(run_cli("compare", *files, "--seed", "1", "--rounds", "300",
                                                     "--format", "csv").stdout.decode())))
     assert len(rows) == 1 and rows[0]["a"] == "bert" and rows[0]["test"] == "ar" and rows[0]["seed"] == "1"
@@ -165,3 +166,20 @@ def test_jsonl_list_columns_and_parquet(tmp_path: Path) -> None:
     data = _json(str(single), "--gold-col", "gold", "--pred-col", "s1", "--pred-col", "s2", "--seed", "1",
                  "--metric", "accuracy")
     assert data["scores"] == {"s1": {"accuracy": pytest.approx(2 / 3)}, "s2": {"accuracy": pytest.approx(2 / 3)}}
+
+
+def test_line_order_edge_cases(systems: dict[str, Path], tmp_path: Path) -> None:
+    out = run_cli("compare", "-", "-", str(systems["svm"]), stdin=b"L0\n")
+    assert out.returncode == 2 and "standard input (-) can stand for one file only" in out.stderr.decode()
+    headed = {}
+    for name in ("gold", "bert", "svm"):
+        headed[name] = tmp_path / f"{name}.csv"
+        headed[name].write_text("label\n" + systems[name].read_text())
+    out = run_cli("compare", *(str(headed[n]) for n in ("gold", "bert", "svm")), "--pred-col", "label",
+                  "--gold-col", "-1", "--format", "json", "--seed", "1", "--rounds", "100")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["n_instances"] == 400  # a named column implies a header in every file
+    table = tmp_path / "t.csv"
+    table.write_text("g,a\nx,x\ny,x\n")
+    out = run_cli("compare", str(table), "--gold-col", "g", "--pred-col", "a", "--pred-col", "a")
+    assert out.returncode == 2 and "given twice" in out.stderr.decode()

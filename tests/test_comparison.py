@@ -188,10 +188,14 @@ def test_seed_reproduces_and_pairs_have_their_own_streams() -> None:
     one = clfeval.compare(gold, preds, rounds=300, seed=42, exact_limit=0)
     two = clfeval.compare(gold, preds, rounds=300, seed=42, exact_limit=0)
     assert [p.p_value for p in one.pairs] == [p.p_value for p in two.pairs]
-    # pair 0 is (A, B) both in every-pair order and against the baseline B: the same stream, the same p-value
+    # a pair's stream is keyed by its two names: the same numbers whichever other systems are compared
     against_b = clfeval.compare(gold, preds, baseline="B", rounds=300, seed=42, exact_limit=0)
-    assert (against_b.pairs[0].a, against_b.pairs[0].b) == ("A", "B")
-    assert against_b.pairs[0].p_value == one.pair("A", "B").p_value and against_b.seed == 42
+    c_first = clfeval.compare(gold, {"C": preds["C"], "A": preds["A"], "B": preds["B"]}, rounds=300, seed=42,
+                              exact_limit=0)
+    two = clfeval.compare(gold, {"A": preds["A"], "B": preds["B"]}, rounds=300, seed=42, exact_limit=0)
+    for other in (against_b, c_first, two):
+        assert other.pair("A", "B").p_value == one.pair("A", "B").p_value
+    assert c_first.pair("C", "B").p_value == against_b.pair("C", "B").p_value
     drawn = clfeval.compare(gold, preds, rounds=50, exact_limit=0)
     assert isinstance(drawn.seed, int) and drawn.to_dict()["seed"] == drawn.seed
 
@@ -301,3 +305,54 @@ def test_joint_counts_split_and_add() -> None:
         whole + JointCounts(("A", "C"), {})
     with pytest.raises(OptionError, match="distinct"):
         JointCounts(("A", "A"), {})
+
+
+def test_mcnemar_extreme_tails_do_not_cancel() -> None:
+    from scipy import stats
+
+    gold = ["a"] * 200
+    result = clfeval.compare(gold, {"A": gold, "B": ["b"] * 100 + ["a"] * 100}, test="mcnemar", alternative="greater")
+    assert result.pairs[0].p_value == pytest.approx(stats.binomtest(100, 100, 0.5, alternative="greater").pvalue,
+                                                    rel=1e-9)
+    assert result.pairs[0].p_value > 0 and result.seed is None
+
+
+def test_ranking_of_undefined_scores_and_ties() -> None:
+    gold = list("aaaabbbb")
+    undefined = clfeval.compare(gold, {"X": list("aaaabbbb"), "Y": list("aaaaaaaa"), "Z": list("aaaabbba")},
+                                metrics=["per_label.b.precision"], zero_division="nan", seed=1)
+    ranking = undefined.ranking("per_label.b.precision")
+    assert [(r["system"], r["rank"]) for r in ranking] == [("X", 1), ("Z", 1), ("Y", None)]
+    assert undefined.to_dict()["ranking"]["per_label.b.precision"][2]["rank"] is None
+    gold = list("aaaabbbbcccc")
+    tied = clfeval.compare(gold, {"X": list("aacbbbbaabcc"), "Y": list("bacaabcbaccc")}, seed=1)
+    assert tied.score("X", "macro.f1") != tied.score("Y", "macro.f1")  # equal but for rounding
+    assert [r["rank"] for r in tied.ranking("macro.f1")] == [1, 1]
+
+
+def test_fractional_beta_per_label_metric_round_trips() -> None:
+    key = metric_key("per_label.a.f0.5", labels=["a", "b"], task="single-label", beta=0.5)
+    assert key == ("per_label", "a", "f") and metric_name(key, 0.5) == "per_label.a.f0.5"
+    assert metric_key("per_label.x.y.recall", labels=["x.y"], task="single-label") == ("per_label", "x.y", "recall")
+    result = clfeval.compare(list("abab"), [list("abaa"), list("bbab")], beta=0.5, metrics="per_label.a.f0.5", seed=1)
+    assert result.score("A", "per_label.a.f0.5") == pytest.approx(
+        clfeval.score(list("abab"), list("abaa"), beta=0.5).per_label["a"].f)
+
+
+def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> None:
+    rng = np.random.default_rng(6)
+    gold = rng.integers(0, 3, 300)
+    a, b = _noisy(rng, gold, 3, 0.8), _noisy(rng, gold, 3, 0.7)
+    assert clfeval.compare(gold, [a, b], test="bootstrap", ci="none", rounds=200, seed=1).pairs[0].ci is None
+    gold = ["a"] * 40 + ["b"] * 2
+    result = clfeval.compare(gold, {"A": gold, "B": ["a"] * 40 + ["a", "b"]}, test="bootstrap", rounds=400, seed=2,
+                             metrics=["macro.precision"], zero_division="nan")
+    pair = result.pairs[0]
+    assert pair.undefined_rounds > 0 and pair.ci is not None and not any(map(math.isnan, pair.ci))
+    assert any("left out of the interval" in n for n in result.notes)
+    assert result.to_dict()["pairs"][0]["ci"] == list(pair.ci)
+
+
+def test_exact_limit_zero_never_enumerates() -> None:
+    same = clfeval.compare(["a", "b"], [["a", "a"], ["a", "a"]], exact_limit=0, rounds=20, seed=1)
+    assert not same.pairs[0].exact and same.pairs[0].rounds == 20

@@ -140,15 +140,17 @@ def _add_compare(sub: Any) -> None:
     t.add_argument("--metric", action="append", metavar="NAME",
                    help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
                         "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, accuracy, "
-                        "hamming_loss, per_label.<label>.f1, …; repeat it (or separate names with commas) to "
-                        "test several metrics on the same arrangements")
+                        "hamming_loss, per_label.<label>.f1, …; repeat it, or separate names with commas (a "
+                        "per_label.… value is always one name), to test several metrics on the same arrangements")
     t.add_argument("--test", choices=list(TESTS), default="ar",
                    help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar")
     t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
     t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
     t.add_argument("--alternative", choices=list(ALTERNATIVES), default="two-sided",
                    help=f"on d = score(A) − score(B): {_choices(ALTERNATIVES)}; default: two-sided")
-    t.add_argument("--baseline", metavar="NAME", help="test each system against this one only (default: every pair)")
+    t.add_argument("--baseline", metavar="NAME",
+                   help="test each system against this one only, d = score(system) − score(baseline) (default: every "
+                        "pair, d = earlier − later system)")
     t.add_argument("--alpha", type=float, default=0.05,
                    help="the level at which a Holm-adjusted p-value marks a difference as holding (default 0.05)")
     t.add_argument("--ci", choices=list(DIFFERENCE_INTERVALS), default=None,
@@ -238,7 +240,8 @@ def _run_compare(args: argparse.Namespace) -> str:
                            "--pred-col for each system)")
     if len(files) > 2 and len(pred_cols) > 1:
         raise ClfevalError("with prediction files, give --pred-col once: it applies to every prediction file")
-    metrics = [m.strip() for spec in args.metric or [] for m in spec.split(",") if m.strip()] or None
+    metrics = [m.strip() for spec in args.metric or []
+               for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(",")) if m.strip()] or None
     progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
     try:
         result = compare_files(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -31,6 +32,8 @@ __all__ = ["COMPARE_SCHEMA", "Comparison", "PairTest", "TESTS", "Test", "compare
 
 #: The JSON schema name and version of a comparison.
 COMPARE_SCHEMA = "clfeval.compare/1"
+#: Relative tolerance under which two scores tie in a ranking (the same as the tests' tie tolerance).
+_TIE = 1e-12
 
 
 class Test(NamedTuple):
@@ -77,6 +80,9 @@ class PairTest:
         weighed), else the number of randomization or bootstrap rounds; ``None`` for McNemar.
     discordant
         McNemar only: instances only ``a`` got right, only ``b``, both, neither.
+    undefined_rounds
+        Bootstrap resamples in which a score was undefined (NaN): left out of the interval, counted as at
+        least as extreme in p.
     """
 
     metric: str
@@ -92,6 +98,7 @@ class PairTest:
     exact: bool = False
     rounds: int | None = None
     discordant: Mapping[str, int] | None = None
+    undefined_rounds: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,7 +136,8 @@ class Comparison:
         return ScoreFunction.value_of(self.results[system], self.keys[self.metrics.index(metric)])
 
     def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
-        """The test of ``a`` against ``b`` (either order) on ``metric`` (default: the first)."""
+        """The test of ``a`` against ``b`` on ``metric`` (default: the first), found in either order: it is the
+        test as run, so check its ``a`` and ``b`` (its difference is score(a) − score(b) of those)."""
         metric = metric or self.metrics[0]
         for p in self.pairs:
             if p.metric == metric and {p.a, p.b} == {a, b}:
@@ -139,13 +147,18 @@ class Comparison:
     def ranking(self, metric: str) -> list[dict[str, Any]]:
         """Systems from best to worst on ``metric``, each with the systems it beats, and is beaten by, significantly.
 
-        Ties in score share a rank. "Beats" means the adjusted p-value is below ``alpha`` and the
-        score is the better one (higher, or lower for Hamming loss and micro FPR).
+        Ties in score (equal up to rounding, 1e-12 relative) share a rank; a system whose score is
+        undefined (NaN) comes last with rank ``None``. "Beats" means the adjusted p-value is below
+        ``alpha`` and the score is the better one (higher, or lower for Hamming loss and micro FPR).
         """
-        better = higher_is_better(self.keys[self.metrics.index(metric)])
+        sign = 1.0 if higher_is_better(self.keys[self.metrics.index(metric)]) else -1.0
         values = {s: self.score(s, metric) for s in self.systems}
-        order = sorted(self.systems, key=lambda s: (-values[s] if better else values[s]) if not math.isnan(values[s])
-                       else math.inf)
+
+        def ahead(s: str, o: str) -> bool:  # s strictly better than o, beyond rounding
+            x, y = values[s], values[o]
+            return not (math.isnan(x) or math.isnan(y)) and sign * (x - y) > _TIE * max(1.0, abs(x), abs(y))
+
+        order = sorted(self.systems, key=lambda s: math.inf if math.isnan(values[s]) else -sign * values[s])
         out = []
         for s in order:
             wins, losses = [], []
@@ -153,9 +166,8 @@ class Comparison:
                 if p.metric != metric or s not in (p.a, p.b) or not p.significant:
                     continue
                 other = p.b if s == p.a else p.a
-                ahead = (values[s] > values[other]) == better and values[s] != values[other]
-                (wins if ahead else losses).append(other)
-            rank = 1 + sum(1 for o in self.systems if (values[o] > values[s] if better else values[o] < values[s]))
+                (wins if ahead(s, other) else losses).append(other)
+            rank = None if math.isnan(values[s]) else 1 + sum(ahead(o, s) for o in self.systems)
             out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
         return out
 
@@ -233,7 +245,7 @@ def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, 
         raise unknown_name("interval of the difference", ci, DIFFERENCE_INTERVALS)
     if len(systems) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(systems)}")
-    if not (isinstance(rounds, (int, np.integer)) and rounds >= 1):
+    if isinstance(rounds, bool) or not (isinstance(rounds, (int, np.integer)) and rounds >= 1):
         raise OptionError(f"rounds must be a positive integer, not {rounds!r}")
     if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
         raise OptionError(f"seed must be a non-negative integer, not {seed!r}")
@@ -242,11 +254,12 @@ def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, 
     if not 0 < confidence < 1:
         raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
-        raise OptionError(f"exact_limit must be a non-negative integer, not {exact_limit!r}")
+        raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
     if baseline is not None and baseline not in systems:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
     if test == "mcnemar" and ci != "none":
-        raise OptionError("McNemar's test has no interval of the difference; use --test bootstrap, or ci='none'")
+        raise OptionError("McNemar's test has no interval of the difference: leave out --ci (ci=None), or use "
+                          "--test bootstrap")
 
 
 def _pairs_of(systems: Sequence[str], baseline: str | None) -> list[tuple[str, str]]:
@@ -305,16 +318,18 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
     if test == "mcnemar" and any(k != ("accuracy",) for k in keys):
         raise OptionError("McNemar's test compares accuracy only: use --metric accuracy (or another --test)")
-    if seed is None and test != "mcnemar":
+    if test == "mcnemar":
+        seed = None  # an exact test: nothing random to seed
+    elif seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
-    streams = np.random.SeedSequence(seed).spawn(len(pairs)) if seed is not None else [None] * len(pairs)
     per_pair_rounds = 0 if test == "mcnemar" else rounds * (1 + (ci == "bootstrap" and test == "ar"))
     bar = _Progress(progress, per_pair_rounds * len(pairs))
+    template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
-    for (a, b), stream in zip(pairs, streams):
-        raw.append(_test_pair(joint, a, b, results[a], keys, test, rounds, np.random.default_rng(stream),
-                              alternative, confidence, ci, exact_limit, bar))
+    for a, b in pairs:
+        raw.append(_test_pair(joint, a, b, template, keys, test, rounds, _stream(seed, a, b), alternative,
+                              confidence, ci, exact_limit, bar))
     tests = []
     for i, (metric, key) in enumerate(zip(metrics, keys)):
         p_values = np.array([r[i]["p_value"] for r in raw])
@@ -331,7 +346,15 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                       tuple(notes))
 
 
-def _test_pair(joint: JointCounts, a: str, b: str, template: Scores, keys: Sequence[Key], test: str, rounds: int,
+def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
+    """The random stream of the pair (a, b): the seed's, keyed by the two names, so a pair draws the same numbers
+    whichever other systems are compared."""
+    key = tuple(zlib.crc32(name.encode("utf-8")) for name in (a, b))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key) if seed is not None else None)
+
+
+def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys: Sequence[Key], test: str,
+               rounds: int,
                rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
                bar: _Progress) -> list[dict[str, Any]]:
     """The test of a against b on each key: difference, p-value, interval, exactness, rounds."""
@@ -342,7 +365,7 @@ def _test_pair(joint: JointCounts, a: str, b: str, template: Scores, keys: Seque
         return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None,
                  "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither}}
                 for _ in keys]
-    arr = Arrangements.of(paired, ScoreFunction.of(template))
+    arr = Arrangements.of(paired, template)
     columns = [arr.f.index(k) for k in keys]
     if test == "ar":
         result = randomization_test(arr, columns, rounds=rounds, rng=rng, alternative=alternative,
@@ -352,13 +375,16 @@ def _test_pair(joint: JointCounts, a: str, b: str, template: Scores, keys: Seque
     else:
         result = paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence,
                                   alternative=alternative, progress=bar.part(rounds))
-        interval = result.ci
+        interval = result.ci if ci == "bootstrap" else None
     out = []
     for i in range(len(keys)):
         d = float(result.difference[i])
         p = float(result.p_values[i]) if math.isfinite(d) else math.nan
-        out.append({"difference": d, "p_value": p, "exact": result.exact, "rounds": result.rounds,
-                    "ci": None if interval is None else (float(interval[i][0]), float(interval[i][1]))})
+        bounds = None if interval is None or np.isnan(interval[i]).any() else (float(interval[i][0]),
+                                                                               float(interval[i][1]))
+        undefined = int(result.undefined[i]) if result.undefined is not None else 0
+        out.append({"difference": d, "p_value": p, "exact": result.exact, "rounds": result.rounds, "ci": bounds,
+                     "undefined_rounds": undefined})
     return out
 
 
@@ -373,6 +399,10 @@ def _system_warnings(results: Mapping[str, Scores]) -> list[str]:
 
 def _notes(tests: Sequence[PairTest]) -> list[str]:
     notes = []
+    shaky = sorted({f"{t.metric} ({t.a} vs {t.b}: {t.undefined_rounds})" for t in tests if t.undefined_rounds})
+    if shaky:
+        notes.append("bootstrap resamples where a score was undefined (0/0 with zero division 'nan'), left out of "
+                     f"the interval and counted as extreme in p: {', '.join(shaky)}")
     undefined = sorted({t.metric for t in tests if math.isnan(t.difference)})
     if undefined:
         notes.append(f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): "

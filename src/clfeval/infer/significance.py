@@ -7,6 +7,7 @@ their cost does not depend on the number of instances.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,9 @@ class TestResult:
     """One test of d = score(A) − score(B) for each requested score.
 
     ``p_values[i]`` belongs to the i-th score; ``exact`` says whether every arrangement was
-    enumerated (then ``rounds`` is the number of distinct swap patterns weighed).
+    enumerated (then ``rounds`` is the number of distinct swap patterns weighed). The bootstrap's
+    ``ci`` comes from the defined draws; ``undefined`` counts the draws where a score was NaN
+    (counted as at least as extreme in p, the conservative choice).
     """
 
     difference: np.ndarray
@@ -45,6 +48,7 @@ class TestResult:
     rounds: int
     exact: bool
     ci: np.ndarray | None = None
+    undefined: np.ndarray | None = None
 
 
 def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
@@ -65,6 +69,8 @@ def _batch(arr: Arrangements) -> int:
 
 
 def _enumerable(counts: np.ndarray, limit: int) -> int | None:
+    if limit <= 0:
+        return None
     total = 1
     for c in counts:
         total *= int(c) + 1
@@ -159,17 +165,19 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
         if progress is not None:
             progress(start + size, rounds)
     alpha = 1 - confidence
-    ci = np.quantile(draws, [alpha / 2, 1 - alpha / 2], axis=0).T
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column: no interval (NaN), said by the caller
+        ci = np.nanquantile(draws, [alpha / 2, 1 - alpha / 2], axis=0).T
     hits = _extreme(draws - observed, observed, alternative).sum(axis=0)
-    return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False, ci)
+    return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False, ci, np.isnan(draws).sum(axis=0))
 
 
 @dataclass(frozen=True)
 class McNemar:
     """McNemar's exact test on instances where exactly one system is right.
 
-    ``only_a``: A right and B wrong; ``only_b``: B right and A wrong; ``p_value``: two-sided exact
-    binomial test of only_a against only_b with p = ½.
+    ``only_a``: A right and B wrong; ``only_b``: B right and A wrong; ``p_value``: the exact
+    binomial test of only_a against only_b with p = ½, for the alternative asked.
     """
 
     only_a: int
@@ -197,7 +205,7 @@ def mcnemar(paired: PairedCounts, alternative: str = "two-sided") -> McNemar:
     if alternative == "two-sided":
         p = two_sided_binomial_half(only_a, only_b)
     elif alternative == "greater":
-        p = 1.0 - binomial_half_cdf(only_a - 1, only_a + only_b) if only_a > 0 else 1.0
+        p = binomial_half_cdf(only_b, only_a + only_b)  # P(X ≥ only_a) = P(X ≤ only_b): no cancellation
     else:
         p = binomial_half_cdf(only_a, only_a + only_b)
     return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)], min(1.0, max(0.0, p)))

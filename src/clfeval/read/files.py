@@ -130,6 +130,11 @@ def count_fold_column(path: str, *, gold_col: Column = -3, pred_col: Column = -2
     return names, folds, [f"{cells.source}: {w}" for w in cells.warnings]
 
 
+def _one_stdin(paths: Sequence[str]) -> None:
+    if list(paths).count("-") > 1:
+        raise OptionError("standard input (-) can stand for one file only")
+
+
 def system_names(paths: Sequence[str]) -> list[str]:
     """Systems named after their files: the file name without its extension, or the path when those clash."""
     stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
@@ -149,9 +154,10 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
 
     ``names`` default to the prediction files' names (:func:`system_names`).
     """
+    _one_stdin([gold_path, *pred_paths])
     names = list(names) if names is not None else system_names(pred_paths)
     if len(names) != len(pred_paths):
-        raise OptionError(f"{len(names)} system names for {len(pred_paths)} prediction files")
+        raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
     rows, counts = read_cells_in_line_order(sources, options, empty_ok=multilabel)
     source = "/".join([gold_path, *pred_paths])
@@ -169,7 +175,9 @@ def count_system_columns(path: str, *, gold_col: Column, pred_cols: Sequence[Col
     if names is None:
         names = [c if isinstance(c, str) else f"column {c}" for c in pred_cols]
     if len(names) != len(pred_cols):
-        raise OptionError(f"{len(names)} system names for {len(pred_cols)} predicted columns")
+        raise OptionError(f"{len(names)} system name(s) for {len(pred_cols)} predicted columns")
+    if len(set(map(str, pred_cols))) != len(pred_cols):
+        raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
     cells = read_cells(path, [gold_col, *pred_cols], roles, options, empty_ok=multilabel)
     joint = _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty)

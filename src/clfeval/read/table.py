@@ -412,6 +412,9 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     counts must agree, and the message says which file ends early.
     """
     pl = _polars()
+    if options.header is None and any(isinstance(col, str) for _, col, _ in sources):
+        # a column named in one file means the files have headers: read every file's first line as one
+        options = TableOptions(options.input_format, options.sep, True)
     columns = [_read_column_in_order(path, col, role, options, empty_ok) for path, col, role in sources]
     first_name, first_series, _ = columns[0]
     for name, series, _ in columns[1:]:

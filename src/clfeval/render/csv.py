@@ -62,7 +62,7 @@ def comparison_csv(cmp: Comparison) -> str:
     writer.writerow(["metric", "a", "b", "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value",
                      "p_adjusted", "significant", "exact", "rounds", "test", "alternative", "seed"])
     for p in cmp.pairs:
-        low, high = p.ci if p.ci is not None else ("", "")
+        low, high = (_value(p.ci[0]), _value(p.ci[1])) if p.ci is not None else ("", "")
         writer.writerow([p.metric, p.a, p.b, _value(p.score_a), _value(p.score_b), _value(p.difference), low, high,
                          _value(p.p_value), _value(p.p_adjusted), p.significant, p.exact,
                          "" if p.rounds is None else p.rounds, cmp.test, cmp.alternative,

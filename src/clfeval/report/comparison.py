@@ -6,10 +6,10 @@ import math
 from typing import Any
 
 from clfeval.infer.comparison import TESTS, Comparison, PairTest
-from clfeval.infer.significance import ALTERNATIVES
 from clfeval.report.tables import Bounds, PValue, Report, Table
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.metrics import higher_is_better
 
 __all__ = ["comparison_report"]
 
@@ -45,7 +45,8 @@ def _ranking_table(cmp: Comparison) -> Table:
     rows = []
     for metric in cmp.metrics:
         for r in cmp.ranking(metric):
-            rows.append((metric, r["rank"], r["system"], r["score"], ", ".join(r["better_than"]) or "—",
+            rank = "—" if r["rank"] is None else r["rank"]
+            rows.append((metric, rank, r["system"], r["score"], ", ".join(r["better_than"]) or "—",
                          ", ".join(r["worse_than"]) or "—"))
     return Table(f"ranking (a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
                  ("metric", "rank", "system", "score", "significantly better than", "significantly worse than"),
@@ -62,10 +63,26 @@ def _metric_definitions(cmp: Comparison) -> list[str]:
 
 def _test_note(cmp: Comparison) -> str:
     note = f"test: {TESTS[cmp.test].title} — {TESTS[cmp.test].definition}"
-    if cmp.rounds is not None:
+    if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):
         note += f"; {cmp.rounds} rounds, seed {cmp.seed}"
     if cmp.test == "ar":
-        note += f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist"
+        note += (f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist" if cmp.exact_limit
+                 else "; no exact enumeration (exact limit 0)")
+    return note
+
+
+def _alternative_note(cmp: Comparison) -> str:
+    meaning = {"two-sided": "A and B differ, in either direction",
+               "greater": "d = score(A) − score(B) > 0", "less": "d = score(A) − score(B) < 0"}[cmp.alternative]
+    extreme = {"ar": {"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
+               "bootstrap": {"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"}}
+    note = f"alternative: {cmp.alternative} ({meaning}"
+    if cmp.test in extreme:
+        note += f"; a round counts as at least as extreme when {extreme[cmp.test][cmp.alternative]}"
+    note += ")"
+    lower = [m for m, k in zip(cmp.metrics, cmp.keys) if not higher_is_better(k)]
+    if lower and cmp.alternative != "two-sided":
+        note += f"; for {', '.join(lower)} a lower score is the better one, so '{cmp.alternative}' concerns the loss"
     return note
 
 
@@ -82,14 +99,19 @@ def comparison_report(cmp: Comparison) -> Report:
     tables = [scores, _pairs_table(cmp), _ranking_table(cmp)]
     comparisons = (f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None
                    else "every pair of systems")
+    seen = (", taken from the gold labels and every system's predictions"
+            if first.label_source in ("union", "gold") else "")
+    tested = {m: sum(1 for p in cmp.pairs if p.metric == m and not math.isnan(p.p_value)) for m in cmp.metrics}
+    counts = sorted(set(tested.values()))
+    family = (f"the {counts[0]} tested comparison(s) of each metric" if len(counts) == 1 else
+              "the tested comparisons of each metric (" + ", ".join(f"{m}: {n}" for m, n in tested.items()) + ")")
     notes = [
         f"N = {first.n_instances} instances ({first.task}); {len(cmp.systems)} systems scored over one label set "
-        f"L: {len(first.labels)} labels, source '{first.label_source}' ({LABEL_SOURCES[first.label_source]}), "
-        "taken from the gold labels and every system's predictions",
+        f"L: {len(first.labels)} labels, source '{first.label_source}' ({LABEL_SOURCES[first.label_source]}){seen}",
         _test_note(cmp),
-        f"alternative: {cmp.alternative} ({ALTERNATIVES[cmp.alternative]})",
-        f"comparisons: {comparisons}; p-values adjusted by Holm's step-down method over the "
-        f"{len(cmp.pairs) // len(cmp.metrics)} comparison(s) of each metric",
+        _alternative_note(cmp),
+        f"comparisons: {comparisons} (d = score of the first named minus the second); p-values adjusted by Holm's "
+        f"step-down method over {family}",
     ]
     if cmp.ci != "none":
         notes.append(f"intervals of A − B: {100 * cmp.confidence:g}% paired bootstrap percentile intervals")

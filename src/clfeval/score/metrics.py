@@ -47,7 +47,10 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
         return ("accuracy",) if name == "subset_accuracy" else (name,)
     head, _, rest = name.partition(".")
     if head == "per_label" and "." in rest:
-        label, _, measure = rest.rpartition(".")
+        # the measure is a known suffix (f0.5 holds a dot itself), the label everything before it
+        measure = next((m for m in (fk, "precision", "recall", "specificity") if rest.endswith("." + m)),
+                       rest.rpartition(".")[2])
+        label = rest[:len(rest) - len(measure) - 1]
         internal = _measure(measure, beta, _PER_LABEL)
         if label in labels and internal is not None:
             return ("per_label", label, internal)
