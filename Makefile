@@ -31,6 +31,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/intervals.py
+	$(BIN)/python benchmarks/compare.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from common import md_table, ratio_text
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "intervals.md"
 K = 20  # classes
@@ -205,17 +207,6 @@ def ci_package(gold: np.ndarray, pred: np.ndarray, method: str, resamples: int) 
 
 # --------------------------------------------------------------------------- report
 
-def md_table(head: list[str], body: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
-
-    def fmt(cells: list[str]) -> str:
-        return "| " + " | ".join(c.rjust(w) if i in right else c.ljust(w)
-                                 for i, (c, w) in enumerate(zip(cells, widths))) + " |"
-
-    rule = "|" + "|".join(("-" * (w + 1) + ":") if i in right else "-" * (w + 2) for i, w in enumerate(widths)) + "|"
-    return [fmt(head), rule] + [fmt(b) for b in body] + [""]
-
-
 def tolerance(resamples: int) -> float:
     """Allowed end difference, as a share of the interval width: 4 Monte Carlo standard errors of a
     2.5% quantile from ``resamples`` draws (sqrt(.025·.975/B)/φ(1.96)/(2·1.96) ≈ 0.68/√B of the width),
@@ -225,10 +216,6 @@ def tolerance(resamples: int) -> float:
 
 def iv(x: tuple[float, float] | None) -> str:
     return "—" if x is None else f"({x[0]:.4f}, {x[1]:.4f})"
-
-
-def ratio_text(x: float) -> str:
-    return f"{x:,.1f}×" if x < 10 else f"{x:,.0f}×"
 
 
 def secs(x: float) -> str:

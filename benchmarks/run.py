@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from common import write_results
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 RESULTS = HERE / "results.md"
@@ -375,12 +377,8 @@ def main() -> int:
         "resident set of that one child process (os.wait4 rusage, via a small launcher process). Data: seeded, 20 skewed classes, ~70% correct.",
         "",
     ]
-    footer = ["### Targets", ""] + targets + ["", "### Checks", ""] + [f"- {c}" for c in checks] + [
-        "", f"Total benchmark time: {time.perf_counter() - started:.0f} s", ""]
-    text = "\n".join(header + sections + footer)
-    print(text)
-    Path(args.output).write_text(text, encoding="utf-8")
-    log(f"wrote {args.output}")
+    footer = ["### Targets", ""] + targets + ["", "### Checks", ""] + [f"- {c}" for c in checks]
+    write_results(header, sections, footer, started, args.output, log)
     return 0
 
 
