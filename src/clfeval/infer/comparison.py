@@ -76,8 +76,9 @@ class PairTest:
     ci
         The interval of d (paired bootstrap), when asked for.
     exact, rounds
-        Whether every arrangement was enumerated (then ``rounds`` counts the swap patterns
-        weighed), else the number of randomization or bootstrap rounds; ``None`` for McNemar.
+        Whether the p-value is exact rather than a Monte Carlo estimate: McNemar, or randomization
+        with every arrangement enumerated (then ``rounds`` counts the swap patterns weighed);
+        otherwise ``rounds`` is the number of randomization or bootstrap rounds (``None`` for McNemar).
     discordant
         McNemar only: instances only ``a`` got right, only ``b``, both, neither.
     undefined_rounds
@@ -298,8 +299,8 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     -----
     Every system is scored over one label set, chosen by the label-set policy from the gold
     labels and every system's predictions, so that no system's macro average runs over labels
-    the others' do not. Pair i draws from its own random stream, ``SeedSequence(seed).spawn``,
-    so a pair's result does not depend on the other pairs.
+    the others' do not. Each pair draws from its own random stream, the seed's keyed by the two
+    systems' names, so a pair's result does not depend on which other systems are compared.
     """
     systems = joint.systems
     ci = ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none")
@@ -354,15 +355,14 @@ def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
 
 
 def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys: Sequence[Key], test: str,
-               rounds: int,
-               rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
+               rounds: int, rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
                bar: _Progress) -> list[dict[str, Any]]:
     """The test of a against b on each key: difference, p-value, interval, exactness, rounds."""
     paired = joint.paired(a, b)
     if test == "mcnemar":
         m = mcnemar(paired, alternative)
         n = paired.n_instances
-        return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None,
+        return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None, "exact": True,
                  "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither}}
                 for _ in keys]
     arr = Arrangements.of(paired, template)
@@ -407,7 +407,7 @@ def _notes(tests: Sequence[PairTest]) -> list[str]:
     if undefined:
         notes.append(f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): "
                      f"{', '.join(undefined)}")
-    exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact})
+    exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact and t.discordant is None})
     if exact:
         notes.append(f"exact enumeration of every arrangement (few differing instances): {', '.join(exact)}")
     return notes

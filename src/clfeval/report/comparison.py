@@ -63,7 +63,7 @@ def _metric_definitions(cmp: Comparison) -> list[str]:
 
 def _test_note(cmp: Comparison) -> str:
     note = f"test: {TESTS[cmp.test].title} — {TESTS[cmp.test].definition}"
-    if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):
+    if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):  # McNemar has no rounds
         note += f"; {cmp.rounds} rounds, seed {cmp.seed}"
     if cmp.test == "ar":
         note += (f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist" if cmp.exact_limit
