@@ -7,7 +7,6 @@ p-values of each metric are Holm-adjusted over its pairs.
 
 from __future__ import annotations
 
-import json
 import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
@@ -24,7 +23,7 @@ from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, mcnemar, paired_bootstrap, randomization_test
 from clfeval.score.metrics import higher_is_better, metric_key
-from clfeval.score.result import Key, Scores
+from clfeval.score.result import Key, Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts
 from clfeval.score.statistics import ScoreFunction
 
@@ -103,7 +102,7 @@ class PairTest:
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Rendered):
     """The result of :func:`clfeval.compare`: every system's scores and the test of each pair, per metric.
 
     ``results[name]`` is each system's full :class:`Scores` over the common label set.
@@ -178,12 +177,11 @@ class Comparison:
         zd = first.zero_division
         pairs = []
         for p in self.pairs:
-            entry: dict[str, Any] = {
-                "metric": p.metric, "a": p.a, "b": p.b, "score_a": _number(p.score_a), "score_b": _number(p.score_b),
-                "difference": _number(p.difference), "p_value": _number(p.p_value),
-                "p_adjusted": _number(p.p_adjusted), "significant": p.significant,
-                "ci": None if p.ci is None else [_number(p.ci[0]), _number(p.ci[1])],
-                "exact": p.exact, "rounds": p.rounds}
+            entry: dict[str, Any] = json_safe({
+                "metric": p.metric, "a": p.a, "b": p.b, "score_a": p.score_a, "score_b": p.score_b,
+                "difference": p.difference, "p_value": p.p_value, "p_adjusted": p.p_adjusted,
+                "significant": p.significant, "ci": None if p.ci is None else list(p.ci), "exact": p.exact,
+                "rounds": p.rounds})
             if p.discordant is not None:
                 entry["mcnemar"] = dict(p.discordant)
             pairs.append(entry)
@@ -209,31 +207,14 @@ class Comparison:
             "label_source": first.label_source,
             "beta": first.beta,
             "zero_division": {"value": "nan" if math.isnan(zd) else int(zd), "in_average": first.undefined_policy},
-            "scores": {s: {m: _number(self.score(s, m)) for m in self.metrics} for s in self.systems},
+            "scores": {s: {m: json_safe(self.score(s, m)) for m in self.metrics} for s in self.systems},
             "pairs": pairs,
-            "ranking": {m: [{**r, "score": _number(r["score"])} for r in self.ranking(m)] for m in self.metrics},
+            "ranking": {m: [{**r, "score": json_safe(r["score"])} for r in self.ranking(m)] for m in self.metrics},
             "results": {s: r.to_dict() for s, r in self.results.items()},
             "inputs": dict(self.inputs),
             "warnings": list(self.warnings),
             "notes": list(self.notes),
         }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This comparison rendered as ``text``, ``json``, ``markdown`` or ``csv``."""
-        from clfeval.render import render  # render sits above infer; imported on use only
-
-        return render(self, fmt, **options)
-
-    def __str__(self) -> str:
-        return self.render("text")
-
-
-def _number(x: float) -> float | None:
-    return None if x is None or math.isnan(x) else float(x)
 
 
 def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, seed: int | None, alpha: float,

@@ -6,7 +6,6 @@ folds differ in size or class balance; the pooled value is the unbiased one and 
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from clfeval.errors import OptionError
 from clfeval.infer.intervals import with_intervals
 from clfeval.score.averages import MEASURES
 from clfeval.score.ratios import f_key
-from clfeval.score.result import Scores
+from clfeval.score.result import Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts, seen_labels
 
 __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
@@ -34,7 +33,7 @@ _OVERALL = ("accuracy", "hamming_loss", "micro_fpr")
 
 
 @dataclass(frozen=True, eq=False)
-class CrossValidation:
+class CrossValidation(Rendered):
     """Scores of k folds: pooled (counts added, then scored) and each fold's own.
 
     Attributes
@@ -113,42 +112,18 @@ class CrossValidation:
             "fold_names": list(self.fold_names),
             "pooled": self.pooled.to_dict(),
             "folds": [fold.to_dict() for fold in self.folds],
-            "mean_of_folds": _nulls(self.mean_of_folds()),
-            "differences": _nulls(self.differences()),
+            "mean_of_folds": json_safe(self.mean_of_folds()),
+            "differences": json_safe(self.differences()),
             "warn_above": self.warn_above,
             "inputs": dict(self.inputs),
             "warnings": list(self.warnings),
         }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This result rendered as ``text``, ``json``, ``markdown`` or ``csv``."""
-        from clfeval.render import render  # render sits above infer; imported on use only
-
-        return render(self, fmt, **options)
-
-    def __str__(self) -> str:
-        return self.render("text")
 
 
 def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     array = np.asarray(values, dtype=np.float64)
     sd = float(array.std(ddof=1)) if len(array) > 1 else math.nan
     return float(array.mean()), sd
-
-
-def _nulls(value: Any) -> Any:
-    """NaN → None, recursively (JSON has no NaN)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _nulls(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_nulls(v) for v in value]
-    return value
 
 
 def cross_validate(folds: Sequence[ConfusionCounts | LabelSetCounts], *, fold_names: Sequence[str] | None = None,

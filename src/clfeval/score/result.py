@@ -13,7 +13,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
 from clfeval.score.ratios import f_key
 
-__all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer"]
+__all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Rendered", "Scores", "json_pointer", "json_safe"]
 
 #: The JSON schema name and version of a score result.
 SCHEMA = "clfeval.score/1"
@@ -40,6 +40,35 @@ class LabelScores:
 
 def _json_number(x: float) -> float | None:
     return None if isinstance(x, float) and math.isnan(x) else x
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN replaced by ``None``, through dicts and lists (JSON has no NaN)."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return _json_number(value)
+
+
+class Rendered:
+    """What every result offers on top of its ``to_dict()`` contract: JSON text, the renderers, ``str``."""
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every result defines its own
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def render(self, fmt: str = "text", **options: Any) -> str:
+        """This result rendered as ``text``, ``json``, ``markdown`` or ``csv`` (see :data:`clfeval.RENDERERS`)."""
+        from clfeval.render import render  # render sits above score and infer; imported on use only
+
+        return render(self, fmt, **options)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.render("text")
 
 
 @dataclass(frozen=True)
@@ -91,7 +120,7 @@ def _json_name(measure: str, f_name: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Scores:
+class Scores(Rendered):
     """Everything one scoring pass found. Build with :func:`clfeval.score` or :func:`clfeval.score_counts`.
 
     Attributes
@@ -231,15 +260,3 @@ class Scores:
                 "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
                 "notes": list(iv.notes)}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This result rendered as ``text``, ``json``, ``markdown`` or ``csv`` (see :data:`clfeval.RENDERERS`)."""
-        from clfeval.render import render  # render sits above score; imported on use only
-
-        return render(self, fmt, **options)
-
-    def __str__(self) -> str:
-        return self.render("text")
