@@ -49,6 +49,27 @@ def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequenc
     return frequencies_of(train, multilabel=multilabel, label_sep=label_sep)
 
 
+def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, gold_col: Column | None,
+                   reading: dict[str, Any], inputs: dict[str, Any]) -> LabelFrequencies | None:
+    """Training frequencies from a training file (recorded in ``inputs``) or in-memory labels.
+
+    The file's label column is ``train_col``, else the gold column's name if it has one, else the last.
+    """
+    if isinstance(train, str):
+        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
+        inputs["train_file"] = train
+        return train_frequencies(train, column=column, **reading)
+    return _train(train, reading["multilabel"], reading["label_sep"])
+
+
+def _options_used(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool,
+                  label_sep: str) -> dict[str, Any]:
+    """The reading options a result records: those given (and the label separator for multi-label data)."""
+    used = {"input_format": input_format, "sep": sep, "header": header,
+            "label_sep": label_sep if multilabel else None}
+    return {k: v for k, v in used.items() if v is not None}
+
+
 def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | None = None,
           labels_from: str | None = None, train: Iterable[Any] | LabelFrequencies | None = None,
           beta: float = 1.0, multilabel: bool = False, empty: str = "ignore", duplicates: str = "keep",
@@ -139,20 +160,11 @@ def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | No
         counts, warnings = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
                                        pred_col=-1 if pred_col is None else pred_col, **kwargs)
         inputs = {"gold_file": path, "pred_file": pred_path}
-    freqs = None
-    if isinstance(train, str):
-        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
-        freqs = train_frequencies(train, column=column, **kwargs)
-        inputs["train_file"] = train
-    elif train is not None:
-        freqs = _train(train, multilabel, label_sep)
-    options_used = {"input_format": input_format, "sep": sep, "header": header}
-    if multilabel:
-        options_used["label_sep"] = label_sep
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
     return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
                         zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
                         resamples=resamples, seed=seed, progress=progress, inputs=inputs, warnings=warnings,
-                        options={k: v for k, v in options_used.items() if v is not None})
+                        options=_options_used(input_format, sep, header, multilabel, label_sep))
 
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
@@ -238,7 +250,7 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
                           label_sep=label_sep)
     return compare_counts(joint, metrics=metrics, test=test, rounds=rounds, seed=seed, alternative=alternative,
                           baseline=baseline, alpha=alpha, ci=ci, confidence=confidence, exact_limit=exact_limit,
-                          labels=None if labels is None else [str(x) for x in labels], labels_from=labels_from,
+                          labels=labels, labels_from=labels_from,
                           train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
                           undefined=undefined, progress=progress, inputs={"source": "arrays"})
 
@@ -282,18 +294,9 @@ def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequ
         joint, warnings = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names,
                                                **kwargs)
         inputs = {"file": gold_path, "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
-    freqs = None
-    if isinstance(train, str):
-        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
-        freqs = train_frequencies(train, column=column, **kwargs)
-        inputs["train_file"] = train
-    elif train is not None:
-        freqs = _train(train, multilabel, label_sep)
-    labels = options.pop("labels", None)
-    used = {k: v for k, v in {"input_format": input_format, "sep": sep, "header": header,
-                              "label_sep": label_sep if multilabel else None}.items() if v is not None}
-    return compare_counts(joint, train=freqs, labels=None if labels is None else [str(x) for x in labels],
-                          inputs=inputs, warnings=warnings, options=used, **options)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    return compare_counts(joint, train=freqs, inputs=inputs, warnings=warnings,
+                          options=_options_used(input_format, sep, header, multilabel, label_sep), **options)
 
 
 #: Cross-validation from counts: see :func:`clfeval.infer.crossvalidation.cross_validate`.
@@ -372,15 +375,6 @@ def cv_files(paths: Sequence[str], *, fold_col: Column | None = None, gold_col: 
             warnings += found
         names = list(paths) if len(set(paths)) == len(paths) else [f"fold {i + 1}" for i in range(len(paths))]
         inputs = {"fold_files": list(paths)}
-    freqs = None
-    if isinstance(train, str):
-        column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
-        freqs = train_frequencies(train, column=column, **kwargs)
-        inputs["train_file"] = train
-    elif train is not None:
-        freqs = _train(train, multilabel, label_sep)
-    labels = options.pop("labels", None)
-    used = {k: v for k, v in {"input_format": input_format, "sep": sep, "header": header,
-                              "label_sep": label_sep if multilabel else None}.items() if v is not None}
-    return cross_validate(folds, fold_names=names, train=freqs, labels=None if labels is None else
-                          [str(x) for x in labels], inputs=inputs, warnings=warnings, options=used, **options)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings,
+                          options=_options_used(input_format, sep, header, multilabel, label_sep), **options)
