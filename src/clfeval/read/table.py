@@ -1,21 +1,23 @@
 """Reading label columns from files: text (whitespace), CSV, TSV, JSON Lines, Parquet, or standard input.
 
-The fast path is a streaming polars aggregation: the file is grouped by its label columns
-and only the unique (gold, predicted) cell pairs and their counts come back, so memory does
-not grow with the file. When something looks wrong (a parse error, an empty or missing
-cell), a second, line-by-line pass finds the first offending line and says what it expected
-there; a file that is fine never pays for it unless it has empty cells.
+Files are read a chunk at a time (:mod:`clfeval.read.chunks`): polars parses each chunk and
+groups it by its label columns, and only the unique rows (gold, predicted …) with their
+counts are kept, so memory does not grow with the file and many files add up as one. When a
+chunk looks wrong (a parse error, an empty or missing cell), a line-by-line pass over that
+chunk finds the first offending line and says what it expected there; a chunk that is fine
+never pays for it unless it has empty cells.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
 from clfeval.read.columns import Column, resolve_column
 
 __all__ = ["FORMATS", "Cells", "TableOptions", "format_of", "read_cells", "read_cells_in_line_order",
@@ -39,7 +42,6 @@ FORMATS: Mapping[str, str] = {
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".parquet": "parquet", ".pq": "parquet"}
 _WHITESPACE = re.compile(r"\s")
-_STDIN = "-"
 _LIST_JOIN = "\x1f"  # joins list cells into one string for grouping; split again after the reduction
 
 
@@ -85,16 +87,16 @@ def format_of(path: str, options: TableOptions) -> str:
         if options.input_format not in FORMATS:
             raise unknown_name("input format", options.input_format, FORMATS)
         return options.input_format
-    return _EXTENSIONS.get(Path(path).suffix.lower(), "text") if path != _STDIN else "text"
+    return _EXTENSIONS.get(Path(path).suffix.lower(), "text") if path != STDIN else "text"
 
 
 def _display(path: str) -> str:
-    return "<stdin>" if path == _STDIN else path
+    return "<stdin>" if path == STDIN else path
 
 
 def _source(path: str) -> Any:
     """What polars reads: the path, or standard input's bytes."""
-    if path == _STDIN:
+    if path == STDIN:
         return sys.stdin.buffer.read()
     if not os.path.exists(path):
         raise InputError("no such file", path)
@@ -113,11 +115,11 @@ def _separator(fmt: str, options: TableOptions) -> str | None:
     return {"csv": ",", "tsv": "\t"}.get(fmt)  # None: runs of whitespace
 
 
-def _lines(src: Any) -> Any:
-    """Iterate (line number, raw bytes without the line end) over a path or bytes."""
+def _lines(src: Any, offset: int = 0) -> Any:
+    """Iterate (line number, raw bytes without the line end) over a path or bytes; numbers start at offset + 1."""
     handle = io.BytesIO(src) if isinstance(src, bytes) else open(src, "rb")
     with handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=offset + 1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             yield number, raw.rstrip(b"\r\n")
@@ -145,12 +147,12 @@ def _blank(text: str, sep: str | None) -> bool:
 
 
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
-              positions: Sequence[int], roles: Sequence[str], empty_ok: bool) -> int:
+              positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0) -> int:
     """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines."""
     blank = 0
     need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
-    for number, raw in _lines(src):
+    for number, raw in _lines(src, offset):
         text = _decode(raw, name, number)
         if _blank(text, sep):
             blank += 1
@@ -178,102 +180,241 @@ def _polars() -> Any:
 
 
 def _collect(lf: Any) -> Any:
-    return lf.collect(engine="streaming")
+    return lf.collect()
 
 
-def _group(lf: Any, names: Sequence[str]) -> tuple[list[tuple[Any, ...]], np.ndarray]:
+def _counted(lf: Any, keys: Sequence[str]) -> Any:
+    """The unique rows of ``keys`` with their count in column ``n``, as a polars DataFrame."""
     pl = _polars()
-    agg = _collect(lf.group_by(list(names)).agg(pl.len().alias("__n")))
-    counts = agg.get_column("__n").to_numpy().astype(np.int64)
-    cols = [agg.get_column(n).to_list() for n in names]
-    return list(zip(*cols)), counts
+    return _collect(lf.group_by(list(keys)).agg(pl.len().cast(pl.Int64).alias("n")))
 
 
-def _read_delimited(src: Any, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                    roles: Sequence[str], empty_ok: bool) -> Cells:
-    pl = _polars()
+class _Tally:
+    """Adds up chunks' counted frames (unique key rows → ``n``) in polars, merging as they pile up.
+
+    Merging whenever the pending rows outnumber the merged ones keeps the work proportional to
+    the distinct rows, however many chunks there are.
+    """
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.keys = list(keys)
+        self.merged: Any = None
+        self.pending: list[Any] = []
+        self.pending_rows = 0
+
+    def add(self, frame: Any) -> None:
+        if frame.height == 0:
+            return
+        self.pending.append(frame)
+        self.pending_rows += frame.height
+        if self.pending_rows > max(1 << 16, 0 if self.merged is None else self.merged.height):
+            self._merge()
+
+    def _merge(self) -> None:
+        pl = _polars()
+        parts = ([self.merged] if self.merged is not None else []) + self.pending
+        if len(parts) == 1:
+            self.merged = parts[0]
+        elif parts:
+            self.merged = pl.concat(parts).group_by(self.keys).agg(pl.col("n").sum())
+        self.pending, self.pending_rows = [], 0
+
+    def rows(self, is_list: Sequence[bool] | None = None) -> tuple[list[tuple[Any, ...]], np.ndarray]:
+        """The unique rows (list cells unpacked into tuples) and their counts."""
+        self._merge()
+        if self.merged is None:
+            return [], np.zeros(0, dtype=np.int64)
+        flags = list(is_list) if is_list is not None else [False] * len(self.keys)
+        cols = [self.merged.get_column(k).to_list() for k in self.keys]
+        rows = [tuple(_unpack(v, f) for v, f in zip(row, flags)) for row in zip(*cols)]
+        return rows, self.merged.get_column("n").to_numpy().astype(np.int64)
+
+
+# --------------------------------------------------------------------------- delimited text
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How one delimited file's lines are read: what its first line said."""
+
+    name: str
+    fmt: str
+    sep: str | None
+    quoted: bool
+    width: int  # fields on the first (data or header) line
+    positions: tuple[int, ...]  # 0-based, from the first line
+    line_positions: tuple[int, ...]  # the same, negative ones kept negative for whitespace text (per line)
+    roles: tuple[str, ...]
+    empty_ok: bool
+    fast: bool  # try polars' CSV parser first (whitespace text: when its first line has single spaces or no tabs)
+
+    @property
+    def keys(self) -> list[str]:
+        return [f"c{i}" for i in range(len(self.positions))]
+
+    @property
+    def fast_sep(self) -> str:
+        return self.sep if self.sep is not None else " "
+
+    def diagnose(self, chunk: Chunk, ncols: int | None, positions: Sequence[int] | None = None) -> int:
+        """Raise on the chunk's first bad line; otherwise return its number of blank lines."""
+        return _diagnose(chunk.data, self.name, self.sep, self.quoted, False, ncols,
+                         self.line_positions if positions is None else positions, self.roles, self.empty_ok,
+                         offset=chunk.first_line - 1)
+
+
+def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
+                      roles: Sequence[str], empty_ok: bool, meter: Meter | None
+                      ) -> tuple[_Layout, bool, tuple[str, ...], Iterator[Chunk], int]:
+    """Open a delimited file: its layout, whether it has a header, its first data line's fields, its chunks
+    (the header line taken out) and the number of blank lines before the first line."""
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
     header = bool(options.header) or any(isinstance(c, str) for c in columns)
-    first_line = None
-    for number, raw in _lines(src):
-        text = _decode(raw, name, number)
-        if not _blank(text, sep):
+    chunks = line_chunks(path, quoted=quoted, meter=meter)
+    first_line: str | None = None
+    leading_blank = 0
+    head: Chunk | None = None
+    for chunk in chunks:
+        for offset, (number, raw) in enumerate(_lines(chunk.data, chunk.first_line - 1)):
+            text = _decode(raw, name, number)
+            if _blank(text, sep):
+                leading_blank += 1
+                continue
             first_line = text
+            if header:  # drop the lines up to the header line
+                cut = 0
+                for _ in range(offset + 1):
+                    cut = chunk.data.index(b"\n", cut) + 1 if b"\n" in chunk.data[cut:] else len(chunk.data)
+                head = Chunk(chunk.data[cut:], number + 1)
+            else:  # drop only the blank lines before it
+                cut = 0
+                for _ in range(offset):
+                    cut = chunk.data.index(b"\n", cut) + 1
+                head = Chunk(chunk.data[cut:], number)
             break
-    if first_line is None:
+        if first_line is not None:
+            break
+    if first_line is None or head is None:
         raise InputError("is empty: expected lines of labels", name)
-    first_fields = _split(first_line, sep, quoted)
-    names = first_fields if header else [f"column_{i + 1}" for i in range(len(first_fields))]
-    positions = [resolve_column(c, names, name, r) for c, r in zip(columns, roles)]
-    keys = [f"c{i}" for i in range(len(columns))]
-
-    def diagnose(ncols: int | None) -> int:
-        return _diagnose(src, name, sep, quoted, header, ncols, line_positions if ncols is None else positions,
-                         roles, empty_ok)
-
+    fields = _split(first_line, sep, quoted)
+    names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
+    positions = tuple(resolve_column(c, names, name, r) for c, r in zip(columns, roles))
     # a negative column counts from the end of each line (lines of whitespace text may differ in width)
-    line_positions = [c if isinstance(c, int) and c < 0 and sep is None else p for c, p in zip(columns, positions)]
-    rows: list[tuple[Any, ...]] | None = None
-    if sep is not None or " " in first_line.strip() or "\t" not in first_line:
-        fast_sep = sep if sep is not None else " "
-        lf = pl.scan_csv(src, separator=fast_sep, has_header=header, quote_char='"' if quoted else None,
-                         infer_schema=False, empty_string_is_null=False, raise_if_empty=False)
-        width: int | None = None
-        try:
-            width = len(lf.collect_schema())
-            selected = lf.select([pl.nth(p).alias(k) for p, k in zip(positions, keys)])
-            rows, counts = _group(selected, keys)
-            first = _collect(selected.head(1)).row(0) if rows else None
-        except Exception as exc:  # polars parse errors: find the line ourselves
-            if sep is not None:
-                if "utf-8" in str(exc).lower():
-                    diagnose(None)
-                diagnose(width if "more fields" in str(exc) else None)
-                raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-            rows = None
-        if rows is not None and sep is None and any(
-                v == "" or _WHITESPACE.search(v) for row in rows for v in row):
-            rows = None  # runs of whitespace or tabs: take the general whitespace path below
-        if rows is not None and any(v == "" for row in rows for v in row):
-            n_blank = diagnose(width)  # raises on short lines (and on empty labels unless empty cells are allowed)
-            blank_key = ("",) * len(keys)
-            if n_blank and blank_key in rows:
-                idx = rows.index(blank_key)
-                counts[idx] -= n_blank
-                if counts[idx] == 0:
-                    del rows[idx]
-                    counts = np.delete(counts, idx)
-            warnings = (f"skipped {n_blank} blank line(s)",) if n_blank else ()
-            return Cells(rows, counts, name, first, header, warnings)
-        if rows is not None:
-            return Cells(rows, counts, name, first, header)
+    line_positions = tuple(c if isinstance(c, int) and c < 0 and sep is None else p
+                           for c, p in zip(columns, positions))
+    fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
+    layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast)
+    data_first = () if header else tuple(fields[p].strip() for p in positions)
+    rest = itertools.chain([head] if head.data else [], chunks)
+    return layout, header, data_first, rest, leading_blank
 
-    # whitespace-separated text with runs of spaces or tabs: split each line with a regex, in polars
-    lines = pl.scan_csv(src, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+
+def _leading_blanks(chunk: Chunk, layout: _Layout) -> tuple[Chunk, int]:
+    """The chunk without its leading blank lines, and how many there were."""
+    cut, blank = 0, 0
+    data = chunk.data
+    while cut < len(data):
+        end = data.find(b"\n", cut)
+        end = len(data) if end < 0 else end + 1
+        if not _blank(data[cut:end].decode("utf-8", "replace"), layout.sep):
+            break
+        cut, blank = end, blank + 1
+    return (Chunk(data[cut:], chunk.first_line + blank) if blank else chunk), blank
+
+
+def _delimited_frame(chunk: Chunk, layout: _Layout) -> tuple[Any, int, int, int]:
+    """Count one chunk: (counted frame, blank lines, fewest and most fields on a line)."""
+    pl = _polars()
+    chunk, blank = _leading_blanks(chunk, layout)
+    if not chunk.data:
+        return pl.DataFrame(), blank, layout.width, layout.width
+    if layout.fast:
+        frame, more_blank = _delimited_fast(chunk, layout)
+        if frame is not None:
+            return frame, blank + more_blank, layout.width, layout.width
+    frame, more_blank, narrow, wide = _whitespace_split(chunk, layout)
+    return frame, blank + more_blank, narrow, wide
+
+
+def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
+    """polars' CSV parser on one separator; ``(None, 0)`` when the chunk is whitespace text it cannot take."""
+    pl = _polars()
+    keys = layout.keys
+    try:
+        lf = pl.scan_csv(chunk.data, separator=layout.fast_sep, has_header=False,
+                         quote_char='"' if layout.quoted else None, infer_schema=False, empty_string_is_null=False,
+                         raise_if_empty=False)
+        width = len(lf.collect_schema())
+        if width != layout.width:
+            raise ValueError("a line of another width")
+        frame = _counted(lf.select([pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)]), keys)
+    except Exception as exc:  # polars parse errors: find the line ourselves
+        if layout.sep is None:
+            return None, 0
+        layout.diagnose(chunk, layout.width, layout.positions)
+        raise InputError(f"could not be read as {layout.fmt}: {str(exc).splitlines()[0]}", layout.name) from None
+    empty = pl.any_horizontal([pl.col(k) == "" for k in keys])
+    if layout.sep is None and frame.select((empty | pl.any_horizontal(
+            [pl.col(k).str.contains(r"\s") for k in keys])).any()).item():
+        return None, 0  # runs of whitespace or tabs: take the general whitespace path
+    if not frame.select(empty.any()).item():
+        return frame, 0
+    # raises on short lines (and on empty labels unless empty cells are allowed)
+    n_blank = layout.diagnose(chunk, layout.width, layout.positions)
+    if n_blank:
+        blank_row = pl.all_horizontal([pl.col(k) == "" for k in keys])
+        frame = frame.with_columns(pl.when(blank_row).then(pl.col("n") - n_blank).otherwise(pl.col("n")).alias("n"))
+        frame = frame.filter(pl.col("n") > 0)
+    return frame, n_blank
+
+
+def _whitespace_split(chunk: Chunk, layout: _Layout) -> tuple[Any, int, int, int]:
+    """Whitespace text with runs of spaces or tabs: split each line with a regex, in polars."""
+    pl = _polars()
+    keys = layout.keys
+    lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
     text = pl.col("line").str.strip_chars()
-    lf = (lines.with_row_index("__line", offset=1).filter(text != "")
-          .with_columns(text.str.replace_all(r"\s+", " ").str.split(" ").alias("__f")))
-    if header:
-        lf = lf.slice(1)
-    widths = lf.select(pl.col("__f").list.len().alias("n"))
-    lf = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k) for p, k in zip(line_positions, keys)])
+    lf = lines.filter(text != "").with_columns(text.str.replace_all(r"\s+", " ").str.split(" ").alias("__f"))
+    widths = lf.select(pl.col("__f").list.len().alias("w"))
+    selected = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k)
+                          for p, k in zip(layout.line_positions, keys)])
     try:
-        rows, counts = _group(lf, keys)
+        frame = _counted(selected, keys)
         n_blank = int(_collect(lines.select((pl.col("line").str.strip_chars() == "").sum())).item())
-        first = _collect(lf.head(1)).row(0) if rows else None
-        narrow, wide = _collect(widths.select(pl.col("n").min().alias("lo"), pl.col("n").max().alias("hi"))).row(0)
+        narrow, wide = _collect(widths.select(pl.col("w").min(), pl.col("w").max().alias("x"))).row(0)
     except Exception:
-        diagnose(None)
+        layout.diagnose(chunk, None)
         raise
-    if any(v is None for row in rows for v in row):
-        diagnose(None)
-    warnings = [f"skipped {n_blank} blank line(s)"] if n_blank else []
+    if frame.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
+        layout.diagnose(chunk, None)
+    return frame, n_blank, narrow if narrow is not None else layout.width, wide if wide is not None else layout.width
+
+
+def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
+                    roles: Sequence[str], empty_ok: bool, tally: _Tally, meter: Meter | None
+                    ) -> tuple[tuple[Any, ...] | None, bool, list[str]]:
+    """Count a delimited file into ``tally``: (its first data row, whether it had a header, warnings)."""
+    layout, header, first, chunks, blank = _delimited_chunks(path, name, fmt, options, columns, roles, empty_ok,
+                                                             meter)
+    narrow = wide = layout.width
+    for chunk in chunks:
+        frame, n_blank, lo, hi = _delimited_frame(chunk, layout)
+        blank += n_blank
+        narrow, wide = min(narrow, lo), max(wide, hi)
+        if frame.height:
+            if meter is not None:
+                meter.add(rows=int(frame.get_column("n").sum()))
+            tally.add(frame)
+    warnings = [f"{name}: skipped {blank} blank line(s)"] if blank else []
     if narrow != wide:
-        warnings.append(f"lines have between {narrow} and {wide} fields; the labels were taken from columns "
+        warnings.append(f"{name}: lines have between {narrow} and {wide} fields; the labels were taken from columns "
                         f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)")
-    return Cells(rows, counts, name, first, header, tuple(warnings))
+    return (first or None), header, warnings
+
+
+# --------------------------------------------------------------------------- typed: JSON Lines and Parquet
 
 
 def _label_column(schema: Any, column: str) -> Any:
@@ -294,46 +435,89 @@ def _label_column(schema: Any, column: str) -> Any:
     return expr.cast(pl.String)
 
 
-def _read_typed(src: Any, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str]) -> Cells:
+#: Rows per slice of a Parquet file.
+_PARQUET_ROWS = 1 << 21
+
+
+def _typed_parts(path: str, name: str, fmt: str, meter: Meter | None) -> Iterator[tuple[Any, int, bytes | None]]:
+    """A JSON Lines or Parquet file as lazy frames of consecutive records: (frame, its first line or row number,
+    the JSON Lines chunk's bytes for diagnosis)."""
     pl = _polars()
+    if fmt == "jsonl":
+        for chunk in line_chunks(path, meter=meter):
+            yield pl.scan_ndjson(chunk.data), chunk.first_line, chunk.data
+        return
+    src = _source(path)
+    lf = pl.scan_parquet(src)
     try:
-        lf = pl.scan_ndjson(src) if fmt == "jsonl" else pl.scan_parquet(src)
-        schema = lf.collect_schema()
+        total = int(_collect(lf.select(pl.len())).item())
+    except Exception as exc:
+        raise InputError(f"could not be read as parquet: {str(exc).splitlines()[0]}", name) from None
+    size = len(src) if isinstance(src, bytes) else os.path.getsize(src)
+    done = 0
+    for start in range(0, max(total, 1), _PARQUET_ROWS):
+        yield lf.slice(start, _PARQUET_ROWS), start + 1, None
+        if meter is not None:
+            step = min(_PARQUET_ROWS, total - start)
+            meter.add(size * (start + step) // max(total, 1) - size * done // max(total, 1))
+            done = start + step
+
+
+def _typed_schema(lf: Any, name: str, fmt: str, raw: bytes | None, first: int, roles: Sequence[str]) -> Any:
+    try:
+        return lf.collect_schema()
     except Exception as exc:
         if fmt == "jsonl":
-            _diagnose_jsonl(src, name, None, roles)
+            _diagnose_jsonl(raw, name, None, roles, first - 1)
         raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-    names = list(schema.names())
-    if not names:
-        raise InputError(f"is empty: expected {fmt} records with label fields", name)
-    positions = [resolve_column(c, names, name, r) for c, r in zip(columns, roles)]
+
+
+def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: _Tally,
+                meter: Meter | None, is_list: list[bool] | None) -> tuple[tuple[Any, ...] | None, list[bool]]:
+    """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
+    pl = _polars()
     keys = [f"c{i}" for i in range(len(columns))]
-    exprs = []
-    for p, k in zip(positions, keys):
-        exprs.append(_label_column(schema, names[p]).alias(k))
-        exprs.append(pl.col(names[p]).is_null().alias(f"{k}_null"))
-    list_cols = {k for p, k in zip(positions, keys) if isinstance(schema[names[p]], pl.List)}
-    selected = lf.select(exprs)
-    try:
-        rows, counts = _group(selected, keys + [f"{k}_null" for k in keys])
-    except Exception as exc:
-        if fmt == "jsonl":
-            _diagnose_jsonl(src, name, [names[p] for p in positions], roles)
-        raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-    if any(row[len(keys) + i] for row in rows for i in range(len(keys))):
-        nulls = _collect(lf.with_row_index("__i", offset=1)
-                         .filter(pl.any_horizontal([pl.col(names[p]).is_null() for p in positions]))
-                         .select("__i", *[pl.col(names[p]).is_null().alias(r) for p, r in zip(positions, roles)])
-                         .head(1)).row(0, named=True)
-        role = next(r for r in roles if nulls[r])
-        raise InputError(f"the {role} label ({names[positions[roles.index(role)]]!r}) is missing (null)",
-                         name, nulls["__i"])
-    out_rows = [tuple(_unpack(v, k in list_cols) for k, v in zip(keys, row[:len(keys)])) for row in rows]
-    first = None
-    if out_rows:
-        first_raw = _collect(selected.head(1)).row(0)
-        first = tuple(_unpack(v, k in list_cols) for k, v in zip(keys, first_raw[0::2]))
-    return Cells(out_rows, counts, name, first, True)
+    fields: list[str] | None = None
+    first: tuple[Any, ...] | None = None
+    for lf, start, raw in _typed_parts(path, name, fmt, meter):
+        schema = _typed_schema(lf, name, fmt, raw, start, roles)
+        names = list(schema.names())
+        if fields is None:
+            if not names:
+                raise InputError(f"is empty: expected {fmt} records with label fields", name)
+            fields = [names[resolve_column(c, names, name, r)] for c, r in zip(columns, roles)]
+        for f, r in zip(fields, roles):
+            if f not in schema:
+                raise InputError(f"the {r} field {f!r} is missing from every record of this part", name, start)
+        lists = [isinstance(schema[f], pl.List) for f in fields]
+        if is_list is None:
+            is_list = lists
+        elif lists != is_list:
+            role = roles[next(i for i, (a, b) in enumerate(zip(lists, is_list)) if a != b)]
+            raise InputError(f"the {role} labels are lists of labels in some records and single labels in others",
+                             name, start)
+        exprs = [_label_column(schema, f).alias(k) for f, k in zip(fields, keys)]
+        selected = lf.select(exprs)
+        try:
+            frame = _counted(selected, keys)
+        except Exception as exc:
+            if fmt == "jsonl":
+                _diagnose_jsonl(raw, name, fields, roles, start - 1)
+            raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+        if frame.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
+            nulls = _collect(lf.with_row_index("__i", offset=start)
+                             .filter(pl.any_horizontal([pl.col(f).is_null() for f in fields]))
+                             .select("__i", *[pl.col(f).is_null().alias(r) for f, r in zip(fields, roles)])
+                             .head(1)).row(0, named=True)
+            role = next(r for r in roles if nulls[r])
+            raise InputError(f"the {role} label ({fields[list(roles).index(role)]!r}) is missing (null)",
+                             name, nulls["__i"])
+        if first is None and frame.height:
+            first = tuple(_unpack(v, f) for v, f in zip(_collect(selected.head(1)).row(0), is_list))
+        if meter is not None:
+            meter.add(rows=int(frame.get_column("n").sum()) if frame.height else 0)
+        tally.add(frame)
+    return first, is_list or [False] * len(columns)
 
 
 def _unpack(value: Any, is_list: bool) -> Any:
@@ -343,9 +527,12 @@ def _unpack(value: Any, is_list: bool) -> Any:
     return tuple(value.split(_LIST_JOIN)) if value else ()
 
 
-def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str]) -> None:
+def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0
+                    ) -> None:
     """Find the first JSON Lines record polars could not take, and say why."""
-    for number, raw in _lines(src):
+    if src is None:
+        return
+    for number, raw in _lines(src, offset):
         text = _decode(raw, name, number)
         if not text.strip():
             continue
@@ -364,42 +551,89 @@ def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Se
                                  f"labels, found {json.dumps(value)}", name, number)
 
 
-def read_cells(path: str, columns: Sequence[Column], roles: Sequence[str], options: TableOptions = TableOptions(),
-               *, empty_ok: bool = False) -> Cells:
-    """Read the unique rows of ``columns`` of one file, with counts.
+# --------------------------------------------------------------------------- the entry points
+
+
+def _names(paths: Sequence[str]) -> str:
+    shown = [_display(p) for p in paths]
+    return ", ".join(shown) if len(shown) <= 3 else f"{shown[0]}, {shown[1]} … {shown[-1]} ({len(shown)} files)"
+
+
+def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Sequence[str],
+               options: TableOptions = TableOptions(), *, empty_ok: bool = False,
+               progress: ReadProgress | None = None) -> Cells:
+    """Read the unique rows of ``columns`` of one or more files, with counts.
 
     Parameters
     ----------
-    path
-        A file path, or ``-`` for standard input.
+    paths
+        A file path, ``-`` for standard input, or several paths: parts of one table, each with
+        the same columns (and its own header line, if they have headers), counted as if
+        concatenated. Glob patterns are expanded by :func:`clfeval.read.chunks.expand_paths`
+        before this.
     columns
         Which columns: 1-based numbers, negative from the end, or header names.
     roles
         What each column holds (``gold``, ``predicted``…), for messages.
     empty_ok
         Whether an empty cell is a value (the empty label set) rather than an error.
+    progress
+        Called as ``progress(bytes_done, bytes_total, rows_done)`` while reading.
+
+    Memory stays bounded by the chunk size and the number of unique rows, whatever the files' length.
     """
-    fmt = format_of(path, options)
-    name = _display(path)
-    src = _source(path)
-    if fmt in ("jsonl", "parquet"):
-        if options.sep is not None:
-            raise OptionError(f"--sep does not apply to {fmt} input")
-        return _read_typed(src, name, fmt, columns, roles)
-    return _read_delimited(src, name, fmt, options, columns, roles, empty_ok)
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    if not paths:
+        raise OptionError("no input file")
+    if paths.count(STDIN) > 1:
+        raise OptionError("standard input (-) can stand for one file only")
+    meter = Meter(size_of(paths), progress)
+    keys = [f"c{i}" for i in range(len(columns))]
+    tally = _Tally(keys)
+    warnings: list[str] = []
+    first_row: tuple[Any, ...] | None = None
+    header = True
+    is_list: list[bool] | None = None
+    for number, path in enumerate(paths):
+        fmt = format_of(path, options)
+        name = _display(path)
+        _check_source(path)
+        if fmt in ("jsonl", "parquet"):
+            if options.sep is not None:
+                raise OptionError(f"--sep does not apply to {fmt} input")
+            first, is_list = _read_typed(path, name, fmt, columns, roles, tally, meter, is_list)
+            has_header = True
+        else:
+            first, has_header, found = _read_delimited(path, name, fmt, options, columns, roles, empty_ok, tally,
+                                                       meter)
+            warnings += found
+        if number == 0:
+            first_row, header = first, has_header
+    rows, counts = tally.rows(is_list)
+    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings))
+
+
+def _check_source(path: str) -> None:
+    if path == STDIN:
+        return
+    if not os.path.exists(path):
+        raise InputError("no such file", path)
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", path)
 
 
 def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,
-                         options: TableOptions = TableOptions(), *, empty_ok: bool = False
-                         ) -> tuple[list[tuple[Any, Any]], np.ndarray]:
+                         options: TableOptions = TableOptions(), *, empty_ok: bool = False,
+                         progress: ReadProgress | None = None) -> tuple[list[tuple[Any, Any]], np.ndarray]:
     """Pair line i of the gold file with line i of the predictions file; unique pairs with counts."""
     rows, counts = read_cells_in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
-                                            options, empty_ok=empty_ok)
+                                            options, empty_ok=empty_ok, progress=progress)
     return [(g, p) for g, p in rows], counts
 
 
 def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
-                             *, empty_ok: bool = False) -> tuple[list[tuple[Any, ...]], np.ndarray]:
+                             *, empty_ok: bool = False, progress: ReadProgress | None = None
+                             ) -> tuple[list[tuple[Any, ...]], np.ndarray]:
     """Put line i of each source side by side; the unique rows with counts.
 
     Parameters
@@ -408,67 +642,80 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
         (path, column, role) for each column: a gold file and one or more prediction files
         (a path may repeat with another column).
 
-    Every file is read in full as one column (Arrow strings, not Python objects); their line
-    counts must agree, and the message says which file ends early.
+    The files are read in step, a chunk at a time (Arrow strings, not Python objects), so
+    memory stays bounded; their line counts must agree, and the message says which file ends early.
     """
     pl = _polars()
     if options.header is None and any(isinstance(col, str) for _, col, _ in sources):
         # a column named in one file means the files have headers: read every file's first line as one
         options = TableOptions(options.input_format, options.sep, True)
-    columns = [_read_column_in_order(path, col, role, options, empty_ok) for path, col, role in sources]
-    first_name, first_series, _ = columns[0]
-    for name, series, _ in columns[1:]:
-        if len(series) != len(first_series):
-            short = name if len(series) < len(first_series) else first_name
-            raise InputError(f"{first_name} has {len(first_series)} instances but {name} has {len(series)}: "
-                             f"{short} ends early")
-    keys = [f"c{i}" for i in range(len(columns))]
-    frame = pl.DataFrame({k: series for k, (_, series, _) in zip(keys, columns)}).lazy()
-    rows, counts = _group(frame, keys)
-    is_list = [flag for _, _, flag in columns]
-    return [tuple(_unpack(v, flag) for v, flag in zip(row, is_list)) for row in rows], counts
+    paths = [path for path, _, _ in sources]
+    if paths.count(STDIN) > 1:
+        raise OptionError("standard input (-) can stand for one file only")
+    meter = Meter(size_of(list(dict.fromkeys(paths))), progress)
+    opened = [_column_parts(path, col, role, options, empty_ok, meter) for path, col, role in sources]
+    names = [_display(path) for path in paths]
+    parts = [it for _, it in opened]
+    is_list = [flag for flag, _ in opened]
+    keys = [f"c{i}" for i in range(len(sources))]
+    tally = _Tally(keys)
+    buffers: list[Any] = [None] * len(sources)
+    taken = [0] * len(sources)
+    while True:
+        for i, it in enumerate(parts):
+            while buffers[i] is None or len(buffers[i]) == 0:
+                nxt = next(it, None)
+                if nxt is None:
+                    buffers[i] = None
+                    break
+                buffers[i] = nxt if buffers[i] is None else pl.concat([buffers[i], nxt])
+        lengths = [0 if b is None else len(b) for b in buffers]
+        if not any(lengths):
+            break
+        if not all(lengths):
+            totals = [t + n + sum(len(s) for s in it) for t, n, it in zip(taken, lengths, parts)]
+            longest = max(range(len(totals)), key=totals.__getitem__)
+            short = min(range(len(totals)), key=totals.__getitem__)
+            raise InputError(f"{names[longest]} has {totals[longest]} instances but {names[short]} has "
+                             f"{totals[short]}: {names[short]} ends early")
+        step = min(lengths)
+        frame = pl.DataFrame({k: b[:step] for k, b in zip(keys, buffers)})
+        tally.add(_counted(frame.lazy(), keys))
+        meter.add(rows=step)
+        buffers = [b[step:] for b in buffers]
+        taken = [t + step for t in taken]
+    return tally.rows(is_list)
 
 
-def _read_column_in_order(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool) -> Any:
-    """One label column of a file, in line order, as a polars Series (Arrow strings, not Python objects).
+def _column_parts(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool,
+                  meter: Meter) -> tuple[bool, Iterator[Any]]:
+    """One label column of a file, in line order, as polars Series a chunk at a time; and whether it holds lists.
 
     Every line is an instance: a blank line is the empty label set when ``empty_ok``, else an error.
     """
-    pl = _polars()
     fmt = format_of(path, options)
     name = _display(path)
-    src = _source(path)
+    _check_source(path)
     if fmt in ("jsonl", "parquet"):
-        lf = pl.scan_ndjson(src) if fmt == "jsonl" else pl.scan_parquet(src)
-        try:
-            schema = lf.collect_schema()
-            names = list(schema.names())
-            p = resolve_column(col, names, name, role)
-            is_list = isinstance(schema[names[p]], pl.List)
-            series = _collect(lf.select(_label_column(schema, names[p]).alias("v"))).get_column("v")
-        except InputError:
-            raise
-        except Exception as exc:
-            if fmt == "jsonl":
-                _diagnose_jsonl(src, name, None, (role,))
-            raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-        if series.null_count():
-            line = int(series.is_null().arg_true()[0]) + 1
-            raise InputError(f"the {role} label is missing (null)", name, line)
-        return name, series, is_list
+        return _typed_column_parts(path, name, fmt, col, role, meter)
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
     header = bool(options.header) or isinstance(col, str)
-    first_line = next((_decode(raw, name, n) for n, raw in _lines(src) if raw.strip()), None)
-    if first_line is None:
-        raise InputError("is empty: expected one label per line", name)
-    first = _split(first_line, sep, quoted)
-    position = resolve_column(col, first if header else [f"column_{i + 1}" for i in range(len(first))], name, role)
-    index = col if isinstance(col, int) and col < 0 else position  # negative: from each line's end
-    lines = pl.scan_csv(src, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+    layout, _, _, chunks, leading = _delimited_chunks(path, name, fmt, TableOptions(fmt, options.sep, header),
+                                                      [col], [role], empty_ok, meter)
+    if leading:
+        raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an instance)",
+                         name, 1)
+    index = col if isinstance(col, int) and col < 0 else layout.positions[0]  # negative: from each line's end
+    return False, (_column_chunk(chunk, layout, index, sep, quoted, role, empty_ok) for chunk in chunks)
+
+
+def _column_chunk(chunk: Chunk, layout: _Layout, index: int, sep: str | None, quoted: bool, role: str,
+                  empty_ok: bool) -> Any:
+    pl = _polars()
+    name = layout.name
+    lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
-    if header:
-        lines = lines.slice(1)
     text = pl.col("line").str.strip_chars()
     if sep is None:
         fields = text.str.replace_all(r"\s+", " ").str.split(" ")
@@ -478,28 +725,64 @@ def _read_column_in_order(path: str, col: Column, role: str, options: TableOptio
         fields = pl.col("line").str.split(sep)
     try:
         if fields is None:
-            parsed = pl.scan_csv(src, separator=sep, has_header=header, quote_char='"', infer_schema=False,
+            parsed = pl.scan_csv(chunk.data, separator=sep, has_header=False, quote_char='"', infer_schema=False,
                                  empty_string_is_null=False, raise_if_empty=False)
             blank = _collect(lines.select((text == "").alias("blank")))
-            values = _collect(parsed.select(pl.nth(position).alias("v")))
+            values = _collect(parsed.select(pl.nth(layout.positions[0]).alias("v")))
             if blank.height != values.height:
                 raise InputError(f"has {blank.height} lines but {values.height} CSV records (a quoted field "
-                                 "spans lines?); in two-file mode every line must be one instance", name)
+                                 "spans lines?); in two-file mode every line must be one instance", name,
+                                 chunk.first_line)
             frame = pl.concat([blank, values], how="horizontal")
         else:
             frame = _collect(lines.select((text == "").alias("blank"),
                                           pl.when(text == "").then(pl.lit("")).otherwise(
                                               fields.list.get(index, null_on_oob=True)).alias("v")))
-    except Exception:
-        _diagnose(src, name, sep, quoted, header, None, [index], [role], empty_ok)
+    except InputError:
         raise
-    problems = frame.with_row_index("i", offset=1 + int(header)).filter(
+    except Exception:
+        layout.diagnose(chunk, None, [index])
+        raise
+    problems = frame.with_row_index("i", offset=chunk.first_line).filter(
         pl.col("v").is_null() | ((pl.col("v").str.strip_chars() == "") & (not empty_ok)))
     if problems.height:
         line, blank = problems.row(0)[0], problems.row(0)[1]
         if blank:
             raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an "
                              "instance)", name, line)
-        _diagnose(src, name, sep, quoted, header, None, [index], [role], empty_ok)
+        layout.diagnose(chunk, None, [index])
         raise InputError(f"the {role} label is empty or missing", name, line)
-    return name, frame.get_column("v"), False
+    return frame.get_column("v")
+
+
+def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
+                        meter: Meter) -> tuple[bool, Iterator[Any]]:
+    pl = _polars()
+    parts = _typed_parts(path, name, fmt, meter)
+    first = next(parts, None)
+    if first is None:
+        raise InputError(f"is empty: expected {fmt} records with label fields", name)
+    schema = _typed_schema(first[0], name, fmt, first[2], first[1], (role,))
+    names = list(schema.names())
+    if not names:
+        raise InputError(f"is empty: expected {fmt} records with label fields", name)
+    field_name = names[resolve_column(col, names, name, role)]
+    is_list = isinstance(schema[field_name], pl.List)
+
+    def series() -> Iterator[Any]:
+        for lf, start, raw in itertools.chain([first], parts):
+            part_schema = _typed_schema(lf, name, fmt, raw, start, (role,))
+            if field_name not in part_schema:
+                raise InputError(f"the {role} field {field_name!r} is missing", name, start)
+            try:
+                values = _collect(lf.select(_label_column(part_schema, field_name).alias("v"))).get_column("v")
+            except Exception as exc:
+                if fmt == "jsonl":
+                    _diagnose_jsonl(raw, name, None, (role,), start - 1)
+                raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+            if values.null_count():
+                raise InputError(f"the {role} label is missing (null)", name,
+                                 start + int(values.is_null().arg_true()[0]))
+            yield values
+
+    return is_list, series()
