@@ -5,12 +5,15 @@ from __future__ import annotations
 import clfeval
 
 EXPECTED = {
-    "ALTERNATIVES", "AVERAGES", "ClfevalError", "Comparison", "ConfusionCounts", "CrossValidation", "FORMATS",
+    "ALTERNATIVES", "AVERAGES", "COUNTS_SCHEMA", "ClfevalError", "Comparison", "ConfusionCounts", "CrossValidation",
+    "ENGINES", "FORMATS",
     "INTERVAL_METHODS",
     "InputError", "Intervals", "JointCounts", "LABEL_SOURCES", "LabelCounts", "LabelFrequencies", "LabelScores",
     "LabelSetCounts", "MatrixError", "OptionError", "PairTest", "PairedCounts", "Scores", "SplitMatrix", "TESTS",
     "__version__", "compare", "compare_counts", "compare_files", "count_label_sets", "count_labels", "count_systems",
     "cv", "cv_counts", "cv_files", "score", "score_counts", "score_file", "score_matrix", "with_intervals",
+    "compare_count_files", "counts_from_dict", "counts_of_files", "counts_of_frame", "counts_to_dict",
+    "cv_count_files", "load_counts", "save_counts", "score_count_files",
 }
 
 
@@ -49,3 +52,4 @@ def test_registries_have_definitions() -> None:
     assert list(clfeval.TESTS) == ["ar", "bootstrap", "mcnemar"]
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
+    assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())

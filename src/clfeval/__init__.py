@@ -7,22 +7,26 @@
 """
 
 from clfeval._version import __version__
-from clfeval.api import (compare, compare_counts, compare_files, cv, cv_counts, cv_files, score, score_counts,
+from clfeval.api import (compare, compare_count_files, compare_counts, compare_files, counts_of_files, counts_of_frame,
+                         cv, cv_count_files, cv_counts, cv_files, save_counts, score, score_count_files, score_counts,
                          score_file, score_matrix)
+from clfeval.count.document import COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
                            SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
-from clfeval.read import FORMATS, count_label_sets, count_labels, count_systems
+from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
 from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
 __all__ = [
     "ALTERNATIVES",
     "AVERAGES",
+    "COUNTS_SCHEMA",
     "ClfevalError",
     "Comparison",
     "ConfusionCounts",
     "CrossValidation",
+    "ENGINES",
     "FORMATS",
     "INTERVAL_METHODS",
     "InputError",
@@ -42,15 +46,24 @@ __all__ = [
     "TESTS",
     "__version__",
     "compare",
+    "compare_count_files",
     "compare_counts",
     "compare_files",
     "count_label_sets",
     "count_labels",
     "count_systems",
+    "counts_from_dict",
+    "counts_of_files",
+    "counts_of_frame",
+    "counts_to_dict",
     "cv",
+    "cv_count_files",
     "cv_counts",
     "cv_files",
+    "load_counts",
+    "save_counts",
     "score",
+    "score_count_files",
     "score_counts",
     "score_file",
     "score_matrix",

@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.document import Counts, counts_to_dict
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
 from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of, to_sequence
+from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
+from clfeval.read.engine import Engine
 from clfeval.read.files import (count_file, count_files, count_fold_column, count_system_columns, count_system_files,
-                                train_frequencies)
+                                _to_counts, _to_joint, load_counts, train_frequencies)
 from clfeval.read.matrix import read_matrix
 from clfeval.errors import InputError, OptionError
 from clfeval.read.table import TableOptions
 from clfeval.score.result import Scores
 from clfeval.score import scorer
 
-__all__ = ["compare", "compare_counts", "compare_files", "cv", "cv_counts", "cv_files", "score", "score_counts",
+__all__ = ["compare", "compare_count_files", "compare_counts", "compare_files", "counts_of_files",
+           "counts_of_frame", "cv",
+           "cv_count_files", "cv_counts", "cv_files", "save_counts", "score", "score_count_files", "score_counts",
            "score_file", "score_matrix"]
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
@@ -63,11 +70,26 @@ def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, 
 
 
 def _options_used(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool,
-                  label_sep: str) -> dict[str, Any]:
+                  label_sep: str, engine: str = "polars") -> dict[str, Any]:
     """The reading options a result records: those given (and the label separator for multi-label data)."""
     used = {"input_format": input_format, "sep": sep, "header": header,
-            "label_sep": label_sep if multilabel else None}
+            "label_sep": label_sep if multilabel else None, "engine": engine if engine != "polars" else None}
     return {k: v for k, v in used.items() if v is not None}
+
+
+def _reading(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool, label_sep: str,
+             duplicates: str, empty: str, engine: str, scheduler: Any, read_progress: ReadProgress | None
+             ) -> dict[str, Any]:
+    """The keyword arguments of the file counters (:mod:`clfeval.read.files`)."""
+    return dict(options=TableOptions(input_format, sep, header), multilabel=multilabel, label_sep=label_sep,
+                duplicates=duplicates, empty=empty, engine=Engine(engine, scheduler, read_progress))
+
+
+def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]:
+    """Provenance of one input: ``{"file": path}``, or ``{"files": [...]}`` for several paths or globs."""
+    if isinstance(path, str):
+        return {key: path}
+    return {key + "s": list(path)}
 
 
 def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | None = None,
@@ -134,29 +156,35 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
                         resamples=resamples, seed=seed, progress=progress, inputs={"source": "arrays"})
 
 
-def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | None = None,
+def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
                pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
                header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
                empty: str = "ignore", duplicates: str = "keep", train: str | Iterable[Any] | None = None,
                train_col: Column | None = None, labels: Sequence[Any] | None = None,
                labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
                undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
-               seed: int | None = None, progress: Callable[[int, int], None] | None = None) -> Scores:
+               seed: int | None = None, progress: Callable[[int, int], None] | None = None,
+               engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None) -> Scores:
     """Score a file of gold and predicted columns, or a gold file and a predictions file.
 
-    One file: by default the last two columns are gold then predicted (TiMBL output). Two
+    One file: by default the last two columns are gold then predicted (TiMBL output); a
+    list of files or glob patterns (``"data/part-*.parquet"``) is read as one table. Two
     files: by default each file's last column, line i against line i. ``train`` is a
     training file (its label column: ``train_col``, default the gold column's name if it
-    has one, else the last column) or in-memory training labels. Other parameters as in
-    :func:`score` and :class:`clfeval.read.TableOptions`.
+    has one, else the last column) or in-memory training labels. ``engine`` counts on this
+    machine (``polars``) or on a Dask cluster (``dask``, at ``scheduler``); see
+    :data:`clfeval.read.engine.ENGINES`. ``read_progress(bytes_done, bytes_total, rows)`` is called
+    while reading. Other parameters as in :func:`score` and :class:`clfeval.read.TableOptions`.
     """
-    options = TableOptions(input_format, sep, header)
-    kwargs = dict(options=options, multilabel=multilabel, label_sep=label_sep, duplicates=duplicates, empty=empty)
+    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
+                      read_progress)
     if pred_path is None:
         counts, warnings = count_file(path, gold_col=-2 if gold_col is None else gold_col,
                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
-        inputs: dict[str, Any] = {"file": path}
+        inputs: dict[str, Any] = _file_inputs(path)
     else:
+        if not isinstance(path, str):
+            raise OptionError("with a predictions file, give one gold file")
         counts, warnings = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
                                        pred_col=-1 if pred_col is None else pred_col, **kwargs)
         inputs = {"gold_file": path, "pred_file": pred_path}
@@ -164,7 +192,7 @@ def score_file(path: str, pred_path: str | None = None, *, gold_col: Column | No
     return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
                         zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
                         resamples=resamples, seed=seed, progress=progress, inputs=inputs, warnings=warnings,
-                        options=_options_used(input_format, sep, header, multilabel, label_sep))
+                        options=_options_used(input_format, sep, header, multilabel, label_sep, engine))
 
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
@@ -255,11 +283,12 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
                           undefined=undefined, progress=progress, inputs={"source": "arrays"})
 
 
-def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequence[str] | None = None,
-                  gold_col: Column | None = None, pred_col: Column | None = None,
+def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = (), *,
+                  names: Sequence[str] | None = None, gold_col: Column | None = None, pred_col: Column | None = None,
                   pred_cols: Sequence[Column] | None = None, input_format: str | None = None, sep: str | None = None,
                   header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
                   duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+                  engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
                   **options: Any) -> Comparison:
     """Compare systems whose predictions are in files (see :func:`compare` for the test options).
 
@@ -269,18 +298,22 @@ def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequ
       i; the label is each file's column ``gold_col`` / ``pred_col`` (default: the last, so
       TiMBL output works with ``gold_col=-2``); systems are named after their files;
     * one file holding the gold column and a column per system (``pred_cols``, no
-      ``pred_paths``); systems are named after their columns.
+      ``pred_paths``); systems are named after their columns. A list of files or globs is
+      read as one table, with either engine.
 
     ``names`` overrides the systems' names. ``train`` is a training file (label column
     ``train_col``) or in-memory training labels, for the lfb weights and the ``train`` label set.
+    ``engine``, ``scheduler`` and ``read_progress`` as in :func:`score_file`.
     """
-    table = TableOptions(input_format, sep, header)
-    kwargs = dict(options=table, multilabel=multilabel, label_sep=label_sep, duplicates=duplicates, empty=empty)
+    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
+                      read_progress)
     if pred_paths and pred_cols:
         raise OptionError("give prediction files or predicted columns of one file, not both")
     if pred_paths:
         if len(pred_paths) < 2:
             raise OptionError("compare needs at least two prediction files")
+        if not isinstance(gold_path, str):
+            raise OptionError("with prediction files, give one gold file")
         joint, warnings = count_system_files(gold_path, pred_paths, names=names,
                                              gold_col=-1 if gold_col is None else gold_col,
                                              pred_col=-1 if pred_col is None else pred_col, **kwargs)
@@ -293,10 +326,10 @@ def compare_files(gold_path: str, pred_paths: Sequence[str] = (), *, names: Sequ
             raise OptionError("with predicted columns of one file, say which column is gold (--gold-col)")
         joint, warnings = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names,
                                                **kwargs)
-        inputs = {"file": gold_path, "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
+        inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
     return compare_counts(joint, train=freqs, inputs=inputs, warnings=warnings,
-                          options=_options_used(input_format, sep, header, multilabel, label_sep), **options)
+                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine), **options)
 
 
 #: Cross-validation from counts: see :func:`clfeval.infer.crossvalidation.cross_validate`.
@@ -340,30 +373,33 @@ def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multil
                           inputs={"source": "arrays"}, **options)
 
 
-def cv_files(paths: Sequence[str], *, fold_col: Column | None = None, gold_col: Column | None = None,
+def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = None, gold_col: Column | None = None,
              pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
              header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
              duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+             engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
              **options: Any) -> CrossValidation:
     """Cross-validation from files: one file per fold (each with gold and predicted columns, by default the
-    last two), or one file with a fold column (``fold_col``; when it is the last column, gold and predicted
-    default to the two before it, else they must be given).
+    last two; a fold may be a glob or a list of parts), or a table with a fold column (``fold_col``; every
+    path is a part of that table; when it is the last column, gold and predicted default to the two before
+    it, else they must be given).
 
     Other parameters as in :func:`score_file` and :func:`cv`.
     """
-    table = TableOptions(input_format, sep, header)
-    kwargs = dict(options=table, multilabel=multilabel, label_sep=label_sep, duplicates=duplicates, empty=empty)
+    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
+                      read_progress)
     warnings: list[str] = []
     if fold_col is not None:
-        if len(paths) != 1:
-            raise OptionError("with a fold column, give one file")
+        if not paths:
+            raise OptionError("with a fold column, give the file (or its parts)")
         if fold_col != -1 and (gold_col is None or pred_col is None):
             raise OptionError("with a fold column other than the last (-1), say which columns hold gold and predicted "
                               "labels (--gold-col, --pred-col)")
+        table = [p for spec in paths for p in ([spec] if isinstance(spec, str) else spec)]
         names, folds, warnings = count_fold_column(
-            paths[0], gold_col=-3 if gold_col is None else gold_col, pred_col=-2 if pred_col is None else pred_col,
+            table, gold_col=-3 if gold_col is None else gold_col, pred_col=-2 if pred_col is None else pred_col,
             fold_col=fold_col, **kwargs)
-        inputs: dict[str, Any] = {"file": paths[0], "fold_col": str(fold_col)}
+        inputs: dict[str, Any] = {**_file_inputs(table[0] if len(table) == 1 else table), "fold_col": str(fold_col)}
     else:
         if not paths:
             raise OptionError("give one file per fold, or one file and its fold column")
@@ -373,8 +409,147 @@ def cv_files(paths: Sequence[str], *, fold_col: Column | None = None, gold_col: 
                                        pred_col=-1 if pred_col is None else pred_col, **kwargs)
             folds.append(counts)
             warnings += found
-        names = list(paths) if len(set(paths)) == len(paths) else [f"fold {i + 1}" for i in range(len(paths))]
-        inputs = {"fold_files": list(paths)}
+        shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
+        names = shown if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(paths))]
+        inputs = {"fold_files": shown}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings,
-                          options=_options_used(input_format, sep, header, multilabel, label_sep), **options)
+                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine), **options)
+
+
+def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
+                    pred_col: Column | None = None, pred_cols: Sequence[Column] | None = None,
+                    names: Sequence[str] | None = None, input_format: str | None = None, sep: str | None = None,
+                    header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
+                    empty: str = "ignore", duplicates: str = "keep", engine: str = "polars", scheduler: Any = None,
+                    read_progress: ReadProgress | None = None) -> tuple[Counts, dict[str, Any], list[str]]:
+    """Count files without scoring them: the counts, their provenance (inputs and options) and reader warnings.
+
+    The layouts of :func:`score_file` (a table, its parts or globs; or a gold and a predictions
+    file), plus a table with a predicted column per system (``pred_cols``, two or more: joint
+    counts for :func:`compare_counts`). Save the result with :func:`save_counts`.
+    """
+    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
+                      read_progress)
+    if pred_cols is not None and len(pred_cols) > 1:
+        if pred_path is not None:
+            raise OptionError("with a predicted column per system, give the table's files only")
+        if gold_col is None:
+            raise OptionError("with predicted columns of one table, say which column is gold (--gold-col)")
+        counts: Counts
+        counts, warnings = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names, **kwargs)
+        inputs = {**_file_inputs(path), "pred_columns": dict(zip(counts.systems, map(str, pred_cols)))}
+    elif pred_path is not None:
+        if not isinstance(path, str):
+            raise OptionError("with a predictions file, give one gold file")
+        counts, warnings = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
+                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        inputs = {"gold_file": path, "pred_file": pred_path}
+    else:
+        one = pred_cols[0] if pred_cols else pred_col
+        counts, warnings = count_file(path, gold_col=-2 if gold_col is None else gold_col,
+                                      pred_col=-1 if one is None else one, **kwargs)
+        inputs = _file_inputs(path)
+    options = _options_used(input_format, sep, header, multilabel, label_sep, engine)
+    return counts, {"inputs": inputs, "options": options}, warnings
+
+
+def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None = None,
+                options: Mapping[str, Any] | None = None) -> None:
+    """Write ``counts`` as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(counts_to_dict(counts, inputs=inputs, options=options), ensure_ascii=False) + "\n")
+
+
+def _counts_training(train: str | Iterable[Any] | LabelFrequencies | None, train_col: Column | None,
+                     multilabel: bool, label_sep: str, inputs: dict[str, Any]) -> LabelFrequencies | None:
+    reading = dict(options=TableOptions(), multilabel=multilabel, label_sep=label_sep, duplicates="keep",
+                   empty="ignore")
+    return _file_training(train, train_col, None, reading, inputs)
+
+
+def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
+                      train_col: Column | None = None, label_sep: str = ",", **options: Any) -> Scores:
+    """Add up count files (paths or globs, labels aligned by name) and score them.
+
+    Other parameters as in :func:`score_counts`; ``train`` may be a training file.
+    """
+    files = expand_paths(paths)
+    counts = load_counts(files)
+    if isinstance(counts, JointCounts):
+        raise InputError("holds joint counts of several systems: compare them (clfeval compare --counts), or count "
+                         "one system's column", files[0])
+    inputs: dict[str, Any] = {"count_files": files}
+    freqs = _counts_training(train, train_col, isinstance(counts, LabelSetCounts), label_sep, inputs)
+    return score_counts(counts, train=freqs, inputs=inputs, **options)
+
+
+def compare_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
+                        train_col: Column | None = None, label_sep: str = ",", **options: Any) -> Comparison:
+    """Add up joint count files (from ``clfeval count`` with a predicted column per system) and compare the systems.
+
+    Other parameters as in :func:`compare`.
+    """
+    files = expand_paths(paths)
+    joint = load_counts(files)
+    if not isinstance(joint, JointCounts):
+        raise InputError("holds the counts of one system; to compare systems, count a table with a predicted column "
+                         "per system (clfeval count --gold-col G --pred-col A --pred-col B)", files[0])
+    inputs: dict[str, Any] = {"count_files": files}
+    freqs = _counts_training(train, train_col, joint.multilabel, label_sep, inputs)
+    return compare_counts(joint, train=freqs, inputs=inputs, **options)
+
+
+def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterable[Any] | None = None,
+                   train_col: Column | None = None, label_sep: str = ",", **options: Any) -> CrossValidation:
+    """Cross-validation from count files: each path (or glob, or list of parts, added up) is one fold.
+
+    Other parameters as in :func:`cv`.
+    """
+    folds, shown = [], []
+    for spec in paths:
+        files = expand_paths(spec)
+        counts = load_counts(files)
+        if isinstance(counts, JointCounts):
+            raise InputError("holds joint counts of several systems; a fold's count file holds one system's counts",
+                             files[0])
+        folds.append(counts)
+        shown.append(spec if isinstance(spec, str) else " + ".join(spec))
+    if not folds:
+        raise OptionError("give one count file per fold")
+    names = shown if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
+    inputs: dict[str, Any] = {"fold_count_files": shown}
+    freqs = _counts_training(train, train_col, isinstance(folds[0], LabelSetCounts), label_sep, inputs)
+    return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, **options)
+
+
+def counts_of_frame(frame: Any, *, gold_col: Column, pred_col: Column | None = None,
+                    pred_cols: Sequence[Column] | None = None, names: Sequence[str] | None = None,
+                    multilabel: bool = False, label_sep: str = ",", empty: str = "ignore", duplicates: str = "keep",
+                    scheduler: Any = None) -> Counts:
+    """Count a ``dask.dataframe.DataFrame`` on a Dask cluster: the counts, ready for :func:`score_counts`,
+    :func:`compare_counts` (with ``pred_cols``, one per system) or :func:`cv_counts`.
+
+    Each partition is reduced to its unique label rows where it lives, and only those travel.
+    Columns by name or 1-based/negative position; label sets as lists or as strings split on
+    ``label_sep`` after the reduction. ``scheduler``: an address, a ``distributed.Client``, or
+    ``None`` for a local cluster for the call.
+
+    Examples
+    --------
+    A sketch (needs ``clfeval[dask]`` and a cluster)::
+
+        import dask.dataframe as dd
+        frame = dd.read_parquet("s3://bucket/predictions/")
+        counts = clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler="tcp://head:8786")
+        clfeval.score_counts(counts, ci="bootstrap")
+    """
+    from clfeval.read.cluster import frame_cells
+
+    columns = [pred_col if pred_col is not None else -1] if not pred_cols else list(pred_cols)
+    cells = frame_cells(frame, [gold_col, *columns], ["gold", *[f"predicted ({c})" for c in columns]],
+                        scheduler=scheduler, empty_ok=multilabel)
+    if len(columns) > 1:
+        systems = list(names) if names is not None else [str(c) for c in columns]
+        return _to_joint(cells.rows, cells.counts, cells.source, systems, multilabel, label_sep, duplicates, empty)
+    return _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty)

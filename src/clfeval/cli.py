@@ -7,19 +7,23 @@ the line and what was expected.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import compare_files, cv_files, score_file, score_matrix
+from clfeval.api import (compare_count_files, compare_files, counts_of_files, cv_count_files, cv_files,
+                         score_count_files, score_file, score_matrix)
+from clfeval.count.document import counts_to_dict
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
 from clfeval.infer.significance import ALTERNATIVES
-from clfeval.progress import ProgressBar
+from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
+from clfeval.read.engine import ENGINES
 from clfeval.read.files import train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.table import FORMATS, TableOptions
@@ -50,6 +54,16 @@ def _add_table_options(src: Any) -> None:
                                    "',' for csv, tab for tsv)")
     src.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                      help="the first line names the columns (implied when a column is given by name)")
+
+
+def _add_engine_options(p: Any, counts: bool = True) -> None:
+    eng = p.add_argument_group("engine")
+    eng.add_argument("--engine", choices=list(ENGINES), default="polars", help=f"{_choices(ENGINES)}")
+    eng.add_argument("--scheduler", metavar="ADDRESS",
+                     help="the Dask scheduler to use (e.g. tcp://10.0.0.5:8786); default: a local cluster for this run")
+    if counts:
+        eng.add_argument("--counts", nargs="+", metavar="FILE",
+                         help="add up count files written by `clfeval count` (paths or globs) instead of reading INPUT")
 
 
 def _add_multilabel_options(p: Any) -> None:
@@ -94,10 +108,10 @@ def _add_score(sub: Any) -> None:
         "score", help="score predictions against gold labels",
         description="Score predictions against gold labels: per-label counts and measures, every average by "
                     "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
-                    "default the last two, whitespace-separated, as TiMBL writes them); with PRED, INPUT is the "
-                    "gold file and PRED the predictions, one instance per line.")
-    p.add_argument("input", nargs="?", metavar="INPUT", help="the input file, or - for standard input")
-    p.add_argument("pred", nargs="?", metavar="PRED", help="a predictions file (INPUT is then the gold file)")
+                    "default the last two, whitespace-separated, as TiMBL writes them); several files or a quoted "
+                    "glob ('data/part-*.parquet') are parts of one table. Exactly two files are GOLD and PRED, the "
+                    "gold file and the predictions, one instance per line (unless --parts).")
+    _add_input_arguments(p)
     src = p.add_argument_group("input")
     src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
     src.add_argument("--matrix-rows", choices=sorted(MATRIX_ORIENTATIONS), default="gold",
@@ -107,11 +121,41 @@ def _add_score(sub: Any) -> None:
                                                        "or header name (default: -2; with PRED: -1)")
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
     _add_multilabel_options(p)
+    _add_engine_options(p)
     _add_label_set_options(p)
     _add_interval_options(p, "confidence intervals")
     out = _add_output_options(p)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
     p.set_defaults(run=_run_score)
+
+
+def _add_input_arguments(p: Any) -> None:
+    p.add_argument("inputs", nargs="*", metavar="INPUT",
+                   help="input files or quoted glob patterns, or - for standard input; exactly two: GOLD PRED")
+    p.add_argument("--parts", action="store_true",
+                   help="the INPUT files are parts of one table, each with gold and predicted columns (needed only "
+                        "when there are exactly two)")
+
+
+def _add_count(sub: Any) -> None:
+    p = sub.add_parser(
+        "count", help="count files into a count file, to add up and score later",
+        description="Count the label columns of INPUT (the layouts of score; with --pred-col repeated, one column per "
+                    "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
+                    "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
+                    "b.json, compare --counts, cv --counts (one per fold).")
+    _add_input_arguments(p)
+    src = p.add_argument_group("input")
+    _add_table_options(src)
+    src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with PRED: -1)")
+    src.add_argument("--pred-col", metavar="COL", action="append",
+                     help="predicted column (default: -1); repeat it for a column per system (joint counts)")
+    src.add_argument("--name", metavar="NAME", action="append", dest="names",
+                     help="the systems' names, with --pred-col repeated (default: the column names)")
+    _add_multilabel_options(p)
+    _add_engine_options(p, counts=False)
+    p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
+    p.set_defaults(run=_run_count)
 
 
 def _add_compare(sub: Any) -> None:
@@ -123,8 +167,9 @@ def _add_compare(sub: Any) -> None:
                     "one file and name its gold column and a predicted column per system (--gold-col, --pred-col "
                     "repeated). With more than two systems every pair is tested (or each against --baseline), "
                     "with Holm-adjusted p-values. The exit code is 0 whatever the verdict.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="GOLD PRED_A PRED_B [PRED_C …], or one file with "
-                                                            "a gold column and a column per system")
+    p.add_argument("files", nargs="*", metavar="FILE", help="GOLD PRED_A PRED_B [PRED_C …], or a table (one file, "
+                                                            "parts or a glob) with a gold column and a column per "
+                                                            "system")
     src = p.add_argument_group("input")
     _add_table_options(src)
     src.add_argument("--gold-col", metavar="COL", help="the gold file's label column: 1-based number, negative from "
@@ -135,6 +180,7 @@ def _add_compare(sub: Any) -> None:
     src.add_argument("--name", metavar="NAME", action="append", dest="names",
                      help="the systems' names, in order (repeat; default: the file names, or the column names)")
     _add_multilabel_options(p)
+    _add_engine_options(p)
     _add_label_set_options(p)
     t = p.add_argument_group("test")
     t.add_argument("--metric", action="append", metavar="NAME",
@@ -171,7 +217,8 @@ def _add_cv(sub: Any) -> None:
                     "summary to report) and the mean ± sd of the folds' own scores (F_avg), with a table per fold "
                     "and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
                     "default the last two, as for score), or one file and its --fold-col.")
-    p.add_argument("files", nargs="+", metavar="FOLD", help="one file per fold, or one file with --fold-col")
+    p.add_argument("files", nargs="*", metavar="FOLD", help="one file (or quoted glob of parts) per fold, or a "
+                                                            "table with --fold-col (one file, parts or a glob)")
     src = p.add_argument_group("input")
     _add_table_options(src)
     src.add_argument("--fold-col", metavar="COL", help="the fold column of a single file: 1-based number, negative "
@@ -179,6 +226,7 @@ def _add_cv(sub: Any) -> None:
     src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with --fold-col -1: -3)")
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
     _add_multilabel_options(p)
+    _add_engine_options(p)
     _add_label_set_options(p)
     _add_interval_options(p, "intervals of the pooled scores")
     p.add_argument("--warn-above", type=float, default=0.01, metavar="D",
@@ -220,77 +268,141 @@ def _read_label_list(path: str) -> list[str]:
     return labels
 
 
+def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
+    """The reading and counting options every file-reading command shares."""
+    return dict(input_format=args.input_format, sep=args.sep, header=args.header, multilabel=args.multilabel,
+                label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates, engine=args.engine,
+                scheduler=args.scheduler, read_progress=bar if bar.enabled else None)
+
+
+def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """INPUT arguments → (the table's files, or the gold file; the predictions file or None)."""
+    inputs = args.inputs
+    if len(inputs) == 2 and not args.parts:
+        return inputs[0], inputs[1]
+    return (inputs[0] if len(inputs) == 1 else list(inputs)), None
+
+
+def _no_files_with_counts(args: argparse.Namespace, files: Sequence[str]) -> None:
+    if files:
+        raise ClfevalError("give either input files or --counts FILE…, not both")
+    if args.multilabel or args.engine != "polars":
+        raise ClfevalError("--counts takes count files as they were written: --multilabel and --engine do not apply")
+
+
 def _run_score(args: argparse.Namespace) -> str:
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    reading = ReadingBar("clfeval: reading", sys.stderr)
     common: dict[str, Any] = dict(**_label_options(args), ci=args.ci, confidence=args.confidence,
                                   resamples=args.resamples, seed=args.seed,
                                   progress=progress if progress.enabled else None)
     try:
-        result = _score_result(args, common)
+        result = _score_result(args, common, reading)
     finally:
+        reading.close()
         progress.close()
     return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+
+
+def _run_count(args: argparse.Namespace) -> str:
+    if not args.inputs:
+        raise ClfevalError("give INPUT files (or - for standard input)")
+    reading = ReadingBar("clfeval: reading", sys.stderr)
+    path, pred = _layout(args)
+    try:
+        counts, provenance, warnings = counts_of_files(
+            path, pred, gold_col=parse_column(args.gold_col), pred_cols=[parse_column(c) for c in args.pred_col or []],
+            names=args.names, **_reading_args(args, reading))
+    finally:
+        reading.close()
+    for warning in warnings:
+        print(f"clfeval: warning: {warning}", file=sys.stderr)
+    return json.dumps(counts_to_dict(counts, **provenance), ensure_ascii=False) + "\n"
 
 
 def _run_compare(args: argparse.Namespace) -> str:
     files = args.files
     pred_cols = [parse_column(c) for c in args.pred_col or []]
-    if len(files) == 2:
-        raise ClfevalError("compare needs GOLD and at least two prediction files (or one file with --gold-col and "
-                           "--pred-col for each system)")
-    if len(files) > 2 and len(pred_cols) > 1:
-        raise ClfevalError("with prediction files, give --pred-col once: it applies to every prediction file")
     metrics = [m.strip() for spec in args.metric or []
                for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(",")) if m.strip()] or None
     progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
+    reading = ReadingBar("clfeval: reading", sys.stderr)
+    test = dict(**_label_options(args), metrics=metrics, test=args.test, rounds=args.rounds, seed=args.seed,
+                alternative=args.alternative, baseline=args.baseline, alpha=args.alpha, ci=args.ci,
+                confidence=args.confidence, exact_limit=args.exact_limit,
+                progress=progress if progress.enabled else None)
     try:
-        result = compare_files(
-            files[0], files[1:], pred_col=pred_cols[0] if len(files) > 2 and pred_cols else None,
-            pred_cols=pred_cols if len(files) == 1 else None, names=args.names,
-            gold_col=parse_column(args.gold_col), input_format=args.input_format, sep=args.sep, header=args.header,
-            multilabel=args.multilabel, label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates,
-            train=args.train, train_col=parse_column(args.train_col), **_label_options(args), metrics=metrics,
-            test=args.test, rounds=args.rounds, seed=args.seed, alternative=args.alternative,
-            baseline=args.baseline, alpha=args.alpha, ci=args.ci, confidence=args.confidence,
-            exact_limit=args.exact_limit, progress=progress if progress.enabled else None)
+        if args.counts:
+            _no_files_with_counts(args, files)
+            result = compare_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+                                         label_sep=args.label_sep, **test)
+        else:
+            table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
+            if not files:
+                raise ClfevalError("give GOLD and prediction files, a table with --pred-col per system, or --counts")
+            if table and args.gold_col is None:
+                raise ClfevalError("with a --pred-col per system, every FILE is a part of one table: say which column "
+                                   "is gold (--gold-col); with prediction files, give --pred-col once")
+            if not table and len(files) == 2:
+                raise ClfevalError("compare needs GOLD and at least two prediction files (or a table with --gold-col "
+                                   "and --pred-col for each system)")
+            if not table and len(files) == 1:
+                raise ClfevalError("with one file, name its gold column and a predicted column per system "
+                                   "(--gold-col, --pred-col repeated)")
+            result = compare_files(
+                (files[0] if len(files) == 1 else list(files)) if table else files[0], [] if table else files[1:],
+                pred_col=pred_cols[0] if not table and pred_cols else None, pred_cols=pred_cols if table else None,
+                names=args.names, gold_col=parse_column(args.gold_col), train=args.train,
+                train_col=parse_column(args.train_col), **_reading_args(args, reading), **test)
     finally:
+        reading.close()
         progress.close()
     return result.render(args.format, digits=args.digits)
 
 
 def _run_cv(args: argparse.Namespace) -> str:
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    reading = ReadingBar("clfeval: reading", sys.stderr)
+    common = dict(**_label_options(args), ci=args.ci, confidence=args.confidence, resamples=args.resamples,
+                  seed=args.seed, warn_above=args.warn_above, progress=progress if progress.enabled else None)
     try:
-        result = cv_files(args.files, fold_col=parse_column(args.fold_col), gold_col=parse_column(args.gold_col),
-                          pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
-                          header=args.header, multilabel=args.multilabel, label_sep=args.label_sep, empty=args.empty,
-                          duplicates=args.duplicates, train=args.train, train_col=parse_column(args.train_col),
-                          **_label_options(args), ci=args.ci, confidence=args.confidence, resamples=args.resamples,
-                          seed=args.seed, warn_above=args.warn_above,
-                          progress=progress if progress.enabled else None)
+        if args.counts:
+            _no_files_with_counts(args, args.files)
+            result = cv_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+                                    label_sep=args.label_sep, **common)
+        else:
+            if not args.files:
+                raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")
+            result = cv_files(args.files, fold_col=parse_column(args.fold_col), gold_col=parse_column(args.gold_col),
+                              pred_col=parse_column(args.pred_col), train=args.train,
+                              train_col=parse_column(args.train_col), **_reading_args(args, reading), **common)
     finally:
+        reading.close()
         progress.close()
     return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
 
 
-def _score_result(args: argparse.Namespace, common: dict[str, Any]) -> Any:
-    """Read, count and score what the arguments name (a matrix file, or instance files)."""
+def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: ReadingBar) -> Any:
+    """Read, count and score what the arguments name (a matrix file, count files, or instance files)."""
     if args.matrix:
-        if args.input or args.multilabel:
-            raise ClfevalError("--matrix takes no INPUT file and no --multilabel")
+        if args.inputs or args.multilabel or args.counts:
+            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         if args.train:
             column = parse_column(args.train_col) or -1
             common["train"] = train_frequencies(args.train, column=column,
                                                  options=TableOptions(args.input_format, args.sep, args.header))
         return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
                             **common)
-    if not args.input:
-        raise ClfevalError("give an INPUT file (or - for standard input), or --matrix FILE")
-    return score_file(args.input, args.pred, gold_col=parse_column(args.gold_col),
-                      pred_col=parse_column(args.pred_col), input_format=args.input_format, sep=args.sep,
-                      header=args.header, multilabel=args.multilabel, label_sep=args.label_sep,
-                      empty=args.empty, duplicates=args.duplicates, train=args.train,
-                      train_col=parse_column(args.train_col), **common)
+    if args.counts:
+        _no_files_with_counts(args, args.inputs)
+        return score_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+                                 label_sep=args.label_sep, **common)
+    if not args.inputs:
+        raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
+    path, pred = _layout(args)
+    return score_file(path, pred, gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
+                      train=args.train, train_col=parse_column(args.train_col), **_reading_args(args, reading),
+                      **common)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -301,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_score(sub)
     _add_compare(sub)
     _add_cv(sub)
+    _add_count(sub)
     return parser
 
 

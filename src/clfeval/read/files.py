@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,17 +11,19 @@ from typing import Any
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.document import Counts, add_counts, counts_from_dict
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSet, LabelSetCounts, canonical_set
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
+from clfeval.read.chunks import expand_paths
 from clfeval.read.columns import Column
-from clfeval.read.table import Cells, TableOptions, read_cells, read_cells_in_line_order, read_cells_two_files
+from clfeval.read.engine import Engine
+from clfeval.read.table import Cells, TableOptions, read_cells_in_line_order, read_cells_two_files
 
 __all__ = ["count_file", "count_files", "count_fold_column", "count_system_columns", "count_system_files",
-           "system_names",
-           "train_frequencies"]
+           "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
 
 
 def _single(value: Any, source: str) -> str:
@@ -80,24 +83,39 @@ def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts) -> l
     return []
 
 
-def count_file(path: str, *, gold_col: Column = -2, pred_col: Column = -1,
+def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Column = -1,
                options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-               duplicates: str = "keep", empty: str = "ignore"
+               duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
                ) -> tuple[ConfusionCounts | LabelSetCounts, list[str]]:
-    """Count one file holding a gold and a predicted column. Returns the counts and reader warnings."""
-    cells = read_cells(path, [gold_col, pred_col], ["gold", "predicted"], options, empty_ok=multilabel)
+    """Count a file holding a gold and a predicted column (or several such files, or globs, as one table).
+
+    Returns the counts and reader warnings.
+    """
+    cells = engine.cells(path, [gold_col, pred_col], ["gold", "predicted"], options, empty_ok=multilabel)
     counts = _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty)
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return counts, [f"{cells.source}: {w}" for w in cells.warnings] + _header_warning(cells, counts)
+    return counts, list(cells.warnings) + _header_warning(cells, counts)
+
+
+def one_file(spec: str) -> str:
+    """The one file a path or glob names; a glob matching several files is an error."""
+    found = expand_paths(spec)
+    if len(found) != 1:
+        raise OptionError(f"{spec} matches {len(found)} files; a gold file and prediction files paired line by line "
+                          "must each be one file")
+    return found[0]
 
 
 def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_col: Column = -1,
                 options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-                duplicates: str = "keep", empty: str = "ignore"
+                duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
                 ) -> tuple[ConfusionCounts | LabelSetCounts, list[str]]:
     """Count a gold file and a predictions file, line i against line i."""
-    rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel)
+    engine.line_order()
+    gold_path, pred_path = one_file(gold_path), one_file(pred_path)
+    rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel,
+                                        progress=engine.progress)
     result = _to_counts(rows, counts, f"{gold_path}/{pred_path}", multilabel, label_sep, duplicates, empty)
     return result, []
 
@@ -110,13 +128,13 @@ def _in_order(names: Sequence[str]) -> list[str]:
         return sorted(names)
 
 
-def count_fold_column(path: str, *, gold_col: Column = -3, pred_col: Column = -2, fold_col: Column = -1,
-                      options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-                      duplicates: str = "keep", empty: str = "ignore"
+def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
+                      fold_col: Column = -1, options: TableOptions = TableOptions(), multilabel: bool = False,
+                      label_sep: str = ",", duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
                       ) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
-    """Count one file per value of its fold column: the fold names (sorted) and each fold's counts."""
-    cells = read_cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
-                       empty_ok=multilabel)
+    """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
+    cells = engine.cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
+                         empty_ok=multilabel)
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
         rows, counts = groups.setdefault(_single(fold, cells.source), ([], []))
@@ -127,7 +145,7 @@ def count_fold_column(path: str, *, gold_col: Column = -3, pred_col: Column = -2
     names = _in_order(groups)
     folds = [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep, duplicates, empty)
              for n in names]
-    return names, folds, [f"{cells.source}: {w}" for w in cells.warnings]
+    return names, folds, list(cells.warnings)
 
 
 def _one_stdin(paths: Sequence[str]) -> None:
@@ -149,26 +167,28 @@ def system_names(paths: Sequence[str]) -> list[str]:
 def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequence[str] | None = None,
                        gold_col: Column = -1, pred_col: Column = -1, options: TableOptions = TableOptions(),
                        multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                       empty: str = "ignore") -> tuple[JointCounts, list[str]]:
+                       empty: str = "ignore", engine: Engine = Engine()) -> tuple[JointCounts, list[str]]:
     """Count a gold file and one predictions file per system, line i against line i.
 
     ``names`` default to the prediction files' names (:func:`system_names`).
     """
+    engine.line_order()
+    gold_path, pred_paths = one_file(gold_path), [one_file(p) for p in pred_paths]
     _one_stdin([gold_path, *pred_paths])
     names = list(names) if names is not None else system_names(pred_paths)
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts = read_cells_in_line_order(sources, options, empty_ok=multilabel)
+    rows, counts = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress)
     source = "/".join([gold_path, *pred_paths])
     return _to_joint(rows, counts, source, names, multilabel, label_sep, duplicates, empty), []
 
 
-def count_system_columns(path: str, *, gold_col: Column, pred_cols: Sequence[Column],
+def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_cols: Sequence[Column],
                          names: Sequence[str] | None = None, options: TableOptions = TableOptions(),
                          multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                         empty: str = "ignore") -> tuple[JointCounts, list[str]]:
-    """Count one file that holds the gold column and one predicted column per system.
+                         empty: str = "ignore", engine: Engine = Engine()) -> tuple[JointCounts, list[str]]:
+    """Count a table (one file, or parts) that holds the gold column and one predicted column per system.
 
     ``names`` default to the columns' names (header names, or ``column N``).
     """
@@ -179,18 +199,18 @@ def count_system_columns(path: str, *, gold_col: Column, pred_cols: Sequence[Col
     if len(set(map(str, pred_cols))) != len(pred_cols):
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
-    cells = read_cells(path, [gold_col, *pred_cols], roles, options, empty_ok=multilabel)
+    cells = engine.cells(path, [gold_col, *pred_cols], roles, options, empty_ok=multilabel)
     joint = _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty)
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return joint, [f"{cells.source}: {w}" for w in cells.warnings]
+    return joint, list(cells.warnings)
 
 
-def train_frequencies(path: str, *, column: Column = -1, options: TableOptions = TableOptions(),
+def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options: TableOptions = TableOptions(),
                       multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                      empty: str = "ignore") -> LabelFrequencies:
-    """Label frequencies of a training file's label column (by default its last column)."""
-    cells = read_cells(path, [column], ["training"], options, empty_ok=multilabel)
+                      empty: str = "ignore", engine: Engine = Engine()) -> LabelFrequencies:
+    """Label frequencies of a training file's label column (by default its last column); files or globs add up."""
+    cells = engine.cells(path, [column], ["training"], options, empty_ok=multilabel)
     counter: Counter[str] = Counter()
     n = 0
     for (value,), c in zip(cells.rows, cells.counts):
@@ -202,3 +222,38 @@ def train_frequencies(path: str, *, column: Column = -1, options: TableOptions =
         else:
             counter[_single(value, cells.source)] += c
     return LabelFrequencies(dict(counter), n)
+
+
+def load_counts(paths: str | Sequence[str]) -> Counts:
+    """Read count files (``clfeval.counts/1``; paths or globs) and add them up, labels aligned by name.
+
+    Raises
+    ------
+    InputError
+        Naming the file: missing, not JSON, not a count file, or counted differently from the first.
+    """
+    parts = [(path, _count_document(path)) for path in expand_paths(paths)]
+    return add_counts(parts)
+
+
+def load_count_files(paths: str | Sequence[str]) -> list[tuple[str, Counts]]:
+    """Read count files one by one (for folds): (path, counts) in order."""
+    return [(path, _count_document(path)) for path in expand_paths(paths)]
+
+
+def _count_document(path: str) -> Counts:
+    if path == "-":
+        raise OptionError("count files are read from files, not standard input")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path) from None
+    except UnicodeDecodeError:
+        raise InputError("is not valid UTF-8: expected a clfeval count file (JSON)", path) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file",
+                         path, exc.lineno) from None
+    return counts_from_dict(doc, path)
