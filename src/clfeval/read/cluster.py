@@ -1,0 +1,496 @@
+"""The Dask counting engine: label columns of many files, or of a Dask DataFrame, counted on a cluster.
+
+The embedded engine (:func:`clfeval.read.table.read_cells`) reads one file on this machine.
+This module does the same count on a `Dask <https://www.dask.org>`_ cluster: each partition of
+the data is reduced, where it is read, to its unique rows of the chosen columns with their
+counts (a polars group-by), and the partial counts are summed in a tree reduction, so only
+the small table of unique rows ever travels. The result is the same :class:`~clfeval.read.table.Cells`
+the embedded engine returns, so everything downstream (multi-label parsing, confusion counts)
+is shared.
+
+Dask is an optional dependency: it is imported only when a function here is called, and its
+absence is reported as an :class:`~clfeval.errors.OptionError` saying how to install it. The
+workers need clfeval and polars installed too (they run this module's partition function).
+
+Every chosen column becomes a string key per row: strings as they are, integers as digits,
+integral floats as integers (``1.0`` is the label ``"1"``), other values as polars prints
+them, and a list cell (a label set, from Parquet or JSON Lines) as its labels joined with an
+internal separator, split again into a tuple of strings after the reduction. Label sets given as
+strings with a separator (``"a,b"``) stay strings: the caller parses them after the reduction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clfeval.errors import InputError, OptionError
+from clfeval.read.columns import Column, resolve_column
+from clfeval.read.table import _LIST_JOIN, Cells, TableOptions, format_of
+from clfeval.read.table import _separator as _table_separator
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import dask.dataframe
+    import pandas
+
+__all__ = ["DASK_HINT", "cluster_cells", "frame_cells"]
+
+#: The message when the optional Dask dependencies are missing.
+DASK_HINT = "the dask engine needs the optional dask extra: pip install 'clfeval[dask]'"
+
+_SCALAR, _LIST, _MISSING = 0, 1, 2  # what a key holds: a label, a label list (joined), or nothing (null/NaN)
+_COUNT = "__n"
+_SPLIT_EVERY = 8  # partial results combined per step of the tree reduction
+_JSON_BLOCK = 64 * 2**20  # JSON Lines files are cut into blocks of this many bytes (at line ends)
+
+
+def _dask() -> tuple[Any, Any]:
+    """Import ``dask.dataframe`` and ``distributed``.
+
+    Returns
+    -------
+    tuple
+        The ``dask.dataframe`` and ``distributed`` modules.
+
+    Raises
+    ------
+    OptionError
+        With :data:`DASK_HINT` when either is not installed.
+    """
+    try:
+        import dask.dataframe as dd
+        import distributed
+    except ImportError:
+        raise OptionError(DASK_HINT) from None
+    return dd, distributed
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message on one line: its last non-empty line (Dask prefixes its own)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    return lines[-1].removeprefix("Original Message:").strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# The scheduler
+# ---------------------------------------------------------------------------------------------
+
+@contextmanager
+def _client(scheduler: str | Any | None) -> Iterator[Any]:
+    """A ``distributed.Client`` for the duration of a ``with`` block.
+
+    Parameters
+    ----------
+    scheduler
+        ``None``: a local cluster on this machine, started here and closed at the end;
+        a scheduler address (``"tcp://10.0.0.5:8786"``): a client connected to it, closed at the
+        end (the cluster keeps running); a ``distributed.Client``: used as it is, left open.
+
+    Raises
+    ------
+    OptionError
+        When the scheduler cannot be reached, or ``scheduler`` is none of the above.
+    """
+    _, distributed = _dask()
+    if isinstance(scheduler, distributed.Client):
+        yield scheduler
+        return
+    if scheduler is None:
+        try:
+            with warnings.catch_warnings():  # the scheduler's HTTP port (unused here) moves when 8787 is taken
+                warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+                cluster = distributed.LocalCluster(host="127.0.0.1", dashboard_address=None)
+        except Exception as exc:
+            raise OptionError(f"could not start a local dask cluster: {_first_line(exc)}") from None
+        try:
+            client = distributed.Client(cluster, set_as_default=False)
+        except Exception:
+            cluster.close()
+            raise
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
+        return
+    if not isinstance(scheduler, str):
+        raise OptionError("scheduler must be None (a local cluster), a scheduler address such as "
+                          f"'tcp://10.0.0.5:8786', or a distributed.Client, not {type(scheduler).__name__}")
+    try:
+        client = distributed.Client(scheduler, set_as_default=False)
+    except Exception as exc:  # OSError, TimeoutError, ValueError (a malformed address)…
+        raise OptionError(f"could not connect to the dask scheduler at {scheduler}: {_first_line(exc)}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The partition step (runs on the workers)
+# ---------------------------------------------------------------------------------------------
+
+def _label_text(value: Any) -> str:
+    """One Python value as a label string: integral floats print as integers."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _python_keys(values: Any) -> tuple[list[str], list[int]]:
+    """The slow path, value by value, for an object column polars cannot type (mixed strings and numbers)."""
+    import pandas as pd
+
+    def _is_missing(value: Any) -> bool:
+        return value is None or value is pd.NA or value is pd.NaT or (
+            isinstance(value, (float, np.floating)) and math.isnan(value))
+
+    keys: list[str] = []
+    kinds: list[int] = []
+    for value in values:
+        if isinstance(value, (list, tuple, np.ndarray)):
+            keys.append(_LIST_JOIN.join(_label_text(v) for v in value if not _is_missing(v)))
+            kinds.append(_LIST)
+        elif _is_missing(value):
+            keys.append("")
+            kinds.append(_MISSING)
+        else:
+            keys.append(_label_text(value))
+            kinds.append(_SCALAR)
+    return keys, kinds
+
+
+def _polars_keys(series: Any) -> tuple[Any, Any]:
+    """A polars Series as (string key expression, kind expression), evaluated on a frame holding it as ``v``."""
+    import polars as pl
+
+    dtype = series.dtype
+    v = pl.col("v")
+    if isinstance(dtype, pl.Array):
+        v = v.arr.to_list()
+        dtype = pl.List(dtype.inner)
+    is_list = isinstance(dtype, pl.List)
+    inner = dtype.inner if is_list else dtype
+
+    def as_text(x: Any, inner: Any) -> Any:
+        if inner.is_float():  # 1.0 and 1 are the same label
+            whole = (x == x.floor()) & (x.abs() < 2.0**62)
+            return pl.when(whole).then(x.cast(pl.Int64, strict=False).cast(pl.String)).otherwise(x.cast(pl.String))
+        return x.cast(pl.String)  # strings, integers, booleans, categories, dates…
+
+    missing = v.is_null()
+    if is_list:
+        key = v.list.eval(as_text(pl.element(), inner)).list.join(_LIST_JOIN)
+    else:
+        key = as_text(v, inner)
+        if inner.is_float():
+            missing = missing | v.is_nan()
+    kind = pl.when(missing).then(pl.lit(_MISSING, pl.Int8)).otherwise(pl.lit(_LIST if is_list else _SCALAR, pl.Int8))
+    return pl.when(missing).then(pl.lit("")).otherwise(key), kind
+
+
+def _partition_counts(part: pandas.DataFrame, take: Sequence[int]) -> pandas.DataFrame:
+    """One partition's unique rows of the chosen columns with counts (runs on a worker).
+
+    Parameters
+    ----------
+    part
+        A pandas partition of the projected frame.
+    take
+        For each chosen column, its position in ``part`` (a column may be chosen twice).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``c0…`` (string keys), ``k0…`` (:data:`_SCALAR`, :data:`_LIST` or
+        :data:`_MISSING`, int8) and ``__n`` (int64 counts), Arrow-backed.
+    """
+    import polars as pl
+
+    columns: dict[str, Any] = {}
+    for i, j in enumerate(take):
+        values = part.iloc[:, j]
+        try:
+            series = pl.from_pandas(values)
+            if series.dtype == pl.Object or (isinstance(series.dtype, (pl.List, pl.Array))
+                                             and isinstance(series.dtype.inner, (pl.List, pl.Array, pl.Struct))):
+                raise TypeError("untyped values")
+            key, kind = _polars_keys(series)
+            out = pl.DataFrame({"v": series}).select(key.alias("c"), kind.alias("k"))
+            columns[f"c{i}"], columns[f"k{i}"] = out.get_column("c"), out.get_column("k")
+        except Exception:  # mixed Python objects, nested lists…: value by value
+            keys, kinds = _python_keys(values.tolist())
+            columns[f"c{i}"] = pl.Series(keys, dtype=pl.String)
+            columns[f"k{i}"] = pl.Series(kinds, dtype=pl.Int8)
+    frame = pl.DataFrame(columns, schema={**{f"c{i}": pl.String for i in range(len(take))},
+                                          **{f"k{i}": pl.Int8 for i in range(len(take))}})
+    grouped = frame.group_by(list(frame.columns)).agg(pl.len().cast(pl.Int64).alias(_COUNT))
+    return grouped.to_pandas(use_pyarrow_extension_array=True)
+
+
+def _sum_counts(partial: pandas.DataFrame) -> pandas.DataFrame:
+    """Concatenated partial counts summed per unique row (the combine and aggregate steps of the tree)."""
+    import polars as pl
+
+    frame = pl.from_pandas(partial)
+    keys = [c for c in frame.columns if c != _COUNT]
+    grouped = frame.group_by(keys).agg(pl.col(_COUNT).sum().cast(pl.Int64))
+    return grouped.to_pandas(use_pyarrow_extension_array=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The shared driver
+# ---------------------------------------------------------------------------------------------
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _count_frame(frame: Any, columns: Sequence[Column], roles: Sequence[str], source: str, header: bool,
+                 scheduler: str | Any | None, empty_ok: bool) -> Cells:
+    """Count the unique rows of ``columns`` of a Dask DataFrame on a cluster; see :func:`frame_cells`."""
+    if len(columns) != len(roles):
+        raise OptionError(f"{len(columns)} column(s) but {len(roles)} role(s)")
+    if not columns:
+        raise OptionError("no columns to count")
+    labels = list(frame.columns)
+    names = [str(c) for c in labels] if header else [f"column_{i + 1}" for i in range(len(labels))]
+    if not names:
+        raise InputError("has no columns", source)
+    positions = [resolve_column(c, names, source, r) for c, r in zip(columns, roles)]
+    used = sorted(set(positions))
+    projected = frame[[labels[p] for p in used]]  # Parquet reads only these columns
+    take = [used.index(p) for p in positions]
+    meta = _partition_counts(projected._meta, take)
+    reduced = projected.reduction(_partition_counts, aggregate=_sum_counts, combine=_sum_counts, meta=meta,
+                                  split_every=_SPLIT_EVERY, chunk_kwargs={"take": take})
+    from polars.exceptions import PolarsError
+
+    with _client(scheduler) as client:
+        try:
+            result = client.compute(reduced).result()
+        except InputError:
+            raise
+        except UnicodeDecodeError as exc:
+            raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
+        except (ValueError, OSError, PolarsError) as exc:  # parse errors (pandas, pyarrow, polars), unreadable files
+            raise InputError(f"could not be read: {_first_line(exc)}", source) from None
+    return _to_cells(result, columns, roles, [names[p] for p in positions], source, header, empty_ok)
+
+
+def _to_cells(result: pandas.DataFrame, columns: Sequence[Column], roles: Sequence[str], names: Sequence[str],
+              source: str, header: bool, empty_ok: bool) -> Cells:
+    """The reduced counts as :class:`Cells`, after checking for missing and empty labels."""
+    width = len(columns)
+    counts = result[_COUNT].to_numpy(dtype=np.int64, na_value=0)
+    keys = [result[f"c{i}"].tolist() for i in range(width)]
+    kinds = [result[f"k{i}"].to_numpy(dtype=np.int8) for i in range(width)]
+    missing = [(role, name, int(counts[kind == _MISSING].sum())) for role, name, kind in zip(roles, names, kinds)]
+    missing = [m for m in missing if m[2]]
+    if missing:
+        what = "; ".join(f"the {role} label ({name!r}) is missing (null) in {_plural(n, 'row')}"
+                         for role, name, n in missing)
+        raise InputError(what, source)
+    if not empty_ok:
+        empty = []
+        for role, name, values in zip(roles, names, keys):
+            blank = np.fromiter((v.strip() == "" for v in values), dtype=bool, count=len(values))
+            if blank.any():
+                empty.append(f"the {role} label ({name!r}) is empty in {_plural(int(counts[blank].sum()), 'row')}")
+        if empty:
+            raise InputError("; ".join(empty), source)
+    rows = [tuple(tuple(v.split(_LIST_JOIN)) if k == _LIST and v else () if k == _LIST else v
+                  for v, k in zip(row, row_kinds))
+            for row, row_kinds in zip(zip(*keys), zip(*kinds))]
+    return Cells(rows, counts, source, None, header)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading files
+# ---------------------------------------------------------------------------------------------
+
+def _read_jsonl_block(text: Any, orient: str = "records", lines: bool = True, **kwargs: Any) -> pandas.DataFrame:
+    """A block of JSON Lines (text) as an Arrow-backed pandas frame, parsed by polars (runs on a worker).
+
+    Dask's own JSON reader turns a list of labels into the text of the Python list; polars keeps
+    it a list.
+    """
+    import polars as pl
+
+    data = text.read() if hasattr(text, "read") else text
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not data.strip():
+        import pandas as pd
+
+        return pd.DataFrame()
+    return pl.read_ndjson(io.BytesIO(data)).to_pandas(use_pyarrow_extension_array=True)
+
+
+def _separator(fmt: str, options: TableOptions) -> str:
+    """The embedded reader's separator; runs of whitespace (``None`` there) as pandas' regex."""
+    return _table_separator(fmt, options) or r"\s+"
+
+
+def _is_local(path: str) -> bool:
+    return "://" not in path and "::" not in path
+
+
+def _check_paths(paths: Sequence[str]) -> None:
+    """Refuse standard input, and name a local file that does not exist (globs and remote paths: dask says)."""
+    for path in paths:
+        if path == "-":
+            raise OptionError("the dask engine reads files, not standard input (-)")
+        if _is_local(path) and not any(ch in path for ch in "*?[") and not os.path.exists(path):
+            raise InputError("no such file", path)
+
+
+def _read_frame(paths: Sequence[str], fmt: str, options: TableOptions, columns: Sequence[Column],
+                source: str) -> tuple[Any, bool]:
+    """The Dask DataFrame of ``paths`` read as ``fmt``, and whether its first line was a header."""
+    dd, _ = _dask()
+    paths = list(paths)
+    try:
+        if fmt == "parquet":
+            if options.sep is not None:
+                raise OptionError("--sep does not apply to parquet input")
+            return dd.read_parquet(paths, dtype_backend="pyarrow"), True
+        if fmt == "jsonl":
+            if options.sep is not None:
+                raise OptionError("--sep does not apply to jsonl input")
+            return dd.read_json(paths, lines=True, blocksize=_JSON_BLOCK, engine=_read_jsonl_block), True
+        sep = _separator(fmt, options)
+        header = bool(options.header) or any(isinstance(c, str) for c in columns)
+        frame = dd.read_csv(paths, sep=sep, header=0 if header else None, dtype=str, na_filter=False,
+                            quoting=csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE, encoding="utf-8")
+        return frame, header
+    except (InputError, OptionError):
+        raise
+    except OSError as exc:  # a glob that matches nothing, a remote path that cannot be opened…
+        raise InputError(f"could not be opened: {_first_line(exc)}", source) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
+    except Exception as exc:  # an empty file, a parse error in the sample dask reads for the column types…
+        raise InputError(f"could not be read as {fmt}: {_first_line(exc)}", source) from None
+
+
+def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequence[str],
+                  options: TableOptions = TableOptions(), *, scheduler: str | Any | None = None,
+                  empty_ok: bool = False) -> Cells:
+    """Read the unique rows of ``columns`` of one or many files on a Dask cluster, with counts.
+
+    The counterpart of :func:`clfeval.read.table.read_cells` for data that is split over many
+    files, too big for one machine, or stored remotely: every file (or block of a file) is
+    reduced to its unique rows where it is read, and the counts are summed in a tree.
+
+    Parameters
+    ----------
+    paths
+        Files, glob patterns (``data/part-*.parquet``), directories of Parquet parts, or remote
+        paths that fsspec reaches (``s3://bucket/data/*.parquet``; the workers must reach them
+        too). All must have the same format and the same columns.
+    columns
+        Which columns: 1-based numbers, negative from the end, or header names.
+    roles
+        What each column holds (``gold``, ``predicted``…), for messages.
+    options
+        The format (else by the first path's extension: Parquet, JSON Lines, CSV, TSV, or
+        whitespace-separated text), the separator and whether delimited files have a header
+        (else only when a column is given by name).
+    scheduler
+        ``None`` starts a local cluster for the call; a scheduler address
+        (``"tcp://10.0.0.5:8786"``) connects to it; a ``distributed.Client`` is used as it is.
+    empty_ok
+        Whether an empty cell is a value (the empty label set) rather than an error.
+
+    Returns
+    -------
+    Cells
+        The unique rows with their counts; ``source`` is the paths joined with ``", "``.
+        ``first_row`` is ``None``: the files are not read in order.
+
+    Raises
+    ------
+    InputError
+        A missing file, a file that cannot be parsed, a column that does not exist, missing
+        (null or NaN) labels, or empty labels unless ``empty_ok``.
+    OptionError
+        Dask is not installed, the scheduler cannot be reached, or the options do not apply.
+
+    Notes
+    -----
+    Delimited files are read by pandas through Dask: blank lines are skipped, a line with too
+    few fields has empty cells, and a quoted CSV field must not span lines (files are cut into
+    blocks at line ends).
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise OptionError("no files to read")
+    _check_paths(paths)
+    formats = {format_of(p, options) for p in paths}
+    if len(formats) > 1:
+        raise OptionError(f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one "
+                          "format at a time (set the input format to override the extensions)")
+    fmt = formats.pop()
+    source = ", ".join(paths)
+    frame, header = _read_frame(paths, fmt, options, columns, source)
+    return _count_frame(frame, columns, roles, source, header, scheduler, empty_ok)
+
+
+def frame_cells(frame: dask.dataframe.DataFrame, columns: Sequence[Column], roles: Sequence[str], *,
+                scheduler: str | Any | None = None, empty_ok: bool = False) -> Cells:
+    """Count the unique rows of ``columns`` of a Dask DataFrame on a cluster.
+
+    Parameters
+    ----------
+    frame
+        A ``dask.dataframe.DataFrame``: label columns of strings, integers, floats (``1.0`` is
+        the label ``"1"``), categories, or lists of labels (label sets).
+    columns
+        Which columns: names, or 1-based / negative positions.
+    roles
+        What each column holds (``gold``, ``predicted``…), for messages.
+    scheduler
+        ``None`` starts a local cluster for the call; a scheduler address connects to it; a
+        ``distributed.Client`` is used as it is.
+    empty_ok
+        Whether an empty cell is a value (the empty label set) rather than an error.
+
+    Returns
+    -------
+    Cells
+        The unique rows with their counts; ``source`` is ``"<dask frame>"``.
+
+    Raises
+    ------
+    InputError
+        A column that does not exist, missing (null or NaN) labels, or empty labels unless
+        ``empty_ok``.
+    OptionError
+        Dask is not installed, or the scheduler cannot be reached.
+
+    Notes
+    -----
+    Dask's ``dataframe.convert-string`` setting (on by default) turns an object column into
+    strings when the frame is built, a column of Python lists included (``"['a', 'b']"``):
+    give label sets as Arrow list columns (``pd.ArrowDtype(pa.list_(pa.string()))``, as
+    ``read_parquet`` makes them), as separator strings, or build the frame with that setting off.
+    """
+    dd, _ = _dask()
+    if not isinstance(frame, dd.DataFrame):
+        raise OptionError(f"frame_cells needs a dask.dataframe.DataFrame, not {type(frame).__name__}")
+    return _count_frame(frame, columns, roles, "<dask frame>", True, scheduler, empty_ok)
