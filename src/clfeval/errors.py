@@ -36,6 +36,7 @@ class InputError(ClfevalError, ValueError):
 
     def __init__(self, message: str, source: str | None = None, line: int | None = None,
                  *, index: int | None = None) -> None:
+        self.message = message
         self.source = source
         self.line = line
         self.index = index
@@ -48,6 +49,15 @@ class InputError(ClfevalError, ValueError):
         else:
             where = ""
         super().__init__(f"{where}{message}")
+
+    def __reduce__(self) -> tuple:
+        """Pickle with its parts (errors raised on Dask workers arrive whole)."""
+        return (_rebuild_input_error, (type(self), self.message, self.source, self.line, self.index))
+
+
+def _rebuild_input_error(cls: type, message: str, source: str | None, line: int | None,
+                         index: int | None) -> InputError:
+    return cls(message, source, line, index=index)
 
 
 class MatrixError(InputError):

@@ -1,12 +1,13 @@
 """The Dask counting engine: label columns of many files, or of a Dask DataFrame, counted on a cluster.
 
-The embedded engine (:func:`clfeval.read.table.read_cells`) reads one file on this machine.
-This module does the same count on a `Dask <https://www.dask.org>`_ cluster: each partition of
-the data is reduced, where it is read, to its unique rows of the chosen columns with their
-counts (a polars group-by), and the partial counts are summed in a tree reduction, so only
-the small table of unique rows ever travels. The result is the same :class:`~clfeval.read.table.Cells`
-the embedded engine returns, so everything downstream (multi-label parsing, confusion counts)
-is shared.
+The embedded engine (:func:`clfeval.read.table.read_cells`) reads files on this machine.
+This module does the same count on a `Dask <https://www.dask.org>`_ cluster, and only the small
+table of unique rows of the chosen columns ever travels. Files on a file system the workers
+share are counted one task per file, each the embedded streaming reader run on a worker (the
+fastest path: no pandas); remote paths (fsspec URLs) and Dask DataFrames are reduced partition
+by partition (a polars group-by) and the partial counts summed in a tree reduction. The result
+is the same :class:`~clfeval.read.table.Cells` the embedded engine returns, so everything
+downstream (multi-label parsing, confusion counts) is shared.
 
 Dask is an optional dependency: it is imported only when a function here is called, and its
 absence is reported as an :class:`~clfeval.errors.OptionError` saying how to install it. The
@@ -34,7 +35,8 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column, resolve_column
-from clfeval.read.table import _LIST_JOIN, Cells, TableOptions, format_of
+from clfeval.read.chunks import expand_paths
+from clfeval.read.table import _LIST_JOIN, Cells, TableOptions, format_of, read_cells
 from clfeval.read.table import _separator as _table_separator
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -431,9 +433,12 @@ def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequen
 
     Notes
     -----
-    Delimited files are read by pandas through Dask: blank lines are skipped, a line with too
-    few fields has empty cells, and a quoted CSV field must not span lines (files are cut into
-    blocks at line ends).
+    Local paths (and globs; on a cluster they must be on a file system every worker sees) are
+    counted one task per file, each running the embedded streaming reader on a worker: the same
+    rules and the same messages, with file and line, as on this machine. Remote paths are read
+    through ``dask.dataframe`` (pandas) in partitions: there blank lines are skipped, a line with
+    too few fields has empty cells, a quoted CSV field must not span lines, and errors name the
+    files and the number of rows rather than a line.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -447,8 +452,43 @@ def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequen
                           "format at a time (set the input format to override the extensions)")
     fmt = formats.pop()
     source = ", ".join(paths)
+    if all(_is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
+        return _count_files(expand_paths(paths), columns, roles, options, source, scheduler, empty_ok)
     frame, header = _read_frame(paths, fmt, options, columns, source)
     return _count_frame(frame, columns, roles, source, header, scheduler, empty_ok)
+
+
+def _file_task(path: str, columns: Sequence[Column], roles: Sequence[str], options: TableOptions,
+               empty_ok: bool) -> tuple[list[tuple[Any, ...]], list[int], bool, tuple[str, ...]]:
+    """One file counted on a worker by the embedded reader (streaming, exact line numbers in errors)."""
+    cells = read_cells(path, columns, roles, options, empty_ok=empty_ok)
+    return cells.rows, cells.counts.tolist(), cells.header, cells.warnings
+
+
+def _count_files(files: Sequence[str], columns: Sequence[Column], roles: Sequence[str], options: TableOptions,
+                 source: str, scheduler: str | Any | None, empty_ok: bool) -> Cells:
+    """Files the workers can open (a shared or local file system): one task per file, each the embedded reader.
+
+    Only each file's unique rows with counts travel back; they are added here as they arrive.
+    """
+    total: dict[tuple[Any, ...], int] = {}
+    headers: list[bool] = []
+    found: list[str] = []
+    with _client(scheduler) as client:
+        futures = client.map(_file_task, list(files), columns=list(columns), roles=list(roles), options=options,
+                             empty_ok=empty_ok, pure=False)
+        try:
+            results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
+        finally:
+            client.cancel(futures)
+    for rows, counts, header, file_warnings in results:
+        for row, count in zip(rows, counts):
+            total[row] = total.get(row, 0) + count
+        headers.append(header)
+        found.extend(file_warnings)
+    rows = sorted(total, key=repr)
+    return Cells(rows, np.array([total[r] for r in rows], dtype=np.int64), source, None, all(headers),
+                 tuple(sorted(found)))
 
 
 def frame_cells(frame: dask.dataframe.DataFrame, columns: Sequence[Column], roles: Sequence[str], *,

@@ -423,10 +423,11 @@ def _label_column(schema: Any, column: str) -> Any:
     expr = pl.col(column)
     dtype = schema[column]
     inner = dtype.inner if isinstance(dtype, pl.List) else dtype
-    if inner.is_float():  # 1.0 and 1 are the same label: integral floats print as integers
+    if inner.is_float():  # 1.0 and 1 are the same label: integral floats print as integers; NaN is missing
         as_int = pl.element() if isinstance(dtype, pl.List) else expr
-        whole = pl.when(as_int == as_int.floor()).then(as_int.cast(pl.Int64).cast(pl.String)) \
-            .otherwise(as_int.cast(pl.String))
+        whole = pl.when(as_int.is_nan()).then(None) \
+            .when((as_int == as_int.floor()) & (as_int.abs() < 2.0**62)) \
+            .then(as_int.cast(pl.Int64, strict=False).cast(pl.String)).otherwise(as_int.cast(pl.String))
         if isinstance(dtype, pl.List):
             return expr.list.eval(whole).list.join(_LIST_JOIN)
         return whole
@@ -505,9 +506,10 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
                 _diagnose_jsonl(raw, name, fields, roles, start - 1)
             raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
         if frame.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
+            missing = [_label_column(schema, f).is_null() for f in fields]  # null, or NaN in a float column
             nulls = _collect(lf.with_row_index("__i", offset=start)
-                             .filter(pl.any_horizontal([pl.col(f).is_null() for f in fields]))
-                             .select("__i", *[pl.col(f).is_null().alias(r) for f, r in zip(fields, roles)])
+                             .filter(pl.any_horizontal(missing))
+                             .select("__i", *[m.alias(r) for m, r in zip(missing, roles)])
                              .head(1)).row(0, named=True)
             role = next(r for r in roles if nulls[r])
             raise InputError(f"the {role} label ({fields[list(roles).index(role)]!r}) is missing (null)",
