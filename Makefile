@@ -32,6 +32,8 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/intervals.py
 	$(BIN)/python benchmarks/compare.py
+	$(BIN)/python benchmarks/memory.py
+	$(BIN)/python benchmarks/engines.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
