@@ -14,6 +14,7 @@ EXPECTED = {
     "cv", "cv_counts", "cv_files", "score", "score_counts", "score_file", "score_matrix", "with_intervals",
     "compare_count_files", "counts_from_dict", "counts_of_files", "counts_of_frame", "counts_to_dict",
     "cv_count_files", "load_counts", "save_counts", "score_count_files",
+    "Conversion", "LabelConversion", "convert", "convert_labels",
 }
 
 

@@ -15,6 +15,7 @@ from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequ
                            SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
+from clfeval.inverse import Conversion, LabelConversion, convert, convert_labels
 from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
@@ -25,6 +26,7 @@ __all__ = [
     "ClfevalError",
     "Comparison",
     "ConfusionCounts",
+    "Conversion",
     "CrossValidation",
     "ENGINES",
     "FORMATS",
@@ -33,6 +35,7 @@ __all__ = [
     "Intervals",
     "JointCounts",
     "LABEL_SOURCES",
+    "LabelConversion",
     "LabelCounts",
     "LabelFrequencies",
     "LabelScores",
@@ -49,6 +52,8 @@ __all__ = [
     "compare_count_files",
     "compare_counts",
     "compare_files",
+    "convert",
+    "convert_labels",
     "count_label_sets",
     "count_labels",
     "count_systems",

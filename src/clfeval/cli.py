@@ -21,6 +21,8 @@ from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
 from clfeval.infer.significance import ALTERNATIVES
+from clfeval.inverse.figures import read_label_figures
+from clfeval.inverse.tables import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
@@ -236,6 +238,48 @@ def _add_cv(sub: Any) -> None:
     p.set_defaults(run=_run_cv)
 
 
+def _add_convert(sub: Any) -> None:
+    p = sub.add_parser(
+        "convert", help="reported scores back into counts: every integer table that fits",
+        description="Turn reported figures back into counts. Binary (one label against the rest): give any of the "
+                    "quantities below and get every integer table (tp, fp, fn, tn) consistent with them as rounded "
+                    "(a figure with d decimals stands for ±½·10⁻ᵈ; '75%%' works too), with what each implies; the "
+                    "answer says when the figures are not enough (and what would settle them) or disagree (which "
+                    "two). Multi-class: --table FILE, a CSV with columns label,precision,recall,f1,support (any "
+                    "of them; blank cells allowed).")
+    q = p.add_argument_group("reported quantities")
+    for name in ("tp", "fp", "fn", "tn", "n", "support", "predicted"):
+        q.add_argument(f"--{name}", metavar="COUNT", help=QUANTITIES[name])
+    for name in ("precision", "recall", "accuracy", "specificity", "prevalence"):
+        q.add_argument(f"--{name}", metavar="X", help=f"{QUANTITIES[name]}: 0.75 or 75%%")
+    q.add_argument("--f1", "--f", dest="f", metavar="X", help="F_β (F1 unless --beta): " + QUANTITIES["f"])
+    q.add_argument("--beta", type=float, default=1.0, help="β of the reported F (default 1)")
+    q.add_argument("--decimals", type=int, help="the decimals every ratio was rounded to (default: as written)")
+    q.add_argument("--table", metavar="FILE", help="per-label figures: a CSV with a label column and any of precision, "
+                                                   "recall, f1, support (multi-class)")
+    q.add_argument("--limit", type=int, default=100, help="list at most this many tables (default 100); all are "
+                                                          "counted")
+    _add_output_options(p)
+    p.set_defaults(run=_run_convert)
+
+
+def _run_convert(args: argparse.Namespace) -> str:
+    names = ("tp", "fp", "fn", "tn", "n", "support", "predicted", "precision", "recall", "f", "accuracy",
+             "specificity", "prevalence")
+    figures = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
+    if args.table:
+        if set(figures) - {"n"}:
+            raise ClfevalError("with --table, give the figures in the table (only --n may be added)")
+        rows = read_label_figures(args.table, decimals=args.decimals)
+        n = int(figures["n"]) if "n" in figures else None
+        result: Any = convert_labels(rows, n=n, beta=args.beta, limit=args.limit)
+    else:
+        given = {k: reported(v, args.decimals if k not in COUNT_QUANTITIES else None, count=k in COUNT_QUANTITIES)
+                 for k, v in figures.items()}
+        result = convert(beta=args.beta, limit=args.limit, **given)
+    return result.render(args.format, digits=args.digits)
+
+
 def _add_interval_options(p: Any, title: str) -> None:
     ci = p.add_argument_group(title)
     ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
@@ -414,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compare(sub)
     _add_cv(sub)
     _add_count(sub)
+    _add_convert(sub)
     return parser
 
 

@@ -10,9 +10,12 @@ from typing import Any
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.inverse.tables import Conversion, LabelConversion
+from clfeval.report import report_of
+from clfeval.report.tables import Report
 from clfeval.score.result import Scores
 
-__all__ = ["comparison_csv", "cv_csv", "render_csv", "score_csv"]
+__all__ = ["comparison_csv", "cv_csv", "render_csv", "report_csv", "score_csv"]
 
 
 def _value(v: Any) -> Any:
@@ -26,7 +29,20 @@ def render_csv(result: Scores | Comparison | CrossValidation, **_: Any) -> str:
         return comparison_csv(result)
     if isinstance(result, CrossValidation):
         return cv_csv(result)
+    if isinstance(result, (Conversion, LabelConversion)):
+        return report_csv(report_of(result))
     return score_csv(result)
+
+
+def report_csv(report: Report) -> str:
+    """Any report's tables as rows ``table,<its columns…>`` (one header row per table)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for table in report.tables:
+        writer.writerow(["table", *table.columns])
+        for row in table.rows:
+            writer.writerow([table.key, *(_value(v) for v in row)])
+    return out.getvalue()
 
 
 def cv_csv(cv: CrossValidation) -> str:
