@@ -85,6 +85,11 @@ def _reading(input_format: str | None, sep: str | None, header: bool | None, mul
                 duplicates=duplicates, empty=empty, engine=Engine(engine, scheduler, read_progress))
 
 
+def _fold_names(shown: Sequence[str]) -> list[str]:
+    """Folds named after their files, or ``fold 1``, ``fold 2`` … when a name repeats."""
+    return list(shown) if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
+
+
 def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]:
     """Provenance of one input: ``{"file": path}``, or ``{"files": [...]}`` for several paths or globs."""
     if isinstance(path, str):
@@ -410,7 +415,7 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
             folds.append(counts)
             warnings += found
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
-        names = shown if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(paths))]
+        names = _fold_names(shown)
         inputs = {"fold_files": shown}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings,
@@ -463,8 +468,7 @@ def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None =
 
 def _counts_training(train: str | Iterable[Any] | LabelFrequencies | None, train_col: Column | None,
                      multilabel: bool, label_sep: str, inputs: dict[str, Any]) -> LabelFrequencies | None:
-    reading = dict(options=TableOptions(), multilabel=multilabel, label_sep=label_sep, duplicates="keep",
-                   empty="ignore")
+    reading = _reading(None, None, None, multilabel, label_sep, "keep", "ignore", "polars", None, None)
     return _file_training(train, train_col, None, reading, inputs)
 
 
@@ -517,7 +521,7 @@ def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterabl
         shown.append(spec if isinstance(spec, str) else " + ".join(spec))
     if not folds:
         raise OptionError("give one count file per fold")
-    names = shown if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
+    names = _fold_names(shown)
     inputs: dict[str, Any] = {"fold_count_files": shown}
     freqs = _counts_training(train, train_col, isinstance(folds[0], LabelSetCounts), label_sep, inputs)
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, **options)

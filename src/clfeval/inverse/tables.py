@@ -26,8 +26,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
+from clfeval.count.binary import LabelCounts
 from clfeval.errors import OptionError, unknown_name
 from clfeval.score.result import Rendered, json_safe
+from clfeval.score.scorer import average_measures, per_label_measures
 
 __all__ = ["COUNT_QUANTITIES", "QUANTITIES", "BinaryTable", "Conversion", "LabelConversion", "Reported", "convert",
            "convert_labels", "reported"]
@@ -462,30 +466,29 @@ class LabelConversion(Rendered):
             "messages": list(self.messages)})
 
 
-def _averages(tables: list[BinaryTable], n: int, beta: float) -> dict[str, dict[str, float]]:
-    """micro, macro (AF), macro_fa (FA) and weighted precision, recall and F of per-label tables (0/0 → 0)."""
-    b2 = beta * beta
+#: The averages a per-label table determines (lfb with test frequencies is ``weighted``; samples needs instances).
+_LABEL_AVERAGES = ("micro", "macro", "macro_fa", "weighted")
 
-    def div(a: float, b: float) -> float:
-        return a / b if b else 0.0
 
-    def f(p: float, r: float) -> float:
-        return div((1 + b2) * p * r, b2 * p + r)
+def _average_bounds(labels: tuple[str, ...], options: list[list[BinaryTable]], n: int, beta: float,
+                    single_label: bool) -> tuple[int, dict[str, dict[str, tuple[float, float]]]]:
+    """Every combination of per-label tables, scored at once by the scorer's own averages (0/0 → 0).
 
-    ps = [div(t.tp, t.tp + t.fp) for t in tables]
-    rs = [div(t.tp, t.tp + t.fn) for t in tables]
-    fs = [div((1 + b2) * t.tp, (1 + b2) * t.tp + b2 * t.fn + t.fp) for t in tables]
-    k = len(tables)
-    tp, fp, fn = (sum(getattr(t, a) for t in tables) for a in ("tp", "fp", "fn"))
-    support = [t.tp + t.fn for t in tables]
-    total = sum(support)
-    mp, mr = sum(ps) / k, sum(rs) / k
-    micro_p, micro_r = div(tp, tp + fp), div(tp, tp + fn)
-    return {"micro": {"precision": micro_p, "recall": micro_r, "f": f(micro_p, micro_r)},
-            "macro": {"precision": mp, "recall": mr, "f": sum(fs) / k},
-            "macro_fa": {"precision": mp, "recall": mr, "f": f(mp, mr)},
-            "weighted": {m: div(sum(s * v for s, v in zip(support, vals)), total)
-                         for m, vals in (("precision", ps), ("recall", rs), ("f", fs))}}
+    Returns how many combinations fit (single-label: Σ fp = Σ fn and Σ tp + Σ fp = n) and each
+    average's (lowest, highest) value over them.
+    """
+    choice = np.array(list(itertools.product(*(range(len(o)) for o in options))), dtype=np.intp)
+    tp, fp, fn = (np.stack([np.array([getattr(t, a) for t in o], dtype=np.int64)[choice[:, j]]
+                            for j, o in enumerate(options)], axis=1) for a in ("tp", "fp", "fn"))
+    if single_label:
+        keep = (fp.sum(axis=1) == fn.sum(axis=1)) & ((tp + fp).sum(axis=1) == n)
+        tp, fp, fn = tp[keep], fp[keep], fn[keep]
+    if not len(tp):
+        return 0, {}
+    counts = LabelCounts(labels, tp, fp, fn, n - tp - fp - fn, n)
+    averages = average_measures(per_label_measures(counts, beta), beta=beta)
+    return len(tp), {name: {m: (float(v.min()), float(v.max())) for m, v in averages[name].items()}
+                     for name in _LABEL_AVERAGES}
 
 
 def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported | None]], *, n: int | None = None,
@@ -518,18 +521,9 @@ def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported 
     if any(c.count > len(c.tables) for c in conversions.values()):
         messages.append(f"a label has more than {limit} tables: the averages range over the {limit} listed")
     size = math.prod(len(o) for o in options)
-    combinations = 0
-    bounds: dict[str, dict[str, list[float]]] = {}
+    combinations, averages = 0, {}
     if size and size <= COMBINATION_LIMIT:
-        for combo in itertools.product(*options):
-            if single_label and (sum(t.fp for t in combo) != sum(t.fn for t in combo)
-                                 or sum(t.tp + t.fp for t in combo) != n):
-                continue
-            combinations += 1
-            for name, values in _averages(list(combo), int(n), beta).items():
-                for measure, value in values.items():
-                    low_high = bounds.setdefault(name, {}).setdefault(measure, [value, value])
-                    low_high[0], low_high[1] = min(low_high[0], value), max(low_high[1], value)
+        combinations, averages = _average_bounds(tuple(conversions), options, int(n), beta, single_label)
         if combinations == 0:
             messages.append("no combination of the per-label tables is a single-label table (Σ fp = Σ fn and "
                             "Σ tp + Σ fp = n): the figures are not from one single-label confusion matrix"
@@ -537,5 +531,4 @@ def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported 
     elif size:
         messages.append(f"{size:,} combinations of per-label tables: too many to range the averages over; give more "
                         "decimals or counts")
-    averages = {name: {m: (b[0], b[1]) for m, b in values.items()} for name, values in bounds.items()}
     return LabelConversion(conversions, int(n), beta, combinations, averages, tuple(messages))

@@ -148,11 +148,6 @@ def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     return names, folds, list(cells.warnings)
 
 
-def _one_stdin(paths: Sequence[str]) -> None:
-    if list(paths).count("-") > 1:
-        raise OptionError("standard input (-) can stand for one file only")
-
-
 def system_names(paths: Sequence[str]) -> list[str]:
     """Systems named after their files: the file name without its extension, or the path when those clash."""
     stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
@@ -174,7 +169,6 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     """
     engine.line_order()
     gold_path, pred_paths = one_file(gold_path), [one_file(p) for p in pred_paths]
-    _one_stdin([gold_path, *pred_paths])
     names = list(names) if names is not None else system_names(pred_paths)
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")

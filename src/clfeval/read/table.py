@@ -98,10 +98,7 @@ def _source(path: str) -> Any:
     """What polars reads: the path, or standard input's bytes."""
     if path == STDIN:
         return sys.stdin.buffer.read()
-    if not os.path.exists(path):
-        raise InputError("no such file", path)
-    if os.path.isdir(path):
-        raise InputError("is a directory, not a file", path)
+    _check_source(path)
     return path
 
 
@@ -282,16 +279,8 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
                 leading_blank += 1
                 continue
             first_line = text
-            if header:  # drop the lines up to the header line
-                cut = 0
-                for _ in range(offset + 1):
-                    cut = chunk.data.index(b"\n", cut) + 1 if b"\n" in chunk.data[cut:] else len(chunk.data)
-                head = Chunk(chunk.data[cut:], number + 1)
-            else:  # drop only the blank lines before it
-                cut = 0
-                for _ in range(offset):
-                    cut = chunk.data.index(b"\n", cut) + 1
-                head = Chunk(chunk.data[cut:], number)
+            kept = offset + 1 if header else offset  # drop the blank lines before it, and the header line
+            head = Chunk(chunk.data[_line_start(chunk.data, kept):], number + (kept - offset))
             break
         if first_line is not None:
             break
@@ -308,6 +297,17 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     data_first = () if header else tuple(fields[p].strip() for p in positions)
     rest = itertools.chain([head] if head.data else [], chunks)
     return layout, header, data_first, rest, leading_blank
+
+
+def _line_start(data: bytes, k: int) -> int:
+    """Where line ``k`` (0-based) of ``data`` starts; ``len(data)`` when it has fewer lines."""
+    cut = 0
+    for _ in range(k):
+        end = data.find(b"\n", cut)
+        if end < 0:
+            return len(data)
+        cut = end + 1
+    return cut
 
 
 def _leading_blanks(chunk: Chunk, layout: _Layout) -> tuple[Chunk, int]:
@@ -700,8 +700,6 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, empt
     _check_source(path)
     if fmt in ("jsonl", "parquet"):
         return _typed_column_parts(path, name, fmt, col, role, meter)
-    sep = _separator(fmt, options)
-    quoted = fmt == "csv"
     header = bool(options.header) or isinstance(col, str)
     layout, _, _, chunks, leading = _delimited_chunks(path, name, fmt, TableOptions(fmt, options.sep, header),
                                                       [col], [role], empty_ok, meter)
@@ -709,13 +707,13 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, empt
         raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an instance)",
                          name, 1)
     index = col if isinstance(col, int) and col < 0 else layout.positions[0]  # negative: from each line's end
-    return False, (_column_chunk(chunk, layout, index, sep, quoted, role, empty_ok) for chunk in chunks)
+    return False, (_column_chunk(chunk, layout, index) for chunk in chunks)
 
 
-def _column_chunk(chunk: Chunk, layout: _Layout, index: int, sep: str | None, quoted: bool, role: str,
-                  empty_ok: bool) -> Any:
+def _column_chunk(chunk: Chunk, layout: _Layout, index: int) -> Any:
+    """The chunk's label column (the file's only role) in line order; an empty or missing label is an error."""
     pl = _polars()
-    name = layout.name
+    name, sep, quoted, role, empty_ok = layout.name, layout.sep, layout.quoted, layout.roles[0], layout.empty_ok
     lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
     text = pl.col("line").str.strip_chars()
