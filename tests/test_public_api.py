@@ -15,6 +15,7 @@ EXPECTED = {
     "compare_count_files", "counts_from_dict", "counts_of_files", "counts_of_frame", "counts_to_dict",
     "cv_count_files", "load_counts", "save_counts", "score_count_files",
     "Conversion", "LabelConversion", "convert", "convert_labels",
+    "Audit", "audit", "audit_file",
 }
 
 

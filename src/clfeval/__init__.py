@@ -7,21 +7,22 @@
 """
 
 from clfeval._version import __version__
-from clfeval.api import (compare, compare_count_files, compare_counts, compare_files, counts_of_files, counts_of_frame,
-                         cv, cv_count_files, cv_counts, cv_files, save_counts, score, score_count_files, score_counts,
-                         score_file, score_matrix)
+from clfeval.api import (audit_file, compare, compare_count_files, compare_counts, compare_files, counts_of_files,
+                         counts_of_frame, cv, cv_count_files, cv_counts, cv_files, save_counts, score,
+                         score_count_files, score_counts, score_file, score_matrix)
 from clfeval.count.document import COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
                            SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
-from clfeval.inverse import Conversion, LabelConversion, convert, convert_labels
+from clfeval.inverse import Audit, Conversion, LabelConversion, audit, convert, convert_labels
 from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
 
 __all__ = [
     "ALTERNATIVES",
     "AVERAGES",
+    "Audit",
     "COUNTS_SCHEMA",
     "ClfevalError",
     "Comparison",
@@ -48,6 +49,8 @@ __all__ = [
     "SplitMatrix",
     "TESTS",
     "__version__",
+    "audit",
+    "audit_file",
     "compare",
     "compare_count_files",
     "compare_counts",

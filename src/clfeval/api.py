@@ -16,6 +16,8 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
+from clfeval.inverse.audit import Audit, audit_table
+from clfeval.inverse.figures import read_figure_table
 from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of, to_sequence
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
@@ -28,7 +30,7 @@ from clfeval.read.table import TableOptions
 from clfeval.score.result import Scores
 from clfeval.score import scorer
 
-__all__ = ["compare", "compare_count_files", "compare_counts", "compare_files", "counts_of_files",
+__all__ = ["audit_file", "compare", "compare_count_files", "compare_counts", "compare_files", "counts_of_files",
            "counts_of_frame", "cv",
            "cv_count_files", "cv_counts", "cv_files", "save_counts", "score", "score_count_files", "score_counts",
            "score_file", "score_matrix"]
@@ -557,3 +559,22 @@ def counts_of_frame(frame: Any, *, gold_col: Column, pred_col: Column | None = N
         systems = list(names) if names is not None else [str(c) for c in columns]
         return _to_joint(cells.rows, cells.counts, cells.source, systems, multilabel, label_sep, duplicates, empty)
     return _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty)
+
+
+def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
+               train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None,
+               multilabel: bool = False, all_averages: bool = False) -> Audit:
+    """Audit a reported table: which formula reproduces each averaged figure (see :mod:`clfeval.inverse.audit`).
+
+    ``path`` is a CSV, TSV, Markdown table or ``classification_report`` text with a label column
+    and any of precision, recall, f1, support; rows named ``macro``, ``micro``, ``weighted``,
+    ``macro avg``, ``average`` … are the reported averages (every row with ``all_averages``).
+    ``train`` (a training file, its labels, or frequencies) gives the lfb weights.
+    """
+    table = read_figure_table(path)
+    inputs: dict[str, Any] = {}
+    frequencies = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=multilabel,
+                                                               label_sep=","), inputs) if train is not None else None
+    return audit_table(table, beta=beta, decimals=decimals, train=frequencies,
+                       train_source=inputs.get("train_file", "given" if train is not None else None),
+                       single_label=not multilabel, all_averages=all_averages)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import (compare_count_files, compare_files, counts_of_files, cv_count_files, cv_files,
+from clfeval.api import (audit_file, compare_count_files, compare_files, counts_of_files, cv_count_files, cv_files,
                          score_count_files, score_file, score_matrix)
 from clfeval.count.document import counts_to_dict
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
@@ -280,6 +280,37 @@ def _run_convert(args: argparse.Namespace) -> str:
     return result.render(args.format, digits=args.digits)
 
 
+def _add_audit(sub: Any) -> None:
+    p = sub.add_parser(
+        "audit", help="which average did a reported table use: AF or FA macro F1, weighted, micro, lfb",
+        description="Audit a reported table: for each averaged figure, say which formula reproduces it within the "
+                    "table's rounding — macro (AF: mean of per-label F), macro_fa (FA: F of macro P and macro R), "
+                    "weighted, micro, lfb — or that none does; flag label rows whose F is not the F of their P and "
+                    "R; with supports, bound each label's tp, fp and fn. TABLE is a CSV, TSV, Markdown table or "
+                    "classification_report text with a label column and any of precision, recall, f1, support; rows "
+                    "named macro, micro, weighted, macro avg, average … are the averages (blank cells allowed).")
+    p.add_argument("table", metavar="TABLE", help="the reported table")
+    a = p.add_argument_group("audit")
+    a.add_argument("--decimals", type=int, help="the decimals every ratio was rounded to (default: as written; "
+                                                "a paper printing 0.4 for 0.40 needs --decimals 2)")
+    a.add_argument("--beta", type=float, default=1.0, help="β of the reported F (default 1)")
+    a.add_argument("--train", metavar="FILE", help="training data whose label frequencies give the lfb weights")
+    a.add_argument("--train-col", metavar="COL", help="the training file's label column (default -1, the last)")
+    a.add_argument("--multilabel", action="store_true", help="multi-label data: micro is not accuracy, and N is "
+                                                             "not the sum of the supports")
+    a.add_argument("--all-averages", action="store_true", help="every row is an averaged row (a results table, "
+                                                               "one system per row): each judged by its own P, R, F")
+    _add_output_options(p)
+    p.set_defaults(run=_run_audit)
+
+
+def _run_audit(args: argparse.Namespace) -> str:
+    result = audit_file(args.table, beta=args.beta, decimals=args.decimals, train=args.train,
+                        train_col=parse_column(args.train_col), multilabel=args.multilabel,
+                        all_averages=args.all_averages)
+    return result.render(args.format, digits=args.digits)
+
+
 def _add_interval_options(p: Any, title: str) -> None:
     ci = p.add_argument_group(title)
     ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
@@ -459,6 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cv(sub)
     _add_count(sub)
     _add_convert(sub)
+    _add_audit(sub)
     return parser
 
 

@@ -31,7 +31,8 @@ _COLUMNS = {"label": "label", "class": "label", "name": "label", "": "label",
             "precision": "precision", "p": "precision", "prec": "precision", "pre": "precision",
             "recall": "recall", "r": "recall", "rec": "recall",
             "f1": "f", "f1-score": "f", "f1 score": "f", "f-score": "f", "f": "f", "f-measure": "f", "fscore": "f",
-            "support": "support", "n": "support", "count": "support", "instances": "support"}
+            "support": "support", "n": "support", "count": "support", "instances": "support",
+            "accuracy": "accuracy", "acc": "accuracy"}
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,8 @@ def read_figure_table(path: str) -> FigureTable:
     if "label" not in names:  # classification_report: the header has no label column
         names = ["label"] + names
     unknown = [h for h, n in zip(header, names[-len(header):]) if n is None]
-    if unknown or not {"precision", "recall", "f", "support"} & set(names):
-        raise InputError(f"the header should name the columns label, precision, recall, f1, support; found "
+    if unknown or not {"precision", "recall", "f", "support", "accuracy"} & set(names):
+        raise InputError(f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
                          f"{', '.join(repr(h) for h in header)}", path, header_line)
     labels, averages = [], []
     for line, cells in rows[1:]:

@@ -470,12 +470,12 @@ class LabelConversion(Rendered):
 _LABEL_AVERAGES = ("micro", "macro", "macro_fa", "weighted")
 
 
-def _average_bounds(labels: tuple[str, ...], options: list[list[BinaryTable]], n: int, beta: float,
-                    single_label: bool) -> tuple[int, dict[str, dict[str, tuple[float, float]]]]:
+def average_values(labels: tuple[str, ...], options: list[list[BinaryTable]], n: int, beta: float,
+                   single_label: bool) -> dict[str, dict[str, np.ndarray]]:
     """Every combination of per-label tables, scored at once by the scorer's own averages (0/0 → 0).
 
-    Returns how many combinations fit (single-label: Σ fp = Σ fn and Σ tp + Σ fp = n) and each
-    average's (lowest, highest) value over them.
+    Returns average name → measure → one value per fitting combination (single-label: Σ fp = Σ fn
+    and Σ tp + Σ fp = n); empty when none fits.
     """
     choice = np.array(list(itertools.product(*(range(len(o)) for o in options))), dtype=np.intp)
     tp, fp, fn = (np.stack([np.array([getattr(t, a) for t in o], dtype=np.int64)[choice[:, j]]
@@ -484,11 +484,19 @@ def _average_bounds(labels: tuple[str, ...], options: list[list[BinaryTable]], n
         keep = (fp.sum(axis=1) == fn.sum(axis=1)) & ((tp + fp).sum(axis=1) == n)
         tp, fp, fn = tp[keep], fp[keep], fn[keep]
     if not len(tp):
-        return 0, {}
+        return {}
     counts = LabelCounts(labels, tp, fp, fn, n - tp - fp - fn, n)
     averages = average_measures(per_label_measures(counts, beta), beta=beta)
-    return len(tp), {name: {m: (float(v.min()), float(v.max())) for m, v in averages[name].items()}
-                     for name in _LABEL_AVERAGES}
+    return {name: dict(averages[name]) for name in _LABEL_AVERAGES}
+
+
+def _average_bounds(values: Mapping[str, Mapping[str, np.ndarray]]
+                    ) -> tuple[int, dict[str, dict[str, tuple[float, float]]]]:
+    """How many combinations fit, and each average's (lowest, highest) value over them."""
+    if not values:
+        return 0, {}
+    count = len(next(iter(values["micro"].values())))
+    return count, {name: {m: (float(v.min()), float(v.max())) for m, v in by.items()} for name, by in values.items()}
 
 
 def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported | None]], *, n: int | None = None,
@@ -523,7 +531,8 @@ def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported 
     size = math.prod(len(o) for o in options)
     combinations, averages = 0, {}
     if size and size <= COMBINATION_LIMIT:
-        combinations, averages = _average_bounds(tuple(conversions), options, int(n), beta, single_label)
+        values = average_values(tuple(conversions), options, int(n), beta, single_label)
+        combinations, averages = _average_bounds(values)
         if combinations == 0:
             messages.append("no combination of the per-label tables is a single-label table (Σ fp = Σ fn and "
                             "Σ tp + Σ fp = n): the figures are not from one single-label confusion matrix"

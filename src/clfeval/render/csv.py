@@ -10,7 +10,6 @@ from typing import Any
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report import report_of
 from clfeval.report.tables import Report
 from clfeval.score.result import Scores
@@ -24,14 +23,14 @@ def _value(v: Any) -> Any:
 
 def render_csv(result: Scores | Comparison | CrossValidation, **_: Any) -> str:
     """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`);
-    a cross-validation as tidy rows per scope (:func:`cv_csv`)."""
+    a cross-validation as tidy rows per scope (:func:`cv_csv`); anything else as its report's tables."""
     if isinstance(result, Comparison):
         return comparison_csv(result)
     if isinstance(result, CrossValidation):
         return cv_csv(result)
-    if isinstance(result, (Conversion, LabelConversion)):
-        return report_csv(report_of(result))
-    return score_csv(result)
+    if isinstance(result, Scores):
+        return score_csv(result)
+    return report_csv(report_of(result))  # conversions, audits: their report's tables
 
 
 def report_csv(report: Report) -> str:
