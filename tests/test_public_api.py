@@ -16,6 +16,7 @@ EXPECTED = {
     "cv_count_files", "load_counts", "save_counts", "score_count_files",
     "Conversion", "LabelConversion", "convert", "convert_labels",
     "Audit", "audit", "audit_file",
+    "Finagle", "finagle", "finagle_file", "precision_shift", "recall_shift",
 }
 
 

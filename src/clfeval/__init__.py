@@ -8,8 +8,8 @@
 
 from clfeval._version import __version__
 from clfeval.api import (audit_file, compare, compare_count_files, compare_counts, compare_files, counts_of_files,
-                         counts_of_frame, cv, cv_count_files, cv_counts, cv_files, save_counts, score,
-                         score_count_files, score_counts, score_file, score_matrix)
+                         counts_of_frame, cv, cv_count_files, cv_counts, cv_files, finagle, finagle_file, save_counts,
+                         score, score_count_files, score_counts, score_file, score_matrix)
 from clfeval.count.document import COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
                            SplitMatrix)
@@ -17,7 +17,8 @@ from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
 from clfeval.inverse import Audit, Conversion, LabelConversion, audit, convert, convert_labels
 from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
-from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores
+from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores, precision_shift, recall_shift
+from clfeval.score.finagle import Finagle
 
 __all__ = [
     "ALTERNATIVES",
@@ -31,6 +32,7 @@ __all__ = [
     "CrossValidation",
     "ENGINES",
     "FORMATS",
+    "Finagle",
     "INTERVAL_METHODS",
     "InputError",
     "Intervals",
@@ -68,7 +70,11 @@ __all__ = [
     "cv_count_files",
     "cv_counts",
     "cv_files",
+    "finagle",
+    "finagle_file",
     "load_counts",
+    "precision_shift",
+    "recall_shift",
     "save_counts",
     "score",
     "score_count_files",

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.document import Counts, counts_to_dict
 from clfeval.count.frequencies import LabelFrequencies
@@ -22,18 +23,18 @@ from clfeval.read.arrays import count_label_sets, count_labels, count_systems, f
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.files import (count_file, count_files, count_fold_column, count_system_columns, count_system_files,
-                                _to_counts, _to_joint, load_counts, train_frequencies)
+from clfeval.read.files import (count_confidences, count_file, count_files, count_fold_column, count_system_columns,
+                                count_system_files, _to_counts, _to_joint, load_counts, train_frequencies)
 from clfeval.read.matrix import read_matrix
 from clfeval.errors import InputError, OptionError
 from clfeval.read.table import TableOptions
+from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
 from clfeval.score import scorer
 
 __all__ = ["audit_file", "compare", "compare_count_files", "compare_counts", "compare_files", "counts_of_files",
-           "counts_of_frame", "cv",
-           "cv_count_files", "cv_counts", "cv_files", "save_counts", "score", "score_count_files", "score_counts",
-           "score_file", "score_matrix"]
+           "counts_of_frame", "cv", "cv_count_files", "cv_counts", "cv_files", "finagle", "finagle_file",
+           "save_counts", "score", "score_count_files", "score_counts", "score_file", "score_matrix"]
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
                  labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
@@ -578,3 +579,70 @@ def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
     return audit_table(table, beta=beta, decimals=decimals, train=frequencies,
                        train_source=inputs.get("train_file", "given" if train is not None else None),
                        single_label=not multilabel, all_averages=all_averages)
+
+
+def finagle(gold: Iterable[Any], pred: Iterable[Any], confidence: Iterable[float], *,
+            threshold: float | None = None, expected_accuracy: float | None = None, to: str | None = None,
+            lower_is_more_confident: bool = False, train: Iterable[Any] | LabelFrequencies | None = None,
+            bins: int | None = None, labels: Sequence[Any] | None = None, labels_from: str | None = None,
+            beta: float = 1.0, zero_division: float | str = 0, undefined: str = "include") -> Finagle:
+    """How far macro precision moves when doubtful predictions go to one label (Van Asch §6, Table 8).
+
+    Scores NORMAL (the predictions), CHANGED (every prediction whose confidence is below
+    ``threshold``, or whose calibrated accuracy is below ``expected_accuracy``, changed to the
+    target ``to``: by default the most frequent training label, else the most frequent gold label)
+    and UPPER (every wrong prediction changed to the target). ``confidence`` holds distances when
+    ``lower_is_more_confident``. Other parameters as in :func:`score`; see
+    :mod:`clfeval.score.finagle`.
+
+    Examples
+    --------
+    >>> gold, pred = list("aaaabcc"), list("aaaabbc")
+    >>> r = finagle(gold, pred, [0.9, 0.8, 0.9, 0.7, 0.9, 0.2, 0.9], threshold=0.5)
+    >>> r.target, r.changed_where, r.moved["changed"], r.moved["still_wrong"]
+    ('a', 'confidence < 0.5', 1, 1)
+    >>> [(round(s.averages["macro"]["precision"], 4), s.accuracy) for s in r.scenarios.values()]
+    [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
+    """
+    g, p, c = to_sequence(gold, "gold"), to_sequence(pred, "pred"), to_sequence(confidence, "confidence")
+    if not len(g) == len(p) == len(c):
+        raise OptionError(f"gold, pred and confidence differ in length ({len(g)}, {len(p)}, {len(c)})")
+    try:
+        values = np.asarray(c, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise OptionError("the confidences must be numbers") from None
+    if not np.isfinite(values).all():
+        raise OptionError(f"confidence {int(np.argmin(np.isfinite(values)))} (from 0) is not a finite number")
+    counts = ConfidenceCounts.from_rows([str(v) for v in g], [str(v) for v in p], values,
+                                        lower_is_more_confident=lower_is_more_confident)
+    return finagle_counts(counts, threshold=threshold, expected_accuracy=expected_accuracy, to=to,
+                          train=_train(train, False, None), bins=bins, labels=labels, labels_from=labels_from,
+                          beta=beta, zero_division=zero_division, undefined=undefined, inputs={"source": "arrays"})
+
+
+def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, pred_col: Column | None = None,
+                 conf_col: Column | None = None, threshold: float | None = None,
+                 expected_accuracy: float | None = None, to: str | None = None,
+                 lower_is_more_confident: bool = False, train: str | Iterable[Any] | None = None,
+                 train_col: Column | None = None, bins: int | None = None, labels: Sequence[Any] | None = None,
+                 labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
+                 undefined: str = "include", input_format: str | None = None, sep: str | None = None,
+                 header: bool | None = None, engine: str = "polars", scheduler: Any = None,
+                 read_progress: ReadProgress | None = None) -> Finagle:
+    """:func:`finagle` on a table of gold, predicted and confidence columns (default: the last three).
+
+    TiMBL output with ``+v di`` ends in the distance to the nearest neighbour: pass
+    ``lower_is_more_confident=True``. Files, parts and globs as in :func:`score_file`.
+    """
+    kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
+    counts, warnings = count_confidences(path, gold_col=-3 if gold_col is None else gold_col,
+                                         pred_col=-2 if pred_col is None else pred_col,
+                                         conf_col=-1 if conf_col is None else conf_col, options=kwargs["options"],
+                                         lower_is_more_confident=lower_is_more_confident, engine=kwargs["engine"])
+    inputs: dict[str, Any] = _file_inputs(path)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    options = {**_options_used(input_format, sep, header, False, ",", engine),
+               "confidence_column": str(-1 if conf_col is None else conf_col)}
+    return finagle_counts(counts, threshold=threshold, expected_accuracy=expected_accuracy, to=to, train=freqs,
+                          bins=bins, labels=labels, labels_from=labels_from, beta=beta, zero_division=zero_division,
+                          undefined=undefined, inputs=inputs, options=options, warnings=warnings)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.document import Counts, add_counts, counts_from_dict
 from clfeval.count.frequencies import LabelFrequencies
@@ -20,10 +21,10 @@ from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.table import Cells, TableOptions, read_cells_in_line_order, read_cells_two_files
+from clfeval.read.table import Cells, TableOptions, first_line_with, read_cells_in_line_order, read_cells_two_files
 
-__all__ = ["count_file", "count_files", "count_fold_column", "count_system_columns", "count_system_files",
-           "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
+__all__ = ["count_confidences", "count_file", "count_files", "count_fold_column", "count_system_columns",
+           "count_system_files", "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
 
 
 def _single(value: Any, source: str) -> str:
@@ -198,6 +199,43 @@ def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_co
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return joint, list(cells.warnings)
+
+
+def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
+                      conf_col: Column = -1, options: TableOptions = TableOptions(),
+                      lower_is_more_confident: bool = False, engine: Engine = Engine()
+                      ) -> tuple[ConfidenceCounts, list[str]]:
+    """Count a table of gold labels, predictions and each prediction's confidence (by default the last three columns).
+
+    Returns unique (gold, predicted, confidence) rows with counts, and reader warnings. A
+    confidence that is not a finite number is an error naming its file and line.
+    """
+    cells = engine.cells(path, [gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"], options)
+    if not cells.rows:
+        raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    gold = [_single(g, cells.source) for g, _, _ in cells.rows]
+    pred = [_single(p, cells.source) for _, p, _ in cells.rows]
+    raw = [c for _, _, c in cells.rows]
+    try:
+        confidence = np.array(raw, dtype=np.float64)
+        bad = None if np.isfinite(confidence).all() else raw[int(np.argmin(np.isfinite(confidence)))]
+    except (TypeError, ValueError):
+        bad = next(c for c in raw if not _is_number(c))
+    if bad is not None:
+        where = first_line_with(expand_paths([path] if isinstance(path, str) else list(path)), conf_col,
+                                str(bad).strip(), options)
+        what = "distance" if lower_is_more_confident else "confidence"
+        raise InputError(f"the {what} {str(bad).strip()!r} is not a finite number", *(where or (cells.source,)))
+    return (ConfidenceCounts.from_rows(gold, pred, confidence, cells.counts,
+                                       lower_is_more_confident=lower_is_more_confident), list(cells.warnings))
+
+
+def _is_number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options: TableOptions = TableOptions(),

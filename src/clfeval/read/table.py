@@ -28,8 +28,8 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
 from clfeval.read.columns import Column, resolve_column
 
-__all__ = ["FORMATS", "Cells", "TableOptions", "format_of", "read_cells", "read_cells_in_line_order",
-           "read_cells_two_files"]
+__all__ = ["FORMATS", "Cells", "TableOptions", "first_line_with", "format_of", "read_cells",
+           "read_cells_in_line_order", "read_cells_two_files"]
 
 #: Input formats, by name.
 FORMATS: Mapping[str, str] = {
@@ -622,6 +622,46 @@ def _check_source(path: str) -> None:
         raise InputError("no such file", path)
     if os.path.isdir(path):
         raise InputError("is a directory, not a file", path)
+
+
+def first_line_with(paths: Sequence[str], column: Column, value: str, options: TableOptions = TableOptions()
+                    ) -> tuple[str, int] | None:
+    """Where ``value`` first occurs in ``column`` (file, line; the row for Parquet), or ``None``.
+
+    For messages about a value found wrong after counting (a confidence that is not a number):
+    a plain second pass over the files, on the error path only. Standard input cannot be read twice.
+    """
+    for path in paths:
+        if path == STDIN or not os.path.isfile(path):
+            continue
+        fmt = format_of(path, options)
+        if fmt in ("jsonl", "parquet"):
+            pl = _polars()
+            lf = pl.scan_parquet(path) if fmt == "parquet" else pl.scan_ndjson(path)
+            names = lf.collect_schema().names()
+            field = names[resolve_column(column, names, path, "value")]
+            hit = (lf.with_row_index("__row").filter(pl.col(field).cast(pl.String).str.strip_chars() == value)
+                   .select("__row").head(1).collect())
+            if hit.height:
+                return path, int(hit.item()) + 1
+            continue
+        sep, quoted = _separator(fmt, options), fmt == "csv"
+        header = bool(options.header) or isinstance(column, str)
+        position: int | None = None
+        for number, raw in _lines(path):
+            text = raw.decode("utf-8", "replace")
+            if _blank(text, sep):
+                continue
+            fields = _split(text, sep, quoted)
+            if position is None:
+                names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
+                position = resolve_column(column, names, path, "value")
+                if header:
+                    continue
+            at = len(fields) + column if isinstance(column, int) and column < 0 and sep is None else position
+            if 0 <= at < len(fields) and fields[at].strip() == value:
+                return path, number
+    return None
 
 
 def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,

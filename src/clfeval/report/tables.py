@@ -104,7 +104,7 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     """
     tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
     tables += _matrix_table(scores) if matrix else []
-    notes = _notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
+    notes = scores_notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
     return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
 
@@ -125,7 +125,8 @@ def _plain_tables(scores: Scores) -> list[Table]:
     return [per_label, averages, overall]
 
 
-def _notes(scores: Scores) -> list[str]:
+def scores_notes(scores: Scores) -> list[str]:
+    """The notes every scoring states: N, the label set and its source, each average's definition, 0/0, β, inputs."""
     zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
     notes = [f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, "
              f"source '{scores.label_source}' ({LABEL_SOURCES[scores.label_source]})"]

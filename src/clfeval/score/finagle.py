@@ -1,0 +1,271 @@
+"""How far can macro precision be moved without being right more often? (Van Asch §6, Table 8.)
+
+Macro-averaged precision rewards giving false positives away: a label that loses δ false
+positives gains precision, a label that receives them loses less (eq. 22, see
+:mod:`clfeval.score.shifts`). So moving every doubtful prediction onto one label raises macro
+precision without a single extra correct prediction. Three scorings of the same instances show
+how much:
+
+* ``normal``  — the predictions as they are;
+* ``changed`` — every prediction the confidence calls doubtful changed to the target label;
+* ``upper``   — every *wrong* prediction changed to the target: the bound of the trick.
+
+Doubtful is a threshold on the confidence (``threshold``), or where the calibrated accuracy falls
+below ``expected_accuracy`` (the seed changed predictions whose expected accuracy was below 35%).
+The calibration is the accuracy per confidence bin (the seed's Figure 1), made monotone by
+pooling adjacent violators, estimated on the evaluated data themselves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from clfeval.count.confidence import ConfidenceCounts
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.errors import OptionError
+from clfeval.score.result import Rendered, Scores, json_safe
+from clfeval.score.scorer import score_counts
+
+__all__ = ["FINAGLE_SCHEMA", "SCENARIOS", "CalibrationBin", "Finagle", "calibrate", "finagle_counts"]
+
+FINAGLE_SCHEMA = "clfeval.finagle/1"
+#: The three scorings, in report order.
+SCENARIOS: Mapping[str, str] = {
+    "normal": "the predictions as they are",
+    "changed": "every doubtful prediction changed to the target label",
+    "upper": "every wrong prediction changed to the target label: the most the trick can give",
+}
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """Instances whose confidence lies in [low, high] (as given: distances when lower is more confident)."""
+
+    low: float
+    high: float
+    n: int
+    correct: int
+    calibrated: float  # the bin's accuracy after pooling adjacent violators (non-decreasing in sureness)
+    changed: int = 0  # instances of the bin whose prediction was changed
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n
+
+
+def _pooled(correct: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Pool adjacent violators: the weighted non-decreasing fit to correct/n (a few dozen bins, not instances)."""
+    blocks: list[list[float]] = []  # [correct, n, bins]
+    for c, m in zip(correct.tolist(), n.tolist()):
+        blocks.append([c, m, 1])
+        while len(blocks) > 1 and blocks[-2][0] * blocks[-1][1] > blocks[-1][0] * blocks[-2][1]:
+            c2, m2, k2 = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + c2, blocks[-1][1] + m2, blocks[-1][2] + k2]
+    return np.concatenate([np.full(int(k), c / m) for c, m, k in blocks])
+
+
+#: Instances per calibration bin by default: the accuracy of 100 instances has a standard error ≤ 0.05.
+BIN_SIZE = 100
+#: At most this many calibration bins by default.
+MAX_BINS = 10_000
+
+
+def default_bins(n_instances: int) -> int:
+    """N / :data:`BIN_SIZE` bins, at least one and at most :data:`MAX_BINS`."""
+    return int(min(MAX_BINS, max(1, n_instances // BIN_SIZE)))
+
+
+def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[CalibrationBin, ...], np.ndarray]:
+    """Accuracy per confidence bin, least confident first, and each row's bin.
+
+    Bins hold about N/``bins`` instances each (default :func:`default_bins`: about 100 each);
+    ties are never split, so there are fewer bins when values repeat, and one per distinct value
+    when there are at most ``bins`` of them.
+    """
+    bins = default_bins(counts.n_instances) if bins is None else bins
+    if bins < 1:
+        raise OptionError(f"bins must be at least 1, not {bins}")
+    sure = counts.sureness
+    values, inverse = np.unique(sure, return_inverse=True)
+    per_value = np.bincount(inverse, weights=counts.counts, minlength=len(values))
+    right = np.bincount(inverse, weights=counts.counts * counts.correct, minlength=len(values))
+    if len(values) <= bins:
+        bin_of_value = np.arange(len(values))
+    else:
+        before = np.cumsum(per_value) - per_value
+        bin_of_value = np.minimum(bins - 1, np.floor(bins * before / per_value.sum())).astype(np.intp)
+        _, bin_of_value = np.unique(bin_of_value, return_inverse=True)
+    k = int(bin_of_value.max()) + 1 if len(values) else 0
+    n = np.bincount(bin_of_value, weights=per_value, minlength=k)
+    correct = np.bincount(bin_of_value, weights=right, minlength=k)
+    low = np.full(k, np.inf)
+    high = np.full(k, -np.inf)
+    np.minimum.at(low, bin_of_value, values)
+    np.maximum.at(high, bin_of_value, values)
+    if counts.lower_is_more_confident:  # back to distances: a bin's sureness [lo, hi] is distance [−hi, −lo]
+        low, high = -high, -low
+    pooled = _pooled(correct, n) if k else np.zeros(0)
+    out = tuple(CalibrationBin(float(low[i]), float(high[i]), int(round(n[i])), int(round(correct[i])),
+                               float(pooled[i])) for i in range(k))
+    return out, bin_of_value[inverse]
+
+
+@dataclass(frozen=True)
+class Finagle(Rendered):
+    """NORMAL, CHANGED and UPPER scorings of the same predictions, and how the doubtful ones were chosen.
+
+    Attributes
+    ----------
+    target, target_source
+        The label doubtful predictions were changed to, and why that one (``given``, ``training``:
+        the most frequent training label, ``gold``: the most frequent gold label).
+    rule
+        ``threshold`` or ``expected_accuracy``.
+    threshold
+        The confidence below which (distance above which) predictions were changed.
+    expected_accuracy
+        The calibrated accuracy below which predictions were changed (rule ``expected_accuracy``).
+    lower_is_more_confident
+        The column held distances.
+    bins
+        The calibration: accuracy per confidence bin, least confident first.
+    moved
+        ``changed``: predictions changed (those already on the target are not); ``lost``: right
+        before, wrong now; ``gained``: wrong before, right now (their gold is the target);
+        ``still_wrong``: wrong before and after (a false positive moved to the target), so
+        changed = lost + gained + still_wrong and the accuracy moves by (gained − lost) / N;
+        ``upper_changed`` and ``upper_gained`` for UPPER.
+    scenarios
+        ``normal``, ``changed``, ``upper`` → :class:`Scores` over the same label set.
+    """
+
+    target: str
+    target_source: str
+    rule: str
+    threshold: float
+    expected_accuracy: float | None
+    lower_is_more_confident: bool
+    bins: tuple[CalibrationBin, ...]
+    moved: Mapping[str, int]
+    scenarios: Mapping[str, Scores]
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def changed_where(self) -> str:
+        """The rule in words: ``confidence < 0.4`` or ``distance > 1.5``."""
+        if math.isinf(self.threshold):
+            return "every prediction" if (self.threshold > 0) != self.lower_is_more_confident else "none"
+        return f"distance > {self.threshold:g}" if self.lower_is_more_confident else f"confidence < {self.threshold:g}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``clfeval.finagle/1`` JSON contract: each scenario is a ``clfeval.score/1`` body."""
+        from clfeval._version import __version__
+
+        drop = ("schema", "clfeval_version", "inputs", "options")
+        return json_safe({
+            "schema": FINAGLE_SCHEMA, "clfeval_version": __version__,
+            "target": {"label": self.target, "source": self.target_source},
+            "rule": {"kind": self.rule, "threshold": None if math.isinf(self.threshold) else self.threshold,
+                     "expected_accuracy": self.expected_accuracy,
+                     "lower_is_more_confident": self.lower_is_more_confident, "changed_where": self.changed_where},
+            "calibration": [{"low": b.low, "high": b.high, "n": b.n, "correct": b.correct, "accuracy": b.accuracy,
+                             "calibrated": b.calibrated, "changed": b.changed} for b in self.bins],
+            "moved": dict(self.moved),
+            "scenarios": {name: {k: v for k, v in s.to_dict().items() if k not in drop}
+                          for name, s in self.scenarios.items()},
+            "inputs": dict(self.inputs), "options": dict(self.options)})
+
+
+def _target(counts: ConfidenceCounts, to: str | None, train: LabelFrequencies | None) -> tuple[str, str]:
+    if to is not None:
+        return str(to), "given"
+    if train is not None and train.counts:
+        return max(sorted(train.counts), key=lambda k: train.counts[k]), "training"
+    gold = np.bincount(counts.gold, weights=counts.counts, minlength=len(counts.labels))
+    return counts.labels[int(np.argmax(gold))], "gold"
+
+
+def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
+                   expected_accuracy: float | None = None, to: str | None = None,
+                   train: LabelFrequencies | None = None, bins: int | None = None, labels: Sequence[str] | None = None,
+                   labels_from: str | None = None, beta: float = 1.0, zero_division: object = 0,
+                   undefined: str = "include", inputs: Mapping[str, Any] | None = None,
+                   options: Mapping[str, Any] | None = None, warnings: Sequence[str] = ()) -> Finagle:
+    """Score NORMAL, CHANGED and UPPER (see the module docstring) over one label set.
+
+    Parameters
+    ----------
+    counts
+        Unique (gold, predicted, confidence) rows with counts.
+    threshold
+        Change predictions with confidence below it (distance above it when the counts hold distances).
+    expected_accuracy
+        Instead: change the predictions in confidence bins whose calibrated accuracy is below it.
+    to
+        The target label (default: the most frequent training label, else the most frequent gold label).
+    train, labels, labels_from, beta, zero_division, undefined
+        As in :func:`clfeval.score`; the label set is fixed by NORMAL's gold and predicted labels
+        (and the target), so all three scorings average over the same labels.
+    bins
+        Calibration bins (default: about 100 instances each, see :func:`default_bins`).
+    """
+    if (threshold is None) == (expected_accuracy is None):
+        raise OptionError("give either a threshold or an expected accuracy (not both)")
+    if expected_accuracy is not None and not 0 <= expected_accuracy <= 1:
+        raise OptionError(f"the expected accuracy is a proportion between 0 and 1, not {expected_accuracy}")
+    if counts.n_instances == 0:
+        raise OptionError("no instances to score")
+    target, source = _target(counts, to, train)
+    counts = counts.with_label(target)
+    table, bin_of_row = calibrate(counts, bins)
+    sure = counts.sureness
+    if threshold is not None:
+        limit = -threshold if counts.lower_is_more_confident else threshold
+        change = sure < limit
+        rule, shown = "threshold", float(threshold)
+    else:
+        doubtful = np.array([b.calibrated < expected_accuracy for b in table], dtype=bool)
+        change = doubtful[bin_of_row] if len(table) else np.zeros(len(sure), dtype=bool)
+        kept = ~doubtful
+        rule = "expected_accuracy"
+        if not kept.any():
+            shown = math.inf if not counts.lower_is_more_confident else -math.inf
+        else:  # the least sure bin kept: predictions less sure than its least sure value were changed
+            first = int(np.argmax(kept))
+            shown = table[first].high if counts.lower_is_more_confident else table[first].low
+    per_bin = np.bincount(bin_of_row, weights=counts.counts * change, minlength=len(table))
+    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, int(round(c)))
+                  for b, c in zip(table, per_bin))
+    correct = counts.correct
+    wrong = ~correct
+    t = counts.labels.index(target)
+    moves = counts.pred != t  # a prediction of the target is not changed by changing it to the target
+    gold_is_target = counts.gold == t
+    w = counts.counts
+
+    def total(mask: np.ndarray) -> int:
+        return int(w[mask].sum())
+
+    moved = {"changed": total(change & moves), "lost": total(change & moves & correct),
+             "gained": total(change & moves & gold_is_target),
+             "still_wrong": total(change & moves & wrong & ~gold_is_target),
+             "upper_changed": total(wrong & moves), "upper_gained": total(wrong & gold_is_target)}
+    normal = counts.confusion()
+    seen = ({lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
+            {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s} | {target})
+    common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
+                  undefined=undefined, seen=seen)
+    scenarios = {
+        "normal": score_counts(normal, warnings=warnings, **common),
+        "changed": score_counts(counts.confusion(counts.relabelled(change, target)), **common),
+        "upper": score_counts(counts.confusion(counts.relabelled(wrong, target)), **common),
+    }
+    return Finagle(target, source, rule, shown, expected_accuracy, counts.lower_is_more_confident, table, moved,
+                   scenarios, dict(inputs or {}), dict(options or {}))
+
