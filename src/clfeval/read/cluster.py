@@ -462,7 +462,7 @@ def _file_task(path: str, columns: Sequence[Column], roles: Sequence[str], optio
                empty_ok: bool) -> tuple[list[tuple[Any, ...]], list[int], bool, tuple[str, ...]]:
     """One file counted on a worker by the embedded reader (streaming, exact line numbers in errors)."""
     cells = read_cells(path, columns, roles, options, empty_ok=empty_ok)
-    return cells.rows, cells.counts.tolist(), cells.header, cells.warnings
+    return list(cells.rows), cells.counts.tolist(), cells.header, cells.warnings
 
 
 def _count_files(files: Sequence[str], columns: Sequence[Column], roles: Sequence[str], options: TableOptions,

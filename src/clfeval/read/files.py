@@ -211,23 +211,48 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     confidence that is not a finite number is an error naming its file and line.
     """
     cells = engine.cells(path, [gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"], options)
-    if not cells.rows:
+    if not len(cells.rows):
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    gold = [_single(g, cells.source) for g, _, _ in cells.rows]
-    pred = [_single(p, cells.source) for _, p, _ in cells.rows]
-    raw = [c for _, _, c in cells.rows]
-    try:
-        confidence = np.array(raw, dtype=np.float64)
-        bad = None if np.isfinite(confidence).all() else raw[int(np.argmin(np.isfinite(confidence)))]
-    except (TypeError, ValueError):
-        bad = next(c for c in raw if not _is_number(c))
+    if cells.frame is not None:  # columns, not a Python tuple per row: confidences make most rows unique
+        labels, gold, pred, confidence, bad = _confidence_columns(cells.frame, cells.source)
+    else:
+        gold = [_single(g, cells.source) for g, _, _ in cells.rows]
+        pred = [_single(p, cells.source) for _, p, _ in cells.rows]
+        raw = [c for _, _, c in cells.rows]
+        try:
+            confidence = np.array(raw, dtype=np.float64)
+            bad = None if np.isfinite(confidence).all() else raw[int(np.argmin(np.isfinite(confidence)))]
+        except (TypeError, ValueError):
+            bad = next(c for c in raw if not _is_number(c))
     if bad is not None:
         where = first_line_with(expand_paths([path] if isinstance(path, str) else list(path)), conf_col,
                                 str(bad).strip(), options)
         what = "distance" if lower_is_more_confident else "confidence"
         raise InputError(f"the {what} {str(bad).strip()!r} is not a finite number", *(where or (cells.source,)))
-    return (ConfidenceCounts.from_rows(gold, pred, confidence, cells.counts,
-                                       lower_is_more_confident=lower_is_more_confident), list(cells.warnings))
+    if cells.frame is not None:
+        counts = ConfidenceCounts(labels, gold, pred, confidence, cells.counts, lower_is_more_confident)
+    else:
+        counts = ConfidenceCounts.from_rows(gold, pred, confidence, cells.counts,
+                                            lower_is_more_confident=lower_is_more_confident)
+    return counts, list(cells.warnings)
+
+
+def _confidence_columns(frame: Any, source: str) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, Any]:
+    """The labels (sorted), gold and predicted codes and confidences of a counted frame; the first bad confidence."""
+    import polars as pl
+
+    for key in ("c0", "c1"):
+        if isinstance(frame.schema[key], pl.List):
+            _single((), source)  # the one message for lists in a single-label column
+    columns = [frame.get_column(k).cast(pl.String).str.strip_chars() for k in ("c0", "c1")]
+    labels = tuple(sorted(set(columns[0].unique().to_list()) | set(columns[1].unique().to_list())))
+    gold, pred = (c.cast(pl.Enum(labels)).to_physical().to_numpy().astype(np.intp) for c in columns)
+    raw = frame.get_column("c2")
+    text = raw.cast(pl.String).str.strip_chars() if raw.dtype == pl.String else raw
+    values = text.cast(pl.Float64, strict=False)
+    ok = values.is_not_null() & values.is_finite()
+    bad = None if ok.all() else raw.filter(~ok).head(1).cast(pl.String).item()
+    return labels, gold, pred, values.fill_null(0.0).to_numpy(), bad
 
 
 def _is_number(value: Any) -> bool:

@@ -70,15 +70,39 @@ class Cells:
     """Unique rows of the chosen columns with their counts, as read from a file.
 
     ``rows[i]`` is a tuple with one value per chosen column: a string, or a tuple of strings
-    for a list-typed cell (JSON Lines, Parquet).
+    for a list-typed cell (JSON Lines, Parquet). The embedded reader also keeps ``frame``, the
+    same rows as a polars DataFrame (columns ``c0``, ``c1`` … and ``n``), and builds ``rows``
+    only when they are asked for: callers with many unique rows read the columns instead.
     """
 
-    rows: list[tuple[Any, ...]]
+    rows: Sequence[tuple[Any, ...]]
     counts: np.ndarray
     source: str
     first_row: tuple[Any, ...] | None = None
     header: bool = False
     warnings: tuple[str, ...] = field(default=())
+    frame: Any = None
+
+
+class _LazyRows(Sequence[tuple[Any, ...]]):
+    """A tally's unique rows as Python tuples, built on first use (its length is known without them)."""
+
+    def __init__(self, tally: "_Tally", is_list: Sequence[bool] | None, height: int) -> None:
+        self._tally, self._is_list, self._height, self._rows = tally, is_list, height, None
+
+    def _built(self) -> list[tuple[Any, ...]]:
+        if self._rows is None:
+            self._rows = self._tally.rows(self._is_list)[0]
+        return self._rows
+
+    def __len__(self) -> int:
+        return self._height
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._built()[index]
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self._built())
 
 
 def format_of(path: str, options: TableOptions) -> str:
@@ -215,6 +239,11 @@ class _Tally:
         elif parts:
             self.merged = pl.concat(parts).group_by(self.keys).agg(pl.col("n").sum())
         self.pending, self.pending_rows = [], 0
+
+    def frame(self) -> Any:
+        """The unique rows and their counts ``n`` as one polars DataFrame (``None`` when nothing was read)."""
+        self._merge()
+        return self.merged
 
     def rows(self, is_list: Sequence[bool] | None = None) -> tuple[list[tuple[Any, ...]], np.ndarray]:
         """The unique rows (list cells unpacked into tuples) and their counts."""
@@ -611,8 +640,10 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
             warnings += found
         if number == 0:
             first_row, header = first, has_header
-    rows, counts = tally.rows(is_list)
-    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings))
+    frame = tally.frame()
+    counts = frame.get_column("n").to_numpy().astype(np.int64) if frame is not None else np.zeros(0, dtype=np.int64)
+    rows = _LazyRows(tally, is_list, 0 if frame is None else frame.height)
+    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings), frame)
 
 
 def _check_source(path: str) -> None:
