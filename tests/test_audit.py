@@ -11,7 +11,7 @@ import pytest
 from sklearn.metrics import classification_report, f1_score, precision_recall_fscore_support
 
 import clfeval
-from clfeval.inverse import audit
+from clfeval.inverse.audit import audit
 from tests.conftest import run_cli
 
 # Opitz & Burst's tables: entry ij is the number labelled i by the classifier with gold label j (rows predicted).
@@ -184,8 +184,12 @@ def test_multilabel_micro_from_count_ranges() -> None:
     rows = {f"L{i}": {"precision": f"{p[i]:.3f}", "recall": f"{r[i]:.3f}", "f1": f"{f[i]:.3f}", "support": int(s[i])}
             for i in range(4)}
     micro = f"{f1_score(y_true, y_pred, average='micro'):.3f}"
-    assert "micro" in audit(rows, {"micro": {"f1": micro}}, single_label=False).rows[0].matches
-    assert audit(rows, {"micro": {"accuracy": "0.5"}}, single_label=False).rows[0].unavailable
+    row = audit(rows, {"micro": {"f1": micro}}, single_label=False).rows[0]
+    assert "micro" in row.matches
+    as_single = audit(rows, {"micro": {"f1": micro}}).rows[0]  # N = Σ supports is wrong for multi-label data
+    assert as_single.candidates["micro"] != row.candidates["micro"]
+    accuracy = audit(rows, {"micro": {"accuracy": "0.5"}}, single_label=False).rows[0]
+    assert accuracy.unavailable == {"micro": "accuracy is micro only for single-label data"} and not accuracy.matches
 
 
 def test_classification_report_text_through_the_cli(tmp_path: Path) -> None:
@@ -238,3 +242,65 @@ def test_bad_tables_fail_with_one_line(tmp_path: Path) -> None:
     twice.write_text("label,f1\nA,0.5\nA,0.6\nmacro,0.55\n", encoding="utf-8")
     proc = run_cli("audit", str(twice))
     assert proc.returncode == 2 and f"{twice}:3:".encode() in proc.stderr and b"line 2" in proc.stderr
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_reports_printed_like_scikit_learn_with_ties_and_empty_labels(seed: int) -> None:
+    """Small counts, '%.Nf' rounding (a true 0.25 prints 0.2), labels never predicted or never in gold."""
+    rng = np.random.default_rng(1000 + seed)
+    k = int(rng.integers(2, 5))
+    decimals = int(rng.integers(1, 4))
+    n = int(rng.integers(4, 40))
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.5, gold, rng.integers(0, k, n))
+    labels = list(range(k))
+    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
+    rows = {f"L{i}": {"precision": f"{p[i]:.{decimals}f}", "recall": f"{r[i]:.{decimals}f}",
+                      "f1": f"{f[i]:.{decimals}f}", "support": int(s[i])} for i in labels}
+    truth = {("macro", "f"): f.mean(), ("macro", "precision"): p.mean(), ("macro", "recall"): r.mean(),
+             ("weighted", "f"): float(s @ f / s.sum()), ("micro", "accuracy"): float(np.mean(gold == pred))}
+    if p.mean() + r.mean():
+        truth[("macro_fa", "f")] = 2 * p.mean() * r.mean() / (p.mean() + r.mean())
+    metric = {"f": "f1", "precision": "precision", "recall": "recall", "accuracy": "accuracy"}
+    result = audit(rows, [(name, {metric[m]: f"{v:.{decimals}f}"}) for (name, m), v in truth.items()])
+    for (name, m), row in zip(truth, result.rows):
+        assert name in row.matches, (name, m, row.figure.text, row.candidates, result.combinations)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_formulas_far_from_the_figure_are_not_matched(seed: int) -> None:
+    """Soundness the other way: when AF and FA differ by more than the rounding, only the reported one matches."""
+    rng = np.random.default_rng(2000 + seed)
+    k = int(rng.integers(2, 6))
+    matrix = rng.integers(0, 60, size=(k, k)) + np.diag(rng.integers(1, 200, size=k))
+    rows = _label_rows(matrix, 4, supports=False)
+    p = np.diag(matrix) / matrix.sum(axis=0)
+    r = np.diag(matrix) / matrix.sum(axis=1)
+    af = float(np.mean(2 * p * r / (p + r)))
+    fa = float(2 * p.mean() * r.mean() / (p.mean() + r.mean()))
+    result = audit(rows, [("macro", {"f1": _text(af, 4)}), ("macro", {"f1": _text(fa, 4)})])
+    if fa - af > 3e-4:  # FA ≥ AF; beyond three units in the fourth decimal the two are told apart
+        assert result.rows[0].matches == ("macro",) and result.rows[1].matches == ("macro_fa",)
+    else:
+        assert {"macro", "macro_fa"} <= set(result.rows[0].matches) | set(result.rows[1].matches)
+
+
+def test_rows_with_nothing_to_audit_and_bad_options(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("label,precision,recall,f1,support\nA,,,,3\nB,,,,5\naccuracy,,,,8\nmacro avg,,,0.5,8\n",
+                     encoding="utf-8")
+    result = clfeval.audit_file(str(table))
+    assert [(r.row, r.metric) for r in result.rows] == [("macro avg", "f")]
+    assert result.combinations is None and not result.messages
+    assert result.rows[0].unavailable["macro"].startswith("needs every label's")
+    for option, value in (("--decimals", "-1"), ("--beta", "inf")):
+        proc = run_cli("audit", str(table), option, value)
+        assert proc.returncode == 2 and proc.stderr.count(b"\n") == 1 and b"Traceback" not in proc.stderr
+
+
+def test_a_support_only_row_does_not_accuse_the_others() -> None:
+    rows = {"A": {"precision": "0.75", "recall": "0.60", "support": 5}, "B": {"precision": "0.50", "recall": "0.67",
+            "support": 3}, "C": {"support": 2}}
+    result = audit(rows, {"macro": {"precision": "0.62"}})
+    assert not any("not from one matrix" in m for m in result.messages)
+    assert result.combinations is None

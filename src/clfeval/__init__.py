@@ -15,7 +15,8 @@ from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequ
                            SplitMatrix)
 from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
 from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
-from clfeval.inverse import Audit, Conversion, LabelConversion, audit, convert, convert_labels
+from clfeval.inverse import Audit, Conversion, LabelConversion, convert, convert_labels
+from clfeval.inverse.audit import audit
 from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
 from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores, precision_shift, recall_shift
 from clfeval.score.finagle import Finagle

@@ -87,14 +87,16 @@ def _mean(spans: Sequence[Span], weights: Sequence[Fraction]) -> Span | None:
             sum((w * s[1] for s, w in zip(spans, weights)), Fraction(0)) / total)
 
 
-def _meets(a: Span, b: Span) -> bool:
-    """Whether two intervals share a value; two ranges that only touch at an end do not (that end is a tie).
+def _meets(a: Span, b: Span, *, inclusive: bool = False) -> bool:
+    """Whether two intervals share a value.
 
-    A figure printed 0.40 and one printed 0.41 share only 0.405, which rounds one way or the
-    other but is not both; a formula's range reaches its end only when every label sits exactly
-    on its own rounding tie. A single point (an exact count ratio) is compared inclusively.
+    A formula's range built from rounded per-label figures reaches its end only when every label
+    sits exactly on its own rounding tie, so two such ranges that only touch at an end do not
+    meet: a figure printed 0.40 and a mean of figures printed 0.40 cannot be 0.41. Ranges whose
+    ends are values the counts really take (micro's Σ tp / N, a single point) are compared
+    ``inclusive``-ly: a true 0.25 may be printed 0.2 (half to even) or 0.3 (half up).
     """
-    if a[0] == a[1] or b[0] == b[1]:
+    if inclusive or a[0] == a[1] or b[0] == b[1]:
         return a[0] <= b[1] and b[0] <= a[1]
     return a[0] < b[1] and b[0] < a[1]
 
@@ -193,7 +195,7 @@ class Audit(Rendered):
             "single_label": self.single_label, "decimals": self.decimals, "frequencies": self.frequencies,
             "rows": [{"label": r.row, "line": r.line, "metric": metric(r.metric), "reported": float(r.figure.value),
                       "reported_text": r.figure.text, "decimals": r.figure.decimals,
-                      "interval": span((r.figure.low, r.figure.high)), "claimed": r.claimed,
+                      "interval": span(_span(r.figure)), "claimed": r.claimed,
                       "matches": list(r.matches), "ruled_out": list(r.ruled_out),
                       "candidates": {k: span(v) for k, v in r.candidates.items()},
                       "unavailable": dict(r.unavailable),
@@ -400,8 +402,8 @@ def _verdict(row: str, metric_name: str, figure: Reported, claimed: str | None, 
 
 def _exact(data: _Labels, solved: Mapping[str, Any], beta: float, single_label: bool) -> tuple[int | None, str | None]:
     """Score every combination of per-label tables when all are enumerated and few enough."""
-    if not single_label or data.n is None or any(c is None or c.count != len(c.tables) or not c.tables
-                                                 for c in solved.values()):
+    if not single_label or data.n is None or not solved or len(solved) != len(data.names) or any(
+            c is None or c.count != len(c.tables) or not c.tables for c in solved.values()):
         return None, None
     if math.prod(len(c.tables) for c in solved.values()) > EXACT_COMBINATIONS:
         return None, None
@@ -451,8 +453,10 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
     >>> [r.matches for r in result.rows]
     [('macro',), ('macro_fa',)]
     """
-    if not beta > 0:
-        raise OptionError(f"beta must be positive, not {beta}")
+    if not (beta > 0 and math.isfinite(beta)):
+        raise OptionError(f"beta must be a positive number, not {beta}")
+    if decimals is not None and decimals < 0:
+        raise OptionError(f"decimals must be 0 or more, not {decimals}")
     b = Fraction(beta).limit_denominator(10**6)
     b2 = b * b
     lines = lines or {}
@@ -507,19 +511,21 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
         figures = _figures(raw, decimals)
         claimed = AVERAGE_ROWS.get(" ".join(row.strip().lower().split()))
         if claimed == "accuracy" and "accuracy" not in figures:  # classification_report puts it under f1-score
-            figures = {"accuracy": next(v for k, v in figures.items() if k != "support")}
+            values = [v for k, v in figures.items() if k != "support"]
+            figures = {"accuracy": values[0]} if values else {}
         for metric in ("precision", "recall", "f", "accuracy"):
             if metric not in figures:
                 continue
             figure = figures[metric]
             target = _span(figure)
             candidates, unavailable = _candidates(metric, data.names, data, b2, single_label)
-            if data.exact is not None:  # the range over exact combinations; a match needs one inside
-                for name in [k for k in candidates if k in data.exact]:
-                    v = data.exact[name]["precision" if metric == "accuracy" else metric]
-                    candidates[name] = (Fraction(float(v.min())), Fraction(float(v.max())))
-            matches = tuple(k for k, s in candidates.items() if _meets(s, target) and not (
-                data.exact is not None and k in data.exact and not _exact_hit(data.exact[k], metric, target)))
+            exact = {k for k in candidates if data.exact is not None and k in data.exact}
+            for name in exact:  # the range over exact combinations (shown); a match needs one of them inside
+                v = data.exact[name]["precision" if metric == "accuracy" else metric]  # type: ignore[index]
+                candidates[name] = (Fraction(float(v.min())), Fraction(float(v.max())))
+            matches = tuple(k for k, s in candidates.items()
+                            if (_exact_hit(data.exact[k], metric, target) if k in exact  # type: ignore[index]
+                                else _meets(s, target, inclusive=k == "micro")))
             excluded, relation, own = _internal(figures, metric, b2, single_label)
             ruled_out = tuple(k for k in CANDIDATES if k not in matches and (k in candidates or k in excluded)
                               and not (metric != "f" and k == "macro_fa"))

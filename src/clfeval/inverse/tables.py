@@ -373,8 +373,8 @@ def convert(beta: float = 1.0, limit: int = 100, **figures: str | float | int | 
         given[name] = value if isinstance(value, Reported) else reported(value, count=name in COUNT_QUANTITIES)
     if not given:
         raise OptionError("give at least one reported figure (e.g. precision, recall and support)")
-    if not beta > 0:
-        raise OptionError(f"beta must be positive, not {beta}")
+    if not (beta > 0 and math.isfinite(beta)):
+        raise OptionError(f"beta must be a positive number, not {beta}")
     b = Fraction(beta).limit_denominator(10**6)
     try:
         search = _solve(given, b, limit)
