@@ -393,3 +393,25 @@ def test_cli_engine_dask_on_its_own_local_cluster(data: dict, tmp_path: Path) ->
     assert a["options"] == {"engine": "dask"} and a["inputs"] == {"file": pattern}
     paired = run_cli("score", data["whole"]["tsv"], data["whole"]["tsv"], "--engine", "dask")
     assert paired.returncode == 2 and "needs the embedded engine" in paired.stderr.decode()
+
+
+def test_finagle_on_dask_equals_the_embedded_reader(client: Any, tmp_path: Path) -> None:
+    """Confidence columns through the cluster (rows come back as tuples, not a frame) give the same scorings."""
+    import clfeval
+
+    rng = np.random.default_rng(77)
+    n = 3_000
+    gold = rng.choice(LABELS, n)
+    pred = np.where(rng.random(n) < 0.7, gold, rng.choice(LABELS, n))
+    conf = np.round(rng.random(n), 2)
+    parts = []
+    for i, chunk in enumerate(np.array_split(np.arange(n), 3)):
+        path = tmp_path / f"conf-{i}.parquet"
+        pl.DataFrame({"gold": gold[chunk], "pred": pred[chunk], "conf": conf[chunk]}).write_parquet(path)
+        parts.append(str(path))
+    options = dict(gold_col="gold", pred_col="pred", conf_col="conf", expected_accuracy=0.5)
+    embedded = clfeval.finagle_file(parts, **options)
+    on_dask = clfeval.finagle_file(parts, engine="dask", scheduler=client, **options)
+    assert on_dask.moved == embedded.moved and on_dask.threshold == embedded.threshold
+    for name in ("normal", "changed", "upper"):
+        assert on_dask.scenarios[name].averages == embedded.scenarios[name].averages

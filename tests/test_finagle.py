@@ -198,11 +198,12 @@ def test_calibration_is_monotone_and_the_rule_follows_it() -> None:
     assert all(a.high <= b.low for a, b in zip(bins, bins[1:]))  # ties never split across bins
     assert len(row_bin) == len(counts.counts)
     r = finagle_counts(counts, expected_accuracy=0.4)
-    assert all(b.calibrated < 0.4 for b in r.bins if b.changed)
-    assert all(b.calibrated >= 0.4 for b in r.bins if not b.changed)
-    assert r.threshold == min(b.low for b in r.bins if not b.changed)
-    assert r.moved["changed"] + sum(1 for g, p, c in zip(gold, pred, conf) if c < r.threshold and p == r.target) \
-        == sum(b.changed for b in r.bins)
+    doubtful = [b for b in r.bins if b.high < r.threshold]
+    assert doubtful and all(b.calibrated < 0.4 for b in doubtful)
+    assert all(b.calibrated >= 0.4 for b in r.bins if b.low >= r.threshold)
+    assert r.threshold in {b.low for b in r.bins}
+    assert r.moved["changed"] == sum(b.changed for b in r.bins) == sum(
+        1 for p, c in zip(pred, conf) if c < r.threshold and p != r.target)
 
 
 def test_target_defaults_and_an_unseen_target() -> None:
@@ -210,7 +211,14 @@ def test_target_defaults_and_an_unseen_target() -> None:
     assert clfeval.finagle(gold, pred, conf, threshold=0.5).target == "b"  # most frequent gold label
     assert clfeval.finagle(gold, pred, conf, threshold=0.5, train=["c", "c", "a"]).target == "c"
     r = clfeval.finagle(gold, pred, conf, threshold=0.5, to="UNK")
-    assert "UNK" in r.scenarios["normal"].labels and r.scenarios["changed"].per_label["UNK"].fp == 1
+    plain = clfeval.score(gold, pred)
+    assert r.scenarios["normal"].labels == plain.labels and "UNK" not in r.scenarios["changed"].labels
+    assert r.scenarios["normal"].averages == plain.averages
+    assert any("'UNK' is not in the label set" in w for w in r.scenarios["normal"].warnings)
+    assert not any("not in the label set" in w for w in clfeval.finagle(gold, pred, conf, threshold=0.5).scenarios[
+        "normal"].warnings)
+    with pytest.raises(OptionError, match="not nan"):
+        clfeval.finagle(gold, pred, conf, threshold=float("nan"))
     with pytest.raises(OptionError, match="either a threshold or an expected accuracy"):
         clfeval.finagle(gold, pred, conf)
     with pytest.raises(OptionError, match="between 0 and 1"):
@@ -279,3 +287,27 @@ def test_cli_bad_confidences_name_the_line(tmp_path: Path) -> None:
     assert proc.returncode == 2 and f"{nan}:3: the confidence 'nan'".encode() in proc.stderr
     proc = run_cli("finagle", str(path))
     assert proc.returncode == 2 and b"--threshold" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_bad_confidence_named_at_its_first_line_in_file_order(tmp_path: Path) -> None:
+    """Counting groups rows in no particular order; the message still names the first bad line of the file."""
+    path = tmp_path / "two_bad.txt"
+    path.write_text("A A 0.9\nA B zzz\nB B 0.7\nB A aaa\n", encoding="utf-8")
+    proc = run_cli("finagle", str(path), "--threshold", "0.5", "--lower-is-more-confident")
+    assert proc.returncode == 2
+    assert f"{path}:2: the distance 'zzz' is not a finite number".encode() in proc.stderr
+
+
+def test_list_columns_and_numeric_labels(tmp_path: Path) -> None:
+    lists = tmp_path / "lists.jsonl"
+    lists.write_text('{"g": ["a", "b"], "p": "a", "c": 0.4}\n{"g": ["a"], "p": "b", "c": 0.9}\n', encoding="utf-8")
+    proc = run_cli("finagle", str(lists), "--gold-col", "g", "--pred-col", "p", "--conf-col", "c", "--threshold", "1")
+    assert proc.returncode == 2 and b"holds lists of labels: finagle scores one predicted label" in proc.stderr
+    import polars as pl
+
+    path = tmp_path / "ints.parquet"
+    pl.DataFrame({"g": [1, 2, 2, 10, 10], "p": [1, 2, 10, 10, 1], "c": [0.9, 0.8, 0.1, 0.7, 0.2]}).write_parquet(path)
+    r = clfeval.finagle_file(str(path), gold_col="g", pred_col="p", conf_col="c", threshold=0.5)
+    assert r.target in {"2", "10"} and r.scenarios["normal"].labels == ("1", "2", "10")
+    assert r.moved == clfeval.finagle(["1", "2", "2", "10", "10"], ["1", "2", "10", "10", "1"],
+                                      [0.9, 0.8, 0.1, 0.7, 0.2], threshold=0.5, to=r.target).moved

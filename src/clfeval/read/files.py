@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -213,22 +214,25 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     cells = engine.cells(path, [gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"], options)
     if not len(cells.rows):
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    if any((cells.is_list or ())[:2]) or (cells.frame is None and any(
+            isinstance(v, tuple) for row in cells.rows for v in row[:2])):
+        raise InputError("a label column holds lists of labels: finagle scores one predicted label per instance",
+                         cells.source)
     if cells.frame is not None:  # columns, not a Python tuple per row: confidences make most rows unique
-        labels, gold, pred, confidence, bad = _confidence_columns(cells.frame, cells.source)
+        labels, gold, pred, confidence, bad = _confidence_columns(cells.frame)
     else:
         gold = [_single(g, cells.source) for g, _, _ in cells.rows]
         pred = [_single(p, cells.source) for _, p, _ in cells.rows]
         raw = [c for _, _, c in cells.rows]
-        try:
-            confidence = np.array(raw, dtype=np.float64)
-            bad = None if np.isfinite(confidence).all() else raw[int(np.argmin(np.isfinite(confidence)))]
-        except (TypeError, ValueError):
-            bad = next(c for c in raw if not _is_number(c))
-    if bad is not None:
-        where = first_line_with(expand_paths([path] if isinstance(path, str) else list(path)), conf_col,
-                                str(bad).strip(), options)
+        bad = any(not _is_finite(c) for c in raw)
+        confidence = np.array([float(c) for c in raw], dtype=np.float64) if not bad else np.zeros(0)
+    if bad:
         what = "distance" if lower_is_more_confident else "confidence"
-        raise InputError(f"the {what} {str(bad).strip()!r} is not a finite number", *(where or (cells.source,)))
+        where = first_line_with(expand_paths([path] if isinstance(path, str) else list(path)), conf_col,
+                                lambda text: not _is_finite(text), options)
+        if where is None:
+            raise InputError(f"a {what} is not a finite number", cells.source)
+        raise InputError(f"the {what} {where[2]!r} is not a finite number", where[0], where[1])
     if cells.frame is not None:
         counts = ConfidenceCounts(labels, gold, pred, confidence, cells.counts, lower_is_more_confident)
     else:
@@ -237,13 +241,17 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     return counts, list(cells.warnings)
 
 
-def _confidence_columns(frame: Any, source: str) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, Any]:
-    """The labels (sorted), gold and predicted codes and confidences of a counted frame; the first bad confidence."""
+def _is_finite(value: Any) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _confidence_columns(frame: Any) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The labels (sorted), gold and predicted codes and confidences of a counted frame; whether one is bad."""
     import polars as pl
 
-    for key in ("c0", "c1"):
-        if isinstance(frame.schema[key], pl.List):
-            _single((), source)  # the one message for lists in a single-label column
     columns = [frame.get_column(k).cast(pl.String).str.strip_chars() for k in ("c0", "c1")]
     labels = tuple(sorted(set(columns[0].unique().to_list()) | set(columns[1].unique().to_list())))
     gold, pred = (c.cast(pl.Enum(labels)).to_physical().to_numpy().astype(np.intp) for c in columns)
@@ -251,16 +259,7 @@ def _confidence_columns(frame: Any, source: str) -> tuple[tuple[str, ...], np.nd
     text = raw.cast(pl.String).str.strip_chars() if raw.dtype == pl.String else raw
     values = text.cast(pl.Float64, strict=False)
     ok = values.is_not_null() & values.is_finite()
-    bad = None if ok.all() else raw.filter(~ok).head(1).cast(pl.String).item()
-    return labels, gold, pred, values.fill_null(0.0).to_numpy(), bad
-
-
-def _is_number(value: Any) -> bool:
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
+    return labels, gold, pred, values.fill_null(0.0).to_numpy(), not ok.all()
 
 
 def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options: TableOptions = TableOptions(),

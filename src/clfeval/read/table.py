@@ -17,7 +17,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +82,7 @@ class Cells:
     header: bool = False
     warnings: tuple[str, ...] = field(default=())
     frame: Any = None
+    is_list: tuple[bool, ...] | None = None  # which columns held lists (JSON Lines, Parquet), when known
 
 
 class _LazyRows(Sequence[tuple[Any, ...]]):
@@ -643,7 +644,8 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
     frame = tally.frame()
     counts = frame.get_column("n").to_numpy().astype(np.int64) if frame is not None else np.zeros(0, dtype=np.int64)
     rows = _LazyRows(tally, is_list, 0 if frame is None else frame.height)
-    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings), frame)
+    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings), frame,
+                 None if is_list is None else tuple(is_list))
 
 
 def _check_source(path: str) -> None:
@@ -655,12 +657,13 @@ def _check_source(path: str) -> None:
         raise InputError("is a directory, not a file", path)
 
 
-def first_line_with(paths: Sequence[str], column: Column, value: str, options: TableOptions = TableOptions()
-                    ) -> tuple[str, int] | None:
-    """Where ``value`` first occurs in ``column`` (file, line; the row for Parquet), or ``None``.
+def first_line_with(paths: Sequence[str], column: Column, match: Callable[[str], bool],
+                    options: TableOptions = TableOptions()) -> tuple[str, int, str] | None:
+    """The first line (the row, for Parquet) whose value in ``column`` satisfies ``match``: (file, line, value).
 
-    For messages about a value found wrong after counting (a confidence that is not a number):
-    a plain second pass over the files, on the error path only. Standard input cannot be read twice.
+    For messages about values found wrong after counting (a confidence that is not a number):
+    a plain second pass over the files in order, on the error path only. Standard input cannot
+    be read twice.
     """
     for path in paths:
         if path == STDIN or not os.path.isfile(path):
@@ -670,11 +673,12 @@ def first_line_with(paths: Sequence[str], column: Column, value: str, options: T
             pl = _polars()
             lf = pl.scan_parquet(path) if fmt == "parquet" else pl.scan_ndjson(path)
             names = lf.collect_schema().names()
-            field = names[resolve_column(column, names, path, "value")]
-            hit = (lf.with_row_index("__row").filter(pl.col(field).cast(pl.String).str.strip_chars() == value)
-                   .select("__row").head(1).collect())
-            if hit.height:
-                return path, int(hit.item()) + 1
+            field_name = names[resolve_column(column, names, path, "value")]
+            values = lf.select(pl.col(field_name).cast(pl.String)).collect().get_column(field_name).to_list()
+            for row, value in enumerate(values, start=1):
+                text = "null" if value is None else value.strip()
+                if match(text):
+                    return path, row, text
             continue
         sep, quoted = _separator(fmt, options), fmt == "csv"
         header = bool(options.header) or isinstance(column, str)
@@ -690,8 +694,8 @@ def first_line_with(paths: Sequence[str], column: Column, value: str, options: T
                 if header:
                     continue
             at = len(fields) + column if isinstance(column, int) and column < 0 and sep is None else position
-            if 0 <= at < len(fields) and fields[at].strip() == value:
-                return path, number
+            if 0 <= at < len(fields) and match(fields[at].strip()):
+                return path, number, fields[at].strip()
     return None
 
 

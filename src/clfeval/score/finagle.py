@@ -51,7 +51,7 @@ class CalibrationBin:
     n: int
     correct: int
     calibrated: float  # the bin's accuracy after pooling adjacent violators (non-decreasing in sureness)
-    changed: int = 0  # instances of the bin whose prediction was changed
+    changed: int = 0  # instances of the bin whose prediction was changed (those already on the target are not)
 
     @property
     def accuracy(self) -> float:
@@ -210,13 +210,16 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
     to
         The target label (default: the most frequent training label, else the most frequent gold label).
     train, labels, labels_from, beta, zero_division, undefined
-        As in :func:`clfeval.score`; the label set is fixed by NORMAL's gold and predicted labels
-        (and the target), so all three scorings average over the same labels.
+        As in :func:`clfeval.score`; the label set is fixed by NORMAL's gold and predicted labels,
+        so all three scorings average over the same labels (and NORMAL equals :func:`clfeval.score`).
+        A target outside that set is warned about: predictions moved to it leave the averages.
     bins
         Calibration bins (default: about 100 instances each, see :func:`default_bins`).
     """
     if (threshold is None) == (expected_accuracy is None):
         raise OptionError("give either a threshold or an expected accuracy (not both)")
+    if threshold is not None and math.isnan(threshold):
+        raise OptionError("the threshold must be a number, not nan")
     if expected_accuracy is not None and not 0 <= expected_accuracy <= 1:
         raise OptionError(f"the expected accuracy is a proportion between 0 and 1, not {expected_accuracy}")
     if counts.n_instances == 0:
@@ -239,15 +242,15 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
         else:  # the least sure bin kept: predictions less sure than its least sure value were changed
             first = int(np.argmax(kept))
             shown = table[first].high if counts.lower_is_more_confident else table[first].low
-    per_bin = np.bincount(bin_of_row, weights=counts.counts * change, minlength=len(table))
-    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, int(round(c)))
-                  for b, c in zip(table, per_bin))
     correct = counts.correct
     wrong = ~correct
     t = counts.labels.index(target)
     moves = counts.pred != t  # a prediction of the target is not changed by changing it to the target
     gold_is_target = counts.gold == t
     w = counts.counts
+    per_bin = np.bincount(bin_of_row, weights=counts.counts * (change & moves), minlength=len(table))
+    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, int(round(c)))
+                  for b, c in zip(table, per_bin))
 
     def total(mask: np.ndarray) -> int:
         return int(w[mask].sum())
@@ -258,9 +261,14 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
              "upper_changed": total(wrong & moves), "upper_gained": total(wrong & gold_is_target)}
     normal = counts.confusion()
     seen = ({lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
-            {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s} | {target})
+            {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s})
     common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
                   undefined=undefined, seen=seen)
+    plain = score_counts(normal, **common)
+    if target not in plain.labels:
+        warnings = [*warnings, f"the target label {target!r} is not in the label set ({plain.label_source}): "
+                    "predictions moved to it leave the averaged labels, so their false positives count nowhere and "
+                    "CHANGED and UPPER flatter every average; declare it with --labels or choose a label in the set"]
     scenarios = {
         "normal": score_counts(normal, warnings=warnings, **common),
         "changed": score_counts(counts.confusion(counts.relabelled(change, target)), **common),
