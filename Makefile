@@ -34,6 +34,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/compare.py
 	$(BIN)/python benchmarks/memory.py
 	$(BIN)/python benchmarks/engines.py
+	$(BIN)/python benchmarks/finagle.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
