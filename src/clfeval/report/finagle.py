@@ -20,10 +20,13 @@ def _calibration(result: Finagle) -> Table:
     total = sum(b.n for b in rest)
     slots = _SHOWN_GROUPS - len(groups)
     start = len(groups)
+    filled = 0  # instances in the last group of the rest
     for b in rest:
-        if len(groups) == start or (sum(x.n for x in groups[-1]) >= total / slots and len(groups) - start < slots):
+        if len(groups) == start or (filled >= total / slots and len(groups) - start < slots):
             groups.append([])
+            filled = 0
         groups[-1].append(b)
+        filled += b.n
     what = "distance" if result.lower_is_more_confident else "confidence"
     rows = []
     for group in groups:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -264,13 +264,14 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
             {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s})
     common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
                   undefined=undefined, seen=seen)
-    plain = score_counts(normal, **common)
+    plain = score_counts(normal, warnings=warnings, **common)
     if target not in plain.labels:
-        warnings = [*warnings, f"the target label {target!r} is not in the label set ({plain.label_source}): "
-                    "predictions moved to it leave the averaged labels, so their false positives count nowhere and "
-                    "CHANGED and UPPER flatter every average; declare it with --labels or choose a label in the set"]
+        plain = replace(plain, warnings=(*plain.warnings, (
+            f"the target label {target!r} is not in the label set ({plain.label_source}): predictions moved to it "
+            "leave the averaged labels, so their false positives count nowhere and CHANGED and UPPER flatter every "
+            "average; declare it with --labels or choose a label in the set")))
     scenarios = {
-        "normal": score_counts(normal, warnings=warnings, **common),
+        "normal": plain,
         "changed": score_counts(counts.confusion(counts.relabelled(change, target)), **common),
         "upper": score_counts(counts.confusion(counts.relabelled(wrong, target)), **common),
     }
