@@ -138,7 +138,8 @@ def test_bad_files_exit_2_naming_the_file(systems: dict[str, Path], tmp_path: Pa
     blank = tmp_path / "blank.txt"
     blank.write_text("L0\n\n" + "L1\n" * 398)
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(blank))
-    assert out.returncode == 2 and f"{blank}:2:" in out.stderr.decode()
+    assert out.returncode == 2 and f"{blank}:3: 1 blank line(s) before this line, but 0 before line 2 of" \
+        in out.stderr.decode()
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]))
     assert out.returncode == 2 and "at least two prediction files" in out.stderr.decode()
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(systems["bert"]))

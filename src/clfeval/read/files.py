@@ -175,7 +175,7 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress)
+    rows, counts, _ = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress)
     source = "/".join([gold_path, *pred_paths])
     return _to_joint(rows, counts, source, names, multilabel, label_sep, duplicates, empty), []
 

@@ -18,9 +18,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
 from clfeval.read.columns import Column, resolve_column
 
-__all__ = ["FORMATS", "Cells", "TableOptions", "first_line_with", "format_of", "read_cells",
+__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern", "first_line_with", "format_of", "read_cells",
            "read_cells_in_line_order", "read_cells_two_files"]
 
 #: Input formats, by name.
@@ -58,11 +58,49 @@ class TableOptions:
         ``text``, ``,`` for ``csv``, tab for ``tsv``.
     header
         Whether the first line names the columns; ``None``: only when a column is chosen by name.
+    skip
+        A regular expression (the syntax of Rust's ``regex`` crate, which polars uses: Python's
+        without look-around and back-references); lines it matches anywhere are not instances,
+        e.g. ``^<utt>`` sentence markers. Delimited files only.
+    keep_trailing
+        Keep a trailing TiMBL class distribution (``{ A 0.7, B 0.3 }``, after the predicted label,
+        possibly followed by TiMBL's distance) as fields; by default it is recognised and stripped
+        (text and TSV input).
     """
 
     input_format: str | None = None
     sep: str | None = None
     header: bool | None = None
+    skip: str | None = None
+    keep_trailing: bool = False
+
+    def __post_init__(self) -> None:
+        if self.skip is not None:
+            check_pattern(self.skip, "--skip")
+
+
+def check_pattern(pattern: str, option: str) -> None:
+    """Refuse a regular expression that Python or polars (Rust's ``regex``) cannot compile, naming the option."""
+    if pattern == "":
+        raise OptionError(f"{option}: the pattern is empty (it would match every line)")
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise OptionError(f"{option}: {pattern!r} is not a valid regular expression: {exc}") from None
+    try:
+        _polars().Series([""]).str.contains(pattern)
+    except Exception:
+        raise OptionError(f"{option}: {pattern!r} uses syntax the reader's regex engine (Rust's regex crate) does "
+                          "not support, such as look-around or back-references") from None
+
+
+#: A TiMBL class distribution after the predicted label, e.g. ``{ A 0.7, B 0.3 }``, optionally followed by one
+#: more field (TiMBL's distance, +v di); group 1 keeps that field. Labels then numbers, so ``{A,B}`` is not one.
+DISTRIBUTION = (r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
+                r"(\s+[^\s{}]+)?\s*$")
+_DISTRIBUTION_RE = re.compile(DISTRIBUTION)
+#: The key of the block number (blank-line blocks) in a counted frame.
+BLOCK_KEY = "block"
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,19 +207,28 @@ def _blank(text: str, sep: str | None) -> bool:
 
 
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
-              positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0) -> int:
-    """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines."""
+              positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0,
+              skip: str | None = None, strip: bool = False) -> int:
+    """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines.
+
+    Lines matching ``skip`` are passed over; ``strip`` takes a trailing class distribution off first.
+    """
     blank = 0
     need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
+    skipping = re.compile(skip) if skip is not None else None
     for number, raw in _lines(src, offset):
         text = _decode(raw, name, number)
         if _blank(text, sep):
             blank += 1
             continue
+        if skipping is not None and skipping.search(text):
+            continue
         if header_pending:
             header_pending = False
             continue
+        if strip:
+            text = _DISTRIBUTION_RE.sub(r"\1", text)
         fields = _split(text, sep, quoted)
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
@@ -274,6 +321,9 @@ class _Layout:
     roles: tuple[str, ...]
     empty_ok: bool
     fast: bool  # try polars' CSV parser first (whitespace text: when its first line has single spaces or no tabs)
+    skip: str | None = None  # lines matching it are not instances
+    strip: bool = False  # take trailing class distributions off (text and TSV, unless --keep-trailing)
+    blocks: bool = False  # number the lines' blocks (blank lines delimit them)
 
     @property
     def keys(self) -> list[str]:
@@ -287,18 +337,28 @@ class _Layout:
         """Raise on the chunk's first bad line; otherwise return its number of blank lines."""
         return _diagnose(chunk.data, self.name, self.sep, self.quoted, False, ncols,
                          self.line_positions if positions is None else positions, self.roles, self.empty_ok,
-                         offset=chunk.first_line - 1)
+                         offset=chunk.first_line - 1, skip=self.skip, strip=self.strip)
+
+    @property
+    def lined(self) -> bool:
+        """Whether every chunk goes through the line path (:func:`_line_frame`): lines to skip or number by block."""
+        return self.skip is not None or self.blocks
 
 
 def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                      roles: Sequence[str], empty_ok: bool, meter: Meter | None
+                      roles: Sequence[str], empty_ok: bool, meter: Meter | None, blocks: bool = False
                       ) -> tuple[_Layout, bool, tuple[str, ...], Iterator[Chunk], int]:
     """Open a delimited file: its layout, whether it has a header, its first data line's fields, its chunks
-    (the header line taken out) and the number of blank lines before the first line."""
+    (the header line taken out) and the number of blank lines before the first line.
+
+    Lines matching the skip pattern before the first line are passed over (and not counted as blank);
+    with ``blocks`` the chunks keep those leading lines, so the line path sees every line."""
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
+    strip = not options.keep_trailing and fmt in ("text", "tsv")
     header = bool(options.header) or any(isinstance(c, str) for c in columns)
     chunks = line_chunks(path, quoted=quoted, meter=meter)
+    skipping = re.compile(options.skip) if options.skip is not None else None
     first_line: str | None = None
     leading_blank = 0
     head: Chunk | None = None
@@ -308,9 +368,15 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
             if _blank(text, sep):
                 leading_blank += 1
                 continue
-            first_line = text
-            kept = offset + 1 if header else offset  # drop the blank lines before it, and the header line
-            head = Chunk(chunk.data[_line_start(chunk.data, kept):], number + (kept - offset))
+            if skipping is not None and skipping.search(text):
+                continue
+            first_line = _DISTRIBUTION_RE.sub(r"\1", text) if strip and not header else text
+            if header:  # the header line goes; lines before it are blank or skipped, so they may go too
+                head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
+            elif blocks or skipping is not None:  # keep every line from the chunk's start: the line path reads them
+                head, leading_blank = chunk, 0
+            else:  # drop the blank lines before it
+                head = Chunk(chunk.data[_line_start(chunk.data, offset):], number)
             break
         if first_line is not None:
             break
@@ -323,7 +389,10 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     line_positions = tuple(c if isinstance(c, int) and c < 0 and sep is None else p
                            for c, p in zip(columns, positions))
     fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
-    layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast)
+    if strip and not header and _DISTRIBUTION_RE.search(text):
+        fast = False  # TiMBL output with class distributions: the line path takes them off
+    layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast,
+                     options.skip, strip, blocks)
     data_first = () if header else tuple(fields[p].strip() for p in positions)
     rest = itertools.chain([head] if head.data else [], chunks)
     return layout, header, data_first, rest, leading_blank
@@ -353,18 +422,31 @@ def _leading_blanks(chunk: Chunk, layout: _Layout) -> tuple[Chunk, int]:
     return (Chunk(data[cut:], chunk.first_line + blank) if blank else chunk), blank
 
 
-def _delimited_frame(chunk: Chunk, layout: _Layout) -> tuple[Any, int, int, int]:
-    """Count one chunk: (counted frame, blank lines, fewest and most fields on a line)."""
+class _ChunkCount(NamedTuple):
+    """One chunk counted: its unique rows with counts, what it passed over, and where its blocks end."""
+
+    frame: Any
+    blank: int  # blank lines
+    skipped: int  # lines matching the skip pattern
+    narrow: int  # fewest fields on a line
+    wide: int  # most fields on a line
+    next_block: int  # the block number after the chunk's last line
+
+
+def _delimited_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
+    """Count one chunk; ``block`` is the number of its first line's block (blank-line blocks)."""
     pl = _polars()
+    if layout.lined:
+        return _line_frame(chunk, layout, block)
     chunk, blank = _leading_blanks(chunk, layout)
     if not chunk.data:
-        return pl.DataFrame(), blank, layout.width, layout.width
+        return _ChunkCount(pl.DataFrame(), blank, 0, layout.width, layout.width, block)
     if layout.fast:
         frame, more_blank = _delimited_fast(chunk, layout)
         if frame is not None:
-            return frame, blank + more_blank, layout.width, layout.width
-    frame, more_blank, narrow, wide = _whitespace_split(chunk, layout)
-    return frame, blank + more_blank, narrow, wide
+            return _ChunkCount(frame, blank + more_blank, 0, layout.width, layout.width, block)
+    counted = _line_frame(chunk, layout, block)
+    return counted._replace(blank=counted.blank + blank)
 
 
 def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
@@ -399,49 +481,105 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
     return frame, n_blank
 
 
-def _whitespace_split(chunk: Chunk, layout: _Layout) -> tuple[Any, int, int, int]:
-    """Whitespace text with runs of spaces or tabs: split each line with a regex, in polars."""
+def _line_fields(layout: _Layout, chunk: Chunk) -> Any:
+    """The expression splitting a line into fields; ``None`` for quoted CSV with quotes in the chunk."""
+    pl = _polars()
+    line = pl.col("line")
+    if layout.strip:
+        line = line.str.replace(DISTRIBUTION, "${1}")
+    if layout.sep is None:
+        return line.str.strip_chars().str.replace_all(r"\s+", " ").str.split(" ")
+    if layout.quoted and b'"' in chunk.data:
+        return None
+    return line.str.strip_chars("\r").str.split(layout.sep)
+
+
+def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
+    """The general path, in polars: each line split on its own (runs of whitespace, tabs, a ragged width),
+    lines matching the skip pattern passed over, trailing class distributions taken off, and blank lines
+    counted as block delimiters: a line's block is ``block`` plus the blank lines before it in the chunk."""
     pl = _polars()
     keys = layout.keys
     lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
-    text = pl.col("line").str.strip_chars()
-    lf = lines.filter(text != "").with_columns(text.str.replace_all(r"\s+", " ").str.split(" ").alias("__f"))
-    widths = lf.select(pl.col("__f").list.len().alias("w"))
-    selected = lf.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k)
-                          for p, k in zip(layout.line_positions, keys)])
+    raw = pl.col("line")
+    blank = raw.str.strip_chars() == ""
+    if layout.sep is not None:
+        blank = blank & ~raw.str.contains(layout.sep, literal=True)
+    skipped = raw.str.contains(layout.skip) & ~blank if layout.skip is not None else pl.lit(False)
+    marked = lines.with_columns(blank.alias("__blank"), skipped.alias("__skip"))
+    if layout.blocks:
+        marked = marked.with_columns((pl.col("__blank").cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY))
+    kept = marked.filter(~pl.col("__blank") & ~pl.col("__skip"))
+    fields = _line_fields(layout, chunk)
+    extra = [BLOCK_KEY] if layout.blocks else []
     try:
-        frame = _counted(selected, keys)
-        n_blank = int(_collect(lines.select((pl.col("line").str.strip_chars() == "").sum())).item())
+        tally = _collect(marked.select(pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"),
+                                       pl.len().alias("n")))
+        n_blank, n_skipped, _ = tally.row(0)
+        if fields is None:  # quoted CSV: Python's csv module, line by line
+            texts = _collect(kept.select("line", *extra))
+            split = [_split(t, layout.sep, True) for t in texts.get_column("line").to_list()]
+            columns = {k: [f[p] if -len(f) <= p < len(f) else None for f in split]
+                       for p, k in zip(layout.positions, keys)}
+            selected = pl.DataFrame({**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
+                                    schema={**{k: pl.String for k in keys}, **({BLOCK_KEY: pl.Int64} if extra else {})})
+            widths = pl.DataFrame({"w": [len(f) for f in split]}, schema={"w": pl.Int64}).lazy()
+            selected = selected.lazy()
+        else:
+            split_lines = kept.with_columns(fields.alias("__f"))
+            widths = split_lines.select(pl.col("__f").list.len().alias("w"))
+            selected = split_lines.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k)
+                                           for p, k in zip(layout.line_positions, keys)] + extra)
+        if layout.sep is not None:
+            selected = selected.with_columns([pl.col(k).str.strip_chars() for k in keys])
+        frame = _counted(selected, keys + extra)
         narrow, wide = _collect(widths.select(pl.col("w").min(), pl.col("w").max().alias("x"))).row(0)
+    except InputError:
+        raise
     except Exception:
         layout.diagnose(chunk, None)
         raise
-    if frame.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
-        layout.diagnose(chunk, None)
-    return frame, n_blank, narrow if narrow is not None else layout.width, wide if wide is not None else layout.width
+    bad = pl.any_horizontal([pl.col(k).is_null() for k in keys])
+    if not layout.empty_ok:
+        bad = bad | pl.any_horizontal([pl.col(k) == "" for k in keys])
+    if frame.select(bad.any()).item():
+        layout.diagnose(chunk, None if layout.sep is None else layout.width)
+        raise InputError("holds an empty or missing label", layout.name, chunk.first_line)
+    return _ChunkCount(frame, int(n_blank), int(n_skipped), narrow if narrow is not None else layout.width,
+                       wide if wide is not None else layout.width, block + int(n_blank))
 
 
 def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                    roles: Sequence[str], empty_ok: bool, tally: _Tally, meter: Meter | None
-                    ) -> tuple[tuple[Any, ...] | None, bool, list[str]]:
-    """Count a delimited file into ``tally``: (its first data row, whether it had a header, warnings)."""
+                    roles: Sequence[str], empty_ok: bool, tally: _Tally, meter: Meter | None, block: int | None = None
+                    ) -> tuple[tuple[Any, ...] | None, bool, list[str], int]:
+    """Count a delimited file into ``tally``: (its first data row, whether it had a header, warnings, the block
+    number after its last line). With ``block`` (the number of its first block) the rows are numbered by
+    blank-line block, in a last key column :data:`BLOCK_KEY`."""
     layout, header, first, chunks, blank = _delimited_chunks(path, name, fmt, options, columns, roles, empty_ok,
-                                                             meter)
+                                                             meter, blocks=block is not None)
     narrow = wide = layout.width
+    skipped = 0
+    current = block or 0
     for chunk in chunks:
-        frame, n_blank, lo, hi = _delimited_frame(chunk, layout)
-        blank += n_blank
-        narrow, wide = min(narrow, lo), max(wide, hi)
-        if frame.height:
+        counted = _delimited_frame(chunk, layout, current)
+        blank += counted.blank
+        skipped += counted.skipped
+        current = counted.next_block
+        narrow, wide = min(narrow, counted.narrow), max(wide, counted.wide)
+        if counted.frame.height:
             if meter is not None:
-                meter.add(rows=int(frame.get_column("n").sum()))
-            tally.add(frame)
-    warnings = [f"{name}: skipped {blank} blank line(s)"] if blank else []
+                meter.add(rows=int(counted.frame.get_column("n").sum()))
+            tally.add(counted.frame)
+    warnings = []
+    if blank and block is None:
+        warnings.append(f"{name}: skipped {blank} blank line(s)")
+    if skipped:
+        warnings.append(f"{name}: skipped {skipped} line(s) matching --skip {options.skip!r}")
     if narrow != wide:
         warnings.append(f"{name}: lines have between {narrow} and {wide} fields; the labels were taken from columns "
                         f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)")
-    return (first or None), header, warnings
+    return (first or None), header, warnings, current
 
 
 # --------------------------------------------------------------------------- typed: JSON Lines and Parquet
@@ -593,7 +731,7 @@ def _names(paths: Sequence[str]) -> str:
 
 def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Sequence[str],
                options: TableOptions = TableOptions(), *, empty_ok: bool = False,
-               progress: ReadProgress | None = None) -> Cells:
+               progress: ReadProgress | None = None, blank_line_blocks: bool = False) -> Cells:
     """Read the unique rows of ``columns`` of one or more files, with counts.
 
     Parameters
@@ -611,6 +749,9 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
         Whether an empty cell is a value (the empty label set) rather than an error.
     progress
         Called as ``progress(bytes_done, bytes_total, rows_done)`` while reading.
+    blank_line_blocks
+        Number each line's block (blank lines delimit blocks, CoNLL style; each file starts a new
+        one) as a last column of integers: the rows are then unique (labels, block) rows.
 
     Memory stays bounded by the chunk size and the number of unique rows, whatever the files' length.
     """
@@ -620,12 +761,13 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
     if paths.count(STDIN) > 1:
         raise OptionError("standard input (-) can stand for one file only")
     meter = Meter(size_of(paths), progress)
-    keys = [f"c{i}" for i in range(len(columns))]
+    keys = [f"c{i}" for i in range(len(columns))] + ([BLOCK_KEY] if blank_line_blocks else [])
     tally = _Tally(keys)
     warnings: list[str] = []
     first_row: tuple[Any, ...] | None = None
     header = True
     is_list: list[bool] | None = None
+    block = 0
     for number, path in enumerate(paths):
         fmt = format_of(path, options)
         name = _display(path)
@@ -633,11 +775,17 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
         if fmt in ("jsonl", "parquet"):
             if options.sep is not None:
                 raise OptionError(f"--sep does not apply to {fmt} input")
+            if options.skip is not None:
+                raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
+            if blank_line_blocks:
+                raise OptionError(f"{fmt} records have no blank lines to delimit blocks: give the block column "
+                                  "(--block-col)")
             first, is_list = _read_typed(path, name, fmt, columns, roles, tally, meter, is_list)
             has_header = True
         else:
-            first, has_header, found = _read_delimited(path, name, fmt, options, columns, roles, empty_ok, tally,
-                                                       meter)
+            first, has_header, found, block = _read_delimited(
+                path, name, fmt, options, columns, roles, empty_ok, tally, meter,
+                block + 1 if blank_line_blocks else None)
             warnings += found
         if number == 0:
             first_row, header = first, has_header
@@ -703,39 +851,47 @@ def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_
                          options: TableOptions = TableOptions(), *, empty_ok: bool = False,
                          progress: ReadProgress | None = None) -> tuple[list[tuple[Any, Any]], np.ndarray]:
     """Pair line i of the gold file with line i of the predictions file; unique pairs with counts."""
-    rows, counts = read_cells_in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
-                                            options, empty_ok=empty_ok, progress=progress)
+    rows, counts, _ = read_cells_in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
+                                               options, empty_ok=empty_ok, progress=progress)
     return [(g, p) for g, p in rows], counts
 
 
 def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
-                             *, empty_ok: bool = False, progress: ReadProgress | None = None
-                             ) -> tuple[list[tuple[Any, ...]], np.ndarray]:
-    """Put line i of each source side by side; the unique rows with counts.
+                             *, empty_ok: bool = False, progress: ReadProgress | None = None,
+                             blank_line_blocks: bool = False) -> tuple[list[tuple[Any, ...]], np.ndarray, Any]:
+    """Put line i of each source side by side; the unique rows with counts, and the counted polars frame.
 
     Parameters
     ----------
     sources
         (path, column, role) for each column: a gold file and one or more prediction files
         (a path may repeat with another column).
+    blank_line_blocks
+        Number each instance's block (blank lines delimit blocks) in a last column :data:`BLOCK_KEY`.
 
     The files are read in step, a chunk at a time (Arrow strings, not Python objects), so
     memory stays bounded; their line counts must agree, and the message says which file ends early.
+    Lines matching the skip pattern are not instances. Blank lines are not instances either
+    (multi-label data without blocks: a blank line is the empty label set), and they must fall
+    at the same places in every file, so that no file is out of step.
     """
     pl = _polars()
     if options.header is None and any(isinstance(col, str) for _, col, _ in sources):
         # a column named in one file means the files have headers: read every file's first line as one
-        options = TableOptions(options.input_format, options.sep, True)
+        options = replace(options, header=True)
     paths = [path for path, _, _ in sources]
     if paths.count(STDIN) > 1:
         raise OptionError("standard input (-) can stand for one file only")
+    blank_is_value = empty_ok and not blank_line_blocks
     meter = Meter(size_of(list(dict.fromkeys(paths))), progress)
-    opened = [_column_parts(path, col, role, options, empty_ok, meter) for path, col, role in sources]
+    opened = [_column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
+              for path, col, role in sources]
     names = [_display(path) for path in paths]
     parts = [it for _, it in opened]
     is_list = [flag for flag, _ in opened]
     keys = [f"c{i}" for i in range(len(sources))]
-    tally = _Tally(keys)
+    counted_keys = keys + ([BLOCK_KEY] if blank_line_blocks else [])
+    tally = _Tally(counted_keys)
     buffers: list[Any] = [None] * len(sources)
     taken = [0] * len(sources)
     while True:
@@ -756,78 +912,106 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
             raise InputError(f"{names[longest]} has {totals[longest]} instances but {names[short]} has "
                              f"{totals[short]}: {names[short]} ends early")
         step = min(lengths)
-        frame = pl.DataFrame({k: b[:step] for k, b in zip(keys, buffers)})
-        tally.add(_counted(frame.lazy(), keys))
+        heads = [b[:step] for b in buffers]
+        _same_blocks(heads, names)
+        frame = pl.DataFrame({**{k: h.get_column("v") for k, h in zip(keys, heads)},
+                              **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {})})
+        tally.add(_counted(frame.lazy(), counted_keys))
         meter.add(rows=step)
         buffers = [b[step:] for b in buffers]
         taken = [t + step for t in taken]
-    return tally.rows(is_list)
+    rows, counts = tally.rows(is_list)
+    return rows, counts, tally.frame()
 
 
-def _column_parts(path: str, col: Column, role: str, options: TableOptions, empty_ok: bool,
-                  meter: Meter) -> tuple[bool, Iterator[Any]]:
-    """One label column of a file, in line order, as polars Series a chunk at a time; and whether it holds lists.
+def _same_blocks(heads: Sequence[Any], names: Sequence[str]) -> None:
+    """Refuse files whose blank lines fall at different places: the files would be out of step."""
+    first = heads[0].get_column(BLOCK_KEY)
+    for head, name in zip(heads[1:], names[1:]):
+        differ = (head.get_column(BLOCK_KEY) != first).arg_true()
+        if len(differ):
+            at = int(differ[0])
+            line, other = int(head.get_column("line")[at]), int(heads[0].get_column("line")[at])
+            raise InputError(f"{head.get_column(BLOCK_KEY)[at]} blank line(s) before this line, but "
+                             f"{first[at]} before line {other} of {names[0]}, which it pairs with: blank lines "
+                             "must fall at the same places in every file (the files are out of step)", name, line)
 
-    Every line is an instance: a blank line is the empty label set when ``empty_ok``, else an error.
+
+def _column_parts(path: str, col: Column, role: str, options: TableOptions, blank_is_value: bool, empty_ok: bool,
+                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any]]:
+    """One label column of a file, in line order, a chunk at a time, and whether it holds lists.
+
+    Each part is a polars DataFrame: the value ``v``, its ``line`` and the number of blank lines before it
+    (:data:`BLOCK_KEY`). A blank line is the empty label set when ``blank_is_value``, else a delimiter.
     """
     fmt = format_of(path, options)
     name = _display(path)
     _check_source(path)
     if fmt in ("jsonl", "parquet"):
+        if blocks:
+            raise OptionError(f"{fmt} records have no blank lines to delimit blocks: give the block column "
+                              "(--block-col)")
+        if options.skip is not None:
+            raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
         return _typed_column_parts(path, name, fmt, col, role, meter)
     header = bool(options.header) or isinstance(col, str)
-    layout, _, _, chunks, leading = _delimited_chunks(path, name, fmt, TableOptions(fmt, options.sep, header),
-                                                      [col], [role], empty_ok, meter)
-    if leading:
-        raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an instance)",
-                         name, 1)
+    layout, _, _, chunks, _ = _delimited_chunks(path, name, fmt, replace(options, input_format=fmt, header=header),
+                                                [col], [role], empty_ok, meter, blocks=True)
     index = col if isinstance(col, int) and col < 0 else layout.positions[0]  # negative: from each line's end
-    return False, (_column_chunk(chunk, layout, index) for chunk in chunks)
+
+    def frames() -> Iterator[Any]:
+        block = 0
+        for chunk in chunks:
+            frame, block = _column_chunk(chunk, layout, index, block, blank_is_value)
+            yield frame
+
+    return False, frames()
 
 
-def _column_chunk(chunk: Chunk, layout: _Layout, index: int) -> Any:
-    """The chunk's label column (the file's only role) in line order; an empty or missing label is an error."""
+def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_is_value: bool) -> tuple[Any, int]:
+    """The chunk's label column (the file's only role) in line order, with line and block numbers; and the
+    block number after it. An empty or missing label is an error."""
     pl = _polars()
     name, sep, quoted, role, empty_ok = layout.name, layout.sep, layout.quoted, layout.roles[0], layout.empty_ok
     lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
-    text = pl.col("line").str.strip_chars()
-    if sep is None:
-        fields = text.str.replace_all(r"\s+", " ").str.split(" ")
-    elif quoted:
-        fields = None  # quoted CSV: let the CSV parser split the fields
-    else:
-        fields = pl.col("line").str.split(sep)
+    raw = pl.col("line")
+    text = raw.str.strip_chars()
+    blank = text == ""
+    skipped = raw.str.contains(layout.skip) & ~blank if layout.skip is not None else pl.lit(False)
+    delimiter = pl.lit(False) if blank_is_value else blank
+    marked = lines.with_row_index("__i", offset=chunk.first_line).with_columns(
+        blank.alias("__blank"), skipped.alias("__skip"),
+        (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY), delimiter.alias("__delim"))
+    fields = _line_fields(layout, chunk)
     try:
-        if fields is None:
-            parsed = pl.scan_csv(chunk.data, separator=sep, has_header=False, quote_char='"', infer_schema=False,
-                                 empty_string_is_null=False, raise_if_empty=False)
-            blank = _collect(lines.select((text == "").alias("blank")))
-            values = _collect(parsed.select(pl.nth(layout.positions[0]).alias("v")))
-            if blank.height != values.height:
-                raise InputError(f"has {blank.height} lines but {values.height} CSV records (a quoted field "
-                                 "spans lines?); in two-file mode every line must be one instance", name,
-                                 chunk.first_line)
-            frame = pl.concat([blank, values], how="horizontal")
+        n_delim = int(_collect(marked.select(pl.col("__delim").sum())).item())
+        kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
+        if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
+            texts = _collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
+            values = [None if b else (lambda f: f[index] if -len(f) <= index < len(f) else None)(
+                _split(t, sep, True)) for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))]
+            frame = texts.select("__i", "__blank", BLOCK_KEY).with_columns(
+                pl.Series("v", [("" if v is None and b else v) for v, b in zip(values, texts.get_column("__blank"))],
+                          dtype=pl.String))
         else:
-            frame = _collect(lines.select((text == "").alias("blank"),
-                                          pl.when(text == "").then(pl.lit("")).otherwise(
-                                              fields.list.get(index, null_on_oob=True)).alias("v")))
+            frame = _collect(kept.select(
+                "__i", "__blank", BLOCK_KEY,
+                pl.when(pl.col("__blank")).then(pl.lit("")).otherwise(
+                    fields.list.get(index, null_on_oob=True).str.strip_chars()).alias("v")))
     except InputError:
         raise
     except Exception:
         layout.diagnose(chunk, None, [index])
         raise
-    problems = frame.with_row_index("i", offset=chunk.first_line).filter(
-        pl.col("v").is_null() | ((pl.col("v").str.strip_chars() == "") & (not empty_ok)))
+    problems = frame.filter(pl.col("v").is_null() | ((pl.col("v") == "") & (not empty_ok)))
     if problems.height:
-        line, blank = problems.row(0)[0], problems.row(0)[1]
-        if blank:
-            raise InputError(f"the {role} label is empty (a blank line; in two-file mode every line is an "
-                             "instance)", name, line)
+        line, is_blank = problems.row(0)[0], problems.row(0)[1]
+        if is_blank:
+            raise InputError(f"the {role} label is empty (a blank line)", name, line)
         layout.diagnose(chunk, None, [index])
         raise InputError(f"the {role} label is empty or missing", name, line)
-    return frame.get_column("v")
+    return frame.select(pl.col("v"), pl.col("__i").alias("line"), pl.col(BLOCK_KEY)), block + n_delim
 
 
 def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
@@ -858,6 +1042,7 @@ def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
             if values.null_count():
                 raise InputError(f"the {role} label is missing (null)", name,
                                  start + int(values.is_null().arg_true()[0]))
-            yield values
+            yield pl.DataFrame({"v": values, "line": pl.int_range(start, start + len(values), eager=True),
+                                BLOCK_KEY: pl.zeros(len(values), pl.Int64, eager=True)})
 
     return is_list, series()
