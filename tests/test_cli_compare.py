@@ -59,7 +59,9 @@ def test_json_contract(systems: dict[str, Path]) -> None:
     assert set(data["scores"]["bert"]) == {"macro.f1", "micro.f1", "weighted.recall"}
     pair = data["pairs"][0]
     assert set(pair) == {"metric", "a", "b", "score_a", "score_b", "difference", "p_value", "p_adjusted",
-                         "significant", "ci", "exact", "rounds"}
+                         "significant", "ci", "exact", "rounds", "sign_test"}
+    assert set(pair["sign_test"]) == {"unit", "a_better", "b_better", "ties", "p_value"}
+    assert pair["sign_test"]["unit"] == "instances" and data["unit"] == "instances" and data["n_units"] == 400
     assert (pair["a"], pair["b"], pair["ci"]) == ("bert", "svm", None)
     assert pair["difference"] == pytest.approx(pair["score_a"] - pair["score_b"])
     assert data["results"]["svm"]["schema"] == "clfeval.score/1"

@@ -23,10 +23,12 @@ from clfeval.read.arrays import count_label_sets, count_labels, count_systems, f
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.files import (count_confidences, count_file, count_files, count_fold_column, count_system_columns,
-                                count_system_files, _to_counts, _to_joint, load_counts, train_frequencies)
+from clfeval.read.files import (BlockSpec, count_confidences, count_file, count_files, count_fold_column,
+                                count_system_columns, count_system_files, _to_counts, _to_joint, load_counts,
+                                train_frequencies)
+from clfeval.read.labels import Relabel
 from clfeval.read.matrix import read_matrix
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.table import TableOptions
 from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
@@ -73,19 +75,59 @@ def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, 
 
 
 def _options_used(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool,
-                  label_sep: str, engine: str = "polars") -> dict[str, Any]:
+                  label_sep: str, engine: str = "polars", reading: Mapping[str, Any] | None = None,
+                  blocks: BlockSpec | None = None) -> dict[str, Any]:
     """The reading options a result records: those given (and the label separator for multi-label data)."""
     used = {"input_format": input_format, "sep": sep, "header": header,
             "label_sep": label_sep if multilabel else None, "engine": engine if engine != "polars" else None}
+    if reading is not None:
+        table, relabel = reading["options"], reading["relabel"]
+        used.update(skip=table.skip, keep_trailing=True if table.keep_trailing else None)
+        if relabel is not None:
+            used.update(relabel.options())
+    if blocks is not None:
+        used["blocks"] = "blank-line" if blocks.column is None else {"column": str(blocks.column)}
     return {k: v for k, v in used.items() if v is not None}
 
 
 def _reading(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool, label_sep: str,
-             duplicates: str, empty: str, engine: str, scheduler: Any, read_progress: ReadProgress | None
-             ) -> dict[str, Any]:
-    """The keyword arguments of the file counters (:mod:`clfeval.read.files`)."""
-    return dict(options=TableOptions(input_format, sep, header), multilabel=multilabel, label_sep=label_sep,
-                duplicates=duplicates, empty=empty, engine=Engine(engine, scheduler, read_progress))
+             duplicates: str, empty: str, engine: str, scheduler: Any, read_progress: ReadProgress | None,
+             skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
+             cutoff: float | None = None, above: str = "+1", below: str = "-1") -> dict[str, Any]:
+    """The keyword arguments of the file counters (:mod:`clfeval.read.files`): how to read, and how read labels
+    change (:class:`Relabel`: a translation table, a cut-off for real-valued predictions)."""
+    if cutoff is not None and multilabel:
+        raise OptionError("--cutoff turns a real-valued prediction into one label: it does not apply to label sets "
+                          "(--multilabel)")
+    relabel = Relabel.of(translate, cutoff, above, below) if translate is not None or cutoff is not None else None
+    return dict(options=TableOptions(input_format, sep, header, skip, keep_trailing), multilabel=multilabel,
+                label_sep=label_sep, duplicates=duplicates, empty=empty,
+                engine=Engine(engine, scheduler, read_progress), relabel=relabel)
+
+
+def _block_spec(blocks: str | None, block_col: Column | None) -> BlockSpec | None:
+    """``blocks="blank-line"`` or a block column, as a :class:`BlockSpec`."""
+    if blocks is not None and block_col is not None:
+        raise OptionError("give blocks by blank lines (--blocks blank-line) or by a column (--block-col), not both")
+    if blocks is not None and blocks not in BLOCKINGS:
+        raise unknown_name("way to delimit blocks", blocks, BLOCKINGS)
+    if blocks is None and block_col is None:
+        return None
+    return BlockSpec(block_col)
+
+
+def _unused(kwargs: Mapping[str, Any]) -> list[str]:
+    """Warnings for translation mappings no label used."""
+    return kwargs["relabel"].unused() if kwargs["relabel"] is not None else []
+
+
+#: Ways to delimit blocks of dependent instances (sentences), by name (a column: ``block_col``).
+BLOCKINGS: Mapping[str, str] = {
+    "blank-line": "blank lines separate blocks, CoNLL style (delimited text; the embedded engine)",
+}
+
+#: The input rules every file-reading entry point takes (see :func:`score_file`).
+_RULES = ("skip", "keep_trailing", "translate", "cutoff", "above", "below")
 
 
 def _fold_names(shown: Sequence[str]) -> list[str]:
@@ -172,7 +214,10 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
                labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
                undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
                seed: int | None = None, progress: Callable[[int, int], None] | None = None,
-               engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None) -> Scores:
+               engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
+               skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
+               cutoff: float | None = None, above: str = "+1", below: str = "-1", blocks: str | None = None,
+               block_col: Column | None = None) -> Scores:
     """Score a file of gold and predicted columns, or a gold file and a predictions file.
 
     One file: by default the last two columns are gold then predicted (TiMBL output); a
@@ -183,24 +228,42 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     machine (``polars``) or on a Dask cluster (``dask``, at ``scheduler``); see
     :data:`clfeval.read.engine.ENGINES`. ``read_progress(bytes_done, bytes_total, rows)`` is called
     while reading. Other parameters as in :func:`score` and :class:`clfeval.read.TableOptions`.
+
+    Input rules, for output as TiMBL, taggers and SVMs write it: ``skip`` (a regular expression:
+    matching lines are not instances, e.g. ``^<utt>``), ``keep_trailing`` (keep a trailing TiMBL
+    class distribution ``{ A 0.7, B 0.3 }``, stripped by default), ``translate`` (a file of
+    ``old > new`` lines, or a mapping: labels are mapped before counting, training labels too),
+    ``cutoff`` with ``above`` and ``below`` (real-valued predictions: greater than the cut-off
+    becomes ``above``, else ``below``).
+
+    ``blocks="blank-line"`` (blank lines separate sentences) or ``block_col`` (a column naming each
+    instance's block): the instances of a block are not independent, so intervals resample whole
+    blocks (the delta method uses the cluster-robust variance over blocks).
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress)
+                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    spec = _block_spec(blocks, block_col)
     if pred_path is None:
-        counts, warnings = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                                      pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        counted = count_file(path, gold_col=-2 if gold_col is None else gold_col,
+                             pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
         inputs: dict[str, Any] = _file_inputs(path)
     else:
         if not isinstance(path, str):
             raise OptionError("with a predictions file, give one gold file")
-        counts, warnings = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
-                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        counted = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
+                              pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
         inputs = {"gold_file": path, "pred_file": pred_path}
+    if counted.blocks is not None:
+        inputs["n_blocks"] = counted.blocks.n_blocks
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
-    return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
-                        zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
-                        resamples=resamples, seed=seed, progress=progress, inputs=inputs, warnings=warnings,
-                        options=_options_used(input_format, sep, header, multilabel, label_sep, engine))
+    result = score_counts(counted.counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
+                          zero_division=zero_division, undefined=undefined, inputs=inputs,
+                          warnings=counted.warnings + _unused(kwargs),
+                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec))
+    if ci == "none":
+        return result
+    return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress,
+                          blocks=counted.blocks)
 
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
@@ -297,6 +360,9 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
                   header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
                   duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
                   engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
+                  skip: str | None = None, keep_trailing: bool = False,
+                  translate: str | Mapping[str, str] | None = None, cutoff: float | None = None, above: str = "+1",
+                  below: str = "-1", blocks: str | None = None, block_col: Column | None = None,
                   **options: Any) -> Comparison:
     """Compare systems whose predictions are in files (see :func:`compare` for the test options).
 
@@ -311,10 +377,16 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
 
     ``names`` overrides the systems' names. ``train`` is a training file (label column
     ``train_col``) or in-memory training labels, for the lfb weights and the ``train`` label set.
-    ``engine``, ``scheduler`` and ``read_progress`` as in :func:`score_file`.
+    ``engine``, ``scheduler`` and ``read_progress``, the input rules (``skip``, ``keep_trailing``,
+    ``translate``, ``cutoff``, ``above``, ``below``) as in :func:`score_file`.
+
+    ``blocks="blank-line"`` or ``block_col`` (a column of the table, or of the gold file): the
+    instances of a block (a sentence) are not independent, so randomization swaps whole blocks, the
+    bootstrap resamples whole blocks and the sign test counts blocks.
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress)
+                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    spec = _block_spec(blocks, block_col)
     if pred_paths and pred_cols:
         raise OptionError("give prediction files or predicted columns of one file, not both")
     if pred_paths:
@@ -322,22 +394,23 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
             raise OptionError("compare needs at least two prediction files")
         if not isinstance(gold_path, str):
             raise OptionError("with prediction files, give one gold file")
-        joint, warnings = count_system_files(gold_path, pred_paths, names=names,
-                                             gold_col=-1 if gold_col is None else gold_col,
-                                             pred_col=-1 if pred_col is None else pred_col, **kwargs)
-        inputs: dict[str, Any] = {"gold_file": gold_path, "pred_files": dict(zip(joint.systems, pred_paths))}
+        counted = count_system_files(gold_path, pred_paths, names=names, gold_col=-1 if gold_col is None else gold_col,
+                                     pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
+        inputs: dict[str, Any] = {"gold_file": gold_path,
+                                  "pred_files": dict(zip(counted.counts.systems, pred_paths))}
     else:
         if not pred_cols or len(pred_cols) < 2:
             raise OptionError("give at least two prediction files, or one file and at least two predicted columns "
                               "(--pred-col, repeated)")
         if gold_col is None:
             raise OptionError("with predicted columns of one file, say which column is gold (--gold-col)")
-        joint, warnings = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names,
-                                               **kwargs)
-        inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
+        counted = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names, blocks=spec,
+                                       **kwargs)
+        inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(counted.counts.systems, map(str, pred_cols)))}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
-    return compare_counts(joint, train=freqs, inputs=inputs, warnings=warnings,
-                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine), **options)
+    return compare_counts(counted.counts, train=freqs, inputs=inputs, warnings=counted.warnings + _unused(kwargs),
+                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
+                          blocks=counted.blocks, **options)
 
 
 #: Cross-validation from counts: see :func:`clfeval.infer.crossvalidation.cross_validate`.
@@ -386,16 +459,18 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
              header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
              duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
              engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
-             **options: Any) -> CrossValidation:
+             skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
+             cutoff: float | None = None, above: str = "+1", below: str = "-1", **options: Any) -> CrossValidation:
     """Cross-validation from files: one file per fold (each with gold and predicted columns, by default the
     last two; a fold may be a glob or a list of parts), or a table with a fold column (``fold_col``; every
     path is a part of that table; when it is the last column, gold and predicted default to the two before
     it, else they must be given).
 
-    Other parameters as in :func:`score_file` and :func:`cv`.
+    Other parameters (the input rules ``skip``, ``translate``, ``cutoff`` … too) as in :func:`score_file` and
+    :func:`cv`.
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress)
+                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
     warnings: list[str] = []
     if fold_col is not None:
         if not paths:
@@ -413,16 +488,17 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
             raise OptionError("give one file per fold, or one file and its fold column")
         folds = []
         for path in paths:
-            counts, found = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
-            folds.append(counts)
-            warnings += found
+            counted = count_file(path, gold_col=-2 if gold_col is None else gold_col,
+                                 pred_col=-1 if pred_col is None else pred_col, **kwargs)
+            folds.append(counted.counts)
+            warnings += counted.warnings
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
         names = _fold_names(shown)
         inputs = {"fold_files": shown}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
-    return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings,
-                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine), **options)
+    return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings + _unused(kwargs),
+                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs),
+                          **options)
 
 
 def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
@@ -430,36 +506,41 @@ def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, 
                     names: Sequence[str] | None = None, input_format: str | None = None, sep: str | None = None,
                     header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
                     empty: str = "ignore", duplicates: str = "keep", engine: str = "polars", scheduler: Any = None,
-                    read_progress: ReadProgress | None = None) -> tuple[Counts, dict[str, Any], list[str]]:
+                    read_progress: ReadProgress | None = None, skip: str | None = None, keep_trailing: bool = False,
+                    translate: str | Mapping[str, str] | None = None, cutoff: float | None = None,
+                    above: str = "+1", below: str = "-1") -> tuple[Counts, dict[str, Any], list[str]]:
     """Count files without scoring them: the counts, their provenance (inputs and options) and reader warnings.
 
     The layouts of :func:`score_file` (a table, its parts or globs; or a gold and a predictions
     file), plus a table with a predicted column per system (``pred_cols``, two or more: joint
-    counts for :func:`compare_counts`). Save the result with :func:`save_counts`.
+    counts for :func:`compare_counts`). Save the result with :func:`save_counts`. The input rules
+    (``skip``, ``translate``, ``cutoff`` …) as in :func:`score_file`: the counts are of the labels
+    they give.
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress)
+                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
     if pred_cols is not None and len(pred_cols) > 1:
         if pred_path is not None:
             raise OptionError("with a predicted column per system, give the table's files only")
         if gold_col is None:
             raise OptionError("with predicted columns of one table, say which column is gold (--gold-col)")
         counts: Counts
-        counts, warnings = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names, **kwargs)
+        counts, warnings, _ = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names,
+                                                   **kwargs)
         inputs = {**_file_inputs(path), "pred_columns": dict(zip(counts.systems, map(str, pred_cols)))}
     elif pred_path is not None:
         if not isinstance(path, str):
             raise OptionError("with a predictions file, give one gold file")
-        counts, warnings = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
-                                       pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        counts, warnings, _ = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
+                                          pred_col=-1 if pred_col is None else pred_col, **kwargs)
         inputs = {"gold_file": path, "pred_file": pred_path}
     else:
         one = pred_cols[0] if pred_cols else pred_col
-        counts, warnings = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                                      pred_col=-1 if one is None else one, **kwargs)
+        counts, warnings, _ = count_file(path, gold_col=-2 if gold_col is None else gold_col,
+                                         pred_col=-1 if one is None else one, **kwargs)
         inputs = _file_inputs(path)
-    options = _options_used(input_format, sep, header, multilabel, label_sep, engine)
-    return counts, {"inputs": inputs, "options": options}, warnings
+    options = _options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs)
+    return counts, {"inputs": inputs, "options": options}, warnings + _unused(kwargs)
 
 
 def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None = None,
@@ -635,6 +716,7 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
     ``lower_is_more_confident=True``. Files, parts and globs as in :func:`score_file`.
     """
     kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
+    del kwargs["relabel"]
     counts, warnings = count_confidences(path, gold_col=-3 if gold_col is None else gold_col,
                                          pred_col=-2 if pred_col is None else pred_col,
                                          conf_col=-1 if conf_col is None else conf_col, options=kwargs["options"],

@@ -58,6 +58,31 @@ def _add_table_options(src: Any) -> None:
                      help="the first line names the columns (implied when a column is given by name)")
 
 
+def _add_input_rules(p: Any, blocks: str | None = None) -> None:
+    rules = p.add_argument_group("input rules (as confusionmatrix.py and art.py had them)")
+    rules.add_argument("--skip", metavar="REGEX",
+                       help="lines matching this regular expression are not instances, e.g. '^<utt>' (Rust regex "
+                            "syntax: Python's without look-around); blank lines are skipped too"
+                            + (", unless they delimit blocks" if blocks else ""))
+    rules.add_argument("--translate", metavar="FILE",
+                       help="map labels before counting: lines 'old > new' (gold, predictions and training labels "
+                            "alike); mappings never used are reported")
+    rules.add_argument("--keep-trailing", action="store_true",
+                       help="keep a trailing TiMBL class distribution '{ A 0.7, B 0.3 }' as fields (default: "
+                            "recognised after the predicted label and stripped; text and TSV)")
+    rules.add_argument("--cutoff", type=float, metavar="X",
+                       help="real-valued predictions: greater than X becomes --above, else --below")
+    rules.add_argument("--above", default="+1", metavar="LABEL", help="the label above the cut-off (default +1)")
+    rules.add_argument("--below", default="-1", metavar="LABEL", help="the label at or below the cut-off (default -1)")
+    if blocks:
+        rules.add_argument("--blocks", choices=["blank-line"],
+                           help=f"blank lines separate blocks (sentences, CoNLL style) whose instances are not "
+                                f"independent: {blocks}")
+        rules.add_argument("--block-col", metavar="COL",
+                           help="a column naming each instance's block (sentence id), instead of blank lines: "
+                                "1-based number, negative from the end, or header name")
+
+
 def _add_engine_options(p: Any, counts: bool = True) -> None:
     eng = p.add_argument_group("engine")
     eng.add_argument("--engine", choices=list(ENGINES), default="polars", help=f"{_choices(ENGINES)}")
@@ -122,6 +147,8 @@ def _add_score(sub: Any) -> None:
     src.add_argument("--gold-col", metavar="COL", help="gold column: 1-based number, negative from the end, "
                                                        "or header name (default: -2; with PRED: -1)")
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
+    _add_input_rules(p, "intervals resample whole blocks (--ci bootstrap, bootstrap-bca; the delta method takes "
+                        "blocks as its independent units)")
     _add_multilabel_options(p)
     _add_engine_options(p)
     _add_label_set_options(p)
@@ -154,6 +181,7 @@ def _add_count(sub: Any) -> None:
                      help="predicted column (default: -1); repeat it for a column per system (joint counts)")
     src.add_argument("--name", metavar="NAME", action="append", dest="names",
                      help="the systems' names, with --pred-col repeated (default: the column names)")
+    _add_input_rules(p)
     _add_multilabel_options(p)
     _add_engine_options(p, counts=False)
     p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
@@ -181,6 +209,8 @@ def _add_compare(sub: Any) -> None:
                           "system's column")
     src.add_argument("--name", metavar="NAME", action="append", dest="names",
                      help="the systems' names, in order (repeat; default: the file names, or the column names)")
+    _add_input_rules(p, "randomization swaps whole blocks, the bootstrap resamples whole blocks and the sign test "
+                        "counts blocks (art.py's sentence-level shuffling)")
     _add_multilabel_options(p)
     _add_engine_options(p)
     _add_label_set_options(p)
@@ -227,6 +257,7 @@ def _add_cv(sub: Any) -> None:
                                                        "from the end, or header name")
     src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with --fold-col -1: -3)")
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
+    _add_input_rules(p)
     _add_multilabel_options(p)
     _add_engine_options(p)
     _add_label_set_options(p)
@@ -394,10 +425,26 @@ def _read_label_list(path: str) -> list[str]:
 
 
 def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
-    """The reading and counting options every file-reading command shares."""
-    return dict(input_format=args.input_format, sep=args.sep, header=args.header, multilabel=args.multilabel,
-                label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates, engine=args.engine,
-                scheduler=args.scheduler, read_progress=bar if bar.enabled else None)
+    """The reading and counting options every file-reading command shares (and blocks, where they apply)."""
+    out = dict(input_format=args.input_format, sep=args.sep, header=args.header, multilabel=args.multilabel,
+               label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates, engine=args.engine,
+               scheduler=args.scheduler, read_progress=bar if bar.enabled else None, skip=args.skip,
+               keep_trailing=args.keep_trailing, translate=args.translate, cutoff=args.cutoff, above=args.above,
+               below=args.below)
+    if hasattr(args, "blocks"):
+        out.update(blocks=args.blocks, block_col=parse_column(args.block_col))
+    return out
+
+
+def _no_rules_with_counts(args: argparse.Namespace) -> None:
+    """Count files hold labels as they were counted: the input rules applied then."""
+    given = [name for name, value in (("--skip", args.skip), ("--translate", args.translate),
+                                      ("--cutoff", args.cutoff), ("--keep-trailing", args.keep_trailing or None),
+                                      ("--blocks", getattr(args, "blocks", None)),
+                                      ("--block-col", getattr(args, "block_col", None))) if value is not None]
+    if given:
+        raise ClfevalError(f"{', '.join(given)} apply when reading instances, not to count files or a matrix "
+                           "(give them to `clfeval count` when counting)")
 
 
 def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:
@@ -411,6 +458,7 @@ def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:
 def _no_files_with_counts(args: argparse.Namespace, files: Sequence[str]) -> None:
     if files:
         raise ClfevalError("give either input files or --counts FILE…, not both")
+    _no_rules_with_counts(args)
     if args.multilabel or args.engine != "polars":
         raise ClfevalError("--counts takes count files as they were written: --multilabel and --engine do not apply")
 
@@ -512,6 +560,7 @@ def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: Rea
     if args.matrix:
         if args.inputs or args.multilabel or args.counts:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        _no_rules_with_counts(args)
         if args.train:
             column = parse_column(args.train_col) or -1
             common["train"] = train_frequencies(args.train, column=column,

@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
+from clfeval.infer.units import BlockUnits, signatures, weighted_rows
 from clfeval.score.cells import CellTypes
 from clfeval.score.statistics import ScoreFunction
 
@@ -87,20 +89,30 @@ class Arrangements:
         The score function over the cell types (gold, a_t) for every triple t, then (gold, b_t).
     counts
         c_t, the count of each triple.
-    differ
-        The triples where the two predictions differ (only those can change anything when swapped).
+    swap_counts
+        The count of each swap unit: the triples where the two predictions differ (only those can
+        change anything when swapped), or, with blocks, each kind of block where they differ.
+    delta
+        (K, D): how A's sums move when one unit of each kind is swapped (B's move the other way).
+    blocks
+        With blocks: the resampling units (sums of A, then of B, per kind of block); ``None`` for
+        instances.
     """
 
     f: ScoreFunction
     counts: np.ndarray
-    differ: np.ndarray
+    swap_counts: np.ndarray
     base_a: np.ndarray
     base_b: np.ndarray
     delta: np.ndarray
+    blocks: BlockUnits | None = None
 
     @classmethod
-    def of(cls, paired: PairedCounts, template: ScoreFunction) -> "Arrangements":
-        """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices)."""
+    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None) -> "Arrangements":
+        """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices).
+
+        With ``blocks`` (whose keys are ``paired``'s triples), whole blocks are swapped and resampled.
+        """
         triples = list(paired.triples)
         counts = np.array([paired.triples[t] for t in triples], dtype=np.float64)
         gold = [t[0] for t in triples]
@@ -119,7 +131,22 @@ class Arrangements:
         base_b = cells.sums(np.concatenate([zeros, counts])[None, :])[0]
         differ = np.flatnonzero([a != b for _, a, b in triples])
         delta = cells.rows_of(differ + t) - cells.rows_of(differ)
-        return cls(f, counts, differ, base_a, base_b, delta)
+        if blocks is None:
+            return cls(f, counts, counts[differ], base_a, base_b, delta)
+        if tuple(blocks.keys) != tuple(triples):
+            raise ValueError("the blocks' rows must be the paired counts' triples, in their order")
+        position = np.full(t, -1, dtype=np.int64)
+        position[differ] = np.arange(len(differ))
+        moving = position[blocks.row] >= 0
+        unit, item, count, multiplicity = signatures(blocks.block[moving], position[blocks.row[moving]],
+                                                     blocks.count[moving])
+        block_delta = weighted_rows(delta, cells.width, unit, item, count, len(multiplicity))
+
+        def both(items: np.ndarray) -> np.ndarray:  # A's row of a triple, then B's
+            return np.concatenate([cells.rows_of(items), cells.rows_of(items + t)], axis=1)
+
+        units = BlockUnits.of(both, 2 * cells.width, blocks.block, blocks.row, blocks.count, blocks.unit)
+        return cls(f, counts, multiplicity.astype(np.float64), base_a, base_b, block_delta, units)
 
     @property
     def n_types(self) -> int:
@@ -128,7 +155,7 @@ class Arrangements:
 
     def observed(self) -> tuple[np.ndarray, np.ndarray]:
         """Both systems' scores on the data as it is (length S each)."""
-        a, b = self.swapped(np.zeros((1, len(self.differ))))
+        a, b = self.swapped(np.zeros((1, len(self.swap_counts))))
         return a[0], b[0]
 
     def __post_init__(self) -> None:
@@ -136,22 +163,37 @@ class Arrangements:
         # per-instance sums of samples averages) whose totals stay below 2²⁴. A rounding error there would break
         # ties between arrangements and make p-values too small. Decided, and converted, once.
         whole = bool(np.array_equal(self.delta, np.round(self.delta)))
-        largest = float(np.abs(self.delta).max(initial=0))
-        exact32 = whole and self.counts[self.differ].sum() * max(1.0, largest) < 2 ** 24
+        largest = np.abs(self.delta).max(axis=1) if len(self.delta) else np.zeros(0)
+        exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2 ** 24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
 
     def reordered(self, order: np.ndarray) -> "Arrangements":
-        """The same arrangements with the differing triples in ``order`` (the columns of ``swaps``)."""
-        return replace(self, differ=self.differ[order], delta=self.delta[order])
+        """The same arrangements with the swap units in ``order`` (the columns of ``swaps``)."""
+        return replace(self, swap_counts=self.swap_counts[order], delta=self.delta[order])
 
     def swapped(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` instances of differing triple i."""
+        """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` of swap unit i."""
         product = self.__dict__["_delta_product"]
         moved = (np.asarray(swaps, dtype=product.dtype) @ product).astype(np.float64)
         return self.f.from_sums(self.base_a + moved), self.f.from_sums(self.base_b - moved)
 
+    @property
+    def n_resample(self) -> int:
+        """What one bootstrap resample draws: N instances, or B blocks."""
+        return self.blocks.n_blocks if self.blocks is not None else int(round(self.counts.sum()))
+
+    def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        """The weights of ``size`` bootstrap resamples: over the triples, or over the kinds of block."""
+        if self.blocks is not None:
+            return self.blocks.draw(size, rng)
+        return rng.multinomial(self.n_resample, self.counts / self.counts.sum(), size=size).astype(np.float64)
+
     def resampled(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Scores of A and B (each (R, S)) on resamples that give triple t the weight ``weights[r, t]``."""
+        """Scores of A and B (each (R, S)) on resamples with the weights of :meth:`draw`."""
+        if self.blocks is not None:
+            sums = self.blocks.resampled_sums(weights)
+            width = self.f.cells.width
+            return self.f.from_sums(sums[:, :width]), self.f.from_sums(sums[:, width:])
         zeros = np.zeros_like(weights)
         sums_a = self.f.cells.sums(np.concatenate([weights, zeros], axis=1))
         sums_b = self.f.cells.sums(np.concatenate([zeros, weights], axis=1))

@@ -13,6 +13,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from clfeval.infer.units import BlockUnits
 from clfeval.score.statistics import ScoreFunction
 
 __all__ = ["bca_levels", "bootstrap_replicates", "column_quantiles", "jackknife_moments", "jackknife_replicates"]
@@ -24,25 +25,30 @@ _TIE = 1e-12
 
 
 def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Generator,
-                         progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+                         progress: Callable[[int, int], None] | None = None,
+                         units: BlockUnits | None = None) -> np.ndarray:
     """Every score of ``f`` on ``resamples`` bootstrap resamples: a (resamples, S) array.
 
     Notes
     -----
     Each resample is one draw w* ~ Multinomial(N, c/N) over the observed cell types, scored
-    with ``f`` (the same label set, β and zero-division choices as the estimate). Resamples are
-    drawn and scored in batches so memory stays bounded.
+    with ``f`` (the same label set, β and zero-division choices as the estimate). With block
+    ``units``, a resample draws B blocks with replacement instead: Multinomial(B, m/B) over the
+    kinds of block, whose sums add up. Resamples are drawn and scored in batches so memory stays
+    bounded.
     """
     c = f.weights
     n = int(round(c.sum()))
     p = c / c.sum()
-    per_row = c.size + f.cells.width * 4 + len(f.keys) * 3
+    per_row = (c.size if units is None else 2 * len(units.multiplicity)) + f.cells.width * 4 + len(f.keys) * 3
     batch = int(max(1, min(resamples, _BATCH_FLOATS // per_row)))
     out = np.empty((resamples, len(f.keys)))
     for start in range(0, resamples, batch):
         size = min(batch, resamples - start)
-        draws = rng.multinomial(n, p, size=size).astype(np.float64)
-        out[start:start + size] = f(draws)
+        if units is not None:
+            out[start:start + size] = f.from_sums(units.resampled_sums(units.draw(size, rng)))
+        else:
+            out[start:start + size] = f(rng.multinomial(n, p, size=size).astype(np.float64))
         if progress is not None:
             progress(start + size, resamples)
     return out
@@ -70,20 +76,30 @@ def jackknife_replicates(f: ScoreFunction) -> np.ndarray:
     return out
 
 
-def jackknife_moments(f: ScoreFunction) -> tuple[np.ndarray, np.ndarray]:
+def _leave_one_block_out(f: ScoreFunction, units: BlockUnits) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """For chunks of kinds of block: their indices and every score with one block of each kind left out."""
+    base = units.multiplicity @ units.sums
+    chunk = max(1, _BATCH_FLOATS // (2 * max(units.sums.shape[1], len(f.keys))))
+    for start in range(0, len(units.multiplicity), chunk):
+        kinds = np.arange(start, min(len(units.multiplicity), start + chunk))
+        yield kinds, f.from_sums(base - units.sums[kinds])
+
+
+def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Σ_u c_u (θ̄ − θ₍u₎)² and Σ_u c_u (θ̄ − θ₍u₎)³ of the instance jackknife, per score (length S each).
 
     Two passes over the cell types in chunks (the weighted mean θ̄, then the centred moments), so
     memory stays bounded however many types and scores there are.
     """
-    c = f.weights
+    c = f.weights if units is None else units.multiplicity
+    passes = (lambda: _leave_one_out(f)) if units is None else (lambda: _leave_one_block_out(f, units))
     mean = np.zeros(len(f.keys))
-    for types, values in _leave_one_out(f):
+    for types, values in passes():
         mean += c[types] @ values
     mean /= c.sum()
     second = np.zeros(len(f.keys))
     third = np.zeros(len(f.keys))
-    for types, values in _leave_one_out(f):
+    for types, values in passes():
         dev = mean - values
         second += c[types] @ dev ** 2
         third += c[types] @ dev ** 3

@@ -17,11 +17,14 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.blocks import Blocks
 from clfeval.count.joint import JointCounts
+from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
-from clfeval.infer.significance import ALTERNATIVES, mcnemar, paired_bootstrap, randomization_test
+from clfeval.infer.significance import (ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test,
+                                       sign_test)
 from clfeval.score.metrics import higher_is_better, metric_key
 from clfeval.score.result import Key, Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts
@@ -55,7 +58,13 @@ TESTS: Mapping[str, Test] = {
     "mcnemar": Test("McNemar's exact test",
                     "of accuracy: an exact binomial test of the instances only A gets right against those only B "
                     "gets right (multi-label: the whole label set right)"),
+    "sign": Test("sign test",
+                 "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
+                 "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
+                 "respects their dependence"),
 }
+#: Tests that compare accuracy only, from the units where one system does better.
+_COUNTING_TESTS = ("mcnemar", "sign")
 #: Confidence intervals of the differences, by name.
 DIFFERENCE_INTERVALS: Mapping[str, str] = {
     "none": "no interval of the difference",
@@ -80,6 +89,9 @@ class PairTest:
         otherwise ``rounds`` is the number of randomization or bootstrap rounds (``None`` for McNemar).
     discordant
         McNemar only: instances only ``a`` got right, only ``b``, both, neither.
+    sign
+        The sign test of the pair on its units (instances or blocks), reported beside every test as a
+        cross-check (it concerns accuracy, whatever the metric).
     undefined_rounds
         Bootstrap resamples in which a score was undefined (NaN): left out of the interval, counted as at
         least as extreme in p.
@@ -99,6 +111,7 @@ class PairTest:
     rounds: int | None = None
     discordant: Mapping[str, int] | None = None
     undefined_rounds: int = 0
+    sign: SignTest | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,6 +138,8 @@ class Comparison(Rendered):
     inputs: Mapping[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    unit: str = "instances"
+    n_units: int | None = None
 
     @property
     def first(self) -> Scores:
@@ -184,6 +199,9 @@ class Comparison(Rendered):
                 "rounds": p.rounds})
             if p.discordant is not None:
                 entry["mcnemar"] = dict(p.discordant)
+            if p.sign is not None:
+                entry["sign_test"] = {"unit": p.sign.unit, "a_better": p.sign.a_better, "b_better": p.sign.b_better,
+                                      "ties": p.sign.ties, "p_value": json_safe(p.sign.p_value)}
             pairs.append(entry)
         return {
             "schema": COMPARE_SCHEMA,
@@ -198,6 +216,8 @@ class Comparison(Rendered):
             "rounds": self.rounds,
             "seed": self.seed,
             "exact_limit": self.exact_limit if self.test == "ar" else None,
+            "unit": self.unit,
+            "n_units": self.n_units,
             "alpha": self.alpha,
             "adjustment": "holm",
             "comparisons": "baseline" if self.baseline is not None else "all-pairs",
@@ -239,9 +259,9 @@ def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, 
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
     if baseline is not None and baseline not in systems:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
-    if test == "mcnemar" and ci != "none":
-        raise OptionError("McNemar's test has no interval of the difference: leave out --ci (ci=None), or use "
-                          "--test bootstrap")
+    if test in _COUNTING_TESTS and ci != "none":
+        raise OptionError(f"the {TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or "
+                          "use --test bootstrap")
 
 
 def _pairs_of(systems: Sequence[str], baseline: str | None) -> list[tuple[str, str]]:
@@ -271,10 +291,13 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                    labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
                    zero_division: float | str = 0, undefined: str = "include",
                    progress: Callable[[int, int], None] | None = None, inputs: Mapping[str, Any] | None = None,
-                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> Comparison:
+                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None,
+                   blocks: Blocks | None = None) -> Comparison:
     """Compare the systems of ``joint`` pairwise on ``metrics`` with the paired ``test``.
 
-    Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows.
+    Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows. With
+    ``blocks`` (whose keys are ``joint``'s rows), randomization swaps whole blocks, the bootstrap
+    resamples whole blocks and the sign test counts blocks.
 
     Notes
     -----
@@ -286,8 +309,13 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     systems = joint.systems
     ci = ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none")
     _validate(systems, test, alternative, rounds, seed, alpha, baseline, ci, confidence, exact_limit)
+    if blocks is not None and test == "mcnemar":
+        raise OptionError("McNemar's test counts instances as independent; with blocks use the sign test on blocks "
+                          "(--test sign), randomization or the bootstrap")
+    if blocks is not None and blocks.n_instances != joint.n_instances:
+        raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
-        metrics = ["accuracy"] if test == "mcnemar" else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
+        metrics = ["accuracy"] if test in _COUNTING_TESTS else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
     metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
     if not metrics:
         raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
@@ -298,20 +326,20 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                for s in systems}
     first = results[systems[0]]
     keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
-    if test == "mcnemar" and any(k != ("accuracy",) for k in keys):
-        raise OptionError("McNemar's test compares accuracy only: use --metric accuracy (or another --test)")
-    if test == "mcnemar":
+    if test in _COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
+        raise OptionError(f"the {TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
+    if test in _COUNTING_TESTS:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
-    per_pair_rounds = 0 if test == "mcnemar" else rounds * (1 + (ci == "bootstrap" and test == "ar"))
+    per_pair_rounds = 0 if test in _COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and test == "ar"))
     bar = _Progress(progress, per_pair_rounds * len(pairs))
     template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
     for a, b in pairs:
         raw.append(_test_pair(joint, a, b, template, keys, test, rounds, _stream(seed, a, b), alternative,
-                              confidence, ci, exact_limit, bar))
+                              confidence, ci, exact_limit, bar, blocks))
     tests = []
     for i, (metric, key) in enumerate(zip(metrics, keys)):
         p_values = np.array([r[i]["p_value"] for r in raw])
@@ -320,12 +348,26 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
             tests.append(PairTest(metric, a, b, ScoreFunction.value_of(results[a], key),
                                   ScoreFunction.value_of(results[b], key), p_adjusted=float(p_adj),
                                   significant=bool(p_adj < alpha), **r[i]))
-    notes = _notes(tests)
+    notes = _notes(tests, "instances" if blocks is None else "blocks")
     shared_warnings = _system_warnings(results)
+    if blocks is not None:
+        notes.insert(0, f"units: {blocks.unit} ({blocks.n_blocks} blocks): randomization swaps whole blocks, the "
+                        "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
+                        "of a block are not independent")
     return Comparison(tuple(systems), tuple(metrics), tuple(keys), test, alternative,
-                      None if test == "mcnemar" else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
+                      None if test in _COUNTING_TESTS else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
                       results, tuple(tests), dict(inputs or {}), tuple(dict.fromkeys([*warnings, *shared_warnings])),
-                      tuple(notes))
+                      tuple(notes), "instances" if blocks is None else blocks.unit,
+                      joint.n_instances if blocks is None else blocks.n_blocks)
+
+
+def _pair_blocks(joint: JointCounts, a: str, b: str, paired: PairedCounts, blocks: Blocks) -> Blocks:
+    """The blocks over the pair's (gold, a, b) triples instead of the joint rows."""
+    i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
+    triples = list(paired.triples)
+    index = {t: k for k, t in enumerate(triples)}
+    return blocks.regrouped(np.array([index[(row[0], row[i], row[j])] for row in blocks.keys], dtype=np.int64),
+                            triples)
 
 
 def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
@@ -337,16 +379,22 @@ def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
 
 def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys: Sequence[Key], test: str,
                rounds: int, rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
-               bar: _Progress) -> list[dict[str, Any]]:
-    """The test of a against b on each key: difference, p-value, interval, exactness, rounds."""
+               bar: _Progress, blocks: Blocks | None = None) -> list[dict[str, Any]]:
+    """The test of a against b on each key: difference, p-value, interval, exactness, rounds; and the sign test."""
     paired = joint.paired(a, b)
+    pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
+    sign = sign_test(paired, alternative, pair_blocks)
+    n = paired.n_instances
     if test == "mcnemar":
         m = mcnemar(paired, alternative)
-        n = paired.n_instances
         return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None, "exact": True,
-                 "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither}}
-                for _ in keys]
-    arr = Arrangements.of(paired, template)
+                 "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither},
+                 "sign": sign} for _ in keys]
+    if test == "sign":
+        accuracy = {s: sum(c for row, c in paired.triples.items() if row[k] == row[0]) for k, s in ((1, a), (2, b))}
+        return [{"difference": (accuracy[a] - accuracy[b]) / n, "p_value": sign.p_value, "rounds": None,
+                 "exact": True, "sign": sign} for _ in keys]
+    arr = Arrangements.of(paired, template, pair_blocks)
     columns = [arr.f.index(k) for k in keys]
     if test == "ar":
         result = randomization_test(arr, columns, rounds=rounds, rng=rng, alternative=alternative,
@@ -365,7 +413,7 @@ def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys
                                                                                float(interval[i][1]))
         undefined = int(result.undefined[i]) if result.undefined is not None else 0
         out.append({"difference": d, "p_value": p, "exact": result.exact, "rounds": result.rounds, "ci": bounds,
-                     "undefined_rounds": undefined})
+                     "undefined_rounds": undefined, "sign": sign})
     return out
 
 
@@ -378,7 +426,7 @@ def _system_warnings(results: Mapping[str, Scores]) -> list[str]:
     return [w if len(names) == len(results) else f"{', '.join(names)}: {w}" for w, names in owners.items()]
 
 
-def _notes(tests: Sequence[PairTest]) -> list[str]:
+def _notes(tests: Sequence[PairTest], word: str = "instances") -> list[str]:
     notes = []
     shaky = sorted({f"{t.metric} ({t.a} vs {t.b}: {t.undefined_rounds})" for t in tests if t.undefined_rounds})
     if shaky:
@@ -388,7 +436,7 @@ def _notes(tests: Sequence[PairTest]) -> list[str]:
     if undefined:
         notes.append(f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): "
                      f"{', '.join(undefined)}")
-    exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact and t.discordant is None})
+    exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact and t.rounds is not None})
     if exact:
-        notes.append(f"exact enumeration of every arrangement (few differing instances): {', '.join(exact)}")
+        notes.append(f"exact enumeration of every arrangement (few differing {word}): {', '.join(exact)}")
     return notes

@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from clfeval.infer.units import BlockUnits
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["delta_variances", "takahashi_variances"]
+__all__ = ["block_delta_variances", "delta_variances", "takahashi_variances"]
 
 #: Relative step of the numerical derivative along each cell type (a fraction of its count).
 _STEP = 1e-3
@@ -66,6 +67,36 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
             progress(int(types[-1]) + 1, u_total)
     with np.errstate(invalid="ignore"):
         return np.maximum(second - first ** 2 / n, 0.0)
+
+
+def block_delta_variances(f: ScoreFunction, units: BlockUnits) -> np.ndarray:
+    """The delta-method variance of every score of ``f`` when blocks, not instances, are independent.
+
+    Notes
+    -----
+    Every score is a function θ(s) of the sums s = Σ_b S_b over blocks b (see :class:`BlockUnits`).
+    Linearised, θ̂ − θ ≈ ∇θ · (s − E s), and with independent blocks
+
+        Var(θ̂) = Σ_b (∇θ · S_b − ḡ)²,   ḡ = (1/B) Σ_b ∇θ · S_b,
+
+    the cluster-robust (sandwich) form. Kinds of block j with multiplicity m_j enter m_j times.
+    With blocks of one instance it is :func:`delta_variances` exactly. ∇θ, the gradient with
+    respect to the D sums, is a five-point central difference along each sum, step 10⁻³·max(|s_d|, 1).
+    """
+    base = units.multiplicity @ units.sums
+    width = len(base)
+    h = _STEP * np.maximum(np.abs(base), 1.0)
+    steps = np.array([2.0, 1.0, -1.0, -2.0])
+    moved = base[None, None, :] + steps[:, None, None] * np.diag(h)[None, :, :]
+    values = f.from_sums(moved.reshape(-1, width)).reshape(4, width, -1)
+    gradient = (-values[0] + 8 * values[1] - 8 * values[2] + values[3]) / (12 * h[:, None])
+    gradient = np.where(np.isfinite(gradient), gradient, np.nan)
+    g = units.sums @ np.nan_to_num(gradient)  # (J, S): each kind of block's linear contribution
+    m = units.multiplicity
+    mean = m @ g / m.sum()
+    variance = m @ (g - mean) ** 2
+    undefined = ~np.isfinite(gradient).all(axis=0)
+    return np.where(undefined, np.nan, variance)
 
 
 def takahashi_variances(cells: np.ndarray) -> dict[str, float]:

@@ -11,14 +11,18 @@ import numpy as np
 
 from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
-from clfeval.infer.delta import delta_variances, takahashi_variances
+from clfeval.count.blocks import Blocks
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelsets import LabelSetCounts
+from clfeval.infer.delta import block_delta_variances, delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
+from clfeval.infer.units import BlockUnits
 from clfeval.score.averages import MEASURES
 from clfeval.score.result import Intervals, Key, Scores
 from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
 
-__all__ = ["INTERVAL_METHODS", "IntervalMethod", "with_intervals"]
+__all__ = ["INTERVAL_METHODS", "IntervalMethod", "block_units", "with_intervals"]
 
 
 @dataclass(frozen=True)
@@ -127,8 +131,24 @@ def _new_seed() -> int:
     return int(np.random.SeedSequence().generate_state(1)[0])
 
 
+def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, blocks: Blocks) -> BlockUnits:
+    """The blocks of a result as resampling units over its score function's cell types."""
+    if isinstance(counts, ConfusionCounts):
+        g, p = np.nonzero(counts.cells)  # the order of CellTypes.of
+        order = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
+    else:
+        order = list(counts.pairs)
+    index = {key: i for i, key in enumerate(order)}
+    try:
+        item = np.array([index[tuple(key)] for key in blocks.keys], dtype=np.int64)[blocks.row]
+    except KeyError as exc:
+        raise ValueError(f"the blocks hold a row the counts do not: {exc.args[0]!r}") from None
+    return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit)
+
+
 def with_intervals(scores: Scores, method: str = "delta", *, confidence: float = 0.95, resamples: int = 10_000,
-                   seed: int | None = None, progress: Callable[[int, int], None] | None = None) -> Scores:
+                   seed: int | None = None, progress: Callable[[int, int], None] | None = None,
+                   blocks: Blocks | None = None) -> Scores:
     """``scores`` with a confidence interval for every score (a new frozen result).
 
     Parameters
@@ -145,6 +165,10 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
         operating system when ``None``; the seed used is recorded in the result).
     progress
         Called with (done, total) during long computations.
+    blocks
+        Instances grouped in blocks (sentences) whose instances are not independent: the
+        bootstrap resamples whole blocks (BCa's jackknife leaves out whole blocks) and the delta
+        method's variance is the cluster-robust one over blocks (:func:`block_delta_variances`).
 
     Returns
     -------
@@ -184,13 +208,19 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     notes: list[str] = []
     used_seed = (_new_seed() if seed is None else int(seed)) if spec.resampling else None
     n = scores.n_instances
+    units = block_units(f, scores.counts, blocks) if blocks is not None else None
+    if units is not None:
+        notes.append(f"resampling units: {units.unit} ({units.n_blocks} blocks, whose instances are not "
+                     "independent): " + ("the bootstrap draws whole blocks" if spec.resampling else
+                                         "the delta method's variance is the cluster-robust one over blocks"))
 
-    if n < 2:
+    if n < 2 or (units is not None and units.n_blocks < 2):
         for key in f.keys:
-            not_estimable[key] = f"N = {n}: one instance says nothing about the spread of a score"
+            not_estimable[key] = (f"N = {n}: one instance says nothing about the spread of a score" if n < 2 else
+                                  "one block says nothing about the spread of a score")
     elif spec.resampling:
         assert used_seed is not None
-        _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks)
+        _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks, units)
         fixed = _boundary_reasons(scores)
         if any(k[0] == "per_label" for k in fixed):
             notes.append("labels with a 0/0 ratio in the data (never predicted, or absent from gold) keep it in "
@@ -199,14 +229,20 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
         if resamples < 1000:
             notes.append(f"only {resamples} resamples: the interval ends rest on few draws (default 10000)")
     else:
-        variances = delta_variances(f, progress)
-        closed = _closed_forms(scores)
-        for key, value in closed.items():
-            variances[f.index(key)] = value
-        notes.append("closed forms of Takahashi et al. (2022) for micro, macro (AF) and macro (FA) F1; the generic "
-                     "delta method for every other score" if closed else
-                     "the generic delta method for every score (Takahashi et al.'s closed forms need single-label "
-                     "data, β = 1 and a label set of every class in the table, each predicted and present)")
+        if units is not None:
+            variances = block_delta_variances(f, units)
+            notes.append("the generic delta method for every score, with blocks as the independent units "
+                         "(Takahashi et al.'s closed forms assume independent instances)")
+        else:
+            variances = delta_variances(f, progress)
+            closed = _closed_forms(scores)
+            for key, value in closed.items():
+                variances[f.index(key)] = value
+            notes.append("closed forms of Takahashi et al. (2022) for micro, macro (AF) and macro (FA) F1; the "
+                         "generic delta method for every other score" if closed else
+                         "the generic delta method for every score (Takahashi et al.'s closed forms need "
+                         "single-label data, β = 1 and a label set of every class in the table, each predicted and "
+                         "present)")
         boundary = _boundary_reasons(scores)
         _wald(f, estimate, variances, z, method == "delta-logit", boundary, bounds, not_estimable, remarks)
         if boundary:
@@ -220,7 +256,9 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     return replace(scores, intervals=Intervals(
         method=method, definition=spec.definition, confidence=float(confidence),
         resamples=int(resamples) if spec.resampling else None, seed=used_seed, bounds=bounds,
-        not_estimable=not_estimable, remarks=remarks, notes=tuple(notes)))
+        not_estimable=not_estimable, remarks=remarks, notes=tuple(notes),
+        unit=units.unit if units is not None else "instances",
+        n_units=units.n_blocks if units is not None else n))
 
 
 def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: float, logit: bool,
@@ -256,12 +294,12 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
 
 def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,
                progress: Callable[[int, int], None] | None, bounds: dict[Key, tuple[float, float]],
-               not_estimable: dict[Key, str], remarks: dict[Key, str]) -> None:
-    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(seed), progress)
+               not_estimable: dict[Key, str], remarks: dict[Key, str], units: BlockUnits | None = None) -> None:
+    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(seed), progress, units)
     nan_count = np.isnan(replicates).sum(axis=0)
     ordered = np.sort(replicates, axis=0)
     if method == "bootstrap-bca":
-        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_moments(f), alpha)
+        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_moments(f, units), alpha)
     else:
         low_level = np.full(len(f.keys), alpha / 2)
         high_level = np.full(len(f.keys), 1 - alpha / 2)

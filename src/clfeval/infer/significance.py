@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import unknown_name
 from clfeval.infer.arrangement import Arrangements, HalfBinomial
 from clfeval.infer.binomial import binomial_half_cdf, two_sided_binomial_half
 
-__all__ = ["ALTERNATIVES", "McNemar", "TestResult", "mcnemar", "paired_bootstrap", "randomization_test"]
+__all__ = ["ALTERNATIVES", "McNemar", "SignTest", "TestResult", "mcnemar", "paired_bootstrap", "randomization_test",
+           "sign_test"]
 
 #: The alternative hypotheses, on the difference d = score(A) − score(B) (for Hamming loss and micro FPR a
 #: lower score is the better one, so ``greater`` there says A is worse).
@@ -64,7 +66,8 @@ def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.nd
 
 
 def _batch(arr: Arrangements) -> int:
-    per_round = len(arr.differ) * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
+    units = len(arr.swap_counts) + (len(arr.blocks.multiplicity) if arr.blocks is not None else 0)
+    per_round = units * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
     return int(max(1, _BATCH_FLOATS // per_round))
 
 
@@ -93,13 +96,17 @@ def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int
     extreme as the observed difference, p = (r + 1)/(R + 1). When the swap patterns are few
     (Π (c_t + 1) ≤ ``exact_limit``), all of them are enumerated with their binomial probabilities
     Π C(c_t, s_t)/2^{c_t}, and p is the exact probability of a difference at least as extreme.
+
+    With blocks, whole blocks are swapped: the units are the kinds of block where the systems
+    differ (blocks with the same contents move the sums alike), c_t counts the blocks of a kind,
+    and everything else is as above.
     """
     if alternative not in ALTERNATIVES:
         raise unknown_name("alternative", alternative, ALTERNATIVES)
     columns = list(columns)
     observed_a, observed_b = arr.observed()
     observed = observed_a[columns] - observed_b[columns]
-    c = arr.counts[arr.differ].astype(np.int64)
+    c = np.round(arr.swap_counts).astype(np.int64)
     patterns = _enumerable(c, exact_limit)
     if patterns is not None:
         return _exact(arr, columns, observed, c, patterns, alternative)
@@ -143,7 +150,8 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
     Notes
     -----
     A resample draws N instances with replacement, both systems' predictions together: one
-    Multinomial(N, c/N) draw over the triples. With d* the resampled differences and d the
+    Multinomial(N, c/N) draw over the triples (with blocks: B blocks, one Multinomial(B, m/B) draw
+    over the kinds of block). With d* the resampled differences and d the
     observed one, the interval is the percentile interval of d*, and the p-value tests d = 0 by
     shifting the bootstrap distribution to the null (Berg-Kirkpatrick et al. 2012):
     p = (1 + #{|d* − d| ≥ |d|})/(R + 1) two-sided, #{d* − d ≥ d} for ``greater``, #{d* − d ≤ d}
@@ -154,13 +162,11 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
     columns = list(columns)
     observed_a, observed_b = arr.observed()
     observed = observed_a[columns] - observed_b[columns]
-    n = int(round(arr.counts.sum()))
-    p = arr.counts / arr.counts.sum()
     draws = np.empty((rounds, len(columns)))
     batch = _batch(arr)
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
-        a, b = arr.resampled(rng.multinomial(n, p, size=size).astype(np.float64))
+        a, b = arr.resampled(arr.draw(size, rng))
         draws[start:start + size] = a[:, columns] - b[:, columns]
         if progress is not None:
             progress(start + size, rounds)
@@ -202,10 +208,57 @@ def mcnemar(paired: PairedCounts, alternative: str = "two-sided") -> McNemar:
     for (g, a, b), c in paired.triples.items():
         cells[(a == g, b == g)] += c
     only_a, only_b = cells[(True, False)], cells[(False, True)]
+    return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)], _binomial_p(only_a, only_b, alternative))
+
+
+@dataclass(frozen=True)
+class SignTest:
+    """The sign test on the units (instances or blocks) where one system does better than the other.
+
+    ``a_better``: units where A gets more instances right than B (on instances: A right, B wrong);
+    ``b_better`` the other way; ``ties``: units where they get as many right. ``p_value``: the exact
+    binomial test of a_better against b_better with p = ½, for the alternative asked.
+    """
+
+    unit: str
+    a_better: int
+    b_better: int
+    ties: int
+    p_value: float
+
+
+def _binomial_p(wins: int, losses: int, alternative: str) -> float:
     if alternative == "two-sided":
-        p = two_sided_binomial_half(only_a, only_b)
+        p = two_sided_binomial_half(wins, losses)
     elif alternative == "greater":
-        p = binomial_half_cdf(only_b, only_a + only_b)  # P(X ≥ only_a) = P(X ≤ only_b): no cancellation
+        p = binomial_half_cdf(losses, wins + losses)  # P(X ≥ wins) = P(X ≤ losses)
     else:
-        p = binomial_half_cdf(only_a, only_a + only_b)
-    return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)], min(1.0, max(0.0, p)))
+        p = binomial_half_cdf(wins, wins + losses)
+    return min(1.0, max(0.0, p))
+
+
+def sign_test(paired: PairedCounts, alternative: str = "two-sided", blocks: Blocks | None = None) -> SignTest:
+    """The sign test of A against B on instances, or on blocks (multi-label: an instance is right when its whole
+    label set is).
+
+    Notes
+    -----
+    On instances it is McNemar's exact test: the units where exactly one system is right. On
+    blocks, a block counts for A when A gets more of its instances right than B does, for B the
+    other way, and is a tie otherwise; under the null hypothesis (the systems' outputs exchangeable
+    within each block) the non-tied blocks split Binomial(n, ½). ``blocks`` must have
+    ``paired``'s triples as keys.
+    """
+    if alternative not in ALTERNATIVES:
+        raise unknown_name("alternative", alternative, ALTERNATIVES)
+    triples = list(paired.triples)
+    margin = np.array([int(a == g) - int(b == g) for g, a, b in triples], dtype=np.int64)
+    if blocks is None:
+        counts = np.array([paired.triples[t] for t in triples], dtype=np.int64)
+        a_better, b_better = int(counts[margin > 0].sum()), int(counts[margin < 0].sum())
+        ties, unit = int(counts.sum()) - a_better - b_better, "instances"
+    else:
+        per_block = np.bincount(blocks.block, weights=margin[blocks.row] * blocks.count, minlength=blocks.n_blocks)
+        a_better, b_better = int((per_block > 0).sum()), int((per_block < 0).sum())
+        ties, unit = blocks.n_blocks - a_better - b_better, blocks.unit
+    return SignTest(unit, a_better, b_better, ties, _binomial_p(a_better, b_better, alternative))

@@ -6,70 +6,66 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from clfeval.count.blocks import Blocks
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.document import Counts, add_counts, counts_from_dict
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import LabelSet, LabelSetCounts, canonical_set
+from clfeval.count.labelsets import LabelSetCounts
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.table import Cells, TableOptions, first_line_with, read_cells_in_line_order, read_cells_two_files
+from clfeval.read.labels import Relabel, cell_value, label_set, single_label
+from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, first_line_with, read_cells,
+                                read_cells_in_line_order)
 
-__all__ = ["count_confidences", "count_file", "count_files", "count_fold_column", "count_system_columns",
-           "count_system_files", "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
+__all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
+           "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
 
 
 def _single(value: Any, source: str) -> str:
-    if isinstance(value, tuple):
-        raise InputError("the label column holds lists of labels; pass --multilabel (multilabel=True)", source)
-    return str(value).strip()
-
-
-def _label_set(value: Any, label_sep: str, source: str, duplicates: str, empty: str) -> LabelSet:
-    if isinstance(value, tuple):
-        parts = [v.strip() for v in value]
-    else:
-        text = str(value).strip()
-        parts = [p.strip() for p in text.split(label_sep)] if text else []
-    if any(p == "" for p in parts):
-        raise InputError(f"the label set {value!r} holds an empty label (separator {label_sep!r})", source)
-    try:
-        return canonical_set(parts, duplicates, empty)
-    except InputError as exc:
-        raise InputError(str(exc), source) from None
-
-
-def _cell(value: Any, source: str, multilabel: bool, label_sep: str, duplicates: str, empty: str) -> Any:
-    """A label (single-label) or a canonical label set (multi-label) from a read cell."""
-    if multilabel:
-        return _label_set(value, label_sep, source, duplicates, empty)
-    return _single(value, source)
+    return single_label(value, source)
 
 
 def _to_counts(rows: Sequence[tuple[Any, Any]], counts: np.ndarray, source: str, multilabel: bool,
-               label_sep: str, duplicates: str, empty: str) -> ConfusionCounts | LabelSetCounts:
+               label_sep: str, duplicates: str, empty: str, relabel: Relabel | None = None
+               ) -> ConfusionCounts | LabelSetCounts:
     pairs: Counter[tuple[Any, Any]] = Counter()
     for (g, p), c in zip(rows, counts):
-        pairs[(_cell(g, source, multilabel, label_sep, duplicates, empty),
-               _cell(p, source, multilabel, label_sep, duplicates, empty))] += int(c)
+        pairs[(cell_value(g, source, multilabel, label_sep, duplicates, empty, relabel),
+               cell_value(p, source, multilabel, label_sep, duplicates, empty, relabel, predicted=True))] += int(c)
     return counts_of_pairs(pairs, multilabel, duplicates, empty)
 
 
 def _to_joint(rows: Sequence[tuple[Any, ...]], counts: np.ndarray, source: str, systems: Sequence[str],
-              multilabel: bool, label_sep: str, duplicates: str, empty: str) -> JointCounts:
+              multilabel: bool, label_sep: str, duplicates: str, empty: str, relabel: Relabel | None = None
+              ) -> JointCounts:
     joint: Counter[tuple[Any, ...]] = Counter()
     for row, c in zip(rows, counts):
-        joint[tuple(_cell(v, source, multilabel, label_sep, duplicates, empty) for v in row)] += int(c)
+        joint[tuple(cell_value(v, source, multilabel, label_sep, duplicates, empty, relabel, predicted=i > 0)
+                    for i, v in enumerate(row))] += int(c)
     return JointCounts(tuple(systems), joint, multilabel, duplicates, empty)
+
+
+def cut_error(paths: str | Sequence[str], columns: Sequence[Column], options: TableOptions) -> InputError:
+    """The error for a prediction that is not a number under a cut-off, naming its file and line."""
+    files = [p for p in expand_paths([paths] if isinstance(paths, str) else list(paths)) if p != "-"]
+    for column in columns:
+        where = first_line_with(files, column, lambda text: not _is_finite(text), options)
+        if where is not None:
+            return InputError(f"the prediction {where[2]!r} is not a number (--cutoff turns real-valued "
+                              "predictions into labels)", where[0], where[1])
+    return InputError("a prediction is not a number (--cutoff turns real-valued predictions into labels)",
+                      ", ".join(files))
 
 
 def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts) -> list[str]:
@@ -85,19 +81,101 @@ def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts) -> l
     return []
 
 
+class Counted(NamedTuple):
+    """What a file counter returns: the counts, reader warnings, and the blocks when blocks were asked for."""
+
+    counts: Any
+    warnings: list[str]
+    blocks: Blocks | None = None
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    """Where instances' blocks (sentences) come from: blank lines between them (``column is None``, CoNLL
+    style) or a column naming each instance's block."""
+
+    column: Column | None = None
+
+    @property
+    def unit(self) -> str:
+        """The blocks in words, for reports."""
+        return "blocks delimited by blank lines" if self.column is None else f"blocks of column {self.column!s}"
+
+
+def _relabelled(read: Any, paths: str | Sequence[str], pred_cols: Sequence[Column], options: TableOptions) -> Any:
+    """Run ``read()``; a prediction that is not a number under a cut-off becomes an error naming its line."""
+    try:
+        return read()
+    except ValueError:
+        raise cut_error(paths, pred_cols, options) from None
+
+
+def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Sequence[bool] | None, multilabel: bool,
+             label_sep: str, duplicates: str, empty: str, relabel: Relabel | None, unit: str) -> Blocks:
+    """A counted frame with label columns ``c0``… and a block column as :class:`Blocks`: each unique cell value
+    becomes a label (or label set) once, and rows that become equal merge."""
+    import polars as pl
+
+    if frame is None or frame.height == 0:
+        raise InputError("holds no instances (only blank lines or a header)", source)
+    flags = list(is_list) if is_list is not None else [False] * n_labels
+    codes = []
+    canon: dict[Any, int] = {}
+    values: list[Any] = []
+    for i in range(n_labels):
+        raw = frame.get_column(f"c{i}").unique().to_list()
+        mapped = []
+        for value in raw:
+            label = cell_value(_unpack(value, flags[i]), source, multilabel, label_sep, duplicates, empty, relabel,
+                               predicted=i > 0)
+            if label not in canon:
+                canon[label] = len(values)
+                values.append(label)
+            mapped.append(canon[label])
+        codes.append(pl.col(f"c{i}").replace_strict(raw, mapped, return_dtype=pl.Int64).alias(f"k{i}"))
+    label_keys = [f"k{i}" for i in range(n_labels)]
+    coded = frame.select(*codes, pl.col(block_key).rank("dense").cast(pl.Int64).alias("b") - 1, pl.col("n"))
+    unique_rows = coded.select(label_keys).unique(maintain_order=True).with_row_index("r")
+    entries = coded.join(unique_rows, on=label_keys, how="left").group_by("b", "r").agg(pl.col("n").sum())
+    keys = tuple(tuple(values[c] for c in row) for row in unique_rows.select(label_keys).iter_rows())
+    return Blocks(keys, entries.get_column("r").to_numpy(), entries.get_column("b").to_numpy(),
+                  entries.get_column("n").to_numpy(), int(coded.get_column("b").max()) + 1, unit)
+
+
+def _table(path: str | Sequence[str], label_cols: Sequence[Column], roles: Sequence[str], options: TableOptions,
+           multilabel: bool, engine: Engine, blocks: BlockSpec | None) -> Cells:
+    """The cells of a table's label columns, and its block column (or blank-line block numbers) last."""
+    if blocks is None:
+        return engine.cells(path, list(label_cols), list(roles), options, empty_ok=multilabel)
+    if blocks.column is None:
+        if engine.name != "polars":
+            raise OptionError("blocks delimited by blank lines need the lines in order: the embedded engine "
+                              "(--engine polars); on a cluster, give each instance's block in a column (--block-col)")
+        return read_cells(expand_paths([path] if isinstance(path, str) else list(path)), list(label_cols),
+                          list(roles), options, empty_ok=multilabel, progress=engine.progress, blank_line_blocks=True)
+    return engine.cells(path, [*label_cols, blocks.column], [*roles, "block"], options, empty_ok=multilabel)
+
+
 def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Column = -1,
                options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-               duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
-               ) -> tuple[ConfusionCounts | LabelSetCounts, list[str]]:
+               duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
+               relabel: Relabel | None = None, blocks: BlockSpec | None = None) -> Counted:
     """Count a file holding a gold and a predicted column (or several such files, or globs, as one table).
 
-    Returns the counts and reader warnings.
+    Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
     """
-    cells = engine.cells(path, [gold_col, pred_col], ["gold", "predicted"], options, empty_ok=multilabel)
-    counts = _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty)
+    cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, multilabel, engine, blocks)
+    if blocks is not None:
+        key = BLOCK_KEY if blocks.column is None else "c2"
+        found = _relabelled(lambda: _blocked(cells.frame, 2, key, cells.source, cells.is_list, multilabel, label_sep,
+                                             duplicates, empty, relabel, blocks.unit), path, [pred_col], options)
+        counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
+        return Counted(counts, list(cells.warnings), found)
+    counts = _relabelled(lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates,
+                                            empty, relabel), path, [pred_col], options)
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return counts, list(cells.warnings) + _header_warning(cells, counts)
+    return Counted(counts, list(cells.warnings) + _header_warning(cells, counts))
 
 
 def one_file(spec: str) -> str:
@@ -109,17 +187,35 @@ def one_file(spec: str) -> str:
     return found[0]
 
 
+def _in_line_order(sources: list[tuple[str, Column, str]], options: TableOptions, multilabel: bool, engine: Engine,
+                   blocks: BlockSpec | None) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None]:
+    """Read files in step (the block column, if any, from the first file): rows, counts, the counted frame and
+    the frame's block key."""
+    if blocks is not None and blocks.column is not None:
+        sources = sources + [(sources[0][0], blocks.column, "block")]
+    rows, counts, frame = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress,
+                                                   blank_line_blocks=blocks is not None and blocks.column is None)
+    key = None if blocks is None else BLOCK_KEY if blocks.column is None else f"c{len(sources) - 1}"
+    return rows, counts, frame, key
+
+
 def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_col: Column = -1,
                 options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-                duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
-                ) -> tuple[ConfusionCounts | LabelSetCounts, list[str]]:
+                duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
+                relabel: Relabel | None = None, blocks: BlockSpec | None = None) -> Counted:
     """Count a gold file and a predictions file, line i against line i."""
     engine.line_order()
     gold_path, pred_path = one_file(gold_path), one_file(pred_path)
-    rows, counts = read_cells_two_files(gold_path, pred_path, gold_col, pred_col, options, empty_ok=multilabel,
-                                        progress=engine.progress)
-    result = _to_counts(rows, counts, f"{gold_path}/{pred_path}", multilabel, label_sep, duplicates, empty)
-    return result, []
+    rows, counts, frame, key = _in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
+                                              options, multilabel, engine, blocks)
+    source = f"{gold_path}/{pred_path}"
+    if blocks is not None and key is not None:
+        found = _relabelled(lambda: _blocked(frame, 2, key, source, None, multilabel, label_sep, duplicates, empty,
+                                             relabel, blocks.unit), pred_path, [pred_col], options)
+        return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), [], found)
+    result = _relabelled(lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates,
+                                            empty, relabel), pred_path, [pred_col], options)
+    return Counted(result, [])
 
 
 def _in_order(names: Sequence[str]) -> list[str]:
@@ -132,7 +228,8 @@ def _in_order(names: Sequence[str]) -> list[str]:
 
 def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
                       fold_col: Column = -1, options: TableOptions = TableOptions(), multilabel: bool = False,
-                      label_sep: str = ",", duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine()
+                      label_sep: str = ",", duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
+                      relabel: Relabel | None = None
                       ) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
     cells = engine.cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
@@ -145,8 +242,8 @@ def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     if not groups:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     names = _in_order(groups)
-    folds = [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep, duplicates, empty)
-             for n in names]
+    folds = _relabelled(lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep,
+                                            duplicates, empty, relabel) for n in names], path, [pred_col], options)
     return names, folds, list(cells.warnings)
 
 
@@ -164,7 +261,8 @@ def system_names(paths: Sequence[str]) -> list[str]:
 def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequence[str] | None = None,
                        gold_col: Column = -1, pred_col: Column = -1, options: TableOptions = TableOptions(),
                        multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                       empty: str = "ignore", engine: Engine = Engine()) -> tuple[JointCounts, list[str]]:
+                       empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None,
+                       blocks: BlockSpec | None = None) -> Counted:
     """Count a gold file and one predictions file per system, line i against line i.
 
     ``names`` default to the prediction files' names (:func:`system_names`).
@@ -175,15 +273,23 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts, _ = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress)
+    rows, counts, frame, key = _in_line_order(sources, options, multilabel, engine, blocks)
     source = "/".join([gold_path, *pred_paths])
-    return _to_joint(rows, counts, source, names, multilabel, label_sep, duplicates, empty), []
+    if blocks is not None and key is not None:
+        found = _relabelled(lambda: _blocked(frame, len(sources), key, source, None, multilabel, label_sep,
+                                             duplicates, empty, relabel, blocks.unit), pred_paths, [pred_col],
+                            options)
+        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), [], found)
+    joint = _relabelled(lambda: _to_joint([r[:len(sources)] for r in rows], counts, source, names, multilabel,
+                                          label_sep, duplicates, empty, relabel), pred_paths, [pred_col], options)
+    return Counted(joint, [])
 
 
 def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_cols: Sequence[Column],
                          names: Sequence[str] | None = None, options: TableOptions = TableOptions(),
                          multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                         empty: str = "ignore", engine: Engine = Engine()) -> tuple[JointCounts, list[str]]:
+                         empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None,
+                         blocks: BlockSpec | None = None) -> Counted:
     """Count a table (one file, or parts) that holds the gold column and one predicted column per system.
 
     ``names`` default to the columns' names (header names, or ``column N``).
@@ -195,11 +301,19 @@ def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_co
     if len(set(map(str, pred_cols))) != len(pred_cols):
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
-    cells = engine.cells(path, [gold_col, *pred_cols], roles, options, empty_ok=multilabel)
-    joint = _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty)
+    cells = _table(path, [gold_col, *pred_cols], roles, options, multilabel, engine, blocks)
+    if blocks is not None:
+        key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"
+        found = _relabelled(lambda: _blocked(cells.frame, len(roles), key, cells.source, cells.is_list, multilabel,
+                                             label_sep, duplicates, empty, relabel, blocks.unit), path, pred_cols,
+                            options)
+        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty),
+                       list(cells.warnings), found)
+    joint = _relabelled(lambda: _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep,
+                                          duplicates, empty, relabel), path, pred_cols, options)
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return joint, list(cells.warnings)
+    return Counted(joint, list(cells.warnings))
 
 
 def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
@@ -264,8 +378,11 @@ def _confidence_columns(frame: Any) -> tuple[tuple[str, ...], np.ndarray, np.nda
 
 def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options: TableOptions = TableOptions(),
                       multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                      empty: str = "ignore", engine: Engine = Engine()) -> LabelFrequencies:
-    """Label frequencies of a training file's label column (by default its last column); files or globs add up."""
+                      empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None
+                      ) -> LabelFrequencies:
+    """Label frequencies of a training file's label column (by default its last column); files or globs add up.
+
+    ``relabel`` translates the labels (its cut-off is for predictions and does not apply)."""
     cells = engine.cells(path, [column], ["training"], options, empty_ok=multilabel)
     counter: Counter[str] = Counter()
     n = 0
@@ -273,10 +390,10 @@ def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options
         c = int(c)
         n += c
         if multilabel:
-            for lab in _label_set(value, label_sep, cells.source, duplicates, empty):
+            for lab in label_set(value, label_sep, cells.source, duplicates, empty, relabel):
                 counter[lab] += c
         else:
-            counter[_single(value, cells.source)] += c
+            counter[single_label(value, cells.source, relabel)] += c
     return LabelFrequencies(dict(counter), n)
 
 

@@ -28,7 +28,8 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
 from clfeval.read.columns import Column, resolve_column
 
-__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern", "first_line_with", "format_of", "read_cells",
+__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern",
+           "first_line_with", "format_of", "read_cells",
            "read_cells_in_line_order", "read_cells_two_files"]
 
 #: Input formats, by name.
@@ -972,7 +973,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
     """The chunk's label column (the file's only role) in line order, with line and block numbers; and the
     block number after it. An empty or missing label is an error."""
     pl = _polars()
-    name, sep, quoted, role, empty_ok = layout.name, layout.sep, layout.quoted, layout.roles[0], layout.empty_ok
+    name, sep, role, empty_ok = layout.name, layout.sep, layout.roles[0], layout.empty_ok
     lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
                         empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
     raw = pl.col("line")

@@ -26,6 +26,7 @@ def _pairs_table(cmp: Comparison) -> Table:
     columns = ["metric", "A", "B", "score A", "score B", "A − B"]
     columns += [f"{100 * cmp.confidence:g}% CI"] if ci else []
     columns += ["only A right", "only B right"] if mcnemar else []
+    columns += ["A better", "B better", "ties"] if cmp.test == "sign" else []
     columns += ["p", "p (Holm)", "holds"]
     rows = []
     for p in cmp.pairs:
@@ -35,10 +36,32 @@ def _pairs_table(cmp: Comparison) -> Table:
         if mcnemar:
             assert p.discordant is not None
             row += [p.discordant["only_a"], p.discordant["only_b"]]
+        if cmp.test == "sign":
+            assert p.sign is not None
+            row += [p.sign.a_better, p.sign.b_better, p.sign.ties]
         row += [PValue(p.p_value), PValue(p.p_adjusted), _verdict(p)]
         rows.append(tuple(row))
     return Table(f"pairs ({TESTS[cmp.test].title}, {cmp.alternative}; a difference holds when its Holm-adjusted "
                  f"p < {cmp.alpha:g})", tuple(columns), tuple(rows), "pairs")
+
+
+def _sign_table(cmp: Comparison) -> Table | None:
+    """The sign test of each pair, once per pair (it concerns accuracy, whatever the metric): a cross-check."""
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for p in cmp.pairs:
+        if p.sign is None or (p.a, p.b) in seen:
+            continue
+        seen.add((p.a, p.b))
+        rows.append((p.a, p.b, p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
+    if not rows or cmp.test == "sign":
+        return None
+    if cmp.unit == "instances":
+        title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
+    else:
+        title = f"sign test on {cmp.unit}: the blocks where one system gets more instances right, ties left out"
+    return Table(f"{title} ({cmp.alternative}; a cross-check of accuracy)", ("A", "B", "A better", "B better", "ties",
+                                                                             "p"), tuple(rows), "sign")
 
 
 def _ranking_table(cmp: Comparison) -> Table:
@@ -96,7 +119,8 @@ def comparison_report(cmp: Comparison) -> Report:
     first = cmp.first
     scores = Table("scores", ("system", *cmp.metrics),
                    tuple((s, *(cmp.score(s, m) for m in cmp.metrics)) for s in cmp.systems), "scores")
-    tables = [scores, _pairs_table(cmp), _ranking_table(cmp)]
+    sign = _sign_table(cmp)
+    tables = [scores, _pairs_table(cmp), *([sign] if sign is not None else []), _ranking_table(cmp)]
     comparisons = (f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None
                    else "every pair of systems")
     seen = (", taken from the gold labels and every system's predictions"
@@ -106,7 +130,9 @@ def comparison_report(cmp: Comparison) -> Report:
     family = (f"the {counts[0]} tested comparison(s) of each metric" if len(counts) == 1 else
               "the tested comparisons of each metric (" + ", ".join(f"{m}: {n}" for m, n in tested.items()) + ")")
     notes = [
-        f"N = {first.n_instances} instances ({first.task}); {len(cmp.systems)} systems scored over one label set "
+        f"N = {first.n_instances} instances ({first.task})"
+        + (f" in {cmp.n_units} {cmp.unit}" if cmp.unit != "instances" else "")
+        + f"; {len(cmp.systems)} systems scored over one label set "
         f"L: {len(first.labels)} labels, source '{first.label_source}' ({LABEL_SOURCES[first.label_source]}){seen}",
         _test_note(cmp),
         _alternative_note(cmp),

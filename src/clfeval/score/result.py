@@ -92,6 +92,9 @@ class Intervals:
         Score key → what to know about its interval (clipped to [0, 1], zero width, …).
     notes
         Remarks that concern every interval.
+    unit, n_units
+        What the bootstrap resamples and the delta method treats as independent: ``instances``, or
+        blocks of them (sentences, in words), and how many there are.
     """
 
     method: str
@@ -103,6 +106,8 @@ class Intervals:
     not_estimable: Mapping[Key, str]
     remarks: Mapping[Key, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    unit: str = "instances"
+    n_units: int | None = None
 
     def get(self, key: Key) -> tuple[float, float] | None:
         """The interval of ``key``, or ``None`` when it has none."""
@@ -255,7 +260,7 @@ class Scores(Rendered):
             return {"method": "none", "confidence": None, "resamples": None, "seed": None}
         fk = self.f_name
         return {"method": iv.method, "definition": iv.definition, "confidence": iv.confidence,
-                "resamples": iv.resamples, "seed": iv.seed,
+                "resamples": iv.resamples, "seed": iv.seed, "unit": iv.unit, "n_units": iv.n_units,
                 "not_estimable": {json_pointer(k, fk): v for k, v in iv.not_estimable.items()},
                 "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
                 "notes": list(iv.notes)}

@@ -1,0 +1,81 @@
+"""Instances grouped in blocks (the tokens of a sentence): which label rows each block holds, how often.
+
+A tagger's or chunker's tokens are not independent: the errors of one sentence hang together.
+Tests and intervals that treat them as independent overstate the evidence, so the resampling and
+randomization units are whole blocks. :class:`Blocks` is a sparse (block × label row) count matrix
+beside the usual totals; its rows are the same unique (gold, prediction …) rows the totals count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Blocks"]
+
+
+@dataclass(frozen=True, eq=False)
+class Blocks:
+    """Which unique label rows each block holds, with counts: entry e says block ``block[e]`` holds
+    ``count[e]`` instances of row ``keys[row[e]]``.
+
+    Attributes
+    ----------
+    keys
+        The unique label rows: (gold, predicted) for one system, (gold, prediction 1, …) for several;
+        labels, or canonical label-set tuples for multi-label data.
+    row, block, count
+        The entries of the sparse matrix (int64 arrays of equal length).
+    n_blocks
+        The number of blocks (blocks without instances do not count).
+    unit
+        How blocks were delimited, in words (``blank lines``, ``column 'sent'``).
+    """
+
+    keys: tuple[tuple[Any, ...], ...]
+    row: np.ndarray
+    block: np.ndarray
+    count: np.ndarray
+    n_blocks: int
+    unit: str
+
+    def __post_init__(self) -> None:
+        for name in ("row", "block", "count"):
+            object.__setattr__(self, name, np.asarray(getattr(self, name), dtype=np.int64))
+        if not len(self.row) == len(self.block) == len(self.count):
+            raise ValueError("row, block and count must have one entry each")
+
+    @classmethod
+    def of_instances(cls, rows: Sequence[tuple[Any, ...]], blocks: Sequence[Any], unit: str = "blocks") -> "Blocks":
+        """Blocks of instances given one by one: ``rows[i]`` is instance i's label row, ``blocks[i]`` its block."""
+        if len(rows) != len(blocks):
+            raise ValueError(f"{len(rows)} rows but {len(blocks)} block names")
+        keys = list(dict.fromkeys(tuple(r) for r in rows))
+        key_index = {k: i for i, k in enumerate(keys)}
+        block_index = {b: i for i, b in enumerate(dict.fromkeys(blocks))}
+        entries = Counter((block_index[b], key_index[tuple(r)]) for r, b in zip(rows, blocks))
+        block, row = (np.array(x, dtype=np.int64) for x in zip(*entries)) if entries else (np.zeros(0), np.zeros(0))
+        return cls(tuple(keys), row, block, np.array(list(entries.values()), dtype=np.int64), len(block_index), unit)
+
+    @property
+    def n_instances(self) -> int:
+        """The instances in all blocks."""
+        return int(self.count.sum())
+
+    def totals(self) -> dict[tuple[Any, ...], int]:
+        """Each label row's count over all blocks."""
+        sums = np.bincount(self.row, weights=self.count, minlength=len(self.keys))
+        return {k: int(c) for k, c in zip(self.keys, sums) if c}
+
+    def regrouped(self, index: np.ndarray, keys: Sequence[tuple[Any, ...]]) -> "Blocks":
+        """The same blocks over other rows: row r becomes row ``index[r]`` of ``keys`` (rows that merge add up)."""
+        row = np.asarray(index, dtype=np.int64)[self.row]
+        key = self.block * (len(keys) + 1) + row
+        unique, inverse = np.unique(key, return_inverse=True)
+        count = np.bincount(inverse, weights=self.count).astype(np.int64)
+        return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks,
+                      self.unit)
