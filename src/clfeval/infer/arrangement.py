@@ -10,7 +10,9 @@ where the systems differ: one matrix product per batch of rounds, whatever N is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -31,30 +33,36 @@ class HalfBinomial:
     A Binomial(c, ½) variable is the number of ones among c fair random bits. For c up to
     ``64·_WORDS_MAX`` the draw is exactly that: ⌈c/64⌉ random 64-bit words, the last one masked
     to the remaining bits, and a population count — several times faster than a general
-    binomial sampler. Counts are grouped by their number of words (each group one array
+    binomial sampler. Counts of 1 (most kinds of sentence occur once) take one bit each, eight
+    to a random byte. Other counts are grouped by their number of words (each group one array
     operation, its masks made once); larger counts use numpy's sampler.
     """
 
     def __init__(self, counts: np.ndarray) -> None:
         counts = np.asarray(counts, dtype=np.int64)
         words_needed = np.maximum((counts + 63) // 64, 1)
-        #: The counts in the order :meth:`draw` returns them: grouped by number of words.
-        self.order = np.argsort(words_needed, kind="stable")
+        #: The counts in the order :meth:`draw` returns them: the ones first, then grouped by number of words.
+        self.order = np.argsort(np.where(counts == 1, 0, words_needed), kind="stable")
         self.counts = counts[self.order]
         words_needed = words_needed[self.order]
+        self.ones = int(np.sum(self.counts == 1))
+        words_needed[:self.ones] = 0
         self.groups = []
-        for width in np.unique(words_needed[words_needed <= _WORDS_MAX]):
+        for width in np.unique(words_needed[(words_needed > 0) & (words_needed <= _WORDS_MAX)]):
             members = np.flatnonzero(words_needed == width)
             bits = np.clip(self.counts[members][:, None] - 64 * np.arange(width)[None, :], 0, 64).astype(np.uint64)
             full = bits == 64
             masks = np.where(full, np.uint64(2 ** 64 - 1),
                              (np.uint64(1) << np.where(full, np.uint64(0), bits)) - np.uint64(1))
             self.groups.append((slice(members[0], members[-1] + 1), int(width), masks))
-        self.large = slice(int(np.sum(words_needed <= _WORDS_MAX)), len(counts))
+        self.large = slice(int(np.sum(words_needed <= _WORDS_MAX)), len(counts))  # the ones have 0 words
 
-    def draw(self, rounds: int, rng: np.random.Generator) -> np.ndarray:
-        """A (rounds, len(counts)) array of draws, columns in the order :attr:`order`."""
-        out = np.empty((rounds, len(self.counts)), dtype=np.int64)
+    def draw(self, rounds: int, rng: np.random.Generator, dtype: Any = np.int64) -> np.ndarray:
+        """A (rounds, len(counts)) array of draws of type ``dtype``, columns in the order :attr:`order`."""
+        out = np.empty((rounds, len(self.counts)), dtype=dtype)
+        if self.ones:
+            packed = rng.integers(0, 256, size=(rounds, (self.ones + 7) // 8), dtype=np.uint8)
+            out[:, :self.ones] = np.unpackbits(packed, axis=1, count=self.ones)
         for members, width, masks in self.groups:
             words = rng.integers(0, 2 ** 64 - 1, size=(rounds, len(masks), width), dtype=np.uint64, endpoint=True)
             np.bitwise_and(words, masks, out=words)
@@ -94,9 +102,8 @@ class Arrangements:
         change anything when swapped), or, with blocks, each kind of block where they differ.
     delta
         (K, D): how A's sums move when one unit of each kind is swapped (B's move the other way).
-    blocks
-        With blocks: the resampling units (sums of A, then of B, per kind of block); ``None`` for
-        instances.
+    block_source
+        With blocks: makes the resampling units (:attr:`blocks`); ``None`` for instances.
     """
 
     f: ScoreFunction
@@ -105,7 +112,22 @@ class Arrangements:
     base_a: np.ndarray
     base_b: np.ndarray
     delta: np.ndarray
-    blocks: BlockUnits | None = None
+    block_source: Callable[[], BlockUnits] | None = None
+
+    @property
+    def blocks(self) -> BlockUnits | None:
+        """With blocks: the resampling units (A's sums, then B's, per kind of block), built on first use (a
+        randomization test does not need them); ``None`` for instances."""
+        if self.block_source is None:
+            return None
+        if "_blocks" not in self.__dict__:
+            object.__setattr__(self, "_blocks", self.block_source())
+        return self.__dict__["_blocks"]
+
+    @property
+    def swap_dtype(self) -> Any:
+        """The dtype the swap product runs in (float32 where it is exact)."""
+        return self.__dict__["_delta_product"].dtype
 
     @classmethod
     def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None) -> "Arrangements":
@@ -145,7 +167,9 @@ class Arrangements:
         def both(items: np.ndarray) -> np.ndarray:  # A's row of a triple, then B's
             return np.concatenate([cells.rows_of(items), cells.rows_of(items + t)], axis=1)
 
-        units = BlockUnits.of(both, 2 * cells.width, blocks.block, blocks.row, blocks.count, blocks.unit)
+        def units() -> BlockUnits:
+            return BlockUnits.of(both, 2 * cells.width, blocks.block, blocks.row, blocks.count, blocks.unit)
+
         return cls(f, counts, multiplicity.astype(np.float64), base_a, base_b, block_delta, units)
 
     @property

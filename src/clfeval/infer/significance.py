@@ -31,8 +31,9 @@ ALTERNATIVES: Mapping[str, str] = {
 }
 #: Relative tolerance under which two differences are equal (the same arrangement scored two ways).
 _TIE = 1e-12
-#: Floats held at once by one batch of rounds.
-_BATCH_FLOATS = 4_000_000
+#: Floats held at once by one batch of rounds (about 64 MiB of float32 swap counts: big enough that the swap
+#: product reads the delta matrix once per hundred-odd rounds, not once per few).
+_BATCH_FLOATS = 16_000_000
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,13 @@ def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.nd
 
 
 def _batch(arr: Arrangements) -> int:
-    units = len(arr.swap_counts) + (len(arr.blocks.multiplicity) if arr.blocks is not None else 0)
-    per_round = units * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
+    per_round = len(arr.swap_counts) * 2 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
+    return int(max(1, _BATCH_FLOATS // per_round))
+
+
+def _resample_batch(arr: Arrangements) -> int:
+    kinds = len(arr.counts) if arr.blocks is None else len(arr.blocks.multiplicity) + arr.blocks.n_blocks
+    per_round = kinds * 3 + arr.f.cells.width * 4 + len(arr.f.keys) * 4
     return int(max(1, _BATCH_FLOATS // per_round))
 
 
@@ -116,7 +122,7 @@ def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int
     arr = arr.reordered(sampler.order)
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
-        a, b = arr.swapped(sampler.draw(size, rng))
+        a, b = arr.swapped(sampler.draw(size, rng, arr.swap_dtype))
         hits += _extreme(a[:, columns] - b[:, columns], observed, alternative).sum(axis=0)
         if progress is not None:
             progress(start + size, rounds)
@@ -163,7 +169,7 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
     observed_a, observed_b = arr.observed()
     observed = observed_a[columns] - observed_b[columns]
     draws = np.empty((rounds, len(columns)))
-    batch = _batch(arr)
+    batch = _resample_batch(arr)
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
         a, b = arr.resampled(arr.draw(size, rng))

@@ -59,28 +59,31 @@ def weighted_rows(rows: np.ndarray | Callable[[np.ndarray], np.ndarray], width: 
                   item: np.ndarray, count: np.ndarray, n_units: int) -> np.ndarray:
     """``out[j] = Σ_{e: unit[e] = j} count[e] · rows[item[e]]``: each unit's sums (width ``width``).
 
-    ``rows`` is an array, or a function giving the rows of given items (:meth:`CellTypes.rows_of`), called
-    a chunk of entries at a time so memory stays bounded.
+    ``rows`` is an array, or a function giving the rows of given distinct items
+    (:meth:`CellTypes.rows_of`). Rows are sparse (an instance touches a few sums), so each entry
+    adds only its row's non-zeros: one weighted ``bincount`` per chunk of items, in bounded memory.
     """
-    out = np.zeros((n_units, width))
+    out = np.zeros(n_units * width)
+    unit, item, count = (np.asarray(x, dtype=np.int64) for x in (unit, item, count))
     if not len(unit):
-        return out
-    if callable(rows):
-        def take(items: np.ndarray) -> np.ndarray:  # rows_of wants each item once
-            unique, inverse = np.unique(items, return_inverse=True)
-            return rows(unique)[inverse]
-    else:
-        def take(items: np.ndarray) -> np.ndarray:
-            return rows[items]
-    order = np.argsort(unit, kind="stable")
-    unit, item, count = unit[order], item[order], count[order]
+        return out.reshape(n_units, width)
+    items = np.unique(item)
     step = max(1, _CHUNK_FLOATS // max(width, 1))
-    for start in range(0, len(unit), step):
-        part = slice(start, start + step)
-        u = unit[part]
-        starts = np.flatnonzero(np.r_[True, u[1:] != u[:-1]])
-        out[u[starts]] += np.add.reduceat(count[part, None] * take(item[part]), starts, axis=0)
-    return out
+    for start in range(0, len(items), step):
+        chosen = items[start:start + step]
+        dense = rows(chosen) if callable(rows) else np.asarray(rows)[chosen]
+        r, c = np.nonzero(dense)  # row-major: the non-zeros of each chosen item, in order
+        v = dense[r, c]
+        first = np.searchsorted(r, np.arange(len(chosen)))
+        nnz = np.diff(np.r_[first, len(r)])
+        mine = np.flatnonzero((item >= chosen[0]) & (item <= chosen[-1]))
+        local = np.searchsorted(chosen, item[mine])
+        k = nnz[local]
+        entry = np.repeat(mine, k)
+        offset = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+        pos = np.repeat(first[local], k) + offset
+        out += np.bincount(unit[entry] * width + c[pos], weights=count[entry] * v[pos], minlength=n_units * width)
+    return out.reshape(n_units, width)
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,15 +116,36 @@ class BlockUnits:
         u, i, c, m = signatures(block, item, count)
         return cls(weighted_rows(rows, width, u, i, c, len(m)), m.astype(np.float64), unit)
 
+    def __post_init__(self) -> None:
+        # float32 products where they are exact: whole-number sums whose resampled totals stay below 2²⁴
+        whole = bool(np.array_equal(self.sums, np.round(self.sums)))
+        exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2 ** 24  # bounds every partial sum
+        object.__setattr__(self, "_product", self.sums.astype(np.float32 if exact32 else np.float64))
+        index_type = np.int32 if len(self.multiplicity) < 2 ** 31 else np.int64
+        object.__setattr__(self, "_kind", np.repeat(np.arange(len(self.multiplicity), dtype=index_type),
+                                                    self.multiplicity.astype(np.int64)))
+
     def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """Block weights of ``size`` bootstrap resamples (each draws as many blocks as there are, with
-        replacement): a (size, J) array, Multinomial(B, m/B) per row."""
-        m = self.multiplicity
-        return rng.multinomial(self.n_blocks, m / m.sum(), size=size).astype(np.float64)
+        replacement): a (size, J) array, Multinomial(B, m/B) per row.
+
+        Drawn as B uniform block indices per resample, counted per kind: O(B) per resample, where a
+        multinomial sampler costs a binomial draw per kind."""
+        kinds = len(self.multiplicity)
+        if kinds <= 64:  # few kinds: the multinomial sampler is the quicker
+            m = self.multiplicity
+            return rng.multinomial(self.n_blocks, m / m.sum(), size=size).astype(self.__dict__["_product"].dtype)
+        picks = rng.integers(0, self.n_blocks, size=(size, self.n_blocks), dtype=np.intp)
+        kind = self.__dict__["_kind"] if kinds < self.n_blocks else None  # blocks of the same kind: count the kind
+        out = np.empty((size, kinds), dtype=self.__dict__["_product"].dtype)
+        for r in range(size):  # one row at a time: its counts stay in cache, several times faster than one bincount
+            out[r] = np.bincount(picks[r] if kind is None else kind[picks[r]], minlength=kinds)
+        return out
 
     def resampled_sums(self, weights: np.ndarray) -> np.ndarray:
         """The sums of resamples with block weights ``weights`` (shape (R, J) → (R, D))."""
-        return weights @ self.sums
+        product = self.__dict__["_product"]
+        return (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
 
     def leave_one_out(self) -> np.ndarray:
         """The sums with one block of each kind left out: (J, D)."""
