@@ -116,9 +116,27 @@ def _block_spec(blocks: str | None, block_col: Column | None) -> BlockSpec | Non
     return BlockSpec(block_col)
 
 
-def _unused(kwargs: Mapping[str, Any]) -> list[str]:
-    """Warnings for translation mappings no label used."""
-    return kwargs["relabel"].unused() if kwargs["relabel"] is not None else []
+def _unused(kwargs: Mapping[str, Any], gold: Iterable[str] = ()) -> list[str]:
+    """Warnings for translation mappings no label used, and for cut-off labels the gold labels never use."""
+    relabel = kwargs["relabel"]
+    if relabel is None:
+        return []
+    out = relabel.unused()
+    gold = set(gold)
+    if relabel.cutoff is not None and gold and not {relabel.above, relabel.below} <= gold:
+        shown = ", ".join(repr(g) for g in sorted(gold)[:6])
+        out.append(f"--cutoff made the predictions {relabel.above!r} and {relabel.below!r}, but the gold labels are "
+                   f"{shown}: name them with --above and --below")
+    return out
+
+
+def _gold_labels(counts: Any) -> set[str]:
+    """The gold labels of counts (single-label), for the cut-off check."""
+    if isinstance(counts, ConfusionCounts):
+        return {lab for lab, n in zip(counts.labels, counts.cells.sum(axis=1)) if n}
+    if isinstance(counts, JointCounts) and not counts.multilabel:
+        return counts.seen_labels()[0]
+    return set()
 
 
 #: Ways to delimit blocks of dependent instances (sentences), by name (a column: ``block_col``).
@@ -258,7 +276,7 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
     result = score_counts(counted.counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
                           zero_division=zero_division, undefined=undefined, inputs=inputs,
-                          warnings=counted.warnings + _unused(kwargs),
+                          warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
                           options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec))
     if ci == "none":
         return result
@@ -408,7 +426,8 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
                                        **kwargs)
         inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(counted.counts.systems, map(str, pred_cols)))}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
-    return compare_counts(counted.counts, train=freqs, inputs=inputs, warnings=counted.warnings + _unused(kwargs),
+    return compare_counts(counted.counts, train=freqs, inputs=inputs,
+                          warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
                           options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
                           blocks=counted.blocks, **options)
 

@@ -253,8 +253,14 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
                          "level at this size (docs/coverage.md: macro F1 0.79–0.90 at N = 25, 0.91–0.94 at N = 100); "
                          "bootstrap-bca does better, and per-label Wilson intervals hold at any N")
     _wilson(scores, z, bounds, not_estimable)
+    definition = spec.definition
+    if units is not None and spec.resampling:
+        definition = definition.replace("multinomial resamples of the counts (the instance-level bootstrap, drawn "
+                                        "per cell type)", "resamples of whole blocks, drawn per kind of block") \
+            .replace("multinomial resamples of the counts", "resamples of whole blocks") \
+            .replace("the jackknife over instances", "the jackknife over blocks")
     return replace(scores, intervals=Intervals(
-        method=method, definition=spec.definition, confidence=float(confidence),
+        method=method, definition=definition, confidence=float(confidence),
         resamples=int(resamples) if spec.resampling else None, seed=used_seed, bounds=bounds,
         not_estimable=not_estimable, remarks=remarks, notes=tuple(notes),
         unit=units.unit if units is not None else "instances",

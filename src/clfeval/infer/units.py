@@ -119,7 +119,7 @@ class BlockUnits:
     def __post_init__(self) -> None:
         # float32 products where they are exact: whole-number sums whose resampled totals stay below 2²⁴
         whole = bool(np.array_equal(self.sums, np.round(self.sums)))
-        exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2 ** 24  # bounds every partial sum
+        exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2 ** 24  # bounds partial sums
         object.__setattr__(self, "_product", self.sums.astype(np.float32 if exact32 else np.float64))
         index_type = np.int32 if len(self.multiplicity) < 2 ** 31 else np.int64
         object.__setattr__(self, "_kind", np.repeat(np.arange(len(self.multiplicity), dtype=index_type),

@@ -29,7 +29,8 @@ from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, first_l
                                 read_cells_in_line_order)
 
 __all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
-           "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file", "system_names", "train_frequencies"]
+           "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file",
+           "system_names", "train_frequencies"]
 
 
 def _single(value: Any, source: str) -> str:
@@ -68,12 +69,17 @@ def cut_error(paths: str | Sequence[str], columns: Sequence[Column], options: Ta
                       ", ".join(files))
 
 
-def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts) -> list[str]:
+def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts, relabel: Relabel | None = None
+                    ) -> list[str]:
     """Warn when an unheaded file's first line looks like a header: its labels occur nowhere else."""
     if cells.header or cells.first_row is None or not isinstance(counts, ConfusionCounts):
         return []
-    g, p = (str(v).strip() for v in cells.first_row)
-    i, j = counts.labels.index(g), counts.labels.index(p)
+    try:  # the labels as counted: translated, and cut when predictions are real-valued
+        g = single_label(cells.first_row[0], cells.source, relabel)
+        p = cell_value(cells.first_row[1], cells.source, False, ",", "keep", "ignore", relabel, predicted=True)
+        i, j = counts.labels.index(g), counts.labels.index(p)
+    except ValueError:
+        return []
     if g != p and counts.cells[i, j] == 1 and counts.cells[i].sum() + counts.cells[:, i].sum() == 1 \
             and counts.cells[j].sum() + counts.cells[:, j].sum() == 1:
         return [f"{cells.source}: the first line ({g!r}, {p!r}) looks like a header (its labels occur nowhere "
@@ -175,7 +181,7 @@ def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Co
                                             empty, relabel), path, [pred_col], options)
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return Counted(counts, list(cells.warnings) + _header_warning(cells, counts))
+    return Counted(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
 
 
 def one_file(spec: str) -> str:
