@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -736,6 +737,7 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
     """
     kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
     del kwargs["relabel"]
+    kwargs["options"] = replace(kwargs["options"], keep_distance=True)  # TiMBL's distance after a distribution
     counts, warnings = count_confidences(path, gold_col=-3 if gold_col is None else gold_col,
                                          pred_col=-2 if pred_col is None else pred_col,
                                          conf_col=-1 if conf_col is None else conf_col, options=kwargs["options"],

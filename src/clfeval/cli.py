@@ -443,8 +443,8 @@ def _no_rules_with_counts(args: argparse.Namespace) -> None:
                                       ("--blocks", getattr(args, "blocks", None)),
                                       ("--block-col", getattr(args, "block_col", None))) if value is not None]
     if given:
-        raise ClfevalError(f"{', '.join(given)} apply when reading instances, not to count files or a matrix "
-                           "(give them to `clfeval count` when counting)")
+        raise ClfevalError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} when reading instances, "
+                           "not to count files or a matrix (give them to `clfeval count` when counting)")
 
 
 def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:

@@ -67,6 +67,9 @@ class TableOptions:
         Keep a trailing TiMBL class distribution (``{ A 0.7, B 0.3 }``, after the predicted label,
         possibly followed by TiMBL's distance) as fields; by default it is recognised and stripped
         (text and TSV input).
+    keep_distance
+        When a distribution is stripped, keep the one field TiMBL may write after it (its distance,
+        ``+v di``), as ``finagle`` reads it; by default it goes too, so the predicted label is last.
     """
 
     input_format: str | None = None
@@ -74,6 +77,7 @@ class TableOptions:
     header: bool | None = None
     skip: str | None = None
     keep_trailing: bool = False
+    keep_distance: bool = False
 
     def __post_init__(self) -> None:
         if self.skip is not None:
@@ -209,7 +213,7 @@ def _blank(text: str, sep: str | None) -> bool:
 
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
               positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0,
-              skip: str | None = None, strip: bool = False) -> int:
+              skip: str | None = None, strip: bool = False, keep_distance: bool = False) -> int:
     """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines.
 
     Lines matching ``skip`` are passed over; ``strip`` takes a trailing class distribution off first.
@@ -229,7 +233,7 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
             header_pending = False
             continue
         if strip:
-            text = _DISTRIBUTION_RE.sub(r"\1", text)
+            text = _DISTRIBUTION_RE.sub(r"\1" if keep_distance else "", text)
         fields = _split(text, sep, quoted)
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
@@ -325,6 +329,7 @@ class _Layout:
     skip: str | None = None  # lines matching it are not instances
     strip: bool = False  # take trailing class distributions off (text and TSV, unless --keep-trailing)
     blocks: bool = False  # number the lines' blocks (blank lines delimit them)
+    keep_distance: bool = False  # keep the field after a stripped distribution
 
     @property
     def keys(self) -> list[str]:
@@ -338,7 +343,8 @@ class _Layout:
         """Raise on the chunk's first bad line; otherwise return its number of blank lines."""
         return _diagnose(chunk.data, self.name, self.sep, self.quoted, False, ncols,
                          self.line_positions if positions is None else positions, self.roles, self.empty_ok,
-                         offset=chunk.first_line - 1, skip=self.skip, strip=self.strip)
+                         offset=chunk.first_line - 1, skip=self.skip, strip=self.strip,
+                         keep_distance=self.keep_distance)
 
     @property
     def lined(self) -> bool:
@@ -371,7 +377,8 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
                 continue
             if skipping is not None and skipping.search(text):
                 continue
-            first_line = _DISTRIBUTION_RE.sub(r"\1", text) if strip and not header else text
+            first_line = (_DISTRIBUTION_RE.sub(r"\1" if options.keep_distance else "", text) if strip and not header
+                          else text)
             if header:  # the header line goes; lines before it are blank or skipped, so they may go too
                 head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
             elif blocks or skipping is not None:  # keep every line from the chunk's start: the line path reads them
@@ -393,7 +400,7 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     if strip and not header and _DISTRIBUTION_RE.search(text):
         fast = False  # TiMBL output with class distributions: the line path takes them off
     layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast,
-                     options.skip, strip, blocks)
+                     options.skip, strip, blocks, options.keep_distance)
     data_first = () if header else tuple(fields[p].strip() for p in positions)
     rest = itertools.chain([head] if head.data else [], chunks)
     return layout, header, data_first, rest, leading_blank
@@ -450,6 +457,32 @@ def _delimited_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCou
     return counted._replace(blank=counted.blank + blank)
 
 
+def _even_width(chunk: Chunk, layout: _Layout) -> bool:
+    """Whether every non-blank line of the chunk has the first line's width.
+
+    polars takes the width from the first line and reads selected columns of a wider or narrower
+    line without complaint, so the fast path checks: the separators in the chunk must number
+    (width − 1) per line — a byte count, at memory speed — and only when they do not (blank lines,
+    say) are the lines counted one by one. Quoted CSV fields may hold separators and line ends: there
+    records are counted by Python's csv module.
+    """
+    pl = _polars()
+    sep = layout.fast_sep.encode()
+    data = chunk.data
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if layout.quoted and b'"' in data:  # records may span lines: Python's csv module counts their fields
+        records = csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline=""), delimiter=layout.fast_sep)
+        return all(len(record) == layout.width for record in records if record)
+    if data.count(sep) == (layout.width - 1) * lines:
+        return True
+    line = pl.col("line")
+    counts = _collect(pl.scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+                                  empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+                      .filter(line.str.strip_chars() != "")
+                      .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c")))
+    return bool((counts.get_column("c") == layout.width - 1).all())
+
+
 def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
     """polars' CSV parser on one separator; ``(None, 0)`` when the chunk is whitespace text it cannot take."""
     pl = _polars()
@@ -459,7 +492,7 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
                          quote_char='"' if layout.quoted else None, infer_schema=False, empty_string_is_null=False,
                          raise_if_empty=False)
         width = len(lf.collect_schema())
-        if width != layout.width:
+        if width != layout.width or not _even_width(chunk, layout):
             raise ValueError("a line of another width")
         frame = _counted(lf.select([pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)]), keys)
     except Exception as exc:  # polars parse errors: find the line ourselves
@@ -487,7 +520,7 @@ def _line_fields(layout: _Layout, chunk: Chunk) -> Any:
     pl = _polars()
     line = pl.col("line")
     if layout.strip:
-        line = line.str.replace(DISTRIBUTION, "${1}")
+        line = line.str.replace(DISTRIBUTION, "${1}" if layout.keep_distance else "")
     if layout.sep is None:
         return line.str.strip_chars().str.replace_all(r"\s+", " ").str.split(" ")
     if layout.quoted and b'"' in chunk.data:
