@@ -35,6 +35,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/memory.py
 	$(BIN)/python benchmarks/engines.py
 	$(BIN)/python benchmarks/finagle.py
+	$(BIN)/python benchmarks/blocks.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
