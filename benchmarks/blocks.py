@@ -1,6 +1,6 @@
 """clfeval block benchmarks: are sentence-level (block) tests calibrated, and how fast are they?
 
-    python benchmarks/blocks.py            # full run (about 4 minutes on 2 cores)
+    python benchmarks/blocks.py            # full run (about 5 minutes on 2 cores)
     python benchmarks/blocks.py --quick    # few replications, small sizes: a fast check (< 1 minute)
 
 Prints Markdown tables and writes the same text to ``benchmarks/blocks.md``.
@@ -27,6 +27,8 @@ rate for that sentence, and then predicts one of the other labels uniformly. Not
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import math
 import multiprocessing as mp
 import os
@@ -40,7 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
 from common import md_table, ratio_text, write_results
 
 HERE = Path(__file__).resolve().parent
@@ -223,11 +224,13 @@ def calibration_section(p: np.ndarray, setup: CalibrationSetup, workers: int, se
              "one of the other labels uniformly. Both systems' mean error rate is 0.15 in every scenario, and in "
              "each the two are exchangeable sentence by sentence, so the null hypothesis holds. Scenarios: "
              + "; ".join(f"*{s.name}* — {s.description}" for s in SCENARIOS) + ". "
-             f"Tests: `compare_counts(joint, metrics=[\"accuracy\", \"macro.f1\"], test=\"ar\", rounds={setup.rounds})` "
+             "Tests: `compare_counts(joint, metrics=[\"accuracy\", \"macro.f1\"], test=\"ar\", "
+             f"rounds={setup.rounds})` "
              "without `blocks=` (instance-level: each token's two predictions swapped) and with it (block-level: "
              "whole sentences swapped); the sign tests are the `sign` cross-check of the same results (on "
              "instances it is McNemar's exact test; on blocks it counts the sentences where A gets more tokens "
-             f"right against those where B does). Only {setup.rounds} randomization rounds per test (not 10,000), to keep "
+             f"right against those where B does). Only {setup.rounds} randomization rounds per test (not 10,000), "
+             "to keep "
              f"{len(SCENARIOS) * m:,} replications × 2 tests affordable ({seconds:.0f} s with {workers} worker "
              f"process(es)); with p = (r + 1)/(R + 1) the test stays exact at any R. Reject when p ≤ {ALPHA}. Cells: "
              f"rejection rate ± its Monte Carlo standard error √(r(1 − r)/M); a calibrated test's rate lies in "
@@ -235,14 +238,14 @@ def calibration_section(p: np.ndarray, setup: CalibrationSetup, workers: int, se
     lines += md_table(["scenario"] + [t for t, _ in TESTS], body, set(range(1, len(TESTS) + 1)))
     band = ALPHA + half
     controls_max = max(rates[i, j] for i in (0, 1) for j in range(len(TESTS)))
-    controls = ("every test holds α (largest rate {:.3f})" if controls_max <= band
-                else "NOT every test holds α (largest rate {:.3f})").format(controls_max)
+    controls = (f"{'every' if controls_max <= band else 'NOT every'} test holds α "
+                f"(largest rate {controls_max:.3f})")
     verdict = "hold" if blocks_max <= band else "do NOT all hold"
     sign_max = max(rates[i, 5] for i in range(len(SCENARIOS)))
-    sign_text = (" The block sign test rejects well below α (at most {:.3f}): it is exact on a discrete statistic, "
-                 "drops the tied sentences and ignores by how much a sentence favours a system, so it is "
-                 "conservative and less powerful than block-level AR.".format(sign_max) if sign_max < ALPHA else "")
-    lines += [f"Conclusion: with independent errors, and with a sentence difficulty both systems share, {controls}. "
+    sign_text = (f" The block sign test stays below α (largest rate {sign_max:.3f}): it is exact on a discrete "
+                 "statistic and leaves out the tied sentences, so it tends to be conservative, and it ignores by "
+                 "how much a sentence favours a system." if sign_max < ALPHA else "")
+    lines += [(f"Conclusion: with independent errors, and with a sentence difficulty both systems share, {controls}. "
               f"When the advantage between the systems changes from sentence to sentence — the errors of one "
               f"sentence hang together, the usual case for taggers — the instance-level tests over-reject: with "
               f"the strong per-sentence advantage instance-level AR rejects a true null {inst_strong[0]:.1%} "
@@ -250,7 +253,7 @@ def calibration_section(p: np.ndarray, setup: CalibrationSetup, workers: int, se
               f"{inst_strong[2]:.1%}, against the nominal {ALPHA:.0%}, because they treat the ~{tokens_mean:,.0f} "
               f"tokens as independent evidence when the independent units are the {setup.sentences} sentences. "
               f"The block-level tests {verdict} α in every scenario (largest block-level rate "
-              f"{blocks_max:.3f}).{sign_text}", ""]
+              f"{blocks_max:.3f}).{sign_text}"), ""]
     return lines
 
 
@@ -347,6 +350,24 @@ class Timing:
     p: np.ndarray | None = None
 
 
+def one_thread_available() -> bool:
+    """Whether threadpoolctl is installed (to limit the BLAS pool)."""
+    try:
+        import threadpoolctl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def blas_limit(single: bool):
+    """A context limiting the BLAS pool to one thread when ``single``, else doing nothing."""
+    if not single:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 def median_time(fn: Callable[[], object], repeats: int) -> tuple[float, object]:
     """The median wall time of ``repeats`` calls, and the first call's result."""
     times, first = [], None
@@ -375,13 +396,18 @@ def performance(sentences: int, rounds: int, ref_rounds: int, repeats: int,
     log(f"  {sentences:,} sentences, {len(t.gold):,} tokens, {len(blocks.count):,} block entries; "
         f"Blocks + JointCounts built in {build:.2f} s")
     rows = []
-    for name, test, blk, r in [("clfeval block AR", "ar", blocks, rounds),
-                               ("clfeval instance AR", "ar", None, rounds),
-                               ("clfeval block bootstrap", "bootstrap", blocks, rounds),
-                               ("clfeval block sign test", "sign", blocks, 0)]:
+    contenders = [("clfeval block AR", "ar", blocks, False), ("clfeval instance AR", "ar", None, False),
+                  ("clfeval block bootstrap", "bootstrap", blocks, False), ("clfeval block sign test", "sign", blocks,
+                                                                             False)]
+    if one_thread_available():
+        contenders += [("clfeval block AR, BLAS limited to 1 thread", "ar", blocks, True),
+                       ("clfeval block bootstrap, BLAS limited to 1 thread", "bootstrap", blocks, True)]
+    for name, test, blk, single in contenders:
         metrics = ["accuracy"] if test == "sign" else METRICS
-        secs, res = median_time(lambda: compare_counts(joint, metrics=metrics, test=test, rounds=max(r, 1),
-                                                       seed=1, blocks=blk), repeats)
+        with blas_limit(single):
+            call = functools.partial(compare_counts, joint, metrics=metrics, test=test, rounds=rounds, seed=1,
+                                     blocks=blk)
+            secs, res = median_time(call, repeats)
         rows.append(Timing(name, secs, f"measured, median of {repeats}",
                            np.array([x.p_value for x in res.pairs])))
         log(f"  {name}: {secs:.3f} s (median of {repeats}), p = {rows[-1].p.round(4).tolist()}")
@@ -408,9 +434,9 @@ def performance_section(rows: list[Timing], facts: dict[str, float], sentences: 
         p = "—" if r.p is None else " / ".join(f"{x:.4f}" for x in r.p)
         body.append([r.name, f"{r.seconds:,.3f}" if r.seconds < 100 else f"{r.seconds:,.0f}", r.how, p,
                      ratio_cell(r.seconds / clf.seconds)])
-    ref = rows[-1]
+    ref = next(r for r in rows if r.name.startswith("reference"))
     lines = [f"### 2. Performance: block-level AR, {rounds:,} rounds, {sentences:,} sentences", "",
-             f"Data: {sentences:,} sentences of 5–35 tokens ({facts['tokens']:,} tokens), gold uniform over 45 "
+             (f"Data: {sentences:,} sentences of 5–35 tokens ({facts['tokens']:,} tokens), gold uniform over 45 "
              "labels, each system wrong on 5% of tokens (then another label uniformly), the two independently; "
              f"{facts['differing']:,} sentences where the systems differ; `Blocks` has {facts['entries']:,} "
              f"entries over {facts['rows']:,} unique (gold, A, B) rows (built from int codes with two `np.unique` "
@@ -421,14 +447,24 @@ def performance_section(rows: list[Timing], facts: dict[str, float], sentences: 
              "differing sentence, and a Python loop over those sentences adding the sentence's per-label "
              "tp/fp/fn and correct-token count vectors (numpy, precomputed) to A's and B's totals, swapped or "
              f"not, then accuracy and macro F1; it ran {ref_rounds} rounds and is extrapolated linearly to "
-             f"{rounds:,} (its p-values come from those {ref_rounds} rounds only, so they are coarse). p: accuracy / "
-             "macro F1 (sign test: accuracy). Ratio = row s / clfeval block AR s.", ""]
+             f"{rounds:,} (its p-values come from those {ref_rounds} rounds only, so they are coarse). The rows "
+             "'BLAS limited to 1 thread' repeat two calls inside threadpoolctl's `threadpool_limits(1, "
+             "user_api=\"blas\")`: OpenBLAS's idle worker threads spin after each matrix product and take a core "
+             "from the main thread when other processes keep the cores busy (see the load average above). p: "
+             "accuracy / macro F1 (sign test: accuracy). Ratio = row s / clfeval block AR s (default BLAS pool)."),
+             ""]
     lines += md_table(["contender", f"s per {rounds:,} rounds", "how", "p (acc / macro F1)", "ratio"], body,
                       {1, 4})
-    lines += [f"clfeval's block-level AR is {ratio_text(ref.seconds / clf.seconds)} faster than the per-block "
-              f"loop ({clf.seconds:.2f} s against an extrapolated {ref.seconds:,.0f} s).", ""]
-    lines += ["Check of the reference loop against clfeval first (a smaller case with a strong per-sentence "
-              "advantage, independent seeds, so the p-values agree only within Monte Carlo error):", ""]
+    lines += [(f"clfeval's block-level AR is {ratio_text(ref.seconds / clf.seconds)} faster than the per-block "
+              f"loop ({clf.seconds:.2f} s against an extrapolated {ref.seconds:,.0f} s)."), ""]
+    single = {r.name: r.seconds for r in rows if r.name.endswith("limited to 1 thread")}
+    boot = next(r for r in rows if r.name == "clfeval block bootstrap")
+    if single:
+        lines += [(f"The block bootstrap took {boot.seconds:.1f} s with the default BLAS pool and "
+                  f"{single['clfeval block bootstrap, BLAS limited to 1 thread']:.1f} s with one BLAS thread; block "
+                  f"AR {clf.seconds:.2f} s and {single['clfeval block AR, BLAS limited to 1 thread']:.2f} s."), ""]
+    lines += [("Check of the reference loop against clfeval first (a smaller case with a strong per-sentence "
+              "advantage, independent seeds, so the p-values agree only within Monte Carlo error):"), ""]
     lines += [f"- {c}" for c in checks] + [""]
     return lines
 
@@ -454,7 +490,10 @@ def main() -> int:
     parser.add_argument("-o", "--output", default=str(RESULTS), help="Markdown output (default: %(default)s)")
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
-    log = lambda s: print(s, file=sys.stderr, flush=True)
+
+    def log(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     quick = args.quick
@@ -483,15 +522,15 @@ def main() -> int:
     header = [
         "# clfeval block benchmarks: sentence-level significance tests",
         "",
-        f"`python benchmarks/blocks.py{' --quick' if quick else ''}` — {time.strftime('%Y-%m-%d %H:%M')}, "
+        (f"`python benchmarks/blocks.py{' --quick' if quick else ''}` — {time.strftime('%Y-%m-%d %H:%M')}, "
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"clfeval {clfeval.__version__}, numpy {np.__version__}; BLAS threads: {blas_threads()}; 1-min load "
         f"average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end (other processes share the cores: "
-        "compare rows within one run)",
+        "compare rows within one run)"),
         "",
-        "Blocks are sentences: block-level tests swap (AR) or resample (bootstrap) whole sentences, or count "
+        ("Blocks are sentences: block-level tests swap (AR) or resample (bootstrap) whole sentences, or count "
         "sentences (sign test), instead of tokens. Data: seeded synthetic labels (see each part). Times: "
-        "time.perf_counter, one script run.",
+        "time.perf_counter, one script run."),
         "",
     ]
     footer = [] if ok else ["**The reference loop's p-value DIFFERS from clfeval's beyond Monte Carlo error.**"]
