@@ -35,3 +35,21 @@ def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     return subprocess.run(clfeval_command() + list(args), input=stdin, capture_output=True, cwd=cwd, env=env,
                           timeout=120)
+
+
+def cli_json(*args: str, cwd: Path) -> dict:
+    """Run ``clfeval ARGS --format json`` in ``cwd``; it must succeed. Its JSON output."""
+    out = run_cli(*args, "--format", "json", cwd=cwd)
+    assert out.returncode == 0, out.stderr.decode()
+    return json.loads(out.stdout)
+
+
+def cli_error(out: subprocess.CompletedProcess, *needles: str) -> str:
+    """A usage or input error: exit code 2, nothing on stdout, one line on stderr holding every needle."""
+    err = out.stderr.decode()
+    assert out.returncode == 2, (out.returncode, err)
+    assert out.stdout == b""
+    assert err.startswith("clfeval: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, (needle, err)
+    return err

@@ -10,7 +10,6 @@ intervals, the sign test against McNemar and a hand count, and the building bloc
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,7 @@ from clfeval.infer.intervals import block_units, with_intervals
 from clfeval.infer.significance import mcnemar, sign_test
 from clfeval.infer.units import signatures, weighted_rows
 from clfeval.score.statistics import ScoreFunction
-from tests.conftest import run_cli
+from tests.conftest import cli_error, cli_json, run_cli
 
 LABELS = ("L0", "L1", "L2", "L3")
 Sentence = list[tuple[str, str, str]]  # (gold, A, B) per token
@@ -138,18 +137,6 @@ def _two_sided_sign_p(wins: int, losses: int) -> float:
     return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n)
 
 
-def _json(*args: str, cwd: Path) -> dict[str, Any]:
-    out = run_cli(*args, "--format", "json", cwd=cwd)
-    assert out.returncode == 0, out.stderr.decode()
-    return json.loads(out.stdout)
-
-
-def _error(out: Any, *needles: str) -> None:
-    err = out.stderr.decode()
-    assert out.returncode == 2, (out.returncode, err)
-    assert err.startswith("clfeval: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in err, (needle, err)
 
 
 @pytest.fixture()
@@ -161,8 +148,8 @@ def sentence_files(tmp_path: Path) -> list[Sentence]:
 
 def test_compare_prediction_files_with_blank_line_blocks(tmp_path: Path, sentence_files: list[Sentence]) -> None:
     n_tokens = sum(map(len, sentence_files))
-    data = _json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--blocks", "blank-line", "--seed", "1",
-                 "--metric", "macro.f1,accuracy", cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--blocks", "blank-line", "--seed", "1",
+                    "--metric", "macro.f1,accuracy", cwd=tmp_path)
     assert data["unit"] == "blocks delimited by blank lines" and data["n_units"] == 25
     assert data["n_instances"] == n_tokens
     assert data["notes"][0].startswith("units: blocks delimited by blank lines (25 blocks): randomization swaps "
@@ -174,15 +161,15 @@ def test_compare_prediction_files_with_blank_line_blocks(tmp_path: Path, sentenc
     assert sign["unit"] == "blocks delimited by blank lines"
     assert sign["p_value"] == pytest.approx(_two_sided_sign_p(better, worse), abs=1e-12)
     # the same data without blocks: instances are the units
-    plain = _json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--seed", "1", "--rounds", "200", "--exact-limit",
-                  "0", cwd=tmp_path)
+    plain = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--seed", "1", "--rounds", "200", "--exact-limit",
+                     "0", cwd=tmp_path)
     assert plain["unit"] == "instances" and plain["n_units"] == n_tokens
     assert plain["scores"]["sysa"]["macro.f1"] == data["scores"]["sysa"]["macro.f1"]
     assert not any(n.startswith("units:") for n in plain["notes"])
 
     # the same blocks from a column of one table, and from blank lines, give the same exact test
-    table = _json("compare", "table.tsv", "--gold-col", "gold", "--pred-col", "sysa", "--pred-col", "sysb",
-                  "--block-col", "sent", "--seed", "1", "--metric", "macro.f1,accuracy", cwd=tmp_path)
+    table = cli_json("compare", "table.tsv", "--gold-col", "gold", "--pred-col", "sysa", "--pred-col", "sysb",
+                     "--block-col", "sent", "--seed", "1", "--metric", "macro.f1,accuracy", cwd=tmp_path)
     assert table["unit"] == "blocks of column sent" and table["n_units"] == 25
     assert table["results"]["sysa"]["options"]["blocks"] == {"column": "sent"}
     assert all(p["exact"] for p in data["pairs"] + table["pairs"])
@@ -196,8 +183,8 @@ def test_compare_prediction_files_with_a_block_column_of_the_gold_file(tmp_path:
     (tmp_path / "gold.txt").write_text("s1 A\ns1 B\ns2 A\ns3 B\ns3 B\n")
     (tmp_path / "sysa.txt").write_text("A\nA\nA\nB\nA\n")
     (tmp_path / "sysb.txt").write_text("B\nB\nA\nB\nB\n")
-    data = _json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--block-col", "1", "--metric", "accuracy",
-                 "--seed", "4", cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--block-col", "1", "--metric", "accuracy",
+                    "--seed", "4", cwd=tmp_path)
     assert data["unit"] == "blocks of column 1" and data["n_units"] == 3 and data["n_instances"] == 5
     assert data["scores"] == {"sysa": {"accuracy": 0.6}, "sysb": {"accuracy": 0.8}}
     # s1: one right each (a tie); s2: both right (a tie); s3: A one right, B two (B better)
@@ -209,8 +196,8 @@ def test_compare_prediction_files_with_a_block_column_of_the_gold_file(tmp_path:
 
 
 def test_sign_test_on_blocks_from_the_command_line(tmp_path: Path, sentence_files: list[Sentence]) -> None:
-    data = _json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--blocks", "blank-line", "--test", "sign",
-                 cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--blocks", "blank-line", "--test", "sign",
+                    cwd=tmp_path)
     better, worse, _ = _hand_sign(sentence_files)
     assert data["test"] == "sign" and data["metric"] == ["accuracy"]
     assert data["pairs"][0]["p_value"] == pytest.approx(_two_sided_sign_p(better, worse), abs=1e-12)
@@ -218,8 +205,8 @@ def test_sign_test_on_blocks_from_the_command_line(tmp_path: Path, sentence_file
 
 
 def test_score_intervals_with_blocks(tmp_path: Path, sentence_files: list[Sentence]) -> None:
-    data = _json("score", "ga.txt", "--blocks", "blank-line", "--ci", "bootstrap", "--seed", "2", "--resamples",
-                 "400", cwd=tmp_path)
+    data = cli_json("score", "ga.txt", "--blocks", "blank-line", "--ci", "bootstrap", "--seed", "2", "--resamples",
+                    "400", cwd=tmp_path)
     ci = data["ci"]
     assert ci["unit"] == "blocks delimited by blank lines" and ci["n_units"] == 25
     assert ci["definition"] == "percentile interval of resamples of whole blocks, drawn per kind of block"
@@ -227,13 +214,13 @@ def test_score_intervals_with_blocks(tmp_path: Path, sentence_files: list[Senten
     assert data["inputs"]["n_blocks"] == 25 and data["options"]["blocks"] == "blank-line"
     assert data["n_instances"] == sum(map(len, sentence_files))
     # a column of sentence ids: the same blocks, here with the delta method's cluster-robust variance
-    by_column = _json("score", "ga.tsv", "--gold-col", "gold", "--pred-col", "pred", "--block-col", "sent", "--ci",
-                      "delta", cwd=tmp_path)
+    by_column = cli_json("score", "ga.tsv", "--gold-col", "gold", "--pred-col", "pred", "--block-col", "sent", "--ci",
+                         "delta", cwd=tmp_path)
     assert by_column["ci"]["unit"] == "blocks of column sent" and by_column["ci"]["n_units"] == 25
     assert any("cluster-robust" in n for n in by_column["ci"]["notes"])
     assert by_column["confusion_matrix"] == data["confusion_matrix"]
     # without blocks, instances
-    plain = _json("score", "ga.txt", "--ci", "bootstrap", "--seed", "2", "--resamples", "400", cwd=tmp_path)
+    plain = cli_json("score", "ga.txt", "--ci", "bootstrap", "--seed", "2", "--resamples", "400", cwd=tmp_path)
     assert plain["ci"]["unit"] == "instances" and plain["ci"]["n_units"] == data["n_instances"]
 
 
@@ -243,23 +230,23 @@ def test_what_blocks_refuse(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("A\nB\n\nA\n")
     (tmp_path / "a.txt").write_text("A\nA\n\nA\n")
     (tmp_path / "b.txt").write_text("B\nB\n\nA\n")
-    _error(run_cli("compare", "t.jsonl", "--gold-col", "g", "--pred-col", "a", "--pred-col", "b", "--blocks",
+    cli_error(run_cli("compare", "t.jsonl", "--gold-col", "g", "--pred-col", "a", "--pred-col", "b", "--blocks",
                    "blank-line", cwd=tmp_path), "jsonl records have no blank lines", "--block-col")
-    _error(run_cli("score", "t.jsonl", "--gold-col", "g", "--pred-col", "a", "--blocks", "blank-line", "--ci",
+    cli_error(run_cli("score", "t.jsonl", "--gold-col", "g", "--pred-col", "a", "--blocks", "blank-line", "--ci",
                    "bootstrap", cwd=tmp_path), "jsonl records have no blank lines")
     import polars as pl
 
     pl.DataFrame({"g": ["A", "B"], "a": ["A", "B"], "b": ["B", "B"]}).write_parquet(tmp_path / "t.parquet")
-    _error(run_cli("compare", "t.parquet", "--gold-col", "g", "--pred-col", "a", "--pred-col", "b", "--blocks",
+    cli_error(run_cli("compare", "t.parquet", "--gold-col", "g", "--pred-col", "a", "--pred-col", "b", "--blocks",
                    "blank-line", cwd=tmp_path), "parquet records have no blank lines")
-    _error(run_cli("score", "run.txt", "--blocks", "blank-line", "--block-col", "1", "--ci", "bootstrap",
+    cli_error(run_cli("score", "run.txt", "--blocks", "blank-line", "--block-col", "1", "--ci", "bootstrap",
                    cwd=tmp_path), "--blocks blank-line", "--block-col", "not both")
-    _error(run_cli("compare", "gold.txt", "a.txt", "b.txt", "--blocks", "blank-line", "--test", "mcnemar",
+    cli_error(run_cli("compare", "gold.txt", "a.txt", "b.txt", "--blocks", "blank-line", "--test", "mcnemar",
                    cwd=tmp_path), "McNemar's test counts instances as independent", "--test sign")
     counts, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"))
     clfeval.save_counts(counts, str(tmp_path / "counts.json"), **provenance)
-    _error(run_cli("score", "--counts", "counts.json", "--blocks", "blank-line", cwd=tmp_path), "--blocks",
-           "not to count files")
+    cli_error(run_cli("score", "--counts", "counts.json", "--blocks", "blank-line", cwd=tmp_path), "--blocks",
+              "not to count files")
     with pytest.raises(clfeval.ClfevalError, match="not both"):
         clfeval.compare_files(str(tmp_path / "gold.txt"), [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")],
                               blocks="blank-line", block_col=1)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from tests.conftest import run_cli
+from tests.conftest import cli_error, cli_json, run_cli
 
 TAGS = ("NN", "VB", "JJ", "DT")
 
@@ -25,21 +25,6 @@ TAGS = ("NN", "VB", "JJ", "DT")
 # --------------------------------------------------------------------------- helpers
 
 
-def _json(*args: str, cwd: Path) -> dict[str, Any]:
-    out = run_cli(*args, "--format", "json", cwd=cwd)
-    assert out.returncode == 0, out.stderr.decode()
-    return json.loads(out.stdout)
-
-
-def _error(out: Any, *needles: str) -> str:
-    """A usage or input error: exit code 2, nothing on stdout, one line on stderr holding every needle."""
-    err = out.stderr.decode()
-    assert out.returncode == 2, (out.returncode, err)
-    assert out.stdout == b""
-    assert err.startswith("clfeval: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in err, (needle, err)
-    return err
 
 
 def _cells(matrix: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -86,7 +71,7 @@ def test_skip_lines_are_not_instances(tmp_path: Path) -> None:
     gold, pred = _tagged(1, 80)
     text, markers = _with_markers([f"w{i} {g} {p}" for i, (g, p) in enumerate(zip(gold, pred))], 7)
     (tmp_path / "marked.txt").write_text(text)
-    data = _json("score", "marked.txt", "--skip", "^<utt>$", cwd=tmp_path)
+    data = cli_json("score", "marked.txt", "--skip", "^<utt>$", cwd=tmp_path)
     assert data["n_instances"] == 80
     assert _cells(data["confusion_matrix"]) == _expected(gold, pred)
     assert f"marked.txt: skipped {markers} line(s) matching --skip '^<utt>$'" in data["warnings"]
@@ -95,7 +80,7 @@ def test_skip_lines_are_not_instances(tmp_path: Path) -> None:
     text_out = run_cli("score", "marked.txt", "--skip", "^<utt>", cwd=tmp_path)
     assert text_out.returncode == 0 and f"skipped {markers} line(s) matching --skip" in text_out.stdout.decode()
     # without --skip the marker is a line of one field: an error naming its line
-    _error(run_cli("score", "marked.txt", cwd=tmp_path), "marked.txt:1: the gold column -2 does not exist")
+    cli_error(run_cli("score", "marked.txt", cwd=tmp_path), "marked.txt:1: the gold column -2 does not exist")
     # the API
     result = clfeval.score_file(str(tmp_path / "marked.txt"), skip="<utt>")
     assert result.n_instances == 80 and _cells_of(result) == _expected(gold, pred)
@@ -113,7 +98,7 @@ def test_skip_refuses_a_pattern_it_cannot_use(tmp_path: Path, command: str, patt
     (tmp_path / "run.txt").write_text("A A\nA B\n")
     (tmp_path / "b.txt").write_text("A\nB\n")
     files = ["run.txt", "b.txt", "run.txt"] if command == "compare" else ["run.txt"]
-    _error(run_cli(command, *files, "--skip", pattern, cwd=tmp_path), *needles)
+    cli_error(run_cli(command, *files, "--skip", pattern, cwd=tmp_path), *needles)
     with pytest.raises(clfeval.ClfevalError, match="--skip"):
         clfeval.score_file(str(tmp_path / "run.txt"), skip=pattern)
 
@@ -122,7 +107,7 @@ def test_skip_in_two_file_mode(tmp_path: Path) -> None:
     gold, pred = _tagged(2, 50)
     (tmp_path / "gold.txt").write_text(_with_markers(gold, 10)[0])
     (tmp_path / "pred.txt").write_text(_with_markers(pred, 6, offset=3)[0])  # markers at other places
-    data = _json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
+    data = cli_json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
     assert data["n_instances"] == 50 and _cells(data["confusion_matrix"]) == _expected(gold, pred)
     result = clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), skip="^<utt>")
     assert _cells_of(result) == _expected(gold, pred)
@@ -135,7 +120,7 @@ def test_skip_in_two_file_mode_warns_like_one_file(tmp_path: Path) -> None:
     gold, pred = _tagged(2, 20)
     (tmp_path / "gold.txt").write_text(_with_markers(gold, 10)[0])
     (tmp_path / "pred.txt").write_text("".join(p + "\n" for p in pred))
-    data = _json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
+    data = cli_json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
     assert any("skipped 2 line(s) matching --skip" in w for w in data["warnings"]), data["warnings"]
 
 
@@ -146,8 +131,8 @@ def test_skip_in_compare_with_prediction_files(tmp_path: Path) -> None:
     for name, labels, every, offset in (("gold", gold, 9, 0), ("sysa", a, 5, 2), ("sysb", b, 13, 4)):
         (tmp_path / f"{name}.txt").write_text(_with_markers(labels, every, offset=offset)[0])
         (tmp_path / f"plain_{name}.txt").write_text("".join(x + "\n" for x in labels))
-    data = _json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--skip", "^<utt>$", "--seed", "3", "--rounds", "300",
-                 "--metric", "macro.f1,accuracy", cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--skip", "^<utt>$", "--seed", "3",
+                    "--rounds", "300", "--metric", "macro.f1,accuracy", cwd=tmp_path)
     reference = clfeval.compare_files(str(tmp_path / "plain_gold.txt"),
                                       [str(tmp_path / "plain_sysa.txt"), str(tmp_path / "plain_sysb.txt")],
                                       names=["sysa", "sysb"], seed=3, rounds=300,
@@ -165,7 +150,7 @@ def test_skip_in_cv_and_count(tmp_path: Path) -> None:
     for k, (gold, pred) in enumerate(folds):
         lines = [f"w {g} {p}" for g, p in zip(gold, pred)]
         (tmp_path / f"fold{k}.txt").write_text(_with_markers(lines, 4 + k)[0])
-    data = _json("cv", "fold0.txt", "fold1.txt", "--skip", "^<utt>", cwd=tmp_path)
+    data = cli_json("cv", "fold0.txt", "fold1.txt", "--skip", "^<utt>", cwd=tmp_path)
     pooled = _expected(folds[0][0] + folds[1][0], folds[0][1] + folds[1][1])
     assert _cells(data["pooled"]["confusion_matrix"]) == pooled
     assert [f["n_instances"] for f in data["folds"]] == [30, 30]
@@ -190,24 +175,24 @@ def test_blank_lines_are_skipped_in_single_label_input(tmp_path: Path) -> None:
     text = ("\n\n" + "\n".join(lines[:10]) + "\n\n\n" + "\n".join(lines[10:25]) + "\n   \n" + "\n".join(lines[25:])
             + "\n\n")
     (tmp_path / "blank.txt").write_text(text)
-    data = _json("score", "blank.txt", cwd=tmp_path)
+    data = cli_json("score", "blank.txt", cwd=tmp_path)
     assert data["n_instances"] == 40 and _cells(data["confusion_matrix"]) == _expected(gold, pred)
     assert "blank.txt: skipped 6 blank line(s)" in data["warnings"]
     # two files with their blank lines at the same places pair up
     (tmp_path / "gold.txt").write_text("A\nB\n\nB\nA\n\n")
     (tmp_path / "pred.txt").write_text("A\nA\n\nB\nB\n")
-    data = _json("score", "gold.txt", "pred.txt", cwd=tmp_path)
+    data = cli_json("score", "gold.txt", "pred.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("A", "A"): 1, ("B", "A"): 1, ("B", "B"): 1, ("A", "B"): 1}
 
 
 def test_blank_lines_at_different_places_in_two_files_are_an_error(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("A\nB\n\nB\nA\n")
     (tmp_path / "pred.txt").write_text("A\nA\nB\n\nB\n")
-    _error(run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:", "line 4 of gold.txt",
-           "blank lines must fall at the same places")
+    cli_error(run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:", "line 4 of gold.txt",
+              "blank lines must fall at the same places")
     (tmp_path / "other.txt").write_text("A\nB\n\nB\nA\n")
-    _error(run_cli("compare", "gold.txt", "other.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:",
-           "blank lines must fall at the same places")
+    cli_error(run_cli("compare", "gold.txt", "other.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:",
+              "blank lines must fall at the same places")
     with pytest.raises(clfeval.InputError, match="pred.txt:3"):
         clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))
 
@@ -233,8 +218,8 @@ def test_translate_maps_gold_predictions_and_training_labels(tmp_path: Path) -> 
     (tmp_path / "run_coarse.txt").write_text("".join(f"w {_translated(g)} {_translated(p)}\n"
                                                      for g, p in zip(gold, pred)))
     (tmp_path / "train_coarse.txt").write_text("".join(f"w {_translated(t)}\n" for t in train))
-    data = _json("score", "run.txt", "--translate", "map.txt", "--train", "train.txt", cwd=tmp_path)
-    reference = _json("score", "run_coarse.txt", "--train", "train_coarse.txt", cwd=tmp_path)
+    data = cli_json("score", "run.txt", "--translate", "map.txt", "--train", "train.txt", cwd=tmp_path)
+    reference = cli_json("score", "run_coarse.txt", "--train", "train_coarse.txt", cwd=tmp_path)
     assert data["labels"] == ["JJ", "NN", "VB"] == reference["labels"] and data["label_source"] == "train"
     coarse_train = [_translated(t) for t in train]
     weights = data["averages"]["lfb"]["weights"]
@@ -257,10 +242,10 @@ def test_a_mapping_used_only_by_training_labels_is_used(tmp_path: Path) -> None:
     (tmp_path / "map.txt").write_text("NNS > NN\nVBD > VB\n")
     (tmp_path / "run.txt").write_text("NN NN\nVB NNS\n")
     (tmp_path / "train.txt").write_text("NN\nVBD\nVB\n")
-    data = _json("score", "run.txt", "--translate", "map.txt", "--train", "train.txt", cwd=tmp_path)
+    data = cli_json("score", "run.txt", "--translate", "map.txt", "--train", "train.txt", cwd=tmp_path)
     assert not any("never used" in w for w in data["warnings"]), data["warnings"]
     assert data["averages"]["lfb"]["weights"] == pytest.approx({"NN": 1 / 3, "VB": 2 / 3})
-    alone = _json("score", "run.txt", "--translate", "map.txt", cwd=tmp_path)
+    alone = cli_json("score", "run.txt", "--translate", "map.txt", cwd=tmp_path)
     assert "map.txt: 1 mapping(s) never used (no such label in the data): 'VBD' > 'VB' (line 2)" in alone["warnings"]
 
 
@@ -273,17 +258,17 @@ def test_a_mapping_used_only_by_training_labels_is_used(tmp_path: Path) -> None:
 def test_bad_translation_files(tmp_path: Path, content: str, needles: list[str]) -> None:
     (tmp_path / "map.txt").write_text(content)
     (tmp_path / "run.txt").write_text("NN NN\nVBD VB\n")
-    _error(run_cli("score", "run.txt", "--translate", "map.txt", cwd=tmp_path), *needles)
-    _error(run_cli("count", "run.txt", "--translate", "map.txt", cwd=tmp_path), *needles)
+    cli_error(run_cli("score", "run.txt", "--translate", "map.txt", cwd=tmp_path), *needles)
+    cli_error(run_cli("count", "run.txt", "--translate", "map.txt", cwd=tmp_path), *needles)
 
 
 def test_a_mapping_repeated_alike_is_fine_and_a_missing_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "map.txt").write_text("NNS > NN\nNNS > NN\n")
     (tmp_path / "run.txt").write_text("NN NNS\nNNS NN\n")
-    data = _json("score", "run.txt", "--translate", "map.txt", cwd=tmp_path)
+    data = cli_json("score", "run.txt", "--translate", "map.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "NN"): 2}
-    _error(run_cli("score", "run.txt", "--translate", "nomap.txt", cwd=tmp_path),
-           "nomap.txt: no such file (--translate)")
+    cli_error(run_cli("score", "run.txt", "--translate", "nomap.txt", cwd=tmp_path),
+              "nomap.txt: no such file (--translate)")
 
 
 def test_translate_labels_inside_label_sets(tmp_path: Path) -> None:
@@ -291,8 +276,8 @@ def test_translate_labels_inside_label_sets(tmp_path: Path) -> None:
     (tmp_path / "run.txt").write_text("w NN,NNS NN\nw VBD VB,VBD\nw JJ JJ,NNS\nw VB,JJ VBD\n")
     (tmp_path / "coarse.txt").write_text("w NN NN\nw VB VB\nw JJ JJ,NN\nw VB,JJ VB\n")
     args = ("--multilabel", "--duplicates", "collapse")
-    data = _json("score", "run.txt", "--translate", "map.txt", *args, cwd=tmp_path)
-    reference = _json("score", "coarse.txt", *args, cwd=tmp_path)
+    data = cli_json("score", "run.txt", "--translate", "map.txt", *args, cwd=tmp_path)
+    reference = cli_json("score", "coarse.txt", *args, cwd=tmp_path)
     assert data["labels"] == ["JJ", "NN", "VB"]
     assert data["per_label"] == reference["per_label"] and data["averages"] == reference["averages"]
     assert {lab: (r["support"], r["tp"], r["predicted"]) for lab, r in data["per_label"].items()} == {
@@ -306,15 +291,15 @@ def test_translate_in_compare_cv_and_count(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("NN\nNNS\nVBD\nVB\nJJ\n")
     (tmp_path / "a.txt").write_text("NNS\nNN\nVB\nVBD\nNN\n")
     (tmp_path / "b.txt").write_text("NN\nVB\nVBD\nJJ\nJJ\n")
-    data = _json("compare", "gold.txt", "a.txt", "b.txt", "--translate", "map.txt", "--metric", "accuracy",
-                 "--seed", "1", cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "a.txt", "b.txt", "--translate", "map.txt", "--metric", "accuracy",
+                    "--seed", "1", cwd=tmp_path)
     assert data["labels"] == ["JJ", "NN", "VB"]
     assert data["scores"] == {"a": {"accuracy": 0.8}, "b": {"accuracy": 0.6}}
     assert data["pairs"][0]["sign_test"]["a_better"] == 2 and data["pairs"][0]["sign_test"]["b_better"] == 1
     assert data["results"]["a"]["options"]["translate"] == "map.txt"
 
     (tmp_path / "fold.txt").write_text("w NNS NN\nw VBD VB\nw JJ NN\n")
-    cv = _json("cv", "fold.txt", "fold.txt", "--translate", "map.txt", cwd=tmp_path)
+    cv = cli_json("cv", "fold.txt", "fold.txt", "--translate", "map.txt", cwd=tmp_path)
     assert _cells(cv["pooled"]["confusion_matrix"]) == {("NN", "NN"): 2, ("VB", "VB"): 2, ("JJ", "NN"): 2}
 
     out = run_cli("count", "gold.txt", "a.txt", "--translate", "map.txt", cwd=tmp_path)
@@ -339,7 +324,7 @@ def test_trailing_distribution_is_stripped(tmp_path: Path, style: str) -> None:
              "scientific": ["{ NN 7e-1, VB 3.0E-1 }", "{NN .9 VB .1}", "{ VB 1. }", "{ NN +0.6 , VB 0.4 }",
                             "{ NN 5e-1 JJ 2.5e-1 VB 2.5e-1 }", "{ NN 1 }"]}[style]
     (tmp_path / "timbl.txt").write_text("".join(f"w1 w2 {g} {p} {d}\n" for (g, p), d in zip(_PLAIN, dists)))
-    data = _json("score", "timbl.txt", cwd=tmp_path)
+    data = cli_json("score", "timbl.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(*zip(*_PLAIN))
     assert data["warnings"] == [("precision is 0/0 for 1 label(s) never predicted: 'JJ'; set to 0 and included in "
                                  "averages")]
@@ -349,7 +334,7 @@ def test_trailing_distribution_is_stripped(tmp_path: Path, style: str) -> None:
 
 def test_keep_trailing_reads_the_distribution_as_fields(tmp_path: Path) -> None:
     (tmp_path / "timbl.txt").write_text("".join(f"w1 w2 {g} {p} {d}\n" for (g, p), d in zip(_PLAIN, _DISTRIBUTIONS)))
-    data = _json("score", "timbl.txt", "--keep-trailing", cwd=tmp_path)
+    data = cli_json("score", "timbl.txt", "--keep-trailing", cwd=tmp_path)
     assert set(data["labels"]) == {"0.3", "0.1", "1.0", "0.4", "0.25", "1", "}"}
     assert data["options"]["keep_trailing"] is True
     assert any("lines have between" in w for w in data["warnings"])
@@ -363,9 +348,9 @@ def test_trailing_distribution_then_distance(tmp_path: Path) -> None:
     distances = ["0.0123", "0.5", "0", "1e-3", "2.25", "0.75"]
     (tmp_path / "timbl.txt").write_text("".join(f"w1 w2 {g} {p} {d} {x}\n"
                                                 for (g, p), d, x in zip(_PLAIN, _DISTRIBUTIONS, distances)))
-    data = _json("score", "timbl.txt", cwd=tmp_path)
+    data = cli_json("score", "timbl.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(*zip(*_PLAIN))
-    kept = _json("score", "timbl.txt", "--keep-trailing", cwd=tmp_path)  # then the last field is the distance
+    kept = cli_json("score", "timbl.txt", "--keep-trailing", cwd=tmp_path)  # then the last field is the distance
     assert _cells(kept["confusion_matrix"]) != _expected(*zip(*_PLAIN))
     # and finagle reads the distance as the confidence column with the defaults (-3, -2, -1)
     out = run_cli("finagle", "timbl.txt", "--threshold", "0.6", "--lower-is-more-confident", "--to", "VB",
@@ -379,22 +364,22 @@ def test_trailing_distribution_then_distance(tmp_path: Path) -> None:
 
 def test_set_like_cells_are_not_distributions(tmp_path: Path) -> None:
     (tmp_path / "sets.txt").write_text("a b c w NN {NN,VB}\na b c w VB VB\nw NN { NN, VB }\n")  # one width
-    data = _json("score", "sets.txt", cwd=tmp_path)
+    data = cli_json("score", "sets.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "{NN,VB}"): 1, ("VB", "VB"): 1, ("VB", "}"): 1}
     (tmp_path / "ml.txt").write_text("w {A,B} {A,C}\nw {B} {B}\n")
-    data = _json("score", "ml.txt", cwd=tmp_path)
+    data = cli_json("score", "ml.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("{A,B}", "{A,C}"): 1, ("{B}", "{B}"): 1}
 
 
 def test_trailing_distribution_in_tsv_and_in_a_predictions_file(tmp_path: Path) -> None:
     (tmp_path / "timbl.tsv").write_text("".join(f"w1\t{g}\t{p}\t{d}\n" for (g, p), d in zip(_PLAIN, _DISTRIBUTIONS)))
-    assert _cells(_json("score", "timbl.tsv", cwd=tmp_path)["confusion_matrix"]) == _expected(*zip(*_PLAIN))
-    kept = _json("score", "timbl.tsv", "--keep-trailing", cwd=tmp_path)
+    assert _cells(cli_json("score", "timbl.tsv", cwd=tmp_path)["confusion_matrix"]) == _expected(*zip(*_PLAIN))
+    kept = cli_json("score", "timbl.tsv", "--keep-trailing", cwd=tmp_path)
     assert set(kept["labels"]) == {p for _, p in _PLAIN} | set(_DISTRIBUTIONS)
     # a predictions file of TiMBL output, paired line by line with a gold file
     (tmp_path / "gold.txt").write_text("".join(g + "\n" for g, _ in _PLAIN))
     (tmp_path / "pred.txt").write_text("".join(f"w {p} {d}\n" for (_, p), d in zip(_PLAIN, _DISTRIBUTIONS)))
-    data = _json("score", "gold.txt", "pred.txt", cwd=tmp_path)
+    data = cli_json("score", "gold.txt", "pred.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(*zip(*_PLAIN))
 
 
@@ -406,15 +391,15 @@ def test_cutoff_turns_real_valued_predictions_into_labels(tmp_path: Path) -> Non
     gold = ["+1", "+1", "-1", "-1", "+1", "+1", "-1", "-1", "-1"]
     expected = ["+1", "-1", "-1", "-1", "+1", "-1", "-1", "+1", "-1"]  # exactly 0 is at or below
     (tmp_path / "svm.txt").write_text("".join(f"{g} {v}\n" for g, v in zip(gold, values)))
-    data = _json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
+    data = cli_json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, expected)
     assert data["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1"}
     named = ["pos" if g == "+1" else "neg" for g in gold]
     (tmp_path / "named.txt").write_text("".join(f"{g} {v}\n" for g, v in zip(named, values)))
-    data = _json("score", "named.txt", "--cutoff", "0", "--above", "pos", "--below", "neg", cwd=tmp_path)
+    data = cli_json("score", "named.txt", "--cutoff", "0", "--above", "pos", "--below", "neg", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(named, ["pos" if e == "+1" else "neg" for e in expected])
     # another cut-off: 0.5 itself is at or below
-    data = _json("score", "svm.txt", "--cutoff", "0.5", cwd=tmp_path)
+    data = cli_json("score", "svm.txt", "--cutoff", "0.5", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, ["+1" if float(v) > 0.5 else "-1" for v in values])
     result = clfeval.score_file(str(tmp_path / "named.txt"), cutoff=0.0, above="pos", below="neg")
     assert _cells_of(result) == _expected(named, ["pos" if e == "+1" else "neg" for e in expected])
@@ -424,24 +409,24 @@ def test_cutoff_turns_real_valued_predictions_into_labels(tmp_path: Path) -> Non
 def test_cutoff_with_a_prediction_that_is_not_a_number(tmp_path: Path, bad: str) -> None:
     (tmp_path / "svm.txt").write_text(f"+1 0.5\n-1 -0.5\n\n+1 {bad}\n-1 0.1\n")
     if bad == "+1":  # a label-looking number is a number
-        data = _json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
+        data = cli_json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
         assert _cells(data["confusion_matrix"]) == {("+1", "+1"): 2, ("-1", "-1"): 1, ("-1", "+1"): 1}
         return
-    _error(run_cli("score", "svm.txt", "--cutoff", "0", cwd=tmp_path), f"svm.txt:4: the prediction '{bad}' is not "
+    cli_error(run_cli("score", "svm.txt", "--cutoff", "0", cwd=tmp_path), f"svm.txt:4: the prediction '{bad}' is not "
                                                                         "a number")
     (tmp_path / "gold.txt").write_text("+1\n-1\n+1\n")
     (tmp_path / "a.txt").write_text("0.1\n-2\n0.3\n")
     (tmp_path / "b.txt").write_text(f"0.1\n{bad}\n0.3\n")
-    _error(run_cli("compare", "gold.txt", "a.txt", "b.txt", "--cutoff", "0", cwd=tmp_path),
-           f"b.txt:2: the prediction '{bad}' is not a number")
+    cli_error(run_cli("compare", "gold.txt", "a.txt", "b.txt", "--cutoff", "0", cwd=tmp_path),
+              f"b.txt:2: the prediction '{bad}' is not a number")
 
 
 def test_cutoff_in_compare_and_count_and_refused_with_multilabel(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("+1\n+1\n-1\n-1\n+1\n-1\n")
     (tmp_path / "sa.txt").write_text("0.3\n-0.1\n0\n-2\n1\n0.0001\n")
     (tmp_path / "sb.txt").write_text("1\n2\n-3\n0\n-1\n-1\n")
-    data = _json("compare", "gold.txt", "sa.txt", "sb.txt", "--cutoff", "0", "--metric", "accuracy", "--seed", "1",
-                 cwd=tmp_path)
+    data = cli_json("compare", "gold.txt", "sa.txt", "sb.txt", "--cutoff", "0", "--metric", "accuracy", "--seed", "1",
+                    cwd=tmp_path)
     assert data["scores"]["sa"]["accuracy"] == pytest.approx(4 / 6)
     assert data["scores"]["sb"]["accuracy"] == pytest.approx(5 / 6)
     out = run_cli("count", "gold.txt", "sa.txt", "--cutoff", "0", cwd=tmp_path)
@@ -449,11 +434,12 @@ def test_cutoff_in_compare_and_count_and_refused_with_multilabel(tmp_path: Path)
     assert _cells({"labels": counted["labels"], "counts": counted["cells"]}) == {
         ("+1", "+1"): 2, ("+1", "-1"): 1, ("-1", "-1"): 2, ("-1", "+1"): 1}
     assert counted["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1"}
-    _error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--multilabel", cwd=tmp_path), "--cutoff",
-           "--multilabel")
-    _error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--above", "x", "--below", "x", cwd=tmp_path),
-           "--above and --below must differ")
-    _error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "nan", cwd=tmp_path), "--cutoff must be a finite number")
+    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--multilabel", cwd=tmp_path), "--cutoff",
+              "--multilabel")
+    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--above", "x", "--below", "x", cwd=tmp_path),
+              "--above and --below must differ")
+    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "nan", cwd=tmp_path),
+              "--cutoff must be a finite number")
 
 
 # --------------------------------------------------------------------------- negative column numbers
@@ -463,10 +449,10 @@ def test_negative_columns_on_lines_of_a_fixed_width(tmp_path: Path) -> None:
     gold, pred = _tagged(8, 30)
     (tmp_path / "fixed.txt").write_text("".join(f"w{i} x {g} {p} {i / 10:.2f}\n"
                                                 for i, (g, p) in enumerate(zip(gold, pred))))
-    data = _json("score", "fixed.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
+    data = cli_json("score", "fixed.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, pred) and data["warnings"] == []
     # the same by positive numbers, and through the API
-    positive = _json("score", "fixed.txt", "--gold-col", "3", "--pred-col", "4", cwd=tmp_path)
+    positive = cli_json("score", "fixed.txt", "--gold-col", "3", "--pred-col", "4", cwd=tmp_path)
     assert positive["confusion_matrix"] == data["confusion_matrix"]
     assert _cells_of(clfeval.score_file(str(tmp_path / "fixed.txt"), gold_col=-3, pred_col=-2)) == _expected(gold, pred)
 
@@ -474,26 +460,26 @@ def test_negative_columns_on_lines_of_a_fixed_width(tmp_path: Path) -> None:
 def test_negative_columns_on_lines_of_varying_width_with_runs_of_spaces(tmp_path: Path) -> None:
     """Lines whose first line has runs of spaces take the line path: each line counted from its own end."""
     (tmp_path / "ragged.txt").write_text("a  NN VB 0.1\nc d e NN NN 0.2\nVB VB 0.3\n")
-    data = _json("score", "ragged.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
+    data = cli_json("score", "ragged.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "VB"): 1, ("NN", "NN"): 1, ("VB", "VB"): 1}
     assert any("lines have between 3 and 6 fields" in w for w in data["warnings"])
 
 
 def test_negative_columns_on_whitespace_lines_of_varying_width(tmp_path: Path) -> None:
     (tmp_path / "ragged.txt").write_text("a NN VB 0.1\nc d e NN NN 0.2\nVB VB 0.3\n")
-    data = _json("score", "ragged.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
+    data = cli_json("score", "ragged.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "VB"): 1, ("NN", "NN"): 1, ("VB", "VB"): 1}
 
 
 def test_default_columns_on_whitespace_lines_growing_wider(tmp_path: Path) -> None:
     (tmp_path / "ragged.txt").write_text("a NN VB\nc d NN NN\n")
-    data = _json("score", "ragged.txt", cwd=tmp_path)
+    data = cli_json("score", "ragged.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "VB"): 1, ("NN", "NN"): 1}
 
 
 def test_a_wider_csv_line_is_an_error_even_when_not_every_column_is_read(tmp_path: Path) -> None:
     (tmp_path / "wide.csv").write_text("x,A,B\ny,A,B\nz,A,B,C\n")
-    _error(run_cli("score", "wide.csv", cwd=tmp_path), "wide.csv:3: expected 3 fields, found 4")
+    cli_error(run_cli("score", "wide.csv", cwd=tmp_path), "wide.csv:3: expected 3 fields, found 4")
 
 
 # --------------------------------------------------------------------------- count and --counts
@@ -512,8 +498,8 @@ def test_count_writes_the_counts_of_the_transformed_labels(tmp_path: Path) -> No
         ("NN", "NN"): 1, ("NN", "VB"): 1, ("VB", "VB"): 1}
     assert counted["options"] == {"skip": "^<utt>$", "translate": "map.txt"}
     # scoring the count file gives what scoring the input with the same rules gives
-    direct = _json("score", "run.txt", "--skip", "^<utt>$", "--translate", "map.txt", cwd=tmp_path)
-    from_counts = _json("score", "--counts", "counts.json", cwd=tmp_path)
+    direct = cli_json("score", "run.txt", "--skip", "^<utt>$", "--translate", "map.txt", cwd=tmp_path)
+    from_counts = cli_json("score", "--counts", "counts.json", cwd=tmp_path)
     assert from_counts["per_label"] == direct["per_label"] and from_counts["averages"] == direct["averages"]
     # joint counts of a table with a column per system
     (tmp_path / "table.txt").write_text("g a b\n<utt>\nNNS NN VB\nVB VB 0\n")
@@ -537,8 +523,8 @@ def test_input_rules_are_refused_with_count_files(tmp_path: Path, command: str, 
     (tmp_path / "run.txt").write_text("A A\nA B\n")
     counts, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"))
     clfeval.save_counts(counts, str(tmp_path / "counts.json"), **provenance)
-    _error(run_cli(command, "--counts", "counts.json", *rule, cwd=tmp_path), rule[0],
-           "when reading instances, not to count files", "clfeval count")
+    cli_error(run_cli(command, "--counts", "counts.json", *rule, cwd=tmp_path), rule[0],
+              "when reading instances, not to count files", "clfeval count")
 
 
 # --------------------------------------------------------------------------- options in the JSON
@@ -547,16 +533,16 @@ def test_input_rules_are_refused_with_count_files(tmp_path: Path, command: str, 
 def test_rules_are_recorded_in_the_json_options(tmp_path: Path) -> None:
     (tmp_path / "map.txt").write_text("+1 > pos\n-1 > neg\n")
     (tmp_path / "svm.txt").write_text("<utt>\n+1 0.4 { +1 0.6, -1 0.4 }\n-1 -0.3 { -1 1 }\n\n+1 -0.1 { -1 1 }\n")
-    data = _json("score", "svm.txt", "--skip", "^<utt>$", "--translate", "map.txt", "--cutoff", "0", "--blocks",
-                 "blank-line", cwd=tmp_path)
+    data = cli_json("score", "svm.txt", "--skip", "^<utt>$", "--translate", "map.txt", "--cutoff", "0", "--blocks",
+                    "blank-line", cwd=tmp_path)
     assert data["options"] == {"zero_division": "0", "undefined": "include", "skip": "^<utt>$",
                                "translate": "map.txt", "cutoff": {"value": 0.0, "above": "+1", "below": "-1"},
                                "blocks": "blank-line"}
     # the cut-off's labels are translated too
     assert _cells(data["confusion_matrix"]) == {("pos", "pos"): 1, ("neg", "neg"): 1, ("pos", "neg"): 1}
     assert data["inputs"]["n_blocks"] == 2
-    kept = _json("score", "svm.txt", "--skip", "<utt>", "--keep-trailing", "--gold-col", "1", "--pred-col", "2",
-                 "--block-col", "-1", cwd=tmp_path)
+    kept = cli_json("score", "svm.txt", "--skip", "<utt>", "--keep-trailing", "--gold-col", "1", "--pred-col", "2",
+                    "--block-col", "-1", cwd=tmp_path)
     assert kept["options"]["keep_trailing"] is True and kept["options"]["blocks"] == {"column": "-1"}
-    plain = _json("score", "svm.txt", "--skip", "<utt>", "--gold-col", "1", "--pred-col", "2", cwd=tmp_path)
+    plain = cli_json("score", "svm.txt", "--skip", "<utt>", "--gold-col", "1", "--pred-col", "2", cwd=tmp_path)
     assert not {"keep_trailing", "translate", "cutoff", "blocks"} & set(plain["options"])

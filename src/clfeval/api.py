@@ -145,9 +145,6 @@ BLOCKINGS: Mapping[str, str] = {
     "blank-line": "blank lines separate blocks, CoNLL style (delimited text; the embedded engine)",
 }
 
-#: The input rules every file-reading entry point takes (see :func:`score_file`).
-_RULES = ("skip", "keep_trailing", "translate", "cutoff", "above", "below")
-
 
 def _fold_names(shown: Sequence[str]) -> list[str]:
     """Folds named after their files, or ``fold 1``, ``fold 2`` … when a name repeats."""

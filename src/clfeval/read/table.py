@@ -28,9 +28,8 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
 from clfeval.read.columns import Column, resolve_column
 
-__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern",
-           "first_line_with", "format_of", "read_cells",
-           "read_cells_in_line_order", "read_cells_two_files"]
+__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern", "first_line_with",
+           "format_of", "read_cells", "read_cells_in_line_order"]
 
 #: Input formats, by name.
 FORMATS: Mapping[str, str] = {
@@ -104,6 +103,11 @@ def check_pattern(pattern: str, option: str) -> None:
 DISTRIBUTION = (r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
                 r"(\s+[^\s{}]+)?\s*$")
 _DISTRIBUTION_RE = re.compile(DISTRIBUTION)
+def _strip_distribution(text: str, keep_distance: bool) -> str:
+    """A line without its trailing class distribution (and without TiMBL's distance after it, unless kept)."""
+    return _DISTRIBUTION_RE.sub(r"\1" if keep_distance else "", text)
+
+
 #: The key of the block number (blank-line blocks) in a counted frame.
 BLOCK_KEY = "block"
 
@@ -233,7 +237,7 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
             header_pending = False
             continue
         if strip:
-            text = _DISTRIBUTION_RE.sub(r"\1" if keep_distance else "", text)
+            text = _strip_distribution(text, keep_distance)
         fields = _split(text, sep, quoted)
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
@@ -251,6 +255,12 @@ def _polars() -> Any:
     import polars as pl
 
     return pl
+
+
+def _scan_lines(data: bytes) -> Any:
+    """A chunk's lines as one string column ``line``, blank lines included (a lazy polars frame)."""
+    return _polars().scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+                              empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
 
 
 def _collect(lf: Any) -> Any:
@@ -377,8 +387,7 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
                 continue
             if skipping is not None and skipping.search(text):
                 continue
-            first_line = (_DISTRIBUTION_RE.sub(r"\1" if options.keep_distance else "", text) if strip and not header
-                          else text)
+            first_line = _strip_distribution(text, options.keep_distance) if strip and not header else text
             if header:  # the header line goes; lines before it are blank or skipped, so they may go too
                 head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
             elif blocks or skipping is not None:  # keep every line from the chunk's start: the line path reads them
@@ -476,8 +485,7 @@ def _even_width(chunk: Chunk, layout: _Layout) -> bool:
     if data.count(sep) == (layout.width - 1) * lines:
         return True
     line = pl.col("line")
-    counts = _collect(pl.scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
-                                  empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    counts = _collect(_scan_lines(data)
                       .filter(line.str.strip_chars() != "")
                       .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c")))
     return bool((counts.get_column("c") == layout.width - 1).all())
@@ -534,8 +542,7 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     counted as block delimiters: a line's block is ``block`` plus the blank lines before it in the chunk."""
     pl = _polars()
     keys = layout.keys
-    lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
-                        empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    lines = _scan_lines(chunk.data)
     raw = pl.col("line")
     blank = raw.str.strip_chars() == ""
     if layout.sep is not None:
@@ -544,6 +551,11 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     marked = lines.with_columns(blank.alias("__blank"), skipped.alias("__skip"))
     if layout.blocks:
         marked = marked.with_columns((pl.col("__blank").cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY))
+    try:
+        marked = _collect(marked).lazy()  # parsed once: the counts, the fields and the widths below all read it
+    except Exception:
+        layout.diagnose(chunk, None)
+        raise
     kept = marked.filter(~pl.col("__blank") & ~pl.col("__skip"))
     fields = _line_fields(layout, chunk)
     extra = [BLOCK_KEY] if layout.blocks else []
@@ -881,15 +893,6 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[str],
     return None
 
 
-def read_cells_two_files(gold_path: str, pred_path: str, gold_col: Column, pred_col: Column,
-                         options: TableOptions = TableOptions(), *, empty_ok: bool = False,
-                         progress: ReadProgress | None = None) -> tuple[list[tuple[Any, Any]], np.ndarray]:
-    """Pair line i of the gold file with line i of the predictions file; unique pairs with counts."""
-    rows, counts, _ = read_cells_in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
-                                               options, empty_ok=empty_ok, progress=progress)
-    return [(g, p) for g, p in rows], counts
-
-
 def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
                              *, empty_ok: bool = False, progress: ReadProgress | None = None,
                              blank_line_blocks: bool = False) -> tuple[list[tuple[Any, ...]], np.ndarray, Any]:
@@ -1007,8 +1010,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
     block number after it. An empty or missing label is an error."""
     pl = _polars()
     name, sep, role, empty_ok = layout.name, layout.sep, layout.roles[0], layout.empty_ok
-    lines = pl.scan_csv(chunk.data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
-                        empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    lines = _scan_lines(chunk.data)
     raw = pl.col("line")
     text = raw.str.strip_chars()
     blank = text == ""
@@ -1019,6 +1021,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
         (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY), delimiter.alias("__delim"))
     fields = _line_fields(layout, chunk)
     try:
+        marked = _collect(marked).lazy()  # parsed once, for the delimiter count and the values
         n_delim = int(_collect(marked.select(pl.col("__delim").sum())).item())
         kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
         if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
