@@ -1,19 +1,36 @@
-"""Golden files for the text, Markdown and CSV renderings; JSON round-trips.
+"""Golden files for the text, Markdown, CSV and LaTeX renderings; escaping; JSON round-trips of every command.
 
 Set ``CLFEVAL_UPDATE_GOLDEN=1`` to rewrite the golden files after an intended change (then read the diff).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import clfeval
+from clfeval.render import RENDERERS
+from clfeval.render.latex import latex_escape
+from clfeval.render.markdown import markdown_escape
+from clfeval.render.text import visible
+from tests.conftest import run_cli
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
+
+#: A label long enough to stretch every first column.
+LONG = "a label name long enough to test how every format copes with a very wide first column (90)"
+
+#: Labels that break a renderer that does not escape: HTML, Markdown and LaTeX syntax, quotes, non-ASCII text,
+#: control characters, a very long name.
+NASTY = ("<b>bold</b>", "A&B", '"quoted"', "it's", "naïve-日本語", "50%_$#{}~^\\|", "*emph*", LONG,
+         "tab\there\nnewline\x07")
 
 
 def _example() -> clfeval.Scores:
@@ -32,6 +49,30 @@ def _comparison() -> clfeval.Comparison:
                            metrics=["macro.f1", "accuracy"], seed=1)
 
 
+def _nasty_data() -> tuple[list[str], list[str]]:
+    """27 instances, three of each nasty label; six predictions wrong (each given the next label)."""
+    gold = [NASTY[i % len(NASTY)] for i in range(27)]
+    pred = [NASTY[(i + 1) % len(NASTY)] if i in (2, 7, 11, 16, 20, 25) else g for i, g in enumerate(gold)]
+    return gold, pred
+
+
+def _nasty() -> clfeval.Scores:
+    return clfeval.with_intervals(clfeval.score(*_nasty_data()), "delta")
+
+
+def _nasty_comparison() -> clfeval.Comparison:
+    # systems named like the labels; at most 5 instances differ between two systems, so every p-value is exact
+    gold, first = _nasty_data()
+    second = [NASTY[(i + 2) % len(NASTY)] if i in (4, 9, 13) else g for i, g in enumerate(gold)]
+    return clfeval.compare(gold, {"<sys> A&B": first, "*best*_run": second, "50% | $x$": gold[:26] + [NASTY[0]]},
+                           metrics=["macro.f1", "accuracy"], seed=1)
+
+
+def _nasty_cv() -> clfeval.CrossValidation:
+    gold, pred = _nasty_data()
+    return clfeval.cv(gold, pred, [("fold_1", "fold%2", "fold&3")[i % 3] for i in range(len(gold))])
+
+
 CASES = {
     "single.txt": lambda: _example().render("text"),
     "single-ci.txt": lambda: clfeval.with_intervals(_example(), "delta").render("text"),
@@ -43,6 +84,13 @@ CASES = {
     "compare.txt": lambda: _comparison().render("text"),
     "compare.md": lambda: _comparison().render("markdown"),
     "compare.csv": lambda: _comparison().render("csv"),
+    "single.tex": lambda: _example().render("latex"),
+    "single-ci.tex": lambda: clfeval.with_intervals(_example(), "delta").render("latex"),
+    "multi.tex": lambda: _multilabel().render("latex"),
+    "compare.tex": lambda: _comparison().render("latex"),
+    **{f"nasty-{name}.{ext}": (lambda make=make, fmt=fmt: make().render(fmt))
+       for name, make in (("score", _nasty), ("compare", _nasty_comparison), ("cv", _nasty_cv))
+       for ext, fmt in (("txt", "text"), ("md", "markdown"), ("tex", "latex"))},
 }
 
 
@@ -55,21 +103,54 @@ def test_golden(name: str) -> None:
     assert actual == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("make", [_example, _multilabel,
-                                  lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)])
-def test_json_round_trips(make) -> None:
-    result = make()
-    text = result.render("json")
-    data = json.loads(text)
-    assert json.loads(json.dumps(data)) == data == result.to_dict()
-    assert data["schema"] == "clfeval.score/1"
-
-
-def test_comparison_json_round_trips() -> None:
-    result = _comparison()
+def _round_trip(result, schema: str) -> dict:
+    """The JSON rendering of ``result`` is its ``to_dict()``, survives a second trip, and names its schema."""
     data = json.loads(result.render("json"))
-    assert json.loads(json.dumps(data)) == data == result.to_dict()
-    assert data["schema"] == "clfeval.compare/1" and all(p["exact"] for p in data["pairs"])
+    assert data == result.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["schema"] == schema
+    return data
+
+
+@pytest.mark.parametrize("make", [_example, _multilabel, _nasty,
+                                  lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)])
+def test_score_json_round_trips(make) -> None:
+    _round_trip(make(), "clfeval.score/1")
+
+
+@pytest.mark.parametrize("make", [_comparison, _nasty_comparison])
+def test_compare_json_round_trips(make) -> None:
+    data = _round_trip(make(), "clfeval.compare/1")
+    assert all(p["exact"] for p in data["pairs"])
+
+
+def test_cv_json_round_trips() -> None:
+    data = _round_trip(_nasty_cv(), "clfeval.cv/1")
+    assert data["fold_names"] == ["fold%2", "fold&3", "fold_1"] and len(data["folds"]) == 3
+
+
+def test_convert_json_round_trips() -> None:
+    binary = _round_trip(clfeval.convert(precision="0.75", recall="0.6", support=50, n=100), "clfeval.convert/1")
+    assert binary["status"] == "unique"
+    table = clfeval.convert_labels({"A&B": {"precision": "0.80", "recall": "0.67", "support": 6},
+                                    "<b>": {"precision": "0.60", "recall": "0.75", "support": 4}})
+    assert _round_trip(table, "clfeval.convert/1")["labels"]["A&B"]["tables"][0]["tp"] == 4
+
+
+def test_audit_json_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "table8.tsv"
+    path.write_text("\tPrecision\tRecall\tF1-score\tAccuracy\n"
+                    "NORMAL\t78.11%\t71.77%\t73.05%\t92.60%\n"
+                    "UPPER\t90.44%\t71.83%\t76.33%\t93.32%\n", encoding="utf-8")
+    _round_trip(clfeval.audit_file(str(path), all_averages=True), "clfeval.audit/1")
+
+
+def test_finagle_json_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "tagger.out"
+    path.write_text("w1 A A 0.9\nw2 A B 0.2\nw3 B B 0.8\nw4 B A 0.3\nw5 C C 0.7\nw6 A A 0.6\nw7 C B 0.1\n",
+                    encoding="utf-8")
+    data = _round_trip(clfeval.finagle_file(str(path), threshold=0.5), "clfeval.finagle/1")
+    assert set(data["scenarios"]) == {"normal", "changed", "upper"}
 
 
 def test_nan_is_null_in_json_and_said_in_words() -> None:
@@ -81,3 +162,121 @@ def test_nan_is_null_in_json_and_said_in_words() -> None:
     assert "undefined" in r.render("text")
     excluded = clfeval.score(["a", "b"], ["a", "a"], zero_division="nan", undefined="exclude")
     assert excluded.averages["macro"]["precision"] == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------- escaping
+
+@pytest.mark.parametrize("char, escaped", [
+    ("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),
+    ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("<", r"\textless{}"),
+    (">", r"\textgreater{}"), ('"', r"\textquotedbl{}"), ("|", r"\textbar{}"), ("`", r"\textasciigrave{}"),
+    ("[", "{[}"), ("]", "{]}"), ("*", "{*}"), ("\n", " "), ("\t", " "), ("\r", " "), ("\x00", " "), ("\x7f", " "),
+    ("Σ", r"\ensuremath{\Sigma}"), ("∅", r"\ensuremath{\emptyset}"), ("−", r"\ensuremath{-}"), ("†", r"\dag{}"),
+])
+def test_latex_escape_each_special_character(char: str, escaped: str) -> None:
+    assert latex_escape(char) == escaped
+    assert latex_escape(f"a{char}b") == f"a{escaped}b"
+
+
+def test_latex_escape_is_one_pass_and_lets_text_through() -> None:
+    assert latex_escape("\\{}") == r"\textbackslash{}\{\}"  # the braces of \textbackslash{} are not escaped again
+    assert latex_escape("naïve-日本語 it's, ok.") == "naïve-日本語 it's, ok."
+    assert latex_escape("50%_$#{}~^\\|") == (r"50\%\_\$\#\{\}\textasciitilde{}\textasciicircum{}"
+                                           r"\textbackslash{}\textbar{}")
+
+
+@pytest.mark.parametrize("char, escaped", [
+    ("\\", "\\\\"), ("`", "\\`"), ("*", "\\*"), ("_", "\\_"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"),
+    ("~", "\\~"), ("$", "\\$"), ("<", "&lt;"), (">", "&gt;"), ("&", "&amp;"), ("\n", " "), ("\t", " "),
+    ("\x07", " "),
+])
+def test_markdown_escape_each_special_character(char: str, escaped: str) -> None:
+    assert markdown_escape(char) == escaped
+    assert markdown_escape(f"a{char}b") == f"a{escaped}b"
+
+
+def test_markdown_escape_is_one_pass() -> None:
+    assert markdown_escape("&lt;") == "&amp;lt;"  # an entity in a label is shown, not interpreted
+    assert markdown_escape("<b>*x*</b>") == "&lt;b&gt;\\*x\\*&lt;/b&gt;"
+    assert markdown_escape("naïve-日本語 it's") == "naïve-日本語 it's"
+
+
+def test_text_shows_control_characters_as_escapes() -> None:
+    assert visible("a\nb\tc\rd\x00e\x07f\x1bg\x7f") == "a\\nb\\tc\\rd\\x00e\\x07f\\x1bg\\x7f"
+    text = _nasty().render("text")
+    assert "tab\\there\\nnewline\\x07" in text and "\t" not in text and "\x07" not in text
+    table = text.split("per label:\n")[1].split("\n\n")[0].splitlines()
+    assert len(table) == 2 + len(NASTY)  # one line per label: no label broke its row
+
+
+def test_escaped_formats_lose_no_label() -> None:
+    md, tex = _nasty().render("markdown"), _nasty().render("latex")
+    for label in NASTY:
+        assert f"| {markdown_escape(label)} | 3 |" in md
+        assert f"\n{latex_escape(label)} & 3 & " in tex
+
+
+# ---------------------------------------------------------------- LaTeX
+
+def test_latex_is_registered_and_reachable_from_the_cli(tmp_path: Path) -> None:
+    assert "latex" in RENDERERS and "booktabs" in RENDERERS["latex"][1]
+    path = tmp_path / "run.txt"
+    path.write_text("w1 A_1 A_1\nw2 A_1 B&C\nw3 B&C B&C\n", encoding="utf-8")
+    out = run_cli("score", str(path), "--format", "latex", "--no-matrix")
+    assert out.returncode == 0, out.stderr
+    tex = out.stdout.decode()
+    assert tex.startswith(f"% clfeval {clfeval.__version__} — clfeval score") and "\\toprule" in tex
+    assert "A\\_1 & 2 & " in tex and "B\\&C & 1 & " in tex and "confusion matrix" not in tex.lower()
+
+
+def test_latex_structure_of_a_score() -> None:
+    tex = _nasty().render("latex", digits=2)
+    body = [line for line in tex.splitlines() if not line.startswith("%")]
+    assert sum(line == r"\begin{table}[htbp]" for line in body) == 4
+    for command in (r"\centering", r"\toprule", r"\midrule", r"\bottomrule", r"\end{table}"):
+        assert sum(line == command for line in body) == 4
+    assert r"\begin{tabular}{lrrrr}" in body and "label & support & precision & recall & $F_{1}$ \\\\" in body
+    assert r"0.78 \,{\footnotesize[0.62, 0.93]}" in tex  # micro precision with its delta interval
+    # macro precision has no interval (a label is never predicted): a marker as wide as an interval
+    assert r"0.67 \,{\footnotesize\rlap{[n/a]}\phantom{[0.00, 0.00]}}" in tex
+    assert "macro (AF: mean of per-label F1) & " in tex
+    assert "95\\% delta intervals" in tex and "N = 27 instances (single-label); label set L: 9 labels" in tex
+    assert r"\caption{" in tex and "% needs \\usepackage{booktabs}" in tex
+    assert len(_nasty().render("latex", matrix=False).split(r"\begin{table}")) == 4
+
+
+def test_latex_comments_never_break() -> None:
+    tex = _nasty().render("latex")
+    head = tex.split("\n\n")[0].splitlines()
+    assert all(line.startswith("%") for line in head)
+    assert any(line.startswith("%   - † — clipped to [0, 1]: the Wald interval crossed a bound: \"it's\" F1")
+               for line in head)
+    odd = dataclasses.replace(clfeval.score(["a", "b"], ["a", "a"]), notes=("a note\nover\rthree lines",))
+    head = odd.render("latex").split("\n\n")[0].splitlines()
+    assert all(line.startswith("%") for line in head) and "%   - a note over three lines" in head
+
+
+def test_latex_undefined_and_negative_numbers() -> None:
+    tex = clfeval.score(["a", "b"], ["a", "a"], zero_division="nan").render("latex")
+    assert "b & 1 & undefined & 0.0000 & 0.0000 \\\\" in tex  # precision 0/0; F = 0 as recall is 0
+    assert r"\ensuremath{-}0.1062" in _comparison().render("latex")
+
+
+_CJK = re.compile("[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None,
+                    reason="pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended); "
+                           "the LaTeX goldens are then checked as text only")
+@pytest.mark.parametrize("name", sorted(n for n in CASES if n.endswith(".tex")))
+def test_latex_golden_compiles(name: str, tmp_path: Path) -> None:
+    """Each LaTeX golden in a minimal pdfLaTeX document (CJK characters replaced: they need a CJK font)."""
+    body = _CJK.sub("?", (GOLDEN / name).read_text(encoding="utf-8"))
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n"
+        "\\usepackage{booktabs}\n\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                         capture_output=True, timeout=120)
+    log = out.stdout.decode(errors="replace")
+    assert out.returncode == 0, log[-3000:]
+    assert "Missing character" not in (tmp_path / "doc.log").read_text(errors="replace")

@@ -1,4 +1,4 @@
-"""Rendering: a result as text, JSON, Markdown or CSV. The registry :data:`RENDERERS` names them."""
+"""Rendering: a result as text, JSON, Markdown, CSV or LaTeX. The registry :data:`RENDERERS` names them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from clfeval.errors import unknown_name
 from clfeval.render.csv import render_csv
 from clfeval.render.json import render_json
+from clfeval.render.latex import render_latex
 from clfeval.render.markdown import render_markdown
 from clfeval.render.text import render_text
 from clfeval.infer.comparison import Comparison
@@ -22,6 +23,8 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     "json": (render_json, "the versioned JSON contract (clfeval.score/1, clfeval.compare/1, clfeval.cv/1)"),
     "markdown": (render_markdown, "the report's tables as Markdown"),
     "csv": (render_csv, "tidy rows: section,label,measure,value"),
+    "latex": (render_latex, "booktabs tables (per-label and averaged scores, with intervals), labels escaped, to paste "
+                            "into a paper"),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from clfeval.infer.comparison import Comparison
@@ -10,16 +11,43 @@ from clfeval.report import report_of
 from clfeval.report.tables import Report, Table, format_number
 from clfeval.score.result import Scores
 
-__all__ = ["render_text", "text_table"]
+__all__ = ["render_report_text", "render_text", "text_table", "visible"]
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+#: Control characters (C0 and DEL) as the escapes Python would print: a newline in a label cannot break a row.
+_VISIBLE = str.maketrans({chr(i): _NAMED.get(chr(i), f"\\x{i:02x}") for i in (*range(0x20), 0x7F)})
+
+
+def visible(text: str) -> str:
+    r"""``text`` with every control character shown as an escape (``\n``, ``\t``, ``\r``, ``\x07`` …).
+
+    Examples
+    --------
+    >>> print(visible("two\nlines\tand a bell\a"))
+    two\nlines\tand a bell\x07
+    """
+    return text.translate(_VISIBLE)
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text``: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int, left: bool) -> str:
+    fill = " " * (width - _width(text))
+    return text + fill if left else fill + text
 
 
 def text_table(table: Table, digits: int) -> list[str]:
     """A table as aligned lines: the first column left-aligned, the others right-aligned."""
-    cells = [list(table.columns)] + [[format_number(v, digits) for v in row] for row in table.rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(table.columns))]
+    cells = [[visible(c) for c in table.columns]] + [[visible(format_number(v, digits)) for v in row]
+                                                        for row in table.rows]
+    widths = [max(_width(row[i]) for row in cells) for i in range(len(table.columns))]
     lines = []
     for n, row in enumerate(cells):
-        parts = [row[0].ljust(widths[0])] + [v.rjust(w) for v, w in zip(row[1:], widths[1:])]
+        parts = [_pad(row[0], widths[0], True)] + [_pad(v, w, False) for v, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(parts).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -27,18 +55,18 @@ def text_table(table: Table, digits: int) -> list[str]:
 
 
 def render_report_text(report: Report, digits: int) -> str:
-    """A :class:`Report` as plain text."""
-    lines = [report.title, ""]
+    """A :class:`Report` as plain text (control characters in any text shown as escapes)."""
+    lines = [visible(report.title), ""]
     for table in report.tables:
-        lines.append(f"{table.title}:")
+        lines.append(f"{visible(table.title)}:")
         lines.extend(text_table(table, digits))
         lines.append("")
     if report.warnings:
         lines.append("warnings:")
-        lines.extend(f"  ! {w}" for w in report.warnings)
+        lines.extend(f"  ! {visible(w)}" for w in report.warnings)
         lines.append("")
     lines.append("notes:")
-    lines.extend(f"  - {n}" for n in report.notes)
+    lines.extend(f"  - {visible(n)}" for n in report.notes)
     return "\n".join(lines) + "\n"
 
 

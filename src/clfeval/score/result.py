@@ -62,7 +62,8 @@ class Rendered:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def render(self, fmt: str = "text", **options: Any) -> str:
-        """This result rendered as ``text``, ``json``, ``markdown`` or ``csv`` (see :data:`clfeval.RENDERERS`)."""
+        """This result rendered as ``text``, ``json``, ``markdown``, ``csv``, ``latex`` or ``html`` (see
+        :data:`clfeval.RENDERERS`)."""
         from clfeval.render import render  # render sits above score and infer; imported on use only
 
         return render(self, fmt, **options)  # type: ignore[arg-type]

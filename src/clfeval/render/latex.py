@@ -1,0 +1,290 @@
+r"""LaTeX output: booktabs tables to paste into a paper, every piece of text escaped.
+
+A score result gives four tables — per label (support, precision, recall, F), the averages (each
+row named by its formula), the overall measures and the confusion matrix — with each score's
+confidence interval beside it when the result has intervals: ``0.8120 \,{\footnotesize[0.7500, 0.8600]}``.
+Every other result (comparison, cross-validation, conversion, audit, finagle) gives each table of
+its report. The output begins with ``%`` comment lines: the clfeval version, the packages it
+needs, and every warning and note of the report.
+
+Examples
+--------
+>>> import clfeval
+>>> tex = render_latex(clfeval.score(["a_1", "b", "b"], ["a_1", "b", "a_1"]), matrix=False)
+>>> tex.splitlines()[1]
+'% needs \\usepackage{booktabs}'
+>>> "a\\_1 & 1 & 0.5000 & 1.0000 & 0.6667 \\\\" in tex
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from clfeval._version import __version__
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.infer.intervals import INTERVAL_METHODS
+from clfeval.inverse.audit import Audit
+from clfeval.inverse.tables import Conversion, LabelConversion
+from clfeval.report import report_of
+from clfeval.report.tables import Bounds, PValue, Report, average_title, format_number
+from clfeval.score.finagle import Finagle
+from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.result import Key, Scores
+
+__all__ = ["latex_escape", "render_latex"]
+
+#: Symbols in clfeval's own titles that pdfLaTeX's UTF-8 input cannot set: as math (or text) commands.
+_SYMBOLS = {"Σ": r"\ensuremath{\Sigma}", "Π": r"\ensuremath{\Pi}", "α": r"\ensuremath{\alpha}",
+            "β": r"\ensuremath{\beta}", "λ": r"\ensuremath{\lambda}", "≥": r"\ensuremath{\geq}",
+            "≤": r"\ensuremath{\leq}", "∅": r"\ensuremath{\emptyset}", "∈": r"\ensuremath{\in}",
+            "∖": r"\ensuremath{\setminus}", "∩": r"\ensuremath{\cap}", "∞": r"\ensuremath{\infty}",
+            "±": r"\ensuremath{\pm}", "∓": r"\ensuremath{\mp}", "−": r"\ensuremath{-}", "·": r"\ensuremath{\cdot}",
+            "×": r"\ensuremath{\times}", "→": r"\ensuremath{\rightarrow}", "⌈": r"\ensuremath{\lceil}",
+            "⌉": r"\ensuremath{\rceil}", "✓": r"\ensuremath{\surd}", "ᵢ": r"\ensuremath{_i}",
+            "ᵈ": r"\ensuremath{^d}", "⁻": r"\ensuremath{^-}", "†": r"\dag{}"}
+
+#: One pass over the text: LaTeX's special characters as the commands that print them; ``[``, ``]`` and ``*``
+#: braced (a row starting with ``[`` or ``*`` would be read as the previous ``\\``'s optional argument or star);
+#: control characters as spaces.
+_LATEX = str.maketrans({
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+    '"': r"\textquotedbl{}", "|": r"\textbar{}", "`": r"\textasciigrave{}", "[": "{[}", "]": "{]}", "*": "{*}",
+    **_SYMBOLS,
+    **{chr(i): " " for i in (*range(0x20), 0x7F)},
+})
+
+#: Control characters as spaces: what a ``%`` comment line needs (a newline would end the comment).
+_COMMENT = str.maketrans({chr(i): " " for i in (*range(0x20), 0x7F)})
+
+
+def latex_escape(text: str) -> str:
+    r"""``text`` as LaTeX that prints it: for a label, a title or a caption.
+
+    Parameters
+    ----------
+    text
+        Any text.
+
+    Returns
+    -------
+    str
+        The text with ``\ & % $ # _ { } ~ ^ < > " |`` replaced by ``\textbackslash{}``, ``\&``, ``\%``,
+        ``\$``, ``\#``, ``\_``, ``\{``, ``\}``, ``\textasciitilde{}``, ``\textasciicircum{}``,
+        ``\textless{}``, ``\textgreater{}``, ``\textquotedbl{}``, ``\textbar{}``; a backquote as
+        ``\textasciigrave{}``; ``[``, ``]`` and ``*`` braced (``{[}``: a table row may start with one);
+        control characters (newline, tab, …) as spaces; the mathematical symbols of clfeval's own titles
+        (Σ, β, ∅, ≥, −, ·, † …) as commands pdfLaTeX sets without extra packages. Every other character
+        passes through (letters beyond ASCII need ``\usepackage[T1]{fontenc}`` and UTF-8 input).
+
+    Notes
+    -----
+    One ``str.translate`` table, so no replacement is escaped again by a later one.
+
+    Examples
+    --------
+    >>> print(latex_escape("50%_$#{x}~^\\ <b>"))
+    50\%\_\$\#\{x\}\textasciitilde{}\textasciicircum{}\textbackslash{} \textless{}b\textgreater{}
+    >>> print(latex_escape("naïve\nΣ [1] *"))
+    naïve \ensuremath{\Sigma} {[}1{]} {*}
+    """
+    return text.translate(_LATEX)
+
+
+class _Estimate(NamedTuple):
+    """A score cell with its interval beside it (``bounds`` None: the result has no intervals; ``Bounds(None,
+    None)``: this score has none) and, for an interval with a remark, what kind (``zero width`` …)."""
+
+    value: float
+    bounds: Bounds | None
+    remark: str = ""
+
+
+_NUMBERS = (int, float, np.integer, np.floating, Bounds, PValue, _Estimate)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, _NUMBERS) and not isinstance(value, (bool, np.bool_))
+
+
+def _number(value: Any, digits: int) -> str:
+    """A number (or any cell) via :func:`format_number`, escaped; a leading minus as a minus sign."""
+    text = latex_escape(format_number(value, digits))
+    if _is_number(value) and text.startswith("-"):
+        return r"\ensuremath{-}" + text[1:]
+    return text
+
+
+def _cell(value: Any, digits: int) -> str:
+    """A table cell: an estimate as ``value \\,{\\footnotesize[low, high]}``, anything else via :func:`_number`."""
+    if not isinstance(value, _Estimate):
+        return _number(value, digits)
+    if math.isnan(value.value):
+        return "undefined"
+    text = _number(value.value, digits)
+    if value.bounds is None:
+        return text
+    b = value.bounds
+    if b.low is None or b.high is None:  # as wide as an interval, so the values above and below line up
+        return text + rf" \,{{\footnotesize\rlap{{[n/a]}}\phantom{{[{0:.{digits}f}, {0:.{digits}f}]}}}}"
+    mark = r"\rlap{\textsuperscript{" + latex_escape(b.mark) + "}}" if b.mark else ""
+    return text + rf" \,{{\footnotesize[{_number(b.low, digits)}, {_number(b.high, digits)}]{mark}}}"
+
+
+def _legend(rows: Sequence[Sequence[Any]]) -> str:
+    """What the table's interval markers mean, for its caption (empty when it has none)."""
+    found = [v for row in rows for v in row if isinstance(v, _Estimate) and v.bounds is not None
+             and not math.isnan(v.value)]
+    parts = []
+    if any(v.bounds.low is None or v.bounds.high is None for v in found):
+        parts.append("[n/a]: no interval (the notes say why)")
+    remarks = sorted({v.remark for v in found if v.bounds.mark})
+    if remarks:
+        parts.append("† marks an interval with a remark: " + ", or ".join(remarks))
+    return "; ".join(parts) + "." if parts else ""
+
+
+def _tabular(caption: str, head: Sequence[str], rows: Sequence[Sequence[Any]], digits: int) -> list[str]:
+    """A ``table`` float: centred booktabs ``tabular`` under a caption (``caption`` and ``head`` already LaTeX).
+
+    The first column is left-aligned, a column of numbers right-aligned, any other column left-aligned.
+    """
+    spec = "l" + "".join("r" if all(_is_number(row[i]) for row in rows) else "l"
+                         for i in range(1, len(head)))
+    body = [" & ".join(_cell(v, digits) for v in row) + r" \\" for row in rows]
+    return [r"\begin{table}[htbp]", r"\centering", rf"\caption{{{caption}}}", rf"\begin{{tabular}}{{{spec}}}",
+            r"\toprule", " & ".join(head) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}",
+            r"\end{table}", ""]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _context(scores: Scores, intervals: bool = True) -> str:
+    """What a score table's caption states: N, the label set and its source, the intervals (when ``intervals``)."""
+    text = (f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, source: "
+            f"{scores.label_source} ({LABEL_SOURCES[scores.label_source]}).")
+    iv = scores.intervals
+    if iv is not None and intervals:
+        text += (f" In brackets: {100 * iv.confidence:g}% {iv.method} intervals "
+                 f"({INTERVAL_METHODS[iv.method].short if iv.method in INTERVAL_METHODS else iv.definition}")
+        text += f"; {iv.resamples} resamples, seed {iv.seed}" if iv.resamples is not None else ""
+        text += f"; over {iv.n_units} {iv.unit}" if iv.unit != "instances" else ""
+        text += ")."
+    return text
+
+
+def _kind(remark: str) -> str:
+    """A remark on an interval in short: its words before the colon (``clipped to [0, 1]``)."""
+    return remark.split(":")[0]
+
+
+def _estimate(scores: Scores, key: Key, value: float) -> _Estimate:
+    """A score and its interval (if the result has intervals), marked when the interval has a remark."""
+    iv = scores.intervals
+    if iv is None:
+        return _Estimate(value, None)
+    got, remark = iv.get(key), iv.remarks.get(key, "")
+    return _Estimate(value, Bounds(None, None) if got is None else Bounds(got[0], got[1], "†" if remark else ""),
+                     _kind(remark))
+
+
+def _score_tables(scores: Scores, report: Report, digits: int) -> list[str]:
+    """The per-label, averages, overall and confusion-matrix tables of a score result."""
+    f = "1" if scores.beta == 1 else f"{scores.beta:g}"
+    head = ["precision", "recall", rf"$F_{{{f}}}$"]
+    measures = ("precision", "recall", "f")
+    iv = scores.intervals
+
+    def caption(title: str, rows: Sequence[Sequence[Any]], intervals: bool = True) -> str:
+        return latex_escape(" ".join(t for t in (f"{title}.", _context(scores, intervals), _legend(rows)) if t))
+
+    per_label = [(lab, r.support, *(_estimate(scores, ("per_label", lab, m), getattr(r, m)) for m in measures))
+                 for lab, r in scores.per_label.items()]
+    averages = [(average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
+                for name, v in scores.averages.items()]
+    lines = _tabular(caption("Per-label scores (support: the label's occurrences in the gold data)", per_label),
+                     ["label", "support", *head], per_label, digits)
+    lines += _tabular(caption("Averages over the label set L, each named by its formula", averages),
+                      ["average", *head], averages, digits)
+    for table in report.tables:
+        if table.key == "overall":
+            # the overall measures are the result's one-part keys; a marked row is told by every kind they have
+            kinds = ", or ".join(dict.fromkeys(_kind(why) for key, why in iv.remarks.items() if len(key) == 1)
+                                 ) if iv is not None else ""
+            rows = [(title, _Estimate(value, bounds[0] if bounds else None, kinds))
+                    for title, value, *bounds in table.rows]
+            lines += _tabular(caption("Overall measures", rows), ["measure", "value"], rows, digits)
+        elif table.key.startswith("matrix"):
+            lines += _tabular(caption(_sentence(table.title), table.rows, intervals=False),
+                              [latex_escape(c) for c in table.columns], table.rows, digits)
+    return lines
+
+
+def _report_tables(report: Report, digits: int) -> list[str]:
+    """Each table of any report, its title as the caption."""
+    return [line for table in report.tables
+            for line in _tabular(latex_escape(_sentence(table.title)) + ".", [latex_escape(c) for c in table.columns],
+                                 table.rows, digits)]
+
+
+def _comments(report: Report, result: Any) -> list[str]:
+    """The opening ``%`` lines: version and title, the packages needed, the legend, warnings and notes."""
+    lines = [f"% clfeval {__version__} — {report.title}",
+             r"% needs \usepackage{booktabs}",
+             r"% text beyond ASCII (labels, symbols) needs \usepackage[T1]{fontenc} and \usepackage[utf8]{inputenc}",
+             "% (pdfLaTeX; UTF-8 is its default input since 2018); CJK labels need XeLaTeX or LuaLaTeX with a CJK "
+             "font, or the CJKutf8 package"]
+    if isinstance(result, Scores) and result.intervals is not None:
+        lines += [r"% a score cell reads: estimate \,{\footnotesize[low, high]}, the low and high ends of its "
+                  "confidence interval;",
+                  r"% [n/a]: the score has no interval, \dag: the interval has a remark (the notes below say why)"]
+    if isinstance(result, Scores):
+        lines.append("% undefined: a 0/0 left undefined (NaN) by --zero-division nan")
+    if report.warnings:
+        lines += ["%", "% warnings:", *(f"%   ! {w}" for w in report.warnings)]
+    lines += ["%", "% notes:", *(f"%   - {n}" for n in report.notes)]
+    return [line.translate(_COMMENT) for line in lines] + [""]
+
+
+def render_latex(result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle, *,
+                 digits: int = 4, matrix: bool = True, **_: Any) -> str:
+    r"""A result as booktabs LaTeX tables, ready to paste into a paper.
+
+    Parameters
+    ----------
+    result
+        A :class:`~clfeval.Scores`, :class:`~clfeval.Comparison`, :class:`~clfeval.CrossValidation`,
+        conversion, audit or finagle result.
+    digits
+        Decimals of every score (and of split counts in a multi-label confusion matrix).
+    matrix
+        Include the confusion matrix (a score or cross-validation result).
+
+    Returns
+    -------
+    str
+        ``%`` comment lines (version, report title, packages needed, every warning and note), then one
+        ``table`` environment per table: ``\centering``, a ``\caption`` and a ``tabular`` ruled with
+        ``\toprule``, ``\midrule`` and ``\bottomrule`` (the ``booktabs`` package).
+
+    Notes
+    -----
+    For a :class:`~clfeval.Scores`: per label (label, support, precision, recall, F), the averages (one
+    row per average, titled by its formula, e.g. ``macro (AF: mean of per-label F1)``), the overall
+    measures and the confusion matrix; each caption states N, the label set L and its source, and the
+    interval method and confidence. With intervals a score reads ``0.8120 \,{\footnotesize[0.7500, 0.8600]}``;
+    ``[n/a]`` marks a score without an interval, ``\dag`` an interval with a remark, ``undefined`` a
+    0/0 left as NaN. Every other result gives each table of its report (:func:`clfeval.report.report_of`)
+    with its title as caption. All text goes through :func:`latex_escape`.
+    """
+    report = report_of(result, matrix=matrix)
+    tables = _score_tables(result, report, digits) if isinstance(result, Scores) else _report_tables(report, digits)
+    return "\n".join(_comments(report, result) + tables)
