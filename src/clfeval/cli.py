@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -30,6 +31,7 @@ from clfeval.read.files import train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.table import FORMATS, TableOptions
 from clfeval.render import RENDERERS
+from clfeval.render.plot import write_plots
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.ratios import UNDEFINED_POLICIES
 
@@ -121,13 +123,26 @@ def _add_label_set_options(p: Any) -> None:
                     help=f"{_choices(UNDEFINED_POLICIES)}; default: include")
 
 
-def _add_output_options(p: Any) -> Any:
+def _add_output_options(p: Any, figures: bool = False) -> Any:
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=list(RENDERERS), default="text",
-                     help=f"{_choices(RENDERERS)}; default: text")
+    formats = RENDERERS if figures else {k: v for k, v in RENDERERS.items() if k != "html"}
+    out.add_argument("--format", choices=list(formats), default="text",
+                     help=f"{_choices(formats)}; default: text")
     out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    out.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown (default 4)")
+    out.add_argument("--digits", type=int, default=4, help="decimals in text, Markdown, LaTeX and HTML (default 4)")
+    if figures:
+        out.add_argument("--plot", metavar="DIR", help="also draw the report's figures into DIR as PNG and SVG "
+                                                       "(needs matplotlib: pip install 'clfeval[plot]')")
     return out
+
+
+def _render(result: Any, args: argparse.Namespace, **options: Any) -> str:
+    """The result in the asked format; with --plot, its figures written first (an error stops before any output)."""
+    if args.plot:
+        written = write_plots(result, args.plot)
+        print(f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
+              file=sys.stderr)
+    return result.render(args.format, digits=args.digits, command=args.command_line, **options)
 
 
 def _add_score(sub: Any) -> None:
@@ -153,7 +168,7 @@ def _add_score(sub: Any) -> None:
     _add_engine_options(p)
     _add_label_set_options(p)
     _add_interval_options(p, "confidence intervals")
-    out = _add_output_options(p)
+    out = _add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
     p.set_defaults(run=_run_score)
 
@@ -238,7 +253,7 @@ def _add_compare(sub: Any) -> None:
     t.add_argument("--exact-limit", type=int, default=100_000,
                    help="enumerate every swap pattern exactly when there are at most this many (default 100000; "
                         "0: never)")
-    _add_output_options(p)
+    _add_output_options(p, figures=True)
     p.set_defaults(run=_run_compare)
 
 
@@ -264,7 +279,7 @@ def _add_cv(sub: Any) -> None:
     _add_interval_options(p, "intervals of the pooled scores")
     p.add_argument("--warn-above", type=float, default=0.01, metavar="D",
                    help="warn when a pooled and a mean-of-folds value differ by more than D (default 0.01)")
-    out = _add_output_options(p)
+    out = _add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the pooled confusion matrix out of the report")
     p.set_defaults(run=_run_cv)
 
@@ -474,7 +489,7 @@ def _run_score(args: argparse.Namespace) -> str:
     finally:
         reading.close()
         progress.close()
-    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+    return _render(result, args, matrix=not args.no_matrix)
 
 
 def _run_count(args: argparse.Namespace) -> str:
@@ -530,7 +545,7 @@ def _run_compare(args: argparse.Namespace) -> str:
     finally:
         reading.close()
         progress.close()
-    return result.render(args.format, digits=args.digits)
+    return _render(result, args)
 
 
 def _run_cv(args: argparse.Namespace) -> str:
@@ -552,7 +567,7 @@ def _run_cv(args: argparse.Namespace) -> str:
     finally:
         reading.close()
         progress.close()
-    return result.render(args.format, digits=args.digits, matrix=not args.no_matrix)
+    return _render(result, args, matrix=not args.no_matrix)
 
 
 def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: ReadingBar) -> Any:
@@ -598,6 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = shlex.join(["clfeval", *(sys.argv[1:] if argv is None else argv)])
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -7,6 +7,7 @@ from typing import Any
 
 from clfeval.errors import unknown_name
 from clfeval.render.csv import render_csv
+from clfeval.render.html import render_html
 from clfeval.render.json import render_json
 from clfeval.render.latex import render_latex
 from clfeval.render.markdown import render_markdown
@@ -25,6 +26,8 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     "csv": (render_csv, "tidy rows: section,label,measure,value"),
     "latex": (render_latex, "booktabs tables (per-label and averaged scores, with intervals), labels escaped, to paste "
                             "into a paper"),
+    "html": (render_html, "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
+                          "plots with intervals, provenance; write it with -o report.html"),
 }
 
 

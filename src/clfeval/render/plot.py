@@ -1,0 +1,144 @@
+"""The report's figures as PNG and SVG files for papers, drawn with matplotlib (the optional extra ``plot``).
+
+The figures are those of the HTML report (:func:`clfeval.report.figures.figures_of`): the confusion heat map
+in its three views (counts, row shares, column shares), the per-label dot plot, and for comparisons and
+cross-validation their own plots. Labels are drawn as written: matplotlib's math mode is off, so ``$x$``
+stays ``$x$``. SVG files keep text as text and carry no date, so the same result gives the same file.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+from typing import Any
+
+from clfeval.errors import ClfevalError
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.render.svg import VIEWS, blues, compact, nice_ticks, series_colours, short
+from clfeval.report.figures import DotPlot, HeatMap, figures_of
+from clfeval.score.result import Scores
+
+__all__ = ["INSTALL_HINT", "write_plots"]
+
+#: What to do when matplotlib is missing.
+INSTALL_HINT = "--plot needs matplotlib, an optional extra: pip install 'clfeval[plot]' (or pip install matplotlib)"
+
+_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle": "^", "tick": "|"}
+_RC = {"text.parse_math": False, "svg.fonttype": "none", "svg.hashsalt": "clfeval", "font.size": 9,
+       "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise ClfevalError(INSTALL_HINT) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _heat_map(plt: Any, heat: HeatMap, view: str) -> Any:
+    from matplotlib.colors import LinearSegmentedColormap
+
+    n = len(heat.labels)
+    side = min(max(3.2, 0.42 * n + 1.6), 16.0)
+    fig, ax = plt.subplots(figsize=(side, side))
+    shade = heat.shade(view)
+    cmap = LinearSegmentedColormap.from_list("clfeval_blues", [blues(0.0), blues(1.0)])
+    ax.imshow(shade, cmap=cmap, vmin=0.0, vmax=1.0, aspect="equal")
+    values = heat.cells if view == "count" else 100 * heat.shares(view)
+    size = 9 if n <= 12 else 7 if n <= 24 else 5
+    for i in range(n):
+        for j in range(n):
+            text = compact(float(values[i, j])) if view == "count" else f"{values[i, j]:.0f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=size,
+                    color="white" if shade[i, j] > 0.5 else "#1a1a1a")
+    names = [short(lab, 18) for lab in heat.labels]
+    ax.set_xticks(range(n), names, rotation=55, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(n), names)
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("gold")
+    ax.set_title(f"{heat.title}: {VIEWS[view]}", fontsize=10)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def _dot_plot(plt: Any, plot: DotPlot) -> Any:
+    rows = len(plot.rows)
+    fig, ax = plt.subplots(figsize=(7.0, 0.9 + 0.26 * max(rows, 2)))
+    shown = [s for s in plot.series if not s.muted]
+    offsets = {id(s): (k - (len(shown) - 1) / 2) * 0.16 for k, s in enumerate(shown)}
+    legend_muted = False
+    for s, colour in zip(plot.series, series_colours(plot)):
+        ys, xs, lows, highs = [], [], [], []
+        for i, point in enumerate(s.points):
+            if point is None or math.isnan(point.value):
+                continue
+            ys.append(i + offsets.get(id(s), 0.0))
+            xs.append(point.value)
+            lows.append(point.value - point.low if point.low is not None else 0.0)
+            highs.append(point.high - point.value if point.high is not None else 0.0)
+        label = "folds" if s.muted else s.name
+        if s.muted and legend_muted:
+            label = "_nolegend_"
+        legend_muted = legend_muted or s.muted
+        ax.errorbar(xs, ys, xerr=[lows, highs] if any(lows) or any(highs) else None, fmt=_MARKERS[s.marker],
+                    color=colour, ms=3.5 if s.muted else 5, elinewidth=1.2, capsize=0, label=label,
+                    alpha=0.75 if s.muted else 1.0, mew=2 if s.marker == "tick" else 1)
+    if plot.reference is not None:
+        ax.axvline(plot.reference, color="#444444", lw=1, ls="--")
+    ax.set_yticks(range(rows), [short(r, 26) for r in plot.rows])
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_xlim(plot.low, plot.high)
+    ticks = nice_ticks(plot.low, plot.high)
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.grid(axis="x", color="#e3e3e3", lw=0.8)
+    ax.set_axisbelow(True)
+    for i, note in enumerate(plot.notes):
+        if note:
+            ax.annotate(note, (1.0, i), xycoords=("axes fraction", "data"), xytext=(6, 0), textcoords="offset points",
+                        va="center", fontsize=8)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(shown) + 1, 5), frameon=False,
+              fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def write_plots(result: Scores | Comparison | CrossValidation, directory: str | Path) -> list[Path]:
+    """Draw the result's figures into ``directory`` (made if missing) as ``<name>.png`` and ``<name>.svg``.
+
+    A heat map gives three figures, ``<key>``, ``<key>-row`` and ``<key>-column`` (its count, recall and
+    precision views). Returns the paths written. Raises :class:`ClfevalError` with an install hint when
+    matplotlib is missing.
+    """
+    plt = _pyplot()
+    import matplotlib
+
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClfevalError(f"cannot make the --plot directory {directory}: {exc.strerror or exc}") from None
+    written: list[Path] = []
+    with matplotlib.rc_context(_RC), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph .* missing from")  # CJK labels in a Latin font
+        for fig_data in figures_of(result):
+            if isinstance(fig_data, HeatMap):
+                drawn = [(fig_data.key if v == "count" else f"{fig_data.key}-{v}", _heat_map(plt, fig_data, v))
+                         for v in VIEWS]
+            else:
+                drawn = [(fig_data.key, _dot_plot(plt, fig_data))]
+            for name, fig in drawn:
+                for ext in ("png", "svg"):
+                    path = out / f"{name}.{ext}"
+                    fig.savefig(path, dpi=200, bbox_inches="tight",
+                                metadata={"Date": None} if ext == "svg" else {"Software": "clfeval"})
+                    written.append(path)
+                plt.close(fig)
+    return written

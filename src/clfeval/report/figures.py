@@ -1,0 +1,312 @@
+"""Figures of a result, as data: the confusion heat map and dot plots with interval bars.
+
+A figure here says *what* is drawn — labels in order, values, intervals, markers — and nothing about
+how. The HTML report draws them as inline SVG (:mod:`clfeval.render.svg`) and ``--plot`` draws the
+same figures with matplotlib (:mod:`clfeval.render.plot`), so a paper's figure and the report agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from clfeval.count.labelsets import SplitMatrix
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.score.result import Scores
+
+__all__ = ["MAX_DOT_ROWS", "MAX_HEAT_LABELS", "DotPlot", "Figure", "HeatMap", "Point", "Series", "figures_of",
+           "heat_map", "per_label_plot"]
+
+#: A heat map shows at most this many labels; beyond it the least frequent are folded into one "other" row and
+#: column, so a 1,000-label matrix stays readable (the report's tables and the JSON keep every cell).
+MAX_HEAT_LABELS = 40
+
+#: A dot plot shows at most this many rows (the weakest, as it is sorted to show the weak ones first).
+MAX_DOT_ROWS = 150
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    """A confusion matrix to draw as a heat map, rows gold and columns predicted.
+
+    Attributes
+    ----------
+    key, title, caption
+        A file-name-safe name, a heading, and a sentence saying what the cells hold.
+    labels
+        The row and column labels, most frequent gold label first (multi-label: ``∅`` last).
+    cells
+        The counts shown, and coloured in the count and row views; row i adds up to label i's gold
+        frequency (in a multi-label split-count matrix, its gold-row view).
+    column_cells
+        The counts that the column (precision) view divides by their column sums; the same as
+        ``cells`` for single-label data, the predicted-column view for multi-label data.
+    folded
+        How many labels were folded into the last row and column ("other"); 0 when none were.
+    """
+
+    key: str
+    title: str
+    caption: str
+    labels: tuple[str, ...]
+    cells: np.ndarray
+    column_cells: np.ndarray
+    folded: int = 0
+
+    def shares(self, view: str) -> np.ndarray:
+        """The cells as shares: ``count`` of the largest cell, ``row`` of each row's sum (the recall view:
+        the diagonal is each label's recall), ``column`` of each column's sum (the precision view). A row
+        or column that adds up to 0 has shares 0.
+
+        >>> HeatMap("m", "", "", ("a", "b"), np.array([[3, 1], [0, 4]]), np.array([[3, 1], [0, 4]])).shares("row")
+        array([[0.75, 0.25],
+               [0.  , 1.  ]])
+        """
+        if view == "count":
+            top = float(self.cells.max()) if self.cells.size else 0.0
+            return self.cells / top if top > 0 else np.zeros(self.cells.shape)
+        cells = self.cells if view == "row" else self.column_cells
+        sums = cells.sum(axis=1 if view == "row" else 0, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(sums > 0, cells / np.where(sums > 0, sums, 1), 0.0)
+
+    def shade(self, view: str) -> np.ndarray:
+        """How dark each cell is drawn, in [0, 1]: the share itself in the row and column views, its square root in
+        the count view (so that errors stay visible beside a large diagonal)."""
+        shares = self.shares(view)
+        return np.sqrt(shares) if view == "count" else shares
+
+
+@dataclass(frozen=True)
+class Point:
+    """A value with its interval (``None`` bounds: no interval); a NaN value is undefined and not drawn."""
+
+    value: float
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Series:
+    """One kind of marker across the rows of a dot plot: ``marker`` is ``circle``, ``square``, ``diamond``,
+    ``triangle`` or ``tick``; ``muted`` draws it small and grey (cross-validation folds)."""
+
+    name: str
+    marker: str
+    points: tuple[Point | None, ...]
+    muted: bool = False
+
+
+@dataclass(frozen=True)
+class DotPlot:
+    """Rows of points with interval bars on one horizontal scale.
+
+    Attributes
+    ----------
+    key, title, caption
+        A file-name-safe name, a heading, and what the points and bars are.
+    rows
+        The row names, top to bottom.
+    series
+        The markers drawn on each row, each with one point (or ``None``) per row.
+    low, high
+        The scale's ends.
+    reference
+        A value marked by a vertical line (0 for differences), or ``None``.
+    notes
+        A short text per row shown at its right (a p-value), or empty.
+    """
+
+    key: str
+    title: str
+    caption: str
+    rows: tuple[str, ...]
+    series: tuple[Series, ...]
+    low: float = 0.0
+    high: float = 1.0
+    reference: float | None = None
+    notes: tuple[str, ...] = ()
+
+
+Figure = HeatMap | DotPlot
+
+
+def _f_title(beta: float) -> str:
+    return "F1" if beta == 1 else f"F{beta:g}"
+
+
+def _by_support(labels: tuple[str, ...], support: np.ndarray, pinned_last: bool) -> np.ndarray:
+    """Label positions, most frequent gold label first (ties in label-set order); ``pinned_last`` keeps the last
+    label (multi-label ∅) at the end."""
+    n = len(labels) - (1 if pinned_last else 0)
+    order = np.lexsort((np.arange(n), -support[:n]))
+    return np.concatenate([order, [n]]) if pinned_last else order
+
+
+def _fold(cells: np.ndarray, keep: np.ndarray, rest: np.ndarray, tail: np.ndarray) -> np.ndarray:
+    """``cells`` with the rows and columns ``rest`` added into one, placed before ``tail`` (∅, when pinned)."""
+    def squash(m: np.ndarray, axis: int) -> np.ndarray:
+        parts = [np.take(m, keep, axis=axis), np.take(m, rest, axis=axis).sum(axis=axis, keepdims=True),
+                 np.take(m, tail, axis=axis)]
+        return np.concatenate(parts, axis=axis)
+    return squash(squash(cells, 0), 1)
+
+
+def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confusion", title: str = "") -> HeatMap:
+    """The confusion heat map of a result: labels sorted by gold support; beyond ``limit`` labels, the least
+    frequent folded into one ``other`` row and column."""
+    confusion = scores.confusion
+    split = isinstance(confusion, SplitMatrix)
+    labels = tuple(confusion.labels)
+    cells = np.asarray(confusion.gold_view if split else confusion.cells, dtype=np.float64)
+    column_cells = np.asarray(confusion.predicted_view, dtype=np.float64) if split else cells
+    order = _by_support(labels, cells.sum(axis=1), pinned_last=split)
+    labels = tuple(labels[i] for i in order)
+    cells, column_cells = cells[np.ix_(order, order)], column_cells[np.ix_(order, order)]
+    folded = 0
+    if len(labels) > limit:
+        tail = np.array([len(labels) - 1]) if split else np.array([], dtype=int)
+        body = len(labels) - len(tail)
+        keep, rest = np.arange(limit - 1 - len(tail)), np.arange(limit - 1 - len(tail), body)
+        folded = len(rest)
+        cells, column_cells = _fold(cells, keep, rest, tail), _fold(column_cells, keep, rest, tail)
+        labels = (*(labels[i] for i in keep), f"other ({folded} labels)", *(labels[i] for i in tail))
+    what = ("split counts (Van Asch's multi-label confusion matrix): the count and row views show the gold-row view, "
+            "whose rows add up to each label's gold frequency; the column view divides the predicted-column view by "
+            "its column sums" if split else "instances with gold label (row) and predicted label (column)")
+    caption = (f"Rows: gold; columns: predicted; labels sorted by gold support. Cells: {what}. The row view shows "
+               "each row as shares of its gold total (the diagonal is recall); the column view shows shares of each "
+               "predicted total (the diagonal is precision).")
+    if folded:
+        caption += (f" The {folded} least frequent labels are added up into 'other'; the tables and the JSON "
+                    "keep every cell.")
+    return HeatMap(key, title or ("split-count confusion matrix" if split else "confusion matrix"), caption,
+                   labels, cells, column_cells, folded)
+
+
+def _point(scores: Scores, key: tuple[str, ...], value: float) -> Point:
+    bounds = scores.intervals.get(key) if scores.intervals is not None else None
+    return Point(value, *(bounds if bounds is not None else (None, None)))
+
+
+def _weakest_first(labels: list[str], f_values: list[float], limit: int) -> tuple[list[str], int]:
+    """Labels by F, lowest first (undefined first of all); the first ``limit``, and how many were left out."""
+    order = sorted(range(len(labels)), key=lambda i: (not math.isnan(f_values[i]), f_values[i], i))
+    return [labels[i] for i in order[:limit]], max(0, len(labels) - limit)
+
+
+def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per-label") -> DotPlot:
+    """Per-label precision, recall and F as a dot plot, weakest F first, with each score's interval."""
+    f = _f_title(scores.beta)
+    labels = list(scores.per_label)
+    rows, hidden = _weakest_first(labels, [scores.per_label[lab].f for lab in labels], limit)
+    series = tuple(
+        Series(title, marker, tuple(_point(scores, ("per_label", lab, m), getattr(scores.per_label[lab], m))
+                                    for lab in rows))
+        for m, title, marker in (("precision", "precision", "circle"), ("recall", "recall", "square"),
+                                 ("f", f, "diamond")))
+    iv = scores.intervals
+    bars = (f"bars: {100 * iv.confidence:g}% {iv.method} intervals" if iv is not None
+            else "no intervals (asked for with --ci)")
+    caption = f"Each label's precision, recall and {f}, lowest {f} first; {bars}. An undefined (0/0) score has no dot."
+    if hidden:
+        caption += f" The {hidden} labels with the highest {f} are left out; the tables list them all."
+    return DotPlot(key, f"per-label precision, recall and {f}", caption, tuple(rows), series)
+
+
+def _difference_plot(cmp: Comparison) -> DotPlot:
+    rows, points, notes = [], [], []
+    for p in cmp.pairs:
+        rows.append(f"{p.metric}: {p.a} − {p.b}")
+        points.append(Point(p.difference, *(p.ci if p.ci is not None else (None, None))))
+        notes.append("no test" if math.isnan(p.p_adjusted) else
+                     f"p = {p.p_value:.2g}" + ("" if len(cmp.pairs) == 1 else f", Holm {p.p_adjusted:.2g}")
+                     + (" ✓" if p.significant else ""))
+    span = max([abs(x) for pt in points for x in (pt.value, pt.low, pt.high)
+                if x is not None and not math.isnan(x)] + [1e-3])
+    bars = (f"bars: {100 * cmp.confidence:g}% paired bootstrap intervals" if cmp.ci != "none"
+            else "no intervals (asked for with --ci bootstrap)")
+    caption = (f"Each pair's difference A − B per metric; {bars}. At the right: the p-value ({cmp.test}) and, with "
+               f"several comparisons, Holm's adjusted p-value; ✓ marks a difference that holds at α = {cmp.alpha:g}.")
+    return DotPlot("differences", "differences between systems", caption, tuple(rows),
+                   (Series("A − B", "diamond", tuple(points)),), -1.1 * span, 1.1 * span, 0.0, tuple(notes))
+
+
+def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlot:
+    first = cmp.first
+    f = _f_title(first.beta)
+    pairs = list(dict.fromkeys((p.a, p.b) for p in cmp.pairs))
+    labels = list(first.per_label)
+    gaps = {pair: [cmp.results[pair[0]].per_label[lab].f - cmp.results[pair[1]].per_label[lab].f for lab in labels]
+            for pair in pairs}
+    support = [first.per_label[lab].support for lab in labels]
+    order = sorted(range(len(labels)), key=lambda i: (-support[i], i))[:limit]
+    markers = ("circle", "square", "diamond", "triangle")
+    series = tuple(Series(f"{a} − {b}", markers[n % len(markers)], tuple(Point(gaps[(a, b)][i]) for i in order))
+                   for n, (a, b) in enumerate(pairs))
+    finite = [abs(pt.value) for s in series for pt in s.points if pt is not None and not math.isnan(pt.value)]
+    span = max(finite + [1e-3])
+    caption = (f"Per-label {f} of A minus that of B, labels by gold support (most frequent first); no test is "
+               "made per label — these show where the systems differ, not whether it holds.")
+    if len(labels) > limit:
+        caption += f" The {len(labels) - limit} least frequent labels are left out."
+    return DotPlot("per-label-differences", f"per-label {f} differences", caption,
+                   tuple(labels[i] for i in order), series, -1.1 * span, 1.1 * span, 0.0)
+
+
+def _fold_plot(cv: CrossValidation) -> DotPlot:
+    pooled = cv.pooled
+    f = _f_title(pooled.beta)
+    means = cv.mean_of_folds()
+    fk = "f1" if pooled.beta == 1 else f"f{pooled.beta:g}"
+    rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name][fk], means["averages"][name][f"{fk}_sd"])
+            for name in pooled.averages]
+    rows.append(("accuracy", ("accuracy",), means["accuracy"], means["accuracy_sd"]))
+
+    def value(result: Scores, key: tuple[str, ...]) -> float:
+        return result.averages[key[1]][key[2]] if key[0] == "averages" else result.accuracy
+
+    folds = tuple(Series(f"fold {name}", "circle", tuple(Point(value(fold, key)) for _, key, _, _ in rows), True)
+                  for name, fold in zip(cv.fold_names, cv.folds))
+    pooled_series = Series("pooled", "diamond", tuple(_point(pooled, key, value(pooled, key)) for _, key, _, _ in rows))
+    mean_series = Series("mean of folds ± sd", "tick", tuple(
+        Point(mean, *((mean - sd, mean + sd) if not math.isnan(sd) else (None, None))) for _, _, mean, sd in rows))
+    bars = (f"; the pooled bars are {100 * pooled.intervals.confidence:g}% {pooled.intervals.method} intervals"
+            if pooled.intervals is not None else "")
+    caption = (f"Grey dots: each fold's own score; diamond: pooled (the folds' counts added, then scored — the value "
+               f"to report); tick: the mean of the folds' scores, its bar ± one standard deviation{bars}.")
+    series = (*folds, mean_series, pooled_series)
+    low, high = _zoomed([x for s in series for p in s.points if p is not None
+                         for x in (p.value, p.low, p.high) if x is not None and not math.isnan(x)])
+    if (low, high) != (0.0, 1.0):
+        caption += f" The scale runs from {low:g} to {high:g}."
+    return DotPlot("folds", "folds, pooled and mean of folds", caption, tuple(r[0] for r in rows), series, low, high)
+
+
+def _zoomed(values: list[float], step: float = 0.05) -> tuple[float, float]:
+    """A scale in [0, 1] around ``values``, its ends on multiples of ``step``, at least two steps wide.
+
+    >>> _zoomed([0.71, 0.83])
+    (0.65, 0.9)
+    """
+    if not values:
+        return 0.0, 1.0
+    low = max(0.0, math.floor((min(values) - step / 2) / step) * step)
+    high = min(1.0, math.ceil((max(values) + step / 2) / step) * step)
+    if high - low < 2 * step:
+        low, high = max(0.0, low - step), min(1.0, high + step)
+    return round(low, 10), round(high, 10)
+
+
+def figures_of(result: Scores | Comparison | CrossValidation) -> list[Figure]:
+    """The figures of a result: a score's heat map and per-label plot; a comparison's differences and per-label
+    differences; a cross-validation's fold plot, then its pooled heat map and per-label plot."""
+    if isinstance(result, Comparison):
+        return [_difference_plot(result), _per_label_differences(result)]
+    if isinstance(result, CrossValidation):
+        return [_fold_plot(result), heat_map(result.pooled, title="pooled confusion matrix"),
+                per_label_plot(result.pooled)]
+    return [heat_map(result), per_label_plot(result)]

@@ -1,0 +1,87 @@
+"""``--plot DIR``: the report's figures as PNG and SVG files (matplotlib), and a clear hint when matplotlib is
+missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import clfeval
+from tests.conftest import cli_error, run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+pytest.importorskip("matplotlib", reason="matplotlib (the plot extra, part of the test extras) is not installed")
+
+FIGURES = {
+    "score": ["confusion", "confusion-row", "confusion-column", "per-label"],
+    "compare": ["differences", "per-label-differences"],
+    "cv": ["folds", "confusion", "confusion-row", "confusion-column", "per-label"],
+}
+
+
+def _svg_text(path: Path) -> str:
+    root = ET.parse(path).getroot()  # well-formed XML, text kept as text
+    return " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
+
+
+def test_score_plots_are_png_and_svg_with_labels_as_written(tmp_path: Path) -> None:
+    data = tmp_path / "data.txt"
+    rows = ["a a", "a b", "b b", "$x$ $x$", "<b>&c a", "b <b>&c"] * 5
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = run_cli("score", str(data), "--ci", "delta", "--plot", "figs", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr.decode()
+    assert b"wrote 8 files (4 figures as PNG and SVG) to figs" in out.stderr
+    assert out.stdout.startswith(b"clfeval score")  # the report still goes to standard output
+    written = sorted(p.name for p in (tmp_path / "figs").iterdir())
+    assert written == sorted(f"{name}.{ext}" for name in FIGURES["score"] for ext in ("png", "svg"))
+    for name in FIGURES["score"]:
+        assert (tmp_path / "figs" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = _svg_text(tmp_path / "figs" / "confusion.svg")
+    assert "$x$" in text and "<b>&c" in text  # math mode off; XML escaping done by the writer
+    assert "confusion matrix: counts" in text
+    assert "recall view" in _svg_text(tmp_path / "figs" / "confusion-row.svg")
+    assert "precision" in _svg_text(tmp_path / "figs" / "per-label.svg")
+
+
+def test_svg_files_are_reproducible(tmp_path: Path) -> None:
+    from clfeval.render.plot import write_plots
+
+    result = clfeval.with_intervals(clfeval.score(list("aabbc"), list("abbcc")), "delta")
+    first = {p.name: p.read_bytes() for p in write_plots(result, tmp_path / "one") if p.suffix == ".svg"}
+    second = {p.name: p.read_bytes() for p in write_plots(result, tmp_path / "two") if p.suffix == ".svg"}
+    assert first == second and len(first) == 4
+
+
+def test_compare_and_cv_plots(tmp_path: Path) -> None:
+    from clfeval.render.plot import write_plots
+
+    gold = list("abcabcabcaab")
+    cmp = clfeval.compare(gold, {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab")}, seed=1)
+    names = {p.stem for p in write_plots(cmp, tmp_path / "cmp")}
+    assert names == set(FIGURES["compare"])
+    cv = clfeval.cv(gold, list("abcabbaacaab"), [k % 3 for k in range(12)])
+    names = {p.stem for p in write_plots(cv, tmp_path / "cv")}
+    assert names == set(FIGURES["cv"])
+    assert "pooled" in _svg_text(tmp_path / "cv" / "folds.svg")
+
+
+def test_plot_into_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    (tmp_path / "d.txt").write_text("a a\nb a\n", encoding="utf-8")
+    cli_error(run_cli("score", "d.txt", "--plot", "taken", cwd=tmp_path), "--plot directory", "taken")
+
+
+def test_missing_matplotlib_gives_the_install_hint(tmp_path: Path) -> None:
+    (tmp_path / "d.txt").write_text("a a\nb a\n", encoding="utf-8")
+    # a real run of the command in an interpreter where matplotlib cannot be imported
+    code = ("import sys; sys.modules['matplotlib'] = None; from clfeval.cli import main; "
+            "sys.exit(main(['score', 'd.txt', '--plot', 'figs']))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, env=env, timeout=60)
+    cli_error(out, "--plot needs matplotlib", "pip install 'clfeval[plot]'")
+    assert not (tmp_path / "figs").exists()
