@@ -99,8 +99,8 @@ def test_heat_map_cells_views_and_order_follow_the_confusion_matrix() -> None:
         i, j = divmod(k, n)
         assert attrs["data-text-count"] == str(int(matrix[i, j]))
         row, col = matrix[i].sum(), matrix[:, j].sum()
-        assert attrs["data-text-row"] == (f"{100 * matrix[i, j] / row:.0f}" if row else "0")
-        assert attrs["data-text-column"] == (f"{100 * matrix[i, j] / col:.0f}" if col else "0")
+        assert attrs["data-text-row"] == (f"{100 * matrix[i, j] / row:.0f}" if row else "–")  # no gold: no recall
+        assert attrs["data-text-column"] == (f"{100 * matrix[i, j] / col:.0f}" if col else "–")
         assert attrs["fill"] == attrs["data-fill-count"]
 
 
@@ -114,12 +114,18 @@ def test_heat_map_folds_rare_labels_and_keeps_every_count() -> None:
     assert len(heat.labels) == MAX_HEAT_LABELS and heat.folded == 70 - (MAX_HEAT_LABELS - 1)
     assert heat.labels[-1] == f"other ({heat.folded} labels)"
     assert heat.cells.sum() == result.confusion.cells.sum()
-    kept = [result.labels.index(lab) for lab in heat.labels[:-1]]
-    rest = [i for i in range(70) if i not in kept]
+    # the oracle: the 39 labels of highest gold support (ties in label-set order) kept, in that order
+    by_support = sorted(range(70), key=lambda i: (-result.per_label[result.labels[i]].support, i))
+    kept, rest = by_support[:MAX_HEAT_LABELS - 1], sorted(by_support[MAX_HEAT_LABELS - 1:])
+    assert list(heat.labels[:-1]) == [result.labels[i] for i in kept]
     assert np.array_equal(heat.cells[:-1, :-1], result.confusion.cells[np.ix_(kept, kept)])
     assert heat.cells[-1, -1] == result.confusion.cells[np.ix_(rest, rest)].sum()
     assert np.array_equal(heat.cells[:-1, -1], result.confusion.cells[np.ix_(kept, rest)].sum(axis=1))
-    assert len(_heat_cells(result.render("html"))) == MAX_HEAT_LABELS ** 2
+    html = result.render("html")
+    assert len(_heat_cells(html)) == MAX_HEAT_LABELS ** 2
+    # the 70 × 70 matrix table stays out of the page; the CSV and JSON hold every cell
+    assert 'data-key="matrix"' not in html and "confusion matrix of 70 labels is left out" in html
+    assert 'data-key="matrix"' in clfeval.score(list("ab"), list("ba")).render("html")
 
 
 def test_multilabel_heat_map_keeps_the_empty_set_last_and_uses_the_predicted_view_for_columns() -> None:
@@ -133,6 +139,39 @@ def test_multilabel_heat_map_keeps_the_empty_set_last_and_uses_the_predicted_vie
     index = [result.confusion.labels.index(lab) for lab in heat.labels]
     assert np.allclose(heat.column_cells, result.confusion.predicted_view[np.ix_(index, index)])
     assert np.allclose(heat.cells.sum(axis=1), result.confusion.gold_view[np.ix_(index, index)].sum(axis=1))
+
+
+def test_multilabel_folding_keeps_the_empty_set_apart() -> None:
+    rng = np.random.default_rng(5)
+    labels = [f"T{k:02d}" for k in range(60)]
+    weights = 1 / np.arange(1, 61)
+    gold = [list(rng.choice(labels, size=rng.integers(0, 3), replace=False, p=weights / weights.sum()))
+            for _ in range(1500)]
+    pred = [g[:1] + list(rng.choice(labels, size=rng.integers(0, 2), p=weights / weights.sum())) for g in gold]
+    result = clfeval.score(gold, pred, multilabel=True)
+    heat = heat_map(result)
+    confusion = result.confusion
+    assert len(heat.labels) == MAX_HEAT_LABELS and heat.labels[-1] == "∅"
+    assert heat.labels[-2] == f"other ({heat.folded} labels)" and heat.folded == 60 - (MAX_HEAT_LABELS - 2)
+    gold_total = confusion.gold_view.sum(axis=1)
+    by_support = sorted(range(60), key=lambda i: (-gold_total[i], i))
+    kept, rest, empty = by_support[:MAX_HEAT_LABELS - 2], by_support[MAX_HEAT_LABELS - 2:], 60
+    assert list(heat.labels[:-2]) == [confusion.labels[i] for i in kept]
+    for view, folded in ((confusion.gold_view, heat.cells), (confusion.predicted_view, heat.column_cells)):
+        assert np.allclose(folded[:-2, :-2], view[np.ix_(kept, kept)])
+        assert np.isclose(folded[-2, -2], view[np.ix_(rest, rest)].sum())
+        assert np.allclose(folded[-1, :-2], view[empty, kept]) and np.isclose(folded[-1, -1], view[empty, empty])
+        assert np.allclose(folded[:-2, -2], view[np.ix_(kept, rest)].sum(axis=1))
+        assert np.isclose(folded.sum(), view.sum())
+
+
+def test_per_label_plot_names_each_zero_division() -> None:
+    result = clfeval.score(["a", "b", "a"], ["a", "a", "a"], labels=["a", "b", "c"])
+    plot = per_label_plot(result)
+    notes = dict(zip(plot.rows, plot.notes))
+    assert notes == {"a": "", "b": "0/0: precision", "c": "0/0: precision, recall, F1"}
+    assert "drawn at 0 (--zero-division)" in plot.caption
+    assert "left undefined" in per_label_plot(clfeval.score(["a", "b"], ["a", "a"], zero_division="nan")).caption
 
 
 def test_per_label_plot_puts_the_weakest_first_with_each_interval() -> None:

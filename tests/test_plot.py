@@ -85,3 +85,28 @@ def test_missing_matplotlib_gives_the_install_hint(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, env=env, timeout=60)
     cli_error(out, "--plot needs matplotlib", "pip install 'clfeval[plot]'")
     assert not (tmp_path / "figs").exists()
+
+
+def test_percentile_intervals_that_leave_out_their_estimate_are_drawn(tmp_path: Path) -> None:
+    from clfeval.render.plot import write_plots
+
+    # twenty labels seen once: resamples lose most of them, so the bootstrap's macro F1 sits below the estimate
+    gold = ["a"] * 20 + [f"s{k}" for k in range(20)]
+    pred = ["s0"] + gold[1:]
+    cv = clfeval.cv(gold, pred, [k % 2 for k in range(40)], ci="bootstrap", seed=1, resamples=300)
+    low, high = cv.pooled.intervals.get(("averages", "macro", "f"))
+    assert not low <= cv.pooled.averages["macro"]["f"] <= high  # the case this test is about
+    assert {p.stem for p in write_plots(cv, tmp_path / "cv")} == set(FIGURES["cv"])
+    cmp = clfeval.compare(gold, {"X": pred, "_base": ["a"] * 40}, metrics=["macro.f1", "accuracy"], ci="bootstrap",
+                          seed=1, rounds=300)
+    assert any(not p.ci[0] <= p.difference <= p.ci[1] for p in cmp.pairs)
+    write_plots(cmp, tmp_path / "cmp")
+    assert "X − _base" in _svg_text(tmp_path / "cmp" / "per-label-differences.svg")  # "_" names stay in the legend
+
+
+def test_control_characters_in_labels_keep_the_svg_valid(tmp_path: Path) -> None:
+    from clfeval.render.plot import write_plots
+
+    result = clfeval.score(["a\x01b", "c\td", "a\x01b"], ["a\x01b", "a\x01b", "c\td"])
+    write_plots(result, tmp_path)
+    assert "a\\x01b" in _svg_text(tmp_path / "confusion.svg")  # shown as an escape; the XML parses

@@ -15,11 +15,13 @@ from html import escape
 from typing import Any
 
 from clfeval._version import __version__
+from clfeval.errors import OptionError
 from clfeval.infer.comparison import TESTS, Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
+from clfeval.render.text import visible
 from clfeval.report import report_of
-from clfeval.report.figures import DotPlot, Figure, HeatMap, figures_of
+from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
 from clfeval.report.tables import Bounds, PValue, Table, average_title, format_number
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
@@ -106,7 +108,7 @@ document.querySelectorAll('.heat').forEach(function (box) {
 
 
 def _e(text: Any) -> str:
-    return escape(str(text), quote=True)
+    return escape(visible(str(text)), quote=True)
 
 
 def _number_cell(value: Any, digits: int) -> str:
@@ -265,7 +267,10 @@ def _provenance(result: Scores | Comparison | CrossValidation, command: str | No
     if isinstance(result, CrossValidation):
         rows.append(("folds", ", ".join(result.fold_names)))
     if isinstance(result, Comparison):
-        rows += [("systems", ", ".join(result.systems)), ("test", result.test), ("alternative", result.alternative),
+        rows += [("systems", ", ".join(result.systems)),
+                 ("comparisons", "every pair" if result.baseline is None
+                  else f"each against the baseline {result.baseline}"),
+                 ("test", result.test), ("alternative", result.alternative),
                  ("rounds", _flat(result.rounds)), ("seed", _flat(result.seed)), ("alpha", f"{result.alpha:g}"),
                  ("unit", result.unit if result.n_units is None else f"{result.n_units} {result.unit}")]
         if result.test == "ar":
@@ -300,12 +305,16 @@ def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 
                 command: str | None = None, **_: Any) -> str:
     """The result as one self-contained HTML page (see the module docstring).
 
-    ``matrix=False`` leaves the confusion matrix table out of the folded tables (the heat map stays);
+    ``matrix=False`` leaves the confusion matrix table out of the folded tables (the heat map stays); so does a
+    matrix of more than :data:`~clfeval.report.figures.MAX_HEAT_LABELS` labels, whose cells the CSV and JSON hold;
     ``command`` is shown under provenance.
     """
     if not isinstance(result, (Scores, Comparison, CrossValidation)):
-        raise TypeError(f"the HTML report is made for score, compare and cv results, not {type(result).__name__}")
-    report = report_of(result, matrix=matrix)
+        raise OptionError(f"the HTML report is made for score, compare and cv results, not {type(result).__name__}; "
+                          "use text, markdown, latex, csv or json")
+    scores = result.pooled if isinstance(result, CrossValidation) else result
+    wide = isinstance(scores, Scores) and len(scores.confusion.labels) > MAX_HEAT_LABELS
+    report = report_of(result, matrix=matrix and not wide)  # a 1,000-label matrix table would be a million cells
     if isinstance(result, Comparison):
         summary = _comparison_summary(result, digits)
     elif isinstance(result, CrossValidation):
@@ -324,6 +333,10 @@ def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 
         sections.append(f'<section id="{_e(fig.key)}"><h2>{_e(fig.title[:1].upper() + fig.title[1:])}</h2>'
                         f"{_figure(fig, n)}</section>")
     tables = "".join(_table(t, digits) for t in report.tables)
+    if matrix and wide:
+        tables += (f"<p>The confusion matrix of {len(scores.confusion.labels)} labels is left out here (the heat map "
+                   "folds the rarest labels): every cell is in <code>--format csv</code> and "
+                   "<code>--format json</code>.</p>")
     sections.append(f'<section id="tables"><h2>All tables</h2><details><summary>every number of the text report '
                     f"({len(report.tables)} tables)</summary>{tables}</details></section>")
     warnings = (f'<section class="warnings" id="warnings"><strong>Warnings</strong><ul>{_list(report.warnings)}</ul>'

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -60,6 +61,10 @@ _LATEX = str.maketrans({
     **{chr(i): " " for i in (*range(0x20), 0x7F)},
 })
 
+#: A ``-``, ``'`` or ``,`` before another: broken up with ``{}``, else T1 fonts set ``--`` as a dash and ``''`` or
+#: ``,,`` as a quotation mark.
+_LIGATURE = re.compile(r"([-',])(?=[-',])")
+
 #: Control characters as spaces: what a ``%`` comment line needs (a newline would end the comment).
 _COMMENT = str.maketrans({chr(i): " " for i in (*range(0x20), 0x7F)})
 
@@ -93,8 +98,10 @@ def latex_escape(text: str) -> str:
     50\%\_\$\#\{x\}\textasciitilde{}\textasciicircum{}\textbackslash{} \textless{}b\textgreater{}
     >>> print(latex_escape("naïve\nΣ [1] *"))
     naïve \ensuremath{\Sigma} {[}1{]} {*}
+    >>> print(latex_escape("B--I ''x'' ,,y"))
+    B-{}-I '{}'x'{}' ,{},y
     """
-    return text.translate(_LATEX)
+    return _LIGATURE.sub(r"\1{}", text.translate(_LATEX))
 
 
 class _Estimate(NamedTuple):

@@ -16,7 +16,8 @@ from typing import Any
 from clfeval.errors import ClfevalError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.render.svg import VIEWS, blues, compact, nice_ticks, series_colours, short
+from clfeval.render.svg import VIEWS, blues, compact, nice_ticks, series_colours, share_texts, short
+from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
 from clfeval.score.result import Scores
 
@@ -50,12 +51,12 @@ def _heat_map(plt: Any, heat: HeatMap, view: str) -> Any:
     shade = heat.shade(view)
     cmap = LinearSegmentedColormap.from_list("clfeval_blues", [blues(0.0), blues(1.0)])
     ax.imshow(shade, cmap=cmap, vmin=0.0, vmax=1.0, aspect="equal")
-    values = heat.cells if view == "count" else 100 * heat.shares(view)
+    texts = ([[compact(float(x)) for x in row] for row in heat.cells] if view == "count"
+             else share_texts(heat, view))
     size = 9 if n <= 12 else 7 if n <= 24 else 5
     for i in range(n):
         for j in range(n):
-            text = compact(float(values[i, j])) if view == "count" else f"{values[i, j]:.0f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=size,
+            ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=size,
                     color="white" if shade[i, j] > 0.5 else "#1a1a1a")
     names = [short(lab, 18) for lab in heat.labels]
     ax.set_xticks(range(n), names, rotation=55, ha="right", rotation_mode="anchor")
@@ -74,23 +75,20 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
     fig, ax = plt.subplots(figsize=(7.0, 0.9 + 0.26 * max(rows, 2)))
     shown = [s for s in plot.series if not s.muted]
     offsets = {id(s): (k - (len(shown) - 1) / 2) * 0.16 for k, s in enumerate(shown)}
-    legend_muted = False
+    handles, names = [], []
     for s, colour in zip(plot.series, series_colours(plot)):
-        ys, xs, lows, highs = [], [], [], []
-        for i, point in enumerate(s.points):
-            if point is None or math.isnan(point.value):
-                continue
-            ys.append(i + offsets.get(id(s), 0.0))
-            xs.append(point.value)
-            lows.append(point.value - point.low if point.low is not None else 0.0)
-            highs.append(point.high - point.value if point.high is not None else 0.0)
-        label = "folds" if s.muted else s.name
-        if s.muted and legend_muted:
-            label = "_nolegend_"
-        legend_muted = legend_muted or s.muted
-        ax.errorbar(xs, ys, xerr=[lows, highs] if any(lows) or any(highs) else None, fmt=_MARKERS[s.marker],
-                    color=colour, ms=3.5 if s.muted else 5, elinewidth=1.2, capsize=0, label=label,
-                    alpha=0.75 if s.muted else 1.0, mew=2 if s.marker == "tick" else 1)
+        drawn = [(i + offsets.get(id(s), 0.0), p) for i, p in enumerate(s.points)
+                 if p is not None and not math.isnan(p.value)]
+        bars = [(y, p.low, p.high) for y, p in drawn if p.low is not None and p.high is not None]
+        if bars:  # from the low end to the high end: a percentile interval need not hold its estimate
+            ax.hlines([y for y, _, _ in bars], [lo for _, lo, _ in bars], [hi for _, _, hi in bars], color=colour,
+                      lw=1.2, alpha=0.75 if s.muted else 1.0)
+        (line,) = ax.plot([p.value for _, p in drawn], [y for y, _ in drawn], _MARKERS[s.marker], color=colour,
+                          ms=3.5 if s.muted else 5, alpha=0.75 if s.muted else 1.0,
+                          mew=2 if s.marker == "tick" else 1, ls="none")
+        if not (s.muted and "folds" in names):  # one legend entry for all the folds
+            handles.append(line)
+            names.append("folds" if s.muted else visible(s.name))
     if plot.reference is not None:
         ax.axvline(plot.reference, color="#444444", lw=1, ls="--")
     ax.set_yticks(range(rows), [short(r, 26) for r in plot.rows])
@@ -104,8 +102,8 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
         if note:
             ax.annotate(note, (1.0, i), xycoords=("axes fraction", "data"), xytext=(6, 0), textcoords="offset points",
                         va="center", fontsize=8)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(shown) + 1, 5), frameon=False,
-              fontsize=8)
+    ax.legend(handles, names, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(names), 5), frameon=False,
+              fontsize=8)  # names given with their handles: a name starting with "_" is not hidden
     fig.tight_layout()
     return fig
 

@@ -12,12 +12,13 @@ from html import escape
 
 import numpy as np
 
+from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, Point, Series
 
 __all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "compact", "dot_plot_svg", "heat_map_svg", "nice_ticks",
-           "series_colours", "short"]
+           "series_colours", "share_texts", "short"]
 
-#: The heat map's views: name → what a cell shows.
+#: The heat map's views: name → what a cell shows. A row (column) that adds up to 0 has no shares: "–".
 VIEWS = {"count": "counts", "row": "% of the gold row (recall view)", "column": "% of the predicted column "
          "(precision view)"}
 
@@ -27,15 +28,17 @@ MUTED = "#8a8a8a"
 
 
 def _e(text: str) -> str:
-    return escape(text, quote=True)
+    return escape(visible(text), quote=True)
 
 
 def short(label: str, width: int) -> str:
-    """``label`` cut to ``width`` characters with an ellipsis, so a long name cannot push a figure apart.
+    r"""``label`` cut to ``width`` characters with an ellipsis, so a long name cannot push a figure apart; control
+    characters shown as escapes (:func:`~clfeval.render.text.visible`).
 
-    >>> short("a-very-long-label-name", 10)
-    'a-very-lo…'
+    >>> short("a-very-long-label-name", 10), short("tab\there", 10)
+    ('a-very-lo…', 'tab\\there')
     """
+    label = visible(label)
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
@@ -69,6 +72,13 @@ def _ink(shade: float) -> str:
     return "#ffffff" if shade > 0.5 else "#1a1a1a"
 
 
+def share_texts(heat: HeatMap, view: str) -> list[list[str]]:
+    """Each cell's share in ``view`` as a whole percentage, or "–" where it has none."""
+    defined = heat.defined(view)
+    return [[f"{100 * x:.0f}" if ok else "–" for x, ok in zip(row, oks)]
+            for row, oks in zip(heat.shares(view), defined)]
+
+
 def heat_map_svg(heat: HeatMap) -> str:
     """The heat map as an SVG element: one ``rect.cell`` and one ``text`` per cell, rows and columns named.
 
@@ -85,8 +95,7 @@ def heat_map_svg(heat: HeatMap) -> str:
     shades = {v: heat.shade(v) for v in VIEWS}
     shares = {v: heat.shares(v) for v in ("row", "column")}
     texts = {"count": [[compact(float(x)) for x in row] for row in heat.cells],
-             "row": [[f"{100 * x:.0f}" for x in row] for row in shares["row"]],
-             "column": [[f"{100 * x:.0f}" for x in row] for row in shares["column"]]}
+             **{v: share_texts(heat, v) for v in ("row", "column")}}
     out = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'width="{width}" height="{height}" role="img" aria-label="{_e(heat.title)}" font-size="{font}">',
            f'<text x="{left + n * size / 2}" y="12" text-anchor="middle" class="axis">predicted →</text>',

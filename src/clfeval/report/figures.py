@@ -73,6 +73,15 @@ class HeatMap:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(sums > 0, cells / np.where(sums > 0, sums, 1), 0.0)
 
+    def defined(self, view: str) -> np.ndarray:
+        """Where a cell has a share in ``view``: everywhere for counts; in a row (column) that adds up to more
+        than 0 for the row (column) view — a label with no gold (predicted) instances has no recall (precision)."""
+        if view == "count":
+            return np.ones(self.cells.shape, dtype=bool)
+        if view == "row":
+            return np.broadcast_to(self.cells.sum(axis=1, keepdims=True) > 0, self.cells.shape)
+        return np.broadcast_to(self.column_cells.sum(axis=0, keepdims=True) > 0, self.cells.shape)
+
     def shade(self, view: str) -> np.ndarray:
         """How dark each cell is drawn, in [0, 1]: the share itself in the row and column views, its square root in
         the count view (so that errors stay visible beside a large diagonal)."""
@@ -179,10 +188,10 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
             "its column sums" if split else "instances with gold label (row) and predicted label (column)")
     caption = (f"Rows: gold; columns: predicted; labels sorted by gold support. Cells: {what}. The row view shows "
                "each row as shares of its gold total (the diagonal is recall); the column view shows shares of each "
-               "predicted total (the diagonal is precision).")
+               "predicted total (the diagonal is precision); a row or column with no instances has no shares (–).")
     if folded:
-        caption += (f" The {folded} least frequent labels are added up into 'other'; the tables and the JSON "
-                    "keep every cell.")
+        caption += (f" The {folded} least frequent labels are added up into 'other'; the CSV and JSON output keep "
+                    "every cell.")
     return HeatMap(key, title or ("split-count confusion matrix" if split else "confusion matrix"), caption,
                    labels, cells, column_cells, folded)
 
@@ -211,10 +220,17 @@ def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per
     iv = scores.intervals
     bars = (f"bars: {100 * iv.confidence:g}% {iv.method} intervals" if iv is not None
             else "no intervals (asked for with --ci)")
-    caption = f"Each label's precision, recall and {f}, lowest {f} first; {bars}. An undefined (0/0) score has no dot."
+    zd = ("left undefined and not drawn" if math.isnan(scores.zero_division)
+          else f"drawn at {scores.zero_division:g} (--zero-division)")
+    caption = (f"Each label's precision, recall and {f}, lowest {f} first; {bars}. A 0/0 score, named at the right of "
+               f"its row, is {zd}.")
     if hidden:
         caption += f" The {hidden} labels with the highest {f} are left out; the tables list them all."
-    return DotPlot(key, f"per-label precision, recall and {f}", caption, tuple(rows), series)
+    names = {"precision": "precision", "recall": "recall", "f": f}
+    zero = {m: set(labs) for m, labs in scores.undefined.items()}
+    notes = tuple(("0/0: " + ", ".join(names[m] for m in names if lab in zero.get(m, ())))
+                  if any(lab in zero.get(m, ()) for m in names) else "" for lab in rows)
+    return DotPlot(key, f"per-label precision, recall and {f}", caption, tuple(rows), series, notes=notes)
 
 
 def _difference_plot(cmp: Comparison) -> DotPlot:
@@ -264,7 +280,8 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
     fk = "f1" if pooled.beta == 1 else f"f{pooled.beta:g}"
     rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name][fk], means["averages"][name][f"{fk}_sd"])
             for name in pooled.averages]
-    rows.append(("accuracy", ("accuracy",), means["accuracy"], means["accuracy_sd"]))
+    accuracy = "accuracy" if pooled.task == "single-label" else "subset accuracy"
+    rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))
 
     def value(result: Scores, key: tuple[str, ...]) -> float:
         return result.averages[key[1]][key[2]] if key[0] == "averages" else result.accuracy
