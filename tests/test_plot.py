@@ -52,7 +52,7 @@ def test_svg_files_are_reproducible(tmp_path: Path) -> None:
     from clfeval.render.plot import write_plots
 
     result = clfeval.with_intervals(clfeval.score(list("aabbc"), list("abbcc")), "delta")
-    first = {p.name: p.read_bytes() for p in write_plots(result, tmp_path / "one") if p.suffix == ".svg"}
+    first = {p.name: p.read_bytes() for p in result.plot(tmp_path / "one") if p.suffix == ".svg"}
     second = {p.name: p.read_bytes() for p in write_plots(result, tmp_path / "two") if p.suffix == ".svg"}
     assert first == second and len(first) == 4
 
@@ -110,3 +110,8 @@ def test_control_characters_in_labels_keep_the_svg_valid(tmp_path: Path) -> None
     result = clfeval.score(["a\x01b", "c\td", "a\x01b"], ["a\x01b", "a\x01b", "c\td"])
     write_plots(result, tmp_path)
     assert "a\\x01b" in _svg_text(tmp_path / "confusion.svg")  # shown as an escape; the XML parses
+
+
+def test_results_without_figures_say_so() -> None:
+    with pytest.raises(clfeval.OptionError, match="figures are drawn for score, compare and cv results"):
+        clfeval.convert(tp=3, fp=1, fn=2).plot("unused")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.count.labelsets import SplitMatrix
+from clfeval.errors import OptionError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
@@ -321,6 +322,8 @@ def _zoomed(values: list[float], step: float = 0.05) -> tuple[float, float]:
 def figures_of(result: Scores | Comparison | CrossValidation) -> list[Figure]:
     """The figures of a result: a score's heat map and per-label plot; a comparison's differences and per-label
     differences; a cross-validation's fold plot, then its pooled heat map and per-label plot."""
+    if not isinstance(result, (Scores, Comparison, CrossValidation)):
+        raise OptionError(f"figures are drawn for score, compare and cv results, not {type(result).__name__}")
     if isinstance(result, Comparison):
         return [_difference_plot(result), _per_label_differences(result)]
     if isinstance(result, CrossValidation):

@@ -68,6 +68,14 @@ class Rendered:
 
         return render(self, fmt, **options)  # type: ignore[arg-type]
 
+    def plot(self, directory: str) -> list[Any]:
+        """Draw this result's figures into ``directory`` as PNG and SVG files; returns their paths. For score,
+        compare and cv results; needs matplotlib (``pip install 'clfeval[plot]'``). See
+        :func:`clfeval.render.plot.write_plots`."""
+        from clfeval.render.plot import write_plots  # render sits above score and infer; imported on use only
+
+        return write_plots(self, directory)  # type: ignore[arg-type]
+
     def __str__(self) -> str:
         return self.render("text")
 
