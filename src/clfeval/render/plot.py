@@ -13,6 +13,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clfeval.errors import ClfevalError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
@@ -50,14 +52,18 @@ def _heat_map(plt: Any, heat: HeatMap, view: str) -> Any:
     fig, ax = plt.subplots(figsize=(side, side))
     shade = heat.shade(view)
     cmap = LinearSegmentedColormap.from_list("clfeval_blues", [blues(0.0), blues(1.0)])
-    ax.imshow(shade, cmap=cmap, vmin=0.0, vmax=1.0, aspect="equal")
+    # cells as vector rectangles (sharp in SVG, at any zoom), not an image
+    ax.pcolormesh(np.arange(n + 1) - 0.5, np.arange(n + 1) - 0.5, shade, cmap=cmap, vmin=0.0, vmax=1.0)
+    ax.set_xlim(-0.5, n - 0.5)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_aspect("equal")
     texts = ([[compact(float(x)) for x in row] for row in heat.cells] if view == "count"
              else share_texts(heat, view))
     size = 9 if n <= 12 else 7 if n <= 24 else 5
     for i in range(n):
         for j in range(n):
             ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=size,
-                    color="white" if shade[i, j] > 0.5 else "#1a1a1a")
+                    color="white" if shade[i, j] > 0.5 else "#1a1a1a").set_in_layout(False)  # inside the axes
     names = [short(lab, 18) for lab in heat.labels]
     ax.set_xticks(range(n), names, rotation=55, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(n), names)
