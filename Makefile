@@ -48,6 +48,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/engines.py
 	$(BIN)/python benchmarks/finagle.py
 	$(BIN)/python benchmarks/blocks.py
+	$(BIN)/python benchmarks/report.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

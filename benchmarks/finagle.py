@@ -50,26 +50,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from common import md_table, pkg_version, ratio_text, write_results
+from common import (CLFEVAL, DATA, MIB, PYTHON, ROOT, ChildRow, commands_section, data_files, log, md_table, measure,
+                    ratio_text, seeded_file, start, tag_lines, timing_section, warmed, write_report, wrong_tags,
+                    zipf_weights)
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
-RESULTS = HERE / "finagle.md"
-PYTHON = sys.executable
-CLFEVAL = str(Path(sys.executable).parent / "clfeval")
+RESULTS = Path(__file__).resolve().with_suffix(".md")
 K = 40  # tags
 SEED = 20240607
-BLOCK = 10**6  # rows per seeded block
 LINE = 16  # bytes a line
 SCALE = 2.5  # P(correct) = exp(-distance / SCALE)
 THRESHOLD = 1.0
@@ -78,7 +72,6 @@ REPEATS = 3
 ONE_REPEAT_AFTER = 180.0  # seconds: a pandas run slower than this is not repeated
 PANDAS_LIMIT = 420.0  # seconds: a pandas run is stopped past this (the string-label script at 10^7)
 TOLERANCE = 1e-9
-MIB = 2**20
 
 
 # --------------------------------------------------------------------------- data
@@ -86,49 +79,31 @@ MIB = 2**20
 def _block(block: int, size: int) -> np.ndarray:
     """``size`` lines of block number ``block`` as a (size, 16) uint8 array."""
     rng = np.random.default_rng([SEED, block])
-    weights = 1.0 / np.arange(1, K + 1) ** 0.7  # Zipf-like tag frequencies
-    weights /= weights.sum()
+    weights = zipf_weights(K, 0.7)  # Zipf-like tag frequencies
     gold = rng.choice(K, size=size, p=weights)
     distance = np.minimum(np.round(rng.exponential(1.0, size=size), 3), 9.999)
-    wrong = rng.choice(K, size=size, p=weights)
-    same = wrong == gold  # a wrong prediction is never the gold tag
-    wrong[same] = (gold[same] + rng.integers(1, K, size=int(same.sum()))) % K
+    wrong = wrong_tags(rng, gold, weights)
     pred = np.where(rng.random(size) < np.exp(-distance / SCALE), gold, wrong)
     feature = rng.integers(0, 26, size=size)
     milli = np.rint(distance * 1000).astype(np.int64)
-    out = np.empty((size, LINE), dtype=np.uint8)
-    out[:, 0] = ord("a") + feature
-    out[:, [1, 5, 9]] = ord(" ")
-    out[:, [2, 6]] = ord("T")
-    out[:, 3], out[:, 4] = 48 + gold // 10, 48 + gold % 10
-    out[:, 7], out[:, 8] = 48 + pred // 10, 48 + pred % 10
+    out = tag_lines(feature, gold, pred, LINE)  # "q T12 T03", then " 0.873"
+    out[:, 9] = ord(" ")
     out[:, 10] = 48 + milli // 1000
     out[:, 11] = ord(".")
     out[:, 12], out[:, 13], out[:, 14] = 48 + milli // 100 % 10, 48 + milli // 10 % 10, 48 + milli % 10
-    out[:, 15] = ord("\n")
     return out
 
 
 def timbl_file(n: int, log: Callable[[str], None]) -> Path:
     """The n-line TiMBL-style file (generated once, reused when present and whole)."""
-    path = DATA / f"finagle-{n}-seed{SEED}.txt"
-    if path.exists() and path.stat().st_size == LINE * n:
-        return path
-    log(f"generating {path.name} ({LINE * n / 1e6:,.0f} MB)")
-    DATA.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as out:
-        for block, start in enumerate(range(0, n, BLOCK)):
-            out.write(_block(block, min(BLOCK, n - start)).tobytes())
-    tmp.replace(path)
-    return path
+    return seeded_file(DATA / f"finagle-{n}-seed{SEED}.txt", LINE, n, _block, log)
 
 
-def warm(path: Path) -> None:
-    """Read the file once so that every contender reads it from the page cache."""
-    with open(path, "rb") as handle:
-        while handle.read(1 << 24):
-            pass
+# the results file's sentence on the data
+DATA_TEXT = (f"Data: seeded TiMBL-style text, `feature gold predicted distance` a line ({LINE} bytes, e.g. "
+             f"`q T12 T03 0.873`), {K} tags with p ∝ 1/rank^0.7, distance ~ Exponential(1) rounded to 3 decimals, "
+             f"P(correct) = exp(−distance/{SCALE:g}) (about 71% correct). Doubtful: distance > {THRESHOLD}; target: "
+             "the most frequent gold label (clfeval's default without training data).")
 
 
 # --------------------------------------------------------------------------- contenders
@@ -202,78 +177,23 @@ EXPECTED_RULE = ["--expected-accuracy", str(EXPECTED_ACCURACY)]
 # --------------------------------------------------------------------------- measuring
 
 @dataclass
-class Row:
-    contender: str
-    n: int
-    argv: list[str]
+class Row(ChildRow):
     repeats: int = REPEATS
-    reference: bool = False
-    stdout: Path | None = None  # where the first timed run's standard output is kept (for the check)
-    limit: float | None = None  # seconds: the child is stopped past this (then not repeated)
     note: str = ""
-    times: list[float] = field(default_factory=list)
-    rss: list[int] = field(default_factory=list)  # bytes
-    stopped: bool = False
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.times)
-
-    @property
-    def completed(self) -> bool:
-        return bool(self.times) and not self.stopped
 
 
-# A tiny launcher, one per measurement: the target's peak RSS comes from os.wait4's rusage of that one
-# child (as run.py: on Linux a child's ru_maxrss starts from the high-water mark of the process it was
-# forked from). The child's standard output goes to the file argv[1] (os.devnull when not kept); past
-# argv[2] seconds (0: no limit) a timer thread kills it, and the launcher says so.
-LAUNCHER = """
-import os, subprocess, sys, threading, time
-limit = float(sys.argv[2])
-with open(sys.argv[1], "wb") as out:
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(sys.argv[3:], stdin=subprocess.DEVNULL, stdout=out)
-    timer = threading.Timer(limit, proc.kill) if limit > 0 else None
-    if timer:
-        timer.start()
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - t0
-    if timer:
-        timer.cancel()
-stopped = int(limit > 0 and elapsed >= limit)
-print(os.waitstatus_to_exitcode(status), elapsed, usage.ru_maxrss, stopped)
-"""
-
-
-def _time_child(row: Row) -> None:
-    keep = row.stdout is not None and not row.times
-    target = str(row.stdout) if keep else os.devnull
-    done = subprocess.run([PYTHON, "-c", LAUNCHER, target, str(row.limit or 0), *row.argv], capture_output=True,
-                          text=True, check=True, cwd=HERE.parent)
-    code, elapsed, maxrss, stopped = done.stdout.split()
-    if int(stopped):
-        row.stopped = True
-    elif int(code) != 0:
-        raise RuntimeError(f"{row.contender} failed ({code}): {done.stderr[-2000:]}")
-    row.times.append(float(elapsed))
-    row.rss.append(int(maxrss) * 1024)  # Linux: kilobytes
-
-
-def measure(rows: list[Row], log: Callable[[str], None]) -> None:
+def measure_rows(rows: list[Row], log: Callable[[str], None]) -> None:
     """Round-robin repeats; a pandas row slower than ONE_REPEAT_AFTER seconds, or stopped, is not repeated."""
-    for rep in range(max(r.repeats for r in rows)):
-        for row in rows:
-            if rep < row.repeats:
-                _time_child(row)
-                log(f"  run {rep + 1}: {row.contender:<50} n={row.n:>10,} {row.times[-1]:8.2f} s "
-                    f"{row.rss[-1] / MIB:6.0f} MiB" + (" STOPPED" if row.stopped else ""))
-                if row.stopped:
-                    row.repeats = 1
-                    row.note = f"stopped after {row.limit:.0f} s (time and RSS are lower bounds); 1 run"
-                elif row.stdout is not None and rep == 0 and row.times[0] > ONE_REPEAT_AFTER:
-                    row.repeats = 1
-                    row.note = f"1 run: it took more than {ONE_REPEAT_AFTER:.0f} s"
+
+    def after(row: Row, rep: int) -> None:
+        if row.stopped:
+            row.repeats = 1
+            row.note = f"stopped after {row.limit:.0f} s (time and RSS are lower bounds); 1 run"
+        elif row.stdout is not None and rep == 0 and row.times[0] > ONE_REPEAT_AFTER:
+            row.repeats = 1
+            row.note = f"1 run: it took more than {ONE_REPEAT_AFTER:.0f} s"
+
+    measure(rows, log, width=50, after=after)
 
 
 # --------------------------------------------------------------------------- check
@@ -283,7 +203,7 @@ def check(n: int, path: Path, outputs: dict[str, Path], log: Callable[[str], Non
     if not outputs:
         raise SystemExit(f"CHECK FAILED at N={n:,}: no pandas + scikit-learn run completed to compare with")
     ref_json = DATA / f"finagle-check-{n}.json"
-    subprocess.run(clfeval_argv(path, THRESHOLD_RULE, str(ref_json)), check=True, cwd=HERE.parent)
+    subprocess.run(clfeval_argv(path, THRESHOLD_RULE, str(ref_json)), check=True, cwd=ROOT)
     ours = json.loads(ref_json.read_text())
     ref_json.unlink()
     problems = []
@@ -371,26 +291,21 @@ def reading(rows: list[Row], sizes: list[int], distinct: dict[int, int]) -> str:
     return text
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="10^5 lines only: a fast check that everything runs")
+def _pandas_limit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pandas-limit", type=float, default=PANDAS_LIMIT, metavar="SECONDS",
                         help="stop a pandas run past this many seconds; 0: never (default: %(default)s)")
-    parser.add_argument("-o", "--output", default=str(RESULTS), help="Markdown output (default: %(default)s)")
-    args = parser.parse_args()
-    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
-    started = time.perf_counter()
-    load_before = os.getloadavg()[0]
+
+
+def main() -> int:
+    session = start(__doc__, RESULTS, _pandas_limit)
+    args = session.args
     sizes = [10**5] if args.quick else [10**6, 10**7]
 
-    log("preparing data in benchmarks/data/ (generated once, then reused)")
-    paths = {n: timbl_file(n, log) for n in sizes}
+    paths = data_files(sizes, timbl_file)
 
     all_rows: list[Row] = []
     checks: list[str] = []
-    for n in sizes:
-        path = paths[n]
-        warm(path)
+    for n, path in warmed(paths):
         naive_out, codes_out = DATA / f"finagle-pandas-{n}.json", DATA / f"finagle-pandas-codes-{n}.json"
         rows = [
             Row(f"clfeval finagle --threshold {THRESHOLD}", n, clfeval_argv(path, THRESHOLD_RULE), reference=True,
@@ -402,7 +317,7 @@ def main() -> int:
                 stdout=codes_out, limit=args.pandas_limit or None),
         ]
         log(f"N={n:,}: {path.name} ({path.stat().st_size / 1e6:,.0f} MB), {REPEATS} round-robin repeats")
-        measure(rows, log)
+        measure_rows(rows, log)
         outputs = {r.contender: r.stdout for r in rows if r.stdout is not None and r.completed}
         checks.append(check(n, path, outputs, log))
         for r in rows:
@@ -410,49 +325,24 @@ def main() -> int:
                 r.stdout.unlink(missing_ok=True)
         all_rows += rows
 
-    sections = ["### clfeval finagle vs pandas + scikit-learn, end to end (one subprocess each)", ""]
-    sections += results_table(all_rows)
-    sections += ["Wall time of the whole child process (interpreter start-up and imports included), median of the "
-                 "repeats; × clfeval --threshold: median / the `--threshold` row's median at the same N; "
-                 "peak RSS: the highest over the repeats. *string labels*: the script as a user would first write "
-                 "it (below); *integer codes*: the same with the labels turned into integer codes first.", ""]
+    sections = timing_section("clfeval finagle vs pandas + scikit-learn, end to end (one subprocess each)",
+                              results_table(all_rows),
+                              "× clfeval --threshold: median / the `--threshold` row's median at the same N; peak "
+                              "RSS: the highest over the repeats. *string labels*: the script as a user would first "
+                              "write it (below); *integer codes*: the same with the labels turned into integer codes "
+                              "first.")
     distinct = {n: distinct_rows(paths[n]) for n in sizes}
     sections += [reading(all_rows, sizes, distinct), ""]
-    sections += ["### Commands", "",
-                 "```",
-                 f"clfeval finagle FILE --threshold {THRESHOLD} --lower-is-more-confident --format json -o /dev/null",
-                 f"clfeval finagle FILE --expected-accuracy {EXPECTED_ACCURACY} --lower-is-more-confident "
-                 "--format json -o /dev/null",
-                 "python -c \"$PANDAS_SKLEARN\" FILE         # string labels, below",
-                 "python -c \"$PANDAS_SKLEARN_CODES\" FILE   # integer codes, below",
-                 "```", "",
-                 "`PANDAS_SKLEARN` (string labels):", "",
-                 "```python" + PANDAS_SKLEARN.rstrip(), "```", "",
-                 "`PANDAS_SKLEARN_CODES` (integer codes):", "",
-                 "```python" + PANDAS_SKLEARN_CODES.rstrip(), "```", ""]
-
-    import sklearn
-
-    import clfeval
-    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    header = [
-        "# clfeval finagle benchmark",
-        "",
-        f"`python benchmarks/finagle.py{' --quick' if args.quick else ''}` — {time.strftime('%Y-%m-%d %H:%M')}, "
-        f"{platform.platform()}, {os.cpu_count()} cores, {ram:.0f} GiB, "
-        f"Python {platform.python_version()}, clfeval {clfeval.__version__}, numpy {np.__version__}, "
-        f"polars {pkg_version('polars')}, pandas {pkg_version('pandas')}, pyarrow {pkg_version('pyarrow')}, "
-        f"scikit-learn {sklearn.__version__}; 1-min load average {load_before:.2f} at start, "
-        f"{os.getloadavg()[0]:.2f} at end (other processes share the cores: times are indicative)",
-        "",
-        f"Data: seeded TiMBL-style text, `feature gold predicted distance` a line ({LINE} bytes, e.g. "
-        f"`q T12 T03 0.873`), {K} tags with p ∝ 1/rank^0.7, distance ~ Exponential(1) rounded to 3 decimals, "
-        f"P(correct) = exp(−distance/{SCALE:g}) (about 71% correct). Doubtful: distance > {THRESHOLD}; target: the "
-        "most frequent gold label (clfeval's default without training data).",
-        "",
-    ]
-    footer = ["### Checks", ""] + [f"- {c}" for c in checks]
-    write_results(header, sections, footer, started, args.output, log)
+    sections += commands_section(
+        [f"clfeval finagle FILE --threshold {THRESHOLD} --lower-is-more-confident --format json -o /dev/null",
+         f"clfeval finagle FILE --expected-accuracy {EXPECTED_ACCURACY} --lower-is-more-confident "
+         "--format json -o /dev/null",
+         "python -c \"$PANDAS_SKLEARN\" FILE         # string labels, below",
+         "python -c \"$PANDAS_SKLEARN_CODES\" FILE   # integer codes, below"],
+        [("`PANDAS_SKLEARN` (string labels)", PANDAS_SKLEARN),
+         ("`PANDAS_SKLEARN_CODES` (integer codes)", PANDAS_SKLEARN_CODES)])
+    write_report(session, "clfeval finagle benchmark", "finagle.py",
+                 ["numpy", "polars", "pandas", "pyarrow", "scikit-learn"], DATA_TEXT, sections, checks)
     return 0
 
 
