@@ -113,15 +113,32 @@ def test_skip_in_two_file_mode(tmp_path: Path) -> None:
     assert _cells_of(result) == _expected(gold, pred)
 
 
-@pytest.mark.xfail(strict=True, reason="two-file mode drops the reader's warnings: count_files (read/files.py) "
-                                       "returns Counted(result, []) and read_cells_in_line_order makes none, so "
-                                       "skipped lines go unreported, unlike with one file")
 def test_skip_in_two_file_mode_warns_like_one_file(tmp_path: Path) -> None:
     gold, pred = _tagged(2, 20)
     (tmp_path / "gold.txt").write_text(_with_markers(gold, 10)[0])
     (tmp_path / "pred.txt").write_text("".join(p + "\n" for p in pred))
     data = cli_json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
-    assert any("skipped 2 line(s) matching --skip" in w for w in data["warnings"]), data["warnings"]
+    assert "gold.txt: skipped 2 line(s) matching --skip '^<utt>'" in data["warnings"], data["warnings"]
+    assert not any(w.startswith("pred.txt") for w in data["warnings"])  # nothing left out of it: nothing said
+    # one file with both columns says the same of its own lines
+    markers = _with_markers([f"{g} {p}" for g, p in zip(gold, pred)], 10)[0]
+    (tmp_path / "both.txt").write_text(markers)
+    one = cli_json("score", "both.txt", "--skip", "^<utt>", cwd=tmp_path)
+    assert "both.txt: skipped 2 line(s) matching --skip '^<utt>'" in one["warnings"], one["warnings"]
+
+
+def test_blank_lines_in_two_file_mode_are_counted_per_file(tmp_path: Path) -> None:
+    gold, pred = _tagged(5, 12)
+    for name, labels in (("gold.txt", gold), ("a.txt", pred), ("b.txt", gold[::-1])):
+        (tmp_path / name).write_text("".join(x + ("\n\n" if i in (3, 7) else "\n") for i, x in enumerate(labels)))
+    data = cli_json("score", "gold.txt", "a.txt", cwd=tmp_path)
+    assert data["n_instances"] == 12
+    assert {"gold.txt: skipped 2 blank line(s)", "a.txt: skipped 2 blank line(s)"} <= set(data["warnings"])
+    compared = cli_json("compare", "gold.txt", "a.txt", "b.txt", "--seed", "1", "--rounds", "100", cwd=tmp_path)
+    said = [w for w in compared["warnings"] if "blank line" in w]
+    assert said == [f"{n}: skipped 2 blank line(s)" for n in ("gold.txt", "a.txt", "b.txt")]
+    blocks = cli_json("score", "gold.txt", "a.txt", "--blocks", "blank-line", cwd=tmp_path)
+    assert not any("blank line" in w for w in blocks["warnings"])  # blank lines delimiting blocks are not news
 
 
 def test_skip_in_compare_with_prediction_files(tmp_path: Path) -> None:

@@ -103,10 +103,10 @@ def test_line_order_pairing_across_chunks(tmp_path: Path, monkeypatch: pytest.Mo
     gold.write_text("".join(f"tok{i} {g}\n" for i, (g, _) in enumerate(rows)))
     pred.write_text("".join(f"{i},{p}\n" for i, (_, p) in enumerate(rows)))
     sources = [(str(gold), -1, "gold"), (str(pred), -1, "predicted")]
-    whole, counts, _ = read_cells_in_line_order(sources)
+    whole, counts, _, _ = read_cells_in_line_order(sources)
     assert Counter(dict(zip(whole, counts.tolist()))) == Counter(rows)
     monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", "23")  # the two files' chunks hold different numbers of lines
-    chunked, counts, _ = read_cells_in_line_order(sources)
+    chunked, counts, _, _ = read_cells_in_line_order(sources)
     assert Counter(dict(zip(chunked, counts.tolist()))) == Counter(rows)
     pred.write_text("".join(f"{i},{p}\n" for i, (_, p) in enumerate(rows[:-3])))
     with pytest.raises(InputError, match=r"gold\.txt has 700 instances but .*pred\.csv has 697: .*csv ends early"):

@@ -194,15 +194,16 @@ def one_file(spec: str) -> str:
 
 
 def _in_line_order(sources: list[tuple[str, Column, str]], options: TableOptions, multilabel: bool, engine: Engine,
-                   blocks: BlockSpec | None) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None]:
-    """Read files in step (the block column, if any, from the first file): rows, counts, the counted frame and
-    the frame's block key."""
+                   blocks: BlockSpec | None) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None, list[str]]:
+    """Read files in step (the block column, if any, from the first file): rows, counts, the counted frame, the
+    frame's block key, and the warnings about skipped lines."""
     if blocks is not None and blocks.column is not None:
         sources = sources + [(sources[0][0], blocks.column, "block")]
-    rows, counts, frame = read_cells_in_line_order(sources, options, empty_ok=multilabel, progress=engine.progress,
-                                                   blank_line_blocks=blocks is not None and blocks.column is None)
+    rows, counts, frame, warnings = read_cells_in_line_order(
+        sources, options, empty_ok=multilabel, progress=engine.progress,
+        blank_line_blocks=blocks is not None and blocks.column is None)
     key = None if blocks is None else BLOCK_KEY if blocks.column is None else f"c{len(sources) - 1}"
-    return rows, counts, frame, key
+    return rows, counts, frame, key, warnings
 
 
 def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_col: Column = -1,
@@ -212,16 +213,16 @@ def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_c
     """Count a gold file and a predictions file, line i against line i."""
     engine.line_order()
     gold_path, pred_path = one_file(gold_path), one_file(pred_path)
-    rows, counts, frame, key = _in_line_order([(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
-                                              options, multilabel, engine, blocks)
+    rows, counts, frame, key, warnings = _in_line_order(
+        [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")], options, multilabel, engine, blocks)
     source = f"{gold_path}/{pred_path}"
     if blocks is not None and key is not None:
         found = _relabelled(lambda: _blocked(frame, 2, key, source, None, multilabel, label_sep, duplicates, empty,
                                              relabel, blocks.unit), pred_path, [pred_col], options)
-        return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), [], found)
+        return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
     result = _relabelled(lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates,
                                             empty, relabel), pred_path, [pred_col], options)
-    return Counted(result, [])
+    return Counted(result, warnings)
 
 
 def _in_order(names: Sequence[str]) -> list[str]:
@@ -279,16 +280,16 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts, frame, key = _in_line_order(sources, options, multilabel, engine, blocks)
+    rows, counts, frame, key, warnings = _in_line_order(sources, options, multilabel, engine, blocks)
     source = "/".join([gold_path, *pred_paths])
     if blocks is not None and key is not None:
         found = _relabelled(lambda: _blocked(frame, len(sources), key, source, None, multilabel, label_sep,
                                              duplicates, empty, relabel, blocks.unit), pred_paths, [pred_col],
                             options)
-        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), [], found)
+        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
     joint = _relabelled(lambda: _to_joint([r[:len(sources)] for r in rows], counts, source, names, multilabel,
                                           label_sep, duplicates, empty, relabel), pred_paths, [pred_col], options)
-    return Counted(joint, [])
+    return Counted(joint, warnings)
 
 
 def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_cols: Sequence[Column],

@@ -895,8 +895,10 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[str],
 
 def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
                              *, empty_ok: bool = False, progress: ReadProgress | None = None,
-                             blank_line_blocks: bool = False) -> tuple[list[tuple[Any, ...]], np.ndarray, Any]:
-    """Put line i of each source side by side; the unique rows with counts, and the counted polars frame.
+                             blank_line_blocks: bool = False
+                             ) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, list[str]]:
+    """Put line i of each source side by side; the unique rows with counts, the counted polars frame, and warnings
+    naming each file's skipped lines (blank, or matching the skip pattern), as one-file reading gives them.
 
     Parameters
     ----------
@@ -924,8 +926,8 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     opened = [_column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
               for path, col, role in sources]
     names = [_display(path) for path in paths]
-    parts = [it for _, it in opened]
-    is_list = [flag for flag, _ in opened]
+    parts = [it for _, it, _ in opened]
+    is_list = [flag for flag, _, _ in opened]
     keys = [f"c{i}" for i in range(len(sources))]
     counted_keys = keys + ([BLOCK_KEY] if blank_line_blocks else [])
     tally = _Tally(counted_keys)
@@ -958,7 +960,9 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
         buffers = [b[step:] for b in buffers]
         taken = [t + step for t in taken]
     rows, counts = tally.rows(is_list)
-    return rows, counts, tally.frame()
+    once = [n for n, path in enumerate(paths) if paths.index(path) == n]  # a file read for two columns: said once
+    warnings = [w for n in once for w in opened[n][2].warnings(names[n], options, blank_line_blocks)]
+    return rows, counts, tally.frame(), warnings
 
 
 def _same_blocks(heads: Sequence[Any], names: Sequence[str]) -> None:
@@ -974,9 +978,26 @@ def _same_blocks(heads: Sequence[Any], names: Sequence[str]) -> None:
                              "must fall at the same places in every file (the files are out of step)", name, line)
 
 
+@dataclass
+class _LeftOut:
+    """Lines of one file that are not instances, counted as its column is read: blank (delimiting) lines and
+    lines matching the skip pattern."""
+
+    blank: int = 0
+    skipped: int = 0
+
+    def warnings(self, name: str, options: TableOptions, blocks: bool) -> list[str]:
+        """What one-file reading says of the same lines (blank lines delimiting blocks go unsaid)."""
+        out = [f"{name}: skipped {self.blank} blank line(s)"] if self.blank and not blocks else []
+        if self.skipped:
+            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {options.skip!r}")
+        return out
+
+
 def _column_parts(path: str, col: Column, role: str, options: TableOptions, blank_is_value: bool, empty_ok: bool,
-                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any]]:
-    """One label column of a file, in line order, a chunk at a time, and whether it holds lists.
+                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any], _LeftOut]:
+    """One label column of a file, in line order, a chunk at a time; whether it holds lists; and the count of its
+    lines left out, which grows as the parts are read.
 
     Each part is a polars DataFrame: the value ``v``, its ``line`` and the number of blank lines before it
     (:data:`BLOCK_KEY`). A blank line is the empty label set when ``blank_is_value``, else a delimiter.
@@ -990,24 +1011,30 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
                               "(--block-col)")
         if options.skip is not None:
             raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
-        return _typed_column_parts(path, name, fmt, col, role, meter)
+        return (*_typed_column_parts(path, name, fmt, col, role, meter), _LeftOut())
     header = bool(options.header) or isinstance(col, str)
-    layout, _, _, chunks, _ = _delimited_chunks(path, name, fmt, replace(options, input_format=fmt, header=header),
-                                                [col], [role], empty_ok, meter, blocks=True)
+    layout, _, _, chunks, before = _delimited_chunks(path, name, fmt, replace(options, input_format=fmt, header=header),
+                                                     [col], [role], empty_ok, meter, blocks=True)
     index = col if isinstance(col, int) and col < 0 else layout.positions[0]  # negative: from each line's end
+    left_out = _LeftOut(blank=before)
 
     def frames() -> Iterator[Any]:
         block = 0
         for chunk in chunks:
-            frame, block = _column_chunk(chunk, layout, index, block, blank_is_value)
+            frame, after, skipped = _column_chunk(chunk, layout, index, block, blank_is_value)
+            left_out.blank += after - block
+            left_out.skipped += skipped
+            block = after
             yield frame
 
-    return False, frames()
+    return False, frames(), left_out
 
 
-def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_is_value: bool) -> tuple[Any, int]:
-    """The chunk's label column (the file's only role) in line order, with line and block numbers; and the
-    block number after it. An empty or missing label is an error."""
+def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
+                  blank_is_value: bool) -> tuple[Any, int, int]:
+    """The chunk's label column (the file's only role) in line order, with line and block numbers; the block
+    number after it (each delimiting blank line adds one); and how many lines matched the skip pattern. An empty
+    or missing label is an error."""
     pl = _polars()
     name, sep, role, empty_ok = layout.name, layout.sep, layout.roles[0], layout.empty_ok
     lines = _scan_lines(chunk.data)
@@ -1022,7 +1049,8 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
     fields = _line_fields(layout, chunk)
     try:
         marked = _collect(marked).lazy()  # parsed once, for the delimiter count and the values
-        n_delim = int(_collect(marked.select(pl.col("__delim").sum())).item())
+        n_delim, n_skipped = (int(x) for x in _collect(marked.select(pl.col("__delim").sum(),
+                                                                       pl.col("__skip").sum())).row(0))
         kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
         if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
             texts = _collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
@@ -1048,7 +1076,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
             raise InputError(f"the {role} label is empty (a blank line)", name, line)
         layout.diagnose(chunk, None, [index])
         raise InputError(f"the {role} label is empty or missing", name, line)
-    return frame.select(pl.col("v"), pl.col("__i").alias("line"), pl.col(BLOCK_KEY)), block + n_delim
+    return frame.select(pl.col("v"), pl.col("__i").alias("line"), pl.col(BLOCK_KEY)), block + n_delim, n_skipped
 
 
 def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
