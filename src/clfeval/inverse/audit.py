@@ -38,7 +38,7 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import InputError, OptionError
 from clfeval.inverse.figures import AVERAGE_ROWS, FigureTable
 from clfeval.inverse.tables import BinaryTable, Reported, average_values, convert, reported
-from clfeval.score.ratios import f_key
+from clfeval.score.ratios import f_key, f_title
 from clfeval.score.result import Rendered, json_safe
 
 __all__ = ["AUDIT_SCHEMA", "CANDIDATES", "Audit", "AverageAudit", "LabelAudit", "audit", "audit_table"]
@@ -539,7 +539,7 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
                     if hit:
                         found.append((label, hit))
                 without = tuple(found)
-            fa_name = "F1" if beta == 1 else f"F{beta:g}"
+            fa_name = f_title(beta)
             metric_name = fa_name if metric == "f" else metric
             verdict = _verdict(row, metric_name, figure, claimed, candidates, matches, without, relation,
                                equal_supports, fa_name, "micro" in excluded, own)

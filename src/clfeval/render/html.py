@@ -26,6 +26,7 @@ from clfeval.report.tables import Bounds, PValue, Table, average_title, format_n
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import Scores
+from clfeval.score.ratios import f_title
 
 __all__ = ["render_html"]
 
@@ -165,7 +166,7 @@ def _score_summary(scores: Scores, digits: int) -> str:
     """Every average by its explicit name with its interval and definition, then the overall measures."""
     iv = scores.intervals
     asked = iv is not None
-    f = "F1" if scores.beta == 1 else f"F{scores.beta:g}"
+    f = f_title(scores.beta)
     rows = []
     for name, values in scores.averages.items():
         cells = "".join(_with_interval(values[m], iv.get(("averages", name, m)) if iv else None, digits, asked)

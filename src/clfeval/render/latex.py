@@ -205,7 +205,7 @@ def _estimate(scores: Scores, key: Key, value: float) -> _Estimate:
 
 def _score_tables(scores: Scores, report: Report, digits: int) -> list[str]:
     """The per-label, averages, overall and confusion-matrix tables of a score result."""
-    f = "1" if scores.beta == 1 else f"{scores.beta:g}"
+    f = f"{scores.beta:g}"
     head = ["precision", "recall", rf"$F_{{{f}}}$"]
     measures = ("precision", "recall", "f")
     iv = scores.intervals

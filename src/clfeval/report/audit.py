@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clfeval.inverse.audit import CANDIDATES, Audit, Span
 from clfeval.report.tables import Report, Table
+from clfeval.score.ratios import f_title
 
 __all__ = ["audit_report"]
 
@@ -24,7 +25,7 @@ def _count(bounds: tuple[int | None, int | None] | None) -> str:
 
 def audit_report(result: Audit) -> Report:
     """The verdicts, what each formula gives, and the per-label checks and count bounds of an audit."""
-    f_name = "F1" if result.beta == 1 else f"F{result.beta:g}"
+    f_name = f_title(result.beta)
 
     def measure(m: str) -> str:
         return f_name if m == "f" else m

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clfeval.inverse.tables import QUANTITIES, Conversion, LabelConversion
 from clfeval.report.tables import Report, Table
+from clfeval.score.ratios import f_title
 
 __all__ = ["conversion_report"]
 
@@ -19,7 +20,7 @@ def conversion_report(result: Conversion | LabelConversion) -> Report:
     """The tables and notes of a conversion: each consistent table with what it implies, the ranges, the verdict."""
     if isinstance(result, LabelConversion):
         return _labels_report(result)
-    f_name = "F1" if result.beta == 1 else f"F{result.beta:g}"
+    f_name = f_title(result.beta)
     columns = tuple(f_name if q == "f" else q for q in _SHOWN)
     rows = tuple(tuple("?" if t.quantities()[q] is None else t.quantities()[q] for q in _SHOWN)
                  for t in result.tables)
@@ -40,7 +41,7 @@ def conversion_report(result: Conversion | LabelConversion) -> Report:
 
 
 def _labels_report(result: LabelConversion) -> Report:
-    f_name = "F1" if result.beta == 1 else f"F{result.beta:g}"
+    f_name = f_title(result.beta)
     rows = []
     for label, c in result.labels.items():
         if c.count == 1 or (c.tables and c.ranges.get("tp", (0, 0))[0] == c.ranges.get("tp", (0, 0))[1]

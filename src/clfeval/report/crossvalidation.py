@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.tables import Report, Table, score_report
-from clfeval.score.ratios import f_key
+from clfeval.score.ratios import f_key, f_title
 
 __all__ = ["cv_report"]
 
@@ -17,17 +17,17 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     difference; one row per fold (N, accuracy, each average's F); then the pooled score report.
     """
     fk = f_key(cv.pooled.beta)
-    f_title = "F1" if cv.pooled.beta == 1 else f"F{cv.pooled.beta:g}"
+    f_name = f_title(cv.pooled.beta)
     means = cv.mean_of_folds()
     pairs = [(a, m) for a in cv.pooled.averages for m in ("precision", "recall", fk)]
     order = {pair: i for i, pair in enumerate(pairs)}
     rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
     both = Table("pooled (counts added, then scored) against the mean of the folds' scores",
                  ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
-                 tuple((r["average"], f_title if r["measure"] == fk else r["measure"], r["pooled"], r["mean_of_folds"],
+                 tuple((r["average"], f_name if r["measure"] == fk else r["measure"], r["pooled"], r["mean_of_folds"],
                         means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows), "cv")
     names = list(cv.pooled.averages)
-    folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_title}" for name in names)),
+    folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
                   tuple((name, fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))
                         for name, fold in zip(cv.fold_names, cv.folds)), "folds")
     pooled = score_report(cv.pooled, matrix=matrix)

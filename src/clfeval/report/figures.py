@@ -17,6 +17,7 @@ from clfeval.errors import OptionError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
+from clfeval.score.ratios import f_title
 
 __all__ = ["MAX_DOT_ROWS", "MAX_HEAT_LABELS", "DotPlot", "Figure", "HeatMap", "Point", "Series", "figures_of",
            "heat_map", "per_label_plot"]
@@ -144,10 +145,6 @@ class DotPlot:
 Figure = HeatMap | DotPlot
 
 
-def _f_title(beta: float) -> str:
-    return "F1" if beta == 1 else f"F{beta:g}"
-
-
 def _by_support(labels: tuple[str, ...], support: np.ndarray, pinned_last: bool) -> np.ndarray:
     """Label positions, most frequent gold label first (ties in label-set order); ``pinned_last`` keeps the last
     label (multi-label ∅) at the end."""
@@ -210,7 +207,7 @@ def _weakest_first(labels: list[str], f_values: list[float], limit: int) -> tupl
 
 def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per-label") -> DotPlot:
     """Per-label precision, recall and F as a dot plot, weakest F first, with each score's interval."""
-    f = _f_title(scores.beta)
+    f = f_title(scores.beta)
     labels = list(scores.per_label)
     rows, hidden = _weakest_first(labels, [scores.per_label[lab].f for lab in labels], limit)
     series = tuple(
@@ -254,7 +251,7 @@ def _difference_plot(cmp: Comparison) -> DotPlot:
 
 def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlot:
     first = cmp.first
-    f = _f_title(first.beta)
+    f = f_title(first.beta)
     pairs = list(dict.fromkeys((p.a, p.b) for p in cmp.pairs))
     labels = list(first.per_label)
     gaps = {pair: [cmp.results[pair[0]].per_label[lab].f - cmp.results[pair[1]].per_label[lab].f for lab in labels]
@@ -276,9 +273,9 @@ def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlo
 
 def _fold_plot(cv: CrossValidation) -> DotPlot:
     pooled = cv.pooled
-    f = _f_title(pooled.beta)
+    f = f_title(pooled.beta)
     means = cv.mean_of_folds()
-    fk = "f1" if pooled.beta == 1 else f"f{pooled.beta:g}"
+    fk = pooled.f_name
     rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name][fk], means["averages"][name][f"{fk}_sd"])
             for name in pooled.averages]
     accuracy = "accuracy" if pooled.task == "single-label" else "subset accuracy"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clfeval.report.tables import Report, Table, scores_notes
 from clfeval.score.finagle import SCENARIOS, Finagle
+from clfeval.score.ratios import f_title
 
 __all__ = ["finagle_report"]
 
@@ -44,7 +45,7 @@ def _calibration(result: Finagle) -> Table:
 def finagle_report(result: Finagle) -> Report:
     """The three scorings, what moved, the calibration, and the rule that chose the doubtful predictions."""
     normal = result.scenarios["normal"]
-    f_name = "F1" if normal.beta == 1 else f"F{normal.beta:g}"
+    f_name = f_title(normal.beta)
     rows = []
     for name in normal.averages:
         if name == "samples":

@@ -12,6 +12,7 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMat
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import Key, Scores
+from clfeval.score.ratios import f_title
 
 __all__ = ["Bounds", "PValue", "Report", "Table", "score_report"]
 
@@ -55,14 +56,10 @@ class Report:
     notes: tuple[str, ...]
 
 
-def _f_label(scores: Scores) -> str:
-    return "F1" if scores.beta == 1 else f"F{scores.beta:g}"
-
-
 def average_title(name: str, scores: Scores) -> str:
     """The row title of an average: its JSON name and, in brackets, its formula in short."""
     freq = "training" if scores.lfb_source == "train" else "test gold"
-    return f"{name} ({AVERAGES[name].short.format(F=_f_label(scores), freq=freq)})"
+    return f"{name} ({AVERAGES[name].short.format(F=f_title(scores.beta), freq=freq)})"
 
 
 def _matrix_table(scores: Scores) -> list[Table]:
@@ -110,7 +107,7 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
 
 
 def _plain_tables(scores: Scores) -> list[Table]:
-    f = _f_label(scores)
+    f = f_title(scores.beta)
     per_label = Table(
         "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", f,
                       "specificity"),
@@ -155,7 +152,7 @@ def _bounds(scores: Scores, key: Key) -> Bounds:
 
 
 def _key_text(key: Key, scores: Scores) -> str:
-    f = _f_label(scores)
+    f = f_title(scores.beta)
     measure = {"f": f, "f_wilson": f"{f} (Wilson)", "precision_wilson": "precision (Wilson)",
                "recall_wilson": "recall (Wilson)"}.get(key[-1], key[-1])
     if key[0] == "per_label":
@@ -188,7 +185,7 @@ def _interval_tables(scores: Scores) -> list[Table]:
     """The score tables with an interval beside every score."""
     iv = scores.intervals
     assert iv is not None
-    f = _f_label(scores)
+    f = f_title(scores.beta)
     ci = f"{100 * iv.confidence:g}% CI"
     per_label = Table(
         "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn"),

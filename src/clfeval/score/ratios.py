@@ -9,7 +9,7 @@ import numpy as np
 
 from clfeval.errors import OptionError, unknown_name
 
-__all__ = ["UNDEFINED_POLICIES", "f_beta", "f_key", "parse_zero_division", "ratio"]
+__all__ = ["UNDEFINED_POLICIES", "f_beta", "f_key", "f_title", "parse_zero_division", "ratio"]
 
 #: Whether a label whose ratio is undefined (0/0) takes part in an average.
 UNDEFINED_POLICIES: Mapping[str, str] = {
@@ -61,3 +61,8 @@ def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float,
 def f_key(beta: float) -> str:
     """The report name of F_β: ``f1`` for β = 1, else ``f`` + β (``f2``, ``f0.5``)."""
     return f"f{beta:g}"
+
+
+def f_title(beta: float) -> str:
+    """The title of F_β in tables and figures: ``F1`` for β = 1, else ``F`` + β (``F2``, ``F0.5``)."""
+    return f"F{beta:g}"
