@@ -16,16 +16,16 @@ from typing import Any
 
 from clfeval._version import __version__
 from clfeval.errors import OptionError
-from clfeval.infer.comparison import TESTS, Comparison
-from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
+from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.text import visible
 from clfeval.report import report_of
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
-from clfeval.report.tables import Bounds, PValue, Table, average_title, format_number
+from clfeval.report.tables import Bounds, PValue, Report, Table, average_title, format_number, overall_rows
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.result import Scores
+from clfeval.score.result import SCHEMA, Scores
 from clfeval.score.ratios import f_title
 
 __all__ = ["render_html"]
@@ -178,14 +178,10 @@ def _score_summary(scores: Scores, digits: int) -> str:
              f'<th class="num">precision</th><th class="num">recall</th><th class="num">{f}</th>'
              '<th class="def">definition</th>'
              f'</tr></thead><tbody>\n' + "\n".join(rows) + "\n</tbody></table></div>")
-    overall = [("accuracy" if scores.task == "single-label" else "subset accuracy", scores.accuracy, ("accuracy",),
-                "correct / N" if scores.task == "single-label" else "whole label set right / N")]
-    if scores.hamming_loss is not None:
-        overall.append(("Hamming loss", scores.hamming_loss, ("hamming_loss",), "Σ (fp + fn) over labels / (N·|L|)"))
-    overall.append(("micro FPR", scores.micro_fpr, ("micro_fpr",), "Σ fp / Σ (fp + tn) over labels"))
-    orows = "".join(f'<tr><td class="label"><strong>{_e(t)}</strong><span class="def-inline">{_e(d)}</span></td>'
-                    f'{_with_interval(v, iv.get(k) if iv else None, digits, asked)}<td class="def">{_e(d)}</td></tr>'
-                    for t, v, k, d in overall)
+    orows = "".join(f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'
+                    f'{_e(r.definition)}</span></td>'
+                    f'{_with_interval(r.value, iv.get((r.key,)) if iv else None, digits, asked)}'
+                    f'<td class="def">{_e(r.definition)}</td></tr>' for r in overall_rows(scores))
     otable = (f'<div class="scroll"><table class="overall" data-key="overall-summary"><thead><tr><th>measure</th>'
               f'<th class="num">value</th><th class="def">definition</th></tr></thead><tbody>{orows}</tbody>'
               "</table></div>")
@@ -234,8 +230,7 @@ def _comparison_summary(cmp: Comparison, digits: int) -> str:
             + f"<p>{_e(_label_set_sentence(first))} {_e(_zero_division_sentence(first))}</p>")
 
 
-def _cv_summary(cv: CrossValidation, digits: int) -> str:
-    report = report_of(cv, matrix=False)
+def _cv_summary(report: Report, digits: int) -> str:
     both = next(t for t in report.tables if t.key == "cv")
     return ("<p>Pooled: the folds' counts added up, then scored once (F<sub>tp,fp</sub>, the value to report). "
             "Mean of folds: each fold scored on its own, then averaged (F<sub>avg</sub>); it is biased when folds "
@@ -257,13 +252,14 @@ def _figure(fig: Figure, n: int) -> str:
 
 def _provenance(result: Scores | Comparison | CrossValidation, command: str | None) -> list[tuple[str, str]]:
     """(name, value) rows: version, command, inputs, N, seeds and every option."""
-    data = result.to_dict()
-    rows = [("clfeval", __version__), ("schema", data["schema"])]
+    schema = COMPARE_SCHEMA if isinstance(result, Comparison) else CV_SCHEMA if isinstance(
+        result, CrossValidation) else SCHEMA
+    rows = [("clfeval", __version__), ("schema", schema)]
     if command:
         rows.append(("command", command))
     scores = result.first if isinstance(result, Comparison) else (
         result.pooled if isinstance(result, CrossValidation) else result)
-    rows += [(f"input {k}", _flat(v)) for k, v in data.get("inputs", {}).items()]
+    rows += [(f"input {k}", _flat(v)) for k, v in result.inputs.items()]
     rows.append(("N", f"{scores.n_instances} instances ({scores.task})"))
     if isinstance(result, CrossValidation):
         rows.append(("folds", ", ".join(result.fold_names)))
@@ -319,14 +315,13 @@ def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 
     if isinstance(result, Comparison):
         summary = _comparison_summary(result, digits)
     elif isinstance(result, CrossValidation):
-        summary = _cv_summary(result, digits)
+        summary = _cv_summary(report, digits)
     else:
         summary = _score_summary(result, digits)
     figures = figures_of(result)
-    sections = [f'<section id="summary"><h2>Summary</h2>{summary}</section>']
     first, rest = (figures[:1], figures[1:]) if isinstance(result, (Comparison, CrossValidation)) else ([], figures)
-    if first:
-        sections[0] = sections[0].replace("</section>", _figure(first[0], 0) + "</section>")
+    lead = "".join(_figure(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
+    sections = [f'<section id="summary"><h2>Summary</h2>{summary}{lead}</section>']
     if isinstance(result, CrossValidation):
         sections.append('<section id="pooled"><h2>Pooled scores</h2>'
                         f"{_score_summary(result.pooled, digits)}</section>")

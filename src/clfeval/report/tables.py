@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import Key, Scores
 from clfeval.score.ratios import f_title
 
-__all__ = ["Bounds", "PValue", "Report", "Table", "score_report"]
+__all__ = ["Bounds", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
 
 #: How many interval remarks and not-estimable reasons a report lists before pointing to the JSON.
 _MAX_LISTED = 12
@@ -80,14 +80,32 @@ def _matrix_table(scores: Scores) -> list[Table]:
                   rows, "matrix")]
 
 
-def _overall_rows(scores: Scores) -> list[tuple[str, Any, str]]:
-    rows: list[tuple[str, Any, str]] = []
+class OverallRow(NamedTuple):
+    """An overall measure of a result: its name, its formula in words, its value and its score key."""
+
+    name: str
+    definition: str
+    value: float
+    key: str
+
+    @property
+    def title(self) -> str:
+        """The row title of the text report: the name and, in brackets, the formula."""
+        return f"{self.name} ({self.definition})"
+
+
+def overall_rows(scores: Scores) -> list[OverallRow]:
+    """The overall measures of a result, in report order: accuracy (subset accuracy, and the Hamming loss, for
+    multi-label data) and micro FPR."""
+    rows: list[OverallRow] = []
     if scores.task == "single-label":
-        rows.append(("accuracy (correct / N)", scores.accuracy, "accuracy"))
+        rows.append(OverallRow("accuracy", "correct / N", scores.accuracy, "accuracy"))
     else:
-        rows.append(("subset accuracy (whole label set right / N)", scores.accuracy, "accuracy"))
-        rows.append(("Hamming loss (Σ fp + fn over labels / (N·|L|))", scores.hamming_loss, "hamming_loss"))
-    rows.append(("micro FPR (Σ fp / Σ (fp + tn))", scores.micro_fpr, "micro_fpr"))
+        rows.append(OverallRow("subset accuracy", "whole label set right / N", scores.accuracy, "accuracy"))
+        assert scores.hamming_loss is not None
+        rows.append(OverallRow("Hamming loss", "Σ fp + fn over labels / (N·|L|)", scores.hamming_loss,
+                               "hamming_loss"))
+    rows.append(OverallRow("micro FPR", "Σ fp / Σ (fp + tn)", scores.micro_fpr, "micro_fpr"))
     return rows
 
 
@@ -117,7 +135,7 @@ def _plain_tables(scores: Scores) -> list[Table]:
         "averages over the label set", ("average", "precision", "recall", f),
         tuple((average_title(name, scores), v["precision"], v["recall"], v["f"])
               for name, v in scores.averages.items()), "averages")
-    overall = Table("overall", ("measure", "value"), tuple((title, value) for title, value, _ in _overall_rows(scores)),
+    overall = Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall_rows(scores)),
                     "overall")
     return [per_label, averages, overall]
 
@@ -210,7 +228,7 @@ def _interval_tables(scores: Scores) -> list[Table]:
                                               for x in (v[m], _bounds(scores, ("averages", name, m)))))
               for name, v in scores.averages.items()), "averages")
     overall = Table("overall", ("measure", "value", ci), tuple(
-        (title, value, _bounds(scores, (key,))) for title, value, key in _overall_rows(scores)), "overall")
+        (r.title, r.value, _bounds(scores, (r.key,))) for r in overall_rows(scores)), "overall")
     return [per_label, per_label_ci, averages, overall]
 
 
