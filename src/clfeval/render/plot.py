@@ -18,7 +18,7 @@ import numpy as np
 from clfeval.errors import ClfevalError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.render.svg import VIEWS, blues, compact, nice_ticks, series_colours, share_texts, short
+from clfeval.render.svg import VIEWS, blues, cell_texts, nice_ticks, series_colours, short
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
 from clfeval.score.result import Scores
@@ -57,8 +57,7 @@ def _heat_map(plt: Any, heat: HeatMap, view: str) -> Any:
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_aspect("equal")
-    texts = ([[compact(float(x)) for x in row] for row in heat.cells] if view == "count"
-             else share_texts(heat, view))
+    texts = cell_texts(heat, view)
     size = 9 if n <= 12 else 7 if n <= 24 else 5
     for i in range(n):
         for j in range(n):

@@ -15,8 +15,8 @@ import numpy as np
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, Point, Series
 
-__all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "compact", "dot_plot_svg", "heat_map_svg", "nice_ticks",
-           "series_colours", "share_texts", "short"]
+__all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "cell_texts", "compact", "dot_plot_svg", "heat_map_svg", "nice_ticks",
+           "series_colours", "short"]
 
 #: The heat map's views: name → what a cell shows. A row (column) that adds up to 0 has no shares: "–".
 VIEWS = {"count": "counts", "row": "% of the gold row (recall view)", "column": "% of the predicted column "
@@ -72,8 +72,11 @@ def _ink(shade: float) -> str:
     return "#ffffff" if shade > 0.5 else "#1a1a1a"
 
 
-def share_texts(heat: HeatMap, view: str) -> list[list[str]]:
-    """Each cell's share in ``view`` as a whole percentage, or "–" where it has none."""
+def cell_texts(heat: HeatMap, view: str) -> list[list[str]]:
+    """What each cell shows in ``view``: its count (:func:`compact`), or its share as a whole percentage ("–" where
+    it has none)."""
+    if view == "count":
+        return [[compact(float(x)) for x in row] for row in heat.cells]
     defined = heat.defined(view)
     return [[f"{100 * x:.0f}" if ok else "–" for x, ok in zip(row, oks)]
             for row, oks in zip(heat.shares(view), defined)]
@@ -94,8 +97,7 @@ def heat_map_svg(heat: HeatMap) -> str:
     width, height = left + n * size + 8, top + n * size + 8
     shades = {v: heat.shade(v) for v in VIEWS}
     shares = {v: heat.shares(v) for v in ("row", "column")}
-    texts = {"count": [[compact(float(x)) for x in row] for row in heat.cells],
-             **{v: share_texts(heat, v) for v in ("row", "column")}}
+    texts = {v: cell_texts(heat, v) for v in VIEWS}
     out = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'width="{width}" height="{height}" role="img" aria-label="{_e(heat.title)}" font-size="{font}">',
            f'<text x="{left + n * size / 2}" y="12" text-anchor="middle" class="axis">predicted →</text>',

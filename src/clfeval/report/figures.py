@@ -8,6 +8,7 @@ same figures with matplotlib (:mod:`clfeval.render.plot`), so a paper's figure a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -239,14 +240,13 @@ def _difference_plot(cmp: Comparison) -> DotPlot:
         notes.append("no test" if math.isnan(p.p_adjusted) else
                      f"p = {p.p_value:.2g}" + ("" if len(cmp.pairs) == 1 else f", Holm {p.p_adjusted:.2g}")
                      + (" ✓" if p.significant else ""))
-    span = max([abs(x) for pt in points for x in (pt.value, pt.low, pt.high)
-                if x is not None and not math.isnan(x)] + [1e-3])
+    series = (Series("A − B", "diamond", tuple(points)),)
     bars = (f"bars: {100 * cmp.confidence:g}% paired bootstrap intervals" if cmp.ci != "none"
             else "no intervals (asked for with --ci bootstrap)")
     caption = (f"Each pair's difference A − B per metric; {bars}. At the right: the p-value ({cmp.test}) and, with "
                f"several comparisons, Holm's adjusted p-value; ✓ marks a difference that holds at α = {cmp.alpha:g}.")
-    return DotPlot("differences", "differences between systems", caption, tuple(rows),
-                   (Series("A − B", "diamond", tuple(points)),), -1.1 * span, 1.1 * span, 0.0, tuple(notes))
+    return DotPlot("differences", "differences between systems", caption, tuple(rows), series,
+                   *_symmetric(_drawn(series)), 0.0, tuple(notes))
 
 
 def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlot:
@@ -261,14 +261,12 @@ def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlo
     markers = ("circle", "square", "diamond", "triangle")
     series = tuple(Series(f"{a} − {b}", markers[n % len(markers)], tuple(Point(gaps[(a, b)][i]) for i in order))
                    for n, (a, b) in enumerate(pairs))
-    finite = [abs(pt.value) for s in series for pt in s.points if pt is not None and not math.isnan(pt.value)]
-    span = max(finite + [1e-3])
     caption = (f"Per-label {f} of A minus that of B, labels by gold support (most frequent first); no test is "
                "made per label — these show where the systems differ, not whether it holds.")
     if len(labels) > limit:
         caption += f" The {len(labels) - limit} least frequent labels are left out."
     return DotPlot("per-label-differences", f"per-label {f} differences", caption,
-                   tuple(labels[i] for i in order), series, -1.1 * span, 1.1 * span, 0.0)
+                   tuple(labels[i] for i in order), series, *_symmetric(_drawn(series)), 0.0)
 
 
 def _fold_plot(cv: CrossValidation) -> DotPlot:
@@ -294,11 +292,26 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
     caption = (f"Grey dots: each fold's own score; diamond: pooled (the folds' counts added, then scored — the value "
                f"to report); tick: the mean of the folds' scores, its bar ± one standard deviation{bars}.")
     series = (*folds, mean_series, pooled_series)
-    low, high = _zoomed([x for s in series for p in s.points if p is not None
-                         for x in (p.value, p.low, p.high) if x is not None and not math.isnan(x)])
+    low, high = _zoomed(_drawn(series))
     if (low, high) != (0.0, 1.0):
         caption += f" The scale runs from {low:g} to {high:g}."
     return DotPlot("folds", "folds, pooled and mean of folds", caption, tuple(r[0] for r in rows), series, low, high)
+
+
+def _drawn(series: Sequence[Series]) -> list[float]:
+    """Every finite value and interval end that ``series`` draw: what a scale must hold."""
+    return [x for s in series for p in s.points if p is not None for x in (p.value, p.low, p.high)
+            if x is not None and not math.isnan(x)]
+
+
+def _symmetric(values: list[float]) -> tuple[float, float]:
+    """A scale centred on 0 that holds every value with a tenth to spare (at least ±0.0011).
+
+    >>> _symmetric([0.2, -0.05])
+    (-0.22000000000000003, 0.22000000000000003)
+    """
+    span = max([abs(x) for x in values] + [1e-3])
+    return -1.1 * span, 1.1 * span
 
 
 def _zoomed(values: list[float], step: float = 0.05) -> tuple[float, float]:
