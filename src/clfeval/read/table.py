@@ -596,6 +596,21 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
                        wide if wide is not None else layout.width, block + int(n_blank))
 
 
+@dataclass
+class _LeftOut:
+    """Lines of one file that are not instances: blank (delimiting) lines and lines matching the skip pattern."""
+
+    blank: int = 0
+    skipped: int = 0
+
+    def warnings(self, name: str, options: TableOptions, blocks: bool) -> list[str]:
+        """The warnings that name them, one per kind (blank lines that delimit blocks go unsaid)."""
+        out = [f"{name}: skipped {self.blank} blank line(s)"] if self.blank and not blocks else []
+        if self.skipped:
+            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {options.skip!r}")
+        return out
+
+
 def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
                     roles: Sequence[str], empty_ok: bool, tally: _Tally, meter: Meter | None, block: int | None = None
                     ) -> tuple[tuple[Any, ...] | None, bool, list[str], int]:
@@ -617,11 +632,7 @@ def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, colum
             if meter is not None:
                 meter.add(rows=int(counted.frame.get_column("n").sum()))
             tally.add(counted.frame)
-    warnings = []
-    if blank and block is None:
-        warnings.append(f"{name}: skipped {blank} blank line(s)")
-    if skipped:
-        warnings.append(f"{name}: skipped {skipped} line(s) matching --skip {options.skip!r}")
+    warnings = _LeftOut(blank, skipped).warnings(name, options, blocks=block is not None)
     if narrow != wide:
         warnings.append(f"{name}: lines have between {narrow} and {wide} fields; the labels were taken from columns "
                         f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)")
@@ -976,22 +987,6 @@ def _same_blocks(heads: Sequence[Any], names: Sequence[str]) -> None:
             raise InputError(f"{head.get_column(BLOCK_KEY)[at]} blank line(s) before this line, but "
                              f"{first[at]} before line {other} of {names[0]}, which it pairs with: blank lines "
                              "must fall at the same places in every file (the files are out of step)", name, line)
-
-
-@dataclass
-class _LeftOut:
-    """Lines of one file that are not instances, counted as its column is read: blank (delimiting) lines and
-    lines matching the skip pattern."""
-
-    blank: int = 0
-    skipped: int = 0
-
-    def warnings(self, name: str, options: TableOptions, blocks: bool) -> list[str]:
-        """What one-file reading says of the same lines (blank lines delimiting blocks go unsaid)."""
-        out = [f"{name}: skipped {self.blank} blank line(s)"] if self.blank and not blocks else []
-        if self.skipped:
-            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {options.skip!r}")
-        return out
 
 
 def _column_parts(path: str, col: Column, role: str, options: TableOptions, blank_is_value: bool, empty_ok: bool,
