@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli_error, run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -134,6 +134,23 @@ def test_bad_input_error_names_file_and_line(tmp_path: Path) -> None:
     assert out.stderr.decode() == "clfeval: error: bad.txt:2: expected at least 2 fields (for the gold and " \
                                   "predicted labels), found 1\n"
     assert out.stdout == b""
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["score", "d.txt", "--labels", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--labels)",
+                                                    "expected one label per line"]),
+    (["score", "d.txt", "--labels", "folder"], ["folder: is a directory (--labels)"]),
+    (["score", "d.txt", "--labels", "none.txt"], ["none.txt: no such file (--labels)"]),
+    (["score", "d.txt", "--translate", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--translate)",
+                                                       "expected lines 'old > new'"]),
+    (["audit", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9", "a table of reported figures"]),
+])
+def test_small_files_read_whole_name_the_file_line_and_option(tmp_path: Path, args: list[str],
+                                                               needles: list[str]) -> None:
+    (tmp_path / "d.txt").write_text("x A A\n", encoding="utf-8")
+    (tmp_path / "latin1.txt").write_bytes("A\ncaf\xe9\n".encode("latin-1"))
+    (tmp_path / "folder").mkdir()
+    cli_error(run_cli(*args, cwd=tmp_path), *needles)
 
 
 def test_version() -> None:

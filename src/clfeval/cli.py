@@ -7,6 +7,7 @@ the line and what was expected.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import shlex
 import sys
@@ -30,6 +31,7 @@ from clfeval.read.engine import ENGINES
 from clfeval.read.files import train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.table import FORMATS, TableOptions
+from clfeval.read.text import read_text
 from clfeval.render import RENDERERS
 from clfeval.render.plot import write_plots
 from clfeval.score.labelset import LABEL_SOURCES
@@ -427,13 +429,8 @@ def _label_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read_label_list(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            labels = [line.strip() for line in handle if line.strip()]
-    except FileNotFoundError:
-        raise InputError("no such file (--labels)", path) from None
-    except UnicodeDecodeError:
-        raise InputError("is not valid UTF-8 (--labels)", path) from None
+    text = read_text(path, expected="one label per line", option="--labels")
+    labels = [line.strip() for line in io.StringIO(text, newline=None) if line.strip()]  # lines as a file reads them
     if not labels:
         raise InputError("declares no labels (--labels): expected one label per line", path)
     return labels

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from clfeval.errors import InputError, OptionError
 from clfeval.inverse.tables import Reported, reported
+from clfeval.read.text import read_text
 
 __all__ = ["AVERAGE_ROWS", "FigureTable", "read_figure_table", "read_label_figures"]
 
@@ -78,13 +79,7 @@ def read_figure_table(path: str) -> FigureTable:
         Naming the file and line: no header naming precision/recall/F1/support, a row with too
         many cells, a figure that is not a number.
     """
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except UnicodeDecodeError:
-        raise InputError("is not valid UTF-8", path) from None
+    text = read_text(path, expected="a table of reported figures (label, precision, recall, f1, support)")
     rows = _split_lines(text)
     if not rows:
         raise InputError("is empty: expected a header (label, precision, recall, f1, support) and rows", path)

@@ -16,6 +16,7 @@ from typing import Any
 
 from clfeval.count.labelsets import LabelSet, canonical_set
 from clfeval.errors import InputError, OptionError
+from clfeval.read.text import read_text
 
 __all__ = ["Relabel", "cell_value", "label_set", "read_translation", "single_label"]
 
@@ -31,16 +32,7 @@ def read_translation(path: str) -> tuple[dict[str, str], dict[str, int]]:
     """
     mapping: dict[str, str] = {}
     lines: dict[str, int] = {}
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise InputError("no such file (--translate)", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a translation file (--translate)", path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x}); expected lines 'old > new'",
-                         path) from None
+    text = read_text(path, expected="lines 'old > new'", option="--translate")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
