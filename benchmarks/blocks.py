@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from common import md_table, ratio_text, write_results
+from common import blas_threads, md_table, ratio_text, write_results
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "blocks.md"
@@ -470,16 +470,6 @@ def performance_section(rows: list[Timing], facts: dict[str, float], sentences: 
 
 
 # --------------------------------------------------------------------------- main
-
-def blas_threads() -> str:
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return "unknown"
-    pools = [f"{p.get('internal_api', '?')} {p.get('num_threads', '?')}" for p in threadpool_info()
-             if p.get("user_api") == "blas"]
-    return ", ".join(dict.fromkeys(pools)) or "none found"
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

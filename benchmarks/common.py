@@ -43,6 +43,17 @@ def ratio_text(x: float) -> str:
     return f"{x:,.1f}×" if x < 10 else f"{x:,.0f}×"
 
 
+def blas_threads() -> str:
+    """The BLAS thread pools numpy and scipy use ("openblas 2", …), as threadpoolctl reports them."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "unknown"
+    pools = [f"{p.get('internal_api', '?')} {p.get('num_threads', '?')}" for p in threadpool_info()
+             if p.get("user_api") == "blas"]
+    return ", ".join(dict.fromkeys(pools)) or "none found"  # numpy's and scipy's pools are often alike
+
+
 def pkg_version(name: str) -> str:
     """An installed package's version, or ``not installed``."""
     try:

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from common import md_table, pkg_version, ratio_text, write_results
+from common import blas_threads, md_table, pkg_version, ratio_text, write_results
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "compare.md"
@@ -230,16 +230,6 @@ def time_clfeval_single_thread(data: tuple[np.ndarray, np.ndarray, np.ndarray], 
         return None
     with threadpool_limits(limits=1, user_api="blas"):
         return time_clfeval("independent errors, BLAS limited to 1 thread", data, repeats)
-
-
-def blas_threads() -> str:
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return "unknown"
-    pools = [f"{p.get('internal_api', '?')} {p.get('num_threads', '?')}" for p in threadpool_info()
-             if p.get("user_api") == "blas"]
-    return ", ".join(dict.fromkeys(pools)) or "none found"  # numpy's and scipy's pools are often alike
 
 
 @dataclass
