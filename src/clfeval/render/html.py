@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from html import escape
 from typing import Any
 
 from clfeval._version import __version__
@@ -19,7 +18,7 @@ from clfeval.errors import OptionError
 from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
 from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
-from clfeval.render.text import visible
+from clfeval.render.svg import markup_text as _e
 from clfeval.report import report_of
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
 from clfeval.report.tables import Bounds, PValue, Report, Table, average_title, format_number, overall_rows
@@ -106,10 +105,6 @@ document.querySelectorAll('.heat').forEach(function (box) {
   });
 });
 """
-
-
-def _e(text: Any) -> str:
-    return escape(visible(str(text)), quote=True)
 
 
 def _number_cell(value: Any, digits: int) -> str:

@@ -15,8 +15,8 @@ import numpy as np
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, Point, Series
 
-__all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "cell_texts", "compact", "dot_plot_svg", "heat_map_svg", "nice_ticks",
-           "series_colours", "short"]
+__all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "cell_texts", "compact", "dot_plot_svg", "heat_map_svg", "markup_text",
+           "nice_ticks", "series_colours", "short"]
 
 #: The heat map's views: name → what a cell shows. A row (column) that adds up to 0 has no shares: "–".
 VIEWS = {"count": "counts", "row": "% of the gold row (recall view)", "column": "% of the predicted column "
@@ -27,8 +27,17 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
 MUTED = "#8a8a8a"
 
 
-def _e(text: str) -> str:
-    return escape(visible(text), quote=True)
+def markup_text(text: object) -> str:
+    r"""``text`` as HTML or SVG character data or an attribute value: control characters shown as escapes, then
+    ``& < > " '`` as entities.
+
+    >>> print(markup_text('<b>&"x"\t'))
+    &lt;b&gt;&amp;&quot;x&quot;\t
+    """
+    return escape(visible(str(text)), quote=True)
+
+
+_e = markup_text
 
 
 def short(label: str, width: int) -> str:
