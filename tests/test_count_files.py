@@ -126,7 +126,7 @@ def test_round_trip_keeps_every_count() -> None:
     ('{"schema": "clfeval.score/1"}', "is not a clfeval count file"),
     ('{"schema": "clfeval.counts/9", "kind": "confusion"}', "this clfeval reads 'clfeval.counts/1'"),
     ('{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"], "cells": [[1, 2]]}', "1×1 table"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], -1]]}', "must be a count"),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], -1]]}', "is -1: expected a count ≥ 0"),
     ('{"schema": "clfeval.counts/1", "kind": "confusion"}', "needs the field 'labels'"),
 ])
 def test_bad_count_files_name_the_file(tmp_path: Path, content: str, message: str) -> None:
@@ -151,3 +151,77 @@ def test_counts_of_different_kinds_do_not_add(tmp_path: Path) -> None:
     assert out.returncode == 2 and "holds the counts of one system" in out.stderr.decode()
     out = run_cli("score", "--counts", str(single), "--multilabel")
     assert out.returncode == 2 and "--multilabel and --engine do not apply" in out.stderr.decode()
+
+
+_CONFUSION = '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a", "b"], '
+
+
+@pytest.mark.parametrize("content, message", [
+    (_CONFUSION + '"cells": [[2.5, 1], [0, 3.9]]}', "cells[0][0] is 2.5: expected a whole number"),
+    (_CONFUSION + '"cells": [[9000000000000000000, 9000000000000000000], [0, 3]]}', "counts above 2^53"),
+    (_CONFUSION + '"cells": [[4503599627370496, 4503599627370496], [1, 0]]}', "cells add up to 9,007,199,254,740,993"),
+    (_CONFUSION + '"cells": [[1, 1e19], [0, 1]]}', "cells[0][1] is 1e+19"),
+    (_CONFUSION + '"cells": [[1, "x"], [0, 1]]}', "cells[0][1] is 'x': expected a count"),
+    (_CONFUSION + '"cells": [[1, null], [0, 1]]}', "cells[0][1] is null: expected a count"),
+    (_CONFUSION + '"cells": [[1, true], [0, 1]]}', "cells[0][1] is true: expected a count"),
+    (_CONFUSION + '"cells": [[1, 2], [3]]}', "cells must be a 2×2 table"),
+    (_CONFUSION + '"cells": [[1, 2], [3, 4]], "n_instances": 7}', "n_instances is 7 but the counts add up to 10"),
+    ('{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a", "a"], "cells": [[1, 0], [0, 1]]}',
+     "labels: 'a' repeated"),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "foo", "pairs": []}',
+     "duplicates must be 'keep' or 'collapse', found \"foo\""),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": 3, "pairs": []}', "empty must be"),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], 1.5]]}',
+     "pairs[0][2] is 1.5: expected a whole number"),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], false]]}',
+     "pairs[0][2] is false"),
+    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": {"a": 1}}', "pairs must be a list"),
+    ('{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "x"], "rows": []}', "systems: 'x' repeated"),
+    ('{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "y"], "rows": [["a", "a", "b", 1e300]]}',
+     "rows[0][3] is 1e+300"),
+    ('{"schema": "clfeval.counts/1", "kind": "bogus"}', 'kind must be confusion, labelsets or joint, found "bogus"'),
+    ('{"schema": "clfeval.counts/1", "kind": ["confusion"]}', "kind must be confusion, labelsets or joint"),
+])
+def test_hand_edited_count_files_get_a_named_error(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "edited.json"
+    path.write_text(content)
+    with pytest.raises(InputError) as info:
+        clfeval.load_counts(str(path))
+    assert str(info.value) == f"{path}: {message}" or (str(info.value).startswith(f"{path}: ")
+                                                       and message in str(info.value)), str(info.value)
+    out = run_cli("score", "--counts", str(path))
+    err = out.stderr.decode()
+    assert out.returncode == 2 and err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_adding_count_files_past_the_bound_names_the_file(tmp_path: Path) -> None:
+    half = '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"], "cells": [[4503599627370497]]}'
+    (tmp_path / "one.json").write_text(half)
+    (tmp_path / "two.json").write_text(half)
+    with pytest.raises(InputError, match=r"two\.json: with the files before it, the counts add up to"):
+        clfeval.load_counts([str(tmp_path / "one.json"), str(tmp_path / "two.json")])
+
+
+def test_the_count_constructors_raise_errors_of_the_documented_tree() -> None:
+    for call in (lambda: clfeval.ConfusionCounts(("a", "a"), [[1, 0], [0, 1]]),
+                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0]]),
+                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0.5], [0, 1]]),
+                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, -1], [0, 1]]),
+                 lambda: clfeval.ConfusionCounts(("a", "b"), [[2 ** 60, 0], [0, 1]]),
+                 lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 2.5}),
+                 lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 1}, duplicates="twice"),
+                 lambda: clfeval.JointCounts(("x", "y"), {("a", "a"): 1}),
+                 lambda: clfeval.JointCounts(("x", "y"), {("a", "a", "b"): -2}),
+                 lambda: clfeval.PairedCounts({("a", "a", "b"): True})):
+        with pytest.raises(clfeval.ClfevalError):
+            call()
+    assert clfeval.ConfusionCounts(("a", "b"), [[1.0, 2.0], [0, 1]]).cells.tolist() == [[1, 2], [0, 1]]
+
+
+def test_too_many_labels_for_a_dense_matrix_is_a_clear_error() -> None:
+    k = clfeval.count.limits.MAX_DENSE_LABELS + 1
+    gold = np.arange(k) * 7  # integer labels spread wide: the counter cannot use one small table
+    with pytest.raises(InputError, match=f"{k:,} distinct labels: .* dense K×K matrix, which would take"):
+        clfeval.score(gold, gold[::-1].copy())
+    with pytest.raises(InputError, match="distinct labels"):
+        clfeval.score([f"l{i}" for i in range(k)], [f"l{i}" for i in range(k)])

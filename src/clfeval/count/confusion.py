@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
+from clfeval.count.limits import check_dense, count_array
+from clfeval.errors import InputError
 
 __all__ = ["ConfusionCounts"]
 
@@ -19,18 +21,26 @@ class ConfusionCounts:
     These are the sufficient statistics of every single-label measure. Counts of
     parts (file chunks, partitions, folds) add up with ``+``; labels are aligned by
     name, so parts need not have seen the same labels.
+
+    Raises
+    ------
+    InputError
+        If the labels repeat, ``cells`` is not a K×K table of whole numbers ≥ 0, or the counts exceed
+        what float64 arithmetic keeps exact (:mod:`clfeval.count.limits`).
     """
 
     labels: tuple[str, ...]
     cells: np.ndarray
 
     def __post_init__(self) -> None:
-        cells = np.asarray(self.cells, dtype=np.int64)
         k = len(self.labels)
-        if cells.shape != (k, k):
-            raise ValueError(f"cells has shape {cells.shape}, expected ({k}, {k})")
         if len(set(self.labels)) != k:
-            raise ValueError("labels must be distinct")
+            repeated = sorted({lab for lab in self.labels if list(self.labels).count(lab) > 1})
+            raise InputError(f"labels must be distinct; repeated: {', '.join(map(repr, repeated))}")
+        check_dense(k)
+        cells = count_array(self.cells, "cells")
+        if cells.shape != (k, k):
+            raise InputError(f"cells has shape {cells.shape}, expected ({k}, {k}) for {k} labels")
         cells.setflags(write=False)
         object.__setattr__(self, "labels", tuple(self.labels))
         object.__setattr__(self, "cells", cells)
@@ -44,6 +54,7 @@ class ConfusionCounts:
     def empty(cls, labels: Sequence[str] = ()) -> "ConfusionCounts":
         """Counts of no instances over ``labels``."""
         k = len(labels)
+        check_dense(k)
         return cls(tuple(labels), np.zeros((k, k), dtype=np.int64))
 
     def with_labels(self, labels: Sequence[str]) -> "ConfusionCounts":
@@ -56,6 +67,7 @@ class ConfusionCounts:
             raise ValueError(f"labels {missing} have counts but are not in the new label list")
         keep = [i for i, lab in enumerate(self.labels) if lab in index]
         pos = np.array([index[self.labels[i]] for i in keep], dtype=np.intp)
+        check_dense(len(labels))
         cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
         if keep:
             cells[np.ix_(pos, pos)] = self.cells[np.ix_(keep, keep)]

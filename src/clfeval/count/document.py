@@ -18,15 +18,15 @@ The document::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSetCounts
+from clfeval.count.limits import check_total, count_array, whole_count
 from clfeval.errors import InputError
 
 __all__ = ["COUNTS_SCHEMA", "Counts", "add_counts", "counts_from_dict", "counts_to_dict"]
@@ -61,25 +61,39 @@ def counts_to_dict(counts: Counts, *, inputs: Mapping[str, Any] | None = None,
     return doc
 
 
-def _labels(value: Any, source: str, what: str) -> tuple[str, ...]:
+def _labels(value: Any, source: str, what: str, distinct: bool = False) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"{what} must be a list of labels (strings), found {value!r}", source)
+        raise InputError(f"{what} must be a list of labels (strings), found {_json(value)}", source)
+    if distinct and len(set(value)) != len(value):
+        repeated = sorted({v for v in value if value.count(v) > 1})
+        raise InputError(f"{what}: {', '.join(map(repr, repeated))} repeated; each label may appear once", source)
     return tuple(value)
 
 
-def _count(value: Any, source: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{what} must be a count (a whole number ≥ 0), found {value!r}", source)
-    return value
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _policy(doc: Mapping[str, Any], name: str, valid: Mapping[str, str], source: str) -> str:
+    value = doc.get(name, next(iter(valid)))
+    if value not in valid:
+        raise InputError(f"{name} must be {' or '.join(map(repr, valid))}, found {_json(value)}", source)
+    return str(value)
 
 
 def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
     """The counts held by a ``clfeval.counts/1`` document; ``source`` names it in errors.
 
+    Every count must be a whole number ≥ 0 (``2.0`` is taken as 2), the counts and their total at
+    most 2⁵³ (:mod:`clfeval.count.limits`); labels are strings, distinct in ``labels``;
+    ``n_instances``, when present, must equal the total.
+
     Raises
     ------
     InputError
-        If the document is not a count file of a schema version this clfeval reads, or is malformed.
+        If the document is not a count file of a schema version this clfeval reads, or is malformed
+        (the message names the field, e.g. ``cells[0][1] is 2.5: expected a whole number``).
     """
     if not isinstance(doc, dict) or not str(doc.get("schema", "")).startswith("clfeval.counts/"):
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
@@ -89,36 +103,67 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
         raise InputError(f"has schema {doc['schema']!r}; this clfeval reads {COUNTS_SCHEMA!r}", source)
     kind = doc.get("kind")
     try:
-        if kind == "confusion":
-            labels = _labels(doc["labels"], source, "labels")
-            cells = np.array(doc["cells"], dtype=np.int64)
-            if cells.shape != (len(labels), len(labels)) or (cells < 0).any():
-                raise InputError(f"cells must be a {len(labels)}×{len(labels)} table of counts", source)
-            return ConfusionCounts(labels, cells)
-        if kind == "labelsets":
-            pairs: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
-            for i, item in enumerate(doc["pairs"]):
-                if not isinstance(item, list) or len(item) != 3:
-                    raise InputError(f"pairs[{i}] must be [gold labels, predicted labels, count]", source)
-                key = (_labels(item[0], source, f"pairs[{i}][0]"), _labels(item[1], source, f"pairs[{i}][1]"))
-                pairs[key] = pairs.get(key, 0) + _count(item[2], source, f"pairs[{i}][2]")
-            return LabelSetCounts(pairs, doc.get("duplicates", "keep"), doc.get("empty", "ignore"))
-        if kind == "joint":
-            systems = _labels(doc["systems"], source, "systems")
-            multilabel = bool(doc.get("multilabel", False))
-            rows: dict[tuple[Any, ...], int] = {}
-            for i, item in enumerate(doc["rows"]):
-                if not isinstance(item, list) or len(item) != len(systems) + 2:
-                    raise InputError(f"rows[{i}] must be [gold, a prediction per system ({len(systems)}), count]",
-                                     source)
-                values = tuple(_labels(v, source, f"rows[{i}]") if multilabel else v for v in item[:-1])
-                if not multilabel and not all(isinstance(v, str) for v in values):
-                    raise InputError(f"rows[{i}] must hold labels (strings)", source)
-                rows[values] = rows.get(values, 0) + _count(item[-1], source, f"rows[{i}][-1]")
-            return JointCounts(systems, rows, multilabel, doc.get("duplicates", "keep"), doc.get("empty", "ignore"))
+        counts = _counts_of_kind(doc, kind, source)
     except KeyError as exc:
         raise InputError(f"a {kind} count file needs the field {exc.args[0]!r}", source) from None
-    raise InputError(f"kind must be confusion, labelsets or joint, found {kind!r}", source)
+    except InputError as exc:
+        if exc.source is not None:
+            raise
+        raise InputError(exc.message, source) from None
+    if "n_instances" in doc:
+        stated = whole_count(doc["n_instances"], "n_instances", source)
+        if stated != counts.n_instances:
+            raise InputError(f"n_instances is {stated:,} but the counts add up to {counts.n_instances:,}: the file "
+                             "was changed by hand or cut short", source)
+    return counts
+
+
+def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
+    if kind == "confusion":
+        labels = _labels(doc["labels"], source, "labels", distinct=True)
+        cells = doc["cells"]
+        if not isinstance(cells, list) or len(cells) != len(labels) or not all(
+                isinstance(row, list) and len(row) == len(labels) for row in cells):
+            raise InputError(f"cells must be a {len(labels)}×{len(labels)} table of counts (a list of "
+                             f"{len(labels)} rows of {len(labels)}), one row and column per label", source)
+        return ConfusionCounts(labels, count_array(cells, "cells", source))
+    if kind == "labelsets":
+        duplicates = _policy(doc, "duplicates", DUPLICATE_POLICIES, source)
+        empty = _policy(doc, "empty", EMPTY_POLICIES, source)
+        pairs: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+        for i, item in enumerate(_list(doc["pairs"], "pairs", source)):
+            if not isinstance(item, list) or len(item) != 3:
+                raise InputError(f"pairs[{i}] must be [gold labels, predicted labels, count], found {_json(item)}",
+                                 source)
+            key = (_labels(item[0], source, f"pairs[{i}][0]"), _labels(item[1], source, f"pairs[{i}][1]"))
+            pairs[key] = pairs.get(key, 0) + whole_count(item[2], f"pairs[{i}][2]", source)
+        check_total(sum(pairs.values()), "the pairs' counts add up to", source)
+        return LabelSetCounts(pairs, duplicates, empty)
+    if kind == "joint":
+        systems = _labels(doc["systems"], source, "systems", distinct=True)
+        multilabel = doc.get("multilabel", False)
+        if not isinstance(multilabel, bool):
+            raise InputError(f"multilabel must be true or false, found {_json(multilabel)}", source)
+        duplicates = _policy(doc, "duplicates", DUPLICATE_POLICIES, source)
+        empty = _policy(doc, "empty", EMPTY_POLICIES, source)
+        rows: dict[tuple[Any, ...], int] = {}
+        for i, item in enumerate(_list(doc["rows"], "rows", source)):
+            if not isinstance(item, list) or len(item) != len(systems) + 2:
+                raise InputError(f"rows[{i}] must be [gold, a prediction per system ({len(systems)}), count], found "
+                                 f"{_json(item)}", source)
+            values = tuple(_labels(v, source, f"rows[{i}][{j}]") if multilabel else v for j, v in enumerate(item[:-1]))
+            if not multilabel and not all(isinstance(v, str) for v in values):
+                raise InputError(f"rows[{i}] must hold labels (strings), found {_json(item)}", source)
+            rows[values] = rows.get(values, 0) + whole_count(item[-1], f"rows[{i}][{len(item) - 1}]", source)
+        check_total(sum(rows.values()), "the rows' counts add up to", source)
+        return JointCounts(systems, rows, multilabel, duplicates, empty)
+    raise InputError(f"kind must be confusion, labelsets or joint, found {_json(kind)}", source)
+
+
+def _list(value: Any, what: str, source: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InputError(f"{what} must be a list, found {_json(value)}", source)
+    return value
 
 
 def _signature(counts: Counts) -> tuple[Any, ...]:
@@ -153,5 +198,6 @@ def add_counts(parts: list[tuple[str, Counts]]) -> Counts:
         if _signature(counts) != _signature(total):
             raise InputError(f"holds {_describe(_signature(counts))}, which cannot be added to the "
                              f"{_describe(_signature(total))} of {first_name}", name)
+        check_total(total.n_instances + counts.n_instances, "with the files before it, the counts add up to", name)
         total = total + counts  # type: ignore[operator]
     return total

@@ -9,8 +9,9 @@ from typing import Any
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.limits import check_total, whole_count
 from clfeval.count.paired import PairedCounts, counts_of_pairs
-from clfeval.errors import OptionError
+from clfeval.errors import InputError, OptionError
 
 __all__ = ["JointCounts"]
 
@@ -43,9 +44,11 @@ class JointCounts:
         if len(set(systems)) != len(systems):
             repeated = sorted({s for s in systems if systems.count(s) > 1})
             raise OptionError(f"system names must be distinct; repeated: {', '.join(map(repr, repeated))}")
-        rows = {tuple(k): int(v) for k, v in sorted(self.rows.items()) if v}  # a canonical order
+        rows = {tuple(k): whole_count(v, f"the count of {k!r}") for k, v in sorted(self.rows.items())}  # canonical
+        check_total(sum(rows.values()), "the counts add up to")
+        rows = {k: v for k, v in rows.items() if v}
         if any(len(k) != len(systems) + 1 for k in rows):
-            raise ValueError(f"every row must hold the gold value and {len(systems)} predictions")
+            raise InputError(f"every row must hold the gold value and {len(systems)} predictions")
         object.__setattr__(self, "systems", systems)
         object.__setattr__(self, "rows", rows)
 

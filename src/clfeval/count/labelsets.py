@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
+from clfeval.count.limits import check_dense, check_total, whole_count
 from clfeval.errors import InputError, OptionError, unknown_name
 
 __all__ = ["EMPTY_LABEL", "EMPTY_POLICIES", "DUPLICATE_POLICIES", "LabelSet", "LabelSetCounts",
@@ -95,7 +96,9 @@ class LabelSetCounts:
     def __post_init__(self) -> None:
         _check_policies(self.duplicates, self.empty)
         # sorted: a canonical order, so seeded resampling gives the same numbers whatever order the reader used
-        pairs = {k: int(v) for k, v in sorted(self.pairs.items()) if v}
+        pairs = {k: whole_count(v, f"the count of {k!r}") for k, v in sorted(self.pairs.items())}
+        check_total(sum(pairs.values()), "the counts add up to")
+        pairs = {k: v for k, v in pairs.items() if v}
         object.__setattr__(self, "pairs", pairs)
         object.__setattr__(self, "_keys", tuple(pairs))
         object.__setattr__(self, "_weights", np.fromiter(pairs.values(), dtype=np.int64, count=len(pairs)))
@@ -180,6 +183,7 @@ class LabelSetCounts:
         names = tuple(labels) + ("∅",)
         index = {lab: i for i, lab in enumerate(labels)}
         empty = len(labels)
+        check_dense(len(names))
         gold_view = np.zeros((len(names), len(names)))
         pred_view = np.zeros((len(names), len(names)))
         for (g, p), w in zip(self._keys, self._weights):

@@ -11,6 +11,7 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.limits import check_dense, check_total, whole_count
 from clfeval.errors import OptionError
 
 __all__ = ["PairedCounts", "counts_of_pairs"]
@@ -25,6 +26,7 @@ def counts_of_pairs(pairs: Mapping[tuple[Any, Any], int], multilabel: bool, dupl
         return LabelSetCounts(pairs, duplicates, empty)
     labels = sorted({lab for pair in pairs for lab in pair})
     index = {lab: i for i, lab in enumerate(labels)}
+    check_dense(len(labels))
     cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
     for (g, p), c in pairs.items():
         cells[index[g], index[p]] += c
@@ -48,7 +50,9 @@ class PairedCounts:
 
     def __post_init__(self) -> None:
         # sorted: a canonical order, so a seeded test gives the same numbers whatever order the reader used
-        object.__setattr__(self, "triples", {k: int(v) for k, v in sorted(self.triples.items()) if v})
+        triples = {k: whole_count(v, f"the count of {k!r}") for k, v in sorted(self.triples.items())}
+        check_total(sum(triples.values()), "the counts add up to")
+        object.__setattr__(self, "triples", {k: v for k, v in triples.items() if v})
 
     @property
     def n_instances(self) -> int:

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.errors import MatrixError, OptionError, unknown_name
-from clfeval.read.table import TableOptions, _decode, _lines, _separator, _source, _split, format_of
+from clfeval.count.limits import check_dense, check_total, exact_total, whole_count
+from clfeval.errors import InputError, MatrixError, OptionError, unknown_name
+from clfeval.read.table import TableOptions, _check_source, _decode, _lines, _separator, _split, format_of
 
 __all__ = ["MATRIX_ORIENTATIONS", "read_matrix"]
 
@@ -21,14 +22,13 @@ MATRIX_ORIENTATIONS: Mapping[str, str] = {
 
 def _count(text: str, name: str, line: int, column: int) -> int:
     try:
-        value = float(text)
+        value = int(text) if text.lstrip("+-").isdigit() else float(text)
     except ValueError:
         raise MatrixError(f"cell {column} is {text!r}, expected a count", name, line) from None
-    if not value.is_integer():
-        raise MatrixError(f"cell {column} is {text!r}, expected a whole number", name, line)
-    if value < 0:
-        raise MatrixError(f"cell {column} is {text!r}, expected a count ≥ 0", name, line)
-    return int(value)
+    try:
+        return whole_count(value, f"cell {column}")
+    except InputError as exc:
+        raise MatrixError(exc.message, name, line) from None
 
 
 def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOptions()) -> ConfusionCounts:
@@ -45,9 +45,9 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
         raise OptionError(f"a confusion matrix is read from a text, CSV or TSV table, not {fmt}")
     sep = _separator(fmt, options)
     name = "<stdin>" if path == "-" else path
-    src = _source(path)
+    _check_source(path)
     table: list[tuple[int, list[str]]] = []
-    for number, raw in _lines(src):
+    for number, raw in _lines(path):
         text = _decode(raw, name, number)
         if text.strip():
             table.append((number, [f.strip() for f in _split(text, sep, fmt == "csv")]))
@@ -55,6 +55,8 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
         raise MatrixError("is empty: expected a header row of labels and one row per label", name)
     head_line, head = table[0]
     body = table[1:]
+    if sep is None and body and len(head) == len(body[0][1]) - 1:
+        head = ["", *head]  # whitespace-separated, with a blank corner: the header names the columns only
     columns = head[1:]
     if not columns:
         raise MatrixError("the header row names no labels", name, head_line)
@@ -65,6 +67,10 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
         raise MatrixError(f"the matrix is not square: {len(columns)} column labels but {len(body)} rows",
                           name, body[-1][0] if body else head_line)
     row_labels: list[str] = []
+    try:
+        check_dense(len(columns))
+    except InputError as exc:
+        raise MatrixError(exc.message, name, head_line) from None
     cells = np.zeros((len(columns), len(columns)), dtype=np.int64)
     col_index = {c: j for j, c in enumerate(columns)}
     for number, fields in body:
@@ -79,4 +85,8 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
         cells[col_index[label]] = [_count(v, name, number, j + 2) for j, v in enumerate(fields[1:])]
     if rows == "predicted":
         cells = cells.T
+    try:
+        check_total(exact_total(cells), "the cells add up to")
+    except InputError as exc:
+        raise MatrixError(exc.message, name) from None
     return ConfusionCounts(tuple(columns), cells)
