@@ -563,3 +563,82 @@ def test_weighted_rows_against_a_loop() -> None:
     np.testing.assert_array_equal(weighted_rows(rows, 5, unit, item, count, 7), expected)
     np.testing.assert_array_equal(weighted_rows(lambda chosen: rows[chosen], 5, unit, item, count, 7), expected)
     np.testing.assert_array_equal(weighted_rows(rows, 5, unit[:0], item[:0], count[:0], 3), np.zeros((3, 5)))
+
+
+# --------------------------------------------------------------------------- sentence ends marked by lines (<utt>)
+
+
+def _tagger_output(sentences: list[Sentence], k: int, ends: list[str]) -> str:
+    """TiMBL/MBT tagger output: 'word gold predicted' per token, each sentence followed by ``ends[i % len(ends)]``
+    (an '<utt>' line, a blank line, or both)."""
+    return "".join("".join(f"w{j} {t[0]} {t[k]}\n" for j, t in enumerate(s)) + ends[i % len(ends)]
+                   for i, s in enumerate(sentences))
+
+
+@pytest.mark.parametrize("ends", [["<utt>\n"], ["<utt>\n", "\n", "<utt>\n\n"]])
+def test_utt_lines_end_sentences_and_the_p_value_is_the_enumeration_over_sentences(tmp_path: Path,
+                                                                                    ends: list[str]) -> None:
+    sentences = _sentences(12, 5, acc_a=0.85, acc_b=0.75, longest=5)
+    differing = [i for i, s in enumerate(sentences) if any(a != b for _, a, b in s)]
+    keep = set(differing[:8])  # few enough for exact enumeration
+    sentences = [s if i in keep else [(g, a, a) for g, a, _ in s] for i, s in enumerate(sentences)]
+    (tmp_path / "a.out").write_text(_tagger_output(sentences, 1, ends))
+    (tmp_path / "b.out").write_text(_tagger_output(sentences, 2, ends))
+    data = cli_json("compare", "a.out", "a.out", "b.out", "--gold-col", "-2", "--block-end", "^<utt>", "--metric",
+                    "accuracy,macro.f1", "--seed", "1", cwd=tmp_path)
+    assert data["unit"].startswith("blocks delimited by blank lines and lines matching '^<utt>'")
+    assert data["n_units"] == len(sentences) and data["n_instances"] == sum(map(len, sentences))
+    assert all(p["exact"] for p in data["pairs"])
+
+    g, a, b, block, k = _arrays(sentences)
+    observed = _differences(g, a, b, k)
+    moving = sorted(keep)
+    mass = np.zeros(2)
+    for pattern in itertools.product((False, True), repeat=len(moving)):
+        swap = np.isin(block, [i for i, s in zip(moving, pattern) if s])
+        mass += _at_least_as_extreme(_differences(g, np.where(swap, b, a), np.where(swap, a, b), k), observed)
+    reference = mass / 2 ** len(moving)
+    got = {p["metric"]: p["p_value"] for p in data["pairs"]}
+    assert got["accuracy"] == pytest.approx(reference[0], abs=1e-12)
+    assert got["macro.f1"] == pytest.approx(reference[1], abs=1e-12)
+    assert reference.min() < 1
+
+
+def test_utt_lines_removed_by_skip_leave_one_block_and_a_warning_says_so(tmp_path: Path) -> None:
+    sentences = _sentences(10, 2, acc_a=0.9, acc_b=0.6, longest=4)
+    (tmp_path / "a.out").write_text(_tagger_output(sentences, 1, ["<utt>\n"]))
+    (tmp_path / "b.out").write_text(_tagger_output(sentences, 2, ["<utt>\n"]))
+    data = cli_json("compare", "a.out", "a.out", "b.out", "--gold-col", "-2", "--blocks", "blank-line", "--skip",
+                    "^<utt>", "--seed", "1", cwd=tmp_path)
+    assert data["n_units"] == 1
+    warned = " ".join(data["warnings"])
+    assert "all " in warned and "in one block" in warned
+    assert "do not end blocks" in warned and "--block-end" in warned
+    # score's block intervals say the same
+    data = cli_json("score", "a.out", "--blocks", "blank-line", "--skip", "^<utt>", "--ci", "bootstrap", "--seed", "1",
+                    cwd=tmp_path)
+    assert any("in one block" in w for w in data["warnings"])
+
+
+def test_few_or_uneven_blocks_are_warned_about() -> None:
+    few = _sentences(5, 4, acc_a=0.9, acc_b=0.5, longest=6)
+    joint, blocks = _joint(few)
+    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    warned = " ".join(result.warnings)
+    assert "only 5 blocks" in warned and "2^5 arrangements" in warned
+    differ = sum(any(a != b for _, a, b in s) for s in few)
+    assert f"differ in only {differ} block(s)" in warned and f"{0.5 ** differ * 2:.4g}" in warned
+    # one block holding most instances
+    uneven = [[("L0", "L0", "L1")] * 40] + [[("L1", "L1", "L1")]] * 30
+    joint, blocks = _joint(uneven)
+    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    assert any("one block holds 40 of the 70 instances (57%)" in w for w in result.warnings)
+    scores = with_intervals(clfeval.score_counts(joint.system("A")), "bootstrap", resamples=50, seed=1,
+                            blocks=Blocks.of_instances([(g, a) for s in uneven for g, a, _ in s],
+                                                       [i for i, s in enumerate(uneven) for _ in s]))
+    assert any("one block holds 40" in w for w in scores.warnings)
+    # many even blocks: no warning
+    many = _sentences(40, 6, longest=3)
+    joint, blocks = _joint(many)
+    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    assert not any("block" in w for w in result.warnings)

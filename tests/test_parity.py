@@ -406,18 +406,19 @@ def test_trailing_distribution_in_tsv_and_in_a_predictions_file(tmp_path: Path) 
 def test_cutoff_turns_real_valued_predictions_into_labels(tmp_path: Path) -> None:
     values = ["0.5", "-0.2", "0", "-1.5", "2e-3", "0.0", "-0", "1e-300", "-3"]
     gold = ["+1", "+1", "-1", "-1", "+1", "+1", "-1", "-1", "-1"]
-    expected = ["+1", "-1", "-1", "-1", "+1", "-1", "-1", "+1", "-1"]  # exactly 0 is at or below
+    # value >= cut-off, as confusionmatrix.py -C: exactly 0 (and -0) is at the cut-off, so above
+    expected = ["+1", "-1", "+1", "-1", "+1", "+1", "+1", "+1", "-1"]
     (tmp_path / "svm.txt").write_text("".join(f"{g} {v}\n" for g, v in zip(gold, values)))
     data = cli_json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, expected)
-    assert data["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1"}
+    assert data["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="}
     named = ["pos" if g == "+1" else "neg" for g in gold]
     (tmp_path / "named.txt").write_text("".join(f"{g} {v}\n" for g, v in zip(named, values)))
     data = cli_json("score", "named.txt", "--cutoff", "0", "--above", "pos", "--below", "neg", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(named, ["pos" if e == "+1" else "neg" for e in expected])
-    # another cut-off: 0.5 itself is at or below
+    # another cut-off: 0.5 itself is at the cut-off, so above
     data = cli_json("score", "svm.txt", "--cutoff", "0.5", cwd=tmp_path)
-    assert _cells(data["confusion_matrix"]) == _expected(gold, ["+1" if float(v) > 0.5 else "-1" for v in values])
+    assert _cells(data["confusion_matrix"]) == _expected(gold, ["+1" if float(v) >= 0.5 else "-1" for v in values])
     result = clfeval.score_file(str(tmp_path / "named.txt"), cutoff=0.0, above="pos", below="neg")
     assert _cells_of(result) == _expected(named, ["pos" if e == "+1" else "neg" for e in expected])
 
@@ -444,13 +445,13 @@ def test_cutoff_in_compare_and_count_and_refused_with_multilabel(tmp_path: Path)
     (tmp_path / "sb.txt").write_text("1\n2\n-3\n0\n-1\n-1\n")
     data = cli_json("compare", "gold.txt", "sa.txt", "sb.txt", "--cutoff", "0", "--metric", "accuracy", "--seed", "1",
                     cwd=tmp_path)
-    assert data["scores"]["sa"]["accuracy"] == pytest.approx(4 / 6)
-    assert data["scores"]["sb"]["accuracy"] == pytest.approx(5 / 6)
+    assert data["scores"]["sa"]["accuracy"] == pytest.approx(3 / 6)  # 0 is at the cut-off: +1
+    assert data["scores"]["sb"]["accuracy"] == pytest.approx(4 / 6)
     out = run_cli("count", "gold.txt", "sa.txt", "--cutoff", "0", cwd=tmp_path)
     counted = json.loads(out.stdout)
     assert _cells({"labels": counted["labels"], "counts": counted["cells"]}) == {
-        ("+1", "+1"): 2, ("+1", "-1"): 1, ("-1", "-1"): 2, ("-1", "+1"): 1}
-    assert counted["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1"}
+        ("+1", "+1"): 2, ("+1", "-1"): 1, ("-1", "-1"): 1, ("-1", "+1"): 2}
+    assert counted["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="}
     cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--multilabel", cwd=tmp_path), "--cutoff",
               "--multilabel")
     cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--above", "x", "--below", "x", cwd=tmp_path),
@@ -494,9 +495,22 @@ def test_default_columns_on_whitespace_lines_growing_wider(tmp_path: Path) -> No
     assert _cells(data["confusion_matrix"]) == {("NN", "VB"): 1, ("NN", "NN"): 1}
 
 
-def test_a_wider_csv_line_is_an_error_even_when_not_every_column_is_read(tmp_path: Path) -> None:
+def test_a_wider_csv_line_is_an_error_when_a_column_counts_from_the_start(tmp_path: Path) -> None:
     (tmp_path / "wide.csv").write_text("x,A,B\ny,A,B\nz,A,B,C\n")
-    cli_error(run_cli("score", "wide.csv", cwd=tmp_path), "wide.csv:3: expected 3 fields, found 4")
+    cli_error(run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "3", cwd=tmp_path),
+              "wide.csv:3: expected 3 fields, found 4")
+    cli_error(run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "-1", cwd=tmp_path),
+              "wide.csv:3: expected 3 fields, found 4")
+
+
+@pytest.mark.parametrize("skip", [[], ["--skip", "^#"]])  # the fast path, and the line path
+def test_ragged_lines_with_a_separator_are_read_when_every_column_counts_from_the_end(tmp_path: Path,
+                                                                                      skip: list[str]) -> None:
+    # TiMBL output written with -f ',' and sparse features: lines differ in width, the last two fields are labels
+    (tmp_path / "timbl.csv").write_text("f1,f2,A,B\nf1,A,A\n" + ("#\n" if skip else "") + "f1,f2,f3,B,B\n")
+    data = cli_json("score", "timbl.csv", *skip, cwd=tmp_path)
+    assert _cells(data["confusion_matrix"]) == {("A", "B"): 1, ("A", "A"): 1, ("B", "B"): 1}
+    assert any("lines have between 3 and 5 fields" in w and "counted from its end" in w for w in data["warnings"])
 
 
 # --------------------------------------------------------------------------- count and --counts
@@ -553,7 +567,8 @@ def test_rules_are_recorded_in_the_json_options(tmp_path: Path) -> None:
     data = cli_json("score", "svm.txt", "--skip", "^<utt>$", "--translate", "map.txt", "--cutoff", "0", "--blocks",
                     "blank-line", cwd=tmp_path)
     assert data["options"] == {"zero_division": "0", "undefined": "include", "skip": "^<utt>$",
-                               "translate": "map.txt", "cutoff": {"value": 0.0, "above": "+1", "below": "-1"},
+                               "translate": "map.txt",
+                               "cutoff": {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="},
                                "blocks": "blank-line"}
     # the cut-off's labels are translated too
     assert _cells(data["confusion_matrix"]) == {("pos", "pos"): 1, ("neg", "neg"): 1, ("pos", "neg"): 1}

@@ -167,7 +167,7 @@ def test_lines_of_different_widths_take_the_last_two_fields_of_each(tmp_path: Pa
 
 
 @pytest.mark.parametrize("name,content,options,message", [
-    ("wide.csv", "A,B\nA,B\nA,B,C\n", {}, "wide.csv:3: expected 2 fields, found 3"),
+    ("wide.csv", "A,B\nA,B\nA,B,C\n", {"gold_col": 1, "pred_col": 2}, "wide.csv:3: expected 2 fields, found 3"),
     ("empty.txt", "", {}, "empty.txt: is empty"),
     ("blank.txt", "\n \n", {}, "blank.txt: is empty"),
     ("run.csv", "gold,pred\nA,B\n", {"gold_col": "truth"},
@@ -208,17 +208,28 @@ def _matrix(tmp_path: Path, text: str) -> str:
 
 @pytest.mark.parametrize("text,message", [
     (",A,B\nA,1,2\n", "cm.csv:2: the matrix is not square: 2 column labels but 1 rows"),
-    (",A,B\nA,1,-2\nB,0,1\n", "cm.csv:2: cell 3 is '-2', expected a count ≥ 0"),
-    (",A,B\nA,1,2.5\nB,0,1\n", "cm.csv:2: cell 3 is '2.5', expected a whole number"),
+    (",A,B\nA,1,-2\nB,0,1\n", "cm.csv:2: cell 3 is -2: expected a count ≥ 0"),
+    (",A,B\nA,1,2.5\nB,0,1\n", "cm.csv:2: cell 3 is 2.5: expected a whole number"),
     (",A,B\nA,1,x\nB,0,1\n", "cm.csv:2: cell 3 is 'x', expected a count"),
     (",A,A\nA,1,2\nA,0,1\n", "cm.csv:1: column label 'A' is repeated"),
     (",A,B\nA,1,2\nA,0,1\n", "cm.csv:3: row label 'A' is repeated"),
     (",A,B\nA,1,2\nC,0,1\n", "cm.csv:3: row label 'C' is not among the column labels"),
     (",A,B\nA,1\nB,0,1\n", "cm.csv:2: expected a label and 2 counts, found 2 fields"),
+    (",A,B\nA,1e30,1\nB,0,1\n", "cm.csv:2: cell 2 is 1e+30: counts above 2^53"),
+    (",A,B\nA,9000000000000000000,9000000000000000000\nB,0,1\n", "cm.csv:2: cell 2 is 9,000,000,000,000,000,000"),
+    (",A,B\nA,4503599627370496,4503599627370496\nB,0,1\n", "cm.csv: the cells add up to 9,007,199,254,740,993"),
+    (",A,B\nA,1,inf\nB,0,1\n", "cm.csv:2: cell 3 is inf: expected a whole number"),
 ])
 def test_bad_matrix_files(tmp_path: Path, text: str, message: str) -> None:
     path = _matrix(tmp_path, text)
     _error(MatrixError, lambda: clfeval.score_matrix(path), message)
+
+
+def test_a_whitespace_matrix_with_a_blank_corner(tmp_path: Path) -> None:
+    path = tmp_path / "cm.txt"
+    path.write_text("   A  B\nA  5  1\nB  2  3\n")  # the header names the columns only
+    r = clfeval.score_matrix(str(path))
+    assert r.per_label["A"].recall == pytest.approx(5 / 6) and r.n_instances == 11
 
 
 def test_matrix_orientation(tmp_path: Path) -> None:
@@ -274,3 +285,179 @@ def test_a_line_of_separators_is_an_instance_not_a_blank_line(tmp_path: Path) ->
     single = tmp_path / "s.tsv"
     single.write_text("a\ta\n\t\n")
     _error(InputError, lambda: clfeval.score_file(str(single)), "s.tsv:2: the gold label is empty")
+
+
+# --- line ends, separators, list cells, columns, files that change: what outside checks found ---------------
+
+
+@pytest.mark.parametrize("chunk", ["7", "4194304"])  # blocks that cut a line end in two, and one block
+def test_old_mac_line_ends_are_read_as_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: str) -> None:
+    monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", chunk)
+    gold, pred = ["a", "b", "a", "b", "a"], ["a", "a", "b", "b", "a"]
+    lines = [f"{g} {p}" for g, p in zip(gold, pred)]
+    (tmp_path / "cr.txt").write_bytes(("\r".join(lines) + "\r").encode())
+    _same(clfeval.score_file(str(tmp_path / "cr.txt")), gold, pred)
+    (tmp_path / "cr.csv").write_bytes(("\r".join(line.replace(" ", ",") for line in lines) + "\r").encode())
+    _same(clfeval.score_file(str(tmp_path / "cr.csv")), gold, pred)
+    (tmp_path / "g.txt").write_bytes("\r".join(gold).encode())  # no line end after the last line
+    (tmp_path / "p.txt").write_bytes(("\r".join(pred) + "\r").encode())
+    _same(clfeval.score_file(str(tmp_path / "g.txt"), str(tmp_path / "p.txt")), gold, pred)
+    (tmp_path / "m.txt").write_bytes(b"g a b\ra 2 1\rb 1 1\r")
+    assert clfeval.score_matrix(str(tmp_path / "m.txt")).n_instances == 5
+    (tmp_path / "bad.txt").write_bytes(b"a a\rb a\r\rb\r")  # line numbers count \r line ends
+    with pytest.raises(InputError, match=r"bad\.txt:4: expected at least 2 fields"):
+        clfeval.score_file(str(tmp_path / "bad.txt"))
+
+
+def test_a_carriage_return_inside_a_csv_line_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.csv"
+    path.write_bytes(b'g,p\n"a",b\na\rx,b\n')
+    with pytest.raises(InputError, match=r"mixed\.csv:3: .*carriage return"):
+        clfeval.score_file(str(path))
+
+
+@pytest.mark.parametrize("name,content,sep,label_sep", [
+    ("ws.txt", "A B C D\nA E A E\n", None, " "),
+    ("ws.txt", "A B C D\nA E A E\n", None, "\\t"),
+    ("tab.tsv", "A\tB,C\n", None, "\\t"),
+    ("semi.txt", "A;B,C\n", ";", ";"),
+    ("semi.txt", "A;B,C\n", ";", "|;"),
+])
+def test_a_label_separator_that_separates_fields_is_refused(tmp_path: Path, name: str, content: str,
+                                                            sep: str | None, label_sep: str) -> None:
+    (tmp_path / name).write_text(content)
+    with pytest.raises(OptionError, match="label sets would be split into fields"):
+        clfeval.score_file(str(tmp_path / name), sep=sep, multilabel=True, label_sep=label_sep)
+
+
+def test_label_separators_that_cannot_collide_are_taken(tmp_path: Path) -> None:
+    (tmp_path / "q.csv").write_text('"A,B",A\nB,"B,C"\n')  # quoted CSV cells may hold the field separator
+    r = clfeval.score_file(str(tmp_path / "q.csv"), multilabel=True)
+    assert r.per_label["A"].tp == 1 and r.per_label["B"].fn == 1 and r.per_label["C"].fp == 1
+    (tmp_path / "t.tsv").write_text("A B\tA\n")  # a space inside TSV cells
+    r = clfeval.score_file(str(tmp_path / "t.tsv"), multilabel=True, label_sep=" ")
+    assert r.per_label["B"].fn == 1
+    with pytest.raises(OptionError, match="--label-sep is empty"):
+        clfeval.score_file(str(tmp_path / "t.tsv"), multilabel=True, label_sep="")
+
+
+def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> None:
+    good = pl.DataFrame({"g": [["A", "B\x1fC"], ["B"], []], "p": [["A"], ["B\x1fC"], ["A"]]})
+    for path in (tmp_path / "good.parquet", tmp_path / "good.jsonl"):
+        good.write_parquet(path) if path.suffix == ".parquet" else good.write_ndjson(path)
+        r = clfeval.score_file(str(path), gold_col="g", pred_col="p", multilabel=True)
+        assert r.labels == ("A", "B", "B\x1fC")  # no internal join character can split a label
+        assert r.per_label["B\x1fC"].fn == 1 and r.per_label["B\x1fC"].fp == 1 and r.n_instances == 3
+    bad = {"null element": ([["A"], ["A", None]], r":2: the gold label set \('g'\) holds a missing label \(null\)"),
+           "null cell": ([["A"], None], r":2: the gold label set \('g'\) holds a missing label"),
+           "empty label alone": ([["A"], [""]], r":2: the gold label set \('g'\) holds an empty label"),
+           "empty label beside another": ([["A"], ["", "A"]], r":2: the gold label set \('g'\) holds an empty label")}
+    for what, (gold, message) in bad.items():
+        frame = pl.DataFrame({"g": gold, "p": [["A"], ["A"]]}, schema={"g": pl.List(pl.String),
+                                                                        "p": pl.List(pl.String)})
+        for path in (tmp_path / "bad.parquet", tmp_path / "bad.jsonl"):
+            frame.write_parquet(path) if path.suffix == ".parquet" else frame.write_ndjson(path)
+            with pytest.raises(InputError, match=message):
+                clfeval.score_file(str(path), gold_col="g", pred_col="p", multilabel=True)
+            (tmp_path / "gold.txt").write_text("A\nA\n")  # and as the predictions file of two-file reading
+            with pytest.raises(InputError, match=r"holds (a missing|an empty) label"):
+                clfeval.score_file(str(tmp_path / "gold.txt"), str(path), pred_col="g", multilabel=True)
+    scalar = pl.DataFrame({"g": ["A", ""], "p": ["A", "A"]})
+    scalar.write_parquet(tmp_path / "scalar.parquet")
+    with pytest.raises(InputError, match=r"scalar\.parquet:2: the gold label \('g'\) is empty"):
+        clfeval.score_file(str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p")
+    r = clfeval.score_file(str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p", multilabel=True)
+    assert r.n_instances == 2 and r.per_label["A"].fp == 1  # a scalar empty cell of label sets: the empty set
+
+
+@pytest.mark.parametrize("content,options,message", [
+    ("a b\nb b\n", {"gold_col": 1, "pred_col": 1}, "the gold and predicted columns are both column 1"),
+    ("g,p\na,b\n", {"gold_col": "g", "pred_col": "g"}, "the gold and predicted columns are both column g"),
+    ("a b\nb b\n", {"gold_col": 1, "pred_col": -2}, ":1: the gold and predicted columns are the same field (1 of 2)"),
+    ("w x a b\nx a b\n", {"gold_col": 2, "pred_col": -2},
+     ":2: the gold and predicted columns are the same field (2 of 3)"),  # on a narrower line only
+])
+def test_one_column_for_gold_and_predicted_is_refused(tmp_path: Path, content: str, options: dict,
+                                                      message: str) -> None:
+    path = tmp_path / ("t.csv" if "," in content else "t.txt")
+    path.write_text(content)
+    with pytest.raises((InputError, OptionError), match=message.replace("(", r"\(").replace(")", r"\)")):
+        clfeval.score_file(str(path), **options)
+
+
+def _changing(path: Path, change: str) -> object:
+    """A read_progress callback that changes ``path`` the first time it is called, while the file is being read."""
+    done = []
+
+    def progress(*_: object) -> None:
+        if done:
+            return
+        done.append(True)
+        data = path.read_bytes()
+        if change == "append":
+            path.write_bytes(data + b"x A B\n" * 10)
+        elif change == "cut mid-line":
+            path.write_bytes(data[:len(data) // 2 + 1])
+        else:  # cut at a line end
+            half = data[:len(data) // 2]
+            path.write_bytes(half[:half.rfind(b"\n") + 1])
+
+    return progress
+
+
+@pytest.mark.parametrize("change,message", [("append", "changed while it was read"),
+                                            ("cut mid-line", "(was cut|changed) while it was read"),
+                                            ("cut at a line end", "(was cut|changed) while it was read")])
+def test_a_file_that_changes_while_it_is_read_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          change: str, message: str) -> None:
+    monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", "64")
+    path = tmp_path / "growing.txt"
+    gold, pred = _random_pairs(200, seed=3)
+    path.write_text("".join(f"x {g} {p}\n" for g, p in zip(gold, pred)))
+    with pytest.raises(InputError, match=f"growing\\.txt: {message}"):
+        clfeval.score_file(str(path), read_progress=_changing(path, change))
+
+
+def test_a_file_read_whole_is_not_taken_for_a_changed_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", "64")
+    path = tmp_path / "still.txt"
+    gold, pred = _random_pairs(200, seed=4)
+    path.write_text("".join(f"x {g} {p}\n" for g, p in zip(gold, pred)))
+    _same(clfeval.score_file(str(path), read_progress=lambda *_: None), gold, pred)
+
+
+def test_a_cell_that_cannot_be_a_label_is_named_by_its_line_and_cause(tmp_path: Path) -> None:
+    (tmp_path / "sets.txt").write_text("x A B\ny A,,B B\n")
+    with pytest.raises(InputError, match=r"sets\.txt:2: the label set 'A,,B' holds an empty label"):
+        clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True)
+    (tmp_path / "none.txt").write_text("A A\nNONE,A A\n")
+    with pytest.raises(InputError, match=r"none\.txt:2: label NONE stands for the empty set"):
+        clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label")
+    (tmp_path / "gold.txt").write_text("A\nB\n")
+    (tmp_path / "pred.txt").write_text("A\nB,,C\n")
+    with pytest.raises(InputError, match=r"pred\.txt:2: the label set 'B,,C' holds an empty label"):
+        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), multilabel=True)
+    (tmp_path / "train.txt").write_text("A\nNONE,A\n")
+    with pytest.raises(InputError, match=r"train\.txt:2: label NONE"):
+        (tmp_path / "ok.txt").write_text("x A A\n")
+        clfeval.score_file(str(tmp_path / "ok.txt"), multilabel=True, empty="label", train=str(tmp_path / "train.txt"))
+    for call in (lambda: clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True),
+                 lambda: clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label")):
+        with pytest.raises(InputError) as info:
+            call()
+        assert "cutoff" not in str(info.value) and "not a number" not in str(info.value)
+
+
+def test_each_file_is_read_with_its_own_options(tmp_path: Path) -> None:
+    (tmp_path / "m.csv").write_text(";a;b\na;3;1\nb;0;2\n")
+    (tmp_path / "train.txt").write_text("x a\nx b\ny a\n")  # whitespace-separated, its last column the label
+    r = clfeval.score_matrix(str(tmp_path / "m.csv"), sep=";", train=str(tmp_path / "train.txt"))
+    assert r.labels == ("a", "b") and r.lfb_source == "train"
+    assert dict(r.lfb_frequencies) == pytest.approx({"a": 2 / 3, "b": 1 / 3})
+    assert r.inputs["train_file"] == str(tmp_path / "train.txt")
+    # finagle keeps TiMBL's distance after a class distribution in its input, not in the training file
+    (tmp_path / "run.txt").write_text("w A A { A 0.9 } 0.1\nw B A { A 0.6 } 1.2\nw B B { B 0.9 } 0.3\n")
+    (tmp_path / "ttrain.txt").write_text("w A A { A 0.9 } 0.1\nw B B { B 0.7 } 0.5\nw B B { B 0.8 } 0.4\n")
+    r = clfeval.finagle_file(str(tmp_path / "run.txt"), threshold=1.0, lower_is_more_confident=True,
+                             train=str(tmp_path / "ttrain.txt"), train_col=-2)
+    assert r.target == "B"  # the most frequent training label, not a distance

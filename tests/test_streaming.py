@@ -83,7 +83,7 @@ def test_a_bad_line_far_into_the_file_is_named_exactly(tmp_path: Path, monkeypat
     lines[436] = "A"  # line 437: one field
     path = tmp_path / "run.tsv"
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(InputError, match=r"run\.tsv:437: expected 2 fields, found 1"):
+    with pytest.raises(InputError, match=r"run\.tsv:437: expected at least 2 fields \(for the gold and predicted labels\), found 1"):
         read_cells(str(path), [-2, -1], ["gold", "predicted"])
     lines[436] = "A\t"
     path.write_text("\n".join(lines) + "\n")

@@ -67,11 +67,14 @@ def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, 
     """Training frequencies from a training file (recorded in ``inputs``) or in-memory labels.
 
     The file's label column is ``train_col``, else the gold column's name if it has one, else the last.
+    It is read as the evaluated files are (format, separator, header, skipped lines, translation), but
+    for what belongs to those files alone: a distance kept after a class distribution, block ends.
     """
     if isinstance(train, str):
         column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
         inputs["train_file"] = train
-        return train_frequencies(train, column=column, **reading)
+        own = {**reading, "options": replace(reading["options"], keep_distance=False, block_end=None)}
+        return train_frequencies(train, column=column, **own)
     return _train(train, reading["multilabel"], reading["label_sep"])
 
 
@@ -88,6 +91,8 @@ def _options_used(input_format: str | None, sep: str | None, header: bool | None
             used.update(relabel.options())
     if blocks is not None:
         used["blocks"] = "blank-line" if blocks.column is None else {"column": str(blocks.column)}
+        if blocks.end is not None:
+            used["block_end"] = blocks.end
     return {k: v for k, v in used.items() if v is not None}
 
 
@@ -101,20 +106,23 @@ def _reading(input_format: str | None, sep: str | None, header: bool | None, mul
         raise OptionError("--cutoff turns a real-valued prediction into one label: it does not apply to label sets "
                           "(--multilabel)")
     relabel = Relabel.of(translate, cutoff, above, below) if translate is not None or cutoff is not None else None
-    return dict(options=TableOptions(input_format, sep, header, skip, keep_trailing), multilabel=multilabel,
+    label_sep = "\t" if label_sep == "\\t" else label_sep  # written \t, as --sep takes it
+    return dict(options=TableOptions(input_format, sep, header, skip, keep_trailing,
+                                     label_sep=label_sep if multilabel else None), multilabel=multilabel,
                 label_sep=label_sep, duplicates=duplicates, empty=empty,
                 engine=Engine(engine, scheduler, read_progress), relabel=relabel)
 
 
-def _block_spec(blocks: str | None, block_col: Column | None) -> BlockSpec | None:
-    """``blocks="blank-line"`` or a block column, as a :class:`BlockSpec`."""
+def _block_spec(blocks: str | None, block_col: Column | None, block_end: str | None = None) -> BlockSpec | None:
+    """``blocks="blank-line"`` (with ``block_end``, a pattern of lines that end blocks too, which implies it) or a
+    block column, as a :class:`BlockSpec`."""
     if blocks is not None and block_col is not None:
         raise OptionError("give blocks by blank lines (--blocks blank-line) or by a column (--block-col), not both")
     if blocks is not None and blocks not in BLOCKINGS:
         raise unknown_name("way to delimit blocks", blocks, BLOCKINGS)
-    if blocks is None and block_col is None:
+    if blocks is None and block_col is None and block_end is None:
         return None
-    return BlockSpec(block_col)
+    return BlockSpec(block_col, block_end)
 
 
 def _unused(kwargs: Mapping[str, Any], gold: Iterable[str] = ()) -> list[str]:
@@ -233,7 +241,7 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
                engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
                skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
                cutoff: float | None = None, above: str = "+1", below: str = "-1", blocks: str | None = None,
-               block_col: Column | None = None) -> Scores:
+               block_col: Column | None = None, block_end: str | None = None) -> Scores:
     """Score a file of gold and predicted columns, or a gold file and a predictions file.
 
     One file: by default the last two columns are gold then predicted (TiMBL output); a
@@ -249,16 +257,18 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     matching lines are not instances, e.g. ``^<utt>``), ``keep_trailing`` (keep a trailing TiMBL
     class distribution ``{ A 0.7, B 0.3 }``, stripped by default), ``translate`` (a file of
     ``old > new`` lines, or a mapping: labels are mapped before counting, training labels too),
-    ``cutoff`` with ``above`` and ``below`` (real-valued predictions: greater than the cut-off
-    becomes ``above``, else ``below``).
+    ``cutoff`` with ``above`` and ``below`` (real-valued predictions: a value at or above the cut-off
+    becomes ``above``, any other ``below``; ``value >= cutoff``, as ``confusionmatrix.py -C``).
 
     ``blocks="blank-line"`` (blank lines separate sentences) or ``block_col`` (a column naming each
     instance's block): the instances of a block are not independent, so intervals resample whole
-    blocks (the delta method uses the cluster-robust variance over blocks).
+    blocks (the delta method uses the cluster-robust variance over blocks). ``block_end``: a regular
+    expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies blank-line
+    blocks); such lines are not instances.
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
-    spec = _block_spec(blocks, block_col)
+    spec = _block_spec(blocks, block_col, block_end)
     if pred_path is None:
         counted = count_file(path, gold_col=-2 if gold_col is None else gold_col,
                              pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
@@ -284,19 +294,24 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
                  labels: Sequence[Any] | None = None, labels_from: str | None = None,
-                 train: Iterable[Any] | LabelFrequencies | None = None, beta: float = 1.0,
+                 train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None,
+                 beta: float = 1.0,
                  zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
                  confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
                  progress: Callable[[int, int], None] | None = None) -> Scores:
     """Score a confusion-matrix file (first row and column are labels; ``rows`` says what the rows hold).
 
     A paper's table is often all a reader has: intervals (``ci``) work from it as from instances.
+    ``train`` may be a training file (its label column ``train_col``, default the last), read by its own
+    extension: ``input_format`` and ``sep`` describe the matrix file only.
     """
     counts = read_matrix(path, rows, TableOptions(input_format, sep))
-    return score_counts(counts, labels=labels, labels_from=labels_from, train=_train(train, False, None),
+    inputs: dict[str, Any] = {"matrix_file": path, "matrix_rows": rows}
+    freqs = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=False, label_sep=","),
+                           inputs)
+    return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs,
                         beta=beta, zero_division=zero_division, undefined=undefined, ci=ci,
-                        confidence=confidence, resamples=resamples, seed=seed, progress=progress,
-                        inputs={"matrix_file": path, "matrix_rows": rows})
+                        confidence=confidence, resamples=resamples, seed=seed, progress=progress, inputs=inputs)
 
 
 
@@ -379,6 +394,7 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
                   skip: str | None = None, keep_trailing: bool = False,
                   translate: str | Mapping[str, str] | None = None, cutoff: float | None = None, above: str = "+1",
                   below: str = "-1", blocks: str | None = None, block_col: Column | None = None,
+                  block_end: str | None = None,
                   **options: Any) -> Comparison:
     """Compare systems whose predictions are in files (see :func:`compare` for the test options).
 
@@ -398,11 +414,12 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
 
     ``blocks="blank-line"`` or ``block_col`` (a column of the table, or of the gold file): the
     instances of a block (a sentence) are not independent, so randomization swaps whole blocks, the
-    bootstrap resamples whole blocks and the sign test counts blocks.
+    bootstrap resamples whole blocks and the sign test counts blocks. ``block_end``: lines that end a
+    block as blank lines do (MBT's ``^<utt>``), as in :func:`score_file`.
     """
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
-    spec = _block_spec(blocks, block_col)
+    spec = _block_spec(blocks, block_col, block_end)
     if pred_paths and pred_cols:
         raise OptionError("give prediction files or predicted columns of one file, not both")
     if pred_paths:

@@ -28,9 +28,8 @@ from clfeval.inverse.tables import COUNT_QUANTITIES, QUANTITIES, convert, conver
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
-from clfeval.read.files import train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
-from clfeval.read.table import FORMATS, TableOptions
+from clfeval.read.table import FORMATS
 from clfeval.read.text import read_text
 from clfeval.render import RENDERERS
 from clfeval.render.plot import write_plots
@@ -75,13 +74,19 @@ def _add_input_rules(p: Any, blocks: str | None = None) -> None:
                        help="keep a trailing TiMBL class distribution '{ A 0.7, B 0.3 }' as fields (default: "
                             "recognised after the predicted label and stripped; text and TSV)")
     rules.add_argument("--cutoff", type=float, metavar="X",
-                       help="real-valued predictions: greater than X becomes --above, else --below")
-    rules.add_argument("--above", default="+1", metavar="LABEL", help="the label above the cut-off (default +1)")
-    rules.add_argument("--below", default="-1", metavar="LABEL", help="the label at or below the cut-off (default -1)")
+                       help="real-valued predictions: a value at or above X (value >= X, as confusionmatrix.py -C) "
+                            "becomes --above, any other --below")
+    rules.add_argument("--above", default="+1", metavar="LABEL",
+                       help="the label at or above the cut-off (default +1)")
+    rules.add_argument("--below", default="-1", metavar="LABEL", help="the label below the cut-off (default -1)")
     if blocks:
         rules.add_argument("--blocks", choices=["blank-line"],
                            help=f"blank lines separate blocks (sentences, CoNLL style) whose instances are not "
                                 f"independent: {blocks}")
+        rules.add_argument("--block-end", metavar="REGEX",
+                           help="a line matching this regular expression ends a block, as a blank line does, and is "
+                                "not an instance: MBT and TiMBL taggers end sentences with '<utt>' lines "
+                                "(--block-end '^<utt>'); implies --blocks blank-line")
         rules.add_argument("--block-col", metavar="COL",
                            help="a column naming each instance's block (sentence id), instead of blank lines: "
                                 "1-based number, negative from the end, or header name")
@@ -444,7 +449,7 @@ def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
                keep_trailing=args.keep_trailing, translate=args.translate, cutoff=args.cutoff, above=args.above,
                below=args.below)
     if hasattr(args, "blocks"):
-        out.update(blocks=args.blocks, block_col=parse_column(args.block_col))
+        out.update(blocks=args.blocks, block_col=parse_column(args.block_col), block_end=args.block_end)
     return out
 
 
@@ -453,6 +458,7 @@ def _no_rules_with_counts(args: argparse.Namespace) -> None:
     given = [name for name, value in (("--skip", args.skip), ("--translate", args.translate),
                                       ("--cutoff", args.cutoff), ("--keep-trailing", args.keep_trailing or None),
                                       ("--blocks", getattr(args, "blocks", None)),
+                                      ("--block-end", getattr(args, "block_end", None)),
                                       ("--block-col", getattr(args, "block_col", None))) if value is not None]
     if given:
         raise ClfevalError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} when reading instances, "
@@ -573,10 +579,7 @@ def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: Rea
         if args.inputs or args.multilabel or args.counts:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         _no_rules_with_counts(args)
-        if args.train:
-            column = parse_column(args.train_col) or -1
-            common["train"] = train_frequencies(args.train, column=column,
-                                                 options=TableOptions(args.input_format, args.sep, args.header))
+        common.update(train=args.train, train_col=parse_column(args.train_col))  # read by its own extension
         return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
                             **common)
     if args.counts:

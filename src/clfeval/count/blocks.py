@@ -8,6 +8,7 @@ beside the usual totals; its rows are the same unique (gold, prediction …) row
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Blocks"]
+__all__ = ["FEW_BLOCKS", "Blocks"]
+
+#: Below this many blocks a warning says that block-level tests and intervals rest on few independent units.
+FEW_BLOCKS = 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,3 +83,27 @@ class Blocks:
         count = np.bincount(inverse, weights=self.count).astype(np.int64)
         return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks,
                       self.unit)
+
+    def sizes(self) -> np.ndarray:
+        """The instances in each block (blocks numbered 0 … n_blocks − 1)."""
+        return np.bincount(self.block, weights=self.count, minlength=self.n_blocks).astype(np.int64)
+
+    def cautions(self) -> list[str]:
+        """Warnings for blocks too few, or too uneven, for block-level tests and intervals to say much: one block
+        only (blocks delimited other than intended, e.g. sentence-end lines removed by --skip), fewer than
+        :data:`FEW_BLOCKS` blocks, or one block holding most instances."""
+        b, n = self.n_blocks, self.n_instances
+        if b <= 1:
+            return [f"all {n} instances are in one block ({self.unit}): a block-level test cannot reject and a "
+                    "block-level interval cannot be estimated from one independent unit; check how blocks are "
+                    "delimited (lines passed over by --skip do not end blocks; lines matching --block-end do)"]
+        out = []
+        if b < FEW_BLOCKS:
+            out.append(f"only {b} blocks ({self.unit}): block-level p-values and intervals rest on {b} independent "
+                       f"units (fewer than {FEW_BLOCKS}); a randomization over them has at most 2^{b} arrangements "
+                       f"and a block bootstrap at most {math.comb(2 * b - 1, b):,} distinct resamples")
+        largest = int(self.sizes().max())
+        if largest > n / 2:
+            out.append(f"one block holds {largest} of the {n} instances ({100 * largest / n:.0f}%): block-level "
+                       "tests and intervals rest mostly on that block")
+        return out

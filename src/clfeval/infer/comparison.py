@@ -351,6 +351,9 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     notes = _notes(tests, "instances" if blocks is None else "blocks")
     shared_warnings = _system_warnings(results)
     if blocks is not None:
+        shared_warnings += blocks.cautions()
+        if test in ("ar", "sign"):
+            shared_warnings += _few_differing_blocks(joint, pairs, blocks, alternative, alpha)
         notes.insert(0, f"units: {blocks.unit} ({blocks.n_blocks} blocks): randomization swaps whole blocks, the "
                         "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
                         "of a block are not independent")
@@ -359,6 +362,30 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                       results, tuple(tests), dict(inputs or {}), tuple(dict.fromkeys([*warnings, *shared_warnings])),
                       tuple(notes), "instances" if blocks is None else blocks.unit,
                       joint.n_instances if blocks is None else blocks.n_blocks)
+
+
+def _few_differing_blocks(joint: JointCounts, pairs: Sequence[tuple[str, str]], blocks: Blocks, alternative: str,
+                          alpha: float) -> list[str]:
+    """Warnings for pairs whose predictions differ in so few blocks that no arrangement of them reaches α.
+
+    Notes
+    -----
+    Swapping whole blocks, only the k blocks where the two systems differ can change anything; of the
+    2^k equally likely arrangements the observed one (and, two-sided, its mirror image) is always at least
+    as extreme, so an exact p-value is at least 2^−k (one-sided) or 2^(1−k) (two-sided), and so is the
+    exact sign test's on those blocks.
+    """
+    out = []
+    for a, b in pairs:
+        i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
+        differs = np.array([row[i] != row[j] for row in blocks.keys], dtype=bool)
+        k = len(np.unique(blocks.block[differs[blocks.row]])) if len(blocks.row) else 0
+        floor = 0.5 ** k * (2 if alternative == "two-sided" else 1)
+        if floor > alpha:
+            out.append(f"{a} vs {b}: their predictions differ in only {k} block(s), so no arrangement test on blocks "
+                       f"can give a p-value below {floor:.4g} ({alternative}), above α = {alpha:g}: this pair cannot "
+                       "show a difference at that level")
+    return out
 
 
 def _pair_blocks(joint: JointCounts, a: str, b: str, paired: PairedCounts, blocks: Blocks) -> Blocks:

@@ -259,7 +259,8 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
                                         "per cell type)", "resamples of whole blocks, drawn per kind of block") \
             .replace("multinomial resamples of the counts", "resamples of whole blocks") \
             .replace("the jackknife over instances", "the jackknife over blocks")
-    return replace(scores, intervals=Intervals(
+    cautions = blocks.cautions() if blocks is not None else []
+    return replace(scores, warnings=tuple(dict.fromkeys([*scores.warnings, *cautions])), intervals=Intervals(
         method=method, definition=definition, confidence=float(confidence),
         resamples=int(resamples) if spec.resampling else None, seed=used_seed, bounds=bounds,
         not_estimable=not_estimable, remarks=remarks, notes=tuple(notes),

@@ -18,6 +18,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts, canonical_set
+from clfeval.count.limits import check_dense
 from clfeval.errors import InputError
 
 __all__ = ["count_label_sets", "count_labels", "count_systems", "frequencies_of", "to_sequence"]
@@ -91,6 +92,7 @@ def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
 
 def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
     k = len(values)
+    check_dense(k)  # before the K×K table is allocated
     cells = np.bincount(g.astype(np.int64) * k + p, minlength=k * k).reshape(k, k)
     return ConfusionCounts(tuple(_names(values)), cells)
 

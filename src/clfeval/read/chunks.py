@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import glob
 import os
+import stat as _stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from clfeval.errors import InputError
 
-__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "Meter", "ReadProgress", "chunk_bytes", "expand_paths", "line_chunks",
-           "size_of"]
+__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "chunk_bytes", "expand_paths",
+           "lf_bytes", "line_chunks", "line_ends", "size_of"]
 
 #: Bytes read per chunk unless ``CLFEVAL_CHUNK_BYTES`` says otherwise (4 MiB: the peak memory of a
 #: chunk's parse stays near 100 MiB, and larger chunks are no faster).
@@ -109,29 +111,100 @@ def _cut(data: bytes, quoted: bool) -> int:
     return cut
 
 
+def line_ends(first: bytes) -> str:
+    """How a file's lines end, judged from its first block of bytes: ``"cr"`` when it holds carriage returns and
+    no line feed (old Mac files, ``\\r`` alone), else ``"lf"`` (``\\n`` or ``\\r\\n``, which the readers take as they are)."""
+    return "cr" if b"\r" in first and b"\n" not in first else "lf"
+
+
+def _as_lf(data: bytes) -> bytes:
+    """Bytes of a file whose lines end in ``\\r`` (or a mix with ``\\r\\n``), with ``\\n`` line ends."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def lf_bytes(data: bytes) -> bytes:
+    """A whole input read at once (standard input, a small file) with ``\\n`` line ends when its lines end in
+    ``\\r`` alone (see :func:`line_ends`); other bytes are returned as they are."""
+    return _as_lf(data) if line_ends(data[:1 << 22]) == "cr" else data
+
+
+class FileVersion:
+    """The size and modification time of a file when reading began, to catch a file changed while it is read.
+
+    A file that grows, is cut or is rewritten while clfeval reads it would give counts of neither
+    version; :meth:`check` stops that with an error naming the file.
+    """
+
+    def __init__(self, path: str, handle: Any = None) -> None:
+        self.path = path
+        stat = os.fstat(handle.fileno()) if handle is not None else os.stat(path)
+        self.size, self.mtime = stat.st_size, stat.st_mtime_ns
+        self.regular = _stat.S_ISREG(stat.st_mode)
+
+    def check(self, handle: Any = None, read: int | None = None) -> None:
+        """Raise when the file is no longer what it was when reading began (``read``: the bytes read)."""
+        if not self.regular:
+            return
+        try:
+            stat = os.fstat(handle.fileno()) if handle is not None else os.stat(self.path)
+        except OSError:
+            raise InputError("disappeared while it was read", self.path) from None
+        if read is not None and read < self.size:
+            raise InputError(f"was cut while it was read: {self.size} bytes when reading began, only {read} "
+                             "could be read; the counts would be incomplete, so nothing was scored", self.path)
+        if stat.st_size != self.size or stat.st_mtime_ns != self.mtime:
+            change = (f"its size went from {self.size} to {stat.st_size} bytes" if stat.st_size != self.size
+                      else "it was rewritten")
+            raise InputError(f"changed while it was read ({change}): the counts would mix two versions of the "
+                             "file, so nothing was scored; read it again once it is complete (or read a copy)",
+                             self.path)
+
+
 def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
                 meter: Meter | None = None) -> Iterator[Chunk]:
     """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
 
-    A UTF-8 byte-order mark at the start is dropped. With ``quoted`` (CSV), a chunk never ends
-    inside a double-quoted field, so a quoted line break stays within one chunk.
+    A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or, in old Mac
+    files, ``\\r`` alone (:func:`line_ends`, judged on the first block; such chunks come with ``\\n`` line
+    ends). With ``quoted`` (CSV), a chunk never ends inside a double-quoted field, so a quoted line
+    break stays within one chunk. A regular file is read up to the size it had when reading began,
+    and a file that changes meanwhile is an error (:class:`FileVersion`).
     """
     size = size or chunk_bytes()
     handle = sys.stdin.buffer if path == STDIN else open(path, "rb")
+    version = FileVersion(path, handle) if path != STDIN else None
+    left = version.size if version is not None and version.regular else None  # bytes still to read
     try:
         rest = b""
         line = 1
         start = True
+        ends: str | None = None
+        carry = b""  # a \r ending a block of a file of \r line ends: its \n may open the next block
+        read = 0
         while True:
-            block = handle.read(size)
+            raw = handle.read(size if left is None else min(size, left))
+            read += len(raw)
+            if left is not None:
+                left -= len(raw)
             if meter is not None:
-                meter.add(len(block))
+                meter.add(len(raw))
+            eof = not raw
+            if ends is None and raw:
+                ends = line_ends(raw)
+            block = raw
+            if ends == "cr":
+                block, carry = carry + raw, b""
+                if raw and block.endswith(b"\r"):
+                    block, carry = block[:-1], b"\r"
+                block = _as_lf(block)
             data = rest + block if rest else block
-            if start and (len(data) >= len(_BOM) or not block):
+            if start and (len(data) >= len(_BOM) or eof):
                 start = False
                 if data.startswith(_BOM):
                     data = data[len(_BOM):]
-            if not block:
+            if eof:
+                if version is not None:
+                    version.check(handle, read)
                 if data:
                     yield Chunk(data, line)
                 return

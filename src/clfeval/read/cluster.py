@@ -26,6 +26,7 @@ import csv
 import io
 import math
 import os
+import re
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -36,7 +37,7 @@ import numpy as np
 from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column, resolve_column
 from clfeval.read.chunks import expand_paths
-from clfeval.read.table import _LIST_JOIN, Cells, TableOptions, format_of, read_cells
+from clfeval.read.table import Cells, TableOptions, format_of, read_cells
 from clfeval.read.table import _separator as _table_separator
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -48,7 +49,23 @@ __all__ = ["DASK_HINT", "cluster_cells", "frame_cells"]
 #: The message when the optional Dask dependencies are missing.
 DASK_HINT = "the dask engine needs the optional dask extra: pip install 'clfeval[dask]'"
 
-_SCALAR, _LIST, _MISSING = 0, 1, 2  # what a key holds: a label, a label list (joined), or nothing (null/NaN)
+_SCALAR, _LIST, _MISSING = 0, 1, 2  # what a key holds: a label, a label list (encoded), or nothing (null/NaN)
+#: A label list travels as one string key: each label escaped (``\\`` → ``\\\\``, this character → ``\\1``) and
+#: preceded by this character, so no label can collide with the encoding and ``[]`` differs from ``[""]``.
+_ITEM = "\x1f"
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def _encode_list(labels: Sequence[str]) -> str:
+    """A label list as one string key (see :data:`_ITEM`)."""
+    return "".join(_ITEM + label.replace("\\", "\\\\").replace(_ITEM, "\\1") for label in labels)
+
+
+def _decode_list(key: str) -> tuple[str, ...]:
+    """The labels of a key made by :func:`_encode_list`."""
+    return tuple(_ESCAPED.sub(lambda m: "\\" if m.group(1) == "\\" else _ITEM, item) for item in key.split(_ITEM)[1:])
+
+
 _COUNT = "__n"
 _SPLIT_EVERY = 8  # partial results combined per step of the tree reduction
 _JSON_BLOCK = 64 * 2**20  # JSON Lines files are cut into blocks of this many bytes (at line ends)
@@ -163,7 +180,11 @@ def _python_keys(values: Any) -> tuple[list[str], list[int]]:
     kinds: list[int] = []
     for value in values:
         if isinstance(value, (list, tuple, np.ndarray)):
-            keys.append(_LIST_JOIN.join(_label_text(v) for v in value if not _is_missing(v)))
+            if any(_is_missing(v) for v in value):  # a null inside a label set is a missing label
+                keys.append("")
+                kinds.append(_MISSING)
+                continue
+            keys.append(_encode_list([_label_text(v) for v in value]))
             kinds.append(_LIST)
         elif _is_missing(value):
             keys.append("")
@@ -194,7 +215,11 @@ def _polars_keys(series: Any) -> tuple[Any, Any]:
 
     missing = v.is_null()
     if is_list:
-        key = v.list.eval(as_text(pl.element(), inner)).list.join(_LIST_JOIN)
+        item = as_text(pl.element(), inner).str.replace_all("\\", "\\\\", literal=True) \
+            .str.replace_all(_ITEM, "\\1", literal=True)
+        key = v.list.eval(pl.lit(_ITEM) + item).list.join("")
+        missing = missing | v.list.eval(pl.element().is_null() | (
+            pl.element().is_nan() if inner.is_float() else pl.lit(False))).list.any()
     else:
         key = as_text(v, inner)
         if inner.is_float():
@@ -313,7 +338,7 @@ def _to_cells(result: pandas.DataFrame, columns: Sequence[Column], roles: Sequen
                 empty.append(f"the {role} label ({name!r}) is empty in {_plural(int(counts[blank].sum()), 'row')}")
         if empty:
             raise InputError("; ".join(empty), source)
-    rows = [tuple(tuple(v.split(_LIST_JOIN)) if k == _LIST and v else () if k == _LIST else v
+    rows = [tuple(_decode_list(v) if k == _LIST else v
                   for v, k in zip(row, row_kinds))
             for row, row_kinds in zip(zip(*keys), zip(*kinds))]
     return Cells(rows, counts, source, None, header)

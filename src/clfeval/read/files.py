@@ -6,7 +6,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,17 +24,32 @@ from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.labels import Relabel, cell_value, label_set, single_label
+from clfeval.read.labels import NotANumber, Relabel, cell_value, single_label
 from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, first_line_with, read_cells,
-                                read_cells_in_line_order)
+                                read_cells_in_line_order, shown_pattern)
 
 __all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
            "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file",
            "system_names", "train_frequencies"]
 
 
-def _single(value: Any, source: str) -> str:
-    return single_label(value, source)
+class _CellError(Exception):
+    """A read cell that cannot be a label (a label set with an empty label, NONE beside another label …): the
+    message, which label column it is in (0 = gold) and the cell as read, to find its line."""
+
+    def __init__(self, message: str, column: int, value: Any) -> None:
+        super().__init__(message)
+        self.message, self.column, self.value = message, column, value
+
+
+def _label(value: Any, column: int, source: str, multilabel: bool, label_sep: str, duplicates: str, empty: str,
+           relabel: Relabel | None) -> Any:
+    """:func:`cell_value` of the cell in label column ``column`` (0 = gold, the others predicted); a cell that
+    cannot be a label raises :class:`_CellError` for :func:`_located` to name its line."""
+    try:
+        return cell_value(value, source, multilabel, label_sep, duplicates, empty, relabel, predicted=column > 0)
+    except InputError as exc:
+        raise _CellError(exc.message, column, value) from None
 
 
 def _to_counts(rows: Sequence[tuple[Any, Any]], counts: np.ndarray, source: str, multilabel: bool,
@@ -42,8 +57,8 @@ def _to_counts(rows: Sequence[tuple[Any, Any]], counts: np.ndarray, source: str,
                ) -> ConfusionCounts | LabelSetCounts:
     pairs: Counter[tuple[Any, Any]] = Counter()
     for (g, p), c in zip(rows, counts):
-        pairs[(cell_value(g, source, multilabel, label_sep, duplicates, empty, relabel),
-               cell_value(p, source, multilabel, label_sep, duplicates, empty, relabel, predicted=True))] += int(c)
+        pairs[(_label(g, 0, source, multilabel, label_sep, duplicates, empty, relabel),
+               _label(p, 1, source, multilabel, label_sep, duplicates, empty, relabel))] += int(c)
     return counts_of_pairs(pairs, multilabel, duplicates, empty)
 
 
@@ -52,21 +67,45 @@ def _to_joint(rows: Sequence[tuple[Any, ...]], counts: np.ndarray, source: str, 
               ) -> JointCounts:
     joint: Counter[tuple[Any, ...]] = Counter()
     for row, c in zip(rows, counts):
-        joint[tuple(cell_value(v, source, multilabel, label_sep, duplicates, empty, relabel, predicted=i > 0)
+        joint[tuple(_label(v, i, source, multilabel, label_sep, duplicates, empty, relabel)
                     for i, v in enumerate(row))] += int(c)
     return JointCounts(tuple(systems), joint, multilabel, duplicates, empty)
 
 
-def cut_error(paths: str | Sequence[str], columns: Sequence[Column], options: TableOptions) -> InputError:
-    """The error for a prediction that is not a number under a cut-off, naming its file and line."""
-    files = [p for p in expand_paths([paths] if isinstance(paths, str) else list(paths)) if p != "-"]
-    for column in columns:
-        where = first_line_with(files, column, lambda text: not _is_finite(text), options)
-        if where is not None:
-            return InputError(f"the prediction {where[2]!r} is not a number (--cutoff turns real-valued "
-                              "predictions into labels)", where[0], where[1])
+#: Where each label column of a reading lies: (its file or files, its column), gold first.
+Where = Sequence[tuple["str | Sequence[str]", Column]]
+
+
+def _files(paths: str | Sequence[str]) -> list[str]:
+    return [p for p in expand_paths([paths] if isinstance(paths, str) else list(paths)) if p != "-"]
+
+
+def cut_error(where: Where, options: TableOptions) -> InputError:
+    """The error for a prediction that is not a number under a cut-off, naming its file and line (``where``: the
+    predicted columns)."""
+    for paths, column in where:
+        found = first_line_with(_files(paths), column, lambda text: not _is_finite(text), options)
+        if found is not None:
+            return InputError(f"the prediction {found[2]!r} is not a number (--cutoff turns real-valued "
+                              "predictions into labels)", found[0], found[1])
     return InputError("a prediction is not a number (--cutoff turns real-valued predictions into labels)",
-                      ", ".join(files))
+                      ", ".join(f for paths, _ in where for f in _files(paths)))
+
+
+def _located(read: Any, where: Where, options: TableOptions) -> Any:
+    """Run ``read()``, which turns read cells into labels; a cell that cannot be one (a prediction that is not a
+    number under a cut-off, a label set with an empty label …) becomes an error naming its file and line."""
+    try:
+        return read()
+    except NotANumber:
+        raise cut_error(where[1:], options) from None
+    except _CellError as exc:
+        paths, column = where[min(exc.column, len(where) - 1)]
+        value = exc.value.strip() if isinstance(exc.value, str) else exc.value
+        found = first_line_with(_files(paths), column, lambda cell: cell == value, options)
+        if found is None:
+            raise InputError(exc.message, ", ".join(_files(paths)) or "<stdin>") from None
+        raise InputError(exc.message, found[0], found[1]) from None
 
 
 def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts, relabel: Relabel | None = None
@@ -97,23 +136,28 @@ class Counted(NamedTuple):
 
 @dataclass(frozen=True)
 class BlockSpec:
-    """Where instances' blocks (sentences) come from: blank lines between them (``column is None``, CoNLL
-    style) or a column naming each instance's block."""
+    """Where instances' blocks (sentences) come from: lines between them (``column is None``): blank lines,
+    CoNLL style, and lines matching ``end`` (MBT's ``<utt>``); or a column naming each instance's block."""
 
     column: Column | None = None
+    end: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.column is not None and self.end is not None:
+            raise OptionError("--block-end ends blocks at lines; --block-col takes blocks from a column: give one")
 
     @property
     def unit(self) -> str:
         """The blocks in words, for reports."""
-        return "blocks delimited by blank lines" if self.column is None else f"blocks of column {self.column!s}"
+        if self.column is not None:
+            return f"blocks of column {self.column!s}"
+        if self.end is not None:
+            return f"blocks delimited by blank lines and lines matching {shown_pattern(self.end)}"
+        return "blocks delimited by blank lines"
 
-
-def _relabelled(read: Any, paths: str | Sequence[str], pred_cols: Sequence[Column], options: TableOptions) -> Any:
-    """Run ``read()``; a prediction that is not a number under a cut-off becomes an error naming its line."""
-    try:
-        return read()
-    except ValueError:
-        raise cut_error(paths, pred_cols, options) from None
+    def reading(self, options: TableOptions) -> TableOptions:
+        """The table options that delimit these blocks while reading."""
+        return replace(options, block_end=self.end) if self.end is not None else options
 
 
 def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Sequence[bool] | None, multilabel: bool,
@@ -125,22 +169,23 @@ def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Se
     if frame is None or frame.height == 0:
         raise InputError("holds no instances (only blank lines or a header)", source)
     flags = list(is_list) if is_list is not None else [False] * n_labels
-    codes = []
     canon: dict[Any, int] = {}
     values: list[Any] = []
+    label_keys = [f"k{i}" for i in range(n_labels)]
+    coded = frame.with_columns(pl.col(block_key).rank("dense").cast(pl.Int64).alias("b") - 1)
     for i in range(n_labels):
-        raw = frame.get_column(f"c{i}").unique().to_list()
+        unique = frame.select(pl.col(f"c{i}").unique(maintain_order=True))
         mapped = []
-        for value in raw:
-            label = cell_value(_unpack(value, flags[i]), source, multilabel, label_sep, duplicates, empty, relabel,
-                               predicted=i > 0)
+        for value in unique.get_column(f"c{i}").to_list():
+            label = _label(_unpack(value, flags[i]), i, source, multilabel, label_sep, duplicates, empty, relabel)
             if label not in canon:
                 canon[label] = len(values)
                 values.append(label)
             mapped.append(canon[label])
-        codes.append(pl.col(f"c{i}").replace_strict(raw, mapped, return_dtype=pl.Int64).alias(f"k{i}"))
-    label_keys = [f"k{i}" for i in range(n_labels)]
-    coded = frame.select(*codes, pl.col(block_key).rank("dense").cast(pl.Int64).alias("b") - 1, pl.col("n"))
+        # a join, not a replace: list cells (label sets of JSON Lines and Parquet) are keys as they are
+        codes = unique.with_columns(pl.Series(f"k{i}", mapped, dtype=pl.Int64))
+        coded = coded.join(codes, on=f"c{i}", how="left", maintain_order="left", nulls_equal=True)
+    coded = coded.select(*label_keys, "b", "n")
     unique_rows = coded.select(label_keys).unique(maintain_order=True).with_row_index("r")
     entries = coded.join(unique_rows, on=label_keys, how="left").group_by("b", "r").agg(pl.col("n").sum())
     keys = tuple(tuple(values[c] for c in row) for row in unique_rows.select(label_keys).iter_rows())
@@ -153,6 +198,7 @@ def _table(path: str | Sequence[str], label_cols: Sequence[Column], roles: Seque
     """The cells of a table's label columns, and its block column (or blank-line block numbers) last."""
     if blocks is None:
         return engine.cells(path, list(label_cols), list(roles), options, empty_ok=multilabel)
+    options = blocks.reading(options)
     if blocks.column is None:
         if engine.name != "polars":
             raise OptionError("blocks delimited by blank lines need the lines in order: the embedded engine "
@@ -170,18 +216,30 @@ def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Co
 
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
     """
+    _distinct_columns([gold_col, pred_col], ["gold", "predicted"])
     cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, multilabel, engine, blocks)
+    where = [(path, gold_col), (path, pred_col)]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
-        found = _relabelled(lambda: _blocked(cells.frame, 2, key, cells.source, cells.is_list, multilabel, label_sep,
-                                             duplicates, empty, relabel, blocks.unit), path, [pred_col], options)
+        found = _located(lambda: _blocked(cells.frame, 2, key, cells.source, cells.is_list, multilabel, label_sep,
+                                          duplicates, empty, relabel, blocks.unit), where, options)
         counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
         return Counted(counts, list(cells.warnings), found)
-    counts = _relabelled(lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates,
-                                            empty, relabel), path, [pred_col], options)
+    counts = _located(lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates,
+                                         empty, relabel), where, options)
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return Counted(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
+
+
+def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
+    """Refuse one column given for two roles (``--gold-col 2 --pred-col 2``): it would score a column against itself."""
+    seen: dict[str, str] = {}
+    for column, role in zip(columns, roles):
+        if str(column) in seen:
+            raise OptionError(f"the {seen[str(column)]} and {role} columns are both column {column!s}: give "
+                              "different columns (a column scored against itself is always right)")
+        seen[str(column)] = role
 
 
 def one_file(spec: str) -> str:
@@ -199,6 +257,8 @@ def _in_line_order(sources: list[tuple[str, Column, str]], options: TableOptions
     frame's block key, and the warnings about skipped lines."""
     if blocks is not None and blocks.column is not None:
         sources = sources + [(sources[0][0], blocks.column, "block")]
+    if blocks is not None:
+        options = blocks.reading(options)
     rows, counts, frame, warnings = read_cells_in_line_order(
         sources, options, empty_ok=multilabel, progress=engine.progress,
         blank_line_blocks=blocks is not None and blocks.column is None)
@@ -216,12 +276,13 @@ def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_c
     rows, counts, frame, key, warnings = _in_line_order(
         [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")], options, multilabel, engine, blocks)
     source = f"{gold_path}/{pred_path}"
+    where = [(gold_path, gold_col), (pred_path, pred_col)]
     if blocks is not None and key is not None:
-        found = _relabelled(lambda: _blocked(frame, 2, key, source, None, multilabel, label_sep, duplicates, empty,
-                                             relabel, blocks.unit), pred_path, [pred_col], options)
+        found = _located(lambda: _blocked(frame, 2, key, source, None, multilabel, label_sep, duplicates, empty,
+                                          relabel, blocks.unit), where, options)
         return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
-    result = _relabelled(lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates,
-                                            empty, relabel), pred_path, [pred_col], options)
+    result = _located(lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates,
+                                         empty, relabel), where, options)
     return Counted(result, warnings)
 
 
@@ -239,18 +300,20 @@ def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_
                       relabel: Relabel | None = None
                       ) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
+    _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
     cells = engine.cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
                          empty_ok=multilabel)
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
-        rows, counts = groups.setdefault(_single(fold, cells.source), ([], []))
+        rows, counts = groups.setdefault(single_label(fold, cells.source), ([], []))
         rows.append((g, p))
         counts.append(int(c))
     if not groups:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     names = _in_order(groups)
-    folds = _relabelled(lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep,
-                                            duplicates, empty, relabel) for n in names], path, [pred_col], options)
+    folds = _located(lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep,
+                                         duplicates, empty, relabel) for n in names],
+                     [(path, gold_col), (path, pred_col)], options)
     return names, folds, list(cells.warnings)
 
 
@@ -282,13 +345,13 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
     rows, counts, frame, key, warnings = _in_line_order(sources, options, multilabel, engine, blocks)
     source = "/".join([gold_path, *pred_paths])
+    where = [(path, column) for path, column, _ in sources]
     if blocks is not None and key is not None:
-        found = _relabelled(lambda: _blocked(frame, len(sources), key, source, None, multilabel, label_sep,
-                                             duplicates, empty, relabel, blocks.unit), pred_paths, [pred_col],
-                            options)
+        found = _located(lambda: _blocked(frame, len(sources), key, source, None, multilabel, label_sep,
+                                          duplicates, empty, relabel, blocks.unit), where, options)
         return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
-    joint = _relabelled(lambda: _to_joint([r[:len(sources)] for r in rows], counts, source, names, multilabel,
-                                          label_sep, duplicates, empty, relabel), pred_paths, [pred_col], options)
+    joint = _located(lambda: _to_joint([r[:len(sources)] for r in rows], counts, source, names, multilabel,
+                                       label_sep, duplicates, empty, relabel), where, options)
     return Counted(joint, warnings)
 
 
@@ -308,16 +371,17 @@ def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_co
     if len(set(map(str, pred_cols))) != len(pred_cols):
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
+    _distinct_columns([gold_col, *pred_cols], roles)
     cells = _table(path, [gold_col, *pred_cols], roles, options, multilabel, engine, blocks)
+    where = [(path, column) for column in [gold_col, *pred_cols]]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"
-        found = _relabelled(lambda: _blocked(cells.frame, len(roles), key, cells.source, cells.is_list, multilabel,
-                                             label_sep, duplicates, empty, relabel, blocks.unit), path, pred_cols,
-                            options)
+        found = _located(lambda: _blocked(cells.frame, len(roles), key, cells.source, cells.is_list, multilabel,
+                                          label_sep, duplicates, empty, relabel, blocks.unit), where, options)
         return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty),
                        list(cells.warnings), found)
-    joint = _relabelled(lambda: _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep,
-                                          duplicates, empty, relabel), path, pred_cols, options)
+    joint = _located(lambda: _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep,
+                                       duplicates, empty, relabel), where, options)
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return Counted(joint, list(cells.warnings))
@@ -332,6 +396,7 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     Returns unique (gold, predicted, confidence) rows with counts, and reader warnings. A
     confidence that is not a finite number is an error naming its file and line.
     """
+    _distinct_columns([gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"])
     cells = engine.cells(path, [gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"], options)
     if not len(cells.rows):
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
@@ -342,8 +407,8 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     if cells.frame is not None:  # columns, not a Python tuple per row: confidences make most rows unique
         labels, gold, pred, confidence, bad = _confidence_columns(cells.frame)
     else:
-        gold = [_single(g, cells.source) for g, _, _ in cells.rows]
-        pred = [_single(p, cells.source) for _, p, _ in cells.rows]
+        gold = [single_label(g, cells.source) for g, _, _ in cells.rows]
+        pred = [single_label(p, cells.source) for _, p, _ in cells.rows]
         raw = [c for _, _, c in cells.rows]
         bad = any(not _is_finite(c) for c in raw)
         confidence = np.array([float(c) for c in raw], dtype=np.float64) if not bad else np.zeros(0)
@@ -391,17 +456,18 @@ def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options
 
     ``relabel`` translates the labels (its cut-off is for predictions and does not apply)."""
     cells = engine.cells(path, [column], ["training"], options, empty_ok=multilabel)
-    counter: Counter[str] = Counter()
-    n = 0
-    for (value,), c in zip(cells.rows, cells.counts):
-        c = int(c)
-        n += c
-        if multilabel:
-            for lab in label_set(value, label_sep, cells.source, duplicates, empty, relabel):
-                counter[lab] += c
-        else:
-            counter[single_label(value, cells.source, relabel)] += c
-    return LabelFrequencies(dict(counter), n)
+
+    def count() -> LabelFrequencies:
+        counter: Counter[str] = Counter()
+        n = 0
+        for (value,), c in zip(cells.rows, cells.counts):
+            n += int(c)
+            labels = _label(value, 0, cells.source, multilabel, label_sep, duplicates, empty, relabel)
+            for lab in labels if multilabel else (labels,):
+                counter[lab] += int(c)
+        return LabelFrequencies(dict(counter), n)
+
+    return _located(count, [(path, column)], options)
 
 
 def load_counts(paths: str | Sequence[str]) -> Counts:

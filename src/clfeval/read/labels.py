@@ -18,7 +18,19 @@ from clfeval.count.labelsets import LabelSet, canonical_set
 from clfeval.errors import InputError, OptionError
 from clfeval.read.text import read_text
 
-__all__ = ["Relabel", "cell_value", "label_set", "read_translation", "single_label"]
+__all__ = ["CUTOFF_RULE", "NotANumber", "Relabel", "cell_value", "label_set", "read_translation", "single_label"]
+
+#: How a cut-off turns a real-valued prediction into a label, in words (reports and the JSON record it).
+CUTOFF_RULE = "a prediction at or above the cut-off becomes the label above, any other the label below (value >= cutoff)"
+
+
+class NotANumber(Exception):
+    """A prediction that is not a finite number under a cut-off; the reader turns it into an :class:`InputError`
+    naming its file and line. Not a ``ValueError``, so that no other error can be taken for it."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
 
 _MAPPING = re.compile(r"^\s*(\S(?:.*\S)?)\s+>\s+(\S(?:.*\S)?)\s*$")
 
@@ -62,9 +74,10 @@ class Relabel:
     translate_source
         Where the mapping came from, for messages.
     cutoff, above, below
-        Real-valued predictions: a value greater than ``cutoff`` becomes ``above``, any other
-        ``below`` (defaults ``+1`` and ``-1``, as SVM-light's classes). Predictions only; gold
-        labels stay as they are.
+        Real-valued predictions: a value at or above ``cutoff`` becomes ``above``, any other
+        ``below`` (defaults ``+1`` and ``-1``, as SVM-light's classes): ``float(value) >= cutoff``,
+        the rule of ``confusionmatrix.py -C``, so an SVM decision value of exactly 0 is ``+1`` at
+        cut-off 0. Predictions only; gold labels stay as they are.
     """
 
     translate: Mapping[str, str] = field(default_factory=dict)
@@ -104,14 +117,17 @@ class Relabel:
         return new
 
     def predicted(self, value: str) -> str:
-        """A predicted value: cut (when a cut-off is set) or translated. Raises ValueError for a value that is
-        not a number under a cut-off."""
+        """A predicted value: cut (when a cut-off is set; :data:`CUTOFF_RULE`) or translated. Raises
+        :class:`NotANumber` for a value that is not a finite number under a cut-off."""
         if self.cutoff is None:
             return self.label(value)
-        number = float(value)
+        try:
+            number = float(value)
+        except ValueError:
+            raise NotANumber(value) from None
         if not math.isfinite(number):
-            raise ValueError(value)
-        return self.label(self.above if number > self.cutoff else self.below)
+            raise NotANumber(value)
+        return self.label(self.above if number >= self.cutoff else self.below)
 
     def unused(self) -> list[str]:
         """Warnings for mappings that no label used (in the order of the file)."""
@@ -131,7 +147,7 @@ class Relabel:
         if self.translate:
             out["translate"] = self.translate_source or "mapping"
         if self.cutoff is not None:
-            out["cutoff"] = {"value": self.cutoff, "above": self.above, "below": self.below}
+            out["cutoff"] = {"value": self.cutoff, "above": self.above, "below": self.below, "rule": ">="}
         return out
 
 

@@ -42,7 +42,6 @@ FORMATS: Mapping[str, str] = {
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".parquet": "parquet", ".pq": "parquet"}
 _WHITESPACE = re.compile(r"\s")
-_LIST_JOIN = "\x1f"  # joins list cells into one string for grouping; split again after the reduction
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,13 @@ class TableOptions:
     keep_distance
         When a distribution is stripped, keep the one field TiMBL may write after it (its distance,
         ``+v di``), as ``finagle`` reads it; by default it goes too, so the predicted label is last.
+    block_end
+        A regular expression (the syntax of ``skip``): a line it matches ends a block, as a blank line
+        does, and is not an instance (MBT and TiMBL taggers end sentences with ``<utt>`` lines). Used
+        when blocks are delimited by lines.
+    label_sep
+        The separator inside a multi-label cell (``None`` for single-label data): it may not be the
+        field separator (whitespace in text input), or a cell would be split into fields.
     """
 
     input_format: str | None = None
@@ -77,10 +83,21 @@ class TableOptions:
     skip: str | None = None
     keep_trailing: bool = False
     keep_distance: bool = False
+    block_end: str | None = None
+    label_sep: str | None = None
 
     def __post_init__(self) -> None:
+        if self.input_format is not None and self.input_format not in FORMATS:
+            raise unknown_name("input format", self.input_format, FORMATS)
+        if self.sep is not None:
+            _separator("csv", self)  # one character, or \t
         if self.skip is not None:
             check_pattern(self.skip, "--skip")
+        if self.block_end is not None:
+            check_pattern(self.block_end, "--block-end")
+        if self.label_sep is not None:
+            if self.label_sep == "":
+                raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
 
 
 def check_pattern(pattern: str, option: str) -> None:
@@ -184,13 +201,13 @@ def _separator(fmt: str, options: TableOptions) -> str | None:
     return {"csv": ",", "tsv": "\t"}.get(fmt)  # None: runs of whitespace
 
 
-def _lines(src: Any, offset: int = 0) -> Any:
-    """Iterate (line number, raw bytes without the line end) over a path or bytes; numbers start at offset + 1."""
-    handle = io.BytesIO(src) if isinstance(src, bytes) else open(src, "rb")
-    with handle:
-        for number, raw in enumerate(handle, start=offset + 1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
+def _lines(src: str | bytes, offset: int = 0) -> Iterator[tuple[int, bytes]]:
+    """Iterate (line number, raw bytes without the line end) over a path (``-``: standard input), read as
+    :func:`clfeval.read.chunks.line_chunks` reads it (line ends ``\\n``, ``\\r\\n`` or ``\\r``; a byte-order mark
+    dropped), or over a chunk's bytes, whose numbers start at ``offset`` + 1."""
+    chunks = [Chunk(src, offset + 1)] if isinstance(src, bytes) else line_chunks(src)
+    for chunk in chunks:
+        for number, raw in enumerate(io.BytesIO(chunk.data), start=chunk.first_line):
             yield number, raw.rstrip(b"\r\n")
 
 
@@ -202,11 +219,22 @@ def _decode(raw: bytes, name: str, number: int) -> str:
                          "(convert the file to UTF-8)", name, number) from None
 
 
-def _split(text: str, sep: str | None, quoted: bool) -> list[str]:
+def _split(text: str, sep: str | None, quoted: bool, name: str | None = None, number: int | None = None
+           ) -> list[str]:
+    """A line's fields: runs of whitespace (``sep`` None), quoted CSV, or one separator. A line Python's csv
+    module cannot take raises :class:`InputError` at ``name:number`` when given, else ``csv.Error``."""
     if sep is None:
         return text.split()
     if quoted:
-        return next(csv.reader([text], delimiter=sep), [])
+        try:
+            return next(csv.reader([text], delimiter=sep), [])
+        except csv.Error as exc:
+            if name is None:
+                raise
+            if "\r" in text:
+                raise InputError("holds a carriage return (\\r) inside the line: lines must end in \\n or \\r\\n "
+                                 "(or in \\r alone throughout the file)", name, number) from None
+            raise InputError(f"could not be read as CSV: {exc}", name, number) from None
     return text.split(sep)
 
 
@@ -217,38 +245,55 @@ def _blank(text: str, sep: str | None) -> bool:
 
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
               positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0,
-              skip: str | None = None, strip: bool = False, keep_distance: bool = False) -> int:
+              skip: str | None = None, strip: bool = False, keep_distance: bool = False,
+              block_end: str | None = None) -> int:
     """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines.
 
-    Lines matching ``skip`` are passed over; ``strip`` takes a trailing class distribution off first.
+    Lines matching ``skip`` or ``block_end`` are passed over; ``strip`` takes a trailing class distribution
+    off first. ``ncols``: every line must have that many fields. Negative positions count from each line's
+    end; two roles may not fall on the same field of a line.
     """
     blank = 0
     need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
-    skipping = re.compile(skip) if skip is not None else None
+    passed = [re.compile(p) for p in (skip, block_end) if p is not None]
     for number, raw in _lines(src, offset):
         text = _decode(raw, name, number)
         if _blank(text, sep):
             blank += 1
             continue
-        if skipping is not None and skipping.search(text):
+        if any(pattern.search(text) for pattern in passed):
             continue
         if header_pending:
             header_pending = False
             continue
         if strip:
             text = _strip_distribution(text, keep_distance)
-        fields = _split(text, sep, quoted)
+        fields = _split(text, sep, quoted, name, number)
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
         if len(fields) < need:
             raise InputError(f"expected at least {need} fields (for the {' and '.join(roles)} labels), "
                              f"found {len(fields)}", name, number)
+        _distinct_fields(positions, roles, len(fields), name, number)
         if not empty_ok:
             for p, role in zip(positions, roles):
                 if fields[p].strip() == "":
                     raise InputError(f"the {role} label is empty", name, number)
     return blank
+
+
+def _distinct_fields(positions: Sequence[int], roles: Sequence[str], width: int, name: str,
+                     number: int | None) -> None:
+    """Refuse two roles that fall on the same field of a line ``width`` fields wide (negative: from its end)."""
+    seen: dict[int, str] = {}
+    for p, role in zip(positions, roles):
+        at = p if p >= 0 else width + p
+        if at in seen:
+            raise InputError(f"the {seen[at]} and {role} columns are the same field ({at + 1} of {width}) on this "
+                             "line: give columns that differ (a column scored against itself is always right)",
+                             name, number)
+        seen[at] = role
 
 
 def _polars() -> Any:
@@ -338,8 +383,10 @@ class _Layout:
     fast: bool  # try polars' CSV parser first (whitespace text: when its first line has single spaces or no tabs)
     skip: str | None = None  # lines matching it are not instances
     strip: bool = False  # take trailing class distributions off (text and TSV, unless --keep-trailing)
-    blocks: bool = False  # number the lines' blocks (blank lines delimit them)
+    blocks: bool = False  # number the lines' blocks (blank lines, and lines matching block_end, delimit them)
     keep_distance: bool = False  # keep the field after a stripped distribution
+    block_end: str | None = None  # lines matching it end a block and are not instances
+    ragged: bool = False  # lines may differ in width: runs of whitespace, or every column counted from the end
 
     @property
     def keys(self) -> list[str]:
@@ -349,17 +396,27 @@ class _Layout:
     def fast_sep(self) -> str:
         return self.sep if self.sep is not None else " "
 
-    def diagnose(self, chunk: Chunk, ncols: int | None, positions: Sequence[int] | None = None) -> int:
-        """Raise on the chunk's first bad line; otherwise return its number of blank lines."""
+    def diagnose(self, chunk: Chunk, ncols: int | None = None, positions: Sequence[int] | None = None) -> int:
+        """Raise on the chunk's first bad line (lines must be ``ncols`` wide, and the layout's width unless lines
+        may be ragged); otherwise return its number of blank lines."""
+        if ncols is None and not self.ragged:
+            ncols = self.width
         return _diagnose(chunk.data, self.name, self.sep, self.quoted, False, ncols,
                          self.line_positions if positions is None else positions, self.roles, self.empty_ok,
                          offset=chunk.first_line - 1, skip=self.skip, strip=self.strip,
-                         keep_distance=self.keep_distance)
+                         keep_distance=self.keep_distance, block_end=self.block_end)
 
     @property
     def lined(self) -> bool:
         """Whether every chunk goes through the line path (:func:`_line_frame`): lines to skip or number by block."""
         return self.skip is not None or self.blocks
+
+    @property
+    def crossing(self) -> list[tuple[int, int]]:
+        """Pairs (a column from the start, a column from the end) that fall on one field of a line of some width."""
+        ahead = [p for p in self.line_positions if p >= 0]
+        behind = [p for p in self.line_positions if p < 0]
+        return [(a, b) for a in ahead for b in behind]
 
 
 def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
@@ -372,10 +429,11 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     with ``blocks`` the chunks keep those leading lines, so the line path sees every line."""
     sep = _separator(fmt, options)
     quoted = fmt == "csv"
+    _check_label_sep(options.label_sep, sep, quoted, fmt, name)
     strip = not options.keep_trailing and fmt in ("text", "tsv")
     header = bool(options.header) or any(isinstance(c, str) for c in columns)
     chunks = line_chunks(path, quoted=quoted, meter=meter)
-    skipping = re.compile(options.skip) if options.skip is not None else None
+    passed = [re.compile(p) for p in (options.skip, options.block_end) if p is not None]
     first_line: str | None = None
     leading_blank = 0
     head: Chunk | None = None
@@ -385,12 +443,12 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
             if _blank(text, sep):
                 leading_blank += 1
                 continue
-            if skipping is not None and skipping.search(text):
+            if any(pattern.search(text) for pattern in passed):
                 continue
             first_line = _strip_distribution(text, options.keep_distance) if strip and not header else text
             if header:  # the header line goes; lines before it are blank or skipped, so they may go too
                 head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
-            elif blocks or skipping is not None:  # keep every line from the chunk's start: the line path reads them
+            elif blocks or passed:  # keep every line from the chunk's start: the line path reads them
                 head, leading_blank = chunk, 0
             else:  # drop the blank lines before it
                 head = Chunk(chunk.data[_line_start(chunk.data, offset):], number)
@@ -399,20 +457,41 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
             break
     if first_line is None or head is None:
         raise InputError("is empty: expected lines of labels", name)
-    fields = _split(first_line, sep, quoted)
+    fields = _split(first_line, sep, quoted, name, number)
     names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
     positions = tuple(resolve_column(c, names, name, r) for c, r in zip(columns, roles))
-    # a negative column counts from the end of each line (lines of whitespace text may differ in width)
-    line_positions = tuple(c if isinstance(c, int) and c < 0 and sep is None else p
-                           for c, p in zip(columns, positions))
+    _distinct_fields(positions, roles, len(fields), name, number)
+    # Lines may differ in width where each column is well defined on every line: whitespace text (a column
+    # counts from the start or the end of its own line), or every column counted from the end (TiMBL output
+    # with sparse features written with -f ','). A column from the start of a line of another width, with one
+    # separator, is what an unquoted separator inside a field gives: lines must then all be as wide as the first.
+    from_end = all(isinstance(c, int) and c < 0 for c in columns)
+    ragged = sep is None or (from_end and not (quoted and options.label_sep is not None
+                                               and sep in options.label_sep))
+    line_positions = tuple(c if isinstance(c, int) and c < 0 and ragged else p for c, p in zip(columns, positions))
     fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
     if strip and not header and _DISTRIBUTION_RE.search(text):
         fast = False  # TiMBL output with class distributions: the line path takes them off
     layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast,
-                     options.skip, strip, blocks, options.keep_distance)
+                     options.skip, strip, blocks, options.keep_distance, options.block_end, ragged)
     data_first = () if header else tuple(fields[p].strip() for p in positions)
     rest = itertools.chain([head] if head.data else [], chunks)
     return layout, header, data_first, rest, leading_blank
+
+
+def _check_label_sep(label_sep: str | None, sep: str | None, quoted: bool, fmt: str, name: str) -> None:
+    """Refuse a label separator that would split a label set into fields: whitespace in whitespace-separated
+    text, or the field separator (in CSV, a cell holding it must then be quoted: allowed)."""
+    if label_sep is None:
+        return
+    if sep is None and any(ch.isspace() for ch in label_sep):
+        raise OptionError(f"{name}: --label-sep {label_sep!r} is whitespace, which separates the fields of {fmt} "
+                          "input, so label sets would be split into fields: choose another --label-sep, or give the "
+                          "field separator with --sep")
+    if sep is not None and sep in label_sep and not quoted:
+        shown = "'\\t' (tab)" if sep == "\t" else repr(sep)
+        raise OptionError(f"{name}: --label-sep {label_sep!r} holds the field separator {shown} of {fmt} input, so "
+                          "label sets would be split into fields: choose another --label-sep (or --sep)")
 
 
 def _line_start(data: bytes, k: int) -> int:
@@ -466,14 +545,16 @@ def _delimited_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCou
     return counted._replace(blank=counted.blank + blank)
 
 
-def _even_width(chunk: Chunk, layout: _Layout) -> bool:
+def _even_width(chunk: Chunk, layout: _Layout, exact: bool = False) -> bool:
     """Whether every non-blank line of the chunk has the first line's width.
 
     polars takes the width from the first line and reads selected columns of a wider or narrower
     line without complaint, so the fast path checks: the separators in the chunk must number
     (width − 1) per line — a byte count, at memory speed — and only when they do not (blank lines,
-    say) are the lines counted one by one. Quoted CSV fields may hold separators and line ends: there
-    records are counted by Python's csv module.
+    say) are the lines counted one by one. The byte count is necessary, not sufficient (a wider line
+    can make up for a narrower one): the fast path also looks at the last field, empty on every
+    narrower line, and asks again with ``exact`` when one is. Quoted CSV fields may hold separators
+    and line ends: there records are counted by Python's csv module.
     """
     pl = _polars()
     sep = layout.fast_sep.encode()
@@ -482,7 +563,7 @@ def _even_width(chunk: Chunk, layout: _Layout) -> bool:
     if layout.quoted and b'"' in data:  # records may span lines: Python's csv module counts their fields
         records = csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline=""), delimiter=layout.fast_sep)
         return all(len(record) == layout.width for record in records if record)
-    if data.count(sep) == (layout.width - 1) * lines:
+    if not exact and data.count(sep) == (layout.width - 1) * lines:
         return True
     line = pl.col("line")
     counts = _collect(_scan_lines(data)
@@ -502,10 +583,15 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
         width = len(lf.collect_schema())
         if width != layout.width or not _even_width(chunk, layout):
             raise ValueError("a line of another width")
-        frame = _counted(lf.select([pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)]), keys)
-    except Exception as exc:  # polars parse errors: find the line ourselves
-        if layout.sep is None:
-            return None, 0
+        last = (pl.nth(width - 1) == "").alias("__short")  # empty on a narrower line (or an empty last field)
+        frame = _counted(lf.select([pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)] + [last]),
+                         [*keys, "__short"])
+        if frame.get_column("__short").any() and not _even_width(chunk, layout, exact=True):
+            raise ValueError("a line of another width")
+        frame = frame.group_by(keys).agg(pl.col("n").sum())
+    except Exception as exc:  # polars parse errors, or ragged lines: find the line ourselves
+        if layout.ragged:
+            return None, 0  # the line path splits each line on its own
         layout.diagnose(chunk, layout.width, layout.positions)
         raise InputError(f"could not be read as {layout.fmt}: {str(exc).splitlines()[0]}", layout.name) from None
     empty = pl.any_horizontal([pl.col(k) == "" for k in keys])
@@ -538,8 +624,9 @@ def _line_fields(layout: _Layout, chunk: Chunk) -> Any:
 
 def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     """The general path, in polars: each line split on its own (runs of whitespace, tabs, a ragged width),
-    lines matching the skip pattern passed over, trailing class distributions taken off, and blank lines
-    counted as block delimiters: a line's block is ``block`` plus the blank lines before it in the chunk."""
+    lines matching the skip pattern passed over, trailing class distributions taken off, and blank lines (and
+    lines matching the block-end pattern) counted as block delimiters: a line's block is ``block`` plus the
+    delimiters before it in the chunk."""
     pl = _polars()
     keys = layout.keys
     lines = _scan_lines(chunk.data)
@@ -547,27 +634,29 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     blank = raw.str.strip_chars() == ""
     if layout.sep is not None:
         blank = blank & ~raw.str.contains(layout.sep, literal=True)
-    skipped = raw.str.contains(layout.skip) & ~blank if layout.skip is not None else pl.lit(False)
-    marked = lines.with_columns(blank.alias("__blank"), skipped.alias("__skip"))
+    ends = raw.str.contains(layout.block_end) & ~blank if layout.block_end is not None else pl.lit(False)
+    skipped = raw.str.contains(layout.skip) & ~blank & ~ends if layout.skip is not None else pl.lit(False)
+    marked = lines.with_columns(blank.alias("__blank"), ends.alias("__end"), skipped.alias("__skip"))
     if layout.blocks:
-        marked = marked.with_columns((pl.col("__blank").cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY))
+        delimiter = pl.col("__blank") | pl.col("__end")
+        marked = marked.with_columns((delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY))
     try:
         marked = _collect(marked).lazy()  # parsed once: the counts, the fields and the widths below all read it
     except Exception:
-        layout.diagnose(chunk, None)
+        layout.diagnose(chunk)
         raise
-    kept = marked.filter(~pl.col("__blank") & ~pl.col("__skip"))
+    kept = marked.filter(~pl.col("__blank") & ~pl.col("__end") & ~pl.col("__skip"))
     fields = _line_fields(layout, chunk)
     extra = [BLOCK_KEY] if layout.blocks else []
     try:
         tally = _collect(marked.select(pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"),
-                                       pl.len().alias("n")))
-        n_blank, n_skipped, _ = tally.row(0)
+                                       pl.col("__end").sum().alias("e")))
+        n_blank, n_skipped, n_ends = tally.row(0)
         if fields is None:  # quoted CSV: Python's csv module, line by line
             texts = _collect(kept.select("line", *extra))
             split = [_split(t, layout.sep, True) for t in texts.get_column("line").to_list()]
             columns = {k: [f[p] if -len(f) <= p < len(f) else None for f in split]
-                       for p, k in zip(layout.positions, keys)}
+                       for p, k in zip(layout.line_positions, keys)}
             selected = pl.DataFrame({**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
                                     schema={**{k: pl.String for k in keys}, **({BLOCK_KEY: pl.Int64} if extra else {})})
             widths = pl.DataFrame({"w": [len(f) for f in split]}, schema={"w": pl.Int64}).lazy()
@@ -580,20 +669,24 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
         if layout.sep is not None:
             selected = selected.with_columns([pl.col(k).str.strip_chars() for k in keys])
         frame = _counted(selected, keys + extra)
-        narrow, wide = _collect(widths.select(pl.col("w").min(), pl.col("w").max().alias("x"))).row(0)
+        w = pl.col("w")
+        clash = pl.any_horizontal([w + q == p for p, q in layout.crossing]) if layout.crossing else pl.lit(False)
+        narrow, wide, crossed = _collect(widths.select(w.min(), w.max().alias("x"), clash.any().alias("c"))).row(0)
     except InputError:
         raise
     except Exception:
-        layout.diagnose(chunk, None)
+        layout.diagnose(chunk)
         raise
+    if crossed or (not layout.ragged and narrow is not None and not narrow == wide == layout.width):
+        layout.diagnose(chunk)  # two columns on one field of a short line, or a line of another width
     bad = pl.any_horizontal([pl.col(k).is_null() for k in keys])
     if not layout.empty_ok:
         bad = bad | pl.any_horizontal([pl.col(k) == "" for k in keys])
     if frame.select(bad.any()).item():
-        layout.diagnose(chunk, None if layout.sep is None else layout.width)
+        layout.diagnose(chunk)
         raise InputError("holds an empty or missing label", layout.name, chunk.first_line)
     return _ChunkCount(frame, int(n_blank), int(n_skipped), narrow if narrow is not None else layout.width,
-                       wide if wide is not None else layout.width, block + int(n_blank))
+                       wide if wide is not None else layout.width, block + int(n_blank) + int(n_ends))
 
 
 @dataclass
@@ -607,8 +700,17 @@ class _LeftOut:
         """The warnings that name them, one per kind (blank lines that delimit blocks go unsaid)."""
         out = [f"{name}: skipped {self.blank} blank line(s)"] if self.blank and not blocks else []
         if self.skipped:
-            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {options.skip!r}")
+            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {shown_pattern(options.skip)}"
+                       + (": they do not end blocks (a line matching --block-end does; MBT's sentence ends: "
+                          "--block-end '^<utt>')" if blocks and options.block_end is None else ""))
         return out
+
+
+def shown_pattern(pattern: str | None) -> str:
+    """A regular expression as the user typed it, in single quotes (``repr`` would double its backslashes)."""
+    if pattern is None:
+        return "None"
+    return "'" + pattern + "'" if "'" not in pattern else '"' + pattern + '"'
 
 
 def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
@@ -643,7 +745,7 @@ def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, colum
 
 
 def _label_column(schema: Any, column: str) -> Any:
-    """A typed column as strings; a list column (label sets) joined on an internal separator."""
+    """A typed column as strings; a list column (label sets) as lists of strings."""
     pl = _polars()
     expr = pl.col(column)
     dtype = schema[column]
@@ -654,11 +756,27 @@ def _label_column(schema: Any, column: str) -> Any:
             .when((as_int == as_int.floor()) & (as_int.abs() < 2.0**62)) \
             .then(as_int.cast(pl.Int64, strict=False).cast(pl.String)).otherwise(as_int.cast(pl.String))
         if isinstance(dtype, pl.List):
-            return expr.list.eval(whole).list.join(_LIST_JOIN)
+            return expr.list.eval(whole)
         return whole
     if isinstance(dtype, pl.List):
-        return expr.cast(pl.List(pl.String)).list.join(_LIST_JOIN)
+        return expr.cast(pl.List(pl.String))
     return expr.cast(pl.String)
+
+
+def _cell_problems(expr: Any, is_list: bool, empty_ok: bool) -> tuple[Any, Any]:
+    """Where a typed label cell is missing, and where it holds an empty label: (missing, empty) expressions.
+
+    One rule for label cells of JSON Lines and Parquet: a null cell, and a null element of a list, are
+    missing labels (an error); an empty string is an empty label (an error), in a list or not — except that
+    a scalar empty cell of multi-label data is the empty set, as in text input; an empty list is the empty set.
+    """
+    pl = _polars()
+    if is_list:
+        element = pl.element()
+        return (expr.is_null() | expr.list.eval(element.is_null()).list.any(),
+                expr.list.eval(element.str.strip_chars() == "").list.any())
+    empty = pl.lit(False) if empty_ok else expr.str.strip_chars() == ""
+    return expr.is_null(), empty
 
 
 #: Rows per slice of a Parquet file.
@@ -699,7 +817,8 @@ def _typed_schema(lf: Any, name: str, fmt: str, raw: bytes | None, first: int, r
 
 
 def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: _Tally,
-                meter: Meter | None, is_list: list[bool] | None) -> tuple[tuple[Any, ...] | None, list[bool]]:
+                meter: Meter | None, is_list: list[bool] | None, empty_ok: bool = False
+                ) -> tuple[tuple[Any, ...] | None, list[bool]]:
     """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
     pl = _polars()
     keys = [f"c{i}" for i in range(len(columns))]
@@ -730,15 +849,9 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
             if fmt == "jsonl":
                 _diagnose_jsonl(raw, name, fields, roles, start - 1)
             raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-        if frame.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
-            missing = [_label_column(schema, f).is_null() for f in fields]  # null, or NaN in a float column
-            nulls = _collect(lf.with_row_index("__i", offset=start)
-                             .filter(pl.any_horizontal(missing))
-                             .select("__i", *[m.alias(r) for m, r in zip(missing, roles)])
-                             .head(1)).row(0, named=True)
-            role = next(r for r in roles if nulls[r])
-            raise InputError(f"the {role} label ({fields[list(roles).index(role)]!r}) is missing (null)",
-                             name, nulls["__i"])
+        problems = [_cell_problems(pl.col(k), flag, empty_ok) for k, flag in zip(keys, lists)]
+        if frame.select(pl.any_horizontal([m | e for m, e in problems]).any()).item():
+            _typed_problem(lf, schema, fields, roles, lists, empty_ok, name, start)
         if first is None and frame.height:
             first = tuple(_unpack(v, f) for v, f in zip(_collect(selected.head(1)).row(0), is_list))
         if meter is not None:
@@ -747,11 +860,31 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
     return first, is_list or [False] * len(columns)
 
 
+def _typed_problem(lf: Any, schema: Any, fields: Sequence[str], roles: Sequence[str], lists: Sequence[bool],
+                   empty_ok: bool, name: str, start: int) -> None:
+    """Raise for the first record of ``lf`` with a missing or empty label (:func:`_cell_problems`), naming its
+    line (JSON Lines) or row (Parquet)."""
+    pl = _polars()
+    flags = []
+    for f, r, flag in zip(fields, roles, lists):
+        missing, empty = _cell_problems(_label_column(schema, f), flag, empty_ok)  # NaN in a float column: null
+        flags += [missing.alias(f"{r}\x00missing"), empty.alias(f"{r}\x00empty")]
+    found = _collect(lf.with_row_index("__i", offset=start).select("__i", *flags)
+                     .filter(pl.any_horizontal(pl.exclude("__i"))).head(1)).row(0, named=True)
+    for f, r, flag in zip(fields, roles, lists):
+        what = f"the {r} label set ({f!r})" if flag else f"the {r} label ({f!r})"
+        if found[f"{r}\x00missing"]:
+            raise InputError(f"{what} holds a missing label (null)" if flag else f"{what} is missing (null)",
+                             name, found["__i"])
+        if found[f"{r}\x00empty"]:
+            raise InputError(f"{what} holds an empty label ('')" if flag else f"{what} is empty", name, found["__i"])
+
+
 def _unpack(value: Any, is_list: bool) -> Any:
-    """A grouped cell back to its value: a list column's joined string becomes a tuple of labels."""
+    """A grouped cell back to its value: a list column's labels become a tuple."""
     if not is_list:
         return value
-    return tuple(value.split(_LIST_JOIN)) if value else ()
+    return tuple(value)
 
 
 def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0
@@ -832,12 +965,8 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
         if fmt in ("jsonl", "parquet"):
             if options.sep is not None:
                 raise OptionError(f"--sep does not apply to {fmt} input")
-            if options.skip is not None:
-                raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
-            if blank_line_blocks:
-                raise OptionError(f"{fmt} records have no blank lines to delimit blocks: give the block column "
-                                  "(--block-col)")
-            first, is_list = _read_typed(path, name, fmt, columns, roles, tally, meter, is_list)
+            _no_line_rules(fmt, options, blank_line_blocks)
+            first, is_list = _read_typed(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
             has_header = True
         else:
             first, has_header, found, block = _read_delimited(
@@ -853,6 +982,15 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
                  None if is_list is None else tuple(is_list))
 
 
+def _no_line_rules(fmt: str, options: TableOptions, blocks: bool) -> None:
+    """Refuse the rules about lines for records that have none (JSON Lines and Parquet)."""
+    if options.skip is not None:
+        raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
+    if blocks or options.block_end is not None:
+        raise OptionError(f"{fmt} records have no blank lines or block-end lines to delimit blocks: give the block "
+                          "column (--block-col)")
+
+
 def _check_source(path: str) -> None:
     if path == STDIN:
         return
@@ -862,13 +1000,16 @@ def _check_source(path: str) -> None:
         raise InputError("is a directory, not a file", path)
 
 
-def first_line_with(paths: Sequence[str], column: Column, match: Callable[[str], bool],
+def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any], bool],
                     options: TableOptions = TableOptions()) -> tuple[str, int, str] | None:
     """The first line (the row, for Parquet) whose value in ``column`` satisfies ``match``: (file, line, value).
 
-    For messages about values found wrong after counting (a confidence that is not a number):
-    a plain second pass over the files in order, on the error path only. Standard input cannot
-    be read twice.
+    ``match`` receives the value as the reader hands it on: a field's stripped text (delimited files,
+    read with the same rules: blank, skipped and block-end lines passed over, a header, a trailing class
+    distribution taken off), or a typed cell as a string, a tuple of strings (a list) or ``None``. For
+    messages about values found wrong after counting (a label set with an empty label, a confidence that
+    is not a number): a plain second pass over the files in order, on the error path only. Standard input
+    cannot be read twice.
     """
     for path in paths:
         if path == STDIN or not os.path.isfile(path):
@@ -877,28 +1018,39 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[str],
         if fmt in ("jsonl", "parquet"):
             pl = _polars()
             lf = pl.scan_parquet(path) if fmt == "parquet" else pl.scan_ndjson(path)
-            names = lf.collect_schema().names()
-            field_name = names[resolve_column(column, names, path, "value")]
-            values = lf.select(pl.col(field_name).cast(pl.String)).collect().get_column(field_name).to_list()
+            try:
+                schema = lf.collect_schema()
+                field_name = schema.names()[resolve_column(column, schema.names(), path, "value")]
+                values = _collect(lf.select(_label_column(schema, field_name).alias("v"))).get_column("v").to_list()
+            except Exception:
+                continue
             for row, value in enumerate(values, start=1):
-                text = "null" if value is None else value.strip()
-                if match(text):
-                    return path, row, text
+                value = tuple(value) if isinstance(value, list) else value.strip() if isinstance(value, str) else value
+                if match(value):
+                    return path, row, "null" if value is None else str(value)
             continue
         sep, quoted = _separator(fmt, options), fmt == "csv"
         header = bool(options.header) or isinstance(column, str)
+        strip = not options.keep_trailing and fmt in ("text", "tsv")
+        passed = [re.compile(p) for p in (options.skip, options.block_end) if p is not None]
         position: int | None = None
         for number, raw in _lines(path):
             text = raw.decode("utf-8", "replace")
-            if _blank(text, sep):
+            if _blank(text, sep) or any(pattern.search(text) for pattern in passed):
                 continue
-            fields = _split(text, sep, quoted)
+            try:
+                fields = _split(_strip_distribution(text, options.keep_distance) if strip and position is not None
+                                else text, sep, quoted)
+            except csv.Error:
+                continue
             if position is None:
                 names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
                 position = resolve_column(column, names, path, "value")
                 if header:
                     continue
-            at = len(fields) + column if isinstance(column, int) and column < 0 and sep is None else position
+                if strip:
+                    fields = _split(_strip_distribution(text, options.keep_distance), sep, quoted)
+            at = len(fields) + column if isinstance(column, int) and column < 0 else position
             if 0 <= at < len(fields) and match(fields[at].strip()):
                 return path, number, fields[at].strip()
     return None
@@ -1001,12 +1153,8 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
     name = _display(path)
     _check_source(path)
     if fmt in ("jsonl", "parquet"):
-        if blocks:
-            raise OptionError(f"{fmt} records have no blank lines to delimit blocks: give the block column "
-                              "(--block-col)")
-        if options.skip is not None:
-            raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
-        return (*_typed_column_parts(path, name, fmt, col, role, meter), _LeftOut())
+        _no_line_rules(fmt, options, blocks)
+        return (*_typed_column_parts(path, name, fmt, col, role, meter, empty_ok), _LeftOut())
     header = bool(options.header) or isinstance(col, str)
     layout, _, _, chunks, before = _delimited_chunks(path, name, fmt, replace(options, input_format=fmt, header=header),
                                                      [col], [role], empty_ok, meter, blocks=True)
@@ -1028,16 +1176,18 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
 def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
                   blank_is_value: bool) -> tuple[Any, int, int]:
     """The chunk's label column (the file's only role) in line order, with line and block numbers; the block
-    number after it (each delimiting blank line adds one); and how many lines matched the skip pattern. An empty
-    or missing label is an error."""
+    number after it (each delimiting blank line, or line matching the block-end pattern, adds one); and how many
+    lines matched the skip pattern. An empty or missing label is an error, and so is a line of another width than
+    the first when the column counts from the start of lines split on one separator."""
     pl = _polars()
     name, sep, role, empty_ok = layout.name, layout.sep, layout.roles[0], layout.empty_ok
     lines = _scan_lines(chunk.data)
     raw = pl.col("line")
     text = raw.str.strip_chars()
     blank = text == ""
-    skipped = raw.str.contains(layout.skip) & ~blank if layout.skip is not None else pl.lit(False)
-    delimiter = pl.lit(False) if blank_is_value else blank
+    ends = raw.str.contains(layout.block_end) & ~blank if layout.block_end is not None else pl.lit(False)
+    skipped = raw.str.contains(layout.skip) & ~blank & ~ends if layout.skip is not None else pl.lit(False)
+    delimiter = ends if blank_is_value else blank | ends
     marked = lines.with_row_index("__i", offset=chunk.first_line).with_columns(
         blank.alias("__blank"), skipped.alias("__skip"),
         (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY), delimiter.alias("__delim"))
@@ -1049,21 +1199,25 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
         kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
         if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
             texts = _collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
-            values = [None if b else (lambda f: f[index] if -len(f) <= index < len(f) else None)(
-                _split(t, sep, True)) for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))]
+            split = [None if b else _split(t, sep, True)
+                     for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))]
+            values = [None if f is None else f[index] if -len(f) <= index < len(f) else None for f in split]
             frame = texts.select("__i", "__blank", BLOCK_KEY).with_columns(
-                pl.Series("v", [("" if v is None and b else v) for v, b in zip(values, texts.get_column("__blank"))],
-                          dtype=pl.String))
+                pl.Series("v", [("" if f is None else v) for v, f in zip(values, split)], dtype=pl.String),
+                pl.Series("w", [layout.width if f is None else len(f) for f in split], dtype=pl.Int64))
         else:
             frame = _collect(kept.select(
                 "__i", "__blank", BLOCK_KEY,
                 pl.when(pl.col("__blank")).then(pl.lit("")).otherwise(
-                    fields.list.get(index, null_on_oob=True).str.strip_chars()).alias("v")))
+                    fields.list.get(index, null_on_oob=True).str.strip_chars()).alias("v"),
+                pl.when(pl.col("__blank")).then(pl.lit(layout.width)).otherwise(fields.list.len()).alias("w")))
     except InputError:
         raise
     except Exception:
         layout.diagnose(chunk, None, [index])
         raise
+    if not layout.ragged and (frame.get_column("w") != layout.width).any():
+        layout.diagnose(chunk, None, [index])
     problems = frame.filter(pl.col("v").is_null() | ((pl.col("v") == "") & (not empty_ok)))
     if problems.height:
         line, is_blank = problems.row(0)[0], problems.row(0)[1]
@@ -1075,7 +1229,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
 
 
 def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
-                        meter: Meter) -> tuple[bool, Iterator[Any]]:
+                        meter: Meter, empty_ok: bool = False) -> tuple[bool, Iterator[Any]]:
     pl = _polars()
     parts = _typed_parts(path, name, fmt, meter)
     first = next(parts, None)
@@ -1099,9 +1253,9 @@ def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
                 if fmt == "jsonl":
                     _diagnose_jsonl(raw, name, None, (role,), start - 1)
                 raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
-            if values.null_count():
-                raise InputError(f"the {role} label is missing (null)", name,
-                                 start + int(values.is_null().arg_true()[0]))
+            missing, empty = _cell_problems(pl.col("v"), is_list, empty_ok)
+            if values.to_frame().select((missing | empty).any()).item():
+                _typed_problem(lf, part_schema, [field_name], [role], [is_list], empty_ok, name, start)
             yield pl.DataFrame({"v": values, "line": pl.int_range(start, start + len(values), eager=True),
                                 BLOCK_KEY: pl.zeros(len(values), pl.Int64, eager=True)})
 
