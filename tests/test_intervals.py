@@ -313,3 +313,21 @@ def test_none_means_no_intervals_and_says_so_in_json() -> None:
     data = r.to_dict()
     assert data["ci"]["method"] == "none" and "f1_ci" not in data["averages"]["macro"]
     assert json.loads(r.to_json()) == data
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_delta_intervals_of_a_perfectly_predicted_table(seed: int) -> None:
+    """Σ p_ii = 1 + 1e-16 made a closed-form variance −1e-17 and math.sqrt failed ('math domain error')."""
+    rng = np.random.default_rng(seed)
+    gold = list("abcccddd") if seed == 0 else [str(x) for x in rng.integers(0, rng.integers(2, 9), rng.integers(3, 60))]
+    for method in ("delta", "delta-logit"):
+        r = clfeval.score(gold, gold, ci=method)
+        for key in (("averages", "micro", "f"), ("averages", "macro", "f"), ("accuracy",)):
+            bounds = r.intervals.get(key)
+            if method == "delta":  # zero width, up to the numerical derivative's rounding
+                assert bounds is not None and bounds[1] == 1.0 and bounds[0] == pytest.approx(1.0, abs=1e-6)
+            else:
+                assert bounds is None and "0 < estimate < 1" in r.intervals.not_estimable[key]
+    sets = [[g] for g in gold]
+    r = clfeval.score(sets, sets, multilabel=True, ci="delta")
+    assert r.intervals.get(("averages", "samples", "f")) == (1.0, 1.0)

@@ -121,3 +121,23 @@ def test_zero_division_choices_are_two_decisions() -> None:
     assert dropped.averages["macro"]["precision"] == pytest.approx(p_a)
     assert dropped.undefined["precision"] == ("B",)
     assert as_zero.per_label["B"].f == 0.0  # F is defined from counts: tp = 0 with fn > 0
+
+
+def test_each_undefined_average_says_its_own_cause() -> None:
+    """zero_division='nan' with undefined='exclude' warned 'use undefined=exclude' for every NaN average, micro
+    included, although it was set and does not touch micro averages."""
+    r = clfeval.score(["0"], ["3"], labels=list("01234"), zero_division="nan", undefined="exclude")
+    nan_warnings = [w for w in r.warnings if "is undefined (NaN)" in w]
+    assert nan_warnings and not any("use undefined" in w for w in r.warnings)
+    by_average = {w.split(" is undefined")[0]: w for w in nan_warnings}
+    assert set(by_average) == {f"{name} {m.replace('f', 'F') if m == 'f' else m}" for name, values in
+                               r.averages.items() for m, v in values.items() if v != v}
+    assert "macro precision and macro recall are both 0" in by_average["macro_fa F"]
+    assert "every label with weight in it ('0') has precision 0/0" in by_average["weighted precision"]
+    r = clfeval.score(["a"], ["b"], labels=["c"], zero_division="nan", undefined="exclude")
+    micro = [w for w in r.warnings if w.startswith("micro ")]
+    assert len(micro) == 3 and all("does not apply to micro averages" in w for w in micro)
+    r = clfeval.score(["a", "b"], ["a", "a"], labels=["a", "b", "c"], zero_division="nan", undefined="include")
+    assert any(w.startswith("macro precision is undefined (NaN): 'b', 'c' have precision 0/0") and
+               "--undefined exclude leaves them out" in w for w in r.warnings)
+    assert not any("is undefined (NaN)" in w for w in clfeval.score(["a"], ["a"], zero_division="nan").warnings)

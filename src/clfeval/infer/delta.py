@@ -154,4 +154,5 @@ def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
     cov = (np.sum((row - diag) * diag * (col - diag) / (row ** 2 * col ** 2))
            + pair.sum() - np.trace(pair)) / (r ** 2 * n)
     macro_fa = 4 * (ma_r ** 4 * var_p + 2 * ma_p ** 2 * ma_r ** 2 * cov + ma_p ** 4 * var_r) / (ma_p + ma_r) ** 4
-    return {"micro": float(micro), "macro": float(macro), "macro_fa": float(macro_fa)}
+    # A variance is ≥ 0; on a perfectly predicted table these are 0 up to rounding (Σ p_ii = 1 + 1e-16 gives −1e-17)
+    return {"micro": max(float(micro), 0.0), "macro": max(float(macro), 0.0), "macro_fa": max(float(macro_fa), 0.0)}

@@ -22,7 +22,7 @@ from clfeval.score.result import Intervals, Key, Scores
 from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
 
-__all__ = ["INTERVAL_METHODS", "IntervalMethod", "block_units", "with_intervals"]
+__all__ = ["INTERVAL_METHODS", "IntervalMethod", "block_units", "check_interval_options", "with_intervals"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,9 @@ _UPPER: Mapping[Key, float] = {("hamming_loss",): math.inf}
 _SMALL_N = 500
 
 
-def _validate(method: str, confidence: float, resamples: int, seed: int | None) -> None:
+def check_interval_options(method: str, confidence: float, resamples: int, seed: int | None) -> None:
+    """Refuse an unknown interval method, a confidence level outside (0, 1), fewer than 2 resamples or a seed
+    that is not a non-negative integer."""
     if method not in INTERVAL_METHODS:
         raise unknown_name("interval method", method, {k: m.definition for k, m in INTERVAL_METHODS.items()})
     if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
@@ -194,7 +196,7 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     >>> [round(x, 3) for x in r.intervals.get(("averages", "macro", "f"))]
     [0.562, 0.817]
     """
-    _validate(method, confidence, resamples, seed)
+    check_interval_options(method, confidence, resamples, seed)
     if method == "none":
         return replace(scores, intervals=None)
     spec = INTERVAL_METHODS[method]
@@ -282,7 +284,7 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
         elif logit and not 0 < theta < 1:
             not_estimable[key] = f"the estimate is {theta:g}: the logit interval needs 0 < estimate < 1"
         else:
-            se = math.sqrt(var)
+            se = math.sqrt(max(var, 0.0))  # a variance rounded a hair below 0 (a perfect table) is 0
             top = _UPPER.get(key, 1.0)
             if logit:
                 half = z * se / (theta * (1 - theta))

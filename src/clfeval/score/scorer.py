@@ -88,7 +88,8 @@ def _lfb_weights(lc: LabelCounts, train: LabelFrequencies | None) -> tuple[np.nd
 
 def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts, freqs: np.ndarray,
                         lfb_source: str, samples: SampleSums | None,
-                        averages: Mapping[str, Mapping[str, float]], zd: float, undefined: str) -> list[str]:
+                        averages: Mapping[str, Mapping[str, float]], zd: float, undefined: str,
+                        per_undefined: Mapping[str, np.ndarray]) -> list[str]:
     """Say in words every ratio that was 0/0 and what was done with it."""
     zd_text = _zd_text(zd)
     verb = "included in" if undefined == "include" else "left out of"
@@ -112,12 +113,53 @@ def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts
             if count:
                 messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
                                 f"set); set to {zd_text} and {verb} the mean")
+    weights = {"macro": np.ones(len(lc.labels)), "macro_fa": np.ones(len(lc.labels)), "weighted": lc.support,
+               "lfb": freqs}
     for name, values in averages.items():
         for measure, value in values.items():
             if math.isnan(value):
-                messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN) because a label's value "
-                                f"is NaN; use undefined='exclude' (--undefined exclude) to leave such labels out")
+                why = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
+                if why is not None:
+                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {why}")
     return messages
+
+
+def _nan_cause(name: str, measure: str, values: Mapping[str, float], weights: np.ndarray | None,
+               per_undefined: Mapping[str, np.ndarray], lc: LabelCounts, samples: SampleSums | None,
+               undefined: str) -> str | None:
+    """Why an average came out NaN (with zero division ``nan``), in words; None when another message says it."""
+    word = _MEASURE_NAMES[measure]
+    if name == "micro":
+        sums = {"precision": "Σtp + Σfp", "recall": "Σtp + Σfn", "f": "Σtp + Σfp + Σfn"}[measure]
+        return (f"{sums} = 0 over the label set, so micro {word} is 0/0 (--undefined, which chooses the labels an "
+                "average takes, does not apply to micro averages)")
+    if name == "samples":
+        assert samples is not None
+        count = int(round(float(samples.total - samples.defined[measure])))
+        if undefined == "include":
+            return (f"{count} instance(s) have {word} 0/0, set to nan, and undefined='include' keeps them in the "
+                    "mean (--undefined exclude leaves them out)")
+        return f"every instance's {word} is 0/0, so undefined='exclude' leaves no instance to average"
+    if name == "macro_fa" and measure == "f":
+        p, r = values["precision"], values["recall"]
+        if math.isnan(p) or math.isnan(r):
+            return (f"it is the F of macro precision and macro recall, and macro "
+                    f"{'precision' if math.isnan(p) else 'recall'} is undefined (above)")
+        return "macro precision and macro recall are both 0, so their F is 0/0"
+    assert weights is not None
+    w = np.asarray(weights, dtype=np.float64)
+    if not w.any():
+        return None  # the weights are all 0: said above, for weighted and lfb
+    part = "f" if measure == "f" else measure
+    nan = np.asarray(per_undefined[part], dtype=bool) & (w > 0)
+    shown = ", ".join(repr(lab) for lab in np.asarray(lc.labels, dtype=object)[nan][:10])
+    if undefined == "include":
+        one = nan.sum() == 1
+        return (f"{shown} {'has' if one else 'have'} {word} 0/0, set to nan, and undefined='include' keeps "
+                f"{'it' if one else 'them'} in the average (--undefined exclude leaves {'it' if one else 'them'} out)")
+    carry = "weight" if name in ("weighted", "lfb") else "a place"
+    return (f"every label with {carry} in it ({shown}) has {word} 0/0, and undefined='exclude' leaves them all out, "
+            "so nothing is left to average")
 
 
 def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[str] | None = None,
@@ -181,7 +223,8 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     masks = {**per.undefined, "specificity": s_und}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
     messages = [*warnings, *label_set.warnings,
-                *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined)]
+                *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined,
+                                     per.undefined)]
     notes = list(label_set.notes)
 
     if task == "single-label":
