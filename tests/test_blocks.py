@@ -642,3 +642,47 @@ def test_few_or_uneven_blocks_are_warned_about() -> None:
     joint, blocks = _joint(many)
     result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
     assert not any("block" in w for w in result.warnings)
+
+
+# --------------------------------------------------------------------------- blocks from the arrays API
+
+
+def test_the_arrays_api_takes_blocks_as_the_files_do(tmp_path: Path) -> None:
+    sentences = _sentences(30, 11, acc_a=0.9, acc_b=0.9, longest=4)
+    differing = [i for i, s in enumerate(sentences) if any(a != b for _, a, b in s)]
+    keep = set(differing[:9])
+    sentences = [s if i in keep else [(g, a, a) for g, a, _ in s] for i, s in enumerate(sentences)]
+    gold = [t[0] for s in sentences for t in s]
+    sys_a = [t[1] for s in sentences for t in s]
+    sys_b = [t[2] for s in sentences for t in s]
+    ids = [f"s{i}" for i, s in enumerate(sentences) for _ in s]
+    result = clfeval.compare(gold, {"A": sys_a, "B": sys_b}, metrics=["accuracy", "macro.f1"], seed=1, blocks=ids)
+    assert result.unit == "blocks given with the instances" and result.n_units == len(sentences)
+    g, a, b, block, k = _arrays(sentences)
+    observed = _differences(g, a, b, k)
+    mass = np.zeros(2)
+    moving = sorted(keep)
+    for pattern in itertools.product((False, True), repeat=len(moving)):
+        swap = np.isin(block, [i for i, s in zip(moving, pattern) if s])
+        mass += _at_least_as_extreme(_differences(g, np.where(swap, b, a), np.where(swap, a, b), k), observed)
+    got = _p_values(result)
+    assert got["accuracy"] == pytest.approx(mass[0] / 2 ** len(moving), abs=1e-12)
+    assert got["macro.f1"] == pytest.approx(mass[1] / 2 ** len(moving), abs=1e-12)
+    # score: the cluster-robust delta method equals the file path with a block column
+    (tmp_path / "ga.tsv").write_text("word\tgold\tpred\tsent\n" + "".join(
+        f"w\t{x}\t{y}\t{z}\n" for x, y, z in zip(gold, sys_a, ids)))
+    from_file = clfeval.score_file(str(tmp_path / "ga.tsv"), gold_col="gold", pred_col="pred", block_col="sent",
+                                   ci="delta")
+    for labels in (gold, np.array(gold)):
+        from_arrays = clfeval.score(labels, sys_a, blocks=np.array(ids) if isinstance(labels, np.ndarray) else ids,
+                                    ci="delta")
+        assert from_arrays.intervals.n_units == from_file.intervals.n_units == len(sentences)
+        for key, bounds in from_file.intervals.bounds.items():
+            assert from_arrays.intervals.get(key) == pytest.approx(bounds, abs=1e-12), key
+    assert clfeval.score(gold, sys_a, blocks=ids).to_dict()["options"]["blocks"] == "given"
+    sets = clfeval.score([[x] for x in gold], [[y] for y in sys_a], multilabel=True, blocks=ids, ci="delta")
+    assert sets.intervals.n_units == len(sentences)
+    with pytest.raises(clfeval.InputError, match="gold has 64 entries but blocks has 3: one per instance"):
+        clfeval.score(gold, sys_a, blocks=["a", "b", "c"])
+    with pytest.raises(clfeval.InputError, match=r"blocks\[1\]: is None: a missing block id"):
+        clfeval.score(gold[:3], sys_a[:3], blocks=["a", None, "c"])

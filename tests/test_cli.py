@@ -194,3 +194,150 @@ def test_bad_interval_options(run_file: Path, args: list[str], message: str) -> 
     assert out.returncode == 2
     err = out.stderr.decode()
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- outside checks: output, options, Ctrl-C
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) -> None:
+    labels = ["=cmd|' /C calc'!A0", "+SUM(1,2)", "@SUM(A1)", "-2+3", "-1", "+1", "-0.5"]
+    (tmp_path / "hostile.jsonl").write_text("".join(json.dumps({"g": g, "p": p, "q": g}) + "\n"
+                                                    for g, p in zip(labels, reversed(labels))))
+    out = run_cli("score", "hostile.jsonl", "--gold-col", "g", "--pred-col", "p", "--format", "csv", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr.decode()
+    cells = {row[1] for row in csv.reader(io.StringIO(out.stdout.decode()))}
+    for label in labels[:4]:
+        assert label not in cells and "'" + label in cells
+    assert {"-1", "+1", "-0.5"} <= cells  # plain numbers are read as numbers, not run
+    raw = run_cli("score", "hostile.jsonl", "--gold-col", "g", "--pred-col", "p", "--format", "csv", "--raw-csv",
+                  cwd=tmp_path)
+    assert set(labels) <= {row[1] for row in csv.reader(io.StringIO(raw.stdout.decode()))}
+    compared = run_cli("compare", "hostile.jsonl", "--gold-col", "g", "--pred-col", "q", "--pred-col", "p", "--name",
+                       "=HYPERLINK(1)", "--name", "b", "--format", "csv", "--seed", "1", cwd=tmp_path)
+    assert "'=HYPERLINK(1)" in compared.stdout.decode()
+
+
+def test_no_matrix_is_honoured_by_csv(tmp_path: Path) -> None:
+    (tmp_path / "r.txt").write_text("a a\na b\n")
+    with_matrix = run_cli("score", "r.txt", "--format", "csv", cwd=tmp_path).stdout.decode()
+    without = run_cli("score", "r.txt", "--format", "csv", "--no-matrix", cwd=tmp_path).stdout.decode()
+    assert "confusion_matrix," in with_matrix and "confusion_matrix" not in without
+
+
+def test_renderers_refuse_unknown_options_and_bad_digits() -> None:
+    import clfeval
+
+    r = clfeval.score(["a", "b"], ["a", "a"])
+    with pytest.raises(clfeval.OptionError, match="unknown render option 'digts'; valid: command, digits"):
+        r.render("text", digts=2)
+    for fmt in ("text", "json", "csv", "markdown", "latex", "html"):
+        with pytest.raises(clfeval.OptionError, match="digits must be a whole number from 0 to 15"):
+            r.render(fmt, digits=-3)
+        assert r.render(fmt, digits=0, matrix=False)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["score", "missing.txt", "--digits", "-3"], "digits must be a whole number from 0 to 15, not -3"),
+    (["score", "missing.txt", "--confidence", "95", "--ci", "delta"], "confidence must be between 0 and 1"),
+    (["score", "missing.txt", "--beta", "-1"], "beta must be a positive number"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--alpha", "5"], "alpha must be between 0 and 1"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--metric", "macro.f7"], "unknown metric 'macro.f7'"),
+    (["cv", "missing.txt", "--resamples", "1", "--ci", "bootstrap"], "resamples must be an integer of at least 2"),
+    (["finagle", "missing.txt", "--expected-accuracy", "2"], "expected accuracy is a proportion"),
+    (["convert", "--precision", "0.5", "--decimals", "-2"], "decimals must be a whole number from 0 to 15"),
+    (["convert", "--precision", "0.5", "--recall", "0.5", "--limit", "-1"], "limit must be a whole number ≥ 0"),
+    (["audit", "missing.csv", "--decimals", "-1"], "decimals must be a whole number from 0 to 15"),
+])
+def test_options_are_checked_before_any_input_is_read(tmp_path: Path, args: list[str], message: str) -> None:
+    """The input files do not exist: the option, checked first, is what the error names."""
+    cli_error(run_cli(*args, cwd=tmp_path), message)
+
+
+def test_options_are_checked_before_reading_in_the_library(tmp_path: Path) -> None:
+    import clfeval
+
+    for call, message in ((lambda: clfeval.score_file(str(tmp_path / "big.txt"), beta=-1), "beta"),
+                          (lambda: clfeval.score_file(str(tmp_path / "big.txt"), ci="bootstrap", confidence=95),
+                           "confidence"),
+                          (lambda: clfeval.compare_files(str(tmp_path / "g"), [str(tmp_path / "a"), "b"], test="x"),
+                           "unknown test"),
+                          (lambda: clfeval.cv_files([str(tmp_path / "f1")], warn_above=-1), "warn_above"),
+                          (lambda: clfeval.score_count_files(str(tmp_path / "c.json"), undefined="skip"),
+                           "undefined policy"),
+                          (lambda: clfeval.finagle_file(str(tmp_path / "f"), threshold=None), "threshold")):
+        with pytest.raises(clfeval.OptionError, match=message):
+            call()
+
+
+def test_a_two_file_length_mismatch_says_where_each_file_is(tmp_path: Path) -> None:
+    (tmp_path / "gold.txt").write_text("a\nb\n\nc\nd\n")
+    (tmp_path / "pred.txt").write_text("a\nb\n\nc\n")
+    cli_error(run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path),
+              "gold.txt has 4 instances but pred.txt has 3: pred.txt ends early, after line 4, where gold.txt goes on "
+              "at line 5")
+
+
+def test_a_label_declared_twice_names_the_labels_file(tmp_path: Path) -> None:
+    (tmp_path / "r.txt").write_text("a a\n")
+    (tmp_path / "labels.txt").write_text("a\nb\na\n")
+    cli_error(run_cli("score", "r.txt", "--labels", "labels.txt", cwd=tmp_path),
+              "labels.txt:3: label 'a' is declared twice (--labels), first on line 1")
+
+
+def _limit_file_size(size: int) -> object:
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+@pytest.mark.parametrize("fmt", ["json", "html"])
+def test_an_output_that_cannot_be_written_whole_leaves_nothing_behind(tmp_path: Path, fmt: str) -> None:
+    """A file-size limit stands in for a full disk: writing fails part-way (EFBIG, as ENOSPC would)."""
+    import subprocess
+
+    from tests.conftest import clfeval_command
+
+    (tmp_path / "r.txt").write_text("".join(f"w{i} a{i % 7} a{i % 5}\n" for i in range(300)))
+    for before in (None, "the earlier report\n"):
+        target = tmp_path / f"report.{fmt}"
+        if before is not None:
+            target.write_text(before)
+        out = subprocess.run(clfeval_command() + ["score", "r.txt", "--format", fmt, "-o", target.name],
+                             cwd=tmp_path, capture_output=True, preexec_fn=_limit_file_size(2000), timeout=120)
+        err = out.stderr.decode()
+        assert out.returncode == 2 and err.startswith(f"clfeval: error: cannot write {target.name}: ") \
+            and "nothing was written" in err and "Traceback" not in err, err
+        assert (target.read_text() if target.exists() else None) == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r.txt"] + ([target.name] if before else []))
+
+
+def test_count_files_and_figures_are_written_whole(tmp_path: Path) -> None:
+    import clfeval
+
+    counts = clfeval.count_labels(["a", "b"], ["a", "a"])
+    clfeval.save_counts(counts, str(tmp_path / "c.json"))
+    assert clfeval.load_counts(str(tmp_path / "c.json")).n_instances == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["c.json"]  # no temporary file left
+
+
+def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import clfeval_command
+
+    process = subprocess.Popen(clfeval_command() + ["score", "-", "-o", "out.json", "--format", "json"],
+                               cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write(b"a a\nb a\n")
+    process.stdin.flush()
+    time.sleep(3)  # started, and waiting for more of standard input
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert not (tmp_path / "out.json").exists()

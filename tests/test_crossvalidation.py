@@ -42,14 +42,18 @@ def test_pooled_is_the_concatenation_and_the_mean_is_the_mean_of_fold_scores(mul
             assert result.pooled.averages[name][m] == pytest.approx(v, abs=1e-12)
     assert result.pooled.accuracy == pytest.approx(whole.accuracy)
     alone = [clfeval.score(g, p, labels=whole.labels, multilabel=multilabel) for g, p in folds]
-    means = result.mean_of_folds()
-    fk = "f1"
+    means = result.mean_of_folds()  # the measure names of Scores.averages: "f", not "f1"
+    json_means = result.to_dict()["mean_of_folds"]  # the JSON's: "f1"
     for name in whole.averages:
         for m in ("precision", "recall", "f"):
             values = [a.averages[name][m] for a in alone]
-            key = fk if m == "f" else m
-            assert means["averages"][name][key] == pytest.approx(np.mean(values), abs=1e-12)
-            assert means["averages"][name][f"{key}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
+            assert means["averages"][name][m] == pytest.approx(np.mean(values), abs=1e-12)
+            assert means["averages"][name][f"{m}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
+            key = "f1" if m == "f" else m
+            assert json_means["averages"][name][key] == pytest.approx(np.mean(values), abs=1e-12)
+            assert json_means["averages"][name][f"{key}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
+    assert {r["measure"] for r in result.to_dict()["differences"]} == {"precision", "recall", "f1"}
+    assert {r["measure"] for r in result.differences()} == {"precision", "recall", "f"}
     assert means["accuracy"] == pytest.approx(np.mean([a.accuracy for a in alone]))
     assert [f.n_instances for f in result.folds] == [len(g) for g, _ in folds]
 
@@ -82,10 +86,10 @@ def test_equal_folds_agree_and_unequal_folds_are_warned_about() -> None:
     assert all(abs(r["difference"]) < 1e-12 for r in same.differences())
     assert not any("differ by more than" in w for w in same.warnings)
     skewed = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4)
-    assert any("report the pooled value" in w for w in skewed.warnings)
+    assert any("estimate different things" in w for w in skewed.warnings)
     quiet = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4,
                        warn_above=1.0)
-    assert not any("report the pooled value" in w for w in quiet.warnings)
+    assert not any("estimate different things" in w for w in quiet.warnings)
 
 
 def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
@@ -138,3 +142,16 @@ def test_cli_fold_files_and_fold_column(tmp_path: Path) -> None:
     short.write_text("A\n")
     bad = run_cli("cv", paths[0], str(short))
     assert bad.returncode == 2 and f"{short}:1:" in bad.stderr.decode()
+
+
+def test_pooled_and_mean_of_folds_differ_for_folds_of_equal_size_and_balance() -> None:
+    """Neither summary is 'the unbiased one': F is not linear in the counts, so the two differ even when every
+    fold has the same size and the same class balance (the README's example)."""
+    gold = ["a", "a", "b", "b"] * 2
+    pred = ["a", "a", "b", "a", "a", "b", "b", "b"]
+    r = clfeval.cv(gold, pred, [1] * 4 + [2] * 4)
+    assert [f.averages["macro"]["f"] for f in r.folds] == pytest.approx([11 / 15, 11 / 15])
+    assert r.mean_of_folds()["averages"]["macro"]["f"] == pytest.approx(11 / 15)  # 0.733
+    assert r.pooled.averages["macro"]["f"] == pytest.approx(0.75)
+    warning = next(w for w in r.warnings if "differ by more than" in w)
+    assert "macro F1 by +0.0167" in warning and "estimate different things" in warning and "unbiased" not in warning

@@ -222,7 +222,7 @@ def test_cv_report_marks_pooled_and_mean_of_folds() -> None:
     assert pooled.points[fig.rows.index("macro F1")].value == cv.pooled.averages["macro"]["f"]
     mean = cv.mean_of_folds()["averages"]["macro"]
     tick = fig.series[-2].points[fig.rows.index("macro F1")]
-    assert tick.value == pytest.approx(mean["f1"]) and tick.high - tick.value == pytest.approx(mean["f1_sd"])
+    assert tick.value == pytest.approx(mean["f"]) and tick.high - tick.value == pytest.approx(mean["f_sd"])
     html = cv.render("html")
     _assert_self_contained(html)
     assert len(_heat_cells(html)) == 9 and isinstance(figures_of(cv)[1], HeatMap)

@@ -56,3 +56,32 @@ def test_registries_have_definitions() -> None:
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
     assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())
+
+
+def test_docstring_references_to_clfeval_resolve() -> None:
+    """Every :data:/:func:/:class:/:mod: reference to ``clfeval.…`` in the sources names something that exists
+    (score/result.py once documented a ``clfeval.RENDERERS`` that did not)."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    root = Path(clfeval.__file__).parent
+    pattern = re.compile(r":(?:data|func|class|mod|meth|attr):`~?(clfeval(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
+    missing = []
+    for path in root.rglob("*.py"):
+        for name in set(pattern.findall(path.read_text(encoding="utf-8"))):
+            parts = name.split(".")
+            for cut in range(len(parts), 0, -1):  # the longest importable module, then attributes
+                try:
+                    obj = importlib.import_module(".".join(parts[:cut]))
+                except ImportError:
+                    continue
+                try:
+                    for attr in parts[cut:]:
+                        obj = getattr(obj, attr)
+                except AttributeError:
+                    missing.append(f"{path.relative_to(root)}: {name}")
+                break
+            else:
+                missing.append(f"{path.relative_to(root)}: {name}")
+    assert not missing, missing

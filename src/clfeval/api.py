@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -20,7 +21,9 @@ from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
 from clfeval.inverse.audit import Audit, audit_table
 from clfeval.inverse.figures import read_figure_table
-from clfeval.read.arrays import count_label_sets, count_labels, count_systems, frequencies_of, to_sequence
+from clfeval.count.paired import counts_of_pairs
+from clfeval.read.arrays import (count_in_blocks, count_label_sets, count_labels, count_systems, frequencies_of,
+                                 systems_of, to_sequence)
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
@@ -30,6 +33,9 @@ from clfeval.read.files import (BlockSpec, count_confidences, count_file, count_
 from clfeval.read.labels import Relabel
 from clfeval.read.matrix import read_matrix
 from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.inverse.tables import check_decimals
+from clfeval.options import check_cv, check_finagle, check_intervals, check_metrics, check_scoring, check_test
+from clfeval.output import write_text
 from clfeval.read.table import TableOptions
 from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
@@ -154,6 +160,21 @@ BLOCKINGS: Mapping[str, str] = {
 }
 
 
+def _check_comparing(options: Mapping[str, Any], multilabel: bool | None) -> None:
+    """The scoring and test options of compare, and its metric names (fully when ``multilabel`` is known)."""
+    check_scoring(**options)
+    check_test(**options)
+    if multilabel is not None:
+        check_metrics(options.get("metrics"), multilabel=multilabel, beta=options.get("beta", 1.0))
+
+
+def _check_cv(options: Mapping[str, Any]) -> None:
+    """The scoring, interval and warning options of cross-validation."""
+    check_scoring(**options)
+    check_intervals(**options)
+    check_cv(**options)
+
+
 def _fold_names(shown: Sequence[str]) -> list[str]:
     """Folds named after their files, or ``fold 1``, ``fold 2`` … when a name repeats."""
     return list(shown) if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
@@ -171,7 +192,7 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
           beta: float = 1.0, multilabel: bool = False, empty: str = "ignore", duplicates: str = "keep",
           zero_division: float | str = 0, undefined: str = "include", label_sep: str | None = None,
           ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Scores:
+          progress: Callable[[int, int], None] | None = None, blocks: Iterable[Any] | None = None) -> Scores:
     """Score predictions against gold labels, with every average named.
 
     Parameters
@@ -205,6 +226,10 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
         Nominal coverage; the bootstrap's resamples and seed (drawn, and recorded, when ``None``).
     progress
         Called with (done, total) during long interval computations.
+    blocks
+        Each instance's block (sentence number, document name …): the instances of a block are not
+        independent, so intervals resample whole blocks (the delta method uses the cluster-robust
+        variance over blocks), as ``--blocks`` and ``--block-col`` do for files.
 
     Returns
     -------
@@ -220,14 +245,27 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
-    if multilabel:
-        counts: Any = count_label_sets(gold, pred, duplicates=duplicates, empty=empty, label_sep=label_sep)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_intervals(ci, confidence, resamples, seed)
+    inputs: dict[str, Any] = {"source": "arrays"}
+    found = None
+    if blocks is not None:
+        found = count_in_blocks([gold, pred], ["gold", "pred"], blocks, multilabel=multilabel, duplicates=duplicates,
+                                empty=empty, label_sep=label_sep)
+        counts: Any = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
+        inputs["n_blocks"] = found.n_blocks
+    elif multilabel:
+        counts = count_label_sets(gold, pred, duplicates=duplicates, empty=empty, label_sep=label_sep)
     else:
         counts = count_labels(gold, pred)
-    return score_counts(counts, labels=labels, labels_from=labels_from,
-                        train=_train(train, multilabel, label_sep), beta=beta,
-                        zero_division=zero_division, undefined=undefined, ci=ci, confidence=confidence,
-                        resamples=resamples, seed=seed, progress=progress, inputs={"source": "arrays"})
+    result = scorer.score_counts(counts, labels=labels, labels_from=labels_from,
+                                 train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
+                                 undefined=undefined, inputs=inputs,
+                                 options={"blocks": "given"} if found is not None else None)
+    if ci == "none":
+        return result
+    return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress,
+                          blocks=found)
 
 
 def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
@@ -266,6 +304,8 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies blank-line
     blocks); such lines are not instances.
     """
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_intervals(ci, confidence, resamples, seed)
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
     spec = _block_spec(blocks, block_col, block_end)
@@ -305,6 +345,8 @@ def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = No
     ``train`` may be a training file (its label column ``train_col``, default the last), read by its own
     extension: ``input_format`` and ``sep`` describe the matrix file only.
     """
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_intervals(ci, confidence, resamples, seed)
     counts = read_matrix(path, rows, TableOptions(input_format, sep))
     inputs: dict[str, Any] = {"matrix_file": path, "matrix_rows": rows}
     freqs = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=False, label_sep=","),
@@ -323,7 +365,7 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
             train: Iterable[Any] | LabelFrequencies | None = None, beta: float = 1.0, multilabel: bool = False,
             empty: str = "ignore", duplicates: str = "keep", zero_division: float | str = 0,
             undefined: str = "include", label_sep: str | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Comparison:
+            progress: Callable[[int, int], None] | None = None, blocks: Iterable[Any] | None = None) -> Comparison:
     """Is system A really better than B? Paired significance tests of score differences.
 
     Parameters
@@ -361,6 +403,10 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
         system's predictions, and all systems are scored over it.
     progress
         Called with (done, total) rounds.
+    blocks
+        Each instance's block (sentence number, document name …): randomization swaps whole blocks,
+        the bootstrap resamples whole blocks and the sign test counts blocks, as ``--blocks`` and
+        ``--block-col`` do for files.
 
     Returns
     -------
@@ -376,13 +422,26 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
     >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
     (0.375, True, 0.25)
     """
-    joint = count_systems(gold, preds, multilabel=multilabel, duplicates=duplicates, empty=empty,
-                          label_sep=label_sep)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_test(test=test, rounds=rounds, seed=seed, alternative=alternative, alpha=alpha, ci=ci, confidence=confidence,
+               exact_limit=exact_limit)
+    check_metrics(metrics, multilabel=multilabel, beta=beta)
+    found = None
+    if blocks is not None:
+        names, columns = systems_of(preds)
+        found = count_in_blocks([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], blocks,
+                                multilabel=multilabel, duplicates=duplicates, empty=empty, label_sep=label_sep)
+        joint = JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty)
+    else:
+        joint = count_systems(gold, preds, multilabel=multilabel, duplicates=duplicates, empty=empty,
+                              label_sep=label_sep)
     return compare_counts(joint, metrics=metrics, test=test, rounds=rounds, seed=seed, alternative=alternative,
                           baseline=baseline, alpha=alpha, ci=ci, confidence=confidence, exact_limit=exact_limit,
                           labels=labels, labels_from=labels_from,
                           train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
-                          undefined=undefined, progress=progress, inputs={"source": "arrays"})
+                          undefined=undefined, progress=progress,
+                          inputs={"source": "arrays", **({"n_blocks": found.n_blocks} if found else {})},
+                          options={"blocks": "given"} if found is not None else None, blocks=found)
 
 
 def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = (), *,
@@ -417,6 +476,7 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
     bootstrap resamples whole blocks and the sign test counts blocks. ``block_end``: lines that end a
     block as blank lines do (MBT's ``^<utt>``), as in :func:`score_file`.
     """
+    _check_comparing(options, multilabel)
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
     spec = _block_spec(blocks, block_col, block_end)
@@ -464,9 +524,10 @@ def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multil
     Examples
     --------
     >>> r = cv(list("aabbab"), list("abbbaa"), [1, 1, 1, 2, 2, 2])
-    >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f1"], 4)
+    >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
+    _check_cv(options)
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = np.asarray(to_sequence(folds, "folds"))
     if not len(g) == len(p) == len(f):
@@ -503,6 +564,7 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
     Other parameters (the input rules ``skip``, ``translate``, ``cutoff`` … too) as in :func:`score_file` and
     :func:`cv`.
     """
+    _check_cv(options)
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
     warnings: list[str] = []
@@ -579,9 +641,9 @@ def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, 
 
 def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None = None,
                 options: Mapping[str, Any] | None = None) -> None:
-    """Write ``counts`` as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(counts_to_dict(counts, inputs=inputs, options=options), ensure_ascii=False) + "\n")
+    """Write ``counts`` as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`), whole or not at
+    all (:func:`clfeval.output.write_text`)."""
+    write_text(path, json.dumps(counts_to_dict(counts, inputs=inputs, options=options), ensure_ascii=False) + "\n")
 
 
 def _counts_training(train: str | Iterable[Any] | LabelFrequencies | None, train_col: Column | None,
@@ -596,6 +658,8 @@ def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] 
 
     Other parameters as in :func:`score_counts`; ``train`` may be a training file.
     """
+    check_scoring(**options)
+    check_intervals(**options)
     files = expand_paths(paths)
     counts = load_counts(files)
     if isinstance(counts, JointCounts):
@@ -613,6 +677,7 @@ def compare_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any
     Other parameters as in :func:`compare`.
     """
     files = expand_paths(paths)
+    _check_comparing(options, None)
     joint = load_counts(files)
     if not isinstance(joint, JointCounts):
         raise InputError("holds the counts of one system; to compare systems, count a table with a predicted column "
@@ -628,6 +693,7 @@ def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterabl
 
     Other parameters as in :func:`cv`.
     """
+    _check_cv(options)
     folds, shown = [], []
     for spec in paths:
         files = expand_paths(spec)
@@ -687,6 +753,9 @@ def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
     ``macro avg``, ``average`` … are the reported averages (every row with ``all_averages``).
     ``train`` (a training file, its labels, or frequencies) gives the lfb weights.
     """
+    check_decimals(decimals)
+    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
+        raise OptionError(f"beta must be a positive number, not {beta!r}")
     table = read_figure_table(path)
     inputs: dict[str, Any] = {}
     frequencies = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=multilabel,
@@ -719,9 +788,12 @@ def finagle(gold: Iterable[Any], pred: Iterable[Any], confidence: Iterable[float
     >>> [(round(s.averages["macro"]["precision"], 4), s.accuracy) for s in r.scenarios.values()]
     [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
     """
+    check_finagle(threshold, expected_accuracy, bins)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
     g, p, c = to_sequence(gold, "gold"), to_sequence(pred, "pred"), to_sequence(confidence, "confidence")
     if not len(g) == len(p) == len(c):
-        raise OptionError(f"gold, pred and confidence differ in length ({len(g)}, {len(p)}, {len(c)})")
+        raise InputError(f"gold, pred and confidence must have one entry per instance: {len(g)}, {len(p)} and "
+                         f"{len(c)}")
     try:
         values = np.asarray(c, dtype=np.float64)
     except (TypeError, ValueError):
@@ -749,6 +821,8 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
     TiMBL output with ``+v di`` ends in the distance to the nearest neighbour: pass
     ``lower_is_more_confident=True``. Files, parts and globs as in :func:`score_file`.
     """
+    check_finagle(threshold, expected_accuracy, bins)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
     kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
     del kwargs["relabel"]
     kwargs["options"] = replace(kwargs["options"], keep_distance=True)  # TiMBL's distance after a distribution

@@ -31,7 +31,8 @@ from clfeval.read.engine import ENGINES
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.table import FORMATS
 from clfeval.read.text import read_text
-from clfeval.render import RENDERERS
+from clfeval.output import write_text
+from clfeval.render import RENDERERS, check_render_options
 from clfeval.render.plot import write_plots
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.ratios import UNDEFINED_POLICIES
@@ -39,6 +40,8 @@ from clfeval.score.ratios import UNDEFINED_POLICIES
 __all__ = ["main"]
 
 EXIT_USAGE = 2
+#: The exit code after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -136,7 +139,11 @@ def _add_output_options(p: Any, figures: bool = False) -> Any:
     out.add_argument("--format", choices=list(formats), default="text",
                      help=f"{_choices(formats)}; default: text")
     out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    out.add_argument("--digits", type=int, default=4, help="decimals in text, Markdown, LaTeX and HTML (default 4)")
+    out.add_argument("--digits", type=int, default=4,
+                     help="decimals in text, Markdown, LaTeX and HTML, 0 to 15 (default 4)")
+    out.add_argument("--raw-csv", action="store_true",
+                     help="with --format csv: write every cell exactly, for programs (by default a label that a "
+                          "spreadsheet would run as a formula, starting with = + - @, gets a leading apostrophe)")
     if figures:
         out.add_argument("--plot", metavar="DIR", help="also draw the report's figures into DIR as PNG and SVG "
                                                        "(needs matplotlib: pip install 'clfeval[plot]')")
@@ -149,7 +156,7 @@ def _render(result: Any, args: argparse.Namespace, **options: Any) -> str:
         written = write_plots(result, args.plot)
         print(f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
               file=sys.stderr)
-    return result.render(args.format, digits=args.digits, command=args.command_line, **options)
+    return result.render(args.format, digits=args.digits, command=args.command_line, raw_csv=args.raw_csv, **options)
 
 
 def _add_score(sub: Any) -> None:
@@ -267,9 +274,9 @@ def _add_compare(sub: Any) -> None:
 def _add_cv(sub: Any) -> None:
     p = sub.add_parser(
         "cv", help="cross-validation: pooled and mean-of-folds scores",
-        description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the unbiased "
-                    "summary to report) and the mean ± sd of the folds' own scores (F_avg), with a table per fold "
-                    "and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
+        description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the score of "
+                    "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
+                    "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
                     "default the last two, as for score), or one file and its --fold-col.")
     p.add_argument("files", nargs="*", metavar="FOLD", help="one file (or quoted glob of parts) per fold, or a "
                                                             "table with --fold-col (one file, parts or a glob)")
@@ -330,7 +337,7 @@ def _run_convert(args: argparse.Namespace) -> str:
         given = {k: reported(v, args.decimals if k not in COUNT_QUANTITIES else None, count=k in COUNT_QUANTITIES)
                  for k, v in figures.items()}
         result = convert(beta=args.beta, limit=args.limit, **given)
-    return result.render(args.format, digits=args.digits)
+    return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
 def _add_audit(sub: Any) -> None:
@@ -361,7 +368,7 @@ def _run_audit(args: argparse.Namespace) -> str:
     result = audit_file(args.table, beta=args.beta, decimals=args.decimals, train=args.train,
                         train_col=parse_column(args.train_col), multilabel=args.multilabel,
                         all_averages=args.all_averages)
-    return result.render(args.format, digits=args.digits)
+    return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
 def _add_finagle(sub: Any) -> None:
@@ -411,7 +418,7 @@ def _run_finagle(args: argparse.Namespace) -> str:
                               scheduler=args.scheduler, read_progress=reading if reading.enabled else None)
     finally:
         reading.close()
-    return result.render(args.format, digits=args.digits)
+    return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
 def _add_interval_options(p: Any, title: str) -> None:
@@ -435,10 +442,17 @@ def _label_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _read_label_list(path: str) -> list[str]:
     text = read_text(path, expected="one label per line", option="--labels")
-    labels = [line.strip() for line in io.StringIO(text, newline=None) if line.strip()]  # lines as a file reads them
+    labels: dict[str, int] = {}
+    for number, line in enumerate(io.StringIO(text, newline=None), start=1):  # lines as a file reads them
+        label = line.strip()
+        if label in labels:
+            raise InputError(f"label {label!r} is declared twice (--labels), first on line {labels[label]}", path,
+                             number)
+        if label:
+            labels[label] = number
     if not labels:
         raise InputError("declares no labels (--labels): expected one label per line", path)
-    return labels
+    return list(labels)
 
 
 def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
@@ -610,7 +624,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code (0 done, 2 bad input or usage, 130 interrupted)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback; nothing half-written (output files are written atomically)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.command_line = shlex.join(["clfeval", *(sys.argv[1:] if argv is None else argv)])
@@ -618,6 +639,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
+        if hasattr(args, "digits"):  # output options are checked before any input is read
+            check_render_options(args.format, digits=args.digits)
         text = args.run(args)
     except ClfevalError as exc:
         print(f"clfeval: error: {exc}", file=sys.stderr)
@@ -627,15 +650,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         if args.output:
-            with open(args.output, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            write_text(args.output, text)
         else:
             sys.stdout.write(text)
             sys.stdout.flush()
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(f"clfeval: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"clfeval: error: cannot write {args.output}: {exc.strerror or exc} (nothing was written)",
+              file=sys.stderr)
         return EXIT_USAGE
     return 0
 

@@ -30,7 +30,7 @@ from clfeval.score.result import Key, Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["COMPARE_SCHEMA", "Comparison", "PairTest", "TESTS", "Test", "compare_counts"]
+__all__ = ["COMPARE_SCHEMA", "Comparison", "PairTest", "TESTS", "Test", "check_test_options", "compare_counts"]
 
 #: The JSON schema name and version of a comparison.
 COMPARE_SCHEMA = "clfeval.compare/1"
@@ -237,16 +237,15 @@ class Comparison(Rendered):
         }
 
 
-def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, seed: int | None, alpha: float,
-              baseline: str | None, ci: str, confidence: float, exact_limit: int) -> None:
+def check_test_options(test: str, alternative: str, rounds: int, seed: int | None, alpha: float, ci: str,
+                       confidence: float, exact_limit: int) -> None:
+    """Refuse an unknown test, alternative or interval of the difference, or settings out of their range."""
     if test not in TESTS:
         raise unknown_name("test", test, {k: t.title for k, t in TESTS.items()})
     if alternative not in ALTERNATIVES:
         raise unknown_name("alternative", alternative, ALTERNATIVES)
     if ci not in DIFFERENCE_INTERVALS:
         raise unknown_name("interval of the difference", ci, DIFFERENCE_INTERVALS)
-    if len(systems) < 2:
-        raise OptionError(f"compare needs at least two systems, got {len(systems)}")
     if isinstance(rounds, bool) or not (isinstance(rounds, (int, np.integer)) and rounds >= 1):
         raise OptionError(f"rounds must be a positive integer, not {rounds!r}")
     if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
@@ -257,8 +256,6 @@ def _validate(systems: Sequence[str], test: str, alternative: str, rounds: int, 
         raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
-    if baseline is not None and baseline not in systems:
-        raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
     if test in _COUNTING_TESTS and ci != "none":
         raise OptionError(f"the {TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or "
                           "use --test bootstrap")
@@ -308,7 +305,11 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     """
     systems = joint.systems
     ci = ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none")
-    _validate(systems, test, alternative, rounds, seed, alpha, baseline, ci, confidence, exact_limit)
+    check_test_options(test, alternative, rounds, seed, alpha, ci, confidence, exact_limit)
+    if len(systems) < 2:
+        raise OptionError(f"compare needs at least two systems, got {len(systems)}")
+    if baseline is not None and baseline not in systems:
+        raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
     if blocks is not None and test == "mcnemar":
         raise OptionError("McNemar's test counts instances as independent; with blocks use the sign test on blocks "
                           "(--test sign), randomization or the bootstrap")

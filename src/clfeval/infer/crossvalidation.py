@@ -1,7 +1,10 @@
 """Cross-validation: the pooled scores (add the folds' counts, then score) and the mean of the folds' scores.
 
-Van Asch §7, after Forman & Scholz (2010): F_tp,fp (pooled) and F_avg (mean of folds) differ as soon as
-folds differ in size or class balance; the pooled value is the unbiased one and the one to report.
+Van Asch §7, after Forman & Scholz (2010): F_tp,fp (pooled) is the score of all N out-of-fold predictions
+taken as one test set; F_avg (mean of folds) is the average score on a test set of one fold's size, N/k, and
+is pulled down on small folds where a rare label is absent or never predicted. Neither is unbiased (both are
+ratios of counts), and they differ even for folds of equal size and class balance, since F is not linear in
+the counts. Both are reported, side by side.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import with_intervals
 from clfeval.score.averages import MEASURES
-from clfeval.score.ratios import f_key
+from clfeval.score.ratios import f_key, f_title
 from clfeval.score.result import Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts, seen_labels
 
@@ -58,16 +61,15 @@ class CrossValidation(Rendered):
         """Every average and overall measure: the mean over folds and its sample standard deviation (F_avg).
 
         Returns ``{"averages": {name: {measure: mean, measure_sd: sd}}, "accuracy": mean,
-        "accuracy_sd": sd, …}`` with JSON names (``f1`` for F_β at β = 1); an sd needs two folds.
+        "accuracy_sd": sd, …}`` with the measure names of :attr:`Scores.averages` (``f`` for F_β), so
+        ``mean_of_folds()["averages"]["macro"]["f"]`` sits beside ``pooled.averages["macro"]["f"]``; the
+        JSON (:meth:`to_dict`) names F ``f1`` (``f2`` …) as everywhere else. An sd needs two folds.
         """
-        fk = f_key(self.pooled.beta)
         out: dict[str, Any] = {"averages": {}}
         for name in self.pooled.averages:
             row = {}
             for m in MEASURES:
-                mean, sd = _mean_sd([fold.averages[name][m] for fold in self.folds])
-                row[fk if m == "f" else m] = mean
-                row[f"{fk if m == 'f' else m}_sd"] = sd
+                row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
         for name in _OVERALL:
             values = [getattr(fold, name) for fold in self.folds]
@@ -77,15 +79,14 @@ class CrossValidation(Rendered):
         return out
 
     def differences(self) -> list[dict[str, Any]]:
-        """Pooled minus mean-of-folds value of each average's measures (JSON names), largest first."""
-        fk = f_key(self.pooled.beta)
+        """Pooled minus mean-of-folds value of each average's measures (``f`` for F_β, as in
+        :attr:`Scores.averages`), largest first."""
         means = self.mean_of_folds()["averages"]
         rows = []
         for name, values in self.pooled.averages.items():
             for m in MEASURES:
-                key = fk if m == "f" else m
-                pooled, mean = values[m], means[name][key]
-                rows.append({"average": name, "measure": key, "pooled": pooled, "mean_of_folds": mean,
+                pooled, mean = values[m], means[name][m]
+                rows.append({"average": name, "measure": m, "pooled": pooled, "mean_of_folds": mean,
                              "difference": pooled - mean})
         return sorted(rows, key=lambda r: -abs(r["difference"]) if not math.isnan(r["difference"]) else 0.0)
 
@@ -96,12 +97,26 @@ class CrossValidation(Rendered):
         big = [r for r in self.differences() if abs(r["difference"]) > self.warn_above]
         out = list(self.pooled.warnings)
         if big:
-            shown = ", ".join(f"{r['average']} {r['measure']} by {r['difference']:+.4f}" for r in big[:6])
+            f = f_title(self.pooled.beta)
+            shown = ", ".join(f"{r['average']} {f if r['measure'] == 'f' else r['measure']} by "
+                              f"{r['difference']:+.4f}" for r in big[:6])
             more = f" and {len(big) - 6} more" if len(big) > 6 else ""
             out.append(f"pooled and mean-of-folds scores differ by more than {self.warn_above:g}: {shown}{more}; "
-                       "report the pooled value — the fold mean is biased when folds differ in size or class "
-                       "balance (Forman & Scholz 2010; Van Asch §7)")
+                       "they estimate different things (pooled: the score of all N predictions as one test set; "
+                       "mean of folds: the score on a test set of one fold's size), so say which one you report "
+                       "(Forman & Scholz 2010; Van Asch §7)")
         return tuple(out)
+
+    def _json_measure(self, measure: str) -> str:
+        return f_key(self.pooled.beta) if measure == "f" else measure
+
+    def _json_means(self) -> dict[str, Any]:
+        """:meth:`mean_of_folds` with the JSON's measure names (``f1``, ``f1_sd``)."""
+        means = self.mean_of_folds()
+        fk = f_key(self.pooled.beta)
+        averages = {name: {(fk + key[1:] if key.startswith("f") else key): v for key, v in row.items()}
+                    for name, row in means["averages"].items()}
+        return {**means, "averages": averages}
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract ``clfeval.cv/1`` (see the README); NaN becomes ``null``."""
@@ -112,8 +127,8 @@ class CrossValidation(Rendered):
             "fold_names": list(self.fold_names),
             "pooled": self.pooled.to_dict(),
             "folds": [fold.to_dict() for fold in self.folds],
-            "mean_of_folds": json_safe(self.mean_of_folds()),
-            "differences": json_safe(self.differences()),
+            "mean_of_folds": json_safe(self._json_means()),
+            "differences": json_safe([{**r, "measure": self._json_measure(r["measure"])} for r in self.differences()]),
             "warn_above": self.warn_above,
             "inputs": dict(self.inputs),
             "warnings": list(self.warnings),

@@ -88,6 +88,14 @@ class Reported:
 _NUMBER = re.compile(r"^\s*([+-]?)(\d*)(?:\.(\d*))?\s*(%?)\s*$")
 
 
+def check_decimals(decimals: int | None) -> None:
+    """Refuse a number of decimals that is not a whole number from 0 to 15 (--decimals)."""
+    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int)
+                                 or not 0 <= decimals <= 15):
+        raise OptionError(f"decimals must be a whole number from 0 to 15 (the digits a figure was rounded to), "
+                          f"not {decimals!r}")
+
+
 def reported(value: str | float | int | Fraction, decimals: int | None = None, *, count: bool = False) -> Reported:
     """Parse a reported figure.
 
@@ -109,6 +117,7 @@ def reported(value: str | float | int | Fraction, decimals: int | None = None, *
     """
     if isinstance(value, Reported):
         return value
+    check_decimals(decimals)
     text = str(value) if not isinstance(value, float) else repr(value)
     match = _NUMBER.match(text)
     if match is None or not (match.group(2) or match.group(3)):
@@ -364,6 +373,8 @@ def convert(beta: float = 1.0, limit: int = 100, **figures: str | float | int | 
     >>> r.status, [(t.tp, t.fp, t.fn, t.tn) for t in r.tables]
     ('unique', [(30, 10, 20, 40)])
     """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise OptionError(f"limit must be a whole number ≥ 0 (how many tables to list; all are counted), not {limit!r}")
     given: dict[str, Reported] = {}
     for name, value in figures.items():
         if value is None:

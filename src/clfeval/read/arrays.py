@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
@@ -21,7 +22,11 @@ from clfeval.count.labelsets import LabelSetCounts, canonical_set
 from clfeval.count.limits import check_dense
 from clfeval.errors import InputError
 
-__all__ = ["count_label_sets", "count_labels", "count_systems", "frequencies_of", "to_sequence"]
+__all__ = ["GIVEN_BLOCKS", "count_in_blocks", "count_label_sets", "count_labels", "count_systems", "frequencies_of",
+           "systems_of", "to_sequence"]
+
+#: How blocks given with in-memory instances are named in reports.
+GIVEN_BLOCKS = "blocks given with the instances"
 
 _DENSE_LIMIT = 1 << 22  # largest K·K table counted densely straight from integer codes
 
@@ -216,6 +221,14 @@ def _unique_rows(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return rows.T, counts
 
 
+def systems_of(preds: Mapping[str, Any] | Sequence[Any]) -> tuple[list[str], list[Any]]:
+    """Systems' names and predictions: a mapping name → predictions, or a sequence (named ``A``, ``B``, … in order)."""
+    if isinstance(preds, Mapping):
+        return [str(k) for k in preds], list(preds.values())
+    columns = list(preds)
+    return [chr(ord("A") + i) if i < 26 else f"system_{i + 1}" for i in range(len(columns))], columns
+
+
 def count_systems(gold: Any, preds: Mapping[str, Any] | Sequence[Any], *, multilabel: bool = False,
                   duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None) -> JointCounts:
     """Count several systems' predictions of the same gold labels, held in memory.
@@ -223,11 +236,7 @@ def count_systems(gold: Any, preds: Mapping[str, Any] | Sequence[Any], *, multil
     ``preds`` maps system names to predictions, or is a sequence of predictions (named
     ``A``, ``B``, … in order). Each holds one label (or label collection) per gold instance.
     """
-    if isinstance(preds, Mapping):
-        names, columns = [str(k) for k in preds], list(preds.values())
-    else:
-        columns = list(preds)
-        names = [chr(ord("A") + i) if i < 26 else f"system_{i + 1}" for i in range(len(columns))]
+    names, columns = systems_of(preds)
     roles = ["gold"] + [f"pred {n!r}" for n in names]
     seqs = [to_sequence(c, role) for c, role in zip([gold, *columns], roles)]
     for role, seq in zip(roles[1:], seqs[1:]):
@@ -263,3 +272,47 @@ def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None
     names = _names(uniq)
     rename = dict(zip(uniq, names))
     return LabelFrequencies.from_labels(map(rename.__getitem__, values))
+
+
+def count_in_blocks(columns: Sequence[Any], roles: Sequence[str], blocks: Any, *, multilabel: bool = False,
+                    duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None) -> Blocks:
+    """In-memory instances grouped in blocks: ``columns`` (gold, then one prediction per system) and each
+    instance's block id in ``blocks`` (any hashable values: sentence numbers, document names …).
+
+    The blocks' rows are labels (or canonical label sets for multi-label data) as the array counters name
+    them, so ``Blocks.totals()`` are the counts :func:`count_labels`, :func:`count_label_sets` and
+    :func:`count_systems` give. Single-label data is coded with numpy, no per-instance Python.
+    """
+    seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
+    ids = to_sequence(blocks, "blocks")
+    n = len(seqs[0])
+    for role, seq in zip([*roles[1:], "blocks"], [*seqs[1:], ids]):
+        if len(seq) != n:
+            raise InputError(f"{roles[0]} has {n} entries but {role} has {len(seq)}: one per instance")
+    if n == 0:
+        raise InputError("no instances: the labels are empty")
+    block_values = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+    at = _first_missing(block_values)
+    if at >= 0:
+        raise InputError(f"is {block_values[at]!r}: a missing block id", "blocks", index=at)
+    if multilabel:
+        sets = [[canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
+                for role, seq in zip(roles, seqs)]
+        return Blocks.of_instances(list(zip(*sets)), block_values, GIVEN_BLOCKS)
+    for role, seq in zip(roles, seqs):
+        if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
+            raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
+    labels, codes = _column_codes(seqs, roles)
+    numeric = isinstance(ids, np.ndarray) and ids.dtype.kind in "iufUSb"
+    block_of = np.unique(ids, return_inverse=True)[1].ravel() if numeric else _first_seen(block_values)
+    n_blocks = int(block_of.max()) + 1
+    rows, row_of = np.unique(codes.T, axis=0, return_inverse=True)
+    entry, count = np.unique(row_of.ravel() * n_blocks + block_of, return_counts=True)
+    keys = tuple(tuple(labels[c] for c in row) for row in rows.tolist())
+    return Blocks(keys, entry // n_blocks, entry % n_blocks, count, n_blocks, GIVEN_BLOCKS)
+
+
+def _first_seen(values: Sequence[Any]) -> np.ndarray:
+    """Each value's number in order of first sight: one hash lookup per element."""
+    index = _Codes()
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))

@@ -1096,6 +1096,7 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     tally = _Tally(counted_keys)
     buffers: list[Any] = [None] * len(sources)
     taken = [0] * len(sources)
+    last_line = [0] * len(sources)  # each file's line of its last instance paired so far
     while True:
         for i, it in enumerate(parts):
             while buffers[i] is None or len(buffers[i]) == 0:
@@ -1111,8 +1112,11 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
             totals = [t + n + sum(len(s) for s in it) for t, n, it in zip(taken, lengths, parts)]
             longest = max(range(len(totals)), key=totals.__getitem__)
             short = min(range(len(totals)), key=totals.__getitem__)
+            going_on = int(buffers[longest].get_column("line")[0])
+            ended = f"after line {last_line[short]}" if last_line[short] else "before its first instance"
             raise InputError(f"{names[longest]} has {totals[longest]} instances but {names[short]} has "
-                             f"{totals[short]}: {names[short]} ends early")
+                             f"{totals[short]}: {names[short]} ends early, {ended}, where {names[longest]} goes on "
+                             f"at line {going_on}")
         step = min(lengths)
         heads = [b[:step] for b in buffers]
         _same_blocks(heads, names)
@@ -1120,6 +1124,7 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
                               **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {})})
         tally.add(_counted(frame.lazy(), counted_keys))
         meter.add(rows=step)
+        last_line = [int(h.get_column("line")[-1]) for h in heads]
         buffers = [b[step:] for b in buffers]
         taken = [t + step for t in taken]
     rows, counts = tally.rows(is_list)

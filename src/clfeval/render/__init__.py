@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from clfeval.errors import unknown_name
+from clfeval.errors import OptionError, unknown_name
 from clfeval.render.csv import render_csv
 from clfeval.render.html import render_html
 from clfeval.render.json import render_json
@@ -16,7 +16,7 @@ from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
 
-__all__ = ["RENDERERS", "render"]
+__all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
 
 #: Output formats, by name: (renderer, one-line description).
 RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
@@ -31,8 +31,30 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
 }
 
 
-def render(result: Scores | Comparison | CrossValidation, fmt: str = "text", **options: Any) -> str:
-    """Render a result in the format ``fmt`` (a name from :data:`RENDERERS`)."""
-    if fmt not in RENDERERS:
+#: The options every renderer takes (each uses those that concern its format), by name.
+RENDER_OPTIONS: Mapping[str, str] = {
+    "digits": "decimals shown in text, Markdown, LaTeX and HTML, 0 to 15 (JSON and CSV keep every digit)",
+    "matrix": "whether the confusion matrix is part of the output (--no-matrix: false)",
+    "command": "the command line that made the result, for the HTML report's provenance",
+    "raw_csv": "CSV cells exactly as written, for programs; by default a text cell a spreadsheet would run as a "
+               "formula (=, +, -, @ …) gets a leading apostrophe",
+}
+
+
+def check_render_options(fmt: str | None = None, **options: Any) -> None:
+    """Refuse an unknown format or option name (listing the valid ones) and values out of range."""
+    if fmt is not None and fmt not in RENDERERS:
         raise unknown_name("output format", fmt, RENDERERS)
+    for name in options:
+        if name not in RENDER_OPTIONS:
+            raise unknown_name("render option", name, RENDER_OPTIONS)
+    digits = options.get("digits", 4)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
+        raise OptionError(f"digits must be a whole number from 0 to 15, not {digits!r}")
+
+
+def render(result: Scores | Comparison | CrossValidation, fmt: str = "text", **options: Any) -> str:
+    """Render a result in the format ``fmt`` (a name from :data:`RENDERERS`) with ``options`` from
+    :data:`RENDER_OPTIONS` (an unknown one is an error, not ignored)."""
+    check_render_options(fmt, **options)
     return RENDERERS[fmt][0](result, **options)

@@ -1,10 +1,19 @@
-"""CSV output: one tidy row per number — section, label, measure, value."""
+"""CSV output: one tidy row per number — section, label, measure, value.
+
+CSV files get opened in spreadsheets, which run a cell that starts with ``=``, ``+``, ``-`` or ``@``
+(or a tab or carriage return) as a formula: a label such as ``=cmd|' /C calc'!A0`` would be one
+(CSV injection). As OWASP recommends, such a text cell is written with a leading apostrophe
+(``'=cmd…``), which spreadsheets show as text; cells that are plain numbers (``-1``, ``+1``,
+``-0.5``, as SVM labels are) are left as they are, since a spreadsheet reads them as numbers.
+``raw_csv=True`` (``--raw-csv``) writes every cell exactly, for programs.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import math
+import re
 from typing import Any
 
 from clfeval.count.labelsets import SplitMatrix
@@ -14,29 +23,55 @@ from clfeval.report import report_of
 from clfeval.report.tables import Report
 from clfeval.score.result import Scores
 
-__all__ = ["comparison_csv", "cv_csv", "render_csv", "report_csv", "score_csv"]
+__all__ = ["FORMULA_STARTS", "comparison_csv", "cv_csv", "render_csv", "report_csv", "safe_cell", "score_csv"]
+
+
+#: What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def safe_cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula, with a leading apostrophe; anything else as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _Writer:
+    """A csv writer whose text cells are made safe for spreadsheets unless ``raw``."""
+
+    def __init__(self, out: io.StringIO, raw: bool) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+        self._raw = raw
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow(row if self._raw else [safe_cell(v) for v in row])
 
 
 def _value(v: Any) -> Any:
     return "" if isinstance(v, float) and math.isnan(v) else v
 
 
-def render_csv(result: Scores | Comparison | CrossValidation, **_: Any) -> str:
+def render_csv(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
+               command: str | None = None, raw_csv: bool = False) -> str:
     """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`);
-    a cross-validation as tidy rows per scope (:func:`cv_csv`); anything else as its report's tables."""
+    a cross-validation as tidy rows per scope (:func:`cv_csv`); anything else as its report's tables. Text cells
+    a spreadsheet would run as formulas get a leading apostrophe unless ``raw_csv`` (see the module docstring);
+    ``matrix=False`` leaves the confusion matrix out."""
     if isinstance(result, Comparison):
-        return comparison_csv(result)
+        return comparison_csv(result, raw=raw_csv)
     if isinstance(result, CrossValidation):
-        return cv_csv(result)
+        return cv_csv(result, raw=raw_csv)
     if isinstance(result, Scores):
-        return score_csv(result)
-    return report_csv(report_of(result))  # conversions, audits: their report's tables
+        return score_csv(result, matrix=matrix, raw=raw_csv)
+    return report_csv(report_of(result), raw=raw_csv)  # conversions, audits: their report's tables
 
 
-def report_csv(report: Report) -> str:
+def report_csv(report: Report, raw: bool = False) -> str:
     """Any report's tables as rows ``table,<its columns…>`` (one header row per table)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _Writer(out, raw)
     for table in report.tables:
         writer.writerow(["table", *table.columns])
         for row in table.rows:
@@ -44,11 +79,11 @@ def report_csv(report: Report) -> str:
     return out.getvalue()
 
 
-def cv_csv(cv: CrossValidation) -> str:
+def cv_csv(cv: CrossValidation, raw: bool = False) -> str:
     """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
     average ``overall`` holds accuracy (and Hamming loss) and micro FPR."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _Writer(out, raw)
     writer.writerow(["scope", "average", "measure", "value"])
     fk = cv.pooled.f_name
     overall = ["accuracy", "micro_fpr"] + (["hamming_loss"] if cv.pooled.hamming_loss is not None else [])
@@ -60,20 +95,20 @@ def cv_csv(cv: CrossValidation) -> str:
         for m in overall:
             writer.writerow([scope, "overall", m, _value(getattr(result, m))])
     for name, values in means["averages"].items():
-        for m in ("precision", "recall", fk):
-            writer.writerow(["mean_of_folds", name, m, _value(values[m])])
-            writer.writerow(["sd", name, m, _value(values[f"{m}_sd"])])
+        for m in ("precision", "recall", "f"):
+            writer.writerow(["mean_of_folds", name, fk if m == "f" else m, _value(values[m])])
+            writer.writerow(["sd", name, fk if m == "f" else m, _value(values[f"{m}_sd"])])
     for m in overall:
         writer.writerow(["mean_of_folds", "overall", m, _value(means[m])])
         writer.writerow(["sd", "overall", m, _value(means[f"{m}_sd"])])
     return out.getvalue()
 
 
-def comparison_csv(cmp: Comparison) -> str:
+def comparison_csv(cmp: Comparison, raw: bool = False) -> str:
     """One row per (metric, pair): ``metric,a,b,score_a,score_b,difference,ci_low,ci_high,p_value,p_adjusted,
     significant,exact,rounds,test,alternative,seed``; an undefined value is an empty cell."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _Writer(out, raw)
     writer.writerow(["metric", "a", "b", "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value",
                      "p_adjusted", "significant", "exact", "rounds", "test", "alternative", "seed"])
     for p in cmp.pairs:
@@ -85,7 +120,7 @@ def comparison_csv(cmp: Comparison) -> str:
     return out.getvalue()
 
 
-def score_csv(scores: Scores) -> str:
+def score_csv(scores: Scores, matrix: bool = True, raw: bool = False) -> str:
     """Rows ``section,label,measure,value``.
 
     Sections: ``per_label`` (label = the label), ``average`` (label = the average's JSON
@@ -96,7 +131,7 @@ def score_csv(scores: Scores) -> str:
     rows), and ``ci`` rows name the method, confidence, resamples and seed.
     """
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _Writer(out, raw)
     writer.writerow(["section", "label", "measure", "value"])
     fk = scores.f_name
     iv = scores.intervals
@@ -130,6 +165,8 @@ def score_csv(scores: Scores) -> str:
                            ("seed", iv.seed)):
             writer.writerow(["ci", "", key, "" if value is None else value])
     confusion = scores.confusion
+    if not matrix:
+        return out.getvalue()
     views = ([("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
              if isinstance(confusion, SplitMatrix) else [("confusion_matrix", confusion.cells)])
     for section, cells in views:

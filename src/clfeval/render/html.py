@@ -294,7 +294,7 @@ def _list(items: Iterable[str]) -> str:
 
 
 def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                command: str | None = None, **_: Any) -> str:
+                command: str | None = None, raw_csv: bool = False) -> str:
     """The result as one self-contained HTML page (see the module docstring).
 
     ``matrix=False`` leaves the confusion matrix table out of the folded tables (the heat map stays); so does a

@@ -262,7 +262,7 @@ def _comments(report: Report, result: Any) -> list[str]:
 
 
 def render_latex(result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle, *,
-                 digits: int = 4, matrix: bool = True, **_: Any) -> str:
+                 digits: int = 4, matrix: bool = True, command: str | None = None, raw_csv: bool = False) -> str:
     r"""A result as booktabs LaTeX tables, ready to paste into a paper.
 
     Parameters

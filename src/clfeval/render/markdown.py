@@ -51,7 +51,7 @@ def _table(table: Table, digits: int) -> list[str]:
 
 
 def render_markdown(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                    **_: Any) -> str:
+                    command: str | None = None, raw_csv: bool = False) -> str:
     """The report of a result as Markdown: every table, label, title, warning and note escaped."""
     report = report_of(result, matrix=matrix)
     lines = [f"### {markdown_escape(report.title)}", ""]

@@ -18,6 +18,7 @@ import numpy as np
 from clfeval.errors import ClfevalError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.output import atomic_path
 from clfeval.render.svg import VIEWS, blues, cell_texts, nice_ticks, series_colours, short
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
@@ -140,8 +141,12 @@ def write_plots(result: Scores | Comparison | CrossValidation, directory: str | 
             for name, fig in drawn:
                 for ext in ("png", "svg"):
                     path = out / f"{name}.{ext}"
-                    fig.savefig(path, dpi=200, bbox_inches="tight",
-                                metadata={"Date": None} if ext == "svg" else {"Software": "clfeval"})
+                    try:
+                        with atomic_path(path) as temporary:  # a full disk leaves no half-written figure
+                            fig.savefig(temporary, dpi=200, bbox_inches="tight", format=ext,
+                                        metadata={"Date": None} if ext == "svg" else {"Software": "clfeval"})
+                    except OSError as exc:
+                        raise ClfevalError(f"cannot write {path}: {exc.strerror or exc}") from None
                     written.append(path)
                 plt.close(fig)
     return written

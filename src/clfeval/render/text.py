@@ -71,6 +71,6 @@ def render_report_text(report: Report, digits: int) -> str:
 
 
 def render_text(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                **_: Any) -> str:
+                command: str | None = None, raw_csv: bool = False) -> str:
     """The terminal report of a result."""
     return render_report_text(report_of(result, matrix=matrix), digits)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.tables import Report, Table, score_report
-from clfeval.score.ratios import f_key, f_title
+from clfeval.score.ratios import f_title
 
 __all__ = ["cv_report"]
 
@@ -16,15 +16,14 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     Tables: each average's pooled value beside the mean (± sd) of the folds' values and their
     difference; one row per fold (N, accuracy, each average's F); then the pooled score report.
     """
-    fk = f_key(cv.pooled.beta)
     f_name = f_title(cv.pooled.beta)
     means = cv.mean_of_folds()
-    pairs = [(a, m) for a in cv.pooled.averages for m in ("precision", "recall", fk)]
+    pairs = [(a, m) for a in cv.pooled.averages for m in ("precision", "recall", "f")]
     order = {pair: i for i, pair in enumerate(pairs)}
     rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
     both = Table("pooled (counts added, then scored) against the mean of the folds' scores",
                  ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
-                 tuple((r["average"], f_name if r["measure"] == fk else r["measure"], r["pooled"], r["mean_of_folds"],
+                 tuple((r["average"], f_name if r["measure"] == "f" else r["measure"], r["pooled"], r["mean_of_folds"],
                         means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows), "cv")
     names = list(cv.pooled.averages)
     folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
@@ -34,10 +33,13 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     tables = [both, folds] + [Table(f"pooled: {t.title}", t.columns, t.rows, t.key) for t in pooled.tables]
     notes = [f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances in all; every fold is scored over the pooled "
              "label set",
-             "pooled (F_tp,fp): tp, fp and fn added over the folds, then every measure computed once — the unbiased "
-             "summary to report (Forman & Scholz 2010; Van Asch §7)",
-             "mean of folds (F_avg): each fold scored on its own, then the mean and sample standard deviation; it "
-             "differs from the pooled value when folds differ in size or class balance",
+             "pooled (F_tp,fp): tp, fp and fn added over the folds, then every measure computed once — the score "
+             "of all N out-of-fold predictions as one test set (Forman & Scholz 2010; Van Asch §7)",
+             "mean of folds (F_avg): each fold scored on its own, then the mean and sample standard deviation — the "
+             "score on a test set of one fold's size, pulled down on small folds where a rare label is absent or "
+             "never predicted; the sd is the spread of fold scores, not the standard error of either summary",
+             "neither summary is unbiased (both are ratios of counts), and they differ even for folds of equal size "
+             "and class balance, since F is not linear in the counts",
              *pooled.notes]
     title = (f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
              f"{len(cv.pooled.labels)} labels")

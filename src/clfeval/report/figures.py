@@ -273,8 +273,7 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
     pooled = cv.pooled
     f = f_title(pooled.beta)
     means = cv.mean_of_folds()
-    fk = pooled.f_name
-    rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name][fk], means["averages"][name][f"{fk}_sd"])
+    rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
             for name in pooled.averages]
     accuracy = "accuracy" if pooled.task == "single-label" else "subset accuracy"
     rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))

@@ -80,6 +80,19 @@ def default_bins(n_instances: int) -> int:
     return int(min(MAX_BINS, max(1, n_instances // BIN_SIZE)))
 
 
+def check_rule(threshold: float | None, expected_accuracy: float | None, bins: int | None) -> None:
+    """Refuse a doubt rule that is not exactly one of a threshold and an expected accuracy (a proportion), or a
+    number of calibration bins that is not a positive whole number."""
+    if (threshold is None) == (expected_accuracy is None):
+        raise OptionError("give either a threshold or an expected accuracy (not both)")
+    if threshold is not None and math.isnan(threshold):
+        raise OptionError("the threshold must be a number, not nan")
+    if expected_accuracy is not None and not 0 <= expected_accuracy <= 1:
+        raise OptionError(f"the expected accuracy is a proportion between 0 and 1, not {expected_accuracy}")
+    if bins is not None and (isinstance(bins, bool) or not isinstance(bins, int) or bins < 1):
+        raise OptionError(f"bins must be a positive whole number, not {bins!r}")
+
+
 def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[CalibrationBin, ...], np.ndarray]:
     """Accuracy per confidence bin, least confident first, and each row's bin.
 
@@ -216,12 +229,7 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
     bins
         Calibration bins (default: about 100 instances each, see :func:`default_bins`).
     """
-    if (threshold is None) == (expected_accuracy is None):
-        raise OptionError("give either a threshold or an expected accuracy (not both)")
-    if threshold is not None and math.isnan(threshold):
-        raise OptionError("the threshold must be a number, not nan")
-    if expected_accuracy is not None and not 0 <= expected_accuracy <= 1:
-        raise OptionError(f"the expected accuracy is a proportion between 0 and 1, not {expected_accuracy}")
+    check_rule(threshold, expected_accuracy, bins)
     if counts.n_instances == 0:
         raise OptionError("no instances to score")
     target, source = _target(counts, to, train)

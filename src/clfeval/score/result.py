@@ -63,7 +63,7 @@ class Rendered:
 
     def render(self, fmt: str = "text", **options: Any) -> str:
         """This result rendered as ``text``, ``json``, ``markdown``, ``csv``, ``latex`` or ``html`` (see
-        :data:`clfeval.RENDERERS`)."""
+        :data:`clfeval.render.RENDERERS`; ``options`` from :data:`clfeval.render.RENDER_OPTIONS`)."""
         from clfeval.render import render  # render sits above score and infer; imported on use only
 
         return render(self, fmt, **options)  # type: ignore[arg-type]

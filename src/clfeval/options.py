@@ -1,0 +1,78 @@
+"""Options checked before a byte is read: a bad β or confidence level stops a run at once, not after minutes of
+reading a large file.
+
+Each task's entry point calls the checks of the options it takes first thing; the checks are the
+ones the scoring, interval and test code applies when it runs, so an option that passes here
+never fails there for its own sake.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.comparison import check_test_options
+from clfeval.infer.intervals import check_interval_options
+from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.finagle import check_rule
+from clfeval.score.metrics import metric_key
+from clfeval.score.ratios import UNDEFINED_POLICIES, f_key, parse_zero_division
+
+__all__ = ["check_cv", "check_finagle", "check_intervals", "check_metrics", "check_scoring", "check_test"]
+
+
+def check_scoring(*, labels_from: str | None = None, beta: Any = 1.0, zero_division: Any = 0,
+                  undefined: str = "include", **_: Any) -> None:
+    """The label-set policy, β, the 0/0 value and the undefined policy (as :func:`clfeval.score` takes them)."""
+    if labels_from is not None and labels_from not in LABEL_SOURCES:
+        raise unknown_name("label source", labels_from, LABEL_SOURCES)
+    if isinstance(beta, bool) or not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
+        raise OptionError(f"beta must be a positive number, not {beta!r}")
+    parse_zero_division(zero_division)
+    if undefined not in UNDEFINED_POLICIES:
+        raise unknown_name("undefined policy", undefined, UNDEFINED_POLICIES)
+
+
+def check_intervals(ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
+                    **_: Any) -> None:
+    """An interval method and its settings (see :data:`clfeval.INTERVAL_METHODS`)."""
+    check_interval_options(ci, confidence, resamples, seed)
+
+
+def check_test(*, test: str = "ar", rounds: int = 10_000, seed: int | None = None, alternative: str = "two-sided",
+               alpha: float = 0.05, ci: str | None = None, confidence: float = 0.95, exact_limit: int = 100_000,
+               **_: Any) -> None:
+    """A paired test and its settings (see :data:`clfeval.TESTS`)."""
+    check_test_options(test, alternative, rounds, seed, alpha,
+                       ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none"), confidence,
+                       exact_limit)
+
+
+def check_metrics(metrics: str | Sequence[str] | None, *, multilabel: bool, beta: float) -> None:
+    """Metric names, as far as they can be checked before the labels are known (a per-label metric's label
+    is checked once they are)."""
+    if metrics is None:
+        return
+    task = "multi-label" if multilabel else "single-label"
+    fk = f_key(beta)
+    for name in [metrics] if isinstance(metrics, str) else metrics:
+        if name.startswith("per_label."):
+            if not any(name.endswith("." + m) and len(name) > len("per_label.") + len(m) + 1
+                       for m in (fk, "precision", "recall", "specificity")):
+                raise OptionError(f"unknown metric {name!r}: a per-label metric is per_label.<label>.<measure> with "
+                                  f"measure one of precision, recall, {fk}, specificity")
+            continue
+        metric_key(name, labels=(), task=task, beta=beta)
+
+
+def check_cv(warn_above: Any = 0.01, **_: Any) -> None:
+    """The difference above which cross-validation warns."""
+    if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
+        raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
+
+
+def check_finagle(threshold: float | None, expected_accuracy: float | None, bins: int | None) -> None:
+    """The rule that makes a prediction doubtful, and the calibration bins."""
+    check_rule(threshold, expected_accuracy, bins)
