@@ -331,3 +331,31 @@ def test_delta_intervals_of_a_perfectly_predicted_table(seed: int) -> None:
     sets = [[g] for g in gold]
     r = clfeval.score(sets, sets, multilabel=True, ci="delta")
     assert r.intervals.get(("averages", "samples", "f")) == (1.0, 1.0)
+
+
+def test_a_warning_names_the_counts_that_decide_coverage_not_n() -> None:
+    """docs/coverage.md: coverage follows the rarest label's support and predictions and the errors, not N. The
+    old rule warned below N = 500 only, so a 1% class at N = 5000 (50 instances) got a warning it did not need
+    and N = 600 with a 1% class (6 instances) got none."""
+    rng = np.random.default_rng(3)
+
+    def table(n: int, rare: float, accuracy: float) -> tuple[list[str], list[str]]:
+        gold = np.where(rng.random(n) < rare, "rare", rng.choice(["a", "b", "c"], n))
+        pred = np.where(rng.random(n) < accuracy, gold, rng.choice(["a", "b", "c", "rare"], n))
+        return gold.tolist(), pred.tolist()
+
+    gold, pred = table(600, 0.01, 0.8)
+    r = clfeval.score(gold, pred, ci="delta")
+    support = r.per_label["rare"].support
+    warning = next(w for w in r.warnings if "docs/coverage.md" in w)
+    assert f"label 'rare' has {support} gold instance(s)" in warning and support < 30
+    gold, pred = table(5000, 0.06, 0.8)  # every count large
+    for method in ("delta", "delta-logit", "bootstrap", "bootstrap-bca"):
+        r = clfeval.score(gold, pred, ci=method, resamples=50, seed=1)
+        assert not any("docs/coverage.md" in w for w in r.warnings), method
+    gold, pred = table(2000, 0.01, 0.999)  # about 20 rare instances, 2 errors: BCa's thresholds are 10 and 10
+    r = clfeval.score(gold, pred, ci="bootstrap-bca", resamples=50, seed=1)
+    warning = next(w for w in r.warnings if "docs/coverage.md" in w)
+    assert "error(s)" in warning and "gold instance(s)" not in warning
+    sets = clfeval.score([["a"], ["b"]] * 20, [["a"], ["a", "b"]] * 20, multilabel=True, ci="delta")
+    assert any("there are 20 error(s)" in w for w in sets.warnings)  # multi-label errors: Σ fp + fn
