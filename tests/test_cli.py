@@ -341,3 +341,30 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
     assert process.returncode == 130, err.decode()
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_repeated_system_name_says_so(tmp_path: Path) -> None:
+    for name in ("g.txt", "a.txt", "b.txt"):
+        (tmp_path / name).write_text("x\ny\n")
+    cli_error(run_cli("compare", "g.txt", "a.txt", "b.txt", "--name", "s", "--name", "s", cwd=tmp_path),
+              "system names must be distinct; repeated: 's'")
+
+
+def test_the_skip_pattern_is_shown_as_typed(tmp_path: Path) -> None:
+    (tmp_path / "r.tsv").write_text("0\tcomment\na\ta\nb\ta\n")
+    out = run_cli("score", "r.tsv", "--skip", "^0\\t", "--format", "json", cwd=tmp_path)
+    warnings = json.loads(out.stdout)["warnings"]
+    assert any("matching --skip '^0\\t'" in w for w in warnings), warnings  # one backslash, as typed
+
+
+def test_relative_links_in_the_readme_and_docs_resolve() -> None:
+    """The README once sent readers to ../shared/ORIGINAL-SCRIPTS.md and a DESIGN.md outside the repository."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        assert "../shared" not in text and "DESIGN.md" not in text, doc
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in target:
+                assert (doc.parent / target).exists(), f"{doc.name} links to {target}, which does not exist"

@@ -311,3 +311,11 @@ def test_list_columns_and_numeric_labels(tmp_path: Path) -> None:
     assert r.target in {"2", "10"} and r.scenarios["normal"].labels == ("1", "2", "10")
     assert r.moved == clfeval.finagle(["1", "2", "2", "10", "10"], ["1", "2", "10", "10", "1"],
                                       [0.9, 0.8, 0.1, 0.7, 0.2], threshold=0.5, to=r.target).moved
+
+
+def test_arrays_of_different_lengths_are_an_input_error_as_in_score_and_cv() -> None:
+    for call in (lambda: clfeval.finagle(["a", "b"], ["a"], [0.5, 0.5], threshold=0.5),
+                 lambda: clfeval.score(["a", "b"], ["a"]),
+                 lambda: clfeval.cv(["a", "b"], ["a", "b"], [1])):
+        with pytest.raises(clfeval.InputError):
+            call()

@@ -141,3 +141,21 @@ def test_each_undefined_average_says_its_own_cause() -> None:
     assert any(w.startswith("macro precision is undefined (NaN): 'b', 'c' have precision 0/0") and
                "--undefined exclude leaves them out" in w for w in r.warnings)
     assert not any("is undefined (NaN)" in w for w in clfeval.score(["a"], ["a"], zero_division="nan").warnings)
+
+
+def test_what_the_migration_table_says_about_the_original_scripts() -> None:
+    """docs/original-scripts.md: where clfeval gives another number than confusionmatrix.py, and why."""
+    # subset accuracy compares label lists as multisets under duplicates='keep' (the script compared sets)
+    keep = clfeval.score([["A"]], [["A", "A"]], multilabel=True)
+    collapse = clfeval.score([["A"]], [["A", "A"]], multilabel=True, duplicates="collapse")
+    assert keep.accuracy == 0.0 and keep.per_label["A"].fp == 1
+    assert collapse.accuracy == 1.0 and collapse.per_label["A"].fp == 0
+    # the split-count rule of Table 7: B's miss in x A_B A goes to (B, ∅), not to the matched A
+    r = clfeval.score([["A", "B"]], [["A"]], multilabel=True)
+    m = r.confusion
+    cell = {(g, p): m.gold_view[i][j] for i, g in enumerate(m.labels) for j, p in enumerate(m.labels)}
+    assert cell[("B", "∅")] == 1 and cell[("B", "A")] == 0 and cell[("A", "A")] == 1
+    assert (r.per_label["A"].tp, r.per_label["B"].fn) == (1, 1)
+    # one label set for every system (art.py scored each over its own labels)
+    c = clfeval.compare(["a", "b", "a"], {"X": ["a", "b", "a"], "Y": ["a", "a", "c"]}, metrics=["macro.f1"], seed=1)
+    assert c.results["X"].labels == c.results["Y"].labels == ("a", "b", "c")
