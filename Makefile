@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench clean chromium
+.PHONY: demo test test-fast bench clean chromium latex
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,22 +22,37 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	$(BIN)/clfeval score examples/pos-tagger.txt --train examples/pos-train.txt
 
-# The HTML report's browser test drives Debian's chromium. Installed here when this machine can (root with apt-get);
-# where it cannot, the test is skipped and says why (build/chromium.log).
-chromium:
+# Debian packages two test tiers drive: chromium (the HTML report's browser test) and pdflatex (every LaTeX output
+# compiled). Installed here when this machine can (root with apt-get); where it cannot, those tests are skipped and
+# say why (build/<name>.log). $(call debian,COMMAND,PACKAGES,NAME)
+define debian
 	@mkdir -p build
-	@if command -v chromium >/dev/null 2>&1; then echo "found $$(command -v chromium)" > build/chromium.log; \
+	@if command -v $(1) >/dev/null 2>&1; then echo "found $$(command -v $(1))" > build/$(3).log; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "make test: installing Debian's chromium for the browser test (once)"; \
-	  { apt-get install -y --no-install-recommends chromium \
-	    || { apt-get update && apt-get install -y --no-install-recommends chromium; }; } > build/chromium.log 2>&1 \
-	  || echo "make test: could not install chromium (build/chromium.log); the browser test will be skipped"; \
-	else echo "cannot install chromium: not root, or no apt-get" > build/chromium.log; fi
+	  echo "make test: installing Debian's $(2) for the $(3) tests (once)"; \
+	  { apt-get install -y --no-install-recommends $(2) \
+	    || { apt-get update && apt-get install -y --no-install-recommends $(2); }; } > build/$(3).log 2>&1 \
+	  || echo "make test: could not install $(2) (build/$(3).log); the $(3) tests will be skipped"; \
+	else echo "cannot install $(2): not root, or no apt-get" > build/$(3).log; fi
+endef
 
-# pytest exits 5 when it collects no tests: a failure, said in words
-test: $(VENV)/.installed-test chromium
-	@rc=0; $(BIN)/python -m pytest src tests || rc=$$?; \
+chromium:
+	$(call debian,chromium,chromium,chromium)
+
+latex:
+	$(call debian,pdflatex,texlive-latex-base texlive-latex-recommended,latex)
+
+# Two workers (pytest-xdist); the slowest tests are listed so a regression shows. pytest exits 5 when it collects
+# no tests: a failure, said in words.
+PYTEST := $(BIN)/python -m pytest -n 2 --durations=15
+test: $(VENV)/.installed-test chromium latex
+	@rc=0; $(PYTEST) src tests || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+# The same without the slow tiers (exhaustive oracles, simulations, the Dask cluster, the browser, pdflatex): for
+# the edit-test loop; `make test` and CI run everything.
+test-fast: $(VENV)/.installed-test
+	$(PYTEST) -m "not (slow or simulation or cluster or browser or latex)" src tests
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

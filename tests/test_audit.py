@@ -60,6 +60,7 @@ def test_opitz_burst_tables_af_and_fa_are_told_apart(name: str) -> None:
     assert "AF" in result.rows[0].verdict and "FA (macro_fa)" in result.rows[1].verdict
 
 
+@pytest.mark.slow
 def test_opitz_burst_table3_with_supports_bounds_the_counts() -> None:
     matrix = np.array(OPITZ["table 3"][0]).T
     result = audit(_label_rows(matrix, 2, supports=True), [("macro avg", {"f1": "0.36"}), ("macro", {"f1": "0.47"})])

@@ -457,6 +457,7 @@ def test_block_delta_with_blocks_of_one_instance_is_the_generic_delta_method(cas
     assert compared >= 12
 
 
+@pytest.mark.simulation
 def test_block_intervals_are_wider_when_errors_hang_together() -> None:
     """40 sentences of 5 tokens, each sentence all right or all wrong: the effective sample is 40, not 200."""
     rng = np.random.default_rng(61)

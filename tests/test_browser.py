@@ -21,9 +21,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed and `make test` could not install it here (needs "
-                             "root and apt-get; see build/chromium.log): the HTML report's browser test is skipped")
+                             "root and apt-get; see build/chromium.log): the HTML report's browser test is skipped")]
 
 
 @pytest.fixture(scope="module")

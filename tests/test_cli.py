@@ -330,14 +330,14 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
 
     from tests.conftest import clfeval_command
 
-    process = subprocess.Popen(clfeval_command() + ["score", "-", "-o", "out.json", "--format", "json"],
-                               cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert process.stdin is not None
-    process.stdin.write(b"a a\nb a\n")
-    process.stdin.flush()
-    time.sleep(3)  # started, and waiting for more of standard input
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    with subprocess.Popen(clfeval_command() + ["score", "-", "-o", "out.json", "--format", "json"],
+                          cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdin is not None
+        process.stdin.write(b"a a\nb a\n")
+        process.stdin.flush()
+        time.sleep(3)  # started, and waiting for more of standard input
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
     assert not (tmp_path / "out.json").exists()

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("distributed", reason="the dask engine needs the optional dask extra (dask, distributed)")
 dd = pytest.importorskip("dask.dataframe", reason="the dask engine needs the optional dask extra")
+pytestmark = pytest.mark.cluster  # each test starts a real local Dask cluster
 
 import dask  # noqa: E402
 import distributed  # noqa: E402

@@ -54,6 +54,7 @@ def _dataset(name: str) -> tuple[list, list, list]:
     return [str(x) for x in gold], [str(x) for x in a], [str(x) for x in b]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(DATASETS))
 def test_randomization_p_values_agree_with_a_per_instance_reference(name: str) -> None:
     """Count-compressed AR on several metrics at once against swapping instance by instance and rescoring."""
@@ -249,6 +250,7 @@ def test_mcnemar_through_the_api_against_scipy(alternative: str) -> None:
         clfeval.compare(gold, [a, b], test="mcnemar", metrics="macro.f1")
 
 
+@pytest.mark.simulation
 def test_ar_holds_its_level_under_the_null() -> None:
     """Two systems drawn from one distribution: AR rejects about α of the time (a quick calibration check;
     the full study is docs/calibration.md)."""

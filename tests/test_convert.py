@@ -66,6 +66,7 @@ SUFFICIENT = [("precision", "recall", "support", "n"), ("f", "support", "predict
               ("specificity", "prevalence", "precision", "n"), ("recall", "predicted", "tn", "precision")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", range(len(SUFFICIENT)))
 def test_exactly_the_brute_force_tables(which: int) -> None:
     rng = random.Random(100 + which)
@@ -94,6 +95,7 @@ def test_exactly_the_brute_force_tables(which: int) -> None:
         assert result.status == ("unique" if len(got) == 1 else "several")
 
 
+@pytest.mark.slow
 def test_round_trip_on_thousands_of_random_tables() -> None:
     rng = np.random.default_rng(7)
     for _ in range(2000):

@@ -128,6 +128,7 @@ def _instance_bootstrap(gold: np.ndarray, pred: np.ndarray, resamples: int, key,
     return np.array(out)
 
 
+@pytest.mark.simulation
 def test_count_bootstrap_has_the_distribution_of_the_instance_bootstrap() -> None:
     gold, pred = _noisy(np.random.default_rng(0), 4, 150, 0.6)
     scores = clfeval.score(gold, pred)

@@ -27,6 +27,7 @@ def _sk(gold, pred, **kw):
         return precision_recall_fscore_support(gold, pred, **kw)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(pairs, betas, zero_divisions)
 def test_single_label_matches_sklearn(data, beta, zd) -> None:
@@ -64,6 +65,7 @@ label_sets = st.lists(st.sampled_from(LABELS), max_size=4, unique=True)
 ml_pairs = st.lists(st.tuples(label_sets, label_sets), min_size=1, max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(ml_pairs, betas, zero_divisions)
 def test_multilabel_matches_sklearn(data, beta, zd) -> None:

@@ -87,6 +87,7 @@ def test_missing_matplotlib_gives_the_install_hint(tmp_path: Path) -> None:
     assert not (tmp_path / "figs").exists()
 
 
+@pytest.mark.slow
 def test_percentile_intervals_that_leave_out_their_estimate_are_drawn(tmp_path: Path) -> None:
     from clfeval.render.plot import write_plots
 

@@ -74,6 +74,7 @@ def test_exact_enumeration_equals_brute_force(multilabel) -> None:
     assert result.p_values[0] == pytest.approx(hits / total, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_exact_enumeration_of_samples_f1_keeps_ties() -> None:
     """Samples averages move fractional per-instance sums: a float32 product broke ties between arrangements
     (found by the calibration study) and gave p-values too small."""
@@ -104,6 +105,7 @@ def test_exact_enumeration_of_samples_f1_keeps_ties() -> None:
         assert result.p_values[0] == pytest.approx(hits / 2 ** len(differ), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_approximate_randomization_agrees_with_per_instance_reference() -> None:
     rng = np.random.default_rng(7)
     n = 300
@@ -127,6 +129,7 @@ def test_approximate_randomization_agrees_with_per_instance_reference() -> None:
     assert not ours.exact and ours.rounds == 20000
 
 
+@pytest.mark.simulation
 def test_half_binomial_draws_have_the_binomial_distribution() -> None:
     rng = np.random.default_rng(3)
     counts = np.array([3, 64, 65, 700, 2000])

@@ -97,6 +97,7 @@ def test_a_bad_line_far_into_the_file_is_named_exactly(tmp_path: Path, monkeypat
         read_cells(str(path), ["gold", "pred"], ["gold", "predicted"])
 
 
+@pytest.mark.slow
 def test_line_order_pairing_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rows = _instances(700)
     gold, pred = tmp_path / "gold.txt", tmp_path / "pred.csv"
