@@ -42,9 +42,9 @@ chromium:
 latex:
 	$(call debian,pdflatex,texlive-latex-base texlive-latex-recommended,latex)
 
-# Two workers (pytest-xdist); the slowest tests are listed so a regression shows. pytest exits 5 when it collects
+# Two workers (pytest-xdist; idle workers steal queued tests); the slowest tests are listed so a regression shows. pytest exits 5 when it collects
 # no tests: a failure, said in words.
-PYTEST := $(BIN)/python -m pytest -n 2 --durations=15
+PYTEST := $(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
 test: $(VENV)/.installed-test chromium latex
 	@rc=0; $(PYTEST) src tests || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$rc

@@ -45,6 +45,12 @@ def run_cli_process(*args: str, stdin: bytes | None = None, cwd: Path | None = N
 _HIDDEN_BY_DEFAULT = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
 
 
+def _module_of(filename: str) -> str | None:
+    """The dotted module name of a clfeval source file (what warning filters match), or None."""
+    parts = Path(filename).with_suffix("").parts
+    return ".".join(parts[parts.index("clfeval"):]) if "clfeval" in parts else None
+
+
 def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``clfeval ARGS`` in this process through :func:`clfeval.cli.main`, as the console script does: standard
     input, output and error as bytes, the exit code (argparse's ``SystemExit`` included), the working directory,
@@ -83,7 +89,7 @@ def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> 
     for stream in wrapped:
         stream.detach()  # the byte buffers outlive their text wrappers
     for w in caught:  # and to the test's own filters: a warning clfeval raises by mistake fails the test
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module=_module_of(w.filename))
     return subprocess.CompletedProcess(["clfeval", *args], code, out, err)
 
 

@@ -687,3 +687,15 @@ def test_the_arrays_api_takes_blocks_as_the_files_do(tmp_path: Path) -> None:
         clfeval.score(gold, sys_a, blocks=["a", "b", "c"])
     with pytest.raises(clfeval.InputError, match=r"blocks\[1\]: is None: a missing block id"):
         clfeval.score(gold[:3], sys_a[:3], blocks=["a", None, "c"])
+
+
+def test_unhashable_block_ids_are_a_clear_error() -> None:
+    with pytest.raises(clfeval.InputError, match=r"blocks\[0\]: is \[1\]: a block id must be a number or a string"):
+        clfeval.score(["a", "b"], ["a", "b"], blocks=[[1], [2]])
+
+
+def test_utt_lines_at_other_places_in_two_files_are_named_as_block_ends(tmp_path: Path) -> None:
+    (tmp_path / "g.txt").write_text("a\nb\n<utt>\na\n")
+    (tmp_path / "p.txt").write_text("a\n<utt>\nb\na\n")
+    cli_error(run_cli("score", "g.txt", "p.txt", "--block-end", "^<utt>", "--ci", "bootstrap", cwd=tmp_path),
+              "block end(s) (blank lines or lines matching --block-end) before this line")

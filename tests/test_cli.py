@@ -247,9 +247,21 @@ def test_renderers_refuse_unknown_options_and_bad_digits() -> None:
     (["convert", "--precision", "0.5", "--decimals", "-2"], "decimals must be a whole number from 0 to 15"),
     (["convert", "--precision", "0.5", "--recall", "0.5", "--limit", "-1"], "limit must be a whole number ≥ 0"),
     (["audit", "missing.csv", "--decimals", "-1"], "decimals must be a whole number from 0 to 15"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--baseline", "nosuch"], "unknown baseline 'nosuch'"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--name", "x", "--name", "x"], "system names must be distinct"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--test", "mcnemar", "--metric", "macro.f1"],
+     "McNemar's exact test compares accuracy only"),
+    (["compare", "missing.txt", "a.txt", "b.txt", "--test", "sign", "--metric", "micro.f1"], "compares accuracy only"),
+    (["score", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
+    (["cv", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
+    (["score", "missing.txt", "--train", "nosuch.txt"], "nosuch.txt: no such file (--train)"),
+    (["score", "missing.txt", "-o", "no/such/dir/x.json"], "cannot write no/such/dir/x.json: no such directory"),
+    (["score", "missing.txt", "--plot", "a.txt/figures"], "cannot make the --plot directory a.txt/figures"),
 ])
 def test_options_are_checked_before_any_input_is_read(tmp_path: Path, args: list[str], message: str) -> None:
     """The input files do not exist: the option, checked first, is what the error names."""
+    (tmp_path / "a.txt").write_text("a\n")
+    (tmp_path / "b.txt").write_text("b\n")
     cli_error(run_cli(*args, cwd=tmp_path), message)
 
 
@@ -335,7 +347,7 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
         assert process.stdin is not None
         process.stdin.write(b"a a\nb a\n")
         process.stdin.flush()
-        time.sleep(3)  # started, and waiting for more of standard input
+        time.sleep(1.5)  # started (a Ctrl-C while starting is quiet too), and waiting for more of standard input
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
@@ -368,3 +380,39 @@ def test_relative_links_in_the_readme_and_docs_resolve() -> None:
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
             if "://" not in target:
                 assert (doc.parent / target).exists(), f"{doc.name} links to {target}, which does not exist"
+
+
+def test_standard_output_that_cannot_take_the_output_is_an_error(tmp_path: Path) -> None:
+    """A file-size limit (as a full disk) on redirected standard output: Python's buffered stream dropped the rest
+    without a word and the run exited 0."""
+    import subprocess
+
+    from tests.conftest import clfeval_command
+
+    (tmp_path / "r.txt").write_text("".join(f"w{i} a{i % 7} a{i % 5}\n" for i in range(300)))
+    with open(tmp_path / "out.json", "wb") as out:
+        run = subprocess.run(clfeval_command() + ["score", "r.txt", "--format", "json"], cwd=tmp_path, stdout=out,
+                             stderr=subprocess.PIPE, preexec_fn=_limit_file_size(2000), timeout=120)
+    err = run.stderr.decode()
+    assert run.returncode == 2 and "cannot write standard output: File too large (the output is incomplete)" in err
+
+
+def test_ctrl_c_while_the_command_starts_is_quiet(tmp_path: Path) -> None:
+    """The console script imports the command's modules before main() runs: a Ctrl-C then printed a
+    KeyboardInterrupt traceback. The interrupt is sent as clfeval.cli is imported."""
+    import subprocess
+    import sys
+
+    code = """
+import importlib.abc, os, signal, sys
+class Interrupt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "clfeval.cli":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Interrupt())
+from clfeval.__main__ import run
+sys.exit(run())
+"""
+    out = subprocess.run([sys.executable, "-c", code, "score", "x.txt"], cwd=tmp_path, capture_output=True, timeout=60)
+    assert out.returncode == 130 and out.stderr == b"", out.stderr.decode()

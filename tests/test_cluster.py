@@ -186,10 +186,12 @@ def test_three_columns(client: Any, data: dict) -> None:
     assert all(len(row) == 3 for row in got.rows)
 
 
-def test_same_column_twice(client: Any, data: dict) -> None:
-    got = cluster_cells(data["parts"]["parquet"], ["gold", "gold"], ["gold", "predicted"], scheduler=client)
-    assert all(g == p for g, p in got.rows)
-    assert dict(zip((g for g, _ in got.rows), got.counts.tolist())) == dict(Counter(data["frame"]["gold"].to_list()))
+def test_same_column_twice_is_refused(client: Any, data: dict) -> None:
+    """One column for gold and predicted scores it against itself (accuracy 1.0): refused on every path, by name
+    or by a name and a number for the same field."""
+    for columns in (["gold", "gold"], ["gold", 1]):
+        with pytest.raises(InputError, match="the gold and predicted columns are both field 'gold'"):
+            cluster_cells(data["parts"]["parquet"], columns, ["gold", "predicted"], scheduler=client)
 
 
 def test_glob_pattern(client: Any, data: dict) -> None:
@@ -416,3 +418,24 @@ def test_finagle_on_dask_equals_the_embedded_reader(client: Any, tmp_path: Path)
     assert on_dask.moved == embedded.moved and on_dask.threshold == embedded.threshold
     for name in ("normal", "changed", "upper"):
         assert on_dask.scenarios[name].averages == embedded.scenarios[name].averages
+
+
+def test_dask_engine_with_a_block_column(tmp_path: Path) -> None:
+    """--engine dask --block-col always said 'holds no instances': the Dask rows had no counted frame."""
+    from tests.conftest import cli_json
+
+    (tmp_path / "bc.csv").write_text("s,g,p\n1,a,a\n1,b,a\n2,a,a\n3,b,b\n3,a,b\n")
+    args = ["score", "bc.csv", "--block-col", "s", "--gold-col", "g", "--pred-col", "p", "--ci", "delta"]
+    local = cli_json(*args, cwd=tmp_path)
+    dask_result = cli_json(*args, "--engine", "dask", cwd=tmp_path)
+    assert dask_result["ci"]["n_units"] == local["ci"]["n_units"] == 3
+    assert dask_result["averages"] == local["averages"]
+
+
+def test_dask_engine_input_errors_are_one_line(tmp_path: Path) -> None:
+    """The local cluster's workers logged each failed task with a traceback before the one-line error."""
+    from tests.conftest import cli_error, run_cli_process
+
+    (tmp_path / "bad.txt").write_text("a a\nb\n")
+    cli_error(run_cli_process("score", "bad.txt", "--engine", "dask", cwd=tmp_path),
+              "bad.txt:2: expected at least 2 fields")

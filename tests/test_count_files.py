@@ -225,3 +225,44 @@ def test_too_many_labels_for_a_dense_matrix_is_a_clear_error() -> None:
         clfeval.score(gold, gold[::-1].copy())
     with pytest.raises(InputError, match="distinct labels"):
         clfeval.score([f"l{i}" for i in range(k)], [f"l{i}" for i in range(k)])
+
+
+def test_count_file_label_sets_are_read_under_the_files_own_policies(tmp_path: Path) -> None:
+    """A hand-edited labelsets file saying duplicates: collapse but holding ["A", "A"] was counted as a multiset."""
+    (tmp_path / "c.json").write_text('{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "collapse", '
+                                     '"pairs": [[["A", "A"], ["A"], 2], [[], ["B"], 1]]}')
+    counts = clfeval.load_counts(str(tmp_path / "c.json"))
+    assert counts.pairs == {(("A",), ("A",)): 2, ((), ("B",)): 1}
+    (tmp_path / "n.json").write_text('{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": "label", '
+                                     '"pairs": [[["NONE", "A"], ["A"], 1]]}')
+    with pytest.raises(InputError, match=r"n\.json: pairs\[0\]\[0\]: label NONE stands for the empty set"):
+        clfeval.load_counts(str(tmp_path / "n.json"))
+    (tmp_path / "m.json").write_text('{"schema": "clfeval.counts/1", "kind": "confusion", "multilabel": true, '
+                                     '"labels": ["a"], "cells": [[1]]}')
+    with pytest.raises(InputError, match="multilabel must be false"):
+        clfeval.load_counts(str(tmp_path / "m.json"))
+
+
+def test_more_public_count_objects_refuse_what_is_not_a_count() -> None:
+    with pytest.raises(InputError, match="cells\\[0\\]\\[0\\] is true"):
+        clfeval.ConfusionCounts(("a", "b"), np.array([[True, False], [False, True]]))
+    with pytest.raises(InputError, match="the frequency of 'A' is -5"):
+        clfeval.score(["A", "B"], ["A", "A"], train=clfeval.LabelFrequencies({"A": -5, "B": 1}, 3))
+    with pytest.raises(InputError, match="the frequency of 'B' is True"):
+        clfeval.LabelFrequencies({"A": 1, "B": True}, 2)
+    assert clfeval.LabelFrequencies({"A": 0.25, "B": 0.75}, 4).counts["B"] == 0.75  # relative frequencies weigh alike
+    with pytest.raises(InputError, match="tp must hold counts ≥ 0"):
+        clfeval.LabelCounts(("a",), np.array([-1]), np.array([0]), np.array([0]), np.array([0]), 1)
+    with pytest.raises(InputError, match="exceeds N"):
+        clfeval.LabelCounts.from_arrays(("a", "b"), [1, 1], [5, 0], [0, 0], n_instances=3)
+    with pytest.raises(clfeval.OptionError, match="score_counts takes ConfusionCounts or LabelSetCounts"):
+        clfeval.score_counts(clfeval.LabelCounts.from_arrays(("a",), [1], [0], [0]))
+
+
+def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:
+    k = 20_000
+    gold = [[f"l{i}"] for i in range(k)]
+    pred = [[f"l{(i + 1) % k}"] for i in range(k)]
+    with pytest.raises(InputError, match="multi-label counts over 20,000 distinct label-set pairs as a dense pairs × "
+                                         "labels table, which would take 3.0 GiB"):
+        clfeval.score(gold, pred, multilabel=True)

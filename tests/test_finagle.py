@@ -41,7 +41,8 @@ def _random_counts(rng: np.random.Generator) -> tuple[LabelCounts, dict[str, int
     labels = tuple(f"c{i}" for i in range(k))
     tp, fp, fn = (rng.integers(0, 12, k) for _ in range(3))
     freqs = {lab: int(f) for lab, f in zip(labels, rng.integers(1, 50, k))}
-    return LabelCounts.from_arrays(labels, tp, fp, fn), freqs
+    # per-label counts of no single-label table (Σ fp ≠ Σ fn): N large enough for each label's tp + fp + fn
+    return LabelCounts.from_arrays(labels, tp, fp, fn, n_instances=int((tp + fp + fn).sum())), freqs
 
 
 @pytest.mark.parametrize("average", ["macro", "lfb"])
@@ -67,7 +68,8 @@ def test_precision_shift_equals_recomputed_precision_exactly(average: str, seed:
     # the scorer agrees, in floats
     freq_array = np.array([freqs[k] for k in labels], dtype=float)
     before_f = average_measures(per_label_measures(counts), frequencies=freq_array)
-    moved = LabelCounts.from_arrays(labels, tp, after, [int(v) for v in counts.fn])
+    moved = LabelCounts.from_arrays(labels, tp, after, [int(v) for v in counts.fn],
+                                    n_instances=int(counts.n_instances) + sum(max(m, 0) for m in moves.values()))
     after_f = average_measures(per_label_measures(moved), frequencies=freq_array)
     assert after_f[average]["precision"] - before_f[average]["precision"] == pytest.approx(float(expected), abs=1e-12)
 

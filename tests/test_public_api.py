@@ -85,3 +85,17 @@ def test_docstring_references_to_clfeval_resolve() -> None:
             else:
                 missing.append(f"{path.relative_to(root)}: {name}")
     assert not missing, missing
+
+
+def test_a_warning_raised_in_clfeval_code_fails_the_suite() -> None:
+    """pyproject's filterwarnings: numpy's floating-point warnings are attributed to the clfeval line that did the
+    arithmetic, and an unexpected one is a bug; other libraries' warnings keep Python's defaults."""
+    import warnings
+
+    import pytest
+
+    with pytest.raises(RuntimeWarning):
+        warnings.warn_explicit("overflow encountered in scalar add", RuntimeWarning, "averages.py", 1,
+                               module="clfeval.score.averages")
+    with warnings.catch_warnings(record=True):
+        warnings.warn_explicit("a single label", UserWarning, "_classification.py", 1, module="sklearn.metrics")

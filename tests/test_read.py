@@ -309,11 +309,20 @@ def test_old_mac_line_ends_are_read_as_lines(tmp_path: Path, monkeypatch: pytest
         clfeval.score_file(str(tmp_path / "bad.txt"))
 
 
-def test_a_carriage_return_inside_a_csv_line_is_a_clear_error(tmp_path: Path) -> None:
-    path = tmp_path / "mixed.csv"
-    path.write_bytes(b'g,p\n"a",b\na\rx,b\n')
-    with pytest.raises(InputError, match=r"mixed\.csv:3: .*carriage return"):
-        clfeval.score_file(str(path))
+@pytest.mark.parametrize("ends", [[b"\n", b"\r", b"\r\n"], [b"\r\n", b"\r", b"\n"], [b"\r", b"\n"]])
+@pytest.mark.parametrize("chunk", ["5", "4194304"])
+def test_mixed_line_ends_are_each_a_line_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ends: list[bytes],
+                                             chunk: str) -> None:
+    """A file mixing \\n, \\r\\n and \\r alone was read as one line (the \\r rule was judged on its first block)."""
+    monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", chunk)
+    gold, pred = ["a", "b", "a", "b", "a", "b"], ["a", "a", "b", "b", "a", "a"]
+    for name, sep in (("mix.txt", b" "), ("mix.tsv", b"\t"), ("mix.csv", b",")):
+        data = b"".join(g.encode() + sep + p.encode() + ends[i % len(ends)] for i, (g, p) in enumerate(zip(gold, pred)))
+        (tmp_path / name).write_bytes(data)
+        _same(clfeval.score_file(str(tmp_path / name)), gold, pred)
+    (tmp_path / "bad.txt").write_bytes(b"a a\nb a\r\rb\r\n")  # line numbers count every kind of line end
+    with pytest.raises(InputError, match=r"bad\.txt:4: expected at least 2 fields"):
+        clfeval.score_file(str(tmp_path / "bad.txt"))
 
 
 @pytest.mark.parametrize("name,content,sep,label_sep", [
@@ -461,3 +470,94 @@ def test_each_file_is_read_with_its_own_options(tmp_path: Path) -> None:
     r = clfeval.finagle_file(str(tmp_path / "run.txt"), threshold=1.0, lower_is_more_confident=True,
                              train=str(tmp_path / "ttrain.txt"), train_col=-2)
     assert r.target == "B"  # the most frequent training label, not a distance
+
+
+@pytest.mark.parametrize("change", ["cut", "rewrite"])
+def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       change: str) -> None:
+    """A Parquet file cut short under polars made it panic (a traceback, exit 1)."""
+    import clfeval.read.table as table
+
+    monkeypatch.setattr(table, "_PARQUET_ROWS", 1000)  # several slices, so the file changes between two of them
+    path = tmp_path / "big.parquet"
+    rng = np.random.default_rng(0)
+    frame = pl.DataFrame({"g": rng.choice(["a", "b", "c"], 5000), "p": rng.choice(["a", "b", "c"], 5000)})
+    frame.write_parquet(path, row_group_size=1000)
+    done: list[bool] = []
+
+    def progress(done_bytes: int, total: int | None, rows: int) -> None:
+        if not done and rows >= 1000:  # a first slice is read: the file is open and being read
+            done.append(True)
+            data = path.read_bytes()
+            path.write_bytes(data[:len(data) // 2] if change == "cut" else data[:-8] + b"\0" * 8)
+
+    with pytest.raises(InputError, match=r"big\.parquet: (changed|was cut) while it was read"):
+        clfeval.score_file(str(path), gold_col="g", pred_col="p", read_progress=progress)
+    frame.write_parquet(path, row_group_size=1000)
+    (tmp_path / "gold.txt").write_text("a\n" * 5000)
+    done.clear()
+    with pytest.raises(InputError, match=r"big\.parquet: (changed|was cut) while it was read"):
+        clfeval.score_file(str(tmp_path / "gold.txt"), str(path), pred_col="p", read_progress=progress)
+
+
+def test_the_training_file_is_read_with_its_own_options(tmp_path: Path) -> None:
+    """score, compare, cv and finagle read --train with the evaluated files' --sep: 'x a' became one label."""
+    (tmp_path / "run.csv").write_text("w;g;p;c\nx;a;b;0.9\ny;b;b;0.2\nz;a;a;0.8\n")
+    (tmp_path / "train.txt").write_text("x a\nx b\ny a\n")
+    common = dict(sep=";", header=True, train=str(tmp_path / "train.txt"), train_col=-1)
+    r = clfeval.score_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", **common)
+    assert r.labels == ("a", "b") and dict(r.lfb_frequencies) == pytest.approx({"a": 2 / 3, "b": 1 / 3})
+    c = clfeval.compare_files(str(tmp_path / "run.csv"), gold_col="g", pred_cols=["p", "w"], names=["P", "W"],
+                              seed=1, **common)
+    assert c.results["P"].lfb_frequencies["a"] == pytest.approx(2 / 3)
+    v = clfeval.cv_files([str(tmp_path / "run.csv")], fold_col="w", gold_col="g", pred_col="p", **common)
+    assert v.pooled.lfb_frequencies["a"] == pytest.approx(2 / 3)
+    f = clfeval.finagle_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", conf_col="c", threshold=0.5,
+                             **common)
+    assert f.target == "a"  # the most frequent training label, not 'x a'
+    semi = clfeval.score_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", sep=";", header=True,
+                              train=str(tmp_path / "train.txt"), train_col=-1,
+                              train_options=clfeval.read.TableOptions(sep=";"))
+    assert any("none of the 3 training labels ('x a', 'x b', 'y a') occurs in the evaluated data" in w
+               for w in semi.warnings)
+
+
+def test_one_field_or_one_file_column_for_two_roles_is_refused_on_every_path(tmp_path: Path) -> None:
+    pl.DataFrame({"g": ["a", "b"], "p": ["a", "a"]}).write_parquet(tmp_path / "gp.parquet")
+    (tmp_path / "gp.jsonl").write_text('{"g": "a", "p": "a"}\n{"g": "b", "p": "a"}\n')
+    for name in ("gp.parquet", "gp.jsonl"):
+        for gold, pred in (("g", 1), ("g", -2), (1, "g")):
+            with pytest.raises(InputError, match="the gold and predicted columns are both field 'g'"):
+                clfeval.score_file(str(tmp_path / name), gold_col=gold, pred_col=pred)
+    (tmp_path / "gold.txt").write_text("a\nb\n")
+    with pytest.raises(InputError, match=r"both column -1 of .*gold\.txt: give different columns"):
+        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "gold.txt"))
+    with pytest.raises(InputError, match="both column -1 of"):
+        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "." / "gold.txt"))
+    (tmp_path / "b.txt").write_text("a\na\n")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "b.txt")
+    with pytest.raises(OptionError, match="the same predictions file is given twice"):
+        clfeval.compare_files(str(tmp_path / "gold.txt"), [str(tmp_path / "b.txt"), str(tmp_path / "link.txt")])
+    # the TiMBL idiom: one file as gold (its second-to-last column) and as predictions (its last)
+    (tmp_path / "a.out").write_text("w a a\nw b a\n")
+    r = clfeval.compare_files(str(tmp_path / "a.out"), [str(tmp_path / "a.out"), str(tmp_path / "b.txt")],
+                              gold_col=-2, seed=1)
+    assert r.results["a"].accuracy == 0.5
+
+
+def test_json_lines_fields_hold_one_kind_of_value(tmp_path: Path) -> None:
+    """A field mixing strings and lists was read as strings: the list became the label '["B"]'."""
+    (tmp_path / "mixed.jsonl").write_text('{"g": "A,B", "p": ["A"]}\n{"g": ["B"], "p": ["B"]}\n')
+    with pytest.raises(InputError, match=r"mixed\.jsonl:2: the gold field 'g' holds a list of labels here but single "
+                                         "labels in other records"):
+        clfeval.score_file(str(tmp_path / "mixed.jsonl"), gold_col="g", pred_col="p", multilabel=True)
+    (tmp_path / "object.jsonl").write_text('{"g": "A", "p": "A"}\n{"g": {"x": 1}, "p": "B"}\n')
+    with pytest.raises(InputError, match=r"object\.jsonl:2: the gold field 'g' must be a label"):
+        clfeval.score_file(str(tmp_path / "object.jsonl"), gold_col="g", pred_col="p")
+    (tmp_path / "gold.txt").write_text("A\nB\n")
+    with pytest.raises(InputError, match=r"mixed\.jsonl:2: the predicted field 'g' holds a list"):
+        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "mixed.jsonl"), pred_col="g", multilabel=True)
+    (tmp_path / "bracket.jsonl").write_text('{"g": "[x]", "p": "[x]"}\n{"g": "{y}", "p": "[x]"}\n')
+    r = clfeval.score_file(str(tmp_path / "bracket.jsonl"), gold_col="g", pred_col="p")  # labels that look like JSON
+    assert r.labels == ("[x]", "{y}")

@@ -156,6 +156,9 @@ def test_what_the_migration_table_says_about_the_original_scripts() -> None:
     cell = {(g, p): m.gold_view[i][j] for i, g in enumerate(m.labels) for j, p in enumerate(m.labels)}
     assert cell[("B", "∅")] == 1 and cell[("B", "A")] == 0 and cell[("A", "A")] == 1
     assert (r.per_label["A"].tp, r.per_label["B"].fn) == (1, 1)
+    # test labels unseen in training are added to the 'train' label set, with a warning (the script left them out)
+    r = clfeval.score(["a", "c"], ["a", "a"], train=["a", "b"])
+    assert r.labels == ("a", "b", "c") and any("'c'" in w and "training" in w for w in r.warnings)
     # one label set for every system (art.py scored each over its own labels)
     c = clfeval.compare(["a", "b", "a"], {"X": ["a", "b", "a"], "Y": ["a", "a", "c"]}, metrics=["macro.f1"], seed=1)
     assert c.results["X"].labels == c.results["Y"].labels == ("a", "b", "c")

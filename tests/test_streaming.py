@@ -193,10 +193,15 @@ def test_cli_parts_globs_and_standard_input(tmp_path: Path) -> None:
         data = json.loads(out.stdout)
         assert data["averages"] == whole["averages"] and data["n_instances"] == 200
     assert json.loads(parts.stdout)["inputs"]["files"] == [str(tmp_path / "p1.txt"), str(tmp_path / "p2.txt")]
-    # without --parts, two files are GOLD and PRED (each file's last column, line by line)
-    paired = json.loads(run_cli("score", str(tmp_path / "p1.txt"), str(tmp_path / "p1.txt"), "--format",
+    # without --parts, two files are GOLD and PRED (each file's last column, line by line); one file as both would
+    # score its column against itself, and is refused
+    (tmp_path / "g1.txt").write_text("".join(f"{g}\n" for g, _ in rows[:len(text[: text.index("\n", 500) + 1]
+                                                                              .splitlines())]))
+    paired = json.loads(run_cli("score", str(tmp_path / "g1.txt"), str(tmp_path / "p1.txt"), "--format",
                                 "json").stdout)
-    assert paired["averages"]["micro"]["f1"] == 1.0
+    assert paired["n_instances"] == len((tmp_path / "g1.txt").read_text().splitlines())
+    same = run_cli("score", str(tmp_path / "p1.txt"), str(tmp_path / "p1.txt"))
+    assert same.returncode == 2 and "the gold and predicted columns are both column -1" in same.stderr.decode()
     missing = run_cli("score", str(tmp_path / "q*.txt"))
     assert missing.returncode == 2 and missing.stderr.decode().count("\n") == 1
     assert "no file matches this pattern" in missing.stderr.decode()

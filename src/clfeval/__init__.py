@@ -4,83 +4,67 @@
 >>> result = clfeval.score(["a", "b", "b"], ["a", "b", "a"])
 >>> result.averages["macro"]["f"]   # AF: mean of per-label F1
 0.6666666666666666
+
+The names below load on first use (PEP 562), so ``import clfeval`` and the command's start-up import only
+what a call needs.
 """
 
-from clfeval._version import __version__
-from clfeval.api import (audit_file, compare, compare_count_files, compare_counts, compare_files, counts_of_files,
-                         counts_of_frame, cv, cv_count_files, cv_counts, cv_files, finagle, finagle_file, save_counts,
-                         score, score_count_files, score_counts, score_file, score_matrix)
-from clfeval.count.document import COUNTS_SCHEMA, counts_from_dict, counts_to_dict
-from clfeval.count import (ConfusionCounts, JointCounts, LabelCounts, LabelFrequencies, LabelSetCounts, PairedCounts,
-                           SplitMatrix)
-from clfeval.errors import ClfevalError, InputError, MatrixError, OptionError
-from clfeval.read import ENGINES, FORMATS, count_label_sets, count_labels, count_systems, load_counts
-from clfeval.inverse import Audit, Conversion, LabelConversion, convert, convert_labels
-from clfeval.inverse.audit import audit
-from clfeval.infer import ALTERNATIVES, INTERVAL_METHODS, TESTS, Comparison, CrossValidation, PairTest, with_intervals
-from clfeval.score import AVERAGES, LABEL_SOURCES, Intervals, LabelScores, Scores, precision_shift, recall_shift
-from clfeval.score.finagle import Finagle
+from __future__ import annotations
 
-__all__ = [
-    "ALTERNATIVES",
-    "AVERAGES",
-    "Audit",
-    "COUNTS_SCHEMA",
-    "ClfevalError",
-    "Comparison",
-    "ConfusionCounts",
-    "Conversion",
-    "CrossValidation",
-    "ENGINES",
-    "FORMATS",
-    "Finagle",
-    "INTERVAL_METHODS",
-    "InputError",
-    "Intervals",
-    "JointCounts",
-    "LABEL_SOURCES",
-    "LabelConversion",
-    "LabelCounts",
-    "LabelFrequencies",
-    "LabelScores",
-    "LabelSetCounts",
-    "MatrixError",
-    "OptionError",
-    "PairTest",
-    "PairedCounts",
-    "Scores",
-    "SplitMatrix",
-    "TESTS",
-    "__version__",
-    "audit",
-    "audit_file",
-    "compare",
-    "compare_count_files",
-    "compare_counts",
-    "compare_files",
-    "convert",
-    "convert_labels",
-    "count_label_sets",
-    "count_labels",
-    "count_systems",
-    "counts_from_dict",
-    "counts_of_files",
-    "counts_of_frame",
-    "counts_to_dict",
-    "cv",
-    "cv_count_files",
-    "cv_counts",
-    "cv_files",
-    "finagle",
-    "finagle_file",
-    "load_counts",
-    "precision_shift",
-    "recall_shift",
-    "save_counts",
-    "score",
-    "score_count_files",
-    "score_counts",
-    "score_file",
-    "score_matrix",
-    "with_intervals",
-]
+import importlib
+import sys
+import types
+from typing import Any
+
+from clfeval._version import __version__
+
+#: Each public name and the module that defines it.
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(["audit_file", "compare", "compare_count_files", "compare_counts", "compare_files",
+                     "counts_of_files", "counts_of_frame", "cv", "cv_count_files", "cv_counts", "cv_files", "finagle",
+                     "finagle_file", "save_counts", "score", "score_count_files", "score_counts", "score_file",
+                     "score_matrix"], "clfeval.api"),
+    **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
+    **dict.fromkeys(["ConfusionCounts", "JointCounts", "LabelCounts", "LabelFrequencies", "LabelSetCounts",
+                     "PairedCounts", "SplitMatrix"], "clfeval.count"),
+    **dict.fromkeys(["ClfevalError", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
+    **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems", "load_counts"],
+                    "clfeval.read"),
+    **dict.fromkeys(["Audit", "Conversion", "LabelConversion", "convert", "convert_labels"], "clfeval.inverse"),
+    "audit": "clfeval.inverse.audit",
+    **dict.fromkeys(["ALTERNATIVES", "INTERVAL_METHODS", "TESTS", "Comparison", "CrossValidation", "PairTest",
+                     "with_intervals"], "clfeval.infer"),
+    **dict.fromkeys(["AVERAGES", "LABEL_SOURCES", "Intervals", "LabelScores", "Scores", "precision_shift",
+                     "recall_shift"], "clfeval.score"),
+    "Finagle": "clfeval.score.finagle",
+}
+
+__all__ = sorted([*_HOMES, "__version__"])
+
+
+class _Surface(types.ModuleType):
+    """The package module: the import system binds each imported subpackage to its parent, and the subpackage
+    ``clfeval.score`` must not take the place of the function ``clfeval.score`` (code imports the subpackage's
+    modules by their full names, never as an attribute of ``clfeval``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Surface
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (and kept)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'clfeval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

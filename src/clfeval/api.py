@@ -29,12 +29,13 @@ from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
 from clfeval.read.files import (BlockSpec, count_confidences, count_file, count_files, count_fold_column,
                                 count_system_columns, count_system_files, _to_counts, _to_joint, load_counts,
-                                train_frequencies)
+                                one_file, system_names, train_frequencies)
 from clfeval.read.labels import Relabel
 from clfeval.read.matrix import read_matrix
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.inverse.tables import check_decimals
-from clfeval.options import check_cv, check_finagle, check_intervals, check_metrics, check_scoring, check_test
+from clfeval.options import (check_cv, check_finagle, check_intervals, check_metrics, check_scoring, check_systems,
+                             check_test)
 from clfeval.output import write_text
 from clfeval.read.table import TableOptions
 from clfeval.score.finagle import Finagle, finagle_counts
@@ -69,18 +70,23 @@ def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequenc
 
 
 def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, gold_col: Column | None,
-                   reading: dict[str, Any], inputs: dict[str, Any]) -> LabelFrequencies | None:
+                   reading: dict[str, Any], inputs: dict[str, Any],
+                   train_options: TableOptions | None = None) -> LabelFrequencies | None:
     """Training frequencies from a training file (recorded in ``inputs``) or in-memory labels.
 
     The file's label column is ``train_col``, else the gold column's name if it has one, else the last.
-    It is read as the evaluated files are (format, separator, header, skipped lines, translation), but
-    for what belongs to those files alone: a distance kept after a class distribution, block ends.
+    It is read with its own options, ``train_options`` (format, separator, header; by default by its own
+    extension), never with the evaluated files' (a ``--sep ';'`` for a CSV said nothing about a
+    whitespace training file). What the evaluated data's rules say of labels applies to it too: lines
+    matching the skip pattern are not instances, labels are translated, label sets split on the label
+    separator.
     """
     if isinstance(train, str):
         column = train_col if train_col is not None else gold_col if isinstance(gold_col, str) else -1
         inputs["train_file"] = train
-        own = {**reading, "options": replace(reading["options"], keep_distance=False, block_end=None)}
-        return train_frequencies(train, column=column, **own)
+        evaluated = reading["options"]
+        own = replace(train_options or TableOptions(), skip=evaluated.skip, label_sep=evaluated.label_sep)
+        return train_frequencies(train, column=column, **{**reading, "options": own})
     return _train(train, reading["multilabel"], reading["label_sep"])
 
 
@@ -168,9 +174,9 @@ def _check_comparing(options: Mapping[str, Any], multilabel: bool | None) -> Non
         check_metrics(options.get("metrics"), multilabel=multilabel, beta=options.get("beta", 1.0))
 
 
-def _check_cv(options: Mapping[str, Any]) -> None:
+def _check_cv(options: Mapping[str, Any], train: Any = None) -> None:
     """The scoring, interval and warning options of cross-validation."""
-    check_scoring(**options)
+    check_scoring(**options, train=train)
     check_intervals(**options)
     check_cv(**options)
 
@@ -245,7 +251,8 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     check_intervals(ci, confidence, resamples, seed)
     inputs: dict[str, Any] = {"source": "arrays"}
     found = None
@@ -272,7 +279,7 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
                pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
                header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
                empty: str = "ignore", duplicates: str = "keep", train: str | Iterable[Any] | None = None,
-               train_col: Column | None = None, labels: Sequence[Any] | None = None,
+               train_col: Column | None = None, train_options: TableOptions | None = None, labels: Sequence[Any] | None = None,
                labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
                undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
                seed: int | None = None, progress: Callable[[int, int], None] | None = None,
@@ -286,7 +293,8 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     list of files or glob patterns (``"data/part-*.parquet"``) is read as one table. Two
     files: by default each file's last column, line i against line i. ``train`` is a
     training file (its label column: ``train_col``, default the gold column's name if it
-    has one, else the last column) or in-memory training labels. ``engine`` counts on this
+    has one, else the last column; read with ``train_options``, by default by its own
+    extension — never with the evaluated files' format options) or in-memory training labels. ``engine`` counts on this
     machine (``polars``) or on a Dask cluster (``dask``, at ``scheduler``); see
     :data:`clfeval.read.engine.ENGINES`. ``read_progress(bytes_done, bytes_total, rows)`` is called
     while reading. Other parameters as in :func:`score` and :class:`clfeval.read.TableOptions`.
@@ -304,7 +312,8 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies blank-line
     blocks); such lines are not instances.
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     check_intervals(ci, confidence, resamples, seed)
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
@@ -321,7 +330,7 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
         inputs = {"gold_file": path, "pred_file": pred_path}
     if counted.blocks is not None:
         inputs["n_blocks"] = counted.blocks.n_blocks
-    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
     result = score_counts(counted.counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
                           zero_division=zero_division, undefined=undefined, inputs=inputs,
                           warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
@@ -334,7 +343,7 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
 
 def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
                  labels: Sequence[Any] | None = None, labels_from: str | None = None,
-                 train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None,
+                 train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
                  beta: float = 1.0,
                  zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
                  confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
@@ -345,12 +354,13 @@ def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = No
     ``train`` may be a training file (its label column ``train_col``, default the last), read by its own
     extension: ``input_format`` and ``sep`` describe the matrix file only.
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     check_intervals(ci, confidence, resamples, seed)
     counts = read_matrix(path, rows, TableOptions(input_format, sep))
     inputs: dict[str, Any] = {"matrix_file": path, "matrix_rows": rows}
     freqs = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=False, label_sep=","),
-                           inputs)
+                           inputs, train_options)
     return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs,
                         beta=beta, zero_division=zero_division, undefined=undefined, ci=ci,
                         confidence=confidence, resamples=resamples, seed=seed, progress=progress, inputs=inputs)
@@ -422,9 +432,10 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
     >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
     (0.375, True, 0.25)
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     check_test(test=test, rounds=rounds, seed=seed, alternative=alternative, alpha=alpha, ci=ci, confidence=confidence,
-               exact_limit=exact_limit)
+               exact_limit=exact_limit, metrics=metrics)
     check_metrics(metrics, multilabel=multilabel, beta=beta)
     found = None
     if blocks is not None:
@@ -448,7 +459,7 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
                   names: Sequence[str] | None = None, gold_col: Column | None = None, pred_col: Column | None = None,
                   pred_cols: Sequence[Column] | None = None, input_format: str | None = None, sep: str | None = None,
                   header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
-                  duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+                  duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
                   engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
                   skip: str | None = None, keep_trailing: bool = False,
                   translate: str | Mapping[str, str] | None = None, cutoff: float | None = None, above: str = "+1",
@@ -476,7 +487,14 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
     bootstrap resamples whole blocks and the sign test counts blocks. ``block_end``: lines that end a
     block as blank lines do (MBT's ``^<utt>``), as in :func:`score_file`.
     """
-    _check_comparing(options, multilabel)
+    _check_comparing({**options, "train": train}, multilabel)
+    if pred_cols is not None and len(set(map(str, pred_cols))) != len(pred_cols):
+        raise OptionError("a predicted column is given twice")
+    if names is not None or pred_paths or pred_cols:  # the systems' names are known before reading
+        shown = list(names) if names is not None else (
+            system_names([one_file(p) for p in pred_paths]) if pred_paths else
+            [c if isinstance(c, str) else f"column {c}" for c in pred_cols or ()])
+        check_systems(shown, options.get("baseline"))
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
     spec = _block_spec(blocks, block_col, block_end)
@@ -500,7 +518,7 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
         counted = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names, blocks=spec,
                                        **kwargs)
         inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(counted.counts.systems, map(str, pred_cols)))}
-    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
     return compare_counts(counted.counts, train=freqs, inputs=inputs,
                           warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
                           options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
@@ -527,7 +545,7 @@ def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multil
     >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
-    _check_cv(options)
+    _check_cv(options, train)
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = np.asarray(to_sequence(folds, "folds"))
     if not len(g) == len(p) == len(f):
@@ -552,7 +570,7 @@ def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multil
 def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = None, gold_col: Column | None = None,
              pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
              header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
-             duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None,
+             duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
              engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
              skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
              cutoff: float | None = None, above: str = "+1", below: str = "-1", **options: Any) -> CrossValidation:
@@ -564,7 +582,7 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
     Other parameters (the input rules ``skip``, ``translate``, ``cutoff`` … too) as in :func:`score_file` and
     :func:`cv`.
     """
-    _check_cv(options)
+    _check_cv(options, train)
     kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
                       read_progress, skip, keep_trailing, translate, cutoff, above, below)
     warnings: list[str] = []
@@ -591,7 +609,7 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
         names = _fold_names(shown)
         inputs = {"fold_files": shown}
-    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings + _unused(kwargs),
                           options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs),
                           **options)
@@ -647,18 +665,19 @@ def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None =
 
 
 def _counts_training(train: str | Iterable[Any] | LabelFrequencies | None, train_col: Column | None,
-                     multilabel: bool, label_sep: str, inputs: dict[str, Any]) -> LabelFrequencies | None:
+                     multilabel: bool, label_sep: str, inputs: dict[str, Any],
+                     train_options: TableOptions | None) -> LabelFrequencies | None:
     reading = _reading(None, None, None, multilabel, label_sep, "keep", "ignore", "polars", None, None)
-    return _file_training(train, train_col, None, reading, inputs)
+    return _file_training(train, train_col, None, reading, inputs, train_options)
 
 
 def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
-                      train_col: Column | None = None, label_sep: str = ",", **options: Any) -> Scores:
+                      train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> Scores:
     """Add up count files (paths or globs, labels aligned by name) and score them.
 
     Other parameters as in :func:`score_counts`; ``train`` may be a training file.
     """
-    check_scoring(**options)
+    check_scoring(**options, train=train)
     check_intervals(**options)
     files = expand_paths(paths)
     counts = load_counts(files)
@@ -666,34 +685,34 @@ def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] 
         raise InputError("holds joint counts of several systems: compare them (clfeval compare --counts), or count "
                          "one system's column", files[0])
     inputs: dict[str, Any] = {"count_files": files}
-    freqs = _counts_training(train, train_col, isinstance(counts, LabelSetCounts), label_sep, inputs)
+    freqs = _counts_training(train, train_col, isinstance(counts, LabelSetCounts), label_sep, inputs, train_options)
     return score_counts(counts, train=freqs, inputs=inputs, **options)
 
 
 def compare_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
-                        train_col: Column | None = None, label_sep: str = ",", **options: Any) -> Comparison:
+                        train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> Comparison:
     """Add up joint count files (from ``clfeval count`` with a predicted column per system) and compare the systems.
 
     Other parameters as in :func:`compare`.
     """
     files = expand_paths(paths)
-    _check_comparing(options, None)
+    _check_comparing({**options, "train": train}, None)
     joint = load_counts(files)
     if not isinstance(joint, JointCounts):
         raise InputError("holds the counts of one system; to compare systems, count a table with a predicted column "
                          "per system (clfeval count --gold-col G --pred-col A --pred-col B)", files[0])
     inputs: dict[str, Any] = {"count_files": files}
-    freqs = _counts_training(train, train_col, joint.multilabel, label_sep, inputs)
+    freqs = _counts_training(train, train_col, joint.multilabel, label_sep, inputs, train_options)
     return compare_counts(joint, train=freqs, inputs=inputs, **options)
 
 
 def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterable[Any] | None = None,
-                   train_col: Column | None = None, label_sep: str = ",", **options: Any) -> CrossValidation:
+                   train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> CrossValidation:
     """Cross-validation from count files: each path (or glob, or list of parts, added up) is one fold.
 
     Other parameters as in :func:`cv`.
     """
-    _check_cv(options)
+    _check_cv(options, train)
     folds, shown = [], []
     for spec in paths:
         files = expand_paths(spec)
@@ -707,7 +726,7 @@ def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterabl
         raise OptionError("give one count file per fold")
     names = _fold_names(shown)
     inputs: dict[str, Any] = {"fold_count_files": shown}
-    freqs = _counts_training(train, train_col, isinstance(folds[0], LabelSetCounts), label_sep, inputs)
+    freqs = _counts_training(train, train_col, isinstance(folds[0], LabelSetCounts), label_sep, inputs, train_options)
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, **options)
 
 
@@ -744,7 +763,7 @@ def counts_of_frame(frame: Any, *, gold_col: Column, pred_col: Column | None = N
 
 
 def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
-               train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None,
+               train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
                multilabel: bool = False, all_averages: bool = False) -> Audit:
     """Audit a reported table: which formula reproduces each averaged figure (see :mod:`clfeval.inverse.audit`).
 
@@ -759,7 +778,8 @@ def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
     table = read_figure_table(path)
     inputs: dict[str, Any] = {}
     frequencies = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=multilabel,
-                                                               label_sep=","), inputs) if train is not None else None
+                                                               label_sep=","), inputs, train_options) \
+        if train is not None else None
     return audit_table(table, beta=beta, decimals=decimals, train=frequencies,
                        train_source=inputs.get("train_file", "given" if train is not None else None),
                        single_label=not multilabel, all_averages=all_averages)
@@ -789,7 +809,8 @@ def finagle(gold: Iterable[Any], pred: Iterable[Any], confidence: Iterable[float
     [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
     """
     check_finagle(threshold, expected_accuracy, bins)
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     g, p, c = to_sequence(gold, "gold"), to_sequence(pred, "pred"), to_sequence(confidence, "confidence")
     if not len(g) == len(p) == len(c):
         raise InputError(f"gold, pred and confidence must have one entry per instance: {len(g)}, {len(p)} and "
@@ -811,7 +832,7 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
                  conf_col: Column | None = None, threshold: float | None = None,
                  expected_accuracy: float | None = None, to: str | None = None,
                  lower_is_more_confident: bool = False, train: str | Iterable[Any] | None = None,
-                 train_col: Column | None = None, bins: int | None = None, labels: Sequence[Any] | None = None,
+                 train_col: Column | None = None, train_options: TableOptions | None = None, bins: int | None = None, labels: Sequence[Any] | None = None,
                  labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
                  undefined: str = "include", input_format: str | None = None, sep: str | None = None,
                  header: bool | None = None, engine: str = "polars", scheduler: Any = None,
@@ -822,7 +843,8 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
     ``lower_is_more_confident=True``. Files, parts and globs as in :func:`score_file`.
     """
     check_finagle(threshold, expected_accuracy, bins)
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined)
+    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
+                  labels=labels, train=train)
     kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
     del kwargs["relabel"]
     kwargs["options"] = replace(kwargs["options"], keep_distance=True)  # TiMBL's distance after a distribution
@@ -831,7 +853,7 @@ def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, p
                                          conf_col=-1 if conf_col is None else conf_col, options=kwargs["options"],
                                          lower_is_more_confident=lower_is_more_confident, engine=kwargs["engine"])
     inputs: dict[str, Any] = _file_inputs(path)
-    freqs = _file_training(train, train_col, gold_col, kwargs, inputs)
+    freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
     options = {**_options_used(input_format, sep, header, False, ",", engine),
                "confidence_column": str(-1 if conf_col is None else conf_col)}
     return finagle_counts(counts, threshold=threshold, expected_accuracy=expected_accuracy, to=to, train=freqs,

@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -29,7 +32,7 @@ from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
-from clfeval.read.table import FORMATS
+from clfeval.read.table import FORMATS, TableOptions
 from clfeval.read.text import read_text
 from clfeval.output import write_text
 from clfeval.render import RENDERERS, check_render_options
@@ -122,6 +125,13 @@ def _add_label_set_options(p: Any) -> None:
                                                     "--labels-from says otherwise) and give the lfb frequencies")
     ls.add_argument("--train-col", metavar="COL", help="the training file's label column (default: the gold "
                                                        "column's name if it has one, else -1, the last)")
+    ls.add_argument("--train-format", choices=sorted(FORMATS),
+                    help="the training file's format (default: by its extension); the evaluated files' --input-format, "
+                         "--sep and --header do not apply to it")
+    ls.add_argument("--train-sep", metavar="SEP", help="the training file's field separator (default: as its format "
+                                                      "has it: whitespace for text, ',' for csv, tab for tsv)")
+    ls.add_argument("--train-header", action=argparse.BooleanOptionalAction, default=None,
+                    help="the training file's first line names its columns (implied by a --train-col name)")
     ls.add_argument("--labels", metavar="FILE", help="declare the label set: one label per line")
     ls.add_argument("--labels-from", choices=["union", "gold", "train", "file"],
                     help=f"the label-set policy ({_choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
@@ -365,8 +375,7 @@ def _add_audit(sub: Any) -> None:
 
 
 def _run_audit(args: argparse.Namespace) -> str:
-    result = audit_file(args.table, beta=args.beta, decimals=args.decimals, train=args.train,
-                        train_col=parse_column(args.train_col), multilabel=args.multilabel,
+    result = audit_file(args.table, beta=args.beta, decimals=args.decimals, **_training(args), multilabel=args.multilabel,
                         all_averages=args.all_averages)
     return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
@@ -412,8 +421,7 @@ def _run_finagle(args: argparse.Namespace) -> str:
                               gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
                               conf_col=parse_column(args.conf_col), threshold=args.threshold,
                               expected_accuracy=args.expected_accuracy, to=args.to,
-                              lower_is_more_confident=args.lower_is_more_confident, train=args.train,
-                              train_col=parse_column(args.train_col), bins=args.bins, **_label_options(args),
+                              lower_is_more_confident=args.lower_is_more_confident, **_training(args), bins=args.bins, **_label_options(args),
                               input_format=args.input_format, sep=args.sep, header=args.header, engine=args.engine,
                               scheduler=args.scheduler, read_progress=reading if reading.enabled else None)
     finally:
@@ -438,6 +446,14 @@ def _label_options(args: argparse.Namespace) -> dict[str, Any]:
         raise ClfevalError("--labels-from file needs --labels FILE")
     return dict(labels=labels, labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
                 beta=args.beta, zero_division=args.zero_division, undefined=args.undefined)
+
+
+def _training(args: argparse.Namespace) -> dict[str, Any]:
+    """The training file, its label column and how to read it: its own --train-format, --train-sep and
+    --train-header (by default, by its own extension), never the evaluated files' options."""
+    own = [getattr(args, name, None) for name in ("train_format", "train_sep", "train_header")]
+    return dict(train=args.train, train_col=parse_column(args.train_col),
+                train_options=TableOptions(*own) if any(v is not None for v in own) else None)
 
 
 def _read_label_list(path: str) -> list[str]:
@@ -539,7 +555,7 @@ def _run_compare(args: argparse.Namespace) -> str:
     try:
         if args.counts:
             _no_files_with_counts(args, files)
-            result = compare_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+            result = compare_count_files(args.counts, **_training(args),
                                          label_sep=args.label_sep, **test)
         else:
             table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
@@ -557,8 +573,7 @@ def _run_compare(args: argparse.Namespace) -> str:
             result = compare_files(
                 (files[0] if len(files) == 1 else list(files)) if table else files[0], [] if table else files[1:],
                 pred_col=pred_cols[0] if not table and pred_cols else None, pred_cols=pred_cols if table else None,
-                names=args.names, gold_col=parse_column(args.gold_col), train=args.train,
-                train_col=parse_column(args.train_col), **_reading_args(args, reading), **test)
+                names=args.names, gold_col=parse_column(args.gold_col), **_training(args), **_reading_args(args, reading), **test)
     finally:
         reading.close()
         progress.close()
@@ -573,14 +588,13 @@ def _run_cv(args: argparse.Namespace) -> str:
     try:
         if args.counts:
             _no_files_with_counts(args, args.files)
-            result = cv_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+            result = cv_count_files(args.counts, **_training(args),
                                     label_sep=args.label_sep, **common)
         else:
             if not args.files:
                 raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")
             result = cv_files(args.files, fold_col=parse_column(args.fold_col), gold_col=parse_column(args.gold_col),
-                              pred_col=parse_column(args.pred_col), train=args.train,
-                              train_col=parse_column(args.train_col), **_reading_args(args, reading), **common)
+                              pred_col=parse_column(args.pred_col), **_training(args), **_reading_args(args, reading), **common)
     finally:
         reading.close()
         progress.close()
@@ -593,18 +607,18 @@ def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: Rea
         if args.inputs or args.multilabel or args.counts:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         _no_rules_with_counts(args)
-        common.update(train=args.train, train_col=parse_column(args.train_col))  # read by its own extension
+        common.update(**_training(args))  # read by its own extension
         return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
                             **common)
     if args.counts:
         _no_files_with_counts(args, args.inputs)
-        return score_count_files(args.counts, train=args.train, train_col=parse_column(args.train_col),
+        return score_count_files(args.counts, **_training(args),
                                  label_sep=args.label_sep, **common)
     if not args.inputs:
         raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
     path, pred = _layout(args)
     return score_file(path, pred, gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
-                      train=args.train, train_col=parse_column(args.train_col), **_reading_args(args, reading),
+                      **_training(args), **_reading_args(args, reading),
                       **common)
 
 
@@ -623,8 +637,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_writable(output: str | None, plot: str | None) -> None:
+    """Refuse an output file (-o) or a figure directory (--plot) that cannot be written, before any input is read."""
+    if output is not None and output != "-":
+        parent = os.path.dirname(os.path.abspath(output))
+        if os.path.isdir(output):
+            raise ClfevalError(f"cannot write {output}: it is a directory (-o names a file)")
+        if not os.path.isdir(parent):
+            raise ClfevalError(f"cannot write {output}: no such directory {parent}")
+        if not os.access(parent, os.W_OK):
+            raise ClfevalError(f"cannot write {output}: permission denied in {parent}")
+    if plot is not None:
+        existing = os.path.abspath(plot)
+        while not os.path.exists(existing):
+            existing = os.path.dirname(existing)
+        if not os.path.isdir(existing):
+            raise ClfevalError(f"cannot make the --plot directory {plot}: {existing} is a file")
+        if not os.access(existing, os.W_OK):
+            raise ClfevalError(f"cannot make the --plot directory {plot}: permission denied in {existing}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 done, 2 bad input or usage, 130 interrupted)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C raises KeyboardInterrupt: cleanup runs
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: no traceback; nothing half-written (output files are written atomically)
@@ -641,6 +677,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         if hasattr(args, "digits"):  # output options are checked before any input is read
             check_render_options(args.format, digits=args.digits)
+        _check_writable(getattr(args, "output", None), getattr(args, "plot", None))
         text = args.run(args)
     except ClfevalError as exc:
         print(f"clfeval: error: {exc}", file=sys.stderr)
@@ -652,15 +689,30 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.output:
             write_text(args.output, text)
         else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            _write_stdout(text)
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(f"clfeval: error: cannot write {args.output}: {exc.strerror or exc} (nothing was written)",
-              file=sys.stderr)
+        where, kept = ((args.output, " (nothing was written)") if args.output else
+                       ("standard output", " (the output is incomplete)"))
+        print(f"clfeval: error: cannot write {where}: {exc.strerror or exc}{kept}", file=sys.stderr)
         return EXIT_USAGE
     return 0
+
+
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output, every byte or an ``OSError``: a short write (a full disk, a file-size
+    limit) is retried until it fails, where Python's buffered stream could drop the rest without a word."""
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's captured stream)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data):]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,25 +9,35 @@ never fails there for its own sake.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
-from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.comparison import check_test_options
+from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.infer.comparison import COUNTING_TESTS, TESTS, check_test_options
 from clfeval.infer.intervals import check_interval_options
+from clfeval.read.chunks import expand_paths
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.finagle import check_rule
 from clfeval.score.metrics import metric_key
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_key, parse_zero_division
 
-__all__ = ["check_cv", "check_finagle", "check_intervals", "check_metrics", "check_scoring", "check_test"]
+__all__ = ["check_cv", "check_files", "check_finagle", "check_intervals", "check_metrics", "check_scoring",
+           "check_systems", "check_test"]
 
 
 def check_scoring(*, labels_from: str | None = None, beta: Any = 1.0, zero_division: Any = 0,
-                  undefined: str = "include", **_: Any) -> None:
-    """The label-set policy, β, the 0/0 value and the undefined policy (as :func:`clfeval.score` takes them)."""
+                  undefined: str = "include", labels: Any = None, train: Any = None, **_: Any) -> None:
+    """The label-set policy (and what it needs: training data, declared labels), β, the 0/0 value and the
+    undefined policy (as :func:`clfeval.score` takes them); a training file must exist."""
     if labels_from is not None and labels_from not in LABEL_SOURCES:
         raise unknown_name("label source", labels_from, LABEL_SOURCES)
+    if labels_from == "train" and train is None:
+        raise OptionError("the label source 'train' needs training data (--train FILE or train=...)")
+    if labels_from == "given" and labels is None:
+        raise OptionError("the label source 'given' needs a list of labels (--labels FILE or labels=[...])")
+    if isinstance(train, str):
+        check_files(train, "--train")
     if isinstance(beta, bool) or not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
         raise OptionError(f"beta must be a positive number, not {beta!r}")
     parse_zero_division(zero_division)
@@ -43,11 +53,33 @@ def check_intervals(ci: str = "none", confidence: float = 0.95, resamples: int =
 
 def check_test(*, test: str = "ar", rounds: int = 10_000, seed: int | None = None, alternative: str = "two-sided",
                alpha: float = 0.05, ci: str | None = None, confidence: float = 0.95, exact_limit: int = 100_000,
-               **_: Any) -> None:
-    """A paired test and its settings (see :data:`clfeval.TESTS`)."""
+               metrics: str | Sequence[str] | None = None, **_: Any) -> None:
+    """A paired test and its settings (see :data:`clfeval.TESTS`), and that a test of accuracy alone is asked
+    for accuracy only."""
     check_test_options(test, alternative, rounds, seed, alpha,
                        ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none"), confidence,
                        exact_limit)
+    names = [metrics] if isinstance(metrics, str) else list(metrics or [])
+    if test in COUNTING_TESTS and any(m not in ("accuracy", "subset_accuracy") for m in names):
+        raise OptionError(f"{TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
+
+
+def check_systems(names: Sequence[str], baseline: str | None) -> None:
+    """The systems' names, known before reading (from --name, the files or the columns): distinct, and the
+    baseline among them."""
+    repeated = sorted({n for n in names if list(names).count(n) > 1})
+    if repeated:
+        raise OptionError(f"system names must be distinct; repeated: {', '.join(map(repr, repeated))}")
+    if baseline is not None and baseline not in names:
+        raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, names))}")
+
+
+def check_files(paths: str | Sequence[str], option: str) -> None:
+    """Input files named by an option exist (globs match something) before anything else is read."""
+    for path in expand_paths([paths] if isinstance(paths, str) else list(paths)):
+        if path != "-" and not os.path.isfile(path):
+            what = "is a directory, not a file" if os.path.isdir(path) else "no such file"
+            raise InputError(f"{what} ({option})", path)
 
 
 def check_metrics(metrics: str | Sequence[str] | None, *, multilabel: bool, beta: float) -> None:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clfeval.count.limits import count_array, whole_count
+from clfeval.errors import InputError
+
 __all__ = ["LabelCounts"]
 
 
@@ -43,8 +46,21 @@ class LabelCounts:
         for name in ("tp", "fp", "fn", "tn"):
             arr = np.asarray(getattr(self, name))
             if arr.shape != shape or not shape or shape[-1] != k:
-                raise ValueError(f"{name} has shape {arr.shape}, expected (..., {k}) like tp {shape}")
+                raise InputError(f"{name} has shape {arr.shape}, expected (..., {k}) like tp {shape}")
+            if arr.dtype.kind not in "iuf" or (arr < 0).any():
+                raise InputError(f"{name} must hold counts ≥ 0, found {arr.ravel()[:6].tolist()}")
             object.__setattr__(self, name, arr)
+
+    @classmethod
+    def trusted(cls, labels: tuple[str, ...], tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray,
+                n_instances: int | np.ndarray) -> "LabelCounts":
+        """Counts the scorer made itself, unchecked: resampled sums and the delta method's perturbed sums (which
+        may be fractional, or a hair below 0 around a zero count) pass as they are."""
+        made = object.__new__(cls)
+        for name, value in (("labels", labels), ("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn),
+                            ("n_instances", n_instances)):
+            object.__setattr__(made, name, value)
+        return made
 
     @property
     def support(self) -> np.ndarray:
@@ -63,7 +79,9 @@ class LabelCounts:
 
         With single-label data N = Σ(tp + fn) and tn = N − tp − fp − fn.
         """
-        tp_, fp_, fn_ = (np.asarray(a, dtype=np.int64) for a in (tp, fp, fn))
-        n = int((tp_ + fn_).sum()) if n_instances is None else int(n_instances)
-        tn_ = n - tp_ - fp_ - fn_ if tn is None else np.asarray(tn, dtype=np.int64)
+        tp_, fp_, fn_ = (count_array(a, name) for a, name in ((tp, "tp"), (fp, "fp"), (fn, "fn")))
+        n = int((tp_ + fn_).sum()) if n_instances is None else whole_count(n_instances, "n_instances")
+        tn_ = n - tp_ - fp_ - fn_ if tn is None else count_array(tn, "tn")
+        if (tn_ < 0).any():
+            raise InputError(f"tp + fp + fn exceeds N = {n} for a label: the counts do not fit one table")
         return cls(tuple(labels), tp_, fp_, fn_, tn_, n)

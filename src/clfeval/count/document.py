@@ -25,7 +25,7 @@ from typing import Any
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSetCounts
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSetCounts, canonical_set
 from clfeval.count.limits import check_total, count_array, whole_count
 from clfeval.errors import InputError
 
@@ -120,6 +120,9 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
 
 def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
     if kind == "confusion":
+        if doc.get("multilabel", False) is not False:
+            raise InputError(f"a confusion count file holds single-label counts: multilabel must be false, found "
+                             f"{_json(doc.get('multilabel'))}", source)
         labels = _labels(doc["labels"], source, "labels", distinct=True)
         cells = doc["cells"]
         if not isinstance(cells, list) or len(cells) != len(labels) or not all(
@@ -135,7 +138,8 @@ def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
             if not isinstance(item, list) or len(item) != 3:
                 raise InputError(f"pairs[{i}] must be [gold labels, predicted labels, count], found {_json(item)}",
                                  source)
-            key = (_labels(item[0], source, f"pairs[{i}][0]"), _labels(item[1], source, f"pairs[{i}][1]"))
+            key = (_set(item[0], source, f"pairs[{i}][0]", duplicates, empty),
+                   _set(item[1], source, f"pairs[{i}][1]", duplicates, empty))
             pairs[key] = pairs.get(key, 0) + whole_count(item[2], f"pairs[{i}][2]", source)
         check_total(sum(pairs.values()), "the pairs' counts add up to", source)
         return LabelSetCounts(pairs, duplicates, empty)
@@ -151,13 +155,23 @@ def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
             if not isinstance(item, list) or len(item) != len(systems) + 2:
                 raise InputError(f"rows[{i}] must be [gold, a prediction per system ({len(systems)}), count], found "
                                  f"{_json(item)}", source)
-            values = tuple(_labels(v, source, f"rows[{i}][{j}]") if multilabel else v for j, v in enumerate(item[:-1]))
+            values = tuple(_set(v, source, f"rows[{i}][{j}]", duplicates, empty) if multilabel else v
+                           for j, v in enumerate(item[:-1]))
             if not multilabel and not all(isinstance(v, str) for v in values):
                 raise InputError(f"rows[{i}] must hold labels (strings), found {_json(item)}", source)
             rows[values] = rows.get(values, 0) + whole_count(item[-1], f"rows[{i}][{len(item) - 1}]", source)
         check_total(sum(rows.values()), "the rows' counts add up to", source)
         return JointCounts(systems, rows, multilabel, duplicates, empty)
     raise InputError(f"kind must be confusion, labelsets or joint, found {_json(kind)}", source)
+
+
+def _set(value: Any, source: str, what: str, duplicates: str, empty: str) -> tuple[str, ...]:
+    """A label set of a count file in its canonical form under the file's own policies: sorted, repeats kept or
+    collapsed, the empty set NONE when it is a label (a hand-edited file may hold another form of it)."""
+    try:
+        return canonical_set(_labels(value, source, what), duplicates, empty)
+    except InputError as exc:
+        raise InputError(f"{what}: {exc.message}", source) from None
 
 
 def _list(value: Any, what: str, source: str) -> list[Any]:

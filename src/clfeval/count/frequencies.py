@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+import numpy as np
+
+from clfeval.count.limits import whole_count
+from clfeval.errors import InputError
 
 __all__ = ["LabelFrequencies"]
 
@@ -14,11 +21,25 @@ class LabelFrequencies:
     """How often each label occurs (in a training set). Merge parts with ``+``.
 
     ``n_instances`` counts instances; with multi-label data the label occurrences may add up
-    to more (or, with empty sets, less) than that.
+    to more (or, with empty sets, less) than that. A frequency is a count, or any finite number
+    ≥ 0 (relative frequencies weight the lfb average the same); anything else is an
+    :class:`~clfeval.errors.InputError`.
     """
 
     counts: Mapping[str, int]
     n_instances: int
+
+    def __post_init__(self) -> None:
+        counts = {}
+        for label, count in self.counts.items():
+            if not isinstance(label, str):
+                raise InputError(f"label frequencies: labels must be strings, found {label!r}")
+            if (isinstance(count, (bool, np.bool_)) or not isinstance(count, numbers.Real) or not math.isfinite(count)
+                    or count < 0):
+                raise InputError(f"the frequency of {label!r} is {count!r}: expected a count (or a number ≥ 0)")
+            counts[label] = count
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "n_instances", whole_count(self.n_instances, "the number of instances"))
 
     @classmethod
     def from_labels(cls, labels: Iterable[str]) -> "LabelFrequencies":

@@ -143,6 +143,7 @@ class LabelSetCounts:
         """Multiplicity matrices ``G[u, λ]`` and ``P[u, λ]`` over the unique pairs u, and the weights."""
         index = {lab: i for i, lab in enumerate(label_set)}
         u, k = len(self._keys), len(label_set)
+        check_dense(k, rows=u)
         g_mat = np.zeros((u, k), dtype=np.int64)
         p_mat = np.zeros((u, k), dtype=np.int64)
         for row, (g, p) in enumerate(self._keys):
@@ -183,7 +184,7 @@ class LabelSetCounts:
         names = tuple(labels) + ("∅",)
         index = {lab: i for i, lab in enumerate(labels)}
         empty = len(labels)
-        check_dense(len(names))
+        check_dense(len(names), what="the multi-label split-count confusion matrix as a dense K×K table")
         gold_view = np.zeros((len(names), len(names)))
         pred_view = np.zeros((len(names), len(names)))
         for (g, p), w in zip(self._keys, self._weights):

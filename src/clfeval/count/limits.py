@@ -58,7 +58,9 @@ def count_array(values: Any, what: str, source: str | None = None) -> np.ndarray
         raw = np.asarray(values)
     except ValueError:  # ragged nested lists
         raise InputError(f"{what} must be a rectangular table of counts", source) from None
-    if raw.dtype.kind in "iu":
+    if raw.dtype.kind == "b":  # true and false are not counts
+        bad = np.ones(raw.shape, dtype=bool)
+    elif raw.dtype.kind in "iu":
         bad = (raw < 0) | (raw > MAX_COUNT)
     elif raw.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
@@ -94,13 +96,20 @@ def _first_not_number(values: Any, what: str) -> tuple[str, Any] | None:
     return None
 
 
-def check_dense(k: int, source: str | None = None) -> None:
-    """Refuse a single-label count over more labels than a dense K×K matrix can hold here."""
-    if k > MAX_DENSE_LABELS:
-        gib = k * k * 8 / 2 ** 30
-        raise InputError(f"{k:,} distinct labels: this version of clfeval holds single-label counts as a dense K×K "
-                         f"matrix, which would take {gib:,.1f} GiB; it takes at most {MAX_DENSE_LABELS:,} labels "
-                         f"({MAX_DENSE_LABELS ** 2 * 8 / 2 ** 30:.0f} GiB)", source)
+def check_dense(k: int, source: str | None = None, rows: int | None = None, what: str | None = None) -> None:
+    """Refuse counts over more labels than a dense table can hold here: single-label counts are a K×K matrix;
+    multi-label counts a (distinct label-set pairs) × K table (``rows``) and a (K+1)×(K+1) split-count matrix
+    (``what`` names the table)."""
+    cells = k * k if rows is None else rows * k
+    if cells > MAX_DENSE_LABELS ** 2:
+        gib = cells * 8 / 2 ** 30
+        if what is None and rows is None:
+            what = "single-label counts as a dense K×K matrix"
+        elif what is None:
+            what = f"multi-label counts over {rows:,} distinct label-set pairs as a dense pairs × labels table"
+        raise InputError(f"{k:,} distinct labels: this version of clfeval holds {what}, which would take "
+                         f"{gib:,.1f} GiB; it takes at most {MAX_DENSE_LABELS ** 2:,} cells "
+                         f"({MAX_DENSE_LABELS ** 2 * 8 / 2 ** 30:.0f} GiB, e.g. {MAX_DENSE_LABELS:,} labels)", source)
 
 
 def _shown(value: Any) -> str:

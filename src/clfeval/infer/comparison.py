@@ -30,7 +30,8 @@ from clfeval.score.result import Key, Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["COMPARE_SCHEMA", "Comparison", "PairTest", "TESTS", "Test", "check_test_options", "compare_counts"]
+__all__ = ["COMPARE_SCHEMA", "COUNTING_TESTS", "Comparison", "PairTest", "TESTS", "Test", "check_test_options",
+           "compare_counts"]
 
 #: The JSON schema name and version of a comparison.
 COMPARE_SCHEMA = "clfeval.compare/1"
@@ -64,7 +65,7 @@ TESTS: Mapping[str, Test] = {
                  "respects their dependence"),
 }
 #: Tests that compare accuracy only, from the units where one system does better.
-_COUNTING_TESTS = ("mcnemar", "sign")
+COUNTING_TESTS = ("mcnemar", "sign")
 #: Confidence intervals of the differences, by name.
 DIFFERENCE_INTERVALS: Mapping[str, str] = {
     "none": "no interval of the difference",
@@ -256,8 +257,8 @@ def check_test_options(test: str, alternative: str, rounds: int, seed: int | Non
         raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
-    if test in _COUNTING_TESTS and ci != "none":
-        raise OptionError(f"the {TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or "
+    if test in COUNTING_TESTS and ci != "none":
+        raise OptionError(f"{TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or "
                           "use --test bootstrap")
 
 
@@ -316,7 +317,7 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     if blocks is not None and blocks.n_instances != joint.n_instances:
         raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
-        metrics = ["accuracy"] if test in _COUNTING_TESTS else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
+        metrics = ["accuracy"] if test in COUNTING_TESTS else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
     metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
     if not metrics:
         raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
@@ -327,14 +328,14 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                for s in systems}
     first = results[systems[0]]
     keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
-    if test in _COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
-        raise OptionError(f"the {TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
-    if test in _COUNTING_TESTS:
+    if test in COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
+        raise OptionError(f"{TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
+    if test in COUNTING_TESTS:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
-    per_pair_rounds = 0 if test in _COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and test == "ar"))
+    per_pair_rounds = 0 if test in COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and test == "ar"))
     bar = _Progress(progress, per_pair_rounds * len(pairs))
     template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
@@ -359,7 +360,7 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
                         "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
                         "of a block are not independent")
     return Comparison(tuple(systems), tuple(metrics), tuple(keys), test, alternative,
-                      None if test in _COUNTING_TESTS else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
+                      None if test in COUNTING_TESTS else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
                       results, tuple(tests), dict(inputs or {}), tuple(dict.fromkeys([*warnings, *shared_warnings])),
                       tuple(notes), "instances" if blocks is None else blocks.unit,
                       joint.n_instances if blocks is None else blocks.n_blocks)

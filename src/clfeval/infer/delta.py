@@ -126,7 +126,7 @@ def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
     Var(maF1*) = 4 [maR⁴ Var(maP) + 2 maP² maR² Cov(maP, maR) + maP⁴ Var(maR)] / (maP + maR)⁴, with
     Var(maP) = Σ_i p_ii (p_i· − p_ii)/p_i·³ / (r² n), Var(maR) = Σ_i p_ii (p_·i − p_ii)/p_·i³ / (r² n), and
     Cov(maP, maR) = [Σ_i (p_i· − p_ii) p_ii (p_·i − p_ii)/(p_i·² p_·i²) + Σ_i Σ_{j≠i} p_ii p_ij p_jj/(p_i·² p_·j²)]
-    / (r² n). The last denominator is printed p_i·² p_j·² in the paper, a misprint (DESIGN §5):
+    / (r² n). The last denominator is printed p_i·² p_j·² in the paper, a misprint (docs/misprints.md):
     as printed, sd(maF1*) on the paper's example is 0.0658, not its 0.0649.
     """
     table = np.asarray(cells, dtype=np.float64).T  # rows predicted, columns true, as in the paper

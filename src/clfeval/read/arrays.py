@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -304,7 +304,12 @@ def count_in_blocks(columns: Sequence[Any], roles: Sequence[str], blocks: Any, *
             raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
     labels, codes = _column_codes(seqs, roles)
     numeric = isinstance(ids, np.ndarray) and ids.dtype.kind in "iufUSb"
-    block_of = np.unique(ids, return_inverse=True)[1].ravel() if numeric else _first_seen(block_values)
+    try:
+        block_of = np.unique(ids, return_inverse=True)[1].ravel() if numeric else _first_seen(block_values)
+    except TypeError:  # an unhashable block id (a list)
+        at = next(i for i, b in enumerate(block_values) if not isinstance(b, Hashable))
+        raise InputError(f"is {block_values[at]!r}: a block id must be a number or a string", "blocks",
+                         index=at) from None
     n_blocks = int(block_of.max()) + 1
     rows, row_of = np.unique(codes.T, axis=0, return_inverse=True)
     entry, count = np.unique(row_of.ravel() * n_blocks + block_of, return_counts=True)

@@ -20,7 +20,7 @@ from typing import Any
 from clfeval.errors import InputError
 
 __all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "chunk_bytes", "expand_paths",
-           "lf_bytes", "line_chunks", "line_ends", "size_of"]
+           "lf_bytes", "line_chunks", "size_of"]
 
 #: Bytes read per chunk unless ``CLFEVAL_CHUNK_BYTES`` says otherwise (4 MiB: the peak memory of a
 #: chunk's parse stays near 100 MiB, and larger chunks are no faster).
@@ -111,21 +111,12 @@ def _cut(data: bytes, quoted: bool) -> int:
     return cut
 
 
-def line_ends(first: bytes) -> str:
-    """How a file's lines end, judged from its first block of bytes: ``"cr"`` when it holds carriage returns and
-    no line feed (old Mac files, ``\\r`` alone), else ``"lf"`` (``\\n`` or ``\\r\\n``, which the readers take as they are)."""
-    return "cr" if b"\r" in first and b"\n" not in first else "lf"
-
-
-def _as_lf(data: bytes) -> bytes:
-    """Bytes of a file whose lines end in ``\\r`` (or a mix with ``\\r\\n``), with ``\\n`` line ends."""
-    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-
-
 def lf_bytes(data: bytes) -> bytes:
-    """A whole input read at once (standard input, a small file) with ``\\n`` line ends when its lines end in
-    ``\\r`` alone (see :func:`line_ends`); other bytes are returned as they are."""
-    return _as_lf(data) if line_ends(data[:1 << 22]) == "cr" else data
+    """Bytes with every line end made ``\\n``: ``\\r\\n`` (Windows) and ``\\r`` alone (old Mac files, or a mix of
+    both kinds in one file) are line ends, as Python's universal newlines read them."""
+    if b"\r" not in data:
+        return data
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 class FileVersion:
@@ -164,10 +155,9 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
                 meter: Meter | None = None) -> Iterator[Chunk]:
     """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
 
-    A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or, in old Mac
-    files, ``\\r`` alone (:func:`line_ends`, judged on the first block; such chunks come with ``\\n`` line
-    ends). With ``quoted`` (CSV), a chunk never ends inside a double-quoted field, so a quoted line
-    break stays within one chunk. A regular file is read up to the size it had when reading began,
+    A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or ``\\r`` alone, in any
+    mix: chunks come with ``\\n`` line ends (:func:`lf_bytes`). With ``quoted`` (CSV), a chunk never ends inside
+    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it had when reading began,
     and a file that changes meanwhile is an error (:class:`FileVersion`).
     """
     size = size or chunk_bytes()
@@ -178,8 +168,7 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
         rest = b""
         line = 1
         start = True
-        ends: str | None = None
-        carry = b""  # a \r ending a block of a file of \r line ends: its \n may open the next block
+        carry = b""  # a \r ending a block: its \n may open the next block
         read = 0
         while True:
             raw = handle.read(size if left is None else min(size, left))
@@ -189,14 +178,11 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
             if meter is not None:
                 meter.add(len(raw))
             eof = not raw
-            if ends is None and raw:
-                ends = line_ends(raw)
-            block = raw
-            if ends == "cr":
-                block, carry = carry + raw, b""
-                if raw and block.endswith(b"\r"):
-                    block, carry = block[:-1], b"\r"
-                block = _as_lf(block)
+            block = carry + raw if carry else raw
+            carry = b""
+            if raw and block.endswith(b"\r"):
+                block, carry = block[:-1], b"\r"
+            block = lf_bytes(block)
             data = rest + block if rest else block
             if start and (len(data) >= len(_BOM) or eof):
                 start = False

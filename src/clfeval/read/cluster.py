@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import math
 import os
 import re
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.columns import Column, resolve_column
+from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.chunks import expand_paths
 from clfeval.read.table import Cells, TableOptions, format_of, read_cells
 from clfeval.read.table import _separator as _table_separator
@@ -128,7 +129,10 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
         try:
             with warnings.catch_warnings():  # the scheduler's HTTP port (unused here) moves when 8787 is taken
                 warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-                cluster = distributed.LocalCluster(host="127.0.0.1", dashboard_address=None)
+                # its workers' logs (a task's failure, with a traceback) stay quiet: the error reaches the user once,
+                # as one line naming the file and line, when the client raises it
+                cluster = distributed.LocalCluster(host="127.0.0.1", dashboard_address=None,
+                                                   silence_logs=logging.CRITICAL)
         except Exception as exc:
             raise OptionError(f"could not start a local dask cluster: {_first_line(exc)}") from None
         try:
@@ -297,6 +301,7 @@ def _count_frame(frame: Any, columns: Sequence[Column], roles: Sequence[str], so
     if not names:
         raise InputError("has no columns", source)
     positions = [resolve_column(c, names, source, r) for c, r in zip(columns, roles)]
+    one_role_each(positions, roles, source, [repr(names[p]) for p in positions])
     used = sorted(set(positions))
     projected = frame[[labels[p] for p in used]]  # Parquet reads only these columns
     take = [used.index(p) for p in positions]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["Column", "parse_column", "resolve_column"]
+__all__ = ["Column", "one_role_each", "parse_column", "resolve_column"]
 
 Column = int | str
 
@@ -23,6 +23,26 @@ def parse_column(value: str | int | None) -> Column | None:
     except ValueError:
         return text
     return parse_column(number)
+
+
+def one_role_each(resolved: Sequence[object], roles: Sequence[str], source: str | None,
+                  shown: Sequence[str] | None = None, line: int | None = None) -> None:
+    """Refuse two roles resolved to one column (``--gold-col g --pred-col 1`` naming the same field twice).
+
+    ``resolved`` holds each role's column as found in the file (a position or a field name), or as given
+    (``source`` None: an :class:`OptionError`, before any file is read); ``shown``, how to name them in the
+    message (default: as they are).
+    """
+    seen: dict[object, int] = {}
+    for i, key in enumerate(resolved):
+        if key in seen:
+            first = seen[key]
+            what = (shown or [str(k) for k in resolved])[i]
+            cause = (" (a column scored against itself is always right)"
+                     if {roles[first], roles[i]} & {"gold"} and "predicted" in roles[i] + roles[first] else "")
+            message = f"the {roles[first]} and {roles[i]} columns are both {what}: give different columns{cause}"
+            raise OptionError(message) if source is None else InputError(message, source, line)
+        seen[key] = i
 
 
 def resolve_column(col: Column, names: Sequence[str], source: str, role: str) -> int:

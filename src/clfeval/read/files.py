@@ -22,10 +22,10 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import expand_paths
-from clfeval.read.columns import Column
+from clfeval.read.columns import Column, one_role_each
 from clfeval.read.engine import Engine
 from clfeval.read.labels import NotANumber, Relabel, cell_value, single_label
-from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, first_line_with, read_cells,
+from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, file_identity, first_line_with, read_cells,
                                 read_cells_in_line_order, shown_pattern)
 
 __all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
@@ -160,6 +160,18 @@ class BlockSpec:
         return replace(options, block_end=self.end) if self.end is not None else options
 
 
+def _counted_frame(cells: Cells, width: int) -> tuple[Any, Sequence[bool] | None]:
+    """The counted rows as a polars frame (columns ``c0``… and ``n``) and which columns hold label lists: the
+    embedded reader's own frame, or one made of the rows another engine (Dask) sent back."""
+    if cells.frame is not None:
+        return cells.frame, cells.is_list
+    import polars as pl
+
+    flags = [bool(cells.rows) and isinstance(cells.rows[0][i], tuple) for i in range(width)]
+    columns = {f"c{i}": [list(r[i]) if flags[i] else r[i] for r in cells.rows] for i in range(width)}
+    return pl.DataFrame({**columns, "n": cells.counts}), flags
+
+
 def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Sequence[bool] | None, multilabel: bool,
              label_sep: str, duplicates: str, empty: str, relabel: Relabel | None, unit: str) -> Blocks:
     """A counted frame with label columns ``c0``… and a block column as :class:`Blocks`: each unique cell value
@@ -221,7 +233,8 @@ def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Co
     where = [(path, gold_col), (path, pred_col)]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
-        found = _located(lambda: _blocked(cells.frame, 2, key, cells.source, cells.is_list, multilabel, label_sep,
+        frame, flags = _counted_frame(cells, 3)
+        found = _located(lambda: _blocked(frame, 2, key, cells.source, flags, multilabel, label_sep,
                                           duplicates, empty, relabel, blocks.unit), where, options)
         counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
         return Counted(counts, list(cells.warnings), found)
@@ -233,13 +246,8 @@ def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Co
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
-    """Refuse one column given for two roles (``--gold-col 2 --pred-col 2``): it would score a column against itself."""
-    seen: dict[str, str] = {}
-    for column, role in zip(columns, roles):
-        if str(column) in seen:
-            raise OptionError(f"the {seen[str(column)]} and {role} columns are both column {column!s}: give "
-                              "different columns (a column scored against itself is always right)")
-        seen[str(column)] = role
+    """Refuse one column given for two roles (``--gold-col 2 --pred-col 2``), before any file is read."""
+    one_role_each([str(c) for c in columns], roles, None, [f"column {c!s}" for c in columns])
 
 
 def one_file(spec: str) -> str:
@@ -319,13 +327,14 @@ def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_
 
 def system_names(paths: Sequence[str]) -> list[str]:
     """Systems named after their files: the file name without its extension, or the path when those clash."""
+    ids = [file_identity(p) for p in paths]
+    if len(set(ids)) != len(ids):  # one file under two names (./b.txt, a link) is still one system
+        twice = [p for p, i in zip(paths, ids) if ids.count(i) > 1]
+        raise OptionError(f"the same predictions file is given twice: {', '.join(twice)}")
     stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
     if len(set(stems)) == len(stems):
         return stems
-    if len(set(paths)) == len(paths):
-        return list(paths)
-    twice = sorted({p for p in paths if list(paths).count(p) > 1})
-    raise OptionError(f"the same predictions file is given twice: {', '.join(twice)}")
+    return list(paths)
 
 
 def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequence[str] | None = None,
@@ -376,7 +385,8 @@ def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_co
     where = [(path, column) for column in [gold_col, *pred_cols]]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"
-        found = _located(lambda: _blocked(cells.frame, len(roles), key, cells.source, cells.is_list, multilabel,
+        frame, flags = _counted_frame(cells, len(roles) + 1)
+        found = _located(lambda: _blocked(frame, len(roles), key, cells.source, flags, multilabel,
                                           label_sep, duplicates, empty, relabel, blocks.unit), where, options)
         return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty),
                        list(cells.warnings), found)

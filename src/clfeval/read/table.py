@@ -18,6 +18,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -25,8 +26,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.read.chunks import STDIN, Chunk, Meter, ReadProgress, line_chunks, size_of
-from clfeval.read.columns import Column, resolve_column
+from clfeval.read.chunks import STDIN, Chunk, FileVersion, Meter, ReadProgress, line_chunks, size_of
+from clfeval.read.columns import Column, one_role_each, resolve_column
 
 __all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern", "first_line_with",
            "format_of", "read_cells", "read_cells_in_line_order"]
@@ -231,9 +232,6 @@ def _split(text: str, sep: str | None, quoted: bool, name: str | None = None, nu
         except csv.Error as exc:
             if name is None:
                 raise
-            if "\r" in text:
-                raise InputError("holds a carriage return (\\r) inside the line: lines must end in \\n or \\r\\n "
-                                 "(or in \\r alone throughout the file)", name, number) from None
             raise InputError(f"could not be read as CSV: {exc}", name, number) from None
     return text.split(sep)
 
@@ -290,9 +288,9 @@ def _distinct_fields(positions: Sequence[int], roles: Sequence[str], width: int,
     for p, role in zip(positions, roles):
         at = p if p >= 0 else width + p
         if at in seen:
+            cause = " (a column scored against itself is always right)" if {seen[at], role} & {"gold"} else ""
             raise InputError(f"the {seen[at]} and {role} columns are the same field ({at + 1} of {width}) on this "
-                             "line: give columns that differ (a column scored against itself is always right)",
-                             name, number)
+                             f"line: give columns that differ{cause}", name, number)
         seen[at] = role
 
 
@@ -485,9 +483,9 @@ def _check_label_sep(label_sep: str | None, sep: str | None, quoted: bool, fmt: 
     if label_sep is None:
         return
     if sep is None and any(ch.isspace() for ch in label_sep):
-        raise OptionError(f"{name}: --label-sep {label_sep!r} is whitespace, which separates the fields of {fmt} "
-                          "input, so label sets would be split into fields: choose another --label-sep, or give the "
-                          "field separator with --sep")
+        raise OptionError(f"{name}: --label-sep {label_sep!r} holds whitespace, which separates the fields of "
+                          f"{fmt} input, so label sets would be split into fields: choose another --label-sep, or give "
+                          "the field separator with --sep")
     if sep is not None and sep in label_sep and not quoted:
         shown = "'\\t' (tab)" if sep == "\t" else repr(sep)
         raise OptionError(f"{name}: --label-sep {label_sep!r} holds the field separator {shown} of {fmt} input, so "
@@ -807,6 +805,26 @@ def _typed_parts(path: str, name: str, fmt: str, meter: Meter | None) -> Iterato
             done = start + step
 
 
+@contextmanager
+def _guarded(path: str, name: str, fmt: str) -> Iterator[None]:
+    """Reading a JSON Lines or Parquet file: a failure of polars (a panic included) becomes an :class:`InputError`,
+    and when the file changed while it was read (a Parquet file cut short makes polars panic) the error says so."""
+    version = FileVersion(path) if path != STDIN else None
+    try:
+        yield
+    except InputError:
+        if version is not None:
+            version.check()
+        raise
+    except (Exception, _polars().exceptions.PanicException) as exc:
+        if version is not None:
+            version.check()
+        raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                         name) from None
+    if version is not None:
+        version.check()
+
+
 def _typed_schema(lf: Any, name: str, fmt: str, raw: bytes | None, first: int, roles: Sequence[str]) -> Any:
     try:
         return lf.collect_schema()
@@ -820,6 +838,13 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
                 meter: Meter | None, is_list: list[bool] | None, empty_ok: bool = False
                 ) -> tuple[tuple[Any, ...] | None, list[bool]]:
     """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
+    with _guarded(path, name, fmt):
+        return _read_typed_parts(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
+
+
+def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: _Tally,
+                      meter: Meter | None, is_list: list[bool] | None, empty_ok: bool
+                      ) -> tuple[tuple[Any, ...] | None, list[bool]]:
     pl = _polars()
     keys = [f"c{i}" for i in range(len(columns))]
     fields: list[str] | None = None
@@ -831,6 +856,7 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
             if not names:
                 raise InputError(f"is empty: expected {fmt} records with label fields", name)
             fields = [names[resolve_column(c, names, name, r)] for c, r in zip(columns, roles)]
+            one_role_each(fields, roles, name, [f"field {f!r}" for f in fields])
         for f, r in zip(fields, roles):
             if f not in schema:
                 raise InputError(f"the {r} field {f!r} is missing from every record of this part", name, start)
@@ -849,6 +875,8 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
             if fmt == "jsonl":
                 _diagnose_jsonl(raw, name, fields, roles, start - 1)
             raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+        if fmt == "jsonl" and _coerced_jsonl(frame, keys, lists):
+            _diagnose_jsonl(raw, name, fields, roles, start - 1, lists)
         problems = [_cell_problems(pl.col(k), flag, empty_ok) for k, flag in zip(keys, lists)]
         if frame.select(pl.any_horizontal([m | e for m, e in problems]).any()).item():
             _typed_problem(lf, schema, fields, roles, lists, empty_ok, name, start)
@@ -887,9 +915,11 @@ def _unpack(value: Any, is_list: bool) -> Any:
     return tuple(value)
 
 
-def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0
-                    ) -> None:
-    """Find the first JSON Lines record polars could not take, and say why."""
+def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0,
+                    lists: Sequence[bool] | None = None) -> None:
+    """Find the first JSON Lines record polars could not take, and say why. With ``lists`` (whether each field is
+    read as label sets), a field that holds a list in a record of a single-label field is an error too: polars
+    would turn it into the text of the list (``'["B"]'``)."""
     if src is None:
         return
     for number, raw in _lines(src, offset):
@@ -902,13 +932,25 @@ def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Se
             raise InputError(f"is not valid JSON: {exc.msg} at column {exc.colno}", name, number) from None
         if not isinstance(record, dict):
             raise InputError(f"expected a JSON object, found {type(record).__name__}", name, number)
-        for fname, role in zip(fields or (), roles):
+        for i, (fname, role) in enumerate(zip(fields or (), roles)):
             value = record.get(fname)
             ok = isinstance(value, (str, int)) or (
                 isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
             if not ok:
                 raise InputError(f"the {role} field {fname!r} must be a label (string or integer) or a list of "
                                  f"labels, found {json.dumps(value)}", name, number)
+            if lists is not None and not lists[i] and isinstance(value, list):
+                raise InputError(f"the {role} field {fname!r} holds a list of labels here but single labels in other "
+                                 "records: one kind of value per field", name, number)
+
+
+def _coerced_jsonl(frame: Any, keys: Sequence[str], lists: Sequence[bool]) -> bool:
+    """Whether a JSON Lines frame's single-label columns hold text that polars may have made of a list or an
+    object (it reads a field that mixes them with strings as strings): then the records are checked one by one."""
+    pl = _polars()
+    text = [pl.col(k).str.starts_with("[") | pl.col(k).str.starts_with("{") for k, flag in zip(keys, lists)
+            if not flag]
+    return bool(text) and bool(frame.select(pl.any_horizontal(text).any()).item())
 
 
 # --------------------------------------------------------------------------- the entry points
@@ -1078,8 +1120,10 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     at the same places in every file, so that no file is out of step.
     """
     pl = _polars()
-    if options.header is None and any(isinstance(col, str) for _, col, _ in sources):
-        # a column named in one file means the files have headers: read every file's first line as one
+    if options.header is None and any(isinstance(col, str) and format_of(path, options) not in ("jsonl", "parquet")
+                                      for path, col, _ in sources):
+        # a column named in one delimited file means the delimited files have headers: read each one's first line
+        # as one (JSON Lines and Parquet fields always have names, which says nothing of a text file's first line)
         options = replace(options, header=True)
     paths = [path for path, _, _ in sources]
     if paths.count(STDIN) > 1:
@@ -1089,8 +1133,11 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     opened = [_column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
               for path, col, role in sources]
     names = [_display(path) for path in paths]
-    parts = [it for _, it, _ in opened]
-    is_list = [flag for flag, _, _ in opened]
+    # one column of one file for two roles (gold.txt gold.txt: a file scored against itself) is refused
+    one_role_each([(file_identity(path), part[3]) for path, part in zip(paths, opened)], [r for _, _, r in sources],
+                  names[0], [f"{part[3][0]} {part[3][1]} of {name}" for part, name in zip(opened, names)])
+    parts = [part[1] for part in opened]
+    is_list = [part[0] for part in opened]
     keys = [f"c{i}" for i in range(len(sources))]
     counted_keys = keys + ([BLOCK_KEY] if blank_line_blocks else [])
     tally = _Tally(counted_keys)
@@ -1119,7 +1166,8 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
                              f"at line {going_on}")
         step = min(lengths)
         heads = [b[:step] for b in buffers]
-        _same_blocks(heads, names)
+        _same_blocks(heads, names, "blank line(s)" if options.block_end is None else
+                     "block end(s) (blank lines or lines matching --block-end)")
         frame = pl.DataFrame({**{k: h.get_column("v") for k, h in zip(keys, heads)},
                               **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {})})
         tally.add(_counted(frame.lazy(), counted_keys))
@@ -1133,23 +1181,35 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     return rows, counts, tally.frame(), warnings
 
 
-def _same_blocks(heads: Sequence[Any], names: Sequence[str]) -> None:
-    """Refuse files whose blank lines fall at different places: the files would be out of step."""
+def _same_blocks(heads: Sequence[Any], names: Sequence[str], ends: str = "blank line(s)") -> None:
+    """Refuse files whose blank lines (``ends``: and block-end lines) fall at different places: the files would be
+    out of step."""
     first = heads[0].get_column(BLOCK_KEY)
     for head, name in zip(heads[1:], names[1:]):
         differ = (head.get_column(BLOCK_KEY) != first).arg_true()
         if len(differ):
             at = int(differ[0])
             line, other = int(head.get_column("line")[at]), int(heads[0].get_column("line")[at])
-            raise InputError(f"{head.get_column(BLOCK_KEY)[at]} blank line(s) before this line, but "
-                             f"{first[at]} before line {other} of {names[0]}, which it pairs with: blank lines "
-                             "must fall at the same places in every file (the files are out of step)", name, line)
+            kind = "blank lines" if ends.startswith("blank") else "block ends"
+            raise InputError(f"{head.get_column(BLOCK_KEY)[at]} {ends} before this line, but {first[at]} before line "
+                             f"{other} of {names[0]}, which it pairs with: {kind} must fall at the same places in "
+                             "every file (the files are out of step)", name, line)
+
+
+def file_identity(path: str) -> tuple[int, int] | str:
+    """What makes two paths one file (device and inode: a symbolic link or ``./`` is the same file); ``-`` itself."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return path
+    return stat.st_dev, stat.st_ino
 
 
 def _column_parts(path: str, col: Column, role: str, options: TableOptions, blank_is_value: bool, empty_ok: bool,
-                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any], _LeftOut]:
-    """One label column of a file, in line order, a chunk at a time; whether it holds lists; and the count of its
-    lines left out, which grows as the parts are read.
+                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any], _LeftOut, tuple[str, object]]:
+    """One label column of a file, in line order, a chunk at a time; whether it holds lists; the count of its
+    lines left out, which grows as the parts are read; and which column it is (``("column", position)``, negative
+    from each line's end, or ``("field", name)``).
 
     Each part is a polars DataFrame: the value ``v``, its ``line`` and the number of blank lines before it
     (:data:`BLOCK_KEY`). A blank line is the empty label set when ``blank_is_value``, else a delimiter.
@@ -1159,7 +1219,8 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
     _check_source(path)
     if fmt in ("jsonl", "parquet"):
         _no_line_rules(fmt, options, blocks)
-        return (*_typed_column_parts(path, name, fmt, col, role, meter, empty_ok), _LeftOut())
+        is_list, series, field_name = _typed_column_parts(path, name, fmt, col, role, meter, empty_ok)
+        return is_list, series, _LeftOut(), ("field", repr(field_name))
     header = bool(options.header) or isinstance(col, str)
     layout, _, _, chunks, before = _delimited_chunks(path, name, fmt, replace(options, input_format=fmt, header=header),
                                                      [col], [role], empty_ok, meter, blocks=True)
@@ -1175,7 +1236,7 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
             block = after
             yield frame
 
-    return False, frames(), left_out
+    return False, frames(), left_out, ("column", index if index < 0 else index + 1)
 
 
 def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
@@ -1234,13 +1295,14 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
 
 
 def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
-                        meter: Meter, empty_ok: bool = False) -> tuple[bool, Iterator[Any]]:
+                        meter: Meter, empty_ok: bool = False) -> tuple[bool, Iterator[Any], str]:
     pl = _polars()
-    parts = _typed_parts(path, name, fmt, meter)
-    first = next(parts, None)
-    if first is None:
-        raise InputError(f"is empty: expected {fmt} records with label fields", name)
-    schema = _typed_schema(first[0], name, fmt, first[2], first[1], (role,))
+    with _guarded(path, name, fmt):
+        parts = _typed_parts(path, name, fmt, meter)
+        first = next(parts, None)
+        if first is None:
+            raise InputError(f"is empty: expected {fmt} records with label fields", name)
+        schema = _typed_schema(first[0], name, fmt, first[2], first[1], (role,))
     names = list(schema.names())
     if not names:
         raise InputError(f"is empty: expected {fmt} records with label fields", name)
@@ -1248,7 +1310,11 @@ def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
     is_list = isinstance(schema[field_name], pl.List)
 
     def series() -> Iterator[Any]:
-        for lf, start, raw in itertools.chain([first], parts):
+        with _guarded(path, name, fmt):
+            yield from parts_of(itertools.chain([first], parts))
+
+    def parts_of(chunks: Iterator[tuple[Any, int, bytes | None]]) -> Iterator[Any]:
+        for lf, start, raw in chunks:
             part_schema = _typed_schema(lf, name, fmt, raw, start, (role,))
             if field_name not in part_schema:
                 raise InputError(f"the {role} field {field_name!r} is missing", name, start)
@@ -1258,10 +1324,12 @@ def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
                 if fmt == "jsonl":
                     _diagnose_jsonl(raw, name, None, (role,), start - 1)
                 raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
+            if fmt == "jsonl" and _coerced_jsonl(values.to_frame(), ["v"], [is_list]):
+                _diagnose_jsonl(raw, name, [field_name], [role], start - 1, [is_list])
             missing, empty = _cell_problems(pl.col("v"), is_list, empty_ok)
             if values.to_frame().select((missing | empty).any()).item():
                 _typed_problem(lf, part_schema, [field_name], [role], [is_list], empty_ok, name, start)
             yield pl.DataFrame({"v": values, "line": pl.int_range(start, start + len(values), eager=True),
                                 BLOCK_KEY: pl.zeros(len(values), pl.Int64, eager=True)})
 
-    return is_list, series()
+    return is_list, series(), field_name

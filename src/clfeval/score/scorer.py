@@ -196,6 +196,9 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     Per label: P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp),
     specificity = tn/(tn+fp). See :data:`clfeval.AVERAGES` for the averages.
     """
+    if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
+        raise OptionError(f"score_counts takes ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
+                          f"count_label_sets, load_counts …), not {type(counts).__name__}")
     if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
         raise OptionError(f"beta must be a positive number, not {beta!r}")
     beta = float(beta)
@@ -222,6 +225,11 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
         per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs, samples=samples).items()}
     masks = {**per.undefined, "specificity": s_und}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
+    if train is not None and train.labels and not set(train.labels) & (set(policy_gold) | set(policy_pred)):
+        shown = ", ".join(map(repr, sorted(train.labels)[:5])) + (" …" if len(train.labels) > 5 else "")
+        warnings = [*warnings, f"none of the {len(train.labels)} training labels ({shown}) occurs in the evaluated "
+                               "data: is the training file read as intended (its label column --train-col, "
+                               "--train-sep, --train-format)?"]
     messages = [*warnings, *label_set.warnings,
                 *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined,
                                      per.undefined)]

@@ -96,7 +96,7 @@ class ScoreFunction:
         tp, fp, fn, present = (sums[:, c.column(name)] for name in ("tp", "fp", "fn", "present"))
         n = sums[:, c.column("n")][:, 0]
         tn = n[:, None] - present
-        lc = LabelCounts(c.labels, tp, fp, fn, tn, n)
+        lc = LabelCounts.trusted(c.labels, tp, fp, fn, tn, n)
         per = per_label_measures(lc, self.beta, self.zero_division)
         specificity = ratio(tn, tn + fp, self.zero_division)[0]
         freqs = self.train_frequencies if self.train_frequencies is not None else relative(lc.support)
