@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from clfeval.errors import InputError
 
 __all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "chunk_bytes", "expand_paths",
@@ -112,10 +114,17 @@ def _cut(data: bytes, quoted: bool) -> int:
 
 
 def lf_bytes(data: bytes) -> bytes:
-    """Bytes with every line end made ``\\n``: ``\\r\\n`` (Windows) and ``\\r`` alone (old Mac files, or a mix of
-    both kinds in one file) are line ends, as Python's universal newlines read them."""
+    """Bytes whose line ends the readers all take: ``\\n``, and ``\\r\\n`` (Windows; the readers strip its ``\\r``)
+    as they are; ``\\r`` alone (old Mac files, or a mix of kinds in one file) made ``\\n``, as Python's universal
+    newlines read it. Only bytes with a lone ``\\r`` are rewritten (one vectorised look at each ``\\r``'s next byte
+    tells)."""
     if b"\r" not in data:
         return data
+    codes = np.frombuffer(data, dtype=np.uint8)
+    returns = np.flatnonzero(codes == 13)
+    after = returns + 1
+    if after[-1] < len(codes) and not (codes[after] != 10).any():
+        return data  # every \r is followed by \n (a \r ending the data is kept back by the reader)
     return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 

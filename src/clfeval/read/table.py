@@ -581,12 +581,15 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
         width = len(lf.collect_schema())
         if width != layout.width or not _even_width(chunk, layout):
             raise ValueError("a line of another width")
-        last = (pl.nth(width - 1) == "").alias("__short")  # empty on a narrower line (or an empty last field)
-        frame = _counted(lf.select([pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)] + [last]),
-                         [*keys, "__short"])
-        if frame.get_column("__short").any() and not _even_width(chunk, layout, exact=True):
-            raise ValueError("a line of another width")
-        frame = frame.group_by(keys).agg(pl.col("n").sum())
+        columns = [pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)]
+        if width - 1 in layout.positions:  # a narrower line leaves the last field empty: the check below sees it
+            frame = _counted(lf.select(columns), keys)
+        else:  # the last field is not read: look at it too
+            last = (pl.nth(width - 1) == "").alias("__short")  # empty on a narrower line (or an empty last field)
+            frame = _counted(lf.select([*columns, last]), [*keys, "__short"])
+            if frame.get_column("__short").any() and not _even_width(chunk, layout, exact=True):
+                raise ValueError("a line of another width")
+            frame = frame.group_by(keys).agg(pl.col("n").sum())
     except Exception as exc:  # polars parse errors, or ragged lines: find the line ourselves
         if layout.ragged:
             return None, 0  # the line path splits each line on its own
@@ -598,6 +601,8 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
         return None, 0  # runs of whitespace or tabs: take the general whitespace path
     if not frame.select(empty.any()).item():
         return frame, 0
+    if layout.ragged:
+        return None, 0  # a narrower line, perhaps: the line path splits each line on its own
     # raises on short lines (and on empty labels unless empty cells are allowed)
     n_blank = layout.diagnose(chunk, layout.width, layout.positions)
     if n_blank:
