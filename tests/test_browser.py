@@ -58,7 +58,7 @@ def test_score_report_renders_offline_with_its_heat_map_and_views(browser: objec
     context, page, requests = _open(browser, path, 1280, 900)
     assert requests == [path.as_uri()]  # the page loaded nothing else, from anywhere
     text = page.inner_text("body")
-    for average, f1 in (("micro (summed tp, fp, fn)", "0.8467"), ("macro (AF: mean of per-label F1)", "0.6620"),
+    for average, f1 in (("micro (summed tp, fp, fn, tn)", "0.8467"), ("macro (AF: mean of per-label F1)", "0.6620"),
                         ("macro_fa (FA: F1 of macro P and macro R)", "0.6640"),
                         ("weighted (mean weighted by gold support)", "0.8420"),
                         ("lfb (mean weighted by training label frequencies)", "0.8294")):

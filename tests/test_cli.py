@@ -26,7 +26,7 @@ def test_text_report_names_every_average(run_file: Path) -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout.decode()
     for needle in ("macro (AF: mean of per-label F1)", "macro_fa (FA: F1 of macro P and macro R)",
-                   "micro (summed tp, fp, fn)", "weighted (mean weighted by gold support)",
+                   "micro (summed tp, fp, fn, tn)", "weighted (mean weighted by gold support)",
                    "lfb (mean weighted by test gold label frequencies)", "confusion matrix (rows: gold, columns: predicted)",
                    "N = 5 instances", "source 'union'", "zero division: a 0/0 ratio is set to 0"):
         assert needle in text, needle
@@ -42,7 +42,11 @@ def test_json_contract(run_file: Path, tmp_path: Path) -> None:
     assert data["task"] == "single-label" and data["n_instances"] == 5 and data["beta"] == 1.0
     assert data["labels"] == ["A", "B", "C"] and data["label_source"] == "union"
     assert set(data["per_label"]["A"]) == {"support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall",
-                                            "f1", "specificity"}
+                                            "f1", "specificity", "npv", "fpr", "fnr", "jaccard"}
+    assert set(data["averages"]["macro"]) == {"precision", "recall", "f1", "specificity", "jaccard"}
+    overall = ("accuracy", "hamming_loss", "micro_fpr", "balanced_accuracy", "balanced_accuracy_adjusted", "mcc",
+               "kappa", "kappa_linear", "kappa_quadratic")
+    assert all(isinstance(data[name], float) for name in overall)
     assert set(data["averages"]) == {"micro", "macro", "macro_fa", "weighted", "lfb"}
     assert data["averages"]["lfb"]["frequencies"] == "test"
     assert data["confusion_matrix"] == {"labels": ["A", "B", "C"], "counts": [[1, 1, 0], [0, 2, 0], [1, 0, 0]]}
@@ -58,7 +62,7 @@ def test_beta_names_the_f_key(run_file: Path) -> None:
 
 def test_markdown_and_csv(run_file: Path) -> None:
     md = run_cli("score", str(run_file), "--format", "markdown", "--no-matrix").stdout.decode()
-    assert "| macro (AF: mean of per-label F1) |" in md and "confusion matrix" not in md
+    assert "| macro (AF: mean of per-label F1) |" in md and "rows: gold, columns: predicted" not in md
     rows = list(csv.DictReader(io.StringIO(run_cli("score", str(run_file), "--format", "csv").stdout.decode())))
     macro_f = next(r for r in rows if r["section"] == "average" and r["label"] == "macro" and r["measure"] == "f1")
     data = json.loads(run_cli("score", str(run_file), "--format", "json").stdout)

@@ -140,7 +140,7 @@ def test_metric_names_follow_beta_and_task() -> None:
     assert metric_key("macro.f2", labels=["a"], task="single-label", beta=2) == ("averages", "macro", "f")
     assert metric_key("subset_accuracy", labels=["a"], task="multi-label") == ("accuracy",)
     assert metric_key("per_label.a.b.f1", labels=["a.b"], task="single-label") == ("per_label", "a.b", "f")
-    for bad, task in (("macro.f1", "x"), ("samples.f1", "single-label"), ("hamming_loss", "single-label"),
+    for bad, task in (("macro.f1", "x"), ("samples.f1", "single-label"), ("mcc", "multi-label"),
                       ("macro.f2", "single-label"), ("per_label.q.f1", "single-label"), ("macro", "single-label")):
         with pytest.raises(OptionError):
             metric_key(bad, labels=["a"], task=task if task != "x" else "single-label", beta=1 if bad != "macro.f1"

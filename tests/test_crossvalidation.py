@@ -45,15 +45,19 @@ def test_pooled_is_the_concatenation_and_the_mean_is_the_mean_of_fold_scores(mul
     means = result.mean_of_folds()  # the measure names of Scores.averages: "f", not "f1"
     json_means = result.to_dict()["mean_of_folds"]  # the JSON's: "f1"
     for name in whole.averages:
-        for m in ("precision", "recall", "f"):
+        for m in ("precision", "recall", "f", "specificity", "jaccard"):
             values = [a.averages[name][m] for a in alone]
             assert means["averages"][name][m] == pytest.approx(np.mean(values), abs=1e-12)
             assert means["averages"][name][f"{m}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
             key = "f1" if m == "f" else m
             assert json_means["averages"][name][key] == pytest.approx(np.mean(values), abs=1e-12)
             assert json_means["averages"][name][f"{key}_sd"] == pytest.approx(np.std(values, ddof=1), abs=1e-12)
-    assert {r["measure"] for r in result.to_dict()["differences"]} == {"precision", "recall", "f1"}
-    assert {r["measure"] for r in result.differences()} == {"precision", "recall", "f"}
+    averaged = {"precision", "recall", "specificity", "jaccard"}
+    assert {r["measure"] for r in result.to_dict()["differences"]} == averaged | {"f1"}
+    assert {r["measure"] for r in result.differences()} == averaged | {"f"}
+    for name in whole.overall:  # every overall measure of the task: accuracy, MCC, κ …
+        assert means[name] == pytest.approx(np.mean([a.overall[name] for a in alone]), abs=1e-12)
+        assert means[f"{name}_sd"] == pytest.approx(np.std([a.overall[name] for a in alone], ddof=1), abs=1e-12)
     assert means["accuracy"] == pytest.approx(np.mean([a.accuracy for a in alone]))
     assert [f.n_instances for f in result.folds] == [len(g) for g, _ in folds]
 
@@ -104,7 +108,8 @@ def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
     assert data["pooled"]["averages"]["macro"]["f1_ci"] is not None
     assert len(data["folds"]) == 5 and data["folds"][0]["inputs"] == {"fold": "0"}
     assert set(data["mean_of_folds"]["averages"]["macro"]) == {"precision", "precision_sd", "recall", "recall_sd",
-                                                                "f1", "f1_sd"}
+                                                                "f1", "f1_sd", "specificity", "specificity_sd",
+                                                                "jaccard", "jaccard_sd"}
     assert json.loads(json.dumps(data)) == data == result.to_dict()
 
 

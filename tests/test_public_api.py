@@ -9,6 +9,7 @@ EXPECTED = {
     "ENGINES", "FORMATS",
     "INTERVAL_METHODS",
     "InputError", "Intervals", "JointCounts", "LABEL_SOURCES", "LabelCounts", "LabelFrequencies", "LabelScores",
+    "MEASURES",
     "LabelSetCounts", "MatrixError", "OptionError", "PairTest", "PairedCounts", "Scores", "SplitMatrix", "TESTS",
     "__version__", "compare", "compare_counts", "compare_files", "count_label_sets", "count_labels", "count_systems",
     "cv", "cv_counts", "cv_files", "score", "score_counts", "score_file", "score_matrix", "with_intervals",

@@ -273,15 +273,16 @@ def test_latex_is_registered_and_reachable_from_the_cli(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     tex = out.stdout.decode()
     assert tex.startswith(f"% clfeval {clfeval.__version__} — clfeval score") and "\\toprule" in tex
-    assert "A\\_1 & 2 & " in tex and "B\\&C & 1 & " in tex and "confusion matrix" not in tex.lower()
+    assert "A\\_1 & 2 & " in tex and "B\\&C & 1 & " in tex and "rows: gold, columns: predicted" not in tex
 
 
 def test_latex_structure_of_a_score() -> None:
     tex = _nasty().render("latex", digits=2)
     body = [line for line in tex.splitlines() if not line.startswith("%")]
-    assert sum(line == r"\begin{table}[htbp]" for line in body) == 4
+    # per label and averages (precision, recall, F; then the further measures of the registry), overall, matrix
+    assert sum(line == r"\begin{table}[htbp]" for line in body) == 6
     for command in (r"\centering", r"\toprule", r"\midrule", r"\bottomrule", r"\end{table}"):
-        assert sum(line == command for line in body) == 4
+        assert sum(line == command for line in body) == 6
     assert r"\begin{tabular}{lrrrr}" in body and "label & support & precision & recall & $F_{1}$ \\\\" in body
     assert r"0.78 \,{\footnotesize[0.62, 0.93]}" in tex  # micro precision with its delta interval
     # macro precision has no interval (a label is never predicted): a marker as wide as an interval
@@ -289,15 +290,16 @@ def test_latex_structure_of_a_score() -> None:
     assert "macro (AF: mean of per-label F1) & " in tex
     assert "95\\% delta intervals" in tex and "N = 27 instances (single-label); label set L: 9 labels" in tex
     assert r"\caption{" in tex and "% needs \\usepackage{booktabs}" in tex
-    assert len(_nasty().render("latex", matrix=False).split(r"\begin{table}")) == 4
+    assert len(_nasty().render("latex", matrix=False).split(r"\begin{table}")) == 6
+    assert "label & support & specificity & NPV & FPR & FNR & Jaccard \\\\" in body
 
 
 def test_latex_comments_never_break() -> None:
     tex = _nasty().render("latex")
     head = tex.split("\n\n")[0].splitlines()
     assert all(line.startswith("%") for line in head)
-    assert any(line.startswith("%   - † — clipped to [0, 1]: the Wald interval crossed a bound: \"it's\" F1")
-               for line in head)
+    assert any(line.startswith("%   - † — clipped to [0, 1]: the Wald interval crossed a bound: ") and
+               "\"it's\" F1" in line for line in head)
     odd = dataclasses.replace(clfeval.score(["a", "b"], ["a", "a"]), notes=("a note\nover\rthree lines",))
     head = odd.render("latex").split("\n\n")[0].splitlines()
     assert all(line.startswith("%") for line in head) and "%   - a note over three lines" in head

@@ -108,5 +108,7 @@ def test_types_of_compare_style_arrangements_may_repeat() -> None:
     assert sums[cells.column("n")].tolist() == [6.0]
     single = CellTypes.single_label(["a", "a", "b"], ["a", "b", "b"], ["a"])
     s = single.sums(np.array([[5.0, 1.0, 2.0]]))[0]
-    assert s[single.column("tp")].tolist() == [5.0] and s[single.column("fn")].tolist() == [1.0]
+    # the table's labels: the label set first, then the others (b), which MCC and κ take into account
+    assert single.labels == ("a",) and single.table == ("a", "b")
+    assert s[single.column("tp")].tolist() == [5.0, 2.0] and s[single.column("fn")].tolist() == [1.0, 0.0]
     assert s[single.column("exact")].tolist() == [7.0]  # b→b is exact although b is outside the label set

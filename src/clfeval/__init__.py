@@ -34,7 +34,7 @@ _HOMES: dict[str, str] = {
     "audit": "clfeval.inverse.audit",
     **dict.fromkeys(["ALTERNATIVES", "INTERVAL_METHODS", "TESTS", "Comparison", "CrossValidation", "PairTest",
                      "with_intervals"], "clfeval.infer"),
-    **dict.fromkeys(["AVERAGES", "LABEL_SOURCES", "Intervals", "LabelScores", "Scores", "precision_shift",
+    **dict.fromkeys(["AVERAGES", "LABEL_SOURCES", "Intervals", "LabelScores", "MEASURES", "Scores", "precision_shift",
                      "recall_shift"], "clfeval.score"),
     "Finagle": "clfeval.score.finagle",
 }

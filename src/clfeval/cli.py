@@ -256,8 +256,8 @@ def _add_compare(sub: Any) -> None:
     t = p.add_argument_group("test")
     t.add_argument("--metric", action="append", metavar="NAME",
                    help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
-                        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, accuracy, "
-                        "hamming_loss, per_label.<label>.f1, …; repeat it, or separate names with commas (a "
+                        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, macro.jaccard, accuracy, "
+                        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with commas (a "
                         "per_label.… value is always one name), to test several metrics on the same arrangements")
     t.add_argument("--test", choices=list(TESTS), default="ar",
                    help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar")

@@ -19,6 +19,7 @@ from clfeval.infer.intervals import check_interval_options
 from clfeval.read.chunks import expand_paths
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.finagle import check_rule
+from clfeval.score.measures import label_measures
 from clfeval.score.metrics import metric_key
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_key, parse_zero_division
 
@@ -88,13 +89,12 @@ def check_metrics(metrics: str | Sequence[str] | None, *, multilabel: bool, beta
     if metrics is None:
         return
     task = "multi-label" if multilabel else "single-label"
-    fk = f_key(beta)
+    measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
     for name in [metrics] if isinstance(metrics, str) else metrics:
         if name.startswith("per_label."):
-            if not any(name.endswith("." + m) and len(name) > len("per_label.") + len(m) + 1
-                       for m in (fk, "precision", "recall", "specificity")):
+            if not any(name.endswith("." + m) and len(name) > len("per_label.") + len(m) + 1 for m in measures):
                 raise OptionError(f"unknown metric {name!r}: a per-label metric is per_label.<label>.<measure> with "
-                                  f"measure one of precision, recall, {fk}, specificity")
+                                  f"measure one of {', '.join(measures)}")
             continue
         metric_key(name, labels=(), task=task, beta=beta)
 

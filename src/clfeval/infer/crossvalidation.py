@@ -22,7 +22,8 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import with_intervals
-from clfeval.score.averages import MEASURES
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_key, f_title
 from clfeval.score.result import Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts, seen_labels
@@ -31,8 +32,6 @@ __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
 
 #: The JSON schema name and version of a cross-validation result.
 CV_SCHEMA = "clfeval.cv/1"
-#: The overall measures summarised across folds, by JSON name.
-_OVERALL = ("accuracy", "hamming_loss", "micro_fpr")
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,14 +67,12 @@ class CrossValidation(Rendered):
         out: dict[str, Any] = {"averages": {}}
         for name in self.pooled.averages:
             row = {}
-            for m in MEASURES:
+            for m in AVERAGED:
                 row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
-        for name in _OVERALL:
-            values = [getattr(fold, name) for fold in self.folds]
-            if any(v is None for v in values):
-                continue
-            out[name], out[f"{name}_sd"] = _mean_sd(values)
+        for measure in overall_measures(self.pooled.task):
+            out[measure.name], out[f"{measure.name}_sd"] = _mean_sd([fold.overall[measure.name]
+                                                                     for fold in self.folds])
         return out
 
     def differences(self) -> list[dict[str, Any]]:
@@ -84,7 +81,7 @@ class CrossValidation(Rendered):
         means = self.mean_of_folds()["averages"]
         rows = []
         for name, values in self.pooled.averages.items():
-            for m in MEASURES:
+            for m in AVERAGED:
                 pooled, mean = values[m], means[name][m]
                 rows.append({"average": name, "measure": m, "pooled": pooled, "mean_of_folds": mean,
                              "difference": pooled - mean})
@@ -92,9 +89,11 @@ class CrossValidation(Rendered):
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        """The pooled result's warnings, then a warning per average whose two summaries differ by more than
-        :attr:`warn_above`."""
-        big = [r for r in self.differences() if abs(r["difference"]) > self.warn_above]
+        """The pooled result's warnings, then a warning naming the averages whose two summaries differ by more
+        than :attr:`warn_above` (F first)."""
+        # F_β first (the score most reports lead with), then the rest, each largest first
+        big = sorted((r for r in self.differences() if abs(r["difference"]) > self.warn_above),
+                     key=lambda r: r["measure"] != "f")
         out = list(self.pooled.warnings)
         if big:
             f = f_title(self.pooled.beta)
@@ -114,7 +113,7 @@ class CrossValidation(Rendered):
         """:meth:`mean_of_folds` with the JSON's measure names (``f1``, ``f1_sd``)."""
         means = self.mean_of_folds()
         fk = f_key(self.pooled.beta)
-        averages = {name: {(fk + key[1:] if key.startswith("f") else key): v for key, v in row.items()}
+        averages = {name: {(fk + key[1:] if key in ("f", "f_sd") else key): v for key, v in row.items()}
                     for name, row in means["averages"].items()}
         return {**means, "averages": averages}
 

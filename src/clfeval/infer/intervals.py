@@ -17,7 +17,8 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.infer.delta import block_delta_variances, delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.units import BlockUnits
-from clfeval.score.averages import MEASURES
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import MEASURES, Setting
 from clfeval.score.result import Intervals, Key, Scores
 from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
@@ -42,11 +43,12 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {m.name: m for m in (
         "delta", "Wald interval, delta-method standard error (Takahashi et al.)",
         "Wald interval θ̂ ± z·se under the multinomial model of the counts, se by the delta method "
         "(Takahashi et al. 2022's closed forms for micro, macro (AF) and macro (FA) F1 where they apply, "
-        "the generic delta method for every other score), clipped to [0, 1]", False),
+        "the generic delta method for every other score), clipped to the measure's range ([0, 1] for most)", False),
     IntervalMethod(
         "delta-logit", "Wald interval on the logit scale (stays inside 0..1)",
-        "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1); "
-        "se by the delta method as for 'delta'", False),
+        "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1) (a "
+        "measure with another range, as MCC's [−1, 1], is placed in it first; one bounded on one side only goes on "
+        "the log scale); se by the delta method as for 'delta'", False),
     IntervalMethod(
         "bootstrap", "percentile bootstrap from the counts",
         "percentile interval of multinomial resamples of the counts (the instance-level bootstrap, drawn "
@@ -57,11 +59,8 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {m.name: m for m in (
         "from the jackknife over instances", True),
 )}
 
-_MEASURE_WORDS = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
-_WHY = {"precision": "never predicted", "recall": "absent from gold", "f": "neither in gold nor predicted",
-        "specificity": "in the gold labels of every instance"}
-#: Scores that can exceed 1: Hamming loss counts a label listed twice twice (duplicates="keep").
-_UPPER: Mapping[Key, float] = {("hamming_loss",): math.inf}
+_MEASURE_WORDS = {name: m.title for name, m in MEASURES.items()}
+_WHY = {name: m.undefined_when.replace("{label} is ", "") for name, m in MEASURES.items()}
 #: (smallest gold support or number of predictions of a label, number of errors) below which simulation
 #: (docs/coverage.md, "A warning rule on observed counts") found the method's intervals of averaged scores
 #: covering less than their nominal level: what decides coverage is these counts, not N.
@@ -87,7 +86,7 @@ def _labels_text(labels: list[str]) -> str:
     return shown + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
 
 
-def _boundary_reasons(scores: Scores) -> dict[Key, str]:
+def _boundary_reasons(scores: Scores, f: ScoreFunction) -> dict[Key, str]:
     """Scores that involve a 0/0 ratio at the estimate: they have no derivative there."""
     und = {m: set(labels) for m, labels in scores.undefined.items()}
     reasons: dict[Key, str] = {}
@@ -99,7 +98,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
                 "weighted": [lab for lab in scores.labels if scores.per_label[lab].support > 0],
                 "lfb": [lab for lab in scores.labels if scores.lfb_frequencies[lab] > 0]}
     for name, members in weighted.items():
-        for m in MEASURES:
+        for m in AVERAGED:
             parts = ["precision", "recall"] if (name, m) == ("macro_fa", "f") else [m]
             for part in parts:
                 hit = [lab for lab in members if lab in und[part]]
@@ -107,13 +106,22 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
                     reasons[("averages", name, m)] = (f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 "
                                                       f"({_WHY[part]})")
     rows = scores.per_label.values()
-    tp, fp, fn, tn = (sum(getattr(r, a) for r in rows) for a in ("tp", "fp", "fn", "tn"))
-    for m, den in (("precision", tp + fp), ("recall", tp + fn), ("f", tp + fp + fn)):
-        if den == 0:
+    summed = [np.asarray(float(sum(getattr(r, a) for r in rows))) for a in ("tp", "fp", "fn", "tn")]
+    setting = Setting(scores.beta, 0.0, scores.task)
+    for m in AVERAGED:
+        if MEASURES[m].compute(*summed, setting)[1]:
             reasons[("averages", "micro", m)] = f"micro {_MEASURE_WORDS[m]} is 0/0"
-    if fp + tn == 0:
-        reasons[("micro_fpr",)] = "micro FPR is 0/0"
+    overall = f.evaluate(f.cells.sums(f.weights[None, :])).overall
+    for name, (_, undefined) in overall.items():
+        if undefined[0]:
+            reasons[(name,)] = (f"{MEASURES[name].title_for(scores.task)} is 0/0 "
+                                f"({MEASURES[name].undefined_when})")
     return reasons
+
+
+def _range(key: Key, task: str) -> tuple[float, float]:
+    """The range of the score at ``key`` (a Wald interval is clipped to it)."""
+    return MEASURES[key[0] if len(key) == 1 else key[-1]].range_for(task)
 
 
 def _closed_forms(scores: Scores) -> dict[Key, float]:
@@ -225,7 +233,7 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     elif spec.resampling:
         assert used_seed is not None
         _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks, units)
-        fixed = _boundary_reasons(scores)
+        fixed = _boundary_reasons(scores, f)
         if any(k[0] == "per_label" for k in fixed):
             notes.append("labels with a 0/0 ratio in the data (never predicted, or absent from gold) keep it in "
                          "every resample: a resample cannot predict what the data never predicted, so intervals "
@@ -247,7 +255,7 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
                          "the generic delta method for every score (Takahashi et al.'s closed forms need "
                          "single-label data, β = 1 and a label set of every class in the table, each predicted and "
                          "present)")
-        boundary = _boundary_reasons(scores)
+        boundary = _boundary_reasons(scores, f)
         _wald(f, estimate, variances, z, method == "delta-logit", boundary, bounds, not_estimable, remarks)
         if boundary:
             notes.append("a score that involves a 0/0 ratio has no derivative there, so no delta-method interval; "
@@ -319,24 +327,48 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
             not_estimable[key] = boundary[key]
         elif not math.isfinite(var):
             not_estimable[key] = "the delta-method variance is not finite"
-        elif logit and not 0 < theta < 1:
-            not_estimable[key] = f"the estimate is {theta:g}: the logit interval needs 0 < estimate < 1"
         else:
+            bottom, top = _range(key, f.task)
+            if logit and not bottom < theta < top:
+                not_estimable[key] = (f"the estimate is {theta:g}: the logit interval needs {bottom:g} < estimate "
+                                      f"< {top:g}")
+                continue
             se = math.sqrt(max(var, 0.0))  # a variance rounded a hair below 0 (a perfect table) is 0
-            top = _UPPER.get(key, 1.0)
             if logit:
-                half = z * se / (theta * (1 - theta))
-                centre = math.log(theta / (1 - theta))
-                low, high = 1 / (1 + math.exp(-(centre - half))), 1 / (1 + math.exp(-(centre + half)))
+                low, high = _transformed(theta, se, z, bottom, top)
             else:
                 low, high = theta - z * se, theta + z * se
             if se == 0:
                 remarks[key] = ("zero width: the estimated variance is 0 (nothing the score depends on varies "
                                 "in the data), which understates the uncertainty")
-            elif low < 0 or high > top:
-                remarks[key] = ("clipped to [0, 1]: the Wald interval crossed a bound" if top == 1 else
-                                "clipped at 0: the Wald interval crossed it")
-            bounds[key] = (max(low, 0.0), min(high, top))
+            elif low < bottom or high > top:
+                remarks[key] = (f"clipped to [{bottom:g}, {top:g}]: the Wald interval crossed a bound"
+                                if math.isfinite(bottom) and math.isfinite(top) else
+                                f"clipped at {bottom if math.isfinite(bottom) else top:g}: the Wald interval crossed it")
+            bounds[key] = (max(low, bottom), min(high, top))
+
+
+def _transformed(theta: float, se: float, z: float, bottom: float, top: float) -> tuple[float, float]:
+    """A Wald interval on a scale that keeps it inside (bottom, top), mapped back.
+
+    Notes
+    -----
+    A measure bounded on both sides is placed in its range, u = (θ − bottom)/(top − bottom), and the interval
+    is logit u ± z·se_u/(u(1 − u)) with se_u = se/(top − bottom) (for [0, 1]: logit θ ± z·se/(θ(1 − θ)));
+    one bounded below only (the multi-label Hamming loss) gets log(θ − bottom) ± z·se/(θ − bottom); one bounded
+    above only, log(top − θ) ± z·se/(top − θ).
+    """
+    if math.isfinite(bottom) and math.isfinite(top):
+        width = top - bottom
+        share = (theta - bottom) / width
+        half = z * se / width / (share * (1 - share))
+        centre = math.log(share / (1 - share))
+        return (bottom + width / (1 + math.exp(-(centre - half))), bottom + width / (1 + math.exp(-(centre + half))))
+    if math.isfinite(bottom):
+        gap = theta - bottom
+        return bottom + gap * math.exp(-z * se / gap), bottom + gap * math.exp(z * se / gap)
+    gap = top - theta
+    return top - gap * math.exp(z * se / gap), top - gap * math.exp(-z * se / gap)
 
 
 def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,

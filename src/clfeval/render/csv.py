@@ -21,6 +21,8 @@ from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report import report_of
 from clfeval.report.tables import Report
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.result import Scores
 
 __all__ = ["FORMULA_STARTS", "comparison_csv", "cv_csv", "render_csv", "report_csv", "safe_cell", "score_csv"]
@@ -81,21 +83,21 @@ def report_csv(report: Report, raw: bool = False) -> str:
 
 def cv_csv(cv: CrossValidation, raw: bool = False) -> str:
     """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
-    average ``overall`` holds accuracy (and Hamming loss) and micro FPR."""
+    average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …)."""
     out = io.StringIO()
     writer = _Writer(out, raw)
     writer.writerow(["scope", "average", "measure", "value"])
     fk = cv.pooled.f_name
-    overall = ["accuracy", "micro_fpr"] + (["hamming_loss"] if cv.pooled.hamming_loss is not None else [])
+    overall = [m.name for m in overall_measures(cv.pooled.task)]
     means = cv.mean_of_folds()
     for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
         for name, values in result.averages.items():
-            for m in ("precision", "recall", "f"):
+            for m in AVERAGED:
                 writer.writerow([scope, name, fk if m == "f" else m, _value(values[m])])
         for m in overall:
-            writer.writerow([scope, "overall", m, _value(getattr(result, m))])
+            writer.writerow([scope, "overall", m, _value(result.overall[m])])
     for name, values in means["averages"].items():
-        for m in ("precision", "recall", "f"):
+        for m in AVERAGED:
             writer.writerow(["mean_of_folds", name, fk if m == "f" else m, _value(values[m])])
             writer.writerow(["sd", name, fk if m == "f" else m, _value(values[f"{m}_sd"])])
     for m in overall:
@@ -150,16 +152,15 @@ def score_csv(scores: Scores, matrix: bool = True, raw: bool = False) -> str:
             writer.writerow([section, label, f"{title}_ci_high", "" if bounds is None else bounds[1]])
 
     for lab, r in scores.per_label.items():
-        for measure in ("support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", "f", "specificity"):
+        for measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
             row("per_label", lab, measure, getattr(r, measure), ("per_label", lab, measure))
+        for m in label_measures():
+            row("per_label", lab, m.name, r[m.name], ("per_label", lab, m.name))
     for name, values in scores.averages.items():
-        for measure in ("precision", "recall", "f"):
+        for measure in AVERAGED:
             row("average", name, measure, values[measure], ("averages", name, measure))
-    row("overall", "", "subset_accuracy" if scores.task == "multi-label" else "accuracy", scores.accuracy,
-        ("accuracy",))
-    if scores.hamming_loss is not None:
-        row("overall", "", "hamming_loss", scores.hamming_loss, ("hamming_loss",))
-    row("overall", "", "micro_fpr", scores.micro_fpr, ("micro_fpr",))
+    for m in overall_measures(scores.task):
+        row("overall", "", m.name_for(scores.task), scores.overall[m.name], (m.name,))
     if iv is not None:
         for key, value in (("method", iv.method), ("confidence", iv.confidence), ("resamples", iv.resamples),
                            ("seed", iv.seed)):

@@ -21,8 +21,9 @@ from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.svg import markup_text as _e
 from clfeval.report import report_of
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
-from clfeval.report.tables import Bounds, PValue, Report, Table, average_title, format_number, overall_rows
-from clfeval.score.averages import AVERAGES
+from clfeval.report.tables import (Bounds, PValue, Report, Table, average_title, format_number, measure_title,
+                                   overall_rows)
+from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import SCHEMA, Scores
 from clfeval.score.ratios import f_title
@@ -161,17 +162,16 @@ def _score_summary(scores: Scores, digits: int) -> str:
     """Every average by its explicit name with its interval and definition, then the overall measures."""
     iv = scores.intervals
     asked = iv is not None
-    f = f_title(scores.beta)
     rows = []
     for name, values in scores.averages.items():
         cells = "".join(_with_interval(values[m], iv.get(("averages", name, m)) if iv else None, digits, asked)
-                        for m in ("precision", "recall", "f"))
+                        for m in AVERAGED)
         definition = _e(_average_definition(name, scores))
         rows.append(f'<tr><td class="label"><strong>{_e(average_title(name, scores))}</strong>'
                     f'<span class="def-inline">{definition}</span></td>{cells}<td class="def">{definition}</td></tr>')
     table = (f'<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
-             f'<th class="num">precision</th><th class="num">recall</th><th class="num">{f}</th>'
-             '<th class="def">definition</th>'
+             + "".join(f'<th class="num">{_e(measure_title(m, scores.beta))}</th>' for m in AVERAGED)
+             + '<th class="def">definition</th>'
              f'</tr></thead><tbody>\n' + "\n".join(rows) + "\n</tbody></table></div>")
     orows = "".join(f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'
                     f'{_e(r.definition)}</span></td>'

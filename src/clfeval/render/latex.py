@@ -1,7 +1,8 @@
 r"""LaTeX output: booktabs tables to paste into a paper, every piece of text escaped.
 
-A score result gives four tables — per label (support, precision, recall, F), the averages (each
-row named by its formula), the overall measures and the confusion matrix — with each score's
+A score result gives its tables — per label (support, precision, recall, F; then the further per-label
+measures), the averages (each row named by its formula; precision, recall and F, then the further
+averaged measures), the overall measures and the confusion matrix — with each score's
 confidence interval beside it when the result has intervals: ``0.8120 \,{\footnotesize[0.7500, 0.8600]}``.
 Every other result (comparison, cross-validation, conversion, audit, finagle) gives each table of
 its report. The output begins with ``%`` comment lines: the clfeval version, the packages it
@@ -35,7 +36,9 @@ from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report import report_of
 from clfeval.report.tables import Bounds, PValue, Report, average_title, format_number
 from clfeval.score.finagle import Finagle
+from clfeval.score.averages import AVERAGED
 from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.measures import MEASURES, label_measures
 from clfeval.score.result import Key, Scores
 
 __all__ = ["latex_escape", "render_latex"]
@@ -48,7 +51,9 @@ _SYMBOLS = {"Σ": r"\ensuremath{\Sigma}", "Π": r"\ensuremath{\Pi}", "α": r"\en
             "±": r"\ensuremath{\pm}", "∓": r"\ensuremath{\mp}", "−": r"\ensuremath{-}", "·": r"\ensuremath{\cdot}",
             "×": r"\ensuremath{\times}", "→": r"\ensuremath{\rightarrow}", "⌈": r"\ensuremath{\lceil}",
             "⌉": r"\ensuremath{\rceil}", "✓": r"\ensuremath{\surd}", "ᵢ": r"\ensuremath{_i}",
-            "ᵈ": r"\ensuremath{^d}", "⁻": r"\ensuremath{^-}", "†": r"\dag{}"}
+            "ᵈ": r"\ensuremath{^d}", "⁻": r"\ensuremath{^-}", "†": r"\dag{}", "κ": r"\ensuremath{\kappa}",
+            "φ": r"\ensuremath{\phi}", "θ": r"\ensuremath{\theta}", "√": r"\ensuremath{\surd}",
+            "²": r"\ensuremath{^2}"}
 
 #: One pass over the text: LaTeX's special characters as the commands that print them; ``[``, ``]`` and ``*``
 #: braced (a row starting with ``[`` or ``*`` would be read as the previous ``\\``'s optional argument or star);
@@ -203,24 +208,38 @@ def _estimate(scores: Scores, key: Key, value: float) -> _Estimate:
                      _kind(remark))
 
 
+#: The measures of the first per-label and averages tables; the others follow in a table of their own.
+_FIRST = ("precision", "recall", "f")
+
+
+def _groups(measures: Sequence[str]) -> list[list[str]]:
+    """Measures split for tables that fit a page: precision, recall and F first, then the rest."""
+    return [g for g in ([m for m in measures if m in _FIRST], [m for m in measures if m not in _FIRST]) if g]
+
+
 def _score_tables(scores: Scores, report: Report, digits: int) -> list[str]:
     """The per-label, averages, overall and confusion-matrix tables of a score result."""
-    f = f"{scores.beta:g}"
-    head = ["precision", "recall", rf"$F_{{{f}}}$"]
-    measures = ("precision", "recall", "f")
     iv = scores.intervals
 
     def caption(title: str, rows: Sequence[Sequence[Any]], intervals: bool = True) -> str:
         return latex_escape(" ".join(t for t in (f"{title}.", _context(scores, intervals), _legend(rows)) if t))
 
-    per_label = [(lab, r.support, *(_estimate(scores, ("per_label", lab, m), getattr(r, m)) for m in measures))
-                 for lab, r in scores.per_label.items()]
-    averages = [(average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
-                for name, v in scores.averages.items()]
-    lines = _tabular(caption("Per-label scores (support: the label's occurrences in the gold data)", per_label),
-                     ["label", "support", *head], per_label, digits)
-    lines += _tabular(caption("Averages over the label set L, each named by its formula", averages),
-                      ["average", *head], averages, digits)
+    def head(measures: Sequence[str]) -> list[str]:
+        return [rf"$F_{{{scores.beta:g}}}$" if m == "f" else latex_escape(MEASURES[m].title) for m in measures]
+
+    lines: list[str] = []
+    label_groups = _groups([m.name for m in label_measures()])
+    for i, measures in enumerate(label_groups):
+        per_label = [(lab, r.support, *(_estimate(scores, ("per_label", lab, m), r[m]) for m in measures))
+                     for lab, r in scores.per_label.items()]
+        title = ("Per-label scores (support: the label's occurrences in the gold data)" if i == 0 else
+                 "Further per-label scores")
+        lines += _tabular(caption(title, per_label), ["label", "support", *head(measures)], per_label, digits)
+    for i, measures in enumerate(_groups(AVERAGED)):
+        averages = [(average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
+                    for name, v in scores.averages.items()]
+        title = "Averages over the label set L, each named by its formula" if i == 0 else "Further averages over L"
+        lines += _tabular(caption(title, averages), ["average", *head(measures)], averages, digits)
     for table in report.tables:
         if table.key == "overall":
             # the overall measures are the result's one-part keys; a marked row is told by every kind they have

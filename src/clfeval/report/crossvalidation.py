@@ -4,7 +4,9 @@ report."""
 from __future__ import annotations
 
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.report.tables import Report, Table, score_report
+from clfeval.report.tables import Report, Table, measure_title, score_report
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_title
 
 __all__ = ["cv_report"]
@@ -13,18 +15,24 @@ __all__ = ["cv_report"]
 def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     """The tables and notes of a cross-validation report.
 
-    Tables: each average's pooled value beside the mean (± sd) of the folds' values and their
-    difference; one row per fold (N, accuracy, each average's F); then the pooled score report.
+    Tables: each average's and each overall measure's pooled value beside the mean (± sd) of the folds'
+    values and their difference; one row per fold (N, accuracy, each average's F); then the pooled score
+    report.
     """
     f_name = f_title(cv.pooled.beta)
+    beta = cv.pooled.beta
     means = cv.mean_of_folds()
-    pairs = [(a, m) for a in cv.pooled.averages for m in ("precision", "recall", "f")]
+    pairs = [(a, m) for a in cv.pooled.averages for m in AVERAGED]
     order = {pair: i for i, pair in enumerate(pairs)}
     rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
+    overall = [(m.title_for(cv.pooled.task), cv.pooled.overall[m.name], means[m.name], means[f"{m.name}_sd"])
+               for m in overall_measures(cv.pooled.task)]
     both = Table("pooled (counts added, then scored) against the mean of the folds' scores",
                  ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
-                 tuple((r["average"], f_name if r["measure"] == "f" else r["measure"], r["pooled"], r["mean_of_folds"],
-                        means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows), "cv")
+                 tuple((r["average"], measure_title(r["measure"], beta), r["pooled"], r["mean_of_folds"],
+                        means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows)
+                 + tuple(("overall", title, pooled, mean, sd, pooled - mean) for title, pooled, mean, sd in overall),
+                 "cv")
     names = list(cv.pooled.averages)
     folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
                   tuple((name, fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))

@@ -9,8 +9,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
-from clfeval.score.averages import AVERAGES
+from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
+from clfeval.score.measures import MEASURES, label_measures, overall_measures
 from clfeval.score.result import Key, Scores
 from clfeval.score.ratios import f_title
 
@@ -95,18 +96,19 @@ class OverallRow(NamedTuple):
 
 
 def overall_rows(scores: Scores) -> list[OverallRow]:
-    """The overall measures of a result, in report order: accuracy (subset accuracy, and the Hamming loss, for
-    multi-label data) and micro FPR."""
-    rows: list[OverallRow] = []
-    if scores.task == "single-label":
-        rows.append(OverallRow("accuracy", "correct / N", scores.accuracy, "accuracy"))
-    else:
-        rows.append(OverallRow("subset accuracy", "whole label set right / N", scores.accuracy, "accuracy"))
-        assert scores.hamming_loss is not None
-        rows.append(OverallRow("Hamming loss", "Σ fp + fn over labels / (N·|L|)", scores.hamming_loss,
-                               "hamming_loss"))
-    rows.append(OverallRow("micro FPR", "Σ fp / Σ (fp + tn)", scores.micro_fpr, "micro_fpr"))
-    return rows
+    """The overall measures of a result, in the order of :data:`clfeval.MEASURES`: accuracy (subset accuracy for
+    multi-label data), the Hamming loss, micro FPR, and for single-label data balanced accuracy, MCC and κ."""
+    return [OverallRow(m.title_for(scores.task), m.short_for(scores.task), scores.overall[m.name], m.name)
+            for m in overall_measures(scores.task)]
+
+
+def measure_title(measure: str, beta: float) -> str:
+    """The column title of a measure: its registry title, F_β as F1, F2 …"""
+    return f_title(beta) if measure == "f" else MEASURES[measure].title
+
+
+#: Per-label measures shown in one table beside their intervals (the rest follow in another).
+_PER_TABLE = 4
 
 
 def score_report(scores: Scores, *, matrix: bool = True) -> Report:
@@ -125,16 +127,16 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
 
 
 def _plain_tables(scores: Scores) -> list[Table]:
-    f = f_title(scores.beta)
+    measures = [m.name for m in label_measures()]
     per_label = Table(
-        "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", f,
-                      "specificity"),
-        tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn, r.precision, r.recall, r.f, r.specificity)
+        "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn",
+                      *(measure_title(m, scores.beta) for m in measures)),
+        tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn, *(r[m] for m in measures))
               for lab, r in scores.per_label.items()), "per_label")
     averages = Table(
-        "averages over the label set", ("average", "precision", "recall", f),
-        tuple((average_title(name, scores), v["precision"], v["recall"], v["f"])
-              for name, v in scores.averages.items()), "averages")
+        "averages over the label set", ("average", *(measure_title(m, scores.beta) for m in AVERAGED)),
+        tuple((average_title(name, scores), *(v[m] for m in AVERAGED)) for name, v in scores.averages.items()),
+        "averages")
     overall = Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall_rows(scores)),
                     "overall")
     return [per_label, averages, overall]
@@ -147,6 +149,9 @@ def scores_notes(scores: Scores) -> list[str]:
              f"source '{scores.label_source}' ({LABEL_SOURCES[scores.label_source]})"]
     for name in scores.averages:
         notes.append(f"{name}: {AVERAGES[name].definition}")
+    for m in overall_measures(scores.task):
+        if m.definition_for(scores.task) != m.short_for(scores.task):
+            notes.append(f"{m.name}: {m.definition_for(scores.task)}")
     affected = "; ".join(f"{'F' if m == 'f' else m}: {', '.join(map(repr, labs))}"
                          for m, labs in scores.undefined.items() if labs)
     verb = "included in averages" if scores.undefined_policy == "include" else "left out of averages"
@@ -171,13 +176,13 @@ def _bounds(scores: Scores, key: Key) -> Bounds:
 
 def _key_text(key: Key, scores: Scores) -> str:
     f = f_title(scores.beta)
-    measure = {"f": f, "f_wilson": f"{f} (Wilson)", "precision_wilson": "precision (Wilson)",
-               "recall_wilson": "recall (Wilson)"}.get(key[-1], key[-1])
+    measure = {"f_wilson": f"{f} (Wilson)", "precision_wilson": "precision (Wilson)",
+               "recall_wilson": "recall (Wilson)"}.get(key[-1]) or measure_title(key[-1], scores.beta)
     if key[0] == "per_label":
         return f"{key[1]!r} {measure}"
     if key[0] == "averages":
         return f"{key[1]} {measure}"
-    return key[0].replace("_", " ")
+    return MEASURES[key[0]].title_for(scores.task)
 
 
 def _interval_notes(scores: Scores) -> list[str]:
@@ -203,33 +208,36 @@ def _interval_tables(scores: Scores) -> list[Table]:
     """The score tables with an interval beside every score."""
     iv = scores.intervals
     assert iv is not None
-    f = f_title(scores.beta)
     ci = f"{100 * iv.confidence:g}% CI"
     per_label = Table(
         "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn"),
         tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()),
         "per_label_counts")
-    measures = (("precision", "precision"), ("recall", "recall"), ("f", f), ("specificity", "specificity"))
-    columns: list[str] = ["label"]
-    for m, title in measures:
-        columns += [title, ci] + (["Wilson"] if m in ("precision", "recall") else [])
-    rows = []
-    for lab, r in scores.per_label.items():
-        row: list[Any] = [lab]
-        for m, _ in measures:
-            row += [getattr(r, m), _bounds(scores, ("per_label", lab, m))]
-            if m in ("precision", "recall"):
-                row.append(_bounds(scores, ("per_label", lab, f"{m}_wilson")))
-        rows.append(tuple(row))
-    per_label_ci = Table(f"per label, with {ci}s", tuple(columns), tuple(rows), "per_label")
+    measures = [m.name for m in label_measures()]
+    tables = [per_label]
+    for start in range(0, len(measures), _PER_TABLE):
+        group = measures[start:start + _PER_TABLE]
+        columns: list[str] = ["label"]
+        for m in group:
+            columns += [measure_title(m, scores.beta), ci] + (["Wilson"] if m in ("precision", "recall") else [])
+        rows = []
+        for lab, r in scores.per_label.items():
+            row: list[Any] = [lab]
+            for m in group:
+                row += [r[m], _bounds(scores, ("per_label", lab, m))]
+                if m in ("precision", "recall"):
+                    row.append(_bounds(scores, ("per_label", lab, f"{m}_wilson")))
+            rows.append(tuple(row))
+        first = start == 0
+        tables.append(Table(f"per label, with {ci}s" if first else f"per label, more measures, with {ci}s",
+                            tuple(columns), tuple(rows), "per_label" if first else f"per_label_{start // _PER_TABLE}"))
     averages = Table(
-        "averages over the label set", ("average", "precision", ci, "recall", ci, f, ci),
-        tuple((average_title(name, scores), *(x for m in ("precision", "recall", "f")
-                                              for x in (v[m], _bounds(scores, ("averages", name, m)))))
+        "averages over the label set", ("average", *(x for m in AVERAGED for x in (measure_title(m, scores.beta), ci))),
+        tuple((average_title(name, scores), *(x for m in AVERAGED for x in (v[m], _bounds(scores, ("averages", name, m)))))
               for name, v in scores.averages.items()), "averages")
     overall = Table("overall", ("measure", "value", ci), tuple(
         (r.title, r.value, _bounds(scores, (r.key,))) for r in overall_rows(scores)), "overall")
-    return [per_label, per_label_ci, averages, overall]
+    return [*tables, averages, overall]
 
 
 def format_number(value: Any, digits: int) -> str:

@@ -1,4 +1,4 @@
-"""Averaging methods, by name: each turns per-label values (and counts) into one precision, recall and F.
+"""Averaging methods, by name: each turns per-label values (and counts) into one value of each averaged measure.
 
 Every average is a registry entry with its formula in words; nothing averages implicitly.
 """
@@ -12,11 +12,14 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts
-from clfeval.score.ratios import f_beta, ratio
+from clfeval.score.measures import MEASURES, Setting, averaged_measures
+from clfeval.score.ratios import ratio
 
-__all__ = ["AVERAGES", "Average", "AverageInput", "PerLabel", "SampleSums", "instance_measures", "weighted_mean"]
+__all__ = ["AVERAGED", "AVERAGES", "Average", "AverageInput", "PerLabel", "SampleSums", "instance_measures",
+           "weighted_mean"]
 
-MEASURES = ("precision", "recall", "f")
+#: The measures every average gives, in report order (the ``averaged`` entries of :data:`MEASURES`).
+AVERAGED: tuple[str, ...] = averaged_measures()
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,20 +58,25 @@ class SampleSums:
 
 
 def instance_measures(gold: np.ndarray, pred: np.ndarray, beta: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Each instance's precision, recall and F_β over the label set, 0 where undefined, and where defined.
+    """Each instance's value of every averaged measure over the label set, 0 where undefined, and where defined.
 
     ``gold[u, λ]`` and ``pred[u, λ]`` count label λ in instance u's gold and predicted lists.
 
     Notes
     -----
-    With I = Σ_λ min(gold, pred): P = I/|pred|, R = I/|gold|, F_β = (1+β²)I/(β²|gold| + |pred|).
+    Each instance is one count table over the label set: tp = I = Σ_λ min(gold, pred), fp = |pred| − I,
+    fn = |gold| − I, tn = the labels in neither list; each measure is its per-label formula on those
+    (P = I/|pred|, R = I/|gold|, F_β = (1+β²)I/(β²|gold| + |pred|), Jaccard = I/|gold ∪ pred| …).
     """
-    inter = np.minimum(gold, pred).sum(axis=1)
-    n_pred, n_gold = pred.sum(axis=1), gold.sum(axis=1)
+    gold = np.asarray(gold)
+    pred = np.asarray(pred)
+    tp = np.minimum(gold, pred).sum(axis=1)
+    fp, fn = pred.sum(axis=1) - tp, gold.sum(axis=1) - tp
+    tn = ((gold == 0) & (pred == 0)).sum(axis=1)
+    setting = Setting(beta, 0.0, "multi-label")
     out = {}
-    for m, (value, undefined) in {
-            "precision": ratio(inter, n_pred, 0.0), "recall": ratio(inter, n_gold, 0.0),
-            "f": f_beta(inter, n_pred - inter, n_gold - inter, beta, 0.0)}.items():
+    for m in AVERAGED:
+        value, undefined = MEASURES[m].compute(tp, fp, fn, tn, setting)
         out[m] = (value, ~undefined)
     return out
 
@@ -103,15 +111,14 @@ def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray
 
 def _weighted(inp: AverageInput, weights: np.ndarray) -> Result:
     return {m: weighted_mean(inp.per_label.values[m], weights, inp.per_label.undefined[m],
-                             inp.undefined, inp.zero_division)[0] for m in MEASURES}
+                             inp.undefined, inp.zero_division)[0] for m in AVERAGED}
 
 
 def _micro(inp: AverageInput) -> Result:
     c = inp.per_label.counts
-    tp, fp, fn = c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1)
-    return {"precision": ratio(tp, tp + fp, inp.zero_division)[0],
-            "recall": ratio(tp, tp + fn, inp.zero_division)[0],
-            "f": f_beta(tp, fp, fn, inp.beta, inp.zero_division)[0]}
+    summed = (c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+    setting = Setting(inp.beta, inp.zero_division, "")
+    return {m: MEASURES[m].compute(*summed, setting)[0] for m in AVERAGED}
 
 
 def _macro(inp: AverageInput) -> Result:
@@ -137,7 +144,7 @@ def _samples(inp: AverageInput) -> Result:
     assert inp.samples is not None
     s = inp.samples
     out = {}
-    for m in MEASURES:
+    for m in AVERAGED:
         if inp.undefined == "exclude":
             out[m] = ratio(s.sums[m], s.defined[m], inp.zero_division)[0]
         else:  # undefined instances count with the zero-division value
@@ -164,7 +171,8 @@ class Average:
     tasks
         The tasks it applies to ("single-label", "multi-label").
     compute
-        Per-label input → {"precision", "recall", "f"}, arrays of the input's leading shape.
+        Per-label input → {measure: value} for every measure of :data:`AVERAGED`, arrays of the input's
+        leading shape.
     """
 
     name: str
@@ -179,11 +187,11 @@ _BOTH = frozenset({"single-label", "multi-label"})
 
 #: The averaging methods, in report order.
 AVERAGES: Mapping[str, Average] = {a.name: a for a in (
-    Average("micro", "micro", "the measure on tp, fp and fn summed over the label set",
-            "summed tp, fp, fn", _BOTH, _micro),
+    Average("micro", "micro", "the measure on tp, fp, fn and tn summed over the label set",
+            "summed tp, fp, fn, tn", _BOTH, _micro),
     Average("macro", "macro (AF)", "unweighted mean over the label set of each label's measure",
             "AF: mean of per-label {F}", _BOTH, _macro),
-    Average("macro_fa", "macro (FA)", "precision and recall as macro; F is the F of macro precision "
+    Average("macro_fa", "macro (FA)", "every measure as macro but F, which is the F of macro precision "
             "and macro recall", "FA: {F} of macro P and macro R", _BOTH, _macro_fa),
     Average("weighted", "weighted", "mean of each label's measure weighted by its gold support",
             "mean weighted by gold support", _BOTH, _support_weighted),

@@ -11,35 +11,51 @@ replicate) is scored from a vector of type weights at a cost that does not depen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSet, LabelSetCounts
-from clfeval.score.averages import MEASURES, instance_measures
+from clfeval.score.averages import AVERAGED, instance_measures
+from clfeval.score.labelset import sort_labels
+from clfeval.score.measures import Tallies
 
-__all__ = ["CellTypes"]
+__all__ = ["CellTypes", "table_order"]
 
 #: Entries of ``M`` up to which it is kept dense (a BLAS product beats the sparse gather below this).
 _DENSE_LIMIT = 4_000_000
+#: The weights of weighted κ whose sums over the cells single-label types carry.
+_KAPPA_WEIGHTS = ("linear", "quadratic")
+
+
+def table_order(label_set: Sequence[str], labels: Iterable[str]) -> tuple[str, ...]:
+    """The labels of a single-label confusion matrix in report order: the label set, then every other label of
+    ``labels`` sorted (:func:`clfeval.score.labelset.sort_labels`). Weighted κ takes this order as the labels'."""
+    inside = set(label_set)
+    return tuple(label_set) + sort_labels(lab for lab in labels if lab not in inside)
 
 
 @dataclass(frozen=True, eq=False)
 class CellTypes:
     """The sparse map ``M`` from type weights ``w`` (length U) to the sums ``s = w @ M`` (length D).
 
-    The columns of ``M`` are, for the label set L of size K: ``tp``, ``fp``, ``fn`` and
-    ``present`` (instances whose gold or predicted labels hold λ; tn = N − present), K each;
-    then ``n`` and ``exact`` (instances predicted exactly right); then, for multi-label data,
-    the sums of each per-instance measure and the number of instances where it is defined
-    (``sum_precision`` … ``defined_f``). :meth:`column` gives each block's slice.
+    The columns of ``M`` are, for the table's labels T (the label set L of size K first; for
+    single-label data every other label of the confusion matrix after it): ``tp``, ``fp``, ``fn``
+    and ``present`` (instances whose gold or predicted labels hold λ; tn = N − present), |T| each;
+    then ``n`` and ``exact`` (instances predicted exactly right); then, for single-label data,
+    ``kappa_linear`` and ``kappa_quadratic`` (Σ |i − j| and Σ (i − j)² over the instances, i and j
+    the positions of their gold and predicted labels in T), and for multi-label data the sums of
+    each per-instance measure and the number of instances where it is defined (``sum_precision``
+    … ``defined_<measure>``). :meth:`column` gives each block's slice; :meth:`tallies` names them.
 
     Attributes
     ----------
     labels
         The label set L.
+    table
+        The table's labels T (= L for multi-label data).
     multilabel
         Whether the types are label-set pairs.
     n_types
@@ -47,31 +63,49 @@ class CellTypes:
     """
 
     labels: tuple[str, ...]
+    table: tuple[str, ...]
     multilabel: bool
     n_types: int
     rows: np.ndarray
     cols: np.ndarray
     vals: np.ndarray
 
+    def _scalars(self) -> list[str]:
+        if self.multilabel:
+            return ["n", "exact"] + [f"sum_{m}" for m in AVERAGED] + [f"defined_{m}" for m in AVERAGED]
+        return ["n", "exact"] + [f"kappa_{w}" for w in _KAPPA_WEIGHTS]
+
     @property
     def width(self) -> int:
         """D, the number of sums."""
-        return 4 * len(self.labels) + 2 + (2 * len(MEASURES) if self.multilabel else 0)
+        return 4 * len(self.table) + len(self._scalars())
 
     def column(self, name: str) -> slice:
-        """The columns of one block of sums: ``tp``, ``fp``, ``fn``, ``present`` (K each), ``n``, ``exact``,
-        and for multi-label data ``sum_<measure>`` and ``defined_<measure>``."""
-        k = len(self.labels)
+        """The columns of one block of sums: ``tp``, ``fp``, ``fn``, ``present`` (|T| each), ``n``, ``exact``,
+        and ``kappa_linear``, ``kappa_quadratic`` (single-label) or ``sum_<measure>``, ``defined_<measure>``
+        (multi-label)."""
+        k = len(self.table)
         blocks = ["tp", "fp", "fn", "present"]
         if name in blocks:
             start = blocks.index(name) * k
             return slice(start, start + k)
-        scalars = ["n", "exact"] + ([f"sum_{m}" for m in MEASURES] + [f"defined_{m}" for m in MEASURES]
-                                    if self.multilabel else [])
+        scalars = self._scalars()
         if name not in scalars:
             raise KeyError(name)
         start = 4 * k + scalars.index(name)
         return slice(start, start + 1)
+
+    def tallies(self, sums: np.ndarray) -> Tallies:
+        """The sums (shape (B, D)) by name, as the measures take them."""
+        tp, fp, fn, present = (sums[:, self.column(name)] for name in ("tp", "fp", "fn", "present"))
+        n = sums[:, self.column("n")][:, 0]
+        exact = sums[:, self.column("exact")][:, 0]
+        if self.multilabel:
+            samples = {m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
+                       for m in AVERAGED}
+            return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, samples=samples)
+        disagreement = {w: sums[:, self.column(f"kappa_{w}")][:, 0] for w in _KAPPA_WEIGHTS}
+        return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, disagreement=disagreement)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -81,30 +115,40 @@ class CellTypes:
         """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
         if isinstance(counts, ConfusionCounts):
             g, p = np.nonzero(counts.cells)
-            names = np.array(counts.labels, dtype=object)
-            return (cls.single_label(names[g], names[p], label_set),
+            table = table_order(label_set, counts.labels)
+            index = {lab: i for i, lab in enumerate(table)}
+            position = np.array([index[lab] for lab in counts.labels], dtype=np.int64)
+            return (cls._single(tuple(label_set), table, position[g], position[p]),
                     counts.cells[g, p].astype(np.float64))
         pairs = list(counts.pairs)
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
     @classmethod
     def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> "CellTypes":
-        """Types that are (gold label, predicted label) cells; labels outside ``label_set`` count only in N."""
-        labels = tuple(label_set)
-        k = len(labels)
-        index = {lab: i for i, lab in enumerate(labels)}
-        g = np.array([index.get(x, -1) for x in gold], dtype=np.int64)
-        p = np.array([index.get(x, -1) for x in pred], dtype=np.int64)
-        same = np.array([a == b for a, b in zip(gold, pred)], dtype=bool)
+        """Types that are (gold label, predicted label) cells; the table's labels are ``label_set`` and then every
+        other label of ``gold`` and ``pred`` (:func:`table_order`)."""
+        table = table_order(label_set, [*gold, *pred])
+        index = {lab: i for i, lab in enumerate(table)}
+        g = np.array([index[x] for x in gold], dtype=np.int64)
+        p = np.array([index[x] for x in pred], dtype=np.int64)
+        return cls._single(tuple(label_set), table, g, p)
+
+    @classmethod
+    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> "CellTypes":
+        """Single-label types from the table positions of their gold (``g``) and predicted (``p``) labels."""
+        k = len(table)
         u = np.arange(len(g))
-        hit = same & (g >= 0)
-        miss_p = ~same & (p >= 0)
-        miss_g = ~same & (g >= 0)
-        rows = [u[hit], u[hit], u[miss_p], u[miss_p], u[miss_g], u[miss_g], u, u[same]]
-        cols = [g[hit], 3 * k + g[hit], k + p[miss_p], 3 * k + p[miss_p], 2 * k + g[miss_g],
-                3 * k + g[miss_g], np.full(len(u), 4 * k), np.full(int(same.sum()), 4 * k + 1)]
-        r, c = np.concatenate(rows), np.concatenate(cols)
-        return cls._build(labels, False, len(u), r, c, np.ones(len(r)))
+        hit = g == p
+        miss = ~hit
+        gap = (g - p).astype(np.float64)
+        n_miss = int(miss.sum())
+        rows = [u[hit], u[hit], u[miss], u[miss], u[miss], u[miss], u, u[hit], u[miss], u[miss]]
+        cols = [g[hit], 3 * k + g[hit], k + p[miss], 3 * k + p[miss], 2 * k + g[miss], 3 * k + g[miss],
+                np.full(len(u), 4 * k), np.full(int(hit.sum()), 4 * k + 1), np.full(n_miss, 4 * k + 2),
+                np.full(n_miss, 4 * k + 3)]
+        vals = [np.ones(len(c)) for c in cols[:8]] + [np.abs(gap[miss]), gap[miss] ** 2]
+        return cls._build(labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols),
+                          np.concatenate(vals))
 
     @classmethod
     def multi_label(cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str],
@@ -131,20 +175,21 @@ class CellTypes:
         cols += [np.full(len(u), 4 * k), np.full(int(exact.sum()), 4 * k + 1)]
         vals += [np.ones(len(u)), np.ones(int(exact.sum()))]
         values = instance_measures(g_mat, p_mat, beta)
-        for j, m in enumerate(MEASURES):
+        for j, m in enumerate(AVERAGED):
             value, defined = values[m]
             rows += [u, u[defined]]
-            cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(MEASURES) + j)]
+            cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(AVERAGED) + j)]
             vals += [value, np.ones(int(defined.sum()))]
-        return cls._build(labels, True, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+        return cls._build(labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols),
+                          np.concatenate(vals))
 
     @classmethod
-    def _build(cls, labels: tuple[str, ...], multilabel: bool, n_types: int, rows: np.ndarray, cols: np.ndarray,
-               vals: np.ndarray) -> "CellTypes":
+    def _build(cls, labels: tuple[str, ...], table: tuple[str, ...], multilabel: bool, n_types: int,
+               rows: np.ndarray, cols: np.ndarray, vals: np.ndarray) -> "CellTypes":
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         order = np.lexsort((rows, cols))
-        return cls(labels, multilabel, n_types, rows[order].astype(np.intp), cols[order].astype(np.intp),
+        return cls(labels, table, multilabel, n_types, rows[order].astype(np.intp), cols[order].astype(np.intp),
                    vals[order].astype(np.float64))
 
     # -- the map --------------------------------------------------------------------------------

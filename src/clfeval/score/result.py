@@ -11,6 +11,8 @@ from typing import Any
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.ratios import f_key
 
 __all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Rendered", "Scores", "json_pointer", "json_safe"]
@@ -24,7 +26,11 @@ Key = tuple[str, ...]
 
 @dataclass(frozen=True)
 class LabelScores:
-    """One label's counts and measures (``f`` is F_β for the result's β)."""
+    """One label's counts and the value of every per-label measure (see :data:`clfeval.MEASURES`).
+
+    ``row.precision``, ``row.f`` (F_β for the result's β), ``row.jaccard`` … or ``row["npv"]``: each per-label
+    measure by its name.
+    """
 
     support: int
     predicted: int
@@ -32,10 +38,17 @@ class LabelScores:
     fp: int
     fn: int
     tn: int
-    precision: float
-    recall: float
-    f: float
-    specificity: float
+    values: Mapping[str, float]
+
+    def __getattr__(self, name: str) -> float:
+        values = self.__dict__.get("values")
+        if values is not None and name in values:
+            return float(values[name])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getitem__(self, measure: str) -> float:
+        """The value of the per-label measure ``measure`` (``f`` for F_β)."""
+        return float(self.values[measure])
 
 
 def _json_number(x: float) -> float | None:
@@ -146,13 +159,11 @@ class Scores(Rendered):
     per_label
         Label → :class:`LabelScores`, for each label in L.
     averages
-        Average name → {"precision", "recall", "f"}; names as in :data:`clfeval.AVERAGES`.
-    accuracy
-        Single-label: correct / N. Multi-label: subset accuracy (whole set right) / N.
-    hamming_loss
-        Multi-label: Σ_L (fp + fn) / (N·|L|); ``None`` for single-label data.
-    micro_fpr
-        Σ fp / Σ (fp + tn) over L.
+        Average name → measure → value; averages as in :data:`clfeval.AVERAGES`, measures the averaged
+        ones of :data:`clfeval.MEASURES` (precision, recall, ``f`` for F_β, specificity, Jaccard).
+    overall
+        Overall measure → value, for every overall measure of :data:`clfeval.MEASURES` that applies to the
+        task (accuracy, Hamming loss, micro FPR; single-label data also balanced accuracy, MCC and κ).
     confusion
         Single-label: the :class:`ConfusionCounts`; multi-label: the :class:`SplitMatrix`.
     lfb_frequencies, lfb_source
@@ -171,9 +182,7 @@ class Scores(Rendered):
     label_source: str
     per_label: Mapping[str, LabelScores]
     averages: Mapping[str, Mapping[str, float]]
-    accuracy: float
-    hamming_loss: float | None
-    micro_fpr: float
+    overall: Mapping[str, float]
     confusion: ConfusionCounts | SplitMatrix
     counts: ConfusionCounts | LabelSetCounts
     lfb_frequencies: Mapping[str, float]
@@ -192,18 +201,31 @@ class Scores(Rendered):
         """The report name of F for this β: ``f1``, ``f2``, ``f0.5`` …"""
         return f_key(self.beta)
 
+    @property
+    def accuracy(self) -> float:
+        """Single-label: correct / N. Multi-label: subset accuracy (whole label set right) / N."""
+        return self.overall["accuracy"]
+
+    @property
+    def hamming_loss(self) -> float:
+        """Multi-label: Σ_L (fp + fn) / (N·|L|); single-label: 1 − accuracy."""
+        return self.overall["hamming_loss"]
+
+    @property
+    def micro_fpr(self) -> float:
+        """Σ fp / Σ (fp + tn) over L."""
+        return self.overall["micro_fpr"]
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract ``clfeval.score/1`` (see the README); NaN becomes ``null``."""
         fk = self.f_name
         per_label = {
-            lab: {"support": r.support, "predicted": r.predicted, "tp": r.tp, "fp": r.fp, "fn": r.fn,
-                  "tn": r.tn, "precision": _json_number(r.precision), "recall": _json_number(r.recall),
-                  fk: _json_number(r.f), "specificity": _json_number(r.specificity)}
+            lab: {"support": r.support, "predicted": r.predicted, "tp": r.tp, "fp": r.fp, "fn": r.fn, "tn": r.tn,
+                  **{_json_name(m.name, fk): _json_number(r[m.name]) for m in label_measures()}}
             for lab, r in self.per_label.items()}
         averages: dict[str, dict[str, Any]] = {}
         for name, values in self.averages.items():
-            averages[name] = {"precision": _json_number(values["precision"]),
-                              "recall": _json_number(values["recall"]), fk: _json_number(values["f"])}
+            averages[name] = {_json_name(m, fk): _json_number(values[m]) for m in AVERAGED}
         if "lfb" in averages:
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
@@ -214,11 +236,11 @@ class Scores(Rendered):
                 "counts_predicted_view": self.confusion.predicted_view.tolist()}
         else:
             matrix = {"labels": list(self.confusion.labels), "counts": self.confusion.cells.tolist()}
-        overall: dict[str, Any] = {"accuracy": _json_number(self.accuracy)}
-        if self.task == "multi-label":
-            overall["subset_accuracy"] = _json_number(self.accuracy)
-            overall["hamming_loss"] = _json_number(self.hamming_loss) if self.hamming_loss is not None else None
-        overall["micro_fpr"] = _json_number(self.micro_fpr)
+        overall: dict[str, Any] = {}
+        for m in overall_measures(self.task):
+            overall[m.name] = _json_number(self.overall[m.name])
+            if self.task in m.aliases:
+                overall[m.aliases[self.task]] = overall[m.name]
         if self.intervals is not None:
             self._add_intervals(per_label, averages, overall)
         zd = self.zero_division
@@ -254,14 +276,16 @@ class Scores(Rendered):
             bounds = iv.get(key)
             return None if bounds is None else [float(bounds[0]), float(bounds[1])]
 
+        measures = [m.name for m in label_measures()] + ["precision_wilson", "recall_wilson"]
         for lab, row in per_label.items():
-            for m in ("precision", "recall", "f", "specificity", "precision_wilson", "recall_wilson"):
+            for m in measures:
                 row[_json_name(m, fk) + "_ci"] = ci(("per_label", lab, m))
         for name, row in averages.items():
-            for m in ("precision", "recall", "f"):
+            for m in AVERAGED:
                 row[_json_name(m, fk) + "_ci"] = ci(("averages", name, m))
+        names = {alias: m.name for m in overall_measures(self.task) for alias in m.aliases.values()}
         for name in list(overall):
-            overall[name + "_ci"] = ci(("accuracy",) if name == "subset_accuracy" else (name,))
+            overall[name + "_ci"] = ci((names.get(name, name),))
 
     def _ci_dict(self) -> dict[str, Any]:
         iv = self.intervals

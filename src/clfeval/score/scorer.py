@@ -14,14 +14,19 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.score.averages import AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.score.cells import CellTypes
 from clfeval.score.labelset import resolve_label_set, sort_labels
-from clfeval.score.ratios import UNDEFINED_POLICIES, f_beta, parse_zero_division, ratio
+from clfeval.score.measures import MEASURES, Setting, label_measures
+from clfeval.score.ratios import UNDEFINED_POLICIES, parse_zero_division
 from clfeval.score.result import LabelScores, Scores
+from clfeval.score.statistics import ScoreFunction, relative
 
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
-_MEASURE_NAMES = {"precision": "precision", "recall": "recall", "f": "F", "specificity": "specificity"}
+_MEASURE_NAMES = {m.name: m.title for m in label_measures()}
+#: Labels of the table a note on weighted κ's order lists before "…".
+_ORDER_SHOWN = 12
 
 
 def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
@@ -39,17 +44,16 @@ def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set
 
 
 def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float = 0.0) -> PerLabel:
-    """Precision, recall and F_β of each label from its counts, with the 0/0 masks.
+    """Every per-label measure of :data:`clfeval.MEASURES` for each label from its counts, with the 0/0 masks.
 
     Notes
     -----
-    P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp).
+    P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp), specificity = tn/(tn+fp),
+    Jaccard = tp/(tp+fp+fn), NPV = tn/(tn+fn), FPR = fp/(fp+tn), FNR = fn/(fn+tp).
     """
-    precision, p_und = ratio(lc.tp, lc.tp + lc.fp, zero_division)
-    recall, r_und = ratio(lc.tp, lc.tp + lc.fn, zero_division)
-    fscore, f_und = f_beta(lc.tp, lc.fp, lc.fn, beta, zero_division)
-    return PerLabel(lc, {"precision": precision, "recall": recall, "f": fscore},
-                    {"precision": p_und, "recall": r_und, "f": f_und})
+    setting = Setting(beta, zero_division, "")
+    values = {m.name: m.compute(lc.tp, lc.fp, lc.fn, lc.tn, setting) for m in label_measures()}
+    return PerLabel(lc, {m: v for m, (v, _) in values.items()}, {m: u for m, (_, u) in values.items()})
 
 
 def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float = 0.0, undefined: str = "include",
@@ -67,23 +71,8 @@ def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float =
     return {name: avg.compute(inp) for name, avg in AVERAGES.items() if task in avg.tasks}
 
 
-def relative(counts: np.ndarray) -> np.ndarray:
-    """Counts divided by their sum over the last axis (all zeros stay zeros)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    return ratio(counts, counts.sum(axis=-1, keepdims=True), 0.0)[0]
-
-
 def _zd_text(zd: float) -> str:
     return "nan" if math.isnan(zd) else f"{zd:g}"
-
-
-def _lfb_weights(lc: LabelCounts, train: LabelFrequencies | None) -> tuple[np.ndarray, str]:
-    """Relative frequencies over the label set: training counts when given, else test gold support."""
-    if train is not None:
-        source = np.array([train.counts.get(lab, 0) for lab in lc.labels], dtype=np.float64)
-    else:
-        source = lc.support
-    return relative(source), ("train" if train is not None else "test")
 
 
 def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts, freqs: np.ndarray,
@@ -93,10 +82,14 @@ def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts
     """Say in words every ratio that was 0/0 and what was done with it."""
     zd_text = _zd_text(zd)
     verb = "included in" if undefined == "include" else "left out of"
-    why = {"precision": "never predicted", "recall": "absent from gold", "f": "neither in gold nor predicted"}
+    # one message per averaged measure's 0/0 condition (Jaccard's is F's: said once)
+    why: dict[str, str] = {}
+    for m in AVERAGED:
+        why.setdefault(MEASURES[m].undefined_when, m)
     messages = []
-    for key, reason in why.items():
+    for condition, key in why.items():
         names = affected[key]
+        reason = condition.replace("{label} is ", "")
         if names:
             shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
             messages.append(f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
@@ -130,7 +123,7 @@ def _nan_cause(name: str, measure: str, values: Mapping[str, float], weights: np
     """Why an average came out NaN (with zero division ``nan``), in words; None when another message says it."""
     word = _MEASURE_NAMES[measure]
     if name == "micro":
-        sums = {"precision": "Σtp + Σfp", "recall": "Σtp + Σfn", "f": "Σtp + Σfp + Σfn"}[measure]
+        sums = " + ".join("Σ" + part for part in MEASURES[measure].denominator.split(" + "))
         return (f"{sums} = 0 over the label set, so micro {word} is 0/0 (--undefined, which chooses the labels an "
                 "average takes, does not apply to micro averages)")
     if name == "samples":
@@ -216,14 +209,24 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
                                   train=None if train is None else train.labels,
                                   given=None if labels is None else [str(x) for x in labels])
     lset = label_set.labels
-    lc = counts.label_counts(lset)
-    per = per_label_measures(lc, beta, zd)
-    specificity, s_und = ratio(lc.tn, lc.tn + lc.fp, zd)
-    freqs, lfb_source = _lfb_weights(lc, train)
-    samples = SampleSums.of(counts, lset, beta) if isinstance(counts, LabelSetCounts) else None
-    averages = {name: {m: float(v) for m, v in values.items()} for name, values in average_measures(
-        per, beta=beta, zero_division=zd, undefined=undefined, frequencies=freqs, samples=samples).items()}
-    masks = {**per.undefined, "specificity": s_und}
+    train_weights = None
+    if train is not None:
+        train_weights = relative(np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64))
+    cells, weights = CellTypes.of(counts, lset, beta)
+    f = ScoreFunction.of_cells(cells, weights, task=task, beta=beta, zero_division=zd, undefined=undefined,
+                               train_frequencies=train_weights)
+    sums = cells.sums(weights[None, :])
+    e = f.evaluate(sums)
+    lc = LabelCounts.trusted(lset, *(np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp,
+                                                                            e.counts.fn, e.counts.tn)), n)
+    freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
+    tallies = cells.tallies(sums)
+    samples = None if tallies.samples is None else SampleSums(
+        {m: v[0] for m, (v, _) in tallies.samples.items()}, {m: d[0] for m, (_, d) in tallies.samples.items()},
+        np.asarray(tallies.n[0]))
+    averages = {name: {m: float(v[0]) for m, v in values.items()} for name, values in e.averages.items()}
+    masks = {m: u[0] for m, (_, u) in e.per_label.items()}
+    per_undefined = {m: masks[m] for m in masks}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
     if train is not None and train.labels and not set(train.labels) & (set(policy_gold) | set(policy_pred)):
         shown = ", ".join(map(repr, sorted(train.labels)[:5])) + (" …" if len(train.labels) > 5 else "")
@@ -232,29 +235,28 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
                                "--train-sep, --train-format)?"]
     messages = [*warnings, *label_set.warnings,
                 *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined,
-                                     per.undefined)]
+                                     per_undefined)]
     notes = list(label_set.notes)
 
     if task == "single-label":
         assert isinstance(counts, ConfusionCounts)
-        accuracy = float(np.trace(counts.cells) / n)
-        hamming = None
-        confusion: Any = counts.with_labels(lset + sort_labels(set(counts.labels) - set(lset)))
+        confusion: Any = counts.with_labels(cells.table)
         if set(lset) >= gold_seen | pred_seen:
             notes.append("single-label data: micro precision = micro recall = micro F = accuracy "
                          "(Frank 2019), and micro FPR = error rate/(K−1) for K labels")
+        order = " < ".join(map(repr, cells.table[:_ORDER_SHOWN])) + (" < …" if len(cells.table) > _ORDER_SHOWN
+                                                                     else "")
+        notes.append(f"weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered, in the confusion "
+                     f"matrix's order: {order} (declare the order with --labels); MCC, κ and balanced accuracy run "
+                     "over every label of the confusion matrix")
     else:
         assert isinstance(counts, LabelSetCounts)
-        accuracy = counts.exact_matches() / n
-        hamming = float((lc.fp.sum() + lc.fn.sum()) / (n * len(lset)))
         confusion = counts.split_matrix(lset + sort_labels((gold_seen | pred_seen) - set(lset)))
-    fp_sum, tn_sum = lc.fp.sum(), lc.tn.sum()
-    micro_fpr = float(ratio(fp_sum, fp_sum + tn_sum, zd)[0])
+    overall = {name: float(v[0]) for name, (v, _) in e.overall.items()}
 
-    values = per.values
     rows = {lab: LabelScores(int(lc.support[i]), int(lc.predicted[i]), int(lc.tp[i]), int(lc.fp[i]),
-                             int(lc.fn[i]), int(lc.tn[i]), float(values["precision"][i]), float(values["recall"][i]),
-                             float(values["f"][i]), float(specificity[i]))
+                             int(lc.fn[i]), int(lc.tn[i]),
+                             MappingProxyType({m: float(v[0][i]) for m, (v, _) in e.per_label.items()}))
             for i, lab in enumerate(lset)}
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined}
     if isinstance(counts, LabelSetCounts):
@@ -263,8 +265,8 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     return Scores(
         task=task, n_instances=n, beta=beta, labels=lset, label_source=label_set.source,
         per_label=MappingProxyType(rows),
-        averages=MappingProxyType({k: MappingProxyType(v) for k, v in averages.items()}), accuracy=accuracy,
-        hamming_loss=hamming, micro_fpr=micro_fpr, confusion=confusion, counts=counts,
+        averages=MappingProxyType({k: MappingProxyType(v) for k, v in averages.items()}),
+        overall=MappingProxyType(overall), confusion=confusion, counts=counts,
         lfb_frequencies=MappingProxyType({lab: float(f) for lab, f in zip(lset, freqs)}),
         lfb_source=lfb_source, zero_division=zd, undefined_policy=undefined,
         undefined=MappingProxyType(affected), options=MappingProxyType(opts),

@@ -1,9 +1,10 @@
 """Every reported score as a function of cell-type weights, evaluated for many weight vectors at once.
 
-The bootstrap, the jackknife, the delta method's derivatives and randomization tests all need
-the same thing: the scores of a re-weighted data set, thousands of times. :class:`ScoreFunction`
-gives them, with the very arithmetic :func:`clfeval.score_counts` uses (the per-label measures and
-the :data:`clfeval.AVERAGES` registry work on arrays with a leading resample axis).
+The point estimate, the bootstrap, the jackknife, the delta method's derivatives and the
+randomization tests all need the same thing: the scores of a (re-weighted) data set. A
+:class:`ScoreFunction` gives them, from the one computation each measure has in
+:data:`clfeval.score.measures.MEASURES` and each average in :data:`clfeval.AVERAGES` (both work on
+arrays with a leading axis of count tables).
 """
 
 from __future__ import annotations
@@ -14,21 +15,52 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.score.averages import AVERAGES, MEASURES, SampleSums
+from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.cells import CellTypes
+from clfeval.score.measures import Setting, Values, label_measures, overall_measures
 from clfeval.score.ratios import ratio
 from clfeval.score.result import Key, Scores
-from clfeval.score.scorer import average_measures, per_label_measures, relative
 
-__all__ = ["PER_LABEL_MEASURES", "OVERALL", "ScoreFunction"]
+__all__ = ["Evaluation", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
 
 #: The per-label measures, in report order (``f`` is F_β).
-PER_LABEL_MEASURES = ("precision", "recall", "f", "specificity")
-#: The overall measures of each task.
-OVERALL: Mapping[str, tuple[str, ...]] = {
-    "single-label": ("accuracy", "micro_fpr"),
-    "multi-label": ("accuracy", "hamming_loss", "micro_fpr"),
-}
+PER_LABEL_MEASURES: tuple[str, ...] = tuple(m.name for m in label_measures())
+
+
+def overall_names(task: str) -> tuple[str, ...]:
+    """The names of the overall measures of ``task``, in report order."""
+    return tuple(m.name for m in overall_measures(task))
+
+
+def relative(counts: np.ndarray) -> np.ndarray:
+    """Counts divided by their sum over the last axis (all zeros stay zeros)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    return ratio(counts, counts.sum(axis=-1, keepdims=True), 0.0)[0]
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """Every score of B count tables, with where each is undefined (0/0).
+
+    Attributes
+    ----------
+    counts
+        The per-label counts over the label set ((B, K) arrays).
+    per_label
+        Measure → (values, undefined), (B, K) each.
+    averages
+        Average → measure → (B,) values.
+    overall
+        Measure → (values, undefined), (B,) each.
+    frequencies
+        (B, K) the lfb weights used.
+    """
+
+    counts: LabelCounts
+    per_label: Mapping[str, Values]
+    averages: Mapping[str, Mapping[str, np.ndarray]]
+    overall: Mapping[str, Values]
+    frequencies: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,8 +109,8 @@ class ScoreFunction:
         """A score function over given cell types (``compare`` builds its own arrangements of types)."""
         averages = tuple(name for name, avg in AVERAGES.items() if task in avg.tasks)
         keys: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
-        keys += [("averages", name, m) for name in averages for m in MEASURES]
-        keys += [(name,) for name in OVERALL[task]]
+        keys += [("averages", name, m) for name in averages for m in AVERAGED]
+        keys += [(name,) for name in overall_names(task)]
         return cls(cells, np.asarray(weights, dtype=np.float64), tuple(keys), beta, zero_division, undefined,
                    train_frequencies, averages, task)
 
@@ -90,31 +122,37 @@ class ScoreFunction:
         """The scores for each row of ``weights`` (shape (B, U) → (B, S))."""
         return self.from_sums(self.cells.sums(weights))
 
-    def from_sums(self, sums: np.ndarray) -> np.ndarray:
-        """The scores from the sums ``weights @ M`` (shape (B, D) → (B, S)); see :class:`CellTypes`."""
-        c = self.cells
-        tp, fp, fn, present = (sums[:, c.column(name)] for name in ("tp", "fp", "fn", "present"))
-        n = sums[:, c.column("n")][:, 0]
-        tn = n[:, None] - present
-        lc = LabelCounts.trusted(c.labels, tp, fp, fn, tn, n)
-        per = per_label_measures(lc, self.beta, self.zero_division)
-        specificity = ratio(tn, tn + fp, self.zero_division)[0]
+    def evaluate(self, sums: np.ndarray) -> Evaluation:
+        """Every score, and where it is 0/0, from the sums ``weights @ M`` (shape (B, D)); see :class:`CellTypes`.
+
+        Notes
+        -----
+        Per-label measures and the averages run over the label set; single-label overall measures that
+        take the whole confusion matrix (MCC, κ, balanced accuracy) run over every label of it.
+        """
+        setting = Setting(self.beta, self.zero_division, self.task)
+        t = self.cells.tallies(np.asarray(sums, dtype=np.float64))
+        tp, fp, fn, tn = t.label_set()
+        lc = LabelCounts.trusted(self.cells.labels, tp, fp, fn, tn, t.n)
+        per = {m.name: m.compute(tp, fp, fn, tn, setting) for m in label_measures()}
         freqs = self.train_frequencies if self.train_frequencies is not None else relative(lc.support)
         samples = None
-        if c.multilabel:
-            samples = SampleSums({m: sums[:, c.column(f"sum_{m}")][:, 0] for m in MEASURES},
-                                 {m: sums[:, c.column(f"defined_{m}")][:, 0] for m in MEASURES}, n)
-        averages = average_measures(per, beta=self.beta, zero_division=self.zero_division, undefined=self.undefined,
-                                    frequencies=freqs, samples=samples)
-        per_values = {**per.values, "specificity": specificity}
-        columns = [np.stack([per_values[m] for m in PER_LABEL_MEASURES], axis=-1).reshape(len(n), -1)]
-        columns += [np.stack([averages[name][m] for name in self.averages for m in MEASURES], axis=-1)]
-        fp_sum, fn_sum, tn_sum = fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1)
-        overall = {"accuracy": ratio(sums[:, c.column("exact")][:, 0], n, self.zero_division)[0],
-                   "micro_fpr": ratio(fp_sum, fp_sum + tn_sum, self.zero_division)[0]}
-        if c.multilabel:
-            overall["hamming_loss"] = ratio(fp_sum + fn_sum, n * len(c.labels), self.zero_division)[0]
-        columns.append(np.stack([overall[name] for name in OVERALL[self.task]], axis=-1))
+        if t.samples is not None:
+            samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
+        per_label = PerLabel(lc, {m: v for m, (v, _) in per.items()}, {m: u for m, (_, u) in per.items()})
+        inp = AverageInput(per_label, self.beta, self.zero_division, self.undefined,
+                           np.asarray(freqs, dtype=np.float64), samples)
+        averages = {name: AVERAGES[name].compute(inp) for name in self.averages}
+        overall = {m.name: m.compute(t, setting) for m in overall_measures(self.task)}
+        return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)))
+
+    def from_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The scores from the sums ``weights @ M`` (shape (B, D) → (B, S)); see :class:`CellTypes`."""
+        e = self.evaluate(sums)
+        b = np.shape(sums)[0]
+        columns = [np.stack([e.per_label[m][0] for m in PER_LABEL_MEASURES], axis=-1).reshape(b, -1)]
+        columns += [np.stack([e.averages[name][m] for name in self.averages for m in AVERAGED], axis=-1)]
+        columns.append(np.stack([e.overall[name][0] for name in overall_names(self.task)], axis=-1))
         return np.concatenate(columns, axis=-1)
 
     def point(self) -> np.ndarray:
@@ -125,9 +163,9 @@ class ScoreFunction:
     def value_of(scores: Scores, key: Key) -> float:
         """The value ``scores`` reports at ``key``."""
         if key[0] == "per_label":
-            return float(getattr(scores.per_label[key[1]], key[2]))
+            return float(scores.per_label[key[1]][key[2]])
         if key[0] == "averages":
             return float(scores.averages[key[1]][key[2]])
-        value = getattr(scores, key[0])
+        value = scores.overall.get(key[0])
         return float("nan") if value is None else float(value)
 

@@ -1,0 +1,349 @@
+"""The measures, by name: every score clfeval reports, each defined once as a function of counts.
+
+A :class:`Measure` is a registry entry: its name (the JSON and ``--metric`` name), its formula in
+words, the tasks it applies to, its direction and range, and its *one* computation. The point
+estimate, the delta method's derivatives, the bootstrap, the jackknife and the randomization tests
+all evaluate that computation, on the sums of cell-type weights (:class:`Tallies`, built by
+:class:`clfeval.score.cells.CellTypes`), for a batch of count tables at once.
+
+Two kinds of measure:
+
+* **per label** (``scope="label"``): a ratio of the label's one-vs-rest counts tp, fp, fn, tn.
+  Those marked ``averaged`` are also averaged by every method of :data:`clfeval.AVERAGES`
+  (micro applies the same function to the summed counts; samples to each instance's counts).
+* **overall** (``scope="overall"``): one value for the whole data set (accuracy, MCC, κ …).
+
+Adding a measure is adding an entry here (and its tests): reports, JSON, CSV, LaTeX, HTML,
+intervals, ``compare --metric`` and ``cv`` read this registry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from clfeval.score.ratios import f_beta, ratio
+
+__all__ = ["MEASURES", "Measure", "Setting", "Tallies", "averaged_measures", "label_measures", "overall_measures"]
+
+#: A value array and where it is undefined (0/0), of the same shape.
+Values = tuple[np.ndarray, np.ndarray]
+
+SINGLE = "single-label"
+MULTI = "multi-label"
+_BOTH = frozenset({SINGLE, MULTI})
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The choices a computation needs: β of F_β, the value of a 0/0 ratio, and the task."""
+
+    beta: float
+    zero_division: float
+    task: str
+
+
+@dataclass(frozen=True, eq=False)
+class Tallies:
+    """The sums every measure is a function of, for B count tables at once (arrays lead with B).
+
+    Attributes
+    ----------
+    tp, fp, fn, tn
+        (B, T) one-vs-rest counts of the table's labels: the label set L first (``k`` of them), then,
+        for single-label data, every other label of the confusion matrix in its order.
+    k
+        |L|: per-label measures, averages, micro FPR and the Hamming loss run over the first ``k``.
+    n, exact
+        (B,) the instances, and those predicted exactly right (the whole label set, for multi-label data).
+    disagreement
+        Single-label data: (B,) Σ w(i, j)·n_ij over the confusion matrix's cells for the weights of
+        weighted κ, ``linear`` |i − j| and ``quadratic`` (i − j)², i and j the positions of the gold and
+        predicted label in the table's order.
+    samples
+        Multi-label data: for each averaged measure, Σ over instances of its per-instance value where
+        defined (``sums``) and the number of those instances (``defined``).
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    k: int
+    n: np.ndarray
+    exact: np.ndarray
+    disagreement: Mapping[str, np.ndarray] = field(default_factory=dict)
+    samples: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None
+
+    def label_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """tp, fp, fn, tn over the label set L (the first ``k`` labels)."""
+        k = self.k
+        return self.tp[..., :k], self.fp[..., :k], self.fn[..., :k], self.tn[..., :k]
+
+
+#: A per-label measure: (tp, fp, fn, tn, setting) → values and where they are 0/0, elementwise.
+LabelFunction = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Setting], Values]
+#: An overall measure: (tallies, setting) → (B,) values and where they are 0/0.
+OverallFunction = Callable[[Tallies, Setting], Values]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A named measure.
+
+    Attributes
+    ----------
+    name
+        The JSON, CSV and ``--metric`` name (``f`` stands for F_β: ``f1``, ``f2`` … in reports).
+    title
+        How tables and figures name it.
+    definition
+        The formula in words.
+    scope
+        ``label`` (one value per label of L) or ``overall`` (one value for the data set).
+    tasks
+        The tasks it applies to: ``single-label``, ``multi-label``.
+    higher_is_better
+        The direction: false for error rates and losses.
+    low, high
+        The range of its values (a Wald interval is clipped to it).
+    averaged
+        Per-label measures: whether :data:`clfeval.AVERAGES` average it.
+    undefined_when
+        When the measure is 0/0, in words (``{label}`` stands for a label's name).
+    short
+        The formula in short, for the rows of overall measures (the definition when empty).
+    denominator
+        Per-label measures: the counts whose sum is 0 when the measure is 0/0 (``tp + fp``).
+    compute
+        Per label: (tp, fp, fn, tn, setting) → (values, undefined). Overall: (tallies, setting) → (values,
+        undefined).
+    titles, aliases, ranges
+        Per task: a title, an extra JSON/CSV name, a range that differ from the defaults
+        (multi-label accuracy is subset accuracy, also named ``subset_accuracy``).
+    """
+
+    name: str
+    title: str
+    definition: str
+    scope: str
+    tasks: frozenset[str]
+    higher_is_better: bool
+    low: float
+    high: float
+    averaged: bool
+    undefined_when: str
+    compute: Callable[..., Values]
+    short: str = ""
+    denominator: str = ""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    definitions: Mapping[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    def title_for(self, task: str) -> str:
+        """The title of this measure for ``task``."""
+        return self.titles.get(task, self.title)
+
+    def definition_for(self, task: str) -> str:
+        """The definition of this measure for ``task``."""
+        return self.definitions.get(task, self.definition)
+
+    def short_for(self, task: str) -> str:
+        """The formula in short for ``task`` (for row titles)."""
+        return self.short or self.definition_for(task)
+
+    def range_for(self, task: str) -> tuple[float, float]:
+        """The (low, high) range of this measure's values for ``task``."""
+        return self.ranges.get(task, (self.low, self.high))
+
+    def name_for(self, task: str) -> str:
+        """The name rows of ``task`` carry (CSV, text): the alias where there is one (``subset_accuracy``)."""
+        return self.aliases.get(task, self.name)
+
+
+# -- per-label measures: ratios of one label's counts --------------------------------------------------------
+
+
+def _precision(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(tp, tp + fp, s.zero_division)
+
+
+def _recall(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(tp, tp + fn, s.zero_division)
+
+
+def _f(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return f_beta(tp, fp, fn, s.beta, s.zero_division)
+
+
+def _specificity(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(tn, tn + fp, s.zero_division)
+
+
+def _jaccard(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(tp, np.asarray(tp, dtype=np.float64) + fp + fn, s.zero_division)
+
+
+def _npv(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(tn, tn + fn, s.zero_division)
+
+
+def _fpr(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(fp, fp + tn, s.zero_division)
+
+
+def _fnr(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Setting) -> Values:
+    return ratio(fn, fn + tp, s.zero_division)
+
+
+# -- overall measures ----------------------------------------------------------------------------------------
+
+
+def _accuracy(t: Tallies, s: Setting) -> Values:
+    return ratio(t.exact, t.n, s.zero_division)
+
+
+def _hamming_loss(t: Tallies, s: Setting) -> Values:
+    if s.task == SINGLE:
+        return ratio(t.n - t.exact, t.n, s.zero_division)
+    _, fp, fn, _ = t.label_set()
+    return ratio(fp.sum(axis=-1) + fn.sum(axis=-1), t.n * t.k, s.zero_division)
+
+
+def _micro_fpr(t: Tallies, s: Setting) -> Values:
+    tp, fp, fn, tn = t.label_set()
+    return _fpr(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), s)
+
+
+def _margins(t: Tallies) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gold counts, predicted counts and diagonal of every label of the single-label table."""
+    return t.tp + t.fn, t.tp + t.fp, t.tp
+
+
+def _mcc(t: Tallies, s: Setting) -> Values:
+    gold, pred, hit = _margins(t)
+    n = t.n
+    num = n * hit.sum(axis=-1) - (gold * pred).sum(axis=-1)
+    var_gold = n * gold.sum(axis=-1) - (gold * gold).sum(axis=-1)
+    var_pred = n * pred.sum(axis=-1) - (pred * pred).sum(axis=-1)
+    product = np.maximum(var_gold, 0.0) * np.maximum(var_pred, 0.0)
+    return ratio(num, np.sqrt(product), s.zero_division)
+
+
+def _expected_disagreement(gold: np.ndarray, pred: np.ndarray, n: np.ndarray, weights: str) -> np.ndarray:
+    """Σ_ij w(i, j)·gold_i·pred_j / n for κ's weights over positions 0..T−1, in O(T) (prefix sums, no T×T)."""
+    positions = np.arange(gold.shape[-1], dtype=np.float64)
+    if weights == "none":
+        inner = gold.sum(axis=-1) * pred.sum(axis=-1) - (gold * pred).sum(axis=-1)
+    elif weights == "quadratic":
+        g0, g1, g2 = gold.sum(axis=-1), gold @ positions, gold @ positions ** 2
+        p0, p1, p2 = pred.sum(axis=-1), pred @ positions, pred @ positions ** 2
+        inner = g0 * p2 - 2 * g1 * p1 + g2 * p0
+    else:  # linear: Σ_j |i − j| p_j = 2(i·P_i − Q_i) + Q_T − i·P_T, P and Q the prefix sums of p_j and j·p_j
+        cum_p, cum_q = np.cumsum(pred, axis=-1), np.cumsum(pred * positions, axis=-1)
+        spread = 2 * (positions * cum_p - cum_q) + cum_q[..., -1:] - positions * cum_p[..., -1:]
+        inner = (gold * spread).sum(axis=-1)
+    return inner / n
+
+
+def _kappa_with(weights: str) -> OverallFunction:
+    def kappa(t: Tallies, s: Setting) -> Values:
+        gold, pred, hit = _margins(t)
+        observed = t.n - hit.sum(axis=-1) if weights == "none" else t.disagreement[weights]
+        expected = _expected_disagreement(gold, pred, t.n, weights)
+        share, undefined = ratio(observed, expected, math.nan)
+        return np.where(undefined, s.zero_division, 1.0 - share), undefined
+
+    return kappa
+
+
+def _balanced_accuracy(t: Tallies, s: Setting) -> Values:
+    gold, _, hit = _margins(t)
+    present = gold > 0
+    recall = np.divide(hit, gold, out=np.zeros(np.shape(gold)), where=present)
+    return ratio(recall.sum(axis=-1), present.sum(axis=-1), s.zero_division)
+
+
+def _balanced_accuracy_adjusted(t: Tallies, s: Setting) -> Values:
+    gold, _, _ = _margins(t)
+    classes = (gold > 0).sum(axis=-1).astype(np.float64)
+    score, _ = _balanced_accuracy(t, s)
+    chance = 1.0 / np.maximum(classes, 1.0)
+    return ratio(score - chance, 1.0 - chance, s.zero_division)
+
+
+_GOLD_EVERYWHERE = "{label} is in the gold labels of every instance"
+
+#: Every measure, in report order: per-label measures first, then the overall ones.
+MEASURES: Mapping[str, Measure] = {m.name: m for m in (
+    Measure("precision", "precision", "tp / (tp + fp)", "label", _BOTH, True, 0.0, 1.0, True,
+            "{label} is never predicted", _precision, denominator="tp + fp"),
+    Measure("recall", "recall", "tp / (tp + fn)", "label", _BOTH, True, 0.0, 1.0, True,
+            "{label} is absent from gold", _recall, denominator="tp + fn"),
+    Measure("f", "F", "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp), the weighted harmonic mean of precision and "
+            "recall", "label", _BOTH, True, 0.0, 1.0, True, "{label} is neither in gold nor predicted", _f, denominator="tp + fp + fn"),
+    Measure("specificity", "specificity", "tn / (tn + fp), the true negative rate", "label", _BOTH, True, 0.0, 1.0,
+            True, _GOLD_EVERYWHERE, _specificity, denominator="tn + fp"),
+    Measure("npv", "NPV", "tn / (tn + fn), the negative predictive value", "label", _BOTH, True, 0.0, 1.0, False,
+            "{label} is predicted for every instance", _npv, denominator="tn + fn"),
+    Measure("fpr", "FPR", "fp / (fp + tn) = 1 − specificity, the false positive rate (fall-out)", "label", _BOTH,
+            False, 0.0, 1.0, False, _GOLD_EVERYWHERE, _fpr, denominator="fp + tn"),
+    Measure("fnr", "FNR", "fn / (fn + tp) = 1 − recall, the false negative rate (miss rate)", "label", _BOTH, False,
+            0.0, 1.0, False, "{label} is absent from gold", _fnr, denominator="fn + tp"),
+    Measure("jaccard", "Jaccard", "tp / (tp + fp + fn), the Jaccard index (intersection over union; "
+            "= F1 / (2 − F1))", "label", _BOTH, True, 0.0, 1.0, True, "{label} is neither in gold nor predicted",
+            _jaccard, denominator="tp + fp + fn"),
+    Measure("accuracy", "accuracy", "correct / N", "overall", _BOTH, True, 0.0, 1.0, False, "there are no instances",
+            _accuracy, titles={MULTI: "subset accuracy"}, definitions={MULTI: "whole label set right / N"},
+            aliases={MULTI: "subset_accuracy"}),
+    Measure("hamming_loss", "Hamming loss", "wrong / N = 1 − accuracy", "overall", _BOTH, False, 0.0, 1.0, False,
+            "there are no instances", _hamming_loss,
+            definitions={MULTI: "Σ fp + fn over labels / (N·|L|)"}, ranges={MULTI: (0.0, math.inf)}),
+    Measure("micro_fpr", "micro FPR", "Σ fp / Σ (fp + tn)", "overall", _BOTH, False, 0.0, 1.0, False,
+            "Σ (fp + tn) = 0 over the label set", _micro_fpr),
+    Measure("balanced_accuracy", "balanced accuracy", "mean over the labels with gold instances of tp / (tp + fn) "
+            "(macro recall over the gold labels; scikit-learn's balanced_accuracy_score)", "overall",
+            frozenset({SINGLE}), True, 0.0, 1.0, False, "no label has gold instances", _balanced_accuracy,
+            short="mean recall over the gold labels"),
+    Measure("balanced_accuracy_adjusted", "balanced accuracy, adjusted", "(balanced accuracy − 1/C) / (1 − 1/C) for "
+            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)", "overall",
+            frozenset({SINGLE}), True, -1.0, 1.0, False, "only one label has gold instances",
+            _balanced_accuracy_adjusted, short="0 by chance, 1 perfect"),
+    Measure("mcc", "MCC", "Matthews correlation coefficient R_K (Gorodkin 2004): (N·c − Σ_k t_k·p_k) / √((N² − Σ_k "
+            "t_k²)(N² − Σ_k p_k²)) for c correct, t_k gold and p_k predicted counts of label k over the whole "
+            "confusion matrix; φ for two labels", "overall", frozenset({SINGLE}), True, -1.0, 1.0, False,
+            "every gold label, or every prediction, is the same label", _mcc, short="Matthews, R_K over the matrix"),
+    Measure("kappa", "Cohen's κ", "(p_o − p_e) / (1 − p_e): observed agreement p_o = c/N against chance agreement "
+            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix", "overall", frozenset({SINGLE}), True, -1.0,
+            1.0, False, "gold and predictions are all one and the same label", _kappa_with("none"),
+            short="(p_o − p_e) / (1 − p_e)"),
+    Measure("kappa_linear", "κ, linear weights", "1 − Σ_ij |i − j|·n_ij / Σ_ij |i − j|·t_i·p_j/N: weighted κ for "
+            "ordered labels, i and j their positions in the confusion matrix's order", "overall",
+            frozenset({SINGLE}), True, -math.inf, 1.0, False,
+            "chance disagreement is 0 (gold and predictions all one label)", _kappa_with("linear"),
+            short="weights |i − j| in the matrix's order"),
+    Measure("kappa_quadratic", "κ, quadratic weights", "1 − Σ_ij (i − j)²·n_ij / Σ_ij (i − j)²·t_i·p_j/N: weighted κ "
+            "for ordered labels, i and j their positions in the confusion matrix's order", "overall",
+            frozenset({SINGLE}), True, -1.0, 1.0, False,
+            "chance disagreement is 0 (gold and predictions all one label)", _kappa_with("quadratic"),
+            short="weights (i − j)² in the matrix's order"),
+)}
+
+
+def label_measures() -> tuple[Measure, ...]:
+    """The per-label measures, in report order."""
+    return tuple(m for m in MEASURES.values() if m.scope == "label")
+
+
+def averaged_measures() -> tuple[str, ...]:
+    """The names of the per-label measures that the averages average, in report order."""
+    return tuple(m.name for m in MEASURES.values() if m.scope == "label" and m.averaged)
+
+
+def overall_measures(task: str) -> tuple[Measure, ...]:
+    """The overall measures of ``task``, in report order."""
+    return tuple(m for m in MEASURES.values() if m.scope == "overall" and task in m.tasks)
