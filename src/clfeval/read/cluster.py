@@ -38,8 +38,8 @@ import numpy as np
 from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.chunks import expand_paths
-from clfeval.read.table import Cells, TableOptions, format_of, read_cells
-from clfeval.read.table import _separator as _table_separator
+from clfeval.read.formats import TableOptions, format_of, separator_of
+from clfeval.read.table import Cells, read_cells
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import dask.dataframe
@@ -373,7 +373,7 @@ def _read_jsonl_block(text: Any, orient: str = "records", lines: bool = True, **
 
 def _separator(fmt: str, options: TableOptions) -> str:
     """The embedded reader's separator; runs of whitespace (``None`` there) as pandas' regex."""
-    return _table_separator(fmt, options) or r"\s+"
+    return separator_of(fmt, options) or r"\s+"
 
 
 def _is_local(path: str) -> bool:

@@ -13,7 +13,8 @@ from typing import Any
 from clfeval.errors import OptionError, unknown_name
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
-from clfeval.read.table import Cells, TableOptions, read_cells
+from clfeval.read.formats import TableOptions
+from clfeval.read.table import Cells, read_cells
 
 __all__ = ["ENGINES", "Engine"]
 

@@ -17,117 +17,23 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.read.chunks import STDIN, Chunk, FileVersion, Meter, ReadProgress, line_chunks, size_of
+from clfeval.errors import InputError, OptionError
+from clfeval.read.chunks import (STDIN, Chunk, FileVersion, Meter, ReadProgress, check_source, display_name,
+                                 line_chunks, size_of)
 from clfeval.read.columns import Column, one_role_each, resolve_column
+from clfeval.read.formats import TableOptions, format_of, no_line_rules, separator_of, shown_pattern
+from clfeval.read.lines import (DISTRIBUTION, DISTRIBUTION_RE, decode_line, is_blank_line, lines_of, split_fields,
+                                strip_distribution)
+from clfeval.read.tally import BLOCK_KEY, Tally, collect, unique_counts, unpack
 
-__all__ = ["BLOCK_KEY", "DISTRIBUTION", "FORMATS", "Cells", "TableOptions", "check_pattern", "first_line_with",
-           "format_of", "read_cells", "read_cells_in_line_order"]
-
-#: Input formats, by name.
-FORMATS: Mapping[str, str] = {
-    "text": "whitespace-separated fields, as TiMBL writes them (any extension not listed below)",
-    "csv": "comma-separated values with optional double-quote quoting (.csv)",
-    "tsv": "tab-separated values (.tsv, .tab)",
-    "jsonl": "JSON Lines, one object per line (.jsonl, .ndjson)",
-    "parquet": "Apache Parquet (.parquet, .pq)",
-}
-_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-               ".parquet": "parquet", ".pq": "parquet"}
-_WHITESPACE = re.compile(r"\s")
-
-
-@dataclass(frozen=True)
-class TableOptions:
-    """How to read a delimited file.
-
-    Attributes
-    ----------
-    input_format
-        A name from :data:`FORMATS`; ``None`` guesses from the extension.
-    sep
-        The field separator (one character; ``"\\t"`` for tab). Default: runs of whitespace for
-        ``text``, ``,`` for ``csv``, tab for ``tsv``.
-    header
-        Whether the first line names the columns; ``None``: only when a column is chosen by name.
-    skip
-        A regular expression (the syntax of Rust's ``regex`` crate, which polars uses: Python's
-        without look-around and back-references); lines it matches anywhere are not instances,
-        e.g. ``^<utt>`` sentence markers. Delimited files only.
-    keep_trailing
-        Keep a trailing TiMBL class distribution (``{ A 0.7, B 0.3 }``, after the predicted label,
-        possibly followed by TiMBL's distance) as fields; by default it is recognised and stripped
-        (text and TSV input).
-    keep_distance
-        When a distribution is stripped, keep the one field TiMBL may write after it (its distance,
-        ``+v di``), as ``finagle`` reads it; by default it goes too, so the predicted label is last.
-    block_end
-        A regular expression (the syntax of ``skip``): a line it matches ends a block, as a blank line
-        does, and is not an instance (MBT and TiMBL taggers end sentences with ``<utt>`` lines). Used
-        when blocks are delimited by lines.
-    label_sep
-        The separator inside a multi-label cell (``None`` for single-label data): it may not be the
-        field separator (whitespace in text input), or a cell would be split into fields.
-    """
-
-    input_format: str | None = None
-    sep: str | None = None
-    header: bool | None = None
-    skip: str | None = None
-    keep_trailing: bool = False
-    keep_distance: bool = False
-    block_end: str | None = None
-    label_sep: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.input_format is not None and self.input_format not in FORMATS:
-            raise unknown_name("input format", self.input_format, FORMATS)
-        if self.sep is not None:
-            _separator("csv", self)  # one character, or \t
-        if self.skip is not None:
-            check_pattern(self.skip, "--skip")
-        if self.block_end is not None:
-            check_pattern(self.block_end, "--block-end")
-        if self.label_sep is not None:
-            if self.label_sep == "":
-                raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
-
-
-def check_pattern(pattern: str, option: str) -> None:
-    """Refuse a regular expression that Python or polars (Rust's ``regex``) cannot compile, naming the option."""
-    if pattern == "":
-        raise OptionError(f"{option}: the pattern is empty (it would match every line)")
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise OptionError(f"{option}: {pattern!r} is not a valid regular expression: {exc}") from None
-    try:
-        _polars().Series([""]).str.contains(pattern)
-    except Exception:
-        raise OptionError(f"{option}: {pattern!r} uses syntax the reader's regex engine (Rust's regex crate) does "
-                          "not support, such as look-around or back-references") from None
-
-
-#: A TiMBL class distribution after the predicted label, e.g. ``{ A 0.7, B 0.3 }``, optionally followed by one
-#: more field (TiMBL's distance, +v di); group 1 keeps that field. Labels then numbers, so ``{A,B}`` is not one.
-DISTRIBUTION = (r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
-                r"(\s+[^\s{}]+)?\s*$")
-_DISTRIBUTION_RE = re.compile(DISTRIBUTION)
-def _strip_distribution(text: str, keep_distance: bool) -> str:
-    """A line without its trailing class distribution (and without TiMBL's distance after it, unless kept)."""
-    return _DISTRIBUTION_RE.sub(r"\1" if keep_distance else "", text)
-
-
-#: The key of the block number (blank-line blocks) in a counted frame.
-BLOCK_KEY = "block"
+__all__ = ["Cells", "first_line_with", "read_cells", "read_cells_in_line_order"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,7 +59,7 @@ class Cells:
 class _LazyRows(Sequence[tuple[Any, ...]]):
     """A tally's unique rows as Python tuples, built on first use (its length is known without them)."""
 
-    def __init__(self, tally: "_Tally", is_list: Sequence[bool] | None, height: int) -> None:
+    def __init__(self, tally: Tally, is_list: Sequence[bool] | None, height: int) -> None:
         self._tally, self._is_list, self._height, self._rows = tally, is_list, height, None
 
     def _built(self) -> list[tuple[Any, ...]]:
@@ -171,74 +77,12 @@ class _LazyRows(Sequence[tuple[Any, ...]]):
         return iter(self._built())
 
 
-def format_of(path: str, options: TableOptions) -> str:
-    """The input format: the explicit one, else by extension, else ``text``."""
-    if options.input_format is not None:
-        if options.input_format not in FORMATS:
-            raise unknown_name("input format", options.input_format, FORMATS)
-        return options.input_format
-    return _EXTENSIONS.get(Path(path).suffix.lower(), "text") if path != STDIN else "text"
-
-
-def _display(path: str) -> str:
-    return "<stdin>" if path == STDIN else path
-
-
 def _source(path: str) -> Any:
     """What polars reads: the path, or standard input's bytes."""
     if path == STDIN:
         return sys.stdin.buffer.read()
-    _check_source(path)
+    check_source(path)
     return path
-
-
-def _separator(fmt: str, options: TableOptions) -> str | None:
-    sep = options.sep
-    if sep is not None:
-        sep = "\t" if sep in ("\\t", "tab", "TAB") else sep
-        if len(sep) != 1:
-            raise OptionError(f"--sep must be one character (or \\t), not {options.sep!r}")
-        return sep
-    return {"csv": ",", "tsv": "\t"}.get(fmt)  # None: runs of whitespace
-
-
-def _lines(src: str | bytes, offset: int = 0) -> Iterator[tuple[int, bytes]]:
-    """Iterate (line number, raw bytes without the line end) over a path (``-``: standard input), read as
-    :func:`clfeval.read.chunks.line_chunks` reads it (line ends ``\\n``, ``\\r\\n`` or ``\\r``; a byte-order mark
-    dropped), or over a chunk's bytes, whose numbers start at ``offset`` + 1."""
-    chunks = [Chunk(src, offset + 1)] if isinstance(src, bytes) else line_chunks(src)
-    for chunk in chunks:
-        for number, raw in enumerate(io.BytesIO(chunk.data), start=chunk.first_line):
-            yield number, raw.rstrip(b"\r\n")
-
-
-def _decode(raw: bytes, name: str, number: int) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"is not valid UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} "
-                         "(convert the file to UTF-8)", name, number) from None
-
-
-def _split(text: str, sep: str | None, quoted: bool, name: str | None = None, number: int | None = None
-           ) -> list[str]:
-    """A line's fields: runs of whitespace (``sep`` None), quoted CSV, or one separator. A line Python's csv
-    module cannot take raises :class:`InputError` at ``name:number`` when given, else ``csv.Error``."""
-    if sep is None:
-        return text.split()
-    if quoted:
-        try:
-            return next(csv.reader([text], delimiter=sep), [])
-        except csv.Error as exc:
-            if name is None:
-                raise
-            raise InputError(f"could not be read as CSV: {exc}", name, number) from None
-    return text.split(sep)
-
-
-def _blank(text: str, sep: str | None) -> bool:
-    """A line with nothing on it; a line of separators (``\t`` in a TSV) holds empty cells and is not blank."""
-    return not text.strip() and (sep is None or sep not in text)
 
 
 def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
@@ -255,9 +99,9 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
     need = max(p + 1 if p >= 0 else -p for p in positions)
     header_pending = header
     passed = [re.compile(p) for p in (skip, block_end) if p is not None]
-    for number, raw in _lines(src, offset):
-        text = _decode(raw, name, number)
-        if _blank(text, sep):
+    for number, raw in lines_of(src, offset):
+        text = decode_line(raw, name, number)
+        if is_blank_line(text, sep):
             blank += 1
             continue
         if any(pattern.search(text) for pattern in passed):
@@ -266,8 +110,8 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
             header_pending = False
             continue
         if strip:
-            text = _strip_distribution(text, keep_distance)
-        fields = _split(text, sep, quoted, name, number)
+            text = strip_distribution(text, keep_distance)
+        fields = split_fields(text, sep, quoted, name, number)
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
         if len(fields) < need:
@@ -294,72 +138,12 @@ def _distinct_fields(positions: Sequence[int], roles: Sequence[str], width: int,
         seen[at] = role
 
 
-def _polars() -> Any:
-    import polars as pl
-
-    return pl
-
-
 def _scan_lines(data: bytes) -> Any:
     """A chunk's lines as one string column ``line``, blank lines included (a lazy polars frame)."""
-    return _polars().scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
-                              empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    import polars as pl
 
-
-def _collect(lf: Any) -> Any:
-    return lf.collect()
-
-
-def _counted(lf: Any, keys: Sequence[str]) -> Any:
-    """The unique rows of ``keys`` with their count in column ``n``, as a polars DataFrame."""
-    pl = _polars()
-    return _collect(lf.group_by(list(keys)).agg(pl.len().cast(pl.Int64).alias("n")))
-
-
-class _Tally:
-    """Adds up chunks' counted frames (unique key rows → ``n``) in polars, merging as they pile up.
-
-    Merging whenever the pending rows outnumber the merged ones keeps the work proportional to
-    the distinct rows, however many chunks there are.
-    """
-
-    def __init__(self, keys: Sequence[str]) -> None:
-        self.keys = list(keys)
-        self.merged: Any = None
-        self.pending: list[Any] = []
-        self.pending_rows = 0
-
-    def add(self, frame: Any) -> None:
-        if frame.height == 0:
-            return
-        self.pending.append(frame)
-        self.pending_rows += frame.height
-        if self.pending_rows > max(1 << 16, 0 if self.merged is None else self.merged.height):
-            self._merge()
-
-    def _merge(self) -> None:
-        pl = _polars()
-        parts = ([self.merged] if self.merged is not None else []) + self.pending
-        if len(parts) == 1:
-            self.merged = parts[0]
-        elif parts:
-            self.merged = pl.concat(parts).group_by(self.keys).agg(pl.col("n").sum())
-        self.pending, self.pending_rows = [], 0
-
-    def frame(self) -> Any:
-        """The unique rows and their counts ``n`` as one polars DataFrame (``None`` when nothing was read)."""
-        self._merge()
-        return self.merged
-
-    def rows(self, is_list: Sequence[bool] | None = None) -> tuple[list[tuple[Any, ...]], np.ndarray]:
-        """The unique rows (list cells unpacked into tuples) and their counts."""
-        self._merge()
-        if self.merged is None:
-            return [], np.zeros(0, dtype=np.int64)
-        flags = list(is_list) if is_list is not None else [False] * len(self.keys)
-        cols = [self.merged.get_column(k).to_list() for k in self.keys]
-        rows = [tuple(_unpack(v, f) for v, f in zip(row, flags)) for row in zip(*cols)]
-        return rows, self.merged.get_column("n").to_numpy().astype(np.int64)
+    return pl.scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
+                       empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
 
 
 # --------------------------------------------------------------------------- delimited text
@@ -425,7 +209,7 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
 
     Lines matching the skip pattern before the first line are passed over (and not counted as blank);
     with ``blocks`` the chunks keep those leading lines, so the line path sees every line."""
-    sep = _separator(fmt, options)
+    sep = separator_of(fmt, options)
     quoted = fmt == "csv"
     _check_label_sep(options.label_sep, sep, quoted, fmt, name)
     strip = not options.keep_trailing and fmt in ("text", "tsv")
@@ -436,14 +220,14 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     leading_blank = 0
     head: Chunk | None = None
     for chunk in chunks:
-        for offset, (number, raw) in enumerate(_lines(chunk.data, chunk.first_line - 1)):
-            text = _decode(raw, name, number)
-            if _blank(text, sep):
+        for offset, (number, raw) in enumerate(lines_of(chunk.data, chunk.first_line - 1)):
+            text = decode_line(raw, name, number)
+            if is_blank_line(text, sep):
                 leading_blank += 1
                 continue
             if any(pattern.search(text) for pattern in passed):
                 continue
-            first_line = _strip_distribution(text, options.keep_distance) if strip and not header else text
+            first_line = strip_distribution(text, options.keep_distance) if strip and not header else text
             if header:  # the header line goes; lines before it are blank or skipped, so they may go too
                 head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
             elif blocks or passed:  # keep every line from the chunk's start: the line path reads them
@@ -455,7 +239,7 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
             break
     if first_line is None or head is None:
         raise InputError("is empty: expected lines of labels", name)
-    fields = _split(first_line, sep, quoted, name, number)
+    fields = split_fields(first_line, sep, quoted, name, number)
     names = fields if header else [f"column_{i + 1}" for i in range(len(fields))]
     positions = tuple(resolve_column(c, names, name, r) for c, r in zip(columns, roles))
     _distinct_fields(positions, roles, len(fields), name, number)
@@ -468,7 +252,7 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
                                                and sep in options.label_sep))
     line_positions = tuple(c if isinstance(c, int) and c < 0 and ragged else p for c, p in zip(columns, positions))
     fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
-    if strip and not header and _DISTRIBUTION_RE.search(text):
+    if strip and not header and DISTRIBUTION_RE.search(text):
         fast = False  # TiMBL output with class distributions: the line path takes them off
     layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast,
                      options.skip, strip, blocks, options.keep_distance, options.block_end, ragged)
@@ -510,7 +294,7 @@ def _leading_blanks(chunk: Chunk, layout: _Layout) -> tuple[Chunk, int]:
     while cut < len(data):
         end = data.find(b"\n", cut)
         end = len(data) if end < 0 else end + 1
-        if not _blank(data[cut:end].decode("utf-8", "replace"), layout.sep):
+        if not is_blank_line(data[cut:end].decode("utf-8", "replace"), layout.sep):
             break
         cut, blank = end, blank + 1
     return (Chunk(data[cut:], chunk.first_line + blank) if blank else chunk), blank
@@ -529,7 +313,8 @@ class _ChunkCount(NamedTuple):
 
 def _delimited_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     """Count one chunk; ``block`` is the number of its first line's block (blank-line blocks)."""
-    pl = _polars()
+    import polars as pl
+
     if layout.lined:
         return _line_frame(chunk, layout, block)
     chunk, blank = _leading_blanks(chunk, layout)
@@ -554,7 +339,8 @@ def _even_width(chunk: Chunk, layout: _Layout, exact: bool = False) -> bool:
     narrower line, and asks again with ``exact`` when one is. Quoted CSV fields may hold separators
     and line ends: there records are counted by Python's csv module.
     """
-    pl = _polars()
+    import polars as pl
+
     sep = layout.fast_sep.encode()
     data = chunk.data
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
@@ -564,15 +350,16 @@ def _even_width(chunk: Chunk, layout: _Layout, exact: bool = False) -> bool:
     if not exact and data.count(sep) == (layout.width - 1) * lines:
         return True
     line = pl.col("line")
-    counts = _collect(_scan_lines(data)
-                      .filter(line.str.strip_chars() != "")
-                      .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c")))
+    counts = collect(_scan_lines(data)
+                     .filter(line.str.strip_chars() != "")
+                     .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c")))
     return bool((counts.get_column("c") == layout.width - 1).all())
 
 
 def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
     """polars' CSV parser on one separator; ``(None, 0)`` when the chunk is whitespace text it cannot take."""
-    pl = _polars()
+    import polars as pl
+
     keys = layout.keys
     try:
         lf = pl.scan_csv(chunk.data, separator=layout.fast_sep, has_header=False,
@@ -583,10 +370,10 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
             raise ValueError("a line of another width")
         columns = [pl.nth(p).alias(k) for p, k in zip(layout.positions, keys)]
         if width - 1 in layout.positions:  # a narrower line leaves the last field empty: the check below sees it
-            frame = _counted(lf.select(columns), keys)
+            frame = unique_counts(lf.select(columns), keys)
         else:  # the last field is not read: look at it too
             last = (pl.nth(width - 1) == "").alias("__short")  # empty on a narrower line (or an empty last field)
-            frame = _counted(lf.select([*columns, last]), [*keys, "__short"])
+            frame = unique_counts(lf.select([*columns, last]), [*keys, "__short"])
             if frame.get_column("__short").any() and not _even_width(chunk, layout, exact=True):
                 raise ValueError("a line of another width")
             frame = frame.group_by(keys).agg(pl.col("n").sum())
@@ -614,7 +401,8 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
 
 def _line_fields(layout: _Layout, chunk: Chunk) -> Any:
     """The expression splitting a line into fields; ``None`` for quoted CSV with quotes in the chunk."""
-    pl = _polars()
+    import polars as pl
+
     line = pl.col("line")
     if layout.strip:
         line = line.str.replace(DISTRIBUTION, "${1}" if layout.keep_distance else "")
@@ -630,7 +418,8 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     lines matching the skip pattern passed over, trailing class distributions taken off, and blank lines (and
     lines matching the block-end pattern) counted as block delimiters: a line's block is ``block`` plus the
     delimiters before it in the chunk."""
-    pl = _polars()
+    import polars as pl
+
     keys = layout.keys
     lines = _scan_lines(chunk.data)
     raw = pl.col("line")
@@ -644,7 +433,7 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
         delimiter = pl.col("__blank") | pl.col("__end")
         marked = marked.with_columns((delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY))
     try:
-        marked = _collect(marked).lazy()  # parsed once: the counts, the fields and the widths below all read it
+        marked = collect(marked).lazy()  # parsed once: the counts, the fields and the widths below all read it
     except Exception:
         layout.diagnose(chunk)
         raise
@@ -652,12 +441,12 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     fields = _line_fields(layout, chunk)
     extra = [BLOCK_KEY] if layout.blocks else []
     try:
-        tally = _collect(marked.select(pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"),
-                                       pl.col("__end").sum().alias("e")))
+        tally = collect(marked.select(pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"),
+                                      pl.col("__end").sum().alias("e")))
         n_blank, n_skipped, n_ends = tally.row(0)
         if fields is None:  # quoted CSV: Python's csv module, line by line
-            texts = _collect(kept.select("line", *extra))
-            split = [_split(t, layout.sep, True) for t in texts.get_column("line").to_list()]
+            texts = collect(kept.select("line", *extra))
+            split = [split_fields(t, layout.sep, True) for t in texts.get_column("line").to_list()]
             columns = {k: [f[p] if -len(f) <= p < len(f) else None for f in split]
                        for p, k in zip(layout.line_positions, keys)}
             selected = pl.DataFrame({**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
@@ -671,10 +460,10 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
                                            for p, k in zip(layout.line_positions, keys)] + extra)
         if layout.sep is not None:
             selected = selected.with_columns([pl.col(k).str.strip_chars() for k in keys])
-        frame = _counted(selected, keys + extra)
+        frame = unique_counts(selected, keys + extra)
         w = pl.col("w")
         clash = pl.any_horizontal([w + q == p for p, q in layout.crossing]) if layout.crossing else pl.lit(False)
-        narrow, wide, crossed = _collect(widths.select(w.min(), w.max().alias("x"), clash.any().alias("c"))).row(0)
+        narrow, wide, crossed = collect(widths.select(w.min(), w.max().alias("x"), clash.any().alias("c"))).row(0)
     except InputError:
         raise
     except Exception:
@@ -709,15 +498,8 @@ class _LeftOut:
         return out
 
 
-def shown_pattern(pattern: str | None) -> str:
-    """A regular expression as the user typed it, in single quotes (``repr`` would double its backslashes)."""
-    if pattern is None:
-        return "None"
-    return "'" + pattern + "'" if "'" not in pattern else '"' + pattern + '"'
-
-
 def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                    roles: Sequence[str], empty_ok: bool, tally: _Tally, meter: Meter | None, block: int | None = None
+                    roles: Sequence[str], empty_ok: bool, tally: Tally, meter: Meter | None, block: int | None = None
                     ) -> tuple[tuple[Any, ...] | None, bool, list[str], int]:
     """Count a delimited file into ``tally``: (its first data row, whether it had a header, warnings, the block
     number after its last line). With ``block`` (the number of its first block) the rows are numbered by
@@ -749,7 +531,8 @@ def _read_delimited(path: str, name: str, fmt: str, options: TableOptions, colum
 
 def _label_column(schema: Any, column: str) -> Any:
     """A typed column as strings; a list column (label sets) as lists of strings."""
-    pl = _polars()
+    import polars as pl
+
     expr = pl.col(column)
     dtype = schema[column]
     inner = dtype.inner if isinstance(dtype, pl.List) else dtype
@@ -773,7 +556,8 @@ def _cell_problems(expr: Any, is_list: bool, empty_ok: bool) -> tuple[Any, Any]:
     missing labels (an error); an empty string is an empty label (an error), in a list or not — except that
     a scalar empty cell of multi-label data is the empty set, as in text input; an empty list is the empty set.
     """
-    pl = _polars()
+    import polars as pl
+
     if is_list:
         element = pl.element()
         return (expr.is_null() | expr.list.eval(element.is_null()).list.any(),
@@ -789,7 +573,8 @@ _PARQUET_ROWS = 1 << 21
 def _typed_parts(path: str, name: str, fmt: str, meter: Meter | None) -> Iterator[tuple[Any, int, bytes | None]]:
     """A JSON Lines or Parquet file as lazy frames of consecutive records: (frame, its first line or row number,
     the JSON Lines chunk's bytes for diagnosis)."""
-    pl = _polars()
+    import polars as pl
+
     if fmt == "jsonl":
         for chunk in line_chunks(path, meter=meter):
             yield pl.scan_ndjson(chunk.data), chunk.first_line, chunk.data
@@ -797,7 +582,7 @@ def _typed_parts(path: str, name: str, fmt: str, meter: Meter | None) -> Iterato
     src = _source(path)
     lf = pl.scan_parquet(src)
     try:
-        total = int(_collect(lf.select(pl.len())).item())
+        total = int(collect(lf.select(pl.len())).item())
     except Exception as exc:
         raise InputError(f"could not be read as parquet: {str(exc).splitlines()[0]}", name) from None
     size = len(src) if isinstance(src, bytes) else os.path.getsize(src)
@@ -814,6 +599,8 @@ def _typed_parts(path: str, name: str, fmt: str, meter: Meter | None) -> Iterato
 def _guarded(path: str, name: str, fmt: str) -> Iterator[None]:
     """Reading a JSON Lines or Parquet file: a failure of polars (a panic included) becomes an :class:`InputError`,
     and when the file changed while it was read (a Parquet file cut short makes polars panic) the error says so."""
+    import polars as pl
+
     version = FileVersion(path) if path != STDIN else None
     try:
         yield
@@ -821,7 +608,7 @@ def _guarded(path: str, name: str, fmt: str) -> Iterator[None]:
         if version is not None:
             version.check()
         raise
-    except (Exception, _polars().exceptions.PanicException) as exc:
+    except (Exception, pl.exceptions.PanicException) as exc:
         if version is not None:
             version.check()
         raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
@@ -839,7 +626,7 @@ def _typed_schema(lf: Any, name: str, fmt: str, raw: bytes | None, first: int, r
         raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
 
 
-def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: _Tally,
+def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: Tally,
                 meter: Meter | None, is_list: list[bool] | None, empty_ok: bool = False
                 ) -> tuple[tuple[Any, ...] | None, list[bool]]:
     """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
@@ -847,10 +634,11 @@ def _read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles
         return _read_typed_parts(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
 
 
-def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: _Tally,
+def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: Tally,
                       meter: Meter | None, is_list: list[bool] | None, empty_ok: bool
                       ) -> tuple[tuple[Any, ...] | None, list[bool]]:
-    pl = _polars()
+    import polars as pl
+
     keys = [f"c{i}" for i in range(len(columns))]
     fields: list[str] | None = None
     first: tuple[Any, ...] | None = None
@@ -875,7 +663,7 @@ def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column],
         exprs = [_label_column(schema, f).alias(k) for f, k in zip(fields, keys)]
         selected = lf.select(exprs)
         try:
-            frame = _counted(selected, keys)
+            frame = unique_counts(selected, keys)
         except Exception as exc:
             if fmt == "jsonl":
                 _diagnose_jsonl(raw, name, fields, roles, start - 1)
@@ -886,7 +674,7 @@ def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column],
         if frame.select(pl.any_horizontal([m | e for m, e in problems]).any()).item():
             _typed_problem(lf, schema, fields, roles, lists, empty_ok, name, start)
         if first is None and frame.height:
-            first = tuple(_unpack(v, f) for v, f in zip(_collect(selected.head(1)).row(0), is_list))
+            first = tuple(unpack(v, f) for v, f in zip(collect(selected.head(1)).row(0), is_list))
         if meter is not None:
             meter.add(rows=int(frame.get_column("n").sum()) if frame.height else 0)
         tally.add(frame)
@@ -897,13 +685,14 @@ def _typed_problem(lf: Any, schema: Any, fields: Sequence[str], roles: Sequence[
                    empty_ok: bool, name: str, start: int) -> None:
     """Raise for the first record of ``lf`` with a missing or empty label (:func:`_cell_problems`), naming its
     line (JSON Lines) or row (Parquet)."""
-    pl = _polars()
+    import polars as pl
+
     flags = []
     for f, r, flag in zip(fields, roles, lists):
         missing, empty = _cell_problems(_label_column(schema, f), flag, empty_ok)  # NaN in a float column: null
         flags += [missing.alias(f"{r}\x00missing"), empty.alias(f"{r}\x00empty")]
-    found = _collect(lf.with_row_index("__i", offset=start).select("__i", *flags)
-                     .filter(pl.any_horizontal(pl.exclude("__i"))).head(1)).row(0, named=True)
+    found = collect(lf.with_row_index("__i", offset=start).select("__i", *flags)
+                    .filter(pl.any_horizontal(pl.exclude("__i"))).head(1)).row(0, named=True)
     for f, r, flag in zip(fields, roles, lists):
         what = f"the {r} label set ({f!r})" if flag else f"the {r} label ({f!r})"
         if found[f"{r}\x00missing"]:
@@ -913,13 +702,6 @@ def _typed_problem(lf: Any, schema: Any, fields: Sequence[str], roles: Sequence[
             raise InputError(f"{what} holds an empty label ('')" if flag else f"{what} is empty", name, found["__i"])
 
 
-def _unpack(value: Any, is_list: bool) -> Any:
-    """A grouped cell back to its value: a list column's labels become a tuple."""
-    if not is_list:
-        return value
-    return tuple(value)
-
-
 def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0,
                     lists: Sequence[bool] | None = None) -> None:
     """Find the first JSON Lines record polars could not take, and say why. With ``lists`` (whether each field is
@@ -927,8 +709,8 @@ def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Se
     would turn it into the text of the list (``'["B"]'``)."""
     if src is None:
         return
-    for number, raw in _lines(src, offset):
-        text = _decode(raw, name, number)
+    for number, raw in lines_of(src, offset):
+        text = decode_line(raw, name, number)
         if not text.strip():
             continue
         try:
@@ -952,7 +734,8 @@ def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Se
 def _coerced_jsonl(frame: Any, keys: Sequence[str], lists: Sequence[bool]) -> bool:
     """Whether a JSON Lines frame's single-label columns hold text that polars may have made of a list or an
     object (it reads a field that mixes them with strings as strings): then the records are checked one by one."""
-    pl = _polars()
+    import polars as pl
+
     text = [pl.col(k).str.starts_with("[") | pl.col(k).str.starts_with("{") for k, flag in zip(keys, lists)
             if not flag]
     return bool(text) and bool(frame.select(pl.any_horizontal(text).any()).item())
@@ -962,7 +745,7 @@ def _coerced_jsonl(frame: Any, keys: Sequence[str], lists: Sequence[bool]) -> bo
 
 
 def _names(paths: Sequence[str]) -> str:
-    shown = [_display(p) for p in paths]
+    shown = [display_name(p) for p in paths]
     return ", ".join(shown) if len(shown) <= 3 else f"{shown[0]}, {shown[1]} … {shown[-1]} ({len(shown)} files)"
 
 
@@ -999,7 +782,7 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
         raise OptionError("standard input (-) can stand for one file only")
     meter = Meter(size_of(paths), progress)
     keys = [f"c{i}" for i in range(len(columns))] + ([BLOCK_KEY] if blank_line_blocks else [])
-    tally = _Tally(keys)
+    tally = Tally(keys)
     warnings: list[str] = []
     first_row: tuple[Any, ...] | None = None
     header = True
@@ -1007,12 +790,12 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
     block = 0
     for number, path in enumerate(paths):
         fmt = format_of(path, options)
-        name = _display(path)
-        _check_source(path)
+        name = display_name(path)
+        check_source(path)
         if fmt in ("jsonl", "parquet"):
             if options.sep is not None:
                 raise OptionError(f"--sep does not apply to {fmt} input")
-            _no_line_rules(fmt, options, blank_line_blocks)
+            no_line_rules(fmt, options, blank_line_blocks)
             first, is_list = _read_typed(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
             has_header = True
         else:
@@ -1027,24 +810,6 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
     rows = _LazyRows(tally, is_list, 0 if frame is None else frame.height)
     return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings), frame,
                  None if is_list is None else tuple(is_list))
-
-
-def _no_line_rules(fmt: str, options: TableOptions, blocks: bool) -> None:
-    """Refuse the rules about lines for records that have none (JSON Lines and Parquet)."""
-    if options.skip is not None:
-        raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
-    if blocks or options.block_end is not None:
-        raise OptionError(f"{fmt} records have no blank lines or block-end lines to delimit blocks: give the block "
-                          "column (--block-col)")
-
-
-def _check_source(path: str) -> None:
-    if path == STDIN:
-        return
-    if not os.path.exists(path):
-        raise InputError("no such file", path)
-    if os.path.isdir(path):
-        raise InputError("is a directory, not a file", path)
 
 
 def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any], bool],
@@ -1063,12 +828,13 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any],
             continue
         fmt = format_of(path, options)
         if fmt in ("jsonl", "parquet"):
-            pl = _polars()
+            import polars as pl
+
             lf = pl.scan_parquet(path) if fmt == "parquet" else pl.scan_ndjson(path)
             try:
                 schema = lf.collect_schema()
                 field_name = schema.names()[resolve_column(column, schema.names(), path, "value")]
-                values = _collect(lf.select(_label_column(schema, field_name).alias("v"))).get_column("v").to_list()
+                values = collect(lf.select(_label_column(schema, field_name).alias("v"))).get_column("v").to_list()
             except Exception:
                 continue
             for row, value in enumerate(values, start=1):
@@ -1076,18 +842,18 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any],
                 if match(value):
                     return path, row, "null" if value is None else str(value)
             continue
-        sep, quoted = _separator(fmt, options), fmt == "csv"
+        sep, quoted = separator_of(fmt, options), fmt == "csv"
         header = bool(options.header) or isinstance(column, str)
         strip = not options.keep_trailing and fmt in ("text", "tsv")
         passed = [re.compile(p) for p in (options.skip, options.block_end) if p is not None]
         position: int | None = None
-        for number, raw in _lines(path):
+        for number, raw in lines_of(path):
             text = raw.decode("utf-8", "replace")
-            if _blank(text, sep) or any(pattern.search(text) for pattern in passed):
+            if is_blank_line(text, sep) or any(pattern.search(text) for pattern in passed):
                 continue
             try:
-                fields = _split(_strip_distribution(text, options.keep_distance) if strip and position is not None
-                                else text, sep, quoted)
+                fields = split_fields(strip_distribution(text, options.keep_distance) if strip and position is not None
+                                      else text, sep, quoted)
             except csv.Error:
                 continue
             if position is None:
@@ -1096,7 +862,7 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any],
                 if header:
                     continue
                 if strip:
-                    fields = _split(_strip_distribution(text, options.keep_distance), sep, quoted)
+                    fields = split_fields(strip_distribution(text, options.keep_distance), sep, quoted)
             at = len(fields) + column if isinstance(column, int) and column < 0 else position
             if 0 <= at < len(fields) and match(fields[at].strip()):
                 return path, number, fields[at].strip()
@@ -1124,7 +890,8 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     (multi-label data without blocks: a blank line is the empty label set), and they must fall
     at the same places in every file, so that no file is out of step.
     """
-    pl = _polars()
+    import polars as pl
+
     if options.header is None and any(isinstance(col, str) and format_of(path, options) not in ("jsonl", "parquet")
                                       for path, col, _ in sources):
         # a column named in one delimited file means the delimited files have headers: read each one's first line
@@ -1137,7 +904,7 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     meter = Meter(size_of(list(dict.fromkeys(paths))), progress)
     opened = [_column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
               for path, col, role in sources]
-    names = [_display(path) for path in paths]
+    names = [display_name(path) for path in paths]
     # one column of one file for two roles (gold.txt gold.txt: a file scored against itself) is refused
     one_role_each([(file_identity(path), part[3]) for path, part in zip(paths, opened)], [r for _, _, r in sources],
                   names[0], [f"{part[3][0]} {part[3][1]} of {name}" for part, name in zip(opened, names)])
@@ -1145,7 +912,7 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     is_list = [part[0] for part in opened]
     keys = [f"c{i}" for i in range(len(sources))]
     counted_keys = keys + ([BLOCK_KEY] if blank_line_blocks else [])
-    tally = _Tally(counted_keys)
+    tally = Tally(counted_keys)
     buffers: list[Any] = [None] * len(sources)
     taken = [0] * len(sources)
     last_line = [0] * len(sources)  # each file's line of its last instance paired so far
@@ -1175,7 +942,7 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
                      "block end(s) (blank lines or lines matching --block-end)")
         frame = pl.DataFrame({**{k: h.get_column("v") for k, h in zip(keys, heads)},
                               **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {})})
-        tally.add(_counted(frame.lazy(), counted_keys))
+        tally.add(unique_counts(frame.lazy(), counted_keys))
         meter.add(rows=step)
         last_line = [int(h.get_column("line")[-1]) for h in heads]
         buffers = [b[step:] for b in buffers]
@@ -1220,10 +987,10 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
     (:data:`BLOCK_KEY`). A blank line is the empty label set when ``blank_is_value``, else a delimiter.
     """
     fmt = format_of(path, options)
-    name = _display(path)
-    _check_source(path)
+    name = display_name(path)
+    check_source(path)
     if fmt in ("jsonl", "parquet"):
-        _no_line_rules(fmt, options, blocks)
+        no_line_rules(fmt, options, blocks)
         is_list, series, field_name = _typed_column_parts(path, name, fmt, col, role, meter, empty_ok)
         return is_list, series, _LeftOut(), ("field", repr(field_name))
     header = bool(options.header) or isinstance(col, str)
@@ -1250,7 +1017,8 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
     number after it (each delimiting blank line, or line matching the block-end pattern, adds one); and how many
     lines matched the skip pattern. An empty or missing label is an error, and so is a line of another width than
     the first when the column counts from the start of lines split on one separator."""
-    pl = _polars()
+    import polars as pl
+
     name, sep, role, empty_ok = layout.name, layout.sep, layout.roles[0], layout.empty_ok
     lines = _scan_lines(chunk.data)
     raw = pl.col("line")
@@ -1264,20 +1032,20 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
         (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY), delimiter.alias("__delim"))
     fields = _line_fields(layout, chunk)
     try:
-        marked = _collect(marked).lazy()  # parsed once, for the delimiter count and the values
-        n_delim, n_skipped = (int(x) for x in _collect(marked.select(pl.col("__delim").sum(),
-                                                                       pl.col("__skip").sum())).row(0))
+        marked = collect(marked).lazy()  # parsed once, for the delimiter count and the values
+        n_delim, n_skipped = (int(x) for x in collect(marked.select(pl.col("__delim").sum(),
+                                                                    pl.col("__skip").sum())).row(0))
         kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
         if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
-            texts = _collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
-            split = [None if b else _split(t, sep, True)
+            texts = collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
+            split = [None if b else split_fields(t, sep, True)
                      for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))]
             values = [None if f is None else f[index] if -len(f) <= index < len(f) else None for f in split]
             frame = texts.select("__i", "__blank", BLOCK_KEY).with_columns(
                 pl.Series("v", [("" if f is None else v) for v, f in zip(values, split)], dtype=pl.String),
                 pl.Series("w", [layout.width if f is None else len(f) for f in split], dtype=pl.Int64))
         else:
-            frame = _collect(kept.select(
+            frame = collect(kept.select(
                 "__i", "__blank", BLOCK_KEY,
                 pl.when(pl.col("__blank")).then(pl.lit("")).otherwise(
                     fields.list.get(index, null_on_oob=True).str.strip_chars()).alias("v"),
@@ -1301,7 +1069,8 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
 
 def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
                         meter: Meter, empty_ok: bool = False) -> tuple[bool, Iterator[Any], str]:
-    pl = _polars()
+    import polars as pl
+
     with _guarded(path, name, fmt):
         parts = _typed_parts(path, name, fmt, meter)
         first = next(parts, None)
@@ -1324,7 +1093,7 @@ def _typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
             if field_name not in part_schema:
                 raise InputError(f"the {role} field {field_name!r} is missing", name, start)
             try:
-                values = _collect(lf.select(_label_column(part_schema, field_name).alias("v"))).get_column("v")
+                values = collect(lf.select(_label_column(part_schema, field_name).alias("v"))).get_column("v")
             except Exception as exc:
                 if fmt == "jsonl":
                     _diagnose_jsonl(raw, name, None, (role,), start - 1)
