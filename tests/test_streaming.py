@@ -18,13 +18,14 @@ import pytest
 import clfeval
 from clfeval.errors import InputError, OptionError
 from clfeval.progress import ReadingBar
-from clfeval.read import table, typed
+from clfeval.read import typed
 from clfeval.read.chunks import expand_paths, line_chunks
-from clfeval.read.table import read_cells, read_cells_in_line_order
+from clfeval.read.pairing import read_cells_in_line_order
+from clfeval.read.reader import Cells, read_cells
 from tests.conftest import run_cli
 
 
-def _multiset(cells: table.Cells) -> Counter:
+def _multiset(cells: Cells) -> Counter:
     return Counter({row: int(c) for row, c in zip(cells.rows, cells.counts)})
 
 

@@ -26,7 +26,8 @@ from clfeval.read.columns import Column, one_role_each
 from clfeval.read.engine import Engine
 from clfeval.read.formats import TableOptions, shown_pattern
 from clfeval.read.labels import NotANumber, Relabel, cell_value, single_label
-from clfeval.read.table import Cells, file_identity, first_line_with, read_cells, read_cells_in_line_order
+from clfeval.read.pairing import file_identity, read_cells_in_line_order
+from clfeval.read.reader import Cells, first_line_with, read_cells
 from clfeval.read.tally import BLOCK_KEY, unpack
 
 __all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
