@@ -391,7 +391,7 @@ def main() -> int:
         warmup = time.perf_counter() - t0
         check(first, tiny, None, "warm-up")
         from clfeval.read.cluster import _read_frame
-        from clfeval.read.table import TableOptions
+        from clfeval.read.formats import TableOptions
 
         npart = {f: _read_frame([big.glob(f)], f, TableOptions(), ["gold", "pred"], "")[0].npartitions
                  for f in FORMATS}

@@ -27,7 +27,8 @@ from clfeval.count.confusion import ConfusionCounts  # noqa: E402
 from clfeval.errors import InputError, OptionError  # noqa: E402
 from clfeval.read.cluster import DASK_HINT, cluster_cells, frame_cells  # noqa: E402
 from clfeval.read.files import _to_counts, count_file  # noqa: E402
-from clfeval.read.table import Cells, TableOptions, read_cells  # noqa: E402
+from clfeval.read.formats import TableOptions  # noqa: E402
+from clfeval.read.reader import Cells, read_cells  # noqa: E402
 
 N_ROWS = 2400
 N_PARTS = 4

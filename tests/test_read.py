@@ -477,9 +477,9 @@ def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(tmp_pat
                                                                        monkeypatch: pytest.MonkeyPatch,
                                                                        change: str) -> None:
     """A Parquet file cut short under polars made it panic (a traceback, exit 1)."""
-    import clfeval.read.table as table
+    import clfeval.read.typed as typed
 
-    monkeypatch.setattr(table, "_PARQUET_ROWS", 1000)  # several slices, so the file changes between two of them
+    monkeypatch.setattr(typed, "_PARQUET_ROWS", 1000)  # several slices, so the file changes between two of them
     path = tmp_path / "big.parquet"
     rng = np.random.default_rng(0)
     frame = pl.DataFrame({"g": rng.choice(["a", "b", "c"], 5000), "p": rng.choice(["a", "b", "c"], 5000)})

@@ -18,13 +18,14 @@ import pytest
 import clfeval
 from clfeval.errors import InputError, OptionError
 from clfeval.progress import ReadingBar
-from clfeval.read import table
+from clfeval.read import typed
 from clfeval.read.chunks import expand_paths, line_chunks
-from clfeval.read.table import read_cells, read_cells_in_line_order
+from clfeval.read.pairing import read_cells_in_line_order
+from clfeval.read.reader import Cells, read_cells
 from tests.conftest import run_cli
 
 
-def _multiset(cells: table.Cells) -> Counter:
+def _multiset(cells: Cells) -> Counter:
     return Counter({row: int(c) for row, c in zip(cells.rows, cells.counts)})
 
 
@@ -69,7 +70,7 @@ def test_parquet_slices_give_the_same_counts(tmp_path: Path, monkeypatch: pytest
     rows = _instances(1000)
     path = tmp_path / "run.parquet"
     pl.DataFrame({"gold": [g for g, _ in rows], "pred": [p for _, p in rows]}).write_parquet(path, row_group_size=64)
-    monkeypatch.setattr(table, "_PARQUET_ROWS", 37)
+    monkeypatch.setattr(typed, "_PARQUET_ROWS", 37)
     seen = []
     cells = read_cells(str(path), ["gold", "pred"], ["gold", "predicted"],
                        progress=lambda done, total, n: seen.append((done, total, n)))

@@ -37,7 +37,7 @@ from clfeval.inverse.tables import check_decimals
 from clfeval.options import (check_cv, check_finagle, check_intervals, check_metrics, check_scoring, check_systems,
                              check_test)
 from clfeval.output import write_text
-from clfeval.read.table import TableOptions
+from clfeval.read.formats import TableOptions
 from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
 from clfeval.score import scorer

@@ -32,7 +32,7 @@ from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
-from clfeval.read.table import FORMATS, TableOptions
+from clfeval.read.formats import FORMATS, TableOptions
 from clfeval.read.text import read_text
 from clfeval.output import write_text
 from clfeval.render import RENDERERS, check_render_options

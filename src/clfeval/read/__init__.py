@@ -5,7 +5,7 @@ from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES, Engine
 from clfeval.read.files import count_file, count_files, load_counts, train_frequencies
 from clfeval.read.matrix import MATRIX_ORIENTATIONS, read_matrix
-from clfeval.read.table import FORMATS, TableOptions
+from clfeval.read.formats import FORMATS, TableOptions
 
 __all__ = ["ENGINES", "FORMATS", "MATRIX_ORIENTATIONS", "Engine", "TableOptions", "count_file", "count_files",
            "count_label_sets", "count_labels", "count_systems", "frequencies_of", "load_counts", "parse_column",

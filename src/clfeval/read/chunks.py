@@ -21,8 +21,8 @@ import numpy as np
 
 from clfeval.errors import InputError
 
-__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "chunk_bytes", "expand_paths",
-           "lf_bytes", "line_chunks", "size_of"]
+__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "check_source", "chunk_bytes",
+           "display_name", "expand_paths", "lf_bytes", "line_chunks", "size_of"]
 
 #: Bytes read per chunk unless ``CLFEVAL_CHUNK_BYTES`` says otherwise (4 MiB: the peak memory of a
 #: chunk's parse stays near 100 MiB, and larger chunks are no faster).
@@ -79,6 +79,21 @@ def size_of(paths: Sequence[str]) -> int | None:
     if STDIN in paths:
         return None
     return sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
+
+
+def display_name(path: str) -> str:
+    """A path as messages name it: ``<stdin>`` for standard input."""
+    return "<stdin>" if path == STDIN else path
+
+
+def check_source(path: str) -> None:
+    """Refuse a path that names no file, or a directory (standard input passes)."""
+    if path == STDIN:
+        return
+    if not os.path.exists(path):
+        raise InputError("no such file", path)
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", path)
 
 
 def expand_paths(specs: str | Sequence[str]) -> list[str]:

@@ -1,12 +1,12 @@
 """The Dask counting engine: label columns of many files, or of a Dask DataFrame, counted on a cluster.
 
-The embedded engine (:func:`clfeval.read.table.read_cells`) reads files on this machine.
+The embedded engine (:func:`clfeval.read.reader.read_cells`) reads files on this machine.
 This module does the same count on a `Dask <https://www.dask.org>`_ cluster, and only the small
 table of unique rows of the chosen columns ever travels. Files on a file system the workers
 share are counted one task per file, each the embedded streaming reader run on a worker (the
 fastest path: no pandas); remote paths (fsspec URLs) and Dask DataFrames are reduced partition
 by partition (a polars group-by) and the partial counts summed in a tree reduction. The result
-is the same :class:`~clfeval.read.table.Cells` the embedded engine returns, so everything
+is the same :class:`~clfeval.read.reader.Cells` the embedded engine returns, so everything
 downstream (multi-label parsing, confusion counts) is shared.
 
 Dask is an optional dependency: it is imported only when a function here is called, and its
@@ -38,8 +38,8 @@ import numpy as np
 from clfeval.errors import InputError, OptionError
 from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.chunks import expand_paths
-from clfeval.read.table import Cells, TableOptions, format_of, read_cells
-from clfeval.read.table import _separator as _table_separator
+from clfeval.read.formats import TableOptions, format_of, separator_of
+from clfeval.read.reader import Cells, read_cells
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import dask.dataframe
@@ -373,7 +373,7 @@ def _read_jsonl_block(text: Any, orient: str = "records", lines: bool = True, **
 
 def _separator(fmt: str, options: TableOptions) -> str:
     """The embedded reader's separator; runs of whitespace (``None`` there) as pandas' regex."""
-    return _table_separator(fmt, options) or r"\s+"
+    return separator_of(fmt, options) or r"\s+"
 
 
 def _is_local(path: str) -> bool:
@@ -423,7 +423,7 @@ def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequen
                   empty_ok: bool = False) -> Cells:
     """Read the unique rows of ``columns`` of one or many files on a Dask cluster, with counts.
 
-    The counterpart of :func:`clfeval.read.table.read_cells` for data that is split over many
+    The counterpart of :func:`clfeval.read.reader.read_cells` for data that is split over many
     files, too big for one machine, or stored remotely: every file (or block of a file) is
     reduced to its unique rows where it is read, and the counts are summed in a tree.
 

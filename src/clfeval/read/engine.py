@@ -1,6 +1,6 @@
 """Counting engines: who reads the files and counts their label rows, this process or a Dask cluster.
 
-Every engine returns the same :class:`~clfeval.read.table.Cells` (unique label rows with
+Every engine returns the same :class:`~clfeval.read.reader.Cells` (unique label rows with
 counts); parsing label sets, scoring, intervals and tests then run here on the counts.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 from clfeval.errors import OptionError, unknown_name
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
-from clfeval.read.table import Cells, TableOptions, read_cells
+from clfeval.read.formats import TableOptions
+from clfeval.read.reader import Cells, read_cells
 
 __all__ = ["ENGINES", "Engine"]
 

@@ -24,9 +24,11 @@ from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import expand_paths
 from clfeval.read.columns import Column, one_role_each
 from clfeval.read.engine import Engine
+from clfeval.read.formats import TableOptions, shown_pattern
 from clfeval.read.labels import NotANumber, Relabel, cell_value, single_label
-from clfeval.read.table import (BLOCK_KEY, Cells, TableOptions, _unpack, file_identity, first_line_with, read_cells,
-                                read_cells_in_line_order, shown_pattern)
+from clfeval.read.pairing import file_identity, read_cells_in_line_order
+from clfeval.read.reader import Cells, first_line_with, read_cells
+from clfeval.read.tally import BLOCK_KEY, unpack
 
 __all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
            "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file",
@@ -189,7 +191,7 @@ def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Se
         unique = frame.select(pl.col(f"c{i}").unique(maintain_order=True))
         mapped = []
         for value in unique.get_column(f"c{i}").to_list():
-            label = _label(_unpack(value, flags[i]), i, source, multilabel, label_sep, duplicates, empty, relabel)
+            label = _label(unpack(value, flags[i]), i, source, multilabel, label_sep, duplicates, empty, relabel)
             if label not in canon:
                 canon[label] = len(values)
                 values.append(label)

@@ -9,7 +9,9 @@ import numpy as np
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.limits import check_dense, check_total, exact_total, whole_count
 from clfeval.errors import InputError, MatrixError, OptionError, unknown_name
-from clfeval.read.table import TableOptions, _check_source, _decode, _lines, _separator, _split, format_of
+from clfeval.read.chunks import check_source
+from clfeval.read.formats import TableOptions, format_of, separator_of
+from clfeval.read.lines import decode_line, lines_of, split_fields
 
 __all__ = ["MATRIX_ORIENTATIONS", "read_matrix"]
 
@@ -43,14 +45,14 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
     fmt = format_of(path, options)
     if fmt in ("jsonl", "parquet"):
         raise OptionError(f"a confusion matrix is read from a text, CSV or TSV table, not {fmt}")
-    sep = _separator(fmt, options)
+    sep = separator_of(fmt, options)
     name = "<stdin>" if path == "-" else path
-    _check_source(path)
+    check_source(path)
     table: list[tuple[int, list[str]]] = []
-    for number, raw in _lines(path):
-        text = _decode(raw, name, number)
+    for number, raw in lines_of(path):
+        text = decode_line(raw, name, number)
         if text.strip():
-            table.append((number, [f.strip() for f in _split(text, sep, fmt == "csv")]))
+            table.append((number, [f.strip() for f in split_fields(text, sep, fmt == "csv")]))
     if not table:
         raise MatrixError("is empty: expected a header row of labels and one row per label", name)
     head_line, head = table[0]
