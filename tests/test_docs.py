@@ -11,8 +11,8 @@ DOCS = ROOT / "docs"
 
 
 def _pages() -> list[Path]:
-    """Every Markdown page a reader is sent to: the README and everything under docs/."""
-    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    """Every Markdown page a reader is sent to: the README, the changelog and everything under docs/."""
+    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]
 
 
 def _links(text: str) -> list[str]:
