@@ -373,19 +373,6 @@ def test_the_skip_pattern_is_shown_as_typed(tmp_path: Path) -> None:
     assert any("matching --skip '^0\\t'" in w for w in warnings), warnings  # one backslash, as typed
 
 
-def test_relative_links_in_the_readme_and_docs_resolve() -> None:
-    """The README once sent readers to ../shared/ORIGINAL-SCRIPTS.md and a DESIGN.md outside the repository."""
-    import re
-
-    root = Path(__file__).resolve().parent.parent
-    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
-        text = doc.read_text(encoding="utf-8")
-        assert "../shared" not in text and "DESIGN.md" not in text, doc
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
-            if "://" not in target:
-                assert (doc.parent / target).exists(), f"{doc.name} links to {target}, which does not exist"
-
-
 def test_standard_output_that_cannot_take_the_output_is_an_error(tmp_path: Path) -> None:
     """A file-size limit (as a full disk) on redirected standard output: Python's buffered stream dropped the rest
     without a word and the run exited 0."""

@@ -151,7 +151,7 @@ def test_cli_fold_files_and_fold_column(tmp_path: Path) -> None:
 
 def test_pooled_and_mean_of_folds_differ_for_folds_of_equal_size_and_balance() -> None:
     """Neither summary is 'the unbiased one': F is not linear in the counts, so the two differ even when every
-    fold has the same size and the same class balance (the README's example)."""
+    fold has the same size and the same class balance (docs/cv.md's example, which names this file)."""
     gold = ["a", "a", "b", "b"] * 2
     pred = ["a", "a", "b", "a", "a", "b", "b", "b"]
     r = clfeval.cv(gold, pred, [1] * 4 + [2] * 4)
@@ -160,3 +160,7 @@ def test_pooled_and_mean_of_folds_differ_for_folds_of_equal_size_and_balance() -
     assert r.pooled.averages["macro"]["f"] == pytest.approx(0.75)
     warning = next(w for w in r.warnings if "differ by more than" in w)
     assert "macro F1 by +0.0167" in warning and "estimate different things" in warning and "unbiased" not in warning
+    # the page states these numbers and sends readers here
+    page = " ".join((Path(__file__).resolve().parent.parent / "docs" / "cv.md").read_text(encoding="utf-8").split())
+    assert "(`tests/test_crossvalidation.py` has such a case: macro F1 0.733 in each fold, 0.75 pooled)" in page
+    assert "Neither is unbiased" in page
