@@ -279,3 +279,14 @@ def test_every_format_carries_every_measure() -> None:
             assert m.title in out or m.title.replace("'", "’") in out, (m.name, out[:200])
         assert m.title.replace("κ", r"\ensuremath{\kappa}").replace("'", "'") in latex or m.scope == "label", m.name
         assert m.title.replace("'", "&#x27;") in html or m.title in html, m.name
+
+
+def test_docs_list_every_measure_with_its_definition() -> None:
+    """docs/measures.md has a row for every registry entry, with the registry's own definition (so they cannot drift)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "measures.md").read_text(encoding="utf-8")
+    for m in MEASURES.values():
+        row = next((line for line in text.splitlines() if line.startswith(f"| `{m.name}`")), None)
+        assert row is not None, m.name
+        assert m.definition.replace("|", "\\|") in row and m.title in row, m.name

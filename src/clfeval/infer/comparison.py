@@ -188,7 +188,7 @@ class Comparison(Rendered):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.compare/1`` (see the README); NaN becomes ``null``."""
+        """The JSON contract ``clfeval.compare/1`` (docs/json.md); NaN becomes ``null``."""
         first = self.first
         zd = first.zero_division
         pairs = []

@@ -118,7 +118,7 @@ class CrossValidation(Rendered):
         return {**means, "averages": averages}
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.cv/1`` (see the README); NaN becomes ``null``."""
+        """The JSON contract ``clfeval.cv/1`` (docs/json.md); NaN becomes ``null``."""
         return {
             "schema": CV_SCHEMA,
             "clfeval_version": __version__,

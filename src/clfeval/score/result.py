@@ -217,7 +217,7 @@ class Scores(Rendered):
         return self.overall["micro_fpr"]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.score/1`` (see the README); NaN becomes ``null``."""
+        """The JSON contract ``clfeval.score/1`` (docs/json.md); NaN becomes ``null``."""
         fk = self.f_name
         per_label = {
             lab: {"support": r.support, "predicted": r.predicted, "tp": r.tp, "fp": r.fp, "fn": r.fn, "tn": r.tn,
