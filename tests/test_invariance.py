@@ -1,4 +1,6 @@
-"""Invariances every measure must satisfy, driven by the AVERAGES registry (after scikit-learn's test_common)."""
+"""Invariances every measure must satisfy, driven by the MEASURES and AVERAGES registries (after scikit-learn's
+test_common): every score a result reports, by its key, for every measure × every average and every overall
+measure of the task."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from hypothesis import strategies as st
 import clfeval
 from clfeval import AVERAGES
 from clfeval.count import ConfusionCounts, LabelSetCounts
+from clfeval.score.statistics import ScoreFunction
 
 LABELS = ["a", "b", "c", "d"]
 pairs = st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=2, max_size=50)
@@ -17,8 +20,32 @@ ml_pairs = st.lists(st.tuples(st.lists(st.sampled_from(LABELS), max_size=3),
                               st.lists(st.sampled_from(LABELS), max_size=3)), min_size=2, max_size=40)
 
 
-def _all_values(result) -> dict:
-    return {(name, m): v[m] for name, v in result.averages.items() for m in ("precision", "recall", "f")}
+def _all_values(result, rename: dict | None = None) -> dict:
+    """Every score of ``result`` by its key (per-label keys with their label renamed by ``rename``)."""
+    keys = ScoreFunction.of(result).keys
+    out = {}
+    for key in keys:
+        value = ScoreFunction.value_of(result, key)
+        if rename and key[0] == "per_label":
+            key = ("per_label", rename[key[1]], key[2])
+        out[key] = value
+    return out
+
+
+def test_all_values_covers_every_registry_entry() -> None:
+    from clfeval.score.averages import AVERAGED
+    from clfeval.score.measures import MEASURES
+
+    keys = set(_all_values(clfeval.score(["a", "b"], ["a", "a"])))
+    for m in MEASURES.values():
+        if "single-label" not in m.tasks:
+            continue
+        if m.scope == "label":
+            assert ("per_label", "a", m.name) in keys
+        else:
+            assert (m.name,) in keys
+    assert {("averages", name, m) for name in ("micro", "macro", "macro_fa", "weighted", "lfb")
+            for m in AVERAGED} <= keys
 
 
 @settings(max_examples=60, deadline=None)
@@ -28,16 +55,17 @@ def test_instance_order_does_not_matter(data, rnd) -> None:
     rnd.shuffle(shuffled)
     a = clfeval.score([g for g, _ in data], [p for _, p in data])
     b = clfeval.score([g for g, _ in shuffled], [p for _, p in shuffled])
-    assert _all_values(a) == pytest.approx(_all_values(b))
+    assert _all_values(a) == pytest.approx(_all_values(b), nan_ok=True)
 
 
 @settings(max_examples=60, deadline=None)
 @given(pairs)
 def test_renaming_labels_does_not_matter(data) -> None:
     rename = {"a": "zeta", "b": "alpha", "c": "mid", "d": "beta"}
-    a = clfeval.score([g for g, _ in data], [p for _, p in data])
-    b = clfeval.score([rename[g] for g, _ in data], [rename[p] for _, p in data])
-    assert _all_values(a) == pytest.approx(_all_values(b))
+    # the same label order declared both ways: weighted κ takes the labels as ordered
+    a = clfeval.score([g for g, _ in data], [p for _, p in data], labels=LABELS)
+    b = clfeval.score([rename[g] for g, _ in data], [rename[p] for _, p in data], labels=[rename[x] for x in LABELS])
+    assert _all_values(a, rename) == pytest.approx(_all_values(b), nan_ok=True)
     for lab, row in a.per_label.items():
         assert row == b.per_label[rename[lab]]
 
@@ -62,6 +90,55 @@ def test_multilabel_counts_of_chunks_add_up(data, cut) -> None:
     whole = clfeval.score(gold, pred, multilabel=True, labels=LABELS)
     parts = clfeval.count_label_sets(gold[:cut], pred[:cut]) + clfeval.count_label_sets(gold[cut:], pred[cut:])
     assert _all_values(clfeval.score_counts(parts, labels=LABELS)) == pytest.approx(_all_values(whole))
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs, st.integers(1, 49))
+def test_scores_of_added_chunk_counts_equal_the_whole(data, cut) -> None:
+    gold, pred = [g for g, _ in data], [p for _, p in data]
+    cut = min(cut, len(data) - 1)
+    whole = clfeval.score(gold, pred, labels=LABELS)
+    parts = clfeval.count_labels(gold[:cut], pred[:cut]) + clfeval.count_labels(gold[cut:], pred[cut:])
+    assert _all_values(clfeval.score_counts(parts, labels=LABELS)) == pytest.approx(_all_values(whole))
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(pairs.map(lambda d: (False, d)), ml_pairs.map(lambda d: (True, d))),
+       st.sampled_from(["delta", "delta-logit"]))
+def test_every_interval_holds_its_estimate(case, method) -> None:
+    """A Wald interval (on any scale) holds its estimate whenever the score has one: every measure × average."""
+    multilabel, data = case
+    gold, pred = [g for g, _ in data], [p for _, p in data]
+    r = clfeval.score(gold, pred, multilabel=multilabel, labels=LABELS, ci=method)
+    for key, value in _all_values(r).items():
+        bounds = r.intervals.get(key)
+        if bounds is None:
+            assert key in r.intervals.not_estimable, key
+            continue
+        low, high = bounds
+        assert low - 1e-12 <= value <= high + 1e-12, (key, value, bounds)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(LABELS)),
+                min_size=4, max_size=40))
+def test_compare_is_antisymmetric_for_every_metric(data) -> None:
+    """compare(A, B) = −compare(B, A): the difference changes sign, the two-sided p-value stays (same seed)."""
+    from clfeval.score.averages import AVERAGED
+    from clfeval.score.measures import MEASURES
+
+    gold, a, b = ([t[i] for t in data] for i in range(3))
+    metrics = [f"macro.{'f1' if m == 'f' else m}" for m in AVERAGED] + [
+        name for name, m in MEASURES.items() if m.scope == "overall" and "single-label" in m.tasks]
+    ab = clfeval.compare(gold, {"A": a, "B": b}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
+    ba = clfeval.compare(gold, {"B": b, "A": a}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
+    for metric in metrics:
+        x, y = ab.pair("A", "B", metric), ba.pair("A", "B", metric)
+        assert (x.a, y.a) == ("A", "B")
+        assert x.difference == pytest.approx(-y.difference, nan_ok=True), metric
+        assert x.p_value == pytest.approx(y.p_value, nan_ok=True), metric
 
 
 @settings(max_examples=60, deadline=None)
