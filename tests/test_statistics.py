@@ -112,3 +112,19 @@ def test_types_of_compare_style_arrangements_may_repeat() -> None:
     assert single.labels == ("a",) and single.table == ("a", "b")
     assert s[single.column("tp")].tolist() == [5.0, 2.0] and s[single.column("fn")].tolist() == [1.0, 0.0]
     assert s[single.column("exact")].tolist() == [7.0]  # b→b is exact although b is outside the label set
+
+
+def test_observed_sums_equal_the_maps_sums_of_the_observed_weights() -> None:
+    """The point estimate reads the sums straight from the matrix; resampling reads them through the map: the
+    same numbers, labels outside the label set and never-seen labels of it included."""
+    from clfeval.score.cells import CellTypes
+
+    rng = np.random.default_rng(4)
+    for label_set in (("0", "1", "2", "3", "4"), ("3", "1"), ("1", "9", "0")):
+        gold = rng.integers(0, 5, 300).astype(str)
+        pred = np.where(rng.random(300) < 0.6, gold, rng.integers(0, 5, 300).astype(str))
+        counts = clfeval.count_labels(gold, pred)
+        layout, direct = CellTypes.observed(counts, label_set)
+        cells, weights = CellTypes.of(counts, label_set)
+        assert layout.table == cells.table and layout.width == cells.width
+        np.testing.assert_array_equal(direct[0], cells.sums(weights[None, :])[0])

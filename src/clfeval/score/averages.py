@@ -110,8 +110,11 @@ def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray
 
 
 def _weighted(inp: AverageInput, weights: np.ndarray) -> Result:
-    return {m: weighted_mean(inp.per_label.values[m], weights, inp.per_label.undefined[m],
-                             inp.undefined, inp.zero_division)[0] for m in AVERAGED}
+    # every averaged measure at once: a leading axis of measures (one weighted_mean, not one per measure)
+    values = np.stack([np.asarray(inp.per_label.values[m], dtype=np.float64) for m in AVERAGED])
+    undefined = np.stack([np.asarray(inp.per_label.undefined[m], dtype=bool) for m in AVERAGED])
+    means = weighted_mean(values, weights, undefined, inp.undefined, inp.zero_division)[0]
+    return dict(zip(AVERAGED, means))
 
 
 def _micro(inp: AverageInput) -> Result:

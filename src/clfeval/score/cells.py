@@ -124,6 +124,30 @@ class CellTypes:
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
     @classmethod
+    def observed(cls, counts: ConfusionCounts, label_set: Sequence[str]) -> tuple["CellTypes", np.ndarray]:
+        """The sums of single-label ``counts`` (shape (1, D)) straight from the confusion matrix, with the layout
+        of their columns: what :meth:`of` and :meth:`sums` give for the observed weights, without building the map
+        (the point estimate needs only the sums; intervals and tests need the map).
+
+        Notes
+        -----
+        For the matrix n_ij over the table's labels: tp = n_ii, fp = Σ_i n_ij − n_jj (column), fn = Σ_j n_ij − n_ii
+        (row), present = row + column − n_ii, N = Σ n_ij, exact = Σ n_ii, and Σ |i − j|·n_ij, Σ (i − j)²·n_ij.
+        """
+        table = table_order(label_set, counts.labels)
+        cells = counts.with_labels(table).cells
+        diag = np.diagonal(cells).astype(np.float64)
+        rows, cols = cells.sum(axis=1).astype(np.float64), cells.sum(axis=0).astype(np.float64)
+        g, p = np.nonzero(cells)
+        weight = cells[g, p].astype(np.float64)
+        gap = (g - p).astype(np.float64)
+        sums = np.concatenate([diag, cols - diag, rows - diag, rows + cols - diag,
+                               [weight.sum(), diag.sum(), weight @ np.abs(gap), weight @ gap ** 2]])
+        empty = np.zeros(0, dtype=np.intp)
+        layout = cls(tuple(label_set), table, False, 0, empty, empty, np.zeros(0))
+        return layout, sums[None, :]
+
+    @classmethod
     def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> "CellTypes":
         """Types that are (gold label, predicted label) cells; the table's labels are ``label_set`` and then every
         other label of ``gold`` and ``pred`` (:func:`table_order`)."""

@@ -212,10 +212,13 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     train_weights = None
     if train is not None:
         train_weights = relative(np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64))
-    cells, weights = CellTypes.of(counts, lset, beta)
-    f = ScoreFunction.of_cells(cells, weights, task=task, beta=beta, zero_division=zd, undefined=undefined,
-                               train_frequencies=train_weights)
-    sums = cells.sums(weights[None, :])
+    if isinstance(counts, ConfusionCounts):  # the sums straight from the matrix (the map is for resampling)
+        cells, sums = CellTypes.observed(counts, lset)
+    else:
+        cells, weights = CellTypes.of(counts, lset, beta)
+        sums = cells.sums(weights[None, :])
+    f = ScoreFunction.of_cells(cells, np.zeros(cells.n_types), task=task, beta=beta, zero_division=zd,
+                               undefined=undefined, train_frequencies=train_weights)
     e = f.evaluate(sums)
     lc = LabelCounts.trusted(lset, *(np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp,
                                                                             e.counts.fn, e.counts.tn)), n)
@@ -254,9 +257,10 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
         confusion = counts.split_matrix(lset + sort_labels((gold_seen | pred_seen) - set(lset)))
     overall = {name: float(v[0]) for name, (v, _) in e.overall.items()}
 
-    rows = {lab: LabelScores(int(lc.support[i]), int(lc.predicted[i]), int(lc.tp[i]), int(lc.fp[i]),
-                             int(lc.fn[i]), int(lc.tn[i]),
-                             MappingProxyType({m: float(v[0][i]) for m, (v, _) in e.per_label.items()}))
+    values = {m: v[0].tolist() for m, (v, _) in e.per_label.items()}
+    counts_of = [a.tolist() for a in (lc.support, lc.predicted, lc.tp, lc.fp, lc.fn, lc.tn)]
+    rows = {lab: LabelScores(*(int(c[i]) for c in counts_of),
+                             MappingProxyType({m: float(v[i]) for m, v in values.items()}))
             for i, lab in enumerate(lset)}
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined}
     if isinstance(counts, LabelSetCounts):
