@@ -4,6 +4,8 @@ measure of the task."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -125,7 +127,8 @@ def test_every_interval_holds_its_estimate(case, method) -> None:
 @given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(LABELS)),
                 min_size=4, max_size=40))
 def test_compare_is_antisymmetric_for_every_metric(data) -> None:
-    """compare(A, B) = −compare(B, A): the difference changes sign, the two-sided p-value stays (same seed)."""
+    """compare(A, B) = −compare(B, A): the difference changes sign, the two-sided p-value stays (exactly when every
+    arrangement is weighed; within Monte Carlo error otherwise, each order drawing its own stream)."""
     from clfeval.score.averages import AVERAGED
     from clfeval.score.measures import MEASURES
 
@@ -138,7 +141,10 @@ def test_compare_is_antisymmetric_for_every_metric(data) -> None:
         x, y = ab.pair("A", "B", metric), ba.pair("A", "B", metric)
         assert (x.a, y.a) == ("A", "B")
         assert x.difference == pytest.approx(-y.difference, nan_ok=True), metric
-        assert x.p_value == pytest.approx(y.p_value, nan_ok=True), metric
+        if x.exact and y.exact:  # every arrangement weighed: the same p-value
+            assert x.p_value == pytest.approx(y.p_value, nan_ok=True), metric
+        else:  # Monte Carlo estimates from each order's own stream: within 4 standard errors of 200 rounds
+            assert abs(x.p_value - y.p_value) <= 4 * (0.25 / 200) ** 0.5 or math.isnan(x.p_value), metric
 
 
 @settings(max_examples=60, deadline=None)

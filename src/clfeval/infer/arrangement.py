@@ -10,7 +10,7 @@ where the systems differ: one matrix product per batch of rounds, whatever N is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
 from clfeval.infer.units import BlockUnits, signatures, weighted_rows
 from clfeval.score.cells import CellTypes
+from clfeval.score.result import Key
 from clfeval.score.statistics import ScoreFunction
 
 __all__ = ["Arrangements", "HalfBinomial", "binomial_half"]
@@ -130,10 +131,12 @@ class Arrangements:
         return self.__dict__["_delta_product"].dtype
 
     @classmethod
-    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None) -> "Arrangements":
+    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None,
+           keys: Sequence[Key] | None = None) -> "Arrangements":
         """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices).
 
-        With ``blocks`` (whose keys are ``paired``'s triples), whole blocks are swapped and resampled.
+        With ``blocks`` (whose keys are ``paired``'s triples), whole blocks are swapped and resampled. ``keys``
+        (default: the template's) are the scores each arrangement computes: a test computes only its metrics.
         """
         triples = list(paired.triples)
         counts = np.array([paired.triples[t] for t in triples], dtype=np.float64)
@@ -146,7 +149,8 @@ class Arrangements:
             cells = CellTypes.single_label(gold + gold, preds, labels)
         f = ScoreFunction.of_cells(cells, np.concatenate([counts, np.zeros_like(counts)]), task=template.task,
                                    beta=template.beta, zero_division=template.zero_division,
-                                   undefined=template.undefined, train_frequencies=template.train_frequencies)
+                                   undefined=template.undefined, train_frequencies=template.train_frequencies,
+                                   keys=template.keys if keys is None else keys)
         t = len(triples)
         zeros = np.zeros_like(counts)
         base_a = cells.sums(np.concatenate([counts, zeros])[None, :])[0]
@@ -186,6 +190,8 @@ class Arrangements:
         # The swap product runs in float32 only where it is exact: whole-number moves (counts, not the fractional
         # per-instance sums of samples averages) whose totals stay below 2²⁴. A rounding error there would break
         # ties between arrangements and make p-values too small. Decided, and converted, once.
+        # sums no score of f reads (weighted κ's disagreements, when κ is not asked for) move nothing: left at 0
+        object.__setattr__(self, "delta", np.where(self.f.sums_read(), self.delta, 0.0))
         whole = bool(np.array_equal(self.delta, np.round(self.delta)))
         largest = np.abs(self.delta).max(axis=1) if len(self.delta) else np.zeros(0)
         exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2 ** 24

@@ -423,7 +423,7 @@ def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys
         accuracy = {s: sum(c for row, c in paired.triples.items() if row[k] == row[0]) for k, s in ((1, a), (2, b))}
         return [{"difference": (accuracy[a] - accuracy[b]) / n, "p_value": sign.p_value, "rounds": None,
                  "exact": True, "sign": sign} for _ in keys]
-    arr = Arrangements.of(paired, template, pair_blocks)
+    arr = Arrangements.of(paired, template, pair_blocks, keys=list(dict.fromkeys(keys)))  # only the metrics
     columns = [arr.f.index(k) for k in keys]
     if test == "ar":
         result = randomization_test(arr, columns, rounds=rounds, rng=rng, alternative=alternative,

@@ -85,7 +85,9 @@ class CrossValidation(Rendered):
                 pooled, mean = values[m], means[name][m]
                 rows.append({"average": name, "measure": m, "pooled": pooled, "mean_of_folds": mean,
                              "difference": pooled - mean})
-        return sorted(rows, key=lambda r: -abs(r["difference"]) if not math.isnan(r["difference"]) else 0.0)
+        # largest first; differences equal to 12 digits (equal but for rounding) keep the registries' order
+        return sorted(rows, key=lambda r: -float(f"{abs(r['difference']):.12g}") if not math.isnan(r["difference"])
+                      else 0.0)
 
     @property
     def warnings(self) -> tuple[str, ...]:

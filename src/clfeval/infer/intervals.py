@@ -336,6 +336,10 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
             se = math.sqrt(max(var, 0.0))  # a variance rounded a hair below 0 (a perfect table) is 0
             if logit:
                 low, high = _transformed(theta, se, z, bottom, top)
+                if not (math.isfinite(low) and math.isfinite(high)):
+                    not_estimable[key] = (f"the standard error ({se:.3g}) is too large beside the estimate's distance "
+                                          "to its bound for the log scale (use --ci delta)")
+                    continue
             else:
                 low, high = theta - z * se, theta + z * se
             if se == 0:
@@ -363,12 +367,25 @@ def _transformed(theta: float, se: float, z: float, bottom: float, top: float) -
         share = (theta - bottom) / width
         half = z * se / width / (share * (1 - share))
         centre = math.log(share / (1 - share))
-        return (bottom + width / (1 + math.exp(-(centre - half))), bottom + width / (1 + math.exp(-(centre + half))))
+        return bottom + width * _expit(centre - half), bottom + width * _expit(centre + half)
     if math.isfinite(bottom):
         gap = theta - bottom
-        return bottom + gap * math.exp(-z * se / gap), bottom + gap * math.exp(z * se / gap)
+        return bottom + gap * _exp(-z * se / gap), bottom + gap * _exp(z * se / gap)
     gap = top - theta
-    return top - gap * math.exp(z * se / gap), top - gap * math.exp(-z * se / gap)
+    return top - gap * _exp(z * se / gap), top - gap * _exp(-z * se / gap)
+
+
+def _expit(x: float) -> float:
+    """1 / (1 + e^−x) without overflow for any x."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _exp(x: float) -> float:
+    """e^x, infinite beyond what a float holds (a standard error far beyond the estimate's distance to its bound)."""
+    return math.exp(x) if x < 700 else math.inf
 
 
 def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,

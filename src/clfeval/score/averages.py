@@ -33,6 +33,15 @@ class PerLabel:
     values: Mapping[str, np.ndarray]
     undefined: Mapping[str, np.ndarray]
 
+    def stacked(self, measures: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The values and 0/0 masks of ``measures``, stacked on a leading axis in that order (kept for reuse: every
+        weighted average reads the same stack)."""
+        cache = self.__dict__.setdefault("_stacks", {})
+        if measures not in cache:
+            cache[measures] = (np.stack([np.asarray(self.values[m], dtype=np.float64) for m in measures]),
+                               np.stack([np.asarray(self.undefined[m], dtype=bool) for m in measures]))
+        return cache[measures]
+
 
 @dataclass(frozen=True, eq=False)
 class SampleSums:
@@ -91,6 +100,7 @@ class AverageInput:
     undefined: str
     frequencies: np.ndarray
     samples: SampleSums | None
+    measures: tuple[str, ...] = AVERAGED
 
 
 Result = dict[str, np.ndarray]
@@ -103,25 +113,31 @@ def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray
     Returns the mean and whether it is itself undefined (no weight left), both of the leading shape.
     """
     weights = np.asarray(weights, dtype=np.float64)
-    w = np.where(undefined, 0.0, weights) if policy == "exclude" else np.broadcast_to(weights, np.shape(values))
-    total = w.sum(axis=-1)
-    num = np.sum(np.where(w > 0, values * w, 0.0), axis=-1)
+    values = np.asarray(values, dtype=np.float64)
+    if policy == "exclude":
+        w = np.where(undefined, 0.0, weights)
+        total = w.sum(axis=-1)
+    else:
+        w = weights
+        total = np.broadcast_to(weights.sum(axis=-1), np.shape(values)[:-1])
+    if np.isnan(values).any():  # a NaN value (zero_division nan) with no weight stays out: NaN·0 would be NaN
+        values = np.where(np.broadcast_to(w, np.shape(values)) > 0, values, 0.0)
+    num = values @ w if w.ndim == 1 else np.einsum("...k,...k->...", values, np.broadcast_to(w, np.shape(values)))
     return ratio(num, total, zero_division)
 
 
 def _weighted(inp: AverageInput, weights: np.ndarray) -> Result:
     # every averaged measure at once: a leading axis of measures (one weighted_mean, not one per measure)
-    values = np.stack([np.asarray(inp.per_label.values[m], dtype=np.float64) for m in AVERAGED])
-    undefined = np.stack([np.asarray(inp.per_label.undefined[m], dtype=bool) for m in AVERAGED])
+    values, undefined = inp.per_label.stacked(inp.measures)
     means = weighted_mean(values, weights, undefined, inp.undefined, inp.zero_division)[0]
-    return dict(zip(AVERAGED, means))
+    return dict(zip(inp.measures, means))
 
 
 def _micro(inp: AverageInput) -> Result:
     c = inp.per_label.counts
     summed = (c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
     setting = Setting(inp.beta, inp.zero_division, "")
-    return {m: MEASURES[m].compute(*summed, setting)[0] for m in AVERAGED}
+    return {m: MEASURES[m].compute(*summed, setting)[0] for m in inp.measures}
 
 
 def _macro(inp: AverageInput) -> Result:
@@ -130,6 +146,8 @@ def _macro(inp: AverageInput) -> Result:
 
 def _macro_fa(inp: AverageInput) -> Result:
     out = _macro(inp)
+    if "f" not in out:
+        return out
     p, r, b2 = out["precision"], out["recall"], inp.beta ** 2
     out["f"] = ratio((1 + b2) * p * r, b2 * p + r, inp.zero_division)[0]
     return out
@@ -147,7 +165,7 @@ def _samples(inp: AverageInput) -> Result:
     assert inp.samples is not None
     s = inp.samples
     out = {}
-    for m in AVERAGED:
+    for m in inp.measures:
         if inp.undefined == "exclude":
             out[m] = ratio(s.sums[m], s.defined[m], inp.zero_division)[0]
         else:  # undefined instances count with the zero-division value
@@ -174,7 +192,8 @@ class Average:
     tasks
         The tasks it applies to ("single-label", "multi-label").
     compute
-        Per-label input → {measure: value} for every measure of :data:`AVERAGED`, arrays of the input's
+        Per-label input → {measure: value} for every measure of ``input.measures`` (default :data:`AVERAGED`;
+        with F, macro_fa needs precision and recall among them), arrays of the input's
         leading shape.
     """
 

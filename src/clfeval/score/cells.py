@@ -70,6 +70,10 @@ class CellTypes:
     cols: np.ndarray
     vals: np.ndarray
 
+    def scalar_columns(self) -> list[str]:
+        """The names of the one-column sums after the per-label blocks, in order."""
+        return self._scalars()
+
     def _scalars(self) -> list[str]:
         if self.multilabel:
             return ["n", "exact"] + [f"sum_{m}" for m in AVERAGED] + [f"defined_{m}" for m in AVERAGED]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -82,6 +83,16 @@ class Tallies:
         """tp, fp, fn, tn over the label set L (the first ``k`` labels)."""
         k = self.k
         return self.tp[..., :k], self.fp[..., :k], self.fn[..., :k], self.tn[..., :k]
+
+    @cached_property
+    def gold(self) -> np.ndarray:
+        """Gold count of each of the table's labels: tp + fn."""
+        return self.tp + self.fn
+
+    @cached_property
+    def predicted(self) -> np.ndarray:
+        """Predicted count of each of the table's labels: tp + fp."""
+        return self.tp + self.fp
 
 
 #: A per-label measure: (tp, fp, fn, tn, setting) → values and where they are 0/0, elementwise.
@@ -221,7 +232,7 @@ def _micro_fpr(t: Tallies, s: Setting) -> Values:
 
 def _margins(t: Tallies) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Gold counts, predicted counts and diagonal of every label of the single-label table."""
-    return t.tp + t.fn, t.tp + t.fp, t.tp
+    return t.gold, t.predicted, t.tp
 
 
 def _mcc(t: Tallies, s: Setting) -> Values:

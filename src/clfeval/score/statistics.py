@@ -9,15 +9,16 @@ arrays with a leading axis of count tables).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.cells import CellTypes
-from clfeval.score.measures import Setting, Values, label_measures, overall_measures
+from clfeval.score.measures import MEASURES, Setting, Values, label_measures, overall_measures
 from clfeval.score.ratios import ratio
 from clfeval.score.result import Key, Scores
 
@@ -105,14 +106,59 @@ class ScoreFunction:
 
     @classmethod
     def of_cells(cls, cells: CellTypes, weights: np.ndarray, *, task: str, beta: float, zero_division: float,
-                 undefined: str, train_frequencies: np.ndarray | None) -> "ScoreFunction":
-        """A score function over given cell types (``compare`` builds its own arrangements of types)."""
+                 undefined: str, train_frequencies: np.ndarray | None,
+                 keys: Sequence[Key] | None = None) -> "ScoreFunction":
+        """A score function over given cell types (``compare`` builds its own arrangements of types).
+
+        ``keys`` restricts it to those scores, in that order (a test of macro F1 computes macro F1 only); by
+        default it gives every score.
+        """
         averages = tuple(name for name, avg in AVERAGES.items() if task in avg.tasks)
-        keys: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
-        keys += [("averages", name, m) for name in averages for m in AVERAGED]
-        keys += [(name,) for name in overall_names(task)]
+        if keys is None:
+            every: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
+            every += [("averages", name, m) for name in averages for m in AVERAGED]
+            every += [(name,) for name in overall_names(task)]
+            keys = every
         return cls(cells, np.asarray(weights, dtype=np.float64), tuple(keys), beta, zero_division, undefined,
                    train_frequencies, averages, task)
+
+    @cached_property
+    def _plan(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """What :attr:`keys` need computed: per-label measures, averages, averaged measures, overall measures."""
+        per, averaged, names, overall = set(), set(), set(), set()
+        for key in self.keys:
+            if key[0] == "per_label":
+                per.add(key[2])
+            elif key[0] == "averages":
+                names.add(key[1])
+                averaged.add(key[2])
+            else:
+                overall.add(key[0])
+        if "macro_fa" in names and "f" in averaged:  # FA's F is the F of macro precision and macro recall
+            averaged |= {"precision", "recall"}
+        per |= averaged
+        return (tuple(m for m in PER_LABEL_MEASURES if m in per), tuple(a for a in self.averages if a in names),
+                tuple(m for m in AVERAGED if m in averaged), tuple(m for m in overall_names(self.task) if m in overall))
+
+    def sums_read(self) -> np.ndarray:
+        """Which of the D sums the scores of :attr:`keys` read: a column that carries one overall measure's own sum
+        (``kappa_linear``) is read only when that measure is asked for, a multi-label per-instance sum only when
+        the samples average is. A product of swaps can leave the others at 0 (and stay in float32)."""
+        _, names, _, overall = self._plan
+        read = np.ones(self.cells.width, dtype=bool)
+        for column in self.cells.scalar_columns():
+            if column in MEASURES and column not in overall:
+                read[self.cells.column(column)] = False
+            if column.startswith(("sum_", "defined_")) and "samples" not in names:
+                read[self.cells.column(column)] = False
+        return read
+
+    @cached_property
+    def _full(self) -> bool:
+        """Whether :attr:`keys` are every score in the default order (written block by block)."""
+        return self.keys == ScoreFunction.of_cells(
+            self.cells, self.weights, task=self.task, beta=self.beta, zero_division=self.zero_division,
+            undefined=self.undefined, train_frequencies=self.train_frequencies).keys
 
     def index(self, key: Key) -> int:
         """The column of ``key``."""
@@ -131,29 +177,49 @@ class ScoreFunction:
         take the whole confusion matrix (MCC, κ, balanced accuracy) run over every label of it.
         """
         setting = Setting(self.beta, self.zero_division, self.task)
+        per_measures, average_names, averaged, overall_wanted = self._plan
         t = self.cells.tallies(np.asarray(sums, dtype=np.float64))
         tp, fp, fn, tn = t.label_set()
         lc = LabelCounts.trusted(self.cells.labels, tp, fp, fn, tn, t.n)
-        per = {m.name: m.compute(tp, fp, fn, tn, setting) for m in label_measures()}
+        per = {m: MEASURES[m].compute(tp, fp, fn, tn, setting) for m in per_measures}
         freqs = self.train_frequencies if self.train_frequencies is not None else relative(lc.support)
         samples = None
         if t.samples is not None:
             samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
         per_label = PerLabel(lc, {m: v for m, (v, _) in per.items()}, {m: u for m, (_, u) in per.items()})
         inp = AverageInput(per_label, self.beta, self.zero_division, self.undefined,
-                           np.asarray(freqs, dtype=np.float64), samples)
-        averages = {name: AVERAGES[name].compute(inp) for name in self.averages}
-        overall = {m.name: m.compute(t, setting) for m in overall_measures(self.task)}
+                           np.asarray(freqs, dtype=np.float64), samples, averaged)
+        averages = {name: AVERAGES[name].compute(inp) for name in average_names}
+        overall = {m: MEASURES[m].compute(t, setting) for m in overall_wanted}
         return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)))
 
     def from_sums(self, sums: np.ndarray) -> np.ndarray:
         """The scores from the sums ``weights @ M`` (shape (B, D) → (B, S)); see :class:`CellTypes`."""
         e = self.evaluate(sums)
-        b = np.shape(sums)[0]
-        columns = [np.stack([e.per_label[m][0] for m in PER_LABEL_MEASURES], axis=-1).reshape(b, -1)]
-        columns += [np.stack([e.averages[name][m] for name in self.averages for m in AVERAGED], axis=-1)]
-        columns.append(np.stack([e.overall[name][0] for name in overall_names(self.task)], axis=-1))
-        return np.concatenate(columns, axis=-1)
+        b, k = np.shape(sums)[0], len(self.cells.labels)
+        out = np.empty((b, len(self.keys)))
+        if not self._full:  # a chosen few scores (compare's metrics): one column each
+            index = {lab: i for i, lab in enumerate(self.cells.labels)}
+            for column, key in enumerate(self.keys):
+                if key[0] == "per_label":
+                    out[:, column] = e.per_label[key[2]][0][:, index[key[1]]]
+                elif key[0] == "averages":
+                    out[:, column] = e.averages[key[1]][key[2]]
+                else:
+                    out[:, column] = e.overall[key[0]][0]
+            return out
+        per_label = out[:, :k * len(PER_LABEL_MEASURES)].reshape(b, k, len(PER_LABEL_MEASURES))
+        for j, m in enumerate(PER_LABEL_MEASURES):  # written in place: key order is (label, measure)
+            per_label[:, :, j] = e.per_label[m][0]
+        column = k * len(PER_LABEL_MEASURES)
+        for name in self.averages:
+            for m in AVERAGED:
+                out[:, column] = e.averages[name][m]
+                column += 1
+        for name in overall_names(self.task):
+            out[:, column] = e.overall[name][0]
+            column += 1
+        return out
 
     def point(self) -> np.ndarray:
         """The scores of the observed counts (length S)."""
