@@ -13,8 +13,11 @@ from clfeval.count import ConfusionCounts, LabelSetCounts
 
 LABELS = ["a", "b", "c", "d"]
 pairs = st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=2, max_size=50)
-ml_pairs = st.lists(st.tuples(st.lists(st.sampled_from(LABELS), max_size=3),
-                              st.lists(st.sampled_from(LABELS), max_size=3)), min_size=2, max_size=40)
+ml_pairs = st.lists(
+    st.tuples(st.lists(st.sampled_from(LABELS), max_size=3), st.lists(st.sampled_from(LABELS), max_size=3)),
+    min_size=2,
+    max_size=40,
+)
 
 
 def _all_values(result) -> dict:
@@ -50,8 +53,9 @@ def test_counts_of_chunks_add_up_to_the_whole(data, cut) -> None:
     whole = clfeval.count_labels(gold, pred)
     parts = clfeval.count_labels(gold[:cut], pred[:cut]) + clfeval.count_labels(gold[cut:], pred[cut:])
     assert parts.with_labels(whole.labels).cells.tolist() == whole.cells.tolist()
-    assert sum([clfeval.count_labels(gold[:cut], pred[:cut]), clfeval.count_labels(gold[cut:], pred[cut:])]) \
-        .n_instances == len(data)
+    assert sum(
+        [clfeval.count_labels(gold[:cut], pred[:cut]), clfeval.count_labels(gold[cut:], pred[cut:])]
+    ).n_instances == len(data)
 
 
 @settings(max_examples=60, deadline=None)

@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import (accuracy_score, confusion_matrix, hamming_loss, multilabel_confusion_matrix,
-                             precision_recall_fscore_support)
+from sklearn.metrics import (
+    accuracy_score,
+    confusion_matrix,
+    hamming_loss,
+    multilabel_confusion_matrix,
+    precision_recall_fscore_support,
+)
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import clfeval

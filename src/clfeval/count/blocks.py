@@ -81,8 +81,7 @@ class Blocks:
         key = self.block * (len(keys) + 1) + row
         unique, inverse = np.unique(key, return_inverse=True)
         count = np.bincount(inverse, weights=self.count).astype(np.int64)
-        return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks,
-                      self.unit)
+        return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks, self.unit)
 
     def sizes(self) -> np.ndarray:
         """The instances in each block (blocks numbered 0 … n_blocks − 1)."""
@@ -94,16 +93,22 @@ class Blocks:
         :data:`FEW_BLOCKS` blocks, or one block holding most instances."""
         b, n = self.n_blocks, self.n_instances
         if b <= 1:
-            return [f"all {n} instances are in one block ({self.unit}): a block-level test cannot reject and a "
-                    "block-level interval cannot be estimated from one independent unit; check how blocks are "
-                    "delimited (lines passed over by --skip do not end blocks; lines matching --block-end do)"]
+            return [
+                f"all {n} instances are in one block ({self.unit}): a block-level test cannot reject and a "
+                "block-level interval cannot be estimated from one independent unit; check how blocks are "
+                "delimited (lines passed over by --skip do not end blocks; lines matching --block-end do)"
+            ]
         out = []
         if b < FEW_BLOCKS:
-            out.append(f"only {b} blocks ({self.unit}): block-level p-values and intervals rest on {b} independent "
-                       f"units (fewer than {FEW_BLOCKS}); a randomization over them has at most 2^{b} arrangements "
-                       f"and a block bootstrap at most {math.comb(2 * b - 1, b):,} distinct resamples")
+            out.append(
+                f"only {b} blocks ({self.unit}): block-level p-values and intervals rest on {b} independent "
+                f"units (fewer than {FEW_BLOCKS}); a randomization over them has at most 2^{b} arrangements "
+                f"and a block bootstrap at most {math.comb(2 * b - 1, b):,} distinct resamples"
+            )
         largest = int(self.sizes().max())
         if largest > n / 2:
-            out.append(f"one block holds {largest} of the {n} instances ({100 * largest / n:.0f}%): block-level "
-                       "tests and intervals rest mostly on that block")
+            out.append(
+                f"one block holds {largest} of the {n} instances ({100 * largest / n:.0f}%): block-level "
+                "tests and intervals rest mostly on that block"
+            )
         return out

@@ -61,8 +61,11 @@ class ConfusionCounts:
         """The same counts over ``labels`` (a superset of the labels with non-zero counts), in that order."""
         labels = tuple(labels)
         index = {lab: i for i, lab in enumerate(labels)}
-        missing = [lab for lab, row, col in zip(self.labels, self.cells.sum(1), self.cells.sum(0))
-                   if lab not in index and (row or col)]
+        missing = [
+            lab
+            for lab, row, col in zip(self.labels, self.cells.sum(1), self.cells.sum(0))
+            if lab not in index and (row or col)
+        ]
         if missing:
             raise ValueError(f"labels {missing} have counts but are not in the new label list")
         keep = [i for i, lab in enumerate(self.labels) if lab in index]
@@ -94,8 +97,7 @@ class ConfusionCounts:
         tp_λ = cells[λ, λ]; fp_λ = Σ_g cells[g, λ] − tp_λ; fn_λ = Σ_p cells[λ, p] − tp_λ;
         tn_λ = N − tp_λ − fp_λ − fn_λ.
         """
-        aligned = self.with_labels(tuple(label_set) + tuple(
-            lab for lab in self.labels if lab not in set(label_set)))
+        aligned = self.with_labels(tuple(label_set) + tuple(lab for lab in self.labels if lab not in set(label_set)))
         k = len(label_set)
         diag = np.diagonal(aligned.cells)[:k]
         tp = diag.copy()

@@ -34,8 +34,12 @@ class LabelFrequencies:
         for label, count in self.counts.items():
             if not isinstance(label, str):
                 raise InputError(f"label frequencies: labels must be strings, found {label!r}")
-            if (isinstance(count, (bool, np.bool_)) or not isinstance(count, numbers.Real) or not math.isfinite(count)
-                    or count < 0):
+            if (
+                isinstance(count, (bool, np.bool_))
+                or not isinstance(count, numbers.Real)
+                or not math.isfinite(count)
+                or count < 0
+            ):
                 raise InputError(f"the frequency of {label!r} is {count!r}: expected a count (or a number ≥ 0)")
             counts[label] = count
         object.__setattr__(self, "counts", counts)

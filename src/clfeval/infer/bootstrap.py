@@ -24,9 +24,13 @@ _BATCH_FLOATS = 8_000_000
 _TIE = 1e-12
 
 
-def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Generator,
-                         progress: Callable[[int, int], None] | None = None,
-                         units: BlockUnits | None = None) -> np.ndarray:
+def bootstrap_replicates(
+    f: ScoreFunction,
+    resamples: int,
+    rng: np.random.Generator,
+    progress: Callable[[int, int], None] | None = None,
+    units: BlockUnits | None = None,
+) -> np.ndarray:
     """Every score of ``f`` on ``resamples`` bootstrap resamples: a (resamples, S) array.
 
     Notes
@@ -46,9 +50,9 @@ def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Genera
     for start in range(0, resamples, batch):
         size = min(batch, resamples - start)
         if units is not None:
-            out[start:start + size] = f.from_sums(units.resampled_sums(units.draw(size, rng)))
+            out[start : start + size] = f.from_sums(units.resampled_sums(units.draw(size, rng)))
         else:
-            out[start:start + size] = f(rng.multinomial(n, p, size=size).astype(np.float64))
+            out[start : start + size] = f(rng.multinomial(n, p, size=size).astype(np.float64))
         if progress is not None:
             progress(start + size, resamples)
     return out
@@ -101,8 +105,8 @@ def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tupl
     third = np.zeros(len(f.keys))
     for types, values in passes():
         dev = mean - values
-        second += c[types] @ dev ** 2
-        third += c[types] @ dev ** 3
+        second += c[types] @ dev**2
+        third += c[types] @ dev**3
     return second, third
 
 
@@ -120,8 +124,9 @@ def column_quantiles(sorted_values: np.ndarray, levels: np.ndarray) -> np.ndarra
     return sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
 
 
-def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray],
-               alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bca_levels(
+    estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray], alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The BCa percentile levels (lower, upper) of each score, and which scores have none.
 
     Notes
@@ -143,7 +148,7 @@ def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np
     z0 = np.array([normal.inv_cdf(s) if ok else 0.0 for s, ok in zip(share, valid)])
     spread, skew = jackknife  # see jackknife_moments
     with np.errstate(invalid="ignore", divide="ignore"):
-        accel = np.where(spread > 0, skew / (6 * spread ** 1.5), 0.0)
+        accel = np.where(spread > 0, skew / (6 * spread**1.5), 0.0)
     levels = []
     for z_alpha in (normal.inv_cdf(alpha / 2), normal.inv_cdf(1 - alpha / 2)):
         shifted = z0 + z_alpha

@@ -20,20 +20,56 @@ __all__ = ["AVERAGE_ROWS", "FigureTable", "read_figure_table", "read_label_figur
 
 #: Row labels that name an average (lower case, spaces collapsed) → the average they claim to be, if any.
 AVERAGE_ROWS: Mapping[str, str | None] = {
-    "macro": "macro", "macro avg": "macro", "macro average": "macro", "macro-average": "macro",
-    "macro-averaged": "macro", "macro f1": "macro",
-    "micro": "micro", "micro avg": "micro", "micro average": "micro", "micro-average": "micro",
-    "weighted": "weighted", "weighted avg": "weighted", "weighted average": "weighted",
-    "samples avg": "samples", "samples": "samples",
-    "average": None, "avg": None, "avg / total": None, "mean": None, "overall": None, "all": None, "total": None,
+    "macro": "macro",
+    "macro avg": "macro",
+    "macro average": "macro",
+    "macro-average": "macro",
+    "macro-averaged": "macro",
+    "macro f1": "macro",
+    "micro": "micro",
+    "micro avg": "micro",
+    "micro average": "micro",
+    "micro-average": "micro",
+    "weighted": "weighted",
+    "weighted avg": "weighted",
+    "weighted average": "weighted",
+    "samples avg": "samples",
+    "samples": "samples",
+    "average": None,
+    "avg": None,
+    "avg / total": None,
+    "mean": None,
+    "overall": None,
+    "all": None,
+    "total": None,
     "accuracy": "accuracy",
 }
-_COLUMNS = {"label": "label", "class": "label", "name": "label", "": "label",
-            "precision": "precision", "p": "precision", "prec": "precision", "pre": "precision",
-            "recall": "recall", "r": "recall", "rec": "recall",
-            "f1": "f", "f1-score": "f", "f1 score": "f", "f-score": "f", "f": "f", "f-measure": "f", "fscore": "f",
-            "support": "support", "n": "support", "count": "support", "instances": "support",
-            "accuracy": "accuracy", "acc": "accuracy"}
+_COLUMNS = {
+    "label": "label",
+    "class": "label",
+    "name": "label",
+    "": "label",
+    "precision": "precision",
+    "p": "precision",
+    "prec": "precision",
+    "pre": "precision",
+    "recall": "recall",
+    "r": "recall",
+    "rec": "recall",
+    "f1": "f",
+    "f1-score": "f",
+    "f1 score": "f",
+    "f-score": "f",
+    "f": "f",
+    "f-measure": "f",
+    "fscore": "f",
+    "support": "support",
+    "n": "support",
+    "count": "support",
+    "instances": "support",
+    "accuracy": "accuracy",
+    "acc": "accuracy",
+}
 
 
 @dataclass(frozen=True)
@@ -87,10 +123,14 @@ def read_figure_table(path: str) -> FigureTable:
     names = [_COLUMNS.get(_normal(h)) for h in header]
     if "label" not in names:  # classification_report: the header has no label column
         names = ["label"] + names
-    unknown = [h for h, n in zip(header, names[-len(header):]) if n is None]
+    unknown = [h for h, n in zip(header, names[-len(header) :]) if n is None]
     if unknown or not {"precision", "recall", "f", "support", "accuracy"} & set(names):
-        raise InputError(f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
-                         f"{', '.join(repr(h) for h in header)}", path, header_line)
+        raise InputError(
+            f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
+            f"{', '.join(repr(h) for h in header)}",
+            path,
+            header_line,
+        )
     labels, averages = [], []
     for line, cells in rows[1:]:
         if len(cells) > len(names):
@@ -118,7 +158,7 @@ def read_label_figures(path: str, *, decimals: int | None = None) -> dict[str, d
     for label, line, figures in table.labels:
         if label in out:
             raise InputError(f"the label {label!r} appears twice", path, line)
-        out[label] = {k: reported(v, None if k == "support" else decimals, count=k == "support")
-                      for k, v in figures.items()}
+        out[label] = {
+            k: reported(v, None if k == "support" else decimals, count=k == "support") for k, v in figures.items()
+        }
     return out
-

@@ -7,6 +7,20 @@ from clfeval.read.files import count_file, count_files, load_counts, train_frequ
 from clfeval.read.matrix import MATRIX_ORIENTATIONS, read_matrix
 from clfeval.read.formats import FORMATS, TableOptions
 
-__all__ = ["ENGINES", "FORMATS", "MATRIX_ORIENTATIONS", "Engine", "TableOptions", "count_file", "count_files",
-           "count_label_sets", "count_labels", "count_systems", "frequencies_of", "load_counts", "parse_column",
-           "read_matrix", "train_frequencies"]
+__all__ = [
+    "ENGINES",
+    "FORMATS",
+    "MATRIX_ORIENTATIONS",
+    "Engine",
+    "TableOptions",
+    "count_file",
+    "count_files",
+    "count_label_sets",
+    "count_labels",
+    "count_systems",
+    "frequencies_of",
+    "load_counts",
+    "parse_column",
+    "read_matrix",
+    "train_frequencies",
+]

@@ -21,8 +21,21 @@ import numpy as np
 
 from clfeval.errors import InputError
 
-__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "check_source", "chunk_bytes",
-           "display_name", "expand_paths", "lf_bytes", "line_chunks", "size_of"]
+__all__ = [
+    "CHUNK_BYTES",
+    "STDIN",
+    "Chunk",
+    "FileVersion",
+    "Meter",
+    "ReadProgress",
+    "check_source",
+    "chunk_bytes",
+    "display_name",
+    "expand_paths",
+    "lf_bytes",
+    "line_chunks",
+    "size_of",
+]
 
 #: Bytes read per chunk unless ``CLFEVAL_CHUNK_BYTES`` says otherwise (4 MiB: the peak memory of a
 #: chunk's parse stays near 100 MiB, and larger chunks are no faster).
@@ -165,18 +178,27 @@ class FileVersion:
         except OSError:
             raise InputError("disappeared while it was read", self.path) from None
         if read is not None and read < self.size:
-            raise InputError(f"was cut while it was read: {self.size} bytes when reading began, only {read} "
-                             "could be read; the counts would be incomplete, so nothing was scored", self.path)
+            raise InputError(
+                f"was cut while it was read: {self.size} bytes when reading began, only {read} "
+                "could be read; the counts would be incomplete, so nothing was scored",
+                self.path,
+            )
         if stat.st_size != self.size or stat.st_mtime_ns != self.mtime:
-            change = (f"its size went from {self.size} to {stat.st_size} bytes" if stat.st_size != self.size
-                      else "it was rewritten")
-            raise InputError(f"changed while it was read ({change}): the counts would mix two versions of the "
-                             "file, so nothing was scored; read it again once it is complete (or read a copy)",
-                             self.path)
+            change = (
+                f"its size went from {self.size} to {stat.st_size} bytes"
+                if stat.st_size != self.size
+                else "it was rewritten"
+            )
+            raise InputError(
+                f"changed while it was read ({change}): the counts would mix two versions of the "
+                "file, so nothing was scored; read it again once it is complete (or read a copy)",
+                self.path,
+            )
 
 
-def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
-                meter: Meter | None = None) -> Iterator[Chunk]:
+def line_chunks(
+    path: str, *, quoted: bool = False, size: int | None = None, meter: Meter | None = None
+) -> Iterator[Chunk]:
     """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
 
     A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or ``\\r`` alone, in any
@@ -211,7 +233,7 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
             if start and (len(data) >= len(_BOM) or eof):
                 start = False
                 if data.startswith(_BOM):
-                    data = data[len(_BOM):]
+                    data = data[len(_BOM) :]
             if eof:
                 if version is not None:
                     version.check(handle, read)

@@ -17,12 +17,25 @@ from clfeval.report.tables import Report, Table, score_report
 from clfeval.score.finagle import Finagle
 from clfeval.score.result import Scores
 
-__all__ = ["Report", "Table", "audit_report", "comparison_report", "conversion_report", "cv_report", "finagle_report",
-           "report_of", "score_report"]
+__all__ = [
+    "Report",
+    "Table",
+    "audit_report",
+    "comparison_report",
+    "conversion_report",
+    "cv_report",
+    "finagle_report",
+    "report_of",
+    "score_report",
+]
 
 
-def report_of(result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle, *,
-              matrix: bool = True, **_: Any) -> Report:
+def report_of(
+    result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle,
+    *,
+    matrix: bool = True,
+    **_: Any,
+) -> Report:
     """The report of any result: a score or cross-validation (with the confusion matrix unless ``matrix=False``),
     a comparison, a conversion, an audit or a finagle."""
     if isinstance(result, Audit):

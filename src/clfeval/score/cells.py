@@ -101,8 +101,10 @@ class CellTypes:
         n = sums[:, self.column("n")][:, 0]
         exact = sums[:, self.column("exact")][:, 0]
         if self.multilabel:
-            samples = {m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
-                       for m in AVERAGED}
+            samples = {
+                m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
+                for m in AVERAGED
+            }
             return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, samples=samples)
         disagreement = {w: sums[:, self.column(f"kappa_{w}")][:, 0] for w in _KAPPA_WEIGHTS}
         return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, disagreement=disagreement)
@@ -110,16 +112,19 @@ class CellTypes:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def of(cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str],
-           beta: float = 1.0) -> tuple["CellTypes", np.ndarray]:
+    def of(
+        cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str], beta: float = 1.0
+    ) -> tuple["CellTypes", np.ndarray]:
         """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
         if isinstance(counts, ConfusionCounts):
             g, p = np.nonzero(counts.cells)
             table = table_order(label_set, counts.labels)
             index = {lab: i for i, lab in enumerate(table)}
             position = np.array([index[lab] for lab in counts.labels], dtype=np.int64)
-            return (cls._single(tuple(label_set), table, position[g], position[p]),
-                    counts.cells[g, p].astype(np.float64))
+            return (
+                cls._single(tuple(label_set), table, position[g], position[p]),
+                counts.cells[g, p].astype(np.float64),
+            )
         pairs = list(counts.pairs)
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
@@ -143,16 +148,27 @@ class CellTypes:
         gap = (g - p).astype(np.float64)
         n_miss = int(miss.sum())
         rows = [u[hit], u[hit], u[miss], u[miss], u[miss], u[miss], u, u[hit], u[miss], u[miss]]
-        cols = [g[hit], 3 * k + g[hit], k + p[miss], 3 * k + p[miss], 2 * k + g[miss], 3 * k + g[miss],
-                np.full(len(u), 4 * k), np.full(int(hit.sum()), 4 * k + 1), np.full(n_miss, 4 * k + 2),
-                np.full(n_miss, 4 * k + 3)]
+        cols = [
+            g[hit],
+            3 * k + g[hit],
+            k + p[miss],
+            3 * k + p[miss],
+            2 * k + g[miss],
+            3 * k + g[miss],
+            np.full(len(u), 4 * k),
+            np.full(int(hit.sum()), 4 * k + 1),
+            np.full(n_miss, 4 * k + 2),
+            np.full(n_miss, 4 * k + 3),
+        ]
         vals = [np.ones(len(c)) for c in cols[:8]] + [np.abs(gap[miss]), gap[miss] ** 2]
-        return cls._build(labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols),
-                          np.concatenate(vals))
+        return cls._build(
+            labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+        )
 
     @classmethod
-    def multi_label(cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str],
-                    beta: float = 1.0) -> "CellTypes":
+    def multi_label(
+        cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str], beta: float = 1.0
+    ) -> "CellTypes":
         """Types that are (gold set, predicted set) pairs, label multiplicities as in
         :meth:`clfeval.LabelSetCounts.label_counts`."""
         labels = tuple(label_set)
@@ -180,17 +196,33 @@ class CellTypes:
             rows += [u, u[defined]]
             cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(AVERAGED) + j)]
             vals += [value, np.ones(int(defined.sum()))]
-        return cls._build(labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols),
-                          np.concatenate(vals))
+        return cls._build(
+            labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+        )
 
     @classmethod
-    def _build(cls, labels: tuple[str, ...], table: tuple[str, ...], multilabel: bool, n_types: int,
-               rows: np.ndarray, cols: np.ndarray, vals: np.ndarray) -> "CellTypes":
+    def _build(
+        cls,
+        labels: tuple[str, ...],
+        table: tuple[str, ...],
+        multilabel: bool,
+        n_types: int,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        vals: np.ndarray,
+    ) -> "CellTypes":
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         order = np.lexsort((rows, cols))
-        return cls(labels, table, multilabel, n_types, rows[order].astype(np.intp), cols[order].astype(np.intp),
-                   vals[order].astype(np.float64))
+        return cls(
+            labels,
+            table,
+            multilabel,
+            n_types,
+            rows[order].astype(np.intp),
+            cols[order].astype(np.intp),
+            vals[order].astype(np.float64),
+        )
 
     # -- the map --------------------------------------------------------------------------------
 

@@ -98,21 +98,47 @@ class ScoreFunction:
         recomputed from each weight vector, as they would be from a new test set.
         """
         cells, weights = CellTypes.of(scores.counts, scores.labels, scores.beta)
-        train = (np.array([scores.lfb_frequencies[lab] for lab in scores.labels])
-                 if scores.lfb_source == "train" else None)
-        return cls.of_cells(cells, weights, task=scores.task, beta=scores.beta, zero_division=scores.zero_division,
-                            undefined=scores.undefined_policy, train_frequencies=train)
+        train = (
+            np.array([scores.lfb_frequencies[lab] for lab in scores.labels]) if scores.lfb_source == "train" else None
+        )
+        return cls.of_cells(
+            cells,
+            weights,
+            task=scores.task,
+            beta=scores.beta,
+            zero_division=scores.zero_division,
+            undefined=scores.undefined_policy,
+            train_frequencies=train,
+        )
 
     @classmethod
-    def of_cells(cls, cells: CellTypes, weights: np.ndarray, *, task: str, beta: float, zero_division: float,
-                 undefined: str, train_frequencies: np.ndarray | None) -> "ScoreFunction":
+    def of_cells(
+        cls,
+        cells: CellTypes,
+        weights: np.ndarray,
+        *,
+        task: str,
+        beta: float,
+        zero_division: float,
+        undefined: str,
+        train_frequencies: np.ndarray | None,
+    ) -> "ScoreFunction":
         """A score function over given cell types (``compare`` builds its own arrangements of types)."""
         averages = tuple(name for name, avg in AVERAGES.items() if task in avg.tasks)
         keys: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
         keys += [("averages", name, m) for name in averages for m in AVERAGED]
         keys += [(name,) for name in overall_names(task)]
-        return cls(cells, np.asarray(weights, dtype=np.float64), tuple(keys), beta, zero_division, undefined,
-                   train_frequencies, averages, task)
+        return cls(
+            cells,
+            np.asarray(weights, dtype=np.float64),
+            tuple(keys),
+            beta,
+            zero_division,
+            undefined,
+            train_frequencies,
+            averages,
+            task,
+        )
 
     def index(self, key: Key) -> int:
         """The column of ``key``."""
@@ -140,8 +166,9 @@ class ScoreFunction:
         if t.samples is not None:
             samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
         per_label = PerLabel(lc, {m: v for m, (v, _) in per.items()}, {m: u for m, (_, u) in per.items()})
-        inp = AverageInput(per_label, self.beta, self.zero_division, self.undefined,
-                           np.asarray(freqs, dtype=np.float64), samples)
+        inp = AverageInput(
+            per_label, self.beta, self.zero_division, self.undefined, np.asarray(freqs, dtype=np.float64), samples
+        )
         averages = {name: AVERAGES[name].compute(inp) for name in self.averages}
         overall = {m.name: m.compute(t, setting) for m in overall_measures(self.task)}
         return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)))
@@ -168,4 +195,3 @@ class ScoreFunction:
             return float(scores.averages[key[1]][key[2]])
         value = scores.overall.get(key[0])
         return float("nan") if value is None else float(value)
-
