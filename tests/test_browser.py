@@ -49,7 +49,7 @@ def browser() -> Iterator[object]:
 
 def _open(browser: object, path: Path, width: int, height: int) -> tuple[object, object, list[str]]:
     """A page on ``path`` with the network off; the URLs of every request it made."""
-    context = browser.new_context(offline=True, viewport={"width": width, "height": height})  # type: ignore
+    context = browser.new_context(offline=True, viewport={"width": width, "height": height})  # type: ignore[attr-defined]
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))

@@ -6,6 +6,7 @@ are exactly the same multiset of (row, count) as ``read_cells`` gives on one con
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -80,7 +81,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("cluster")
     (root / "parts").mkdir()
     bounds = np.linspace(0, N_ROWS, N_PARTS + 1).astype(int)
-    parts = [frame.slice(lo, hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    parts = [frame.slice(lo, hi - lo) for lo, hi in itertools.pairwise(bounds)]
     paths: dict[str, Any] = {"parquet": [], "csv": [], "jsonl": [], "tsv": []}
     flat = frame.drop("gold_list", "pred_list")
     for k, part in enumerate(parts):
@@ -302,9 +303,11 @@ def test_missing_file_and_empty_glob(client: Any, tmp_path: Path) -> None:
 
 
 def test_unreachable_scheduler_is_an_option_error(data: dict) -> None:
-    with dask.config.set({"distributed.comm.timeouts.connect": "0.3s"}):
-        with pytest.raises(OptionError, match=r"could not connect to the dask scheduler at tcp://127\.0\.0\.1:1\b"):
-            cluster_cells(data["parts"]["parquet"], [1, 2], ["gold", "predicted"], scheduler="tcp://127.0.0.1:1")
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "0.3s"}),
+        pytest.raises(OptionError, match=r"could not connect to the dask scheduler at tcp://127\.0\.0\.1:1\b"),
+    ):
+        cluster_cells(data["parts"]["parquet"], [1, 2], ["gold", "predicted"], scheduler="tcp://127.0.0.1:1")
 
 
 def test_missing_dask_is_an_option_error(monkeypatch: pytest.MonkeyPatch, data: dict) -> None:

@@ -308,6 +308,6 @@ def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:
     with pytest.raises(
         InputError,
         match="multi-label counts over 20,000 distinct label-set pairs as a dense pairs × "
-        "labels table, which would take 3.0 GiB",
+        r"labels table, which would take 3\.0 GiB",
     ):
         clfeval.score(gold, pred, multilabel=True)

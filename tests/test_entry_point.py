@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.conftest import cli_error, clfeval_command, run_cli_process
+from tests.conftest import clfeval_command, cli_error, run_cli_process
 
 
 def test_the_console_script_runs_and_names_its_version() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +18,6 @@ from clfeval.errors import OptionError
 from clfeval.score import average_measures, per_label_measures, precision_factor, precision_shift, recall_shift
 from clfeval.score.finagle import calibrate, finagle_counts
 from tests.conftest import run_cli
-
 
 # ---------------------------------------------------------------- reference: recompute the average with fractions
 
@@ -204,7 +204,7 @@ def test_calibration_is_monotone_and_the_rule_follows_it() -> None:
     assert np.all(np.diff(calibrated) >= 0)
     assert sum(b.n for b in bins) == 20_000 and sum(b.correct for b in bins) == int(np.sum(gold == pred))
     assert sum(b.calibrated * b.n for b in bins) == pytest.approx(sum(b.correct for b in bins))
-    assert all(a.high <= b.low for a, b in zip(bins, bins[1:]))  # ties never split across bins
+    assert all(a.high <= b.low for a, b in itertools.pairwise(bins))  # ties never split across bins
     assert len(row_bin) == len(counts.counts)
     r = finagle_counts(counts, expected_accuracy=0.4)
     doubtful = [b for b in r.bins if b.high < r.threshold]

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, HeatMap, figures_of, heat_map, per_label_plot
 from clfeval.render.svg import nice_ticks
+from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, HeatMap, figures_of, heat_map, per_label_plot
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -168,7 +168,7 @@ def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
     second, third = jackknife_moments(f)
     mean = f.weights @ jackknife_replicates(f) / f.weights.sum()
     np.testing.assert_allclose(second, f.weights @ (mean - jackknife_replicates(f)) ** 2, rtol=1e-9, atol=1e-15)
-    low, high, invalid = bca_levels(f.point(), replicates, (second, third), 0.05)
+    low, _, invalid = bca_levels(f.point(), replicates, (second, third), 0.05)
     dev = loo.mean() - loo
     accel = np.sum(dev**3) / (6 * np.sum(dev**2) ** 1.5)
     est = f.point()[f.index(key)]

@@ -106,5 +106,5 @@ def test_integer_fast_path_matches_sklearn(data) -> None:
     labs = sorted(set(gold.tolist()) | set(pred.tolist()))
     assert list(result.labels) == [str(x) for x in labs]
     np.testing.assert_array_equal(result.confusion.cells, confusion_matrix(gold, pred, labels=labs))
-    p, r, f, _ = _sk(gold, pred, labels=labs, average="macro", zero_division=0)
+    _, _, f, _ = _sk(gold, pred, labels=labs, average="macro", zero_division=0)
     assert result.averages["macro"]["f"] == pytest.approx(f)

@@ -237,7 +237,7 @@ def test_blank_lines_at_different_places_in_two_files_are_an_error(tmp_path: Pat
         "pred.txt:3:",
         "blank lines must fall at the same places",
     )
-    with pytest.raises(clfeval.InputError, match="pred.txt:3"):
+    with pytest.raises(clfeval.InputError, match=r"pred\.txt:3"):
         clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))
 
 

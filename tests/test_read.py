@@ -397,7 +397,7 @@ def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> N
         "empty label alone": ([["A"], [""]], r":2: the gold label set \('g'\) holds an empty label"),
         "empty label beside another": ([["A"], ["", "A"]], r":2: the gold label set \('g'\) holds an empty label"),
     }
-    for what, (gold, message) in bad.items():
+    for gold, message in bad.values():
         frame = pl.DataFrame(
             {"g": gold, "p": [["A"], ["A"]]}, schema={"g": pl.List(pl.String), "p": pl.List(pl.String)}
         )

@@ -10,7 +10,7 @@ import pytest
 import clfeval
 from clfeval.count import LabelCounts
 from clfeval.score import average_measures, per_label_measures
-from tests.conftest import DATA  # noqa: F401  (documents where the vectors live)
+from tests.conftest import DATA
 
 _METRIC = {"precision": "precision", "recall": "recall", "f1": "f"}
 

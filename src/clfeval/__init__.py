@@ -16,7 +16,7 @@ import sys
 import types
 from typing import Any
 
-from clfeval._version import __version__
+from clfeval._version import __version__ as __version__  # re-exported (in __all__)
 
 #: Each public name and the module that defines it.
 _HOMES: dict[str, str] = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,12 +16,24 @@ from clfeval.count.document import Counts, counts_to_dict
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.paired import counts_of_pairs
+from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
 from clfeval.inverse.audit import Audit, audit_table
 from clfeval.inverse.figures import read_figure_table
-from clfeval.count.paired import counts_of_pairs
+from clfeval.inverse.tables import check_decimals
+from clfeval.options import (
+    check_cv,
+    check_finagle,
+    check_intervals,
+    check_metrics,
+    check_scoring,
+    check_systems,
+    check_test,
+)
+from clfeval.output import write_text
 from clfeval.read.arrays import (
     count_in_blocks,
     count_label_sets,
@@ -36,37 +48,25 @@ from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
 from clfeval.read.files import (
     BlockSpec,
+    _to_counts,
+    _to_joint,
     count_confidences,
     count_file,
     count_files,
     count_fold_column,
     count_system_columns,
     count_system_files,
-    _to_counts,
-    _to_joint,
     load_counts,
     one_file,
     system_names,
     train_frequencies,
 )
+from clfeval.read.formats import TableOptions
 from clfeval.read.labels import Relabel
 from clfeval.read.matrix import read_matrix
-from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.inverse.tables import check_decimals
-from clfeval.options import (
-    check_cv,
-    check_finagle,
-    check_intervals,
-    check_metrics,
-    check_scoring,
-    check_systems,
-    check_test,
-)
-from clfeval.output import write_text
-from clfeval.read.formats import TableOptions
+from clfeval.score import scorer
 from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
-from clfeval.score import scorer
 
 __all__ = [
     "audit_file",

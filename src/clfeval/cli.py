@@ -38,13 +38,13 @@ from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
 from clfeval.infer.significance import ALTERNATIVES
 from clfeval.inverse.figures import read_label_figures
 from clfeval.inverse.tables import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
+from clfeval.output import write_text
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
-from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.formats import FORMATS, TableOptions
+from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.text import read_text
-from clfeval.output import write_text
 from clfeval.render import RENDERERS, check_render_options
 from clfeval.render.plot import write_plots
 from clfeval.score.labelset import LABEL_SOURCES
@@ -400,8 +400,8 @@ def _add_compare(sub: Any) -> None:
         metavar="NAME",
         help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
         "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, macro.jaccard, accuracy, "
-        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with commas (a "
-        "per_label.… value is always one name), to test several metrics on the same arrangements",
+        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with "
+        "commas (a per_label.… value is always one name), to test several metrics on the same arrangements",
     )
     t.add_argument(
         "--test",
@@ -453,8 +453,9 @@ def _add_cv(sub: Any) -> None:
         help="cross-validation: pooled and mean-of-folds scores",
         description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the score of "
         "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
-        "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
-        "default the last two, as for score), or one file and its --fold-col.",
+        "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one "
+        "file per fold (gold and predicted columns, by default the last two, as for score), or one file and its "
+        "--fold-col.",
     )
     p.add_argument(
         "files",

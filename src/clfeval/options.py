@@ -17,8 +17,8 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.infer.comparison import COUNTING_TESTS, TESTS, check_test_options
 from clfeval.infer.intervals import check_interval_options
 from clfeval.read.chunks import expand_paths
-from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.finagle import check_rule
+from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import label_measures
 from clfeval.score.metrics import metric_key
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_key, parse_zero_division

@@ -60,7 +60,7 @@ class LabelCounts:
         fn: np.ndarray,
         tn: np.ndarray,
         n_instances: int | np.ndarray,
-    ) -> "LabelCounts":
+    ) -> LabelCounts:
         """Counts the scorer made itself, unchecked: resampled sums and the delta method's perturbed sums (which
         may be fractional, or a hair below 0 around a zero count) pass as they are."""
         made = object.__new__(cls)
@@ -94,7 +94,7 @@ class LabelCounts:
         fn: object,
         tn: object | None = None,
         n_instances: int | None = None,
-    ) -> "LabelCounts":
+    ) -> LabelCounts:
         """Build from per-label tp/fp/fn (as printed in papers); tn and N default to single-label values.
 
         With single-label data N = Σ(tp + fn) and tn = N − tp − fp − fn.

@@ -54,7 +54,7 @@ class Blocks:
             raise ValueError("row, block and count must have one entry each")
 
     @classmethod
-    def of_instances(cls, rows: Sequence[tuple[Any, ...]], blocks: Sequence[Any], unit: str = "blocks") -> "Blocks":
+    def of_instances(cls, rows: Sequence[tuple[Any, ...]], blocks: Sequence[Any], unit: str = "blocks") -> Blocks:
         """Blocks of instances given one by one: ``rows[i]`` is instance i's label row, ``blocks[i]`` its block."""
         if len(rows) != len(blocks):
             raise ValueError(f"{len(rows)} rows but {len(blocks)} block names")
@@ -75,7 +75,7 @@ class Blocks:
         sums = np.bincount(self.row, weights=self.count, minlength=len(self.keys))
         return {k: int(c) for k, c in zip(self.keys, sums) if c}
 
-    def regrouped(self, index: np.ndarray, keys: Sequence[tuple[Any, ...]]) -> "Blocks":
+    def regrouped(self, index: np.ndarray, keys: Sequence[tuple[Any, ...]]) -> Blocks:
         """The same blocks over other rows: row r becomes row ``index[r]`` of ``keys`` (rows that merge add up)."""
         row = np.asarray(index, dtype=np.int64)[self.row]
         key = self.block * (len(keys) + 1) + row

@@ -51,7 +51,7 @@ class ConfidenceCounts:
         counts: Sequence[int] | np.ndarray | None = None,
         *,
         lower_is_more_confident: bool = False,
-    ) -> "ConfidenceCounts":
+    ) -> ConfidenceCounts:
         """From parallel sequences (instances, or unique rows with ``counts``)."""
         labels, codes = np.unique(
             np.concatenate([np.asarray(gold, dtype=str), np.asarray(pred, dtype=str)]), return_inverse=True
@@ -80,7 +80,7 @@ class ConfidenceCounts:
     def correct(self) -> np.ndarray:
         return self.gold == self.pred
 
-    def with_label(self, label: str) -> "ConfidenceCounts":
+    def with_label(self, label: str) -> ConfidenceCounts:
         """The same counts with ``label`` among the labels (a target no instance has yet)."""
         if label in self.labels:
             return self

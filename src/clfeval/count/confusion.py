@@ -51,13 +51,13 @@ class ConfusionCounts:
         return int(self.cells.sum())
 
     @classmethod
-    def empty(cls, labels: Sequence[str] = ()) -> "ConfusionCounts":
+    def empty(cls, labels: Sequence[str] = ()) -> ConfusionCounts:
         """Counts of no instances over ``labels``."""
         k = len(labels)
         check_dense(k)
         return cls(tuple(labels), np.zeros((k, k), dtype=np.int64))
 
-    def with_labels(self, labels: Sequence[str]) -> "ConfusionCounts":
+    def with_labels(self, labels: Sequence[str]) -> ConfusionCounts:
         """The same counts over ``labels`` (a superset of the labels with non-zero counts), in that order."""
         labels = tuple(labels)
         index = {lab: i for i, lab in enumerate(labels)}
@@ -76,7 +76,7 @@ class ConfusionCounts:
             cells[np.ix_(pos, pos)] = self.cells[np.ix_(keep, keep)]
         return ConfusionCounts(labels, cells)
 
-    def __add__(self, other: object) -> "ConfusionCounts":
+    def __add__(self, other: object) -> ConfusionCounts:
         if not isinstance(other, ConfusionCounts):
             return NotImplemented
         if other.labels == self.labels:
@@ -84,7 +84,7 @@ class ConfusionCounts:
         labels = self.labels + tuple(lab for lab in other.labels if lab not in set(self.labels))
         return ConfusionCounts(labels, self.with_labels(labels).cells + other.with_labels(labels).cells)
 
-    def __radd__(self, other: object) -> "ConfusionCounts":
+    def __radd__(self, other: object) -> ConfusionCounts:
         if other == 0:  # so that sum(parts) works
             return self
         return self.__add__(other)

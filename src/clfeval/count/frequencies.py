@@ -46,13 +46,13 @@ class LabelFrequencies:
         object.__setattr__(self, "n_instances", whole_count(self.n_instances, "the number of instances"))
 
     @classmethod
-    def from_labels(cls, labels: Iterable[str]) -> "LabelFrequencies":
+    def from_labels(cls, labels: Iterable[str]) -> LabelFrequencies:
         """Count single labels."""
         counter = Counter(labels)
         return cls(dict(counter), sum(counter.values()))
 
     @classmethod
-    def from_label_sets(cls, sets: Iterable[Iterable[str]]) -> "LabelFrequencies":
+    def from_label_sets(cls, sets: Iterable[Iterable[str]]) -> LabelFrequencies:
         """Count label occurrences over label sets."""
         counter: Counter[str] = Counter()
         n = 0
@@ -66,7 +66,7 @@ class LabelFrequencies:
         """The labels that occur at least once."""
         return tuple(lab for lab, c in self.counts.items() if c)
 
-    def __add__(self, other: object) -> "LabelFrequencies":
+    def __add__(self, other: object) -> LabelFrequencies:
         if not isinstance(other, LabelFrequencies):
             return NotImplemented
         merged = Counter(self.counts)

@@ -119,7 +119,7 @@ class LabelSetCounts:
         *,
         duplicates: str = "keep",
         empty: str = "ignore",
-    ) -> "LabelSetCounts":
+    ) -> LabelSetCounts:
         """Count instance by instance (for in-memory collections; files are counted by the readers)."""
         _check_policies(duplicates, empty)
         counter: Counter[tuple[LabelSet, LabelSet]] = Counter(
@@ -139,7 +139,7 @@ class LabelSetCounts:
         seen = {lab for g, p in self._keys for lab in (*g, *p)}
         return tuple(sorted(seen))
 
-    def __add__(self, other: object) -> "LabelSetCounts":
+    def __add__(self, other: object) -> LabelSetCounts:
         if not isinstance(other, LabelSetCounts):
             return NotImplemented
         if (self.duplicates, self.empty) != (other.duplicates, other.empty):
@@ -151,7 +151,7 @@ class LabelSetCounts:
         merged.update(other.pairs)
         return LabelSetCounts(merged, self.duplicates, self.empty)
 
-    def __radd__(self, other: object) -> "LabelSetCounts":
+    def __radd__(self, other: object) -> LabelSetCounts:
         if other == 0:
             return self
         return self.__add__(other)

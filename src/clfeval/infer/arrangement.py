@@ -131,7 +131,7 @@ class Arrangements:
         return self.__dict__["_delta_product"].dtype
 
     @classmethod
-    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None) -> "Arrangements":
+    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None) -> Arrangements:
         """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices).
 
         With ``blocks`` (whose keys are ``paired``'s triples), whole blocks are swapped and resampled.
@@ -199,7 +199,7 @@ class Arrangements:
         exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2**24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
 
-    def reordered(self, order: np.ndarray) -> "Arrangements":
+    def reordered(self, order: np.ndarray) -> Arrangements:
         """The same arrangements with the swap units in ``order`` (the columns of ``swaps``)."""
         return replace(self, swap_counts=self.swap_counts[order], delta=self.delta[order])
 
@@ -212,7 +212,7 @@ class Arrangements:
     @property
     def n_resample(self) -> int:
         """What one bootstrap resample draws: N instances, or B blocks."""
-        return self.blocks.n_blocks if self.blocks is not None else int(round(self.counts.sum()))
+        return self.blocks.n_blocks if self.blocks is not None else round(self.counts.sum())
 
     def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """The weights of ``size`` bootstrap resamples: over the triples, or over the kinds of block."""

@@ -42,7 +42,7 @@ def bootstrap_replicates(
     bounded.
     """
     c = f.weights
-    n = int(round(c.sum()))
+    n = round(c.sum())
     p = c / c.sum()
     per_row = (c.size if units is None else 2 * len(units.multiplicity)) + f.cells.width * 4 + len(f.keys) * 3
     batch = int(max(1, min(resamples, _BATCH_FLOATS // per_row)))

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from clfeval._version import __version__
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.blocks import Blocks
+from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name

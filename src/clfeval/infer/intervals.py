@@ -9,11 +9,11 @@ from statistics import NormalDist
 
 import numpy as np
 
-from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.infer.delta import block_delta_variances, delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.units import BlockUnits

@@ -133,7 +133,7 @@ class BlockUnits:
         item: np.ndarray,
         count: np.ndarray,
         unit: str,
-    ) -> "BlockUnits":
+    ) -> BlockUnits:
         """Units from entries (block, item, count) and each item's row of sums (see :func:`weighted_rows`)."""
         u, i, c, m = signatures(block, item, count)
         return cls(weighted_rows(rows, width, u, i, c, len(m)), m.astype(np.float64), unit)

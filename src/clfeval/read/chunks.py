@@ -14,6 +14,7 @@ import os
 import stat as _stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,14 +204,14 @@ def line_chunks(
 
     A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or ``\\r`` alone, in any
     mix: chunks come with ``\\n`` line ends (:func:`lf_bytes`). With ``quoted`` (CSV), a chunk never ends inside
-    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it had when reading began,
-    and a file that changes meanwhile is an error (:class:`FileVersion`).
+    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it
+    had when reading began, and a file that changes meanwhile is an error (:class:`FileVersion`).
     """
     size = size or chunk_bytes()
-    handle = sys.stdin.buffer if path == STDIN else open(path, "rb")
-    version = FileVersion(path, handle) if path != STDIN else None
-    left = version.size if version is not None and version.regular else None  # bytes still to read
-    try:
+    # standard input is not ours to close
+    with nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as handle:
+        version = FileVersion(path, handle) if path != STDIN else None
+        left = version.size if version is not None and version.regular else None  # bytes still to read
         rest = b""
         line = 1
         start = True
@@ -250,6 +251,3 @@ def line_chunks(
             rest = data[cut:]
             yield Chunk(data[:cut], line)
             line += data.count(b"\n", 0, cut)
-    finally:
-        if path != STDIN:
-            handle.close()

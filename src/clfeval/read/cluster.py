@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.chunks import expand_paths
+from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.formats import TableOptions, format_of, separator_of
 from clfeval.read.reader import Cells, read_cells
 

@@ -88,9 +88,8 @@ class TableOptions:
             check_pattern(self.skip, "--skip")
         if self.block_end is not None:
             check_pattern(self.block_end, "--block-end")
-        if self.label_sep is not None:
-            if self.label_sep == "":
-                raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
+        if self.label_sep == "":
+            raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
 
 
 def check_pattern(pattern: str, option: str) -> None:

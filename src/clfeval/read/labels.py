@@ -106,7 +106,7 @@ class Relabel:
         cutoff: float | None = None,
         above: str = "+1",
         below: str = "-1",
-    ) -> "Relabel":
+    ) -> Relabel:
         """A relabelling from a translation file (path) or mapping, and a cut-off."""
         if isinstance(translate, str):
             mapping, lines = read_translation(translate)

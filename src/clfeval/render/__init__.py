@@ -6,14 +6,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.render.csv import render_csv
 from clfeval.render.html import render_html
 from clfeval.render.json import render_json
 from clfeval.render.latex import render_latex
 from clfeval.render.markdown import render_markdown
 from clfeval.render.text import render_text
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]

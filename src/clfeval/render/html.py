@@ -34,7 +34,6 @@ from clfeval.report.tables import (
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import SCHEMA, Scores
-from clfeval.score.ratios import f_title
 
 __all__ = ["render_html"]
 
@@ -189,10 +188,10 @@ def _score_summary(scores: Scores, digits: int) -> str:
             f'<span class="def-inline">{definition}</span></td>{cells}<td class="def">{definition}</td></tr>'
         )
     table = (
-        f'<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
+        '<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
         + "".join(f'<th class="num">{_e(measure_title(m, scores.beta))}</th>' for m in AVERAGED)
         + '<th class="def">definition</th>'
-        f"</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>"
+        "</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>"
     )
     orows = "".join(
         f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores

@@ -35,8 +35,8 @@ from clfeval.inverse.audit import Audit
 from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report import report_of
 from clfeval.report.tables import Bounds, PValue, Report, average_title, format_number
-from clfeval.score.finagle import Finagle
 from clfeval.score.averages import AVERAGED
+from clfeval.score.finagle import Finagle
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures
 from clfeval.score.result import Key, Scores

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report import report_of

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation

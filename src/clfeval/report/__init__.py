@@ -11,8 +11,8 @@ from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report.audit import audit_report
 from clfeval.report.comparison import comparison_report
 from clfeval.report.conversion import conversion_report
-from clfeval.report.finagle import finagle_report
 from clfeval.report.crossvalidation import cv_report
+from clfeval.report.finagle import finagle_report
 from clfeval.report.tables import Report, Table, score_report
 from clfeval.score.finagle import Finagle
 from clfeval.score.result import Scores

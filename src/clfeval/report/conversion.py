@@ -53,6 +53,12 @@ def conversion_report(result: Conversion | LabelConversion) -> Report:
     return Report(f"clfeval convert — {verdict}", tuple(tables), result.messages, tuple(notes))
 
 
+def _span(c: Conversion, key: str) -> str:
+    """Count ``key`` of the fitting tables: its one value, its range, or ``?``."""
+    lo, hi = c.ranges.get(key, (None, None))
+    return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{hi}"
+
+
 def _labels_report(result: LabelConversion) -> Report:
     f_name = f_title(result.beta)
     rows = []
@@ -66,12 +72,7 @@ def _labels_report(result: LabelConversion) -> Report:
             t = c.tables[0]
             rows.append((label, t.tp, t.fp, t.fn, c.count, c.status))
         else:
-
-            def span(key: str) -> str:
-                lo, hi = c.ranges.get(key, (None, None))
-                return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{hi}"
-
-            rows.append((label, span("tp"), span("fp"), span("fn"), c.count, c.status))
+            rows.append((label, _span(c, "tp"), _span(c, "fp"), _span(c, "fn"), c.count, c.status))
     per_label = Table("per label", ("label", "tp", "fp", "fn", "tables", "status"), tuple(rows), "labels")
     avg_rows = tuple(
         (name, f_name if m == "f" else m, lo, hi)

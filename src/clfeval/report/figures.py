@@ -17,8 +17,8 @@ from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.score.result import Scores
 from clfeval.score.ratios import f_title
+from clfeval.score.result import Scores
 
 __all__ = [
     "MAX_DOT_ROWS",

@@ -12,8 +12,8 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMat
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures, overall_measures
-from clfeval.score.result import Key, Scores
 from clfeval.score.ratios import f_title
+from clfeval.score.result import Key, Scores
 
 __all__ = ["Bounds", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
 

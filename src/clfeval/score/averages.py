@@ -56,7 +56,7 @@ class SampleSums:
     total: np.ndarray
 
     @classmethod
-    def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> "SampleSums":
+    def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> SampleSums:
         """The sums of multi-label ``counts`` over ``label_set``."""
         g_mat, p_mat, w = counts.indicator(label_set)
         values = instance_measures(g_mat, p_mat, beta)

@@ -114,7 +114,7 @@ class CellTypes:
     @classmethod
     def of(
         cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str], beta: float = 1.0
-    ) -> tuple["CellTypes", np.ndarray]:
+    ) -> tuple[CellTypes, np.ndarray]:
         """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
         if isinstance(counts, ConfusionCounts):
             g, p = np.nonzero(counts.cells)
@@ -129,7 +129,7 @@ class CellTypes:
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
     @classmethod
-    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> "CellTypes":
+    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> CellTypes:
         """Types that are (gold label, predicted label) cells; the table's labels are ``label_set`` and then every
         other label of ``gold`` and ``pred`` (:func:`table_order`)."""
         table = table_order(label_set, [*gold, *pred])
@@ -139,7 +139,7 @@ class CellTypes:
         return cls._single(tuple(label_set), table, g, p)
 
     @classmethod
-    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> "CellTypes":
+    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> CellTypes:
         """Single-label types from the table positions of their gold (``g``) and predicted (``p``) labels."""
         k = len(table)
         u = np.arange(len(g))
@@ -168,7 +168,7 @@ class CellTypes:
     @classmethod
     def multi_label(
         cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str], beta: float = 1.0
-    ) -> "CellTypes":
+    ) -> CellTypes:
         """Types that are (gold set, predicted set) pairs, label multiplicities as in
         :meth:`clfeval.LabelSetCounts.label_counts`."""
         labels = tuple(label_set)
@@ -210,7 +210,7 @@ class CellTypes:
         rows: np.ndarray,
         cols: np.ndarray,
         vals: np.ndarray,
-    ) -> "CellTypes":
+    ) -> CellTypes:
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         order = np.lexsort((rows, cols))

@@ -124,7 +124,7 @@ def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[
         low, high = -high, -low
     pooled = _pooled(correct, n) if k else np.zeros(0)
     out = tuple(
-        CalibrationBin(float(low[i]), float(high[i]), int(round(n[i])), int(round(correct[i])), float(pooled[i]))
+        CalibrationBin(float(low[i]), float(high[i]), round(n[i]), round(correct[i]), float(pooled[i]))
         for i in range(k)
     )
     return out, bin_of_value[inverse]
@@ -290,9 +290,7 @@ def finagle_counts(
     gold_is_target = counts.gold == t
     w = counts.counts
     per_bin = np.bincount(bin_of_row, weights=counts.counts * (change & moves), minlength=len(table))
-    table = tuple(
-        CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, int(round(c))) for b, c in zip(table, per_bin)
-    )
+    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, round(c)) for b, c in zip(table, per_bin))
 
     def total(mask: np.ndarray) -> int:
         return int(w[mask].sum())
@@ -326,9 +324,9 @@ def finagle_counts(
             warnings=(
                 *plain.warnings,
                 (
-                    f"the target label {target!r} is not in the label set ({plain.label_source}): predictions moved to it "
-                    "leave the averaged labels, so their false positives count nowhere and CHANGED and UPPER flatter every "
-                    "average; declare it with --labels or choose a label in the set"
+                    f"the target label {target!r} is not in the label set ({plain.label_source}): predictions moved "
+                    "to it leave the averaged labels, so their false positives count nowhere and CHANGED and UPPER "
+                    "flatter every average; declare it with --labels or choose a label in the set"
                 ),
             ),
         )

@@ -120,7 +120,7 @@ def _undefined_messages(
         )
     if samples is not None:
         for measure, reason in (("precision", "an empty predicted set"), ("recall", "an empty gold set")):
-            count = int(round(float(samples.total - samples.defined[measure])))
+            count = round(float(samples.total - samples.defined[measure]))
             if count:
                 messages.append(
                     f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
@@ -161,7 +161,7 @@ def _nan_cause(
         )
     if name == "samples":
         assert samples is not None
-        count = int(round(float(samples.total - samples.defined[measure])))
+        count = round(float(samples.total - samples.defined[measure]))
         if undefined == "include":
             return (
                 f"{count} instance(s) have {word} 0/0, set to nan, and undefined='include' keeps them in the "

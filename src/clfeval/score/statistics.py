@@ -91,7 +91,7 @@ class ScoreFunction:
     task: str
 
     @classmethod
-    def of(cls, scores: Scores) -> "ScoreFunction":
+    def of(cls, scores: Scores) -> ScoreFunction:
         """The score function of ``scores``: same counts, label set, β and zero-division choices.
 
         lfb weights from training data stay fixed; lfb weights from the test gold are
@@ -122,7 +122,7 @@ class ScoreFunction:
         zero_division: float,
         undefined: str,
         train_frequencies: np.ndarray | None,
-    ) -> "ScoreFunction":
+    ) -> ScoreFunction:
         """A score function over given cell types (``compare`` builds its own arrangements of types)."""
         averages = tuple(name for name, avg in AVERAGES.items() if task in avg.tasks)
         keys: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
