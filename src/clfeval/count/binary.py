@@ -78,12 +78,14 @@ class LabelCounts:
     @property
     def support(self) -> np.ndarray:
         """Gold occurrences of each label: tp + fn."""
-        return self.tp + self.fn
+        support: np.ndarray = self.tp + self.fn
+        return support
 
     @property
     def predicted(self) -> np.ndarray:
         """Predicted occurrences of each label: tp + fp."""
-        return self.tp + self.fp
+        predicted: np.ndarray = self.tp + self.fp
+        return predicted
 
     @classmethod
     def from_arrays(

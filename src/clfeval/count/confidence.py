@@ -78,7 +78,8 @@ class ConfidenceCounts:
 
     @property
     def correct(self) -> np.ndarray:
-        return self.gold == self.pred
+        correct: np.ndarray = self.gold == self.pred
+        return correct
 
     def with_label(self, label: str) -> ConfidenceCounts:
         """The same counts with ``label`` among the labels (a target no instance has yet)."""

@@ -254,5 +254,5 @@ def add_counts(parts: list[tuple[str, Counts]]) -> Counts:
                 name,
             )
         check_total(total.n_instances + counts.n_instances, "with the files before it, the counts add up to", name)
-        total = total + counts  # type: ignore[operator]
+        total = total + counts
     return total

@@ -30,7 +30,7 @@ class LabelFrequencies:
     n_instances: int
 
     def __post_init__(self) -> None:
-        counts = {}
+        counts: dict[str, int] = {}
         for label, count in self.counts.items():
             if not isinstance(label, str):
                 raise InputError(f"label frequencies: labels must be strings, found {label!r}")

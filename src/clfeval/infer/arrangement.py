@@ -123,7 +123,8 @@ class Arrangements:
             return None
         if "_blocks" not in self.__dict__:
             object.__setattr__(self, "_blocks", self.block_source())
-        return self.__dict__["_blocks"]
+        blocks: BlockUnits = self.__dict__["_blocks"]
+        return blocks
 
     @property
     def swap_dtype(self) -> Any:

@@ -96,7 +96,10 @@ def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tupl
     memory stays bounded however many types and scores there are.
     """
     c = f.weights if units is None else units.multiplicity
-    passes = (lambda: _leave_one_out(f)) if units is None else (lambda: _leave_one_block_out(f, units))
+
+    def passes() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        return _leave_one_out(f) if units is None else _leave_one_block_out(f, units)
+
     mean = np.zeros(len(f.keys))
     for types, values in passes():
         mean += c[types] @ values
@@ -121,7 +124,8 @@ def column_quantiles(sorted_values: np.ndarray, levels: np.ndarray) -> np.ndarra
     high = np.minimum(low + 1, b - 1)
     frac = position - low
     cols = np.arange(sorted_values.shape[1])
-    return sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
+    quantiles: np.ndarray = sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
+    return quantiles
 
 
 def bca_levels(

@@ -192,7 +192,8 @@ class Comparison(Rendered):
         order = sorted(self.systems, key=lambda s: math.inf if math.isnan(values[s]) else -sign * values[s])
         out = []
         for s in order:
-            wins, losses = [], []
+            wins: list[str] = []
+            losses: list[str] = []
             for p in self.pairs:
                 if p.metric != metric or s not in (p.a, p.b) or not p.significant:
                     continue

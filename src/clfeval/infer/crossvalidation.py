@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -208,7 +209,8 @@ def cross_validate(
     if not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
     pooled_counts = sum(folds[1:], folds[0])
-    common = dict(
+    score = partial(
+        score_counts,
         labels=labels,
         labels_from=labels_from,
         train=train,
@@ -217,9 +219,9 @@ def cross_validate(
         undefined=undefined,
         options=options,
     )
-    pooled = score_counts(pooled_counts, **common, inputs=inputs, warnings=warnings)
+    pooled = score(pooled_counts, inputs=inputs, warnings=warnings)
     if ci != "none":
         pooled = with_intervals(pooled, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
     seen = seen_labels(pooled_counts)
-    scored = tuple(score_counts(fold, **common, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
+    scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

@@ -66,7 +66,8 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
         if progress is not None:
             progress(int(types[-1]) + 1, u_total)
     with np.errstate(invalid="ignore"):
-        return np.maximum(second - first**2 / n, 0.0)
+        variances: np.ndarray = np.maximum(second - first**2 / n, 0.0)
+    return variances
 
 
 def block_delta_variances(f: ScoreFunction, units: BlockUnits) -> np.ndarray:

@@ -149,12 +149,13 @@ def _range(key: Key, task: str) -> tuple[float, float]:
 def _closed_forms(scores: Scores) -> dict[Key, float]:
     """Takahashi et al.'s variances where they apply: single-label, β = 1, the label set is every class of
     the table and each is predicted and present."""
-    if scores.task != "single-label" or scores.beta != 1:
+    counts = scores.counts
+    if not isinstance(counts, ConfusionCounts) or scores.beta != 1:  # single-label counts only
         return {}
-    gold, predicted = seen_labels(scores.counts)
+    gold, predicted = seen_labels(counts)
     if gold | predicted != set(scores.labels):
         return {}
-    cells = scores.counts.with_labels(scores.labels).cells
+    cells = counts.with_labels(scores.labels).cells
     if (cells.sum(0) == 0).any() or (cells.sum(1) == 0).any() or len(scores.labels) < 2:
         return {}
     variances = takahashi_variances(cells)
@@ -169,7 +170,7 @@ def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, bloc
     """The blocks of a result as resampling units over its score function's cell types."""
     if isinstance(counts, ConfusionCounts):
         g, p = np.nonzero(counts.cells)  # the order of CellTypes.of
-        order = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
+        order: list[tuple[object, object]] = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
     else:
         order = list(counts.pairs)
     index = {key: i for i, key in enumerate(order)}

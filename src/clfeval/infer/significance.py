@@ -71,7 +71,8 @@ def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.nd
         hit = draws >= observed - tol
     else:
         hit = draws <= observed + tol
-    return hit | np.isnan(draws)
+    extreme: np.ndarray = hit | np.isnan(draws)
+    return extreme
 
 
 def _batch(arr: Arrangements) -> int:

@@ -170,8 +170,10 @@ class BlockUnits:
     def resampled_sums(self, weights: np.ndarray) -> np.ndarray:
         """The sums of resamples with block weights ``weights`` (shape (R, J) → (R, D))."""
         product = self.__dict__["_product"]
-        return (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        sums: np.ndarray = (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        return sums
 
     def leave_one_out(self) -> np.ndarray:
         """The sums with one block of each kind left out: (J, D)."""
-        return self.multiplicity @ self.sums - self.sums
+        sums: np.ndarray = self.multiplicity @ self.sums - self.sums
+        return sums

@@ -242,7 +242,8 @@ class CellTypes:
         weights = np.asarray(weights, dtype=np.float64)
         dense = self.dense()
         if dense is not None:
-            return weights @ dense
+            sums: np.ndarray = weights @ dense
+            return sums
         out = np.zeros(weights.shape[:-1] + (self.width,))
         if len(self.cols):
             starts = np.flatnonzero(np.r_[True, self.cols[1:] != self.cols[:-1]])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -274,7 +275,8 @@ def finagle_counts(
         change = sure < limit
         rule, shown = "threshold", float(threshold)
     else:
-        doubtful = np.array([b.calibrated < expected_accuracy for b in table], dtype=bool)
+        assert expected_accuracy is not None  # check_rule: exactly one of the two rules
+        doubtful = np.array([b.calibrated < expected_accuracy for b in table], dtype=np.bool_)
         change = doubtful[bin_of_row] if len(table) else np.zeros(len(sure), dtype=bool)
         kept = ~doubtful
         rule = "expected_accuracy"
@@ -308,7 +310,8 @@ def finagle_counts(
         {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
         {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s},
     )
-    common = dict(
+    score = partial(
+        score_counts,
         labels=labels,
         labels_from=labels_from,
         train=train,
@@ -317,7 +320,7 @@ def finagle_counts(
         undefined=undefined,
         seen=seen,
     )
-    plain = score_counts(normal, warnings=warnings, **common)
+    plain = score(normal, warnings=warnings)
     if target not in plain.labels:
         plain = replace(
             plain,
@@ -332,8 +335,8 @@ def finagle_counts(
         )
     scenarios = {
         "normal": plain,
-        "changed": score_counts(counts.confusion(counts.relabelled(change, target)), **common),
-        "upper": score_counts(counts.confusion(counts.relabelled(wrong, target)), **common),
+        "changed": score(counts.confusion(counts.relabelled(change, target))),
+        "upper": score(counts.confusion(counts.relabelled(wrong, target))),
     }
     return Finagle(
         target,

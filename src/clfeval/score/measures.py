@@ -247,7 +247,8 @@ def _expected_disagreement(gold: np.ndarray, pred: np.ndarray, n: np.ndarray, we
         cum_p, cum_q = np.cumsum(pred, axis=-1), np.cumsum(pred * positions, axis=-1)
         spread = 2 * (positions * cum_p - cum_q) + cum_q[..., -1:] - positions * cum_p[..., -1:]
         inner = (gold * spread).sum(axis=-1)
-    return inner / n
+    expected: np.ndarray = inner / n
+    return expected
 
 
 def _kappa_with(weights: str) -> OverallFunction:

@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
@@ -55,6 +55,10 @@ def _json_number(x: float) -> float | None:
     return None if isinstance(x, float) and math.isnan(x) else x
 
 
+@overload
+def json_safe(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def json_safe(value: Any) -> Any: ...
 def json_safe(value: Any) -> Any:
     """``value`` with every NaN replaced by ``None``, through dicts and lists (JSON has no NaN)."""
     if isinstance(value, dict):

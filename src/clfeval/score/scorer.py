@@ -135,9 +135,9 @@ def _undefined_messages(
     for name, values in averages.items():
         for measure, value in values.items():
             if math.isnan(value):
-                why = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
-                if why is not None:
-                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {why}")
+                cause = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
+                if cause is not None:
+                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
     return messages
 
 
@@ -273,9 +273,8 @@ def score_counts(
     )
     sums = cells.sums(weights[None, :])
     e = f.evaluate(sums)
-    lc = LabelCounts.trusted(
-        lset, *(np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn)), n
-    )
+    tp, fp, fn, tn = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
+    lc = LabelCounts.trusted(lset, tp, fp, fn, tn, n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
     tallies = cells.tallies(sums)
     samples = (

@@ -184,7 +184,8 @@ class ScoreFunction:
 
     def point(self) -> np.ndarray:
         """The scores of the observed counts (length S)."""
-        return self(self.weights[None, :])[0]
+        point: np.ndarray = self(self.weights[None, :])[0]
+        return point
 
     @staticmethod
     def value_of(scores: Scores, key: Key) -> float:
