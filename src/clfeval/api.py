@@ -134,7 +134,7 @@ def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequenc
 
 
 def _file_training(
-    train: str | Iterable[Any] | None,
+    train: str | Iterable[Any] | LabelFrequencies | None,
     train_col: Column | None,
     gold_col: Column | None,
     reading: dict[str, Any],
@@ -170,7 +170,7 @@ def _options_used(
     blocks: BlockSpec | None = None,
 ) -> dict[str, Any]:
     """The reading options a result records: those given (and the label separator for multi-label data)."""
-    used = {
+    used: dict[str, Any] = {
         "input_format": input_format,
         "sep": sep,
         "header": header,
@@ -903,7 +903,7 @@ def cv(
     counts = []
     for name in names:
         idx = np.flatnonzero(keys == name)
-        gs, ps = [g[i] for i in idx], [p[i] for i in idx]
+        gs, ps = [g[i] for i in idx.tolist()], [p[i] for i in idx.tolist()]
         counts.append(
             count_label_sets(gs, ps, duplicates=duplicates, empty=empty, label_sep=label_sep)
             if multilabel
@@ -1073,8 +1073,9 @@ def counts_of_files(
         if gold_col is None:
             raise OptionError("with predicted columns of one table, say which column is gold (--gold-col)")
         counts: Counts
-        counts, warnings, _ = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names, **kwargs)
-        inputs = {**_file_inputs(path), "pred_columns": dict(zip(counts.systems, map(str, pred_cols)))}
+        joint, warnings, _ = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names, **kwargs)
+        inputs = {**_file_inputs(path), "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
+        counts = joint
     elif pred_path is not None:
         if not isinstance(path, str):
             raise OptionError("with a predictions file, give one gold file")

@@ -710,11 +710,15 @@ def _label_options(args: argparse.Namespace) -> dict[str, Any]:
 def _training(args: argparse.Namespace) -> dict[str, Any]:
     """The training file, its label column and how to read it: its own --train-format, --train-sep and
     --train-header (by default, by its own extension), never the evaluated files' options."""
-    own = [getattr(args, name, None) for name in ("train_format", "train_sep", "train_header")]
+    own: dict[str, Any] = {
+        "input_format": getattr(args, "train_format", None),
+        "sep": getattr(args, "train_sep", None),
+        "header": getattr(args, "train_header", None),
+    }
     return dict(
         train=args.train,
         train_col=parse_column(args.train_col),
-        train_options=TableOptions(*own) if any(v is not None for v in own) else None,
+        train_options=TableOptions(**own) if any(v is not None for v in own.values()) else None,
     )
 
 

@@ -68,7 +68,7 @@ class ReadingBar(ProgressBar):
     what was read and the rate, without a percentage or ETA.
     """
 
-    def __call__(self, done: int, total: int | None, rows: int = 0) -> None:  # type: ignore[override]
+    def __call__(self, done: int, total: int | None, rows: int = 0) -> None:
         elapsed = self._due(total is None or done < total)
         if elapsed is None:
             return

@@ -494,7 +494,8 @@ def _exact(data: _Labels, solved: Mapping[str, Any], beta: float, single_label: 
 
 def audit(
     labels: Mapping[str, Mapping[str, Any]],
-    averages: Mapping[str, Mapping[str, Any]] | Sequence[tuple[str, Mapping[str, Any]]],
+    averages: Mapping[str, Mapping[str, Any]]
+    | Sequence[tuple[str, Mapping[str, Any]] | tuple[str, Mapping[str, Any], int]],
     *,
     beta: float = 1.0,
     decimals: int | None = None,
@@ -560,8 +561,8 @@ def audit(
         spans[label], harmonic = _label_spans(figures, b2)
         flags = []
         if harmonic is not None and "f" in figures and not _meets(harmonic, _span(figures["f"])):
-            own = _range(harmonic, figures["f"])
-            flags.append(f"F {figures['f'].text} is not the F of its precision and recall ({own})")
+            shown = _range(harmonic, figures["f"])
+            flags.append(f"F {figures['f'].text} is not the F of its precision and recall ({shown})")
         counts, tables = None, None
         if "support" in figures and len(figures) > 1:
             result, problems = _solve_label(figures, n, beta)
@@ -612,18 +613,15 @@ def audit(
             figure = figures[metric]
             target = _span(figure)
             candidates, unavailable = _candidates(metric, data.names, data, b2, single_label)
-            exact = {k for k in candidates if data.exact is not None and k in data.exact}
+            known = data.exact or {}
+            exact = {k for k in candidates if k in known}
             for name in exact:  # the range over exact combinations (shown); a match needs one of them inside
-                v = data.exact[name]["precision" if metric == "accuracy" else metric]  # type: ignore[index]
+                v = known[name]["precision" if metric == "accuracy" else metric]
                 candidates[name] = (Fraction(float(v.min())), Fraction(float(v.max())))
             matches = tuple(
                 k
                 for k, s in candidates.items()
-                if (
-                    _exact_hit(data.exact[k], metric, target)
-                    if k in exact  # type: ignore[index]
-                    else _meets(s, target, inclusive=k == "micro")
-                )
+                if (_exact_hit(known[k], metric, target) if k in exact else _meets(s, target, inclusive=k == "micro"))
             )
             excluded, relation, own = _internal(figures, metric, b2, single_label)
             ruled_out = tuple(
@@ -631,7 +629,7 @@ def audit(
                 for k in CANDIDATES
                 if k not in matches and (k in candidates or k in excluded) and not (metric != "f" and k == "macro_fa")
             )
-            without = ()
+            without: tuple[tuple[str, tuple[str, ...]], ...] = ()
             if not matches and candidates and len(data.names) > 2 and metric != "accuracy":
                 found = []
                 for label in data.names:

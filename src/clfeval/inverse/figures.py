@@ -120,10 +120,11 @@ def read_figure_table(path: str) -> FigureTable:
     if not rows:
         raise InputError("is empty: expected a header (label, precision, recall, f1, support) and rows", path)
     header_line, header = rows[0]
-    names = [_COLUMNS.get(_normal(h)) for h in header]
+    found = [_COLUMNS.get(_normal(h)) for h in header]
+    unknown = [h for h, n in zip(header, found) if n is None]
+    names = [n for n in found if n is not None]
     if "label" not in names:  # classification_report: the header has no label column
         names = ["label"] + names
-    unknown = [h for h, n in zip(header, names[-len(header) :]) if n is None]
     if unknown or not {"precision", "recall", "f", "support", "accuracy"} & set(names):
         raise InputError(
             f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
@@ -131,7 +132,8 @@ def read_figure_table(path: str) -> FigureTable:
             path,
             header_line,
         )
-    labels, averages = [], []
+    labels: list[tuple[str, int, Mapping[str, str]]] = []
+    averages: list[tuple[str, int, Mapping[str, str]]] = []
     for line, cells in rows[1:]:
         if len(cells) > len(names):
             raise InputError(f"expected at most {len(names)} cells, found {len(cells)}", path, line)

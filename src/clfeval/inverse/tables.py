@@ -277,8 +277,11 @@ class _Search:
         for value in values:
             if len(self.tables) >= self.keep:
                 break
-            row = fixed | {var: value}
-            self.tables.append((row["tp"], row["fp"], row["fn"], row.get("tn")))
+            if value is None:  # an unbounded tn: every other count is fixed
+                self.tables.append((fixed["tp"], fixed["fp"], fixed["fn"], None))
+            else:
+                row = fixed | {var: value}
+                self.tables.append((row["tp"], row["fp"], row["fn"], row.get("tn")))
 
 
 @dataclass(frozen=True)
@@ -515,7 +518,7 @@ class LabelConversion(Rendered):
     n: int
     beta: float
     combinations: int
-    averages: Mapping[str, Mapping[str, tuple[float, float] | None]]
+    averages: Mapping[str, Mapping[str, tuple[float, float]]]
     messages: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -620,7 +623,8 @@ def convert_labels(
     if any(c.count > len(c.tables) for c in conversions.values()):
         messages.append(f"a label has more than {limit} tables: the averages range over the {limit} listed")
     size = math.prod(len(o) for o in options)
-    combinations, averages = 0, {}
+    combinations = 0
+    averages: dict[str, dict[str, tuple[float, float]]] = {}
     if size and size <= COMBINATION_LIMIT:
         values = average_values(tuple(conversions), options, int(n), beta, single_label)
         combinations, averages = _average_bounds(values)

@@ -68,7 +68,7 @@ def _first_missing(values: Sequence[Any] | np.ndarray) -> int:
     return -1
 
 
-def _check_lengths(gold: Sequence[Any], pred: Sequence[Any]) -> None:
+def _check_lengths(gold: Sequence[Any] | np.ndarray, pred: Sequence[Any] | np.ndarray) -> None:
     if len(gold) != len(pred):
         short = "pred" if len(pred) < len(gold) else "gold"
         raise InputError(f"gold has {len(gold)} labels but pred has {len(pred)}: {short} ends early")
@@ -111,7 +111,7 @@ def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> Confusio
     return ConfusionCounts(tuple(_names(values)), cells)
 
 
-class _Codes(dict):  # type: ignore[type-arg]
+class _Codes(dict[Any, int]):
     """label → code, assigning the next code to a label on first sight: one hash lookup per element."""
 
     def __missing__(self, key: Any) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 from clfeval.errors import InputError, OptionError
 
@@ -11,6 +12,10 @@ __all__ = ["Column", "one_role_each", "parse_column", "resolve_column"]
 Column = int | str
 
 
+@overload
+def parse_column(value: str | int) -> Column: ...
+@overload
+def parse_column(value: None) -> None: ...
 def parse_column(value: str | int | None) -> Column | None:
     """A CLI column option: an integer (1 = first, −1 = last) or a header name."""
     if value is None or isinstance(value, int):

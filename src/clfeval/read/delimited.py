@@ -481,9 +481,8 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
             selected = pl.DataFrame(
                 {**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
                 schema={**{k: pl.String for k in keys}, **({BLOCK_KEY: pl.Int64} if extra else {})},
-            )
+            ).lazy()
             widths = pl.DataFrame({"w": [len(f) for f in split]}, schema={"w": pl.Int64}).lazy()
-            selected = selected.lazy()
         else:
             split_lines = kept.with_columns(fields.alias("__f"))
             widths = split_lines.select(pl.col("__f").list.len().alias("w"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -431,7 +431,7 @@ def count_files(
     return Counted(result, warnings)
 
 
-def _in_order(names: Sequence[str]) -> list[str]:
+def _in_order(names: Iterable[str]) -> list[str]:
     """Fold names in order: numerically when every name is a number (fold 2 before fold 10), else as strings."""
     try:
         return sorted(names, key=float)
@@ -629,7 +629,7 @@ def count_confidences(
             "a label column holds lists of labels: finagle scores one predicted label per instance", cells.source
         )
     if cells.frame is not None:  # columns, not a Python tuple per row: confidences make most rows unique
-        labels, gold, pred, confidence, bad = _confidence_columns(cells.frame)
+        labels, gold_codes, pred_codes, confidence, bad = _confidence_columns(cells.frame)
     else:
         gold = [single_label(g, cells.source) for g, _, _ in cells.rows]
         pred = [single_label(p, cells.source) for _, p, _ in cells.rows]
@@ -648,7 +648,7 @@ def count_confidences(
             raise InputError(f"a {what} is not a finite number", cells.source)
         raise InputError(f"the {what} {where[2]!r} is not a finite number", where[0], where[1])
     if cells.frame is not None:
-        counts = ConfidenceCounts(labels, gold, pred, confidence, cells.counts, lower_is_more_confident)
+        counts = ConfidenceCounts(labels, gold_codes, pred_codes, confidence, cells.counts, lower_is_more_confident)
     else:
         counts = ConfidenceCounts.from_rows(
             gold, pred, confidence, cells.counts, lower_is_more_confident=lower_is_more_confident

@@ -53,7 +53,8 @@ class _LazyRows(Sequence[tuple[Any, ...]]):
     """A tally's unique rows as Python tuples, built on first use (its length is known without them)."""
 
     def __init__(self, tally: Tally, is_list: Sequence[bool] | None, height: int) -> None:
-        self._tally, self._is_list, self._height, self._rows = tally, is_list, height, None
+        self._tally, self._is_list, self._height = tally, is_list, height
+        self._rows: list[tuple[Any, ...]] | None = None
 
     def _built(self) -> list[tuple[Any, ...]]:
         if self._rows is None:

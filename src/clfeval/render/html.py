@@ -205,7 +205,7 @@ def _score_summary(scores: Scores, digits: int) -> str:
         f'<th class="num">value</th><th class="def">definition</th></tr></thead><tbody>{orows}</tbody>'
         "</table></div>"
     )
-    if asked:
+    if iv is not None:
         head = f"Intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
         if iv.resamples is not None:
             head += f"; {iv.resamples} resamples of {iv.unit}, seed {iv.seed}"
@@ -383,7 +383,8 @@ def render_html(
             "use text, markdown, latex, csv or json"
         )
     scores = result.pooled if isinstance(result, CrossValidation) else result
-    wide = isinstance(scores, Scores) and len(scores.confusion.labels) > MAX_HEAT_LABELS
+    n_labels = len(scores.confusion.labels) if isinstance(scores, Scores) else 0
+    wide = n_labels > MAX_HEAT_LABELS
     report = report_of(result, matrix=matrix and not wide)  # a 1,000-label matrix table would be a million cells
     if isinstance(result, Comparison):
         summary = _comparison_summary(result, digits)
@@ -405,7 +406,7 @@ def render_html(
     tables = "".join(_table(t, digits) for t in report.tables)
     if matrix and wide:
         tables += (
-            f"<p>The confusion matrix of {len(scores.confusion.labels)} labels is left out here (the heat map "
+            f"<p>The confusion matrix of {n_labels} labels is left out here (the heat map "
             "folds the rarest labels): every cell is in <code>--format csv</code> and "
             "<code>--format json</code>.</p>"
         )

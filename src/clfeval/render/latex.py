@@ -191,12 +191,15 @@ def _cell(value: Any, digits: int) -> str:
 def _legend(rows: Sequence[Sequence[Any]]) -> str:
     """What the table's interval markers mean, for its caption (empty when it has none)."""
     found = [
-        v for row in rows for v in row if isinstance(v, _Estimate) and v.bounds is not None and not math.isnan(v.value)
+        (v, v.bounds)
+        for row in rows
+        for v in row
+        if isinstance(v, _Estimate) and v.bounds is not None and not math.isnan(v.value)
     ]
     parts = []
-    if any(v.bounds.low is None or v.bounds.high is None for v in found):
+    if any(b.low is None or b.high is None for _, b in found):
         parts.append("[n/a]: no interval (the notes say why)")
-    remarks = sorted({v.remark for v in found if v.bounds.mark})
+    remarks = sorted({v.remark for v, b in found if b.mark})
     if remarks:
         parts.append("† marks an interval with a remark: " + ", or ".join(remarks))
     return "; ".join(parts) + "." if parts else ""

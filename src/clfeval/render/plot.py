@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,13 +24,16 @@ from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
 from clfeval.score.result import Scores
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 __all__ = ["INSTALL_HINT", "write_plots"]
 
 #: What to do when matplotlib is missing.
 INSTALL_HINT = "--plot needs matplotlib, an optional extra: pip install 'clfeval[plot]' (or pip install matplotlib)"
 
 _MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle": "^", "tick": "|"}
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "text.parse_math": False,
     "svg.fonttype": "none",
     "svg.hashsalt": "clfeval",

@@ -71,7 +71,7 @@ def audit_report(result: Audit) -> Report:
         )
         rows = []
         for a in result.labels:
-            row = (
+            row: tuple[str | int, ...] = (
                 a.label,
                 *(a.given[m].text if m in a.given else "" for m in ("precision", "recall", "f")),
                 _range(a.harmonic),

@@ -61,7 +61,7 @@ def _span(c: Conversion, key: str) -> str:
 
 def _labels_report(result: LabelConversion) -> Report:
     f_name = f_title(result.beta)
-    rows = []
+    rows: list[tuple[str, int | str, int | str, int | str, int, str]] = []
     for label, c in result.labels.items():
         if c.count == 1 or (
             c.tables

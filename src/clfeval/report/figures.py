@@ -184,8 +184,11 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
     confusion = scores.confusion
     split = isinstance(confusion, SplitMatrix)
     labels = tuple(confusion.labels)
-    cells = np.asarray(confusion.gold_view if split else confusion.cells, dtype=np.float64)
-    column_cells = np.asarray(confusion.predicted_view, dtype=np.float64) if split else cells
+    if isinstance(confusion, SplitMatrix):
+        cells = np.asarray(confusion.gold_view, dtype=np.float64)
+        column_cells = np.asarray(confusion.predicted_view, dtype=np.float64)
+    else:
+        cells = column_cells = np.asarray(confusion.cells, dtype=np.float64)
     order = _by_support(labels, cells.sum(axis=1), pinned_last=split)
     labels = tuple(labels[i] for i in order)
     cells, column_cells = cells[np.ix_(order, order)], column_cells[np.ix_(order, order)]
@@ -351,7 +354,7 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
     pooled = cv.pooled
     f = f_title(pooled.beta)
     means = cv.mean_of_folds()
-    rows = [
+    rows: list[tuple[str, tuple[str, ...], float, float]] = [
         (f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
         for name in pooled.averages
     ]
