@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast bench clean chromium latex
+.PHONY: demo lint test test-fast bench clean chromium latex
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,16 +42,26 @@ chromium:
 latex:
 	$(call debian,pdflatex,texlive-latex-base texlive-latex-recommended,latex)
 
+# ruff's lint and format check and mypy, each configured in pyproject.toml; all three run, and any failure fails
+# the target. Measured on 2 shared cores: ruff check 0.1 s, ruff format --check 0.2 s, mypy 27 s on a fresh checkout
+# (0.6 s once .mypy_cache holds the dependencies' types).
+lint: $(VENV)/.installed-test
+	@rc=0; \
+	echo "ruff check src tests"; $(BIN)/ruff check src tests || rc=1; \
+	echo "ruff format --check src tests"; $(BIN)/ruff format --check src tests || rc=1; \
+	echo "mypy"; $(BIN)/mypy || rc=1; \
+	exit $$rc
+
 # Two workers (pytest-xdist; idle workers steal queued tests); the slowest tests are listed so a regression shows. pytest exits 5 when it collects
 # no tests: a failure, said in words.
 PYTEST := $(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
-test: $(VENV)/.installed-test chromium latex
+test: $(VENV)/.installed-test lint chromium latex
 	@rc=0; $(PYTEST) src tests || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 # The same without the slow tiers (exhaustive oracles, simulations, the Dask cluster, the browser, pdflatex): for
 # the edit-test loop; `make test` and CI run everything.
-test-fast: $(VENV)/.installed-test
+test-fast: $(VENV)/.installed-test lint
 	$(PYTEST) -m "not (slow or simulation or cluster or browser or latex)" src tests
 
 bench: $(VENV)/.installed-test
@@ -66,4 +76,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/report.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -37,8 +37,9 @@ def run_cli_process(*args: str, stdin: bytes | None = None, cwd: Path | None = N
     """Run the installed ``clfeval ARGS`` as a subprocess and capture its output: for what only a real process
     shows (the entry point, signals, resource limits, pipes, a worker cluster)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    return subprocess.run(clfeval_command() + list(args), input=stdin, capture_output=True, cwd=cwd, env=env,
-                          timeout=120)
+    return subprocess.run(
+        clfeval_command() + list(args), input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120
+    )
 
 
 #: Warnings Python shows by default (the others are ignored outside __main__), as a ``clfeval`` process shows them.
@@ -48,7 +49,7 @@ _HIDDEN_BY_DEFAULT = (DeprecationWarning, PendingDeprecationWarning, ImportWarni
 def _module_of(filename: str) -> str | None:
     """The dotted module name of a clfeval source file (what warning filters match), or None."""
     parts = Path(filename).with_suffix("").parts
-    return ".".join(parts[parts.index("clfeval"):]) if "clfeval" in parts else None
+    return ".".join(parts[parts.index("clfeval") :]) if "clfeval" in parts else None
 
 
 def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -60,9 +61,11 @@ def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> 
     from clfeval.cli import main
 
     streams = {name: io.BytesIO() for name in ("stdout", "stderr")}
-    wrapped = (io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"),
-               io.TextIOWrapper(streams["stdout"], encoding="utf-8", write_through=True),
-               io.TextIOWrapper(streams["stderr"], encoding="utf-8", write_through=True))
+    wrapped = (
+        io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"),
+        io.TextIOWrapper(streams["stdout"], encoding="utf-8", write_through=True),
+        io.TextIOWrapper(streams["stderr"], encoding="utf-8", write_through=True),
+    )
     saved = (sys.stdin, sys.stdout, sys.stderr, os.getcwd())
     sys.stdin, sys.stdout, sys.stderr = wrapped
     try:

@@ -42,8 +42,11 @@ def _label_rows(matrix: np.ndarray, decimals: int, supports: bool) -> dict[str, 
         p = Fraction(int(tp[i]), int(predicted[i])) if predicted[i] else Fraction(0)
         r = Fraction(int(tp[i]), int(gold[i])) if gold[i] else Fraction(0)
         f = 2 * p * r / (p + r) if p + r else Fraction(0)
-        rows[f"L{i}"] = {"precision": _rounded(p, decimals), "recall": _rounded(r, decimals),
-                         "f1": _rounded(f, decimals)}
+        rows[f"L{i}"] = {
+            "precision": _rounded(p, decimals),
+            "recall": _rounded(r, decimals),
+            "f1": _rounded(f, decimals),
+        }
         if supports:
             rows[f"L{i}"]["support"] = int(gold[i])
     return rows
@@ -53,8 +56,9 @@ def _label_rows(matrix: np.ndarray, decimals: int, supports: bool) -> dict[str, 
 def test_opitz_burst_tables_af_and_fa_are_told_apart(name: str) -> None:
     predicted_by_gold, af, fa = OPITZ[name]
     matrix = np.array(predicted_by_gold).T  # rows gold
-    result = audit(_label_rows(matrix, 2, supports=False), [("macro", {"f1": af}), ("macro F1", {"f1": fa})],
-                   decimals=None)
+    result = audit(
+        _label_rows(matrix, 2, supports=False), [("macro", {"f1": af}), ("macro F1", {"f1": fa})], decimals=None
+    )
     assert [r.matches for r in result.rows] == [("macro",), ("macro_fa",)]
     assert "macro_fa" in result.rows[0].ruled_out and "macro" in result.rows[1].ruled_out
     assert "AF" in result.rows[0].verdict and "FA (macro_fa)" in result.rows[1].verdict
@@ -86,10 +90,13 @@ def test_a_trailing_zero_dropped_widens_the_interval() -> None:
 
 def test_van_asch_table8_f_is_af_below_the_harmonic_mean(tmp_path: Path) -> None:
     path = tmp_path / "table8.tsv"
-    path.write_text("\tPrecision\tRecall\tF1-score\tAccuracy\n"
-                    "NORMAL\t78.11%\t71.77%\t73.05%\t92.60%\n"
-                    "CHANGED\t78.87%\t71.02%\t73.16%\t91.58%\n"
-                    "UPPER\t90.44%\t71.83%\t76.33%\t93.32%\n", encoding="utf-8")
+    path.write_text(
+        "\tPrecision\tRecall\tF1-score\tAccuracy\n"
+        "NORMAL\t78.11%\t71.77%\t73.05%\t92.60%\n"
+        "CHANGED\t78.87%\t71.02%\t73.16%\t91.58%\n"
+        "UPPER\t90.44%\t71.83%\t76.33%\t93.32%\n",
+        encoding="utf-8",
+    )
     result = clfeval.audit_file(str(path), all_averages=True)
     f_rows = [r for r in result.rows if r.metric == "f"]
     assert [r.row for r in f_rows] == ["NORMAL", "CHANGED", "UPPER"]
@@ -110,8 +117,13 @@ def test_f_above_the_harmonic_mean_is_no_average() -> None:
 
 
 def test_label_rows_whose_f_is_not_their_harmonic_mean_are_flagged() -> None:
-    result = audit({"A": {"precision": "0.50", "recall": "0.50", "f1": "0.60"},
-                    "B": {"precision": "0.80", "recall": "0.40", "f1": "0.53"}}, {"macro": {"f1": "0.57"}})
+    result = audit(
+        {
+            "A": {"precision": "0.50", "recall": "0.50", "f1": "0.60"},
+            "B": {"precision": "0.80", "recall": "0.40", "f1": "0.53"},
+        },
+        {"macro": {"f1": "0.57"}},
+    )
     flagged = {a.label: a.flags for a in result.labels}
     assert flagged["A"] and "not the F of its precision and recall (0.495–0.505)" in flagged["A"][0]
     assert flagged["B"] == ()
@@ -119,10 +131,12 @@ def test_label_rows_whose_f_is_not_their_harmonic_mean_are_flagged() -> None:
 
 def test_a_label_left_out_of_the_average_is_found() -> None:
     """NER-style: the reported macro F1 leaves out the O label (a label set nobody stated)."""
-    rows = {"O": {"precision": "0.980", "recall": "0.990", "f1": "0.985"},
-            "PER": {"precision": "0.800", "recall": "0.700", "f1": "0.747"},
-            "LOC": {"precision": "0.600", "recall": "0.650", "f1": "0.624"},
-            "ORG": {"precision": "0.500", "recall": "0.400", "f1": "0.444"}}
+    rows = {
+        "O": {"precision": "0.980", "recall": "0.990", "f1": "0.985"},
+        "PER": {"precision": "0.800", "recall": "0.700", "f1": "0.747"},
+        "LOC": {"precision": "0.600", "recall": "0.650", "f1": "0.624"},
+        "ORG": {"precision": "0.500", "recall": "0.400", "f1": "0.444"},
+    }
     row = audit(rows, {"macro": {"f1": "0.605"}}).rows[0]  # (0.747 + 0.624 + 0.444) / 3
     assert row.matches == ()
     assert ("O", ("macro",)) in row.without
@@ -144,11 +158,13 @@ def test_random_tables_reported_with_each_formula_are_identified(seed: int) -> N
     p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
     weights = np.array([train_counts[f"L{i}"] for i in labels], dtype=float)
     truth = {
-        ("macro", "f"): f.mean(), ("macro_fa", "f"): 2 * p.mean() * r.mean() / (p.mean() + r.mean()),
+        ("macro", "f"): f.mean(),
+        ("macro_fa", "f"): 2 * p.mean() * r.mean() / (p.mean() + r.mean()),
         ("weighted", "f"): f1_score(gold, pred, average="weighted", zero_division=0),
         ("micro", "f"): f1_score(gold, pred, average="micro", zero_division=0),
         ("lfb", "f"): float(weights @ f / weights.sum()),
-        ("macro", "precision"): p.mean(), ("weighted", "recall"): float(matrix.sum(axis=1) @ r / matrix.sum()),
+        ("macro", "precision"): p.mean(),
+        ("weighted", "recall"): float(matrix.sum(axis=1) @ r / matrix.sum()),
         ("micro", "accuracy"): float(np.trace(matrix) / matrix.sum()),
     }
     measure = {"f": "f1", "precision": "precision", "recall": "recall", "accuracy": "accuracy"}
@@ -182,8 +198,10 @@ def test_multilabel_micro_from_count_ranges() -> None:
     y_true = rng.random((300, 4)) < 0.3
     y_pred = np.where(rng.random((300, 4)) < 0.8, y_true, ~y_true)
     p, r, f, s = precision_recall_fscore_support(y_true, y_pred, zero_division=0)
-    rows = {f"L{i}": {"precision": f"{p[i]:.3f}", "recall": f"{r[i]:.3f}", "f1": f"{f[i]:.3f}", "support": int(s[i])}
-            for i in range(4)}
+    rows = {
+        f"L{i}": {"precision": f"{p[i]:.3f}", "recall": f"{r[i]:.3f}", "f1": f"{f[i]:.3f}", "support": int(s[i])}
+        for i in range(4)
+    }
     micro = f"{f1_score(y_true, y_pred, average='micro'):.3f}"
     row = audit(rows, {"micro": {"f1": micro}}, single_label=False).rows[0]
     assert "micro" in row.matches
@@ -219,9 +237,11 @@ def test_markdown_table_with_lfb_from_a_training_file(tmp_path: Path) -> None:
     train.write_text("A\n" * 6 + "B\n" * 3 + "C\n", encoding="utf-8")
     # per-label F: A 0.60, B 0.90, C 0.30 → lfb = 0.6·0.6 + 0.3·0.9 + 0.1·0.3 = 0.66; macro 0.60
     table = tmp_path / "paper.md"
-    table.write_text("| Class | P | R | F1 |\n|---|---|---|---|\n| A | 0.60 | 0.60 | 0.60 |\n"
-                     "| B | 0.90 | 0.90 | 0.90 |\n| C | 0.30 | 0.30 | 0.30 |\n| **Average** | | | **0.66** |\n",
-                     encoding="utf-8")
+    table.write_text(
+        "| Class | P | R | F1 |\n|---|---|---|---|\n| A | 0.60 | 0.60 | 0.60 |\n"
+        "| B | 0.90 | 0.90 | 0.90 |\n| C | 0.30 | 0.30 | 0.30 |\n| **Average** | | | **0.66** |\n",
+        encoding="utf-8",
+    )
     doc = json.loads(run_cli("audit", str(table), "--train", str(train), "--format", "json").stdout)
     assert doc["rows"][0]["matches"] == ["lfb"] and doc["frequencies"] == str(train)
     assert doc["rows"][0]["unavailable"]["weighted"] == "needs every label's support"
@@ -256,10 +276,22 @@ def test_reports_printed_like_scikit_learn_with_ties_and_empty_labels(seed: int)
     pred = np.where(rng.random(n) < 0.5, gold, rng.integers(0, k, n))
     labels = list(range(k))
     p, r, f, s = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
-    rows = {f"L{i}": {"precision": f"{p[i]:.{decimals}f}", "recall": f"{r[i]:.{decimals}f}",
-                      "f1": f"{f[i]:.{decimals}f}", "support": int(s[i])} for i in labels}
-    truth = {("macro", "f"): f.mean(), ("macro", "precision"): p.mean(), ("macro", "recall"): r.mean(),
-             ("weighted", "f"): float(s @ f / s.sum()), ("micro", "accuracy"): float(np.mean(gold == pred))}
+    rows = {
+        f"L{i}": {
+            "precision": f"{p[i]:.{decimals}f}",
+            "recall": f"{r[i]:.{decimals}f}",
+            "f1": f"{f[i]:.{decimals}f}",
+            "support": int(s[i]),
+        }
+        for i in labels
+    }
+    truth = {
+        ("macro", "f"): f.mean(),
+        ("macro", "precision"): p.mean(),
+        ("macro", "recall"): r.mean(),
+        ("weighted", "f"): float(s @ f / s.sum()),
+        ("micro", "accuracy"): float(np.mean(gold == pred)),
+    }
     if p.mean() + r.mean():
         truth[("macro_fa", "f")] = 2 * p.mean() * r.mean() / (p.mean() + r.mean())
     metric = {"f": "f1", "precision": "precision", "recall": "recall", "accuracy": "accuracy"}
@@ -288,8 +320,9 @@ def test_formulas_far_from_the_figure_are_not_matched(seed: int) -> None:
 
 def test_rows_with_nothing_to_audit_and_bad_options(tmp_path: Path) -> None:
     table = tmp_path / "t.csv"
-    table.write_text("label,precision,recall,f1,support\nA,,,,3\nB,,,,5\naccuracy,,,,8\nmacro avg,,,0.5,8\n",
-                     encoding="utf-8")
+    table.write_text(
+        "label,precision,recall,f1,support\nA,,,,3\nB,,,,5\naccuracy,,,,8\nmacro avg,,,0.5,8\n", encoding="utf-8"
+    )
     result = clfeval.audit_file(str(table))
     assert [(r.row, r.metric) for r in result.rows] == [("macro avg", "f")]
     assert result.combinations is None and not result.messages
@@ -300,8 +333,11 @@ def test_rows_with_nothing_to_audit_and_bad_options(tmp_path: Path) -> None:
 
 
 def test_a_support_only_row_does_not_accuse_the_others() -> None:
-    rows = {"A": {"precision": "0.75", "recall": "0.60", "support": 5}, "B": {"precision": "0.50", "recall": "0.67",
-            "support": 3}, "C": {"support": 2}}
+    rows = {
+        "A": {"precision": "0.75", "recall": "0.60", "support": 5},
+        "B": {"precision": "0.50", "recall": "0.67", "support": 3},
+        "C": {"support": 2},
+    }
     result = audit(rows, {"macro": {"precision": "0.62"}})
     assert not any("not from one matrix" in m for m in result.messages)
     assert result.combinations is None

@@ -18,12 +18,24 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "build" / "browser"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: As the machine's own probe starts it: no sandbox as root, and no background calls to the (closed) network.
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed and `make test` could not install it here (needs "
-                             "root and apt-get; see build/chromium.log): the HTML report's browser test is skipped")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="Debian's chromium is not installed and `make test` could not install it here (needs "
+        "root and apt-get; see build/chromium.log): the HTML report's browser test is skipped",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +49,7 @@ def browser() -> Iterator[object]:
 
 def _open(browser: object, path: Path, width: int, height: int) -> tuple[object, object, list[str]]:
     """A page on ``path`` with the network off; the URLs of every request it made."""
-    context = browser.new_context(offline=True, viewport={"width": width, "height": height})  # type: ignore
+    context = browser.new_context(offline=True, viewport={"width": width, "height": height})  # type: ignore[attr-defined]
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
@@ -53,15 +65,25 @@ def _report(tmp_path: Path, *args: str) -> Path:
 
 
 def test_score_report_renders_offline_with_its_heat_map_and_views(browser: object, tmp_path: Path) -> None:
-    path = _report(tmp_path, "score", str(ROOT / "examples/pos-tagger.txt"), "--train",
-                   str(ROOT / "examples/pos-train.txt"), "--ci", "delta")
+    path = _report(
+        tmp_path,
+        "score",
+        str(ROOT / "examples/pos-tagger.txt"),
+        "--train",
+        str(ROOT / "examples/pos-train.txt"),
+        "--ci",
+        "delta",
+    )
     context, page, requests = _open(browser, path, 1280, 900)
     assert requests == [path.as_uri()]  # the page loaded nothing else, from anywhere
     text = page.inner_text("body")
-    for average, f1 in (("micro (summed tp, fp, fn, tn)", "0.8467"), ("macro (AF: mean of per-label F1)", "0.6620"),
-                        ("macro_fa (FA: F1 of macro P and macro R)", "0.6640"),
-                        ("weighted (mean weighted by gold support)", "0.8420"),
-                        ("lfb (mean weighted by training label frequencies)", "0.8294")):
+    for average, f1 in (
+        ("micro (summed tp, fp, fn, tn)", "0.8467"),
+        ("macro (AF: mean of per-label F1)", "0.6620"),
+        ("macro_fa (FA: F1 of macro P and macro R)", "0.6640"),
+        ("weighted (mean weighted by gold support)", "0.8420"),
+        ("lfb (mean weighted by training label frequencies)", "0.8294"),
+    ):
         assert average in text and f1 in text
     assert "[0.8059, 0.8874]" in text and "95% delta" in text
     cells = page.locator("svg.heatmap rect.cell")
@@ -100,8 +122,21 @@ def test_compare_and_cv_reports_render_offline(browser: object, tmp_path: Path) 
     (tmp_path / "gold.txt").write_text("\n".join(gold) + "\n", encoding="utf-8")
     (tmp_path / "a.txt").write_text("\n".join(pred) + "\n", encoding="utf-8")
     (tmp_path / "b.txt").write_text("\n".join(other) + "\n", encoding="utf-8")
-    path = _report(tmp_path, "compare", "gold.txt", "a.txt", "b.txt", "--metric", "macro.f1,accuracy", "--seed", "7",
-                   "--rounds", "2000", "--ci", "bootstrap")
+    path = _report(
+        tmp_path,
+        "compare",
+        "gold.txt",
+        "a.txt",
+        "b.txt",
+        "--metric",
+        "macro.f1,accuracy",
+        "--seed",
+        "7",
+        "--rounds",
+        "2000",
+        "--ci",
+        "bootstrap",
+    )
     context, page, requests = _open(browser, path, 1280, 900)
     assert requests == [path.as_uri()]
     text = page.inner_text("body")
@@ -110,8 +145,9 @@ def test_compare_and_cv_reports_render_offline(browser: object, tmp_path: Path) 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "compare.png"), full_page=True)
     context.close()
-    (tmp_path / "folds.txt").write_text("".join(f"{k % 3} {g} {p}\n" for k, (g, p) in enumerate(zip(gold, pred))),
-                                        encoding="utf-8")
+    (tmp_path / "folds.txt").write_text(
+        "".join(f"{k % 3} {g} {p}\n" for k, (g, p) in enumerate(zip(gold, pred))), encoding="utf-8"
+    )
     path = _report(tmp_path, "cv", "folds.txt", "--fold-col", "1", "--gold-col", "2", "--pred-col", "3")
     context, page, requests = _open(browser, path, 1280, 900)
     assert requests == [path.as_uri()]

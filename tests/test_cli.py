@@ -25,10 +25,17 @@ def test_text_report_names_every_average(run_file: Path) -> None:
     out = run_cli("score", str(run_file))
     assert out.returncode == 0, out.stderr
     text = out.stdout.decode()
-    for needle in ("macro (AF: mean of per-label F1)", "macro_fa (FA: F1 of macro P and macro R)",
-                   "micro (summed tp, fp, fn, tn)", "weighted (mean weighted by gold support)",
-                   "lfb (mean weighted by test gold label frequencies)", "confusion matrix (rows: gold, columns: predicted)",
-                   "N = 5 instances", "source 'union'", "zero division: a 0/0 ratio is set to 0"):
+    for needle in (
+        "macro (AF: mean of per-label F1)",
+        "macro_fa (FA: F1 of macro P and macro R)",
+        "micro (summed tp, fp, fn, tn)",
+        "weighted (mean weighted by gold support)",
+        "lfb (mean weighted by test gold label frequencies)",
+        "confusion matrix (rows: gold, columns: predicted)",
+        "N = 5 instances",
+        "source 'union'",
+        "zero division: a 0/0 ratio is set to 0",
+    ):
         assert needle in text, needle
     assert out.stderr == b""
 
@@ -41,11 +48,34 @@ def test_json_contract(run_file: Path, tmp_path: Path) -> None:
     assert data["schema"] == "clfeval.score/1"
     assert data["task"] == "single-label" and data["n_instances"] == 5 and data["beta"] == 1.0
     assert data["labels"] == ["A", "B", "C"] and data["label_source"] == "union"
-    assert set(data["per_label"]["A"]) == {"support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall",
-                                            "f1", "specificity", "npv", "fpr", "fnr", "jaccard"}
+    assert set(data["per_label"]["A"]) == {
+        "support",
+        "predicted",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "precision",
+        "recall",
+        "f1",
+        "specificity",
+        "npv",
+        "fpr",
+        "fnr",
+        "jaccard",
+    }
     assert set(data["averages"]["macro"]) == {"precision", "recall", "f1", "specificity", "jaccard"}
-    overall = ("accuracy", "hamming_loss", "micro_fpr", "balanced_accuracy", "balanced_accuracy_adjusted", "mcc",
-               "kappa", "kappa_linear", "kappa_quadratic")
+    overall = (
+        "accuracy",
+        "hamming_loss",
+        "micro_fpr",
+        "balanced_accuracy",
+        "balanced_accuracy_adjusted",
+        "mcc",
+        "kappa",
+        "kappa_linear",
+        "kappa_quadratic",
+    )
     assert all(isinstance(data[name], float) for name in overall)
     assert set(data["averages"]) == {"micro", "macro", "macro_fa", "weighted", "lfb"}
     assert data["averages"]["lfb"]["frequencies"] == "test"
@@ -89,8 +119,9 @@ def test_two_files_and_labels_file(tmp_path: Path) -> None:
 
 def test_matrix_input(tmp_path: Path) -> None:
     (tmp_path / "cm.csv").write_text(",1,2,3\n1,2,3,1\n2,4,70,3\n3,1,1,15\n")  # Takahashi, rows predicted
-    data = json.loads(run_cli("score", "--matrix", str(tmp_path / "cm.csv"), "--matrix-rows", "predicted",
-                              "--format", "json").stdout)
+    data = json.loads(
+        run_cli("score", "--matrix", str(tmp_path / "cm.csv"), "--matrix-rows", "predicted", "--format", "json").stdout
+    )
     assert round(data["averages"]["micro"]["f1"], 3) == 0.870
     assert round(data["averages"]["macro"]["f1"], 3) == 0.689
     assert round(data["averages"]["macro_fa"]["f1"], 3) == 0.691
@@ -98,8 +129,19 @@ def test_matrix_input(tmp_path: Path) -> None:
 
 def test_multilabel_options(tmp_path: Path) -> None:
     (tmp_path / "ml.tsv").write_text("A\tB_C\nA\tA\n\tA\n")
-    data = json.loads(run_cli("score", str(tmp_path / "ml.tsv"), "--multilabel", "--label-sep", "_",
-                              "--empty", "label", "--format", "json").stdout)
+    data = json.loads(
+        run_cli(
+            "score",
+            str(tmp_path / "ml.tsv"),
+            "--multilabel",
+            "--label-sep",
+            "_",
+            "--empty",
+            "label",
+            "--format",
+            "json",
+        ).stdout
+    )
     assert data["task"] == "multi-label" and "NONE" in data["labels"]
     assert data["options"]["empty"] == "label" and data["options"]["duplicates"] == "keep"
     assert data["confusion_matrix"]["counts"][0][1] == 0.5  # A→B, gold-row view
@@ -107,22 +149,26 @@ def test_multilabel_options(tmp_path: Path) -> None:
 
 
 def test_demo_example_runs_with_training_file() -> None:
-    out = run_cli("score", str(EXAMPLES / "pos-tagger.txt"), "--train", str(EXAMPLES / "pos-train.txt"),
-                  "--format", "json")
+    out = run_cli(
+        "score", str(EXAMPLES / "pos-tagger.txt"), "--train", str(EXAMPLES / "pos-train.txt"), "--format", "json"
+    )
     data = json.loads(out.stdout)
     assert out.returncode == 0
     assert data["label_source"] == "train" and data["averages"]["lfb"]["frequencies"] == "train"
     assert "FW" in data["labels"] and data["per_label"]["FW"]["support"] == 0
 
 
-@pytest.mark.parametrize("args,message", [
-    (["score", "missing.txt"], "clfeval: error: missing.txt: no such file"),
-    (["score"], "give an INPUT file"),
-    (["score", "run.txt", "--format", "yaml"], "invalid choice: 'yaml'"),
-    (["score", "run.txt", "--gold-col", "0"], "column numbers start at 1"),
-    (["score", "run.txt", "--labels-from", "train"], "needs training data"),
-    (["score", "run.txt", "-o", "no/such/dir/out.txt"], "cannot write no/such/dir/out.txt"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["score", "missing.txt"], "clfeval: error: missing.txt: no such file"),
+        (["score"], "give an INPUT file"),
+        (["score", "run.txt", "--format", "yaml"], "invalid choice: 'yaml'"),
+        (["score", "run.txt", "--gold-col", "0"], "column numbers start at 1"),
+        (["score", "run.txt", "--labels-from", "train"], "needs training data"),
+        (["score", "run.txt", "-o", "no/such/dir/out.txt"], "cannot write no/such/dir/out.txt"),
+    ],
+)
 def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "run.txt").write_text("A A\nA B\n")
     out = run_cli(*args, cwd=tmp_path)
@@ -135,22 +181,32 @@ def test_bad_input_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "bad.txt").write_text("A A\nA\n")
     out = run_cli("score", "bad.txt", cwd=tmp_path)
     assert out.returncode == 2
-    assert out.stderr.decode() == "clfeval: error: bad.txt:2: expected at least 2 fields (for the gold and " \
-                                  "predicted labels), found 1\n"
+    assert (
+        out.stderr.decode() == "clfeval: error: bad.txt:2: expected at least 2 fields (for the gold and "
+        "predicted labels), found 1\n"
+    )
     assert out.stdout == b""
 
 
-@pytest.mark.parametrize("args, needles", [
-    (["score", "d.txt", "--labels", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--labels)",
-                                                    "expected one label per line"]),
-    (["score", "d.txt", "--labels", "folder"], ["folder: is a directory (--labels)"]),
-    (["score", "d.txt", "--labels", "none.txt"], ["none.txt: no such file (--labels)"]),
-    (["score", "d.txt", "--translate", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--translate)",
-                                                       "expected lines 'old > new'"]),
-    (["audit", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9", "a table of reported figures"]),
-])
-def test_small_files_read_whole_name_the_file_line_and_option(tmp_path: Path, args: list[str],
-                                                               needles: list[str]) -> None:
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (
+            ["score", "d.txt", "--labels", "latin1.txt"],
+            ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--labels)", "expected one label per line"],
+        ),
+        (["score", "d.txt", "--labels", "folder"], ["folder: is a directory (--labels)"]),
+        (["score", "d.txt", "--labels", "none.txt"], ["none.txt: no such file (--labels)"]),
+        (
+            ["score", "d.txt", "--translate", "latin1.txt"],
+            ["latin1.txt:2: is not valid UTF-8: byte 0xe9 (--translate)", "expected lines 'old > new'"],
+        ),
+        (["audit", "latin1.txt"], ["latin1.txt:2: is not valid UTF-8: byte 0xe9", "a table of reported figures"]),
+    ],
+)
+def test_small_files_read_whole_name_the_file_line_and_option(
+    tmp_path: Path, args: list[str], needles: list[str]
+) -> None:
     (tmp_path / "d.txt").write_text("x A A\n", encoding="utf-8")
     (tmp_path / "latin1.txt").write_bytes("A\ncaf\xe9\n".encode("latin-1"))
     (tmp_path / "folder").mkdir()
@@ -166,8 +222,7 @@ def test_intervals_from_a_papers_matrix(tmp_path: Path) -> None:
     """Takahashi et al.'s Table 1 as printed (rows predicted): the paper's intervals from the table alone."""
     matrix = tmp_path / "takahashi.csv"
     matrix.write_text("predicted \\ true,1,2,3\n1,2,3,1\n2,4,70,3\n3,1,1,15\n")
-    out = run_cli("score", "--matrix", str(matrix), "--matrix-rows", "predicted", "--ci", "delta",
-                  "--format", "json")
+    out = run_cli("score", "--matrix", str(matrix), "--matrix-rows", "predicted", "--ci", "delta", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     for name, expected in (("micro", [0.804, 0.936]), ("macro", [0.562, 0.817]), ("macro_fa", [0.563, 0.818])):
@@ -177,22 +232,27 @@ def test_intervals_from_a_papers_matrix(tmp_path: Path) -> None:
 
 
 def test_bootstrap_on_the_command_line(run_file: Path) -> None:
-    out = run_cli("score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9",
-                  "--confidence", "0.9")
+    out = run_cli(
+        "score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9", "--confidence", "0.9"
+    )
     assert out.returncode == 0, out.stderr
     text = out.stdout.decode()
     assert "90% CI" in text and "500 resamples, seed 9" in text
     assert out.stderr == b""  # no progress bar when stderr is not a terminal
-    again = run_cli("score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9",
-                    "--confidence", "0.9")
+    again = run_cli(
+        "score", str(run_file), "--ci", "bootstrap-bca", "--resamples", "500", "--seed", "9", "--confidence", "0.9"
+    )
     assert again.stdout == out.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--ci", "wald"], "argument --ci: invalid choice: 'wald'"),
-    (["--ci", "delta", "--confidence", "95"], "confidence must be between 0 and 1"),
-    (["--ci", "bootstrap", "--resamples", "0"], "resamples must be an integer of at least 2"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--ci", "wald"], "argument --ci: invalid choice: 'wald'"),
+        (["--ci", "delta", "--confidence", "95"], "confidence must be between 0 and 1"),
+        (["--ci", "bootstrap", "--resamples", "0"], "resamples must be an integer of at least 2"),
+    ],
+)
 def test_bad_interval_options(run_file: Path, args: list[str], message: str) -> None:
     out = run_cli("score", str(run_file), *args)
     assert out.returncode == 2
@@ -205,19 +265,38 @@ def test_bad_interval_options(run_file: Path, args: list[str], message: str) -> 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) -> None:
     labels = ["=cmd|' /C calc'!A0", "+SUM(1,2)", "@SUM(A1)", "-2+3", "-1", "+1", "-0.5"]
-    (tmp_path / "hostile.jsonl").write_text("".join(json.dumps({"g": g, "p": p, "q": g}) + "\n"
-                                                    for g, p in zip(labels, reversed(labels))))
+    (tmp_path / "hostile.jsonl").write_text(
+        "".join(json.dumps({"g": g, "p": p, "q": g}) + "\n" for g, p in zip(labels, reversed(labels)))
+    )
     out = run_cli("score", "hostile.jsonl", "--gold-col", "g", "--pred-col", "p", "--format", "csv", cwd=tmp_path)
     assert out.returncode == 0, out.stderr.decode()
     cells = {row[1] for row in csv.reader(io.StringIO(out.stdout.decode()))}
     for label in labels[:4]:
         assert label not in cells and "'" + label in cells
     assert {"-1", "+1", "-0.5"} <= cells  # plain numbers are read as numbers, not run
-    raw = run_cli("score", "hostile.jsonl", "--gold-col", "g", "--pred-col", "p", "--format", "csv", "--raw-csv",
-                  cwd=tmp_path)
+    raw = run_cli(
+        "score", "hostile.jsonl", "--gold-col", "g", "--pred-col", "p", "--format", "csv", "--raw-csv", cwd=tmp_path
+    )
     assert set(labels) <= {row[1] for row in csv.reader(io.StringIO(raw.stdout.decode()))}
-    compared = run_cli("compare", "hostile.jsonl", "--gold-col", "g", "--pred-col", "q", "--pred-col", "p", "--name",
-                       "=HYPERLINK(1)", "--name", "b", "--format", "csv", "--seed", "1", cwd=tmp_path)
+    compared = run_cli(
+        "compare",
+        "hostile.jsonl",
+        "--gold-col",
+        "g",
+        "--pred-col",
+        "q",
+        "--pred-col",
+        "p",
+        "--name",
+        "=HYPERLINK(1)",
+        "--name",
+        "b",
+        "--format",
+        "csv",
+        "--seed",
+        "1",
+        cwd=tmp_path,
+    )
     assert "'=HYPERLINK(1)" in compared.stdout.decode()
 
 
@@ -240,28 +319,36 @@ def test_renderers_refuse_unknown_options_and_bad_digits() -> None:
         assert r.render(fmt, digits=0, matrix=False)
 
 
-@pytest.mark.parametrize("args,message", [
-    (["score", "missing.txt", "--digits", "-3"], "digits must be a whole number from 0 to 15, not -3"),
-    (["score", "missing.txt", "--confidence", "95", "--ci", "delta"], "confidence must be between 0 and 1"),
-    (["score", "missing.txt", "--beta", "-1"], "beta must be a positive number"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--alpha", "5"], "alpha must be between 0 and 1"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--metric", "macro.f7"], "unknown metric 'macro.f7'"),
-    (["cv", "missing.txt", "--resamples", "1", "--ci", "bootstrap"], "resamples must be an integer of at least 2"),
-    (["finagle", "missing.txt", "--expected-accuracy", "2"], "expected accuracy is a proportion"),
-    (["convert", "--precision", "0.5", "--decimals", "-2"], "decimals must be a whole number from 0 to 15"),
-    (["convert", "--precision", "0.5", "--recall", "0.5", "--limit", "-1"], "limit must be a whole number ≥ 0"),
-    (["audit", "missing.csv", "--decimals", "-1"], "decimals must be a whole number from 0 to 15"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--baseline", "nosuch"], "unknown baseline 'nosuch'"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--name", "x", "--name", "x"], "system names must be distinct"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--test", "mcnemar", "--metric", "macro.f1"],
-     "McNemar's exact test compares accuracy only"),
-    (["compare", "missing.txt", "a.txt", "b.txt", "--test", "sign", "--metric", "micro.f1"], "compares accuracy only"),
-    (["score", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
-    (["cv", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
-    (["score", "missing.txt", "--train", "nosuch.txt"], "nosuch.txt: no such file (--train)"),
-    (["score", "missing.txt", "-o", "no/such/dir/x.json"], "cannot write no/such/dir/x.json: no such directory"),
-    (["score", "missing.txt", "--plot", "a.txt/figures"], "cannot make the --plot directory a.txt/figures"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["score", "missing.txt", "--digits", "-3"], "digits must be a whole number from 0 to 15, not -3"),
+        (["score", "missing.txt", "--confidence", "95", "--ci", "delta"], "confidence must be between 0 and 1"),
+        (["score", "missing.txt", "--beta", "-1"], "beta must be a positive number"),
+        (["compare", "missing.txt", "a.txt", "b.txt", "--alpha", "5"], "alpha must be between 0 and 1"),
+        (["compare", "missing.txt", "a.txt", "b.txt", "--metric", "macro.f7"], "unknown metric 'macro.f7'"),
+        (["cv", "missing.txt", "--resamples", "1", "--ci", "bootstrap"], "resamples must be an integer of at least 2"),
+        (["finagle", "missing.txt", "--expected-accuracy", "2"], "expected accuracy is a proportion"),
+        (["convert", "--precision", "0.5", "--decimals", "-2"], "decimals must be a whole number from 0 to 15"),
+        (["convert", "--precision", "0.5", "--recall", "0.5", "--limit", "-1"], "limit must be a whole number ≥ 0"),
+        (["audit", "missing.csv", "--decimals", "-1"], "decimals must be a whole number from 0 to 15"),
+        (["compare", "missing.txt", "a.txt", "b.txt", "--baseline", "nosuch"], "unknown baseline 'nosuch'"),
+        (["compare", "missing.txt", "a.txt", "b.txt", "--name", "x", "--name", "x"], "system names must be distinct"),
+        (
+            ["compare", "missing.txt", "a.txt", "b.txt", "--test", "mcnemar", "--metric", "macro.f1"],
+            "McNemar's exact test compares accuracy only",
+        ),
+        (
+            ["compare", "missing.txt", "a.txt", "b.txt", "--test", "sign", "--metric", "micro.f1"],
+            "compares accuracy only",
+        ),
+        (["score", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
+        (["cv", "missing.txt", "--labels-from", "train"], "the label source 'train' needs training data"),
+        (["score", "missing.txt", "--train", "nosuch.txt"], "nosuch.txt: no such file (--train)"),
+        (["score", "missing.txt", "-o", "no/such/dir/x.json"], "cannot write no/such/dir/x.json: no such directory"),
+        (["score", "missing.txt", "--plot", "a.txt/figures"], "cannot make the --plot directory a.txt/figures"),
+    ],
+)
 def test_options_are_checked_before_any_input_is_read(tmp_path: Path, args: list[str], message: str) -> None:
     """The input files do not exist: the option, checked first, is what the error names."""
     (tmp_path / "a.txt").write_text("a\n")
@@ -272,15 +359,14 @@ def test_options_are_checked_before_any_input_is_read(tmp_path: Path, args: list
 def test_options_are_checked_before_reading_in_the_library(tmp_path: Path) -> None:
     import clfeval
 
-    for call, message in ((lambda: clfeval.score_file(str(tmp_path / "big.txt"), beta=-1), "beta"),
-                          (lambda: clfeval.score_file(str(tmp_path / "big.txt"), ci="bootstrap", confidence=95),
-                           "confidence"),
-                          (lambda: clfeval.compare_files(str(tmp_path / "g"), [str(tmp_path / "a"), "b"], test="x"),
-                           "unknown test"),
-                          (lambda: clfeval.cv_files([str(tmp_path / "f1")], warn_above=-1), "warn_above"),
-                          (lambda: clfeval.score_count_files(str(tmp_path / "c.json"), undefined="skip"),
-                           "undefined policy"),
-                          (lambda: clfeval.finagle_file(str(tmp_path / "f"), threshold=None), "threshold")):
+    for call, message in (
+        (lambda: clfeval.score_file(str(tmp_path / "big.txt"), beta=-1), "beta"),
+        (lambda: clfeval.score_file(str(tmp_path / "big.txt"), ci="bootstrap", confidence=95), "confidence"),
+        (lambda: clfeval.compare_files(str(tmp_path / "g"), [str(tmp_path / "a"), "b"], test="x"), "unknown test"),
+        (lambda: clfeval.cv_files([str(tmp_path / "f1")], warn_above=-1), "warn_above"),
+        (lambda: clfeval.score_count_files(str(tmp_path / "c.json"), undefined="skip"), "undefined policy"),
+        (lambda: clfeval.finagle_file(str(tmp_path / "f"), threshold=None), "threshold"),
+    ):
         with pytest.raises(clfeval.OptionError, match=message):
             call()
 
@@ -288,16 +374,20 @@ def test_options_are_checked_before_reading_in_the_library(tmp_path: Path) -> No
 def test_a_two_file_length_mismatch_says_where_each_file_is(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("a\nb\n\nc\nd\n")
     (tmp_path / "pred.txt").write_text("a\nb\n\nc\n")
-    cli_error(run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path),
-              "gold.txt has 4 instances but pred.txt has 3: pred.txt ends early, after line 4, where gold.txt goes on "
-              "at line 5")
+    cli_error(
+        run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path),
+        "gold.txt has 4 instances but pred.txt has 3: pred.txt ends early, after line 4, where gold.txt goes on "
+        "at line 5",
+    )
 
 
 def test_a_label_declared_twice_names_the_labels_file(tmp_path: Path) -> None:
     (tmp_path / "r.txt").write_text("a a\n")
     (tmp_path / "labels.txt").write_text("a\nb\na\n")
-    cli_error(run_cli("score", "r.txt", "--labels", "labels.txt", cwd=tmp_path),
-              "labels.txt:3: label 'a' is declared twice (--labels), first on line 1")
+    cli_error(
+        run_cli("score", "r.txt", "--labels", "labels.txt", cwd=tmp_path),
+        "labels.txt:3: label 'a' is declared twice (--labels), first on line 1",
+    )
 
 
 def _limit_file_size(size: int) -> object:
@@ -321,11 +411,20 @@ def test_an_output_that_cannot_be_written_whole_leaves_nothing_behind(tmp_path: 
         target = tmp_path / f"report.{fmt}"
         if before is not None:
             target.write_text(before)
-        out = subprocess.run(clfeval_command() + ["score", "r.txt", "--format", fmt, "-o", target.name],
-                             cwd=tmp_path, capture_output=True, preexec_fn=_limit_file_size(2000), timeout=120)
+        out = subprocess.run(
+            clfeval_command() + ["score", "r.txt", "--format", fmt, "-o", target.name],
+            cwd=tmp_path,
+            capture_output=True,
+            preexec_fn=_limit_file_size(2000),
+            timeout=120,
+        )
         err = out.stderr.decode()
-        assert out.returncode == 2 and err.startswith(f"clfeval: error: cannot write {target.name}: ") \
-            and "nothing was written" in err and "Traceback" not in err, err
+        assert (
+            out.returncode == 2
+            and err.startswith(f"clfeval: error: cannot write {target.name}: ")
+            and "nothing was written" in err
+            and "Traceback" not in err
+        ), err
         assert (target.read_text() if target.exists() else None) == before
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r.txt"] + ([target.name] if before else []))
 
@@ -346,8 +445,13 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
 
     from tests.conftest import clfeval_command
 
-    with subprocess.Popen(clfeval_command() + ["score", "-", "-o", "out.json", "--format", "json"],
-                          cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+    with subprocess.Popen(
+        clfeval_command() + ["score", "-", "-o", "out.json", "--format", "json"],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
         assert process.stdin is not None
         process.stdin.write(b"a a\nb a\n")
         process.stdin.flush()
@@ -362,8 +466,10 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path: Path) -> None:
 def test_a_repeated_system_name_says_so(tmp_path: Path) -> None:
     for name in ("g.txt", "a.txt", "b.txt"):
         (tmp_path / name).write_text("x\ny\n")
-    cli_error(run_cli("compare", "g.txt", "a.txt", "b.txt", "--name", "s", "--name", "s", cwd=tmp_path),
-              "system names must be distinct; repeated: 's'")
+    cli_error(
+        run_cli("compare", "g.txt", "a.txt", "b.txt", "--name", "s", "--name", "s", cwd=tmp_path),
+        "system names must be distinct; repeated: 's'",
+    )
 
 
 def test_the_skip_pattern_is_shown_as_typed(tmp_path: Path) -> None:
@@ -382,8 +488,14 @@ def test_standard_output_that_cannot_take_the_output_is_an_error(tmp_path: Path)
 
     (tmp_path / "r.txt").write_text("".join(f"w{i} a{i % 7} a{i % 5}\n" for i in range(300)))
     with open(tmp_path / "out.json", "wb") as out:
-        run = subprocess.run(clfeval_command() + ["score", "r.txt", "--format", "json"], cwd=tmp_path, stdout=out,
-                             stderr=subprocess.PIPE, preexec_fn=_limit_file_size(2000), timeout=120)
+        run = subprocess.run(
+            clfeval_command() + ["score", "r.txt", "--format", "json"],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            preexec_fn=_limit_file_size(2000),
+            timeout=120,
+        )
     err = run.stderr.decode()
     assert run.returncode == 2 and "cannot write standard output: File too large (the output is incomplete)" in err
 

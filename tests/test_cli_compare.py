@@ -36,21 +36,46 @@ def _json(*args: str) -> dict:
 
 
 def test_three_files_text_report(systems: dict[str, Path]) -> None:
-    out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(systems["svm"]), str(systems["rules"]),
-                  "--seed", "5", "--rounds", "2000")
+    out = run_cli(
+        "compare",
+        str(systems["gold"]),
+        str(systems["bert"]),
+        str(systems["svm"]),
+        str(systems["rules"]),
+        "--seed",
+        "5",
+        "--rounds",
+        "2000",
+    )
     assert out.returncode == 0 and out.stderr == b""
     text = out.stdout.decode()
-    for needle in ("clfeval compare — single-label, 400 instances, 3 systems, 4 labels", "pairs (approximate "
-                   "randomization, two-sided", "ranking", "2000 rounds, seed 5", "Holm's step-down method over the 3",
-                   "macro.f1: unweighted mean over the label set"):
+    for needle in (
+        "clfeval compare — single-label, 400 instances, 3 systems, 4 labels",
+        "pairs (approximate randomization, two-sided",
+        "ranking",
+        "2000 rounds, seed 5",
+        "Holm's step-down method over the 3",
+        "macro.f1: unweighted mean over the label set",
+    ):
         assert needle in text, needle
     pair_rows = [line.split()[:3] for line in text.splitlines() if line.startswith("macro.f1 ")]
     assert pair_rows[:3] == [["macro.f1", "bert", "svm"], ["macro.f1", "bert", "rules"], ["macro.f1", "svm", "rules"]]
 
 
 def test_json_contract(systems: dict[str, Path]) -> None:
-    data = _json(str(systems["gold"]), str(systems["bert"]), str(systems["svm"]), "--seed", "1", "--rounds", "500",
-                 "--metric", "macro.f1,micro.f1", "--metric", "weighted.recall")
+    data = _json(
+        str(systems["gold"]),
+        str(systems["bert"]),
+        str(systems["svm"]),
+        "--seed",
+        "1",
+        "--rounds",
+        "500",
+        "--metric",
+        "macro.f1,micro.f1",
+        "--metric",
+        "weighted.recall",
+    )
     assert data["schema"] == "clfeval.compare/1"
     assert data["metric"] == ["macro.f1", "micro.f1", "weighted.recall"]
     assert data["test"] == "ar" and data["rounds"] == 500 and data["seed"] == 1
@@ -58,8 +83,21 @@ def test_json_contract(systems: dict[str, Path]) -> None:
     assert data["labels"] == ["L0", "L1", "L2", "L3"] and data["label_source"] == "union"
     assert set(data["scores"]["bert"]) == {"macro.f1", "micro.f1", "weighted.recall"}
     pair = data["pairs"][0]
-    assert set(pair) == {"metric", "a", "b", "score_a", "score_b", "difference", "p_value", "p_adjusted",
-                         "significant", "ci", "exact", "rounds", "sign_test"}
+    assert set(pair) == {
+        "metric",
+        "a",
+        "b",
+        "score_a",
+        "score_b",
+        "difference",
+        "p_value",
+        "p_adjusted",
+        "significant",
+        "ci",
+        "exact",
+        "rounds",
+        "sign_test",
+    }
     assert set(pair["sign_test"]) == {"unit", "a_better", "b_better", "ties", "p_value"}
     assert pair["sign_test"]["unit"] == "instances" and data["unit"] == "instances" and data["n_units"] == 400
     assert (pair["a"], pair["b"], pair["ci"]) == ("bert", "svm", None)
@@ -67,23 +105,62 @@ def test_json_contract(systems: dict[str, Path]) -> None:
     assert data["results"]["svm"]["schema"] == "clfeval.score/1"
     assert data["results"]["svm"]["averages"]["macro"]["f1"] == data["scores"]["svm"]["macro.f1"]
     assert data["inputs"]["pred_files"] == {"bert": str(systems["bert"]), "svm": str(systems["svm"])}
-    api = clfeval.compare_files(str(systems["gold"]), [str(systems["bert"]), str(systems["svm"])], seed=1,
-                                rounds=500, metrics=["macro.f1", "micro.f1", "weighted.recall"])
+    api = clfeval.compare_files(
+        str(systems["gold"]),
+        [str(systems["bert"]), str(systems["svm"])],
+        seed=1,
+        rounds=500,
+        metrics=["macro.f1", "micro.f1", "weighted.recall"],
+    )
     assert json.loads(api.render("json")) == data
 
 
 def test_one_file_with_named_columns_and_training_file(tmp_path: Path) -> None:
     path = tmp_path / "runs.csv"
-    path.write_text("id,gold,a,b\n" + "".join(f"{i},{g},{a},{b}\n" for i, (g, a, b) in enumerate(
-        [("x", "x", "y"), ("y", "y", "y"), ("z", "x", "z"), ("x", "x", "x"), ("y", "x", "y")] * 8)))
+    path.write_text(
+        "id,gold,a,b\n"
+        + "".join(
+            f"{i},{g},{a},{b}\n"
+            for i, (g, a, b) in enumerate(
+                [("x", "x", "y"), ("y", "y", "y"), ("z", "x", "z"), ("x", "x", "x"), ("y", "x", "y")] * 8
+            )
+        )
+    )
     train = tmp_path / "train.csv"
     train.write_text("gold\n" + "x\n" * 6 + "y\n" * 3 + "z\n" + "w\n")
-    data = _json(str(path), "--gold-col", "gold", "--pred-col", "a", "--pred-col", "b", "--train", str(train),
-                 "--metric", "lfb.f1", "--seed", "2")
+    data = _json(
+        str(path),
+        "--gold-col",
+        "gold",
+        "--pred-col",
+        "a",
+        "--pred-col",
+        "b",
+        "--train",
+        str(train),
+        "--metric",
+        "lfb.f1",
+        "--seed",
+        "2",
+    )
     assert data["systems"] == ["a", "b"] and data["label_source"] == "train" and "w" in data["labels"]
     assert data["results"]["a"]["averages"]["lfb"]["frequencies"] == "train"
-    named = _json(str(path), "--gold-col", "2", "--pred-col", "3", "--pred-col", "4", "--header", "--name", "first",
-                  "--name", "second", "--seed", "2")
+    named = _json(
+        str(path),
+        "--gold-col",
+        "2",
+        "--pred-col",
+        "3",
+        "--pred-col",
+        "4",
+        "--header",
+        "--name",
+        "first",
+        "--name",
+        "second",
+        "--seed",
+        "2",
+    )
     assert named["systems"] == ["first", "second"]
 
 
@@ -92,8 +169,22 @@ def test_multilabel_bootstrap_and_mcnemar(tmp_path: Path) -> None:
     gold.write_text("A,B\nA\n\nC\nB,C\n" * 20)
     a.write_text("A,B\nA\n\nC\nB\n" * 20)
     b.write_text("A\nB\nA\nC\nB,C\n" * 20)
-    data = _json(str(gold), str(a), str(b), "--multilabel", "--test", "bootstrap", "--metric", "samples.f1",
-                 "--metric", "hamming_loss", "--rounds", "400", "--seed", "3")
+    data = _json(
+        str(gold),
+        str(a),
+        str(b),
+        "--multilabel",
+        "--test",
+        "bootstrap",
+        "--metric",
+        "samples.f1",
+        "--metric",
+        "hamming_loss",
+        "--rounds",
+        "400",
+        "--seed",
+        "3",
+    )
     assert data["task"] == "multi-label" and data["ci"]["method"] == "bootstrap"
     assert all(p["ci"] is not None for p in data["pairs"])
     assert data["ranking"]["hamming_loss"][0]["system"] == "a"  # lower loss ranks first
@@ -107,24 +198,40 @@ def test_markdown_and_csv_outputs(systems: dict[str, Path]) -> None:
     md = run_cli("compare", *files, "--seed", "1", "--rounds", "300", "--format", "markdown").stdout.decode()
     assert "| metric | A | B |" in md and "**ranking" in md
     assert any(line.startswith("| macro.f1 | bert | svm |") for line in md.splitlines())
-    rows = list(csv.DictReader(io.StringIO(run_cli("compare", *files, "--seed", "1", "--rounds", "300",
-                                                    "--format", "csv").stdout.decode())))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(run_cli("compare", *files, "--seed", "1", "--rounds", "300", "--format", "csv").stdout.decode())
+        )
+    )
     assert len(rows) == 1 and rows[0]["a"] == "bert" and rows[0]["test"] == "ar" and rows[0]["seed"] == "1"
 
 
 def test_verdict_does_not_change_the_exit_code(systems: dict[str, Path]) -> None:
-    same = run_cli("compare", str(systems["gold"]), str(systems["svm"]), str(systems["rules"]), "--seed", "1",
-                   "--rounds", "200", "--format", "json")
+    same = run_cli(
+        "compare",
+        str(systems["gold"]),
+        str(systems["svm"]),
+        str(systems["rules"]),
+        "--seed",
+        "1",
+        "--rounds",
+        "200",
+        "--format",
+        "json",
+    )
     assert same.returncode == 0 and json.loads(same.stdout)["pairs"][0]["significant"] is False
 
 
-@pytest.mark.parametrize("extra, needle", [
-    (["--metric", "macro.f3"], "unknown metric 'macro.f3'"),
-    (["--test", "mcnemar", "--metric", "macro.f1"], "accuracy only"),
-    (["--baseline", "nobody"], "unknown baseline 'nobody'"),
-    (["--metric", "per_label.L9.f1"], "label 'L9' is not in the label set"),
-    (["--pred-col", "1", "--pred-col", "2"], "give --pred-col once"),
-])
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        (["--metric", "macro.f3"], "unknown metric 'macro.f3'"),
+        (["--test", "mcnemar", "--metric", "macro.f1"], "accuracy only"),
+        (["--baseline", "nobody"], "unknown baseline 'nobody'"),
+        (["--metric", "per_label.L9.f1"], "label 'L9' is not in the label set"),
+        (["--pred-col", "1", "--pred-col", "2"], "give --pred-col once"),
+    ],
+)
 def test_bad_options_exit_2_with_one_line(systems: dict[str, Path], extra: list[str], needle: str) -> None:
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(systems["svm"]), *extra)
     assert out.returncode == 2 and out.stdout == b""
@@ -140,8 +247,10 @@ def test_bad_files_exit_2_naming_the_file(systems: dict[str, Path], tmp_path: Pa
     blank = tmp_path / "blank.txt"
     blank.write_text("L0\n\n" + "L1\n" * 398)
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(blank))
-    assert out.returncode == 2 and f"{blank}:3: 1 blank line(s) before this line, but 0 before line 2 of" \
-        in out.stderr.decode()
+    assert (
+        out.returncode == 2
+        and f"{blank}:3: 1 blank line(s) before this line, but 0 before line 2 of" in out.stderr.decode()
+    )
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]))
     assert out.returncode == 2 and "at least two prediction files" in out.stderr.decode()
     out = run_cli("compare", str(systems["gold"]), str(systems["bert"]), str(systems["bert"]))
@@ -151,14 +260,34 @@ def test_bad_files_exit_2_naming_the_file(systems: dict[str, Path], tmp_path: Pa
 
 
 def test_jsonl_list_columns_and_parquet(tmp_path: Path) -> None:
-    rows = [{"gold": ["A", "B"], "x": ["A", "B"], "y": ["A"]}, {"gold": [], "x": [], "y": ["C"]},
-            {"gold": ["C"], "x": ["B"], "y": ["C"]}] * 5
+    rows = [
+        {"gold": ["A", "B"], "x": ["A", "B"], "y": ["A"]},
+        {"gold": [], "x": [], "y": ["C"]},
+        {"gold": ["C"], "x": ["B"], "y": ["C"]},
+    ] * 5
     path = tmp_path / "runs.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    data = _json(str(path), "--gold-col", "gold", "--pred-col", "x", "--pred-col", "y", "--multilabel",
-                 "--metric", "micro.f1", "--seed", "1")
-    expected = clfeval.compare([r["gold"] for r in rows], {"x": [r["x"] for r in rows], "y": [r["y"] for r in rows]},
-                               multilabel=True, metrics="micro.f1", seed=1)
+    data = _json(
+        str(path),
+        "--gold-col",
+        "gold",
+        "--pred-col",
+        "x",
+        "--pred-col",
+        "y",
+        "--multilabel",
+        "--metric",
+        "micro.f1",
+        "--seed",
+        "1",
+    )
+    expected = clfeval.compare(
+        [r["gold"] for r in rows],
+        {"x": [r["x"] for r in rows], "y": [r["y"] for r in rows]},
+        multilabel=True,
+        metrics="micro.f1",
+        seed=1,
+    )
     assert data["pairs"][0]["p_value"] == pytest.approx(expected.pairs[0].p_value)
     assert data["scores"]["x"]["micro.f1"] == pytest.approx(expected.score("x", "micro.f1"))
     import polars as pl
@@ -166,8 +295,9 @@ def test_jsonl_list_columns_and_parquet(tmp_path: Path) -> None:
     single = tmp_path / "runs.parquet"
     frame = pl.DataFrame({"gold": ["a", "b", "c"] * 10, "s1": ["a", "b", "b"] * 10, "s2": ["a", "a", "c"] * 10})
     frame.write_parquet(single)
-    data = _json(str(single), "--gold-col", "gold", "--pred-col", "s1", "--pred-col", "s2", "--seed", "1",
-                 "--metric", "accuracy")
+    data = _json(
+        str(single), "--gold-col", "gold", "--pred-col", "s1", "--pred-col", "s2", "--seed", "1", "--metric", "accuracy"
+    )
     assert data["scores"] == {"s1": {"accuracy": pytest.approx(2 / 3)}, "s2": {"accuracy": pytest.approx(2 / 3)}}
 
 
@@ -178,8 +308,20 @@ def test_line_order_edge_cases(systems: dict[str, Path], tmp_path: Path) -> None
     for name in ("gold", "bert", "svm"):
         headed[name] = tmp_path / f"{name}.csv"
         headed[name].write_text("label\n" + systems[name].read_text())
-    out = run_cli("compare", *(str(headed[n]) for n in ("gold", "bert", "svm")), "--pred-col", "label",
-                  "--gold-col", "-1", "--format", "json", "--seed", "1", "--rounds", "100")
+    out = run_cli(
+        "compare",
+        *(str(headed[n]) for n in ("gold", "bert", "svm")),
+        "--pred-col",
+        "label",
+        "--gold-col",
+        "-1",
+        "--format",
+        "json",
+        "--seed",
+        "1",
+        "--rounds",
+        "100",
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["n_instances"] == 400  # a named column implies a header in every file
     table = tmp_path / "t.csv"

@@ -6,6 +6,7 @@ are exactly the same multiset of (row, count) as ``read_cells`` gives on one con
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -40,8 +41,9 @@ def client() -> Any:
     """A real two-process local cluster for the whole module."""
     with warnings.catch_warnings():  # the scheduler's HTTP server moves off port 8787 when that is taken
         warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                           dashboard_address=None, processes=True)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+        )
     client = distributed.Client(cluster, set_as_default=False)
     yield client
     client.close()
@@ -59,24 +61,27 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     gold = rng.choice(LABELS, N_ROWS)
     gold_sets, pred_sets = _sets(rng, N_ROWS), _sets(rng, N_ROWS)
     gold_int = rng.integers(0, 4, N_ROWS)
-    frame = pl.DataFrame({
-        "gold": gold,
-        "pred": np.where(rng.random(N_ROWS) < 0.7, gold, rng.choice(LABELS, N_ROWS)),
-        "predB": np.where(rng.random(N_ROWS) < 0.6, gold, rng.choice(LABELS, N_ROWS)),
-        "gold_int": gold_int,
-        "pred_int": np.where(rng.random(N_ROWS) < 0.5, gold_int, rng.integers(0, 4, N_ROWS)),
-        "pred_float": np.where(rng.random(N_ROWS) < 0.5, gold_int, rng.integers(0, 4, N_ROWS)).astype(float)
-        + np.where(rng.random(N_ROWS) < 0.1, 0.5, 0.0),  # mostly 1.0, 2.0…, some 1.5: "1" and "1.5"
-        "gold_set": [",".join(s) for s in gold_sets],
-        "pred_set": [",".join(s) for s in pred_sets],
-        "gold_list": gold_sets,
-        "pred_list": pred_sets,
-        "other": rng.random(N_ROWS),
-    }, schema_overrides={"gold_list": pl.List(pl.String), "pred_list": pl.List(pl.String)})
+    frame = pl.DataFrame(
+        {
+            "gold": gold,
+            "pred": np.where(rng.random(N_ROWS) < 0.7, gold, rng.choice(LABELS, N_ROWS)),
+            "predB": np.where(rng.random(N_ROWS) < 0.6, gold, rng.choice(LABELS, N_ROWS)),
+            "gold_int": gold_int,
+            "pred_int": np.where(rng.random(N_ROWS) < 0.5, gold_int, rng.integers(0, 4, N_ROWS)),
+            "pred_float": np.where(rng.random(N_ROWS) < 0.5, gold_int, rng.integers(0, 4, N_ROWS)).astype(float)
+            + np.where(rng.random(N_ROWS) < 0.1, 0.5, 0.0),  # mostly 1.0, 2.0…, some 1.5: "1" and "1.5"
+            "gold_set": [",".join(s) for s in gold_sets],
+            "pred_set": [",".join(s) for s in pred_sets],
+            "gold_list": gold_sets,
+            "pred_list": pred_sets,
+            "other": rng.random(N_ROWS),
+        },
+        schema_overrides={"gold_list": pl.List(pl.String), "pred_list": pl.List(pl.String)},
+    )
     root = tmp_path_factory.mktemp("cluster")
     (root / "parts").mkdir()
     bounds = np.linspace(0, N_ROWS, N_PARTS + 1).astype(int)
-    parts = [frame.slice(lo, hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    parts = [frame.slice(lo, hi - lo) for lo, hi in itertools.pairwise(bounds)]
     paths: dict[str, Any] = {"parquet": [], "csv": [], "jsonl": [], "tsv": []}
     flat = frame.drop("gold_list", "pred_list")
     for k, part in enumerate(parts):
@@ -86,16 +91,22 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         part.drop("gold_list", "pred_list").write_csv(paths["csv"][-1])
         paths["tsv"].append(str(root / "parts" / f"part-{k}.tsv"))
         part.select("gold", "pred").filter(~pl.col("gold").str.contains(" ")).write_csv(
-            paths["tsv"][-1], separator="\t", include_header=False, quote_style="never")
+            paths["tsv"][-1], separator="\t", include_header=False, quote_style="never"
+        )
         paths["jsonl"].append(str(root / "parts" / f"part-{k}.jsonl"))
         part.write_ndjson(paths["jsonl"][-1])
-    whole = {"parquet": str(root / "all.parquet"), "csv": str(root / "all.csv"), "jsonl": str(root / "all.jsonl"),
-             "tsv": str(root / "all.tsv")}
+    whole = {
+        "parquet": str(root / "all.parquet"),
+        "csv": str(root / "all.csv"),
+        "jsonl": str(root / "all.jsonl"),
+        "tsv": str(root / "all.tsv"),
+    }
     frame.write_parquet(whole["parquet"])
     flat.write_csv(whole["csv"])
     frame.write_ndjson(whole["jsonl"])
     frame.select("gold", "pred").filter(~pl.col("gold").str.contains(" ")).write_csv(
-        whole["tsv"], separator="\t", include_header=False, quote_style="never")
+        whole["tsv"], separator="\t", include_header=False, quote_style="never"
+    )
     return {"root": root, "parts": paths, "whole": whole, "frame": frame}
 
 
@@ -117,6 +128,7 @@ def _same(got: Cells, expected: Cells) -> None:
 # ---------------------------------------------------------------------------------------------
 # The same cells as the embedded engine
 # ---------------------------------------------------------------------------------------------
+
 
 def test_single_label_parquet_parts(client: Any, data: dict) -> None:
     got = cluster_cells(data["parts"]["parquet"], ["gold", "pred"], ["gold", "predicted"], scheduler=client)
@@ -207,26 +219,41 @@ def test_header_name_and_negative_position(client: Any, data: dict) -> None:
     columns = ["gold", -3]
     got = cluster_cells(data["parts"]["csv"], columns, ["gold", "predicted"], scheduler=client, empty_ok=True)
     _same(got, read_cells(data["whole"]["csv"], columns, ["gold", "predicted"], empty_ok=True))
-    assert _multiset(got) == _multiset(cluster_cells(data["parts"]["csv"], [1, 7], ["gold", "predicted"],
-                                                     TableOptions(header=True), scheduler=client, empty_ok=True))
+    assert _multiset(got) == _multiset(
+        cluster_cells(
+            data["parts"]["csv"],
+            [1, 7],
+            ["gold", "predicted"],
+            TableOptions(header=True),
+            scheduler=client,
+            empty_ok=True,
+        )
+    )
 
 
 def test_frame_cells(client: Any, data: dict) -> None:
     frame = data["frame"].select("gold", "pred", "gold_int", "pred_float").to_pandas()
     ddf = dd.from_pandas(frame, npartitions=3)
     got = frame_cells(ddf, ["gold", -1, 3], ["gold", "predicted", "other"], scheduler=client)
-    expected = Counter(zip(frame["gold"], (str(int(v)) if v == int(v) else str(v) for v in frame["pred_float"]),
-                           frame["gold_int"].astype(str)))
+    expected = Counter(
+        zip(
+            frame["gold"],
+            (str(int(v)) if v == int(v) else str(v) for v in frame["pred_float"]),
+            frame["gold_int"].astype(str),
+        )
+    )
     assert _multiset(got) == expected
     assert got.header is True
 
 
 def test_frame_cells_arrow_list_columns(client: Any, data: dict) -> None:
     frame = data["frame"].select("gold_list", "pred_list").to_pandas(use_pyarrow_extension_array=True)
-    got = frame_cells(dd.from_pandas(frame, npartitions=2), [1, 2], ["gold", "predicted"], scheduler=client,
-                      empty_ok=True)
-    expected = Counter((tuple(g), tuple(p)) for g, p in zip(data["frame"]["gold_list"].to_list(),
-                                                            data["frame"]["pred_list"].to_list()))
+    got = frame_cells(
+        dd.from_pandas(frame, npartitions=2), [1, 2], ["gold", "predicted"], scheduler=client, empty_ok=True
+    )
+    expected = Counter(
+        (tuple(g), tuple(p)) for g, p in zip(data["frame"]["gold_list"].to_list(), data["frame"]["pred_list"].to_list())
+    )
     assert _multiset(got) == expected
 
 
@@ -234,13 +261,15 @@ def test_frame_cells_arrow_list_columns(client: Any, data: dict) -> None:
 # Errors
 # ---------------------------------------------------------------------------------------------
 
+
 def test_null_label_is_an_input_error(client: Any, tmp_path: Path) -> None:
     paths = []
     for k, preds in enumerate([["a", None, "b"], ["a", "b", None], ["b", "b", "a"]]):
         paths.append(str(tmp_path / f"n-{k}.parquet"))
         pl.DataFrame({"gold": ["a", "b", "a"], "pred": preds}).write_parquet(paths[-1])
-    with pytest.raises(InputError, match=r"n-[01]\.parquet:[23]: the predicted label \('pred'\) is missing \(null\)"
-                       ) as info:
+    with pytest.raises(
+        InputError, match=r"n-[01]\.parquet:[23]: the predicted label \('pred'\) is missing \(null\)"
+    ) as info:
         cluster_cells(paths, ["gold", "pred"], ["gold", "predicted"], scheduler=client)
     assert info.value.source in paths[:2] and info.value.line in (2, 3)
     assert "\n" not in str(info.value)
@@ -248,8 +277,7 @@ def test_null_label_is_an_input_error(client: Any, tmp_path: Path) -> None:
 
 def test_nan_label_is_an_input_error(client: Any, tmp_path: Path) -> None:
     # pandas NaN (a null once in Arrow) and a NaN stored in Parquet (a float value, not a null) are both missing
-    ddf = dd.from_pandas(pd.DataFrame({"g": ["a", "b", "c", "d"], "p": [1.0, float("nan"), 2.0, 3.0]}),
-                         npartitions=2)
+    ddf = dd.from_pandas(pd.DataFrame({"g": ["a", "b", "c", "d"], "p": [1.0, float("nan"), 2.0, 3.0]}), npartitions=2)
     with pytest.raises(InputError, match=r"<dask frame>: the predicted label \('p'\) is missing \(null\) in 1 row$"):
         frame_cells(ddf, ["g", "p"], ["gold", "predicted"], scheduler=client)
     path = str(tmp_path / "nan.parquet")
@@ -275,9 +303,11 @@ def test_missing_file_and_empty_glob(client: Any, tmp_path: Path) -> None:
 
 
 def test_unreachable_scheduler_is_an_option_error(data: dict) -> None:
-    with dask.config.set({"distributed.comm.timeouts.connect": "0.3s"}):
-        with pytest.raises(OptionError, match=r"could not connect to the dask scheduler at tcp://127\.0\.0\.1:1\b"):
-            cluster_cells(data["parts"]["parquet"], [1, 2], ["gold", "predicted"], scheduler="tcp://127.0.0.1:1")
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "0.3s"}),
+        pytest.raises(OptionError, match=r"could not connect to the dask scheduler at tcp://127\.0\.0\.1:1\b"),
+    ):
+        cluster_cells(data["parts"]["parquet"], [1, 2], ["gold", "predicted"], scheduler="tcp://127.0.0.1:1")
 
 
 def test_missing_dask_is_an_option_error(monkeypatch: pytest.MonkeyPatch, data: dict) -> None:
@@ -291,10 +321,12 @@ def test_missing_dask_is_an_option_error(monkeypatch: pytest.MonkeyPatch, data: 
 # Schedulers and the end result
 # ---------------------------------------------------------------------------------------------
 
+
 def test_scheduler_address_and_client(client: Any, data: dict) -> None:
     expected = _multiset(read_cells(data["whole"]["parquet"], ["gold", "pred"], ["gold", "predicted"]))
-    by_address = cluster_cells(data["parts"]["parquet"], ["gold", "pred"], ["gold", "predicted"],
-                               scheduler=client.scheduler.address)
+    by_address = cluster_cells(
+        data["parts"]["parquet"], ["gold", "pred"], ["gold", "predicted"], scheduler=client.scheduler.address
+    )
     by_client = cluster_cells(data["parts"]["parquet"], ["gold", "pred"], ["gold", "predicted"], scheduler=client)
     assert _multiset(by_address) == _multiset(by_client) == expected
     assert client.status == "running"  # a client that was passed in is left open
@@ -308,8 +340,9 @@ def test_local_cluster_for_the_call(data: dict) -> None:
 
 
 def test_end_result_equals_count_file(client: Any, data: dict) -> None:
-    cells = cluster_cells(data["parts"]["csv"], [1, 2], ["gold", "predicted"], TableOptions(header=True),
-                          scheduler=client)
+    cells = cluster_cells(
+        data["parts"]["csv"], [1, 2], ["gold", "predicted"], TableOptions(header=True), scheduler=client
+    )
     got = _to_counts(cells.rows, cells.counts, cells.source, False, ",", "keep", "ignore")
     expected = count_file(data["whole"]["csv"], gold_col=1, pred_col=2, options=TableOptions(header=True)).counts
     assert isinstance(got, ConfusionCounts) and isinstance(expected, ConfusionCounts)
@@ -319,8 +352,9 @@ def test_end_result_equals_count_file(client: Any, data: dict) -> None:
 
 
 def test_end_result_multilabel_equals_count_file(client: Any, data: dict) -> None:
-    cells = cluster_cells(data["parts"]["parquet"], ["gold_list", "pred_list"], ["gold", "predicted"],
-                          scheduler=client, empty_ok=True)
+    cells = cluster_cells(
+        data["parts"]["parquet"], ["gold_list", "pred_list"], ["gold", "predicted"], scheduler=client, empty_ok=True
+    )
     got = _to_counts(cells.rows, cells.counts, cells.source, True, ",", "keep", "ignore")
     expected = count_file(data["whole"]["csv"], gold_col="gold_set", pred_col="pred_set", multilabel=True).counts
     assert got.pairs == expected.pairs
@@ -331,24 +365,37 @@ def test_end_result_multilabel_equals_count_file(client: Any, data: dict) -> Non
 # Every engine, end to end: the same counts and the same reports
 # ---------------------------------------------------------------------------------------------
 
+
 def _report(result: Any) -> dict:
     """A result's JSON without provenance (inputs, options), at every level."""
+
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: strip(v) for k, v in value.items() if k not in ("inputs", "options")}
         return value
+
     return strip(result.to_dict())
 
 
 def test_every_engine_scores_single_label_parts_alike(client: Any, data: dict) -> None:
     import clfeval
 
-    embedded_parts = clfeval.score_file(data["parts"]["parquet"], gold_col="gold", pred_col="pred", ci="bootstrap",
-                                        seed=5, resamples=300)
-    one_file = clfeval.score_file(data["whole"]["csv"], gold_col="gold", pred_col="pred", ci="bootstrap", seed=5,
-                                  resamples=300)
-    on_dask = clfeval.score_file(str(data["root"] / "parts" / "part-*.parquet"), gold_col="gold", pred_col="pred",
-                                 ci="bootstrap", seed=5, resamples=300, engine="dask", scheduler=client)
+    embedded_parts = clfeval.score_file(
+        data["parts"]["parquet"], gold_col="gold", pred_col="pred", ci="bootstrap", seed=5, resamples=300
+    )
+    one_file = clfeval.score_file(
+        data["whole"]["csv"], gold_col="gold", pred_col="pred", ci="bootstrap", seed=5, resamples=300
+    )
+    on_dask = clfeval.score_file(
+        str(data["root"] / "parts" / "part-*.parquet"),
+        gold_col="gold",
+        pred_col="pred",
+        ci="bootstrap",
+        seed=5,
+        resamples=300,
+        engine="dask",
+        scheduler=client,
+    )
     assert _report(embedded_parts) == _report(one_file) == _report(on_dask)
     assert on_dask.options["engine"] == "dask" and "engine" not in one_file.options
 
@@ -359,8 +406,14 @@ def test_every_engine_scores_multilabel_alike(client: Any, data: dict) -> None:
     options = dict(gold_col="gold_set", pred_col="pred_set", multilabel=True)
     embedded = clfeval.score_file(data["whole"]["csv"], **options)
     on_dask = clfeval.score_file(data["parts"]["csv"], engine="dask", scheduler=client, **options)
-    lists = clfeval.score_file(data["parts"]["parquet"], gold_col="gold_list", pred_col="pred_list", multilabel=True,
-                               engine="dask", scheduler=client)
+    lists = clfeval.score_file(
+        data["parts"]["parquet"],
+        gold_col="gold_list",
+        pred_col="pred_list",
+        multilabel=True,
+        engine="dask",
+        scheduler=client,
+    )
     assert _report(embedded) == _report(on_dask) == _report(lists)
     assert embedded.task == "multi-label" and embedded.n_instances == N_ROWS
 
@@ -368,13 +421,13 @@ def test_every_engine_scores_multilabel_alike(client: Any, data: dict) -> None:
 def test_every_engine_compares_alike(client: Any, data: dict) -> None:
     import clfeval
 
-    options = dict(gold_col="gold", pred_cols=["pred", "predB"], metrics=["macro.f1", "accuracy"], rounds=300,
-                   seed=9)
+    options = dict(gold_col="gold", pred_cols=["pred", "predB"], metrics=["macro.f1", "accuracy"], rounds=300, seed=9)
     embedded = clfeval.compare_files(data["whole"]["parquet"], **options)
     on_dask = clfeval.compare_files(data["parts"]["parquet"], engine="dask", scheduler=client, **options)
     assert _report(embedded) == _report(on_dask)
-    counts = clfeval.counts_of_frame(dd.read_parquet(data["parts"]["parquet"]), gold_col="gold",
-                                     pred_cols=["pred", "predB"], scheduler=client)
+    counts = clfeval.counts_of_frame(
+        dd.read_parquet(data["parts"]["parquet"]), gold_col="gold", pred_cols=["pred", "predB"], scheduler=client
+    )
     assert isinstance(counts, clfeval.JointCounts) and counts.systems == ("pred", "predB")
     from_frame = clfeval.compare_counts(counts, metrics=["macro.f1", "accuracy"], rounds=300, seed=9)
     assert _report(from_frame)["pairs"] == _report(embedded)["pairs"]
@@ -384,11 +437,29 @@ def test_cli_engine_dask_on_its_own_local_cluster(data: dict, tmp_path: Path) ->
     from tests.conftest import run_cli
 
     pattern = str(data["root"] / "parts" / "part-*.parquet")
-    out = run_cli("count", pattern, "--gold-col", "gold", "--pred-col", "pred", "--engine", "dask",
-                  "-o", str(tmp_path / "dask.json"))
+    out = run_cli(
+        "count",
+        pattern,
+        "--gold-col",
+        "gold",
+        "--pred-col",
+        "pred",
+        "--engine",
+        "dask",
+        "-o",
+        str(tmp_path / "dask.json"),
+    )
     assert out.returncode == 0, out.stderr
-    embedded = run_cli("count", data["whole"]["parquet"], "--gold-col", "gold", "--pred-col", "pred",
-                       "-o", str(tmp_path / "embedded.json"))
+    embedded = run_cli(
+        "count",
+        data["whole"]["parquet"],
+        "--gold-col",
+        "gold",
+        "--pred-col",
+        "pred",
+        "-o",
+        str(tmp_path / "embedded.json"),
+    )
     assert embedded.returncode == 0, embedded.stderr
     import json
 
@@ -438,5 +509,6 @@ def test_dask_engine_input_errors_are_one_line(tmp_path: Path) -> None:
     from tests.conftest import cli_error, run_cli_process
 
     (tmp_path / "bad.txt").write_text("a a\nb\n")
-    cli_error(run_cli_process("score", "bad.txt", "--engine", "dask", cwd=tmp_path),
-              "bad.txt:2: expected at least 2 fields")
+    cli_error(
+        run_cli_process("score", "bad.txt", "--engine", "dask", cwd=tmp_path), "bad.txt:2: expected at least 2 fields"
+    )

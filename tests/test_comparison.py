@@ -60,8 +60,15 @@ def test_randomization_p_values_agree_with_a_per_instance_reference(name: str) -
     """Count-compressed AR on several metrics at once against swapping instance by instance and rescoring."""
     gold, a, b = _dataset(name)
     spec = DATASETS[name]
-    ours = clfeval.compare(gold, {"A": a, "B": b}, metrics=spec["metrics"], rounds=20_000, seed=3, exact_limit=0,
-                           multilabel=spec["multilabel"])
+    ours = clfeval.compare(
+        gold,
+        {"A": a, "B": b},
+        metrics=spec["metrics"],
+        rounds=20_000,
+        seed=3,
+        exact_limit=0,
+        multilabel=spec["multilabel"],
+    )
     labels = list(ours.first.labels)
     observed = [ours.pair("A", "B", m).difference for m in spec["metrics"]]
     rng = np.random.default_rng(5)
@@ -107,15 +114,17 @@ def test_exact_enumeration_through_the_api_equals_brute_force() -> None:
 def test_systems_are_scored_over_one_label_set() -> None:
     # A never predicts 'z' and B never predicts 'y': each alone would see a different union label set
     gold = ["x", "y", "z", "x", "y", "z"]
-    result = clfeval.compare(gold, {"A": ["x", "y", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]},
-                             metrics=["macro.f1"], seed=1)
+    result = clfeval.compare(
+        gold, {"A": ["x", "y", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]}, metrics=["macro.f1"], seed=1
+    )
     for name, pred in (("A", ["x", "y", "y", "x", "x", "y"]), ("B", ["x", "z", "z", "x", "x", "z"])):
         alone = clfeval.score(gold, pred, labels=["x", "y", "z"])
         assert result.results[name].labels == ("x", "y", "z")
         assert result.score(name, "macro.f1") == pytest.approx(alone.averages["macro"]["f"])
     assert result.first.label_source == "union"
-    gold_only = clfeval.compare(gold, {"A": ["x", "w", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]},
-                                labels_from="gold", seed=1)
+    gold_only = clfeval.compare(
+        gold, {"A": ["x", "w", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]}, labels_from="gold", seed=1
+    )
     assert gold_only.first.labels == ("x", "y", "z")
     assert any("outside the label set" in w for w in gold_only.warnings)
 
@@ -126,8 +135,9 @@ def test_every_reported_score_is_a_metric_and_matches_score() -> None:
     a, b = _noisy(rng, gold, 3, 0.7), _noisy(rng, gold, 3, 0.6)
     alone = clfeval.score(gold, a, labels=["0", "1", "2"])
     names = [f"{avg}.{m}" for avg in alone.averages for m in ("precision", "recall", "f1")]
-    names += ["accuracy", "micro_fpr"] + [f"per_label.{lab}.{m}" for lab in alone.labels
-                                          for m in ("precision", "recall", "f1", "specificity")]
+    names += ["accuracy", "micro_fpr"] + [
+        f"per_label.{lab}.{m}" for lab in alone.labels for m in ("precision", "recall", "f1", "specificity")
+    ]
     result = clfeval.compare(gold, {"A": a, "B": b}, metrics=names, rounds=50, seed=1, exact_limit=0)
     for name in names:
         assert result.score("A", name) == pytest.approx(_value(alone, name), abs=1e-12), name
@@ -140,11 +150,18 @@ def test_metric_names_follow_beta_and_task() -> None:
     assert metric_key("macro.f2", labels=["a"], task="single-label", beta=2) == ("averages", "macro", "f")
     assert metric_key("subset_accuracy", labels=["a"], task="multi-label") == ("accuracy",)
     assert metric_key("per_label.a.b.f1", labels=["a.b"], task="single-label") == ("per_label", "a.b", "f")
-    for bad, task in (("macro.f1", "x"), ("samples.f1", "single-label"), ("mcc", "multi-label"),
-                      ("macro.f2", "single-label"), ("per_label.q.f1", "single-label"), ("macro", "single-label")):
+    for bad, task in (
+        ("macro.f1", "x"),
+        ("samples.f1", "single-label"),
+        ("mcc", "multi-label"),
+        ("macro.f2", "single-label"),
+        ("per_label.q.f1", "single-label"),
+        ("macro", "single-label"),
+    ):
         with pytest.raises(OptionError):
-            metric_key(bad, labels=["a"], task=task if task != "x" else "single-label", beta=1 if bad != "macro.f1"
-                       else 2)
+            metric_key(
+                bad, labels=["a"], task=task if task != "x" else "single-label", beta=1 if bad != "macro.f1" else 2
+            )
 
 
 def test_holm_matches_its_definition() -> None:
@@ -164,8 +181,11 @@ def test_holm_matches_its_definition() -> None:
 def test_three_systems_every_pair_holm_and_ranking() -> None:
     rng = np.random.default_rng(8)
     gold = rng.integers(0, 5, 3000)
-    preds = {"weak": _noisy(rng, gold, 5, 0.55), "strong": _noisy(rng, gold, 5, 0.8),
-             "strong2": _noisy(rng, gold, 5, 0.8)}
+    preds = {
+        "weak": _noisy(rng, gold, 5, 0.55),
+        "strong": _noisy(rng, gold, 5, 0.8),
+        "strong2": _noisy(rng, gold, 5, 0.8),
+    }
     result = clfeval.compare(gold, preds, metrics=["macro.f1", "accuracy"], rounds=2000, seed=4)
     assert [(p.a, p.b) for p in result.pairs[:3]] == [("weak", "strong"), ("weak", "strong2"), ("strong", "strong2")]
     for metric in ("macro.f1", "accuracy"):
@@ -191,8 +211,9 @@ def test_seed_reproduces_and_pairs_have_their_own_streams() -> None:
     assert [p.p_value for p in one.pairs] == [p.p_value for p in two.pairs]
     # a pair's stream is keyed by its two names: the same numbers whichever other systems are compared
     against_b = clfeval.compare(gold, preds, baseline="B", rounds=300, seed=42, exact_limit=0)
-    c_first = clfeval.compare(gold, {"C": preds["C"], "A": preds["A"], "B": preds["B"]}, rounds=300, seed=42,
-                              exact_limit=0)
+    c_first = clfeval.compare(
+        gold, {"C": preds["C"], "A": preds["A"], "B": preds["B"]}, rounds=300, seed=42, exact_limit=0
+    )
     two = clfeval.compare(gold, {"A": preds["A"], "B": preds["B"]}, rounds=300, seed=42, exact_limit=0)
     for other in (against_b, c_first, two):
         assert other.pair("A", "B").p_value == one.pair("A", "B").p_value
@@ -268,8 +289,14 @@ def test_identical_systems_and_undefined_differences() -> None:
     gold = ["a", "b", "a", "b"]
     same = clfeval.compare(gold, [["a", "a", "a", "b"], ["a", "a", "a", "b"]], seed=1)
     assert same.pairs[0].difference == 0 and same.pairs[0].p_value == 1 and same.pairs[0].exact
-    undefined = clfeval.compare(["a", "a"], [["a", "a"], ["a", "a"]], metrics=["per_label.b.precision"],
-                                zero_division="nan", labels=["a", "b"], seed=1)
+    undefined = clfeval.compare(
+        ["a", "a"],
+        [["a", "a"], ["a", "a"]],
+        metrics=["per_label.b.precision"],
+        zero_division="nan",
+        labels=["a", "b"],
+        seed=1,
+    )
     pair = undefined.pairs[0]
     assert math.isnan(pair.difference) and math.isnan(pair.p_value) and not pair.significant
     assert undefined.to_dict()["pairs"][0]["p_value"] is None
@@ -279,11 +306,17 @@ def test_identical_systems_and_undefined_differences() -> None:
 
 def test_bad_options_fail_with_the_valid_names() -> None:
     gold, a, b = ["a", "b"], ["a", "a"], ["b", "b"]
-    for kwargs, needle in ((dict(test="t"), "ar"), (dict(alternative="x"), "two-sided"),
-                           (dict(baseline="Q"), "unknown baseline"), (dict(rounds=0), "rounds"),
-                           (dict(metrics="macro.f9"), "macro.f1"), (dict(ci="delta"), "bootstrap"),
-                           (dict(alpha=2), "alpha"), (dict(metrics=[]), "no metric"),
-                           (dict(test="mcnemar", ci="bootstrap"), "McNemar")):
+    for kwargs, needle in (
+        (dict(test="t"), "ar"),
+        (dict(alternative="x"), "two-sided"),
+        (dict(baseline="Q"), "unknown baseline"),
+        (dict(rounds=0), "rounds"),
+        (dict(metrics="macro.f9"), "macro.f1"),
+        (dict(ci="delta"), "bootstrap"),
+        (dict(alpha=2), "alpha"),
+        (dict(metrics=[]), "no metric"),
+        (dict(test="mcnemar", ci="bootstrap"), "McNemar"),
+    ):
         with pytest.raises(OptionError, match=needle):
             clfeval.compare(gold, [a, b], **kwargs)
     with pytest.raises(OptionError, match="at least two"):
@@ -314,15 +347,21 @@ def test_mcnemar_extreme_tails_do_not_cancel() -> None:
 
     gold = ["a"] * 200
     result = clfeval.compare(gold, {"A": gold, "B": ["b"] * 100 + ["a"] * 100}, test="mcnemar", alternative="greater")
-    assert result.pairs[0].p_value == pytest.approx(stats.binomtest(100, 100, 0.5, alternative="greater").pvalue,
-                                                    rel=1e-9)
+    assert result.pairs[0].p_value == pytest.approx(
+        stats.binomtest(100, 100, 0.5, alternative="greater").pvalue, rel=1e-9
+    )
     assert result.pairs[0].p_value > 0 and result.seed is None
 
 
 def test_ranking_of_undefined_scores_and_ties() -> None:
     gold = list("aaaabbbb")
-    undefined = clfeval.compare(gold, {"X": list("aaaabbbb"), "Y": list("aaaaaaaa"), "Z": list("aaaabbba")},
-                                metrics=["per_label.b.precision"], zero_division="nan", seed=1)
+    undefined = clfeval.compare(
+        gold,
+        {"X": list("aaaabbbb"), "Y": list("aaaaaaaa"), "Z": list("aaaabbba")},
+        metrics=["per_label.b.precision"],
+        zero_division="nan",
+        seed=1,
+    )
     ranking = undefined.ranking("per_label.b.precision")
     assert [(r["system"], r["rank"]) for r in ranking] == [("X", 1), ("Z", 1), ("Y", None)]
     assert undefined.to_dict()["ranking"]["per_label.b.precision"][2]["rank"] is None
@@ -338,7 +377,8 @@ def test_fractional_beta_per_label_metric_round_trips() -> None:
     assert metric_key("per_label.x.y.recall", labels=["x.y"], task="single-label") == ("per_label", "x.y", "recall")
     result = clfeval.compare(list("abab"), [list("abaa"), list("bbab")], beta=0.5, metrics="per_label.a.f0.5", seed=1)
     assert result.score("A", "per_label.a.f0.5") == pytest.approx(
-        clfeval.score(list("abab"), list("abaa"), beta=0.5).per_label["a"].f)
+        clfeval.score(list("abab"), list("abaa"), beta=0.5).per_label["a"].f
+    )
 
 
 def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> None:
@@ -347,8 +387,15 @@ def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> Non
     a, b = _noisy(rng, gold, 3, 0.8), _noisy(rng, gold, 3, 0.7)
     assert clfeval.compare(gold, [a, b], test="bootstrap", ci="none", rounds=200, seed=1).pairs[0].ci is None
     gold = ["a"] * 40 + ["b"] * 2
-    result = clfeval.compare(gold, {"A": gold, "B": ["a"] * 40 + ["a", "b"]}, test="bootstrap", rounds=400, seed=2,
-                             metrics=["macro.precision"], zero_division="nan")
+    result = clfeval.compare(
+        gold,
+        {"A": gold, "B": ["a"] * 40 + ["a", "b"]},
+        test="bootstrap",
+        rounds=400,
+        seed=2,
+        metrics=["macro.precision"],
+        zero_division="nan",
+    )
     pair = result.pairs[0]
     assert pair.undefined_rounds > 0 and pair.ci is not None and not any(map(math.isnan, pair.ci))
     assert any("left out of the interval" in n for n in result.notes)

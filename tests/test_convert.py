@@ -25,10 +25,21 @@ def _exact(tp: int, fp: int, fn: int, tn: int, beta: Fraction = Fraction(1)) -> 
     def div(a: Fraction | int, b: Fraction | int) -> Fraction | None:
         return Fraction(a) / b if b else None
 
-    return {"tp": Fraction(tp), "fp": Fraction(fp), "fn": Fraction(fn), "tn": Fraction(tn), "n": Fraction(n),
-            "support": Fraction(tp + fn), "predicted": Fraction(tp + fp), "precision": div(tp, tp + fp),
-            "recall": div(tp, tp + fn), "f": div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
-            "accuracy": div(tp + tn, n), "specificity": div(tn, tn + fp), "prevalence": div(tp + fn, n)}
+    return {
+        "tp": Fraction(tp),
+        "fp": Fraction(fp),
+        "fn": Fraction(fn),
+        "tn": Fraction(tn),
+        "n": Fraction(n),
+        "support": Fraction(tp + fn),
+        "predicted": Fraction(tp + fp),
+        "precision": div(tp, tp + fp),
+        "recall": div(tp, tp + fn),
+        "f": div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "accuracy": div(tp + tn, n),
+        "specificity": div(tn, tn + fp),
+        "prevalence": div(tp + fn, n),
+    }
 
 
 def _rounded(x: Fraction, decimals: int) -> str:
@@ -57,13 +68,22 @@ def _fits(table: tuple[int, int, int, int], figures: dict[str, str]) -> bool:
 
 
 def _all_tables(n: int) -> list[tuple[int, int, int, int]]:
-    return [(tp, fp, fn, n - tp - fp - fn) for tp in range(n + 1) for fp in range(n + 1 - tp)
-            for fn in range(n + 1 - tp - fp)]
+    return [
+        (tp, fp, fn, n - tp - fp - fn)
+        for tp in range(n + 1)
+        for fp in range(n + 1 - tp)
+        for fn in range(n + 1 - tp - fp)
+    ]
 
 
-SUFFICIENT = [("precision", "recall", "support", "n"), ("f", "support", "predicted", "n"),
-              ("precision", "recall", "n"), ("accuracy", "precision", "recall", "n"),
-              ("specificity", "prevalence", "precision", "n"), ("recall", "predicted", "tn", "precision")]
+SUFFICIENT = [
+    ("precision", "recall", "support", "n"),
+    ("f", "support", "predicted", "n"),
+    ("precision", "recall", "n"),
+    ("accuracy", "precision", "recall", "n"),
+    ("specificity", "prevalence", "precision", "n"),
+    ("recall", "predicted", "tn", "precision"),
+]
 
 
 @pytest.mark.slow
@@ -79,8 +99,14 @@ def test_exactly_the_brute_force_tables(which: int) -> None:
         if any(exact[name] is None for name in names):
             continue
         decimals = rng.choice([1, 2, 3])
-        figures = {name: (str(int(exact[name])) if name in ("tp", "fp", "fn", "tn", "n", "support", "predicted")
-                          else _rounded(exact[name], decimals)) for name in names}
+        figures = {
+            name: (
+                str(int(exact[name]))
+                if name in ("tp", "fp", "fn", "tn", "n", "support", "predicted")
+                else _rounded(exact[name], decimals)
+            )
+            for name in names
+        }
         result = convert(limit=10**6, **figures)
         if result.status == "insufficient":  # e.g. recall 0 without n: fn can be anything
             assert "n" not in names and result.messages
@@ -106,8 +132,12 @@ def test_round_trip_on_thousands_of_random_tables() -> None:
         if exact["precision"] is None or exact["recall"] is None:
             continue
         decimals = int(rng.integers(2, 5))
-        figures = {"precision": _rounded(exact["precision"], decimals),
-                   "recall": _rounded(exact["recall"], decimals), "support": str(tp + fn), "n": str(n)}
+        figures = {
+            "precision": _rounded(exact["precision"], decimals),
+            "recall": _rounded(exact["recall"], decimals),
+            "support": str(tp + fn),
+            "n": str(n),
+        }
         result = convert(limit=10**5, **figures)
         assert (tp, fp, fn, tn) in {(t.tp, t.fp, t.fn, t.tn) for t in result.tables}, figures
 
@@ -154,8 +184,21 @@ def test_bad_figures() -> None:
         convert(support="2.5")
     with pytest.raises(OptionError, match="unknown quantity 'f1score'"):
         convert(f1score="0.5")
-    assert set(QUANTITIES) == {"tp", "fp", "fn", "tn", "n", "support", "predicted", "precision", "recall", "f",
-                               "accuracy", "specificity", "prevalence"}
+    assert set(QUANTITIES) == {
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "n",
+        "support",
+        "predicted",
+        "precision",
+        "recall",
+        "f",
+        "accuracy",
+        "specificity",
+        "prevalence",
+    }
 
 
 def test_per_label_figures_give_the_counts_and_the_averages() -> None:
@@ -164,8 +207,14 @@ def test_per_label_figures_give_the_counts_and_the_averages() -> None:
     gold = rng.choice(labels, 300, p=[0.4, 0.3, 0.2, 0.1])
     pred = np.where(rng.random(300) < 0.7, gold, rng.choice(labels, 300))
     truth = clfeval.score(gold, pred)
-    rows = {lab: {"precision": f"{truth.per_label[lab].precision:.3f}", "recall": f"{truth.per_label[lab].recall:.3f}",
-                  "support": truth.per_label[lab].support} for lab in labels}
+    rows = {
+        lab: {
+            "precision": f"{truth.per_label[lab].precision:.3f}",
+            "recall": f"{truth.per_label[lab].recall:.3f}",
+            "support": truth.per_label[lab].support,
+        }
+        for lab in labels
+    }
     r = convert_labels(rows)
     assert r.n == 300 and r.combinations >= 1
     for lab in labels:
@@ -178,8 +227,9 @@ def test_per_label_figures_give_the_counts_and_the_averages() -> None:
 
 
 def test_cli_convert_binary_and_table(tmp_path: Path) -> None:
-    out = run_cli("convert", "--precision", "0.75", "--recall", "0.6", "--support", "50", "--n", "100",
-                  "--format", "json")
+    out = run_cli(
+        "convert", "--precision", "0.75", "--recall", "0.6", "--support", "50", "--n", "100", "--format", "json"
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["schema"] == "clfeval.convert/1" and data["status"] == "unique" and data["count"] == 1
@@ -188,9 +238,11 @@ def test_cli_convert_binary_and_table(tmp_path: Path) -> None:
     text = run_cli("convert", "--precision", "0.9", "--support", "10", "--predicted", "3").stdout.decode()
     assert "no integer table fits" in text and "disagree" in text
     table = tmp_path / "report.md"
-    table.write_text("| class | precision | recall | f1-score | support |\n|---|---:|---:|---:|---:|\n"
-                     "| A | 0.80 | 0.67 | 0.73 | 6 |\n| B | 0.60 | 0.75 | 0.67 | 4 |\n"
-                     "| macro avg | 0.70 | 0.71 | 0.70 | 10 |\n")
+    table.write_text(
+        "| class | precision | recall | f1-score | support |\n|---|---:|---:|---:|---:|\n"
+        "| A | 0.80 | 0.67 | 0.73 | 6 |\n| B | 0.60 | 0.75 | 0.67 | 4 |\n"
+        "| macro avg | 0.70 | 0.71 | 0.70 | 10 |\n"
+    )
     data = json.loads(run_cli("convert", "--table", str(table), "--format", "json").stdout)
     assert data["n"] == 10 and data["labels"]["A"]["tables"][0]["tp"] == 4
     bad = run_cli("convert", "--precision", "high")

@@ -15,8 +15,9 @@ from clfeval.errors import InputError
 from tests.conftest import run_cli
 
 
-def _write_parts(tmp_path: Path, n: int = 600, parts: int = 3, seed: int = 11, multilabel: bool = False,
-                 systems: int = 1) -> tuple[Path, list[Path]]:
+def _write_parts(
+    tmp_path: Path, n: int = 600, parts: int = 3, seed: int = 11, multilabel: bool = False, systems: int = 1
+) -> tuple[Path, list[Path]]:
     """A TSV table (gold, one predicted column per system) and the same rows split into parts."""
     rng = random.Random(seed)
     labels = ["A", "B", "C", "D"]
@@ -37,15 +38,18 @@ def _write_parts(tmp_path: Path, n: int = 600, parts: int = 3, seed: int = 11, m
     paths = []
     for k in range(parts):
         path = tmp_path / f"part-{k}.tsv"
-        path.write_text(header + "\n" + "\n".join(lines[k * n // parts:(k + 1) * n // parts]) + "\n")
+        path.write_text(header + "\n" + "\n".join(lines[k * n // parts : (k + 1) * n // parts]) + "\n")
         paths.append(path)
     return whole, paths
 
 
 def _comparable(data: dict) -> dict:
     """A result without its provenance (inputs, options, warnings), at every level."""
-    return {k: _comparable(v) if isinstance(v, dict) else v for k, v in data.items()
-            if k not in ("inputs", "options", "warnings")}
+    return {
+        k: _comparable(v) if isinstance(v, dict) else v
+        for k, v in data.items()
+        if k not in ("inputs", "options", "warnings")
+    }
 
 
 def test_count_files_add_up_to_the_whole_in_any_order(tmp_path: Path) -> None:
@@ -58,8 +62,9 @@ def test_count_files_add_up_to_the_whole_in_any_order(tmp_path: Path) -> None:
         outs.append(str(out))
     doc = json.loads(Path(outs[0]).read_text())
     assert doc["schema"] == "clfeval.counts/1" and doc["kind"] == "confusion" and doc["labels"] == ["A", "B"]
-    reference = json.loads(run_cli("score", str(whole), "--gold-col", "gold", "--pred-col", "sys0",
-                                   "--format", "json").stdout)
+    reference = json.loads(
+        run_cli("score", str(whole), "--gold-col", "gold", "--pred-col", "sys0", "--format", "json").stdout
+    )
     for order in itertools.permutations(outs):
         summed = run_cli("score", "--counts", *order, "--format", "json")
         assert summed.returncode == 0, summed.stderr
@@ -74,8 +79,9 @@ def test_multilabel_and_joint_count_files(tmp_path: Path) -> None:
     whole, parts = _write_parts(tmp_path, multilabel=True, systems=2, parts=2)
     files = []
     for k, part in enumerate(parts):
-        counts, provenance, _ = clfeval.counts_of_files(str(part), gold_col="gold", pred_cols=["sys0", "sys1"],
-                                                        multilabel=True)
+        counts, provenance, _ = clfeval.counts_of_files(
+            str(part), gold_col="gold", pred_cols=["sys0", "sys1"], multilabel=True
+        )
         assert isinstance(counts, clfeval.JointCounts) and counts.systems == ("sys0", "sys1")
         clfeval.save_counts(counts, str(tmp_path / f"j{k}.json"), **provenance)
         files.append(str(tmp_path / f"j{k}.json"))
@@ -101,8 +107,9 @@ def test_cv_from_count_files_equals_cv_from_files(tmp_path: Path) -> None:
         out = tmp_path / f"fold{k}.json"
         assert run_cli("count", str(part), "--gold-col", "gold", "--pred-col", "sys0", "-o", str(out)).returncode == 0
         counts.append(str(out))
-    files = json.loads(run_cli("cv", *map(str, parts), "--gold-col", "gold", "--pred-col", "sys0",
-                               "--format", "json").stdout)
+    files = json.loads(
+        run_cli("cv", *map(str, parts), "--gold-col", "gold", "--pred-col", "sys0", "--format", "json").stdout
+    )
     from_counts = run_cli("cv", "--counts", *counts, "--format", "json")
     assert from_counts.returncode == 0, from_counts.stderr
     data = json.loads(from_counts.stdout)
@@ -121,14 +128,20 @@ def test_round_trip_keeps_every_count() -> None:
     assert back.pairs == sets.pairs and back.duplicates == "keep"
 
 
-@pytest.mark.parametrize("content, message", [
-    ("not json", "is not valid JSON"),
-    ('{"schema": "clfeval.score/1"}', "is not a clfeval count file"),
-    ('{"schema": "clfeval.counts/9", "kind": "confusion"}', "this clfeval reads 'clfeval.counts/1'"),
-    ('{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"], "cells": [[1, 2]]}', "1×1 table"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], -1]]}', "is -1: expected a count ≥ 0"),
-    ('{"schema": "clfeval.counts/1", "kind": "confusion"}', "needs the field 'labels'"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json", "is not valid JSON"),
+        ('{"schema": "clfeval.score/1"}', "is not a clfeval count file"),
+        ('{"schema": "clfeval.counts/9", "kind": "confusion"}', "this clfeval reads 'clfeval.counts/1'"),
+        ('{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"], "cells": [[1, 2]]}', "1×1 table"),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], -1]]}',
+            "is -1: expected a count ≥ 0",
+        ),
+        ('{"schema": "clfeval.counts/1", "kind": "confusion"}', "needs the field 'labels'"),
+    ],
+)
 def test_bad_count_files_name_the_file(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -144,8 +157,11 @@ def test_counts_of_different_kinds_do_not_add(tmp_path: Path) -> None:
     multi = tmp_path / "multi.json"
     clfeval.save_counts(clfeval.count_labels(["a"], ["a"]), str(single))
     clfeval.save_counts(clfeval.count_label_sets([["a"]], [["a"]]), str(multi))
-    with pytest.raises(InputError, match=r"multi\.json: holds multi-label counts .* cannot be added to the "
-                                         r"single-label counts of .*single\.json"):
+    with pytest.raises(
+        InputError,
+        match=r"multi\.json: holds multi-label counts .* cannot be added to the "
+        r"single-label counts of .*single\.json",
+    ):
         clfeval.load_counts([str(single), str(multi)])
     out = run_cli("compare", "--counts", str(single))
     assert out.returncode == 2 and "holds the counts of one system" in out.stderr.decode()
@@ -156,39 +172,59 @@ def test_counts_of_different_kinds_do_not_add(tmp_path: Path) -> None:
 _CONFUSION = '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a", "b"], '
 
 
-@pytest.mark.parametrize("content, message", [
-    (_CONFUSION + '"cells": [[2.5, 1], [0, 3.9]]}', "cells[0][0] is 2.5: expected a whole number"),
-    (_CONFUSION + '"cells": [[9000000000000000000, 9000000000000000000], [0, 3]]}', "counts above 2^53"),
-    (_CONFUSION + '"cells": [[4503599627370496, 4503599627370496], [1, 0]]}', "cells add up to 9,007,199,254,740,993"),
-    (_CONFUSION + '"cells": [[1, 1e19], [0, 1]]}', "cells[0][1] is 1e+19"),
-    (_CONFUSION + '"cells": [[1, "x"], [0, 1]]}', "cells[0][1] is 'x': expected a count"),
-    (_CONFUSION + '"cells": [[1, null], [0, 1]]}', "cells[0][1] is null: expected a count"),
-    (_CONFUSION + '"cells": [[1, true], [0, 1]]}', "cells[0][1] is true: expected a count"),
-    (_CONFUSION + '"cells": [[1, 2], [3]]}', "cells must be a 2×2 table"),
-    (_CONFUSION + '"cells": [[1, 2], [3, 4]], "n_instances": 7}', "n_instances is 7 but the counts add up to 10"),
-    ('{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a", "a"], "cells": [[1, 0], [0, 1]]}',
-     "labels: 'a' repeated"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "foo", "pairs": []}',
-     "duplicates must be 'keep' or 'collapse', found \"foo\""),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": 3, "pairs": []}', "empty must be"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], 1.5]]}',
-     "pairs[0][2] is 1.5: expected a whole number"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], false]]}',
-     "pairs[0][2] is false"),
-    ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": {"a": 1}}', "pairs must be a list"),
-    ('{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "x"], "rows": []}', "systems: 'x' repeated"),
-    ('{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "y"], "rows": [["a", "a", "b", 1e300]]}',
-     "rows[0][3] is 1e+300"),
-    ('{"schema": "clfeval.counts/1", "kind": "bogus"}', 'kind must be confusion, labelsets or joint, found "bogus"'),
-    ('{"schema": "clfeval.counts/1", "kind": ["confusion"]}', "kind must be confusion, labelsets or joint"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (_CONFUSION + '"cells": [[2.5, 1], [0, 3.9]]}', "cells[0][0] is 2.5: expected a whole number"),
+        (_CONFUSION + '"cells": [[9000000000000000000, 9000000000000000000], [0, 3]]}', "counts above 2^53"),
+        (
+            _CONFUSION + '"cells": [[4503599627370496, 4503599627370496], [1, 0]]}',
+            "cells add up to 9,007,199,254,740,993",
+        ),
+        (_CONFUSION + '"cells": [[1, 1e19], [0, 1]]}', "cells[0][1] is 1e+19"),
+        (_CONFUSION + '"cells": [[1, "x"], [0, 1]]}', "cells[0][1] is 'x': expected a count"),
+        (_CONFUSION + '"cells": [[1, null], [0, 1]]}', "cells[0][1] is null: expected a count"),
+        (_CONFUSION + '"cells": [[1, true], [0, 1]]}', "cells[0][1] is true: expected a count"),
+        (_CONFUSION + '"cells": [[1, 2], [3]]}', "cells must be a 2×2 table"),
+        (_CONFUSION + '"cells": [[1, 2], [3, 4]], "n_instances": 7}', "n_instances is 7 but the counts add up to 10"),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a", "a"], "cells": [[1, 0], [0, 1]]}',
+            "labels: 'a' repeated",
+        ),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "foo", "pairs": []}',
+            "duplicates must be 'keep' or 'collapse', found \"foo\"",
+        ),
+        ('{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": 3, "pairs": []}', "empty must be"),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], 1.5]]}',
+            "pairs[0][2] is 1.5: expected a whole number",
+        ),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": [[["a"], ["b"], false]]}',
+            "pairs[0][2] is false",
+        ),
+        ('{"schema": "clfeval.counts/1", "kind": "labelsets", "pairs": {"a": 1}}', "pairs must be a list"),
+        ('{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "x"], "rows": []}', "systems: 'x' repeated"),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "joint", "systems": ["x", "y"], "rows": [["a", "a", "b", 1e300]]}',
+            "rows[0][3] is 1e+300",
+        ),
+        (
+            '{"schema": "clfeval.counts/1", "kind": "bogus"}',
+            'kind must be confusion, labelsets or joint, found "bogus"',
+        ),
+        ('{"schema": "clfeval.counts/1", "kind": ["confusion"]}', "kind must be confusion, labelsets or joint"),
+    ],
+)
 def test_hand_edited_count_files_get_a_named_error(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "edited.json"
     path.write_text(content)
     with pytest.raises(InputError) as info:
         clfeval.load_counts(str(path))
-    assert str(info.value) == f"{path}: {message}" or (str(info.value).startswith(f"{path}: ")
-                                                       and message in str(info.value)), str(info.value)
+    assert str(info.value) == f"{path}: {message}" or (
+        str(info.value).startswith(f"{path}: ") and message in str(info.value)
+    ), str(info.value)
     out = run_cli("score", "--counts", str(path))
     err = out.stderr.decode()
     assert out.returncode == 2 and err.count("\n") == 1 and message in err and "Traceback" not in err
@@ -203,16 +239,18 @@ def test_adding_count_files_past_the_bound_names_the_file(tmp_path: Path) -> Non
 
 
 def test_the_count_constructors_raise_errors_of_the_documented_tree() -> None:
-    for call in (lambda: clfeval.ConfusionCounts(("a", "a"), [[1, 0], [0, 1]]),
-                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0]]),
-                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0.5], [0, 1]]),
-                 lambda: clfeval.ConfusionCounts(("a", "b"), [[1, -1], [0, 1]]),
-                 lambda: clfeval.ConfusionCounts(("a", "b"), [[2 ** 60, 0], [0, 1]]),
-                 lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 2.5}),
-                 lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 1}, duplicates="twice"),
-                 lambda: clfeval.JointCounts(("x", "y"), {("a", "a"): 1}),
-                 lambda: clfeval.JointCounts(("x", "y"), {("a", "a", "b"): -2}),
-                 lambda: clfeval.PairedCounts({("a", "a", "b"): True})):
+    for call in (
+        lambda: clfeval.ConfusionCounts(("a", "a"), [[1, 0], [0, 1]]),
+        lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0]]),
+        lambda: clfeval.ConfusionCounts(("a", "b"), [[1, 0.5], [0, 1]]),
+        lambda: clfeval.ConfusionCounts(("a", "b"), [[1, -1], [0, 1]]),
+        lambda: clfeval.ConfusionCounts(("a", "b"), [[2**60, 0], [0, 1]]),
+        lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 2.5}),
+        lambda: clfeval.LabelSetCounts({(("a",), ("b",)): 1}, duplicates="twice"),
+        lambda: clfeval.JointCounts(("x", "y"), {("a", "a"): 1}),
+        lambda: clfeval.JointCounts(("x", "y"), {("a", "a", "b"): -2}),
+        lambda: clfeval.PairedCounts({("a", "a", "b"): True}),
+    ):
         with pytest.raises(clfeval.ClfevalError):
             call()
     assert clfeval.ConfusionCounts(("a", "b"), [[1.0, 2.0], [0, 1]]).cells.tolist() == [[1, 2], [0, 1]]
@@ -229,16 +267,20 @@ def test_too_many_labels_for_a_dense_matrix_is_a_clear_error() -> None:
 
 def test_count_file_label_sets_are_read_under_the_files_own_policies(tmp_path: Path) -> None:
     """A hand-edited labelsets file saying duplicates: collapse but holding ["A", "A"] was counted as a multiset."""
-    (tmp_path / "c.json").write_text('{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "collapse", '
-                                     '"pairs": [[["A", "A"], ["A"], 2], [[], ["B"], 1]]}')
+    (tmp_path / "c.json").write_text(
+        '{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "collapse", '
+        '"pairs": [[["A", "A"], ["A"], 2], [[], ["B"], 1]]}'
+    )
     counts = clfeval.load_counts(str(tmp_path / "c.json"))
     assert counts.pairs == {(("A",), ("A",)): 2, ((), ("B",)): 1}
-    (tmp_path / "n.json").write_text('{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": "label", '
-                                     '"pairs": [[["NONE", "A"], ["A"], 1]]}')
+    (tmp_path / "n.json").write_text(
+        '{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": "label", "pairs": [[["NONE", "A"], ["A"], 1]]}'
+    )
     with pytest.raises(InputError, match=r"n\.json: pairs\[0\]\[0\]: label NONE stands for the empty set"):
         clfeval.load_counts(str(tmp_path / "n.json"))
-    (tmp_path / "m.json").write_text('{"schema": "clfeval.counts/1", "kind": "confusion", "multilabel": true, '
-                                     '"labels": ["a"], "cells": [[1]]}')
+    (tmp_path / "m.json").write_text(
+        '{"schema": "clfeval.counts/1", "kind": "confusion", "multilabel": true, "labels": ["a"], "cells": [[1]]}'
+    )
     with pytest.raises(InputError, match="multilabel must be false"):
         clfeval.load_counts(str(tmp_path / "m.json"))
 
@@ -263,6 +305,9 @@ def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:
     k = 20_000
     gold = [[f"l{i}"] for i in range(k)]
     pred = [[f"l{(i + 1) % k}"] for i in range(k)]
-    with pytest.raises(InputError, match="multi-label counts over 20,000 distinct label-set pairs as a dense pairs × "
-                                         "labels table, which would take 3.0 GiB"):
+    with pytest.raises(
+        InputError,
+        match="multi-label counts over 20,000 distinct label-set pairs as a dense pairs × "
+        r"labels table, which would take 3\.0 GiB",
+    ):
         clfeval.score(gold, pred, multilabel=True)

@@ -91,8 +91,9 @@ def test_equal_folds_agree_and_unequal_folds_are_warned_about() -> None:
     assert not any("differ by more than" in w for w in same.warnings)
     skewed = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4)
     assert any("estimate different things" in w for w in skewed.warnings)
-    quiet = clfeval.cv(["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4,
-                       warn_above=1.0)
+    quiet = clfeval.cv(
+        ["a"] * 20 + ["a", "b", "b", "a"], ["a"] * 19 + ["b", "b", "a", "b", "b"], [1] * 20 + [2] * 4, warn_above=1.0
+    )
     assert not any("estimate different things" in w for w in quiet.warnings)
 
 
@@ -100,16 +101,26 @@ def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
     folds = _folds(3)
     gold = [x for g, _ in folds for x in g]
     pred = [x for _, p in folds for x in p]
-    result = clfeval.cv(gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci="bootstrap", seed=4,
-                        resamples=200)
+    result = clfeval.cv(
+        gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci="bootstrap", seed=4, resamples=200
+    )
     data = json.loads(result.render("json"))
     assert data["schema"] == "clfeval.cv/1" and data["n_folds"] == 5
     assert data["pooled"]["schema"] == "clfeval.score/1" and data["pooled"]["ci"]["seed"] == 4
     assert data["pooled"]["averages"]["macro"]["f1_ci"] is not None
     assert len(data["folds"]) == 5 and data["folds"][0]["inputs"] == {"fold": "0"}
-    assert set(data["mean_of_folds"]["averages"]["macro"]) == {"precision", "precision_sd", "recall", "recall_sd",
-                                                                "f1", "f1_sd", "specificity", "specificity_sd",
-                                                                "jaccard", "jaccard_sd"}
+    assert set(data["mean_of_folds"]["averages"]["macro"]) == {
+        "precision",
+        "precision_sd",
+        "recall",
+        "recall_sd",
+        "f1",
+        "f1_sd",
+        "specificity",
+        "specificity_sd",
+        "jaccard",
+        "jaccard_sd",
+    }
     assert json.loads(json.dumps(data)) == data == result.to_dict()
 
 
@@ -133,8 +144,10 @@ def test_cli_fold_files_and_fold_column(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert data["fold_names"] == paths and data["n_folds"] == 3
     table = tmp_path / "all.csv"
-    table.write_text("gold,pred,fold\n" + "".join(f"{g},{p},{i + 1}\n" for i, (gold, pred) in enumerate(_folds(5, k=3))
-                                                  for g, p in zip(gold, pred)))
+    table.write_text(
+        "gold,pred,fold\n"
+        + "".join(f"{g},{p},{i + 1}\n" for i, (gold, pred) in enumerate(_folds(5, k=3)) for g, p in zip(gold, pred))
+    )
     by_column = json.loads(run_cli("cv", str(table), "--fold-col", "-1", "--header", "--format", "json").stdout)
     assert by_column["fold_names"] == ["1", "2", "3"]
     assert by_column["pooled"]["averages"] == data["pooled"]["averages"]

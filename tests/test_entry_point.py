@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.conftest import cli_error, clfeval_command, run_cli_process
+from tests.conftest import clfeval_command, cli_error, run_cli_process
 
 
 def test_the_console_script_runs_and_names_its_version() -> None:
@@ -32,8 +32,12 @@ def test_standard_input_through_a_pipe_and_exit_codes(tmp_path: Path) -> None:
 def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
     """``clfeval score big.txt | head -1``: the closed pipe is not an error and prints no traceback."""
     (tmp_path / "big.txt").write_text("".join(f"w a{i % 50} a{(i * 7) % 50}\n" for i in range(5000)))
-    with subprocess.Popen(clfeval_command() + ["score", "big.txt", "--format", "csv"], cwd=tmp_path,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+    with subprocess.Popen(
+        clfeval_command() + ["score", "big.txt", "--format", "csv"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
         assert process.stdout is not None and process.stderr is not None
         first = process.stdout.readline()
         process.stdout.close()  # as head does

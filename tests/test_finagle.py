@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -18,8 +19,8 @@ from clfeval.score import average_measures, per_label_measures, precision_factor
 from clfeval.score.finagle import calibrate, finagle_counts
 from tests.conftest import run_cli
 
-
 # ---------------------------------------------------------------- reference: recompute the average with fractions
+
 
 def _average(values: list[Fraction], weights: dict[str, Fraction], labels: tuple[str, ...]) -> Fraction:
     return sum((weights[k] * v for k, v in zip(labels, values)), Fraction(0))
@@ -68,8 +69,13 @@ def test_precision_shift_equals_recomputed_precision_exactly(average: str, seed:
     # the scorer agrees, in floats
     freq_array = np.array([freqs[k] for k in labels], dtype=float)
     before_f = average_measures(per_label_measures(counts), frequencies=freq_array)
-    moved = LabelCounts.from_arrays(labels, tp, after, [int(v) for v in counts.fn],
-                                    n_instances=int(counts.n_instances) + sum(max(m, 0) for m in moves.values()))
+    moved = LabelCounts.from_arrays(
+        labels,
+        tp,
+        after,
+        [int(v) for v in counts.fn],
+        n_instances=int(counts.n_instances) + sum(max(m, 0) for m in moves.values()),
+    )
     after_f = average_measures(per_label_measures(moved), frequencies=freq_array)
     assert after_f[average]["precision"] - before_f[average]["precision"] == pytest.approx(float(expected), abs=1e-12)
 
@@ -127,6 +133,7 @@ def test_shift_errors() -> None:
 
 
 # ---------------------------------------------------------------- finagle
+
 
 def _tagger(seed: int = 0, n: int = 40_000, k: int = 30) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A POS-tagger-like system with calibrated confidences: P(correct | c) = c; errors spread over other tags."""
@@ -197,15 +204,18 @@ def test_calibration_is_monotone_and_the_rule_follows_it() -> None:
     assert np.all(np.diff(calibrated) >= 0)
     assert sum(b.n for b in bins) == 20_000 and sum(b.correct for b in bins) == int(np.sum(gold == pred))
     assert sum(b.calibrated * b.n for b in bins) == pytest.approx(sum(b.correct for b in bins))
-    assert all(a.high <= b.low for a, b in zip(bins, bins[1:]))  # ties never split across bins
+    assert all(a.high <= b.low for a, b in itertools.pairwise(bins))  # ties never split across bins
     assert len(row_bin) == len(counts.counts)
     r = finagle_counts(counts, expected_accuracy=0.4)
     doubtful = [b for b in r.bins if b.high < r.threshold]
     assert doubtful and all(b.calibrated < 0.4 for b in doubtful)
     assert all(b.calibrated >= 0.4 for b in r.bins if b.low >= r.threshold)
     assert r.threshold in {b.low for b in r.bins}
-    assert r.moved["changed"] == sum(b.changed for b in r.bins) == sum(
-        1 for p, c in zip(pred, conf) if c < r.threshold and p != r.target)
+    assert (
+        r.moved["changed"]
+        == sum(b.changed for b in r.bins)
+        == sum(1 for p, c in zip(pred, conf) if c < r.threshold and p != r.target)
+    )
 
 
 def test_target_defaults_and_an_unseen_target() -> None:
@@ -217,8 +227,10 @@ def test_target_defaults_and_an_unseen_target() -> None:
     assert r.scenarios["normal"].labels == plain.labels and "UNK" not in r.scenarios["changed"].labels
     assert r.scenarios["normal"].averages == plain.averages
     assert any("'UNK' is not in the label set" in w for w in r.scenarios["normal"].warnings)
-    assert not any("not in the label set" in w for w in clfeval.finagle(gold, pred, conf, threshold=0.5).scenarios[
-        "normal"].warnings)
+    assert not any(
+        "not in the label set" in w
+        for w in clfeval.finagle(gold, pred, conf, threshold=0.5).scenarios["normal"].warnings
+    )
     with pytest.raises(OptionError, match="not nan"):
         clfeval.finagle(gold, pred, conf, threshold=float("nan"))
     with pytest.raises(OptionError, match="either a threshold or an expected accuracy"):
@@ -233,8 +245,9 @@ def _timbl_file(path: Path, n: int = 4_000) -> tuple[list[str], list[str], list[
     """TiMBL +v di style: features, gold, predicted, distance to the nearest neighbour."""
     gold, pred, conf, _ = _tagger(seed=11, n=n, k=12)
     dist = np.round(-np.log(np.maximum(conf, 1e-3)), 4)
-    path.write_text("".join(f"w{i} x {g} {p} {d}\n" for i, (g, p, d) in enumerate(zip(gold, pred, dist))),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(f"w{i} x {g} {p} {d}\n" for i, (g, p, d) in enumerate(zip(gold, pred, dist))), encoding="utf-8"
+    )
     return list(gold), list(pred), list(dist)
 
 
@@ -243,8 +256,17 @@ def test_cli_on_timbl_output_with_distances(tmp_path: Path) -> None:
     gold, pred, dist = _timbl_file(path)
     train = tmp_path / "train.txt"
     train.write_text("T01\n" * 5 + "T00\n" * 3, encoding="utf-8")
-    proc = run_cli("finagle", str(path), "--expected-accuracy", "0.35", "--lower-is-more-confident", "--train",
-                   str(train), "--format", "json")
+    proc = run_cli(
+        "finagle",
+        str(path),
+        "--expected-accuracy",
+        "0.35",
+        "--lower-is-more-confident",
+        "--train",
+        str(train),
+        "--format",
+        "json",
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["schema"] == "clfeval.finagle/1"
@@ -252,11 +274,13 @@ def test_cli_on_timbl_output_with_distances(tmp_path: Path) -> None:
     assert doc["rule"]["kind"] == "expected_accuracy" and doc["rule"]["changed_where"].startswith("distance > ")
     assert set(doc["scenarios"]) == {"normal", "changed", "upper"}
     assert doc["scenarios"]["normal"]["n_instances"] == len(gold) and "schema" not in doc["scenarios"]["normal"]
-    api = clfeval.finagle(gold, pred, dist, expected_accuracy=0.35, lower_is_more_confident=True,
-                          train=["T01"] * 5 + ["T00"] * 3)
+    api = clfeval.finagle(
+        gold, pred, dist, expected_accuracy=0.35, lower_is_more_confident=True, train=["T01"] * 5 + ["T00"] * 3
+    )
     assert doc["moved"] == api.moved
     assert doc["scenarios"]["changed"]["averages"]["macro"]["precision"] == pytest.approx(
-        api.scenarios["changed"].averages["macro"]["precision"])
+        api.scenarios["changed"].averages["macro"]["precision"]
+    )
     text = run_cli("finagle", str(path), "--threshold", "1.0", "--lower-is-more-confident").stdout.decode()
     assert text.startswith("clfeval finagle — doubtful predictions changed to 'T00' (distance > 1)")
     for word in ("NORMAL", "CHANGED", "UPPER", "what moved", "calibration: accuracy by distance"):
@@ -269,8 +293,22 @@ def test_cli_named_columns_and_parquet(tmp_path: Path) -> None:
     gold, pred, conf, _ = _tagger(seed=2, n=2_000, k=5)
     path = tmp_path / "run.parquet"
     pl.DataFrame({"conf": conf, "gold": gold, "pred": pred}).write_parquet(path)
-    proc = run_cli("finagle", str(path), "--gold-col", "gold", "--pred-col", "pred", "--conf-col", "conf",
-                   "--threshold", "0.5", "--to", "T02", "--format", "json")
+    proc = run_cli(
+        "finagle",
+        str(path),
+        "--gold-col",
+        "gold",
+        "--pred-col",
+        "pred",
+        "--conf-col",
+        "conf",
+        "--threshold",
+        "0.5",
+        "--to",
+        "T02",
+        "--format",
+        "json",
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["moved"] == clfeval.finagle(gold, pred, conf, threshold=0.5, to="T02").moved
@@ -284,8 +322,9 @@ def test_cli_bad_confidences_name_the_line(tmp_path: Path) -> None:
     assert f"{path}:3: the confidence 'high' is not a finite number".encode() in proc.stderr
     nan = tmp_path / "nan.csv"
     nan.write_text("gold,pred,conf\nA,A,0.9\nA,B,nan\n", encoding="utf-8")
-    proc = run_cli("finagle", str(nan), "--gold-col", "gold", "--pred-col", "pred", "--conf-col", "conf",
-                   "--threshold", "0.5")
+    proc = run_cli(
+        "finagle", str(nan), "--gold-col", "gold", "--pred-col", "pred", "--conf-col", "conf", "--threshold", "0.5"
+    )
     assert proc.returncode == 2 and f"{nan}:3: the confidence 'nan'".encode() in proc.stderr
     proc = run_cli("finagle", str(path))
     assert proc.returncode == 2 and b"--threshold" in proc.stderr and b"Traceback" not in proc.stderr
@@ -311,13 +350,23 @@ def test_list_columns_and_numeric_labels(tmp_path: Path) -> None:
     pl.DataFrame({"g": [1, 2, 2, 10, 10], "p": [1, 2, 10, 10, 1], "c": [0.9, 0.8, 0.1, 0.7, 0.2]}).write_parquet(path)
     r = clfeval.finagle_file(str(path), gold_col="g", pred_col="p", conf_col="c", threshold=0.5)
     assert r.target in {"2", "10"} and r.scenarios["normal"].labels == ("1", "2", "10")
-    assert r.moved == clfeval.finagle(["1", "2", "2", "10", "10"], ["1", "2", "10", "10", "1"],
-                                      [0.9, 0.8, 0.1, 0.7, 0.2], threshold=0.5, to=r.target).moved
+    assert (
+        r.moved
+        == clfeval.finagle(
+            ["1", "2", "2", "10", "10"],
+            ["1", "2", "10", "10", "1"],
+            [0.9, 0.8, 0.1, 0.7, 0.2],
+            threshold=0.5,
+            to=r.target,
+        ).moved
+    )
 
 
 def test_arrays_of_different_lengths_are_an_input_error_as_in_score_and_cv() -> None:
-    for call in (lambda: clfeval.finagle(["a", "b"], ["a"], [0.5, 0.5], threshold=0.5),
-                 lambda: clfeval.score(["a", "b"], ["a"]),
-                 lambda: clfeval.cv(["a", "b"], ["a", "b"], [1])):
+    for call in (
+        lambda: clfeval.finagle(["a", "b"], ["a"], [0.5, 0.5], threshold=0.5),
+        lambda: clfeval.score(["a", "b"], ["a"]),
+        lambda: clfeval.cv(["a", "b"], ["a", "b"], [1]),
+    ):
         with pytest.raises(clfeval.InputError):
             call()

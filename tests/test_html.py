@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, HeatMap, figures_of, heat_map, per_label_plot
 from clfeval.render.svg import nice_ticks
+from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, HeatMap, figures_of, heat_map, per_label_plot
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-NASTY = ['<b>bold</b>', 'A&B', '"quoted"', "it's", 'naïve-日本語', '50%_$#{}~^\\|', '*emph*', 'L' * 90]
+NASTY = ["<b>bold</b>", "A&B", '"quoted"', "it's", "naïve-日本語", "50%_$#{}~^\\|", "*emph*", "L" * 90]
 
 
 def _nasty_data() -> tuple[list[str], list[str]]:
@@ -68,8 +68,14 @@ def test_score_report_is_self_contained_escaped_and_complete() -> None:
     _assert_self_contained(html)
     assert html.startswith("<!DOCTYPE html>") and '<meta name="viewport"' in html
     for label in NASTY:  # every label written escaped, none as markup
-        assert label.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") \
-            .replace("'", "&#x27;") in html
+        assert (
+            label.replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace('"', "&quot;")
+            .replace("'", "&#x27;")
+            in html
+        )
     assert "<b>bold" not in html
     text = unescape(" ".join(_parse(html).text))
     for name, values in result.averages.items():  # every average by its explicit name, with its value
@@ -116,21 +122,22 @@ def test_heat_map_folds_rare_labels_and_keeps_every_count() -> None:
     assert heat.cells.sum() == result.confusion.cells.sum()
     # the oracle: the 39 labels of highest gold support (ties in label-set order) kept, in that order
     by_support = sorted(range(70), key=lambda i: (-result.per_label[result.labels[i]].support, i))
-    kept, rest = by_support[:MAX_HEAT_LABELS - 1], sorted(by_support[MAX_HEAT_LABELS - 1:])
+    kept, rest = by_support[: MAX_HEAT_LABELS - 1], sorted(by_support[MAX_HEAT_LABELS - 1 :])
     assert list(heat.labels[:-1]) == [result.labels[i] for i in kept]
     assert np.array_equal(heat.cells[:-1, :-1], result.confusion.cells[np.ix_(kept, kept)])
     assert heat.cells[-1, -1] == result.confusion.cells[np.ix_(rest, rest)].sum()
     assert np.array_equal(heat.cells[:-1, -1], result.confusion.cells[np.ix_(kept, rest)].sum(axis=1))
     html = result.render("html")
-    assert len(_heat_cells(html)) == MAX_HEAT_LABELS ** 2
+    assert len(_heat_cells(html)) == MAX_HEAT_LABELS**2
     # the 70 × 70 matrix table stays out of the page; the CSV and JSON hold every cell
     assert 'data-key="matrix"' not in html and "confusion matrix of 70 labels is left out" in html
     assert 'data-key="matrix"' in clfeval.score(list("ab"), list("ba")).render("html")
 
 
 def test_multilabel_heat_map_keeps_the_empty_set_last_and_uses_the_predicted_view_for_columns() -> None:
-    result = clfeval.score([["A"], ["A"], ["A", "B"], [], ["C"]], [["B", "C"], ["A"], ["A"], ["C"], []],
-                           multilabel=True)
+    result = clfeval.score(
+        [["A"], ["A"], ["A", "B"], [], ["C"]], [["B", "C"], ["A"], ["A"], ["C"], []], multilabel=True
+    )
     heat = heat_map(result)
     assert heat.labels[-1] == "∅" and heat.labels[0] == "A"
     columns = heat.shares("column")
@@ -145,8 +152,9 @@ def test_multilabel_folding_keeps_the_empty_set_apart() -> None:
     rng = np.random.default_rng(5)
     labels = [f"T{k:02d}" for k in range(60)]
     weights = 1 / np.arange(1, 61)
-    gold = [list(rng.choice(labels, size=rng.integers(0, 3), replace=False, p=weights / weights.sum()))
-            for _ in range(1500)]
+    gold = [
+        list(rng.choice(labels, size=rng.integers(0, 3), replace=False, p=weights / weights.sum())) for _ in range(1500)
+    ]
     pred = [g[:1] + list(rng.choice(labels, size=rng.integers(0, 2), p=weights / weights.sum())) for g in gold]
     result = clfeval.score(gold, pred, multilabel=True)
     heat = heat_map(result)
@@ -155,7 +163,7 @@ def test_multilabel_folding_keeps_the_empty_set_apart() -> None:
     assert heat.labels[-2] == f"other ({heat.folded} labels)" and heat.folded == 60 - (MAX_HEAT_LABELS - 2)
     gold_total = confusion.gold_view.sum(axis=1)
     by_support = sorted(range(60), key=lambda i: (-gold_total[i], i))
-    kept, rest, empty = by_support[:MAX_HEAT_LABELS - 2], by_support[MAX_HEAT_LABELS - 2:], 60
+    kept, rest, empty = by_support[: MAX_HEAT_LABELS - 2], by_support[MAX_HEAT_LABELS - 2 :], 60
     assert list(heat.labels[:-2]) == [confusion.labels[i] for i in kept]
     for view, folded in ((confusion.gold_view, heat.cells), (confusion.predicted_view, heat.column_cells)):
         assert np.allclose(folded[:-2, :-2], view[np.ix_(kept, kept)])
@@ -193,8 +201,14 @@ def test_per_label_plot_puts_the_weakest_first_with_each_interval() -> None:
 
 def test_comparison_report_shows_each_difference_with_its_p_value_and_per_label_differences() -> None:
     gold = list("abcabcabcaab") + ["<x>"] * 3
-    cmp = clfeval.compare(gold, {"X": list("abcabbaacaab") + ["<x>"] * 3, "Y": list("abccbcabbaab") + ["a"] * 3},
-                          metrics=["macro.f1", "accuracy"], seed=1, ci="bootstrap", rounds=300)
+    cmp = clfeval.compare(
+        gold,
+        {"X": list("abcabbaacaab") + ["<x>"] * 3, "Y": list("abccbcabbaab") + ["a"] * 3},
+        metrics=["macro.f1", "accuracy"],
+        seed=1,
+        ci="bootstrap",
+        rounds=300,
+    )
     html = cmp.render("html")
     _assert_self_contained(html)
     figures = figures_of(cmp)
@@ -235,8 +249,19 @@ def test_nice_ticks_cover_the_scale() -> None:
 
 
 def test_cli_writes_the_report_and_refuses_html_where_there_is_none(tmp_path: Path) -> None:
-    out = run_cli("score", str(ROOT / "examples/pos-tagger.txt"), "--train", str(ROOT / "examples/pos-train.txt"),
-                  "--ci", "delta", "--format", "html", "-o", "report.html", cwd=tmp_path)
+    out = run_cli(
+        "score",
+        str(ROOT / "examples/pos-tagger.txt"),
+        "--train",
+        str(ROOT / "examples/pos-train.txt"),
+        "--ci",
+        "delta",
+        "--format",
+        "html",
+        "-o",
+        "report.html",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr.decode()
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     _assert_self_contained(html)

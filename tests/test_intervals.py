@@ -20,8 +20,11 @@ from clfeval.score.statistics import ScoreFunction
 #: Takahashi et al. Table 1 (rows predicted, columns true); both reconstructions of DESIGN §5.
 TAKAHASHI_TABLES = ([[2, 3, 1], [4, 70, 3], [1, 1, 15]], [[2, 2, 2], [5, 70, 2], [0, 2, 15]])
 #: §3.1–3.3: 95% intervals and standard errors printed in the paper.
-TAKAHASHI_PRINTED = {"micro": ((0.804, 0.936), 0.0336), "macro": ((0.562, 0.817), 0.0650),
-                     "macro_fa": ((0.563, 0.818), 0.0649)}
+TAKAHASHI_PRINTED = {
+    "micro": ((0.804, 0.936), 0.0336),
+    "macro": ((0.562, 0.817), 0.0650),
+    "macro_fa": ((0.563, 0.818), 0.0649),
+}
 
 
 def _takahashi(table) -> clfeval.Scores:
@@ -45,14 +48,14 @@ def test_takahashi_covariance_as_printed_is_a_misprint() -> None:
     p = np.array(TAKAHASHI_TABLES[0], dtype=float) / 100  # rows predicted, as in the paper
     diag, row, col, n, r = np.diagonal(p), p.sum(1), p.sum(0), 100, 3
     ma_p, ma_r = np.mean(diag / row), np.mean(diag / col)
-    var_p = np.sum(diag * (row - diag) / row ** 3) / (r * r * n)
-    var_r = np.sum(diag * (col - diag) / col ** 3) / (r * r * n)
-    first = np.sum((row - diag) * diag * (col - diag) / (row ** 2 * col ** 2))
+    var_p = np.sum(diag * (row - diag) / row**3) / (r * r * n)
+    var_r = np.sum(diag * (col - diag) / col**3) / (r * r * n)
+    first = np.sum((row - diag) * diag * (col - diag) / (row**2 * col**2))
 
     def sd(second_margin: np.ndarray) -> float:
-        pair = np.outer(diag / row ** 2, diag / second_margin ** 2) * p
+        pair = np.outer(diag / row**2, diag / second_margin**2) * p
         cov = (first + pair.sum() - np.trace(pair)) / (r * r * n)
-        var = 4 * (ma_r ** 4 * var_p + 2 * ma_p ** 2 * ma_r ** 2 * cov + ma_p ** 4 * var_r) / (ma_p + ma_r) ** 4
+        var = 4 * (ma_r**4 * var_p + 2 * ma_p**2 * ma_r**2 * cov + ma_p**4 * var_r) / (ma_p + ma_r) ** 4
         return math.sqrt(var)
 
     assert round(sd(row), 4) == 0.0658  # as printed
@@ -148,8 +151,14 @@ def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
     f = ScoreFunction.of(scores)
     key = ("averages", "macro", "f")
     labels = list(scores.labels)
-    loo = np.array([ScoreFunction.value_of(clfeval.score(np.delete(gold, i), np.delete(pred, i), labels=labels,
-                                                         labels_from="given"), key) for i in range(40)])
+    loo = np.array(
+        [
+            ScoreFunction.value_of(
+                clfeval.score(np.delete(gold, i), np.delete(pred, i), labels=labels, labels_from="given"), key
+            )
+            for i in range(40)
+        ]
+    )
     jack = jackknife_replicates(f)[:, f.index(key)]
     g, p = np.nonzero(scores.counts.cells)
     by_type = {(scores.counts.labels[a], scores.counts.labels[b]): v for a, b, v in zip(g, p, jack)}
@@ -159,12 +168,15 @@ def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
     second, third = jackknife_moments(f)
     mean = f.weights @ jackknife_replicates(f) / f.weights.sum()
     np.testing.assert_allclose(second, f.weights @ (mean - jackknife_replicates(f)) ** 2, rtol=1e-9, atol=1e-15)
-    low, high, invalid = bca_levels(f.point(), replicates, (second, third), 0.05)
+    low, _, invalid = bca_levels(f.point(), replicates, (second, third), 0.05)
     dev = loo.mean() - loo
-    accel = np.sum(dev ** 3) / (6 * np.sum(dev ** 2) ** 1.5)
+    accel = np.sum(dev**3) / (6 * np.sum(dev**2) ** 1.5)
     est = f.point()[f.index(key)]
-    z0 = __import__("statistics").NormalDist().inv_cdf(
-        (np.sum(replicates[:, f.index(key)] < est) + 0.5 * np.sum(replicates[:, f.index(key)] == est)) / 2000)
+    z0 = (
+        __import__("statistics")
+        .NormalDist()
+        .inv_cdf((np.sum(replicates[:, f.index(key)] < est) + 0.5 * np.sum(replicates[:, f.index(key)] == est)) / 2000)
+    )
     zl = z0 + (z0 - 1.959963984540054) / (1 - accel * (z0 - 1.959963984540054))
     assert low[f.index(key)] == pytest.approx(__import__("statistics").NormalDist().cdf(zl), rel=1e-9)
     assert not invalid[f.index(key)]
@@ -177,8 +189,9 @@ def test_bca_agrees_with_scipy_on_instances() -> None:
     gold = rng.integers(0, 3, 300)
     pred = np.where(rng.random(300) < 0.75, gold, rng.integers(0, 3, 300))
     ours = clfeval.score(gold, pred, ci="bootstrap-bca", resamples=20000, seed=1).intervals.get(("accuracy",))
-    theirs = stats.bootstrap(((gold == pred).astype(float),), np.mean, method="BCa", n_resamples=20000,
-                             random_state=np.random.default_rng(2)).confidence_interval
+    theirs = stats.bootstrap(
+        ((gold == pred).astype(float),), np.mean, method="BCa", n_resamples=20000, random_state=np.random.default_rng(2)
+    ).confidence_interval
     assert ours[0] == pytest.approx(theirs.low, abs=0.01) and ours[1] == pytest.approx(theirs.high, abs=0.01)
 
 
@@ -247,8 +260,15 @@ def test_never_predicted_class_is_said_in_words_not_nan() -> None:
 
 
 def test_nan_zero_division_and_tiny_n_have_reasons() -> None:
-    r = clfeval.score(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"], zero_division="nan", ci="bootstrap",
-                      resamples=200, seed=0)
+    r = clfeval.score(
+        ["a", "b", "b"],
+        ["a", "a", "b"],
+        labels=["a", "b", "c"],
+        zero_division="nan",
+        ci="bootstrap",
+        resamples=200,
+        seed=0,
+    )
     assert r.intervals.get(("averages", "macro", "precision")) is None
     assert "NaN" in r.intervals.not_estimable[("averages", "macro", "precision")]
     one = clfeval.score(["a"], ["a"], ci="delta")
@@ -297,12 +317,15 @@ def test_multilabel_intervals() -> None:
     assert data["subset_accuracy_ci"] == data["accuracy_ci"] and data["hamming_loss_ci"] is not None
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"method": "wald"}, "unknown interval method 'wald'"),
-    ({"method": "delta", "confidence": 95}, "confidence must be between 0 and 1"),
-    ({"method": "bootstrap", "resamples": 1}, "resamples must be an integer of at least 2"),
-    ({"method": "bootstrap", "seed": -3}, "seed must be a non-negative integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"method": "wald"}, "unknown interval method 'wald'"),
+        ({"method": "delta", "confidence": 95}, "confidence must be between 0 and 1"),
+        ({"method": "bootstrap", "resamples": 1}, "resamples must be an integer of at least 2"),
+        ({"method": "bootstrap", "seed": -3}, "seed must be a non-negative integer"),
+    ],
+)
 def test_bad_options(kwargs, message) -> None:
     base = _takahashi(TAKAHASHI_TABLES[0])
     with pytest.raises(clfeval.OptionError, match=message):

@@ -18,8 +18,11 @@ from clfeval.score.statistics import ScoreFunction
 
 LABELS = ["a", "b", "c", "d"]
 pairs = st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=2, max_size=50)
-ml_pairs = st.lists(st.tuples(st.lists(st.sampled_from(LABELS), max_size=3),
-                              st.lists(st.sampled_from(LABELS), max_size=3)), min_size=2, max_size=40)
+ml_pairs = st.lists(
+    st.tuples(st.lists(st.sampled_from(LABELS), max_size=3), st.lists(st.sampled_from(LABELS), max_size=3)),
+    min_size=2,
+    max_size=40,
+)
 
 
 def _all_values(result, rename: dict | None = None) -> dict:
@@ -46,8 +49,9 @@ def test_all_values_covers_every_registry_entry() -> None:
             assert ("per_label", "a", m.name) in keys
         else:
             assert (m.name,) in keys
-    assert {("averages", name, m) for name in ("micro", "macro", "macro_fa", "weighted", "lfb")
-            for m in AVERAGED} <= keys
+    assert {
+        ("averages", name, m) for name in ("micro", "macro", "macro_fa", "weighted", "lfb") for m in AVERAGED
+    } <= keys
 
 
 @settings(max_examples=60, deadline=None)
@@ -80,8 +84,9 @@ def test_counts_of_chunks_add_up_to_the_whole(data, cut) -> None:
     whole = clfeval.count_labels(gold, pred)
     parts = clfeval.count_labels(gold[:cut], pred[:cut]) + clfeval.count_labels(gold[cut:], pred[cut:])
     assert parts.with_labels(whole.labels).cells.tolist() == whole.cells.tolist()
-    assert sum([clfeval.count_labels(gold[:cut], pred[:cut]), clfeval.count_labels(gold[cut:], pred[cut:])]) \
-        .n_instances == len(data)
+    assert sum(
+        [clfeval.count_labels(gold[:cut], pred[:cut]), clfeval.count_labels(gold[cut:], pred[cut:])]
+    ).n_instances == len(data)
 
 
 @settings(max_examples=60, deadline=None)
@@ -106,8 +111,10 @@ def test_scores_of_added_chunk_counts_equal_the_whole(data, cut) -> None:
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(st.one_of(pairs.map(lambda d: (False, d)), ml_pairs.map(lambda d: (True, d))),
-       st.sampled_from(["delta", "delta-logit"]))
+@given(
+    st.one_of(pairs.map(lambda d: (False, d)), ml_pairs.map(lambda d: (True, d))),
+    st.sampled_from(["delta", "delta-logit"]),
+)
 def test_every_interval_holds_its_estimate(case, method) -> None:
     """A Wald interval (on any scale) holds its estimate whenever the score has one: every measure × average."""
     multilabel, data = case
@@ -124,8 +131,11 @@ def test_every_interval_holds_its_estimate(case, method) -> None:
 
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(LABELS)),
-                min_size=4, max_size=40))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=4, max_size=40
+    )
+)
 def test_compare_is_antisymmetric_for_every_metric(data) -> None:
     """compare(A, B) = −compare(B, A): the difference changes sign, the two-sided p-value stays (exactly when every
     arrangement is weighed; within Monte Carlo error otherwise, each order drawing its own stream)."""
@@ -134,7 +144,8 @@ def test_compare_is_antisymmetric_for_every_metric(data) -> None:
 
     gold, a, b = ([t[i] for t in data] for i in range(3))
     metrics = [f"macro.{'f1' if m == 'f' else m}" for m in AVERAGED] + [
-        name for name, m in MEASURES.items() if m.scope == "overall" and "single-label" in m.tasks]
+        name for name, m in MEASURES.items() if m.scope == "overall" and "single-label" in m.tasks
+    ]
     ab = clfeval.compare(gold, {"A": a, "B": b}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
     ba = clfeval.compare(gold, {"B": b, "A": a}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
     for metric in metrics:

@@ -16,8 +16,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pycm import ConfusionMatrix
-from sklearn.metrics import (balanced_accuracy_score, cohen_kappa_score, hamming_loss, jaccard_score,
-                             matthews_corrcoef, multilabel_confusion_matrix)
+from sklearn.metrics import (
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    hamming_loss,
+    jaccard_score,
+    matthews_corrcoef,
+    multilabel_confusion_matrix,
+)
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import clfeval
@@ -42,8 +48,16 @@ def _ratio(num: float, den: float) -> float:
 
 
 def test_the_registry_is_complete_and_each_entry_defines_itself() -> None:
-    assert [m.name for m in label_measures()] == ["precision", "recall", "f", "specificity", "npv", "fpr", "fnr",
-                                                   "jaccard"]
+    assert [m.name for m in label_measures()] == [
+        "precision",
+        "recall",
+        "f",
+        "specificity",
+        "npv",
+        "fpr",
+        "fnr",
+        "jaccard",
+    ]
     assert averaged_measures() == ("precision", "recall", "f", "specificity", "jaccard")
     assert clfeval.MEASURES is MEASURES
     for m in MEASURES.values():
@@ -51,8 +65,17 @@ def test_the_registry_is_complete_and_each_entry_defines_itself() -> None:
         assert m.tasks <= {"single-label", "multi-label"} and m.low < m.high
         assert (m.denominator != "") == (m.scope == "label")
     single = [m.name for m in MEASURES.values() if m.scope == "overall" and "single-label" in m.tasks]
-    assert single == ["accuracy", "hamming_loss", "micro_fpr", "balanced_accuracy", "balanced_accuracy_adjusted",
-                      "mcc", "kappa", "kappa_linear", "kappa_quadratic"]
+    assert single == [
+        "accuracy",
+        "hamming_loss",
+        "micro_fpr",
+        "balanced_accuracy",
+        "balanced_accuracy_adjusted",
+        "mcc",
+        "kappa",
+        "kappa_linear",
+        "kappa_quadratic",
+    ]
     lower = {name for name, m in MEASURES.items() if not m.higher_is_better}
     assert lower == {"fpr", "fnr", "hamming_loss", "micro_fpr"}
 
@@ -76,7 +99,8 @@ def test_single_label_measures_match_sklearn(data, zd) -> None:
         assert row.jaccard == pytest.approx(jac[i])
     for average in ("micro", "macro", "weighted"):
         assert result.averages[average]["jaccard"] == pytest.approx(
-            _quiet(jaccard_score, gold, pred, labels=labs, average=average, zero_division=zd)), average
+            _quiet(jaccard_score, gold, pred, labels=labs, average=average, zero_division=zd)
+        ), average
     if len(set(gold)) > 1 and len(set(pred)) > 1:
         assert result.overall["mcc"] == pytest.approx(_quiet(matthews_corrcoef, gold, pred), abs=1e-12)
     else:  # 0/0: the stated zero-division value (scikit-learn always answers 0)
@@ -84,8 +108,7 @@ def test_single_label_measures_match_sklearn(data, zd) -> None:
     assert result.overall["balanced_accuracy"] == pytest.approx(_quiet(balanced_accuracy_score, gold, pred))
     assert result.overall["hamming_loss"] == pytest.approx(hamming_loss(gold, pred))
     adjusted = _quiet(balanced_accuracy_score, gold, pred, adjusted=True)
-    assert result.overall["balanced_accuracy_adjusted"] == (pytest.approx(adjusted) if math.isfinite(adjusted)
-                                                           else zd)
+    assert result.overall["balanced_accuracy_adjusted"] == (pytest.approx(adjusted) if math.isfinite(adjusted) else zd)
     for weights, name in ((None, "kappa"), ("linear", "kappa_linear"), ("quadratic", "kappa_quadratic")):
         expected = _quiet(cohen_kappa_score, gold, pred, labels=table, weights=weights)
         if math.isnan(expected):  # chance disagreement 0: 0/0, the stated zero-division value
@@ -107,16 +130,18 @@ def test_multilabel_measures_match_sklearn(data, zd) -> None:
     for i, lab in enumerate(LABELS):
         tn, fp, fn, tp = mcm[i].ravel()
         row = result.per_label[lab]
-        assert (row.npv, row.fpr, row.fnr) == pytest.approx((tn / (tn + fn) if tn + fn else zd,
-                                                            fp / (fp + tn) if fp + tn else zd,
-                                                            fn / (fn + tp) if fn + tp else zd))
+        assert (row.npv, row.fpr, row.fnr) == pytest.approx(
+            (tn / (tn + fn) if tn + fn else zd, fp / (fp + tn) if fp + tn else zd, fn / (fn + tp) if fn + tp else zd)
+        )
         assert row.jaccard == pytest.approx(jac[i])
     for average in ("micro", "macro", "samples"):
         assert result.averages[average]["jaccard"] == pytest.approx(
-            _quiet(jaccard_score, yg, yp, average=average, zero_division=zd)), average
+            _quiet(jaccard_score, yg, yp, average=average, zero_division=zd)
+        ), average
     if yg.sum():
         assert result.averages["weighted"]["jaccard"] == pytest.approx(
-            _quiet(jaccard_score, yg, yp, average="weighted", zero_division=zd))
+            _quiet(jaccard_score, yg, yp, average="weighted", zero_division=zd)
+        )
     assert result.hamming_loss == pytest.approx(hamming_loss(yg, yp))
     for name in ("mcc", "kappa", "balanced_accuracy"):
         assert name not in result.overall  # single-label only, as in scikit-learn
@@ -149,8 +174,7 @@ def test_overall_measures_match_pycm(data) -> None:
         assert result.overall["kappa"] == pytest.approx(cm.overall_stat["Kappa"], abs=1e-12)
     for cls in cm.classes:
         row = result.per_label[str(cls)]
-        for ours, theirs in (("specificity", "TNR"), ("npv", "NPV"), ("fpr", "FPR"), ("fnr", "FNR"),
-                             ("jaccard", "J")):
+        for ours, theirs in (("specificity", "TNR"), ("npv", "NPV"), ("fpr", "FPR"), ("fnr", "FNR"), ("jaccard", "J")):
             value = getattr(cm, theirs)[cls]
             if value != "None":
                 assert row[ours] == pytest.approx(value, abs=1e-12), (cls, ours)
@@ -165,9 +189,15 @@ def test_pycm_worked_example() -> None:
     assert round(r.overall["kappa"], 5) == 0.35484
     assert round(r.overall["mcc"], 5) == 0.36667
     assert round(r.overall["hamming_loss"], 5) == 0.41667
-    expected = {"specificity": (0.77778, 0.88889, 0.66667), "npv": (1.0, 0.8, 0.57143),
-                "fpr": (0.22222, 0.11111, 0.33333), "fnr": (0.0, 0.66667, 0.5), "jaccard": (0.6, 0.25, 0.375),
-                "recall": (1.0, 0.33333, 0.5), "precision": (0.6, 0.5, 0.6)}
+    expected = {
+        "specificity": (0.77778, 0.88889, 0.66667),
+        "npv": (1.0, 0.8, 0.57143),
+        "fpr": (0.22222, 0.11111, 0.33333),
+        "fnr": (0.0, 0.66667, 0.5),
+        "jaccard": (0.6, 0.25, 0.375),
+        "recall": (1.0, 0.33333, 0.5),
+        "precision": (0.6, 0.5, 0.6),
+    }
     for measure, values in expected.items():
         assert tuple(round(r.per_label[lab][measure], 5) for lab in ("0", "1", "2")) == values, measure
     # PyCM's weighted_kappa with quadratic weights on this example
@@ -187,7 +217,8 @@ def test_mcc_is_phi_for_two_labels_and_kappa_weights_follow_the_stated_order() -
     declared = clfeval.score(ordinal, guess, labels=["low", "mid", "high"])
     assert declared.confusion.labels == ("low", "mid", "high")
     assert declared.overall["kappa_quadratic"] == pytest.approx(
-        cohen_kappa_score(ordinal, guess, labels=["low", "mid", "high"], weights="quadratic"))
+        cohen_kappa_score(ordinal, guess, labels=["low", "mid", "high"], weights="quadratic")
+    )
     assert any("'low' < 'mid' < 'high'" in n for n in declared.notes)
     default = clfeval.score(ordinal, guess)  # sorted as strings: high < low < mid
     assert default.overall["kappa_quadratic"] != pytest.approx(declared.overall["kappa_quadratic"])
@@ -218,15 +249,28 @@ def test_new_measures_have_intervals_that_hold_their_estimates() -> None:
     gold = rng.choice(4, 3000, p=[0.4, 0.3, 0.2, 0.1])
     pred = np.where(rng.random(3000) < 0.7, gold, rng.integers(0, 4, 3000))
     base = clfeval.score(gold, pred)
-    keys = [("mcc",), ("kappa",), ("kappa_linear",), ("kappa_quadratic",), ("balanced_accuracy",),
-            ("balanced_accuracy_adjusted",), ("hamming_loss",), ("averages", "macro", "jaccard"),
-            ("averages", "weighted", "specificity"), ("per_label", "3", "npv"), ("per_label", "0", "fnr")]
+    keys = [
+        ("mcc",),
+        ("kappa",),
+        ("kappa_linear",),
+        ("kappa_quadratic",),
+        ("balanced_accuracy",),
+        ("balanced_accuracy_adjusted",),
+        ("hamming_loss",),
+        ("averages", "macro", "jaccard"),
+        ("averages", "weighted", "specificity"),
+        ("per_label", "3", "npv"),
+        ("per_label", "0", "fnr"),
+    ]
     delta = clfeval.with_intervals(base, "delta")
     boot = clfeval.with_intervals(base, "bootstrap", resamples=2000, seed=5)
     logit = clfeval.with_intervals(base, "delta-logit")
     for key in keys:
-        estimate = delta.overall[key[0]] if len(key) == 1 else (
-            delta.averages[key[1]][key[2]] if key[0] == "averages" else delta.per_label[key[1]][key[2]])
+        estimate = (
+            delta.overall[key[0]]
+            if len(key) == 1
+            else (delta.averages[key[1]][key[2]] if key[0] == "averages" else delta.per_label[key[1]][key[2]])
+        )
         for result in (delta, boot, logit):
             low, high = result.intervals.get(key)
             assert low < estimate < high, (key, result.intervals.method)
@@ -239,23 +283,30 @@ def test_new_measures_as_compare_metrics_and_in_cv() -> None:
     gold = rng.integers(0, 3, 400)
     a = np.where(rng.random(400) < 0.8, gold, rng.integers(0, 3, 400))
     b = np.where(rng.random(400) < 0.6, gold, rng.integers(0, 3, 400))
-    cmp = clfeval.compare(gold, {"a": a, "b": b}, metrics=["mcc", "kappa_quadratic", "macro.jaccard",
-                                                             "per_label.1.npv", "hamming_loss"], rounds=500, seed=2)
+    cmp = clfeval.compare(
+        gold,
+        {"a": a, "b": b},
+        metrics=["mcc", "kappa_quadratic", "macro.jaccard", "per_label.1.npv", "hamming_loss"],
+        rounds=500,
+        seed=2,
+    )
     for metric in cmp.metrics:
         pair = cmp.pair("a", "b", metric)
         assert 0 < pair.p_value <= 1 and (pair.p_value < 0.01 or metric.startswith("per_label"))
         assert pair.difference == pytest.approx(cmp.score("a", metric) - cmp.score("b", metric))
     ranking = cmp.ranking("hamming_loss")  # lower is better: a first
-    assert [row["system"] for row in ranking][0] == "a"
+    assert ranking[0]["system"] == "a"
     assert cmp.score("a", "mcc") == pytest.approx(matthews_corrcoef(gold, a))
     folds = rng.integers(0, 4, 400)
     cv = clfeval.cv(gold, a, folds)
     means = cv.mean_of_folds()
     fold_mcc = [matthews_corrcoef(gold[folds == k], a[folds == k]) for k in range(4)]
     assert means["mcc"] == pytest.approx(np.mean(fold_mcc)) and cv.pooled.overall["mcc"] == pytest.approx(
-        matthews_corrcoef(gold, a))
+        matthews_corrcoef(gold, a)
+    )
     assert means["averages"]["macro"]["jaccard"] == pytest.approx(
-        np.mean([jaccard_score(gold[folds == k], a[folds == k], average="macro") for k in range(4)]))
+        np.mean([jaccard_score(gold[folds == k], a[folds == k], average="macro") for k in range(4)])
+    )
 
 
 def test_every_format_carries_every_measure() -> None:
@@ -282,7 +333,7 @@ def test_every_format_carries_every_measure() -> None:
 
 
 def test_docs_list_every_measure_with_its_definition() -> None:
-    """docs/measures.md has a row for every registry entry, with the registry's own definition (so they cannot drift)."""
+    """docs/measures.md has a row for every registry entry, with the registry's own definition (they cannot drift)."""
     from pathlib import Path
 
     text = (Path(__file__).parents[1] / "docs" / "measures.md").read_text(encoding="utf-8")

@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import (accuracy_score, confusion_matrix, hamming_loss, multilabel_confusion_matrix,
-                             precision_recall_fscore_support)
+from sklearn.metrics import (
+    accuracy_score,
+    confusion_matrix,
+    hamming_loss,
+    multilabel_confusion_matrix,
+    precision_recall_fscore_support,
+)
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import clfeval
@@ -101,5 +106,5 @@ def test_integer_fast_path_matches_sklearn(data) -> None:
     labs = sorted(set(gold.tolist()) | set(pred.tolist()))
     assert list(result.labels) == [str(x) for x in labs]
     np.testing.assert_array_equal(result.confusion.cells, confusion_matrix(gold, pred, labels=labs))
-    p, r, f, _ = _sk(gold, pred, labels=labs, average="macro", zero_division=0)
+    _, _, f, _ = _sk(gold, pred, labels=labs, average="macro", zero_division=0)
     assert result.averages["macro"]["f"] == pytest.approx(f)

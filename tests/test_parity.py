@@ -25,8 +25,6 @@ TAGS = ("NN", "VB", "JJ", "DT")
 # --------------------------------------------------------------------------- helpers
 
 
-
-
 def _cells(matrix: dict[str, Any]) -> dict[tuple[str, str], int]:
     """A JSON confusion matrix ({labels, counts}) as its non-zero cells."""
     labels = matrix["labels"]
@@ -87,13 +85,16 @@ def test_skip_lines_are_not_instances(tmp_path: Path) -> None:
     assert any(f"skipped {markers} line(s)" in w for w in result.warnings)
 
 
-@pytest.mark.parametrize("command,pattern,needles", [
-    ("score", "(", ["--skip", "'(' is not a valid regular expression"]),
-    ("score", "(?=x)", ["--skip", "'(?=x)'", "not support", "look-around"]),
-    ("count", "(?<=x)y", ["--skip", "look-around"]),
-    ("cv", r"(a)\1", ["--skip", "back-references"]),
-    ("compare", "(", ["--skip", "not a valid regular expression"]),
-])
+@pytest.mark.parametrize(
+    "command,pattern,needles",
+    [
+        ("score", "(", ["--skip", "'(' is not a valid regular expression"]),
+        ("score", "(?=x)", ["--skip", "'(?=x)'", "not support", "look-around"]),
+        ("count", "(?<=x)y", ["--skip", "look-around"]),
+        ("cv", r"(a)\1", ["--skip", "back-references"]),
+        ("compare", "(", ["--skip", "not a valid regular expression"]),
+    ],
+)
 def test_skip_refuses_a_pattern_it_cannot_use(tmp_path: Path, command: str, pattern: str, needles: list[str]) -> None:
     (tmp_path / "run.txt").write_text("A A\nA B\n")
     (tmp_path / "b.txt").write_text("A\nB\n")
@@ -148,17 +149,35 @@ def test_skip_in_compare_with_prediction_files(tmp_path: Path) -> None:
     for name, labels, every, offset in (("gold", gold, 9, 0), ("sysa", a, 5, 2), ("sysb", b, 13, 4)):
         (tmp_path / f"{name}.txt").write_text(_with_markers(labels, every, offset=offset)[0])
         (tmp_path / f"plain_{name}.txt").write_text("".join(x + "\n" for x in labels))
-    data = cli_json("compare", "gold.txt", "sysa.txt", "sysb.txt", "--skip", "^<utt>$", "--seed", "3",
-                    "--rounds", "300", "--metric", "macro.f1,accuracy", cwd=tmp_path)
-    reference = clfeval.compare_files(str(tmp_path / "plain_gold.txt"),
-                                      [str(tmp_path / "plain_sysa.txt"), str(tmp_path / "plain_sysb.txt")],
-                                      names=["sysa", "sysb"], seed=3, rounds=300,
-                                      metrics=["macro.f1", "accuracy"]).to_dict()
+    data = cli_json(
+        "compare",
+        "gold.txt",
+        "sysa.txt",
+        "sysb.txt",
+        "--skip",
+        "^<utt>$",
+        "--seed",
+        "3",
+        "--rounds",
+        "300",
+        "--metric",
+        "macro.f1,accuracy",
+        cwd=tmp_path,
+    )
+    reference = clfeval.compare_files(
+        str(tmp_path / "plain_gold.txt"),
+        [str(tmp_path / "plain_sysa.txt"), str(tmp_path / "plain_sysb.txt")],
+        names=["sysa", "sysb"],
+        seed=3,
+        rounds=300,
+        metrics=["macro.f1", "accuracy"],
+    ).to_dict()
     assert data["n_instances"] == 60
     assert data["scores"] == reference["scores"]
     assert data["scores"]["sysa"]["accuracy"] == pytest.approx(np.mean(np.array(gold) == np.array(a)))
-    assert [(p["metric"], p["p_value"]) for p in data["pairs"]] == [(p["metric"], p["p_value"])
-                                                                    for p in reference["pairs"]]
+    assert [(p["metric"], p["p_value"]) for p in data["pairs"]] == [
+        (p["metric"], p["p_value"]) for p in reference["pairs"]
+    ]
     assert data["results"]["sysa"]["options"]["skip"] == "^<utt>$"
 
 
@@ -189,8 +208,9 @@ def test_skip_in_cv_and_count(tmp_path: Path) -> None:
 def test_blank_lines_are_skipped_in_single_label_input(tmp_path: Path) -> None:
     gold, pred = _tagged(5, 40)
     lines = [f"{g} {p}" for g, p in zip(gold, pred)]
-    text = ("\n\n" + "\n".join(lines[:10]) + "\n\n\n" + "\n".join(lines[10:25]) + "\n   \n" + "\n".join(lines[25:])
-            + "\n\n")
+    text = (
+        "\n\n" + "\n".join(lines[:10]) + "\n\n\n" + "\n".join(lines[10:25]) + "\n   \n" + "\n".join(lines[25:]) + "\n\n"
+    )
     (tmp_path / "blank.txt").write_text(text)
     data = cli_json("score", "blank.txt", cwd=tmp_path)
     assert data["n_instances"] == 40 and _cells(data["confusion_matrix"]) == _expected(gold, pred)
@@ -205,12 +225,19 @@ def test_blank_lines_are_skipped_in_single_label_input(tmp_path: Path) -> None:
 def test_blank_lines_at_different_places_in_two_files_are_an_error(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("A\nB\n\nB\nA\n")
     (tmp_path / "pred.txt").write_text("A\nA\nB\n\nB\n")
-    cli_error(run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:", "line 4 of gold.txt",
-              "blank lines must fall at the same places")
+    cli_error(
+        run_cli("score", "gold.txt", "pred.txt", cwd=tmp_path),
+        "pred.txt:3:",
+        "line 4 of gold.txt",
+        "blank lines must fall at the same places",
+    )
     (tmp_path / "other.txt").write_text("A\nB\n\nB\nA\n")
-    cli_error(run_cli("compare", "gold.txt", "other.txt", "pred.txt", cwd=tmp_path), "pred.txt:3:",
-              "blank lines must fall at the same places")
-    with pytest.raises(clfeval.InputError, match="pred.txt:3"):
+    cli_error(
+        run_cli("compare", "gold.txt", "other.txt", "pred.txt", cwd=tmp_path),
+        "pred.txt:3:",
+        "blank lines must fall at the same places",
+    )
+    with pytest.raises(clfeval.InputError, match=r"pred\.txt:3"):
         clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))
 
 
@@ -232,8 +259,9 @@ def test_translate_maps_gold_predictions_and_training_labels(tmp_path: Path) -> 
     (tmp_path / "map.txt").write_text(_MAP)
     (tmp_path / "run.txt").write_text("".join(f"w {g} {p}\n" for g, p in zip(gold, pred)))
     (tmp_path / "train.txt").write_text("".join(f"w {t}\n" for t in train))
-    (tmp_path / "run_coarse.txt").write_text("".join(f"w {_translated(g)} {_translated(p)}\n"
-                                                     for g, p in zip(gold, pred)))
+    (tmp_path / "run_coarse.txt").write_text(
+        "".join(f"w {_translated(g)} {_translated(p)}\n" for g, p in zip(gold, pred))
+    )
     (tmp_path / "train_coarse.txt").write_text("".join(f"w {_translated(t)}\n" for t in train))
     data = cli_json("score", "run.txt", "--translate", "map.txt", "--train", "train.txt", cwd=tmp_path)
     reference = cli_json("score", "run_coarse.txt", "--train", "train_coarse.txt", cwd=tmp_path)
@@ -250,8 +278,9 @@ def test_translate_maps_gold_predictions_and_training_labels(tmp_path: Path) -> 
     text = run_cli("score", "run.txt", "--translate", "map.txt", cwd=tmp_path).stdout.decode()
     assert "warnings:" in text and unused in text
     # the API, with a mapping instead of a file
-    result = clfeval.score_file(str(tmp_path / "run.txt"), translate={"NNS": "NN", "VBD": "VB", "VBZ": "VB"},
-                                train=str(tmp_path / "train.txt"))
+    result = clfeval.score_file(
+        str(tmp_path / "run.txt"), translate={"NNS": "NN", "VBD": "VB", "VBZ": "VB"}, train=str(tmp_path / "train.txt")
+    )
     assert result.to_dict()["per_label"] == data["per_label"]
 
 
@@ -266,12 +295,15 @@ def test_a_mapping_used_only_by_training_labels_is_used(tmp_path: Path) -> None:
     assert "map.txt: 1 mapping(s) never used (no such label in the data): 'VBD' > 'VB' (line 2)" in alone["warnings"]
 
 
-@pytest.mark.parametrize("content,needles", [
-    ("NNS > NN\nVBD->VB\n", ["map.txt:2:", "expected a mapping 'old > new'", "'VBD->VB'"]),
-    ("NNS > NN\nVBD\n", ["map.txt:2:", "expected a mapping"]),
-    ("NNS > NN\nVBD > VB\n\nNNS > JJ\n", ["map.txt:4:", "'NNS' is already mapped to 'NN' on line 1", "'JJ'"]),
-    ("# nothing\n\n", ["map.txt:", "holds no mapping"]),
-])
+@pytest.mark.parametrize(
+    "content,needles",
+    [
+        ("NNS > NN\nVBD->VB\n", ["map.txt:2:", "expected a mapping 'old > new'", "'VBD->VB'"]),
+        ("NNS > NN\nVBD\n", ["map.txt:2:", "expected a mapping"]),
+        ("NNS > NN\nVBD > VB\n\nNNS > JJ\n", ["map.txt:4:", "'NNS' is already mapped to 'NN' on line 1", "'JJ'"]),
+        ("# nothing\n\n", ["map.txt:", "holds no mapping"]),
+    ],
+)
 def test_bad_translation_files(tmp_path: Path, content: str, needles: list[str]) -> None:
     (tmp_path / "map.txt").write_text(content)
     (tmp_path / "run.txt").write_text("NN NN\nVBD VB\n")
@@ -284,8 +316,9 @@ def test_a_mapping_repeated_alike_is_fine_and_a_missing_file_is_named(tmp_path: 
     (tmp_path / "run.txt").write_text("NN NNS\nNNS NN\n")
     data = cli_json("score", "run.txt", "--translate", "map.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == {("NN", "NN"): 2}
-    cli_error(run_cli("score", "run.txt", "--translate", "nomap.txt", cwd=tmp_path),
-              "nomap.txt: no such file (--translate)")
+    cli_error(
+        run_cli("score", "run.txt", "--translate", "nomap.txt", cwd=tmp_path), "nomap.txt: no such file (--translate)"
+    )
 
 
 def test_translate_labels_inside_label_sets(tmp_path: Path) -> None:
@@ -298,7 +331,10 @@ def test_translate_labels_inside_label_sets(tmp_path: Path) -> None:
     assert data["labels"] == ["JJ", "NN", "VB"]
     assert data["per_label"] == reference["per_label"] and data["averages"] == reference["averages"]
     assert {lab: (r["support"], r["tp"], r["predicted"]) for lab, r in data["per_label"].items()} == {
-        "JJ": (2, 1, 1), "NN": (1, 1, 2), "VB": (2, 2, 2)}
+        "JJ": (2, 1, 1),
+        "NN": (1, 1, 2),
+        "VB": (2, 2, 2),
+    }
     with pytest.raises(clfeval.ClfevalError, match="--multilabel"):
         clfeval.score_file(str(tmp_path / "run.txt"), multilabel=True, cutoff=0.0)
 
@@ -308,8 +344,19 @@ def test_translate_in_compare_cv_and_count(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("NN\nNNS\nVBD\nVB\nJJ\n")
     (tmp_path / "a.txt").write_text("NNS\nNN\nVB\nVBD\nNN\n")
     (tmp_path / "b.txt").write_text("NN\nVB\nVBD\nJJ\nJJ\n")
-    data = cli_json("compare", "gold.txt", "a.txt", "b.txt", "--translate", "map.txt", "--metric", "accuracy",
-                    "--seed", "1", cwd=tmp_path)
+    data = cli_json(
+        "compare",
+        "gold.txt",
+        "a.txt",
+        "b.txt",
+        "--translate",
+        "map.txt",
+        "--metric",
+        "accuracy",
+        "--seed",
+        "1",
+        cwd=tmp_path,
+    )
     assert data["labels"] == ["JJ", "NN", "VB"]
     assert data["scores"] == {"a": {"accuracy": 0.8}, "b": {"accuracy": 0.6}}
     assert data["pairs"][0]["sign_test"]["a_better"] == 2 and data["pairs"][0]["sign_test"]["b_better"] == 1
@@ -323,28 +370,46 @@ def test_translate_in_compare_cv_and_count(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     counted = json.loads(out.stdout)
     assert _cells({"labels": counted["labels"], "counts": counted["cells"]}) == {
-        ("NN", "NN"): 2, ("VB", "VB"): 2, ("JJ", "NN"): 1}
+        ("NN", "NN"): 2,
+        ("VB", "VB"): 2,
+        ("JJ", "NN"): 1,
+    }
     assert counted["options"]["translate"] == "map.txt"
 
 
 # --------------------------------------------------------------------------- trailing TiMBL distributions
 
 _PLAIN = [("NN", "VB"), ("NN", "NN"), ("VB", "VB"), ("VB", "NN"), ("JJ", "NN"), ("NN", "NN")]
-_DISTRIBUTIONS = ["{ NN 0.7, VB 0.3 }", "{ NN 0.9, VB 0.1 }", "{ VB 1.0 }", "{ NN 0.6, VB 0.4 }",
-                  "{ NN 0.5, JJ 0.25, VB 0.25 }", "{ NN 1 }"]
+_DISTRIBUTIONS = [
+    "{ NN 0.7, VB 0.3 }",
+    "{ NN 0.9, VB 0.1 }",
+    "{ VB 1.0 }",
+    "{ NN 0.6, VB 0.4 }",
+    "{ NN 0.5, JJ 0.25, VB 0.25 }",
+    "{ NN 1 }",
+]
 
 
 @pytest.mark.parametrize("style", ["commas", "no commas", "scientific"])
 def test_trailing_distribution_is_stripped(tmp_path: Path, style: str) -> None:
-    dists = {"commas": _DISTRIBUTIONS,
-             "no commas": [d.replace(",", "") for d in _DISTRIBUTIONS],
-             "scientific": ["{ NN 7e-1, VB 3.0E-1 }", "{NN .9 VB .1}", "{ VB 1. }", "{ NN +0.6 , VB 0.4 }",
-                            "{ NN 5e-1 JJ 2.5e-1 VB 2.5e-1 }", "{ NN 1 }"]}[style]
+    dists = {
+        "commas": _DISTRIBUTIONS,
+        "no commas": [d.replace(",", "") for d in _DISTRIBUTIONS],
+        "scientific": [
+            "{ NN 7e-1, VB 3.0E-1 }",
+            "{NN .9 VB .1}",
+            "{ VB 1. }",
+            "{ NN +0.6 , VB 0.4 }",
+            "{ NN 5e-1 JJ 2.5e-1 VB 2.5e-1 }",
+            "{ NN 1 }",
+        ],
+    }[style]
     (tmp_path / "timbl.txt").write_text("".join(f"w1 w2 {g} {p} {d}\n" for (g, p), d in zip(_PLAIN, dists)))
     data = cli_json("score", "timbl.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(*zip(*_PLAIN))
-    assert data["warnings"] == [("precision is 0/0 for 1 label(s) never predicted: 'JJ'; set to 0 and included in "
-                                 "averages")]
+    assert data["warnings"] == [
+        ("precision is 0/0 for 1 label(s) never predicted: 'JJ'; set to 0 and included in averages")
+    ]
     result = clfeval.score_file(str(tmp_path / "timbl.txt"))
     assert _cells_of(result) == _expected(*zip(*_PLAIN))
 
@@ -363,15 +428,26 @@ def test_trailing_distribution_then_distance(tmp_path: Path) -> None:
     """TiMBL's +v db+di: the distribution and the distance after it go, so the default columns (-2, -1) are
     gold and predicted; finagle keeps the distance as its confidence column."""
     distances = ["0.0123", "0.5", "0", "1e-3", "2.25", "0.75"]
-    (tmp_path / "timbl.txt").write_text("".join(f"w1 w2 {g} {p} {d} {x}\n"
-                                                for (g, p), d, x in zip(_PLAIN, _DISTRIBUTIONS, distances)))
+    (tmp_path / "timbl.txt").write_text(
+        "".join(f"w1 w2 {g} {p} {d} {x}\n" for (g, p), d, x in zip(_PLAIN, _DISTRIBUTIONS, distances))
+    )
     data = cli_json("score", "timbl.txt", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(*zip(*_PLAIN))
     kept = cli_json("score", "timbl.txt", "--keep-trailing", cwd=tmp_path)  # then the last field is the distance
     assert _cells(kept["confusion_matrix"]) != _expected(*zip(*_PLAIN))
     # and finagle reads the distance as the confidence column with the defaults (-3, -2, -1)
-    out = run_cli("finagle", "timbl.txt", "--threshold", "0.6", "--lower-is-more-confident", "--to", "VB",
-                  "--format", "json", cwd=tmp_path)
+    out = run_cli(
+        "finagle",
+        "timbl.txt",
+        "--threshold",
+        "0.6",
+        "--lower-is-more-confident",
+        "--to",
+        "VB",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     finagle = json.loads(out.stdout)
     assert sum(b["n"] for b in finagle["calibration"]) == 6
@@ -430,34 +506,48 @@ def test_cutoff_with_a_prediction_that_is_not_a_number(tmp_path: Path, bad: str)
         data = cli_json("score", "svm.txt", "--cutoff", "0", cwd=tmp_path)
         assert _cells(data["confusion_matrix"]) == {("+1", "+1"): 2, ("-1", "-1"): 1, ("-1", "+1"): 1}
         return
-    cli_error(run_cli("score", "svm.txt", "--cutoff", "0", cwd=tmp_path), f"svm.txt:4: the prediction '{bad}' is not "
-                                                                        "a number")
+    cli_error(
+        run_cli("score", "svm.txt", "--cutoff", "0", cwd=tmp_path), f"svm.txt:4: the prediction '{bad}' is not a number"
+    )
     (tmp_path / "gold.txt").write_text("+1\n-1\n+1\n")
     (tmp_path / "a.txt").write_text("0.1\n-2\n0.3\n")
     (tmp_path / "b.txt").write_text(f"0.1\n{bad}\n0.3\n")
-    cli_error(run_cli("compare", "gold.txt", "a.txt", "b.txt", "--cutoff", "0", cwd=tmp_path),
-              f"b.txt:2: the prediction '{bad}' is not a number")
+    cli_error(
+        run_cli("compare", "gold.txt", "a.txt", "b.txt", "--cutoff", "0", cwd=tmp_path),
+        f"b.txt:2: the prediction '{bad}' is not a number",
+    )
 
 
 def test_cutoff_in_compare_and_count_and_refused_with_multilabel(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("+1\n+1\n-1\n-1\n+1\n-1\n")
     (tmp_path / "sa.txt").write_text("0.3\n-0.1\n0\n-2\n1\n0.0001\n")
     (tmp_path / "sb.txt").write_text("1\n2\n-3\n0\n-1\n-1\n")
-    data = cli_json("compare", "gold.txt", "sa.txt", "sb.txt", "--cutoff", "0", "--metric", "accuracy", "--seed", "1",
-                    cwd=tmp_path)
+    data = cli_json(
+        "compare", "gold.txt", "sa.txt", "sb.txt", "--cutoff", "0", "--metric", "accuracy", "--seed", "1", cwd=tmp_path
+    )
     assert data["scores"]["sa"]["accuracy"] == pytest.approx(3 / 6)  # 0 is at the cut-off: +1
     assert data["scores"]["sb"]["accuracy"] == pytest.approx(4 / 6)
     out = run_cli("count", "gold.txt", "sa.txt", "--cutoff", "0", cwd=tmp_path)
     counted = json.loads(out.stdout)
     assert _cells({"labels": counted["labels"], "counts": counted["cells"]}) == {
-        ("+1", "+1"): 2, ("+1", "-1"): 1, ("-1", "-1"): 1, ("-1", "+1"): 2}
+        ("+1", "+1"): 2,
+        ("+1", "-1"): 1,
+        ("-1", "-1"): 1,
+        ("-1", "+1"): 2,
+    }
     assert counted["options"]["cutoff"] == {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="}
-    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--multilabel", cwd=tmp_path), "--cutoff",
-              "--multilabel")
-    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--above", "x", "--below", "x", cwd=tmp_path),
-              "--above and --below must differ")
-    cli_error(run_cli("score", "gold.txt", "sa.txt", "--cutoff", "nan", cwd=tmp_path),
-              "--cutoff must be a finite number")
+    cli_error(
+        run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--multilabel", cwd=tmp_path),
+        "--cutoff",
+        "--multilabel",
+    )
+    cli_error(
+        run_cli("score", "gold.txt", "sa.txt", "--cutoff", "0", "--above", "x", "--below", "x", cwd=tmp_path),
+        "--above and --below must differ",
+    )
+    cli_error(
+        run_cli("score", "gold.txt", "sa.txt", "--cutoff", "nan", cwd=tmp_path), "--cutoff must be a finite number"
+    )
 
 
 # --------------------------------------------------------------------------- negative column numbers
@@ -465,8 +555,9 @@ def test_cutoff_in_compare_and_count_and_refused_with_multilabel(tmp_path: Path)
 
 def test_negative_columns_on_lines_of_a_fixed_width(tmp_path: Path) -> None:
     gold, pred = _tagged(8, 30)
-    (tmp_path / "fixed.txt").write_text("".join(f"w{i} x {g} {p} {i / 10:.2f}\n"
-                                                for i, (g, p) in enumerate(zip(gold, pred))))
+    (tmp_path / "fixed.txt").write_text(
+        "".join(f"w{i} x {g} {p} {i / 10:.2f}\n" for i, (g, p) in enumerate(zip(gold, pred)))
+    )
     data = cli_json("score", "fixed.txt", "--gold-col", "-3", "--pred-col", "-2", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, pred) and data["warnings"] == []
     # the same by positive numbers, and through the API
@@ -497,15 +588,20 @@ def test_default_columns_on_whitespace_lines_growing_wider(tmp_path: Path) -> No
 
 def test_a_wider_csv_line_is_an_error_when_a_column_counts_from_the_start(tmp_path: Path) -> None:
     (tmp_path / "wide.csv").write_text("x,A,B\ny,A,B\nz,A,B,C\n")
-    cli_error(run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "3", cwd=tmp_path),
-              "wide.csv:3: expected 3 fields, found 4")
-    cli_error(run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "-1", cwd=tmp_path),
-              "wide.csv:3: expected 3 fields, found 4")
+    cli_error(
+        run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "3", cwd=tmp_path),
+        "wide.csv:3: expected 3 fields, found 4",
+    )
+    cli_error(
+        run_cli("score", "wide.csv", "--gold-col", "2", "--pred-col", "-1", cwd=tmp_path),
+        "wide.csv:3: expected 3 fields, found 4",
+    )
 
 
 @pytest.mark.parametrize("skip", [[], ["--skip", "^#"]])  # the fast path, and the line path
-def test_ragged_lines_with_a_separator_are_read_when_every_column_counts_from_the_end(tmp_path: Path,
-                                                                                      skip: list[str]) -> None:
+def test_ragged_lines_with_a_separator_are_read_when_every_column_counts_from_the_end(
+    tmp_path: Path, skip: list[str]
+) -> None:
     # TiMBL output written with -f ',' and sparse features: lines differ in width, the last two fields are labels
     (tmp_path / "timbl.csv").write_text("f1,f2,A,B\nf1,A,A\n" + ("#\n" if skip else "") + "f1,f2,f3,B,B\n")
     data = cli_json("score", "timbl.csv", *skip, cwd=tmp_path)
@@ -518,15 +614,18 @@ def test_ragged_lines_with_a_separator_are_read_when_every_column_counts_from_th
 
 def test_count_writes_the_counts_of_the_transformed_labels(tmp_path: Path) -> None:
     (tmp_path / "map.txt").write_text("NNS > NN\n")
-    (tmp_path / "run.txt").write_text("<utt>\nw NN NNS { NNS 0.6, NN 0.4 }\nw NNS VB { VB 1 }\n\n<utt>\n"
-                                      "w VB VB { VB 0.9, NN 0.1 }\n")
-    out = run_cli("count", "run.txt", "--skip", "^<utt>$", "--translate", "map.txt", "-o", "counts.json",
-                  cwd=tmp_path)
+    (tmp_path / "run.txt").write_text(
+        "<utt>\nw NN NNS { NNS 0.6, NN 0.4 }\nw NNS VB { VB 1 }\n\n<utt>\nw VB VB { VB 0.9, NN 0.1 }\n"
+    )
+    out = run_cli("count", "run.txt", "--skip", "^<utt>$", "--translate", "map.txt", "-o", "counts.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     counted = json.loads((tmp_path / "counts.json").read_text())
     assert counted["n_instances"] == 3
     assert _cells({"labels": counted["labels"], "counts": counted["cells"]}) == {
-        ("NN", "NN"): 1, ("NN", "VB"): 1, ("VB", "VB"): 1}
+        ("NN", "NN"): 1,
+        ("NN", "VB"): 1,
+        ("VB", "VB"): 1,
+    }
     assert counted["options"] == {"skip": "^<utt>$", "translate": "map.txt"}
     # scoring the count file gives what scoring the input with the same rules gives
     direct = cli_json("score", "run.txt", "--skip", "^<utt>$", "--translate", "map.txt", cwd=tmp_path)
@@ -534,28 +633,55 @@ def test_count_writes_the_counts_of_the_transformed_labels(tmp_path: Path) -> No
     assert from_counts["per_label"] == direct["per_label"] and from_counts["averages"] == direct["averages"]
     # joint counts of a table with a column per system
     (tmp_path / "table.txt").write_text("g a b\n<utt>\nNNS NN VB\nVB VB 0\n")
-    out = run_cli("count", "table.txt", "--gold-col", "g", "--pred-col", "a", "--pred-col", "b", "--skip", "<utt>",
-                  "--translate", "map.txt", cwd=tmp_path)
+    out = run_cli(
+        "count",
+        "table.txt",
+        "--gold-col",
+        "g",
+        "--pred-col",
+        "a",
+        "--pred-col",
+        "b",
+        "--skip",
+        "<utt>",
+        "--translate",
+        "map.txt",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     joint = json.loads(out.stdout)
-    assert joint["kind"] == "joint" and sorted(map(tuple, joint["rows"])) == [("NN", "NN", "VB", 1),
-                                                                              ("VB", "VB", "0", 1)]
-    api, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"), skip="^<utt>$",
-                                                 translate=str(tmp_path / "map.txt"))
+    assert joint["kind"] == "joint" and sorted(map(tuple, joint["rows"])) == [
+        ("NN", "NN", "VB", 1),
+        ("VB", "VB", "0", 1),
+    ]
+    api, provenance, _ = clfeval.counts_of_files(
+        str(tmp_path / "run.txt"), skip="^<utt>$", translate=str(tmp_path / "map.txt")
+    )
     assert api.n_instances == 3 and provenance["options"]["skip"] == "^<utt>$"
 
 
-@pytest.mark.parametrize("command,rule", [
-    ("score", ["--skip", "x"]), ("score", ["--translate", "map.txt"]), ("score", ["--cutoff", "0"]),
-    ("score", ["--keep-trailing"]), ("compare", ["--translate", "map.txt"]), ("cv", ["--skip", "^<utt>"]),
-])
+@pytest.mark.parametrize(
+    "command,rule",
+    [
+        ("score", ["--skip", "x"]),
+        ("score", ["--translate", "map.txt"]),
+        ("score", ["--cutoff", "0"]),
+        ("score", ["--keep-trailing"]),
+        ("compare", ["--translate", "map.txt"]),
+        ("cv", ["--skip", "^<utt>"]),
+    ],
+)
 def test_input_rules_are_refused_with_count_files(tmp_path: Path, command: str, rule: list[str]) -> None:
     (tmp_path / "map.txt").write_text("A > B\n")
     (tmp_path / "run.txt").write_text("A A\nA B\n")
     counts, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"))
     clfeval.save_counts(counts, str(tmp_path / "counts.json"), **provenance)
-    cli_error(run_cli(command, "--counts", "counts.json", *rule, cwd=tmp_path), rule[0],
-              "when reading instances, not to count files", "clfeval count")
+    cli_error(
+        run_cli(command, "--counts", "counts.json", *rule, cwd=tmp_path),
+        rule[0],
+        "when reading instances, not to count files",
+        "clfeval count",
+    )
 
 
 # --------------------------------------------------------------------------- options in the JSON
@@ -564,17 +690,44 @@ def test_input_rules_are_refused_with_count_files(tmp_path: Path, command: str, 
 def test_rules_are_recorded_in_the_json_options(tmp_path: Path) -> None:
     (tmp_path / "map.txt").write_text("+1 > pos\n-1 > neg\n")
     (tmp_path / "svm.txt").write_text("<utt>\n+1 0.4 { +1 0.6, -1 0.4 }\n-1 -0.3 { -1 1 }\n\n+1 -0.1 { -1 1 }\n")
-    data = cli_json("score", "svm.txt", "--skip", "^<utt>$", "--translate", "map.txt", "--cutoff", "0", "--blocks",
-                    "blank-line", cwd=tmp_path)
-    assert data["options"] == {"zero_division": "0", "undefined": "include", "skip": "^<utt>$",
-                               "translate": "map.txt",
-                               "cutoff": {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="},
-                               "blocks": "blank-line"}
+    data = cli_json(
+        "score",
+        "svm.txt",
+        "--skip",
+        "^<utt>$",
+        "--translate",
+        "map.txt",
+        "--cutoff",
+        "0",
+        "--blocks",
+        "blank-line",
+        cwd=tmp_path,
+    )
+    assert data["options"] == {
+        "zero_division": "0",
+        "undefined": "include",
+        "skip": "^<utt>$",
+        "translate": "map.txt",
+        "cutoff": {"value": 0.0, "above": "+1", "below": "-1", "rule": ">="},
+        "blocks": "blank-line",
+    }
     # the cut-off's labels are translated too
     assert _cells(data["confusion_matrix"]) == {("pos", "pos"): 1, ("neg", "neg"): 1, ("pos", "neg"): 1}
     assert data["inputs"]["n_blocks"] == 2
-    kept = cli_json("score", "svm.txt", "--skip", "<utt>", "--keep-trailing", "--gold-col", "1", "--pred-col", "2",
-                    "--block-col", "-1", cwd=tmp_path)
+    kept = cli_json(
+        "score",
+        "svm.txt",
+        "--skip",
+        "<utt>",
+        "--keep-trailing",
+        "--gold-col",
+        "1",
+        "--pred-col",
+        "2",
+        "--block-col",
+        "-1",
+        cwd=tmp_path,
+    )
     assert kept["options"]["keep_trailing"] is True and kept["options"]["blocks"] == {"column": "-1"}
     plain = cli_json("score", "svm.txt", "--skip", "<utt>", "--gold-col", "1", "--pred-col", "2", cwd=tmp_path)
     assert not {"keep_trailing", "translate", "cutoff", "blocks"} & set(plain["options"])

@@ -79,8 +79,10 @@ def test_plot_into_a_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_missing_matplotlib_gives_the_install_hint(tmp_path: Path) -> None:
     (tmp_path / "d.txt").write_text("a a\nb a\n", encoding="utf-8")
     # a real run of the command in an interpreter where matplotlib cannot be imported
-    code = ("import sys; sys.modules['matplotlib'] = None; from clfeval.cli import main; "
-            "sys.exit(main(['score', 'd.txt', '--plot', 'figs']))")
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; from clfeval.cli import main; "
+        "sys.exit(main(['score', 'd.txt', '--plot', 'figs']))"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, env=env, timeout=60)
     cli_error(out, "--plot needs matplotlib", "pip install 'clfeval[plot]'")
@@ -98,8 +100,9 @@ def test_percentile_intervals_that_leave_out_their_estimate_are_drawn(tmp_path: 
     low, high = cv.pooled.intervals.get(("averages", "macro", "f"))
     assert not low <= cv.pooled.averages["macro"]["f"] <= high  # the case this test is about
     assert {p.stem for p in write_plots(cv, tmp_path / "cv")} == set(FIGURES["cv"])
-    cmp = clfeval.compare(gold, {"X": pred, "_base": ["a"] * 40}, metrics=["macro.f1", "accuracy"], ci="bootstrap",
-                          seed=1, rounds=300)
+    cmp = clfeval.compare(
+        gold, {"X": pred, "_base": ["a"] * 40}, metrics=["macro.f1", "accuracy"], ci="bootstrap", seed=1, rounds=300
+    )
     assert any(not p.ci[0] <= p.difference <= p.ci[1] for p in cmp.pairs)
     write_plots(cmp, tmp_path / "cmp")
     assert "X − _base" in _svg_text(tmp_path / "cmp" / "per-label-differences.svg")  # "_" names stay in the legend

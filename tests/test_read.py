@@ -64,7 +64,9 @@ def test_tsv_columns_by_number(tmp_path: Path) -> None:
 def test_jsonl_and_parquet(tmp_path: Path) -> None:
     gold, pred = _random_pairs(seed=4)
     jl = tmp_path / "run.jsonl"
-    jl.write_text("".join(json.dumps({"id": i, "gold": g, "pred": p}) + "\n" for i, (g, p) in enumerate(zip(gold, pred))))
+    jl.write_text(
+        "".join(json.dumps({"id": i, "gold": g, "pred": p}) + "\n" for i, (g, p) in enumerate(zip(gold, pred)))
+    )
     _same(clfeval.score_file(str(jl)), gold, pred)
     pq = tmp_path / "run.parquet"
     pl.DataFrame({"gold": gold, "pred": pred}).write_parquet(pq)
@@ -143,14 +145,21 @@ def _error(exc_type, call, match: str) -> None:
 def test_files_of_different_lengths_say_which_ends_early(tmp_path: Path) -> None:
     (tmp_path / "gold.txt").write_text("A\nB\nC\n")
     (tmp_path / "pred.txt").write_text("A\nB\n")
-    _error(InputError, lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
-           "gold.txt has 3 instances but")
-    _error(InputError, lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
-           "pred.txt ends early")
+    _error(
+        InputError,
+        lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
+        "gold.txt has 3 instances but",
+    )
+    _error(
+        InputError,
+        lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
+        "pred.txt ends early",
+    )
 
 
-@pytest.mark.parametrize("name,content", [("short.txt", "x A B\nx A B\nA\n"), ("short.csv", "A,B\nA,B\nA\n"),
-                                          ("short.tsv", "A\tB\nA\n")])
+@pytest.mark.parametrize(
+    "name,content", [("short.txt", "x A B\nx A B\nA\n"), ("short.csv", "A,B\nA,B\nA\n"), ("short.tsv", "A\tB\nA\n")]
+)
 def test_a_line_with_too_few_columns(tmp_path: Path, name: str, content: str) -> None:
     path = tmp_path / name
     path.write_text(content)
@@ -166,18 +175,29 @@ def test_lines_of_different_widths_take_the_last_two_fields_of_each(tmp_path: Pa
     assert any("lines have between 3 and 5 fields" in w for w in r.warnings)
 
 
-@pytest.mark.parametrize("name,content,options,message", [
-    ("wide.csv", "A,B\nA,B\nA,B,C\n", {"gold_col": 1, "pred_col": 2}, "wide.csv:3: expected 2 fields, found 3"),
-    ("empty.txt", "", {}, "empty.txt: is empty"),
-    ("blank.txt", "\n \n", {}, "blank.txt: is empty"),
-    ("run.csv", "gold,pred\nA,B\n", {"gold_col": "truth"},
-     "run.csv:1: no column named 'truth' for the gold labels; the header has: 'gold', 'pred'"),
-    ("latin1.txt", "x A A\nx caf\xe9 B\n".encode("latin-1"), {}, "latin1.txt:2: is not valid UTF-8: byte 0xe9"),
-    ("hole.csv", "A,B\n,B\n", {}, "hole.csv:2: the gold label is empty"),
-    ("bad.jsonl", '{"g": "A", "p": "B"}\n{"g": "A", "p": \n', {}, "bad.jsonl:2: is not valid JSON"),
-    ("null.jsonl", '{"g": "A", "p": "B"}\n{"g": "A", "p": null}\n', {},
-     "null.jsonl:2: the predicted label ('p') is missing"),
-])
+@pytest.mark.parametrize(
+    "name,content,options,message",
+    [
+        ("wide.csv", "A,B\nA,B\nA,B,C\n", {"gold_col": 1, "pred_col": 2}, "wide.csv:3: expected 2 fields, found 3"),
+        ("empty.txt", "", {}, "empty.txt: is empty"),
+        ("blank.txt", "\n \n", {}, "blank.txt: is empty"),
+        (
+            "run.csv",
+            "gold,pred\nA,B\n",
+            {"gold_col": "truth"},
+            "run.csv:1: no column named 'truth' for the gold labels; the header has: 'gold', 'pred'",
+        ),
+        ("latin1.txt", "x A A\nx caf\xe9 B\n".encode("latin-1"), {}, "latin1.txt:2: is not valid UTF-8: byte 0xe9"),
+        ("hole.csv", "A,B\n,B\n", {}, "hole.csv:2: the gold label is empty"),
+        ("bad.jsonl", '{"g": "A", "p": "B"}\n{"g": "A", "p": \n', {}, "bad.jsonl:2: is not valid JSON"),
+        (
+            "null.jsonl",
+            '{"g": "A", "p": "B"}\n{"g": "A", "p": null}\n',
+            {},
+            "null.jsonl:2: the predicted label ('p') is missing",
+        ),
+    ],
+)
 def test_bad_files(tmp_path: Path, name: str, content: str | bytes, options: dict, message: str) -> None:
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -186,8 +206,11 @@ def test_bad_files(tmp_path: Path, name: str, content: str | bytes, options: dic
 
 def test_nan_and_none_in_arrays() -> None:
     _error(InputError, lambda: clfeval.score(["A", None, "B"], ["A", "B", "B"]), "gold[1]: is None: a missing label")
-    _error(InputError, lambda: clfeval.score(np.array([1.0, 2.0]), np.array([1.0, np.nan])),
-           "pred[1]: is NaN: a missing label")
+    _error(
+        InputError,
+        lambda: clfeval.score(np.array([1.0, 2.0]), np.array([1.0, np.nan])),
+        "pred[1]: is NaN: a missing label",
+    )
     _error(InputError, lambda: clfeval.score(["A", "B"], ["A"]), "gold has 2 labels but pred has 1: pred ends early")
     _error(InputError, lambda: clfeval.score([1, "1"], ["1", "1"]), "have the same name '1'")
     _error(InputError, lambda: clfeval.score([["A"], None], [["A"], ["B"]], multilabel=True), "gold[1]: is None")
@@ -206,20 +229,23 @@ def _matrix(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("text,message", [
-    (",A,B\nA,1,2\n", "cm.csv:2: the matrix is not square: 2 column labels but 1 rows"),
-    (",A,B\nA,1,-2\nB,0,1\n", "cm.csv:2: cell 3 is -2: expected a count ≥ 0"),
-    (",A,B\nA,1,2.5\nB,0,1\n", "cm.csv:2: cell 3 is 2.5: expected a whole number"),
-    (",A,B\nA,1,x\nB,0,1\n", "cm.csv:2: cell 3 is 'x', expected a count"),
-    (",A,A\nA,1,2\nA,0,1\n", "cm.csv:1: column label 'A' is repeated"),
-    (",A,B\nA,1,2\nA,0,1\n", "cm.csv:3: row label 'A' is repeated"),
-    (",A,B\nA,1,2\nC,0,1\n", "cm.csv:3: row label 'C' is not among the column labels"),
-    (",A,B\nA,1\nB,0,1\n", "cm.csv:2: expected a label and 2 counts, found 2 fields"),
-    (",A,B\nA,1e30,1\nB,0,1\n", "cm.csv:2: cell 2 is 1e+30: counts above 2^53"),
-    (",A,B\nA,9000000000000000000,9000000000000000000\nB,0,1\n", "cm.csv:2: cell 2 is 9,000,000,000,000,000,000"),
-    (",A,B\nA,4503599627370496,4503599627370496\nB,0,1\n", "cm.csv: the cells add up to 9,007,199,254,740,993"),
-    (",A,B\nA,1,inf\nB,0,1\n", "cm.csv:2: cell 3 is inf: expected a whole number"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (",A,B\nA,1,2\n", "cm.csv:2: the matrix is not square: 2 column labels but 1 rows"),
+        (",A,B\nA,1,-2\nB,0,1\n", "cm.csv:2: cell 3 is -2: expected a count ≥ 0"),
+        (",A,B\nA,1,2.5\nB,0,1\n", "cm.csv:2: cell 3 is 2.5: expected a whole number"),
+        (",A,B\nA,1,x\nB,0,1\n", "cm.csv:2: cell 3 is 'x', expected a count"),
+        (",A,A\nA,1,2\nA,0,1\n", "cm.csv:1: column label 'A' is repeated"),
+        (",A,B\nA,1,2\nA,0,1\n", "cm.csv:3: row label 'A' is repeated"),
+        (",A,B\nA,1,2\nC,0,1\n", "cm.csv:3: row label 'C' is not among the column labels"),
+        (",A,B\nA,1\nB,0,1\n", "cm.csv:2: expected a label and 2 counts, found 2 fields"),
+        (",A,B\nA,1e30,1\nB,0,1\n", "cm.csv:2: cell 2 is 1e+30: counts above 2^53"),
+        (",A,B\nA,9000000000000000000,9000000000000000000\nB,0,1\n", "cm.csv:2: cell 2 is 9,000,000,000,000,000,000"),
+        (",A,B\nA,4503599627370496,4503599627370496\nB,0,1\n", "cm.csv: the cells add up to 9,007,199,254,740,993"),
+        (",A,B\nA,1,inf\nB,0,1\n", "cm.csv:2: cell 3 is inf: expected a whole number"),
+    ],
+)
 def test_bad_matrix_files(tmp_path: Path, text: str, message: str) -> None:
     path = _matrix(tmp_path, text)
     _error(MatrixError, lambda: clfeval.score_matrix(path), message)
@@ -242,8 +268,11 @@ def test_matrix_orientation(tmp_path: Path) -> None:
 
 
 def test_unknown_names_list_the_valid_ones() -> None:
-    _error(OptionError, lambda: clfeval.score(["A"], ["A"], labels_from="test"),
-           "unknown label source 'test'; valid: given, gold, train, union")
+    _error(
+        OptionError,
+        lambda: clfeval.score(["A"], ["A"], labels_from="test"),
+        "unknown label source 'test'; valid: given, gold, train, union",
+    )
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], zero_division="2"), "unknown zero-division value '2'")
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], undefined="drop"), "unknown undefined policy 'drop'")
     _error(OptionError, lambda: clfeval.score(["A"], ["A"], multilabel=False, beta=0), "beta must be a positive")
@@ -260,7 +289,7 @@ def test_two_jsonl_files_with_label_set_lists(tmp_path: Path) -> None:
 
 def test_two_csv_files(tmp_path: Path) -> None:
     (tmp_path / "g.csv").write_text('lab\na\n"b, c"\n')
-    (tmp_path / "p.csv").write_text('lab\na\na\n')
+    (tmp_path / "p.csv").write_text("lab\na\na\n")
     r = clfeval.score_file(str(tmp_path / "g.csv"), str(tmp_path / "p.csv"), header=True)
     _same(r, ["a", "b, c"], ["a", "a"])
 
@@ -311,8 +340,9 @@ def test_old_mac_line_ends_are_read_as_lines(tmp_path: Path, monkeypatch: pytest
 
 @pytest.mark.parametrize("ends", [[b"\n", b"\r", b"\r\n"], [b"\r\n", b"\r", b"\n"], [b"\r", b"\n"]])
 @pytest.mark.parametrize("chunk", ["5", "4194304"])
-def test_mixed_line_ends_are_each_a_line_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ends: list[bytes],
-                                             chunk: str) -> None:
+def test_mixed_line_ends_are_each_a_line_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ends: list[bytes], chunk: str
+) -> None:
     """A file mixing \\n, \\r\\n and \\r alone was read as one line (the \\r rule was judged on its first block)."""
     monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", chunk)
     gold, pred = ["a", "b", "a", "b", "a", "b"], ["a", "a", "b", "b", "a", "a"]
@@ -325,15 +355,19 @@ def test_mixed_line_ends_are_each_a_line_end(tmp_path: Path, monkeypatch: pytest
         clfeval.score_file(str(tmp_path / "bad.txt"))
 
 
-@pytest.mark.parametrize("name,content,sep,label_sep", [
-    ("ws.txt", "A B C D\nA E A E\n", None, " "),
-    ("ws.txt", "A B C D\nA E A E\n", None, "\\t"),
-    ("tab.tsv", "A\tB,C\n", None, "\\t"),
-    ("semi.txt", "A;B,C\n", ";", ";"),
-    ("semi.txt", "A;B,C\n", ";", "|;"),
-])
-def test_a_label_separator_that_separates_fields_is_refused(tmp_path: Path, name: str, content: str,
-                                                            sep: str | None, label_sep: str) -> None:
+@pytest.mark.parametrize(
+    "name,content,sep,label_sep",
+    [
+        ("ws.txt", "A B C D\nA E A E\n", None, " "),
+        ("ws.txt", "A B C D\nA E A E\n", None, "\\t"),
+        ("tab.tsv", "A\tB,C\n", None, "\\t"),
+        ("semi.txt", "A;B,C\n", ";", ";"),
+        ("semi.txt", "A;B,C\n", ";", "|;"),
+    ],
+)
+def test_a_label_separator_that_separates_fields_is_refused(
+    tmp_path: Path, name: str, content: str, sep: str | None, label_sep: str
+) -> None:
     (tmp_path / name).write_text(content)
     with pytest.raises(OptionError, match="label sets would be split into fields"):
         clfeval.score_file(str(tmp_path / name), sep=sep, multilabel=True, label_sep=label_sep)
@@ -357,13 +391,16 @@ def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> N
         r = clfeval.score_file(str(path), gold_col="g", pred_col="p", multilabel=True)
         assert r.labels == ("A", "B", "B\x1fC")  # no internal join character can split a label
         assert r.per_label["B\x1fC"].fn == 1 and r.per_label["B\x1fC"].fp == 1 and r.n_instances == 3
-    bad = {"null element": ([["A"], ["A", None]], r":2: the gold label set \('g'\) holds a missing label \(null\)"),
-           "null cell": ([["A"], None], r":2: the gold label set \('g'\) holds a missing label"),
-           "empty label alone": ([["A"], [""]], r":2: the gold label set \('g'\) holds an empty label"),
-           "empty label beside another": ([["A"], ["", "A"]], r":2: the gold label set \('g'\) holds an empty label")}
-    for what, (gold, message) in bad.items():
-        frame = pl.DataFrame({"g": gold, "p": [["A"], ["A"]]}, schema={"g": pl.List(pl.String),
-                                                                        "p": pl.List(pl.String)})
+    bad = {
+        "null element": ([["A"], ["A", None]], r":2: the gold label set \('g'\) holds a missing label \(null\)"),
+        "null cell": ([["A"], None], r":2: the gold label set \('g'\) holds a missing label"),
+        "empty label alone": ([["A"], [""]], r":2: the gold label set \('g'\) holds an empty label"),
+        "empty label beside another": ([["A"], ["", "A"]], r":2: the gold label set \('g'\) holds an empty label"),
+    }
+    for gold, message in bad.values():
+        frame = pl.DataFrame(
+            {"g": gold, "p": [["A"], ["A"]]}, schema={"g": pl.List(pl.String), "p": pl.List(pl.String)}
+        )
         for path in (tmp_path / "bad.parquet", tmp_path / "bad.jsonl"):
             frame.write_parquet(path) if path.suffix == ".parquet" else frame.write_ndjson(path)
             with pytest.raises(InputError, match=message):
@@ -379,15 +416,26 @@ def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> N
     assert r.n_instances == 2 and r.per_label["A"].fp == 1  # a scalar empty cell of label sets: the empty set
 
 
-@pytest.mark.parametrize("content,options,message", [
-    ("a b\nb b\n", {"gold_col": 1, "pred_col": 1}, "the gold and predicted columns are both column 1"),
-    ("g,p\na,b\n", {"gold_col": "g", "pred_col": "g"}, "the gold and predicted columns are both column g"),
-    ("a b\nb b\n", {"gold_col": 1, "pred_col": -2}, ":1: the gold and predicted columns are the same field (1 of 2)"),
-    ("w x a b\nx a b\n", {"gold_col": 2, "pred_col": -2},
-     ":2: the gold and predicted columns are the same field (2 of 3)"),  # on a narrower line only
-])
-def test_one_column_for_gold_and_predicted_is_refused(tmp_path: Path, content: str, options: dict,
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    "content,options,message",
+    [
+        ("a b\nb b\n", {"gold_col": 1, "pred_col": 1}, "the gold and predicted columns are both column 1"),
+        ("g,p\na,b\n", {"gold_col": "g", "pred_col": "g"}, "the gold and predicted columns are both column g"),
+        (
+            "a b\nb b\n",
+            {"gold_col": 1, "pred_col": -2},
+            ":1: the gold and predicted columns are the same field (1 of 2)",
+        ),
+        (
+            "w x a b\nx a b\n",
+            {"gold_col": 2, "pred_col": -2},
+            ":2: the gold and predicted columns are the same field (2 of 3)",
+        ),  # on a narrower line only
+    ],
+)
+def test_one_column_for_gold_and_predicted_is_refused(
+    tmp_path: Path, content: str, options: dict, message: str
+) -> None:
     path = tmp_path / ("t.csv" if "," in content else "t.txt")
     path.write_text(content)
     with pytest.raises((InputError, OptionError), match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -406,19 +454,25 @@ def _changing(path: Path, change: str) -> object:
         if change == "append":
             path.write_bytes(data + b"x A B\n" * 10)
         elif change == "cut mid-line":
-            path.write_bytes(data[:len(data) // 2 + 1])
+            path.write_bytes(data[: len(data) // 2 + 1])
         else:  # cut at a line end
-            half = data[:len(data) // 2]
-            path.write_bytes(half[:half.rfind(b"\n") + 1])
+            half = data[: len(data) // 2]
+            path.write_bytes(half[: half.rfind(b"\n") + 1])
 
     return progress
 
 
-@pytest.mark.parametrize("change,message", [("append", "changed while it was read"),
-                                            ("cut mid-line", "(was cut|changed) while it was read"),
-                                            ("cut at a line end", "(was cut|changed) while it was read")])
-def test_a_file_that_changes_while_it_is_read_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          change: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ("append", "changed while it was read"),
+        ("cut mid-line", "(was cut|changed) while it was read"),
+        ("cut at a line end", "(was cut|changed) while it was read"),
+    ],
+)
+def test_a_file_that_changes_while_it_is_read_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, message: str
+) -> None:
     monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", "64")
     path = tmp_path / "growing.txt"
     gold, pred = _random_pairs(200, seed=3)
@@ -450,8 +504,10 @@ def test_a_cell_that_cannot_be_a_label_is_named_by_its_line_and_cause(tmp_path: 
     with pytest.raises(InputError, match=r"train\.txt:2: label NONE"):
         (tmp_path / "ok.txt").write_text("x A A\n")
         clfeval.score_file(str(tmp_path / "ok.txt"), multilabel=True, empty="label", train=str(tmp_path / "train.txt"))
-    for call in (lambda: clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True),
-                 lambda: clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label")):
+    for call in (
+        lambda: clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True),
+        lambda: clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label"),
+    ):
         with pytest.raises(InputError) as info:
             call()
         assert "cutoff" not in str(info.value) and "not a number" not in str(info.value)
@@ -467,15 +523,20 @@ def test_each_file_is_read_with_its_own_options(tmp_path: Path) -> None:
     # finagle keeps TiMBL's distance after a class distribution in its input, not in the training file
     (tmp_path / "run.txt").write_text("w A A { A 0.9 } 0.1\nw B A { A 0.6 } 1.2\nw B B { B 0.9 } 0.3\n")
     (tmp_path / "ttrain.txt").write_text("w A A { A 0.9 } 0.1\nw B B { B 0.7 } 0.5\nw B B { B 0.8 } 0.4\n")
-    r = clfeval.finagle_file(str(tmp_path / "run.txt"), threshold=1.0, lower_is_more_confident=True,
-                             train=str(tmp_path / "ttrain.txt"), train_col=-2)
+    r = clfeval.finagle_file(
+        str(tmp_path / "run.txt"),
+        threshold=1.0,
+        lower_is_more_confident=True,
+        train=str(tmp_path / "ttrain.txt"),
+        train_col=-2,
+    )
     assert r.target == "B"  # the most frequent training label, not a distance
 
 
 @pytest.mark.parametrize("change", ["cut", "rewrite"])
-def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch,
-                                                                       change: str) -> None:
+def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
     """A Parquet file cut short under polars made it panic (a traceback, exit 1)."""
     import clfeval.read.typed as typed
 
@@ -490,7 +551,7 @@ def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(tmp_pat
         if not done and rows >= 1000:  # a first slice is read: the file is open and being read
             done.append(True)
             data = path.read_bytes()
-            path.write_bytes(data[:len(data) // 2] if change == "cut" else data[:-8] + b"\0" * 8)
+            path.write_bytes(data[: len(data) // 2] if change == "cut" else data[:-8] + b"\0" * 8)
 
     with pytest.raises(InputError, match=r"big\.parquet: (changed|was cut) while it was read"):
         clfeval.score_file(str(path), gold_col="g", pred_col="p", read_progress=progress)
@@ -508,19 +569,29 @@ def test_the_training_file_is_read_with_its_own_options(tmp_path: Path) -> None:
     common = dict(sep=";", header=True, train=str(tmp_path / "train.txt"), train_col=-1)
     r = clfeval.score_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", **common)
     assert r.labels == ("a", "b") and dict(r.lfb_frequencies) == pytest.approx({"a": 2 / 3, "b": 1 / 3})
-    c = clfeval.compare_files(str(tmp_path / "run.csv"), gold_col="g", pred_cols=["p", "w"], names=["P", "W"],
-                              seed=1, **common)
+    c = clfeval.compare_files(
+        str(tmp_path / "run.csv"), gold_col="g", pred_cols=["p", "w"], names=["P", "W"], seed=1, **common
+    )
     assert c.results["P"].lfb_frequencies["a"] == pytest.approx(2 / 3)
     v = clfeval.cv_files([str(tmp_path / "run.csv")], fold_col="w", gold_col="g", pred_col="p", **common)
     assert v.pooled.lfb_frequencies["a"] == pytest.approx(2 / 3)
-    f = clfeval.finagle_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", conf_col="c", threshold=0.5,
-                             **common)
+    f = clfeval.finagle_file(
+        str(tmp_path / "run.csv"), gold_col="g", pred_col="p", conf_col="c", threshold=0.5, **common
+    )
     assert f.target == "a"  # the most frequent training label, not 'x a'
-    semi = clfeval.score_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", sep=";", header=True,
-                              train=str(tmp_path / "train.txt"), train_col=-1,
-                              train_options=clfeval.read.TableOptions(sep=";"))
-    assert any("none of the 3 training labels ('x a', 'x b', 'y a') occurs in the evaluated data" in w
-               for w in semi.warnings)
+    semi = clfeval.score_file(
+        str(tmp_path / "run.csv"),
+        gold_col="g",
+        pred_col="p",
+        sep=";",
+        header=True,
+        train=str(tmp_path / "train.txt"),
+        train_col=-1,
+        train_options=clfeval.read.TableOptions(sep=";"),
+    )
+    assert any(
+        "none of the 3 training labels ('x a', 'x b', 'y a') occurs in the evaluated data" in w for w in semi.warnings
+    )
 
 
 def test_one_field_or_one_file_column_for_two_roles_is_refused_on_every_path(tmp_path: Path) -> None:
@@ -541,16 +612,20 @@ def test_one_field_or_one_file_column_for_two_roles_is_refused_on_every_path(tmp
         clfeval.compare_files(str(tmp_path / "gold.txt"), [str(tmp_path / "b.txt"), str(tmp_path / "link.txt")])
     # the TiMBL idiom: one file as gold (its second-to-last column) and as predictions (its last)
     (tmp_path / "a.out").write_text("w a a\nw b a\n")
-    r = clfeval.compare_files(str(tmp_path / "a.out"), [str(tmp_path / "a.out"), str(tmp_path / "b.txt")],
-                              gold_col=-2, seed=1)
+    r = clfeval.compare_files(
+        str(tmp_path / "a.out"), [str(tmp_path / "a.out"), str(tmp_path / "b.txt")], gold_col=-2, seed=1
+    )
     assert r.results["a"].accuracy == 0.5
 
 
 def test_json_lines_fields_hold_one_kind_of_value(tmp_path: Path) -> None:
     """A field mixing strings and lists was read as strings: the list became the label '["B"]'."""
     (tmp_path / "mixed.jsonl").write_text('{"g": "A,B", "p": ["A"]}\n{"g": ["B"], "p": ["B"]}\n')
-    with pytest.raises(InputError, match=r"mixed\.jsonl:2: the gold field 'g' holds a list of labels here but single "
-                                         "labels in other records"):
+    with pytest.raises(
+        InputError,
+        match=r"mixed\.jsonl:2: the gold field 'g' holds a list of labels here but single "
+        "labels in other records",
+    ):
         clfeval.score_file(str(tmp_path / "mixed.jsonl"), gold_col="g", pred_col="p", multilabel=True)
     (tmp_path / "object.jsonl").write_text('{"g": "A", "p": "A"}\n{"g": {"x": 1}, "p": "B"}\n')
     with pytest.raises(InputError, match=r"object\.jsonl:2: the gold field 'g' must be a label"):

@@ -31,8 +31,17 @@ LONG = "a label name long enough to test how every format copes with a very wide
 
 #: Labels that break a renderer that does not escape: HTML, Markdown and LaTeX syntax, quotes, non-ASCII text,
 #: control characters, a very long name.
-NASTY = ("<b>bold</b>", "A&B", '"quoted"', "it's", "naïve-日本語", "50%_$#{}~^\\|", "*emph*", LONG,
-         "tab\there\nnewline\x07")
+NASTY = (
+    "<b>bold</b>",
+    "A&B",
+    '"quoted"',
+    "it's",
+    "naïve-日本語",
+    "50%_$#{}~^\\|",
+    "*emph*",
+    LONG,
+    "tab\there\nnewline\x07",
+)
 
 
 def _example() -> clfeval.Scores:
@@ -47,8 +56,12 @@ def _multilabel() -> clfeval.Scores:
 def _comparison() -> clfeval.Comparison:
     # few differing instances: every arrangement is enumerated, so the p-values do not depend on a random stream
     gold = list("abcabcabcaab")
-    return clfeval.compare(gold, {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab"), "Z": list("abcabcabcabb")},
-                           metrics=["macro.f1", "accuracy"], seed=1)
+    return clfeval.compare(
+        gold,
+        {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab"), "Z": list("abcabcabcabb")},
+        metrics=["macro.f1", "accuracy"],
+        seed=1,
+    )
 
 
 def _nasty_data() -> tuple[list[str], list[str]]:
@@ -66,8 +79,12 @@ def _nasty_comparison() -> clfeval.Comparison:
     # systems named like the labels; at most 5 instances differ between two systems, so every p-value is exact
     gold, first = _nasty_data()
     second = [NASTY[(i + 2) % len(NASTY)] if i in (4, 9, 13) else g for i, g in enumerate(gold)]
-    return clfeval.compare(gold, {"<sys> A&B": first, "*best*_run": second, "50% | $x$": gold[:26] + [NASTY[0]]},
-                           metrics=["macro.f1", "accuracy"], seed=1)
+    return clfeval.compare(
+        gold,
+        {"<sys> A&B": first, "*best*_run": second, "50% | $x$": gold[:26] + [NASTY[0]]},
+        metrics=["macro.f1", "accuracy"],
+        seed=1,
+    )
 
 
 def _nasty_cv() -> clfeval.CrossValidation:
@@ -90,9 +107,11 @@ CASES = {
     "single-ci.tex": lambda: clfeval.with_intervals(_example(), "delta").render("latex"),
     "multi.tex": lambda: _multilabel().render("latex"),
     "compare.tex": lambda: _comparison().render("latex"),
-    **{f"nasty-{name}.{ext}": (lambda make=make, fmt=fmt: make().render(fmt))
-       for name, make in (("score", _nasty), ("compare", _nasty_comparison), ("cv", _nasty_cv))
-       for ext, fmt in (("txt", "text"), ("md", "markdown"), ("tex", "latex"))},
+    **{
+        f"nasty-{name}.{ext}": (lambda make=make, fmt=fmt: make().render(fmt))
+        for name, make in (("score", _nasty), ("compare", _nasty_comparison), ("cv", _nasty_cv))
+        for ext, fmt in (("txt", "text"), ("md", "markdown"), ("tex", "latex"))
+    },
 }
 
 
@@ -159,8 +178,10 @@ def _round_trip(result, schema: str) -> dict:
     return data
 
 
-@pytest.mark.parametrize("make", [_example, _multilabel, _nasty,
-                                  lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)])
+@pytest.mark.parametrize(
+    "make",
+    [_example, _multilabel, _nasty, lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)],
+)
 def test_score_json_round_trips(make) -> None:
     _round_trip(make(), "clfeval.score/1")
 
@@ -179,23 +200,31 @@ def test_cv_json_round_trips() -> None:
 def test_convert_json_round_trips() -> None:
     binary = _round_trip(clfeval.convert(precision="0.75", recall="0.6", support=50, n=100), "clfeval.convert/1")
     assert binary["status"] == "unique"
-    table = clfeval.convert_labels({"A&B": {"precision": "0.80", "recall": "0.67", "support": 6},
-                                    "<b>": {"precision": "0.60", "recall": "0.75", "support": 4}})
+    table = clfeval.convert_labels(
+        {
+            "A&B": {"precision": "0.80", "recall": "0.67", "support": 6},
+            "<b>": {"precision": "0.60", "recall": "0.75", "support": 4},
+        }
+    )
     assert _round_trip(table, "clfeval.convert/1")["labels"]["A&B"]["tables"][0]["tp"] == 4
 
 
 def test_audit_json_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "table8.tsv"
-    path.write_text("\tPrecision\tRecall\tF1-score\tAccuracy\n"
-                    "NORMAL\t78.11%\t71.77%\t73.05%\t92.60%\n"
-                    "UPPER\t90.44%\t71.83%\t76.33%\t93.32%\n", encoding="utf-8")
+    path.write_text(
+        "\tPrecision\tRecall\tF1-score\tAccuracy\n"
+        "NORMAL\t78.11%\t71.77%\t73.05%\t92.60%\n"
+        "UPPER\t90.44%\t71.83%\t76.33%\t93.32%\n",
+        encoding="utf-8",
+    )
     _round_trip(clfeval.audit_file(str(path), all_averages=True), "clfeval.audit/1")
 
 
 def test_finagle_json_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "tagger.out"
-    path.write_text("w1 A A 0.9\nw2 A B 0.2\nw3 B B 0.8\nw4 B A 0.3\nw5 C C 0.7\nw6 A A 0.6\nw7 C B 0.1\n",
-                    encoding="utf-8")
+    path.write_text(
+        "w1 A A 0.9\nw2 A B 0.2\nw3 B B 0.8\nw4 B A 0.3\nw5 C C 0.7\nw6 A A 0.6\nw7 C B 0.1\n", encoding="utf-8"
+    )
     data = _round_trip(clfeval.finagle_file(str(path), threshold=0.5), "clfeval.finagle/1")
     assert set(data["scenarios"]) == {"normal", "changed", "upper"}
 
@@ -213,13 +242,39 @@ def test_nan_is_null_in_json_and_said_in_words() -> None:
 
 # ---------------------------------------------------------------- escaping
 
-@pytest.mark.parametrize("char, escaped", [
-    ("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),
-    ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("<", r"\textless{}"),
-    (">", r"\textgreater{}"), ('"', r"\textquotedbl{}"), ("|", r"\textbar{}"), ("`", r"\textasciigrave{}"),
-    ("[", "{[}"), ("]", "{]}"), ("*", "{*}"), ("\n", " "), ("\t", " "), ("\r", " "), ("\x00", " "), ("\x7f", " "),
-    ("Σ", r"\ensuremath{\Sigma}"), ("∅", r"\ensuremath{\emptyset}"), ("−", r"\ensuremath{-}"), ("†", r"\dag{}"),
-])
+
+@pytest.mark.parametrize(
+    "char, escaped",
+    [
+        ("\\", r"\textbackslash{}"),
+        ("&", r"\&"),
+        ("%", r"\%"),
+        ("$", r"\$"),
+        ("#", r"\#"),
+        ("_", r"\_"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+        ("~", r"\textasciitilde{}"),
+        ("^", r"\textasciicircum{}"),
+        ("<", r"\textless{}"),
+        (">", r"\textgreater{}"),
+        ('"', r"\textquotedbl{}"),
+        ("|", r"\textbar{}"),
+        ("`", r"\textasciigrave{}"),
+        ("[", "{[}"),
+        ("]", "{]}"),
+        ("*", "{*}"),
+        ("\n", " "),
+        ("\t", " "),
+        ("\r", " "),
+        ("\x00", " "),
+        ("\x7f", " "),
+        ("Σ", r"\ensuremath{\Sigma}"),
+        ("∅", r"\ensuremath{\emptyset}"),
+        ("−", r"\ensuremath{-}"),
+        ("†", r"\dag{}"),
+    ],
+)
 def test_latex_escape_each_special_character(char: str, escaped: str) -> None:
     assert latex_escape(char) == escaped
     assert latex_escape(f"a{char}b") == f"a{escaped}b"
@@ -228,15 +283,32 @@ def test_latex_escape_each_special_character(char: str, escaped: str) -> None:
 def test_latex_escape_is_one_pass_and_lets_text_through() -> None:
     assert latex_escape("\\{}") == r"\textbackslash{}\{\}"  # the braces of \textbackslash{} are not escaped again
     assert latex_escape("naïve-日本語 it's, ok.") == "naïve-日本語 it's, ok."
-    assert latex_escape("50%_$#{}~^\\|") == (r"50\%\_\$\#\{\}\textasciitilde{}\textasciicircum{}"
-                                           r"\textbackslash{}\textbar{}")
+    assert latex_escape("50%_$#{}~^\\|") == (
+        r"50\%\_\$\#\{\}\textasciitilde{}\textasciicircum{}"
+        r"\textbackslash{}\textbar{}"
+    )
 
 
-@pytest.mark.parametrize("char, escaped", [
-    ("\\", "\\\\"), ("`", "\\`"), ("*", "\\*"), ("_", "\\_"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"),
-    ("~", "\\~"), ("$", "\\$"), ("<", "&lt;"), (">", "&gt;"), ("&", "&amp;"), ("\n", " "), ("\t", " "),
-    ("\x07", " "),
-])
+@pytest.mark.parametrize(
+    "char, escaped",
+    [
+        ("\\", "\\\\"),
+        ("`", "\\`"),
+        ("*", "\\*"),
+        ("_", "\\_"),
+        ("[", "\\["),
+        ("]", "\\]"),
+        ("|", "\\|"),
+        ("~", "\\~"),
+        ("$", "\\$"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("&", "&amp;"),
+        ("\n", " "),
+        ("\t", " "),
+        ("\x07", " "),
+    ],
+)
 def test_markdown_escape_each_special_character(char: str, escaped: str) -> None:
     assert markdown_escape(char) == escaped
     assert markdown_escape(f"a{char}b") == f"a{escaped}b"
@@ -264,6 +336,7 @@ def test_escaped_formats_lose_no_label() -> None:
 
 
 # ---------------------------------------------------------------- LaTeX
+
 
 def test_latex_is_registered_and_reachable_from_the_cli(tmp_path: Path) -> None:
     assert "latex" in RENDERERS and "booktabs" in RENDERERS["latex"][1]
@@ -298,8 +371,10 @@ def test_latex_comments_never_break() -> None:
     tex = _nasty().render("latex")
     head = tex.split("\n\n")[0].splitlines()
     assert all(line.startswith("%") for line in head)
-    assert any(line.startswith("%   - † — clipped to [0, 1]: the Wald interval crossed a bound: ") and
-               "\"it's\" F1" in line for line in head)
+    assert any(
+        line.startswith("%   - † — clipped to [0, 1]: the Wald interval crossed a bound: ") and '"it\'s" F1' in line
+        for line in head
+    )
     odd = dataclasses.replace(clfeval.score(["a", "b"], ["a", "a"]), notes=("a note\nover\rthree lines",))
     head = odd.render("latex").split("\n\n")[0].splitlines()
     assert all(line.startswith("%") for line in head) and "%   - a note over three lines" in head
@@ -315,19 +390,27 @@ _CJK = re.compile("[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 @pytest.mark.latex
-@pytest.mark.skipif(shutil.which("pdflatex") is None,
-                    reason="pdflatex is not installed and `make test` could not install it here (Debian's "
-                           "texlive-latex-base texlive-latex-recommended; needs root and apt-get, see build/latex.log): "
-                           "the LaTeX goldens are checked as text only")
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None,
+    reason="pdflatex is not installed and `make test` could not install it here (Debian's "
+    "texlive-latex-base texlive-latex-recommended; needs root and apt-get, see build/latex.log): "
+    "the LaTeX goldens are checked as text only",
+)
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n.endswith(".tex")))
 def test_latex_golden_compiles(name: str, tmp_path: Path) -> None:
     """Each LaTeX golden in a minimal pdfLaTeX document (CJK characters replaced: they need a CJK font)."""
     body = _CJK.sub("?", (GOLDEN / name).read_text(encoding="utf-8"))
     (tmp_path / "doc.tex").write_text(
         "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{booktabs}\n\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
-    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
-                         capture_output=True, timeout=120)
+        "\\usepackage{booktabs}\n\\begin{document}\n" + body + "\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    out = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+    )
     log = out.stdout.decode(errors="replace")
     assert out.returncode == 0, log[-3000:]
     assert "Missing character" not in (tmp_path / "doc.log").read_text(errors="replace")

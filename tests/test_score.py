@@ -130,8 +130,12 @@ def test_each_undefined_average_says_its_own_cause() -> None:
     nan_warnings = [w for w in r.warnings if "is undefined (NaN)" in w]
     assert nan_warnings and not any("use undefined" in w for w in r.warnings)
     by_average = {w.split(" is undefined")[0]: w for w in nan_warnings}
-    assert set(by_average) == {f"{name} {m.replace('f', 'F') if m == 'f' else m}" for name, values in
-                               r.averages.items() for m, v in values.items() if v != v}
+    assert set(by_average) == {
+        f"{name} {m.replace('f', 'F') if m == 'f' else m}"
+        for name, values in r.averages.items()
+        for m, v in values.items()
+        if v != v
+    }
     assert "macro precision and macro recall are both 0" in by_average["macro_fa F"]
     assert "every label with weight in it ('0') has precision 0/0" in by_average["weighted precision"]
     r = clfeval.score(["a"], ["b"], labels=["c"], zero_division="nan", undefined="exclude")
@@ -139,13 +143,18 @@ def test_each_undefined_average_says_its_own_cause() -> None:
     assert len(micro) == 4 and all("does not apply to micro averages" in w for w in micro)
     assert any(w.startswith("micro Jaccard is undefined (NaN): Σtp + Σfp + Σfn = 0") for w in micro)
     r = clfeval.score(["a", "b"], ["a", "a"], labels=["a", "b", "c"], zero_division="nan", undefined="include")
-    assert any(w.startswith("macro precision is undefined (NaN): 'b', 'c' have precision 0/0") and
-               "--undefined exclude leaves them out" in w for w in r.warnings)
+    assert any(
+        w.startswith("macro precision is undefined (NaN): 'b', 'c' have precision 0/0")
+        and "--undefined exclude leaves them out" in w
+        for w in r.warnings
+    )
     # one label, always in gold: only specificity (tn + fp = 0) and what averages it are 0/0, and said so
     perfect = clfeval.score(["a"], ["a"], zero_division="nan").warnings
     assert [w for w in perfect if "is undefined (NaN)" in w and "specificity" not in w] == []
-    assert "specificity is 0/0 for 1 label(s) in the gold labels of every instance: 'a'; set to nan and included in " \
-           "averages" in perfect
+    assert (
+        "specificity is 0/0 for 1 label(s) in the gold labels of every instance: 'a'; set to nan and included in "
+        "averages" in perfect
+    )
 
 
 def test_what_the_migration_table_says_about_the_original_scripts() -> None:

@@ -10,14 +10,14 @@ import pytest
 import clfeval
 from clfeval.count import LabelCounts
 from clfeval.score import average_measures, per_label_measures
-from tests.conftest import DATA  # noqa: F401  (documents where the vectors live)
+from tests.conftest import DATA
 
 _METRIC = {"precision": "precision", "recall": "recall", "f1": "f"}
 
 
 def close(actual: float, printed: float, decimals: int) -> bool:
     """``actual`` rounds to ``printed`` at ``decimals`` (half-way cases such as 0.6125 → 0.613 included)."""
-    return abs(actual - printed) <= 0.5 * 10 ** -decimals + 1e-12
+    return abs(actual - printed) <= 0.5 * 10**-decimals + 1e-12
 
 
 def _vectors(seed_vectors: dict, kind: str) -> list[dict]:
@@ -63,8 +63,12 @@ def test_confusion_matrix_tables(seed_vectors: dict, case_id: str, tmp_path) -> 
     result = clfeval.score_counts(clfeval.ConfusionCounts(tuple(case["labels"]), gold_rows))
     # the same table through the matrix reader, printed the seed's way round
     path = tmp_path / "cm.csv"
-    path.write_text("," + ",".join(case["labels"]) + "\n" + "".join(
-        lab + "," + ",".join(map(str, row)) + "\n" for lab, row in zip(case["labels"], case["counts"])))
+    path.write_text(
+        ","
+        + ",".join(case["labels"])
+        + "\n"
+        + "".join(lab + "," + ",".join(map(str, row)) + "\n" for lab, row in zip(case["labels"], case["counts"]))
+    )
     from_file = clfeval.score_matrix(str(path), rows=case["rows"])
     d = case["decimals"]
     for res in (result, from_file):
@@ -130,10 +134,14 @@ def test_frank_micro_identities() -> None:
 def test_vanasch_lfb_shift_of_one_false_positive() -> None:
     """Moving one fp from c4 to c1 in Table 3 changes lfb precision by +1/700 exactly (DESIGN §5, eq. 17)."""
     freqs = np.array([0.1, 0.2, 0.3, 0.4])
-    before = average_measures(per_label_measures(LabelCounts.from_arrays(
-        ("c1", "c2", "c3", "c4"), [3, 1, 6, 6], [2, 7, 6, 9], [7, 9, 8, 0])), frequencies=freqs)
-    after = average_measures(per_label_measures(LabelCounts.from_arrays(
-        ("c1", "c2", "c3", "c4"), [3, 1, 6, 6], [3, 7, 6, 8], [7, 9, 8, 0])), frequencies=freqs)
+    before = average_measures(
+        per_label_measures(LabelCounts.from_arrays(("c1", "c2", "c3", "c4"), [3, 1, 6, 6], [2, 7, 6, 9], [7, 9, 8, 0])),
+        frequencies=freqs,
+    )
+    after = average_measures(
+        per_label_measures(LabelCounts.from_arrays(("c1", "c2", "c3", "c4"), [3, 1, 6, 6], [3, 7, 6, 8], [7, 9, 8, 0])),
+        frequencies=freqs,
+    )
     assert after["lfb"]["precision"] - before["lfb"]["precision"] == pytest.approx(1 / 700, abs=1e-15)
 
 

@@ -35,6 +35,10 @@ def _macro_f(gold, pred, labels, multilabel) -> float:
     return clfeval.score(list(gold), list(pred), labels=labels, multilabel=multilabel).averages["macro"]["f"]
 
 
+def _samples_f(gold, pred, labels) -> float:
+    return clfeval.score(gold, pred, labels=labels, multilabel=True).averages["samples"]["f"]
+
+
 def _swap(a, b, mask):
     aa, bb = list(a), list(b)
     for i, m in enumerate(mask):
@@ -87,11 +91,7 @@ def test_exact_enumeration_of_samples_f1_keeps_ties() -> None:
         b = [[c for c in g if rng.random() < 0.7] + [c for c in names if rng.random() < 0.2] for g in gold]
         _, arr, labels = _paired(gold, a, b, True)
         key = ("averages", "samples", "f")
-
-        def samples_f(pred):
-            return clfeval.score(gold, pred, labels=labels, multilabel=True).averages["samples"]["f"]
-
-        observed = samples_f(a) - samples_f(b)
+        observed = _samples_f(gold, a, labels) - _samples_f(gold, b, labels)
         differ = [i for i in range(n) if sorted(a[i]) != sorted(b[i])]
         hits = 0
         for bits in itertools.product([0, 1], repeat=len(differ)):
@@ -99,7 +99,7 @@ def test_exact_enumeration_of_samples_f1_keeps_ties() -> None:
             for i, bit in zip(differ, bits):
                 mask[i] = bit
             aa, bb = _swap(a, b, mask)
-            hits += abs(samples_f(aa) - samples_f(bb)) >= abs(observed) - 1e-12
+            hits += abs(_samples_f(gold, aa, labels) - _samples_f(gold, bb, labels)) >= abs(observed) - 1e-12
         result = randomization_test(arr, [arr.f.index(key)], rounds=100, rng=np.random.default_rng(0))
         assert result.exact
         assert result.p_values[0] == pytest.approx(hits / 2 ** len(differ), abs=1e-12)

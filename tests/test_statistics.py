@@ -17,19 +17,34 @@ def _single(rng: np.random.Generator, trial: int) -> clfeval.Scores:
     gold, pred = rng.integers(0, k, 60), rng.integers(0, k, 60)
     labels = [str(i) for i in range(k - 1)] if trial % 3 == 0 else None  # a label set smaller than the data
     train = clfeval.LabelFrequencies.from_labels(list(map(str, rng.integers(0, k, 30)))) if trial % 4 == 1 else None
-    return clfeval.score(gold, pred, labels=labels, labels_from="given" if labels else None, train=train,
-                         beta=[1.0, 2.0, 0.5][trial % 3], zero_division=["0", "1", "nan"][trial % 3],
-                         undefined=["include", "exclude"][trial % 2])
+    return clfeval.score(
+        gold,
+        pred,
+        labels=labels,
+        labels_from="given" if labels else None,
+        train=train,
+        beta=[1.0, 2.0, 0.5][trial % 3],
+        zero_division=["0", "1", "nan"][trial % 3],
+        undefined=["include", "exclude"][trial % 2],
+    )
 
 
 def _multi(rng: np.random.Generator, trial: int) -> clfeval.Scores:
     names = "ABCD"
     gold = [[names[j] for j in range(4) if rng.random() < 0.3] for _ in range(50)]
-    pred = [[names[j] for j in range(4) if rng.random() < 0.3] + (["A"] if rng.random() < 0.1 else [])
-            for _ in range(50)]
-    return clfeval.score(gold, pred, multilabel=True, zero_division=["0", "1", "nan"][trial % 3],
-                         undefined=["include", "exclude"][trial % 2], empty=["ignore", "label"][trial % 2],
-                         duplicates=["keep", "collapse"][trial % 2], beta=[1.0, 2.0][trial % 2])
+    pred = [
+        [names[j] for j in range(4) if rng.random() < 0.3] + (["A"] if rng.random() < 0.1 else []) for _ in range(50)
+    ]
+    return clfeval.score(
+        gold,
+        pred,
+        multilabel=True,
+        zero_division=["0", "1", "nan"][trial % 3],
+        undefined=["include", "exclude"][trial % 2],
+        empty=["ignore", "label"][trial % 2],
+        duplicates=["keep", "collapse"][trial % 2],
+        beta=[1.0, 2.0][trial % 2],
+    )
 
 
 def _reported(scores: clfeval.Scores, f: ScoreFunction) -> np.ndarray:
@@ -50,8 +65,14 @@ def _rescored(scores: clfeval.Scores, f: ScoreFunction, weights: np.ndarray) -> 
     train = None
     if scores.lfb_source == "train":
         train = clfeval.LabelFrequencies(dict(scores.lfb_frequencies), 1)
-    common = dict(labels=scores.labels, labels_from="given", train=train, beta=scores.beta,
-                  zero_division=scores.zero_division, undefined=scores.undefined_policy)
+    common = dict(
+        labels=scores.labels,
+        labels_from="given",
+        train=train,
+        beta=scores.beta,
+        zero_division=scores.zero_division,
+        undefined=scores.undefined_policy,
+    )
     counts = scores.counts
     if isinstance(counts, clfeval.ConfusionCounts):
         g, p = np.nonzero(counts.cells)

@@ -41,11 +41,18 @@ def _instances(n: int, seed: int = 5) -> list[tuple[str, str]]:
 
 LAYOUTS = {
     "single spaces": ("run.txt", lambda rows: "".join(f"w{i} {g} {p}\n" for i, (g, p) in enumerate(rows)), {}),
-    "runs of whitespace": ("run.txt", lambda rows: "".join(f"w{i}  {g}\t {p}\n" + ("\n" if i % 7 == 0 else "")
-                                                           for i, (g, p) in enumerate(rows)), {}),
+    "runs of whitespace": (
+        "run.txt",
+        lambda rows: "".join(f"w{i}  {g}\t {p}\n" + ("\n" if i % 7 == 0 else "") for i, (g, p) in enumerate(rows)),
+        {},
+    ),
     "quoted csv with line breaks": (
-        "run.csv", lambda rows: "text,gold,pred\n" + "".join(f'"a, ""quoted""\nsentence {i}",{g},{p}\n'
-                                                            for i, (g, p) in enumerate(rows)), {}),
+        "run.csv",
+        lambda rows: (
+            "text,gold,pred\n" + "".join(f'"a, ""quoted""\nsentence {i}",{g},{p}\n' for i, (g, p) in enumerate(rows))
+        ),
+        {},
+    ),
     "tsv": ("run.tsv", lambda rows: "".join(f"{g}\t{p}\n" for g, p in rows), {}),
     "jsonl": ("run.jsonl", lambda rows: "".join(json.dumps({"gold": g, "pred": p}) + "\n" for g, p in rows), {}),
 }
@@ -53,8 +60,9 @@ LAYOUTS = {
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
 @pytest.mark.parametrize("chunk", [1, 17, 300])
-def test_any_chunk_size_gives_the_same_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str,
-                                              chunk: int) -> None:
+def test_any_chunk_size_gives_the_same_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str, chunk: int
+) -> None:
     name, write, _ = LAYOUTS[layout]
     path = tmp_path / name
     rows = _instances(400)
@@ -72,8 +80,12 @@ def test_parquet_slices_give_the_same_counts(tmp_path: Path, monkeypatch: pytest
     pl.DataFrame({"gold": [g for g, _ in rows], "pred": [p for _, p in rows]}).write_parquet(path, row_group_size=64)
     monkeypatch.setattr(typed, "_PARQUET_ROWS", 37)
     seen = []
-    cells = read_cells(str(path), ["gold", "pred"], ["gold", "predicted"],
-                       progress=lambda done, total, n: seen.append((done, total, n)))
+    cells = read_cells(
+        str(path),
+        ["gold", "pred"],
+        ["gold", "predicted"],
+        progress=lambda done, total, n: seen.append((done, total, n)),
+    )
     assert _multiset(cells) == Counter(rows)
     assert len(seen) > 20 and seen[-1] == (path.stat().st_size, path.stat().st_size, 1000)
 
@@ -84,7 +96,9 @@ def test_a_bad_line_far_into_the_file_is_named_exactly(tmp_path: Path, monkeypat
     lines[436] = "A"  # line 437: one field
     path = tmp_path / "run.tsv"
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(InputError, match=r"run\.tsv:437: expected at least 2 fields \(for the gold and predicted labels\), found 1"):
+    with pytest.raises(
+        InputError, match=r"run\.tsv:437: expected at least 2 fields \(for the gold and predicted labels\), found 1"
+    ):
         read_cells(str(path), [-2, -1], ["gold", "predicted"])
     lines[436] = "A\t"
     path.write_text("\n".join(lines) + "\n")
@@ -123,7 +137,7 @@ def test_parts_and_globs_equal_one_concatenated_file(tmp_path: Path) -> None:
     for k, start in enumerate(range(0, 900, 250)):
         part = tmp_path / "parts" / f"part-{k}.csv"
         part.parent.mkdir(exist_ok=True)
-        part.write_text("gold,pred\n" + "".join(f"{g},{p}\n" for g, p in rows[start:start + 250]))
+        part.write_text("gold,pred\n" + "".join(f"{g},{p}\n" for g, p in rows[start : start + 250]))
         parts.append(str(part))
     one = clfeval.score_file(str(whole), gold_col="gold", pred_col="pred")
     many = clfeval.score_file(parts[::-1], gold_col="gold", pred_col="pred")
@@ -184,7 +198,7 @@ def test_cli_parts_globs_and_standard_input(tmp_path: Path) -> None:
     rows = _instances(200)
     text = "".join(f"{g} {p}\n" for g, p in rows)
     (tmp_path / "p1.txt").write_text(text[: text.index("\n", 500) + 1])
-    (tmp_path / "p2.txt").write_text(text[text.index("\n", 500) + 1:])
+    (tmp_path / "p2.txt").write_text(text[text.index("\n", 500) + 1 :])
     whole = json.loads(run_cli("score", "-", "--format", "json", stdin=text.encode()).stdout)
     assert whole["n_instances"] == 200
     parts = run_cli("score", str(tmp_path / "p1.txt"), str(tmp_path / "p2.txt"), "--parts", "--format", "json")
@@ -196,10 +210,10 @@ def test_cli_parts_globs_and_standard_input(tmp_path: Path) -> None:
     assert json.loads(parts.stdout)["inputs"]["files"] == [str(tmp_path / "p1.txt"), str(tmp_path / "p2.txt")]
     # without --parts, two files are GOLD and PRED (each file's last column, line by line); one file as both would
     # score its column against itself, and is refused
-    (tmp_path / "g1.txt").write_text("".join(f"{g}\n" for g, _ in rows[:len(text[: text.index("\n", 500) + 1]
-                                                                              .splitlines())]))
-    paired = json.loads(run_cli("score", str(tmp_path / "g1.txt"), str(tmp_path / "p1.txt"), "--format",
-                                "json").stdout)
+    (tmp_path / "g1.txt").write_text(
+        "".join(f"{g}\n" for g, _ in rows[: len(text[: text.index("\n", 500) + 1].splitlines())])
+    )
+    paired = json.loads(run_cli("score", str(tmp_path / "g1.txt"), str(tmp_path / "p1.txt"), "--format", "json").stdout)
     assert paired["n_instances"] == len((tmp_path / "g1.txt").read_text().splitlines())
     same = run_cli("score", str(tmp_path / "p1.txt"), str(tmp_path / "p1.txt"))
     assert same.returncode == 2 and "the gold and predicted columns are both column -1" in same.stderr.decode()
@@ -213,6 +227,7 @@ def test_engine_options_are_checked() -> None:
         clfeval.score_file("x.txt", engine="spark")
     with pytest.raises(OptionError, match="--scheduler applies to the dask engine only"):
         clfeval.score_file("x.txt", scheduler="tcp://127.0.0.1:1")
-    with pytest.raises(OptionError, match="pairing a gold file with prediction files line by line needs the "
-                                          "embedded engine"):
+    with pytest.raises(
+        OptionError, match="pairing a gold file with prediction files line by line needs the embedded engine"
+    ):
         clfeval.score_file("gold.txt", "pred.txt", engine="dask")

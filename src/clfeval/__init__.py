@@ -16,26 +16,70 @@ import sys
 import types
 from typing import Any
 
-from clfeval._version import __version__
+from clfeval._version import __version__ as __version__  # re-exported (in __all__)
 
 #: Each public name and the module that defines it.
 _HOMES: dict[str, str] = {
-    **dict.fromkeys(["audit_file", "compare", "compare_count_files", "compare_counts", "compare_files",
-                     "counts_of_files", "counts_of_frame", "cv", "cv_count_files", "cv_counts", "cv_files", "finagle",
-                     "finagle_file", "save_counts", "score", "score_count_files", "score_counts", "score_file",
-                     "score_matrix"], "clfeval.api"),
+    **dict.fromkeys(
+        [
+            "audit_file",
+            "compare",
+            "compare_count_files",
+            "compare_counts",
+            "compare_files",
+            "counts_of_files",
+            "counts_of_frame",
+            "cv",
+            "cv_count_files",
+            "cv_counts",
+            "cv_files",
+            "finagle",
+            "finagle_file",
+            "save_counts",
+            "score",
+            "score_count_files",
+            "score_counts",
+            "score_file",
+            "score_matrix",
+        ],
+        "clfeval.api",
+    ),
     **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
-    **dict.fromkeys(["ConfusionCounts", "JointCounts", "LabelCounts", "LabelFrequencies", "LabelSetCounts",
-                     "PairedCounts", "SplitMatrix"], "clfeval.count"),
+    **dict.fromkeys(
+        [
+            "ConfusionCounts",
+            "JointCounts",
+            "LabelCounts",
+            "LabelFrequencies",
+            "LabelSetCounts",
+            "PairedCounts",
+            "SplitMatrix",
+        ],
+        "clfeval.count",
+    ),
     **dict.fromkeys(["ClfevalError", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
-    **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems", "load_counts"],
-                    "clfeval.read"),
+    **dict.fromkeys(
+        ["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems", "load_counts"], "clfeval.read"
+    ),
     **dict.fromkeys(["Audit", "Conversion", "LabelConversion", "convert", "convert_labels"], "clfeval.inverse"),
     "audit": "clfeval.inverse.audit",
-    **dict.fromkeys(["ALTERNATIVES", "INTERVAL_METHODS", "TESTS", "Comparison", "CrossValidation", "PairTest",
-                     "with_intervals"], "clfeval.infer"),
-    **dict.fromkeys(["AVERAGES", "LABEL_SOURCES", "Intervals", "LabelScores", "MEASURES", "Scores", "precision_shift",
-                     "recall_shift"], "clfeval.score"),
+    **dict.fromkeys(
+        ["ALTERNATIVES", "INTERVAL_METHODS", "TESTS", "Comparison", "CrossValidation", "PairTest", "with_intervals"],
+        "clfeval.infer",
+    ),
+    **dict.fromkeys(
+        [
+            "AVERAGES",
+            "LABEL_SOURCES",
+            "Intervals",
+            "LabelScores",
+            "MEASURES",
+            "Scores",
+            "precision_shift",
+            "recall_shift",
+        ],
+        "clfeval.score",
+    ),
     "Finagle": "clfeval.score.finagle",
 }
 

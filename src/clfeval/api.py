@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,48 +16,112 @@ from clfeval.count.document import Counts, counts_to_dict
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.paired import counts_of_pairs
+from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
 from clfeval.inverse.audit import Audit, audit_table
 from clfeval.inverse.figures import read_figure_table
-from clfeval.count.paired import counts_of_pairs
-from clfeval.read.arrays import (count_in_blocks, count_label_sets, count_labels, count_systems, frequencies_of,
-                                 systems_of, to_sequence)
+from clfeval.inverse.tables import check_decimals
+from clfeval.options import (
+    check_cv,
+    check_finagle,
+    check_intervals,
+    check_metrics,
+    check_scoring,
+    check_systems,
+    check_test,
+)
+from clfeval.output import write_text
+from clfeval.read.arrays import (
+    count_in_blocks,
+    count_label_sets,
+    count_labels,
+    count_systems,
+    frequencies_of,
+    systems_of,
+    to_sequence,
+)
 from clfeval.read.chunks import ReadProgress, expand_paths
 from clfeval.read.columns import Column
 from clfeval.read.engine import Engine
-from clfeval.read.files import (BlockSpec, count_confidences, count_file, count_files, count_fold_column,
-                                count_system_columns, count_system_files, _to_counts, _to_joint, load_counts,
-                                one_file, system_names, train_frequencies)
+from clfeval.read.files import (
+    BlockSpec,
+    _to_counts,
+    _to_joint,
+    count_confidences,
+    count_file,
+    count_files,
+    count_fold_column,
+    count_system_columns,
+    count_system_files,
+    load_counts,
+    one_file,
+    system_names,
+    train_frequencies,
+)
+from clfeval.read.formats import TableOptions
 from clfeval.read.labels import Relabel
 from clfeval.read.matrix import read_matrix
-from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.inverse.tables import check_decimals
-from clfeval.options import (check_cv, check_finagle, check_intervals, check_metrics, check_scoring, check_systems,
-                             check_test)
-from clfeval.output import write_text
-from clfeval.read.formats import TableOptions
+from clfeval.score import scorer
 from clfeval.score.finagle import Finagle, finagle_counts
 from clfeval.score.result import Scores
-from clfeval.score import scorer
 
-__all__ = ["audit_file", "compare", "compare_count_files", "compare_counts", "compare_files", "counts_of_files",
-           "counts_of_frame", "cv", "cv_count_files", "cv_counts", "cv_files", "finagle", "finagle_file",
-           "save_counts", "score", "score_count_files", "score_counts", "score_file", "score_matrix"]
+__all__ = [
+    "audit_file",
+    "compare",
+    "compare_count_files",
+    "compare_counts",
+    "compare_files",
+    "counts_of_files",
+    "counts_of_frame",
+    "cv",
+    "cv_count_files",
+    "cv_counts",
+    "cv_files",
+    "finagle",
+    "finagle_file",
+    "save_counts",
+    "score",
+    "score_count_files",
+    "score_counts",
+    "score_file",
+    "score_matrix",
+]
 
-def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[Any] | None = None,
-                 labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
-                 zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
-                 confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
-                 progress: Callable[[int, int], None] | None = None, **provenance: Any) -> Scores:
+
+def score_counts(
+    counts: ConfusionCounts | LabelSetCounts,
+    *,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    train: LabelFrequencies | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    ci: str = "none",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **provenance: Any,
+) -> Scores:
     """Score counts (a :class:`ConfusionCounts` or :class:`LabelSetCounts`), with intervals when asked.
 
     Parameters as in :func:`score`; ``provenance`` (``inputs``, ``warnings``, ``options``) is
     carried into the result.
     """
-    result = scorer.score_counts(counts, labels=labels, labels_from=labels_from, train=train, beta=beta,
-                                 zero_division=zero_division, undefined=undefined, **provenance)
+    result = scorer.score_counts(
+        counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=train,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        **provenance,
+    )
     if ci == "none":
         return result
     return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
@@ -69,9 +133,14 @@ def _train(train: Any, multilabel: bool, label_sep: str | None) -> LabelFrequenc
     return frequencies_of(train, multilabel=multilabel, label_sep=label_sep)
 
 
-def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, gold_col: Column | None,
-                   reading: dict[str, Any], inputs: dict[str, Any],
-                   train_options: TableOptions | None = None) -> LabelFrequencies | None:
+def _file_training(
+    train: str | Iterable[Any] | LabelFrequencies | None,
+    train_col: Column | None,
+    gold_col: Column | None,
+    reading: dict[str, Any],
+    inputs: dict[str, Any],
+    train_options: TableOptions | None = None,
+) -> LabelFrequencies | None:
     """Training frequencies from a training file (recorded in ``inputs``) or in-memory labels.
 
     The file's label column is ``train_col``, else the gold column's name if it has one, else the last.
@@ -90,12 +159,24 @@ def _file_training(train: str | Iterable[Any] | None, train_col: Column | None, 
     return _train(train, reading["multilabel"], reading["label_sep"])
 
 
-def _options_used(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool,
-                  label_sep: str, engine: str = "polars", reading: Mapping[str, Any] | None = None,
-                  blocks: BlockSpec | None = None) -> dict[str, Any]:
+def _options_used(
+    input_format: str | None,
+    sep: str | None,
+    header: bool | None,
+    multilabel: bool,
+    label_sep: str,
+    engine: str = "polars",
+    reading: Mapping[str, Any] | None = None,
+    blocks: BlockSpec | None = None,
+) -> dict[str, Any]:
     """The reading options a result records: those given (and the label separator for multi-label data)."""
-    used = {"input_format": input_format, "sep": sep, "header": header,
-            "label_sep": label_sep if multilabel else None, "engine": engine if engine != "polars" else None}
+    used: dict[str, Any] = {
+        "input_format": input_format,
+        "sep": sep,
+        "header": header,
+        "label_sep": label_sep if multilabel else None,
+        "engine": engine if engine != "polars" else None,
+    }
     if reading is not None:
         table, relabel = reading["options"], reading["relabel"]
         used.update(skip=table.skip, keep_trailing=True if table.keep_trailing else None)
@@ -108,21 +189,43 @@ def _options_used(input_format: str | None, sep: str | None, header: bool | None
     return {k: v for k, v in used.items() if v is not None}
 
 
-def _reading(input_format: str | None, sep: str | None, header: bool | None, multilabel: bool, label_sep: str,
-             duplicates: str, empty: str, engine: str, scheduler: Any, read_progress: ReadProgress | None,
-             skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
-             cutoff: float | None = None, above: str = "+1", below: str = "-1") -> dict[str, Any]:
+def _reading(
+    input_format: str | None,
+    sep: str | None,
+    header: bool | None,
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    engine: str,
+    scheduler: Any,
+    read_progress: ReadProgress | None,
+    skip: str | None = None,
+    keep_trailing: bool = False,
+    translate: str | Mapping[str, str] | None = None,
+    cutoff: float | None = None,
+    above: str = "+1",
+    below: str = "-1",
+) -> dict[str, Any]:
     """The keyword arguments of the file counters (:mod:`clfeval.read.files`): how to read, and how read labels
     change (:class:`Relabel`: a translation table, a cut-off for real-valued predictions)."""
     if cutoff is not None and multilabel:
-        raise OptionError("--cutoff turns a real-valued prediction into one label: it does not apply to label sets "
-                          "(--multilabel)")
+        raise OptionError(
+            "--cutoff turns a real-valued prediction into one label: it does not apply to label sets (--multilabel)"
+        )
     relabel = Relabel.of(translate, cutoff, above, below) if translate is not None or cutoff is not None else None
     label_sep = "\t" if label_sep == "\\t" else label_sep  # written \t, as --sep takes it
-    return dict(options=TableOptions(input_format, sep, header, skip, keep_trailing,
-                                     label_sep=label_sep if multilabel else None), multilabel=multilabel,
-                label_sep=label_sep, duplicates=duplicates, empty=empty,
-                engine=Engine(engine, scheduler, read_progress), relabel=relabel)
+    return dict(
+        options=TableOptions(
+            input_format, sep, header, skip, keep_trailing, label_sep=label_sep if multilabel else None
+        ),
+        multilabel=multilabel,
+        label_sep=label_sep,
+        duplicates=duplicates,
+        empty=empty,
+        engine=Engine(engine, scheduler, read_progress),
+        relabel=relabel,
+    )
 
 
 def _block_spec(blocks: str | None, block_col: Column | None, block_end: str | None = None) -> BlockSpec | None:
@@ -146,8 +249,10 @@ def _unused(kwargs: Mapping[str, Any], gold: Iterable[str] = ()) -> list[str]:
     gold = set(gold)
     if relabel.cutoff is not None and gold and not {relabel.above, relabel.below} <= gold:
         shown = ", ".join(repr(g) for g in sorted(gold)[:6])
-        out.append(f"--cutoff made the predictions {relabel.above!r} and {relabel.below!r}, but the gold labels are "
-                   f"{shown}: name them with --above and --below")
+        out.append(
+            f"--cutoff made the predictions {relabel.above!r} and {relabel.below!r}, but the gold labels are "
+            f"{shown}: name them with --above and --below"
+        )
     return out
 
 
@@ -193,12 +298,27 @@ def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]
     return {key + "s": list(path)}
 
 
-def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | None = None,
-          labels_from: str | None = None, train: Iterable[Any] | LabelFrequencies | None = None,
-          beta: float = 1.0, multilabel: bool = False, empty: str = "ignore", duplicates: str = "keep",
-          zero_division: float | str = 0, undefined: str = "include", label_sep: str | None = None,
-          ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
-          progress: Callable[[int, int], None] | None = None, blocks: Iterable[Any] | None = None) -> Scores:
+def score(
+    gold: Iterable[Any],
+    pred: Iterable[Any],
+    *,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    train: Iterable[Any] | LabelFrequencies | None = None,
+    beta: float = 1.0,
+    multilabel: bool = False,
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    label_sep: str | None = None,
+    ci: str = "none",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    blocks: Iterable[Any] | None = None,
+) -> Scores:
     """Score predictions against gold labels, with every average named.
 
     Parameters
@@ -251,42 +371,85 @@ def score(gold: Iterable[Any], pred: Iterable[Any], *, labels: Sequence[Any] | N
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
     check_intervals(ci, confidence, resamples, seed)
     inputs: dict[str, Any] = {"source": "arrays"}
     found = None
     if blocks is not None:
-        found = count_in_blocks([gold, pred], ["gold", "pred"], blocks, multilabel=multilabel, duplicates=duplicates,
-                                empty=empty, label_sep=label_sep)
+        found = count_in_blocks(
+            [gold, pred],
+            ["gold", "pred"],
+            blocks,
+            multilabel=multilabel,
+            duplicates=duplicates,
+            empty=empty,
+            label_sep=label_sep,
+        )
         counts: Any = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
         inputs["n_blocks"] = found.n_blocks
     elif multilabel:
         counts = count_label_sets(gold, pred, duplicates=duplicates, empty=empty, label_sep=label_sep)
     else:
         counts = count_labels(gold, pred)
-    result = scorer.score_counts(counts, labels=labels, labels_from=labels_from,
-                                 train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
-                                 undefined=undefined, inputs=inputs,
-                                 options={"blocks": "given"} if found is not None else None)
+    result = scorer.score_counts(
+        counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=_train(train, multilabel, label_sep),
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        inputs=inputs,
+        options={"blocks": "given"} if found is not None else None,
+    )
     if ci == "none":
         return result
-    return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress,
-                          blocks=found)
+    return with_intervals(
+        result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress, blocks=found
+    )
 
 
-def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
-               pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
-               header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
-               empty: str = "ignore", duplicates: str = "keep", train: str | Iterable[Any] | None = None,
-               train_col: Column | None = None, train_options: TableOptions | None = None, labels: Sequence[Any] | None = None,
-               labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
-               undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
-               seed: int | None = None, progress: Callable[[int, int], None] | None = None,
-               engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
-               skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
-               cutoff: float | None = None, above: str = "+1", below: str = "-1", blocks: str | None = None,
-               block_col: Column | None = None, block_end: str | None = None) -> Scores:
+def score_file(
+    path: str | Sequence[str],
+    pred_path: str | None = None,
+    *,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    input_format: str | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
+    multilabel: bool = False,
+    label_sep: str = ",",
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    ci: str = "none",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    engine: str = "polars",
+    scheduler: Any = None,
+    read_progress: ReadProgress | None = None,
+    skip: str | None = None,
+    keep_trailing: bool = False,
+    translate: str | Mapping[str, str] | None = None,
+    cutoff: float | None = None,
+    above: str = "+1",
+    below: str = "-1",
+    blocks: str | None = None,
+    block_col: Column | None = None,
+    block_end: str | None = None,
+) -> Scores:
     """Score a file of gold and predicted columns, or a gold file and a predictions file.
 
     One file: by default the last two columns are gold then predicted (TiMBL output); a
@@ -312,70 +475,151 @@ def score_file(path: str | Sequence[str], pred_path: str | None = None, *, gold_
     expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies blank-line
     blocks); such lines are not instances.
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
     check_intervals(ci, confidence, resamples, seed)
-    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    kwargs = _reading(
+        input_format,
+        sep,
+        header,
+        multilabel,
+        label_sep,
+        duplicates,
+        empty,
+        engine,
+        scheduler,
+        read_progress,
+        skip,
+        keep_trailing,
+        translate,
+        cutoff,
+        above,
+        below,
+    )
     spec = _block_spec(blocks, block_col, block_end)
     if pred_path is None:
-        counted = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                             pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
+        counted = count_file(
+            path,
+            gold_col=-2 if gold_col is None else gold_col,
+            pred_col=-1 if pred_col is None else pred_col,
+            blocks=spec,
+            **kwargs,
+        )
         inputs: dict[str, Any] = _file_inputs(path)
     else:
         if not isinstance(path, str):
             raise OptionError("with a predictions file, give one gold file")
-        counted = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
-                              pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
+        counted = count_files(
+            path,
+            pred_path,
+            gold_col=-1 if gold_col is None else gold_col,
+            pred_col=-1 if pred_col is None else pred_col,
+            blocks=spec,
+            **kwargs,
+        )
         inputs = {"gold_file": path, "pred_file": pred_path}
     if counted.blocks is not None:
         inputs["n_blocks"] = counted.blocks.n_blocks
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
-    result = score_counts(counted.counts, labels=labels, labels_from=labels_from, train=freqs, beta=beta,
-                          zero_division=zero_division, undefined=undefined, inputs=inputs,
-                          warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
-                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec))
+    result = score_counts(
+        counted.counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=freqs,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        inputs=inputs,
+        warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
+        options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
+    )
     if ci == "none":
         return result
-    return with_intervals(result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress,
-                          blocks=counted.blocks)
+    return with_intervals(
+        result, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress, blocks=counted.blocks
+    )
 
 
-def score_matrix(path: str, *, rows: str = "gold", input_format: str | None = None, sep: str | None = None,
-                 labels: Sequence[Any] | None = None, labels_from: str | None = None,
-                 train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
-                 beta: float = 1.0,
-                 zero_division: float | str = 0, undefined: str = "include", ci: str = "none",
-                 confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Scores:
+def score_matrix(
+    path: str,
+    *,
+    rows: str = "gold",
+    input_format: str | None = None,
+    sep: str | None = None,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    train: str | Iterable[Any] | LabelFrequencies | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    ci: str = "none",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scores:
     """Score a confusion-matrix file (first row and column are labels; ``rows`` says what the rows hold).
 
     A paper's table is often all a reader has: intervals (``ci``) work from it as from instances.
     ``train`` may be a training file (its label column ``train_col``, default the last), read by its own
     extension: ``input_format`` and ``sep`` describe the matrix file only.
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
     check_intervals(ci, confidence, resamples, seed)
     counts = read_matrix(path, rows, TableOptions(input_format, sep))
     inputs: dict[str, Any] = {"matrix_file": path, "matrix_rows": rows}
-    freqs = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=False, label_sep=","),
-                           inputs, train_options)
-    return score_counts(counts, labels=labels, labels_from=labels_from, train=freqs,
-                        beta=beta, zero_division=zero_division, undefined=undefined, ci=ci,
-                        confidence=confidence, resamples=resamples, seed=seed, progress=progress, inputs=inputs)
+    freqs = _file_training(
+        train, train_col, None, dict(options=TableOptions(), multilabel=False, label_sep=","), inputs, train_options
+    )
+    return score_counts(
+        counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=freqs,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        ci=ci,
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        progress=progress,
+        inputs=inputs,
+    )
 
 
-
-def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]], *,
-            metrics: str | Sequence[str] | None = None, test: str = "ar", rounds: int = 10_000,
-            seed: int | None = None, alternative: str = "two-sided", baseline: str | None = None,
-            alpha: float = 0.05, ci: str | None = None, confidence: float = 0.95, exact_limit: int = 100_000,
-            labels: Sequence[Any] | None = None, labels_from: str | None = None,
-            train: Iterable[Any] | LabelFrequencies | None = None, beta: float = 1.0, multilabel: bool = False,
-            empty: str = "ignore", duplicates: str = "keep", zero_division: float | str = 0,
-            undefined: str = "include", label_sep: str | None = None,
-            progress: Callable[[int, int], None] | None = None, blocks: Iterable[Any] | None = None) -> Comparison:
+def compare(
+    gold: Iterable[Any],
+    preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]],
+    *,
+    metrics: str | Sequence[str] | None = None,
+    test: str = "ar",
+    rounds: int = 10_000,
+    seed: int | None = None,
+    alternative: str = "two-sided",
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    exact_limit: int = 100_000,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    train: Iterable[Any] | LabelFrequencies | None = None,
+    beta: float = 1.0,
+    multilabel: bool = False,
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    label_sep: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    blocks: Iterable[Any] | None = None,
+) -> Comparison:
     """Is system A really better than B? Paired significance tests of score differences.
 
     Parameters
@@ -432,40 +676,95 @@ def compare(gold: Iterable[Any], preds: Mapping[str, Iterable[Any]] | Sequence[I
     >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
     (0.375, True, 0.25)
     """
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
-    check_test(test=test, rounds=rounds, seed=seed, alternative=alternative, alpha=alpha, ci=ci, confidence=confidence,
-               exact_limit=exact_limit, metrics=metrics)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
+    check_test(
+        test=test,
+        rounds=rounds,
+        seed=seed,
+        alternative=alternative,
+        alpha=alpha,
+        ci=ci,
+        confidence=confidence,
+        exact_limit=exact_limit,
+        metrics=metrics,
+    )
     check_metrics(metrics, multilabel=multilabel, beta=beta)
     found = None
     if blocks is not None:
         names, columns = systems_of(preds)
-        found = count_in_blocks([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], blocks,
-                                multilabel=multilabel, duplicates=duplicates, empty=empty, label_sep=label_sep)
+        found = count_in_blocks(
+            [gold, *columns],
+            ["gold", *[f"pred {n!r}" for n in names]],
+            blocks,
+            multilabel=multilabel,
+            duplicates=duplicates,
+            empty=empty,
+            label_sep=label_sep,
+        )
         joint = JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty)
     else:
-        joint = count_systems(gold, preds, multilabel=multilabel, duplicates=duplicates, empty=empty,
-                              label_sep=label_sep)
-    return compare_counts(joint, metrics=metrics, test=test, rounds=rounds, seed=seed, alternative=alternative,
-                          baseline=baseline, alpha=alpha, ci=ci, confidence=confidence, exact_limit=exact_limit,
-                          labels=labels, labels_from=labels_from,
-                          train=_train(train, multilabel, label_sep), beta=beta, zero_division=zero_division,
-                          undefined=undefined, progress=progress,
-                          inputs={"source": "arrays", **({"n_blocks": found.n_blocks} if found else {})},
-                          options={"blocks": "given"} if found is not None else None, blocks=found)
+        joint = count_systems(
+            gold, preds, multilabel=multilabel, duplicates=duplicates, empty=empty, label_sep=label_sep
+        )
+    return compare_counts(
+        joint,
+        metrics=metrics,
+        test=test,
+        rounds=rounds,
+        seed=seed,
+        alternative=alternative,
+        baseline=baseline,
+        alpha=alpha,
+        ci=ci,
+        confidence=confidence,
+        exact_limit=exact_limit,
+        labels=labels,
+        labels_from=labels_from,
+        train=_train(train, multilabel, label_sep),
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        progress=progress,
+        inputs={"source": "arrays", **({"n_blocks": found.n_blocks} if found else {})},
+        options={"blocks": "given"} if found is not None else None,
+        blocks=found,
+    )
 
 
-def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = (), *,
-                  names: Sequence[str] | None = None, gold_col: Column | None = None, pred_col: Column | None = None,
-                  pred_cols: Sequence[Column] | None = None, input_format: str | None = None, sep: str | None = None,
-                  header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
-                  duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
-                  engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
-                  skip: str | None = None, keep_trailing: bool = False,
-                  translate: str | Mapping[str, str] | None = None, cutoff: float | None = None, above: str = "+1",
-                  below: str = "-1", blocks: str | None = None, block_col: Column | None = None,
-                  block_end: str | None = None,
-                  **options: Any) -> Comparison:
+def compare_files(
+    gold_path: str | Sequence[str],
+    pred_paths: Sequence[str] = (),
+    *,
+    names: Sequence[str] | None = None,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    pred_cols: Sequence[Column] | None = None,
+    input_format: str | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
+    multilabel: bool = False,
+    label_sep: str = ",",
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    engine: str = "polars",
+    scheduler: Any = None,
+    read_progress: ReadProgress | None = None,
+    skip: str | None = None,
+    keep_trailing: bool = False,
+    translate: str | Mapping[str, str] | None = None,
+    cutoff: float | None = None,
+    above: str = "+1",
+    below: str = "-1",
+    blocks: str | None = None,
+    block_col: Column | None = None,
+    block_end: str | None = None,
+    **options: Any,
+) -> Comparison:
     """Compare systems whose predictions are in files (see :func:`compare` for the test options).
 
     Two layouts:
@@ -491,12 +790,34 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
     if pred_cols is not None and len(set(map(str, pred_cols))) != len(pred_cols):
         raise OptionError("a predicted column is given twice")
     if names is not None or pred_paths or pred_cols:  # the systems' names are known before reading
-        shown = list(names) if names is not None else (
-            system_names([one_file(p) for p in pred_paths]) if pred_paths else
-            [c if isinstance(c, str) else f"column {c}" for c in pred_cols or ()])
+        shown = (
+            list(names)
+            if names is not None
+            else (
+                system_names([one_file(p) for p in pred_paths])
+                if pred_paths
+                else [c if isinstance(c, str) else f"column {c}" for c in pred_cols or ()]
+            )
+        )
         check_systems(shown, options.get("baseline"))
-    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    kwargs = _reading(
+        input_format,
+        sep,
+        header,
+        multilabel,
+        label_sep,
+        duplicates,
+        empty,
+        engine,
+        scheduler,
+        read_progress,
+        skip,
+        keep_trailing,
+        translate,
+        cutoff,
+        above,
+        below,
+    )
     spec = _block_spec(blocks, block_col, block_end)
     if pred_paths and pred_cols:
         raise OptionError("give prediction files or predicted columns of one file, not both")
@@ -505,33 +826,56 @@ def compare_files(gold_path: str | Sequence[str], pred_paths: Sequence[str] = ()
             raise OptionError("compare needs at least two prediction files")
         if not isinstance(gold_path, str):
             raise OptionError("with prediction files, give one gold file")
-        counted = count_system_files(gold_path, pred_paths, names=names, gold_col=-1 if gold_col is None else gold_col,
-                                     pred_col=-1 if pred_col is None else pred_col, blocks=spec, **kwargs)
-        inputs: dict[str, Any] = {"gold_file": gold_path,
-                                  "pred_files": dict(zip(counted.counts.systems, pred_paths))}
+        counted = count_system_files(
+            gold_path,
+            pred_paths,
+            names=names,
+            gold_col=-1 if gold_col is None else gold_col,
+            pred_col=-1 if pred_col is None else pred_col,
+            blocks=spec,
+            **kwargs,
+        )
+        inputs: dict[str, Any] = {"gold_file": gold_path, "pred_files": dict(zip(counted.counts.systems, pred_paths))}
     else:
         if not pred_cols or len(pred_cols) < 2:
-            raise OptionError("give at least two prediction files, or one file and at least two predicted columns "
-                              "(--pred-col, repeated)")
+            raise OptionError(
+                "give at least two prediction files, or one file and at least two predicted columns "
+                "(--pred-col, repeated)"
+            )
         if gold_col is None:
             raise OptionError("with predicted columns of one file, say which column is gold (--gold-col)")
-        counted = count_system_columns(gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names, blocks=spec,
-                                       **kwargs)
+        counted = count_system_columns(
+            gold_path, gold_col=gold_col, pred_cols=pred_cols, names=names, blocks=spec, **kwargs
+        )
         inputs = {**_file_inputs(gold_path), "pred_columns": dict(zip(counted.counts.systems, map(str, pred_cols)))}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
-    return compare_counts(counted.counts, train=freqs, inputs=inputs,
-                          warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
-                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
-                          blocks=counted.blocks, **options)
+    return compare_counts(
+        counted.counts,
+        train=freqs,
+        inputs=inputs,
+        warnings=counted.warnings + _unused(kwargs, _gold_labels(counted.counts)),
+        options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs, spec),
+        blocks=counted.blocks,
+        **options,
+    )
 
 
 #: Cross-validation from counts: see :func:`clfeval.infer.crossvalidation.cross_validate`.
 cv_counts = cross_validate
 
 
-def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multilabel: bool = False,
-       empty: str = "ignore", duplicates: str = "keep", label_sep: str | None = None,
-       train: Iterable[Any] | LabelFrequencies | None = None, **options: Any) -> CrossValidation:
+def cv(
+    gold: Iterable[Any],
+    pred: Iterable[Any],
+    folds: Iterable[Any],
+    *,
+    multilabel: bool = False,
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    label_sep: str | None = None,
+    train: Iterable[Any] | LabelFrequencies | None = None,
+    **options: Any,
+) -> CrossValidation:
     """Cross-validation of predictions held in memory: ``folds[i]`` names the fold of instance i.
 
     Scores the folds pooled (their counts added: F_tp,fp, the one to report) and one by one
@@ -559,21 +903,46 @@ def cv(gold: Iterable[Any], pred: Iterable[Any], folds: Iterable[Any], *, multil
     counts = []
     for name in names:
         idx = np.flatnonzero(keys == name)
-        gs, ps = [g[i] for i in idx], [p[i] for i in idx]
-        counts.append(count_label_sets(gs, ps, duplicates=duplicates, empty=empty, label_sep=label_sep) if multilabel
-                      else count_labels(np.asarray(gs) if isinstance(g, np.ndarray) else gs,
-                                        np.asarray(ps) if isinstance(p, np.ndarray) else ps))
-    return cross_validate(counts, fold_names=names, train=_train(train, multilabel, label_sep),
-                          inputs={"source": "arrays"}, **options)
+        gs, ps = [g[i] for i in idx.tolist()], [p[i] for i in idx.tolist()]
+        counts.append(
+            count_label_sets(gs, ps, duplicates=duplicates, empty=empty, label_sep=label_sep)
+            if multilabel
+            else count_labels(
+                np.asarray(gs) if isinstance(g, np.ndarray) else gs, np.asarray(ps) if isinstance(p, np.ndarray) else ps
+            )
+        )
+    return cross_validate(
+        counts, fold_names=names, train=_train(train, multilabel, label_sep), inputs={"source": "arrays"}, **options
+    )
 
 
-def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = None, gold_col: Column | None = None,
-             pred_col: Column | None = None, input_format: str | None = None, sep: str | None = None,
-             header: bool | None = None, multilabel: bool = False, label_sep: str = ",", empty: str = "ignore",
-             duplicates: str = "keep", train: str | Iterable[Any] | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
-             engine: str = "polars", scheduler: Any = None, read_progress: ReadProgress | None = None,
-             skip: str | None = None, keep_trailing: bool = False, translate: str | Mapping[str, str] | None = None,
-             cutoff: float | None = None, above: str = "+1", below: str = "-1", **options: Any) -> CrossValidation:
+def cv_files(
+    paths: Sequence[str | Sequence[str]],
+    *,
+    fold_col: Column | None = None,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    input_format: str | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
+    multilabel: bool = False,
+    label_sep: str = ",",
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    engine: str = "polars",
+    scheduler: Any = None,
+    read_progress: ReadProgress | None = None,
+    skip: str | None = None,
+    keep_trailing: bool = False,
+    translate: str | Mapping[str, str] | None = None,
+    cutoff: float | None = None,
+    above: str = "+1",
+    below: str = "-1",
+    **options: Any,
+) -> CrossValidation:
     """Cross-validation from files: one file per fold (each with gold and predicted columns, by default the
     last two; a fold may be a glob or a list of parts), or a table with a fold column (``fold_col``; every
     path is a part of that table; when it is the last column, gold and predicted default to the two before
@@ -583,46 +952,95 @@ def cv_files(paths: Sequence[str | Sequence[str]], *, fold_col: Column | None = 
     :func:`cv`.
     """
     _check_cv(options, train)
-    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    kwargs = _reading(
+        input_format,
+        sep,
+        header,
+        multilabel,
+        label_sep,
+        duplicates,
+        empty,
+        engine,
+        scheduler,
+        read_progress,
+        skip,
+        keep_trailing,
+        translate,
+        cutoff,
+        above,
+        below,
+    )
     warnings: list[str] = []
     if fold_col is not None:
         if not paths:
             raise OptionError("with a fold column, give the file (or its parts)")
         if fold_col != -1 and (gold_col is None or pred_col is None):
-            raise OptionError("with a fold column other than the last (-1), say which columns hold gold and predicted "
-                              "labels (--gold-col, --pred-col)")
+            raise OptionError(
+                "with a fold column other than the last (-1), say which columns hold gold and predicted "
+                "labels (--gold-col, --pred-col)"
+            )
         table = [p for spec in paths for p in ([spec] if isinstance(spec, str) else spec)]
         names, folds, warnings = count_fold_column(
-            table, gold_col=-3 if gold_col is None else gold_col, pred_col=-2 if pred_col is None else pred_col,
-            fold_col=fold_col, **kwargs)
+            table,
+            gold_col=-3 if gold_col is None else gold_col,
+            pred_col=-2 if pred_col is None else pred_col,
+            fold_col=fold_col,
+            **kwargs,
+        )
         inputs: dict[str, Any] = {**_file_inputs(table[0] if len(table) == 1 else table), "fold_col": str(fold_col)}
     else:
         if not paths:
             raise OptionError("give one file per fold, or one file and its fold column")
         folds = []
         for path in paths:
-            counted = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                                 pred_col=-1 if pred_col is None else pred_col, **kwargs)
+            counted = count_file(
+                path,
+                gold_col=-2 if gold_col is None else gold_col,
+                pred_col=-1 if pred_col is None else pred_col,
+                **kwargs,
+            )
             folds.append(counted.counts)
             warnings += counted.warnings
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
         names = _fold_names(shown)
         inputs = {"fold_files": shown}
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
-    return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, warnings=warnings + _unused(kwargs),
-                          options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs),
-                          **options)
+    return cross_validate(
+        folds,
+        fold_names=names,
+        train=freqs,
+        inputs=inputs,
+        warnings=warnings + _unused(kwargs),
+        options=_options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs),
+        **options,
+    )
 
 
-def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, gold_col: Column | None = None,
-                    pred_col: Column | None = None, pred_cols: Sequence[Column] | None = None,
-                    names: Sequence[str] | None = None, input_format: str | None = None, sep: str | None = None,
-                    header: bool | None = None, multilabel: bool = False, label_sep: str = ",",
-                    empty: str = "ignore", duplicates: str = "keep", engine: str = "polars", scheduler: Any = None,
-                    read_progress: ReadProgress | None = None, skip: str | None = None, keep_trailing: bool = False,
-                    translate: str | Mapping[str, str] | None = None, cutoff: float | None = None,
-                    above: str = "+1", below: str = "-1") -> tuple[Counts, dict[str, Any], list[str]]:
+def counts_of_files(
+    path: str | Sequence[str],
+    pred_path: str | None = None,
+    *,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    pred_cols: Sequence[Column] | None = None,
+    names: Sequence[str] | None = None,
+    input_format: str | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
+    multilabel: bool = False,
+    label_sep: str = ",",
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    engine: str = "polars",
+    scheduler: Any = None,
+    read_progress: ReadProgress | None = None,
+    skip: str | None = None,
+    keep_trailing: bool = False,
+    translate: str | Mapping[str, str] | None = None,
+    cutoff: float | None = None,
+    above: str = "+1",
+    below: str = "-1",
+) -> tuple[Counts, dict[str, Any], list[str]]:
     """Count files without scoring them: the counts, their provenance (inputs and options) and reader warnings.
 
     The layouts of :func:`score_file` (a table, its parts or globs; or a gold and a predictions
@@ -631,48 +1049,83 @@ def counts_of_files(path: str | Sequence[str], pred_path: str | None = None, *, 
     (``skip``, ``translate``, ``cutoff`` …) as in :func:`score_file`: the counts are of the labels
     they give.
     """
-    kwargs = _reading(input_format, sep, header, multilabel, label_sep, duplicates, empty, engine, scheduler,
-                      read_progress, skip, keep_trailing, translate, cutoff, above, below)
+    kwargs = _reading(
+        input_format,
+        sep,
+        header,
+        multilabel,
+        label_sep,
+        duplicates,
+        empty,
+        engine,
+        scheduler,
+        read_progress,
+        skip,
+        keep_trailing,
+        translate,
+        cutoff,
+        above,
+        below,
+    )
     if pred_cols is not None and len(pred_cols) > 1:
         if pred_path is not None:
             raise OptionError("with a predicted column per system, give the table's files only")
         if gold_col is None:
             raise OptionError("with predicted columns of one table, say which column is gold (--gold-col)")
         counts: Counts
-        counts, warnings, _ = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names,
-                                                   **kwargs)
-        inputs = {**_file_inputs(path), "pred_columns": dict(zip(counts.systems, map(str, pred_cols)))}
+        joint, warnings, _ = count_system_columns(path, gold_col=gold_col, pred_cols=pred_cols, names=names, **kwargs)
+        inputs = {**_file_inputs(path), "pred_columns": dict(zip(joint.systems, map(str, pred_cols)))}
+        counts = joint
     elif pred_path is not None:
         if not isinstance(path, str):
             raise OptionError("with a predictions file, give one gold file")
-        counts, warnings, _ = count_files(path, pred_path, gold_col=-1 if gold_col is None else gold_col,
-                                          pred_col=-1 if pred_col is None else pred_col, **kwargs)
+        counts, warnings, _ = count_files(
+            path,
+            pred_path,
+            gold_col=-1 if gold_col is None else gold_col,
+            pred_col=-1 if pred_col is None else pred_col,
+            **kwargs,
+        )
         inputs = {"gold_file": path, "pred_file": pred_path}
     else:
         one = pred_cols[0] if pred_cols else pred_col
-        counts, warnings, _ = count_file(path, gold_col=-2 if gold_col is None else gold_col,
-                                         pred_col=-1 if one is None else one, **kwargs)
+        counts, warnings, _ = count_file(
+            path, gold_col=-2 if gold_col is None else gold_col, pred_col=-1 if one is None else one, **kwargs
+        )
         inputs = _file_inputs(path)
     options = _options_used(input_format, sep, header, multilabel, label_sep, engine, kwargs)
     return counts, {"inputs": inputs, "options": options}, warnings + _unused(kwargs)
 
 
-def save_counts(counts: Counts, path: str, *, inputs: Mapping[str, Any] | None = None,
-                options: Mapping[str, Any] | None = None) -> None:
+def save_counts(
+    counts: Counts, path: str, *, inputs: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None
+) -> None:
     """Write ``counts`` as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`), whole or not at
     all (:func:`clfeval.output.write_text`)."""
     write_text(path, json.dumps(counts_to_dict(counts, inputs=inputs, options=options), ensure_ascii=False) + "\n")
 
 
-def _counts_training(train: str | Iterable[Any] | LabelFrequencies | None, train_col: Column | None,
-                     multilabel: bool, label_sep: str, inputs: dict[str, Any],
-                     train_options: TableOptions | None) -> LabelFrequencies | None:
+def _counts_training(
+    train: str | Iterable[Any] | LabelFrequencies | None,
+    train_col: Column | None,
+    multilabel: bool,
+    label_sep: str,
+    inputs: dict[str, Any],
+    train_options: TableOptions | None,
+) -> LabelFrequencies | None:
     reading = _reading(None, None, None, multilabel, label_sep, "keep", "ignore", "polars", None, None)
     return _file_training(train, train_col, None, reading, inputs, train_options)
 
 
-def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
-                      train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> Scores:
+def score_count_files(
+    paths: str | Sequence[str],
+    *,
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    label_sep: str = ",",
+    **options: Any,
+) -> Scores:
     """Add up count files (paths or globs, labels aligned by name) and score them.
 
     Other parameters as in :func:`score_counts`; ``train`` may be a training file.
@@ -682,15 +1135,25 @@ def score_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] 
     files = expand_paths(paths)
     counts = load_counts(files)
     if isinstance(counts, JointCounts):
-        raise InputError("holds joint counts of several systems: compare them (clfeval compare --counts), or count "
-                         "one system's column", files[0])
+        raise InputError(
+            "holds joint counts of several systems: compare them (clfeval compare --counts), or count "
+            "one system's column",
+            files[0],
+        )
     inputs: dict[str, Any] = {"count_files": files}
     freqs = _counts_training(train, train_col, isinstance(counts, LabelSetCounts), label_sep, inputs, train_options)
     return score_counts(counts, train=freqs, inputs=inputs, **options)
 
 
-def compare_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any] | None = None,
-                        train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> Comparison:
+def compare_count_files(
+    paths: str | Sequence[str],
+    *,
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    label_sep: str = ",",
+    **options: Any,
+) -> Comparison:
     """Add up joint count files (from ``clfeval count`` with a predicted column per system) and compare the systems.
 
     Other parameters as in :func:`compare`.
@@ -699,15 +1162,25 @@ def compare_count_files(paths: str | Sequence[str], *, train: str | Iterable[Any
     _check_comparing({**options, "train": train}, None)
     joint = load_counts(files)
     if not isinstance(joint, JointCounts):
-        raise InputError("holds the counts of one system; to compare systems, count a table with a predicted column "
-                         "per system (clfeval count --gold-col G --pred-col A --pred-col B)", files[0])
+        raise InputError(
+            "holds the counts of one system; to compare systems, count a table with a predicted column "
+            "per system (clfeval count --gold-col G --pred-col A --pred-col B)",
+            files[0],
+        )
     inputs: dict[str, Any] = {"count_files": files}
     freqs = _counts_training(train, train_col, joint.multilabel, label_sep, inputs, train_options)
     return compare_counts(joint, train=freqs, inputs=inputs, **options)
 
 
-def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterable[Any] | None = None,
-                   train_col: Column | None = None, train_options: TableOptions | None = None, label_sep: str = ",", **options: Any) -> CrossValidation:
+def cv_count_files(
+    paths: Sequence[str | Sequence[str]],
+    *,
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    label_sep: str = ",",
+    **options: Any,
+) -> CrossValidation:
     """Cross-validation from count files: each path (or glob, or list of parts, added up) is one fold.
 
     Other parameters as in :func:`cv`.
@@ -718,8 +1191,9 @@ def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterabl
         files = expand_paths(spec)
         counts = load_counts(files)
         if isinstance(counts, JointCounts):
-            raise InputError("holds joint counts of several systems; a fold's count file holds one system's counts",
-                             files[0])
+            raise InputError(
+                "holds joint counts of several systems; a fold's count file holds one system's counts", files[0]
+            )
         folds.append(counts)
         shown.append(spec if isinstance(spec, str) else " + ".join(spec))
     if not folds:
@@ -730,10 +1204,19 @@ def cv_count_files(paths: Sequence[str | Sequence[str]], *, train: str | Iterabl
     return cross_validate(folds, fold_names=names, train=freqs, inputs=inputs, **options)
 
 
-def counts_of_frame(frame: Any, *, gold_col: Column, pred_col: Column | None = None,
-                    pred_cols: Sequence[Column] | None = None, names: Sequence[str] | None = None,
-                    multilabel: bool = False, label_sep: str = ",", empty: str = "ignore", duplicates: str = "keep",
-                    scheduler: Any = None) -> Counts:
+def counts_of_frame(
+    frame: Any,
+    *,
+    gold_col: Column,
+    pred_col: Column | None = None,
+    pred_cols: Sequence[Column] | None = None,
+    names: Sequence[str] | None = None,
+    multilabel: bool = False,
+    label_sep: str = ",",
+    empty: str = "ignore",
+    duplicates: str = "keep",
+    scheduler: Any = None,
+) -> Counts:
     """Count a ``dask.dataframe.DataFrame`` on a Dask cluster: the counts, ready for :func:`score_counts`,
     :func:`compare_counts` (with ``pred_cols``, one per system) or :func:`cv_counts`.
 
@@ -754,17 +1237,30 @@ def counts_of_frame(frame: Any, *, gold_col: Column, pred_col: Column | None = N
     from clfeval.read.cluster import frame_cells
 
     columns = [pred_col if pred_col is not None else -1] if not pred_cols else list(pred_cols)
-    cells = frame_cells(frame, [gold_col, *columns], ["gold", *[f"predicted ({c})" for c in columns]],
-                        scheduler=scheduler, empty_ok=multilabel)
+    cells = frame_cells(
+        frame,
+        [gold_col, *columns],
+        ["gold", *[f"predicted ({c})" for c in columns]],
+        scheduler=scheduler,
+        empty_ok=multilabel,
+    )
     if len(columns) > 1:
         systems = list(names) if names is not None else [str(c) for c in columns]
         return _to_joint(cells.rows, cells.counts, cells.source, systems, multilabel, label_sep, duplicates, empty)
     return _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty)
 
 
-def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
-               train: str | Iterable[Any] | LabelFrequencies | None = None, train_col: Column | None = None, train_options: TableOptions | None = None,
-               multilabel: bool = False, all_averages: bool = False) -> Audit:
+def audit_file(
+    path: str,
+    *,
+    beta: float = 1.0,
+    decimals: int | None = None,
+    train: str | Iterable[Any] | LabelFrequencies | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    multilabel: bool = False,
+    all_averages: bool = False,
+) -> Audit:
     """Audit a reported table: which formula reproduces each averaged figure (see :mod:`clfeval.inverse.audit`).
 
     ``path`` is a CSV, TSV, Markdown table or ``classification_report`` text with a label column
@@ -777,19 +1273,46 @@ def audit_file(path: str, *, beta: float = 1.0, decimals: int | None = None,
         raise OptionError(f"beta must be a positive number, not {beta!r}")
     table = read_figure_table(path)
     inputs: dict[str, Any] = {}
-    frequencies = _file_training(train, train_col, None, dict(options=TableOptions(), multilabel=multilabel,
-                                                               label_sep=","), inputs, train_options) \
-        if train is not None else None
-    return audit_table(table, beta=beta, decimals=decimals, train=frequencies,
-                       train_source=inputs.get("train_file", "given" if train is not None else None),
-                       single_label=not multilabel, all_averages=all_averages)
+    frequencies = (
+        _file_training(
+            train,
+            train_col,
+            None,
+            dict(options=TableOptions(), multilabel=multilabel, label_sep=","),
+            inputs,
+            train_options,
+        )
+        if train is not None
+        else None
+    )
+    return audit_table(
+        table,
+        beta=beta,
+        decimals=decimals,
+        train=frequencies,
+        train_source=inputs.get("train_file", "given" if train is not None else None),
+        single_label=not multilabel,
+        all_averages=all_averages,
+    )
 
 
-def finagle(gold: Iterable[Any], pred: Iterable[Any], confidence: Iterable[float], *,
-            threshold: float | None = None, expected_accuracy: float | None = None, to: str | None = None,
-            lower_is_more_confident: bool = False, train: Iterable[Any] | LabelFrequencies | None = None,
-            bins: int | None = None, labels: Sequence[Any] | None = None, labels_from: str | None = None,
-            beta: float = 1.0, zero_division: float | str = 0, undefined: str = "include") -> Finagle:
+def finagle(
+    gold: Iterable[Any],
+    pred: Iterable[Any],
+    confidence: Iterable[float],
+    *,
+    threshold: float | None = None,
+    expected_accuracy: float | None = None,
+    to: str | None = None,
+    lower_is_more_confident: bool = False,
+    train: Iterable[Any] | LabelFrequencies | None = None,
+    bins: int | None = None,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+) -> Finagle:
     """How far macro precision moves when doubtful predictions go to one label (Van Asch §6, Table 8).
 
     Scores NORMAL (the predictions), CHANGED (every prediction whose confidence is below
@@ -809,53 +1332,103 @@ def finagle(gold: Iterable[Any], pred: Iterable[Any], confidence: Iterable[float
     [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
     """
     check_finagle(threshold, expected_accuracy, bins)
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
     g, p, c = to_sequence(gold, "gold"), to_sequence(pred, "pred"), to_sequence(confidence, "confidence")
     if not len(g) == len(p) == len(c):
-        raise InputError(f"gold, pred and confidence must have one entry per instance: {len(g)}, {len(p)} and "
-                         f"{len(c)}")
+        raise InputError(f"gold, pred and confidence must have one entry per instance: {len(g)}, {len(p)} and {len(c)}")
     try:
         values = np.asarray(c, dtype=np.float64)
     except (TypeError, ValueError):
         raise OptionError("the confidences must be numbers") from None
     if not np.isfinite(values).all():
         raise OptionError(f"confidence {int(np.argmin(np.isfinite(values)))} (from 0) is not a finite number")
-    counts = ConfidenceCounts.from_rows([str(v) for v in g], [str(v) for v in p], values,
-                                        lower_is_more_confident=lower_is_more_confident)
-    return finagle_counts(counts, threshold=threshold, expected_accuracy=expected_accuracy, to=to,
-                          train=_train(train, False, None), bins=bins, labels=labels, labels_from=labels_from,
-                          beta=beta, zero_division=zero_division, undefined=undefined, inputs={"source": "arrays"})
+    counts = ConfidenceCounts.from_rows(
+        [str(v) for v in g], [str(v) for v in p], values, lower_is_more_confident=lower_is_more_confident
+    )
+    return finagle_counts(
+        counts,
+        threshold=threshold,
+        expected_accuracy=expected_accuracy,
+        to=to,
+        train=_train(train, False, None),
+        bins=bins,
+        labels=labels,
+        labels_from=labels_from,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        inputs={"source": "arrays"},
+    )
 
 
-def finagle_file(path: str | Sequence[str], *, gold_col: Column | None = None, pred_col: Column | None = None,
-                 conf_col: Column | None = None, threshold: float | None = None,
-                 expected_accuracy: float | None = None, to: str | None = None,
-                 lower_is_more_confident: bool = False, train: str | Iterable[Any] | None = None,
-                 train_col: Column | None = None, train_options: TableOptions | None = None, bins: int | None = None, labels: Sequence[Any] | None = None,
-                 labels_from: str | None = None, beta: float = 1.0, zero_division: float | str = 0,
-                 undefined: str = "include", input_format: str | None = None, sep: str | None = None,
-                 header: bool | None = None, engine: str = "polars", scheduler: Any = None,
-                 read_progress: ReadProgress | None = None) -> Finagle:
+def finagle_file(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    conf_col: Column | None = None,
+    threshold: float | None = None,
+    expected_accuracy: float | None = None,
+    to: str | None = None,
+    lower_is_more_confident: bool = False,
+    train: str | Iterable[Any] | None = None,
+    train_col: Column | None = None,
+    train_options: TableOptions | None = None,
+    bins: int | None = None,
+    labels: Sequence[Any] | None = None,
+    labels_from: str | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    input_format: str | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
+    engine: str = "polars",
+    scheduler: Any = None,
+    read_progress: ReadProgress | None = None,
+) -> Finagle:
     """:func:`finagle` on a table of gold, predicted and confidence columns (default: the last three).
 
     TiMBL output with ``+v di`` ends in the distance to the nearest neighbour: pass
     ``lower_is_more_confident=True``. Files, parts and globs as in :func:`score_file`.
     """
     check_finagle(threshold, expected_accuracy, bins)
-    check_scoring(labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined,
-                  labels=labels, train=train)
+    check_scoring(
+        labels_from=labels_from, beta=beta, zero_division=zero_division, undefined=undefined, labels=labels, train=train
+    )
     kwargs = _reading(input_format, sep, header, False, ",", "keep", "ignore", engine, scheduler, read_progress)
     del kwargs["relabel"]
     kwargs["options"] = replace(kwargs["options"], keep_distance=True)  # TiMBL's distance after a distribution
-    counts, warnings = count_confidences(path, gold_col=-3 if gold_col is None else gold_col,
-                                         pred_col=-2 if pred_col is None else pred_col,
-                                         conf_col=-1 if conf_col is None else conf_col, options=kwargs["options"],
-                                         lower_is_more_confident=lower_is_more_confident, engine=kwargs["engine"])
+    counts, warnings = count_confidences(
+        path,
+        gold_col=-3 if gold_col is None else gold_col,
+        pred_col=-2 if pred_col is None else pred_col,
+        conf_col=-1 if conf_col is None else conf_col,
+        options=kwargs["options"],
+        lower_is_more_confident=lower_is_more_confident,
+        engine=kwargs["engine"],
+    )
     inputs: dict[str, Any] = _file_inputs(path)
     freqs = _file_training(train, train_col, gold_col, kwargs, inputs, train_options)
-    options = {**_options_used(input_format, sep, header, False, ",", engine),
-               "confidence_column": str(-1 if conf_col is None else conf_col)}
-    return finagle_counts(counts, threshold=threshold, expected_accuracy=expected_accuracy, to=to, train=freqs,
-                          bins=bins, labels=labels, labels_from=labels_from, beta=beta, zero_division=zero_division,
-                          undefined=undefined, inputs=inputs, options=options, warnings=warnings)
+    options = {
+        **_options_used(input_format, sep, header, False, ",", engine),
+        "confidence_column": str(-1 if conf_col is None else conf_col),
+    }
+    return finagle_counts(
+        counts,
+        threshold=threshold,
+        expected_accuracy=expected_accuracy,
+        to=to,
+        train=freqs,
+        bins=bins,
+        labels=labels,
+        labels_from=labels_from,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        inputs=inputs,
+        options=options,
+        warnings=warnings,
+    )

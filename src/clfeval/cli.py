@@ -18,8 +18,18 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import (audit_file, compare_count_files, compare_files, counts_of_files, cv_count_files, cv_files,
-                         finagle_file, score_count_files, score_file, score_matrix)
+from clfeval.api import (
+    audit_file,
+    compare_count_files,
+    compare_files,
+    counts_of_files,
+    cv_count_files,
+    cv_files,
+    finagle_file,
+    score_count_files,
+    score_file,
+    score_matrix,
+)
 from clfeval.count.document import counts_to_dict
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
 from clfeval.errors import ClfevalError, InputError
@@ -28,13 +38,13 @@ from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
 from clfeval.infer.significance import ALTERNATIVES
 from clfeval.inverse.figures import read_label_figures
 from clfeval.inverse.tables import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
+from clfeval.output import write_text
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
-from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.formats import FORMATS, TableOptions
+from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.text import read_text
-from clfeval.output import write_text
 from clfeval.render import RENDERERS, check_render_options
 from clfeval.render.plot import write_plots
 from clfeval.score.labelset import LABEL_SOURCES
@@ -59,104 +69,180 @@ def _choices(registry: Any) -> str:
 
 
 def _add_table_options(src: Any) -> None:
-    src.add_argument("--input-format", choices=sorted(FORMATS),
-                     help=f"default: by extension ({_choices(FORMATS)})")
-    src.add_argument("--sep", help="field separator: one character, or \\t (default: whitespace for text, "
-                                   "',' for csv, tab for tsv)")
-    src.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
-                     help="the first line names the columns (implied when a column is given by name)")
+    src.add_argument("--input-format", choices=sorted(FORMATS), help=f"default: by extension ({_choices(FORMATS)})")
+    src.add_argument(
+        "--sep", help="field separator: one character, or \\t (default: whitespace for text, ',' for csv, tab for tsv)"
+    )
+    src.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the first line names the columns (implied when a column is given by name)",
+    )
 
 
 def _add_input_rules(p: Any, blocks: str | None = None) -> None:
     rules = p.add_argument_group("input rules (as confusionmatrix.py and art.py had them)")
-    rules.add_argument("--skip", metavar="REGEX",
-                       help="lines matching this regular expression are not instances, e.g. '^<utt>' (Rust regex "
-                            "syntax: Python's without look-around); blank lines are skipped too"
-                            + (", unless they delimit blocks" if blocks else ""))
-    rules.add_argument("--translate", metavar="FILE",
-                       help="map labels before counting: lines 'old > new' (gold, predictions and training labels "
-                            "alike); mappings never used are reported")
-    rules.add_argument("--keep-trailing", action="store_true",
-                       help="keep a trailing TiMBL class distribution '{ A 0.7, B 0.3 }' as fields (default: "
-                            "recognised after the predicted label and stripped; text and TSV)")
-    rules.add_argument("--cutoff", type=float, metavar="X",
-                       help="real-valued predictions: a value at or above X (value >= X, as confusionmatrix.py -C) "
-                            "becomes --above, any other --below")
-    rules.add_argument("--above", default="+1", metavar="LABEL",
-                       help="the label at or above the cut-off (default +1)")
+    rules.add_argument(
+        "--skip",
+        metavar="REGEX",
+        help="lines matching this regular expression are not instances, e.g. '^<utt>' (Rust regex "
+        "syntax: Python's without look-around); blank lines are skipped too"
+        + (", unless they delimit blocks" if blocks else ""),
+    )
+    rules.add_argument(
+        "--translate",
+        metavar="FILE",
+        help="map labels before counting: lines 'old > new' (gold, predictions and training labels "
+        "alike); mappings never used are reported",
+    )
+    rules.add_argument(
+        "--keep-trailing",
+        action="store_true",
+        help="keep a trailing TiMBL class distribution '{ A 0.7, B 0.3 }' as fields (default: "
+        "recognised after the predicted label and stripped; text and TSV)",
+    )
+    rules.add_argument(
+        "--cutoff",
+        type=float,
+        metavar="X",
+        help="real-valued predictions: a value at or above X (value >= X, as confusionmatrix.py -C) "
+        "becomes --above, any other --below",
+    )
+    rules.add_argument("--above", default="+1", metavar="LABEL", help="the label at or above the cut-off (default +1)")
     rules.add_argument("--below", default="-1", metavar="LABEL", help="the label below the cut-off (default -1)")
     if blocks:
-        rules.add_argument("--blocks", choices=["blank-line"],
-                           help=f"blank lines separate blocks (sentences, CoNLL style) whose instances are not "
-                                f"independent: {blocks}")
-        rules.add_argument("--block-end", metavar="REGEX",
-                           help="a line matching this regular expression ends a block, as a blank line does, and is "
-                                "not an instance: MBT and TiMBL taggers end sentences with '<utt>' lines "
-                                "(--block-end '^<utt>'); implies --blocks blank-line")
-        rules.add_argument("--block-col", metavar="COL",
-                           help="a column naming each instance's block (sentence id), instead of blank lines: "
-                                "1-based number, negative from the end, or header name")
+        rules.add_argument(
+            "--blocks",
+            choices=["blank-line"],
+            help=f"blank lines separate blocks (sentences, CoNLL style) whose instances are not independent: {blocks}",
+        )
+        rules.add_argument(
+            "--block-end",
+            metavar="REGEX",
+            help="a line matching this regular expression ends a block, as a blank line does, and is "
+            "not an instance: MBT and TiMBL taggers end sentences with '<utt>' lines "
+            "(--block-end '^<utt>'); implies --blocks blank-line",
+        )
+        rules.add_argument(
+            "--block-col",
+            metavar="COL",
+            help="a column naming each instance's block (sentence id), instead of blank lines: "
+            "1-based number, negative from the end, or header name",
+        )
 
 
 def _add_engine_options(p: Any, counts: bool = True) -> None:
     eng = p.add_argument_group("engine")
     eng.add_argument("--engine", choices=list(ENGINES), default="polars", help=f"{_choices(ENGINES)}")
-    eng.add_argument("--scheduler", metavar="ADDRESS",
-                     help="the Dask scheduler to use (e.g. tcp://10.0.0.5:8786); default: a local cluster for this run")
+    eng.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the Dask scheduler to use (e.g. tcp://10.0.0.5:8786); default: a local cluster for this run",
+    )
     if counts:
-        eng.add_argument("--counts", nargs="+", metavar="FILE",
-                         help="add up count files written by `clfeval count` (paths or globs) instead of reading INPUT")
+        eng.add_argument(
+            "--counts",
+            nargs="+",
+            metavar="FILE",
+            help="add up count files written by `clfeval count` (paths or globs) instead of reading INPUT",
+        )
 
 
 def _add_multilabel_options(p: Any) -> None:
     ml = p.add_argument_group("multi-label")
     ml.add_argument("--multilabel", action="store_true", help="each cell is a set of labels")
-    ml.add_argument("--label-sep", default=",", metavar="SEP", help="separator inside a label-set cell "
-                                                                    "(default ','); an empty cell is the empty set")
-    ml.add_argument("--empty", choices=sorted(EMPTY_POLICIES), default="ignore",
-                    help=f"{_choices(EMPTY_POLICIES)}; default: ignore")
-    ml.add_argument("--duplicates", choices=sorted(DUPLICATE_POLICIES), default="keep",
-                    help=f"{_choices(DUPLICATE_POLICIES)}; default: keep")
+    ml.add_argument(
+        "--label-sep",
+        default=",",
+        metavar="SEP",
+        help="separator inside a label-set cell (default ','); an empty cell is the empty set",
+    )
+    ml.add_argument(
+        "--empty", choices=sorted(EMPTY_POLICIES), default="ignore", help=f"{_choices(EMPTY_POLICIES)}; default: ignore"
+    )
+    ml.add_argument(
+        "--duplicates",
+        choices=sorted(DUPLICATE_POLICIES),
+        default="keep",
+        help=f"{_choices(DUPLICATE_POLICIES)}; default: keep",
+    )
 
 
 def _add_label_set_options(p: Any) -> None:
     ls = p.add_argument_group("label set and measures")
-    ls.add_argument("--train", metavar="FILE", help="training data: its labels form the label set (unless "
-                                                    "--labels-from says otherwise) and give the lfb frequencies")
-    ls.add_argument("--train-col", metavar="COL", help="the training file's label column (default: the gold "
-                                                       "column's name if it has one, else -1, the last)")
-    ls.add_argument("--train-format", choices=sorted(FORMATS),
-                    help="the training file's format (default: by its extension); the evaluated files' --input-format, "
-                         "--sep and --header do not apply to it")
-    ls.add_argument("--train-sep", metavar="SEP", help="the training file's field separator (default: as its format "
-                                                      "has it: whitespace for text, ',' for csv, tab for tsv)")
-    ls.add_argument("--train-header", action=argparse.BooleanOptionalAction, default=None,
-                    help="the training file's first line names its columns (implied by a --train-col name)")
+    ls.add_argument(
+        "--train",
+        metavar="FILE",
+        help="training data: its labels form the label set (unless "
+        "--labels-from says otherwise) and give the lfb frequencies",
+    )
+    ls.add_argument(
+        "--train-col",
+        metavar="COL",
+        help="the training file's label column (default: the gold column's name if it has one, else -1, the last)",
+    )
+    ls.add_argument(
+        "--train-format",
+        choices=sorted(FORMATS),
+        help="the training file's format (default: by its extension); the evaluated files' --input-format, "
+        "--sep and --header do not apply to it",
+    )
+    ls.add_argument(
+        "--train-sep",
+        metavar="SEP",
+        help="the training file's field separator (default: as its format "
+        "has it: whitespace for text, ',' for csv, tab for tsv)",
+    )
+    ls.add_argument(
+        "--train-header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the training file's first line names its columns (implied by a --train-col name)",
+    )
     ls.add_argument("--labels", metavar="FILE", help="declare the label set: one label per line")
-    ls.add_argument("--labels-from", choices=["union", "gold", "train", "file"],
-                    help=f"the label-set policy ({_choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
-                         "default: file with --labels, train with --train, else union")
+    ls.add_argument(
+        "--labels-from",
+        choices=["union", "gold", "train", "file"],
+        help=f"the label-set policy ({_choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
+        "default: file with --labels, train with --train, else union",
+    )
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
-    ls.add_argument("--zero-division", choices=["0", "1", "nan"], default="0",
-                    help="the value of a 0/0 ratio (default 0); the report lists the labels affected")
-    ls.add_argument("--undefined", choices=sorted(UNDEFINED_POLICIES), default="include",
-                    help=f"{_choices(UNDEFINED_POLICIES)}; default: include")
+    ls.add_argument(
+        "--zero-division",
+        choices=["0", "1", "nan"],
+        default="0",
+        help="the value of a 0/0 ratio (default 0); the report lists the labels affected",
+    )
+    ls.add_argument(
+        "--undefined",
+        choices=sorted(UNDEFINED_POLICIES),
+        default="include",
+        help=f"{_choices(UNDEFINED_POLICIES)}; default: include",
+    )
 
 
 def _add_output_options(p: Any, figures: bool = False) -> Any:
     out = p.add_argument_group("output")
     formats = RENDERERS if figures else {k: v for k, v in RENDERERS.items() if k != "html"}
-    out.add_argument("--format", choices=list(formats), default="text",
-                     help=f"{_choices(formats)}; default: text")
+    out.add_argument("--format", choices=list(formats), default="text", help=f"{_choices(formats)}; default: text")
     out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    out.add_argument("--digits", type=int, default=4,
-                     help="decimals in text, Markdown, LaTeX and HTML, 0 to 15 (default 4)")
-    out.add_argument("--raw-csv", action="store_true",
-                     help="with --format csv: write every cell exactly, for programs (by default a label that a "
-                          "spreadsheet would run as a formula, starting with = + - @, gets a leading apostrophe)")
+    out.add_argument(
+        "--digits", type=int, default=4, help="decimals in text, Markdown, LaTeX and HTML, 0 to 15 (default 4)"
+    )
+    out.add_argument(
+        "--raw-csv",
+        action="store_true",
+        help="with --format csv: write every cell exactly, for programs (by default a label that a "
+        "spreadsheet would run as a formula, starting with = + - @, gets a leading apostrophe)",
+    )
     if figures:
-        out.add_argument("--plot", metavar="DIR", help="also draw the report's figures into DIR as PNG and SVG "
-                                                       "(needs matplotlib: pip install 'clfeval[plot]')")
+        out.add_argument(
+            "--plot",
+            metavar="DIR",
+            help="also draw the report's figures into DIR as PNG and SVG "
+            "(needs matplotlib: pip install 'clfeval[plot]')",
+        )
     return out
 
 
@@ -164,30 +250,44 @@ def _render(result: Any, args: argparse.Namespace, **options: Any) -> str:
     """The result in the asked format; with --plot, its figures written first (an error stops before any output)."""
     if args.plot:
         written = write_plots(result, args.plot)
-        print(f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
-              file=sys.stderr)
+        print(
+            f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
+            file=sys.stderr,
+        )
     return result.render(args.format, digits=args.digits, command=args.command_line, raw_csv=args.raw_csv, **options)
 
 
 def _add_score(sub: Any) -> None:
     p = sub.add_parser(
-        "score", help="score predictions against gold labels",
+        "score",
+        help="score predictions against gold labels",
         description="Score predictions against gold labels: per-label counts and measures, every average by "
-                    "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
-                    "default the last two, whitespace-separated, as TiMBL writes them); several files or a quoted "
-                    "glob ('data/part-*.parquet') are parts of one table. Exactly two files are GOLD and PRED, the "
-                    "gold file and the predictions, one instance per line (unless --parts).")
+        "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
+        "default the last two, whitespace-separated, as TiMBL writes them); several files or a quoted "
+        "glob ('data/part-*.parquet') are parts of one table. Exactly two files are GOLD and PRED, the "
+        "gold file and the predictions, one instance per line (unless --parts).",
+    )
     _add_input_arguments(p)
     src = p.add_argument_group("input")
     src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
-    src.add_argument("--matrix-rows", choices=sorted(MATRIX_ORIENTATIONS), default="gold",
-                     help=f"what the matrix rows hold ({_choices(MATRIX_ORIENTATIONS)}); default: gold")
+    src.add_argument(
+        "--matrix-rows",
+        choices=sorted(MATRIX_ORIENTATIONS),
+        default="gold",
+        help=f"what the matrix rows hold ({_choices(MATRIX_ORIENTATIONS)}); default: gold",
+    )
     _add_table_options(src)
-    src.add_argument("--gold-col", metavar="COL", help="gold column: 1-based number, negative from the end, "
-                                                       "or header name (default: -2; with PRED: -1)")
+    src.add_argument(
+        "--gold-col",
+        metavar="COL",
+        help="gold column: 1-based number, negative from the end, or header name (default: -2; with PRED: -1)",
+    )
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
-    _add_input_rules(p, "intervals resample whole blocks (--ci bootstrap, bootstrap-bca; the delta method takes "
-                        "blocks as its independent units)")
+    _add_input_rules(
+        p,
+        "intervals resample whole blocks (--ci bootstrap, bootstrap-bca; the delta method takes "
+        "blocks as its independent units)",
+    )
     _add_multilabel_options(p)
     _add_engine_options(p)
     _add_label_set_options(p)
@@ -198,28 +298,46 @@ def _add_score(sub: Any) -> None:
 
 
 def _add_input_arguments(p: Any) -> None:
-    p.add_argument("inputs", nargs="*", metavar="INPUT",
-                   help="input files or quoted glob patterns, or - for standard input; exactly two: GOLD PRED")
-    p.add_argument("--parts", action="store_true",
-                   help="the INPUT files are parts of one table, each with gold and predicted columns (needed only "
-                        "when there are exactly two)")
+    p.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="input files or quoted glob patterns, or - for standard input; exactly two: GOLD PRED",
+    )
+    p.add_argument(
+        "--parts",
+        action="store_true",
+        help="the INPUT files are parts of one table, each with gold and predicted columns (needed only "
+        "when there are exactly two)",
+    )
 
 
 def _add_count(sub: Any) -> None:
     p = sub.add_parser(
-        "count", help="count files into a count file, to add up and score later",
+        "count",
+        help="count files into a count file, to add up and score later",
         description="Count the label columns of INPUT (the layouts of score; with --pred-col repeated, one column per "
-                    "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
-                    "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
-                    "b.json, compare --counts, cv --counts (one per fold).")
+        "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
+        "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
+        "b.json, compare --counts, cv --counts (one per fold).",
+    )
     _add_input_arguments(p)
     src = p.add_argument_group("input")
     _add_table_options(src)
     src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with PRED: -1)")
-    src.add_argument("--pred-col", metavar="COL", action="append",
-                     help="predicted column (default: -1); repeat it for a column per system (joint counts)")
-    src.add_argument("--name", metavar="NAME", action="append", dest="names",
-                     help="the systems' names, with --pred-col repeated (default: the column names)")
+    src.add_argument(
+        "--pred-col",
+        metavar="COL",
+        action="append",
+        help="predicted column (default: -1); repeat it for a column per system (joint counts)",
+    )
+    src.add_argument(
+        "--name",
+        metavar="NAME",
+        action="append",
+        dest="names",
+        help="the systems' names, with --pred-col repeated (default: the column names)",
+    )
     _add_input_rules(p)
     _add_multilabel_options(p)
     _add_engine_options(p, counts=False)
@@ -229,71 +347,129 @@ def _add_count(sub: Any) -> None:
 
 def _add_compare(sub: Any) -> None:
     p = sub.add_parser(
-        "compare", help="is system A really better than B? paired significance tests",
+        "compare",
+        help="is system A really better than B? paired significance tests",
         description="Test whether systems' scores on the same test set differ: approximate randomization "
-                    "(default), the paired bootstrap or McNemar's exact test, on any score clfeval reports. "
-                    "GOLD is the gold file and each PRED one system's predictions, line i against line i; or give "
-                    "one file and name its gold column and a predicted column per system (--gold-col, --pred-col "
-                    "repeated). With more than two systems every pair is tested (or each against --baseline), "
-                    "with Holm-adjusted p-values. The exit code is 0 whatever the verdict.")
-    p.add_argument("files", nargs="*", metavar="FILE", help="GOLD PRED_A PRED_B [PRED_C …], or a table (one file, "
-                                                            "parts or a glob) with a gold column and a column per "
-                                                            "system")
+        "(default), the paired bootstrap or McNemar's exact test, on any score clfeval reports. "
+        "GOLD is the gold file and each PRED one system's predictions, line i against line i; or give "
+        "one file and name its gold column and a predicted column per system (--gold-col, --pred-col "
+        "repeated). With more than two systems every pair is tested (or each against --baseline), "
+        "with Holm-adjusted p-values. The exit code is 0 whatever the verdict.",
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="GOLD PRED_A PRED_B [PRED_C …], or a table (one file, "
+        "parts or a glob) with a gold column and a column per "
+        "system",
+    )
     src = p.add_argument_group("input")
     _add_table_options(src)
-    src.add_argument("--gold-col", metavar="COL", help="the gold file's label column: 1-based number, negative from "
-                                                       "the end, or header name (default: -1, the last)")
-    src.add_argument("--pred-col", metavar="COL", action="append",
-                     help="the prediction files' label column (default: -1); with one FILE, repeat it for each "
-                          "system's column")
-    src.add_argument("--name", metavar="NAME", action="append", dest="names",
-                     help="the systems' names, in order (repeat; default: the file names, or the column names)")
-    _add_input_rules(p, "randomization swaps whole blocks, the bootstrap resamples whole blocks and the sign test "
-                        "counts blocks (art.py's sentence-level shuffling)")
+    src.add_argument(
+        "--gold-col",
+        metavar="COL",
+        help="the gold file's label column: 1-based number, negative from "
+        "the end, or header name (default: -1, the last)",
+    )
+    src.add_argument(
+        "--pred-col",
+        metavar="COL",
+        action="append",
+        help="the prediction files' label column (default: -1); with one FILE, repeat it for each system's column",
+    )
+    src.add_argument(
+        "--name",
+        metavar="NAME",
+        action="append",
+        dest="names",
+        help="the systems' names, in order (repeat; default: the file names, or the column names)",
+    )
+    _add_input_rules(
+        p,
+        "randomization swaps whole blocks, the bootstrap resamples whole blocks and the sign test "
+        "counts blocks (art.py's sentence-level shuffling)",
+    )
     _add_multilabel_options(p)
     _add_engine_options(p)
     _add_label_set_options(p)
     t = p.add_argument_group("test")
-    t.add_argument("--metric", action="append", metavar="NAME",
-                   help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
-                        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, macro.jaccard, accuracy, "
-                        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with commas (a "
-                        "per_label.… value is always one name), to test several metrics on the same arrangements")
-    t.add_argument("--test", choices=list(TESTS), default="ar",
-                   help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar")
+    t.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
+        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, macro.jaccard, accuracy, "
+        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with "
+        "commas (a per_label.… value is always one name), to test several metrics on the same arrangements",
+    )
+    t.add_argument(
+        "--test",
+        choices=list(TESTS),
+        default="ar",
+        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar",
+    )
     t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
     t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
-    t.add_argument("--alternative", choices=list(ALTERNATIVES), default="two-sided",
-                   help=f"on d = score(A) − score(B): {_choices(ALTERNATIVES)}; default: two-sided")
-    t.add_argument("--baseline", metavar="NAME",
-                   help="test each system against this one only, d = score(system) − score(baseline) (default: every "
-                        "pair, d = earlier − later system)")
-    t.add_argument("--alpha", type=float, default=0.05,
-                   help="the level at which a Holm-adjusted p-value marks a difference as holding (default 0.05)")
-    t.add_argument("--ci", choices=list(DIFFERENCE_INTERVALS), default=None,
-                   help=f"an interval of each difference ({_choices(DIFFERENCE_INTERVALS)}); default: bootstrap "
-                        "with --test bootstrap, else none")
+    t.add_argument(
+        "--alternative",
+        choices=list(ALTERNATIVES),
+        default="two-sided",
+        help=f"on d = score(A) − score(B): {_choices(ALTERNATIVES)}; default: two-sided",
+    )
+    t.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="test each system against this one only, d = score(system) − score(baseline) (default: every "
+        "pair, d = earlier − later system)",
+    )
+    t.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="the level at which a Holm-adjusted p-value marks a difference as holding (default 0.05)",
+    )
+    t.add_argument(
+        "--ci",
+        choices=list(DIFFERENCE_INTERVALS),
+        default=None,
+        help=f"an interval of each difference ({_choices(DIFFERENCE_INTERVALS)}); default: bootstrap "
+        "with --test bootstrap, else none",
+    )
     t.add_argument("--confidence", type=float, default=0.95, help="the interval's coverage (default 0.95)")
-    t.add_argument("--exact-limit", type=int, default=100_000,
-                   help="enumerate every swap pattern exactly when there are at most this many (default 100000; "
-                        "0: never)")
+    t.add_argument(
+        "--exact-limit",
+        type=int,
+        default=100_000,
+        help="enumerate every swap pattern exactly when there are at most this many (default 100000; 0: never)",
+    )
     _add_output_options(p, figures=True)
     p.set_defaults(run=_run_compare)
 
 
 def _add_cv(sub: Any) -> None:
     p = sub.add_parser(
-        "cv", help="cross-validation: pooled and mean-of-folds scores",
+        "cv",
+        help="cross-validation: pooled and mean-of-folds scores",
         description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the score of "
-                    "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
-                    "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one file per fold (gold and predicted columns, by "
-                    "default the last two, as for score), or one file and its --fold-col.")
-    p.add_argument("files", nargs="*", metavar="FOLD", help="one file (or quoted glob of parts) per fold, or a "
-                                                            "table with --fold-col (one file, parts or a glob)")
+        "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
+        "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one "
+        "file per fold (gold and predicted columns, by default the last two, as for score), or one file and its "
+        "--fold-col.",
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FOLD",
+        help="one file (or quoted glob of parts) per fold, or a table with --fold-col (one file, parts or a glob)",
+    )
     src = p.add_argument_group("input")
     _add_table_options(src)
-    src.add_argument("--fold-col", metavar="COL", help="the fold column of a single file: 1-based number, negative "
-                                                       "from the end, or header name")
+    src.add_argument(
+        "--fold-col",
+        metavar="COL",
+        help="the fold column of a single file: 1-based number, negative from the end, or header name",
+    )
     src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with --fold-col -1: -3)")
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
     _add_input_rules(p)
@@ -301,8 +477,13 @@ def _add_cv(sub: Any) -> None:
     _add_engine_options(p)
     _add_label_set_options(p)
     _add_interval_options(p, "intervals of the pooled scores")
-    p.add_argument("--warn-above", type=float, default=0.01, metavar="D",
-                   help="warn when a pooled and a mean-of-folds value differ by more than D (default 0.01)")
+    p.add_argument(
+        "--warn-above",
+        type=float,
+        default=0.01,
+        metavar="D",
+        help="warn when a pooled and a mean-of-folds value differ by more than D (default 0.01)",
+    )
     out = _add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the pooled confusion matrix out of the report")
     p.set_defaults(run=_run_cv)
@@ -310,13 +491,15 @@ def _add_cv(sub: Any) -> None:
 
 def _add_convert(sub: Any) -> None:
     p = sub.add_parser(
-        "convert", help="reported scores back into counts: every integer table that fits",
+        "convert",
+        help="reported scores back into counts: every integer table that fits",
         description="Turn reported figures back into counts. Binary (one label against the rest): give any of the "
-                    "quantities below and get every integer table (tp, fp, fn, tn) consistent with them as rounded "
-                    "(a figure with d decimals stands for ±½·10⁻ᵈ; '75%%' works too), with what each implies; the "
-                    "answer says when the figures are not enough (and what would settle them) or disagree (which "
-                    "two). Multi-class: --table FILE, a CSV with columns label,precision,recall,f1,support (any "
-                    "of them; blank cells allowed).")
+        "quantities below and get every integer table (tp, fp, fn, tn) consistent with them as rounded "
+        "(a figure with d decimals stands for ±½·10⁻ᵈ; '75%%' works too), with what each implies; the "
+        "answer says when the figures are not enough (and what would settle them) or disagree (which "
+        "two). Multi-class: --table FILE, a CSV with columns label,precision,recall,f1,support (any "
+        "of them; blank cells allowed).",
+    )
     q = p.add_argument_group("reported quantities")
     for name in ("tp", "fp", "fn", "tn", "n", "support", "predicted"):
         q.add_argument(f"--{name}", metavar="COUNT", help=QUANTITIES[name])
@@ -325,17 +508,34 @@ def _add_convert(sub: Any) -> None:
     q.add_argument("--f1", "--f", dest="f", metavar="X", help="F_β (F1 unless --beta): " + QUANTITIES["f"])
     q.add_argument("--beta", type=float, default=1.0, help="β of the reported F (default 1)")
     q.add_argument("--decimals", type=int, help="the decimals every ratio was rounded to (default: as written)")
-    q.add_argument("--table", metavar="FILE", help="per-label figures: a CSV with a label column and any of precision, "
-                                                   "recall, f1, support (multi-class)")
-    q.add_argument("--limit", type=int, default=100, help="list at most this many tables (default 100); all are "
-                                                          "counted")
+    q.add_argument(
+        "--table",
+        metavar="FILE",
+        help="per-label figures: a CSV with a label column and any of precision, recall, f1, support (multi-class)",
+    )
+    q.add_argument(
+        "--limit", type=int, default=100, help="list at most this many tables (default 100); all are counted"
+    )
     _add_output_options(p)
     p.set_defaults(run=_run_convert)
 
 
 def _run_convert(args: argparse.Namespace) -> str:
-    names = ("tp", "fp", "fn", "tn", "n", "support", "predicted", "precision", "recall", "f", "accuracy",
-             "specificity", "prevalence")
+    names = (
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "n",
+        "support",
+        "predicted",
+        "precision",
+        "recall",
+        "f",
+        "accuracy",
+        "specificity",
+        "prevalence",
+    )
     figures = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     if args.table:
         if set(figures) - {"n"}:
@@ -344,53 +544,79 @@ def _run_convert(args: argparse.Namespace) -> str:
         n = int(figures["n"]) if "n" in figures else None
         result: Any = convert_labels(rows, n=n, beta=args.beta, limit=args.limit)
     else:
-        given = {k: reported(v, args.decimals if k not in COUNT_QUANTITIES else None, count=k in COUNT_QUANTITIES)
-                 for k, v in figures.items()}
+        given = {
+            k: reported(v, args.decimals if k not in COUNT_QUANTITIES else None, count=k in COUNT_QUANTITIES)
+            for k, v in figures.items()
+        }
         result = convert(beta=args.beta, limit=args.limit, **given)
     return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
 def _add_audit(sub: Any) -> None:
     p = sub.add_parser(
-        "audit", help="which average did a reported table use: AF or FA macro F1, weighted, micro, lfb",
+        "audit",
+        help="which average did a reported table use: AF or FA macro F1, weighted, micro, lfb",
         description="Audit a reported table: for each averaged figure, say which formula reproduces it within the "
-                    "table's rounding — macro (AF: mean of per-label F), macro_fa (FA: F of macro P and macro R), "
-                    "weighted, micro, lfb — or that none does; flag label rows whose F is not the F of their P and "
-                    "R; with supports, bound each label's tp, fp and fn. TABLE is a CSV, TSV, Markdown table or "
-                    "classification_report text with a label column and any of precision, recall, f1, support; rows "
-                    "named macro, micro, weighted, macro avg, average … are the averages (blank cells allowed).")
+        "table's rounding — macro (AF: mean of per-label F), macro_fa (FA: F of macro P and macro R), "
+        "weighted, micro, lfb — or that none does; flag label rows whose F is not the F of their P and "
+        "R; with supports, bound each label's tp, fp and fn. TABLE is a CSV, TSV, Markdown table or "
+        "classification_report text with a label column and any of precision, recall, f1, support; rows "
+        "named macro, micro, weighted, macro avg, average … are the averages (blank cells allowed).",
+    )
     p.add_argument("table", metavar="TABLE", help="the reported table")
     a = p.add_argument_group("audit")
-    a.add_argument("--decimals", type=int, help="the decimals every ratio was rounded to (default: as written; "
-                                                "a paper printing 0.4 for 0.40 needs --decimals 2)")
+    a.add_argument(
+        "--decimals",
+        type=int,
+        help="the decimals every ratio was rounded to (default: as written; "
+        "a paper printing 0.4 for 0.40 needs --decimals 2)",
+    )
     a.add_argument("--beta", type=float, default=1.0, help="β of the reported F (default 1)")
     a.add_argument("--train", metavar="FILE", help="training data whose label frequencies give the lfb weights")
     a.add_argument("--train-col", metavar="COL", help="the training file's label column (default -1, the last)")
-    a.add_argument("--multilabel", action="store_true", help="multi-label data: micro is not accuracy, and N is "
-                                                             "not the sum of the supports")
-    a.add_argument("--all-averages", action="store_true", help="every row is an averaged row (a results table, "
-                                                               "one system per row): each judged by its own P, R, F")
+    a.add_argument(
+        "--multilabel",
+        action="store_true",
+        help="multi-label data: micro is not accuracy, and N is not the sum of the supports",
+    )
+    a.add_argument(
+        "--all-averages",
+        action="store_true",
+        help="every row is an averaged row (a results table, one system per row): each judged by its own P, R, F",
+    )
     _add_output_options(p)
     p.set_defaults(run=_run_audit)
 
 
 def _run_audit(args: argparse.Namespace) -> str:
-    result = audit_file(args.table, beta=args.beta, decimals=args.decimals, **_training(args), multilabel=args.multilabel,
-                        all_averages=args.all_averages)
+    result = audit_file(
+        args.table,
+        beta=args.beta,
+        decimals=args.decimals,
+        **_training(args),
+        multilabel=args.multilabel,
+        all_averages=args.all_averages,
+    )
     return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
 def _add_finagle(sub: Any) -> None:
     p = sub.add_parser(
-        "finagle", help="how far macro precision moves when doubtful predictions go to one label (Van Asch §6)",
+        "finagle",
+        help="how far macro precision moves when doubtful predictions go to one label (Van Asch §6)",
         description="Score NORMAL (the predictions), CHANGED (every doubtful prediction changed to one target "
-                    "label) and UPPER (every wrong prediction changed to it: the bound of the trick) side by side, "
-                    "for every average, with accuracy: macro precision can rise without one more correct "
-                    "prediction. INPUT holds gold, predicted and confidence columns (default: the last three; TiMBL "
-                    "+v di output ends in the distance: --lower-is-more-confident). Doubtful: confidence below "
-                    "--threshold, or in the bins whose calibrated accuracy is below --expected-accuracy.")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="the table: files or quoted glob patterns (parts of one table), or - for standard input")
+        "label) and UPPER (every wrong prediction changed to it: the bound of the trick) side by side, "
+        "for every average, with accuracy: macro precision can rise without one more correct "
+        "prediction. INPUT holds gold, predicted and confidence columns (default: the last three; TiMBL "
+        "+v di output ends in the distance: --lower-is-more-confident). Doubtful: confidence below "
+        "--threshold, or in the bins whose calibrated accuracy is below --expected-accuracy.",
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="the table: files or quoted glob patterns (parts of one table), or - for standard input",
+    )
     src = p.add_argument_group("input")
     _add_table_options(src)
     src.add_argument("--gold-col", metavar="COL", help="gold column (default -3)")
@@ -398,15 +624,26 @@ def _add_finagle(sub: Any) -> None:
     src.add_argument("--conf-col", metavar="COL", help="confidence (or distance) column (default -1)")
     doubt = p.add_argument_group("which predictions are doubtful, and where they go")
     rule = doubt.add_mutually_exclusive_group(required=True)
-    rule.add_argument("--threshold", type=float, metavar="T",
-                      help="change predictions whose confidence is below T (distance above T)")
-    rule.add_argument("--expected-accuracy", type=float, metavar="A",
-                      help="change predictions whose calibrated accuracy (accuracy per confidence bin, made "
-                           "monotone) is below A, e.g. 0.35 as in the seed")
-    doubt.add_argument("--lower-is-more-confident", action="store_true",
-                       help="the column holds distances (lower is surer), as TiMBL's nearest-neighbour distance")
-    doubt.add_argument("--to", metavar="LABEL", help="the target label (default: the most frequent training label, "
-                                                     "else the most frequent gold label)")
+    rule.add_argument(
+        "--threshold", type=float, metavar="T", help="change predictions whose confidence is below T (distance above T)"
+    )
+    rule.add_argument(
+        "--expected-accuracy",
+        type=float,
+        metavar="A",
+        help="change predictions whose calibrated accuracy (accuracy per confidence bin, made "
+        "monotone) is below A, e.g. 0.35 as in the seed",
+    )
+    doubt.add_argument(
+        "--lower-is-more-confident",
+        action="store_true",
+        help="the column holds distances (lower is surer), as TiMBL's nearest-neighbour distance",
+    )
+    doubt.add_argument(
+        "--to",
+        metavar="LABEL",
+        help="the target label (default: the most frequent training label, else the most frequent gold label)",
+    )
     doubt.add_argument("--bins", type=int, metavar="K", help="calibration bins (default: about 100 instances each)")
     _add_engine_options(p, counts=False)
     _add_label_set_options(p)
@@ -417,13 +654,25 @@ def _add_finagle(sub: Any) -> None:
 def _run_finagle(args: argparse.Namespace) -> str:
     reading = ReadingBar("clfeval: reading", sys.stderr)
     try:
-        result = finagle_file(args.inputs[0] if len(args.inputs) == 1 else list(args.inputs),
-                              gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
-                              conf_col=parse_column(args.conf_col), threshold=args.threshold,
-                              expected_accuracy=args.expected_accuracy, to=args.to,
-                              lower_is_more_confident=args.lower_is_more_confident, **_training(args), bins=args.bins, **_label_options(args),
-                              input_format=args.input_format, sep=args.sep, header=args.header, engine=args.engine,
-                              scheduler=args.scheduler, read_progress=reading if reading.enabled else None)
+        result = finagle_file(
+            args.inputs[0] if len(args.inputs) == 1 else list(args.inputs),
+            gold_col=parse_column(args.gold_col),
+            pred_col=parse_column(args.pred_col),
+            conf_col=parse_column(args.conf_col),
+            threshold=args.threshold,
+            expected_accuracy=args.expected_accuracy,
+            to=args.to,
+            lower_is_more_confident=args.lower_is_more_confident,
+            **_training(args),
+            bins=args.bins,
+            **_label_options(args),
+            input_format=args.input_format,
+            sep=args.sep,
+            header=args.header,
+            engine=args.engine,
+            scheduler=args.scheduler,
+            read_progress=reading if reading.enabled else None,
+        )
     finally:
         reading.close()
     return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
@@ -431,9 +680,14 @@ def _run_finagle(args: argparse.Namespace) -> str:
 
 def _add_interval_options(p: Any, title: str) -> None:
     ci = p.add_argument_group(title)
-    ci.add_argument("--ci", choices=list(INTERVAL_METHODS), default="none",
-                    help="an interval for every score: " + "; ".join(
-                        f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items()) + "; default: none")
+    ci.add_argument(
+        "--ci",
+        choices=list(INTERVAL_METHODS),
+        default="none",
+        help="an interval for every score: "
+        + "; ".join(f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items())
+        + "; default: none",
+    )
     ci.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
     ci.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
@@ -444,16 +698,28 @@ def _label_options(args: argparse.Namespace) -> dict[str, Any]:
     labels = _read_label_list(args.labels) if args.labels else None
     if args.labels_from == "file" and labels is None:
         raise ClfevalError("--labels-from file needs --labels FILE")
-    return dict(labels=labels, labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
-                beta=args.beta, zero_division=args.zero_division, undefined=args.undefined)
+    return dict(
+        labels=labels,
+        labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
+        beta=args.beta,
+        zero_division=args.zero_division,
+        undefined=args.undefined,
+    )
 
 
 def _training(args: argparse.Namespace) -> dict[str, Any]:
     """The training file, its label column and how to read it: its own --train-format, --train-sep and
     --train-header (by default, by its own extension), never the evaluated files' options."""
-    own = [getattr(args, name, None) for name in ("train_format", "train_sep", "train_header")]
-    return dict(train=args.train, train_col=parse_column(args.train_col),
-                train_options=TableOptions(*own) if any(v is not None for v in own) else None)
+    own: dict[str, Any] = {
+        "input_format": getattr(args, "train_format", None),
+        "sep": getattr(args, "train_sep", None),
+        "header": getattr(args, "train_header", None),
+    }
+    return dict(
+        train=args.train,
+        train_col=parse_column(args.train_col),
+        train_options=TableOptions(**own) if any(v is not None for v in own.values()) else None,
+    )
 
 
 def _read_label_list(path: str) -> list[str]:
@@ -462,8 +728,9 @@ def _read_label_list(path: str) -> list[str]:
     for number, line in enumerate(io.StringIO(text, newline=None), start=1):  # lines as a file reads them
         label = line.strip()
         if label in labels:
-            raise InputError(f"label {label!r} is declared twice (--labels), first on line {labels[label]}", path,
-                             number)
+            raise InputError(
+                f"label {label!r} is declared twice (--labels), first on line {labels[label]}", path, number
+            )
         if label:
             labels[label] = number
     if not labels:
@@ -473,11 +740,24 @@ def _read_label_list(path: str) -> list[str]:
 
 def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
     """The reading and counting options every file-reading command shares (and blocks, where they apply)."""
-    out = dict(input_format=args.input_format, sep=args.sep, header=args.header, multilabel=args.multilabel,
-               label_sep=args.label_sep, empty=args.empty, duplicates=args.duplicates, engine=args.engine,
-               scheduler=args.scheduler, read_progress=bar if bar.enabled else None, skip=args.skip,
-               keep_trailing=args.keep_trailing, translate=args.translate, cutoff=args.cutoff, above=args.above,
-               below=args.below)
+    out = dict(
+        input_format=args.input_format,
+        sep=args.sep,
+        header=args.header,
+        multilabel=args.multilabel,
+        label_sep=args.label_sep,
+        empty=args.empty,
+        duplicates=args.duplicates,
+        engine=args.engine,
+        scheduler=args.scheduler,
+        read_progress=bar if bar.enabled else None,
+        skip=args.skip,
+        keep_trailing=args.keep_trailing,
+        translate=args.translate,
+        cutoff=args.cutoff,
+        above=args.above,
+        below=args.below,
+    )
     if hasattr(args, "blocks"):
         out.update(blocks=args.blocks, block_col=parse_column(args.block_col), block_end=args.block_end)
     return out
@@ -485,14 +765,24 @@ def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
 
 def _no_rules_with_counts(args: argparse.Namespace) -> None:
     """Count files hold labels as they were counted: the input rules applied then."""
-    given = [name for name, value in (("--skip", args.skip), ("--translate", args.translate),
-                                      ("--cutoff", args.cutoff), ("--keep-trailing", args.keep_trailing or None),
-                                      ("--blocks", getattr(args, "blocks", None)),
-                                      ("--block-end", getattr(args, "block_end", None)),
-                                      ("--block-col", getattr(args, "block_col", None))) if value is not None]
+    given = [
+        name
+        for name, value in (
+            ("--skip", args.skip),
+            ("--translate", args.translate),
+            ("--cutoff", args.cutoff),
+            ("--keep-trailing", args.keep_trailing or None),
+            ("--blocks", getattr(args, "blocks", None)),
+            ("--block-end", getattr(args, "block_end", None)),
+            ("--block-col", getattr(args, "block_col", None)),
+        )
+        if value is not None
+    ]
     if given:
-        raise ClfevalError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} when reading instances, "
-                           "not to count files or a matrix (give them to `clfeval count` when counting)")
+        raise ClfevalError(
+            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} when reading instances, "
+            "not to count files or a matrix (give them to `clfeval count` when counting)"
+        )
 
 
 def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:
@@ -514,9 +804,14 @@ def _no_files_with_counts(args: argparse.Namespace, files: Sequence[str]) -> Non
 def _run_score(args: argparse.Namespace) -> str:
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
     reading = ReadingBar("clfeval: reading", sys.stderr)
-    common: dict[str, Any] = dict(**_label_options(args), ci=args.ci, confidence=args.confidence,
-                                  resamples=args.resamples, seed=args.seed,
-                                  progress=progress if progress.enabled else None)
+    common: dict[str, Any] = dict(
+        **_label_options(args),
+        ci=args.ci,
+        confidence=args.confidence,
+        resamples=args.resamples,
+        seed=args.seed,
+        progress=progress if progress.enabled else None,
+    )
     try:
         result = _score_result(args, common, reading)
     finally:
@@ -532,8 +827,13 @@ def _run_count(args: argparse.Namespace) -> str:
     path, pred = _layout(args)
     try:
         counts, provenance, warnings = counts_of_files(
-            path, pred, gold_col=parse_column(args.gold_col), pred_cols=[parse_column(c) for c in args.pred_col or []],
-            names=args.names, **_reading_args(args, reading))
+            path,
+            pred,
+            gold_col=parse_column(args.gold_col),
+            pred_cols=[parse_column(c) for c in args.pred_col or []],
+            names=args.names,
+            **_reading_args(args, reading),
+        )
     finally:
         reading.close()
     for warning in warnings:
@@ -544,36 +844,62 @@ def _run_count(args: argparse.Namespace) -> str:
 def _run_compare(args: argparse.Namespace) -> str:
     files = args.files
     pred_cols = [parse_column(c) for c in args.pred_col or []]
-    metrics = [m.strip() for spec in args.metric or []
-               for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(",")) if m.strip()] or None
+    metrics = [
+        m.strip()
+        for spec in args.metric or []
+        for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(","))
+        if m.strip()
+    ] or None
     progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
     reading = ReadingBar("clfeval: reading", sys.stderr)
-    test = dict(**_label_options(args), metrics=metrics, test=args.test, rounds=args.rounds, seed=args.seed,
-                alternative=args.alternative, baseline=args.baseline, alpha=args.alpha, ci=args.ci,
-                confidence=args.confidence, exact_limit=args.exact_limit,
-                progress=progress if progress.enabled else None)
+    test = dict(
+        **_label_options(args),
+        metrics=metrics,
+        test=args.test,
+        rounds=args.rounds,
+        seed=args.seed,
+        alternative=args.alternative,
+        baseline=args.baseline,
+        alpha=args.alpha,
+        ci=args.ci,
+        confidence=args.confidence,
+        exact_limit=args.exact_limit,
+        progress=progress if progress.enabled else None,
+    )
     try:
         if args.counts:
             _no_files_with_counts(args, files)
-            result = compare_count_files(args.counts, **_training(args),
-                                         label_sep=args.label_sep, **test)
+            result = compare_count_files(args.counts, **_training(args), label_sep=args.label_sep, **test)
         else:
             table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
             if not files:
                 raise ClfevalError("give GOLD and prediction files, a table with --pred-col per system, or --counts")
             if table and args.gold_col is None:
-                raise ClfevalError("with a --pred-col per system, every FILE is a part of one table: say which column "
-                                   "is gold (--gold-col); with prediction files, give --pred-col once")
+                raise ClfevalError(
+                    "with a --pred-col per system, every FILE is a part of one table: say which column "
+                    "is gold (--gold-col); with prediction files, give --pred-col once"
+                )
             if not table and len(files) == 2:
-                raise ClfevalError("compare needs GOLD and at least two prediction files (or a table with --gold-col "
-                                   "and --pred-col for each system)")
+                raise ClfevalError(
+                    "compare needs GOLD and at least two prediction files (or a table with --gold-col "
+                    "and --pred-col for each system)"
+                )
             if not table and len(files) == 1:
-                raise ClfevalError("with one file, name its gold column and a predicted column per system "
-                                   "(--gold-col, --pred-col repeated)")
+                raise ClfevalError(
+                    "with one file, name its gold column and a predicted column per system "
+                    "(--gold-col, --pred-col repeated)"
+                )
             result = compare_files(
-                (files[0] if len(files) == 1 else list(files)) if table else files[0], [] if table else files[1:],
-                pred_col=pred_cols[0] if not table and pred_cols else None, pred_cols=pred_cols if table else None,
-                names=args.names, gold_col=parse_column(args.gold_col), **_training(args), **_reading_args(args, reading), **test)
+                (files[0] if len(files) == 1 else list(files)) if table else files[0],
+                [] if table else files[1:],
+                pred_col=pred_cols[0] if not table and pred_cols else None,
+                pred_cols=pred_cols if table else None,
+                names=args.names,
+                gold_col=parse_column(args.gold_col),
+                **_training(args),
+                **_reading_args(args, reading),
+                **test,
+            )
     finally:
         reading.close()
         progress.close()
@@ -583,18 +909,31 @@ def _run_compare(args: argparse.Namespace) -> str:
 def _run_cv(args: argparse.Namespace) -> str:
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
     reading = ReadingBar("clfeval: reading", sys.stderr)
-    common = dict(**_label_options(args), ci=args.ci, confidence=args.confidence, resamples=args.resamples,
-                  seed=args.seed, warn_above=args.warn_above, progress=progress if progress.enabled else None)
+    common = dict(
+        **_label_options(args),
+        ci=args.ci,
+        confidence=args.confidence,
+        resamples=args.resamples,
+        seed=args.seed,
+        warn_above=args.warn_above,
+        progress=progress if progress.enabled else None,
+    )
     try:
         if args.counts:
             _no_files_with_counts(args, args.files)
-            result = cv_count_files(args.counts, **_training(args),
-                                    label_sep=args.label_sep, **common)
+            result = cv_count_files(args.counts, **_training(args), label_sep=args.label_sep, **common)
         else:
             if not args.files:
                 raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")
-            result = cv_files(args.files, fold_col=parse_column(args.fold_col), gold_col=parse_column(args.gold_col),
-                              pred_col=parse_column(args.pred_col), **_training(args), **_reading_args(args, reading), **common)
+            result = cv_files(
+                args.files,
+                fold_col=parse_column(args.fold_col),
+                gold_col=parse_column(args.gold_col),
+                pred_col=parse_column(args.pred_col),
+                **_training(args),
+                **_reading_args(args, reading),
+                **common,
+            )
     finally:
         reading.close()
         progress.close()
@@ -608,18 +947,22 @@ def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: Rea
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         _no_rules_with_counts(args)
         common.update(**_training(args))  # read by its own extension
-        return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep,
-                            **common)
+        return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep, **common)
     if args.counts:
         _no_files_with_counts(args, args.inputs)
-        return score_count_files(args.counts, **_training(args),
-                                 label_sep=args.label_sep, **common)
+        return score_count_files(args.counts, **_training(args), label_sep=args.label_sep, **common)
     if not args.inputs:
         raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
     path, pred = _layout(args)
-    return score_file(path, pred, gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
-                      **_training(args), **_reading_args(args, reading),
-                      **common)
+    return score_file(
+        path,
+        pred,
+        gold_col=parse_column(args.gold_col),
+        pred_col=parse_column(args.pred_col),
+        **_training(args),
+        **_reading_args(args, reading),
+        **common,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -693,8 +1036,11 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        where, kept = ((args.output, " (nothing was written)") if args.output else
-                       ("standard output", " (the output is incomplete)"))
+        where, kept = (
+            (args.output, " (nothing was written)")
+            if args.output
+            else ("standard output", " (the output is incomplete)")
+        )
         print(f"clfeval: error: cannot write {where}: {exc.strerror or exc}{kept}", file=sys.stderr)
         return EXIT_USAGE
     return 0
@@ -712,7 +1058,7 @@ def _write_stdout(text: str) -> None:
         return
     data = memoryview(text.encode("utf-8"))
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -34,8 +34,9 @@ class InputError(ClfevalError, ValueError):
         The 1-based line number (or 0-based index for arrays, written ``source[i]``), if known.
     """
 
-    def __init__(self, message: str, source: str | None = None, line: int | None = None,
-                 *, index: int | None = None) -> None:
+    def __init__(
+        self, message: str, source: str | None = None, line: int | None = None, *, index: int | None = None
+    ) -> None:
         self.message = message
         self.source = source
         self.line = line
@@ -55,8 +56,9 @@ class InputError(ClfevalError, ValueError):
         return (_rebuild_input_error, (type(self), self.message, self.source, self.line, self.index))
 
 
-def _rebuild_input_error(cls: type, message: str, source: str | None, line: int | None,
-                         index: int | None) -> InputError:
+def _rebuild_input_error(
+    cls: type, message: str, source: str | None, line: int | None, index: int | None
+) -> InputError:
     return cls(message, source, line, index=index)
 
 

@@ -17,18 +17,34 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.infer.comparison import COUNTING_TESTS, TESTS, check_test_options
 from clfeval.infer.intervals import check_interval_options
 from clfeval.read.chunks import expand_paths
-from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.finagle import check_rule
+from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import label_measures
 from clfeval.score.metrics import metric_key
 from clfeval.score.ratios import UNDEFINED_POLICIES, f_key, parse_zero_division
 
-__all__ = ["check_cv", "check_files", "check_finagle", "check_intervals", "check_metrics", "check_scoring",
-           "check_systems", "check_test"]
+__all__ = [
+    "check_cv",
+    "check_files",
+    "check_finagle",
+    "check_intervals",
+    "check_metrics",
+    "check_scoring",
+    "check_systems",
+    "check_test",
+]
 
 
-def check_scoring(*, labels_from: str | None = None, beta: Any = 1.0, zero_division: Any = 0,
-                  undefined: str = "include", labels: Any = None, train: Any = None, **_: Any) -> None:
+def check_scoring(
+    *,
+    labels_from: str | None = None,
+    beta: Any = 1.0,
+    zero_division: Any = 0,
+    undefined: str = "include",
+    labels: Any = None,
+    train: Any = None,
+    **_: Any,
+) -> None:
     """The label-set policy (and what it needs: training data, declared labels), β, the 0/0 value and the
     undefined policy (as :func:`clfeval.score` takes them); a training file must exist."""
     if labels_from is not None and labels_from not in LABEL_SOURCES:
@@ -46,20 +62,38 @@ def check_scoring(*, labels_from: str | None = None, beta: Any = 1.0, zero_divis
         raise unknown_name("undefined policy", undefined, UNDEFINED_POLICIES)
 
 
-def check_intervals(ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None,
-                    **_: Any) -> None:
+def check_intervals(
+    ci: str = "none", confidence: float = 0.95, resamples: int = 10_000, seed: int | None = None, **_: Any
+) -> None:
     """An interval method and its settings (see :data:`clfeval.INTERVAL_METHODS`)."""
     check_interval_options(ci, confidence, resamples, seed)
 
 
-def check_test(*, test: str = "ar", rounds: int = 10_000, seed: int | None = None, alternative: str = "two-sided",
-               alpha: float = 0.05, ci: str | None = None, confidence: float = 0.95, exact_limit: int = 100_000,
-               metrics: str | Sequence[str] | None = None, **_: Any) -> None:
+def check_test(
+    *,
+    test: str = "ar",
+    rounds: int = 10_000,
+    seed: int | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    exact_limit: int = 100_000,
+    metrics: str | Sequence[str] | None = None,
+    **_: Any,
+) -> None:
     """A paired test and its settings (see :data:`clfeval.TESTS`), and that a test of accuracy alone is asked
     for accuracy only."""
-    check_test_options(test, alternative, rounds, seed, alpha,
-                       ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none"), confidence,
-                       exact_limit)
+    check_test_options(
+        test,
+        alternative,
+        rounds,
+        seed,
+        alpha,
+        ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none"),
+        confidence,
+        exact_limit,
+    )
     names = [metrics] if isinstance(metrics, str) else list(metrics or [])
     if test in COUNTING_TESTS and any(m not in ("accuracy", "subset_accuracy") for m in names):
         raise OptionError(f"{TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
@@ -93,8 +127,10 @@ def check_metrics(metrics: str | Sequence[str] | None, *, multilabel: bool, beta
     for name in [metrics] if isinstance(metrics, str) else metrics:
         if name.startswith("per_label."):
             if not any(name.endswith("." + m) and len(name) > len("per_label.") + len(m) + 1 for m in measures):
-                raise OptionError(f"unknown metric {name!r}: a per-label metric is per_label.<label>.<measure> with "
-                                  f"measure one of {', '.join(measures)}")
+                raise OptionError(
+                    f"unknown metric {name!r}: a per-label metric is per_label.<label>.<measure> with "
+                    f"measure one of {', '.join(measures)}"
+                )
             continue
         metric_key(name, labels=(), task=task, beta=beta)
 

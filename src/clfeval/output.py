@@ -12,7 +12,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 __all__ = ["atomic_path", "write_text"]
 
@@ -42,10 +42,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
             os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it
         os.replace(temporary, target)
     except BaseException:
-        try:
+        with suppress(FileNotFoundError):
             os.unlink(temporary)
-        except FileNotFoundError:
-            pass
         raise
 
 

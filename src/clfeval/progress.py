@@ -35,8 +35,7 @@ class ProgressBar:
             return
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else 0.0
-        self._draw(f"{self.label}  {100 * done / max(total, 1):3.0f}%  {done}/{total}  {_si(rate)}/s  "
-                   f"ETA {eta:.0f}s")
+        self._draw(f"{self.label}  {100 * done / max(total, 1):3.0f}%  {done}/{total}  {_si(rate)}/s  ETA {eta:.0f}s")
 
     def _due(self, running: bool) -> float | None:
         """Seconds since the start when it is time to draw, else ``None``."""
@@ -69,15 +68,17 @@ class ReadingBar(ProgressBar):
     what was read and the rate, without a percentage or ETA.
     """
 
-    def __call__(self, done: int, total: int | None, rows: int = 0) -> None:  # type: ignore[override]
+    def __call__(self, done: int, total: int | None, rows: int = 0) -> None:
         elapsed = self._due(total is None or done < total)
         if elapsed is None:
             return
         rate = done / elapsed if elapsed > 0 else 0.0
         if total:
             eta = (total - done) / rate if rate > 0 else 0.0
-            self._draw(f"{self.label}  {100 * done / total:3.0f}%  {_si(done)}B/{_si(total)}B  {_si(rows)} rows  "
-                       f"{_si(rate)}B/s  ETA {eta:.0f}s")
+            self._draw(
+                f"{self.label}  {100 * done / total:3.0f}%  {_si(done)}B/{_si(total)}B  {_si(rows)} rows  "
+                f"{_si(rate)}B/s  ETA {eta:.0f}s"
+            )
         else:
             self._draw(f"{self.label}  {_si(done)}B  {_si(rows)} rows  {_si(rate)}B/s")
 

@@ -52,29 +52,51 @@ class LabelCounts:
             object.__setattr__(self, name, arr)
 
     @classmethod
-    def trusted(cls, labels: tuple[str, ...], tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray,
-                n_instances: int | np.ndarray) -> "LabelCounts":
+    def trusted(
+        cls,
+        labels: tuple[str, ...],
+        tp: np.ndarray,
+        fp: np.ndarray,
+        fn: np.ndarray,
+        tn: np.ndarray,
+        n_instances: int | np.ndarray,
+    ) -> LabelCounts:
         """Counts the scorer made itself, unchecked: resampled sums and the delta method's perturbed sums (which
         may be fractional, or a hair below 0 around a zero count) pass as they are."""
         made = object.__new__(cls)
-        for name, value in (("labels", labels), ("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn),
-                            ("n_instances", n_instances)):
+        for name, value in (
+            ("labels", labels),
+            ("tp", tp),
+            ("fp", fp),
+            ("fn", fn),
+            ("tn", tn),
+            ("n_instances", n_instances),
+        ):
             object.__setattr__(made, name, value)
         return made
 
     @property
     def support(self) -> np.ndarray:
         """Gold occurrences of each label: tp + fn."""
-        return self.tp + self.fn
+        support: np.ndarray = self.tp + self.fn
+        return support
 
     @property
     def predicted(self) -> np.ndarray:
         """Predicted occurrences of each label: tp + fp."""
-        return self.tp + self.fp
+        predicted: np.ndarray = self.tp + self.fp
+        return predicted
 
     @classmethod
-    def from_arrays(cls, labels: tuple[str, ...], tp: object, fp: object, fn: object,
-                    tn: object | None = None, n_instances: int | None = None) -> "LabelCounts":
+    def from_arrays(
+        cls,
+        labels: tuple[str, ...],
+        tp: object,
+        fp: object,
+        fn: object,
+        tn: object | None = None,
+        n_instances: int | None = None,
+    ) -> LabelCounts:
         """Build from per-label tp/fp/fn (as printed in papers); tn and N default to single-label values.
 
         With single-label data N = Σ(tp + fn) and tn = N − tp − fp − fn.

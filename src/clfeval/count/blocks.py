@@ -54,7 +54,7 @@ class Blocks:
             raise ValueError("row, block and count must have one entry each")
 
     @classmethod
-    def of_instances(cls, rows: Sequence[tuple[Any, ...]], blocks: Sequence[Any], unit: str = "blocks") -> "Blocks":
+    def of_instances(cls, rows: Sequence[tuple[Any, ...]], blocks: Sequence[Any], unit: str = "blocks") -> Blocks:
         """Blocks of instances given one by one: ``rows[i]`` is instance i's label row, ``blocks[i]`` its block."""
         if len(rows) != len(blocks):
             raise ValueError(f"{len(rows)} rows but {len(blocks)} block names")
@@ -75,14 +75,13 @@ class Blocks:
         sums = np.bincount(self.row, weights=self.count, minlength=len(self.keys))
         return {k: int(c) for k, c in zip(self.keys, sums) if c}
 
-    def regrouped(self, index: np.ndarray, keys: Sequence[tuple[Any, ...]]) -> "Blocks":
+    def regrouped(self, index: np.ndarray, keys: Sequence[tuple[Any, ...]]) -> Blocks:
         """The same blocks over other rows: row r becomes row ``index[r]`` of ``keys`` (rows that merge add up)."""
         row = np.asarray(index, dtype=np.int64)[self.row]
         key = self.block * (len(keys) + 1) + row
         unique, inverse = np.unique(key, return_inverse=True)
         count = np.bincount(inverse, weights=self.count).astype(np.int64)
-        return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks,
-                      self.unit)
+        return Blocks(tuple(keys), unique % (len(keys) + 1), unique // (len(keys) + 1), count, self.n_blocks, self.unit)
 
     def sizes(self) -> np.ndarray:
         """The instances in each block (blocks numbered 0 … n_blocks − 1)."""
@@ -94,16 +93,22 @@ class Blocks:
         :data:`FEW_BLOCKS` blocks, or one block holding most instances."""
         b, n = self.n_blocks, self.n_instances
         if b <= 1:
-            return [f"all {n} instances are in one block ({self.unit}): a block-level test cannot reject and a "
-                    "block-level interval cannot be estimated from one independent unit; check how blocks are "
-                    "delimited (lines passed over by --skip do not end blocks; lines matching --block-end do)"]
+            return [
+                f"all {n} instances are in one block ({self.unit}): a block-level test cannot reject and a "
+                "block-level interval cannot be estimated from one independent unit; check how blocks are "
+                "delimited (lines passed over by --skip do not end blocks; lines matching --block-end do)"
+            ]
         out = []
         if b < FEW_BLOCKS:
-            out.append(f"only {b} blocks ({self.unit}): block-level p-values and intervals rest on {b} independent "
-                       f"units (fewer than {FEW_BLOCKS}); a randomization over them has at most 2^{b} arrangements "
-                       f"and a block bootstrap at most {math.comb(2 * b - 1, b):,} distinct resamples")
+            out.append(
+                f"only {b} blocks ({self.unit}): block-level p-values and intervals rest on {b} independent "
+                f"units (fewer than {FEW_BLOCKS}); a randomization over them has at most 2^{b} arrangements "
+                f"and a block bootstrap at most {math.comb(2 * b - 1, b):,} distinct resamples"
+            )
         largest = int(self.sizes().max())
         if largest > n / 2:
-            out.append(f"one block holds {largest} of the {n} instances ({100 * largest / n:.0f}%): block-level "
-                       "tests and intervals rest mostly on that block")
+            out.append(
+                f"one block holds {largest} of the {n} instances ({100 * largest / n:.0f}%): block-level "
+                "tests and intervals rest mostly on that block"
+            )
         return out

@@ -43,16 +43,29 @@ class ConfidenceCounts:
     lower_is_more_confident: bool = False
 
     @classmethod
-    def from_rows(cls, gold: Sequence[str], pred: Sequence[str], confidence: Sequence[float] | np.ndarray,
-                  counts: Sequence[int] | np.ndarray | None = None, *,
-                  lower_is_more_confident: bool = False) -> "ConfidenceCounts":
+    def from_rows(
+        cls,
+        gold: Sequence[str],
+        pred: Sequence[str],
+        confidence: Sequence[float] | np.ndarray,
+        counts: Sequence[int] | np.ndarray | None = None,
+        *,
+        lower_is_more_confident: bool = False,
+    ) -> ConfidenceCounts:
         """From parallel sequences (instances, or unique rows with ``counts``)."""
-        labels, codes = np.unique(np.concatenate([np.asarray(gold, dtype=str), np.asarray(pred, dtype=str)]),
-                                  return_inverse=True)
+        labels, codes = np.unique(
+            np.concatenate([np.asarray(gold, dtype=str), np.asarray(pred, dtype=str)]), return_inverse=True
+        )
         n = len(gold)
         weights = np.ones(n, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
-        return cls(tuple(str(v) for v in labels), codes[:n].astype(np.intp), codes[n:].astype(np.intp),
-                   np.asarray(confidence, dtype=np.float64), weights, lower_is_more_confident)
+        return cls(
+            tuple(str(v) for v in labels),
+            codes[:n].astype(np.intp),
+            codes[n:].astype(np.intp),
+            np.asarray(confidence, dtype=np.float64),
+            weights,
+            lower_is_more_confident,
+        )
 
     @property
     def n_instances(self) -> int:
@@ -65,16 +78,18 @@ class ConfidenceCounts:
 
     @property
     def correct(self) -> np.ndarray:
-        return self.gold == self.pred
+        correct: np.ndarray = self.gold == self.pred
+        return correct
 
-    def with_label(self, label: str) -> "ConfidenceCounts":
+    def with_label(self, label: str) -> ConfidenceCounts:
         """The same counts with ``label`` among the labels (a target no instance has yet)."""
         if label in self.labels:
             return self
         labels = tuple(sorted(self.labels + (label,)))
         remap = np.array([labels.index(k) for k in self.labels], dtype=np.intp)
-        return ConfidenceCounts(labels, remap[self.gold], remap[self.pred], self.confidence, self.counts,
-                                self.lower_is_more_confident)
+        return ConfidenceCounts(
+            labels, remap[self.gold], remap[self.pred], self.confidence, self.counts, self.lower_is_more_confident
+        )
 
     def confusion(self, pred: np.ndarray | None = None) -> ConfusionCounts:
         """The confusion matrix of these rows, with ``pred`` (codes, one per row) in place of the predictions."""

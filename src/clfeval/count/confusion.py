@@ -51,18 +51,21 @@ class ConfusionCounts:
         return int(self.cells.sum())
 
     @classmethod
-    def empty(cls, labels: Sequence[str] = ()) -> "ConfusionCounts":
+    def empty(cls, labels: Sequence[str] = ()) -> ConfusionCounts:
         """Counts of no instances over ``labels``."""
         k = len(labels)
         check_dense(k)
         return cls(tuple(labels), np.zeros((k, k), dtype=np.int64))
 
-    def with_labels(self, labels: Sequence[str]) -> "ConfusionCounts":
+    def with_labels(self, labels: Sequence[str]) -> ConfusionCounts:
         """The same counts over ``labels`` (a superset of the labels with non-zero counts), in that order."""
         labels = tuple(labels)
         index = {lab: i for i, lab in enumerate(labels)}
-        missing = [lab for lab, row, col in zip(self.labels, self.cells.sum(1), self.cells.sum(0))
-                   if lab not in index and (row or col)]
+        missing = [
+            lab
+            for lab, row, col in zip(self.labels, self.cells.sum(1), self.cells.sum(0))
+            if lab not in index and (row or col)
+        ]
         if missing:
             raise ValueError(f"labels {missing} have counts but are not in the new label list")
         keep = [i for i, lab in enumerate(self.labels) if lab in index]
@@ -73,7 +76,7 @@ class ConfusionCounts:
             cells[np.ix_(pos, pos)] = self.cells[np.ix_(keep, keep)]
         return ConfusionCounts(labels, cells)
 
-    def __add__(self, other: object) -> "ConfusionCounts":
+    def __add__(self, other: object) -> ConfusionCounts:
         if not isinstance(other, ConfusionCounts):
             return NotImplemented
         if other.labels == self.labels:
@@ -81,7 +84,7 @@ class ConfusionCounts:
         labels = self.labels + tuple(lab for lab in other.labels if lab not in set(self.labels))
         return ConfusionCounts(labels, self.with_labels(labels).cells + other.with_labels(labels).cells)
 
-    def __radd__(self, other: object) -> "ConfusionCounts":
+    def __radd__(self, other: object) -> ConfusionCounts:
         if other == 0:  # so that sum(parts) works
             return self
         return self.__add__(other)
@@ -94,8 +97,7 @@ class ConfusionCounts:
         tp_λ = cells[λ, λ]; fp_λ = Σ_g cells[g, λ] − tp_λ; fn_λ = Σ_p cells[λ, p] − tp_λ;
         tn_λ = N − tp_λ − fp_λ − fn_λ.
         """
-        aligned = self.with_labels(tuple(label_set) + tuple(
-            lab for lab in self.labels if lab not in set(label_set)))
+        aligned = self.with_labels(tuple(label_set) + tuple(lab for lab in self.labels if lab not in set(label_set)))
         k = len(label_set)
         diag = np.diagonal(aligned.cells)[:k]
         tp = diag.copy()

@@ -37,21 +37,36 @@ COUNTS_SCHEMA = "clfeval.counts/1"
 Counts = ConfusionCounts | LabelSetCounts | JointCounts
 
 
-def counts_to_dict(counts: Counts, *, inputs: Mapping[str, Any] | None = None,
-                   options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def counts_to_dict(
+    counts: Counts, *, inputs: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``clfeval.counts/1`` document of ``counts`` (see the module docstring)."""
     doc: dict[str, Any] = {"schema": COUNTS_SCHEMA, "clfeval_version": __version__}
     if isinstance(counts, ConfusionCounts):
-        doc.update(kind="confusion", multilabel=False, n_instances=counts.n_instances, labels=list(counts.labels),
-                   cells=counts.cells.tolist())
+        doc.update(
+            kind="confusion",
+            multilabel=False,
+            n_instances=counts.n_instances,
+            labels=list(counts.labels),
+            cells=counts.cells.tolist(),
+        )
     elif isinstance(counts, LabelSetCounts):
-        doc.update(kind="labelsets", multilabel=True, duplicates=counts.duplicates, empty=counts.empty,
-                   n_instances=counts.n_instances,
-                   pairs=[[list(g), list(p), c] for (g, p), c in counts.pairs.items()])
+        doc.update(
+            kind="labelsets",
+            multilabel=True,
+            duplicates=counts.duplicates,
+            empty=counts.empty,
+            n_instances=counts.n_instances,
+            pairs=[[list(g), list(p), c] for (g, p), c in counts.pairs.items()],
+        )
     elif isinstance(counts, JointCounts):
-        doc.update(kind="joint", multilabel=counts.multilabel, n_instances=counts.n_instances,
-                   systems=list(counts.systems),
-                   rows=[[list(v) if counts.multilabel else v for v in row] + [c] for row, c in counts.rows.items()])
+        doc.update(
+            kind="joint",
+            multilabel=counts.multilabel,
+            n_instances=counts.n_instances,
+            systems=list(counts.systems),
+            rows=[[list(v) if counts.multilabel else v for v in row] + [c] for row, c in counts.rows.items()],
+        )
         if counts.multilabel:
             doc.update(duplicates=counts.duplicates, empty=counts.empty)
     else:
@@ -97,8 +112,11 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
     """
     if not isinstance(doc, dict) or not str(doc.get("schema", "")).startswith("clfeval.counts/"):
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        raise InputError(f"is not a clfeval count file: expected schema {COUNTS_SCHEMA!r}, found {found!r} "
-                         "(write one with `clfeval count`)", source)
+        raise InputError(
+            f"is not a clfeval count file: expected schema {COUNTS_SCHEMA!r}, found {found!r} "
+            "(write one with `clfeval count`)",
+            source,
+        )
     if doc["schema"] != COUNTS_SCHEMA:
         raise InputError(f"has schema {doc['schema']!r}; this clfeval reads {COUNTS_SCHEMA!r}", source)
     kind = doc.get("kind")
@@ -113,22 +131,34 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
     if "n_instances" in doc:
         stated = whole_count(doc["n_instances"], "n_instances", source)
         if stated != counts.n_instances:
-            raise InputError(f"n_instances is {stated:,} but the counts add up to {counts.n_instances:,}: the file "
-                             "was changed by hand or cut short", source)
+            raise InputError(
+                f"n_instances is {stated:,} but the counts add up to {counts.n_instances:,}: the file "
+                "was changed by hand or cut short",
+                source,
+            )
     return counts
 
 
 def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
     if kind == "confusion":
         if doc.get("multilabel", False) is not False:
-            raise InputError(f"a confusion count file holds single-label counts: multilabel must be false, found "
-                             f"{_json(doc.get('multilabel'))}", source)
+            raise InputError(
+                f"a confusion count file holds single-label counts: multilabel must be false, found "
+                f"{_json(doc.get('multilabel'))}",
+                source,
+            )
         labels = _labels(doc["labels"], source, "labels", distinct=True)
         cells = doc["cells"]
-        if not isinstance(cells, list) or len(cells) != len(labels) or not all(
-                isinstance(row, list) and len(row) == len(labels) for row in cells):
-            raise InputError(f"cells must be a {len(labels)}×{len(labels)} table of counts (a list of "
-                             f"{len(labels)} rows of {len(labels)}), one row and column per label", source)
+        if (
+            not isinstance(cells, list)
+            or len(cells) != len(labels)
+            or not all(isinstance(row, list) and len(row) == len(labels) for row in cells)
+        ):
+            raise InputError(
+                f"cells must be a {len(labels)}×{len(labels)} table of counts (a list of "
+                f"{len(labels)} rows of {len(labels)}), one row and column per label",
+                source,
+            )
         return ConfusionCounts(labels, count_array(cells, "cells", source))
     if kind == "labelsets":
         duplicates = _policy(doc, "duplicates", DUPLICATE_POLICIES, source)
@@ -136,10 +166,13 @@ def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
         pairs: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
         for i, item in enumerate(_list(doc["pairs"], "pairs", source)):
             if not isinstance(item, list) or len(item) != 3:
-                raise InputError(f"pairs[{i}] must be [gold labels, predicted labels, count], found {_json(item)}",
-                                 source)
-            key = (_set(item[0], source, f"pairs[{i}][0]", duplicates, empty),
-                   _set(item[1], source, f"pairs[{i}][1]", duplicates, empty))
+                raise InputError(
+                    f"pairs[{i}] must be [gold labels, predicted labels, count], found {_json(item)}", source
+                )
+            key = (
+                _set(item[0], source, f"pairs[{i}][0]", duplicates, empty),
+                _set(item[1], source, f"pairs[{i}][1]", duplicates, empty),
+            )
             pairs[key] = pairs.get(key, 0) + whole_count(item[2], f"pairs[{i}][2]", source)
         check_total(sum(pairs.values()), "the pairs' counts add up to", source)
         return LabelSetCounts(pairs, duplicates, empty)
@@ -153,10 +186,14 @@ def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
         rows: dict[tuple[Any, ...], int] = {}
         for i, item in enumerate(_list(doc["rows"], "rows", source)):
             if not isinstance(item, list) or len(item) != len(systems) + 2:
-                raise InputError(f"rows[{i}] must be [gold, a prediction per system ({len(systems)}), count], found "
-                                 f"{_json(item)}", source)
-            values = tuple(_set(v, source, f"rows[{i}][{j}]", duplicates, empty) if multilabel else v
-                           for j, v in enumerate(item[:-1]))
+                raise InputError(
+                    f"rows[{i}] must be [gold, a prediction per system ({len(systems)}), count], found {_json(item)}",
+                    source,
+                )
+            values = tuple(
+                _set(v, source, f"rows[{i}][{j}]", duplicates, empty) if multilabel else v
+                for j, v in enumerate(item[:-1])
+            )
             if not multilabel and not all(isinstance(v, str) for v in values):
                 raise InputError(f"rows[{i}] must hold labels (strings), found {_json(item)}", source)
             rows[values] = rows.get(values, 0) + whole_count(item[-1], f"rows[{i}][{len(item) - 1}]", source)
@@ -193,8 +230,9 @@ def _describe(signature: tuple[Any, ...]) -> str:
         return "single-label counts"
     if signature[0] == "labelsets":
         return f"multi-label counts (duplicates={signature[1]}, empty={signature[2]})"
-    return (f"joint counts of systems {', '.join(signature[1])}"
-            + (f" (multi-label, duplicates={signature[3]}, empty={signature[4]})" if signature[2] else ""))
+    return f"joint counts of systems {', '.join(signature[1])}" + (
+        f" (multi-label, duplicates={signature[3]}, empty={signature[4]})" if signature[2] else ""
+    )
 
 
 def add_counts(parts: list[tuple[str, Counts]]) -> Counts:
@@ -210,8 +248,11 @@ def add_counts(parts: list[tuple[str, Counts]]) -> Counts:
     first_name, total = parts[0]
     for name, counts in parts[1:]:
         if _signature(counts) != _signature(total):
-            raise InputError(f"holds {_describe(_signature(counts))}, which cannot be added to the "
-                             f"{_describe(_signature(total))} of {first_name}", name)
+            raise InputError(
+                f"holds {_describe(_signature(counts))}, which cannot be added to the "
+                f"{_describe(_signature(total))} of {first_name}",
+                name,
+            )
         check_total(total.n_instances + counts.n_instances, "with the files before it, the counts add up to", name)
-        total = total + counts  # type: ignore[operator]
+        total = total + counts
     return total

@@ -30,25 +30,29 @@ class LabelFrequencies:
     n_instances: int
 
     def __post_init__(self) -> None:
-        counts = {}
+        counts: dict[str, int] = {}
         for label, count in self.counts.items():
             if not isinstance(label, str):
                 raise InputError(f"label frequencies: labels must be strings, found {label!r}")
-            if (isinstance(count, (bool, np.bool_)) or not isinstance(count, numbers.Real) or not math.isfinite(count)
-                    or count < 0):
+            if (
+                isinstance(count, (bool, np.bool_))
+                or not isinstance(count, numbers.Real)
+                or not math.isfinite(count)
+                or count < 0
+            ):
                 raise InputError(f"the frequency of {label!r} is {count!r}: expected a count (or a number ≥ 0)")
             counts[label] = count
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "n_instances", whole_count(self.n_instances, "the number of instances"))
 
     @classmethod
-    def from_labels(cls, labels: Iterable[str]) -> "LabelFrequencies":
+    def from_labels(cls, labels: Iterable[str]) -> LabelFrequencies:
         """Count single labels."""
         counter = Counter(labels)
         return cls(dict(counter), sum(counter.values()))
 
     @classmethod
-    def from_label_sets(cls, sets: Iterable[Iterable[str]]) -> "LabelFrequencies":
+    def from_label_sets(cls, sets: Iterable[Iterable[str]]) -> LabelFrequencies:
         """Count label occurrences over label sets."""
         counter: Counter[str] = Counter()
         n = 0
@@ -62,7 +66,7 @@ class LabelFrequencies:
         """The labels that occur at least once."""
         return tuple(lab for lab, c in self.counts.items() if c)
 
-    def __add__(self, other: object) -> "LabelFrequencies":
+    def __add__(self, other: object) -> LabelFrequencies:
         if not isinstance(other, LabelFrequencies):
             return NotImplemented
         merged = Counter(self.counts)

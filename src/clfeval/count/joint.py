@@ -92,7 +92,7 @@ class JointCounts:
                 pred.update(row[1:])
         return gold, pred
 
-    def __add__(self, other: object) -> "JointCounts":
+    def __add__(self, other: object) -> JointCounts:
         if not isinstance(other, JointCounts):
             return NotImplemented
         if other.systems != self.systems:

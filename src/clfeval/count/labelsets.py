@@ -12,8 +12,15 @@ from clfeval.count.binary import LabelCounts
 from clfeval.count.limits import check_dense, check_total, whole_count
 from clfeval.errors import InputError, OptionError, unknown_name
 
-__all__ = ["EMPTY_LABEL", "EMPTY_POLICIES", "DUPLICATE_POLICIES", "LabelSet", "LabelSetCounts",
-           "SplitMatrix", "canonical_set"]
+__all__ = [
+    "EMPTY_LABEL",
+    "EMPTY_POLICIES",
+    "DUPLICATE_POLICIES",
+    "LabelSet",
+    "LabelSetCounts",
+    "SplitMatrix",
+    "canonical_set",
+]
 
 LabelSet = tuple[str, ...]
 
@@ -43,8 +50,9 @@ def canonical_set(labels: Iterable[str], duplicates: str = "keep", empty: str = 
         if not items:
             return (EMPTY_LABEL,)
         if EMPTY_LABEL in items and len(items) > 1:
-            raise InputError(f"label {EMPTY_LABEL} stands for the empty set and cannot co-occur "
-                             f"with other labels: {items}")
+            raise InputError(
+                f"label {EMPTY_LABEL} stands for the empty set and cannot co-occur with other labels: {items}"
+            )
     return tuple(items)
 
 
@@ -104,13 +112,20 @@ class LabelSetCounts:
         object.__setattr__(self, "_weights", np.fromiter(pairs.values(), dtype=np.int64, count=len(pairs)))
 
     @classmethod
-    def from_instances(cls, gold: Iterable[Iterable[str]], pred: Iterable[Iterable[str]], *,
-                       duplicates: str = "keep", empty: str = "ignore") -> "LabelSetCounts":
+    def from_instances(
+        cls,
+        gold: Iterable[Iterable[str]],
+        pred: Iterable[Iterable[str]],
+        *,
+        duplicates: str = "keep",
+        empty: str = "ignore",
+    ) -> LabelSetCounts:
         """Count instance by instance (for in-memory collections; files are counted by the readers)."""
         _check_policies(duplicates, empty)
         counter: Counter[tuple[LabelSet, LabelSet]] = Counter(
             (canonical_set(g, duplicates, empty), canonical_set(p, duplicates, empty))
-            for g, p in zip(gold, pred, strict=True))
+            for g, p in zip(gold, pred, strict=True)
+        )
         return cls(counter, duplicates, empty)
 
     @property
@@ -124,17 +139,19 @@ class LabelSetCounts:
         seen = {lab for g, p in self._keys for lab in (*g, *p)}
         return tuple(sorted(seen))
 
-    def __add__(self, other: object) -> "LabelSetCounts":
+    def __add__(self, other: object) -> LabelSetCounts:
         if not isinstance(other, LabelSetCounts):
             return NotImplemented
         if (self.duplicates, self.empty) != (other.duplicates, other.empty):
-            raise OptionError("cannot add multi-label counts made with different duplicates/empty policies: "
-                              f"{self.duplicates}/{self.empty} and {other.duplicates}/{other.empty}")
+            raise OptionError(
+                "cannot add multi-label counts made with different duplicates/empty policies: "
+                f"{self.duplicates}/{self.empty} and {other.duplicates}/{other.empty}"
+            )
         merged: Counter[tuple[LabelSet, LabelSet]] = Counter(self.pairs)
         merged.update(other.pairs)
         return LabelSetCounts(merged, self.duplicates, self.empty)
 
-    def __radd__(self, other: object) -> "LabelSetCounts":
+    def __radd__(self, other: object) -> LabelSetCounts:
         if other == 0:
             return self
         return self.__add__(other)

@@ -19,7 +19,7 @@ from clfeval.errors import InputError
 __all__ = ["MAX_COUNT", "MAX_DENSE_LABELS", "check_dense", "check_total", "count_array", "exact_total", "whole_count"]
 
 #: The largest count, and the largest total, clfeval accepts: 2⁵³ = 9,007,199,254,740,992.
-MAX_COUNT = 2 ** 53
+MAX_COUNT = 2**53
 #: The most labels a single-label count (a dense K×K int64 matrix, 2 GiB at this size) may have.
 MAX_DENSE_LABELS = 1 << 14
 
@@ -36,16 +36,20 @@ def whole_count(value: Any, what: str, source: str | None = None) -> int:
     if number < 0:
         raise InputError(f"{what} is {shown}: expected a count ≥ 0", source)
     if number > MAX_COUNT:
-        raise InputError(f"{what} is {shown}: counts above 2^53 ({MAX_COUNT:,}) cannot be scored exactly "
-                         "(float64 arithmetic)", source)
+        raise InputError(
+            f"{what} is {shown}: counts above 2^53 ({MAX_COUNT:,}) cannot be scored exactly (float64 arithmetic)",
+            source,
+        )
     return number
 
 
 def check_total(total: int, what: str, source: str | None = None) -> None:
     """Refuse a total of counts above :data:`MAX_COUNT` (``what`` names it: ``the counts add up to``)."""
     if total > MAX_COUNT:
-        raise InputError(f"{what} {total:,}, above 2^53 ({MAX_COUNT:,}): such a total cannot be scored exactly "
-                         "(float64 arithmetic)", source)
+        raise InputError(
+            f"{what} {total:,}, above 2^53 ({MAX_COUNT:,}): such a total cannot be scored exactly (float64 arithmetic)",
+            source,
+        )
 
 
 def count_array(values: Any, what: str, source: str | None = None) -> np.ndarray:
@@ -77,7 +81,7 @@ def count_array(values: Any, what: str, source: str | None = None) -> np.ndarray
 
 def exact_total(counts: np.ndarray) -> int:
     """The sum of int64 counts as a Python int, exactly, however large (int64 sums wrap around above 2⁶³)."""
-    if not counts.size or counts.sum(dtype=np.float64) < 2 ** 52:
+    if not counts.size or counts.sum(dtype=np.float64) < 2**52:
         return int(counts.sum())
     return sum(int(c) for c in counts[counts != 0].ravel())
 
@@ -101,17 +105,27 @@ def check_dense(k: int, source: str | None = None, rows: int | None = None, what
     multi-label counts a (distinct label-set pairs) × K table (``rows``) and a (K+1)×(K+1) split-count matrix
     (``what`` names the table)."""
     cells = k * k if rows is None else rows * k
-    if cells > MAX_DENSE_LABELS ** 2:
-        gib = cells * 8 / 2 ** 30
+    if cells > MAX_DENSE_LABELS**2:
+        gib = cells * 8 / 2**30
         if what is None and rows is None:
             what = "single-label counts as a dense K×K matrix"
         elif what is None:
             what = f"multi-label counts over {rows:,} distinct label-set pairs as a dense pairs × labels table"
-        raise InputError(f"{k:,} distinct labels: this version of clfeval holds {what}, which would take "
-                         f"{gib:,.1f} GiB; it takes at most {MAX_DENSE_LABELS ** 2:,} cells "
-                         f"({MAX_DENSE_LABELS ** 2 * 8 / 2 ** 30:.0f} GiB, e.g. {MAX_DENSE_LABELS:,} labels)", source)
+        raise InputError(
+            f"{k:,} distinct labels: this version of clfeval holds {what}, which would take "
+            f"{gib:,.1f} GiB; it takes at most {MAX_DENSE_LABELS**2:,} cells "
+            f"({MAX_DENSE_LABELS**2 * 8 / 2**30:.0f} GiB, e.g. {MAX_DENSE_LABELS:,} labels)",
+            source,
+        )
 
 
 def _shown(value: Any) -> str:
-    return "null" if value is None else repr(value) if isinstance(value, str) else str(value).lower() \
-        if isinstance(value, (bool, np.bool_)) else str(value)
+    return (
+        "null"
+        if value is None
+        else repr(value)
+        if isinstance(value, str)
+        else str(value).lower()
+        if isinstance(value, (bool, np.bool_))
+        else str(value)
+    )

@@ -19,8 +19,9 @@ __all__ = ["PairedCounts", "counts_of_pairs"]
 Triple = tuple[Any, Any, Any]
 
 
-def counts_of_pairs(pairs: Mapping[tuple[Any, Any], int], multilabel: bool, duplicates: str = "keep",
-                    empty: str = "ignore") -> ConfusionCounts | LabelSetCounts:
+def counts_of_pairs(
+    pairs: Mapping[tuple[Any, Any], int], multilabel: bool, duplicates: str = "keep", empty: str = "ignore"
+) -> ConfusionCounts | LabelSetCounts:
     """The counts of (gold, prediction) pairs with multiplicities: a confusion matrix, or label-set pairs."""
     if multilabel:
         return LabelSetCounts(pairs, duplicates, empty)
@@ -66,12 +67,13 @@ class PairedCounts:
             pairs[(triple[0], triple[which])] += c
         return counts_of_pairs(pairs, self.multilabel, self.duplicates, self.empty)
 
-    def swapped(self) -> "PairedCounts":
+    def swapped(self) -> PairedCounts:
         """The same counts with A and B exchanged."""
-        return PairedCounts({(g, b, a): c for (g, a, b), c in self.triples.items()}, self.multilabel,
-                            self.duplicates, self.empty)
+        return PairedCounts(
+            {(g, b, a): c for (g, a, b), c in self.triples.items()}, self.multilabel, self.duplicates, self.empty
+        )
 
-    def __add__(self, other: object) -> "PairedCounts":
+    def __add__(self, other: object) -> PairedCounts:
         if not isinstance(other, PairedCounts):
             return NotImplemented
         if (self.multilabel, self.duplicates, self.empty) != (other.multilabel, other.duplicates, other.empty):

@@ -6,5 +6,15 @@ from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import INTERVAL_METHODS, IntervalMethod, with_intervals
 from clfeval.infer.significance import ALTERNATIVES
 
-__all__ = ["ALTERNATIVES", "Comparison", "CrossValidation", "INTERVAL_METHODS", "IntervalMethod", "PairTest", "TESTS",
-           "compare_counts", "cross_validate", "with_intervals"]
+__all__ = [
+    "ALTERNATIVES",
+    "Comparison",
+    "CrossValidation",
+    "INTERVAL_METHODS",
+    "IntervalMethod",
+    "PairTest",
+    "TESTS",
+    "compare_counts",
+    "cross_validate",
+    "with_intervals",
+]

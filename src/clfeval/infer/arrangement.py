@@ -47,14 +47,15 @@ class HalfBinomial:
         self.counts = counts[self.order]
         words_needed = words_needed[self.order]
         self.ones = int(np.sum(self.counts == 1))
-        words_needed[:self.ones] = 0
+        words_needed[: self.ones] = 0
         self.groups = []
         for width in np.unique(words_needed[(words_needed > 0) & (words_needed <= _WORDS_MAX)]):
             members = np.flatnonzero(words_needed == width)
             bits = np.clip(self.counts[members][:, None] - 64 * np.arange(width)[None, :], 0, 64).astype(np.uint64)
             full = bits == 64
-            masks = np.where(full, np.uint64(2 ** 64 - 1),
-                             (np.uint64(1) << np.where(full, np.uint64(0), bits)) - np.uint64(1))
+            masks = np.where(
+                full, np.uint64(2**64 - 1), (np.uint64(1) << np.where(full, np.uint64(0), bits)) - np.uint64(1)
+            )
             self.groups.append((slice(members[0], members[-1] + 1), int(width), masks))
         self.large = slice(int(np.sum(words_needed <= _WORDS_MAX)), len(counts))  # the ones have 0 words
 
@@ -63,9 +64,9 @@ class HalfBinomial:
         out = np.empty((rounds, len(self.counts)), dtype=dtype)
         if self.ones:
             packed = rng.integers(0, 256, size=(rounds, (self.ones + 7) // 8), dtype=np.uint8)
-            out[:, :self.ones] = np.unpackbits(packed, axis=1, count=self.ones)
+            out[:, : self.ones] = np.unpackbits(packed, axis=1, count=self.ones)
         for members, width, masks in self.groups:
-            words = rng.integers(0, 2 ** 64 - 1, size=(rounds, len(masks), width), dtype=np.uint64, endpoint=True)
+            words = rng.integers(0, 2**64 - 1, size=(rounds, len(masks), width), dtype=np.uint64, endpoint=True)
             np.bitwise_and(words, masks, out=words)
             ones = np.bitwise_count(words)
             out[:, members] = ones[:, :, 0] if width == 1 else ones.sum(axis=2, dtype=np.int64)
@@ -123,7 +124,8 @@ class Arrangements:
             return None
         if "_blocks" not in self.__dict__:
             object.__setattr__(self, "_blocks", self.block_source())
-        return self.__dict__["_blocks"]
+        blocks: BlockUnits = self.__dict__["_blocks"]
+        return blocks
 
     @property
     def swap_dtype(self) -> Any:
@@ -131,8 +133,13 @@ class Arrangements:
         return self.__dict__["_delta_product"].dtype
 
     @classmethod
-    def of(cls, paired: PairedCounts, template: ScoreFunction, blocks: Blocks | None = None,
-           keys: Sequence[Key] | None = None) -> "Arrangements":
+    def of(
+        cls,
+        paired: PairedCounts,
+        template: ScoreFunction,
+        blocks: Blocks | None = None,
+        keys: Sequence[Key] | None = None,
+    ) -> Arrangements:
         """Arrangements of ``paired`` scored like ``template`` (its label set, β and zero-division choices).
 
         With ``blocks`` (whose keys are ``paired``'s triples), whole blocks are swapped and resampled. ``keys``
@@ -147,10 +154,16 @@ class Arrangements:
             cells = CellTypes.multi_label(list(zip(gold + gold, preds)), labels, template.beta)
         else:
             cells = CellTypes.single_label(gold + gold, preds, labels)
-        f = ScoreFunction.of_cells(cells, np.concatenate([counts, np.zeros_like(counts)]), task=template.task,
-                                   beta=template.beta, zero_division=template.zero_division,
-                                   undefined=template.undefined, train_frequencies=template.train_frequencies,
-                                   keys=template.keys if keys is None else keys)
+        f = ScoreFunction.of_cells(
+            cells,
+            np.concatenate([counts, np.zeros_like(counts)]),
+            task=template.task,
+            beta=template.beta,
+            zero_division=template.zero_division,
+            undefined=template.undefined,
+            train_frequencies=template.train_frequencies,
+            keys=template.keys if keys is None else keys,
+        )
         t = len(triples)
         zeros = np.zeros_like(counts)
         base_a = cells.sums(np.concatenate([counts, zeros])[None, :])[0]
@@ -164,8 +177,9 @@ class Arrangements:
         position = np.full(t, -1, dtype=np.int64)
         position[differ] = np.arange(len(differ))
         moving = position[blocks.row] >= 0
-        unit, item, count, multiplicity = signatures(blocks.block[moving], position[blocks.row[moving]],
-                                                     blocks.count[moving])
+        unit, item, count, multiplicity = signatures(
+            blocks.block[moving], position[blocks.row[moving]], blocks.count[moving]
+        )
         block_delta = weighted_rows(delta, cells.width, unit, item, count, len(multiplicity))
 
         def both(items: np.ndarray) -> np.ndarray:  # A's row of a triple, then B's
@@ -194,10 +208,10 @@ class Arrangements:
         object.__setattr__(self, "delta", np.where(self.f.sums_read(), self.delta, 0.0))
         whole = bool(np.array_equal(self.delta, np.round(self.delta)))
         largest = np.abs(self.delta).max(axis=1) if len(self.delta) else np.zeros(0)
-        exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2 ** 24
+        exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2**24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
 
-    def reordered(self, order: np.ndarray) -> "Arrangements":
+    def reordered(self, order: np.ndarray) -> Arrangements:
         """The same arrangements with the swap units in ``order`` (the columns of ``swaps``)."""
         return replace(self, swap_counts=self.swap_counts[order], delta=self.delta[order])
 
@@ -210,7 +224,7 @@ class Arrangements:
     @property
     def n_resample(self) -> int:
         """What one bootstrap resample draws: N instances, or B blocks."""
-        return self.blocks.n_blocks if self.blocks is not None else int(round(self.counts.sum()))
+        return self.blocks.n_blocks if self.blocks is not None else round(self.counts.sum())
 
     def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """The weights of ``size`` bootstrap resamples: over the triples, or over the kinds of block."""

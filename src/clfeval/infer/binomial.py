@@ -65,7 +65,7 @@ def binomial_half_cdf(k: int, n: int) -> float:
     if k >= n:
         return 1.0
     if n <= 1000:
-        return math.fsum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+        return math.fsum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
     return _betainc(n - k, k + 1, 0.5)
 
 

@@ -24,9 +24,13 @@ _BATCH_FLOATS = 8_000_000
 _TIE = 1e-12
 
 
-def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Generator,
-                         progress: Callable[[int, int], None] | None = None,
-                         units: BlockUnits | None = None) -> np.ndarray:
+def bootstrap_replicates(
+    f: ScoreFunction,
+    resamples: int,
+    rng: np.random.Generator,
+    progress: Callable[[int, int], None] | None = None,
+    units: BlockUnits | None = None,
+) -> np.ndarray:
     """Every score of ``f`` on ``resamples`` bootstrap resamples: a (resamples, S) array.
 
     Notes
@@ -38,7 +42,7 @@ def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Genera
     bounded.
     """
     c = f.weights
-    n = int(round(c.sum()))
+    n = round(c.sum())
     p = c / c.sum()
     per_row = (c.size if units is None else 2 * len(units.multiplicity)) + f.cells.width * 4 + len(f.keys) * 3
     batch = int(max(1, min(resamples, _BATCH_FLOATS // per_row)))
@@ -46,9 +50,9 @@ def bootstrap_replicates(f: ScoreFunction, resamples: int, rng: np.random.Genera
     for start in range(0, resamples, batch):
         size = min(batch, resamples - start)
         if units is not None:
-            out[start:start + size] = f.from_sums(units.resampled_sums(units.draw(size, rng)))
+            out[start : start + size] = f.from_sums(units.resampled_sums(units.draw(size, rng)))
         else:
-            out[start:start + size] = f(rng.multinomial(n, p, size=size).astype(np.float64))
+            out[start : start + size] = f(rng.multinomial(n, p, size=size).astype(np.float64))
         if progress is not None:
             progress(start + size, resamples)
     return out
@@ -92,7 +96,10 @@ def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tupl
     memory stays bounded however many types and scores there are.
     """
     c = f.weights if units is None else units.multiplicity
-    passes = (lambda: _leave_one_out(f)) if units is None else (lambda: _leave_one_block_out(f, units))
+
+    def passes() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        return _leave_one_out(f) if units is None else _leave_one_block_out(f, units)
+
     mean = np.zeros(len(f.keys))
     for types, values in passes():
         mean += c[types] @ values
@@ -101,8 +108,8 @@ def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tupl
     third = np.zeros(len(f.keys))
     for types, values in passes():
         dev = mean - values
-        second += c[types] @ dev ** 2
-        third += c[types] @ dev ** 3
+        second += c[types] @ dev**2
+        third += c[types] @ dev**3
     return second, third
 
 
@@ -117,11 +124,13 @@ def column_quantiles(sorted_values: np.ndarray, levels: np.ndarray) -> np.ndarra
     high = np.minimum(low + 1, b - 1)
     frac = position - low
     cols = np.arange(sorted_values.shape[1])
-    return sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
+    quantiles: np.ndarray = sorted_values[low, cols] * (1 - frac) + sorted_values[high, cols] * frac
+    return quantiles
 
 
-def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray],
-               alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bca_levels(
+    estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray], alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The BCa percentile levels (lower, upper) of each score, and which scores have none.
 
     Notes
@@ -143,7 +152,7 @@ def bca_levels(estimate: np.ndarray, replicates: np.ndarray, jackknife: tuple[np
     z0 = np.array([normal.inv_cdf(s) if ok else 0.0 for s, ok in zip(share, valid)])
     spread, skew = jackknife  # see jackknife_moments
     with np.errstate(invalid="ignore", divide="ignore"):
-        accel = np.where(spread > 0, skew / (6 * spread ** 1.5), 0.0)
+        accel = np.where(spread > 0, skew / (6 * spread**1.5), 0.0)
     levels = []
     for z_alpha in (normal.inv_cdf(alpha / 2), normal.inv_cdf(1 - alpha / 2)):
         shifted = z0 + z_alpha

@@ -16,22 +16,29 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from clfeval._version import __version__
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.blocks import Blocks
+from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
-from clfeval.infer.significance import (ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test,
-                                       sign_test)
+from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
 from clfeval.score.metrics import higher_is_better, metric_key
 from clfeval.score.result import Key, Rendered, Scores, json_safe
 from clfeval.score.scorer import score_counts
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["COMPARE_SCHEMA", "COUNTING_TESTS", "Comparison", "PairTest", "TESTS", "Test", "check_test_options",
-           "compare_counts"]
+__all__ = [
+    "COMPARE_SCHEMA",
+    "COUNTING_TESTS",
+    "Comparison",
+    "PairTest",
+    "TESTS",
+    "Test",
+    "check_test_options",
+    "compare_counts",
+]
 
 #: The JSON schema name and version of a comparison.
 COMPARE_SCHEMA = "clfeval.compare/1"
@@ -48,21 +55,29 @@ class Test(NamedTuple):
 
 #: The paired tests, by name.
 TESTS: Mapping[str, Test] = {
-    "ar": Test("approximate randomization",
-               "each instance's two predictions are swapped with probability ½ and the metric recomputed on every "
-               "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
-               "arrangement is enumerated"),
-    "bootstrap": Test("paired bootstrap",
-                      "instances are resampled with replacement, both systems' predictions together; the percentile "
-                      "interval of the difference, and p from the bootstrap distribution shifted to a zero "
-                      "difference (Berg-Kirkpatrick et al. 2012)"),
-    "mcnemar": Test("McNemar's exact test",
-                    "of accuracy: an exact binomial test of the instances only A gets right against those only B "
-                    "gets right (multi-label: the whole label set right)"),
-    "sign": Test("sign test",
-                 "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
-                 "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
-                 "respects their dependence"),
+    "ar": Test(
+        "approximate randomization",
+        "each instance's two predictions are swapped with probability ½ and the metric recomputed on every "
+        "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
+        "arrangement is enumerated",
+    ),
+    "bootstrap": Test(
+        "paired bootstrap",
+        "instances are resampled with replacement, both systems' predictions together; the percentile "
+        "interval of the difference, and p from the bootstrap distribution shifted to a zero "
+        "difference (Berg-Kirkpatrick et al. 2012)",
+    ),
+    "mcnemar": Test(
+        "McNemar's exact test",
+        "of accuracy: an exact binomial test of the instances only A gets right against those only B "
+        "gets right (multi-label: the whole label set right)",
+    ),
+    "sign": Test(
+        "sign test",
+        "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
+        "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
+        "respects their dependence",
+    ),
 }
 #: Tests that compare accuracy only, from the units where one system does better.
 COUNTING_TESTS = ("mcnemar", "sign")
@@ -177,7 +192,8 @@ class Comparison(Rendered):
         order = sorted(self.systems, key=lambda s: math.inf if math.isnan(values[s]) else -sign * values[s])
         out = []
         for s in order:
-            wins, losses = [], []
+            wins: list[str] = []
+            losses: list[str] = []
             for p in self.pairs:
                 if p.metric != metric or s not in (p.a, p.b) or not p.significant:
                     continue
@@ -193,16 +209,32 @@ class Comparison(Rendered):
         zd = first.zero_division
         pairs = []
         for p in self.pairs:
-            entry: dict[str, Any] = json_safe({
-                "metric": p.metric, "a": p.a, "b": p.b, "score_a": p.score_a, "score_b": p.score_b,
-                "difference": p.difference, "p_value": p.p_value, "p_adjusted": p.p_adjusted,
-                "significant": p.significant, "ci": None if p.ci is None else list(p.ci), "exact": p.exact,
-                "rounds": p.rounds})
+            entry: dict[str, Any] = json_safe(
+                {
+                    "metric": p.metric,
+                    "a": p.a,
+                    "b": p.b,
+                    "score_a": p.score_a,
+                    "score_b": p.score_b,
+                    "difference": p.difference,
+                    "p_value": p.p_value,
+                    "p_adjusted": p.p_adjusted,
+                    "significant": p.significant,
+                    "ci": None if p.ci is None else list(p.ci),
+                    "exact": p.exact,
+                    "rounds": p.rounds,
+                }
+            )
             if p.discordant is not None:
                 entry["mcnemar"] = dict(p.discordant)
             if p.sign is not None:
-                entry["sign_test"] = {"unit": p.sign.unit, "a_better": p.sign.a_better, "b_better": p.sign.b_better,
-                                      "ties": p.sign.ties, "p_value": json_safe(p.sign.p_value)}
+                entry["sign_test"] = {
+                    "unit": p.sign.unit,
+                    "a_better": p.sign.a_better,
+                    "b_better": p.sign.b_better,
+                    "ties": p.sign.ties,
+                    "p_value": json_safe(p.sign.p_value),
+                }
             pairs.append(entry)
         return {
             "schema": COMPARE_SCHEMA,
@@ -238,8 +270,16 @@ class Comparison(Rendered):
         }
 
 
-def check_test_options(test: str, alternative: str, rounds: int, seed: int | None, alpha: float, ci: str,
-                       confidence: float, exact_limit: int) -> None:
+def check_test_options(
+    test: str,
+    alternative: str,
+    rounds: int,
+    seed: int | None,
+    alpha: float,
+    ci: str,
+    confidence: float,
+    exact_limit: int,
+) -> None:
     """Refuse an unknown test, alternative or interval of the difference, or settings out of their range."""
     if test not in TESTS:
         raise unknown_name("test", test, {k: t.title for k, t in TESTS.items()})
@@ -258,14 +298,15 @@ def check_test_options(test: str, alternative: str, rounds: int, seed: int | Non
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
     if test in COUNTING_TESTS and ci != "none":
-        raise OptionError(f"{TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or "
-                          "use --test bootstrap")
+        raise OptionError(
+            f"{TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or use --test bootstrap"
+        )
 
 
 def _pairs_of(systems: Sequence[str], baseline: str | None) -> list[tuple[str, str]]:
     if baseline is not None:
         return [(s, baseline) for s in systems if s != baseline]
-    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1:]]
+    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]
 
 
 class _Progress:
@@ -282,15 +323,31 @@ class _Progress:
         return lambda done, _: callback(offset + done, total)
 
 
-def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = None, test: str = "ar",
-                   rounds: int = 10_000, seed: int | None = None, alternative: str = "two-sided",
-                   baseline: str | None = None, alpha: float = 0.05, ci: str | None = None,
-                   confidence: float = 0.95, exact_limit: int = 100_000, labels: Sequence[str] | None = None,
-                   labels_from: str | None = None, train: LabelFrequencies | None = None, beta: float = 1.0,
-                   zero_division: float | str = 0, undefined: str = "include",
-                   progress: Callable[[int, int], None] | None = None, inputs: Mapping[str, Any] | None = None,
-                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None,
-                   blocks: Blocks | None = None) -> Comparison:
+def compare_counts(
+    joint: JointCounts,
+    *,
+    metrics: str | Sequence[str] | None = None,
+    test: str = "ar",
+    rounds: int = 10_000,
+    seed: int | None = None,
+    alternative: str = "two-sided",
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    ci: str | None = None,
+    confidence: float = 0.95,
+    exact_limit: int = 100_000,
+    labels: Sequence[str] | None = None,
+    labels_from: str | None = None,
+    train: LabelFrequencies | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    progress: Callable[[int, int], None] | None = None,
+    inputs: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+    blocks: Blocks | None = None,
+) -> Comparison:
     """Compare the systems of ``joint`` pairwise on ``metrics`` with the paired ``test``.
 
     Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows. With
@@ -312,8 +369,10 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     if baseline is not None and baseline not in systems:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
     if blocks is not None and test == "mcnemar":
-        raise OptionError("McNemar's test counts instances as independent; with blocks use the sign test on blocks "
-                          "(--test sign), randomization or the bootstrap")
+        raise OptionError(
+            "McNemar's test counts instances as independent; with blocks use the sign test on blocks "
+            "(--test sign), randomization or the bootstrap"
+        )
     if blocks is not None and blocks.n_instances != joint.n_instances:
         raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
@@ -322,10 +381,21 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     if not metrics:
         raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
     seen = joint.seen_labels()
-    results = {s: score_counts(joint.system(s), labels=labels, labels_from=labels_from, train=train, beta=beta,
-                               zero_division=zero_division, undefined=undefined, seen=seen, options=options,
-                               inputs=inputs)
-               for s in systems}
+    results = {
+        s: score_counts(
+            joint.system(s),
+            labels=labels,
+            labels_from=labels_from,
+            train=train,
+            beta=beta,
+            zero_division=zero_division,
+            undefined=undefined,
+            seen=seen,
+            options=options,
+            inputs=inputs,
+        )
+        for s in systems
+    }
     first = results[systems[0]]
     keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
     if test in COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
@@ -340,34 +410,79 @@ def compare_counts(joint: JointCounts, *, metrics: str | Sequence[str] | None = 
     template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
     for a, b in pairs:
-        raw.append(_test_pair(joint, a, b, template, keys, test, rounds, _stream(seed, a, b), alternative,
-                              confidence, ci, exact_limit, bar, blocks))
+        raw.append(
+            _test_pair(
+                joint,
+                a,
+                b,
+                template,
+                keys,
+                test,
+                rounds,
+                _stream(seed, a, b),
+                alternative,
+                confidence,
+                ci,
+                exact_limit,
+                bar,
+                blocks,
+            )
+        )
     tests = []
     for i, (metric, key) in enumerate(zip(metrics, keys)):
         p_values = np.array([r[i]["p_value"] for r in raw])
         adjusted = holm(p_values)
         for (a, b), r, p_adj in zip(pairs, raw, adjusted):
-            tests.append(PairTest(metric, a, b, ScoreFunction.value_of(results[a], key),
-                                  ScoreFunction.value_of(results[b], key), p_adjusted=float(p_adj),
-                                  significant=bool(p_adj < alpha), **r[i]))
+            tests.append(
+                PairTest(
+                    metric,
+                    a,
+                    b,
+                    ScoreFunction.value_of(results[a], key),
+                    ScoreFunction.value_of(results[b], key),
+                    p_adjusted=float(p_adj),
+                    significant=bool(p_adj < alpha),
+                    **r[i],
+                )
+            )
     notes = _notes(tests, "instances" if blocks is None else "blocks")
     shared_warnings = _system_warnings(results)
     if blocks is not None:
         shared_warnings += blocks.cautions()
         if test in ("ar", "sign"):
             shared_warnings += _few_differing_blocks(joint, pairs, blocks, alternative, alpha)
-        notes.insert(0, f"units: {blocks.unit} ({blocks.n_blocks} blocks): randomization swaps whole blocks, the "
-                        "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
-                        "of a block are not independent")
-    return Comparison(tuple(systems), tuple(metrics), tuple(keys), test, alternative,
-                      None if test in COUNTING_TESTS else rounds, seed, exact_limit, alpha, baseline, ci, confidence,
-                      results, tuple(tests), dict(inputs or {}), tuple(dict.fromkeys([*warnings, *shared_warnings])),
-                      tuple(notes), "instances" if blocks is None else blocks.unit,
-                      joint.n_instances if blocks is None else blocks.n_blocks)
+        notes.insert(
+            0,
+            f"units: {blocks.unit} ({blocks.n_blocks} blocks): randomization swaps whole blocks, the "
+            "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
+            "of a block are not independent",
+        )
+    return Comparison(
+        tuple(systems),
+        tuple(metrics),
+        tuple(keys),
+        test,
+        alternative,
+        None if test in COUNTING_TESTS else rounds,
+        seed,
+        exact_limit,
+        alpha,
+        baseline,
+        ci,
+        confidence,
+        results,
+        tuple(tests),
+        dict(inputs or {}),
+        tuple(dict.fromkeys([*warnings, *shared_warnings])),
+        tuple(notes),
+        "instances" if blocks is None else blocks.unit,
+        joint.n_instances if blocks is None else blocks.n_blocks,
+    )
 
 
-def _few_differing_blocks(joint: JointCounts, pairs: Sequence[tuple[str, str]], blocks: Blocks, alternative: str,
-                          alpha: float) -> list[str]:
+def _few_differing_blocks(
+    joint: JointCounts, pairs: Sequence[tuple[str, str]], blocks: Blocks, alternative: str, alpha: float
+) -> list[str]:
     """Warnings for pairs whose predictions differ in so few blocks that no arrangement of them reaches α.
 
     Notes
@@ -382,11 +497,13 @@ def _few_differing_blocks(joint: JointCounts, pairs: Sequence[tuple[str, str]], 
         i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
         differs = np.array([row[i] != row[j] for row in blocks.keys], dtype=bool)
         k = len(np.unique(blocks.block[differs[blocks.row]])) if len(blocks.row) else 0
-        floor = 0.5 ** k * (2 if alternative == "two-sided" else 1)
+        floor = 0.5**k * (2 if alternative == "two-sided" else 1)
         if floor > alpha:
-            out.append(f"{a} vs {b}: their predictions differ in only {k} block(s), so no arrangement test on blocks "
-                       f"can give a p-value below {floor:.4g} ({alternative}), above α = {alpha:g}: this pair cannot "
-                       "show a difference at that level")
+            out.append(
+                f"{a} vs {b}: their predictions differ in only {k} block(s), so no arrangement test on blocks "
+                f"can give a p-value below {floor:.4g} ({alternative}), above α = {alpha:g}: this pair cannot "
+                "show a difference at that level"
+            )
     return out
 
 
@@ -395,8 +512,7 @@ def _pair_blocks(joint: JointCounts, a: str, b: str, paired: PairedCounts, block
     i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
     triples = list(paired.triples)
     index = {t: k for k, t in enumerate(triples)}
-    return blocks.regrouped(np.array([index[(row[0], row[i], row[j])] for row in blocks.keys], dtype=np.int64),
-                            triples)
+    return blocks.regrouped(np.array([index[(row[0], row[i], row[j])] for row in blocks.keys], dtype=np.int64), triples)
 
 
 def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
@@ -406,9 +522,22 @@ def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key) if seed is not None else None)
 
 
-def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys: Sequence[Key], test: str,
-               rounds: int, rng: np.random.Generator, alternative: str, confidence: float, ci: str, exact_limit: int,
-               bar: _Progress, blocks: Blocks | None = None) -> list[dict[str, Any]]:
+def _test_pair(
+    joint: JointCounts,
+    a: str,
+    b: str,
+    template: ScoreFunction,
+    keys: Sequence[Key],
+    test: str,
+    rounds: int,
+    rng: np.random.Generator,
+    alternative: str,
+    confidence: float,
+    ci: str,
+    exact_limit: int,
+    bar: _Progress,
+    blocks: Blocks | None = None,
+) -> list[dict[str, Any]]:
     """The test of a against b on each key: difference, p-value, interval, exactness, rounds; and the sign test."""
     paired = joint.paired(a, b)
     pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
@@ -416,33 +545,76 @@ def _test_pair(joint: JointCounts, a: str, b: str, template: ScoreFunction, keys
     n = paired.n_instances
     if test == "mcnemar":
         m = mcnemar(paired, alternative)
-        return [{"difference": (m.only_a - m.only_b) / n, "p_value": m.p_value, "rounds": None, "exact": True,
-                 "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither},
-                 "sign": sign} for _ in keys]
+        return [
+            {
+                "difference": (m.only_a - m.only_b) / n,
+                "p_value": m.p_value,
+                "rounds": None,
+                "exact": True,
+                "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither},
+                "sign": sign,
+            }
+            for _ in keys
+        ]
     if test == "sign":
         accuracy = {s: sum(c for row, c in paired.triples.items() if row[k] == row[0]) for k, s in ((1, a), (2, b))}
-        return [{"difference": (accuracy[a] - accuracy[b]) / n, "p_value": sign.p_value, "rounds": None,
-                 "exact": True, "sign": sign} for _ in keys]
+        return [
+            {
+                "difference": (accuracy[a] - accuracy[b]) / n,
+                "p_value": sign.p_value,
+                "rounds": None,
+                "exact": True,
+                "sign": sign,
+            }
+            for _ in keys
+        ]
     arr = Arrangements.of(paired, template, pair_blocks, keys=list(dict.fromkeys(keys)))  # only the metrics
     columns = [arr.f.index(k) for k in keys]
     if test == "ar":
-        result = randomization_test(arr, columns, rounds=rounds, rng=rng, alternative=alternative,
-                                    exact_limit=exact_limit, progress=bar.part(rounds))
-        interval = (paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence,
-                                     progress=bar.part(rounds)).ci if ci == "bootstrap" else None)
+        result = randomization_test(
+            arr,
+            columns,
+            rounds=rounds,
+            rng=rng,
+            alternative=alternative,
+            exact_limit=exact_limit,
+            progress=bar.part(rounds),
+        )
+        interval = (
+            paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence, progress=bar.part(rounds)).ci
+            if ci == "bootstrap"
+            else None
+        )
     else:
-        result = paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence,
-                                  alternative=alternative, progress=bar.part(rounds))
+        result = paired_bootstrap(
+            arr,
+            columns,
+            rounds=rounds,
+            rng=rng,
+            confidence=confidence,
+            alternative=alternative,
+            progress=bar.part(rounds),
+        )
         interval = result.ci if ci == "bootstrap" else None
     out = []
     for i in range(len(keys)):
         d = float(result.difference[i])
         p = float(result.p_values[i]) if math.isfinite(d) else math.nan
-        bounds = None if interval is None or np.isnan(interval[i]).any() else (float(interval[i][0]),
-                                                                               float(interval[i][1]))
+        bounds = (
+            None if interval is None or np.isnan(interval[i]).any() else (float(interval[i][0]), float(interval[i][1]))
+        )
         undefined = int(result.undefined[i]) if result.undefined is not None else 0
-        out.append({"difference": d, "p_value": p, "exact": result.exact, "rounds": result.rounds, "ci": bounds,
-                     "undefined_rounds": undefined, "sign": sign})
+        out.append(
+            {
+                "difference": d,
+                "p_value": p,
+                "exact": result.exact,
+                "rounds": result.rounds,
+                "ci": bounds,
+                "undefined_rounds": undefined,
+                "sign": sign,
+            }
+        )
     return out
 
 
@@ -459,12 +631,15 @@ def _notes(tests: Sequence[PairTest], word: str = "instances") -> list[str]:
     notes = []
     shaky = sorted({f"{t.metric} ({t.a} vs {t.b}: {t.undefined_rounds})" for t in tests if t.undefined_rounds})
     if shaky:
-        notes.append("bootstrap resamples where a score was undefined (0/0 with zero division 'nan'), left out of "
-                     f"the interval and counted as extreme in p: {', '.join(shaky)}")
+        notes.append(
+            "bootstrap resamples where a score was undefined (0/0 with zero division 'nan'), left out of "
+            f"the interval and counted as extreme in p: {', '.join(shaky)}"
+        )
     undefined = sorted({t.metric for t in tests if math.isnan(t.difference)})
     if undefined:
-        notes.append(f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): "
-                     f"{', '.join(undefined)}")
+        notes.append(
+            f"no test where the difference is undefined (a 0/0 score with zero division 'nan'): {', '.join(undefined)}"
+        )
     exact = sorted({f"{t.a} vs {t.b}" for t in tests if t.exact and t.rounds is not None})
     if exact:
         notes.append(f"exact enumeration of every arrangement (few differing {word}): {', '.join(exact)}")

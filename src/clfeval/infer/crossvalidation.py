@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -71,8 +72,7 @@ class CrossValidation(Rendered):
                 row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
         for measure in overall_measures(self.pooled.task):
-            out[measure.name], out[f"{measure.name}_sd"] = _mean_sd([fold.overall[measure.name]
-                                                                     for fold in self.folds])
+            out[measure.name], out[f"{measure.name}_sd"] = _mean_sd([fold.overall[measure.name] for fold in self.folds])
         return out
 
     def differences(self) -> list[dict[str, Any]]:
@@ -83,29 +83,42 @@ class CrossValidation(Rendered):
         for name, values in self.pooled.averages.items():
             for m in AVERAGED:
                 pooled, mean = values[m], means[name][m]
-                rows.append({"average": name, "measure": m, "pooled": pooled, "mean_of_folds": mean,
-                             "difference": pooled - mean})
+                rows.append(
+                    {
+                        "average": name,
+                        "measure": m,
+                        "pooled": pooled,
+                        "mean_of_folds": mean,
+                        "difference": pooled - mean,
+                    }
+                )
         # largest first; differences equal to 12 digits (equal but for rounding) keep the registries' order
-        return sorted(rows, key=lambda r: -float(f"{abs(r['difference']):.12g}") if not math.isnan(r["difference"])
-                      else 0.0)
+        return sorted(
+            rows, key=lambda r: -float(f"{abs(r['difference']):.12g}") if not math.isnan(r["difference"]) else 0.0
+        )
 
     @property
     def warnings(self) -> tuple[str, ...]:
         """The pooled result's warnings, then a warning naming the averages whose two summaries differ by more
         than :attr:`warn_above` (F first)."""
         # F_β first (the score most reports lead with), then the rest, each largest first
-        big = sorted((r for r in self.differences() if abs(r["difference"]) > self.warn_above),
-                     key=lambda r: r["measure"] != "f")
+        big = sorted(
+            (r for r in self.differences() if abs(r["difference"]) > self.warn_above), key=lambda r: r["measure"] != "f"
+        )
         out = list(self.pooled.warnings)
         if big:
             f = f_title(self.pooled.beta)
-            shown = ", ".join(f"{r['average']} {f if r['measure'] == 'f' else r['measure']} by "
-                              f"{r['difference']:+.4f}" for r in big[:6])
+            shown = ", ".join(
+                f"{r['average']} {f if r['measure'] == 'f' else r['measure']} by {r['difference']:+.4f}"
+                for r in big[:6]
+            )
             more = f" and {len(big) - 6} more" if len(big) > 6 else ""
-            out.append(f"pooled and mean-of-folds scores differ by more than {self.warn_above:g}: {shown}{more}; "
-                       "they estimate different things (pooled: the score of all N predictions as one test set; "
-                       "mean of folds: the score on a test set of one fold's size), so say which one you report "
-                       "(Forman & Scholz 2010; Van Asch §7)")
+            out.append(
+                f"pooled and mean-of-folds scores differ by more than {self.warn_above:g}: {shown}{more}; "
+                "they estimate different things (pooled: the score of all N predictions as one test set; "
+                "mean of folds: the score on a test set of one fold's size), so say which one you report "
+                "(Forman & Scholz 2010; Van Asch §7)"
+            )
         return tuple(out)
 
     def _json_measure(self, measure: str) -> str:
@@ -115,8 +128,10 @@ class CrossValidation(Rendered):
         """:meth:`mean_of_folds` with the JSON's measure names (``f1``, ``f1_sd``)."""
         means = self.mean_of_folds()
         fk = f_key(self.pooled.beta)
-        averages = {name: {(fk + key[1:] if key in ("f", "f_sd") else key): v for key, v in row.items()}
-                    for name, row in means["averages"].items()}
+        averages = {
+            name: {(fk + key[1:] if key in ("f", "f_sd") else key): v for key, v in row.items()}
+            for name, row in means["averages"].items()
+        }
         return {**means, "averages": averages}
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,13 +157,26 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return float(array.mean()), sd
 
 
-def cross_validate(folds: Sequence[ConfusionCounts | LabelSetCounts], *, fold_names: Sequence[str] | None = None,
-                   labels: Sequence[str] | None = None, labels_from: str | None = None,
-                   train: LabelFrequencies | None = None, beta: float = 1.0, zero_division: float | str = 0,
-                   undefined: str = "include", ci: str = "none", confidence: float = 0.95, resamples: int = 10_000,
-                   seed: int | None = None, progress: Callable[[int, int], None] | None = None,
-                   warn_above: float = 0.01, inputs: Mapping[str, Any] | None = None,
-                   warnings: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> CrossValidation:
+def cross_validate(
+    folds: Sequence[ConfusionCounts | LabelSetCounts],
+    *,
+    fold_names: Sequence[str] | None = None,
+    labels: Sequence[str] | None = None,
+    labels_from: str | None = None,
+    train: LabelFrequencies | None = None,
+    beta: float = 1.0,
+    zero_division: float | str = 0,
+    undefined: str = "include",
+    ci: str = "none",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    warn_above: float = 0.01,
+    inputs: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+) -> CrossValidation:
     """Score k folds both ways: pooled (F_tp,fp) and mean of folds (F_avg).
 
     Parameters
@@ -184,11 +212,19 @@ def cross_validate(folds: Sequence[ConfusionCounts | LabelSetCounts], *, fold_na
     if not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
     pooled_counts = sum(folds[1:], folds[0])
-    common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
-                  undefined=undefined, options=options)
-    pooled = score_counts(pooled_counts, **common, inputs=inputs, warnings=warnings)
+    score = partial(
+        score_counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=train,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        options=options,
+    )
+    pooled = score(pooled_counts, inputs=inputs, warnings=warnings)
     if ci != "none":
         pooled = with_intervals(pooled, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
     seen = seen_labels(pooled_counts)
-    scored = tuple(score_counts(fold, **common, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
+    scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

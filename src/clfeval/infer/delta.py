@@ -62,11 +62,12 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
         values = f.from_sums(sums.reshape(-1, cells.width)).reshape(4, len(types), -1)
         derivative = (-values[0] + 8 * values[1] - 8 * values[2] + values[3]) / (12 * h[:, None])
         first += c[types] @ derivative
-        second += c[types] @ derivative ** 2
+        second += c[types] @ derivative**2
         if progress is not None:
             progress(int(types[-1]) + 1, u_total)
     with np.errstate(invalid="ignore"):
-        return np.maximum(second - first ** 2 / n, 0.0)
+        variances: np.ndarray = np.maximum(second - first**2 / n, 0.0)
+    return variances
 
 
 def block_delta_variances(f: ScoreFunction, units: BlockUnits) -> np.ndarray:
@@ -142,17 +143,16 @@ def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
     margin = row + col
     f = 2 * diag / margin
     off = margin - 2 * diag
-    own = np.sum(f * off / margin ** 2 * (off / margin + f / 2))
+    own = np.sum(f * off / margin**2 * (off / margin + f / 2))
     cross_terms = p * np.outer(f / margin, f / margin)
     cross = cross_terms.sum() - np.trace(cross_terms)
-    macro = 2 / r ** 2 * (own + cross) / n
+    macro = 2 / r**2 * (own + cross) / n
 
     ma_p, ma_r = np.mean(diag / row), np.mean(diag / col)
-    var_p = np.sum(diag * (row - diag) / row ** 3) / (r ** 2 * n)
-    var_r = np.sum(diag * (col - diag) / col ** 3) / (r ** 2 * n)
-    pair = np.outer(diag / row ** 2, diag / col ** 2) * p  # p_ii p_ij p_jj / (p_i·² p_·j²)
-    cov = (np.sum((row - diag) * diag * (col - diag) / (row ** 2 * col ** 2))
-           + pair.sum() - np.trace(pair)) / (r ** 2 * n)
-    macro_fa = 4 * (ma_r ** 4 * var_p + 2 * ma_p ** 2 * ma_r ** 2 * cov + ma_p ** 4 * var_r) / (ma_p + ma_r) ** 4
+    var_p = np.sum(diag * (row - diag) / row**3) / (r**2 * n)
+    var_r = np.sum(diag * (col - diag) / col**3) / (r**2 * n)
+    pair = np.outer(diag / row**2, diag / col**2) * p  # p_ii p_ij p_jj / (p_i·² p_·j²)
+    cov = (np.sum((row - diag) * diag * (col - diag) / (row**2 * col**2)) + pair.sum() - np.trace(pair)) / (r**2 * n)
+    macro_fa = 4 * (ma_r**4 * var_p + 2 * ma_p**2 * ma_r**2 * cov + ma_p**4 * var_r) / (ma_p + ma_r) ** 4
     # A variance is ≥ 0; on a perfectly predicted table these are 0 up to rounding (Σ p_ii = 1 + 1e-16 gives −1e-17)
     return {"micro": max(float(micro), 0.0), "macro": max(float(macro), 0.0), "macro_fa": max(float(macro_fa), 0.0)}

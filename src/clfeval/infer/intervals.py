@@ -9,11 +9,11 @@ from statistics import NormalDist
 
 import numpy as np
 
-from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
+from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.infer.delta import block_delta_variances, delta_variances, takahashi_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.units import BlockUnits
@@ -37,35 +37,54 @@ class IntervalMethod:
 
 
 #: The interval methods, by name.
-INTERVAL_METHODS: Mapping[str, IntervalMethod] = {m.name: m for m in (
-    IntervalMethod("none", "no intervals", "no intervals", False),
-    IntervalMethod(
-        "delta", "Wald interval, delta-method standard error (Takahashi et al.)",
-        "Wald interval θ̂ ± z·se under the multinomial model of the counts, se by the delta method "
-        "(Takahashi et al. 2022's closed forms for micro, macro (AF) and macro (FA) F1 where they apply, "
-        "the generic delta method for every other score), clipped to the measure's range ([0, 1] for most)", False),
-    IntervalMethod(
-        "delta-logit", "Wald interval on the logit scale (stays inside 0..1)",
-        "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1) (a "
-        "measure with another range, as MCC's [−1, 1], is placed in it first; one bounded on one side only goes on "
-        "the log scale); se by the delta method as for 'delta'", False),
-    IntervalMethod(
-        "bootstrap", "percentile bootstrap from the counts",
-        "percentile interval of multinomial resamples of the counts (the instance-level bootstrap, drawn "
-        "per cell type)", True),
-    IntervalMethod(
-        "bootstrap-bca", "BCa bootstrap from the counts",
-        "bias-corrected and accelerated (BCa) interval of multinomial resamples of the counts; acceleration "
-        "from the jackknife over instances", True),
-)}
+INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
+    m.name: m
+    for m in (
+        IntervalMethod("none", "no intervals", "no intervals", False),
+        IntervalMethod(
+            "delta",
+            "Wald interval, delta-method standard error (Takahashi et al.)",
+            "Wald interval θ̂ ± z·se under the multinomial model of the counts, se by the delta method "
+            "(Takahashi et al. 2022's closed forms for micro, macro (AF) and macro (FA) F1 where they apply, "
+            "the generic delta method for every other score), clipped to the measure's range ([0, 1] for most)",
+            False,
+        ),
+        IntervalMethod(
+            "delta-logit",
+            "Wald interval on the logit scale (stays inside 0..1)",
+            "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1) (a "
+            "measure with another range, as MCC's [−1, 1], is placed in it first; one bounded on one side only goes on "
+            "the log scale); se by the delta method as for 'delta'",
+            False,
+        ),
+        IntervalMethod(
+            "bootstrap",
+            "percentile bootstrap from the counts",
+            "percentile interval of multinomial resamples of the counts (the instance-level bootstrap, drawn "
+            "per cell type)",
+            True,
+        ),
+        IntervalMethod(
+            "bootstrap-bca",
+            "BCa bootstrap from the counts",
+            "bias-corrected and accelerated (BCa) interval of multinomial resamples of the counts; acceleration "
+            "from the jackknife over instances",
+            True,
+        ),
+    )
+}
 
 _MEASURE_WORDS = {name: m.title for name, m in MEASURES.items()}
 _WHY = {name: m.undefined_when.replace("{label} is ", "") for name, m in MEASURES.items()}
 #: (smallest gold support or number of predictions of a label, number of errors) below which simulation
 #: (docs/coverage.md, "A warning rule on observed counts") found the method's intervals of averaged scores
 #: covering less than their nominal level: what decides coverage is these counts, not N.
-_FEW_COUNTS: Mapping[str, tuple[int, int]] = {"delta": (30, 50), "delta-logit": (30, 50), "bootstrap": (30, 50),
-                                              "bootstrap-bca": (10, 10)}
+_FEW_COUNTS: Mapping[str, tuple[int, int]] = {
+    "delta": (30, 50),
+    "delta-logit": (30, 50),
+    "bootstrap": (30, 50),
+    "bootstrap-bca": (10, 10),
+}
 
 
 def check_interval_options(method: str, confidence: float, resamples: int, seed: int | None) -> None:
@@ -94,17 +113,21 @@ def _boundary_reasons(scores: Scores, f: ScoreFunction) -> dict[Key, str]:
         for m in PER_LABEL_MEASURES:
             if lab in und[m]:
                 reasons[("per_label", lab, m)] = f"{_MEASURE_WORDS[m]} of {lab!r} is 0/0 ({_WHY[m]})"
-    weighted = {"macro": scores.labels, "macro_fa": scores.labels,
-                "weighted": [lab for lab in scores.labels if scores.per_label[lab].support > 0],
-                "lfb": [lab for lab in scores.labels if scores.lfb_frequencies[lab] > 0]}
+    weighted = {
+        "macro": scores.labels,
+        "macro_fa": scores.labels,
+        "weighted": [lab for lab in scores.labels if scores.per_label[lab].support > 0],
+        "lfb": [lab for lab in scores.labels if scores.lfb_frequencies[lab] > 0],
+    }
     for name, members in weighted.items():
         for m in AVERAGED:
             parts = ["precision", "recall"] if (name, m) == ("macro_fa", "f") else [m]
             for part in parts:
                 hit = [lab for lab in members if lab in und[part]]
                 if hit and ("averages", name, m) not in reasons:
-                    reasons[("averages", name, m)] = (f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 "
-                                                      f"({_WHY[part]})")
+                    reasons[("averages", name, m)] = (
+                        f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 ({_WHY[part]})"
+                    )
     rows = scores.per_label.values()
     summed = [np.asarray(float(sum(getattr(r, a) for r in rows))) for a in ("tp", "fp", "fn", "tn")]
     setting = Setting(scores.beta, 0.0, scores.task)
@@ -114,8 +137,7 @@ def _boundary_reasons(scores: Scores, f: ScoreFunction) -> dict[Key, str]:
     overall = f.evaluate(f.cells.sums(f.weights[None, :])).overall
     for name, (_, undefined) in overall.items():
         if undefined[0]:
-            reasons[(name,)] = (f"{MEASURES[name].title_for(scores.task)} is 0/0 "
-                                f"({MEASURES[name].undefined_when})")
+            reasons[(name,)] = f"{MEASURES[name].title_for(scores.task)} is 0/0 ({MEASURES[name].undefined_when})"
     return reasons
 
 
@@ -127,12 +149,13 @@ def _range(key: Key, task: str) -> tuple[float, float]:
 def _closed_forms(scores: Scores) -> dict[Key, float]:
     """Takahashi et al.'s variances where they apply: single-label, β = 1, the label set is every class of
     the table and each is predicted and present."""
-    if scores.task != "single-label" or scores.beta != 1:
+    counts = scores.counts
+    if not isinstance(counts, ConfusionCounts) or scores.beta != 1:  # single-label counts only
         return {}
-    gold, predicted = seen_labels(scores.counts)
+    gold, predicted = seen_labels(counts)
     if gold | predicted != set(scores.labels):
         return {}
-    cells = scores.counts.with_labels(scores.labels).cells
+    cells = counts.with_labels(scores.labels).cells
     if (cells.sum(0) == 0).any() or (cells.sum(1) == 0).any() or len(scores.labels) < 2:
         return {}
     variances = takahashi_variances(cells)
@@ -147,7 +170,7 @@ def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, bloc
     """The blocks of a result as resampling units over its score function's cell types."""
     if isinstance(counts, ConfusionCounts):
         g, p = np.nonzero(counts.cells)  # the order of CellTypes.of
-        order = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
+        order: list[tuple[object, object]] = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
     else:
         order = list(counts.pairs)
     index = {key: i for i, key in enumerate(order)}
@@ -158,9 +181,16 @@ def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, bloc
     return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit)
 
 
-def with_intervals(scores: Scores, method: str = "delta", *, confidence: float = 0.95, resamples: int = 10_000,
-                   seed: int | None = None, progress: Callable[[int, int], None] | None = None,
-                   blocks: Blocks | None = None) -> Scores:
+def with_intervals(
+    scores: Scores,
+    method: str = "delta",
+    *,
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    blocks: Blocks | None = None,
+) -> Scores:
     """``scores`` with a confidence interval for every score (a new frozen result).
 
     Parameters
@@ -222,59 +252,92 @@ def with_intervals(scores: Scores, method: str = "delta", *, confidence: float =
     n = scores.n_instances
     units = block_units(f, scores.counts, blocks) if blocks is not None else None
     if units is not None:
-        notes.append(f"resampling units: {units.unit} ({units.n_blocks} blocks, whose instances are not "
-                     "independent): " + ("the bootstrap draws whole blocks" if spec.resampling else
-                                         "the delta method's variance is the cluster-robust one over blocks"))
+        notes.append(
+            f"resampling units: {units.unit} ({units.n_blocks} blocks, whose instances are not "
+            "independent): "
+            + (
+                "the bootstrap draws whole blocks"
+                if spec.resampling
+                else "the delta method's variance is the cluster-robust one over blocks"
+            )
+        )
 
     if n < 2 or (units is not None and units.n_blocks < 2):
         for key in f.keys:
-            not_estimable[key] = (f"N = {n}: one instance says nothing about the spread of a score" if n < 2 else
-                                  "one block says nothing about the spread of a score")
+            not_estimable[key] = (
+                f"N = {n}: one instance says nothing about the spread of a score"
+                if n < 2
+                else "one block says nothing about the spread of a score"
+            )
     elif spec.resampling:
         assert used_seed is not None
         _bootstrap(f, estimate, method, resamples, used_seed, alpha, progress, bounds, not_estimable, remarks, units)
         fixed = _boundary_reasons(scores, f)
         if any(k[0] == "per_label" for k in fixed):
-            notes.append("labels with a 0/0 ratio in the data (never predicted, or absent from gold) keep it in "
-                         "every resample: a resample cannot predict what the data never predicted, so intervals "
-                         "treat those values as fixed")
+            notes.append(
+                "labels with a 0/0 ratio in the data (never predicted, or absent from gold) keep it in "
+                "every resample: a resample cannot predict what the data never predicted, so intervals "
+                "treat those values as fixed"
+            )
         if resamples < 1000:
             notes.append(f"only {resamples} resamples: the interval ends rest on few draws (default 10000)")
     else:
         if units is not None:
             variances = block_delta_variances(f, units)
-            notes.append("the generic delta method for every score, with blocks as the independent units "
-                         "(Takahashi et al.'s closed forms assume independent instances)")
+            notes.append(
+                "the generic delta method for every score, with blocks as the independent units "
+                "(Takahashi et al.'s closed forms assume independent instances)"
+            )
         else:
             variances = delta_variances(f, progress)
             closed = _closed_forms(scores)
             for key, value in closed.items():
                 variances[f.index(key)] = value
-            notes.append("closed forms of Takahashi et al. (2022) for micro, macro (AF) and macro (FA) F1; the "
-                         "generic delta method for every other score" if closed else
-                         "the generic delta method for every score (Takahashi et al.'s closed forms need "
-                         "single-label data, β = 1 and a label set of every class in the table, each predicted and "
-                         "present)")
+            notes.append(
+                "closed forms of Takahashi et al. (2022) for micro, macro (AF) and macro (FA) F1; the "
+                "generic delta method for every other score"
+                if closed
+                else "the generic delta method for every score (Takahashi et al.'s closed forms need "
+                "single-label data, β = 1 and a label set of every class in the table, each predicted and "
+                "present)"
+            )
         boundary = _boundary_reasons(scores, f)
         _wald(f, estimate, variances, z, method == "delta-logit", boundary, bounds, not_estimable, remarks)
         if boundary:
-            notes.append("a score that involves a 0/0 ratio has no derivative there, so no delta-method interval; "
-                         "the bootstrap gives one that holds the 0/0 value fixed")
+            notes.append(
+                "a score that involves a 0/0 ratio has no derivative there, so no delta-method interval; "
+                "the bootstrap gives one that holds the 0/0 value fixed"
+            )
     _wilson(scores, z, bounds, not_estimable)
     few = few_counts(scores, method)
     definition = spec.definition
     if units is not None and spec.resampling:
-        definition = definition.replace("multinomial resamples of the counts (the instance-level bootstrap, drawn "
-                                        "per cell type)", "resamples of whole blocks, drawn per kind of block") \
-            .replace("multinomial resamples of the counts", "resamples of whole blocks") \
+        definition = (
+            definition.replace(
+                "multinomial resamples of the counts (the instance-level bootstrap, drawn per cell type)",
+                "resamples of whole blocks, drawn per kind of block",
+            )
+            .replace("multinomial resamples of the counts", "resamples of whole blocks")
             .replace("the jackknife over instances", "the jackknife over blocks")
+        )
     cautions = (blocks.cautions() if blocks is not None else []) + ([few] if few else [])
-    return replace(scores, warnings=tuple(dict.fromkeys([*scores.warnings, *cautions])), intervals=Intervals(
-        method=method, definition=definition, confidence=float(confidence),
-        resamples=int(resamples) if spec.resampling else None, seed=used_seed, bounds=bounds,
-        not_estimable=not_estimable, remarks=remarks, notes=tuple(notes),
-        unit=units.unit if units is not None else "instances",
-        n_units=units.n_blocks if units is not None else n))
+    return replace(
+        scores,
+        warnings=tuple(dict.fromkeys([*scores.warnings, *cautions])),
+        intervals=Intervals(
+            method=method,
+            definition=definition,
+            confidence=float(confidence),
+            resamples=int(resamples) if spec.resampling else None,
+            seed=used_seed,
+            bounds=bounds,
+            not_estimable=not_estimable,
+            remarks=remarks,
+            notes=tuple(notes),
+            unit=units.unit if units is not None else "instances",
+            n_units=units.n_blocks if units is not None else n,
+        ),
+    )
 
 
 def few_counts(scores: Scores, method: str) -> str | None:
@@ -309,16 +372,26 @@ def few_counts(scores: Scores, method: str) -> str | None:
         found.append(f"there are {errors} error(s)")
     if not found:
         return None
-    return (f"{'; '.join(found)}: in simulation (docs/coverage.md) {method} intervals of averaged scores covered "
-            f"less than their nominal level when a label had fewer than {least} gold instances or predictions, or "
-            f"there were fewer than {errors_at_least} errors (macro F1 with a 1% class at N = 500: delta 0.92, "
-            "bootstrap-bca 0.945; at 99% accuracy with 10 errors: delta 0.93); what counts is these counts, not N"
-            + ("" if method == "bootstrap-bca" else "; bootstrap-bca covered 0.93–0.97 from 10 of each"))
+    return (
+        f"{'; '.join(found)}: in simulation (docs/coverage.md) {method} intervals of averaged scores covered "
+        f"less than their nominal level when a label had fewer than {least} gold instances or predictions, or "
+        f"there were fewer than {errors_at_least} errors (macro F1 with a 1% class at N = 500: delta 0.92, "
+        "bootstrap-bca 0.945; at 99% accuracy with 10 errors: delta 0.93); what counts is these counts, not N"
+        + ("" if method == "bootstrap-bca" else "; bootstrap-bca covered 0.93–0.97 from 10 of each")
+    )
 
 
-def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: float, logit: bool,
-          boundary: Mapping[Key, str], bounds: dict[Key, tuple[float, float]], not_estimable: dict[Key, str],
-          remarks: dict[Key, str]) -> None:
+def _wald(
+    f: ScoreFunction,
+    estimate: np.ndarray,
+    variances: np.ndarray,
+    z: float,
+    logit: bool,
+    boundary: Mapping[Key, str],
+    bounds: dict[Key, tuple[float, float]],
+    not_estimable: dict[Key, str],
+    remarks: dict[Key, str],
+) -> None:
     for i, key in enumerate(f.keys):
         theta, var = float(estimate[i]), float(variances[i])
         if math.isnan(theta):
@@ -330,25 +403,32 @@ def _wald(f: ScoreFunction, estimate: np.ndarray, variances: np.ndarray, z: floa
         else:
             bottom, top = _range(key, f.task)
             if logit and not bottom < theta < top:
-                not_estimable[key] = (f"the estimate is {theta:g}: the logit interval needs {bottom:g} < estimate "
-                                      f"< {top:g}")
+                not_estimable[key] = (
+                    f"the estimate is {theta:g}: the logit interval needs {bottom:g} < estimate < {top:g}"
+                )
                 continue
             se = math.sqrt(max(var, 0.0))  # a variance rounded a hair below 0 (a perfect table) is 0
             if logit:
                 low, high = _transformed(theta, se, z, bottom, top)
                 if not (math.isfinite(low) and math.isfinite(high)):
-                    not_estimable[key] = (f"the standard error ({se:.3g}) is too large beside the estimate's distance "
-                                          "to its bound for the log scale (use --ci delta)")
+                    not_estimable[key] = (
+                        f"the standard error ({se:.3g}) is too large beside the estimate's distance "
+                        "to its bound for the log scale (use --ci delta)"
+                    )
                     continue
             else:
                 low, high = theta - z * se, theta + z * se
             if se == 0:
-                remarks[key] = ("zero width: the estimated variance is 0 (nothing the score depends on varies "
-                                "in the data), which understates the uncertainty")
+                remarks[key] = (
+                    "zero width: the estimated variance is 0 (nothing the score depends on varies "
+                    "in the data), which understates the uncertainty"
+                )
             elif low < bottom or high > top:
-                remarks[key] = (f"clipped to [{bottom:g}, {top:g}]: the Wald interval crossed a bound"
-                                if math.isfinite(bottom) and math.isfinite(top) else
-                                f"clipped at {bottom if math.isfinite(bottom) else top:g}: the Wald interval crossed it")
+                remarks[key] = (
+                    f"clipped to [{bottom:g}, {top:g}]: the Wald interval crossed a bound"
+                    if math.isfinite(bottom) and math.isfinite(top)
+                    else f"clipped at {bottom if math.isfinite(bottom) else top:g}: the Wald interval crossed it"
+                )
             bounds[key] = (max(low, bottom), min(high, top))
 
 
@@ -388,9 +468,19 @@ def _exp(x: float) -> float:
     return math.exp(x) if x < 700 else math.inf
 
 
-def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: int, seed: int, alpha: float,
-               progress: Callable[[int, int], None] | None, bounds: dict[Key, tuple[float, float]],
-               not_estimable: dict[Key, str], remarks: dict[Key, str], units: BlockUnits | None = None) -> None:
+def _bootstrap(
+    f: ScoreFunction,
+    estimate: np.ndarray,
+    method: str,
+    resamples: int,
+    seed: int,
+    alpha: float,
+    progress: Callable[[int, int], None] | None,
+    bounds: dict[Key, tuple[float, float]],
+    not_estimable: dict[Key, str],
+    remarks: dict[Key, str],
+    units: BlockUnits | None = None,
+) -> None:
     replicates = bootstrap_replicates(f, resamples, np.random.default_rng(seed), progress, units)
     nan_count = np.isnan(replicates).sum(axis=0)
     ordered = np.sort(replicates, axis=0)
@@ -405,26 +495,34 @@ def _bootstrap(f: ScoreFunction, estimate: np.ndarray, method: str, resamples: i
         if math.isnan(estimate[i]):
             not_estimable[key] = "the estimate is undefined (NaN, from a 0/0 under --zero-division nan)"
         elif nan_count[i]:
-            not_estimable[key] = (f"undefined (NaN) in {nan_count[i]} of {resamples} resamples (a 0/0 under "
-                                  "--zero-division nan); choose 0 or 1 to score those resamples")
+            not_estimable[key] = (
+                f"undefined (NaN) in {nan_count[i]} of {resamples} resamples (a 0/0 under "
+                "--zero-division nan); choose 0 or 1 to score those resamples"
+            )
         elif ordered[0, i] == ordered[-1, i]:
             bounds[key] = (float(ordered[0, i]), float(ordered[0, i]))
             remarks[key] = "zero width: every resample gives the same value"
         elif invalid[i]:
-            not_estimable[key] = ("the estimate lies at the edge of its bootstrap distribution, so BCa's bias "
-                                  "correction is infinite; the percentile interval (--ci bootstrap) still exists")
+            not_estimable[key] = (
+                "the estimate lies at the edge of its bootstrap distribution, so BCa's bias "
+                "correction is infinite; the percentile interval (--ci bootstrap) still exists"
+            )
         else:
             bounds[key] = (float(low[i]), float(high[i]))
             if low[i] == high[i]:
-                remarks[key] = ("zero width: almost every resample gives the same value, which understates the "
-                                "uncertainty (per-label Wilson intervals do not)")
+                remarks[key] = (
+                    "zero width: almost every resample gives the same value, which understates the "
+                    "uncertainty (per-label Wilson intervals do not)"
+                )
 
 
 def _wilson(scores: Scores, z: float, bounds: dict[Key, tuple[float, float]], not_estimable: dict[Key, str]) -> None:
     rows = list(scores.per_label.items())
     tp = np.array([r.tp for _, r in rows])
-    for measure, trials, why in (("precision", np.array([r.tp + r.fp for _, r in rows]), "never predicted"),
-                                 ("recall", np.array([r.tp + r.fn for _, r in rows]), "absent from gold")):
+    for measure, trials, why in (
+        ("precision", np.array([r.tp + r.fp for _, r in rows]), "never predicted"),
+        ("recall", np.array([r.tp + r.fn for _, r in rows]), "absent from gold"),
+    ):
         low, high = wilson_interval(tp, trials, z)
         for (lab, _), lo, hi, m in zip(rows, low, high, trials):
             key = ("per_label", lab, f"{measure}_wilson")

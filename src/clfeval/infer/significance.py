@@ -19,8 +19,16 @@ from clfeval.errors import unknown_name
 from clfeval.infer.arrangement import Arrangements, HalfBinomial
 from clfeval.infer.binomial import binomial_half_cdf, two_sided_binomial_half
 
-__all__ = ["ALTERNATIVES", "McNemar", "SignTest", "TestResult", "mcnemar", "paired_bootstrap", "randomization_test",
-           "sign_test"]
+__all__ = [
+    "ALTERNATIVES",
+    "McNemar",
+    "SignTest",
+    "TestResult",
+    "mcnemar",
+    "paired_bootstrap",
+    "randomization_test",
+    "sign_test",
+]
 
 #: The alternative hypotheses, on the difference d = score(A) − score(B) (for Hamming loss and micro FPR a
 #: lower score is the better one, so ``greater`` there says A is worse).
@@ -63,7 +71,8 @@ def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.nd
         hit = draws >= observed - tol
     else:
         hit = draws <= observed + tol
-    return hit | np.isnan(draws)
+    extreme: np.ndarray = hit | np.isnan(draws)
+    return extreme
 
 
 def _batch(arr: Arrangements) -> int:
@@ -88,9 +97,16 @@ def _enumerable(counts: np.ndarray, limit: int) -> int | None:
     return total
 
 
-def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int, rng: np.random.Generator,
-                       alternative: str = "two-sided", exact_limit: int = 100_000,
-                       progress: Callable[[int, int], None] | None = None) -> TestResult:
+def randomization_test(
+    arr: Arrangements,
+    columns: Sequence[int],
+    *,
+    rounds: int,
+    rng: np.random.Generator,
+    alternative: str = "two-sided",
+    exact_limit: int = 100_000,
+    progress: Callable[[int, int], None] | None = None,
+) -> TestResult:
     """Approximate randomization (Noreen 1989; Yeh 2000) of the score differences in ``columns``.
 
     Notes
@@ -129,14 +145,16 @@ def randomization_test(arr: Arrangements, columns: Sequence[int], *, rounds: int
     return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False)
 
 
-def _exact(arr: Arrangements, columns: list[int], observed: np.ndarray, c: np.ndarray, patterns: int,
-           alternative: str) -> TestResult:
+def _exact(
+    arr: Arrangements, columns: list[int], observed: np.ndarray, c: np.ndarray, patterns: int, alternative: str
+) -> TestResult:
     grids = np.meshgrid(*[np.arange(x + 1) for x in c], indexing="ij") if len(c) else []
     swaps = np.stack([g.ravel() for g in grids], axis=1) if len(c) else np.zeros((1, 0), dtype=np.int64)
     log_weight = np.zeros(len(swaps))
     for i, count in enumerate(c):
-        log_choose = np.array([math.lgamma(count + 1) - math.lgamma(k + 1) - math.lgamma(count - k + 1)
-                               for k in range(count + 1)]) - count * math.log(2)
+        log_choose = np.array(
+            [math.lgamma(count + 1) - math.lgamma(k + 1) - math.lgamma(count - k + 1) for k in range(count + 1)]
+        ) - count * math.log(2)
         log_weight += log_choose[swaps[:, i]]
     weight = np.exp(log_weight)
     mass = np.zeros(len(columns))
@@ -148,9 +166,16 @@ def _exact(arr: Arrangements, columns: list[int], observed: np.ndarray, c: np.nd
     return TestResult(observed, np.minimum(mass / weight.sum(), 1.0), patterns, True)
 
 
-def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, rng: np.random.Generator,
-                     confidence: float = 0.95, alternative: str = "two-sided",
-                     progress: Callable[[int, int], None] | None = None) -> TestResult:
+def paired_bootstrap(
+    arr: Arrangements,
+    columns: Sequence[int],
+    *,
+    rounds: int,
+    rng: np.random.Generator,
+    confidence: float = 0.95,
+    alternative: str = "two-sided",
+    progress: Callable[[int, int], None] | None = None,
+) -> TestResult:
     """The paired bootstrap of the score differences: their percentile interval and a p-value.
 
     Notes
@@ -173,7 +198,7 @@ def paired_bootstrap(arr: Arrangements, columns: Sequence[int], *, rounds: int, 
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
         a, b = arr.resampled(arr.draw(size, rng))
-        draws[start:start + size] = a[:, columns] - b[:, columns]
+        draws[start : start + size] = a[:, columns] - b[:, columns]
         if progress is not None:
             progress(start + size, rounds)
     alpha = 1 - confidence

@@ -23,8 +23,9 @@ __all__ = ["BlockUnits", "signatures", "weighted_rows"]
 _CHUNK_FLOATS = 8_000_000
 
 
-def signatures(block: np.ndarray, item: np.ndarray, count: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def signatures(
+    block: np.ndarray, item: np.ndarray, count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Blocks grouped by their contents: the entries of one representative block per group, and each group's size.
 
     Parameters
@@ -47,16 +48,30 @@ def signatures(block: np.ndarray, item: np.ndarray, count: np.ndarray
     base = int(count.max()) + 1
     frame = pl.DataFrame({"b": block, "e": item * base + count})
     per_block = frame.group_by("b").agg(pl.col("e").sort())
-    groups = (per_block.group_by("e").agg(pl.col("b").min().alias("first"), pl.len().alias("m"))
-              .sort("first").with_row_index("u"))
+    groups = (
+        per_block.group_by("e")
+        .agg(pl.col("b").min().alias("first"), pl.len().alias("m"))
+        .sort("first")
+        .with_row_index("u")
+    )
     entries = groups.select("u", "e").explode("e")
     code = entries.get_column("e").to_numpy()
-    return (entries.get_column("u").to_numpy().astype(np.int64), code // base, code % base,
-            groups.get_column("m").to_numpy().astype(np.int64))
+    return (
+        entries.get_column("u").to_numpy().astype(np.int64),
+        code // base,
+        code % base,
+        groups.get_column("m").to_numpy().astype(np.int64),
+    )
 
 
-def weighted_rows(rows: np.ndarray | Callable[[np.ndarray], np.ndarray], width: int, unit: np.ndarray,
-                  item: np.ndarray, count: np.ndarray, n_units: int) -> np.ndarray:
+def weighted_rows(
+    rows: np.ndarray | Callable[[np.ndarray], np.ndarray],
+    width: int,
+    unit: np.ndarray,
+    item: np.ndarray,
+    count: np.ndarray,
+    n_units: int,
+) -> np.ndarray:
     """``out[j] = Σ_{e: unit[e] = j} count[e] · rows[item[e]]``: each unit's sums (width ``width``).
 
     ``rows`` is an array, or a function giving the rows of given distinct items
@@ -70,7 +85,7 @@ def weighted_rows(rows: np.ndarray | Callable[[np.ndarray], np.ndarray], width: 
     items = np.unique(item)
     step = max(1, _CHUNK_FLOATS // max(width, 1))
     for start in range(0, len(items), step):
-        chosen = items[start:start + step]
+        chosen = items[start : start + step]
         dense = rows(chosen) if callable(rows) else np.asarray(rows)[chosen]
         r, c = np.nonzero(dense)  # row-major: the non-zeros of each chosen item, in order
         v = dense[r, c]
@@ -110,8 +125,15 @@ class BlockUnits:
         return int(self.multiplicity.sum())
 
     @classmethod
-    def of(cls, rows: np.ndarray | Callable[[np.ndarray], np.ndarray], width: int, block: np.ndarray,
-           item: np.ndarray, count: np.ndarray, unit: str) -> "BlockUnits":
+    def of(
+        cls,
+        rows: np.ndarray | Callable[[np.ndarray], np.ndarray],
+        width: int,
+        block: np.ndarray,
+        item: np.ndarray,
+        count: np.ndarray,
+        unit: str,
+    ) -> BlockUnits:
         """Units from entries (block, item, count) and each item's row of sums (see :func:`weighted_rows`)."""
         u, i, c, m = signatures(block, item, count)
         return cls(weighted_rows(rows, width, u, i, c, len(m)), m.astype(np.float64), unit)
@@ -119,11 +141,14 @@ class BlockUnits:
     def __post_init__(self) -> None:
         # float32 products where they are exact: whole-number sums whose resampled totals stay below 2²⁴
         whole = bool(np.array_equal(self.sums, np.round(self.sums)))
-        exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2 ** 24  # bounds partial sums
+        exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2**24  # bounds partial sums
         object.__setattr__(self, "_product", self.sums.astype(np.float32 if exact32 else np.float64))
-        index_type = np.int32 if len(self.multiplicity) < 2 ** 31 else np.int64
-        object.__setattr__(self, "_kind", np.repeat(np.arange(len(self.multiplicity), dtype=index_type),
-                                                    self.multiplicity.astype(np.int64)))
+        index_type = np.int32 if len(self.multiplicity) < 2**31 else np.int64
+        object.__setattr__(
+            self,
+            "_kind",
+            np.repeat(np.arange(len(self.multiplicity), dtype=index_type), self.multiplicity.astype(np.int64)),
+        )
 
     def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """Block weights of ``size`` bootstrap resamples (each draws as many blocks as there are, with
@@ -145,8 +170,10 @@ class BlockUnits:
     def resampled_sums(self, weights: np.ndarray) -> np.ndarray:
         """The sums of resamples with block weights ``weights`` (shape (R, J) → (R, D))."""
         product = self.__dict__["_product"]
-        return (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        sums: np.ndarray = (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        return sums
 
     def leave_one_out(self) -> np.ndarray:
         """The sums with one block of each kind left out: (J, D)."""
-        return self.multiplicity @ self.sums - self.sums
+        sums: np.ndarray = self.multiplicity @ self.sums - self.sums
+        return sums

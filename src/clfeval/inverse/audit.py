@@ -52,11 +52,13 @@ CANDIDATES: Mapping[str, str] = {
     "lfb": "mean of per-label scores weighted by training label frequency",
     "micro": "the measure on tp, fp, fn summed over labels (single-label: accuracy)",
 }
-_DESCRIBED = {"macro": "macro (AF for F): the mean of per-label {m}",
-              "macro_fa": "FA (macro_fa): the {m} of macro precision and macro recall",
-              "weighted": "weighted: the support-weighted mean of per-label {m}",
-              "lfb": "lfb: the training-frequency-weighted mean of per-label {m}",
-              "micro": "micro: {m} of tp, fp, fn summed over labels"}
+_DESCRIBED = {
+    "macro": "macro (AF for F): the mean of per-label {m}",
+    "macro_fa": "FA (macro_fa): the {m} of macro precision and macro recall",
+    "weighted": "weighted: the support-weighted mean of per-label {m}",
+    "lfb": "lfb: the training-frequency-weighted mean of per-label {m}",
+    "micro": "micro: {m} of tp, fp, fn summed over labels",
+}
 #: Tables per label enumerated for the exact check; beyond, interval arithmetic alone decides.
 EXACT_TABLES = 2_000
 #: Combinations of per-label tables scored for the exact check.
@@ -73,9 +75,11 @@ def _span(figure: Reported) -> Span:
 
 def _f_of(p: Span, r: Span, b2: Fraction) -> Span:
     """Fβ of precision and recall intervals: Fβ is increasing in both, so the ends map to the ends."""
+
     def f(x: Fraction, y: Fraction) -> Fraction:
         den = b2 * x + y
         return (1 + b2) * x * y / den if den else Fraction(0)
+
     return f(p[0], r[0]), f(p[1], r[1])
 
 
@@ -83,8 +87,10 @@ def _mean(spans: Sequence[Span], weights: Sequence[Fraction]) -> Span | None:
     total = sum(weights, Fraction(0))
     if total == 0:
         return None
-    return (sum((w * s[0] for s, w in zip(spans, weights)), Fraction(0)) / total,
-            sum((w * s[1] for s, w in zip(spans, weights)), Fraction(0)) / total)
+    return (
+        sum((w * s[0] for s, w in zip(spans, weights)), Fraction(0)) / total,
+        sum((w * s[1] for s, w in zip(spans, weights)), Fraction(0)) / total,
+    )
 
 
 def _meets(a: Span, b: Span, *, inclusive: bool = False) -> bool:
@@ -190,25 +196,51 @@ class Audit(Rendered):
         def metric(name: str) -> str:
             return f_key(self.beta) if name == "f" else name
 
-        return json_safe({
-            "schema": AUDIT_SCHEMA, "clfeval_version": __version__, "source": self.source, "beta": self.beta,
-            "single_label": self.single_label, "decimals": self.decimals, "frequencies": self.frequencies,
-            "rows": [{"label": r.row, "line": r.line, "metric": metric(r.metric), "reported": float(r.figure.value),
-                      "reported_text": r.figure.text, "decimals": r.figure.decimals,
-                      "interval": span(_span(r.figure)), "claimed": r.claimed,
-                      "matches": list(r.matches), "ruled_out": list(r.ruled_out),
-                      "candidates": {k: span(v) for k, v in r.candidates.items()},
-                      "unavailable": dict(r.unavailable),
-                      "without": [{"label": lab, "matches": list(m)} for lab, m in r.without],
-                      f"{metric('f')}_of_precision_recall": span(r.own_f),
-                      "verdict": r.verdict} for r in self.rows],
-            "labels": [{"label": a.label, "line": a.line,
+        return json_safe(
+            {
+                "schema": AUDIT_SCHEMA,
+                "clfeval_version": __version__,
+                "source": self.source,
+                "beta": self.beta,
+                "single_label": self.single_label,
+                "decimals": self.decimals,
+                "frequencies": self.frequencies,
+                "rows": [
+                    {
+                        "label": r.row,
+                        "line": r.line,
+                        "metric": metric(r.metric),
+                        "reported": float(r.figure.value),
+                        "reported_text": r.figure.text,
+                        "decimals": r.figure.decimals,
+                        "interval": span(_span(r.figure)),
+                        "claimed": r.claimed,
+                        "matches": list(r.matches),
+                        "ruled_out": list(r.ruled_out),
+                        "candidates": {k: span(v) for k, v in r.candidates.items()},
+                        "unavailable": dict(r.unavailable),
+                        "without": [{"label": lab, "matches": list(m)} for lab, m in r.without],
+                        f"{metric('f')}_of_precision_recall": span(r.own_f),
+                        "verdict": r.verdict,
+                    }
+                    for r in self.rows
+                ],
+                "labels": [
+                    {
+                        "label": a.label,
+                        "line": a.line,
                         "given": {metric(k): v.text for k, v in a.given.items()},
-                        f"{metric('f')}_of_precision_recall": span(a.harmonic), "flags": list(a.flags),
+                        f"{metric('f')}_of_precision_recall": span(a.harmonic),
+                        "flags": list(a.flags),
                         "counts": None if a.counts is None else {k: list(v) for k, v in a.counts.items()},
-                        "tables": a.tables} for a in self.labels],
-            "exact": None if self.combinations is None else {"combinations": self.combinations},
-            "messages": list(self.messages)})
+                        "tables": a.tables,
+                    }
+                    for a in self.labels
+                ],
+                "exact": None if self.combinations is None else {"combinations": self.combinations},
+                "messages": list(self.messages),
+            }
+        )
 
 
 def _figures(row: Mapping[str, Any], decimals: int | None) -> dict[str, Reported]:
@@ -219,8 +251,11 @@ def _figures(row: Mapping[str, Any], decimals: int | None) -> dict[str, Reported
         name = {"f1": "f", "f-score": "f"}.get(key, key)
         if name not in ("precision", "recall", "f", "support", "accuracy"):
             raise OptionError(f"unknown figure {key!r}: expected precision, recall, f1, support or accuracy")
-        out[name] = value if isinstance(value, Reported) else reported(
-            value, None if name == "support" else decimals, count=name == "support")
+        out[name] = (
+            value
+            if isinstance(value, Reported)
+            else reported(value, None if name == "support" else decimals, count=name == "support")
+        )
     return out
 
 
@@ -253,8 +288,9 @@ def _solve_label(given: Mapping[str, Reported], n: int | None, beta: float) -> t
     return result, []
 
 
-def _micro_spans(totals: Mapping[str, tuple[int | None, int | None]], n: int | None, single_label: bool,
-                 b2: Fraction) -> dict[str, Span]:
+def _micro_spans(
+    totals: Mapping[str, tuple[int | None, int | None]], n: int | None, single_label: bool, b2: Fraction
+) -> dict[str, Span]:
     (tp_lo, tp_hi), (fp_lo, fp_hi), (fn_lo, fn_hi) = totals["tp"], totals["fp"], totals["fn"]
     if tp_lo is None or tp_hi is None:
         return {}
@@ -267,15 +303,18 @@ def _micro_spans(totals: Mapping[str, tuple[int | None, int | None]], n: int | N
     if fn_lo is not None and fn_hi is not None:
         out["recall"] = (_ratio(tp_lo, tp_lo + fn_hi), _ratio(tp_hi, tp_hi + fn_lo))
         if fp_lo is not None and fp_hi is not None:
+
             def f(tp: int, fp: int, fn: int) -> Fraction:
                 den = (1 + b2) * tp + b2 * fn + fp
                 return (1 + b2) * tp / den if den else Fraction(0)
+
             out["f"] = (f(tp_lo, fp_hi, fn_hi), f(tp_hi, fp_lo, fn_lo))
     return out
 
 
-def _candidates(metric: str, names: Sequence[str], data: _Labels, b2: Fraction, single_label: bool
-                ) -> tuple[dict[str, Span], dict[str, str]]:
+def _candidates(
+    metric: str, names: Sequence[str], data: _Labels, b2: Fraction, single_label: bool
+) -> tuple[dict[str, Span], dict[str, str]]:
     """Each formula's interval for ``metric`` over the labels ``names`` (or why it cannot be computed)."""
     spans: dict[str, Span] = {}
     missing: dict[str, str] = {}
@@ -308,8 +347,10 @@ def _candidates(metric: str, names: Sequence[str], data: _Labels, b2: Fraction, 
             missing["macro_fa"] = "needs every label's precision and recall"
         else:
             spans["macro_fa"] = _f_of(_mean(p, ones), _mean(r, ones), b2)  # type: ignore[arg-type]
-    for name, weights, why in (("weighted", data.supports, "needs every label's support"),
-                               ("lfb", data.weights, "needs training frequencies (--train)")):
+    for name, weights, why in (
+        ("weighted", data.supports, "needs every label's support"),
+        ("lfb", data.weights, "needs training frequencies (--train)"),
+    ):
         if weights is None:
             missing[name] = why
         elif values is not None:
@@ -327,8 +368,9 @@ def _candidates(metric: str, names: Sequence[str], data: _Labels, b2: Fraction, 
     return spans, missing
 
 
-def _internal(figures: Mapping[str, Reported], metric: str, b2: Fraction, single_label: bool
-              ) -> tuple[set[str], str | None, Span | None]:
+def _internal(
+    figures: Mapping[str, Reported], metric: str, b2: Fraction, single_label: bool
+) -> tuple[set[str], str | None, Span | None]:
     """What the row's own P, R and F rule out (each assumed an average of the same kind), how F relates to
     Fβ(P, R) (``equal``, ``below``, ``above``) and Fβ(P, R) itself."""
     out: set[str] = set()
@@ -365,62 +407,104 @@ def _names(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _verdict(row: str, metric_name: str, figure: Reported, claimed: str | None, candidates: Mapping[str, Span],
-             matches: Sequence[str], without: Sequence[tuple[str, Sequence[str]]], relation: str | None,
-             equal_supports: bool, fa_name: str, micro_out: bool, own: Span | None) -> str:
+def _verdict(
+    row: str,
+    metric_name: str,
+    figure: Reported,
+    claimed: str | None,
+    candidates: Mapping[str, Span],
+    matches: Sequence[str],
+    without: Sequence[tuple[str, Sequence[str]]],
+    relation: str | None,
+    equal_supports: bool,
+    fa_name: str,
+    micro_out: bool,
+    own: Span | None,
+) -> str:
     what = f"{row} {figure.text}" if metric_name.lower() in row.lower() else f"{row} {metric_name} {figure.text}"
     if matches:
-        said = f"{what} is {_DESCRIBED[matches[0]].format(m=metric_name)}" if len(matches) == 1 else \
-            f"{what} is reproduced by {_names(matches)} alike at this rounding"
+        said = (
+            f"{what} is {_DESCRIBED[matches[0]].format(m=metric_name)}"
+            if len(matches) == 1
+            else f"{what} is reproduced by {_names(matches)} alike at this rounding"
+        )
         if equal_supports and {"macro", "weighted"} <= set(matches):
             said += " (the supports are equal, so weighted = macro)"
         family = {"macro_fa": "macro"}
         if claimed and claimed in CANDIDATES and not any(family.get(m, m) == claimed for m in matches):
-            said += f"; the row is named {claimed}, but {claimed} gives {_range(candidates[claimed], figure)}" \
-                if claimed in candidates else f"; the row is named {claimed}, which is not among them"
+            said += (
+                f"; the row is named {claimed}, but {claimed} gives {_range(candidates[claimed], figure)}"
+                if claimed in candidates
+                else f"; the row is named {claimed}, which is not among them"
+            )
         return said
     if candidates:
-        said = f"{what}: no formula reproduces it (" + "; ".join(
-            f"{k} gives {_range(v, figure)}" for k, v in candidates.items()) + ")"
+        said = (
+            f"{what}: no formula reproduces it ("
+            + "; ".join(f"{k} gives {_range(v, figure)}" for k, v in candidates.items())
+            + ")"
+        )
         if without:
             said += "; " + "; ".join(f"{_names(list(m))} without {lab!r} does" for lab, m in without)
         return said
     own_f = f" ({_range(own, figure)})" if own else ""
     if relation == "below":
-        return (f"{what} is below the {fa_name} of the row's own precision and recall{own_f}: a mean of per-label "
-                f"{fa_name} (macro AF, weighted or lfb), not FA (macro_fa) or micro")
+        return (
+            f"{what} is below the {fa_name} of the row's own precision and recall{own_f}: a mean of per-label "
+            f"{fa_name} (macro AF, weighted or lfb), not FA (macro_fa) or micro"
+        )
     if relation == "equal":
-        return (f"{what} equals the {fa_name} of the row's own precision and recall{own_f}, as FA (macro_fa) and micro "
-                "do; AF gives this only when every label's precision equals its recall")
+        return (
+            f"{what} equals the {fa_name} of the row's own precision and recall{own_f}, as FA (macro_fa) and micro "
+            "do; AF gives this only when every label's precision equals its recall"
+        )
     if relation == "above":
-        return (f"{what} is above the {fa_name} of the row's own precision and recall{own_f}: no average does that "
-                f"(every "
-                f"mean of per-label {fa_name} is at most the {fa_name} of the same means of precision and recall)")
+        return (
+            f"{what} is above the {fa_name} of the row's own precision and recall{own_f}: no average does that "
+            f"(every "
+            f"mean of per-label {fa_name} is at most the {fa_name} of the same means of precision and recall)"
+        )
     return f"{what}: nothing to check it against (give per-label rows, or the row's precision, recall and F)" + (
-        "; not single-label micro, whose precision and recall are equal" if micro_out else "")
+        "; not single-label micro, whose precision and recall are equal" if micro_out else ""
+    )
 
 
 def _exact(data: _Labels, solved: Mapping[str, Any], beta: float, single_label: bool) -> tuple[int | None, str | None]:
     """Score every combination of per-label tables when all are enumerated and few enough."""
-    if not single_label or data.n is None or not solved or len(solved) != len(data.names) or any(
-            c is None or c.count != len(c.tables) or not c.tables for c in solved.values()):
+    if (
+        not single_label
+        or data.n is None
+        or not solved
+        or len(solved) != len(data.names)
+        or any(c is None or c.count != len(c.tables) or not c.tables for c in solved.values())
+    ):
         return None, None
     if math.prod(len(c.tables) for c in solved.values()) > EXACT_COMBINATIONS:
         return None, None
     options = [[BinaryTable(t.tp, t.fp, t.fn, t.tn, beta) for t in c.tables] for c in solved.values()]
     values = average_values(tuple(solved), options, data.n, beta, single_label)
     if not values:
-        return 0, ("no combination of the per-label tables is one single-label confusion matrix (Σ fp = Σ fn, "
-                   "Σ tp + Σ fp = N): the figures are not from one matrix")
+        return 0, (
+            "no combination of the per-label tables is one single-label confusion matrix (Σ fp = Σ fn, "
+            "Σ tp + Σ fp = N): the figures are not from one matrix"
+        )
     data.exact = values
     return len(next(iter(values["micro"].values()))), None
 
 
-def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mapping[str, Any]] | Sequence[
-          tuple[str, Mapping[str, Any]]], *, beta: float = 1.0, decimals: int | None = None,
-          train: LabelFrequencies | Mapping[str, float] | None = None, single_label: bool = True,
-          train_source: str | None = None, source: str | None = None, lines: Mapping[str, int] | None = None
-          ) -> Audit:
+def audit(
+    labels: Mapping[str, Mapping[str, Any]],
+    averages: Mapping[str, Mapping[str, Any]]
+    | Sequence[tuple[str, Mapping[str, Any]] | tuple[str, Mapping[str, Any], int]],
+    *,
+    beta: float = 1.0,
+    decimals: int | None = None,
+    train: LabelFrequencies | Mapping[str, float] | None = None,
+    single_label: bool = True,
+    train_source: str | None = None,
+    source: str | None = None,
+    lines: Mapping[str, int] | None = None,
+) -> Audit:
     """Decide which formula reproduces each reported average, within the table's rounding.
 
     Parameters
@@ -461,8 +545,10 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
     b2 = b * b
     lines = lines or {}
     given = {str(k): _figures(v, decimals) for k, v in labels.items()}
-    pairs = [(p[0], p[1], p[2] if len(p) > 2 else 0)
-             for p in (averages.items() if isinstance(averages, Mapping) else averages)]
+    pairs = [
+        (p[0], p[1], p[2] if len(p) > 2 else 0)
+        for p in (averages.items() if isinstance(averages, Mapping) else averages)
+    ]
     if not pairs:
         raise OptionError("the table has no averaged rows (macro, micro, weighted, average …) to audit")
     messages: list[str] = []
@@ -475,8 +561,8 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
         spans[label], harmonic = _label_spans(figures, b2)
         flags = []
         if harmonic is not None and "f" in figures and not _meets(harmonic, _span(figures["f"])):
-            own = _range(harmonic, figures["f"])
-            flags.append(f"F {figures['f'].text} is not the F of its precision and recall ({own})")
+            shown = _range(harmonic, figures["f"])
+            flags.append(f"F {figures['f'].text} is not the F of its precision and recall ({shown})")
         counts, tables = None, None
         if "support" in figures and len(figures) > 1:
             result, problems = _solve_label(figures, n, beta)
@@ -489,9 +575,15 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
         audits.append(LabelAudit(label, lines.get(label, 0), figures, harmonic, tuple(flags), counts, tables))
     totals = None
     if all_supports and solved and all(c is not None for c in solved.values()) and len(solved) == len(given):
-        totals = {k: (sum(c.ranges[k][0] for c in solved.values()),
-                      None if any(c.ranges[k][1] is None for c in solved.values())
-                      else sum(c.ranges[k][1] for c in solved.values())) for k in ("tp", "fp", "fn")}
+        totals = {
+            k: (
+                sum(c.ranges[k][0] for c in solved.values()),
+                None
+                if any(c.ranges[k][1] is None for c in solved.values())
+                else sum(c.ranges[k][1] for c in solved.values()),
+            )
+            for k in ("tp", "fp", "fn")
+        }
     weights = frequencies = None
     if train is not None:
         counts_of = train.counts if isinstance(train, LabelFrequencies) else train
@@ -499,8 +591,10 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
         absent = [k for k in counts_of if k not in given]
         frequencies = train_source or "given"
         if absent:
-            messages.append(f"lfb is over the table's labels; training labels not in the table: {_names(absent[:5])}"
-                            + (" …" if len(absent) > 5 else ""))
+            messages.append(
+                f"lfb is over the table's labels; training labels not in the table: {_names(absent[:5])}"
+                + (" …" if len(absent) > 5 else "")
+            )
     data = _Labels(list(given), spans, supports if all_supports else None, weights, totals, n, None)
     combinations, problem = _exact(data, solved, beta, single_label) if all_supports else (None, None)
     if problem:
@@ -519,17 +613,23 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
             figure = figures[metric]
             target = _span(figure)
             candidates, unavailable = _candidates(metric, data.names, data, b2, single_label)
-            exact = {k for k in candidates if data.exact is not None and k in data.exact}
+            known = data.exact or {}
+            exact = {k for k in candidates if k in known}
             for name in exact:  # the range over exact combinations (shown); a match needs one of them inside
-                v = data.exact[name]["precision" if metric == "accuracy" else metric]  # type: ignore[index]
+                v = known[name]["precision" if metric == "accuracy" else metric]
                 candidates[name] = (Fraction(float(v.min())), Fraction(float(v.max())))
-            matches = tuple(k for k, s in candidates.items()
-                            if (_exact_hit(data.exact[k], metric, target) if k in exact  # type: ignore[index]
-                                else _meets(s, target, inclusive=k == "micro")))
+            matches = tuple(
+                k
+                for k, s in candidates.items()
+                if (_exact_hit(known[k], metric, target) if k in exact else _meets(s, target, inclusive=k == "micro"))
+            )
             excluded, relation, own = _internal(figures, metric, b2, single_label)
-            ruled_out = tuple(k for k in CANDIDATES if k not in matches and (k in candidates or k in excluded)
-                              and not (metric != "f" and k == "macro_fa"))
-            without = ()
+            ruled_out = tuple(
+                k
+                for k in CANDIDATES
+                if k not in matches and (k in candidates or k in excluded) and not (metric != "f" and k == "macro_fa")
+            )
+            without: tuple[tuple[str, tuple[str, ...]], ...] = ()
             if not matches and candidates and len(data.names) > 2 and metric != "accuracy":
                 found = []
                 for label in data.names:
@@ -541,12 +641,39 @@ def audit(labels: Mapping[str, Mapping[str, Any]], averages: Mapping[str, Mappin
                 without = tuple(found)
             fa_name = f_title(beta)
             metric_name = fa_name if metric == "f" else metric
-            verdict = _verdict(row, metric_name, figure, claimed, candidates, matches, without, relation,
-                               equal_supports, fa_name, "micro" in excluded, own)
-            rows.append(AverageAudit(row, row_line, metric, figure, claimed, candidates, matches,
-                                     ruled_out, unavailable, without, verdict, own))
-    return Audit(source, beta, single_label, decimals, frequencies, tuple(audits), tuple(rows), combinations,
-                 tuple(messages))
+            verdict = _verdict(
+                row,
+                metric_name,
+                figure,
+                claimed,
+                candidates,
+                matches,
+                without,
+                relation,
+                equal_supports,
+                fa_name,
+                "micro" in excluded,
+                own,
+            )
+            rows.append(
+                AverageAudit(
+                    row,
+                    row_line,
+                    metric,
+                    figure,
+                    claimed,
+                    candidates,
+                    matches,
+                    ruled_out,
+                    unavailable,
+                    without,
+                    verdict,
+                    own,
+                )
+            )
+    return Audit(
+        source, beta, single_label, decimals, frequencies, tuple(audits), tuple(rows), combinations, tuple(messages)
+    )
 
 
 def _exact_hit(values: Mapping[str, Any], metric: str, target: Span) -> bool:
@@ -554,9 +681,16 @@ def _exact_hit(values: Mapping[str, Any], metric: str, target: Span) -> bool:
     return bool(((v >= float(target[0]) - _TOLERANCE) & (v <= float(target[1]) + _TOLERANCE)).any())
 
 
-def audit_table(table: FigureTable, *, beta: float = 1.0, decimals: int | None = None,
-                train: LabelFrequencies | Mapping[str, float] | None = None, train_source: str | None = None,
-                single_label: bool = True, all_averages: bool = False) -> Audit:
+def audit_table(
+    table: FigureTable,
+    *,
+    beta: float = 1.0,
+    decimals: int | None = None,
+    train: LabelFrequencies | Mapping[str, float] | None = None,
+    train_source: str | None = None,
+    single_label: bool = True,
+    all_averages: bool = False,
+) -> Audit:
     """Audit a table read by :func:`~clfeval.inverse.figures.read_figure_table`.
 
     With ``all_averages`` every row is an averaged row (a results table, one system or setting per
@@ -565,14 +699,24 @@ def audit_table(table: FigureTable, *, beta: float = 1.0, decimals: int | None =
     label_rows = () if all_averages else table.labels
     average_rows = table.labels + table.averages if all_averages else table.averages
     if not average_rows:
-        raise InputError("has no averaged rows to audit: name them macro, micro, weighted, macro avg, average … "
-                         "(or pass --all-averages when every row is one)", table.source)
+        raise InputError(
+            "has no averaged rows to audit: name them macro, micro, weighted, macro avg, average … "
+            "(or pass --all-averages when every row is one)",
+            table.source,
+        )
     seen: dict[str, int] = {}
     for label, line, _ in label_rows:
         if label in seen:
             raise InputError(f"the label {label!r} appears twice (first on line {seen[label]})", table.source, line)
         seen[label] = line
-    return audit({label: figures for label, _, figures in label_rows},
-                 [(name, figures, line) for name, line, figures in average_rows], beta=beta, decimals=decimals,
-                 train=train, train_source=train_source, single_label=single_label, source=table.source,
-                 lines={label: line for label, line, _ in label_rows})
+    return audit(
+        {label: figures for label, _, figures in label_rows},
+        [(name, figures, line) for name, line, figures in average_rows],
+        beta=beta,
+        decimals=decimals,
+        train=train,
+        train_source=train_source,
+        single_label=single_label,
+        source=table.source,
+        lines={label: line for label, line, _ in label_rows},
+    )

@@ -20,20 +20,56 @@ __all__ = ["AVERAGE_ROWS", "FigureTable", "read_figure_table", "read_label_figur
 
 #: Row labels that name an average (lower case, spaces collapsed) → the average they claim to be, if any.
 AVERAGE_ROWS: Mapping[str, str | None] = {
-    "macro": "macro", "macro avg": "macro", "macro average": "macro", "macro-average": "macro",
-    "macro-averaged": "macro", "macro f1": "macro",
-    "micro": "micro", "micro avg": "micro", "micro average": "micro", "micro-average": "micro",
-    "weighted": "weighted", "weighted avg": "weighted", "weighted average": "weighted",
-    "samples avg": "samples", "samples": "samples",
-    "average": None, "avg": None, "avg / total": None, "mean": None, "overall": None, "all": None, "total": None,
+    "macro": "macro",
+    "macro avg": "macro",
+    "macro average": "macro",
+    "macro-average": "macro",
+    "macro-averaged": "macro",
+    "macro f1": "macro",
+    "micro": "micro",
+    "micro avg": "micro",
+    "micro average": "micro",
+    "micro-average": "micro",
+    "weighted": "weighted",
+    "weighted avg": "weighted",
+    "weighted average": "weighted",
+    "samples avg": "samples",
+    "samples": "samples",
+    "average": None,
+    "avg": None,
+    "avg / total": None,
+    "mean": None,
+    "overall": None,
+    "all": None,
+    "total": None,
     "accuracy": "accuracy",
 }
-_COLUMNS = {"label": "label", "class": "label", "name": "label", "": "label",
-            "precision": "precision", "p": "precision", "prec": "precision", "pre": "precision",
-            "recall": "recall", "r": "recall", "rec": "recall",
-            "f1": "f", "f1-score": "f", "f1 score": "f", "f-score": "f", "f": "f", "f-measure": "f", "fscore": "f",
-            "support": "support", "n": "support", "count": "support", "instances": "support",
-            "accuracy": "accuracy", "acc": "accuracy"}
+_COLUMNS = {
+    "label": "label",
+    "class": "label",
+    "name": "label",
+    "": "label",
+    "precision": "precision",
+    "p": "precision",
+    "prec": "precision",
+    "pre": "precision",
+    "recall": "recall",
+    "r": "recall",
+    "rec": "recall",
+    "f1": "f",
+    "f1-score": "f",
+    "f1 score": "f",
+    "f-score": "f",
+    "f": "f",
+    "f-measure": "f",
+    "fscore": "f",
+    "support": "support",
+    "n": "support",
+    "count": "support",
+    "instances": "support",
+    "accuracy": "accuracy",
+    "acc": "accuracy",
+}
 
 
 @dataclass(frozen=True)
@@ -84,14 +120,20 @@ def read_figure_table(path: str) -> FigureTable:
     if not rows:
         raise InputError("is empty: expected a header (label, precision, recall, f1, support) and rows", path)
     header_line, header = rows[0]
-    names = [_COLUMNS.get(_normal(h)) for h in header]
+    found = [_COLUMNS.get(_normal(h)) for h in header]
+    unknown = [h for h, n in zip(header, found) if n is None]
+    names = [n for n in found if n is not None]
     if "label" not in names:  # classification_report: the header has no label column
         names = ["label"] + names
-    unknown = [h for h, n in zip(header, names[-len(header):]) if n is None]
     if unknown or not {"precision", "recall", "f", "support", "accuracy"} & set(names):
-        raise InputError(f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
-                         f"{', '.join(repr(h) for h in header)}", path, header_line)
-    labels, averages = [], []
+        raise InputError(
+            f"the header should name the columns label, precision, recall, f1, support (accuracy); found "
+            f"{', '.join(repr(h) for h in header)}",
+            path,
+            header_line,
+        )
+    labels: list[tuple[str, int, Mapping[str, str]]] = []
+    averages: list[tuple[str, int, Mapping[str, str]]] = []
     for line, cells in rows[1:]:
         if len(cells) > len(names):
             raise InputError(f"expected at most {len(names)} cells, found {len(cells)}", path, line)
@@ -118,7 +160,7 @@ def read_label_figures(path: str, *, decimals: int | None = None) -> dict[str, d
     for label, line, figures in table.labels:
         if label in out:
             raise InputError(f"the label {label!r} appears twice", path, line)
-        out[label] = {k: reported(v, None if k == "support" else decimals, count=k == "support")
-                      for k, v in figures.items()}
+        out[label] = {
+            k: reported(v, None if k == "support" else decimals, count=k == "support") for k, v in figures.items()
+        }
     return out
-

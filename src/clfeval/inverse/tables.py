@@ -33,8 +33,17 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.score.result import Rendered, json_safe
 from clfeval.score.scorer import average_measures, per_label_measures
 
-__all__ = ["COUNT_QUANTITIES", "QUANTITIES", "BinaryTable", "Conversion", "LabelConversion", "Reported", "convert",
-           "convert_labels", "reported"]
+__all__ = [
+    "COUNT_QUANTITIES",
+    "QUANTITIES",
+    "BinaryTable",
+    "Conversion",
+    "LabelConversion",
+    "Reported",
+    "convert",
+    "convert_labels",
+    "reported",
+]
 
 #: The quantities the converter takes and returns, with their definitions.
 QUANTITIES: Mapping[str, str] = {
@@ -74,7 +83,7 @@ class Reported:
 
     @property
     def half(self) -> Fraction:
-        return Fraction(0) if self.decimals is None else Fraction(1, 2 * 10 ** self.decimals)
+        return Fraction(0) if self.decimals is None else Fraction(1, 2 * 10**self.decimals)
 
     @property
     def low(self) -> Fraction:
@@ -90,10 +99,12 @@ _NUMBER = re.compile(r"^\s*([+-]?)(\d*)(?:\.(\d*))?\s*(%?)\s*$")
 
 def check_decimals(decimals: int | None) -> None:
     """Refuse a number of decimals that is not a whole number from 0 to 15 (--decimals)."""
-    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int)
-                                 or not 0 <= decimals <= 15):
-        raise OptionError(f"decimals must be a whole number from 0 to 15 (the digits a figure was rounded to), "
-                          f"not {decimals!r}")
+    if decimals is not None and (
+        isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15
+    ):
+        raise OptionError(
+            f"decimals must be a whole number from 0 to 15 (the digits a figure was rounded to), not {decimals!r}"
+        )
 
 
 def reported(value: str | float | int | Fraction, decimals: int | None = None, *, count: bool = False) -> Reported:
@@ -124,7 +135,7 @@ def reported(value: str | float | int | Fraction, decimals: int | None = None, *
         raise OptionError(f"{text!r} is not a number")
     sign, whole, frac, percent = match.groups()
     digits = len(frac or "")
-    number = Fraction(int((whole or "0") + (frac or "")), 10 ** digits) * (-1 if sign == "-" else 1)
+    number = Fraction(int((whole or "0") + (frac or "")), 10**digits) * (-1 if sign == "-" else 1)
     if count:
         if percent or number.denominator != 1 or number < 0:
             raise OptionError(f"{text!r} is not a count (a whole number ≥ 0)")
@@ -144,8 +155,13 @@ def _forms(beta: Fraction) -> dict[str, tuple[Form, Form]]:
     total = {"tp": one, "fn": one, "fp": one, "tn": one}
     unit = {"": one}
     return {
-        "tp": ({"tp": one}, unit), "fp": ({"fp": one}, unit), "fn": ({"fn": one}, unit), "tn": ({"tn": one}, unit),
-        "n": (total, unit), "support": ({"tp": one, "fn": one}, unit), "predicted": ({"tp": one, "fp": one}, unit),
+        "tp": ({"tp": one}, unit),
+        "fp": ({"fp": one}, unit),
+        "fn": ({"fn": one}, unit),
+        "tn": ({"tn": one}, unit),
+        "n": (total, unit),
+        "support": ({"tp": one, "fn": one}, unit),
+        "predicted": ({"tp": one, "fp": one}, unit),
         "precision": ({"tp": one}, {"tp": one, "fp": one}),
         "recall": ({"tp": one}, {"tp": one, "fn": one}),
         "f": ({"tp": 1 + b2}, {"tp": 1 + b2, "fn": b2, "fp": one}),
@@ -261,8 +277,11 @@ class _Search:
         for value in values:
             if len(self.tables) >= self.keep:
                 break
-            row = fixed | {var: value}
-            self.tables.append((row["tp"], row["fp"], row["fn"], row.get("tn")))
+            if value is None:  # an unbounded tn: every other count is fixed
+                self.tables.append((fixed["tp"], fixed["fp"], fixed["fn"], None))
+            else:
+                row = fixed | {var: value}
+                self.tables.append((row["tp"], row["fp"], row["fn"], row.get("tn")))
 
 
 @dataclass(frozen=True)
@@ -278,18 +297,27 @@ class BinaryTable:
     def quantities(self) -> dict[str, float | int | None]:
         """Every quantity of :data:`QUANTITIES` (``None`` when undefined, 0/0, or needing an unknown tn)."""
         tp, fp, fn, tn = self.tp, self.fp, self.fn, self.tn
-        b2 = self.beta ** 2
+        b2 = self.beta**2
 
         def div(a: float, b: float) -> float | None:
             return a / b if b else None
 
         n = None if tn is None else tp + fp + fn + tn
-        return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "n": n, "support": tp + fn, "predicted": tp + fp,
-                "precision": div(tp, tp + fp), "recall": div(tp, tp + fn),
-                "f": div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
-                "accuracy": None if n is None else div(tp + tn, n),  # type: ignore[operator]
-                "specificity": None if tn is None else div(tn, tn + fp),
-                "prevalence": None if n is None else div(tp + fn, n)}
+        return {
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "tn": tn,
+            "n": n,
+            "support": tp + fn,
+            "predicted": tp + fp,
+            "precision": div(tp, tp + fp),
+            "recall": div(tp, tp + fn),
+            "f": div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+            "accuracy": None if n is None else div(tp + tn, n),  # type: ignore[operator]
+            "specificity": None if tn is None else div(tn, tn + fp),
+            "prevalence": None if n is None else div(tp + fn, n),
+        }
 
 
 @dataclass(frozen=True)
@@ -325,13 +353,29 @@ class Conversion(Rendered):
         """The ``clfeval.convert/1`` JSON contract."""
         from clfeval._version import __version__
 
-        return json_safe({
-            "schema": "clfeval.convert/1", "clfeval_version": __version__, "beta": self.beta,
-            "given": {k: {"reported": v.text, "value": float(v.value), "decimals": v.decimals,
-                          "interval": [float(v.low), float(v.high)]} for k, v in self.given.items()},
-            "status": self.status, "count": self.count, "listed": len(self.tables), "limit": self.limit,
-            "ranges": {k: list(v) for k, v in self.ranges.items()},
-            "tables": [t.quantities() for t in self.tables], "messages": list(self.messages)})
+        return json_safe(
+            {
+                "schema": "clfeval.convert/1",
+                "clfeval_version": __version__,
+                "beta": self.beta,
+                "given": {
+                    k: {
+                        "reported": v.text,
+                        "value": float(v.value),
+                        "decimals": v.decimals,
+                        "interval": [float(v.low), float(v.high)],
+                    }
+                    for k, v in self.given.items()
+                },
+                "status": self.status,
+                "count": self.count,
+                "listed": len(self.tables),
+                "limit": self.limit,
+                "ranges": {k: list(v) for k, v in self.ranges.items()},
+                "tables": [t.quantities() for t in self.tables],
+                "messages": list(self.messages),
+            }
+        )
 
 
 def _solve(given: Mapping[str, Reported], beta: Fraction, keep: int) -> _Search:
@@ -344,8 +388,10 @@ def _solve(given: Mapping[str, Reported], beta: Fraction, keep: int) -> _Search:
 def _settles(unknowns: set[str]) -> str:
     if unknowns <= {"tn"}:
         return ""
-    return ("tp, fp and fn are not bounded by these figures (ratios fix proportions only): give a count — n, "
-            "support, predicted, tp, fp or fn")
+    return (
+        "tp, fp and fn are not bounded by these figures (ratios fix proportions only): give a count — n, "
+        "support, predicted, tp, fp or fn"
+    )
 
 
 def convert(beta: float = 1.0, limit: int = 100, **figures: str | float | int | Reported | None) -> Conversion:
@@ -390,9 +436,19 @@ def convert(beta: float = 1.0, limit: int = 100, **figures: str | float | int | 
     try:
         search = _solve(given, b, limit)
     except _TooMany:
-        return Conversion(given, beta, "too many", 0, (), {}, (
-            f"more than {WORK_LIMIT:,} partial tables to try: give more figures (n, support or predicted narrow it "
-            "most), or more decimals",), limit)
+        return Conversion(
+            given,
+            beta,
+            "too many",
+            0,
+            (),
+            {},
+            (
+                f"more than {WORK_LIMIT:,} partial tables to try: give more figures (n, support or predicted narrow it "
+                "most), or more decimals",
+            ),
+            limit,
+        )
     tables = tuple(BinaryTable(*t, beta=beta) for t in search.tables)
     ranges = {k: (v[0], v[1]) for k, v in search.ranges.items()}
     messages: list[str] = []
@@ -429,8 +485,10 @@ def _disagreements(given: Mapping[str, Reported], beta: Fraction) -> list[str]:
         return [f"{a} = {given[a].text} and {b} = {given[b].text} disagree: no table has both" for a, b in pairs]
     culprits = [a for a in given if _fits({k: v for k, v in given.items() if k != a}, beta, unbounded_fits=False)]
     if culprits:
-        return ["no table fits all the figures together, though every two of them fit; the rest fit without "
-                + " or without ".join(f"{a} = {given[a].text}" for a in culprits)]
+        return [
+            "no table fits all the figures together, though every two of them fit; the rest fit without "
+            + " or without ".join(f"{a} = {given[a].text}" for a in culprits)
+        ]
     return ["no table fits the figures together, though every two of them fit: check the figures"]
 
 
@@ -460,37 +518,51 @@ class LabelConversion(Rendered):
     n: int
     beta: float
     combinations: int
-    averages: Mapping[str, Mapping[str, tuple[float, float] | None]]
+    averages: Mapping[str, Mapping[str, tuple[float, float]]]
     messages: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
         """The ``clfeval.convert/1`` JSON contract, multi-class form."""
         from clfeval._version import __version__
 
-        return json_safe({
-            "schema": "clfeval.convert/1", "clfeval_version": __version__, "beta": self.beta, "n": self.n,
-            "labels": {k: {key: v for key, v in c.to_dict().items() if key not in ("schema", "clfeval_version")}
-                       for k, c in self.labels.items()},
-            "combinations": self.combinations,
-            "averages": {k: {m: list(b) if b is not None else None for m, b in v.items()}
-                         for k, v in self.averages.items()},
-            "messages": list(self.messages)})
+        return json_safe(
+            {
+                "schema": "clfeval.convert/1",
+                "clfeval_version": __version__,
+                "beta": self.beta,
+                "n": self.n,
+                "labels": {
+                    k: {key: v for key, v in c.to_dict().items() if key not in ("schema", "clfeval_version")}
+                    for k, c in self.labels.items()
+                },
+                "combinations": self.combinations,
+                "averages": {
+                    k: {m: list(b) if b is not None else None for m, b in v.items()} for k, v in self.averages.items()
+                },
+                "messages": list(self.messages),
+            }
+        )
 
 
 #: The averages a per-label table determines (lfb with test frequencies is ``weighted``; samples needs instances).
 _LABEL_AVERAGES = ("micro", "macro", "macro_fa", "weighted")
 
 
-def average_values(labels: tuple[str, ...], options: list[list[BinaryTable]], n: int, beta: float,
-                   single_label: bool) -> dict[str, dict[str, np.ndarray]]:
+def average_values(
+    labels: tuple[str, ...], options: list[list[BinaryTable]], n: int, beta: float, single_label: bool
+) -> dict[str, dict[str, np.ndarray]]:
     """Every combination of per-label tables, scored at once by the scorer's own averages (0/0 → 0).
 
     Returns average name → measure → one value per fitting combination (single-label: Σ fp = Σ fn
     and Σ tp + Σ fp = n); empty when none fits.
     """
     choice = np.array(list(itertools.product(*(range(len(o)) for o in options))), dtype=np.intp)
-    tp, fp, fn = (np.stack([np.array([getattr(t, a) for t in o], dtype=np.int64)[choice[:, j]]
-                            for j, o in enumerate(options)], axis=1) for a in ("tp", "fp", "fn"))
+    tp, fp, fn = (
+        np.stack(
+            [np.array([getattr(t, a) for t in o], dtype=np.int64)[choice[:, j]] for j, o in enumerate(options)], axis=1
+        )
+        for a in ("tp", "fp", "fn")
+    )
     if single_label:
         keep = (fp.sum(axis=1) == fn.sum(axis=1)) & ((tp + fp).sum(axis=1) == n)
         tp, fp, fn = tp[keep], fp[keep], fn[keep]
@@ -501,8 +573,9 @@ def average_values(labels: tuple[str, ...], options: list[list[BinaryTable]], n:
     return {name: dict(averages[name]) for name in _LABEL_AVERAGES}
 
 
-def _average_bounds(values: Mapping[str, Mapping[str, np.ndarray]]
-                    ) -> tuple[int, dict[str, dict[str, tuple[float, float]]]]:
+def _average_bounds(
+    values: Mapping[str, Mapping[str, np.ndarray]],
+) -> tuple[int, dict[str, dict[str, tuple[float, float]]]]:
     """How many combinations fit, and each average's (lowest, highest) value over them."""
     if not values:
         return 0, {}
@@ -510,8 +583,14 @@ def _average_bounds(values: Mapping[str, Mapping[str, np.ndarray]]
     return count, {name: {m: (float(v.min()), float(v.max())) for m, v in by.items()} for name, by in values.items()}
 
 
-def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported | None]], *, n: int | None = None,
-                   beta: float = 1.0, single_label: bool = True, limit: int = 100) -> LabelConversion:
+def convert_labels(
+    rows: Mapping[str, Mapping[str, str | float | int | Reported | None]],
+    *,
+    n: int | None = None,
+    beta: float = 1.0,
+    single_label: bool = True,
+    limit: int = 100,
+) -> LabelConversion:
     """Per-label reported figures (precision, recall, F and support, or any of :data:`QUANTITIES`) back into counts.
 
     Each label is solved as a binary table with n instances (default: the sum of the supports);
@@ -534,21 +613,31 @@ def convert_labels(rows: Mapping[str, Mapping[str, str | float | int | Reported 
             raise OptionError("give every label's support, or n")
         n = sum(reported(s, count=True).value for s in supports)  # type: ignore[arg-type, misc]
     conversions = {label: convert(beta=beta, limit=limit, n=n, **dict(row)) for label, row in rows.items()}
-    messages = [f"{label}: {m}" for label, c in conversions.items() for m in c.messages
-                if not m.startswith(("tn is not determined",))]
+    messages = [
+        f"{label}: {m}"
+        for label, c in conversions.items()
+        for m in c.messages
+        if not m.startswith(("tn is not determined",))
+    ]
     options = [[BinaryTable(t.tp, t.fp, t.fn, t.tn, beta) for t in c.tables] for c in conversions.values()]
     if any(c.count > len(c.tables) for c in conversions.values()):
         messages.append(f"a label has more than {limit} tables: the averages range over the {limit} listed")
     size = math.prod(len(o) for o in options)
-    combinations, averages = 0, {}
+    combinations = 0
+    averages: dict[str, dict[str, tuple[float, float]]] = {}
     if size and size <= COMBINATION_LIMIT:
         values = average_values(tuple(conversions), options, int(n), beta, single_label)
         combinations, averages = _average_bounds(values)
         if combinations == 0:
-            messages.append("no combination of the per-label tables is a single-label table (Σ fp = Σ fn and "
-                            "Σ tp + Σ fp = n): the figures are not from one single-label confusion matrix"
-                            if single_label else "no label has a consistent table")
+            messages.append(
+                "no combination of the per-label tables is a single-label table (Σ fp = Σ fn and "
+                "Σ tp + Σ fp = n): the figures are not from one single-label confusion matrix"
+                if single_label
+                else "no label has a consistent table"
+            )
     elif size:
-        messages.append(f"{size:,} combinations of per-label tables: too many to range the averages over; give more "
-                        "decimals or counts")
+        messages.append(
+            f"{size:,} combinations of per-label tables: too many to range the averages over; give more "
+            "decimals or counts"
+        )
     return LabelConversion(conversions, int(n), beta, combinations, averages, tuple(messages))

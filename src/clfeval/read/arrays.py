@@ -22,8 +22,16 @@ from clfeval.count.labelsets import LabelSetCounts, canonical_set
 from clfeval.count.limits import check_dense
 from clfeval.errors import InputError
 
-__all__ = ["GIVEN_BLOCKS", "count_in_blocks", "count_label_sets", "count_labels", "count_systems", "frequencies_of",
-           "systems_of", "to_sequence"]
+__all__ = [
+    "GIVEN_BLOCKS",
+    "count_in_blocks",
+    "count_label_sets",
+    "count_labels",
+    "count_systems",
+    "frequencies_of",
+    "systems_of",
+    "to_sequence",
+]
 
 #: How blocks given with in-memory instances are named in reports.
 GIVEN_BLOCKS = "blocks given with the instances"
@@ -60,7 +68,7 @@ def _first_missing(values: Sequence[Any] | np.ndarray) -> int:
     return -1
 
 
-def _check_lengths(gold: Sequence[Any], pred: Sequence[Any]) -> None:
+def _check_lengths(gold: Sequence[Any] | np.ndarray, pred: Sequence[Any] | np.ndarray) -> None:
     if len(gold) != len(pred):
         short = "pred" if len(pred) < len(gold) else "gold"
         raise InputError(f"gold has {len(gold)} labels but pred has {len(pred)}: {short} ends early")
@@ -72,8 +80,9 @@ def _names(values: Iterable[Any]) -> list[str]:
         seen: dict[str, Any] = {}
         for name, value in zip(names, values):
             if name in seen:
-                raise InputError(f"labels {seen[name]!r} and {value!r} have the same name {name!r}; "
-                                 "use one type of label")
+                raise InputError(
+                    f"labels {seen[name]!r} and {value!r} have the same name {name!r}; use one type of label"
+                )
             seen[name] = value
     return names
 
@@ -92,7 +101,7 @@ def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
             cells = cells[np.ix_(present, present)]
         return ConfusionCounts(tuple(str(lo + int(i)) for i in present), cells)
     values, codes = np.unique(np.concatenate([gold, pred]), return_inverse=True)
-    return _from_codes(values.tolist(), codes[:len(gold)], codes[len(gold):])
+    return _from_codes(values.tolist(), codes[: len(gold)], codes[len(gold) :])
 
 
 def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
@@ -102,7 +111,7 @@ def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> Confusio
     return ConfusionCounts(tuple(_names(values)), cells)
 
 
-class _Codes(dict):  # type: ignore[type-arg]
+class _Codes(dict[Any, int]):
     """label → code, assigning the next code to a label on first sight: one hash lookup per element."""
 
     def __missing__(self, key: Any) -> int:
@@ -125,8 +134,10 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
         raise InputError("no labels: gold and pred are empty")
     if isinstance(g_seq, np.ndarray) and isinstance(p_seq, np.ndarray):
         if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub":
-            return _count_integers(g_seq.astype(np.int64) if g_seq.dtype.kind == "b" else g_seq,
-                                   p_seq.astype(np.int64) if p_seq.dtype.kind == "b" else p_seq)
+            return _count_integers(
+                g_seq.astype(np.int64) if g_seq.dtype.kind == "b" else g_seq,
+                p_seq.astype(np.int64) if p_seq.dtype.kind == "b" else p_seq,
+            )
         if g_seq.dtype.kind == "f" or p_seq.dtype.kind == "f":
             for role, arr in (("gold", g_seq), ("pred", p_seq)):
                 if arr.dtype.kind == "f" and np.isnan(arr).any():
@@ -148,12 +159,15 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
 def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[str]:
     if isinstance(value, str):
         if label_sep is None:
-            raise InputError("is a string, but multi-label instances must be collections of labels "
-                             "(or pass label_sep to split strings)", role, index=i)
+            raise InputError(
+                "is a string, but multi-label instances must be collections of labels "
+                "(or pass label_sep to split strings)",
+                role,
+                index=i,
+            )
         return [part.strip() for part in value.split(label_sep)] if value.strip() else []
     if _is_missing(value):
-        raise InputError(f"is {value!r}: a missing label set (use an empty collection for no labels)",
-                         role, index=i)
+        raise InputError(f"is {value!r}: a missing label set (use an empty collection for no labels)", role, index=i)
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if not isinstance(value, Iterable):
@@ -168,8 +182,9 @@ def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[
     return labels
 
 
-def count_label_sets(gold: Any, pred: Any, *, duplicates: str = "keep", empty: str = "ignore",
-                     label_sep: str | None = None) -> LabelSetCounts:
+def count_label_sets(
+    gold: Any, pred: Any, *, duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None
+) -> LabelSetCounts:
     """Count multi-label predictions held in memory (iterables of label collections)."""
     g_seq, p_seq = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     _check_lengths(g_seq, p_seq)
@@ -207,11 +222,11 @@ def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence
 def _unique_rows(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The unique columns of a (m, n) code array (codes below k) and their counts."""
     m = codes.shape[0]
-    if k ** m < 2 ** 62:
+    if k**m < 2**62:
         radix = k ** np.arange(m, dtype=np.int64)
         combined = radix @ codes
-        if k ** m <= _DENSE_LIMIT:
-            tally = np.bincount(combined, minlength=k ** m)
+        if k**m <= _DENSE_LIMIT:
+            tally = np.bincount(combined, minlength=k**m)
             keys = np.flatnonzero(tally)
             counts = tally[keys]
         else:
@@ -229,8 +244,15 @@ def systems_of(preds: Mapping[str, Any] | Sequence[Any]) -> tuple[list[str], lis
     return [chr(ord("A") + i) if i < 26 else f"system_{i + 1}" for i in range(len(columns))], columns
 
 
-def count_systems(gold: Any, preds: Mapping[str, Any] | Sequence[Any], *, multilabel: bool = False,
-                  duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None) -> JointCounts:
+def count_systems(
+    gold: Any,
+    preds: Mapping[str, Any] | Sequence[Any],
+    *,
+    multilabel: bool = False,
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    label_sep: str | None = None,
+) -> JointCounts:
     """Count several systems' predictions of the same gold labels, held in memory.
 
     ``preds`` maps system names to predictions, or is a sequence of predictions (named
@@ -246,8 +268,10 @@ def count_systems(gold: Any, preds: Mapping[str, Any] | Sequence[Any], *, multil
     if len(seqs[0]) == 0:
         raise InputError("no labels: gold and the predictions are empty")
     if multilabel:
-        sets = [[canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
-                for role, seq in zip(roles, seqs)]
+        sets = [
+            [canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
+            for role, seq in zip(roles, seqs)
+        ]
         return JointCounts(tuple(names), Counter(zip(*sets)), True, duplicates, empty)
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
@@ -263,7 +287,8 @@ def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None
     seq = to_sequence(train, "train")
     if multilabel:
         return LabelFrequencies.from_label_sets(
-            canonical_set(_as_label_set(v, "train", i, label_sep)) for i, v in enumerate(seq))
+            canonical_set(_as_label_set(v, "train", i, label_sep)) for i, v in enumerate(seq)
+        )
     values = seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
     at = _first_missing(values)
     if at >= 0:
@@ -274,8 +299,16 @@ def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None
     return LabelFrequencies.from_labels(map(rename.__getitem__, values))
 
 
-def count_in_blocks(columns: Sequence[Any], roles: Sequence[str], blocks: Any, *, multilabel: bool = False,
-                    duplicates: str = "keep", empty: str = "ignore", label_sep: str | None = None) -> Blocks:
+def count_in_blocks(
+    columns: Sequence[Any],
+    roles: Sequence[str],
+    blocks: Any,
+    *,
+    multilabel: bool = False,
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    label_sep: str | None = None,
+) -> Blocks:
     """In-memory instances grouped in blocks: ``columns`` (gold, then one prediction per system) and each
     instance's block id in ``blocks`` (any hashable values: sentence numbers, document names …).
 
@@ -296,8 +329,10 @@ def count_in_blocks(columns: Sequence[Any], roles: Sequence[str], blocks: Any, *
     if at >= 0:
         raise InputError(f"is {block_values[at]!r}: a missing block id", "blocks", index=at)
     if multilabel:
-        sets = [[canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
-                for role, seq in zip(roles, seqs)]
+        sets = [
+            [canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
+            for role, seq in zip(roles, seqs)
+        ]
         return Blocks.of_instances(list(zip(*sets)), block_values, GIVEN_BLOCKS)
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
@@ -308,8 +343,9 @@ def count_in_blocks(columns: Sequence[Any], roles: Sequence[str], blocks: Any, *
         block_of = np.unique(ids, return_inverse=True)[1].ravel() if numeric else _first_seen(block_values)
     except TypeError:  # an unhashable block id (a list)
         at = next(i for i, b in enumerate(block_values) if not isinstance(b, Hashable))
-        raise InputError(f"is {block_values[at]!r}: a block id must be a number or a string", "blocks",
-                         index=at) from None
+        raise InputError(
+            f"is {block_values[at]!r}: a block id must be a number or a string", "blocks", index=at
+        ) from None
     n_blocks = int(block_of.max()) + 1
     rows, row_of = np.unique(codes.T, axis=0, return_inverse=True)
     entry, count = np.unique(row_of.ravel() * n_blocks + block_of, return_counts=True)

@@ -14,6 +14,7 @@ import os
 import stat as _stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +22,21 @@ import numpy as np
 
 from clfeval.errors import InputError
 
-__all__ = ["CHUNK_BYTES", "STDIN", "Chunk", "FileVersion", "Meter", "ReadProgress", "check_source", "chunk_bytes",
-           "display_name", "expand_paths", "lf_bytes", "line_chunks", "size_of"]
+__all__ = [
+    "CHUNK_BYTES",
+    "STDIN",
+    "Chunk",
+    "FileVersion",
+    "Meter",
+    "ReadProgress",
+    "check_source",
+    "chunk_bytes",
+    "display_name",
+    "expand_paths",
+    "lf_bytes",
+    "line_chunks",
+    "size_of",
+]
 
 #: Bytes read per chunk unless ``CLFEVAL_CHUNK_BYTES`` says otherwise (4 MiB: the peak memory of a
 #: chunk's parse stays near 100 MiB, and larger chunks are no faster).
@@ -165,30 +179,39 @@ class FileVersion:
         except OSError:
             raise InputError("disappeared while it was read", self.path) from None
         if read is not None and read < self.size:
-            raise InputError(f"was cut while it was read: {self.size} bytes when reading began, only {read} "
-                             "could be read; the counts would be incomplete, so nothing was scored", self.path)
+            raise InputError(
+                f"was cut while it was read: {self.size} bytes when reading began, only {read} "
+                "could be read; the counts would be incomplete, so nothing was scored",
+                self.path,
+            )
         if stat.st_size != self.size or stat.st_mtime_ns != self.mtime:
-            change = (f"its size went from {self.size} to {stat.st_size} bytes" if stat.st_size != self.size
-                      else "it was rewritten")
-            raise InputError(f"changed while it was read ({change}): the counts would mix two versions of the "
-                             "file, so nothing was scored; read it again once it is complete (or read a copy)",
-                             self.path)
+            change = (
+                f"its size went from {self.size} to {stat.st_size} bytes"
+                if stat.st_size != self.size
+                else "it was rewritten"
+            )
+            raise InputError(
+                f"changed while it was read ({change}): the counts would mix two versions of the "
+                "file, so nothing was scored; read it again once it is complete (or read a copy)",
+                self.path,
+            )
 
 
-def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
-                meter: Meter | None = None) -> Iterator[Chunk]:
+def line_chunks(
+    path: str, *, quoted: bool = False, size: int | None = None, meter: Meter | None = None
+) -> Iterator[Chunk]:
     """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
 
     A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or ``\\r`` alone, in any
     mix: chunks come with ``\\n`` line ends (:func:`lf_bytes`). With ``quoted`` (CSV), a chunk never ends inside
-    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it had when reading began,
-    and a file that changes meanwhile is an error (:class:`FileVersion`).
+    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it
+    had when reading began, and a file that changes meanwhile is an error (:class:`FileVersion`).
     """
     size = size or chunk_bytes()
-    handle = sys.stdin.buffer if path == STDIN else open(path, "rb")
-    version = FileVersion(path, handle) if path != STDIN else None
-    left = version.size if version is not None and version.regular else None  # bytes still to read
-    try:
+    # standard input is not ours to close
+    with nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as handle:
+        version = FileVersion(path, handle) if path != STDIN else None
+        left = version.size if version is not None and version.regular else None  # bytes still to read
         rest = b""
         line = 1
         start = True
@@ -211,7 +234,7 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
             if start and (len(data) >= len(_BOM) or eof):
                 start = False
                 if data.startswith(_BOM):
-                    data = data[len(_BOM):]
+                    data = data[len(_BOM) :]
             if eof:
                 if version is not None:
                     version.check(handle, read)
@@ -228,6 +251,3 @@ def line_chunks(path: str, *, quoted: bool = False, size: int | None = None,
             rest = data[cut:]
             yield Chunk(data[:cut], line)
             line += data.count(b"\n", 0, cut)
-    finally:
-        if path != STDIN:
-            handle.close()

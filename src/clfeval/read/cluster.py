@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.chunks import expand_paths
+from clfeval.read.columns import Column, one_role_each, resolve_column
 from clfeval.read.formats import TableOptions, format_of, separator_of
 from clfeval.read.reader import Cells, read_cells
 
@@ -105,6 +105,7 @@ def _first_line(exc: BaseException) -> str:
 # The scheduler
 # ---------------------------------------------------------------------------------------------
 
+
 @contextmanager
 def _client(scheduler: str | Any | None) -> Iterator[Any]:
     """A ``distributed.Client`` for the duration of a ``with`` block.
@@ -131,8 +132,9 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
                 warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
                 # its workers' logs (a task's failure, with a traceback) stay quiet: the error reaches the user once,
                 # as one line naming the file and line, when the client raises it
-                cluster = distributed.LocalCluster(host="127.0.0.1", dashboard_address=None,
-                                                   silence_logs=logging.CRITICAL)
+                cluster = distributed.LocalCluster(
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL
+                )
         except Exception as exc:
             raise OptionError(f"could not start a local dask cluster: {_first_line(exc)}") from None
         try:
@@ -147,8 +149,10 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
             cluster.close()
         return
     if not isinstance(scheduler, str):
-        raise OptionError("scheduler must be None (a local cluster), a scheduler address such as "
-                          f"'tcp://10.0.0.5:8786', or a distributed.Client, not {type(scheduler).__name__}")
+        raise OptionError(
+            "scheduler must be None (a local cluster), a scheduler address such as "
+            f"'tcp://10.0.0.5:8786', or a distributed.Client, not {type(scheduler).__name__}"
+        )
     try:
         client = distributed.Client(scheduler, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError (a malformed address)…
@@ -162,6 +166,7 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
 # ---------------------------------------------------------------------------------------------
 # The partition step (runs on the workers)
 # ---------------------------------------------------------------------------------------------
+
 
 def _label_text(value: Any) -> str:
     """One Python value as a label string: integral floats print as integers."""
@@ -177,8 +182,12 @@ def _python_keys(values: Any) -> tuple[list[str], list[int]]:
     import pandas as pd
 
     def _is_missing(value: Any) -> bool:
-        return value is None or value is pd.NA or value is pd.NaT or (
-            isinstance(value, (float, np.floating)) and math.isnan(value))
+        return (
+            value is None
+            or value is pd.NA
+            or value is pd.NaT
+            or (isinstance(value, (float, np.floating)) and math.isnan(value))
+        )
 
     keys: list[str] = []
     kinds: list[int] = []
@@ -219,11 +228,18 @@ def _polars_keys(series: Any) -> tuple[Any, Any]:
 
     missing = v.is_null()
     if is_list:
-        item = as_text(pl.element(), inner).str.replace_all("\\", "\\\\", literal=True) \
+        item = (
+            as_text(pl.element(), inner)
+            .str.replace_all("\\", "\\\\", literal=True)
             .str.replace_all(_ITEM, "\\1", literal=True)
+        )
         key = v.list.eval(pl.lit(_ITEM) + item).list.join("")
-        missing = missing | v.list.eval(pl.element().is_null() | (
-            pl.element().is_nan() if inner.is_float() else pl.lit(False))).list.any()
+        missing = (
+            missing
+            | v.list.eval(
+                pl.element().is_null() | (pl.element().is_nan() if inner.is_float() else pl.lit(False))
+            ).list.any()
+        )
     else:
         key = as_text(v, inner)
         if inner.is_float():
@@ -255,8 +271,10 @@ def _partition_counts(part: pandas.DataFrame, take: Sequence[int]) -> pandas.Dat
         values = part.iloc[:, j]
         try:
             series = pl.from_pandas(values)
-            if series.dtype == pl.Object or (isinstance(series.dtype, (pl.List, pl.Array))
-                                             and isinstance(series.dtype.inner, (pl.List, pl.Array, pl.Struct))):
+            if series.dtype == pl.Object or (
+                isinstance(series.dtype, (pl.List, pl.Array))
+                and isinstance(series.dtype.inner, (pl.List, pl.Array, pl.Struct))
+            ):
                 raise TypeError("untyped values")
             key, kind = _polars_keys(series)
             out = pl.DataFrame({"v": series}).select(key.alias("c"), kind.alias("k"))
@@ -265,8 +283,10 @@ def _partition_counts(part: pandas.DataFrame, take: Sequence[int]) -> pandas.Dat
             keys, kinds = _python_keys(values.tolist())
             columns[f"c{i}"] = pl.Series(keys, dtype=pl.String)
             columns[f"k{i}"] = pl.Series(kinds, dtype=pl.Int8)
-    frame = pl.DataFrame(columns, schema={**{f"c{i}": pl.String for i in range(len(take))},
-                                          **{f"k{i}": pl.Int8 for i in range(len(take))}})
+    frame = pl.DataFrame(
+        columns,
+        schema={**{f"c{i}": pl.String for i in range(len(take))}, **{f"k{i}": pl.Int8 for i in range(len(take))}},
+    )
     grouped = frame.group_by(list(frame.columns)).agg(pl.len().cast(pl.Int64).alias(_COUNT))
     return grouped.to_pandas(use_pyarrow_extension_array=True)
 
@@ -285,12 +305,20 @@ def _sum_counts(partial: pandas.DataFrame) -> pandas.DataFrame:
 # The shared driver
 # ---------------------------------------------------------------------------------------------
 
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def _count_frame(frame: Any, columns: Sequence[Column], roles: Sequence[str], source: str, header: bool,
-                 scheduler: str | Any | None, empty_ok: bool) -> Cells:
+def _count_frame(
+    frame: Any,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    source: str,
+    header: bool,
+    scheduler: str | Any | None,
+    empty_ok: bool,
+) -> Cells:
     """Count the unique rows of ``columns`` of a Dask DataFrame on a cluster; see :func:`frame_cells`."""
     if len(columns) != len(roles):
         raise OptionError(f"{len(columns)} column(s) but {len(roles)} role(s)")
@@ -306,8 +334,14 @@ def _count_frame(frame: Any, columns: Sequence[Column], roles: Sequence[str], so
     projected = frame[[labels[p] for p in used]]  # Parquet reads only these columns
     take = [used.index(p) for p in positions]
     meta = _partition_counts(projected._meta, take)
-    reduced = projected.reduction(_partition_counts, aggregate=_sum_counts, combine=_sum_counts, meta=meta,
-                                  split_every=_SPLIT_EVERY, chunk_kwargs={"take": take})
+    reduced = projected.reduction(
+        _partition_counts,
+        aggregate=_sum_counts,
+        combine=_sum_counts,
+        meta=meta,
+        split_every=_SPLIT_EVERY,
+        chunk_kwargs={"take": take},
+    )
     from polars.exceptions import PolarsError
 
     with _client(scheduler) as client:
@@ -322,8 +356,15 @@ def _count_frame(frame: Any, columns: Sequence[Column], roles: Sequence[str], so
     return _to_cells(result, columns, roles, [names[p] for p in positions], source, header, empty_ok)
 
 
-def _to_cells(result: pandas.DataFrame, columns: Sequence[Column], roles: Sequence[str], names: Sequence[str],
-              source: str, header: bool, empty_ok: bool) -> Cells:
+def _to_cells(
+    result: pandas.DataFrame,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    names: Sequence[str],
+    source: str,
+    header: bool,
+    empty_ok: bool,
+) -> Cells:
     """The reduced counts as :class:`Cells`, after checking for missing and empty labels."""
     width = len(columns)
     counts = result[_COUNT].to_numpy(dtype=np.int64, na_value=0)
@@ -332,8 +373,9 @@ def _to_cells(result: pandas.DataFrame, columns: Sequence[Column], roles: Sequen
     missing = [(role, name, int(counts[kind == _MISSING].sum())) for role, name, kind in zip(roles, names, kinds)]
     missing = [m for m in missing if m[2]]
     if missing:
-        what = "; ".join(f"the {role} label ({name!r}) is missing (null) in {_plural(n, 'row')}"
-                         for role, name, n in missing)
+        what = "; ".join(
+            f"the {role} label ({name!r}) is missing (null) in {_plural(n, 'row')}" for role, name, n in missing
+        )
         raise InputError(what, source)
     if not empty_ok:
         empty = []
@@ -343,15 +385,17 @@ def _to_cells(result: pandas.DataFrame, columns: Sequence[Column], roles: Sequen
                 empty.append(f"the {role} label ({name!r}) is empty in {_plural(int(counts[blank].sum()), 'row')}")
         if empty:
             raise InputError("; ".join(empty), source)
-    rows = [tuple(_decode_list(v) if k == _LIST else v
-                  for v, k in zip(row, row_kinds))
-            for row, row_kinds in zip(zip(*keys), zip(*kinds))]
+    rows = [
+        tuple(_decode_list(v) if k == _LIST else v for v, k in zip(row, row_kinds))
+        for row, row_kinds in zip(zip(*keys), zip(*kinds))
+    ]
     return Cells(rows, counts, source, None, header)
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading files
 # ---------------------------------------------------------------------------------------------
+
 
 def _read_jsonl_block(text: Any, orient: str = "records", lines: bool = True, **kwargs: Any) -> pandas.DataFrame:
     """A block of JSON Lines (text) as an Arrow-backed pandas frame, parsed by polars (runs on a worker).
@@ -389,8 +433,9 @@ def _check_paths(paths: Sequence[str]) -> None:
             raise InputError("no such file", path)
 
 
-def _read_frame(paths: Sequence[str], fmt: str, options: TableOptions, columns: Sequence[Column],
-                source: str) -> tuple[Any, bool]:
+def _read_frame(
+    paths: Sequence[str], fmt: str, options: TableOptions, columns: Sequence[Column], source: str
+) -> tuple[Any, bool]:
     """The Dask DataFrame of ``paths`` read as ``fmt``, and whether its first line was a header."""
     dd, _ = _dask()
     paths = list(paths)
@@ -405,8 +450,15 @@ def _read_frame(paths: Sequence[str], fmt: str, options: TableOptions, columns: 
             return dd.read_json(paths, lines=True, blocksize=_JSON_BLOCK, engine=_read_jsonl_block), True
         sep = _separator(fmt, options)
         header = bool(options.header) or any(isinstance(c, str) for c in columns)
-        frame = dd.read_csv(paths, sep=sep, header=0 if header else None, dtype=str, na_filter=False,
-                            quoting=csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE, encoding="utf-8")
+        frame = dd.read_csv(
+            paths,
+            sep=sep,
+            header=0 if header else None,
+            dtype=str,
+            na_filter=False,
+            quoting=csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE,
+            encoding="utf-8",
+        )
         return frame, header
     except (InputError, OptionError):
         raise
@@ -418,9 +470,15 @@ def _read_frame(paths: Sequence[str], fmt: str, options: TableOptions, columns: 
         raise InputError(f"could not be read as {fmt}: {_first_line(exc)}", source) from None
 
 
-def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequence[str],
-                  options: TableOptions = TableOptions(), *, scheduler: str | Any | None = None,
-                  empty_ok: bool = False) -> Cells:
+def cluster_cells(
+    paths: Sequence[str],
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    options: TableOptions = TableOptions(),
+    *,
+    scheduler: str | Any | None = None,
+    empty_ok: bool = False,
+) -> Cells:
     """Read the unique rows of ``columns`` of one or many files on a Dask cluster, with counts.
 
     The counterpart of :func:`clfeval.read.reader.read_cells` for data that is split over many
@@ -478,8 +536,10 @@ def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequen
     _check_paths(paths)
     formats = {format_of(p, options) for p in paths}
     if len(formats) > 1:
-        raise OptionError(f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one "
-                          "format at a time (set the input format to override the extensions)")
+        raise OptionError(
+            f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one "
+            "format at a time (set the input format to override the extensions)"
+        )
     fmt = formats.pop()
     source = ", ".join(paths)
     if all(_is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
@@ -488,15 +548,23 @@ def cluster_cells(paths: Sequence[str], columns: Sequence[Column], roles: Sequen
     return _count_frame(frame, columns, roles, source, header, scheduler, empty_ok)
 
 
-def _file_task(path: str, columns: Sequence[Column], roles: Sequence[str], options: TableOptions,
-               empty_ok: bool) -> tuple[list[tuple[Any, ...]], list[int], bool, tuple[str, ...]]:
+def _file_task(
+    path: str, columns: Sequence[Column], roles: Sequence[str], options: TableOptions, empty_ok: bool
+) -> tuple[list[tuple[Any, ...]], list[int], bool, tuple[str, ...]]:
     """One file counted on a worker by the embedded reader (streaming, exact line numbers in errors)."""
     cells = read_cells(path, columns, roles, options, empty_ok=empty_ok)
     return list(cells.rows), cells.counts.tolist(), cells.header, cells.warnings
 
 
-def _count_files(files: Sequence[str], columns: Sequence[Column], roles: Sequence[str], options: TableOptions,
-                 source: str, scheduler: str | Any | None, empty_ok: bool) -> Cells:
+def _count_files(
+    files: Sequence[str],
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    options: TableOptions,
+    source: str,
+    scheduler: str | Any | None,
+    empty_ok: bool,
+) -> Cells:
     """Files the workers can open (a shared or local file system): one task per file, each the embedded reader.
 
     Only each file's unique rows with counts travel back; they are added here as they arrive.
@@ -505,8 +573,15 @@ def _count_files(files: Sequence[str], columns: Sequence[Column], roles: Sequenc
     headers: list[bool] = []
     found: list[str] = []
     with _client(scheduler) as client:
-        futures = client.map(_file_task, list(files), columns=list(columns), roles=list(roles), options=options,
-                             empty_ok=empty_ok, pure=False)
+        futures = client.map(
+            _file_task,
+            list(files),
+            columns=list(columns),
+            roles=list(roles),
+            options=options,
+            empty_ok=empty_ok,
+            pure=False,
+        )
         try:
             results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
         finally:
@@ -517,12 +592,19 @@ def _count_files(files: Sequence[str], columns: Sequence[Column], roles: Sequenc
         headers.append(header)
         found.extend(file_warnings)
     rows = sorted(total, key=repr)
-    return Cells(rows, np.array([total[r] for r in rows], dtype=np.int64), source, None, all(headers),
-                 tuple(sorted(found)))
+    return Cells(
+        rows, np.array([total[r] for r in rows], dtype=np.int64), source, None, all(headers), tuple(sorted(found))
+    )
 
 
-def frame_cells(frame: dask.dataframe.DataFrame, columns: Sequence[Column], roles: Sequence[str], *,
-                scheduler: str | Any | None = None, empty_ok: bool = False) -> Cells:
+def frame_cells(
+    frame: dask.dataframe.DataFrame,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    *,
+    scheduler: str | Any | None = None,
+    empty_ok: bool = False,
+) -> Cells:
     """Count the unique rows of ``columns`` of a Dask DataFrame on a cluster.
 
     Parameters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 from clfeval.errors import InputError, OptionError
 
@@ -11,6 +12,10 @@ __all__ = ["Column", "one_role_each", "parse_column", "resolve_column"]
 Column = int | str
 
 
+@overload
+def parse_column(value: str | int) -> Column: ...
+@overload
+def parse_column(value: None) -> None: ...
 def parse_column(value: str | int | None) -> Column | None:
     """A CLI column option: an integer (1 = first, −1 = last) or a header name."""
     if value is None or isinstance(value, int):
@@ -25,8 +30,13 @@ def parse_column(value: str | int | None) -> Column | None:
     return parse_column(number)
 
 
-def one_role_each(resolved: Sequence[object], roles: Sequence[str], source: str | None,
-                  shown: Sequence[str] | None = None, line: int | None = None) -> None:
+def one_role_each(
+    resolved: Sequence[object],
+    roles: Sequence[str],
+    source: str | None,
+    shown: Sequence[str] | None = None,
+    line: int | None = None,
+) -> None:
     """Refuse two roles resolved to one column (``--gold-col g --pred-col 1`` naming the same field twice).
 
     ``resolved`` holds each role's column as found in the file (a position or a field name), or as given
@@ -38,8 +48,11 @@ def one_role_each(resolved: Sequence[object], roles: Sequence[str], source: str 
         if key in seen:
             first = seen[key]
             what = (shown or [str(k) for k in resolved])[i]
-            cause = (" (a column scored against itself is always right)"
-                     if {roles[first], roles[i]} & {"gold"} and "predicted" in roles[i] + roles[first] else "")
+            cause = (
+                " (a column scored against itself is always right)"
+                if {roles[first], roles[i]} & {"gold"} and "predicted" in roles[i] + roles[first]
+                else ""
+            )
             message = f"the {roles[first]} and {roles[i]} columns are both {what}: give different columns{cause}"
             raise OptionError(message) if source is None else InputError(message, source, line)
         seen[key] = i
@@ -54,6 +67,10 @@ def resolve_column(col: Column, names: Sequence[str], source: str, role: str) ->
         return list(names).index(col)
     position = col - 1 if col > 0 else len(names) + col
     if not 0 <= position < len(names):
-        raise InputError(f"the {role} column {col} does not exist: the first line has {len(names)} "
-                         f"field{'s' if len(names) != 1 else ''}", source, 1)
+        raise InputError(
+            f"the {role} column {col} does not exist: the first line has {len(names)} "
+            f"field{'s' if len(names) != 1 else ''}",
+            source,
+            1,
+        )
     return position

@@ -23,17 +23,37 @@ from clfeval.errors import InputError, OptionError
 from clfeval.read.chunks import Chunk, Meter, line_chunks
 from clfeval.read.columns import Column, resolve_column
 from clfeval.read.formats import TableOptions, separator_of, shown_pattern
-from clfeval.read.lines import (DISTRIBUTION, DISTRIBUTION_RE, decode_line, is_blank_line, lines_of, split_fields,
-                                strip_distribution)
+from clfeval.read.lines import (
+    DISTRIBUTION,
+    DISTRIBUTION_RE,
+    decode_line,
+    is_blank_line,
+    lines_of,
+    split_fields,
+    strip_distribution,
+)
 from clfeval.read.tally import BLOCK_KEY, Tally, collect, unique_counts
 
 __all__ = ["LeftOut", "delimited_column_parts", "read_delimited"]
 
 
-def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, ncols: int | None,
-              positions: Sequence[int], roles: Sequence[str], empty_ok: bool, *, offset: int = 0,
-              skip: str | None = None, strip: bool = False, keep_distance: bool = False,
-              block_end: str | None = None) -> int:
+def _diagnose(
+    src: Any,
+    name: str,
+    sep: str | None,
+    quoted: bool,
+    header: bool,
+    ncols: int | None,
+    positions: Sequence[int],
+    roles: Sequence[str],
+    empty_ok: bool,
+    *,
+    offset: int = 0,
+    skip: str | None = None,
+    strip: bool = False,
+    keep_distance: bool = False,
+    block_end: str | None = None,
+) -> int:
     """The slow, exact pass: raise on the first bad line; otherwise return the number of blank lines.
 
     Lines matching ``skip`` or ``block_end`` are passed over; ``strip`` takes a trailing class distribution
@@ -60,8 +80,11 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
         if len(fields) < need:
-            raise InputError(f"expected at least {need} fields (for the {' and '.join(roles)} labels), "
-                             f"found {len(fields)}", name, number)
+            raise InputError(
+                f"expected at least {need} fields (for the {' and '.join(roles)} labels), found {len(fields)}",
+                name,
+                number,
+            )
         _distinct_fields(positions, roles, len(fields), name, number)
         if not empty_ok:
             for p, role in zip(positions, roles):
@@ -70,16 +93,19 @@ def _diagnose(src: Any, name: str, sep: str | None, quoted: bool, header: bool, 
     return blank
 
 
-def _distinct_fields(positions: Sequence[int], roles: Sequence[str], width: int, name: str,
-                     number: int | None) -> None:
+def _distinct_fields(positions: Sequence[int], roles: Sequence[str], width: int, name: str, number: int | None) -> None:
     """Refuse two roles that fall on the same field of a line ``width`` fields wide (negative: from its end)."""
     seen: dict[int, str] = {}
     for p, role in zip(positions, roles):
         at = p if p >= 0 else width + p
         if at in seen:
             cause = " (a column scored against itself is always right)" if {seen[at], role} & {"gold"} else ""
-            raise InputError(f"the {seen[at]} and {role} columns are the same field ({at + 1} of {width}) on this "
-                             f"line: give columns that differ{cause}", name, number)
+            raise InputError(
+                f"the {seen[at]} and {role} columns are the same field ({at + 1} of {width}) on this "
+                f"line: give columns that differ{cause}",
+                name,
+                number,
+            )
         seen[at] = role
 
 
@@ -87,8 +113,16 @@ def _scan_lines(data: bytes) -> Any:
     """A chunk's lines as one string column ``line``, blank lines included (a lazy polars frame)."""
     import polars as pl
 
-    return pl.scan_csv(data, separator="\x00", has_header=False, quote_char=None, infer_schema=False,
-                       empty_string_is_null=False, new_columns=["line"], raise_if_empty=False)
+    return pl.scan_csv(
+        data,
+        separator="\x00",
+        has_header=False,
+        quote_char=None,
+        infer_schema=False,
+        empty_string_is_null=False,
+        new_columns=["line"],
+        raise_if_empty=False,
+    )
 
 
 @dataclass(frozen=True)
@@ -125,10 +159,22 @@ class _Layout:
         may be ragged); otherwise return its number of blank lines."""
         if ncols is None and not self.ragged:
             ncols = self.width
-        return _diagnose(chunk.data, self.name, self.sep, self.quoted, False, ncols,
-                         self.line_positions if positions is None else positions, self.roles, self.empty_ok,
-                         offset=chunk.first_line - 1, skip=self.skip, strip=self.strip,
-                         keep_distance=self.keep_distance, block_end=self.block_end)
+        return _diagnose(
+            chunk.data,
+            self.name,
+            self.sep,
+            self.quoted,
+            False,
+            ncols,
+            self.line_positions if positions is None else positions,
+            self.roles,
+            self.empty_ok,
+            offset=chunk.first_line - 1,
+            skip=self.skip,
+            strip=self.strip,
+            keep_distance=self.keep_distance,
+            block_end=self.block_end,
+        )
 
     @property
     def lined(self) -> bool:
@@ -143,9 +189,17 @@ class _Layout:
         return [(a, b) for a in ahead for b in behind]
 
 
-def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                      roles: Sequence[str], empty_ok: bool, meter: Meter | None, blocks: bool = False
-                      ) -> tuple[_Layout, bool, tuple[str, ...], Iterator[Chunk], int]:
+def _delimited_chunks(
+    path: str,
+    name: str,
+    fmt: str,
+    options: TableOptions,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    empty_ok: bool,
+    meter: Meter | None,
+    blocks: bool = False,
+) -> tuple[_Layout, bool, tuple[str, ...], Iterator[Chunk], int]:
     """Open a delimited file: its layout, whether it has a header, its first data line's fields, its chunks
     (the header line taken out) and the number of blank lines before the first line.
 
@@ -171,11 +225,11 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
                 continue
             first_line = strip_distribution(text, options.keep_distance) if strip and not header else text
             if header:  # the header line goes; lines before it are blank or skipped, so they may go too
-                head = Chunk(chunk.data[_line_start(chunk.data, offset + 1):], number + 1)
+                head = Chunk(chunk.data[_line_start(chunk.data, offset + 1) :], number + 1)
             elif blocks or passed:  # keep every line from the chunk's start: the line path reads them
                 head, leading_blank = chunk, 0
             else:  # drop the blank lines before it
-                head = Chunk(chunk.data[_line_start(chunk.data, offset):], number)
+                head = Chunk(chunk.data[_line_start(chunk.data, offset) :], number)
             break
         if first_line is not None:
             break
@@ -190,14 +244,29 @@ def _delimited_chunks(path: str, name: str, fmt: str, options: TableOptions, col
     # with sparse features written with -f ','). A column from the start of a line of another width, with one
     # separator, is what an unquoted separator inside a field gives: lines must then all be as wide as the first.
     from_end = all(isinstance(c, int) and c < 0 for c in columns)
-    ragged = sep is None or (from_end and not (quoted and options.label_sep is not None
-                                               and sep in options.label_sep))
+    ragged = sep is None or (from_end and not (quoted and options.label_sep is not None and sep in options.label_sep))
     line_positions = tuple(c if isinstance(c, int) and c < 0 and ragged else p for c, p in zip(columns, positions))
     fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
     if strip and not header and DISTRIBUTION_RE.search(text):
         fast = False  # TiMBL output with class distributions: the line path takes them off
-    layout = _Layout(name, fmt, sep, quoted, len(fields), positions, line_positions, tuple(roles), empty_ok, fast,
-                     options.skip, strip, blocks, options.keep_distance, options.block_end, ragged)
+    layout = _Layout(
+        name,
+        fmt,
+        sep,
+        quoted,
+        len(fields),
+        positions,
+        line_positions,
+        tuple(roles),
+        empty_ok,
+        fast,
+        options.skip,
+        strip,
+        blocks,
+        options.keep_distance,
+        options.block_end,
+        ragged,
+    )
     data_first = () if header else tuple(fields[p].strip() for p in positions)
     rest = itertools.chain([head] if head.data else [], chunks)
     return layout, header, data_first, rest, leading_blank
@@ -209,13 +278,17 @@ def _check_label_sep(label_sep: str | None, sep: str | None, quoted: bool, fmt: 
     if label_sep is None:
         return
     if sep is None and any(ch.isspace() for ch in label_sep):
-        raise OptionError(f"{name}: --label-sep {label_sep!r} holds whitespace, which separates the fields of "
-                          f"{fmt} input, so label sets would be split into fields: choose another --label-sep, or give "
-                          "the field separator with --sep")
+        raise OptionError(
+            f"{name}: --label-sep {label_sep!r} holds whitespace, which separates the fields of "
+            f"{fmt} input, so label sets would be split into fields: choose another --label-sep, or give "
+            "the field separator with --sep"
+        )
     if sep is not None and sep in label_sep and not quoted:
         shown = "'\\t' (tab)" if sep == "\t" else repr(sep)
-        raise OptionError(f"{name}: --label-sep {label_sep!r} holds the field separator {shown} of {fmt} input, so "
-                          "label sets would be split into fields: choose another --label-sep (or --sep)")
+        raise OptionError(
+            f"{name}: --label-sep {label_sep!r} holds the field separator {shown} of {fmt} input, so "
+            "label sets would be split into fields: choose another --label-sep (or --sep)"
+        )
 
 
 def _line_start(data: bytes, k: int) -> int:
@@ -292,9 +365,11 @@ def _even_width(chunk: Chunk, layout: _Layout, exact: bool = False) -> bool:
     if not exact and data.count(sep) == (layout.width - 1) * lines:
         return True
     line = pl.col("line")
-    counts = collect(_scan_lines(data)
-                     .filter(line.str.strip_chars() != "")
-                     .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c")))
+    counts = collect(
+        _scan_lines(data)
+        .filter(line.str.strip_chars() != "")
+        .select(line.str.count_matches(layout.fast_sep, literal=True).alias("c"))
+    )
     return bool((counts.get_column("c") == layout.width - 1).all())
 
 
@@ -304,9 +379,15 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
 
     keys = layout.keys
     try:
-        lf = pl.scan_csv(chunk.data, separator=layout.fast_sep, has_header=False,
-                         quote_char='"' if layout.quoted else None, infer_schema=False, empty_string_is_null=False,
-                         raise_if_empty=False)
+        lf = pl.scan_csv(
+            chunk.data,
+            separator=layout.fast_sep,
+            has_header=False,
+            quote_char='"' if layout.quoted else None,
+            infer_schema=False,
+            empty_string_is_null=False,
+            raise_if_empty=False,
+        )
         width = len(lf.collect_schema())
         if width != layout.width or not _even_width(chunk, layout):
             raise ValueError("a line of another width")
@@ -325,8 +406,10 @@ def _delimited_fast(chunk: Chunk, layout: _Layout) -> tuple[Any, int]:
         layout.diagnose(chunk, layout.width, layout.positions)
         raise InputError(f"could not be read as {layout.fmt}: {str(exc).splitlines()[0]}", layout.name) from None
     empty = pl.any_horizontal([pl.col(k) == "" for k in keys])
-    if layout.sep is None and frame.select((empty | pl.any_horizontal(
-            [pl.col(k).str.contains(r"\s") for k in keys])).any()).item():
+    if (
+        layout.sep is None
+        and frame.select((empty | pl.any_horizontal([pl.col(k).str.contains(r"\s") for k in keys])).any()).item()
+    ):
         return None, 0  # runs of whitespace or tabs: take the general whitespace path
     if not frame.select(empty.any()).item():
         return frame, 0
@@ -383,23 +466,30 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     fields = _line_fields(layout, chunk)
     extra = [BLOCK_KEY] if layout.blocks else []
     try:
-        tally = collect(marked.select(pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"),
-                                      pl.col("__end").sum().alias("e")))
+        tally = collect(
+            marked.select(
+                pl.col("__blank").sum().alias("b"), pl.col("__skip").sum().alias("s"), pl.col("__end").sum().alias("e")
+            )
+        )
         n_blank, n_skipped, n_ends = tally.row(0)
         if fields is None:  # quoted CSV: Python's csv module, line by line
             texts = collect(kept.select("line", *extra))
             split = [split_fields(t, layout.sep, True) for t in texts.get_column("line").to_list()]
-            columns = {k: [f[p] if -len(f) <= p < len(f) else None for f in split]
-                       for p, k in zip(layout.line_positions, keys)}
-            selected = pl.DataFrame({**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
-                                    schema={**{k: pl.String for k in keys}, **({BLOCK_KEY: pl.Int64} if extra else {})})
+            columns = {
+                k: [f[p] if -len(f) <= p < len(f) else None for f in split] for p, k in zip(layout.line_positions, keys)
+            }
+            selected = pl.DataFrame(
+                {**columns, **({BLOCK_KEY: texts.get_column(BLOCK_KEY)} if extra else {})},
+                schema={**{k: pl.String for k in keys}, **({BLOCK_KEY: pl.Int64} if extra else {})},
+            ).lazy()
             widths = pl.DataFrame({"w": [len(f) for f in split]}, schema={"w": pl.Int64}).lazy()
-            selected = selected.lazy()
         else:
             split_lines = kept.with_columns(fields.alias("__f"))
             widths = split_lines.select(pl.col("__f").list.len().alias("w"))
-            selected = split_lines.select([pl.col("__f").list.get(p, null_on_oob=True).alias(k)
-                                           for p, k in zip(layout.line_positions, keys)] + extra)
+            selected = split_lines.select(
+                [pl.col("__f").list.get(p, null_on_oob=True).alias(k) for p, k in zip(layout.line_positions, keys)]
+                + extra
+            )
         if layout.sep is not None:
             selected = selected.with_columns([pl.col(k).str.strip_chars() for k in keys])
         frame = unique_counts(selected, keys + extra)
@@ -419,8 +509,14 @@ def _line_frame(chunk: Chunk, layout: _Layout, block: int = 0) -> _ChunkCount:
     if frame.select(bad.any()).item():
         layout.diagnose(chunk)
         raise InputError("holds an empty or missing label", layout.name, chunk.first_line)
-    return _ChunkCount(frame, int(n_blank), int(n_skipped), narrow if narrow is not None else layout.width,
-                       wide if wide is not None else layout.width, block + int(n_blank) + int(n_ends))
+    return _ChunkCount(
+        frame,
+        int(n_blank),
+        int(n_skipped),
+        narrow if narrow is not None else layout.width,
+        wide if wide is not None else layout.width,
+        block + int(n_blank) + int(n_ends),
+    )
 
 
 @dataclass
@@ -434,20 +530,36 @@ class LeftOut:
         """The warnings that name them, one per kind (blank lines that delimit blocks go unsaid)."""
         out = [f"{name}: skipped {self.blank} blank line(s)"] if self.blank and not blocks else []
         if self.skipped:
-            out.append(f"{name}: skipped {self.skipped} line(s) matching --skip {shown_pattern(options.skip)}"
-                       + (": they do not end blocks (a line matching --block-end does; MBT's sentence ends: "
-                          "--block-end '^<utt>')" if blocks and options.block_end is None else ""))
+            out.append(
+                f"{name}: skipped {self.skipped} line(s) matching --skip {shown_pattern(options.skip)}"
+                + (
+                    ": they do not end blocks (a line matching --block-end does; MBT's sentence ends: "
+                    "--block-end '^<utt>')"
+                    if blocks and options.block_end is None
+                    else ""
+                )
+            )
         return out
 
 
-def read_delimited(path: str, name: str, fmt: str, options: TableOptions, columns: Sequence[Column],
-                   roles: Sequence[str], empty_ok: bool, tally: Tally, meter: Meter | None, block: int | None = None
-                   ) -> tuple[tuple[Any, ...] | None, bool, list[str], int]:
+def read_delimited(
+    path: str,
+    name: str,
+    fmt: str,
+    options: TableOptions,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    empty_ok: bool,
+    tally: Tally,
+    meter: Meter | None,
+    block: int | None = None,
+) -> tuple[tuple[Any, ...] | None, bool, list[str], int]:
     """Count a delimited file into ``tally``: (its first data row, whether it had a header, warnings, the block
     number after its last line). With ``block`` (the number of its first block) the rows are numbered by
     blank-line block, in a last key column :data:`BLOCK_KEY`."""
-    layout, header, first, chunks, blank = _delimited_chunks(path, name, fmt, options, columns, roles, empty_ok,
-                                                             meter, blocks=block is not None)
+    layout, header, first, chunks, blank = _delimited_chunks(
+        path, name, fmt, options, columns, roles, empty_ok, meter, blocks=block is not None
+    )
     narrow = wide = layout.width
     skipped = 0
     current = block or 0
@@ -463,18 +575,30 @@ def read_delimited(path: str, name: str, fmt: str, options: TableOptions, column
             tally.add(counted.frame)
     warnings = LeftOut(blank, skipped).warnings(name, options, blocks=block is not None)
     if narrow != wide:
-        warnings.append(f"{name}: lines have between {narrow} and {wide} fields; the labels were taken from columns "
-                        f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)")
+        warnings.append(
+            f"{name}: lines have between {narrow} and {wide} fields; the labels were taken from columns "
+            f"{', '.join(str(c) for c in columns)} of each line (negative: counted from its end)"
+        )
     return (first or None), header, warnings, current
 
 
-def delimited_column_parts(path: str, name: str, fmt: str, options: TableOptions, col: Column, role: str,
-                           empty_ok: bool, meter: Meter, blank_is_value: bool) -> tuple[Iterator[Any], LeftOut, int]:
+def delimited_column_parts(
+    path: str,
+    name: str,
+    fmt: str,
+    options: TableOptions,
+    col: Column,
+    role: str,
+    empty_ok: bool,
+    meter: Meter,
+    blank_is_value: bool,
+) -> tuple[Iterator[Any], LeftOut, int]:
     """One label column of a delimited file, in line order, a chunk at a time (:func:`_column_chunk`); the count of
     its lines left out, which grows as the parts are read; and the column's position (negative: from each line's
     end). A blank line is the empty label set when ``blank_is_value``, else a delimiter."""
-    layout, _, _, chunks, before = _delimited_chunks(path, name, fmt, options, [col], [role], empty_ok, meter,
-                                                     blocks=True)
+    layout, _, _, chunks, before = _delimited_chunks(
+        path, name, fmt, options, [col], [role], empty_ok, meter, blocks=True
+    )
     index = col if isinstance(col, int) and col < 0 else layout.positions[0]  # negative: from each line's end
     left_out = LeftOut(blank=before)
 
@@ -490,8 +614,7 @@ def delimited_column_parts(path: str, name: str, fmt: str, options: TableOptions
     return frames(), left_out, index
 
 
-def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
-                  blank_is_value: bool) -> tuple[Any, int, int]:
+def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_is_value: bool) -> tuple[Any, int, int]:
     """The chunk's label column (the file's only role) in line order, with line and block numbers; the block
     number after it (each delimiting blank line, or line matching the block-end pattern, adds one); and how many
     lines matched the skip pattern. An empty or missing label is an error, and so is a line of another width than
@@ -507,28 +630,42 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int,
     skipped = raw.str.contains(layout.skip) & ~blank & ~ends if layout.skip is not None else pl.lit(False)
     delimiter = ends if blank_is_value else blank | ends
     marked = lines.with_row_index("__i", offset=chunk.first_line).with_columns(
-        blank.alias("__blank"), skipped.alias("__skip"),
-        (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY), delimiter.alias("__delim"))
+        blank.alias("__blank"),
+        skipped.alias("__skip"),
+        (delimiter.cast(pl.Int64).cum_sum() + block).alias(BLOCK_KEY),
+        delimiter.alias("__delim"),
+    )
     fields = _line_fields(layout, chunk)
     try:
         marked = collect(marked).lazy()  # parsed once, for the delimiter count and the values
-        n_delim, n_skipped = (int(x) for x in collect(marked.select(pl.col("__delim").sum(),
-                                                                    pl.col("__skip").sum())).row(0))
+        n_delim, n_skipped = (
+            int(x) for x in collect(marked.select(pl.col("__delim").sum(), pl.col("__skip").sum())).row(0)
+        )
         kept = marked.filter(~pl.col("__delim") & ~pl.col("__skip"))
         if fields is None:  # quoted CSV with quotes: Python's csv module, line by line
             texts = collect(kept.select("__i", "__blank", "line", BLOCK_KEY))
-            split = [None if b else split_fields(t, sep, True)
-                     for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))]
+            split = [
+                None if b else split_fields(t, sep, True)
+                for t, b in zip(texts.get_column("line"), texts.get_column("__blank"))
+            ]
             values = [None if f is None else f[index] if -len(f) <= index < len(f) else None for f in split]
             frame = texts.select("__i", "__blank", BLOCK_KEY).with_columns(
                 pl.Series("v", [("" if f is None else v) for v, f in zip(values, split)], dtype=pl.String),
-                pl.Series("w", [layout.width if f is None else len(f) for f in split], dtype=pl.Int64))
+                pl.Series("w", [layout.width if f is None else len(f) for f in split], dtype=pl.Int64),
+            )
         else:
-            frame = collect(kept.select(
-                "__i", "__blank", BLOCK_KEY,
-                pl.when(pl.col("__blank")).then(pl.lit("")).otherwise(
-                    fields.list.get(index, null_on_oob=True).str.strip_chars()).alias("v"),
-                pl.when(pl.col("__blank")).then(pl.lit(layout.width)).otherwise(fields.list.len()).alias("w")))
+            frame = collect(
+                kept.select(
+                    "__i",
+                    "__blank",
+                    BLOCK_KEY,
+                    pl.when(pl.col("__blank"))
+                    .then(pl.lit(""))
+                    .otherwise(fields.list.get(index, null_on_oob=True).str.strip_chars())
+                    .alias("v"),
+                    pl.when(pl.col("__blank")).then(pl.lit(layout.width)).otherwise(fields.list.len()).alias("w"),
+                )
+            )
     except InputError:
         raise
     except Exception:

@@ -22,7 +22,7 @@ __all__ = ["ENGINES", "Engine"]
 ENGINES: Mapping[str, str] = {
     "polars": "the embedded reader: polars on this machine, a chunk at a time, in bounded memory (default)",
     "dask": "a Dask cluster (--scheduler ADDRESS, default: a local one) counts each partition and the sums come "
-            "back; Parquet and CSV/TSV/text, local paths, globs and any fsspec URL; needs clfeval[dask]",
+    "back; Parquet and CSV/TSV/text, local paths, globs and any fsspec URL; needs clfeval[dask]",
 }
 
 
@@ -51,8 +51,15 @@ class Engine:
         if self.scheduler is not None and self.name != "dask":
             raise OptionError("--scheduler applies to the dask engine only (--engine dask)")
 
-    def cells(self, paths: str | Sequence[str], columns: Sequence[Column], roles: Sequence[str],
-              options: TableOptions = TableOptions(), *, empty_ok: bool = False) -> Cells:
+    def cells(
+        self,
+        paths: str | Sequence[str],
+        columns: Sequence[Column],
+        roles: Sequence[str],
+        options: TableOptions = TableOptions(),
+        *,
+        empty_ok: bool = False,
+    ) -> Cells:
         """Count the unique rows of ``columns`` across ``paths`` (paths, globs; remote URLs with Dask)."""
         specs = [paths] if isinstance(paths, str) else list(paths)
         if self.name == "dask":
@@ -64,6 +71,8 @@ class Engine:
     def line_order(self) -> None:
         """Refuse line-by-line pairing of separate files on engines that cannot keep line order."""
         if self.name != "polars":
-            raise OptionError(f"the {self.name} engine counts tables that hold every label column (one file or "
-                              "many parts with the same columns); pairing a gold file with prediction files line by "
-                              "line needs the embedded engine (--engine polars)")
+            raise OptionError(
+                f"the {self.name} engine counts tables that hold every label column (one file or "
+                "many parts with the same columns); pairing a gold file with prediction files line by "
+                "line needs the embedded engine (--engine polars)"
+            )

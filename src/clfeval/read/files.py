@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -30,9 +30,22 @@ from clfeval.read.pairing import file_identity, read_cells_in_line_order
 from clfeval.read.reader import Cells, first_line_with, read_cells
 from clfeval.read.tally import BLOCK_KEY, unpack
 
-__all__ = ["BlockSpec", "Counted", "count_confidences", "count_file", "count_files", "count_fold_column",
-           "count_system_columns", "count_system_files", "cut_error", "load_count_files", "load_counts", "one_file",
-           "system_names", "train_frequencies"]
+__all__ = [
+    "BlockSpec",
+    "Counted",
+    "count_confidences",
+    "count_file",
+    "count_files",
+    "count_fold_column",
+    "count_system_columns",
+    "count_system_files",
+    "cut_error",
+    "load_count_files",
+    "load_counts",
+    "one_file",
+    "system_names",
+    "train_frequencies",
+]
 
 
 class _CellError(Exception):
@@ -44,8 +57,16 @@ class _CellError(Exception):
         self.message, self.column, self.value = message, column, value
 
 
-def _label(value: Any, column: int, source: str, multilabel: bool, label_sep: str, duplicates: str, empty: str,
-           relabel: Relabel | None) -> Any:
+def _label(
+    value: Any,
+    column: int,
+    source: str,
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    relabel: Relabel | None,
+) -> Any:
     """:func:`cell_value` of the cell in label column ``column`` (0 = gold, the others predicted); a cell that
     cannot be a label raises :class:`_CellError` for :func:`_located` to name its line."""
     try:
@@ -54,23 +75,43 @@ def _label(value: Any, column: int, source: str, multilabel: bool, label_sep: st
         raise _CellError(exc.message, column, value) from None
 
 
-def _to_counts(rows: Sequence[tuple[Any, Any]], counts: np.ndarray, source: str, multilabel: bool,
-               label_sep: str, duplicates: str, empty: str, relabel: Relabel | None = None
-               ) -> ConfusionCounts | LabelSetCounts:
+def _to_counts(
+    rows: Sequence[tuple[Any, Any]],
+    counts: np.ndarray,
+    source: str,
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    relabel: Relabel | None = None,
+) -> ConfusionCounts | LabelSetCounts:
     pairs: Counter[tuple[Any, Any]] = Counter()
     for (g, p), c in zip(rows, counts):
-        pairs[(_label(g, 0, source, multilabel, label_sep, duplicates, empty, relabel),
-               _label(p, 1, source, multilabel, label_sep, duplicates, empty, relabel))] += int(c)
+        pairs[
+            (
+                _label(g, 0, source, multilabel, label_sep, duplicates, empty, relabel),
+                _label(p, 1, source, multilabel, label_sep, duplicates, empty, relabel),
+            )
+        ] += int(c)
     return counts_of_pairs(pairs, multilabel, duplicates, empty)
 
 
-def _to_joint(rows: Sequence[tuple[Any, ...]], counts: np.ndarray, source: str, systems: Sequence[str],
-              multilabel: bool, label_sep: str, duplicates: str, empty: str, relabel: Relabel | None = None
-              ) -> JointCounts:
+def _to_joint(
+    rows: Sequence[tuple[Any, ...]],
+    counts: np.ndarray,
+    source: str,
+    systems: Sequence[str],
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    relabel: Relabel | None = None,
+) -> JointCounts:
     joint: Counter[tuple[Any, ...]] = Counter()
     for row, c in zip(rows, counts):
-        joint[tuple(_label(v, i, source, multilabel, label_sep, duplicates, empty, relabel)
-                    for i, v in enumerate(row))] += int(c)
+        joint[
+            tuple(_label(v, i, source, multilabel, label_sep, duplicates, empty, relabel) for i, v in enumerate(row))
+        ] += int(c)
     return JointCounts(tuple(systems), joint, multilabel, duplicates, empty)
 
 
@@ -88,10 +129,15 @@ def cut_error(where: Where, options: TableOptions) -> InputError:
     for paths, column in where:
         found = first_line_with(_files(paths), column, lambda text: not _is_finite(text), options)
         if found is not None:
-            return InputError(f"the prediction {found[2]!r} is not a number (--cutoff turns real-valued "
-                              "predictions into labels)", found[0], found[1])
-    return InputError("a prediction is not a number (--cutoff turns real-valued predictions into labels)",
-                      ", ".join(f for paths, _ in where for f in _files(paths)))
+            return InputError(
+                f"the prediction {found[2]!r} is not a number (--cutoff turns real-valued predictions into labels)",
+                found[0],
+                found[1],
+            )
+    return InputError(
+        "a prediction is not a number (--cutoff turns real-valued predictions into labels)",
+        ", ".join(f for paths, _ in where for f in _files(paths)),
+    )
 
 
 def _located(read: Any, where: Where, options: TableOptions) -> Any:
@@ -110,8 +156,9 @@ def _located(read: Any, where: Where, options: TableOptions) -> Any:
         raise InputError(exc.message, found[0], found[1]) from None
 
 
-def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts, relabel: Relabel | None = None
-                    ) -> list[str]:
+def _header_warning(
+    cells: Cells, counts: ConfusionCounts | LabelSetCounts, relabel: Relabel | None = None
+) -> list[str]:
     """Warn when an unheaded file's first line looks like a header: its labels occur nowhere else."""
     if cells.header or cells.first_row is None or not isinstance(counts, ConfusionCounts):
         return []
@@ -121,10 +168,16 @@ def _header_warning(cells: Cells, counts: ConfusionCounts | LabelSetCounts, rela
         i, j = counts.labels.index(g), counts.labels.index(p)
     except ValueError:
         return []
-    if g != p and counts.cells[i, j] == 1 and counts.cells[i].sum() + counts.cells[:, i].sum() == 1 \
-            and counts.cells[j].sum() + counts.cells[:, j].sum() == 1:
-        return [f"{cells.source}: the first line ({g!r}, {p!r}) looks like a header (its labels occur nowhere "
-                "else) and was counted as an instance; pass --header if it is one"]
+    if (
+        g != p
+        and counts.cells[i, j] == 1
+        and counts.cells[i].sum() + counts.cells[:, i].sum() == 1
+        and counts.cells[j].sum() + counts.cells[:, j].sum() == 1
+    ):
+        return [
+            f"{cells.source}: the first line ({g!r}, {p!r}) looks like a header (its labels occur nowhere "
+            "else) and was counted as an instance; pass --header if it is one"
+        ]
     return []
 
 
@@ -174,8 +227,19 @@ def _counted_frame(cells: Cells, width: int) -> tuple[Any, Sequence[bool] | None
     return pl.DataFrame({**columns, "n": cells.counts}), flags
 
 
-def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Sequence[bool] | None, multilabel: bool,
-             label_sep: str, duplicates: str, empty: str, relabel: Relabel | None, unit: str) -> Blocks:
+def _blocked(
+    frame: Any,
+    n_labels: int,
+    block_key: str,
+    source: str,
+    is_list: Sequence[bool] | None,
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    relabel: Relabel | None,
+    unit: str,
+) -> Blocks:
     """A counted frame with label columns ``c0``… and a block column as :class:`Blocks`: each unique cell value
     becomes a label (or label set) once, and rows that become equal merge."""
     import polars as pl
@@ -203,29 +267,61 @@ def _blocked(frame: Any, n_labels: int, block_key: str, source: str, is_list: Se
     unique_rows = coded.select(label_keys).unique(maintain_order=True).with_row_index("r")
     entries = coded.join(unique_rows, on=label_keys, how="left").group_by("b", "r").agg(pl.col("n").sum())
     keys = tuple(tuple(values[c] for c in row) for row in unique_rows.select(label_keys).iter_rows())
-    return Blocks(keys, entries.get_column("r").to_numpy(), entries.get_column("b").to_numpy(),
-                  entries.get_column("n").to_numpy(), int(coded.get_column("b").max()) + 1, unit)
+    return Blocks(
+        keys,
+        entries.get_column("r").to_numpy(),
+        entries.get_column("b").to_numpy(),
+        entries.get_column("n").to_numpy(),
+        int(coded.get_column("b").max()) + 1,
+        unit,
+    )
 
 
-def _table(path: str | Sequence[str], label_cols: Sequence[Column], roles: Sequence[str], options: TableOptions,
-           multilabel: bool, engine: Engine, blocks: BlockSpec | None) -> Cells:
+def _table(
+    path: str | Sequence[str],
+    label_cols: Sequence[Column],
+    roles: Sequence[str],
+    options: TableOptions,
+    multilabel: bool,
+    engine: Engine,
+    blocks: BlockSpec | None,
+) -> Cells:
     """The cells of a table's label columns, and its block column (or blank-line block numbers) last."""
     if blocks is None:
         return engine.cells(path, list(label_cols), list(roles), options, empty_ok=multilabel)
     options = blocks.reading(options)
     if blocks.column is None:
         if engine.name != "polars":
-            raise OptionError("blocks delimited by blank lines need the lines in order: the embedded engine "
-                              "(--engine polars); on a cluster, give each instance's block in a column (--block-col)")
-        return read_cells(expand_paths([path] if isinstance(path, str) else list(path)), list(label_cols),
-                          list(roles), options, empty_ok=multilabel, progress=engine.progress, blank_line_blocks=True)
+            raise OptionError(
+                "blocks delimited by blank lines need the lines in order: the embedded engine "
+                "(--engine polars); on a cluster, give each instance's block in a column (--block-col)"
+            )
+        return read_cells(
+            expand_paths([path] if isinstance(path, str) else list(path)),
+            list(label_cols),
+            list(roles),
+            options,
+            empty_ok=multilabel,
+            progress=engine.progress,
+            blank_line_blocks=True,
+        )
     return engine.cells(path, [*label_cols, blocks.column], [*roles, "block"], options, empty_ok=multilabel)
 
 
-def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Column = -1,
-               options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-               duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
-               relabel: Relabel | None = None, blocks: BlockSpec | None = None) -> Counted:
+def count_file(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column = -2,
+    pred_col: Column = -1,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+    blocks: BlockSpec | None = None,
+) -> Counted:
     """Count a file holding a gold and a predicted column (or several such files, or globs, as one table).
 
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
@@ -236,12 +332,20 @@ def count_file(path: str | Sequence[str], *, gold_col: Column = -2, pred_col: Co
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
         frame, flags = _counted_frame(cells, 3)
-        found = _located(lambda: _blocked(frame, 2, key, cells.source, flags, multilabel, label_sep,
-                                          duplicates, empty, relabel, blocks.unit), where, options)
+        found = _located(
+            lambda: _blocked(
+                frame, 2, key, cells.source, flags, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
+            ),
+            where,
+            options,
+        )
         counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
         return Counted(counts, list(cells.warnings), found)
-    counts = _located(lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates,
-                                         empty, relabel), where, options)
+    counts = _located(
+        lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty, relabel),
+        where,
+        options,
+    )
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return Counted(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
@@ -256,13 +360,20 @@ def one_file(spec: str) -> str:
     """The one file a path or glob names; a glob matching several files is an error."""
     found = expand_paths(spec)
     if len(found) != 1:
-        raise OptionError(f"{spec} matches {len(found)} files; a gold file and prediction files paired line by line "
-                          "must each be one file")
+        raise OptionError(
+            f"{spec} matches {len(found)} files; a gold file and prediction files paired line by line "
+            "must each be one file"
+        )
     return found[0]
 
 
-def _in_line_order(sources: list[tuple[str, Column, str]], options: TableOptions, multilabel: bool, engine: Engine,
-                   blocks: BlockSpec | None) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None, list[str]]:
+def _in_line_order(
+    sources: list[tuple[str, Column, str]],
+    options: TableOptions,
+    multilabel: bool,
+    engine: Engine,
+    blocks: BlockSpec | None,
+) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None, list[str]]:
     """Read files in step (the block column, if any, from the first file): rows, counts, the counted frame, the
     frame's block key, and the warnings about skipped lines."""
     if blocks is not None and blocks.column is not None:
@@ -270,33 +381,57 @@ def _in_line_order(sources: list[tuple[str, Column, str]], options: TableOptions
     if blocks is not None:
         options = blocks.reading(options)
     rows, counts, frame, warnings = read_cells_in_line_order(
-        sources, options, empty_ok=multilabel, progress=engine.progress,
-        blank_line_blocks=blocks is not None and blocks.column is None)
+        sources,
+        options,
+        empty_ok=multilabel,
+        progress=engine.progress,
+        blank_line_blocks=blocks is not None and blocks.column is None,
+    )
     key = None if blocks is None else BLOCK_KEY if blocks.column is None else f"c{len(sources) - 1}"
     return rows, counts, frame, key, warnings
 
 
-def count_files(gold_path: str, pred_path: str, *, gold_col: Column = -1, pred_col: Column = -1,
-                options: TableOptions = TableOptions(), multilabel: bool = False, label_sep: str = ",",
-                duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
-                relabel: Relabel | None = None, blocks: BlockSpec | None = None) -> Counted:
+def count_files(
+    gold_path: str,
+    pred_path: str,
+    *,
+    gold_col: Column = -1,
+    pred_col: Column = -1,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+    blocks: BlockSpec | None = None,
+) -> Counted:
     """Count a gold file and a predictions file, line i against line i."""
     engine.line_order()
     gold_path, pred_path = one_file(gold_path), one_file(pred_path)
     rows, counts, frame, key, warnings = _in_line_order(
-        [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")], options, multilabel, engine, blocks)
+        [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")], options, multilabel, engine, blocks
+    )
     source = f"{gold_path}/{pred_path}"
     where = [(gold_path, gold_col), (pred_path, pred_col)]
     if blocks is not None and key is not None:
-        found = _located(lambda: _blocked(frame, 2, key, source, None, multilabel, label_sep, duplicates, empty,
-                                          relabel, blocks.unit), where, options)
+        found = _located(
+            lambda: _blocked(
+                frame, 2, key, source, None, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
+            ),
+            where,
+            options,
+        )
         return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
-    result = _located(lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates,
-                                         empty, relabel), where, options)
+    result = _located(
+        lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates, empty, relabel),
+        where,
+        options,
+    )
     return Counted(result, warnings)
 
 
-def _in_order(names: Sequence[str]) -> list[str]:
+def _in_order(names: Iterable[str]) -> list[str]:
     """Fold names in order: numerically when every name is a number (fold 2 before fold 10), else as strings."""
     try:
         return sorted(names, key=float)
@@ -304,15 +439,25 @@ def _in_order(names: Sequence[str]) -> list[str]:
         return sorted(names)
 
 
-def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
-                      fold_col: Column = -1, options: TableOptions = TableOptions(), multilabel: bool = False,
-                      label_sep: str = ",", duplicates: str = "keep", empty: str = "ignore", engine: Engine = Engine(),
-                      relabel: Relabel | None = None
-                      ) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
+def count_fold_column(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column = -3,
+    pred_col: Column = -2,
+    fold_col: Column = -1,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
     _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
-    cells = engine.cells(path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options,
-                         empty_ok=multilabel)
+    cells = engine.cells(
+        path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options, empty_ok=multilabel
+    )
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
         rows, counts = groups.setdefault(single_label(fold, cells.source), ([], []))
@@ -321,9 +466,16 @@ def count_fold_column(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     if not groups:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     names = _in_order(groups)
-    folds = _located(lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep,
-                                         duplicates, empty, relabel) for n in names],
-                     [(path, gold_col), (path, pred_col)], options)
+    folds = _located(
+        lambda: [
+            _to_counts(
+                groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep, duplicates, empty, relabel
+            )
+            for n in names
+        ],
+        [(path, gold_col), (path, pred_col)],
+        options,
+    )
     return names, folds, list(cells.warnings)
 
 
@@ -339,11 +491,22 @@ def system_names(paths: Sequence[str]) -> list[str]:
     return list(paths)
 
 
-def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequence[str] | None = None,
-                       gold_col: Column = -1, pred_col: Column = -1, options: TableOptions = TableOptions(),
-                       multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                       empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None,
-                       blocks: BlockSpec | None = None) -> Counted:
+def count_system_files(
+    gold_path: str,
+    pred_paths: Sequence[str],
+    *,
+    names: Sequence[str] | None = None,
+    gold_col: Column = -1,
+    pred_col: Column = -1,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+    blocks: BlockSpec | None = None,
+) -> Counted:
     """Count a gold file and one predictions file per system, line i against line i.
 
     ``names`` default to the prediction files' names (:func:`system_names`).
@@ -358,19 +521,39 @@ def count_system_files(gold_path: str, pred_paths: Sequence[str], *, names: Sequ
     source = "/".join([gold_path, *pred_paths])
     where = [(path, column) for path, column, _ in sources]
     if blocks is not None and key is not None:
-        found = _located(lambda: _blocked(frame, len(sources), key, source, None, multilabel, label_sep,
-                                          duplicates, empty, relabel, blocks.unit), where, options)
+        found = _located(
+            lambda: _blocked(
+                frame, len(sources), key, source, None, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
+            ),
+            where,
+            options,
+        )
         return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
-    joint = _located(lambda: _to_joint([r[:len(sources)] for r in rows], counts, source, names, multilabel,
-                                       label_sep, duplicates, empty, relabel), where, options)
+    joint = _located(
+        lambda: _to_joint(
+            [r[: len(sources)] for r in rows], counts, source, names, multilabel, label_sep, duplicates, empty, relabel
+        ),
+        where,
+        options,
+    )
     return Counted(joint, warnings)
 
 
-def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_cols: Sequence[Column],
-                         names: Sequence[str] | None = None, options: TableOptions = TableOptions(),
-                         multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                         empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None,
-                         blocks: BlockSpec | None = None) -> Counted:
+def count_system_columns(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column,
+    pred_cols: Sequence[Column],
+    names: Sequence[str] | None = None,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+    blocks: BlockSpec | None = None,
+) -> Counted:
     """Count a table (one file, or parts) that holds the gold column and one predicted column per system.
 
     ``names`` default to the columns' names (header names, or ``column N``).
@@ -388,21 +571,48 @@ def count_system_columns(path: str | Sequence[str], *, gold_col: Column, pred_co
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"
         frame, flags = _counted_frame(cells, len(roles) + 1)
-        found = _located(lambda: _blocked(frame, len(roles), key, cells.source, flags, multilabel,
-                                          label_sep, duplicates, empty, relabel, blocks.unit), where, options)
-        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty),
-                       list(cells.warnings), found)
-    joint = _located(lambda: _to_joint(cells.rows, cells.counts, cells.source, names, multilabel, label_sep,
-                                       duplicates, empty, relabel), where, options)
+        found = _located(
+            lambda: _blocked(
+                frame,
+                len(roles),
+                key,
+                cells.source,
+                flags,
+                multilabel,
+                label_sep,
+                duplicates,
+                empty,
+                relabel,
+                blocks.unit,
+            ),
+            where,
+            options,
+        )
+        return Counted(
+            JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), list(cells.warnings), found
+        )
+    joint = _located(
+        lambda: _to_joint(
+            cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty, relabel
+        ),
+        where,
+        options,
+    )
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return Counted(joint, list(cells.warnings))
 
 
-def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_col: Column = -2,
-                      conf_col: Column = -1, options: TableOptions = TableOptions(),
-                      lower_is_more_confident: bool = False, engine: Engine = Engine()
-                      ) -> tuple[ConfidenceCounts, list[str]]:
+def count_confidences(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column = -3,
+    pred_col: Column = -2,
+    conf_col: Column = -1,
+    options: TableOptions = TableOptions(),
+    lower_is_more_confident: bool = False,
+    engine: Engine = Engine(),
+) -> tuple[ConfidenceCounts, list[str]]:
     """Count a table of gold labels, predictions and each prediction's confidence (by default the last three columns).
 
     Returns unique (gold, predicted, confidence) rows with counts, and reader warnings. A
@@ -412,12 +622,14 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
     cells = engine.cells(path, [gold_col, pred_col, conf_col], ["gold", "predicted", "confidence"], options)
     if not len(cells.rows):
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    if any((cells.is_list or ())[:2]) or (cells.frame is None and any(
-            isinstance(v, tuple) for row in cells.rows for v in row[:2])):
-        raise InputError("a label column holds lists of labels: finagle scores one predicted label per instance",
-                         cells.source)
+    if any((cells.is_list or ())[:2]) or (
+        cells.frame is None and any(isinstance(v, tuple) for row in cells.rows for v in row[:2])
+    ):
+        raise InputError(
+            "a label column holds lists of labels: finagle scores one predicted label per instance", cells.source
+        )
     if cells.frame is not None:  # columns, not a Python tuple per row: confidences make most rows unique
-        labels, gold, pred, confidence, bad = _confidence_columns(cells.frame)
+        labels, gold_codes, pred_codes, confidence, bad = _confidence_columns(cells.frame)
     else:
         gold = [single_label(g, cells.source) for g, _, _ in cells.rows]
         pred = [single_label(p, cells.source) for _, p, _ in cells.rows]
@@ -426,16 +638,21 @@ def count_confidences(path: str | Sequence[str], *, gold_col: Column = -3, pred_
         confidence = np.array([float(c) for c in raw], dtype=np.float64) if not bad else np.zeros(0)
     if bad:
         what = "distance" if lower_is_more_confident else "confidence"
-        where = first_line_with(expand_paths([path] if isinstance(path, str) else list(path)), conf_col,
-                                lambda text: not _is_finite(text), options)
+        where = first_line_with(
+            expand_paths([path] if isinstance(path, str) else list(path)),
+            conf_col,
+            lambda text: not _is_finite(text),
+            options,
+        )
         if where is None:
             raise InputError(f"a {what} is not a finite number", cells.source)
         raise InputError(f"the {what} {where[2]!r} is not a finite number", where[0], where[1])
     if cells.frame is not None:
-        counts = ConfidenceCounts(labels, gold, pred, confidence, cells.counts, lower_is_more_confident)
+        counts = ConfidenceCounts(labels, gold_codes, pred_codes, confidence, cells.counts, lower_is_more_confident)
     else:
-        counts = ConfidenceCounts.from_rows(gold, pred, confidence, cells.counts,
-                                            lower_is_more_confident=lower_is_more_confident)
+        counts = ConfidenceCounts.from_rows(
+            gold, pred, confidence, cells.counts, lower_is_more_confident=lower_is_more_confident
+        )
     return counts, list(cells.warnings)
 
 
@@ -460,10 +677,18 @@ def _confidence_columns(frame: Any) -> tuple[tuple[str, ...], np.ndarray, np.nda
     return labels, gold, pred, values.fill_null(0.0).to_numpy(), not ok.all()
 
 
-def train_frequencies(path: str | Sequence[str], *, column: Column = -1, options: TableOptions = TableOptions(),
-                      multilabel: bool = False, label_sep: str = ",", duplicates: str = "keep",
-                      empty: str = "ignore", engine: Engine = Engine(), relabel: Relabel | None = None
-                      ) -> LabelFrequencies:
+def train_frequencies(
+    path: str | Sequence[str],
+    *,
+    column: Column = -1,
+    options: TableOptions = TableOptions(),
+    multilabel: bool = False,
+    label_sep: str = ",",
+    duplicates: str = "keep",
+    empty: str = "ignore",
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+) -> LabelFrequencies:
     """Label frequencies of a training file's label column (by default its last column); files or globs add up.
 
     ``relabel`` translates the labels (its cut-off is for predictions and does not apply)."""
@@ -512,6 +737,7 @@ def _count_document(path: str) -> Counts:
     except UnicodeDecodeError:
         raise InputError("is not valid UTF-8: expected a clfeval count file (JSON)", path) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file",
-                         path, exc.lineno) from None
+        raise InputError(
+            f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file", path, exc.lineno
+        ) from None
     return counts_from_dict(doc, path)

@@ -26,8 +26,15 @@ FORMATS: Mapping[str, str] = {
     "jsonl": "JSON Lines, one object per line (.jsonl, .ndjson)",
     "parquet": "Apache Parquet (.parquet, .pq)",
 }
-_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-               ".parquet": "parquet", ".pq": "parquet"}
+_EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
 
 
 @dataclass(frozen=True)
@@ -81,9 +88,8 @@ class TableOptions:
             check_pattern(self.skip, "--skip")
         if self.block_end is not None:
             check_pattern(self.block_end, "--block-end")
-        if self.label_sep is not None:
-            if self.label_sep == "":
-                raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
+        if self.label_sep == "":
+            raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
 
 
 def check_pattern(pattern: str, option: str) -> None:
@@ -99,8 +105,10 @@ def check_pattern(pattern: str, option: str) -> None:
     try:
         pl.Series([""]).str.contains(pattern)
     except Exception:
-        raise OptionError(f"{option}: {pattern!r} uses syntax the reader's regex engine (Rust's regex crate) does "
-                          "not support, such as look-around or back-references") from None
+        raise OptionError(
+            f"{option}: {pattern!r} uses syntax the reader's regex engine (Rust's regex crate) does "
+            "not support, such as look-around or back-references"
+        ) from None
 
 
 def format_of(path: str, options: TableOptions) -> str:
@@ -136,5 +144,7 @@ def no_line_rules(fmt: str, options: TableOptions, blocks: bool) -> None:
     if options.skip is not None:
         raise OptionError(f"--skip applies to lines of delimited text, not to {fmt} records")
     if blocks or options.block_end is not None:
-        raise OptionError(f"{fmt} records have no blank lines or block-end lines to delimit blocks: give the block "
-                          "column (--block-col)")
+        raise OptionError(
+            f"{fmt} records have no blank lines or block-end lines to delimit blocks: give the block "
+            "column (--block-col)"
+        )

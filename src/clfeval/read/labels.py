@@ -21,7 +21,9 @@ from clfeval.read.text import read_text
 __all__ = ["CUTOFF_RULE", "NotANumber", "Relabel", "cell_value", "label_set", "read_translation", "single_label"]
 
 #: How a cut-off turns a real-valued prediction into a label, in words (reports and the JSON record it).
-CUTOFF_RULE = "a prediction at or above the cut-off becomes the label above, any other the label below (value >= cutoff)"
+CUTOFF_RULE = (
+    "a prediction at or above the cut-off becomes the label above, any other the label below (value >= cutoff)"
+)
 
 
 class NotANumber(Exception):
@@ -31,6 +33,7 @@ class NotANumber(Exception):
     def __init__(self, value: str) -> None:
         super().__init__(value)
         self.value = value
+
 
 _MAPPING = re.compile(r"^\s*(\S(?:.*\S)?)\s+>\s+(\S(?:.*\S)?)\s*$")
 
@@ -50,12 +53,14 @@ def read_translation(path: str) -> tuple[dict[str, str], dict[str, int]]:
             continue
         match = _MAPPING.match(line)
         if match is None:
-            raise InputError(f"expected a mapping 'old > new' (a '>' with a space on each side), found {line!r}",
-                             path, number)
+            raise InputError(
+                f"expected a mapping 'old > new' (a '>' with a space on each side), found {line!r}", path, number
+            )
         old, new = match.group(1), match.group(2)
         if old in mapping and mapping[old] != new:
-            raise InputError(f"{old!r} is already mapped to {mapping[old]!r} on line {lines[old]}; here to {new!r}",
-                             path, number)
+            raise InputError(
+                f"{old!r} is already mapped to {mapping[old]!r} on line {lines[old]}; here to {new!r}", path, number
+            )
         mapping[old] = new
         lines.setdefault(old, number)
     if not mapping:
@@ -95,8 +100,13 @@ class Relabel:
             raise OptionError(f"--above and --below must differ (both are {self.above!r})")
 
     @classmethod
-    def of(cls, translate: str | Mapping[str, str] | None = None, cutoff: float | None = None, above: str = "+1",
-           below: str = "-1") -> "Relabel":
+    def of(
+        cls,
+        translate: str | Mapping[str, str] | None = None,
+        cutoff: float | None = None,
+        above: str = "+1",
+        below: str = "-1",
+    ) -> Relabel:
         """A relabelling from a translation file (path) or mapping, and a cut-off."""
         if isinstance(translate, str):
             mapping, lines = read_translation(translate)
@@ -135,9 +145,11 @@ class Relabel:
         if not never:
             return []
         where = self.translate_source or "the translation"
-        shown = ", ".join(f"{old!r} > {self.translate[old]!r}" + (f" (line {self.translate_lines[old]})"
-                                                                  if old in self.translate_lines else "")
-                          for old in never[:10])
+        shown = ", ".join(
+            f"{old!r} > {self.translate[old]!r}"
+            + (f" (line {self.translate_lines[old]})" if old in self.translate_lines else "")
+            for old in never[:10]
+        )
         more = f" and {len(never) - 10} more" if len(never) > 10 else ""
         return [f"{where}: {len(never)} mapping(s) never used (no such label in the data): {shown}{more}"]
 
@@ -159,8 +171,9 @@ def single_label(value: Any, source: str, relabel: Relabel | None = None) -> str
     return relabel.label(text) if relabel is not None and relabel.translate else text
 
 
-def label_set(value: Any, label_sep: str, source: str, duplicates: str, empty: str,
-              relabel: Relabel | None = None) -> LabelSet:
+def label_set(
+    value: Any, label_sep: str, source: str, duplicates: str, empty: str, relabel: Relabel | None = None
+) -> LabelSet:
     """A canonical label set from a read cell: split on ``label_sep`` (or a list cell), each label translated."""
     if isinstance(value, tuple):
         parts = [v.strip() for v in value]
@@ -177,8 +190,16 @@ def label_set(value: Any, label_sep: str, source: str, duplicates: str, empty: s
         raise InputError(str(exc), source) from None
 
 
-def cell_value(value: Any, source: str, multilabel: bool, label_sep: str, duplicates: str, empty: str,
-               relabel: Relabel | None = None, predicted: bool = False) -> Any:
+def cell_value(
+    value: Any,
+    source: str,
+    multilabel: bool,
+    label_sep: str,
+    duplicates: str,
+    empty: str,
+    relabel: Relabel | None = None,
+    predicted: bool = False,
+) -> Any:
     """A label (single-label) or a canonical label set (multi-label) from a read cell.
 
     ``predicted`` cells go through the cut-off when one is set (a value that is not a number raises

@@ -14,14 +14,23 @@ from collections.abc import Iterator
 from clfeval.errors import InputError
 from clfeval.read.chunks import Chunk, line_chunks
 
-__all__ = ["DISTRIBUTION", "DISTRIBUTION_RE", "decode_line", "is_blank_line", "lines_of", "split_fields",
-           "strip_distribution"]
+__all__ = [
+    "DISTRIBUTION",
+    "DISTRIBUTION_RE",
+    "decode_line",
+    "is_blank_line",
+    "lines_of",
+    "split_fields",
+    "strip_distribution",
+]
 
 
 #: A TiMBL class distribution after the predicted label, e.g. ``{ A 0.7, B 0.3 }``, optionally followed by one
 #: more field (TiMBL's distance, +v di); group 1 keeps that field. Labels then numbers, so ``{A,B}`` is not one.
-DISTRIBUTION = (r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
-                r"(\s+[^\s{}]+)?\s*$")
+DISTRIBUTION = (
+    r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
+    r"(\s+[^\s{}]+)?\s*$"
+)
 DISTRIBUTION_RE = re.compile(DISTRIBUTION)
 
 
@@ -45,12 +54,16 @@ def decode_line(raw: bytes, name: str, number: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"is not valid UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} "
-                         "(convert the file to UTF-8)", name, number) from None
+        raise InputError(
+            f"is not valid UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} (convert the file to UTF-8)",
+            name,
+            number,
+        ) from None
 
 
-def split_fields(text: str, sep: str | None, quoted: bool, name: str | None = None, number: int | None = None
-                 ) -> list[str]:
+def split_fields(
+    text: str, sep: str | None, quoted: bool, name: str | None = None, number: int | None = None
+) -> list[str]:
     """A line's fields: runs of whitespace (``sep`` None), quoted CSV, or one separator. A line Python's csv
     module cannot take raises :class:`InputError` at ``name:number`` when given, else ``csv.Error``."""
     if sep is None:

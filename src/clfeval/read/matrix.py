@@ -66,8 +66,11 @@ def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOpti
         dup = next(c for c in columns if columns.count(c) > 1)
         raise MatrixError(f"column label {dup!r} is repeated", name, head_line)
     if len(body) != len(columns):
-        raise MatrixError(f"the matrix is not square: {len(columns)} column labels but {len(body)} rows",
-                          name, body[-1][0] if body else head_line)
+        raise MatrixError(
+            f"the matrix is not square: {len(columns)} column labels but {len(body)} rows",
+            name,
+            body[-1][0] if body else head_line,
+        )
     row_labels: list[str] = []
     try:
         check_dense(len(columns))

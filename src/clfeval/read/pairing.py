@@ -25,10 +25,14 @@ from clfeval.read.typed import typed_column_parts
 __all__ = ["file_identity", "read_cells_in_line_order"]
 
 
-def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options: TableOptions = TableOptions(),
-                             *, empty_ok: bool = False, progress: ReadProgress | None = None,
-                             blank_line_blocks: bool = False
-                             ) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, list[str]]:
+def read_cells_in_line_order(
+    sources: Sequence[tuple[str, Column, str]],
+    options: TableOptions = TableOptions(),
+    *,
+    empty_ok: bool = False,
+    progress: ReadProgress | None = None,
+    blank_line_blocks: bool = False,
+) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, list[str]]:
     """Put line i of each source side by side; the unique rows with counts, the counted polars frame, and warnings
     naming each file's skipped lines (blank, or matching the skip pattern), as one-file reading gives them.
 
@@ -48,8 +52,9 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
     """
     import polars as pl
 
-    if options.header is None and any(isinstance(col, str) and format_of(path, options) not in ("jsonl", "parquet")
-                                      for path, col, _ in sources):
+    if options.header is None and any(
+        isinstance(col, str) and format_of(path, options) not in ("jsonl", "parquet") for path, col, _ in sources
+    ):
         # a column named in one delimited file means the delimited files have headers: read each one's first line
         # as one (JSON Lines and Parquet fields always have names, which says nothing of a text file's first line)
         options = replace(options, header=True)
@@ -58,12 +63,18 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
         raise OptionError("standard input (-) can stand for one file only")
     blank_is_value = empty_ok and not blank_line_blocks
     meter = Meter(size_of(list(dict.fromkeys(paths))), progress)
-    opened = [_column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
-              for path, col, role in sources]
+    opened = [
+        _column_parts(path, col, role, options, blank_is_value, empty_ok, meter, blank_line_blocks)
+        for path, col, role in sources
+    ]
     names = [display_name(path) for path in paths]
     # one column of one file for two roles (gold.txt gold.txt: a file scored against itself) is refused
-    one_role_each([(file_identity(path), part[3]) for path, part in zip(paths, opened)], [r for _, _, r in sources],
-                  names[0], [f"{part[3][0]} {part[3][1]} of {name}" for part, name in zip(opened, names)])
+    one_role_each(
+        [(file_identity(path), part[3]) for path, part in zip(paths, opened)],
+        [r for _, _, r in sources],
+        names[0],
+        [f"{part[3][0]} {part[3][1]} of {name}" for part, name in zip(opened, names)],
+    )
     parts = [part[1] for part in opened]
     is_list = [part[0] for part in opened]
     keys = [f"c{i}" for i in range(len(sources))]
@@ -89,15 +100,26 @@ def read_cells_in_line_order(sources: Sequence[tuple[str, Column, str]], options
             short = min(range(len(totals)), key=totals.__getitem__)
             going_on = int(buffers[longest].get_column("line")[0])
             ended = f"after line {last_line[short]}" if last_line[short] else "before its first instance"
-            raise InputError(f"{names[longest]} has {totals[longest]} instances but {names[short]} has "
-                             f"{totals[short]}: {names[short]} ends early, {ended}, where {names[longest]} goes on "
-                             f"at line {going_on}")
+            raise InputError(
+                f"{names[longest]} has {totals[longest]} instances but {names[short]} has "
+                f"{totals[short]}: {names[short]} ends early, {ended}, where {names[longest]} goes on "
+                f"at line {going_on}"
+            )
         step = min(lengths)
         heads = [b[:step] for b in buffers]
-        _same_blocks(heads, names, "blank line(s)" if options.block_end is None else
-                     "block end(s) (blank lines or lines matching --block-end)")
-        frame = pl.DataFrame({**{k: h.get_column("v") for k, h in zip(keys, heads)},
-                              **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {})})
+        _same_blocks(
+            heads,
+            names,
+            "blank line(s)"
+            if options.block_end is None
+            else "block end(s) (blank lines or lines matching --block-end)",
+        )
+        frame = pl.DataFrame(
+            {
+                **{k: h.get_column("v") for k, h in zip(keys, heads)},
+                **({BLOCK_KEY: heads[0].get_column(BLOCK_KEY)} if blank_line_blocks else {}),
+            }
+        )
         tally.add(unique_counts(frame.lazy(), counted_keys))
         meter.add(rows=step)
         last_line = [int(h.get_column("line")[-1]) for h in heads]
@@ -119,9 +141,13 @@ def _same_blocks(heads: Sequence[Any], names: Sequence[str], ends: str = "blank 
             at = int(differ[0])
             line, other = int(head.get_column("line")[at]), int(heads[0].get_column("line")[at])
             kind = "blank lines" if ends.startswith("blank") else "block ends"
-            raise InputError(f"{head.get_column(BLOCK_KEY)[at]} {ends} before this line, but {first[at]} before line "
-                             f"{other} of {names[0]}, which it pairs with: {kind} must fall at the same places in "
-                             "every file (the files are out of step)", name, line)
+            raise InputError(
+                f"{head.get_column(BLOCK_KEY)[at]} {ends} before this line, but {first[at]} before line "
+                f"{other} of {names[0]}, which it pairs with: {kind} must fall at the same places in "
+                "every file (the files are out of step)",
+                name,
+                line,
+            )
 
 
 def file_identity(path: str) -> tuple[int, int] | str:
@@ -133,8 +159,16 @@ def file_identity(path: str) -> tuple[int, int] | str:
     return stat.st_dev, stat.st_ino
 
 
-def _column_parts(path: str, col: Column, role: str, options: TableOptions, blank_is_value: bool, empty_ok: bool,
-                  meter: Meter, blocks: bool) -> tuple[bool, Iterator[Any], LeftOut, tuple[str, object]]:
+def _column_parts(
+    path: str,
+    col: Column,
+    role: str,
+    options: TableOptions,
+    blank_is_value: bool,
+    empty_ok: bool,
+    meter: Meter,
+    blocks: bool,
+) -> tuple[bool, Iterator[Any], LeftOut, tuple[str, object]]:
     """One label column of a file, in line order, a chunk at a time; whether it holds lists; the count of its
     lines left out, which grows as the parts are read; and which column it is (``("column", position)``, negative
     from each line's end, or ``("field", name)``).
@@ -150,6 +184,7 @@ def _column_parts(path: str, col: Column, role: str, options: TableOptions, blan
         is_list, series, field_name = typed_column_parts(path, name, fmt, col, role, meter, empty_ok)
         return is_list, series, LeftOut(), ("field", repr(field_name))
     header = bool(options.header) or isinstance(col, str)
-    frames, left_out, index = delimited_column_parts(path, name, fmt, replace(options, input_format=fmt, header=header),
-                                                     col, role, empty_ok, meter, blank_is_value)
+    frames, left_out, index = delimited_column_parts(
+        path, name, fmt, replace(options, input_format=fmt, header=header), col, role, empty_ok, meter, blank_is_value
+    )
     return False, frames, left_out, ("column", index if index < 0 else index + 1)

@@ -53,7 +53,8 @@ class _LazyRows(Sequence[tuple[Any, ...]]):
     """A tally's unique rows as Python tuples, built on first use (its length is known without them)."""
 
     def __init__(self, tally: Tally, is_list: Sequence[bool] | None, height: int) -> None:
-        self._tally, self._is_list, self._height, self._rows = tally, is_list, height, None
+        self._tally, self._is_list, self._height = tally, is_list, height
+        self._rows: list[tuple[Any, ...]] | None = None
 
     def _built(self) -> list[tuple[Any, ...]]:
         if self._rows is None:
@@ -75,9 +76,16 @@ def _names(paths: Sequence[str]) -> str:
     return ", ".join(shown) if len(shown) <= 3 else f"{shown[0]}, {shown[1]} … {shown[-1]} ({len(shown)} files)"
 
 
-def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Sequence[str],
-               options: TableOptions = TableOptions(), *, empty_ok: bool = False,
-               progress: ReadProgress | None = None, blank_line_blocks: bool = False) -> Cells:
+def read_cells(
+    paths: str | Sequence[str],
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    options: TableOptions = TableOptions(),
+    *,
+    empty_ok: bool = False,
+    progress: ReadProgress | None = None,
+    blank_line_blocks: bool = False,
+) -> Cells:
     """Read the unique rows of ``columns`` of one or more files, with counts.
 
     Parameters
@@ -126,20 +134,38 @@ def read_cells(paths: str | Sequence[str], columns: Sequence[Column], roles: Seq
             has_header = True
         else:
             first, has_header, found, block = read_delimited(
-                path, name, fmt, options, columns, roles, empty_ok, tally, meter,
-                block + 1 if blank_line_blocks else None)
+                path,
+                name,
+                fmt,
+                options,
+                columns,
+                roles,
+                empty_ok,
+                tally,
+                meter,
+                block + 1 if blank_line_blocks else None,
+            )
             warnings += found
         if number == 0:
             first_row, header = first, has_header
     frame = tally.frame()
     counts = frame.get_column("n").to_numpy().astype(np.int64) if frame is not None else np.zeros(0, dtype=np.int64)
     rows = _LazyRows(tally, is_list, 0 if frame is None else frame.height)
-    return Cells(rows, counts, _names(paths), first_row, header, tuple(warnings), frame,
-                 None if is_list is None else tuple(is_list))
+    return Cells(
+        rows,
+        counts,
+        _names(paths),
+        first_row,
+        header,
+        tuple(warnings),
+        frame,
+        None if is_list is None else tuple(is_list),
+    )
 
 
-def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any], bool],
-                    options: TableOptions = TableOptions()) -> tuple[str, int, str] | None:
+def first_line_with(
+    paths: Sequence[str], column: Column, match: Callable[[Any], bool], options: TableOptions = TableOptions()
+) -> tuple[str, int, str] | None:
     """The first line (the row, for Parquet) whose value in ``column`` satisfies ``match``: (file, line, value).
 
     ``match`` receives the value as the reader hands it on: a field's stripped text (delimited files,
@@ -178,8 +204,11 @@ def first_line_with(paths: Sequence[str], column: Column, match: Callable[[Any],
             if is_blank_line(text, sep) or any(pattern.search(text) for pattern in passed):
                 continue
             try:
-                fields = split_fields(strip_distribution(text, options.keep_distance) if strip and position is not None
-                                      else text, sep, quoted)
+                fields = split_fields(
+                    strip_distribution(text, options.keep_distance) if strip and position is not None else text,
+                    sep,
+                    quoted,
+                )
             except csv.Error:
                 continue
             if position is None:

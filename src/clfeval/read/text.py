@@ -36,5 +36,6 @@ def read_text(path: str, *, expected: str, option: str = "") -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # decoded whole, so the offset counts lines from the file's start
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"is not valid UTF-8: byte 0x{data[exc.start]:02x}{tag}; expected {expected}",
-                         path, line) from None
+        raise InputError(
+            f"is not valid UTF-8: byte 0x{data[exc.start]:02x}{tag}; expected {expected}", path, line
+        ) from None

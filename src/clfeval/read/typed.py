@@ -33,9 +33,13 @@ def label_column(schema: Any, column: str) -> Any:
     inner = dtype.inner if isinstance(dtype, pl.List) else dtype
     if inner.is_float():  # 1.0 and 1 are the same label: integral floats print as integers; NaN is missing
         as_int = pl.element() if isinstance(dtype, pl.List) else expr
-        whole = pl.when(as_int.is_nan()).then(None) \
-            .when((as_int == as_int.floor()) & (as_int.abs() < 2.0**62)) \
-            .then(as_int.cast(pl.Int64, strict=False).cast(pl.String)).otherwise(as_int.cast(pl.String))
+        whole = (
+            pl.when(as_int.is_nan())
+            .then(None)
+            .when((as_int == as_int.floor()) & (as_int.abs() < 2.0**62))
+            .then(as_int.cast(pl.Int64, strict=False).cast(pl.String))
+            .otherwise(as_int.cast(pl.String))
+        )
         if isinstance(dtype, pl.List):
             return expr.list.eval(whole)
         return whole
@@ -55,8 +59,10 @@ def _cell_problems(expr: Any, is_list: bool, empty_ok: bool) -> tuple[Any, Any]:
 
     if is_list:
         element = pl.element()
-        return (expr.is_null() | expr.list.eval(element.is_null()).list.any(),
-                expr.list.eval(element.str.strip_chars() == "").list.any())
+        return (
+            expr.is_null() | expr.list.eval(element.is_null()).list.any(),
+            expr.list.eval(element.str.strip_chars() == "").list.any(),
+        )
     empty = pl.lit(False) if empty_ok else expr.str.strip_chars() == ""
     return expr.is_null(), empty
 
@@ -114,8 +120,9 @@ def _guarded(path: str, name: str, fmt: str) -> Iterator[None]:
     except (Exception, pl.exceptions.PanicException) as exc:
         if version is not None:
             version.check()
-        raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
-                         name) from None
+        raise InputError(
+            f"could not be read as {fmt}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", name
+        ) from None
     if version is not None:
         version.check()
 
@@ -129,17 +136,33 @@ def _typed_schema(lf: Any, name: str, fmt: str, raw: bytes | None, first: int, r
         raise InputError(f"could not be read as {fmt}: {str(exc).splitlines()[0]}", name) from None
 
 
-def read_typed(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: Tally,
-               meter: Meter | None, is_list: list[bool] | None, empty_ok: bool = False
-               ) -> tuple[tuple[Any, ...] | None, list[bool]]:
+def read_typed(
+    path: str,
+    name: str,
+    fmt: str,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    tally: Tally,
+    meter: Meter | None,
+    is_list: list[bool] | None,
+    empty_ok: bool = False,
+) -> tuple[tuple[Any, ...] | None, list[bool]]:
     """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
     with _guarded(path, name, fmt):
         return _read_typed_parts(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
 
 
-def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column], roles: Sequence[str], tally: Tally,
-                      meter: Meter | None, is_list: list[bool] | None, empty_ok: bool
-                      ) -> tuple[tuple[Any, ...] | None, list[bool]]:
+def _read_typed_parts(
+    path: str,
+    name: str,
+    fmt: str,
+    columns: Sequence[Column],
+    roles: Sequence[str],
+    tally: Tally,
+    meter: Meter | None,
+    is_list: list[bool] | None,
+    empty_ok: bool,
+) -> tuple[tuple[Any, ...] | None, list[bool]]:
     import polars as pl
 
     keys = [f"c{i}" for i in range(len(columns))]
@@ -161,8 +184,9 @@ def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column],
             is_list = lists
         elif lists != is_list:
             role = roles[next(i for i, (a, b) in enumerate(zip(lists, is_list)) if a != b)]
-            raise InputError(f"the {role} labels are lists of labels in some records and single labels in others",
-                             name, start)
+            raise InputError(
+                f"the {role} labels are lists of labels in some records and single labels in others", name, start
+            )
         exprs = [label_column(schema, f).alias(k) for f, k in zip(fields, keys)]
         selected = lf.select(exprs)
         try:
@@ -184,8 +208,16 @@ def _read_typed_parts(path: str, name: str, fmt: str, columns: Sequence[Column],
     return first, is_list or [False] * len(columns)
 
 
-def _typed_problem(lf: Any, schema: Any, fields: Sequence[str], roles: Sequence[str], lists: Sequence[bool],
-                   empty_ok: bool, name: str, start: int) -> None:
+def _typed_problem(
+    lf: Any,
+    schema: Any,
+    fields: Sequence[str],
+    roles: Sequence[str],
+    lists: Sequence[bool],
+    empty_ok: bool,
+    name: str,
+    start: int,
+) -> None:
     """Raise for the first record of ``lf`` with a missing or empty label (:func:`_cell_problems`), naming its
     line (JSON Lines) or row (Parquet)."""
     import polars as pl
@@ -194,19 +226,30 @@ def _typed_problem(lf: Any, schema: Any, fields: Sequence[str], roles: Sequence[
     for f, r, flag in zip(fields, roles, lists):
         missing, empty = _cell_problems(label_column(schema, f), flag, empty_ok)  # NaN in a float column: null
         flags += [missing.alias(f"{r}\x00missing"), empty.alias(f"{r}\x00empty")]
-    found = collect(lf.with_row_index("__i", offset=start).select("__i", *flags)
-                    .filter(pl.any_horizontal(pl.exclude("__i"))).head(1)).row(0, named=True)
+    found = collect(
+        lf.with_row_index("__i", offset=start)
+        .select("__i", *flags)
+        .filter(pl.any_horizontal(pl.exclude("__i")))
+        .head(1)
+    ).row(0, named=True)
     for f, r, flag in zip(fields, roles, lists):
         what = f"the {r} label set ({f!r})" if flag else f"the {r} label ({f!r})"
         if found[f"{r}\x00missing"]:
-            raise InputError(f"{what} holds a missing label (null)" if flag else f"{what} is missing (null)",
-                             name, found["__i"])
+            raise InputError(
+                f"{what} holds a missing label (null)" if flag else f"{what} is missing (null)", name, found["__i"]
+            )
         if found[f"{r}\x00empty"]:
             raise InputError(f"{what} holds an empty label ('')" if flag else f"{what} is empty", name, found["__i"])
 
 
-def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Sequence[str], offset: int = 0,
-                    lists: Sequence[bool] | None = None) -> None:
+def _diagnose_jsonl(
+    src: Any,
+    name: str,
+    fields: Sequence[str] | None,
+    roles: Sequence[str],
+    offset: int = 0,
+    lists: Sequence[bool] | None = None,
+) -> None:
     """Find the first JSON Lines record polars could not take, and say why. With ``lists`` (whether each field is
     read as label sets), a field that holds a list in a record of a single-label field is an error too: polars
     would turn it into the text of the list (``'["B"]'``)."""
@@ -225,13 +268,22 @@ def _diagnose_jsonl(src: Any, name: str, fields: Sequence[str] | None, roles: Se
         for i, (fname, role) in enumerate(zip(fields or (), roles)):
             value = record.get(fname)
             ok = isinstance(value, (str, int)) or (
-                isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
+                isinstance(value, list) and all(isinstance(v, (str, int)) for v in value)
+            )
             if not ok:
-                raise InputError(f"the {role} field {fname!r} must be a label (string or integer) or a list of "
-                                 f"labels, found {json.dumps(value)}", name, number)
+                raise InputError(
+                    f"the {role} field {fname!r} must be a label (string or integer) or a list of "
+                    f"labels, found {json.dumps(value)}",
+                    name,
+                    number,
+                )
             if lists is not None and not lists[i] and isinstance(value, list):
-                raise InputError(f"the {role} field {fname!r} holds a list of labels here but single labels in other "
-                                 "records: one kind of value per field", name, number)
+                raise InputError(
+                    f"the {role} field {fname!r} holds a list of labels here but single labels in other "
+                    "records: one kind of value per field",
+                    name,
+                    number,
+                )
 
 
 def _coerced_jsonl(frame: Any, keys: Sequence[str], lists: Sequence[bool]) -> bool:
@@ -239,13 +291,13 @@ def _coerced_jsonl(frame: Any, keys: Sequence[str], lists: Sequence[bool]) -> bo
     object (it reads a field that mixes them with strings as strings): then the records are checked one by one."""
     import polars as pl
 
-    text = [pl.col(k).str.starts_with("[") | pl.col(k).str.starts_with("{") for k, flag in zip(keys, lists)
-            if not flag]
+    text = [pl.col(k).str.starts_with("[") | pl.col(k).str.starts_with("{") for k, flag in zip(keys, lists) if not flag]
     return bool(text) and bool(frame.select(pl.any_horizontal(text).any()).item())
 
 
-def typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
-                       meter: Meter, empty_ok: bool = False) -> tuple[bool, Iterator[Any], str]:
+def typed_column_parts(
+    path: str, name: str, fmt: str, col: Column, role: str, meter: Meter, empty_ok: bool = False
+) -> tuple[bool, Iterator[Any], str]:
     import polars as pl
 
     with _guarded(path, name, fmt):
@@ -280,7 +332,12 @@ def typed_column_parts(path: str, name: str, fmt: str, col: Column, role: str,
             missing, empty = _cell_problems(pl.col("v"), is_list, empty_ok)
             if values.to_frame().select((missing | empty).any()).item():
                 _typed_problem(lf, part_schema, [field_name], [role], [is_list], empty_ok, name, start)
-            yield pl.DataFrame({"v": values, "line": pl.int_range(start, start + len(values), eager=True),
-                                BLOCK_KEY: pl.zeros(len(values), pl.Int64, eager=True)})
+            yield pl.DataFrame(
+                {
+                    "v": values,
+                    "line": pl.int_range(start, start + len(values), eager=True),
+                    BLOCK_KEY: pl.zeros(len(values), pl.Int64, eager=True),
+                }
+            )
 
     return is_list, series(), field_name

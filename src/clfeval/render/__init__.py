@@ -6,14 +6,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from clfeval.errors import OptionError, unknown_name
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.render.csv import render_csv
 from clfeval.render.html import render_html
 from clfeval.render.json import render_json
 from clfeval.render.latex import render_latex
 from clfeval.render.markdown import render_markdown
 from clfeval.render.text import render_text
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
@@ -24,10 +24,15 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     "json": (render_json, "the versioned JSON contract (clfeval.score/1, clfeval.compare/1, clfeval.cv/1)"),
     "markdown": (render_markdown, "the report's tables as Markdown"),
     "csv": (render_csv, "tidy rows: section,label,measure,value"),
-    "latex": (render_latex, "booktabs tables (per-label and averaged scores, with intervals), labels escaped, to paste "
-                            "into a paper"),
-    "html": (render_html, "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
-                          "plots with intervals, provenance; write it with -o report.html"),
+    "latex": (
+        render_latex,
+        "booktabs tables (per-label and averaged scores, with intervals), labels escaped, to paste into a paper",
+    ),
+    "html": (
+        render_html,
+        "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
+        "plots with intervals, provenance; write it with -o report.html",
+    ),
 }
 
 
@@ -37,7 +42,7 @@ RENDER_OPTIONS: Mapping[str, str] = {
     "matrix": "whether the confusion matrix is part of the output (--no-matrix: false)",
     "command": "the command line that made the result, for the HTML report's provenance",
     "raw_csv": "CSV cells exactly as written, for programs; by default a text cell a spreadsheet would run as a "
-               "formula (=, +, -, @ …) gets a leading apostrophe",
+    "formula (=, +, -, @ …) gets a leading apostrophe",
 }
 
 

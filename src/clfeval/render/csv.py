@@ -55,8 +55,14 @@ def _value(v: Any) -> Any:
     return "" if isinstance(v, float) and math.isnan(v) else v
 
 
-def render_csv(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-               command: str | None = None, raw_csv: bool = False) -> str:
+def render_csv(
+    result: Scores | Comparison | CrossValidation,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`);
     a cross-validation as tidy rows per scope (:func:`cv_csv`); anything else as its report's tables. Text cells
     a spreadsheet would run as formulas get a leading apostrophe unless ``raw_csv`` (see the module docstring);
@@ -111,14 +117,48 @@ def comparison_csv(cmp: Comparison, raw: bool = False) -> str:
     significant,exact,rounds,test,alternative,seed``; an undefined value is an empty cell."""
     out = io.StringIO()
     writer = _Writer(out, raw)
-    writer.writerow(["metric", "a", "b", "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value",
-                     "p_adjusted", "significant", "exact", "rounds", "test", "alternative", "seed"])
+    writer.writerow(
+        [
+            "metric",
+            "a",
+            "b",
+            "score_a",
+            "score_b",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "p_adjusted",
+            "significant",
+            "exact",
+            "rounds",
+            "test",
+            "alternative",
+            "seed",
+        ]
+    )
     for p in cmp.pairs:
         low, high = (_value(p.ci[0]), _value(p.ci[1])) if p.ci is not None else ("", "")
-        writer.writerow([p.metric, p.a, p.b, _value(p.score_a), _value(p.score_b), _value(p.difference), low, high,
-                         _value(p.p_value), _value(p.p_adjusted), p.significant, p.exact,
-                         "" if p.rounds is None else p.rounds, cmp.test, cmp.alternative,
-                         "" if cmp.seed is None else cmp.seed])
+        writer.writerow(
+            [
+                p.metric,
+                p.a,
+                p.b,
+                _value(p.score_a),
+                _value(p.score_b),
+                _value(p.difference),
+                low,
+                high,
+                _value(p.p_value),
+                _value(p.p_adjusted),
+                p.significant,
+                p.exact,
+                "" if p.rounds is None else p.rounds,
+                cmp.test,
+                cmp.alternative,
+                "" if cmp.seed is None else cmp.seed,
+            ]
+        )
     return out.getvalue()
 
 
@@ -162,14 +202,21 @@ def score_csv(scores: Scores, matrix: bool = True, raw: bool = False) -> str:
     for m in overall_measures(scores.task):
         row("overall", "", m.name_for(scores.task), scores.overall[m.name], (m.name,))
     if iv is not None:
-        for key, value in (("method", iv.method), ("confidence", iv.confidence), ("resamples", iv.resamples),
-                           ("seed", iv.seed)):
+        for key, value in (
+            ("method", iv.method),
+            ("confidence", iv.confidence),
+            ("resamples", iv.resamples),
+            ("seed", iv.seed),
+        ):
             writer.writerow(["ci", "", key, "" if value is None else value])
     confusion = scores.confusion
     if not matrix:
         return out.getvalue()
-    views = ([("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
-             if isinstance(confusion, SplitMatrix) else [("confusion_matrix", confusion.cells)])
+    views = (
+        [("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
+        if isinstance(confusion, SplitMatrix)
+        else [("confusion_matrix", confusion.cells)]
+    )
     for section, cells in views:
         for i, g in enumerate(confusion.labels):
             for j, p in enumerate(confusion.labels):

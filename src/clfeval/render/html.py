@@ -21,12 +21,19 @@ from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.svg import markup_text as _e
 from clfeval.report import report_of
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
-from clfeval.report.tables import (Bounds, PValue, Report, Table, average_title, format_number, measure_title,
-                                   overall_rows)
+from clfeval.report.tables import (
+    Bounds,
+    PValue,
+    Report,
+    Table,
+    average_title,
+    format_number,
+    measure_title,
+    overall_rows,
+)
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.result import SCHEMA, Scores
-from clfeval.score.ratios import f_title
 
 __all__ = ["render_html"]
 
@@ -118,12 +125,16 @@ def _number_cell(value: Any, digits: int) -> str:
 
 def _table(table: Table, digits: int) -> str:
     """A report table as HTML: the first column names rows, numbers right-aligned, intervals muted."""
-    numeric = [i > 0 and all(isinstance(r[i], (int, float, Bounds)) and not isinstance(r[i], bool)
-                             for r in table.rows) for i in range(len(table.columns))]
+    numeric = [
+        i > 0 and all(isinstance(r[i], (int, float, Bounds)) and not isinstance(r[i], bool) for r in table.rows)
+        for i in range(len(table.columns))
+    ]
     head = "".join(f'<th class="{"num" if numeric[i] else ""}">{_e(c)}</th>' for i, c in enumerate(table.columns))
     body = "\n".join("<tr>" + "".join(_number_cell(v, digits) for v in row) + "</tr>" for row in table.rows)
-    return (f'<h3>{_e(table.title)}</h3><div class="scroll"><table data-key="{_e(table.key)}">'
-            f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>")
+    return (
+        f'<h3>{_e(table.title)}</h3><div class="scroll"><table data-key="{_e(table.key)}">'
+        f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>"
+    )
 
 
 def _with_interval(value: float, bounds: tuple[float, float] | None, digits: int, asked: bool) -> str:
@@ -138,16 +149,20 @@ def _average_definition(name: str, scores: Scores) -> str:
     sentence = AVERAGES[name].definition
     if name == "lfb":
         where = scores.inputs.get("train_file")
-        sentence += ("; frequencies from the training data" + (f" ({where})" if where else "")
-                     if scores.lfb_source == "train" else
-                     "; frequencies from the test gold labels, as no training data was given")
+        sentence += (
+            "; frequencies from the training data" + (f" ({where})" if where else "")
+            if scores.lfb_source == "train"
+            else "; frequencies from the test gold labels, as no training data was given"
+        )
     return sentence
 
 
 def _label_set_sentence(scores: Scores) -> str:
     source = scores.label_source
-    return (f"Every average runs over the label set L of {len(scores.labels)} labels, source '{source}': "
-            f"{LABEL_SOURCES[source]}.")
+    return (
+        f"Every average runs over the label set L of {len(scores.labels)} labels, source '{source}': "
+        f"{LABEL_SOURCES[source]}."
+    )
 
 
 def _zero_division_sentence(scores: Scores) -> str:
@@ -155,7 +170,7 @@ def _zero_division_sentence(scores: Scores) -> str:
     affected = sorted({lab for labs in scores.undefined.values() for lab in labs})
     verb = "included in" if scores.undefined_policy == "include" else "left out of"
     shown = ", ".join(affected[:12]) + (f" and {len(affected) - 12} more" if len(affected) > 12 else "")
-    return (f"A 0/0 ratio is set to {zd} and {verb} the averages; labels affected: {shown or 'none'}.")
+    return f"A 0/0 ratio is set to {zd} and {verb} the averages; labels affected: {shown or 'none'}."
 
 
 def _score_summary(scores: Scores, digits: int) -> str:
@@ -164,34 +179,49 @@ def _score_summary(scores: Scores, digits: int) -> str:
     asked = iv is not None
     rows = []
     for name, values in scores.averages.items():
-        cells = "".join(_with_interval(values[m], iv.get(("averages", name, m)) if iv else None, digits, asked)
-                        for m in AVERAGED)
+        cells = "".join(
+            _with_interval(values[m], iv.get(("averages", name, m)) if iv else None, digits, asked) for m in AVERAGED
+        )
         definition = _e(_average_definition(name, scores))
-        rows.append(f'<tr><td class="label"><strong>{_e(average_title(name, scores))}</strong>'
-                    f'<span class="def-inline">{definition}</span></td>{cells}<td class="def">{definition}</td></tr>')
-    table = (f'<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
-             + "".join(f'<th class="num">{_e(measure_title(m, scores.beta))}</th>' for m in AVERAGED)
-             + '<th class="def">definition</th>'
-             f'</tr></thead><tbody>\n' + "\n".join(rows) + "\n</tbody></table></div>")
-    orows = "".join(f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'
-                    f'{_e(r.definition)}</span></td>'
-                    f'{_with_interval(r.value, iv.get((r.key,)) if iv else None, digits, asked)}'
-                    f'<td class="def">{_e(r.definition)}</td></tr>' for r in overall_rows(scores))
-    otable = (f'<div class="scroll"><table class="overall" data-key="overall-summary"><thead><tr><th>measure</th>'
-              f'<th class="num">value</th><th class="def">definition</th></tr></thead><tbody>{orows}</tbody>'
-              "</table></div>")
-    if asked:
+        rows.append(
+            f'<tr><td class="label"><strong>{_e(average_title(name, scores))}</strong>'
+            f'<span class="def-inline">{definition}</span></td>{cells}<td class="def">{definition}</td></tr>'
+        )
+    table = (
+        '<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
+        + "".join(f'<th class="num">{_e(measure_title(m, scores.beta))}</th>' for m in AVERAGED)
+        + '<th class="def">definition</th>'
+        "</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>"
+    )
+    orows = "".join(
+        f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'
+        f"{_e(r.definition)}</span></td>"
+        f"{_with_interval(r.value, iv.get((r.key,)) if iv else None, digits, asked)}"
+        f'<td class="def">{_e(r.definition)}</td></tr>'
+        for r in overall_rows(scores)
+    )
+    otable = (
+        f'<div class="scroll"><table class="overall" data-key="overall-summary"><thead><tr><th>measure</th>'
+        f'<th class="num">value</th><th class="def">definition</th></tr></thead><tbody>{orows}</tbody>'
+        "</table></div>"
+    )
+    if iv is not None:
         head = f"Intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
         if iv.resamples is not None:
             head += f"; {iv.resamples} resamples of {iv.unit}, seed {iv.seed}"
         ci = f"<p>{_e(head)}.</p>"
     else:
-        ci = ("<p>No intervals were asked for: add <code>--ci delta</code>, <code>--ci delta-logit</code> or "
-              "<code>--ci bootstrap</code> to put one on every score.</p>")
-    labels = ", ".join(scores.labels[:60]) + (f" … and {len(scores.labels) - 60} more" if len(scores.labels) > 60
-                                              else "")
-    return (f"<p>{_e(_label_set_sentence(scores))} <span class=\"ci\">L = {{{_e(labels)}}}</span></p>{table}{otable}"
-            f"{ci}<p>{_e(_zero_division_sentence(scores))} β = {scores.beta:g}.</p>")
+        ci = (
+            "<p>No intervals were asked for: add <code>--ci delta</code>, <code>--ci delta-logit</code> or "
+            "<code>--ci bootstrap</code> to put one on every score.</p>"
+        )
+    labels = ", ".join(scores.labels[:60]) + (
+        f" … and {len(scores.labels) - 60} more" if len(scores.labels) > 60 else ""
+    )
+    return (
+        f'<p>{_e(_label_set_sentence(scores))} <span class="ci">L = {{{_e(labels)}}}</span></p>{table}{otable}'
+        f"{ci}<p>{_e(_zero_division_sentence(scores))} β = {scores.beta:g}.</p>"
+    )
 
 
 def _comparison_summary(cmp: Comparison, digits: int) -> str:
@@ -199,81 +229,121 @@ def _comparison_summary(cmp: Comparison, digits: int) -> str:
     test = TESTS[cmp.test]
     rows = []
     for p in cmp.pairs:
-        ci = "" if cmp.ci == "none" else (
-            f'<td class="num ci">{_e(format_number(Bounds(*(p.ci if p.ci else (None, None))), digits))}</td>')
+        ci = (
+            ""
+            if cmp.ci == "none"
+            else (f'<td class="num ci">{_e(format_number(Bounds(*(p.ci if p.ci else (None, None))), digits))}</td>')
+        )
         holds = "no test" if math.isnan(p.p_adjusted) else ("yes" if p.significant else "no")
-        rows.append(f'<tr><td class="label">{_e(p.metric)}</td><td class="label">{_e(p.a)}</td>'
-                    f'<td class="label">{_e(p.b)}</td><td class="num">{_e(format_number(p.score_a, digits))}</td>'
-                    f'<td class="num">{_e(format_number(p.score_b, digits))}</td>'
-                    f'<td class="num"><strong>{_e(format_number(p.difference, digits))}</strong></td>{ci}'
-                    f'<td class="num">{_e(format_number(PValue(p.p_value), digits))}</td>'
-                    f'<td class="num">{_e(format_number(PValue(p.p_adjusted), digits))}</td><td>{holds}</td></tr>')
+        rows.append(
+            f'<tr><td class="label">{_e(p.metric)}</td><td class="label">{_e(p.a)}</td>'
+            f'<td class="label">{_e(p.b)}</td><td class="num">{_e(format_number(p.score_a, digits))}</td>'
+            f'<td class="num">{_e(format_number(p.score_b, digits))}</td>'
+            f'<td class="num"><strong>{_e(format_number(p.difference, digits))}</strong></td>{ci}'
+            f'<td class="num">{_e(format_number(PValue(p.p_value), digits))}</td>'
+            f'<td class="num">{_e(format_number(PValue(p.p_adjusted), digits))}</td><td>{holds}</td></tr>'
+        )
     ci_head = "" if cmp.ci == "none" else f'<th class="num">{100 * cmp.confidence:g}% CI</th>'
-    table = (f'<div class="scroll"><table class="summary" data-key="pairs"><thead><tr><th>metric</th><th>A</th>'
-             f'<th>B</th><th class="num">score A</th><th class="num">score B</th><th class="num">A − B</th>{ci_head}'
-             f'<th class="num">p</th><th class="num">p (Holm)</th><th>holds</th></tr></thead><tbody>\n'
-             + "\n".join(rows) + "\n</tbody></table></div>")
+    table = (
+        f'<div class="scroll"><table class="summary" data-key="pairs"><thead><tr><th>metric</th><th>A</th>'
+        f'<th>B</th><th class="num">score A</th><th class="num">score B</th><th class="num">A − B</th>{ci_head}'
+        f'<th class="num">p</th><th class="num">p (Holm)</th><th>holds</th></tr></thead><tbody>\n'
+        + "\n".join(rows)
+        + "\n</tbody></table></div>"
+    )
     definitions = []
     for metric, key in zip(cmp.metrics, cmp.keys):
         if key[0] == "averages":
-            definitions.append(f"<li><strong>{_e(metric)}</strong>: "
-                               f"{_e(average_title(key[1], first))} — {_e(_average_definition(key[1], first))}</li>")
+            definitions.append(
+                f"<li><strong>{_e(metric)}</strong>: "
+                f"{_e(average_title(key[1], first))} — {_e(_average_definition(key[1], first))}</li>"
+            )
     rounds = "" if cmp.rounds is None or all(p.exact for p in cmp.pairs) else f"; {cmp.rounds} rounds, seed {cmp.seed}"
-    return (f"<p>{_e(test.title)} ({_e(cmp.alternative)}) — {_e(test.definition)}{_e(rounds)}. A difference holds "
-            f"when its Holm-adjusted p-value is below α = {cmp.alpha:g}.</p>{table}"
-            + (f"<ul>{''.join(definitions)}</ul>" if definitions else "")
-            + f"<p>{_e(_label_set_sentence(first))} {_e(_zero_division_sentence(first))}</p>")
+    return (
+        f"<p>{_e(test.title)} ({_e(cmp.alternative)}) — {_e(test.definition)}{_e(rounds)}. A difference holds "
+        f"when its Holm-adjusted p-value is below α = {cmp.alpha:g}.</p>{table}"
+        + (f"<ul>{''.join(definitions)}</ul>" if definitions else "")
+        + f"<p>{_e(_label_set_sentence(first))} {_e(_zero_division_sentence(first))}</p>"
+    )
 
 
 def _cv_summary(report: Report, digits: int) -> str:
     both = next(t for t in report.tables if t.key == "cv")
-    return ("<p>Pooled: the folds' counts added up, then scored once (F<sub>tp,fp</sub>, the value to report). "
-            "Mean of folds: each fold scored on its own, then averaged (F<sub>avg</sub>); it is biased when folds "
-            f"differ in size or class balance.</p>{_table(both, digits)}")
+    return (
+        "<p>Pooled: the folds' counts added up, then scored once (F<sub>tp,fp</sub>, the value to report). "
+        "Mean of folds: each fold scored on its own, then averaged (F<sub>avg</sub>); it is biased when folds "
+        f"differ in size or class balance.</p>{_table(both, digits)}"
+    )
 
 
 def _figure(fig: Figure, n: int) -> str:
     if isinstance(fig, HeatMap):
-        buttons = "".join(f'<button type="button" data-view="{v}" data-note="cells: {_e(note)}" '
-                          f'aria-pressed="{str(v == "count").lower()}">{_e(v if v != "count" else "counts")}'
-                          "</button>" for v, note in VIEWS.items())
-        return (f'<figure class="heat" id="figure-{n}"><div class="views" role="group" aria-label="normalise">'
-                f'{buttons}</div><p class="viewnote ci">cells: counts</p><div class="scroll">{heat_map_svg(fig)}'
-                f"</div><figcaption>{_e(fig.caption)}</figcaption></figure>")
+        buttons = "".join(
+            f'<button type="button" data-view="{v}" data-note="cells: {_e(note)}" '
+            f'aria-pressed="{str(v == "count").lower()}">{_e(v if v != "count" else "counts")}'
+            "</button>"
+            for v, note in VIEWS.items()
+        )
+        return (
+            f'<figure class="heat" id="figure-{n}"><div class="views" role="group" aria-label="normalise">'
+            f'{buttons}</div><p class="viewnote ci">cells: counts</p><div class="scroll">{heat_map_svg(fig)}'
+            f"</div><figcaption>{_e(fig.caption)}</figcaption></figure>"
+        )
     assert isinstance(fig, DotPlot)
-    return (f'<figure class="dots" id="figure-{n}"><div class="scroll">{dot_plot_svg(fig)}</div>'
-            f"<figcaption>{_e(fig.caption)}</figcaption></figure>")
+    return (
+        f'<figure class="dots" id="figure-{n}"><div class="scroll">{dot_plot_svg(fig)}</div>'
+        f"<figcaption>{_e(fig.caption)}</figcaption></figure>"
+    )
 
 
 def _provenance(result: Scores | Comparison | CrossValidation, command: str | None) -> list[tuple[str, str]]:
     """(name, value) rows: version, command, inputs, N, seeds and every option."""
-    schema = COMPARE_SCHEMA if isinstance(result, Comparison) else CV_SCHEMA if isinstance(
-        result, CrossValidation) else SCHEMA
+    schema = (
+        COMPARE_SCHEMA
+        if isinstance(result, Comparison)
+        else CV_SCHEMA
+        if isinstance(result, CrossValidation)
+        else SCHEMA
+    )
     rows = [("clfeval", __version__), ("schema", schema)]
     if command:
         rows.append(("command", command))
-    scores = result.first if isinstance(result, Comparison) else (
-        result.pooled if isinstance(result, CrossValidation) else result)
+    scores = (
+        result.first
+        if isinstance(result, Comparison)
+        else (result.pooled if isinstance(result, CrossValidation) else result)
+    )
     rows += [(f"input {k}", _flat(v)) for k, v in result.inputs.items()]
     rows.append(("N", f"{scores.n_instances} instances ({scores.task})"))
     if isinstance(result, CrossValidation):
         rows.append(("folds", ", ".join(result.fold_names)))
     if isinstance(result, Comparison):
-        rows += [("systems", ", ".join(result.systems)),
-                 ("comparisons", "every pair" if result.baseline is None
-                  else f"each against the baseline {result.baseline}"),
-                 ("test", result.test), ("alternative", result.alternative),
-                 ("rounds", _flat(result.rounds)), ("seed", _flat(result.seed)), ("alpha", f"{result.alpha:g}"),
-                 ("unit", result.unit if result.n_units is None else f"{result.n_units} {result.unit}")]
+        rows += [
+            ("systems", ", ".join(result.systems)),
+            (
+                "comparisons",
+                "every pair" if result.baseline is None else f"each against the baseline {result.baseline}",
+            ),
+            ("test", result.test),
+            ("alternative", result.alternative),
+            ("rounds", _flat(result.rounds)),
+            ("seed", _flat(result.seed)),
+            ("alpha", f"{result.alpha:g}"),
+            ("unit", result.unit if result.n_units is None else f"{result.n_units} {result.unit}"),
+        ]
         if result.test == "ar":
             rows.append(("exact limit", str(result.exact_limit)))
-        rows.append(("difference intervals", result.ci if result.ci == "none" else
-                     f"{result.ci}, {100 * result.confidence:g}%"))
+        rows.append(
+            ("difference intervals", result.ci if result.ci == "none" else f"{result.ci}, {100 * result.confidence:g}%")
+        )
     iv = scores.intervals
     if iv is not None:
-        rows += [("intervals", f"{iv.method}, {100 * iv.confidence:g}%"), ("resamples", _flat(iv.resamples)),
-                 ("seed", _flat(iv.seed)), ("interval unit", iv.unit if iv.n_units is None else
-                                              f"{iv.n_units} {iv.unit}")]
+        rows += [
+            ("intervals", f"{iv.method}, {100 * iv.confidence:g}%"),
+            ("resamples", _flat(iv.resamples)),
+            ("seed", _flat(iv.seed)),
+            ("interval unit", iv.unit if iv.n_units is None else f"{iv.n_units} {iv.unit}"),
+        ]
     elif not isinstance(result, Comparison):
         rows.append(("intervals", "none"))
     rows += [("label set", f"{len(scores.labels)} labels, source {scores.label_source}"), ("β", f"{scores.beta:g}")]
@@ -293,8 +363,14 @@ def _list(items: Iterable[str]) -> str:
     return "".join(f"<li>{_e(i)}</li>" for i in items)
 
 
-def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                command: str | None = None, raw_csv: bool = False) -> str:
+def render_html(
+    result: Scores | Comparison | CrossValidation,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     """The result as one self-contained HTML page (see the module docstring).
 
     ``matrix=False`` leaves the confusion matrix table out of the folded tables (the heat map stays); so does a
@@ -302,10 +378,13 @@ def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 
     ``command`` is shown under provenance.
     """
     if not isinstance(result, (Scores, Comparison, CrossValidation)):
-        raise OptionError(f"the HTML report is made for score, compare and cv results, not {type(result).__name__}; "
-                          "use text, markdown, latex, csv or json")
+        raise OptionError(
+            f"the HTML report is made for score, compare and cv results, not {type(result).__name__}; "
+            "use text, markdown, latex, csv or json"
+        )
     scores = result.pooled if isinstance(result, CrossValidation) else result
-    wide = isinstance(scores, Scores) and len(scores.confusion.labels) > MAX_HEAT_LABELS
+    n_labels = len(scores.confusion.labels) if isinstance(scores, Scores) else 0
+    wide = n_labels > MAX_HEAT_LABELS
     report = report_of(result, matrix=matrix and not wide)  # a 1,000-label matrix table would be a million cells
     if isinstance(result, Comparison):
         summary = _comparison_summary(result, digits)
@@ -318,29 +397,41 @@ def render_html(result: Scores | Comparison | CrossValidation, *, digits: int = 
     lead = "".join(_figure(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
     sections = [f'<section id="summary"><h2>Summary</h2>{summary}{lead}</section>']
     if isinstance(result, CrossValidation):
-        sections.append('<section id="pooled"><h2>Pooled scores</h2>'
-                        f"{_score_summary(result.pooled, digits)}</section>")
+        sections.append(f'<section id="pooled"><h2>Pooled scores</h2>{_score_summary(result.pooled, digits)}</section>')
     for n, fig in enumerate(rest, start=len(first)):
-        sections.append(f'<section id="{_e(fig.key)}"><h2>{_e(fig.title[:1].upper() + fig.title[1:])}</h2>'
-                        f"{_figure(fig, n)}</section>")
+        sections.append(
+            f'<section id="{_e(fig.key)}"><h2>{_e(fig.title[:1].upper() + fig.title[1:])}</h2>'
+            f"{_figure(fig, n)}</section>"
+        )
     tables = "".join(_table(t, digits) for t in report.tables)
     if matrix and wide:
-        tables += (f"<p>The confusion matrix of {len(scores.confusion.labels)} labels is left out here (the heat map "
-                   "folds the rarest labels): every cell is in <code>--format csv</code> and "
-                   "<code>--format json</code>.</p>")
-    sections.append(f'<section id="tables"><h2>All tables</h2><details><summary>every number of the text report '
-                    f"({len(report.tables)} tables)</summary>{tables}</details></section>")
-    warnings = (f'<section class="warnings" id="warnings"><strong>Warnings</strong><ul>{_list(report.warnings)}</ul>'
-                "</section>" if report.warnings else "")
+        tables += (
+            f"<p>The confusion matrix of {n_labels} labels is left out here (the heat map "
+            "folds the rarest labels): every cell is in <code>--format csv</code> and "
+            "<code>--format json</code>.</p>"
+        )
+    sections.append(
+        f'<section id="tables"><h2>All tables</h2><details><summary>every number of the text report '
+        f"({len(report.tables)} tables)</summary>{tables}</details></section>"
+    )
+    warnings = (
+        f'<section class="warnings" id="warnings"><strong>Warnings</strong><ul>{_list(report.warnings)}</ul></section>'
+        if report.warnings
+        else ""
+    )
     provenance = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in _provenance(result, command))
-    footer = (f'<footer id="provenance"><h2>Options and provenance</h2><dl class="provenance">{provenance}</dl>'
-              f"<h3>Notes</h3><ul>{_list(report.notes)}</ul></footer>")
+    footer = (
+        f'<footer id="provenance"><h2>Options and provenance</h2><dl class="provenance">{provenance}</dl>'
+        f"<h3>Notes</h3><ul>{_list(report.notes)}</ul></footer>"
+    )
     lede = report.title.split(" — ", 1)[-1]
-    return ("<!DOCTYPE html>\n"
-            '<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta name="generator" content="clfeval {__version__}">'
-            f"<title>{_e(report.title)}</title><style>{_STYLE}</style></head>\n"
-            f"<body><main><header><h1>{_e(report.title.split(' — ')[0])}</h1><p class=\"lede\">{_e(lede)}</p>"
-            f"</header>{warnings}\n" + "\n".join(sections) + f"\n{footer}</main>\n<script>{_SCRIPT}</script>"
-            "</body></html>\n")
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="clfeval {__version__}">'
+        f"<title>{_e(report.title)}</title><style>{_STYLE}</style></head>\n"
+        f'<body><main><header><h1>{_e(report.title.split(" — ")[0])}</h1><p class="lede">{_e(lede)}</p>'
+        f"</header>{warnings}\n" + "\n".join(sections) + f"\n{footer}</main>\n<script>{_SCRIPT}</script>"
+        "</body></html>\n"
+    )

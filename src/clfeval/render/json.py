@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.score.result import Scores
@@ -12,7 +10,13 @@ from clfeval.score.result import Scores
 __all__ = ["render_json"]
 
 
-def render_json(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                command: str | None = None, raw_csv: bool = False) -> str:
+def render_json(
+    result: Scores | Comparison | CrossValidation,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     """``result.to_dict()`` as indented JSON (labels are strings; NaN is ``null``)."""
     return result.to_json() + "\n"

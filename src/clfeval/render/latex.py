@@ -35,8 +35,8 @@ from clfeval.inverse.audit import Audit
 from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report import report_of
 from clfeval.report.tables import Bounds, PValue, Report, average_title, format_number
-from clfeval.score.finagle import Finagle
 from clfeval.score.averages import AVERAGED
+from clfeval.score.finagle import Finagle
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures
 from clfeval.score.result import Key, Scores
@@ -44,27 +44,66 @@ from clfeval.score.result import Key, Scores
 __all__ = ["latex_escape", "render_latex"]
 
 #: Symbols in clfeval's own titles that pdfLaTeX's UTF-8 input cannot set: as math (or text) commands.
-_SYMBOLS = {"Σ": r"\ensuremath{\Sigma}", "Π": r"\ensuremath{\Pi}", "α": r"\ensuremath{\alpha}",
-            "β": r"\ensuremath{\beta}", "λ": r"\ensuremath{\lambda}", "≥": r"\ensuremath{\geq}",
-            "≤": r"\ensuremath{\leq}", "∅": r"\ensuremath{\emptyset}", "∈": r"\ensuremath{\in}",
-            "∖": r"\ensuremath{\setminus}", "∩": r"\ensuremath{\cap}", "∞": r"\ensuremath{\infty}",
-            "±": r"\ensuremath{\pm}", "∓": r"\ensuremath{\mp}", "−": r"\ensuremath{-}", "·": r"\ensuremath{\cdot}",
-            "×": r"\ensuremath{\times}", "→": r"\ensuremath{\rightarrow}", "⌈": r"\ensuremath{\lceil}",
-            "⌉": r"\ensuremath{\rceil}", "✓": r"\ensuremath{\surd}", "ᵢ": r"\ensuremath{_i}",
-            "ᵈ": r"\ensuremath{^d}", "⁻": r"\ensuremath{^-}", "†": r"\dag{}", "κ": r"\ensuremath{\kappa}",
-            "φ": r"\ensuremath{\phi}", "θ": r"\ensuremath{\theta}", "√": r"\ensuremath{\surd}",
-            "²": r"\ensuremath{^2}"}
+_SYMBOLS = {
+    "Σ": r"\ensuremath{\Sigma}",
+    "Π": r"\ensuremath{\Pi}",
+    "α": r"\ensuremath{\alpha}",
+    "β": r"\ensuremath{\beta}",
+    "λ": r"\ensuremath{\lambda}",
+    "≥": r"\ensuremath{\geq}",
+    "≤": r"\ensuremath{\leq}",
+    "∅": r"\ensuremath{\emptyset}",
+    "∈": r"\ensuremath{\in}",
+    "∖": r"\ensuremath{\setminus}",
+    "∩": r"\ensuremath{\cap}",
+    "∞": r"\ensuremath{\infty}",
+    "±": r"\ensuremath{\pm}",
+    "∓": r"\ensuremath{\mp}",
+    "−": r"\ensuremath{-}",
+    "·": r"\ensuremath{\cdot}",
+    "×": r"\ensuremath{\times}",
+    "→": r"\ensuremath{\rightarrow}",
+    "⌈": r"\ensuremath{\lceil}",
+    "⌉": r"\ensuremath{\rceil}",
+    "✓": r"\ensuremath{\surd}",
+    "ᵢ": r"\ensuremath{_i}",
+    "ᵈ": r"\ensuremath{^d}",
+    "⁻": r"\ensuremath{^-}",
+    "†": r"\dag{}",
+    "κ": r"\ensuremath{\kappa}",
+    "φ": r"\ensuremath{\phi}",
+    "θ": r"\ensuremath{\theta}",
+    "√": r"\ensuremath{\surd}",
+    "²": r"\ensuremath{^2}",
+}
 
 #: One pass over the text: LaTeX's special characters as the commands that print them; ``[``, ``]`` and ``*``
 #: braced (a row starting with ``[`` or ``*`` would be read as the previous ``\\``'s optional argument or star);
 #: control characters as spaces.
-_LATEX = str.maketrans({
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-    '"': r"\textquotedbl{}", "|": r"\textbar{}", "`": r"\textasciigrave{}", "[": "{[}", "]": "{]}", "*": "{*}",
-    **_SYMBOLS,
-    **{chr(i): " " for i in (*range(0x20), 0x7F)},
-})
+_LATEX = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+        "<": r"\textless{}",
+        ">": r"\textgreater{}",
+        '"': r"\textquotedbl{}",
+        "|": r"\textbar{}",
+        "`": r"\textasciigrave{}",
+        "[": "{[}",
+        "]": "{]}",
+        "*": "{*}",
+        **_SYMBOLS,
+        **{chr(i): " " for i in (*range(0x20), 0x7F)},
+    }
+)
 
 #: A ``-``, ``'`` or ``,`` before another: broken up with ``{}``, else T1 fonts set ``--`` as a dash and ``''`` or
 #: ``,,`` as a quotation mark.
@@ -151,12 +190,16 @@ def _cell(value: Any, digits: int) -> str:
 
 def _legend(rows: Sequence[Sequence[Any]]) -> str:
     """What the table's interval markers mean, for its caption (empty when it has none)."""
-    found = [v for row in rows for v in row if isinstance(v, _Estimate) and v.bounds is not None
-             and not math.isnan(v.value)]
+    found = [
+        (v, v.bounds)
+        for row in rows
+        for v in row
+        if isinstance(v, _Estimate) and v.bounds is not None and not math.isnan(v.value)
+    ]
     parts = []
-    if any(v.bounds.low is None or v.bounds.high is None for v in found):
+    if any(b.low is None or b.high is None for _, b in found):
         parts.append("[n/a]: no interval (the notes say why)")
-    remarks = sorted({v.remark for v in found if v.bounds.mark})
+    remarks = sorted({v.remark for v, b in found if b.mark})
     if remarks:
         parts.append("† marks an interval with a remark: " + ", or ".join(remarks))
     return "; ".join(parts) + "." if parts else ""
@@ -167,12 +210,22 @@ def _tabular(caption: str, head: Sequence[str], rows: Sequence[Sequence[Any]], d
 
     The first column is left-aligned, a column of numbers right-aligned, any other column left-aligned.
     """
-    spec = "l" + "".join("r" if all(_is_number(row[i]) for row in rows) else "l"
-                         for i in range(1, len(head)))
+    spec = "l" + "".join("r" if all(_is_number(row[i]) for row in rows) else "l" for i in range(1, len(head)))
     body = [" & ".join(_cell(v, digits) for v in row) + r" \\" for row in rows]
-    return [r"\begin{table}[htbp]", r"\centering", rf"\caption{{{caption}}}", rf"\begin{{tabular}}{{{spec}}}",
-            r"\toprule", " & ".join(head) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}",
-            r"\end{table}", ""]
+    return [
+        r"\begin{table}[htbp]",
+        r"\centering",
+        rf"\caption{{{caption}}}",
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+        *body,
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\end{table}",
+        "",
+    ]
 
 
 def _sentence(text: str) -> str:
@@ -181,12 +234,16 @@ def _sentence(text: str) -> str:
 
 def _context(scores: Scores, intervals: bool = True) -> str:
     """What a score table's caption states: N, the label set and its source, the intervals (when ``intervals``)."""
-    text = (f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, source: "
-            f"{scores.label_source} ({LABEL_SOURCES[scores.label_source]}).")
+    text = (
+        f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, source: "
+        f"{scores.label_source} ({LABEL_SOURCES[scores.label_source]})."
+    )
     iv = scores.intervals
     if iv is not None and intervals:
-        text += (f" In brackets: {100 * iv.confidence:g}% {iv.method} intervals "
-                 f"({INTERVAL_METHODS[iv.method].short if iv.method in INTERVAL_METHODS else iv.definition}")
+        text += (
+            f" In brackets: {100 * iv.confidence:g}% {iv.method} intervals "
+            f"({INTERVAL_METHODS[iv.method].short if iv.method in INTERVAL_METHODS else iv.definition}"
+        )
         text += f"; {iv.resamples} resamples, seed {iv.seed}" if iv.resamples is not None else ""
         text += f"; over {iv.n_units} {iv.unit}" if iv.unit != "instances" else ""
         text += ")."
@@ -204,8 +261,9 @@ def _estimate(scores: Scores, key: Key, value: float) -> _Estimate:
     if iv is None:
         return _Estimate(value, None)
     got, remark = iv.get(key), iv.remarks.get(key, "")
-    return _Estimate(value, Bounds(None, None) if got is None else Bounds(got[0], got[1], "†" if remark else ""),
-                     _kind(remark))
+    return _Estimate(
+        value, Bounds(None, None) if got is None else Bounds(got[0], got[1], "†" if remark else ""), _kind(remark)
+    )
 
 
 #: The measures of the first per-label and averages tables; the others follow in a table of their own.
@@ -230,48 +288,71 @@ def _score_tables(scores: Scores, report: Report, digits: int) -> list[str]:
     lines: list[str] = []
     label_groups = _groups([m.name for m in label_measures()])
     for i, measures in enumerate(label_groups):
-        per_label = [(lab, r.support, *(_estimate(scores, ("per_label", lab, m), r[m]) for m in measures))
-                     for lab, r in scores.per_label.items()]
-        title = ("Per-label scores (support: the label's occurrences in the gold data)" if i == 0 else
-                 "Further per-label scores")
+        per_label = [
+            (lab, r.support, *(_estimate(scores, ("per_label", lab, m), r[m]) for m in measures))
+            for lab, r in scores.per_label.items()
+        ]
+        title = (
+            "Per-label scores (support: the label's occurrences in the gold data)"
+            if i == 0
+            else "Further per-label scores"
+        )
         lines += _tabular(caption(title, per_label), ["label", "support", *head(measures)], per_label, digits)
     for i, measures in enumerate(_groups(AVERAGED)):
-        averages = [(average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
-                    for name, v in scores.averages.items()]
+        averages = [
+            (average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
+            for name, v in scores.averages.items()
+        ]
         title = "Averages over the label set L, each named by its formula" if i == 0 else "Further averages over L"
         lines += _tabular(caption(title, averages), ["average", *head(measures)], averages, digits)
     for table in report.tables:
         if table.key == "overall":
             # the overall measures are the result's one-part keys; a marked row is told by every kind they have
-            kinds = ", or ".join(dict.fromkeys(_kind(why) for key, why in iv.remarks.items() if len(key) == 1)
-                                 ) if iv is not None else ""
-            rows = [(title, _Estimate(value, bounds[0] if bounds else None, kinds))
-                    for title, value, *bounds in table.rows]
+            kinds = (
+                ", or ".join(dict.fromkeys(_kind(why) for key, why in iv.remarks.items() if len(key) == 1))
+                if iv is not None
+                else ""
+            )
+            rows = [
+                (title, _Estimate(value, bounds[0] if bounds else None, kinds)) for title, value, *bounds in table.rows
+            ]
             lines += _tabular(caption("Overall measures", rows), ["measure", "value"], rows, digits)
         elif table.key.startswith("matrix"):
-            lines += _tabular(caption(_sentence(table.title), table.rows, intervals=False),
-                              [latex_escape(c) for c in table.columns], table.rows, digits)
+            lines += _tabular(
+                caption(_sentence(table.title), table.rows, intervals=False),
+                [latex_escape(c) for c in table.columns],
+                table.rows,
+                digits,
+            )
     return lines
 
 
 def _report_tables(report: Report, digits: int) -> list[str]:
     """Each table of any report, its title as the caption."""
-    return [line for table in report.tables
-            for line in _tabular(latex_escape(_sentence(table.title)) + ".", [latex_escape(c) for c in table.columns],
-                                 table.rows, digits)]
+    return [
+        line
+        for table in report.tables
+        for line in _tabular(
+            latex_escape(_sentence(table.title)) + ".", [latex_escape(c) for c in table.columns], table.rows, digits
+        )
+    ]
 
 
 def _comments(report: Report, result: Any) -> list[str]:
     """The opening ``%`` lines: version and title, the packages needed, the legend, warnings and notes."""
-    lines = [f"% clfeval {__version__} — {report.title}",
-             r"% needs \usepackage{booktabs}",
-             r"% text beyond ASCII (labels, symbols) needs \usepackage[T1]{fontenc} and \usepackage[utf8]{inputenc}",
-             "% (pdfLaTeX; UTF-8 is its default input since 2018); CJK labels need XeLaTeX or LuaLaTeX with a CJK "
-             "font, or the CJKutf8 package"]
+    lines = [
+        f"% clfeval {__version__} — {report.title}",
+        r"% needs \usepackage{booktabs}",
+        r"% text beyond ASCII (labels, symbols) needs \usepackage[T1]{fontenc} and \usepackage[utf8]{inputenc}",
+        "% (pdfLaTeX; UTF-8 is its default input since 2018); CJK labels need XeLaTeX or LuaLaTeX with a CJK "
+        "font, or the CJKutf8 package",
+    ]
     if isinstance(result, Scores) and result.intervals is not None:
-        lines += [r"% a score cell reads: estimate \,{\footnotesize[low, high]}, the low and high ends of its "
-                  "confidence interval;",
-                  r"% [n/a]: the score has no interval, \dag: the interval has a remark (the notes below say why)"]
+        lines += [
+            r"% a score cell reads: estimate \,{\footnotesize[low, high]}, the low and high ends of its "
+            "confidence interval;",
+            r"% [n/a]: the score has no interval, \dag: the interval has a remark (the notes below say why)",
+        ]
     if isinstance(result, Scores):
         lines.append("% undefined: a 0/0 left undefined (NaN) by --zero-division nan")
     if report.warnings:
@@ -280,8 +361,14 @@ def _comments(report: Report, result: Any) -> list[str]:
     return [line.translate(_COMMENT) for line in lines] + [""]
 
 
-def render_latex(result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle, *,
-                 digits: int = 4, matrix: bool = True, command: str | None = None, raw_csv: bool = False) -> str:
+def render_latex(
+    result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     r"""A result as booktabs LaTeX tables, ready to paste into a paper.
 
     Parameters

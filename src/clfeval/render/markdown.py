@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report import report_of
@@ -14,11 +12,15 @@ __all__ = ["markdown_escape", "render_markdown"]
 
 #: One pass over the text: Markdown's inline syntax (GitHub's ``~`` and ``$`` too) backslash-escaped, HTML's three
 #: specials as entities, control characters (a newline would end a table row or a list item) as spaces.
-_MARKDOWN = str.maketrans({
-    **{c: "\\" + c for c in "\\`*_[]|~$"},
-    "<": "&lt;", ">": "&gt;", "&": "&amp;",
-    **{chr(i): " " for i in (*range(0x20), 0x7F)},
-})
+_MARKDOWN = str.maketrans(
+    {
+        **{c: "\\" + c for c in "\\`*_[]|~$"},
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        **{chr(i): " " for i in (*range(0x20), 0x7F)},
+    }
+)
 
 
 def markdown_escape(text: str) -> str:
@@ -50,8 +52,14 @@ def _table(table: Table, digits: int) -> list[str]:
     return [f"**{markdown_escape(table.title)}**", "", head, rule, *body, ""]
 
 
-def render_markdown(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                    command: str | None = None, raw_csv: bool = False) -> str:
+def render_markdown(
+    result: Scores | Comparison | CrossValidation,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     """The report of a result as Markdown: every table, label, title, warning and note escaped."""
     report = report_of(result, matrix=matrix)
     lines = [f"### {markdown_escape(report.title)}", ""]

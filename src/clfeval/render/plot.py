@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,14 +24,23 @@ from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
 from clfeval.score.result import Scores
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 __all__ = ["INSTALL_HINT", "write_plots"]
 
 #: What to do when matplotlib is missing.
 INSTALL_HINT = "--plot needs matplotlib, an optional extra: pip install 'clfeval[plot]' (or pip install matplotlib)"
 
 _MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle": "^", "tick": "|"}
-_RC = {"text.parse_math": False, "svg.fonttype": "none", "svg.hashsalt": "clfeval", "font.size": 9,
-       "axes.spines.top": False, "axes.spines.right": False}
+_RC: dict[RcKeyType, Any] = {
+    "text.parse_math": False,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "clfeval",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 
 
 def _pyplot() -> Any:
@@ -62,8 +71,15 @@ def _heat_map(plt: Any, heat: HeatMap, view: str) -> Any:
     size = 9 if n <= 12 else 7 if n <= 24 else 5
     for i in range(n):
         for j in range(n):
-            ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=size,
-                    color="white" if shade[i, j] > 0.5 else "#1a1a1a").set_in_layout(False)  # inside the axes
+            ax.text(
+                j,
+                i,
+                texts[i][j],
+                ha="center",
+                va="center",
+                fontsize=size,
+                color="white" if shade[i, j] > 0.5 else "#1a1a1a",
+            ).set_in_layout(False)  # inside the axes
     names = [short(lab, 18) for lab in heat.labels]
     ax.set_xticks(range(n), names, rotation=55, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(n), names)
@@ -83,15 +99,31 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
     offsets = {id(s): (k - (len(shown) - 1) / 2) * 0.16 for k, s in enumerate(shown)}
     handles, names = [], []
     for s, colour in zip(plot.series, series_colours(plot)):
-        drawn = [(i + offsets.get(id(s), 0.0), p) for i, p in enumerate(s.points)
-                 if p is not None and not math.isnan(p.value)]
+        drawn = [
+            (i + offsets.get(id(s), 0.0), p)
+            for i, p in enumerate(s.points)
+            if p is not None and not math.isnan(p.value)
+        ]
         bars = [(y, p.low, p.high) for y, p in drawn if p.low is not None and p.high is not None]
         if bars:  # from the low end to the high end: a percentile interval need not hold its estimate
-            ax.hlines([y for y, _, _ in bars], [lo for _, lo, _ in bars], [hi for _, _, hi in bars], color=colour,
-                      lw=1.2, alpha=0.75 if s.muted else 1.0)
-        (line,) = ax.plot([p.value for _, p in drawn], [y for y, _ in drawn], _MARKERS[s.marker], color=colour,
-                          ms=3.5 if s.muted else 5, alpha=0.75 if s.muted else 1.0,
-                          mew=2 if s.marker == "tick" else 1, ls="none")
+            ax.hlines(
+                [y for y, _, _ in bars],
+                [lo for _, lo, _ in bars],
+                [hi for _, _, hi in bars],
+                color=colour,
+                lw=1.2,
+                alpha=0.75 if s.muted else 1.0,
+            )
+        (line,) = ax.plot(
+            [p.value for _, p in drawn],
+            [y for y, _ in drawn],
+            _MARKERS[s.marker],
+            color=colour,
+            ms=3.5 if s.muted else 5,
+            alpha=0.75 if s.muted else 1.0,
+            mew=2 if s.marker == "tick" else 1,
+            ls="none",
+        )
         if not (s.muted and "folds" in names):  # one legend entry for all the folds
             handles.append(line)
             names.append("folds" if s.muted else visible(s.name))
@@ -106,10 +138,24 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
     ax.set_axisbelow(True)
     for i, note in enumerate(plot.notes):
         if note:
-            ax.annotate(note, (1.0, i), xycoords=("axes fraction", "data"), xytext=(6, 0), textcoords="offset points",
-                        va="center", fontsize=8)
-    ax.legend(handles, names, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(names), 5), frameon=False,
-              fontsize=8)  # names given with their handles: a name starting with "_" is not hidden
+            ax.annotate(
+                note,
+                (1.0, i),
+                xycoords=("axes fraction", "data"),
+                xytext=(6, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8,
+            )
+    ax.legend(
+        handles,
+        names,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=min(len(names), 5),
+        frameon=False,
+        fontsize=8,
+    )  # names given with their handles: a name starting with "_" is not hidden
     fig.tight_layout()
     return fig
 
@@ -134,8 +180,10 @@ def write_plots(result: Scores | Comparison | CrossValidation, directory: str | 
         warnings.filterwarnings("ignore", message=r"Glyph .* missing from")  # CJK labels in a Latin font
         for fig_data in figures_of(result):
             if isinstance(fig_data, HeatMap):
-                drawn = [(fig_data.key if v == "count" else f"{fig_data.key}-{v}", _heat_map(plt, fig_data, v))
-                         for v in VIEWS]
+                drawn = [
+                    (fig_data.key if v == "count" else f"{fig_data.key}-{v}", _heat_map(plt, fig_data, v))
+                    for v in VIEWS
+                ]
             else:
                 drawn = [(fig_data.key, _dot_plot(plt, fig_data))]
             for name, fig in drawn:
@@ -143,8 +191,13 @@ def write_plots(result: Scores | Comparison | CrossValidation, directory: str | 
                     path = out / f"{name}.{ext}"
                     try:
                         with atomic_path(path) as temporary:  # a full disk leaves no half-written figure
-                            fig.savefig(temporary, dpi=200, bbox_inches="tight", format=ext,
-                                        metadata={"Date": None} if ext == "svg" else {"Software": "clfeval"})
+                            fig.savefig(
+                                temporary,
+                                dpi=200,
+                                bbox_inches="tight",
+                                format=ext,
+                                metadata={"Date": None} if ext == "svg" else {"Software": "clfeval"},
+                            )
                     except OSError as exc:
                         raise ClfevalError(f"cannot write {path}: {exc.strerror or exc}") from None
                     written.append(path)

@@ -15,12 +15,27 @@ import numpy as np
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, Point, Series
 
-__all__ = ["MUTED", "PALETTE", "VIEWS", "blues", "cell_texts", "compact", "dot_plot_svg", "heat_map_svg", "markup_text",
-           "nice_ticks", "series_colours", "short"]
+__all__ = [
+    "MUTED",
+    "PALETTE",
+    "VIEWS",
+    "blues",
+    "cell_texts",
+    "compact",
+    "dot_plot_svg",
+    "heat_map_svg",
+    "markup_text",
+    "nice_ticks",
+    "series_colours",
+    "short",
+]
 
 #: The heat map's views: name → what a cell shows. A row (column) that adds up to 0 has no shares: "–".
-VIEWS = {"count": "counts", "row": "% of the gold row (recall view)", "column": "% of the predicted column "
-         "(precision view)"}
+VIEWS = {
+    "count": "counts",
+    "row": "% of the gold row (recall view)",
+    "column": "% of the predicted column (precision view)",
+}
 
 #: Marker colours (Okabe and Ito's colour-blind-safe palette), in series order.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
@@ -87,8 +102,9 @@ def cell_texts(heat: HeatMap, view: str) -> list[list[str]]:
     if view == "count":
         return [[compact(float(x)) for x in row] for row in heat.cells]
     defined = heat.defined(view)
-    return [[f"{100 * x:.0f}" if ok else "–" for x, ok in zip(row, oks)]
-            for row, oks in zip(heat.shares(view), defined)]
+    return [
+        [f"{100 * x:.0f}" if ok else "–" for x, ok in zip(row, oks)] for row, oks in zip(heat.shares(view), defined)
+    ]
 
 
 def heat_map_svg(heat: HeatMap) -> str:
@@ -107,31 +123,46 @@ def heat_map_svg(heat: HeatMap) -> str:
     shades = {v: heat.shade(v) for v in VIEWS}
     shares = {v: heat.shares(v) for v in ("row", "column")}
     texts = {v: cell_texts(heat, v) for v in VIEWS}
-    out = [f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-label="{_e(heat.title)}" font-size="{font}">',
-           f'<text x="{left + n * size / 2}" y="12" text-anchor="middle" class="axis">predicted →</text>',
-           f'<text x="10" y="{top + n * size / 2}" text-anchor="middle" class="axis" '
-           f'transform="rotate(-90 10 {top + n * size / 2})">gold →</text>']
+    out = [
+        f'<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="{_e(heat.title)}" font-size="{font}">',
+        f'<text x="{left + n * size / 2}" y="12" text-anchor="middle" class="axis">predicted →</text>',
+        f'<text x="10" y="{top + n * size / 2}" text-anchor="middle" class="axis" '
+        f'transform="rotate(-90 10 {top + n * size / 2})">gold →</text>',
+    ]
     for i, (label, name) in enumerate(zip(heat.labels, names)):
         y = top + i * size + size / 2
-        out.append(f'<text x="{left - 6}" y="{y}" text-anchor="end" dominant-baseline="central" class="label">'
-                   f'<title>{_e(label)}</title>{_e(name)}</text>')
+        out.append(
+            f'<text x="{left - 6}" y="{y}" text-anchor="end" dominant-baseline="central" class="label">'
+            f"<title>{_e(label)}</title>{_e(name)}</text>"
+        )
         x = left + i * size + size / 2
-        out.append(f'<text x="{x}" y="{top - 6}" class="label" transform="rotate(-55 {x} {top - 6})">'
-                   f'<title>{_e(label)}</title>{_e(name)}</text>')
+        out.append(
+            f'<text x="{x}" y="{top - 6}" class="label" transform="rotate(-55 {x} {top - 6})">'
+            f"<title>{_e(label)}</title>{_e(name)}</text>"
+        )
     for i, gold in enumerate(heat.labels):
         for j, pred in enumerate(heat.labels):
             x, y = left + j * size, top + i * size
-            data = " ".join(f'data-fill-{v}="{blues(shades[v][i, j])}" data-ink-{v}="{_ink(shades[v][i, j])}" '
-                            f'data-text-{v}="{texts[v][i][j]}"' for v in VIEWS)
-            tip = (f"gold {gold} → predicted {pred}: {compact(float(heat.cells[i, j]))} "
-                   f"({100 * shares['row'][i, j]:.1f}% of the row, {100 * shares['column'][i, j]:.1f}% of the column)")
+            data = " ".join(
+                f'data-fill-{v}="{blues(shades[v][i, j])}" data-ink-{v}="{_ink(shades[v][i, j])}" '
+                f'data-text-{v}="{texts[v][i][j]}"'
+                for v in VIEWS
+            )
+            tip = (
+                f"gold {gold} → predicted {pred}: {compact(float(heat.cells[i, j]))} "
+                f"({100 * shares['row'][i, j]:.1f}% of the row, {100 * shares['column'][i, j]:.1f}% of the column)"
+            )
             diagonal = " diagonal" if i == j else ""
-            out.append(f'<rect class="cell{diagonal}" x="{x}" y="{y}" width="{size - 1}" height="{size - 1}" '
-                       f'fill="{blues(shades["count"][i, j])}" {data}><title>{_e(tip)}</title></rect>')
-            out.append(f'<text class="count" x="{x + (size - 1) / 2}" y="{y + (size - 1) / 2}" text-anchor="middle" '
-                       f'dominant-baseline="central" fill="{_ink(shades["count"][i, j])}" pointer-events="none">'
-                       f'{texts["count"][i][j]}</text>')
+            out.append(
+                f'<rect class="cell{diagonal}" x="{x}" y="{y}" width="{size - 1}" height="{size - 1}" '
+                f'fill="{blues(shades["count"][i, j])}" {data}><title>{_e(tip)}</title></rect>'
+            )
+            out.append(
+                f'<text class="count" x="{x + (size - 1) / 2}" y="{y + (size - 1) / 2}" text-anchor="middle" '
+                f'dominant-baseline="central" fill="{_ink(shades["count"][i, j])}" pointer-events="none">'
+                f"{texts['count'][i][j]}</text>"
+            )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -164,11 +195,14 @@ def _marker(kind: str, x: float, y: float, colour: str, small: bool) -> str:
         return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
     if kind == "diamond":
         d = r * 1.3
-        return (f'<polygon points="{x:.1f},{y - d:.1f} {x + d:.1f},{y:.1f} {x:.1f},{y + d:.1f} {x - d:.1f},{y:.1f}" '
-                f'fill="{colour}"/>')
+        return (
+            f'<polygon points="{x:.1f},{y - d:.1f} {x + d:.1f},{y:.1f} {x:.1f},{y + d:.1f} {x - d:.1f},{y:.1f}" '
+            f'fill="{colour}"/>'
+        )
     if kind == "triangle":
-        return (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y + r:.1f} {x - r:.1f},{y + r:.1f}" '
-                f'fill="{colour}"/>')
+        return (
+            f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y + r:.1f} {x - r:.1f},{y + r:.1f}" fill="{colour}"/>'
+        )
     return f'<line x1="{x:.1f}" y1="{y - 7:.1f}" x2="{x:.1f}" y2="{y + 7:.1f}" stroke="{colour}" stroke-width="2.5"/>'
 
 
@@ -206,8 +240,10 @@ def dot_plot_svg(plot: DotPlot) -> str:
         return left + inner * (min(max(v, plot.low), plot.high) - plot.low) / span
 
     colours = series_colours(plot)
-    out = [f'<svg class="dotplot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="100%" role="img" aria-label="{_e(plot.title)}" font-size="12">']
+    out = [
+        f'<svg class="dotplot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="100%" role="img" aria-label="{_e(plot.title)}" font-size="12">'
+    ]
     lx = left
     seen_muted = False
     for s, colour in zip(plot.series, colours):  # the legend: one entry for all muted series (the folds)
@@ -234,11 +270,15 @@ def dot_plot_svg(plot: DotPlot) -> str:
         yc = y0 + row_h * i + row_h / 2
         band = ' class="band"' if i % 2 == 0 else ' class="band odd"'
         out.append(f'<rect x="{left}" y="{y0 + row_h * i}" width="{inner}" height="{row_h}"{band}/>')
-        out.append(f'<text x="{left - 8}" y="{yc}" text-anchor="end" dominant-baseline="central" class="label">'
-                   f'<title>{_e(row)}</title>{_e(name)}</text>')
+        out.append(
+            f'<text x="{left - 8}" y="{yc}" text-anchor="end" dominant-baseline="central" class="label">'
+            f"<title>{_e(row)}</title>{_e(name)}</text>"
+        )
         if plot.notes and plot.notes[i]:
-            out.append(f'<text x="{left + inner + 8}" y="{yc}" dominant-baseline="central" class="note">'
-                       f'{_e(plot.notes[i])}</text>')
+            out.append(
+                f'<text x="{left + inner + 8}" y="{yc}" dominant-baseline="central" class="note">'
+                f"{_e(plot.notes[i])}</text>"
+            )
         for s, colour in zip(plot.series, colours):
             point = s.points[i]
             if point is None or math.isnan(point.value):
@@ -246,8 +286,10 @@ def dot_plot_svg(plot: DotPlot) -> str:
             y = yc + offsets.get(id(s), 0.0)
             parts = [f'<g class="point"><title>{_e(_tip(row, s, point))}</title>']
             if point.low is not None and point.high is not None:
-                parts.append(f'<line x1="{x_of(point.low):.1f}" y1="{y:.1f}" x2="{x_of(point.high):.1f}" '
-                             f'y2="{y:.1f}" stroke="{colour}" stroke-width="1.6"/>')
+                parts.append(
+                    f'<line x1="{x_of(point.low):.1f}" y1="{y:.1f}" x2="{x_of(point.high):.1f}" '
+                    f'y2="{y:.1f}" stroke="{colour}" stroke-width="1.6"/>'
+                )
             parts.append(_marker(s.marker, x_of(point.value), y, colour, s.muted))
             parts.append("</g>")
             out.append("".join(parts))

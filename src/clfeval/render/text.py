@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
@@ -42,8 +41,9 @@ def _pad(text: str, width: int, left: bool) -> str:
 
 def text_table(table: Table, digits: int) -> list[str]:
     """A table as aligned lines: the first column left-aligned, the others right-aligned."""
-    cells = [[visible(c) for c in table.columns]] + [[visible(format_number(v, digits)) for v in row]
-                                                        for row in table.rows]
+    cells = [[visible(c) for c in table.columns]] + [
+        [visible(format_number(v, digits)) for v in row] for row in table.rows
+    ]
     widths = [max(_width(row[i]) for row in cells) for i in range(len(table.columns))]
     lines = []
     for n, row in enumerate(cells):
@@ -70,7 +70,13 @@ def render_report_text(report: Report, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_text(result: Scores | Comparison | CrossValidation, *, digits: int = 4, matrix: bool = True,
-                command: str | None = None, raw_csv: bool = False) -> str:
+def render_text(
+    result: Scores | Comparison | CrossValidation,
+    *,
+    digits: int = 4,
+    matrix: bool = True,
+    command: str | None = None,
+    raw_csv: bool = False,
+) -> str:
     """The terminal report of a result."""
     return render_report_text(report_of(result, matrix=matrix), digits)

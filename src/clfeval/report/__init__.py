@@ -11,18 +11,31 @@ from clfeval.inverse.tables import Conversion, LabelConversion
 from clfeval.report.audit import audit_report
 from clfeval.report.comparison import comparison_report
 from clfeval.report.conversion import conversion_report
-from clfeval.report.finagle import finagle_report
 from clfeval.report.crossvalidation import cv_report
+from clfeval.report.finagle import finagle_report
 from clfeval.report.tables import Report, Table, score_report
 from clfeval.score.finagle import Finagle
 from clfeval.score.result import Scores
 
-__all__ = ["Report", "Table", "audit_report", "comparison_report", "conversion_report", "cv_report", "finagle_report",
-           "report_of", "score_report"]
+__all__ = [
+    "Report",
+    "Table",
+    "audit_report",
+    "comparison_report",
+    "conversion_report",
+    "cv_report",
+    "finagle_report",
+    "report_of",
+    "score_report",
+]
 
 
-def report_of(result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle, *,
-              matrix: bool = True, **_: Any) -> Report:
+def report_of(
+    result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle,
+    *,
+    matrix: bool = True,
+    **_: Any,
+) -> Report:
     """The report of any result: a score or cross-validation (with the confusion matrix unless ``matrix=False``),
     a comparison, a conversion, an audit or a finagle."""
     if isinstance(result, Audit):

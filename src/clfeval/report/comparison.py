@@ -41,8 +41,13 @@ def _pairs_table(cmp: Comparison) -> Table:
             row += [p.sign.a_better, p.sign.b_better, p.sign.ties]
         row += [PValue(p.p_value), PValue(p.p_adjusted), _verdict(p)]
         rows.append(tuple(row))
-    return Table(f"pairs ({TESTS[cmp.test].title}, {cmp.alternative}; a difference holds when its Holm-adjusted "
-                 f"p < {cmp.alpha:g})", tuple(columns), tuple(rows), "pairs")
+    return Table(
+        f"pairs ({TESTS[cmp.test].title}, {cmp.alternative}; a difference holds when its Holm-adjusted "
+        f"p < {cmp.alpha:g})",
+        tuple(columns),
+        tuple(rows),
+        "pairs",
+    )
 
 
 def _sign_table(cmp: Comparison) -> Table | None:
@@ -60,8 +65,12 @@ def _sign_table(cmp: Comparison) -> Table | None:
         title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
     else:
         title = f"sign test on {cmp.unit}: the blocks where one system gets more instances right, ties left out"
-    return Table(f"{title} ({cmp.alternative}; a cross-check of accuracy)", ("A", "B", "A better", "B better", "ties",
-                                                                             "p"), tuple(rows), "sign")
+    return Table(
+        f"{title} ({cmp.alternative}; a cross-check of accuracy)",
+        ("A", "B", "A better", "B better", "ties", "p"),
+        tuple(rows),
+        "sign",
+    )
 
 
 def _ranking_table(cmp: Comparison) -> Table:
@@ -69,11 +78,22 @@ def _ranking_table(cmp: Comparison) -> Table:
     for metric in cmp.metrics:
         for r in cmp.ranking(metric):
             rank = "—" if r["rank"] is None else r["rank"]
-            rows.append((metric, rank, r["system"], r["score"], ", ".join(r["better_than"]) or "—",
-                         ", ".join(r["worse_than"]) or "—"))
-    return Table(f"ranking (a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
-                 ("metric", "rank", "system", "score", "significantly better than", "significantly worse than"),
-                 tuple(rows), "ranking")
+            rows.append(
+                (
+                    metric,
+                    rank,
+                    r["system"],
+                    r["score"],
+                    ", ".join(r["better_than"]) or "—",
+                    ", ".join(r["worse_than"]) or "—",
+                )
+            )
+    return Table(
+        f"ranking (a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
+        ("metric", "rank", "system", "score", "significantly better than", "significantly worse than"),
+        tuple(rows),
+        "ranking",
+    )
 
 
 def _metric_definitions(cmp: Comparison) -> list[str]:
@@ -89,16 +109,24 @@ def _test_note(cmp: Comparison) -> str:
     if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):  # McNemar has no rounds
         note += f"; {cmp.rounds} rounds, seed {cmp.seed}"
     if cmp.test == "ar":
-        note += (f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist" if cmp.exact_limit
-                 else "; no exact enumeration (exact limit 0)")
+        note += (
+            f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist"
+            if cmp.exact_limit
+            else "; no exact enumeration (exact limit 0)"
+        )
     return note
 
 
 def _alternative_note(cmp: Comparison) -> str:
-    meaning = {"two-sided": "A and B differ, in either direction",
-               "greater": "d = score(A) − score(B) > 0", "less": "d = score(A) − score(B) < 0"}[cmp.alternative]
-    extreme = {"ar": {"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
-               "bootstrap": {"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"}}
+    meaning = {
+        "two-sided": "A and B differ, in either direction",
+        "greater": "d = score(A) − score(B) > 0",
+        "less": "d = score(A) − score(B) < 0",
+    }[cmp.alternative]
+    extreme = {
+        "ar": {"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
+        "bootstrap": {"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"},
+    }
     note = f"alternative: {cmp.alternative} ({meaning}"
     if cmp.test in extreme:
         note += f"; a round counts as at least as extreme when {extreme[cmp.test][cmp.alternative]}"
@@ -117,18 +145,27 @@ def comparison_report(cmp: Comparison) -> Report:
     Notes define the test, the alternative, the adjustment, every average used and the label set.
     """
     first = cmp.first
-    scores = Table("scores", ("system", *cmp.metrics),
-                   tuple((s, *(cmp.score(s, m) for m in cmp.metrics)) for s in cmp.systems), "scores")
+    scores = Table(
+        "scores",
+        ("system", *cmp.metrics),
+        tuple((s, *(cmp.score(s, m) for m in cmp.metrics)) for s in cmp.systems),
+        "scores",
+    )
     sign = _sign_table(cmp)
     tables = [scores, _pairs_table(cmp), *([sign] if sign is not None else []), _ranking_table(cmp)]
-    comparisons = (f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None
-                   else "every pair of systems")
-    seen = (", taken from the gold labels and every system's predictions"
-            if first.label_source in ("union", "gold") else "")
+    comparisons = (
+        f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None else "every pair of systems"
+    )
+    seen = (
+        ", taken from the gold labels and every system's predictions" if first.label_source in ("union", "gold") else ""
+    )
     tested = {m: sum(1 for p in cmp.pairs if p.metric == m and not math.isnan(p.p_value)) for m in cmp.metrics}
     counts = sorted(set(tested.values()))
-    family = (f"the {counts[0]} tested comparison(s) of each metric" if len(counts) == 1 else
-              "the tested comparisons of each metric (" + ", ".join(f"{m}: {n}" for m, n in tested.items()) + ")")
+    family = (
+        f"the {counts[0]} tested comparison(s) of each metric"
+        if len(counts) == 1
+        else "the tested comparisons of each metric (" + ", ".join(f"{m}: {n}" for m, n in tested.items()) + ")"
+    )
     notes = [
         f"N = {first.n_instances} instances ({first.task})"
         + (f" in {cmp.n_units} {cmp.unit}" if cmp.unit != "instances" else "")
@@ -142,11 +179,15 @@ def comparison_report(cmp: Comparison) -> Report:
     if cmp.ci != "none":
         notes.append(f"intervals of A − B: {100 * cmp.confidence:g}% paired bootstrap percentile intervals")
     notes += _metric_definitions(cmp)
-    notes.append(f"β = {first.beta:g}; zero division: 0/0 is set to {first.options.get('zero_division')} and "
-                 f"{'included in' if first.undefined_policy == 'include' else 'left out of'} averages")
+    notes.append(
+        f"β = {first.beta:g}; zero division: 0/0 is set to {first.options.get('zero_division')} and "
+        f"{'included in' if first.undefined_policy == 'include' else 'left out of'} averages"
+    )
     notes += list(cmp.notes)
     if cmp.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in cmp.inputs.items()))
-    title = (f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
-             f"{len(first.labels)} labels")
+    title = (
+        f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
+        f"{len(first.labels)} labels"
+    )
     return Report(title, tuple(tables), tuple(cmp.warnings), tuple(notes))

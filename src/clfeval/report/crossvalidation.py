@@ -25,30 +25,53 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     pairs = [(a, m) for a in cv.pooled.averages for m in AVERAGED]
     order = {pair: i for i, pair in enumerate(pairs)}
     rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
-    overall = [(m.title_for(cv.pooled.task), cv.pooled.overall[m.name], means[m.name], means[f"{m.name}_sd"])
-               for m in overall_measures(cv.pooled.task)]
-    both = Table("pooled (counts added, then scored) against the mean of the folds' scores",
-                 ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
-                 tuple((r["average"], measure_title(r["measure"], beta), r["pooled"], r["mean_of_folds"],
-                        means["averages"][r["average"]][f"{r['measure']}_sd"], r["difference"]) for r in rows)
-                 + tuple(("overall", title, pooled, mean, sd, pooled - mean) for title, pooled, mean, sd in overall),
-                 "cv")
+    overall = [
+        (m.title_for(cv.pooled.task), cv.pooled.overall[m.name], means[m.name], means[f"{m.name}_sd"])
+        for m in overall_measures(cv.pooled.task)
+    ]
+    both = Table(
+        "pooled (counts added, then scored) against the mean of the folds' scores",
+        ("average", "measure", "pooled", "mean of folds", "sd", "pooled − mean"),
+        tuple(
+            (
+                r["average"],
+                measure_title(r["measure"], beta),
+                r["pooled"],
+                r["mean_of_folds"],
+                means["averages"][r["average"]][f"{r['measure']}_sd"],
+                r["difference"],
+            )
+            for r in rows
+        )
+        + tuple(("overall", title, pooled, mean, sd, pooled - mean) for title, pooled, mean, sd in overall),
+        "cv",
+    )
     names = list(cv.pooled.averages)
-    folds = Table("folds", ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
-                  tuple((name, fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))
-                        for name, fold in zip(cv.fold_names, cv.folds)), "folds")
+    folds = Table(
+        "folds",
+        ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
+        tuple(
+            (name, fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))
+            for name, fold in zip(cv.fold_names, cv.folds)
+        ),
+        "folds",
+    )
     pooled = score_report(cv.pooled, matrix=matrix)
     tables = [both, folds] + [Table(f"pooled: {t.title}", t.columns, t.rows, t.key) for t in pooled.tables]
-    notes = [f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances in all; every fold is scored over the pooled "
-             "label set",
-             "pooled (F_tp,fp): tp, fp and fn added over the folds, then every measure computed once — the score "
-             "of all N out-of-fold predictions as one test set (Forman & Scholz 2010; Van Asch §7)",
-             "mean of folds (F_avg): each fold scored on its own, then the mean and sample standard deviation — the "
-             "score on a test set of one fold's size, pulled down on small folds where a rare label is absent or "
-             "never predicted; the sd is the spread of fold scores, not the standard error of either summary",
-             "neither summary is unbiased (both are ratios of counts), and they differ even for folds of equal size "
-             "and class balance, since F is not linear in the counts",
-             *pooled.notes]
-    title = (f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
-             f"{len(cv.pooled.labels)} labels")
+    notes = [
+        f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances in all; every fold is scored over the pooled "
+        "label set",
+        "pooled (F_tp,fp): tp, fp and fn added over the folds, then every measure computed once — the score "
+        "of all N out-of-fold predictions as one test set (Forman & Scholz 2010; Van Asch §7)",
+        "mean of folds (F_avg): each fold scored on its own, then the mean and sample standard deviation — the "
+        "score on a test set of one fold's size, pulled down on small folds where a rare label is absent or "
+        "never predicted; the sd is the spread of fold scores, not the standard error of either summary",
+        "neither summary is unbiased (both are ratios of counts), and they differ even for folds of equal size "
+        "and class balance, since F is not linear in the counts",
+        *pooled.notes,
+    ]
+    title = (
+        f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
+        f"{len(cv.pooled.labels)} labels"
+    )
     return Report(title, tuple(tables), cv.warnings, tuple(notes))

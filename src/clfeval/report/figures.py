@@ -17,11 +17,21 @@ from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.score.result import Scores
 from clfeval.score.ratios import f_title
+from clfeval.score.result import Scores
 
-__all__ = ["MAX_DOT_ROWS", "MAX_HEAT_LABELS", "DotPlot", "Figure", "HeatMap", "Point", "Series", "figures_of",
-           "heat_map", "per_label_plot"]
+__all__ = [
+    "MAX_DOT_ROWS",
+    "MAX_HEAT_LABELS",
+    "DotPlot",
+    "Figure",
+    "HeatMap",
+    "Point",
+    "Series",
+    "figures_of",
+    "heat_map",
+    "per_label_plot",
+]
 
 #: A heat map shows at most this many labels; beyond it the least frequent are folded into one "other" row and
 #: column, so a 1,000-label matrix stays readable (the report's tables and the JSON keep every cell).
@@ -156,10 +166,15 @@ def _by_support(labels: tuple[str, ...], support: np.ndarray, pinned_last: bool)
 
 def _fold(cells: np.ndarray, keep: np.ndarray, rest: np.ndarray, tail: np.ndarray) -> np.ndarray:
     """``cells`` with the rows and columns ``rest`` added into one, placed before ``tail`` (∅, when pinned)."""
+
     def squash(m: np.ndarray, axis: int) -> np.ndarray:
-        parts = [np.take(m, keep, axis=axis), np.take(m, rest, axis=axis).sum(axis=axis, keepdims=True),
-                 np.take(m, tail, axis=axis)]
+        parts = [
+            np.take(m, keep, axis=axis),
+            np.take(m, rest, axis=axis).sum(axis=axis, keepdims=True),
+            np.take(m, tail, axis=axis),
+        ]
         return np.concatenate(parts, axis=axis)
+
     return squash(squash(cells, 0), 1)
 
 
@@ -169,8 +184,11 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
     confusion = scores.confusion
     split = isinstance(confusion, SplitMatrix)
     labels = tuple(confusion.labels)
-    cells = np.asarray(confusion.gold_view if split else confusion.cells, dtype=np.float64)
-    column_cells = np.asarray(confusion.predicted_view, dtype=np.float64) if split else cells
+    if isinstance(confusion, SplitMatrix):
+        cells = np.asarray(confusion.gold_view, dtype=np.float64)
+        column_cells = np.asarray(confusion.predicted_view, dtype=np.float64)
+    else:
+        cells = column_cells = np.asarray(confusion.cells, dtype=np.float64)
     order = _by_support(labels, cells.sum(axis=1), pinned_last=split)
     labels = tuple(labels[i] for i in order)
     cells, column_cells = cells[np.ix_(order, order)], column_cells[np.ix_(order, order)]
@@ -182,17 +200,31 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
         folded = len(rest)
         cells, column_cells = _fold(cells, keep, rest, tail), _fold(column_cells, keep, rest, tail)
         labels = (*(labels[i] for i in keep), f"other ({folded} labels)", *(labels[i] for i in tail))
-    what = ("split counts (Van Asch's multi-label confusion matrix): the count and row views show the gold-row view, "
-            "whose rows add up to each label's gold frequency; the column view divides the predicted-column view by "
-            "its column sums" if split else "instances with gold label (row) and predicted label (column)")
-    caption = (f"Rows: gold; columns: predicted; labels sorted by gold support. Cells: {what}. The row view shows "
-               "each row as shares of its gold total (the diagonal is recall); the column view shows shares of each "
-               "predicted total (the diagonal is precision); a row or column with no instances has no shares (–).")
+    what = (
+        "split counts (Van Asch's multi-label confusion matrix): the count and row views show the gold-row view, "
+        "whose rows add up to each label's gold frequency; the column view divides the predicted-column view by "
+        "its column sums"
+        if split
+        else "instances with gold label (row) and predicted label (column)"
+    )
+    caption = (
+        f"Rows: gold; columns: predicted; labels sorted by gold support. Cells: {what}. The row view shows "
+        "each row as shares of its gold total (the diagonal is recall); the column view shows shares of each "
+        "predicted total (the diagonal is precision); a row or column with no instances has no shares (–)."
+    )
     if folded:
-        caption += (f" The {folded} least frequent labels are added up into 'other'; the CSV and JSON output keep "
-                    "every cell.")
-    return HeatMap(key, title or ("split-count confusion matrix" if split else "confusion matrix"), caption,
-                   labels, cells, column_cells, folded)
+        caption += (
+            f" The {folded} least frequent labels are added up into 'other'; the CSV and JSON output keep every cell."
+        )
+    return HeatMap(
+        key,
+        title or ("split-count confusion matrix" if split else "confusion matrix"),
+        caption,
+        labels,
+        cells,
+        column_cells,
+        folded,
+    )
 
 
 def _point(scores: Scores, key: tuple[str, ...], value: float) -> Point:
@@ -212,23 +244,42 @@ def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per
     labels = list(scores.per_label)
     rows, hidden = _weakest_first(labels, [scores.per_label[lab].f for lab in labels], limit)
     series = tuple(
-        Series(title, marker, tuple(_point(scores, ("per_label", lab, m), getattr(scores.per_label[lab], m))
-                                    for lab in rows))
-        for m, title, marker in (("precision", "precision", "circle"), ("recall", "recall", "square"),
-                                 ("f", f, "diamond")))
+        Series(
+            title,
+            marker,
+            tuple(_point(scores, ("per_label", lab, m), getattr(scores.per_label[lab], m)) for lab in rows),
+        )
+        for m, title, marker in (
+            ("precision", "precision", "circle"),
+            ("recall", "recall", "square"),
+            ("f", f, "diamond"),
+        )
+    )
     iv = scores.intervals
-    bars = (f"bars: {100 * iv.confidence:g}% {iv.method} intervals" if iv is not None
-            else "no intervals (asked for with --ci)")
-    zd = ("left undefined and not drawn" if math.isnan(scores.zero_division)
-          else f"drawn at {scores.zero_division:g} (--zero-division)")
-    caption = (f"Each label's precision, recall and {f}, lowest {f} first; {bars}. A 0/0 score, named at the right of "
-               f"its row, is {zd}.")
+    bars = (
+        f"bars: {100 * iv.confidence:g}% {iv.method} intervals"
+        if iv is not None
+        else "no intervals (asked for with --ci)"
+    )
+    zd = (
+        "left undefined and not drawn"
+        if math.isnan(scores.zero_division)
+        else f"drawn at {scores.zero_division:g} (--zero-division)"
+    )
+    caption = (
+        f"Each label's precision, recall and {f}, lowest {f} first; {bars}. A 0/0 score, named at the right of "
+        f"its row, is {zd}."
+    )
     if hidden:
         caption += f" The {hidden} labels with the highest {f} are left out; the tables list them all."
     names = {"precision": "precision", "recall": "recall", "f": f}
     zero = {m: set(labs) for m, labs in scores.undefined.items()}
-    notes = tuple(("0/0: " + ", ".join(names[m] for m in names if lab in zero.get(m, ())))
-                  if any(lab in zero.get(m, ()) for m in names) else "" for lab in rows)
+    notes = tuple(
+        ("0/0: " + ", ".join(names[m] for m in names if lab in zero.get(m, ())))
+        if any(lab in zero.get(m, ()) for m in names)
+        else ""
+        for lab in rows
+    )
     return DotPlot(key, f"per-label precision, recall and {f}", caption, tuple(rows), series, notes=notes)
 
 
@@ -237,16 +288,33 @@ def _difference_plot(cmp: Comparison) -> DotPlot:
     for p in cmp.pairs:
         rows.append(f"{p.metric}: {p.a} − {p.b}")
         points.append(Point(p.difference, *(p.ci if p.ci is not None else (None, None))))
-        notes.append("no test" if math.isnan(p.p_adjusted) else
-                     f"p = {p.p_value:.2g}" + ("" if len(cmp.pairs) == 1 else f", Holm {p.p_adjusted:.2g}")
-                     + (" ✓" if p.significant else ""))
+        notes.append(
+            "no test"
+            if math.isnan(p.p_adjusted)
+            else f"p = {p.p_value:.2g}"
+            + ("" if len(cmp.pairs) == 1 else f", Holm {p.p_adjusted:.2g}")
+            + (" ✓" if p.significant else "")
+        )
     series = (Series("A − B", "diamond", tuple(points)),)
-    bars = (f"bars: {100 * cmp.confidence:g}% paired bootstrap intervals" if cmp.ci != "none"
-            else "no intervals (asked for with --ci bootstrap)")
-    caption = (f"Each pair's difference A − B per metric; {bars}. At the right: the p-value ({cmp.test}) and, with "
-               f"several comparisons, Holm's adjusted p-value; ✓ marks a difference that holds at α = {cmp.alpha:g}.")
-    return DotPlot("differences", "differences between systems", caption, tuple(rows), series,
-                   *_symmetric(_drawn(series)), 0.0, tuple(notes))
+    bars = (
+        f"bars: {100 * cmp.confidence:g}% paired bootstrap intervals"
+        if cmp.ci != "none"
+        else "no intervals (asked for with --ci bootstrap)"
+    )
+    caption = (
+        f"Each pair's difference A − B per metric; {bars}. At the right: the p-value ({cmp.test}) and, with "
+        f"several comparisons, Holm's adjusted p-value; ✓ marks a difference that holds at α = {cmp.alpha:g}."
+    )
+    return DotPlot(
+        "differences",
+        "differences between systems",
+        caption,
+        tuple(rows),
+        series,
+        *_symmetric(_drawn(series)),
+        0.0,
+        tuple(notes),
+    )
 
 
 def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlot:
@@ -254,42 +322,69 @@ def _per_label_differences(cmp: Comparison, limit: int = MAX_DOT_ROWS) -> DotPlo
     f = f_title(first.beta)
     pairs = list(dict.fromkeys((p.a, p.b) for p in cmp.pairs))
     labels = list(first.per_label)
-    gaps = {pair: [cmp.results[pair[0]].per_label[lab].f - cmp.results[pair[1]].per_label[lab].f for lab in labels]
-            for pair in pairs}
+    gaps = {
+        pair: [cmp.results[pair[0]].per_label[lab].f - cmp.results[pair[1]].per_label[lab].f for lab in labels]
+        for pair in pairs
+    }
     support = [first.per_label[lab].support for lab in labels]
     order = sorted(range(len(labels)), key=lambda i: (-support[i], i))[:limit]
     markers = ("circle", "square", "diamond", "triangle")
-    series = tuple(Series(f"{a} − {b}", markers[n % len(markers)], tuple(Point(gaps[(a, b)][i]) for i in order))
-                   for n, (a, b) in enumerate(pairs))
-    caption = (f"Per-label {f} of A minus that of B, labels by gold support (most frequent first); no test is "
-               "made per label — these show where the systems differ, not whether it holds.")
+    series = tuple(
+        Series(f"{a} − {b}", markers[n % len(markers)], tuple(Point(gaps[(a, b)][i]) for i in order))
+        for n, (a, b) in enumerate(pairs)
+    )
+    caption = (
+        f"Per-label {f} of A minus that of B, labels by gold support (most frequent first); no test is "
+        "made per label — these show where the systems differ, not whether it holds."
+    )
     if len(labels) > limit:
         caption += f" The {len(labels) - limit} least frequent labels are left out."
-    return DotPlot("per-label-differences", f"per-label {f} differences", caption,
-                   tuple(labels[i] for i in order), series, *_symmetric(_drawn(series)), 0.0)
+    return DotPlot(
+        "per-label-differences",
+        f"per-label {f} differences",
+        caption,
+        tuple(labels[i] for i in order),
+        series,
+        *_symmetric(_drawn(series)),
+        0.0,
+    )
 
 
 def _fold_plot(cv: CrossValidation) -> DotPlot:
     pooled = cv.pooled
     f = f_title(pooled.beta)
     means = cv.mean_of_folds()
-    rows = [(f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
-            for name in pooled.averages]
+    rows: list[tuple[str, tuple[str, ...], float, float]] = [
+        (f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
+        for name in pooled.averages
+    ]
     accuracy = "accuracy" if pooled.task == "single-label" else "subset accuracy"
     rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))
 
     def value(result: Scores, key: tuple[str, ...]) -> float:
         return result.averages[key[1]][key[2]] if key[0] == "averages" else result.accuracy
 
-    folds = tuple(Series(f"fold {name}", "circle", tuple(Point(value(fold, key)) for _, key, _, _ in rows), True)
-                  for name, fold in zip(cv.fold_names, cv.folds))
+    folds = tuple(
+        Series(f"fold {name}", "circle", tuple(Point(value(fold, key)) for _, key, _, _ in rows), True)
+        for name, fold in zip(cv.fold_names, cv.folds)
+    )
     pooled_series = Series("pooled", "diamond", tuple(_point(pooled, key, value(pooled, key)) for _, key, _, _ in rows))
-    mean_series = Series("mean of folds ± sd", "tick", tuple(
-        Point(mean, *((mean - sd, mean + sd) if not math.isnan(sd) else (None, None))) for _, _, mean, sd in rows))
-    bars = (f"; the pooled bars are {100 * pooled.intervals.confidence:g}% {pooled.intervals.method} intervals"
-            if pooled.intervals is not None else "")
-    caption = (f"Grey dots: each fold's own score; diamond: pooled (the folds' counts added, then scored — the value "
-               f"to report); tick: the mean of the folds' scores, its bar ± one standard deviation{bars}.")
+    mean_series = Series(
+        "mean of folds ± sd",
+        "tick",
+        tuple(
+            Point(mean, *((mean - sd, mean + sd) if not math.isnan(sd) else (None, None))) for _, _, mean, sd in rows
+        ),
+    )
+    bars = (
+        f"; the pooled bars are {100 * pooled.intervals.confidence:g}% {pooled.intervals.method} intervals"
+        if pooled.intervals is not None
+        else ""
+    )
+    caption = (
+        f"Grey dots: each fold's own score; diamond: pooled (the folds' counts added, then scored — the value "
+        f"to report); tick: the mean of the folds' scores, its bar ± one standard deviation{bars}."
+    )
     series = (*folds, mean_series, pooled_series)
     low, high = _zoomed(_drawn(series))
     if (low, high) != (0.0, 1.0):
@@ -299,8 +394,14 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
 
 def _drawn(series: Sequence[Series]) -> list[float]:
     """Every finite value and interval end that ``series`` draw: what a scale must hold."""
-    return [x for s in series for p in s.points if p is not None for x in (p.value, p.low, p.high)
-            if x is not None and not math.isnan(x)]
+    return [
+        x
+        for s in series
+        for p in s.points
+        if p is not None
+        for x in (p.value, p.low, p.high)
+        if x is not None and not math.isnan(x)
+    ]
 
 
 def _symmetric(values: list[float]) -> tuple[float, float]:
@@ -336,6 +437,9 @@ def figures_of(result: Scores | Comparison | CrossValidation) -> list[Figure]:
     if isinstance(result, Comparison):
         return [_difference_plot(result), _per_label_differences(result)]
     if isinstance(result, CrossValidation):
-        return [_fold_plot(result), heat_map(result.pooled, title="pooled confusion matrix"),
-                per_label_plot(result.pooled)]
+        return [
+            _fold_plot(result),
+            heat_map(result.pooled, title="pooled confusion matrix"),
+            per_label_plot(result.pooled),
+        ]
     return [heat_map(result), per_label_plot(result)]

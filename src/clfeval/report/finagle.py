@@ -37,9 +37,12 @@ def _calibration(result: Finagle) -> Table:
         calibrated = f"{cal_lo:.3f}" if cal_lo == cal_hi else f"{cal_lo:.3f}–{cal_hi:.3f}"
         rows.append((f"{lo:.4g} – {hi:.4g}", n, correct / n, calibrated, sum(b.changed for b in group)))
     order = "most confident first" if result.lower_is_more_confident else "least confident first"
-    return Table(f"calibration: accuracy by {what} ({len(bins)} bins shown as {len(groups)} groups, {order})",
-                 (what, "n", "accuracy", "calibrated", "doubtful"),
-                 tuple(reversed(rows)) if result.lower_is_more_confident else tuple(rows), "calibration")
+    return Table(
+        f"calibration: accuracy by {what} ({len(bins)} bins shown as {len(groups)} groups, {order})",
+        (what, "n", "accuracy", "calibrated", "doubtful"),
+        tuple(reversed(rows)) if result.lower_is_more_confident else tuple(rows),
+        "calibration",
+    )
 
 
 def finagle_report(result: Finagle) -> Report:
@@ -53,29 +56,50 @@ def finagle_report(result: Finagle) -> Report:
         for scenario, scores in result.scenarios.items():
             values = scores.averages[name]
             rows.append((name, scenario.upper(), values["precision"], values["recall"], values["f"], scores.accuracy))
-    scores_table = Table("scores with the doubtful predictions changed (NORMAL, CHANGED, UPPER)",
-                         ("average", "scenario", "precision", "recall", f_name, "accuracy"), tuple(rows), "scenarios")
+    scores_table = Table(
+        "scores with the doubtful predictions changed (NORMAL, CHANGED, UPPER)",
+        ("average", "scenario", "precision", "recall", f_name, "accuracy"),
+        tuple(rows),
+        "scenarios",
+    )
     m = result.moved
-    moved = Table("what moved", ("scenario", "changed", "right → wrong", "wrong → right", "wrong → wrong"), (
-        ("CHANGED", m["changed"], m["lost"], m["gained"], m["still_wrong"]),
-        ("UPPER", m["upper_changed"], 0, m["upper_gained"], m["upper_changed"] - m["upper_gained"])), "moved")
+    moved = Table(
+        "what moved",
+        ("scenario", "changed", "right → wrong", "wrong → right", "wrong → wrong"),
+        (
+            ("CHANGED", m["changed"], m["lost"], m["gained"], m["still_wrong"]),
+            ("UPPER", m["upper_changed"], 0, m["upper_gained"], m["upper_changed"] - m["upper_gained"]),
+        ),
+        "moved",
+    )
     changed = result.scenarios["changed"]
     dp = changed.averages["macro"]["precision"] - normal.averages["macro"]["precision"]
     da = changed.accuracy - normal.accuracy
-    source = {"given": "given (--to)", "training": "the most frequent training label",
-              "gold": "the most frequent gold label (no training data given)"}[result.target_source]
-    rule = (f"changed: {result.changed_where} (--threshold)" if result.rule == "threshold" else
-            f"changed: {result.changed_where}, the bins whose calibrated accuracy is below "
-            f"{result.expected_accuracy:g} (--expected-accuracy)")
+    source = {
+        "given": "given (--to)",
+        "training": "the most frequent training label",
+        "gold": "the most frequent gold label (no training data given)",
+    }[result.target_source]
+    rule = (
+        f"changed: {result.changed_where} (--threshold)"
+        if result.rule == "threshold"
+        else f"changed: {result.changed_where}, the bins whose calibrated accuracy is below "
+        f"{result.expected_accuracy:g} (--expected-accuracy)"
+    )
     warnings = list(normal.warnings)
     if dp > 0 and da <= 0:
-        warnings.append(f"macro precision rose by {dp:+.4f} while accuracy moved by {da:+.4f}: the gain comes from "
-                        "where the doubtful predictions went, not from more correct ones")
+        warnings.append(
+            f"macro precision rose by {dp:+.4f} while accuracy moved by {da:+.4f}: the gain comes from "
+            "where the doubtful predictions went, not from more correct ones"
+        )
     notes = [f"{k.upper()}: {v}" for k, v in SCENARIOS.items()]
-    notes += [f"target label {result.target!r}: {source}", rule,
-              "calibration: accuracy per confidence bin (about 100 instances each unless --bins), made monotone by "
-              "pooling adjacent violators, estimated on these same instances",
-              "every scenario is scored over NORMAL's label set, so the averages stay comparable"]
+    notes += [
+        f"target label {result.target!r}: {source}",
+        rule,
+        "calibration: accuracy per confidence bin (about 100 instances each unless --bins), made monotone by "
+        "pooling adjacent violators, estimated on these same instances",
+        "every scenario is scored over NORMAL's label set, so the averages stay comparable",
+    ]
     notes += scores_notes(normal)
     title = f"clfeval finagle — doubtful predictions changed to {result.target!r} ({result.changed_where})"
     return Report(title, (scores_table, moved, _calibration(result)), tuple(warnings), tuple(notes))

@@ -12,8 +12,8 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMat
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures, overall_measures
-from clfeval.score.result import Key, Scores
 from clfeval.score.ratios import f_title
+from clfeval.score.result import Key, Scores
 
 __all__ = ["Bounds", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
 
@@ -68,17 +68,33 @@ def _matrix_table(scores: Scores) -> list[Table]:
     if isinstance(confusion, SplitMatrix):
         out = []
         for key, title, cells in (
-                ("matrix", "split-count confusion matrix, gold-row view (rows: gold, columns: predicted; "
-                 "each row adds up to the gold frequency)", confusion.gold_view),
-                ("matrix_predicted_view", "split-count confusion matrix, predicted-column view (each column "
-                 "adds up to the predicted frequency)", confusion.predicted_view)):
-            rows = tuple((lab, *(float(v) if not float(v).is_integer() else int(v) for v in row))
-                         for lab, row in zip(confusion.labels, cells))
+            (
+                "matrix",
+                "split-count confusion matrix, gold-row view (rows: gold, columns: predicted; "
+                "each row adds up to the gold frequency)",
+                confusion.gold_view,
+            ),
+            (
+                "matrix_predicted_view",
+                "split-count confusion matrix, predicted-column view (each column adds up to the predicted frequency)",
+                confusion.predicted_view,
+            ),
+        ):
+            rows = tuple(
+                (lab, *(float(v) if not float(v).is_integer() else int(v) for v in row))
+                for lab, row in zip(confusion.labels, cells)
+            )
             out.append(Table(title, ("gold \\ predicted", *confusion.labels), rows, key))
         return out
     rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(confusion.labels, confusion.cells))
-    return [Table("confusion matrix (rows: gold, columns: predicted)", ("gold \\ predicted", *confusion.labels),
-                  rows, "matrix")]
+    return [
+        Table(
+            "confusion matrix (rows: gold, columns: predicted)",
+            ("gold \\ predicted", *confusion.labels),
+            rows,
+            "matrix",
+        )
+    ]
 
 
 class OverallRow(NamedTuple):
@@ -98,8 +114,10 @@ class OverallRow(NamedTuple):
 def overall_rows(scores: Scores) -> list[OverallRow]:
     """The overall measures of a result, in the order of :data:`clfeval.MEASURES`: accuracy (subset accuracy for
     multi-label data), the Hamming loss, micro FPR, and for single-label data balanced accuracy, MCC and κ."""
-    return [OverallRow(m.title_for(scores.task), m.short_for(scores.task), scores.overall[m.name], m.name)
-            for m in overall_measures(scores.task)]
+    return [
+        OverallRow(m.title_for(scores.task), m.short_for(scores.task), scores.overall[m.name], m.name)
+        for m in overall_measures(scores.task)
+    ]
 
 
 def measure_title(measure: str, beta: float) -> str:
@@ -129,31 +147,39 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
 def _plain_tables(scores: Scores) -> list[Table]:
     measures = [m.name for m in label_measures()]
     per_label = Table(
-        "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn",
-                      *(measure_title(m, scores.beta) for m in measures)),
-        tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn, *(r[m] for m in measures))
-              for lab, r in scores.per_label.items()), "per_label")
+        "per label",
+        ("label", "support", "predicted", "tp", "fp", "fn", "tn", *(measure_title(m, scores.beta) for m in measures)),
+        tuple(
+            (lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn, *(r[m] for m in measures))
+            for lab, r in scores.per_label.items()
+        ),
+        "per_label",
+    )
     averages = Table(
-        "averages over the label set", ("average", *(measure_title(m, scores.beta) for m in AVERAGED)),
+        "averages over the label set",
+        ("average", *(measure_title(m, scores.beta) for m in AVERAGED)),
         tuple((average_title(name, scores), *(v[m] for m in AVERAGED)) for name, v in scores.averages.items()),
-        "averages")
-    overall = Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall_rows(scores)),
-                    "overall")
+        "averages",
+    )
+    overall = Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall_rows(scores)), "overall")
     return [per_label, averages, overall]
 
 
 def scores_notes(scores: Scores) -> list[str]:
     """The notes every scoring states: N, the label set and its source, each average's definition, 0/0, β, inputs."""
     zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
-    notes = [f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, "
-             f"source '{scores.label_source}' ({LABEL_SOURCES[scores.label_source]})"]
+    notes = [
+        f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, "
+        f"source '{scores.label_source}' ({LABEL_SOURCES[scores.label_source]})"
+    ]
     for name in scores.averages:
         notes.append(f"{name}: {AVERAGES[name].definition}")
     for m in overall_measures(scores.task):
         if m.definition_for(scores.task) != m.short_for(scores.task):
             notes.append(f"{m.name}: {m.definition_for(scores.task)}")
-    affected = "; ".join(f"{'F' if m == 'f' else m}: {', '.join(map(repr, labs))}"
-                         for m, labs in scores.undefined.items() if labs)
+    affected = "; ".join(
+        f"{'F' if m == 'f' else m}: {', '.join(map(repr, labs))}" for m, labs in scores.undefined.items() if labs
+    )
     verb = "included in averages" if scores.undefined_policy == "include" else "left out of averages"
     notes.append(f"zero division: a 0/0 ratio is set to {zd} and {verb}; affected: {affected or 'none'}")
     if scores.task == "multi-label":
@@ -176,8 +202,11 @@ def _bounds(scores: Scores, key: Key) -> Bounds:
 
 def _key_text(key: Key, scores: Scores) -> str:
     f = f_title(scores.beta)
-    measure = {"f_wilson": f"{f} (Wilson)", "precision_wilson": "precision (Wilson)",
-               "recall_wilson": "recall (Wilson)"}.get(key[-1]) or measure_title(key[-1], scores.beta)
+    measure = {
+        "f_wilson": f"{f} (Wilson)",
+        "precision_wilson": "precision (Wilson)",
+        "recall_wilson": "recall (Wilson)",
+    }.get(key[-1]) or measure_title(key[-1], scores.beta)
     if key[0] == "per_label":
         return f"{key[1]!r} {measure}"
     if key[0] == "averages":
@@ -210,13 +239,15 @@ def _interval_tables(scores: Scores) -> list[Table]:
     assert iv is not None
     ci = f"{100 * iv.confidence:g}% CI"
     per_label = Table(
-        "per label", ("label", "support", "predicted", "tp", "fp", "fn", "tn"),
+        "per label",
+        ("label", "support", "predicted", "tp", "fp", "fn", "tn"),
         tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()),
-        "per_label_counts")
+        "per_label_counts",
+    )
     measures = [m.name for m in label_measures()]
     tables = [per_label]
     for start in range(0, len(measures), _PER_TABLE):
-        group = measures[start:start + _PER_TABLE]
+        group = measures[start : start + _PER_TABLE]
         columns: list[str] = ["label"]
         for m in group:
             columns += [measure_title(m, scores.beta), ci] + (["Wilson"] if m in ("precision", "recall") else [])
@@ -229,14 +260,32 @@ def _interval_tables(scores: Scores) -> list[Table]:
                     row.append(_bounds(scores, ("per_label", lab, f"{m}_wilson")))
             rows.append(tuple(row))
         first = start == 0
-        tables.append(Table(f"per label, with {ci}s" if first else f"per label, more measures, with {ci}s",
-                            tuple(columns), tuple(rows), "per_label" if first else f"per_label_{start // _PER_TABLE}"))
+        tables.append(
+            Table(
+                f"per label, with {ci}s" if first else f"per label, more measures, with {ci}s",
+                tuple(columns),
+                tuple(rows),
+                "per_label" if first else f"per_label_{start // _PER_TABLE}",
+            )
+        )
     averages = Table(
-        "averages over the label set", ("average", *(x for m in AVERAGED for x in (measure_title(m, scores.beta), ci))),
-        tuple((average_title(name, scores), *(x for m in AVERAGED for x in (v[m], _bounds(scores, ("averages", name, m)))))
-              for name, v in scores.averages.items()), "averages")
-    overall = Table("overall", ("measure", "value", ci), tuple(
-        (r.title, r.value, _bounds(scores, (r.key,))) for r in overall_rows(scores)), "overall")
+        "averages over the label set",
+        ("average", *(x for m in AVERAGED for x in (measure_title(m, scores.beta), ci))),
+        tuple(
+            (
+                average_title(name, scores),
+                *(x for m in AVERAGED for x in (v[m], _bounds(scores, ("averages", name, m)))),
+            )
+            for name, v in scores.averages.items()
+        ),
+        "averages",
+    )
+    overall = Table(
+        "overall",
+        ("measure", "value", ci),
+        tuple((r.title, r.value, _bounds(scores, (r.key,))) for r in overall_rows(scores)),
+        "overall",
+    )
     return [*tables, averages, overall]
 
 

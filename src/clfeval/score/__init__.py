@@ -8,6 +8,25 @@ from clfeval.score.result import SCHEMA, Intervals, LabelScores, Scores
 from clfeval.score.scorer import average_measures, per_label_measures, score_counts
 from clfeval.score.shifts import SHIFT_WEIGHTS, precision_factor, precision_shift, recall_shift
 
-__all__ = ["AVERAGES", "Average", "Intervals", "LABEL_SOURCES", "LabelScores", "MEASURES", "Measure", "SCHEMA", "SHIFT_WEIGHTS", "Scores",
-           "UNDEFINED_POLICIES", "average_measures", "f_key", "per_label_measures", "precision_factor",
-           "precision_shift", "recall_shift", "resolve_label_set", "score_counts", "sort_labels"]
+__all__ = [
+    "AVERAGES",
+    "Average",
+    "Intervals",
+    "LABEL_SOURCES",
+    "LabelScores",
+    "MEASURES",
+    "Measure",
+    "SCHEMA",
+    "SHIFT_WEIGHTS",
+    "Scores",
+    "UNDEFINED_POLICIES",
+    "average_measures",
+    "f_key",
+    "per_label_measures",
+    "precision_factor",
+    "precision_shift",
+    "recall_shift",
+    "resolve_label_set",
+    "score_counts",
+    "sort_labels",
+]

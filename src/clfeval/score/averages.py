@@ -15,8 +15,16 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.score.measures import MEASURES, Setting, averaged_measures
 from clfeval.score.ratios import ratio
 
-__all__ = ["AVERAGED", "AVERAGES", "Average", "AverageInput", "PerLabel", "SampleSums", "instance_measures",
-           "weighted_mean"]
+__all__ = [
+    "AVERAGED",
+    "AVERAGES",
+    "Average",
+    "AverageInput",
+    "PerLabel",
+    "SampleSums",
+    "instance_measures",
+    "weighted_mean",
+]
 
 #: The measures every average gives, in report order (the ``averaged`` entries of :data:`MEASURES`).
 AVERAGED: tuple[str, ...] = averaged_measures()
@@ -36,10 +44,12 @@ class PerLabel:
     def stacked(self, measures: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """The values and 0/0 masks of ``measures``, stacked on a leading axis in that order (kept for reuse: every
         weighted average reads the same stack)."""
-        cache = self.__dict__.setdefault("_stacks", {})
+        cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = self.__dict__.setdefault("_stacks", {})
         if measures not in cache:
-            cache[measures] = (np.stack([np.asarray(self.values[m], dtype=np.float64) for m in measures]),
-                               np.stack([np.asarray(self.undefined[m], dtype=bool) for m in measures]))
+            cache[measures] = (
+                np.stack([np.asarray(self.values[m], dtype=np.float64) for m in measures]),
+                np.stack([np.asarray(self.undefined[m], dtype=bool) for m in measures]),
+            )
         return cache[measures]
 
 
@@ -57,13 +67,16 @@ class SampleSums:
     total: np.ndarray
 
     @classmethod
-    def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> "SampleSums":
+    def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> SampleSums:
         """The sums of multi-label ``counts`` over ``label_set``."""
         g_mat, p_mat, w = counts.indicator(label_set)
         values = instance_measures(g_mat, p_mat, beta)
         w = w.astype(np.float64)
-        return cls({m: w @ v for m, (v, _) in values.items()},
-                   {m: w @ d.astype(np.float64) for m, (_, d) in values.items()}, np.asarray(w.sum()))
+        return cls(
+            {m: w @ v for m, (v, _) in values.items()},
+            {m: w @ d.astype(np.float64) for m, (_, d) in values.items()},
+            np.asarray(w.sum()),
+        )
 
 
 def instance_measures(gold: np.ndarray, pred: np.ndarray, beta: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -106,8 +119,9 @@ class AverageInput:
 Result = dict[str, np.ndarray]
 
 
-def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: np.ndarray, policy: str,
-                  zero_division: float) -> tuple[np.ndarray, np.ndarray]:
+def weighted_mean(
+    values: np.ndarray, weights: np.ndarray, undefined: np.ndarray, policy: str, zero_division: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Σ wᵢvᵢ / Σ wᵢ over the last axis; with ``policy="exclude"`` labels whose value is undefined drop out.
 
     Returns the mean and whether it is itself undefined (no weight left), both of the leading shape.
@@ -148,7 +162,7 @@ def _macro_fa(inp: AverageInput) -> Result:
     out = _macro(inp)
     if "f" not in out:
         return out
-    p, r, b2 = out["precision"], out["recall"], inp.beta ** 2
+    p, r, b2 = out["precision"], out["recall"], inp.beta**2
     out["f"] = ratio((1 + b2) * p * r, b2 * p + r, inp.zero_division)[0]
     return out
 
@@ -208,18 +222,57 @@ class Average:
 _BOTH = frozenset({"single-label", "multi-label"})
 
 #: The averaging methods, in report order.
-AVERAGES: Mapping[str, Average] = {a.name: a for a in (
-    Average("micro", "micro", "the measure on tp, fp, fn and tn summed over the label set",
-            "summed tp, fp, fn, tn", _BOTH, _micro),
-    Average("macro", "macro (AF)", "unweighted mean over the label set of each label's measure",
-            "AF: mean of per-label {F}", _BOTH, _macro),
-    Average("macro_fa", "macro (FA)", "every measure as macro but F, which is the F of macro precision "
-            "and macro recall", "FA: {F} of macro P and macro R", _BOTH, _macro_fa),
-    Average("weighted", "weighted", "mean of each label's measure weighted by its gold support",
-            "mean weighted by gold support", _BOTH, _support_weighted),
-    Average("lfb", "lfb", "label-frequency-based: mean of each label's measure weighted by its relative "
-            "frequency (training data when given, else test gold)", "mean weighted by {freq} label frequencies",
-            _BOTH, _lfb),
-    Average("samples", "samples", "mean over instances of the measure on each instance's gold and "
-            "predicted label sets", "mean over instances", frozenset({"multi-label"}), _samples),
-)}
+AVERAGES: Mapping[str, Average] = {
+    a.name: a
+    for a in (
+        Average(
+            "micro",
+            "micro",
+            "the measure on tp, fp, fn and tn summed over the label set",
+            "summed tp, fp, fn, tn",
+            _BOTH,
+            _micro,
+        ),
+        Average(
+            "macro",
+            "macro (AF)",
+            "unweighted mean over the label set of each label's measure",
+            "AF: mean of per-label {F}",
+            _BOTH,
+            _macro,
+        ),
+        Average(
+            "macro_fa",
+            "macro (FA)",
+            "every measure as macro but F, which is the F of macro precision and macro recall",
+            "FA: {F} of macro P and macro R",
+            _BOTH,
+            _macro_fa,
+        ),
+        Average(
+            "weighted",
+            "weighted",
+            "mean of each label's measure weighted by its gold support",
+            "mean weighted by gold support",
+            _BOTH,
+            _support_weighted,
+        ),
+        Average(
+            "lfb",
+            "lfb",
+            "label-frequency-based: mean of each label's measure weighted by its relative "
+            "frequency (training data when given, else test gold)",
+            "mean weighted by {freq} label frequencies",
+            _BOTH,
+            _lfb,
+        ),
+        Average(
+            "samples",
+            "samples",
+            "mean over instances of the measure on each instance's gold and predicted label sets",
+            "mean over instances",
+            frozenset({"multi-label"}),
+            _samples,
+        ),
+    )
+}

@@ -105,8 +105,10 @@ class CellTypes:
         n = sums[:, self.column("n")][:, 0]
         exact = sums[:, self.column("exact")][:, 0]
         if self.multilabel:
-            samples = {m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
-                       for m in AVERAGED}
+            samples = {
+                m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
+                for m in AVERAGED
+            }
             return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, samples=samples)
         disagreement = {w: sums[:, self.column(f"kappa_{w}")][:, 0] for w in _KAPPA_WEIGHTS}
         return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, disagreement=disagreement)
@@ -114,21 +116,24 @@ class CellTypes:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def of(cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str],
-           beta: float = 1.0) -> tuple["CellTypes", np.ndarray]:
+    def of(
+        cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str], beta: float = 1.0
+    ) -> tuple[CellTypes, np.ndarray]:
         """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
         if isinstance(counts, ConfusionCounts):
             g, p = np.nonzero(counts.cells)
             table = table_order(label_set, counts.labels)
             index = {lab: i for i, lab in enumerate(table)}
             position = np.array([index[lab] for lab in counts.labels], dtype=np.int64)
-            return (cls._single(tuple(label_set), table, position[g], position[p]),
-                    counts.cells[g, p].astype(np.float64))
+            return (
+                cls._single(tuple(label_set), table, position[g], position[p]),
+                counts.cells[g, p].astype(np.float64),
+            )
         pairs = list(counts.pairs)
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
     @classmethod
-    def observed(cls, counts: ConfusionCounts, label_set: Sequence[str]) -> tuple["CellTypes", np.ndarray]:
+    def observed(cls, counts: ConfusionCounts, label_set: Sequence[str]) -> tuple[CellTypes, np.ndarray]:
         """The sums of single-label ``counts`` (shape (1, D)) straight from the confusion matrix, with the layout
         of their columns: what :meth:`of` and :meth:`sums` give for the observed weights, without building the map
         (the point estimate needs only the sums; intervals and tests need the map).
@@ -145,14 +150,21 @@ class CellTypes:
         g, p = np.nonzero(cells)
         weight = cells[g, p].astype(np.float64)
         gap = (g - p).astype(np.float64)
-        sums = np.concatenate([diag, cols - diag, rows - diag, rows + cols - diag,
-                               [weight.sum(), diag.sum(), weight @ np.abs(gap), weight @ gap ** 2]])
+        sums = np.concatenate(
+            [
+                diag,
+                cols - diag,
+                rows - diag,
+                rows + cols - diag,
+                [weight.sum(), diag.sum(), weight @ np.abs(gap), weight @ gap**2],
+            ]
+        )
         empty = np.zeros(0, dtype=np.intp)
         layout = cls(tuple(label_set), table, False, 0, empty, empty, np.zeros(0))
         return layout, sums[None, :]
 
     @classmethod
-    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> "CellTypes":
+    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> CellTypes:
         """Types that are (gold label, predicted label) cells; the table's labels are ``label_set`` and then every
         other label of ``gold`` and ``pred`` (:func:`table_order`)."""
         table = table_order(label_set, [*gold, *pred])
@@ -162,7 +174,7 @@ class CellTypes:
         return cls._single(tuple(label_set), table, g, p)
 
     @classmethod
-    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> "CellTypes":
+    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> CellTypes:
         """Single-label types from the table positions of their gold (``g``) and predicted (``p``) labels."""
         k = len(table)
         u = np.arange(len(g))
@@ -171,16 +183,27 @@ class CellTypes:
         gap = (g - p).astype(np.float64)
         n_miss = int(miss.sum())
         rows = [u[hit], u[hit], u[miss], u[miss], u[miss], u[miss], u, u[hit], u[miss], u[miss]]
-        cols = [g[hit], 3 * k + g[hit], k + p[miss], 3 * k + p[miss], 2 * k + g[miss], 3 * k + g[miss],
-                np.full(len(u), 4 * k), np.full(int(hit.sum()), 4 * k + 1), np.full(n_miss, 4 * k + 2),
-                np.full(n_miss, 4 * k + 3)]
+        cols = [
+            g[hit],
+            3 * k + g[hit],
+            k + p[miss],
+            3 * k + p[miss],
+            2 * k + g[miss],
+            3 * k + g[miss],
+            np.full(len(u), 4 * k),
+            np.full(int(hit.sum()), 4 * k + 1),
+            np.full(n_miss, 4 * k + 2),
+            np.full(n_miss, 4 * k + 3),
+        ]
         vals = [np.ones(len(c)) for c in cols[:8]] + [np.abs(gap[miss]), gap[miss] ** 2]
-        return cls._build(labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols),
-                          np.concatenate(vals))
+        return cls._build(
+            labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+        )
 
     @classmethod
-    def multi_label(cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str],
-                    beta: float = 1.0) -> "CellTypes":
+    def multi_label(
+        cls, pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str], beta: float = 1.0
+    ) -> CellTypes:
         """Types that are (gold set, predicted set) pairs, label multiplicities as in
         :meth:`clfeval.LabelSetCounts.label_counts`."""
         labels = tuple(label_set)
@@ -208,17 +231,33 @@ class CellTypes:
             rows += [u, u[defined]]
             cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(AVERAGED) + j)]
             vals += [value, np.ones(int(defined.sum()))]
-        return cls._build(labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols),
-                          np.concatenate(vals))
+        return cls._build(
+            labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+        )
 
     @classmethod
-    def _build(cls, labels: tuple[str, ...], table: tuple[str, ...], multilabel: bool, n_types: int,
-               rows: np.ndarray, cols: np.ndarray, vals: np.ndarray) -> "CellTypes":
+    def _build(
+        cls,
+        labels: tuple[str, ...],
+        table: tuple[str, ...],
+        multilabel: bool,
+        n_types: int,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        vals: np.ndarray,
+    ) -> CellTypes:
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         order = np.lexsort((rows, cols))
-        return cls(labels, table, multilabel, n_types, rows[order].astype(np.intp), cols[order].astype(np.intp),
-                   vals[order].astype(np.float64))
+        return cls(
+            labels,
+            table,
+            multilabel,
+            n_types,
+            rows[order].astype(np.intp),
+            cols[order].astype(np.intp),
+            vals[order].astype(np.float64),
+        )
 
     # -- the map --------------------------------------------------------------------------------
 
@@ -238,7 +277,8 @@ class CellTypes:
         weights = np.asarray(weights, dtype=np.float64)
         dense = self.dense()
         if dense is not None:
-            return weights @ dense
+            product: np.ndarray = weights @ dense
+            return product
         out = np.zeros(weights.shape[:-1] + (self.width,))
         if len(self.cols):
             starts = np.flatnonzero(np.r_[True, self.cols[1:] != self.cols[:-1]])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -123,8 +124,10 @@ def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[
     if counts.lower_is_more_confident:  # back to distances: a bin's sureness [lo, hi] is distance [−hi, −lo]
         low, high = -high, -low
     pooled = _pooled(correct, n) if k else np.zeros(0)
-    out = tuple(CalibrationBin(float(low[i]), float(high[i]), int(round(n[i])), int(round(correct[i])),
-                               float(pooled[i])) for i in range(k))
+    out = tuple(
+        CalibrationBin(float(low[i]), float(high[i]), round(n[i]), round(correct[i]), float(pooled[i]))
+        for i in range(k)
+    )
     return out, bin_of_value[inverse]
 
 
@@ -181,18 +184,38 @@ class Finagle(Rendered):
         from clfeval._version import __version__
 
         drop = ("schema", "clfeval_version", "inputs", "options")
-        return json_safe({
-            "schema": FINAGLE_SCHEMA, "clfeval_version": __version__,
-            "target": {"label": self.target, "source": self.target_source},
-            "rule": {"kind": self.rule, "threshold": None if math.isinf(self.threshold) else self.threshold,
-                     "expected_accuracy": self.expected_accuracy,
-                     "lower_is_more_confident": self.lower_is_more_confident, "changed_where": self.changed_where},
-            "calibration": [{"low": b.low, "high": b.high, "n": b.n, "correct": b.correct, "accuracy": b.accuracy,
-                             "calibrated": b.calibrated, "changed": b.changed} for b in self.bins],
-            "moved": dict(self.moved),
-            "scenarios": {name: {k: v for k, v in s.to_dict().items() if k not in drop}
-                          for name, s in self.scenarios.items()},
-            "inputs": dict(self.inputs), "options": dict(self.options)})
+        return json_safe(
+            {
+                "schema": FINAGLE_SCHEMA,
+                "clfeval_version": __version__,
+                "target": {"label": self.target, "source": self.target_source},
+                "rule": {
+                    "kind": self.rule,
+                    "threshold": None if math.isinf(self.threshold) else self.threshold,
+                    "expected_accuracy": self.expected_accuracy,
+                    "lower_is_more_confident": self.lower_is_more_confident,
+                    "changed_where": self.changed_where,
+                },
+                "calibration": [
+                    {
+                        "low": b.low,
+                        "high": b.high,
+                        "n": b.n,
+                        "correct": b.correct,
+                        "accuracy": b.accuracy,
+                        "calibrated": b.calibrated,
+                        "changed": b.changed,
+                    }
+                    for b in self.bins
+                ],
+                "moved": dict(self.moved),
+                "scenarios": {
+                    name: {k: v for k, v in s.to_dict().items() if k not in drop} for name, s in self.scenarios.items()
+                },
+                "inputs": dict(self.inputs),
+                "options": dict(self.options),
+            }
+        )
 
 
 def _target(counts: ConfidenceCounts, to: str | None, train: LabelFrequencies | None) -> tuple[str, str]:
@@ -204,12 +227,23 @@ def _target(counts: ConfidenceCounts, to: str | None, train: LabelFrequencies | 
     return counts.labels[int(np.argmax(gold))], "gold"
 
 
-def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
-                   expected_accuracy: float | None = None, to: str | None = None,
-                   train: LabelFrequencies | None = None, bins: int | None = None, labels: Sequence[str] | None = None,
-                   labels_from: str | None = None, beta: float = 1.0, zero_division: object = 0,
-                   undefined: str = "include", inputs: Mapping[str, Any] | None = None,
-                   options: Mapping[str, Any] | None = None, warnings: Sequence[str] = ()) -> Finagle:
+def finagle_counts(
+    counts: ConfidenceCounts,
+    *,
+    threshold: float | None = None,
+    expected_accuracy: float | None = None,
+    to: str | None = None,
+    train: LabelFrequencies | None = None,
+    bins: int | None = None,
+    labels: Sequence[str] | None = None,
+    labels_from: str | None = None,
+    beta: float = 1.0,
+    zero_division: object = 0,
+    undefined: str = "include",
+    inputs: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
+) -> Finagle:
     """Score NORMAL, CHANGED and UPPER (see the module docstring) over one label set.
 
     Parameters
@@ -241,7 +275,8 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
         change = sure < limit
         rule, shown = "threshold", float(threshold)
     else:
-        doubtful = np.array([b.calibrated < expected_accuracy for b in table], dtype=bool)
+        assert expected_accuracy is not None  # check_rule: exactly one of the two rules
+        doubtful = np.array([b.calibrated < expected_accuracy for b in table], dtype=np.bool_)
         change = doubtful[bin_of_row] if len(table) else np.zeros(len(sure), dtype=bool)
         kept = ~doubtful
         rule = "expected_accuracy"
@@ -257,32 +292,62 @@ def finagle_counts(counts: ConfidenceCounts, *, threshold: float | None = None,
     gold_is_target = counts.gold == t
     w = counts.counts
     per_bin = np.bincount(bin_of_row, weights=counts.counts * (change & moves), minlength=len(table))
-    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, int(round(c)))
-                  for b, c in zip(table, per_bin))
+    table = tuple(CalibrationBin(b.low, b.high, b.n, b.correct, b.calibrated, round(c)) for b, c in zip(table, per_bin))
 
     def total(mask: np.ndarray) -> int:
         return int(w[mask].sum())
 
-    moved = {"changed": total(change & moves), "lost": total(change & moves & correct),
-             "gained": total(change & moves & gold_is_target),
-             "still_wrong": total(change & moves & wrong & ~gold_is_target),
-             "upper_changed": total(wrong & moves), "upper_gained": total(wrong & gold_is_target)}
+    moved = {
+        "changed": total(change & moves),
+        "lost": total(change & moves & correct),
+        "gained": total(change & moves & gold_is_target),
+        "still_wrong": total(change & moves & wrong & ~gold_is_target),
+        "upper_changed": total(wrong & moves),
+        "upper_gained": total(wrong & gold_is_target),
+    }
     normal = counts.confusion()
-    seen = ({lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
-            {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s})
-    common = dict(labels=labels, labels_from=labels_from, train=train, beta=beta, zero_division=zero_division,
-                  undefined=undefined, seen=seen)
-    plain = score_counts(normal, warnings=warnings, **common)
+    seen = (
+        {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
+        {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s},
+    )
+    score = partial(
+        score_counts,
+        labels=labels,
+        labels_from=labels_from,
+        train=train,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        seen=seen,
+    )
+    plain = score(normal, warnings=warnings)
     if target not in plain.labels:
-        plain = replace(plain, warnings=(*plain.warnings, (
-            f"the target label {target!r} is not in the label set ({plain.label_source}): predictions moved to it "
-            "leave the averaged labels, so their false positives count nowhere and CHANGED and UPPER flatter every "
-            "average; declare it with --labels or choose a label in the set")))
+        plain = replace(
+            plain,
+            warnings=(
+                *plain.warnings,
+                (
+                    f"the target label {target!r} is not in the label set ({plain.label_source}): predictions moved "
+                    "to it leave the averaged labels, so their false positives count nowhere and CHANGED and UPPER "
+                    "flatter every average; declare it with --labels or choose a label in the set"
+                ),
+            ),
+        )
     scenarios = {
         "normal": plain,
-        "changed": score_counts(counts.confusion(counts.relabelled(change, target)), **common),
-        "upper": score_counts(counts.confusion(counts.relabelled(wrong, target)), **common),
+        "changed": score(counts.confusion(counts.relabelled(change, target))),
+        "upper": score(counts.confusion(counts.relabelled(wrong, target))),
     }
-    return Finagle(target, source, rule, shown, expected_accuracy, counts.lower_is_more_confident, table, moved,
-                   scenarios, dict(inputs or {}), dict(options or {}))
-
+    return Finagle(
+        target,
+        source,
+        rule,
+        shown,
+        expected_accuracy,
+        counts.lower_is_more_confident,
+        table,
+        moved,
+        scenarios,
+        dict(inputs or {}),
+        dict(options or {}),
+    )

@@ -48,9 +48,14 @@ def _names(labels: Iterable[str]) -> str:
     return ", ".join(repr(lab) for lab in labels)
 
 
-def resolve_label_set(source: str | None, *, gold: Collection[str], predicted: Collection[str],
-                      train: Collection[str] | None = None,
-                      given: Sequence[str] | None = None) -> LabelSet:
+def resolve_label_set(
+    source: str | None,
+    *,
+    gold: Collection[str],
+    predicted: Collection[str],
+    train: Collection[str] | None = None,
+    given: Sequence[str] | None = None,
+) -> LabelSet:
     """Resolve the label-set policy ``source`` against the labels seen in the data.
 
     ``source=None`` picks ``given`` when labels are given, ``train`` when training labels
@@ -73,8 +78,9 @@ def resolve_label_set(source: str | None, *, gold: Collection[str], predicted: C
         labels = sort_labels(train)
         unseen = sort_labels(seen - set(labels))
         if unseen:
-            warnings.append(f"labels in the test data but not in the training data: {_names(unseen)} "
-                            "(added to the label set)")
+            warnings.append(
+                f"labels in the test data but not in the training data: {_names(unseen)} (added to the label set)"
+            )
             labels = labels + unseen
     else:
         if given is None:
@@ -90,6 +96,8 @@ def resolve_label_set(source: str | None, *, gold: Collection[str], predicted: C
         raise OptionError("the label set is empty: there is nothing to score")
     outside = sort_labels(seen - set(labels))
     if outside:
-        warnings.append(f"labels in the data but outside the label set ({source}): {_names(outside)}; they count "
-                        "in accuracy and the confusion matrix, not in per-label rows or averages")
+        warnings.append(
+            f"labels in the data but outside the label set ({source}): {_names(outside)}; they count "
+            "in accuracy and the confusion matrix, not in per-label rows or averages"
+        )
     return LabelSet(labels, source, tuple(warnings), tuple(notes))

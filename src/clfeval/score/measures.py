@@ -87,12 +87,14 @@ class Tallies:
     @cached_property
     def gold(self) -> np.ndarray:
         """Gold count of each of the table's labels: tp + fn."""
-        return self.tp + self.fn
+        gold: np.ndarray = self.tp + self.fn
+        return gold
 
     @cached_property
     def predicted(self) -> np.ndarray:
         """Predicted count of each of the table's labels: tp + fp."""
-        return self.tp + self.fp
+        predicted: np.ndarray = self.tp + self.fp
+        return predicted
 
 
 #: A per-label measure: (tp, fp, fn, tn, setting) → values and where they are 0/0, elementwise.
@@ -251,14 +253,15 @@ def _expected_disagreement(gold: np.ndarray, pred: np.ndarray, n: np.ndarray, we
     if weights == "none":
         inner = gold.sum(axis=-1) * pred.sum(axis=-1) - (gold * pred).sum(axis=-1)
     elif weights == "quadratic":
-        g0, g1, g2 = gold.sum(axis=-1), gold @ positions, gold @ positions ** 2
-        p0, p1, p2 = pred.sum(axis=-1), pred @ positions, pred @ positions ** 2
+        g0, g1, g2 = gold.sum(axis=-1), gold @ positions, gold @ positions**2
+        p0, p1, p2 = pred.sum(axis=-1), pred @ positions, pred @ positions**2
         inner = g0 * p2 - 2 * g1 * p1 + g2 * p0
     else:  # linear: Σ_j |i − j| p_j = 2(i·P_i − Q_i) + Q_T − i·P_T, P and Q the prefix sums of p_j and j·p_j
         cum_p, cum_q = np.cumsum(pred, axis=-1), np.cumsum(pred * positions, axis=-1)
         spread = 2 * (positions * cum_p - cum_q) + cum_q[..., -1:] - positions * cum_p[..., -1:]
         inner = (gold * spread).sum(axis=-1)
-    return inner / n
+    expected: np.ndarray = inner / n
+    return expected
 
 
 def _kappa_with(weights: str) -> OverallFunction:
@@ -290,59 +293,258 @@ def _balanced_accuracy_adjusted(t: Tallies, s: Setting) -> Values:
 _GOLD_EVERYWHERE = "{label} is in the gold labels of every instance"
 
 #: Every measure, in report order: per-label measures first, then the overall ones.
-MEASURES: Mapping[str, Measure] = {m.name: m for m in (
-    Measure("precision", "precision", "tp / (tp + fp)", "label", _BOTH, True, 0.0, 1.0, True,
-            "{label} is never predicted", _precision, denominator="tp + fp"),
-    Measure("recall", "recall", "tp / (tp + fn)", "label", _BOTH, True, 0.0, 1.0, True,
-            "{label} is absent from gold", _recall, denominator="tp + fn"),
-    Measure("f", "F", "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp), the weighted harmonic mean of precision and "
-            "recall", "label", _BOTH, True, 0.0, 1.0, True, "{label} is neither in gold nor predicted", _f, denominator="tp + fp + fn"),
-    Measure("specificity", "specificity", "tn / (tn + fp), the true negative rate", "label", _BOTH, True, 0.0, 1.0,
-            True, _GOLD_EVERYWHERE, _specificity, denominator="tn + fp"),
-    Measure("npv", "NPV", "tn / (tn + fn), the negative predictive value", "label", _BOTH, True, 0.0, 1.0, False,
-            "{label} is predicted for every instance", _npv, denominator="tn + fn"),
-    Measure("fpr", "FPR", "fp / (fp + tn) = 1 − specificity, the false positive rate (fall-out)", "label", _BOTH,
-            False, 0.0, 1.0, False, _GOLD_EVERYWHERE, _fpr, denominator="fp + tn"),
-    Measure("fnr", "FNR", "fn / (fn + tp) = 1 − recall, the false negative rate (miss rate)", "label", _BOTH, False,
-            0.0, 1.0, False, "{label} is absent from gold", _fnr, denominator="fn + tp"),
-    Measure("jaccard", "Jaccard", "tp / (tp + fp + fn), the Jaccard index (intersection over union; "
-            "= F1 / (2 − F1))", "label", _BOTH, True, 0.0, 1.0, True, "{label} is neither in gold nor predicted",
-            _jaccard, denominator="tp + fp + fn"),
-    Measure("accuracy", "accuracy", "correct / N", "overall", _BOTH, True, 0.0, 1.0, False, "there are no instances",
-            _accuracy, titles={MULTI: "subset accuracy"}, definitions={MULTI: "whole label set right / N"},
-            aliases={MULTI: "subset_accuracy"}),
-    Measure("hamming_loss", "Hamming loss", "wrong / N = 1 − accuracy", "overall", _BOTH, False, 0.0, 1.0, False,
-            "there are no instances", _hamming_loss,
-            definitions={MULTI: "Σ fp + fn over labels / (N·|L|)"}, ranges={MULTI: (0.0, math.inf)}),
-    Measure("micro_fpr", "micro FPR", "Σ fp / Σ (fp + tn)", "overall", _BOTH, False, 0.0, 1.0, False,
-            "Σ (fp + tn) = 0 over the label set", _micro_fpr),
-    Measure("balanced_accuracy", "balanced accuracy", "mean over the labels with gold instances of tp / (tp + fn) "
-            "(macro recall over the gold labels; scikit-learn's balanced_accuracy_score)", "overall",
-            frozenset({SINGLE}), True, 0.0, 1.0, False, "no label has gold instances", _balanced_accuracy,
-            short="mean recall over the gold labels"),
-    Measure("balanced_accuracy_adjusted", "balanced accuracy, adjusted", "(balanced accuracy − 1/C) / (1 − 1/C) for "
-            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)", "overall",
-            frozenset({SINGLE}), True, -1.0, 1.0, False, "only one label has gold instances",
-            _balanced_accuracy_adjusted, short="0 by chance, 1 perfect"),
-    Measure("mcc", "MCC", "Matthews correlation coefficient R_K (Gorodkin 2004): (N·c − Σ_k t_k·p_k) / √((N² − Σ_k "
+MEASURES: Mapping[str, Measure] = {
+    m.name: m
+    for m in (
+        Measure(
+            "precision",
+            "precision",
+            "tp / (tp + fp)",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            True,
+            "{label} is never predicted",
+            _precision,
+            denominator="tp + fp",
+        ),
+        Measure(
+            "recall",
+            "recall",
+            "tp / (tp + fn)",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            True,
+            "{label} is absent from gold",
+            _recall,
+            denominator="tp + fn",
+        ),
+        Measure(
+            "f",
+            "F",
+            "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp), the weighted harmonic mean of precision and recall",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            True,
+            "{label} is neither in gold nor predicted",
+            _f,
+            denominator="tp + fp + fn",
+        ),
+        Measure(
+            "specificity",
+            "specificity",
+            "tn / (tn + fp), the true negative rate",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            True,
+            _GOLD_EVERYWHERE,
+            _specificity,
+            denominator="tn + fp",
+        ),
+        Measure(
+            "npv",
+            "NPV",
+            "tn / (tn + fn), the negative predictive value",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            False,
+            "{label} is predicted for every instance",
+            _npv,
+            denominator="tn + fn",
+        ),
+        Measure(
+            "fpr",
+            "FPR",
+            "fp / (fp + tn) = 1 − specificity, the false positive rate (fall-out)",
+            "label",
+            _BOTH,
+            False,
+            0.0,
+            1.0,
+            False,
+            _GOLD_EVERYWHERE,
+            _fpr,
+            denominator="fp + tn",
+        ),
+        Measure(
+            "fnr",
+            "FNR",
+            "fn / (fn + tp) = 1 − recall, the false negative rate (miss rate)",
+            "label",
+            _BOTH,
+            False,
+            0.0,
+            1.0,
+            False,
+            "{label} is absent from gold",
+            _fnr,
+            denominator="fn + tp",
+        ),
+        Measure(
+            "jaccard",
+            "Jaccard",
+            "tp / (tp + fp + fn), the Jaccard index (intersection over union; = F1 / (2 − F1))",
+            "label",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            True,
+            "{label} is neither in gold nor predicted",
+            _jaccard,
+            denominator="tp + fp + fn",
+        ),
+        Measure(
+            "accuracy",
+            "accuracy",
+            "correct / N",
+            "overall",
+            _BOTH,
+            True,
+            0.0,
+            1.0,
+            False,
+            "there are no instances",
+            _accuracy,
+            titles={MULTI: "subset accuracy"},
+            definitions={MULTI: "whole label set right / N"},
+            aliases={MULTI: "subset_accuracy"},
+        ),
+        Measure(
+            "hamming_loss",
+            "Hamming loss",
+            "wrong / N = 1 − accuracy",
+            "overall",
+            _BOTH,
+            False,
+            0.0,
+            1.0,
+            False,
+            "there are no instances",
+            _hamming_loss,
+            definitions={MULTI: "Σ fp + fn over labels / (N·|L|)"},
+            ranges={MULTI: (0.0, math.inf)},
+        ),
+        Measure(
+            "micro_fpr",
+            "micro FPR",
+            "Σ fp / Σ (fp + tn)",
+            "overall",
+            _BOTH,
+            False,
+            0.0,
+            1.0,
+            False,
+            "Σ (fp + tn) = 0 over the label set",
+            _micro_fpr,
+        ),
+        Measure(
+            "balanced_accuracy",
+            "balanced accuracy",
+            "mean over the labels with gold instances of tp / (tp + fn) "
+            "(macro recall over the gold labels; scikit-learn's balanced_accuracy_score)",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            0.0,
+            1.0,
+            False,
+            "no label has gold instances",
+            _balanced_accuracy,
+            short="mean recall over the gold labels",
+        ),
+        Measure(
+            "balanced_accuracy_adjusted",
+            "balanced accuracy, adjusted",
+            "(balanced accuracy − 1/C) / (1 − 1/C) for "
+            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            -1.0,
+            1.0,
+            False,
+            "only one label has gold instances",
+            _balanced_accuracy_adjusted,
+            short="0 by chance, 1 perfect",
+        ),
+        Measure(
+            "mcc",
+            "MCC",
+            "Matthews correlation coefficient R_K (Gorodkin 2004): (N·c − Σ_k t_k·p_k) / √((N² − Σ_k "
             "t_k²)(N² − Σ_k p_k²)) for c correct, t_k gold and p_k predicted counts of label k over the whole "
-            "confusion matrix; φ for two labels", "overall", frozenset({SINGLE}), True, -1.0, 1.0, False,
-            "every gold label, or every prediction, is the same label", _mcc, short="Matthews, R_K over the matrix"),
-    Measure("kappa", "Cohen's κ", "(p_o − p_e) / (1 − p_e): observed agreement p_o = c/N against chance agreement "
-            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix", "overall", frozenset({SINGLE}), True, -1.0,
-            1.0, False, "gold and predictions are all one and the same label", _kappa_with("none"),
-            short="(p_o − p_e) / (1 − p_e)"),
-    Measure("kappa_linear", "κ, linear weights", "1 − Σ_ij |i − j|·n_ij / Σ_ij |i − j|·t_i·p_j/N: weighted κ for "
-            "ordered labels, i and j their positions in the confusion matrix's order", "overall",
-            frozenset({SINGLE}), True, -math.inf, 1.0, False,
-            "chance disagreement is 0 (gold and predictions all one label)", _kappa_with("linear"),
-            short="weights |i − j| in the matrix's order"),
-    Measure("kappa_quadratic", "κ, quadratic weights", "1 − Σ_ij (i − j)²·n_ij / Σ_ij (i − j)²·t_i·p_j/N: weighted κ "
-            "for ordered labels, i and j their positions in the confusion matrix's order", "overall",
-            frozenset({SINGLE}), True, -1.0, 1.0, False,
-            "chance disagreement is 0 (gold and predictions all one label)", _kappa_with("quadratic"),
-            short="weights (i − j)² in the matrix's order"),
-)}
+            "confusion matrix; φ for two labels",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            -1.0,
+            1.0,
+            False,
+            "every gold label, or every prediction, is the same label",
+            _mcc,
+            short="Matthews, R_K over the matrix",
+        ),
+        Measure(
+            "kappa",
+            "Cohen's κ",
+            "(p_o − p_e) / (1 − p_e): observed agreement p_o = c/N against chance agreement "
+            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            -1.0,
+            1.0,
+            False,
+            "gold and predictions are all one and the same label",
+            _kappa_with("none"),
+            short="(p_o − p_e) / (1 − p_e)",
+        ),
+        Measure(
+            "kappa_linear",
+            "κ, linear weights",
+            "1 − Σ_ij |i − j|·n_ij / Σ_ij |i − j|·t_i·p_j/N: weighted κ for "
+            "ordered labels, i and j their positions in the confusion matrix's order",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            -math.inf,
+            1.0,
+            False,
+            "chance disagreement is 0 (gold and predictions all one label)",
+            _kappa_with("linear"),
+            short="weights |i − j| in the matrix's order",
+        ),
+        Measure(
+            "kappa_quadratic",
+            "κ, quadratic weights",
+            "1 − Σ_ij (i − j)²·n_ij / Σ_ij (i − j)²·t_i·p_j/N: weighted κ "
+            "for ordered labels, i and j their positions in the confusion matrix's order",
+            "overall",
+            frozenset({SINGLE}),
+            True,
+            -1.0,
+            1.0,
+            False,
+            "chance disagreement is 0 (gold and predictions all one label)",
+            _kappa_with("quadratic"),
+            short="weights (i − j)² in the matrix's order",
+        ),
+    )
+}
 
 
 def label_measures() -> tuple[Measure, ...]:

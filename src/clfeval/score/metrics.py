@@ -44,9 +44,8 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
     head, _, rest = name.partition(".")
     if head == "per_label" and "." in rest:
         # the measure is a known suffix (f0.5 holds a dot itself), the label everything before it
-        measure = next((m for m in _report_names(per_label, beta) if rest.endswith("." + m)),
-                       rest.rpartition(".")[2])
-        label = rest[:len(rest) - len(measure) - 1]
+        measure = next((m for m in _report_names(per_label, beta) if rest.endswith("." + m)), rest.rpartition(".")[2])
+        label = rest[: len(rest) - len(measure) - 1]
         internal = _measure(measure, beta, per_label)
         if label in labels and internal is not None:
             return ("per_label", label, internal)
@@ -57,10 +56,12 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
         internal = _measure(rest, beta, AVERAGED)
         if internal is not None:
             return ("averages", head, internal)
-    raise OptionError(f"unknown metric {name!r}; valid: <average>.<measure> with average one of "
-                      f"{', '.join(averages)} and measure one of {', '.join(_report_names(AVERAGED, beta))} (e.g. "
-                      f"macro.{f_key(beta)}); {', '.join(overall)}; or per_label.<label>.<"
-                      f"{'|'.join(_report_names(per_label, beta))}>")
+    raise OptionError(
+        f"unknown metric {name!r}; valid: <average>.<measure> with average one of "
+        f"{', '.join(averages)} and measure one of {', '.join(_report_names(AVERAGED, beta))} (e.g. "
+        f"macro.{f_key(beta)}); {', '.join(overall)}; or per_label.<label>.<"
+        f"{'|'.join(_report_names(per_label, beta))}>"
+    )
 
 
 def metric_name(key: Key, beta: float = 1.0) -> str:

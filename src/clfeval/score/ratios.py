@@ -44,8 +44,9 @@ def ratio(num: np.ndarray, den: np.ndarray, zero_division: float) -> tuple[np.nd
     return out, undefined
 
 
-def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float,
-           zero_division: float) -> tuple[np.ndarray, np.ndarray]:
+def f_beta(
+    tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float, zero_division: float
+) -> tuple[np.ndarray, np.ndarray]:
     """F_β from counts, defined whenever tp + fp + fn > 0.
 
     Notes

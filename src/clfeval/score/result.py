@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
@@ -55,6 +55,10 @@ def _json_number(x: float) -> float | None:
     return None if isinstance(x, float) and math.isnan(x) else x
 
 
+@overload
+def json_safe(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def json_safe(value: Any) -> Any: ...
 def json_safe(value: Any) -> Any:
     """``value`` with every NaN replaced by ``None``, through dicts and lists (JSON has no NaN)."""
     if isinstance(value, dict):
@@ -220,9 +224,17 @@ class Scores(Rendered):
         """The JSON contract ``clfeval.score/1`` (docs/json.md); NaN becomes ``null``."""
         fk = self.f_name
         per_label = {
-            lab: {"support": r.support, "predicted": r.predicted, "tp": r.tp, "fp": r.fp, "fn": r.fn, "tn": r.tn,
-                  **{_json_name(m.name, fk): _json_number(r[m.name]) for m in label_measures()}}
-            for lab, r in self.per_label.items()}
+            lab: {
+                "support": r.support,
+                "predicted": r.predicted,
+                "tp": r.tp,
+                "fp": r.fp,
+                "fn": r.fn,
+                "tn": r.tn,
+                **{_json_name(m.name, fk): _json_number(r[m.name]) for m in label_measures()},
+            }
+            for lab, r in self.per_label.items()
+        }
         averages: dict[str, dict[str, Any]] = {}
         for name, values in self.averages.items():
             averages[name] = {_json_name(m, fk): _json_number(values[m]) for m in AVERAGED}
@@ -231,9 +243,11 @@ class Scores(Rendered):
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
         if isinstance(self.confusion, SplitMatrix):
             matrix: dict[str, Any] = {
-                "labels": list(self.confusion.labels), "empty": self.confusion.labels[-1],
+                "labels": list(self.confusion.labels),
+                "empty": self.confusion.labels[-1],
                 "counts": self.confusion.gold_view.tolist(),
-                "counts_predicted_view": self.confusion.predicted_view.tolist()}
+                "counts_predicted_view": self.confusion.predicted_view.tolist(),
+            }
         else:
             matrix = {"labels": list(self.confusion.labels), "counts": self.confusion.cells.tolist()}
         overall: dict[str, Any] = {}
@@ -258,8 +272,11 @@ class Scores(Rendered):
             "ci": self._ci_dict(),
             "confusion_matrix": matrix,
         }
-        out["zero_division"] = {"value": "nan" if math.isnan(zd) else int(zd), "in_average": self.undefined_policy,
-                                "affected": {k: list(v) for k, v in self.undefined.items()}}
+        out["zero_division"] = {
+            "value": "nan" if math.isnan(zd) else int(zd),
+            "in_average": self.undefined_policy,
+            "affected": {k: list(v) for k, v in self.undefined.items()},
+        }
         out["options"] = dict(self.options)
         out["inputs"] = dict(self.inputs)
         out["warnings"] = list(self.warnings)
@@ -292,9 +309,15 @@ class Scores(Rendered):
         if iv is None:
             return {"method": "none", "confidence": None, "resamples": None, "seed": None}
         fk = self.f_name
-        return {"method": iv.method, "definition": iv.definition, "confidence": iv.confidence,
-                "resamples": iv.resamples, "seed": iv.seed, "unit": iv.unit, "n_units": iv.n_units,
-                "not_estimable": {json_pointer(k, fk): v for k, v in iv.not_estimable.items()},
-                "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
-                "notes": list(iv.notes)}
-
+        return {
+            "method": iv.method,
+            "definition": iv.definition,
+            "confidence": iv.confidence,
+            "resamples": iv.resamples,
+            "seed": iv.seed,
+            "unit": iv.unit,
+            "n_units": iv.n_units,
+            "not_estimable": {json_pointer(k, fk): v for k, v in iv.not_estimable.items()},
+            "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
+            "notes": list(iv.notes),
+        }

@@ -33,8 +33,7 @@ def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set
     """The labels that occur in the gold data and in the predictions of ``counts``."""
     if isinstance(counts, ConfusionCounts):
         rows, cols = counts.cells.sum(axis=1), counts.cells.sum(axis=0)
-        return ({lab for lab, c in zip(counts.labels, rows) if c},
-                {lab for lab, c in zip(counts.labels, cols) if c})
+        return ({lab for lab, c in zip(counts.labels, rows) if c}, {lab for lab, c in zip(counts.labels, cols) if c})
     gold: set[str] = set()
     pred: set[str] = set()
     for g, p in counts.pairs:
@@ -56,9 +55,15 @@ def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float 
     return PerLabel(lc, {m: v for m, (v, _) in values.items()}, {m: u for m, (_, u) in values.items()})
 
 
-def average_measures(per: PerLabel, *, beta: float = 1.0, zero_division: float = 0.0, undefined: str = "include",
-                     frequencies: np.ndarray | None = None,
-                     samples: SampleSums | None = None) -> dict[str, dict[str, np.ndarray]]:
+def average_measures(
+    per: PerLabel,
+    *,
+    beta: float = 1.0,
+    zero_division: float = 0.0,
+    undefined: str = "include",
+    frequencies: np.ndarray | None = None,
+    samples: SampleSums | None = None,
+) -> dict[str, dict[str, np.ndarray]]:
     """Every average that applies: all of :data:`AVERAGES` but ``samples``, which needs ``samples``.
 
     ``frequencies`` are the lfb weights over the label set (default: relative gold support).
@@ -75,10 +80,17 @@ def _zd_text(zd: float) -> str:
     return "nan" if math.isnan(zd) else f"{zd:g}"
 
 
-def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts, freqs: np.ndarray,
-                        lfb_source: str, samples: SampleSums | None,
-                        averages: Mapping[str, Mapping[str, float]], zd: float, undefined: str,
-                        per_undefined: Mapping[str, np.ndarray]) -> list[str]:
+def _undefined_messages(
+    affected: Mapping[str, tuple[str, ...]],
+    lc: LabelCounts,
+    freqs: np.ndarray,
+    lfb_source: str,
+    samples: SampleSums | None,
+    averages: Mapping[str, Mapping[str, float]],
+    zd: float,
+    undefined: str,
+    per_undefined: Mapping[str, np.ndarray],
+) -> list[str]:
     """Say in words every ratio that was 0/0 and what was done with it."""
     zd_text = _zd_text(zd)
     verb = "included in" if undefined == "include" else "left out of"
@@ -92,52 +104,77 @@ def _undefined_messages(affected: Mapping[str, tuple[str, ...]], lc: LabelCounts
         reason = condition.replace("{label} is ", "")
         if names:
             shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
-            messages.append(f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
-                            f"set to {zd_text} and {verb} averages")
+            messages.append(
+                f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
+                f"set to {zd_text} and {verb} averages"
+            )
     if lc.support.sum() == 0:
-        messages.append(f"weighted: every label in the label set has support 0, so the support-weighted "
-                        f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)")
+        messages.append(
+            f"weighted: every label in the label set has support 0, so the support-weighted "
+            f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)"
+        )
     if not freqs.any():
-        messages.append(f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
-                        f"is undefined and set to {zd_text}")
+        messages.append(
+            f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
+            f"is undefined and set to {zd_text}"
+        )
     if samples is not None:
         for measure, reason in (("precision", "an empty predicted set"), ("recall", "an empty gold set")):
-            count = int(round(float(samples.total - samples.defined[measure])))
+            count = round(float(samples.total - samples.defined[measure]))
             if count:
-                messages.append(f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
-                                f"set); set to {zd_text} and {verb} the mean")
-    weights = {"macro": np.ones(len(lc.labels)), "macro_fa": np.ones(len(lc.labels)), "weighted": lc.support,
-               "lfb": freqs}
+                messages.append(
+                    f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
+                    f"set); set to {zd_text} and {verb} the mean"
+                )
+    weights = {
+        "macro": np.ones(len(lc.labels)),
+        "macro_fa": np.ones(len(lc.labels)),
+        "weighted": lc.support,
+        "lfb": freqs,
+    }
     for name, values in averages.items():
         for measure, value in values.items():
             if math.isnan(value):
-                why = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
-                if why is not None:
-                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {why}")
+                cause = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
+                if cause is not None:
+                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
     return messages
 
 
-def _nan_cause(name: str, measure: str, values: Mapping[str, float], weights: np.ndarray | None,
-               per_undefined: Mapping[str, np.ndarray], lc: LabelCounts, samples: SampleSums | None,
-               undefined: str) -> str | None:
+def _nan_cause(
+    name: str,
+    measure: str,
+    values: Mapping[str, float],
+    weights: np.ndarray | None,
+    per_undefined: Mapping[str, np.ndarray],
+    lc: LabelCounts,
+    samples: SampleSums | None,
+    undefined: str,
+) -> str | None:
     """Why an average came out NaN (with zero division ``nan``), in words; None when another message says it."""
     word = _MEASURE_NAMES[measure]
     if name == "micro":
         sums = " + ".join("Σ" + part for part in MEASURES[measure].denominator.split(" + "))
-        return (f"{sums} = 0 over the label set, so micro {word} is 0/0 (--undefined, which chooses the labels an "
-                "average takes, does not apply to micro averages)")
+        return (
+            f"{sums} = 0 over the label set, so micro {word} is 0/0 (--undefined, which chooses the labels an "
+            "average takes, does not apply to micro averages)"
+        )
     if name == "samples":
         assert samples is not None
-        count = int(round(float(samples.total - samples.defined[measure])))
+        count = round(float(samples.total - samples.defined[measure]))
         if undefined == "include":
-            return (f"{count} instance(s) have {word} 0/0, set to nan, and undefined='include' keeps them in the "
-                    "mean (--undefined exclude leaves them out)")
+            return (
+                f"{count} instance(s) have {word} 0/0, set to nan, and undefined='include' keeps them in the "
+                "mean (--undefined exclude leaves them out)"
+            )
         return f"every instance's {word} is 0/0, so undefined='exclude' leaves no instance to average"
     if name == "macro_fa" and measure == "f":
         p, r = values["precision"], values["recall"]
         if math.isnan(p) or math.isnan(r):
-            return (f"it is the F of macro precision and macro recall, and macro "
-                    f"{'precision' if math.isnan(p) else 'recall'} is undefined (above)")
+            return (
+                f"it is the F of macro precision and macro recall, and macro "
+                f"{'precision' if math.isnan(p) else 'recall'} is undefined (above)"
+            )
         return "macro precision and macro recall are both 0, so their F is 0/0"
     assert weights is not None
     w = np.asarray(weights, dtype=np.float64)
@@ -148,19 +185,31 @@ def _nan_cause(name: str, measure: str, values: Mapping[str, float], weights: np
     shown = ", ".join(repr(lab) for lab in np.asarray(lc.labels, dtype=object)[nan][:10])
     if undefined == "include":
         one = nan.sum() == 1
-        return (f"{shown} {'has' if one else 'have'} {word} 0/0, set to nan, and undefined='include' keeps "
-                f"{'it' if one else 'them'} in the average (--undefined exclude leaves {'it' if one else 'them'} out)")
+        return (
+            f"{shown} {'has' if one else 'have'} {word} 0/0, set to nan, and undefined='include' keeps "
+            f"{'it' if one else 'them'} in the average (--undefined exclude leaves {'it' if one else 'them'} out)"
+        )
     carry = "weight" if name in ("weighted", "lfb") else "a place"
-    return (f"every label with {carry} in it ({shown}) has {word} 0/0, and undefined='exclude' leaves them all out, "
-            "so nothing is left to average")
+    return (
+        f"every label with {carry} in it ({shown}) has {word} 0/0, and undefined='exclude' leaves them all out, "
+        "so nothing is left to average"
+    )
 
 
-def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[str] | None = None,
-                 labels_from: str | None = None, train: LabelFrequencies | None = None,
-                 beta: float = 1.0, zero_division: object = 0, undefined: str = "include",
-                 inputs: Mapping[str, Any] | None = None, warnings: Sequence[str] = (),
-                 options: Mapping[str, Any] | None = None,
-                 seen: tuple[Collection[str], Collection[str]] | None = None) -> Scores:
+def score_counts(
+    counts: ConfusionCounts | LabelSetCounts,
+    *,
+    labels: Sequence[str] | None = None,
+    labels_from: str | None = None,
+    train: LabelFrequencies | None = None,
+    beta: float = 1.0,
+    zero_division: object = 0,
+    undefined: str = "include",
+    inputs: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+    seen: tuple[Collection[str], Collection[str]] | None = None,
+) -> Scores:
     """Score counts: per-label measures over the label set and every named average.
 
     Parameters
@@ -190,8 +239,10 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     specificity = tn/(tn+fp). See :data:`clfeval.AVERAGES` for the averages.
     """
     if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
-        raise OptionError(f"score_counts takes ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
-                          f"count_label_sets, load_counts …), not {type(counts).__name__}")
+        raise OptionError(
+            f"score_counts takes ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
+            f"count_label_sets, load_counts …), not {type(counts).__name__}"
+        )
     if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
         raise OptionError(f"beta must be a positive number, not {beta!r}")
     beta = float(beta)
@@ -205,9 +256,13 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
 
     gold_seen, pred_seen = seen_labels(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
-    label_set = resolve_label_set(labels_from, gold=policy_gold, predicted=policy_pred,
-                                  train=None if train is None else train.labels,
-                                  given=None if labels is None else [str(x) for x in labels])
+    label_set = resolve_label_set(
+        labels_from,
+        gold=policy_gold,
+        predicted=policy_pred,
+        train=None if train is None else train.labels,
+        given=None if labels is None else [str(x) for x in labels],
+    )
     lset = label_set.labels
     train_weights = None
     if train is not None:
@@ -217,41 +272,62 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
     else:
         cells, weights = CellTypes.of(counts, lset, beta)
         sums = cells.sums(weights[None, :])
-    f = ScoreFunction.of_cells(cells, np.zeros(cells.n_types), task=task, beta=beta, zero_division=zd,
-                               undefined=undefined, train_frequencies=train_weights)
+    f = ScoreFunction.of_cells(
+        cells,
+        np.zeros(cells.n_types),
+        task=task,
+        beta=beta,
+        zero_division=zd,
+        undefined=undefined,
+        train_frequencies=train_weights,
+    )
     e = f.evaluate(sums)
-    lc = LabelCounts.trusted(lset, *(np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp,
-                                                                            e.counts.fn, e.counts.tn)), n)
+    tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
+    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
     tallies = cells.tallies(sums)
-    samples = None if tallies.samples is None else SampleSums(
-        {m: v[0] for m, (v, _) in tallies.samples.items()}, {m: d[0] for m, (_, d) in tallies.samples.items()},
-        np.asarray(tallies.n[0]))
+    samples = (
+        None
+        if tallies.samples is None
+        else SampleSums(
+            {m: v[0] for m, (v, _) in tallies.samples.items()},
+            {m: d[0] for m, (_, d) in tallies.samples.items()},
+            np.asarray(tallies.n[0]),
+        )
+    )
     averages = {name: {m: float(v[0]) for m, v in values.items()} for name, values in e.averages.items()}
     masks = {m: u[0] for m, (_, u) in e.per_label.items()}
     per_undefined = {m: masks[m] for m in masks}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
     if train is not None and train.labels and not set(train.labels) & (set(policy_gold) | set(policy_pred)):
         shown = ", ".join(map(repr, sorted(train.labels)[:5])) + (" …" if len(train.labels) > 5 else "")
-        warnings = [*warnings, f"none of the {len(train.labels)} training labels ({shown}) occurs in the evaluated "
-                               "data: is the training file read as intended (its label column --train-col, "
-                               "--train-sep, --train-format)?"]
-    messages = [*warnings, *label_set.warnings,
-                *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined,
-                                     per_undefined)]
+        warnings = [
+            *warnings,
+            f"none of the {len(train.labels)} training labels ({shown}) occurs in the evaluated "
+            "data: is the training file read as intended (its label column --train-col, "
+            "--train-sep, --train-format)?",
+        ]
+    messages = [
+        *warnings,
+        *label_set.warnings,
+        *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, per_undefined),
+    ]
     notes = list(label_set.notes)
 
     if task == "single-label":
         assert isinstance(counts, ConfusionCounts)
         confusion: Any = counts.with_labels(cells.table)
         if set(lset) >= gold_seen | pred_seen:
-            notes.append("single-label data: micro precision = micro recall = micro F = accuracy "
-                         "(Frank 2019), and micro FPR = error rate/(K−1) for K labels")
-        order = " < ".join(map(repr, cells.table[:_ORDER_SHOWN])) + (" < …" if len(cells.table) > _ORDER_SHOWN
-                                                                     else "")
-        notes.append(f"weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered, in the confusion "
-                     f"matrix's order: {order} (declare the order with --labels); MCC, κ and balanced accuracy run "
-                     "over every label of the confusion matrix")
+            notes.append(
+                "single-label data: micro precision = micro recall = micro F = accuracy "
+                "(Frank 2019), and micro FPR = error rate/(K−1) for K labels"
+            )
+        order = " < ".join(map(repr, cells.table[:_ORDER_SHOWN])) + (" < …" if len(cells.table) > _ORDER_SHOWN else "")
+        notes.append(
+            f"weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered, in the confusion "
+            f"matrix's order: {order} (declare the order with --labels); MCC, κ and balanced accuracy run "
+            "over every label of the confusion matrix"
+        )
     else:
         assert isinstance(counts, LabelSetCounts)
         confusion = counts.split_matrix(lset + sort_labels((gold_seen | pred_seen) - set(lset)))
@@ -259,19 +335,41 @@ def score_counts(counts: ConfusionCounts | LabelSetCounts, *, labels: Sequence[s
 
     values = {m: v[0].tolist() for m, (v, _) in e.per_label.items()}
     counts_of = [a.tolist() for a in (lc.support, lc.predicted, lc.tp, lc.fp, lc.fn, lc.tn)]
-    rows = {lab: LabelScores(*(int(c[i]) for c in counts_of),
-                             MappingProxyType({m: float(v[i]) for m, v in values.items()}))
-            for i, lab in enumerate(lset)}
+    support, predicted, tp, fp, fn, tn = counts_of
+    rows = {
+        lab: LabelScores(
+            int(support[i]),
+            int(predicted[i]),
+            int(tp[i]),
+            int(fp[i]),
+            int(fn[i]),
+            int(tn[i]),
+            MappingProxyType({m: float(v[i]) for m, v in values.items()}),
+        )
+        for i, lab in enumerate(lset)
+    }
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined}
     if isinstance(counts, LabelSetCounts):
         opts.update(duplicates=counts.duplicates, empty=counts.empty)
     opts.update(options or {})
     return Scores(
-        task=task, n_instances=n, beta=beta, labels=lset, label_source=label_set.source,
+        task=task,
+        n_instances=n,
+        beta=beta,
+        labels=lset,
+        label_source=label_set.source,
         per_label=MappingProxyType(rows),
         averages=MappingProxyType({k: MappingProxyType(v) for k, v in averages.items()}),
-        overall=MappingProxyType(overall), confusion=confusion, counts=counts,
+        overall=MappingProxyType(overall),
+        confusion=confusion,
+        counts=counts,
         lfb_frequencies=MappingProxyType({lab: float(f) for lab, f in zip(lset, freqs)}),
-        lfb_source=lfb_source, zero_division=zd, undefined_policy=undefined,
-        undefined=MappingProxyType(affected), options=MappingProxyType(opts),
-        warnings=tuple(messages), notes=tuple(notes), inputs=MappingProxyType(dict(inputs or {})))
+        lfb_source=lfb_source,
+        zero_division=zd,
+        undefined_policy=undefined,
+        undefined=MappingProxyType(affected),
+        options=MappingProxyType(opts),
+        warnings=tuple(messages),
+        notes=tuple(notes),
+        inputs=MappingProxyType(dict(inputs or {})),
+    )

@@ -59,8 +59,9 @@ def precision_factor(tp: int, fp: int, delta: int, weight: Fraction | int = 1) -
     return Fraction(-delta * tp, predicted * (predicted + delta)) * weight
 
 
-def shift_weights(counts: LabelCounts, average: str = "macro",
-                  frequencies: Mapping[str, float | int | Fraction] | None = None) -> dict[str, Fraction]:
+def shift_weights(
+    counts: LabelCounts, average: str = "macro", frequencies: Mapping[str, float | int | Fraction] | None = None
+) -> dict[str, Fraction]:
     """Each label's weight in ``average``: 1/C (macro) or the relative training frequency (lfb, normalised over L)."""
     labels = counts.labels
     if average == "macro":
@@ -83,8 +84,12 @@ def _moves(counts: LabelCounts, moves: Mapping[str, int]) -> dict[str, int]:
     return {label: int(d) for label, d in moves.items() if d}
 
 
-def precision_shift(counts: LabelCounts, moves: Mapping[str, int], average: str = "macro",
-                    frequencies: Mapping[str, float | int | Fraction] | None = None) -> Fraction:
+def precision_shift(
+    counts: LabelCounts,
+    moves: Mapping[str, int],
+    average: str = "macro",
+    frequencies: Mapping[str, float | int | Fraction] | None = None,
+) -> Fraction:
     """Eqs. (17)/(18) in general: the change in ``average`` precision when false positives move between labels.
 
     Parameters
@@ -106,16 +111,23 @@ def precision_shift(counts: LabelCounts, moves: Mapping[str, int], average: str 
     """
     moved = _moves(counts, moves)
     if sum(moved.values()) != 0:
-        raise OptionError(f"false positives only move between labels: the moves must add up to 0, not "
-                          f"{sum(moved.values())}")
+        raise OptionError(
+            f"false positives only move between labels: the moves must add up to 0, not {sum(moved.values())}"
+        )
     weights = shift_weights(counts, average, frequencies)
     index = {label: i for i, label in enumerate(counts.labels)}
-    return sum((precision_factor(int(counts.tp[index[k]]), int(counts.fp[index[k]]), d, weights[k])
-                for k, d in moved.items()), Fraction(0))
+    return sum(
+        (precision_factor(int(counts.tp[index[k]]), int(counts.fp[index[k]]), d, weights[k]) for k, d in moved.items()),
+        Fraction(0),
+    )
 
 
-def recall_shift(counts: LabelCounts, moves: Mapping[str, int], average: str = "macro",
-                 frequencies: Mapping[str, float | int | Fraction] | None = None) -> Fraction:
+def recall_shift(
+    counts: LabelCounts,
+    moves: Mapping[str, int],
+    average: str = "macro",
+    frequencies: Mapping[str, float | int | Fraction] | None = None,
+) -> Fraction:
     """Eqs. (19)/(23) and (21): the change in ``average`` recall when labels gain (or lose) true positives.
 
     ``moves`` maps a label to the true positives it gains (a false negative becomes a true

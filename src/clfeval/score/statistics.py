@@ -92,22 +92,39 @@ class ScoreFunction:
     task: str
 
     @classmethod
-    def of(cls, scores: Scores) -> "ScoreFunction":
+    def of(cls, scores: Scores) -> ScoreFunction:
         """The score function of ``scores``: same counts, label set, β and zero-division choices.
 
         lfb weights from training data stay fixed; lfb weights from the test gold are
         recomputed from each weight vector, as they would be from a new test set.
         """
         cells, weights = CellTypes.of(scores.counts, scores.labels, scores.beta)
-        train = (np.array([scores.lfb_frequencies[lab] for lab in scores.labels])
-                 if scores.lfb_source == "train" else None)
-        return cls.of_cells(cells, weights, task=scores.task, beta=scores.beta, zero_division=scores.zero_division,
-                            undefined=scores.undefined_policy, train_frequencies=train)
+        train = (
+            np.array([scores.lfb_frequencies[lab] for lab in scores.labels]) if scores.lfb_source == "train" else None
+        )
+        return cls.of_cells(
+            cells,
+            weights,
+            task=scores.task,
+            beta=scores.beta,
+            zero_division=scores.zero_division,
+            undefined=scores.undefined_policy,
+            train_frequencies=train,
+        )
 
     @classmethod
-    def of_cells(cls, cells: CellTypes, weights: np.ndarray, *, task: str, beta: float, zero_division: float,
-                 undefined: str, train_frequencies: np.ndarray | None,
-                 keys: Sequence[Key] | None = None) -> "ScoreFunction":
+    def of_cells(
+        cls,
+        cells: CellTypes,
+        weights: np.ndarray,
+        *,
+        task: str,
+        beta: float,
+        zero_division: float,
+        undefined: str,
+        train_frequencies: np.ndarray | None,
+        keys: Sequence[Key] | None = None,
+    ) -> ScoreFunction:
         """A score function over given cell types (``compare`` builds its own arrangements of types).
 
         ``keys`` restricts it to those scores, in that order (a test of macro F1 computes macro F1 only); by
@@ -119,8 +136,17 @@ class ScoreFunction:
             every += [("averages", name, m) for name in averages for m in AVERAGED]
             every += [(name,) for name in overall_names(task)]
             keys = every
-        return cls(cells, np.asarray(weights, dtype=np.float64), tuple(keys), beta, zero_division, undefined,
-                   train_frequencies, averages, task)
+        return cls(
+            cells,
+            np.asarray(weights, dtype=np.float64),
+            tuple(keys),
+            beta,
+            zero_division,
+            undefined,
+            train_frequencies,
+            averages,
+            task,
+        )
 
     @cached_property
     def _plan(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -137,8 +163,12 @@ class ScoreFunction:
         if "macro_fa" in names and "f" in averaged:  # FA's F is the F of macro precision and macro recall
             averaged |= {"precision", "recall"}
         per |= averaged
-        return (tuple(m for m in PER_LABEL_MEASURES if m in per), tuple(a for a in self.averages if a in names),
-                tuple(m for m in AVERAGED if m in averaged), tuple(m for m in overall_names(self.task) if m in overall))
+        return (
+            tuple(m for m in PER_LABEL_MEASURES if m in per),
+            tuple(a for a in self.averages if a in names),
+            tuple(m for m in AVERAGED if m in averaged),
+            tuple(m for m in overall_names(self.task) if m in overall),
+        )
 
     def sums_read(self) -> np.ndarray:
         """Which of the D sums the scores of :attr:`keys` read: a column that carries one overall measure's own sum
@@ -156,9 +186,18 @@ class ScoreFunction:
     @cached_property
     def _full(self) -> bool:
         """Whether :attr:`keys` are every score in the default order (written block by block)."""
-        return self.keys == ScoreFunction.of_cells(
-            self.cells, self.weights, task=self.task, beta=self.beta, zero_division=self.zero_division,
-            undefined=self.undefined, train_frequencies=self.train_frequencies).keys
+        return (
+            self.keys
+            == ScoreFunction.of_cells(
+                self.cells,
+                self.weights,
+                task=self.task,
+                beta=self.beta,
+                zero_division=self.zero_division,
+                undefined=self.undefined,
+                train_frequencies=self.train_frequencies,
+            ).keys
+        )
 
     def index(self, key: Key) -> int:
         """The column of ``key``."""
@@ -187,8 +226,15 @@ class ScoreFunction:
         if t.samples is not None:
             samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
         per_label = PerLabel(lc, {m: v for m, (v, _) in per.items()}, {m: u for m, (_, u) in per.items()})
-        inp = AverageInput(per_label, self.beta, self.zero_division, self.undefined,
-                           np.asarray(freqs, dtype=np.float64), samples, averaged)
+        inp = AverageInput(
+            per_label,
+            self.beta,
+            self.zero_division,
+            self.undefined,
+            np.asarray(freqs, dtype=np.float64),
+            samples,
+            averaged,
+        )
         averages = {name: AVERAGES[name].compute(inp) for name in average_names}
         overall = {m: MEASURES[m].compute(t, setting) for m in overall_wanted}
         return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)))
@@ -208,7 +254,7 @@ class ScoreFunction:
                 else:
                     out[:, column] = e.overall[key[0]][0]
             return out
-        per_label = out[:, :k * len(PER_LABEL_MEASURES)].reshape(b, k, len(PER_LABEL_MEASURES))
+        per_label = out[:, : k * len(PER_LABEL_MEASURES)].reshape(b, k, len(PER_LABEL_MEASURES))
         for j, m in enumerate(PER_LABEL_MEASURES):  # written in place: key order is (label, measure)
             per_label[:, :, j] = e.per_label[m][0]
         column = k * len(PER_LABEL_MEASURES)
@@ -223,7 +269,8 @@ class ScoreFunction:
 
     def point(self) -> np.ndarray:
         """The scores of the observed counts (length S)."""
-        return self(self.weights[None, :])[0]
+        scores: np.ndarray = self(self.weights[None, :])[0]
+        return scores
 
     @staticmethod
     def value_of(scores: Scores, key: Key) -> float:
@@ -234,4 +281,3 @@ class ScoreFunction:
             return float(scores.averages[key[1]][key[2]])
         value = scores.overall.get(key[0])
         return float("nan") if value is None else float(value)
-
