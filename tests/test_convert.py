@@ -13,7 +13,7 @@ import pytest
 import clfeval
 from clfeval.errors import OptionError
 from clfeval.inverse import convert, convert_labels, reported
-from clfeval.inverse.tables import QUANTITIES
+from clfeval.inverse.conversion import QUANTITIES
 from tests.conftest import run_cli
 
 

@@ -117,5 +117,23 @@ def test_control_characters_in_labels_keep_the_svg_valid(tmp_path: Path) -> None
 
 
 def test_results_without_figures_say_so() -> None:
-    with pytest.raises(clfeval.OptionError, match="figures are drawn for score, compare and cv results"):
+    with pytest.raises(clfeval.OptionError, match=r"a convert result has no figures \(score, compare and cv"):
         clfeval.convert(tp=3, fp=1, fn=2).plot("unused")
+
+
+def test_each_result_says_which_formats_it_renders_to() -> None:
+    """A result names its formats and figures; asking for another is a clear error, not a crash in a renderer."""
+    conversion = clfeval.convert(tp=3, fp=1, fn=2)
+    assert conversion.formats == ("text", "json", "markdown", "csv", "latex")
+    with pytest.raises(
+        clfeval.OptionError,
+        match=r"a convert result renders as text, json, markdown, csv, latex, "
+        r"not html \(html is for score, compare, cv results\)",
+    ):
+        conversion.render("html")
+    score = clfeval.score(["a", "b"], ["a", "a"])
+    assert "html" in score.formats and len(score.figures()) == 2
+    for fmt in score.formats:
+        assert score.render(fmt)
+    with pytest.raises(clfeval.OptionError, match="unknown"):
+        score.render("pdf")

@@ -22,8 +22,8 @@ from clfeval.infer.comparison import Comparison, compare_counts
 from clfeval.infer.crossvalidation import CrossValidation, cross_validate
 from clfeval.infer.intervals import with_intervals
 from clfeval.inverse.audit import Audit, audit_table
-from clfeval.inverse.figures import read_figure_table
-from clfeval.inverse.tables import check_decimals
+from clfeval.inverse.conversion import check_decimals
+from clfeval.inverse.papers import read_figure_table
 from clfeval.options import (
     check_cv,
     check_finagle,

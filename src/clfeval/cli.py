@@ -36,8 +36,8 @@ from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
 from clfeval.infer.significance import ALTERNATIVES
-from clfeval.inverse.figures import read_label_figures
-from clfeval.inverse.tables import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
+from clfeval.inverse.conversion import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
+from clfeval.inverse.papers import read_label_figures
 from clfeval.output import write_text
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column

@@ -11,7 +11,7 @@ import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -24,8 +24,9 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
+from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.metrics import higher_is_better, metric_key
-from clfeval.score.result import Key, Rendered, Scores, json_safe
+from clfeval.score.result import Key, Scores
 from clfeval.score.scorer import score_counts
 from clfeval.score.statistics import ScoreFunction
 
@@ -131,11 +132,16 @@ class PairTest:
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison(Rendered):
+class Comparison(Result):
     """The result of :func:`clfeval.compare`: every system's scores and the test of each pair, per metric.
 
     ``results[name]`` is each system's full :class:`Scores` over the common label set.
     """
+
+    kind: ClassVar[str] = "compare"
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
+    report_builder: ClassVar[str] = "clfeval.report.comparison:comparison_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:comparison_figures"
 
     systems: tuple[str, ...]
     metrics: tuple[str, ...]

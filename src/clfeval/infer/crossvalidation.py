@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -23,10 +23,11 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import with_intervals
+from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_key, f_title
-from clfeval.score.result import Rendered, Scores, json_safe
+from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts, seen_labels
 
 __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
@@ -36,7 +37,7 @@ CV_SCHEMA = "clfeval.cv/1"
 
 
 @dataclass(frozen=True, eq=False)
-class CrossValidation(Rendered):
+class CrossValidation(Result):
     """Scores of k folds: pooled (counts added, then scored) and each fold's own.
 
     Attributes
@@ -50,6 +51,11 @@ class CrossValidation(Rendered):
     warn_above
         Differences between pooled and mean-of-folds values above this are warned about.
     """
+
+    kind: ClassVar[str] = "cv"
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
+    report_builder: ClassVar[str] = "clfeval.report.crossvalidation:cv_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:cv_figures"
 
     pooled: Scores
     folds: tuple[Scores, ...]

@@ -1,7 +1,7 @@
 """Reading other people's numbers: reported scores back into counts (convert); which average a table reports (audit)."""
 
 from clfeval.inverse.audit import AUDIT_SCHEMA, CANDIDATES, Audit, AverageAudit, LabelAudit, audit_table
-from clfeval.inverse.tables import (
+from clfeval.inverse.conversion import (
     COUNT_QUANTITIES,
     QUANTITIES,
     BinaryTable,

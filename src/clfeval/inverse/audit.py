@@ -14,7 +14,7 @@ and perhaps support, plus averaged rows) is audited here:
   - ``weighted``   Σ sᵢxᵢ / Σ sᵢ with the supports sᵢ
   - ``lfb``        Σ fᵢxᵢ / Σ fᵢ with training frequencies fᵢ
   - ``micro``      single-label: P = R = F = accuracy = Σ tpᵢ / N; multi-label: the measure on Σ tp, Σ fp,
-    Σ fn — with each label's tp, fp, fn bounded by :func:`~clfeval.inverse.tables.convert`
+    Σ fn — with each label's tp, fp, fn bounded by :func:`~clfeval.inverse.conversion.convert`
 
   and a formula *matches* when its interval meets the reported one;
 * when supports are given and few integer tables fit each label, every combination of per-label
@@ -32,14 +32,14 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import InputError, OptionError
-from clfeval.inverse.figures import AVERAGE_ROWS, FigureTable
-from clfeval.inverse.tables import BinaryTable, Reported, average_values, convert, reported
+from clfeval.inverse.conversion import BinaryTable, Reported, average_values, convert, reported
+from clfeval.inverse.papers import AVERAGE_ROWS, FigureTable
+from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.ratios import f_key, f_title
-from clfeval.score.result import Rendered, json_safe
 
 __all__ = ["AUDIT_SCHEMA", "CANDIDATES", "Audit", "AverageAudit", "LabelAudit", "audit", "audit_table"]
 
@@ -173,8 +173,12 @@ class AverageAudit:
 
 
 @dataclass(frozen=True)
-class Audit(Rendered):
+class Audit(Result):
     """What an audit found: a verdict per reported average, flags per label row, bounds on the counts."""
+
+    kind: ClassVar[str] = "audit"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.audit:audit_report"
 
     source: str | None
     beta: float
@@ -691,7 +695,7 @@ def audit_table(
     single_label: bool = True,
     all_averages: bool = False,
 ) -> Audit:
-    """Audit a table read by :func:`~clfeval.inverse.figures.read_figure_table`.
+    """Audit a table read by :func:`~clfeval.inverse.papers.read_figure_table`.
 
     With ``all_averages`` every row is an averaged row (a results table, one system or setting per
     row, such as Van Asch's Table 8): each is judged by its own precision, recall and F.

@@ -6,14 +6,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.render.csv import render_csv
 from clfeval.render.html import render_html
 from clfeval.render.json import render_json
 from clfeval.render.latex import render_latex
 from clfeval.render.markdown import render_markdown
 from clfeval.render.text import render_text
+from clfeval.results import Result
 from clfeval.score.result import Scores
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
@@ -58,8 +57,25 @@ def check_render_options(fmt: str | None = None, **options: Any) -> None:
         raise OptionError(f"digits must be a whole number from 0 to 15, not {digits!r}")
 
 
-def render(result: Scores | Comparison | CrossValidation, fmt: str = "text", **options: Any) -> str:
+def render(result: Result, fmt: str = "text", **options: Any) -> str:
     """Render a result in the format ``fmt`` (a name from :data:`RENDERERS`) with ``options`` from
     :data:`RENDER_OPTIONS` (an unknown one is an error, not ignored)."""
     check_render_options(fmt, **options)
+    if fmt not in result.formats:
+        raise OptionError(
+            f"a {result.kind} result renders as {', '.join(result.formats)}, not {fmt} "
+            f"({fmt} is for {', '.join(_kinds_with(fmt))} results)"
+        )
     return RENDERERS[fmt][0](result, **options)
+
+
+def _kinds_with(fmt: str) -> list[str]:
+    """The kinds of result that render to ``fmt``."""
+    from clfeval.infer.comparison import Comparison
+    from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.inverse.audit import Audit
+    from clfeval.inverse.conversion import Conversion
+    from clfeval.score.finagle import Finagle
+
+    kinds = (Scores, Comparison, CrossValidation, Conversion, Audit, Finagle)
+    return [k.kind for k in kinds if fmt in k.formats]

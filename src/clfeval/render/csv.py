@@ -16,16 +16,10 @@ import math
 import re
 from typing import Any
 
-from clfeval.count.labelsets import SplitMatrix
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.report import report_of
 from clfeval.report.tables import Report
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import label_measures, overall_measures
-from clfeval.score.result import Scores
+from clfeval.results import Result
 
-__all__ = ["FORMULA_STARTS", "comparison_csv", "cv_csv", "render_csv", "report_csv", "safe_cell", "score_csv"]
+__all__ = ["FORMULA_STARTS", "render_csv", "report_csv", "safe_cell"]
 
 
 #: What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV Injection").
@@ -56,24 +50,25 @@ def _value(v: Any) -> Any:
 
 
 def render_csv(
-    result: Scores | Comparison | CrossValidation,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
 ) -> str:
-    """A score result as tidy rows (:func:`score_csv`); a comparison as one row per test (:func:`comparison_csv`);
-    a cross-validation as tidy rows per scope (:func:`cv_csv`); anything else as its report's tables. Text cells
-    a spreadsheet would run as formulas get a leading apostrophe unless ``raw_csv`` (see the module docstring);
-    ``matrix=False`` leaves the confusion matrix out."""
-    if isinstance(result, Comparison):
-        return comparison_csv(result, raw=raw_csv)
-    if isinstance(result, CrossValidation):
-        return cv_csv(result, raw=raw_csv)
-    if isinstance(result, Scores):
-        return score_csv(result, matrix=matrix, raw=raw_csv)
-    return report_csv(report_of(result), raw=raw_csv)  # conversions, audits: their report's tables
+    """A result's report as CSV: its tidy rows where it has them (a score's ``section,label,measure,value``, a
+    cross-validation's rows per scope, a comparison's row per test: :mod:`clfeval.report.rows`), else its tables.
+    Text cells a spreadsheet would run as formulas get a leading apostrophe unless ``raw_csv`` (see the module
+    docstring); ``matrix=False`` leaves the confusion matrix out; an undefined value is an empty cell."""
+    report = result.report(matrix=matrix)
+    if report.tidy is None:
+        return report_csv(report, raw=raw_csv)
+    out = io.StringIO()
+    writer = _Writer(out, raw_csv)
+    for row in report.tidy():
+        writer.writerow([_value(v) for v in row])
+    return out.getvalue()
 
 
 def report_csv(report: Report, raw: bool = False) -> str:
@@ -84,141 +79,4 @@ def report_csv(report: Report, raw: bool = False) -> str:
         writer.writerow(["table", *table.columns])
         for row in table.rows:
             writer.writerow([table.key, *(_value(v) for v in row)])
-    return out.getvalue()
-
-
-def cv_csv(cv: CrossValidation, raw: bool = False) -> str:
-    """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
-    average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …)."""
-    out = io.StringIO()
-    writer = _Writer(out, raw)
-    writer.writerow(["scope", "average", "measure", "value"])
-    fk = cv.pooled.f_name
-    overall = [m.name for m in overall_measures(cv.pooled.task)]
-    means = cv.mean_of_folds()
-    for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
-        for name, values in result.averages.items():
-            for m in AVERAGED:
-                writer.writerow([scope, name, fk if m == "f" else m, _value(values[m])])
-        for m in overall:
-            writer.writerow([scope, "overall", m, _value(result.overall[m])])
-    for name, values in means["averages"].items():
-        for m in AVERAGED:
-            writer.writerow(["mean_of_folds", name, fk if m == "f" else m, _value(values[m])])
-            writer.writerow(["sd", name, fk if m == "f" else m, _value(values[f"{m}_sd"])])
-    for m in overall:
-        writer.writerow(["mean_of_folds", "overall", m, _value(means[m])])
-        writer.writerow(["sd", "overall", m, _value(means[f"{m}_sd"])])
-    return out.getvalue()
-
-
-def comparison_csv(cmp: Comparison, raw: bool = False) -> str:
-    """One row per (metric, pair): ``metric,a,b,score_a,score_b,difference,ci_low,ci_high,p_value,p_adjusted,
-    significant,exact,rounds,test,alternative,seed``; an undefined value is an empty cell."""
-    out = io.StringIO()
-    writer = _Writer(out, raw)
-    writer.writerow(
-        [
-            "metric",
-            "a",
-            "b",
-            "score_a",
-            "score_b",
-            "difference",
-            "ci_low",
-            "ci_high",
-            "p_value",
-            "p_adjusted",
-            "significant",
-            "exact",
-            "rounds",
-            "test",
-            "alternative",
-            "seed",
-        ]
-    )
-    for p in cmp.pairs:
-        low, high = (_value(p.ci[0]), _value(p.ci[1])) if p.ci is not None else ("", "")
-        writer.writerow(
-            [
-                p.metric,
-                p.a,
-                p.b,
-                _value(p.score_a),
-                _value(p.score_b),
-                _value(p.difference),
-                low,
-                high,
-                _value(p.p_value),
-                _value(p.p_adjusted),
-                p.significant,
-                p.exact,
-                "" if p.rounds is None else p.rounds,
-                cmp.test,
-                cmp.alternative,
-                "" if cmp.seed is None else cmp.seed,
-            ]
-        )
-    return out.getvalue()
-
-
-def score_csv(scores: Scores, matrix: bool = True, raw: bool = False) -> str:
-    """Rows ``section,label,measure,value``.
-
-    Sections: ``per_label`` (label = the label), ``average`` (label = the average's JSON
-    name), ``overall`` and ``confusion_matrix`` (label = gold label, measure = predicted label;
-    multi-label adds ``confusion_matrix_predicted_view``). An undefined value is an empty cell.
-    With intervals, each score's row is followed by ``<measure>_ci_low`` and ``<measure>_ci_high``
-    rows (empty when it has no interval; per-label precision and recall add ``_wilson_ci_``
-    rows), and ``ci`` rows name the method, confidence, resamples and seed.
-    """
-    out = io.StringIO()
-    writer = _Writer(out, raw)
-    writer.writerow(["section", "label", "measure", "value"])
-    fk = scores.f_name
-    iv = scores.intervals
-
-    def row(section: str, label: str, measure: str, value: Any, key: tuple[str, ...]) -> None:
-        name = fk if measure == "f" else measure
-        writer.writerow([section, label, name, _value(value)])
-        if iv is None or measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
-            return
-        extra = [(name, key)]
-        if key[0] == "per_label" and measure in ("precision", "recall"):
-            extra.append((f"{measure}_wilson", key[:2] + (f"{measure}_wilson",)))
-        for title, k in extra:
-            bounds = iv.get(k)
-            writer.writerow([section, label, f"{title}_ci_low", "" if bounds is None else bounds[0]])
-            writer.writerow([section, label, f"{title}_ci_high", "" if bounds is None else bounds[1]])
-
-    for lab, r in scores.per_label.items():
-        for measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
-            row("per_label", lab, measure, getattr(r, measure), ("per_label", lab, measure))
-        for m in label_measures():
-            row("per_label", lab, m.name, r[m.name], ("per_label", lab, m.name))
-    for name, values in scores.averages.items():
-        for measure in AVERAGED:
-            row("average", name, measure, values[measure], ("averages", name, measure))
-    for m in overall_measures(scores.task):
-        row("overall", "", m.name_for(scores.task), scores.overall[m.name], (m.name,))
-    if iv is not None:
-        for key, value in (
-            ("method", iv.method),
-            ("confidence", iv.confidence),
-            ("resamples", iv.resamples),
-            ("seed", iv.seed),
-        ):
-            writer.writerow(["ci", "", key, "" if value is None else value])
-    confusion = scores.confusion
-    if not matrix:
-        return out.getvalue()
-    views = (
-        [("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
-        if isinstance(confusion, SplitMatrix)
-        else [("confusion_matrix", confusion.cells)]
-    )
-    for section, cells in views:
-        for i, g in enumerate(confusion.labels):
-            for j, p in enumerate(confusion.labels):
-                writer.writerow([section, g, p, cells[i][j].item()])
     return out.getvalue()

@@ -23,23 +23,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from clfeval._version import __version__
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.infer.intervals import INTERVAL_METHODS
-from clfeval.inverse.audit import Audit
-from clfeval.inverse.tables import Conversion, LabelConversion
-from clfeval.report import report_of
-from clfeval.report.tables import Bounds, PValue, Report, average_title, format_number
-from clfeval.score.averages import AVERAGED
-from clfeval.score.finagle import Finagle
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.measures import MEASURES, label_measures
-from clfeval.score.result import Key, Scores
+from clfeval.report.paper import CaptionedTable, Estimate, Subscript
+from clfeval.report.tables import Bounds, PValue, Report, format_number
+from clfeval.results import Result
 
 __all__ = ["latex_escape", "render_latex"]
 
@@ -148,16 +139,7 @@ def latex_escape(text: str) -> str:
     return _LIGATURE.sub(r"\1{}", text.translate(_LATEX))
 
 
-class _Estimate(NamedTuple):
-    """A score cell with its interval beside it (``bounds`` None: the result has no intervals; ``Bounds(None,
-    None)``: this score has none) and, for an interval with a remark, what kind (``zero width`` …)."""
-
-    value: float
-    bounds: Bounds | None
-    remark: str = ""
-
-
-_NUMBERS = (int, float, np.integer, np.floating, Bounds, PValue, _Estimate)
+_NUMBERS = (int, float, np.integer, np.floating, Bounds, PValue, Estimate)
 
 
 def _is_number(value: Any) -> bool:
@@ -174,7 +156,7 @@ def _number(value: Any, digits: int) -> str:
 
 def _cell(value: Any, digits: int) -> str:
     """A table cell: an estimate as ``value \\,{\\footnotesize[low, high]}``, anything else via :func:`_number`."""
-    if not isinstance(value, _Estimate):
+    if not isinstance(value, Estimate):
         return _number(value, digits)
     if math.isnan(value.value):
         return "undefined"
@@ -194,7 +176,7 @@ def _legend(rows: Sequence[Sequence[Any]]) -> str:
         (v, v.bounds)
         for row in rows
         for v in row
-        if isinstance(v, _Estimate) and v.bounds is not None and not math.isnan(v.value)
+        if isinstance(v, Estimate) and v.bounds is not None and not math.isnan(v.value)
     ]
     parts = []
     if any(b.low is None or b.high is None for _, b in found):
@@ -232,113 +214,24 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _context(scores: Scores, intervals: bool = True) -> str:
-    """What a score table's caption states: N, the label set and its source, the intervals (when ``intervals``)."""
-    text = (
-        f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, source: "
-        f"{scores.label_source} ({LABEL_SOURCES[scores.label_source]})."
-    )
-    iv = scores.intervals
-    if iv is not None and intervals:
-        text += (
-            f" In brackets: {100 * iv.confidence:g}% {iv.method} intervals "
-            f"({INTERVAL_METHODS[iv.method].short if iv.method in INTERVAL_METHODS else iv.definition}"
-        )
-        text += f"; {iv.resamples} resamples, seed {iv.seed}" if iv.resamples is not None else ""
-        text += f"; over {iv.n_units} {iv.unit}" if iv.unit != "instances" else ""
-        text += ")."
-    return text
+def _head(column: str) -> str:
+    """A column title, escaped; a subscripted one (F_1) in math mode."""
+    if isinstance(column, Subscript):
+        return rf"${column.base}_{{{column.sub}}}$"
+    return latex_escape(column)
 
 
-def _kind(remark: str) -> str:
-    """A remark on an interval in short: its words before the colon (``clipped to [0, 1]``)."""
-    return remark.split(":")[0]
-
-
-def _estimate(scores: Scores, key: Key, value: float) -> _Estimate:
-    """A score and its interval (if the result has intervals), marked when the interval has a remark."""
-    iv = scores.intervals
-    if iv is None:
-        return _Estimate(value, None)
-    got, remark = iv.get(key), iv.remarks.get(key, "")
-    return _Estimate(
-        value, Bounds(None, None) if got is None else Bounds(got[0], got[1], "†" if remark else ""), _kind(remark)
-    )
-
-
-#: The measures of the first per-label and averages tables; the others follow in a table of their own.
-_FIRST = ("precision", "recall", "f")
-
-
-def _groups(measures: Sequence[str]) -> list[list[str]]:
-    """Measures split for tables that fit a page: precision, recall and F first, then the rest."""
-    return [g for g in ([m for m in measures if m in _FIRST], [m for m in measures if m not in _FIRST]) if g]
-
-
-def _score_tables(scores: Scores, report: Report, digits: int) -> list[str]:
-    """The per-label, averages, overall and confusion-matrix tables of a score result."""
-    iv = scores.intervals
-
-    def caption(title: str, rows: Sequence[Sequence[Any]], intervals: bool = True) -> str:
-        return latex_escape(" ".join(t for t in (f"{title}.", _context(scores, intervals), _legend(rows)) if t))
-
-    def head(measures: Sequence[str]) -> list[str]:
-        return [rf"$F_{{{scores.beta:g}}}$" if m == "f" else latex_escape(MEASURES[m].title) for m in measures]
-
+def _tables(report: Report, digits: int) -> list[str]:
+    """The report's tables for a paper where it has them (a score's), else each of its tables under its title."""
+    tables = report.paper or tuple(CaptionedTable(_sentence(t.title), "", t.columns, t.rows) for t in report.tables)
     lines: list[str] = []
-    label_groups = _groups([m.name for m in label_measures()])
-    for i, measures in enumerate(label_groups):
-        per_label = [
-            (lab, r.support, *(_estimate(scores, ("per_label", lab, m), r[m]) for m in measures))
-            for lab, r in scores.per_label.items()
-        ]
-        title = (
-            "Per-label scores (support: the label's occurrences in the gold data)"
-            if i == 0
-            else "Further per-label scores"
-        )
-        lines += _tabular(caption(title, per_label), ["label", "support", *head(measures)], per_label, digits)
-    for i, measures in enumerate(_groups(AVERAGED)):
-        averages = [
-            (average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
-            for name, v in scores.averages.items()
-        ]
-        title = "Averages over the label set L, each named by its formula" if i == 0 else "Further averages over L"
-        lines += _tabular(caption(title, averages), ["average", *head(measures)], averages, digits)
-    for table in report.tables:
-        if table.key == "overall":
-            # the overall measures are the result's one-part keys; a marked row is told by every kind they have
-            kinds = (
-                ", or ".join(dict.fromkeys(_kind(why) for key, why in iv.remarks.items() if len(key) == 1))
-                if iv is not None
-                else ""
-            )
-            rows = [
-                (title, _Estimate(value, bounds[0] if bounds else None, kinds)) for title, value, *bounds in table.rows
-            ]
-            lines += _tabular(caption("Overall measures", rows), ["measure", "value"], rows, digits)
-        elif table.key.startswith("matrix"):
-            lines += _tabular(
-                caption(_sentence(table.title), table.rows, intervals=False),
-                [latex_escape(c) for c in table.columns],
-                table.rows,
-                digits,
-            )
+    for table in tables:
+        caption = latex_escape(" ".join(t for t in (f"{table.title}.", table.context, _legend(table.rows)) if t))
+        lines += _tabular(caption, [_head(c) for c in table.columns], table.rows, digits)
     return lines
 
 
-def _report_tables(report: Report, digits: int) -> list[str]:
-    """Each table of any report, its title as the caption."""
-    return [
-        line
-        for table in report.tables
-        for line in _tabular(
-            latex_escape(_sentence(table.title)) + ".", [latex_escape(c) for c in table.columns], table.rows, digits
-        )
-    ]
-
-
-def _comments(report: Report, result: Any) -> list[str]:
+def _comments(report: Report) -> list[str]:
     """The opening ``%`` lines: version and title, the packages needed, the legend, warnings and notes."""
     lines = [
         f"% clfeval {__version__} — {report.title}",
@@ -347,13 +240,14 @@ def _comments(report: Report, result: Any) -> list[str]:
         "% (pdfLaTeX; UTF-8 is its default input since 2018); CJK labels need XeLaTeX or LuaLaTeX with a CJK "
         "font, or the CJKutf8 package",
     ]
-    if isinstance(result, Scores) and result.intervals is not None:
+    estimates = [v for table in report.paper for row in table.rows for v in row if isinstance(v, Estimate)]
+    if any(v.bounds is not None for v in estimates):
         lines += [
             r"% a score cell reads: estimate \,{\footnotesize[low, high]}, the low and high ends of its "
             "confidence interval;",
             r"% [n/a]: the score has no interval, \dag: the interval has a remark (the notes below say why)",
         ]
-    if isinstance(result, Scores):
+    if report.paper:
         lines.append("% undefined: a 0/0 left undefined (NaN) by --zero-division nan")
     if report.warnings:
         lines += ["%", "% warnings:", *(f"%   ! {w}" for w in report.warnings)]
@@ -362,7 +256,7 @@ def _comments(report: Report, result: Any) -> list[str]:
 
 
 def render_latex(
-    result: Scores | Comparison | CrossValidation | Conversion | LabelConversion | Audit | Finagle,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,
@@ -398,6 +292,5 @@ def render_latex(
     0/0 left as NaN. Every other result gives each table of its report (:func:`clfeval.report.report_of`)
     with its title as caption. All text goes through :func:`latex_escape`.
     """
-    report = report_of(result, matrix=matrix)
-    tables = _score_tables(result, report, digits) if isinstance(result, Scores) else _report_tables(report, digits)
-    return "\n".join(_comments(report, result) + tables)
+    report = result.report(matrix=matrix)
+    return "\n".join(_comments(report) + _tables(report, digits))

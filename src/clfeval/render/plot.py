@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.errors import ClfevalError
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.output import atomic_path
 from clfeval.render.svg import VIEWS, blues, cell_texts, nice_ticks, series_colours, short
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
-from clfeval.score.result import Scores
+from clfeval.results import Result
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -160,7 +158,7 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
     return fig
 
 
-def write_plots(result: Scores | Comparison | CrossValidation, directory: str | Path) -> list[Path]:
+def write_plots(result: Result, directory: str | Path) -> list[Path]:
     """Draw the result's figures into ``directory`` (made if missing) as ``<name>.png`` and ``<name>.svg``.
 
     A heat map gives three figures, ``<key>``, ``<key>-row`` and ``<key>-column`` (its count, recall and

@@ -23,7 +23,7 @@ def _count(bounds: tuple[int | None, int | None] | None) -> str:
     return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{'∞' if hi is None else hi}"
 
 
-def audit_report(result: Audit) -> Report:
+def audit_report(result: Audit, *, matrix: bool = True) -> Report:
     """The verdicts, what each formula gives, and the per-label checks and count bounds of an audit."""
     f_name = f_title(result.beta)
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 from clfeval.infer.comparison import TESTS, Comparison, PairTest
+from clfeval.report.rows import comparison_rows
 from clfeval.report.tables import Bounds, PValue, Report, Table
 from clfeval.score.averages import AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
@@ -137,7 +139,7 @@ def _alternative_note(cmp: Comparison) -> str:
     return note
 
 
-def comparison_report(cmp: Comparison) -> Report:
+def comparison_report(cmp: Comparison, *, matrix: bool = True) -> Report:
     """The tables and notes of a comparison report.
 
     Tables: each system's value of each metric; each pair's difference, interval (when asked),
@@ -190,4 +192,4 @@ def comparison_report(cmp: Comparison) -> Report:
         f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
         f"{len(first.labels)} labels"
     )
-    return Report(title, tuple(tables), tuple(cmp.warnings), tuple(notes))
+    return Report(title, tuple(tables), tuple(cmp.warnings), tuple(notes), partial(comparison_rows, cmp))

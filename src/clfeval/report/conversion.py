@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from clfeval.inverse.tables import QUANTITIES, Conversion, LabelConversion
+from clfeval.inverse.conversion import QUANTITIES, Conversion, LabelConversion
 from clfeval.report.tables import Report, Table
 from clfeval.score.ratios import f_title
 
-__all__ = ["conversion_report"]
+__all__ = ["conversion_report", "label_conversion_report"]
 
 _SHOWN = ("tp", "fp", "fn", "tn", "n", "precision", "recall", "f", "accuracy", "specificity")
 
@@ -16,10 +16,8 @@ def _given_note(c: Conversion) -> str:
     return "given: " + ", ".join(parts)
 
 
-def conversion_report(result: Conversion | LabelConversion) -> Report:
+def conversion_report(result: Conversion, *, matrix: bool = True) -> Report:
     """The tables and notes of a conversion: each consistent table with what it implies, the ranges, the verdict."""
-    if isinstance(result, LabelConversion):
-        return _labels_report(result)
     f_name = f_title(result.beta)
     columns = tuple(f_name if q == "f" else q for q in _SHOWN)
     rows = tuple(tuple("?" if t.quantities()[q] is None else t.quantities()[q] for q in _SHOWN) for t in result.tables)
@@ -59,7 +57,7 @@ def _span(c: Conversion, key: str) -> str:
     return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{hi}"
 
 
-def _labels_report(result: LabelConversion) -> Report:
+def label_conversion_report(result: LabelConversion, *, matrix: bool = True) -> Report:
     f_name = f_title(result.beta)
     rows: list[tuple[str, int | str, int | str, int | str, int, str]] = []
     for label, c in result.labels.items():

@@ -3,7 +3,10 @@ report."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.report.rows import cv_rows
 from clfeval.report.tables import Report, Table, measure_title, score_report
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import overall_measures
@@ -74,4 +77,4 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
         f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
         f"{len(cv.pooled.labels)} labels"
     )
-    return Report(title, tuple(tables), cv.warnings, tuple(notes))
+    return Report(title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv))

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.count.labelsets import SplitMatrix
-from clfeval.errors import OptionError
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.results import Result
 from clfeval.score.ratios import f_title
 from clfeval.score.result import Scores
 
@@ -28,9 +28,12 @@ __all__ = [
     "HeatMap",
     "Point",
     "Series",
+    "comparison_figures",
+    "cv_figures",
     "figures_of",
     "heat_map",
     "per_label_plot",
+    "score_figures",
 ]
 
 #: A heat map shows at most this many labels; beyond it the least frequent are folded into one "other" row and
@@ -429,17 +432,22 @@ def _zoomed(values: list[float], step: float = 0.05) -> tuple[float, float]:
     return round(low, 10), round(high, 10)
 
 
-def figures_of(result: Scores | Comparison | CrossValidation) -> list[Figure]:
-    """The figures of a result: a score's heat map and per-label plot; a comparison's differences and per-label
-    differences; a cross-validation's fold plot, then its pooled heat map and per-label plot."""
-    if not isinstance(result, (Scores, Comparison, CrossValidation)):
-        raise OptionError(f"figures are drawn for score, compare and cv results, not {type(result).__name__}")
-    if isinstance(result, Comparison):
-        return [_difference_plot(result), _per_label_differences(result)]
-    if isinstance(result, CrossValidation):
-        return [
-            _fold_plot(result),
-            heat_map(result.pooled, title="pooled confusion matrix"),
-            per_label_plot(result.pooled),
-        ]
-    return [heat_map(result), per_label_plot(result)]
+def score_figures(scores: Scores) -> list[Figure]:
+    """A score's figures: its heat map and per-label plot."""
+    return [heat_map(scores), per_label_plot(scores)]
+
+
+def comparison_figures(cmp: Comparison) -> list[Figure]:
+    """A comparison's figures: the differences and the per-label differences."""
+    return [_difference_plot(cmp), _per_label_differences(cmp)]
+
+
+def cv_figures(cv: CrossValidation) -> list[Figure]:
+    """A cross-validation's figures: the fold plot, then the pooled heat map and per-label plot."""
+    return [_fold_plot(cv), heat_map(cv.pooled, title="pooled confusion matrix"), per_label_plot(cv.pooled)]
+
+
+def figures_of(result: Result) -> list[Figure]:
+    """The figures of a result (:meth:`clfeval.results.Result.figures`): an :class:`OptionError` for a result
+    without."""
+    return result.figures()

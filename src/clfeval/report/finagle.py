@@ -45,7 +45,7 @@ def _calibration(result: Finagle) -> Table:
     )
 
 
-def finagle_report(result: Finagle) -> Report:
+def finagle_report(result: Finagle, *, matrix: bool = True) -> Report:
     """The three scorings, what moved, the calibration, and the rule that chose the doubtful predictions."""
     normal = result.scenarios["normal"]
     f_name = f_title(normal.beta)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
+from clfeval.report.rows import score_rows
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures, overall_measures
@@ -49,12 +52,19 @@ class Table:
 
 @dataclass(frozen=True)
 class Report:
-    """What a reader sees, independent of the output format."""
+    """What a reader sees, independent of the output format.
+
+    ``tidy``, when the result has them, builds its tidy rows (header first; :mod:`clfeval.report.rows`) on demand:
+    the CSV renderer writes them instead of the tables. ``paper``, when the result has them, are tables for a paper
+    (:class:`clfeval.report.paper.CaptionedTable`): the LaTeX renderer sets them instead of the tables.
+    """
 
     title: str
     tables: tuple[Table, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
+    tidy: Callable[[], list[list[Any]]] | None = None
+    paper: tuple[Any, ...] = ()
 
 
 def average_title(name: str, scores: Scores) -> str:
@@ -140,8 +150,17 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
     tables += _matrix_table(scores) if matrix else []
     notes = scores_notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
+    from clfeval.report.paper import score_paper_tables  # the paper tables build on this module's tables
+
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
-    return Report(title, tuple(tables), tuple(scores.warnings), tuple(notes))
+    return Report(
+        title,
+        tuple(tables),
+        tuple(scores.warnings),
+        tuple(notes),
+        partial(score_rows, scores, matrix),
+        score_paper_tables(scores, tables),
+    )
 
 
 def _plain_tables(scores: Scores) -> list[Table]:

@@ -22,14 +22,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.score.result import Rendered, Scores, json_safe
+from clfeval.results import TEXT_FORMATS, Result, json_safe
+from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts
 
 __all__ = ["FINAGLE_SCHEMA", "SCENARIOS", "CalibrationBin", "Finagle", "calibrate", "finagle_counts"]
@@ -132,7 +133,7 @@ def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[
 
 
 @dataclass(frozen=True)
-class Finagle(Rendered):
+class Finagle(Result):
     """NORMAL, CHANGED and UPPER scorings of the same predictions, and how the doubtful ones were chosen.
 
     Attributes
@@ -159,6 +160,10 @@ class Finagle(Rendered):
     scenarios
         ``normal``, ``changed``, ``upper`` → :class:`Scores` over the same label set.
     """
+
+    kind: ClassVar[str] = "finagle"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.finagle:finagle_report"
 
     target: str
     target_source: str

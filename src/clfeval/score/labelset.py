@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from clfeval.errors import OptionError, unknown_name
 
-__all__ = ["LABEL_SOURCES", "LabelSet", "resolve_label_set", "sort_labels"]
+__all__ = ["LABEL_SOURCES", "ChosenLabels", "resolve_label_set", "sort_labels"]
 
 #: Label-set policies, by name, with their one-line definitions.
 LABEL_SOURCES: Mapping[str, str] = {
@@ -35,7 +35,7 @@ def sort_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class LabelSet:
+class ChosenLabels:
     """A resolved label set: the labels, the policy that chose them, and what the reader should be told."""
 
     labels: tuple[str, ...]
@@ -55,7 +55,7 @@ def resolve_label_set(
     predicted: Collection[str],
     train: Collection[str] | None = None,
     given: Sequence[str] | None = None,
-) -> LabelSet:
+) -> ChosenLabels:
     """Resolve the label-set policy ``source`` against the labels seen in the data.
 
     ``source=None`` picks ``given`` when labels are given, ``train`` when training labels
@@ -100,4 +100,4 @@ def resolve_label_set(
             f"labels in the data but outside the label set ({source}): {_names(outside)}; they count "
             "in accuracy and the confusion matrix, not in per-label rows or averages"
         )
-    return LabelSet(labels, source, tuple(warnings), tuple(notes))
+    return ChosenLabels(labels, source, tuple(warnings), tuple(notes))

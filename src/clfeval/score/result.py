@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, ClassVar
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
+from clfeval.results import TEXT_FORMATS, Result, json_number, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.ratios import f_key
 
-__all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Rendered", "Scores", "json_pointer", "json_safe"]
+__all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer", "json_safe"]
 
 #: The JSON schema name and version of a score result.
 SCHEMA = "clfeval.score/1"
@@ -49,52 +49,6 @@ class LabelScores:
     def __getitem__(self, measure: str) -> float:
         """The value of the per-label measure ``measure`` (``f`` for F_β)."""
         return float(self.values[measure])
-
-
-def _json_number(x: float) -> float | None:
-    return None if isinstance(x, float) and math.isnan(x) else x
-
-
-@overload
-def json_safe(value: dict[str, Any]) -> dict[str, Any]: ...
-@overload
-def json_safe(value: Any) -> Any: ...
-def json_safe(value: Any) -> Any:
-    """``value`` with every NaN replaced by ``None``, through dicts and lists (JSON has no NaN)."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    return _json_number(value)
-
-
-class Rendered:
-    """What every result offers on top of its ``to_dict()`` contract: JSON text, the renderers, ``str``."""
-
-    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every result defines its own
-        raise NotImplementedError
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This result rendered as ``text``, ``json``, ``markdown``, ``csv``, ``latex`` or ``html`` (see
-        :data:`clfeval.render.RENDERERS`; ``options`` from :data:`clfeval.render.RENDER_OPTIONS`)."""
-        from clfeval.render import render  # render sits above score and infer; imported on use only
-
-        return render(self, fmt, **options)  # type: ignore[arg-type]
-
-    def plot(self, directory: str) -> list[Any]:
-        """Draw this result's figures into ``directory`` as PNG and SVG files; returns their paths. For score,
-        compare and cv results; needs matplotlib (``pip install 'clfeval[plot]'``). See
-        :func:`clfeval.render.plot.write_plots`."""
-        from clfeval.render.plot import write_plots  # render sits above score and infer; imported on use only
-
-        return write_plots(self, directory)  # type: ignore[arg-type]
-
-    def __str__(self) -> str:
-        return self.render("text")
 
 
 @dataclass(frozen=True)
@@ -151,7 +105,7 @@ def _json_name(measure: str, f_name: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Scores(Rendered):
+class Scores(Result):
     """Everything one scoring pass found. Build with :func:`clfeval.score` or :func:`clfeval.score_counts`.
 
     Attributes
@@ -178,6 +132,11 @@ class Scores(Rendered):
     intervals
         Confidence intervals of the scores (:class:`Intervals`), when asked for.
     """
+
+    kind: ClassVar[str] = "score"
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
+    report_builder: ClassVar[str] = "clfeval.report.tables:score_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:score_figures"
 
     task: str
     n_instances: int
@@ -231,13 +190,13 @@ class Scores(Rendered):
                 "fp": r.fp,
                 "fn": r.fn,
                 "tn": r.tn,
-                **{_json_name(m.name, fk): _json_number(r[m.name]) for m in label_measures()},
+                **{_json_name(m.name, fk): json_number(r[m.name]) for m in label_measures()},
             }
             for lab, r in self.per_label.items()
         }
         averages: dict[str, dict[str, Any]] = {}
         for name, values in self.averages.items():
-            averages[name] = {_json_name(m, fk): _json_number(values[m]) for m in AVERAGED}
+            averages[name] = {_json_name(m, fk): json_number(values[m]) for m in AVERAGED}
         if "lfb" in averages:
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
@@ -252,7 +211,7 @@ class Scores(Rendered):
             matrix = {"labels": list(self.confusion.labels), "counts": self.confusion.cells.tolist()}
         overall: dict[str, Any] = {}
         for m in overall_measures(self.task):
-            overall[m.name] = _json_number(self.overall[m.name])
+            overall[m.name] = json_number(self.overall[m.name])
             if self.task in m.aliases:
                 overall[m.aliases[self.task]] = overall[m.name]
         if self.intervals is not None:

@@ -24,13 +24,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.score.result import Rendered, json_safe
+from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.scorer import average_measures, per_label_measures
 
 __all__ = [
@@ -321,7 +321,7 @@ class BinaryTable:
 
 
 @dataclass(frozen=True)
-class Conversion(Rendered):
+class Conversion(Result):
     """What the converter found: every consistent table (up to ``limit`` listed), how many, and their ranges.
 
     Attributes
@@ -339,6 +339,10 @@ class Conversion(Rendered):
     messages
         What settles an undetermined answer, or which figures disagree.
     """
+
+    kind: ClassVar[str] = "convert"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.conversion:conversion_report"
 
     given: Mapping[str, Reported]
     beta: float
@@ -497,7 +501,7 @@ COMBINATION_LIMIT = 100_000
 
 
 @dataclass(frozen=True)
-class LabelConversion(Rendered):
+class LabelConversion(Result):
     """Per-label reported figures back into tp, fp, fn, and every average the tables allow.
 
     Attributes
@@ -513,6 +517,10 @@ class LabelConversion(Rendered):
     messages
         What is undetermined or inconsistent.
     """
+
+    kind: ClassVar[str] = "convert"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.conversion:label_conversion_report"
 
     labels: Mapping[str, Conversion]
     n: int

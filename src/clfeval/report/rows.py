@@ -1,0 +1,152 @@
+"""Tidy rows: one row per number, a header row first, for the CSV renderer (and any program that wants them).
+
+A score gives ``section,label,measure,value``; a cross-validation ``scope,average,measure,value``; a
+comparison one row per (metric, pair). An undefined value is NaN here (the CSV renderer writes an empty cell).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.count.labelsets import SplitMatrix
+from clfeval.infer.comparison import Comparison
+from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import label_measures, overall_measures
+from clfeval.score.result import Scores
+
+__all__ = ["comparison_rows", "cv_rows", "score_rows"]
+
+
+def cv_rows(cv: CrossValidation) -> list[list[Any]]:
+    """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
+    average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …)."""
+    rows: list[list[Any]] = []
+    rows.append(["scope", "average", "measure", "value"])
+    fk = cv.pooled.f_name
+    overall = [m.name for m in overall_measures(cv.pooled.task)]
+    means = cv.mean_of_folds()
+    for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
+        for name, values in result.averages.items():
+            for m in AVERAGED:
+                rows.append([scope, name, fk if m == "f" else m, values[m]])
+        for m in overall:
+            rows.append([scope, "overall", m, result.overall[m]])
+    for name, values in means["averages"].items():
+        for m in AVERAGED:
+            rows.append(["mean_of_folds", name, fk if m == "f" else m, values[m]])
+            rows.append(["sd", name, fk if m == "f" else m, values[f"{m}_sd"]])
+    for m in overall:
+        rows.append(["mean_of_folds", "overall", m, means[m]])
+        rows.append(["sd", "overall", m, means[f"{m}_sd"]])
+    return rows
+
+
+def comparison_rows(cmp: Comparison) -> list[list[Any]]:
+    """One row per (metric, pair): ``metric,a,b,score_a,score_b,difference,ci_low,ci_high,p_value,p_adjusted,
+    significant,exact,rounds,test,alternative,seed``; an undefined value is an empty cell."""
+    rows: list[list[Any]] = []
+    rows.append(
+        [
+            "metric",
+            "a",
+            "b",
+            "score_a",
+            "score_b",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "p_adjusted",
+            "significant",
+            "exact",
+            "rounds",
+            "test",
+            "alternative",
+            "seed",
+        ]
+    )
+    for p in cmp.pairs:
+        low, high = (p.ci[0], p.ci[1]) if p.ci is not None else ("", "")
+        rows.append(
+            [
+                p.metric,
+                p.a,
+                p.b,
+                p.score_a,
+                p.score_b,
+                p.difference,
+                low,
+                high,
+                p.p_value,
+                p.p_adjusted,
+                p.significant,
+                p.exact,
+                "" if p.rounds is None else p.rounds,
+                cmp.test,
+                cmp.alternative,
+                "" if cmp.seed is None else cmp.seed,
+            ]
+        )
+    return rows
+
+
+def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
+    """Rows ``section,label,measure,value``.
+
+    Sections: ``per_label`` (label = the label), ``average`` (label = the average's JSON
+    name), ``overall`` and ``confusion_matrix`` (label = gold label, measure = predicted label;
+    multi-label adds ``confusion_matrix_predicted_view``). An undefined value is an empty cell.
+    With intervals, each score's row is followed by ``<measure>_ci_low`` and ``<measure>_ci_high``
+    rows (empty when it has no interval; per-label precision and recall add ``_wilson_ci_``
+    rows), and ``ci`` rows name the method, confidence, resamples and seed.
+    """
+    rows: list[list[Any]] = []
+    rows.append(["section", "label", "measure", "value"])
+    fk = scores.f_name
+    iv = scores.intervals
+
+    def row(section: str, label: str, measure: str, value: Any, key: tuple[str, ...]) -> None:
+        name = fk if measure == "f" else measure
+        rows.append([section, label, name, value])
+        if iv is None or measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
+            return
+        extra = [(name, key)]
+        if key[0] == "per_label" and measure in ("precision", "recall"):
+            extra.append((f"{measure}_wilson", key[:2] + (f"{measure}_wilson",)))
+        for title, k in extra:
+            bounds = iv.get(k)
+            rows.append([section, label, f"{title}_ci_low", "" if bounds is None else bounds[0]])
+            rows.append([section, label, f"{title}_ci_high", "" if bounds is None else bounds[1]])
+
+    for lab, r in scores.per_label.items():
+        for measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
+            row("per_label", lab, measure, getattr(r, measure), ("per_label", lab, measure))
+        for m in label_measures():
+            row("per_label", lab, m.name, r[m.name], ("per_label", lab, m.name))
+    for name, values in scores.averages.items():
+        for measure in AVERAGED:
+            row("average", name, measure, values[measure], ("averages", name, measure))
+    for m in overall_measures(scores.task):
+        row("overall", "", m.name_for(scores.task), scores.overall[m.name], (m.name,))
+    if iv is not None:
+        for key, value in (
+            ("method", iv.method),
+            ("confidence", iv.confidence),
+            ("resamples", iv.resamples),
+            ("seed", iv.seed),
+        ):
+            rows.append(["ci", "", key, "" if value is None else value])
+    confusion = scores.confusion
+    if not matrix:
+        return rows
+    views = (
+        [("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
+        if isinstance(confusion, SplitMatrix)
+        else [("confusion_matrix", confusion.cells)]
+    )
+    for section, cells in views:
+        for i, g in enumerate(confusion.labels):
+            for j, p in enumerate(confusion.labels):
+                rows.append([section, g, p, cells[i][j].item()])
+    return rows

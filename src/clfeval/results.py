@@ -1,0 +1,108 @@
+"""What every result is: a frozen record with a versioned JSON contract, its report, its formats and its figures.
+
+Each kind of result (a score, a comparison, a cross-validation, a conversion, an audit, a finagle) subclasses
+:class:`Result` and names, as class attributes, the formats it renders to, the function that builds its report
+and the one that builds its figures (``"module:function"``, imported on use: the report and render layers sit
+above every result). Renderers read the report; nothing switches on a result's type.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from typing import TYPE_CHECKING, Any, ClassVar, overload
+
+from clfeval.errors import OptionError
+
+if TYPE_CHECKING:  # the report layer sits above the results; imported on use only
+    from clfeval.report.figures import Figure
+    from clfeval.report.tables import Report
+
+__all__ = ["TEXT_FORMATS", "Result", "json_number", "json_safe"]
+
+#: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
+TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")
+
+
+def json_number(x: float) -> float | None:
+    """``x``, or ``None`` for NaN (JSON has no NaN)."""
+    return None if isinstance(x, float) and math.isnan(x) else x
+
+
+@overload
+def json_safe(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def json_safe(value: Any) -> Any: ...
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN replaced by ``None``, through dicts and lists (JSON has no NaN)."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return json_number(value)
+
+
+def _builder(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+class Result:
+    """What every result offers on top of its ``to_dict()`` contract: JSON text, its report, the renderers, its
+    figures, ``str``.
+
+    Attributes
+    ----------
+    kind
+        What the result is, in words (``score``, ``compare`` …), for messages.
+    formats
+        The names of :data:`clfeval.render.RENDERERS` it renders to.
+    report_builder, figures_builder
+        ``"module:function"`` of the function that builds its :class:`~clfeval.report.tables.Report` and its
+        figures (``None``: it has none).
+    """
+
+    kind: ClassVar[str] = "result"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = ""
+    figures_builder: ClassVar[str | None] = None
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every result defines its own
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def report(self, *, matrix: bool = True) -> Report:
+        """This result's report: titled tables, notes and warnings, its figures and its tidy rows, for every
+        renderer (``matrix=False`` leaves the confusion matrix out)."""
+        report: Report = _builder(self.report_builder)(self, matrix=matrix)
+        return report
+
+    def figures(self) -> list[Figure]:
+        """This result's figures (heat maps, dot plots) as data; an :class:`OptionError` for a result without."""
+        if self.figures_builder is None:
+            raise OptionError(f"a {self.kind} result has no figures (score, compare and cv results have)")
+        figures: list[Figure] = _builder(self.figures_builder)(self)
+        return figures
+
+    def render(self, fmt: str = "text", **options: Any) -> str:
+        """This result rendered in the format ``fmt``, one of :attr:`formats` (see :data:`clfeval.render.RENDERERS`;
+        ``options`` from :data:`clfeval.render.RENDER_OPTIONS`)."""
+        from clfeval.render import render  # render sits above every result; imported on use only
+
+        return render(self, fmt, **options)
+
+    def plot(self, directory: str) -> list[Any]:
+        """Draw this result's figures into ``directory`` as PNG and SVG files; returns their paths. For results with
+        figures (score, compare and cv); needs matplotlib (``pip install 'clfeval[plot]'``). See
+        :func:`clfeval.render.plot.write_plots`."""
+        self.figures()  # a result without figures says so before matplotlib is looked for
+        from clfeval.render.plot import write_plots  # render sits above every result; imported on use only
+
+        return write_plots(self, directory)
+
+    def __str__(self) -> str:
+        return self.render("text")
