@@ -9,31 +9,18 @@ options and provenance at the bottom. Every label and name is HTML-escaped.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from clfeval._version import __version__
 from clfeval.errors import OptionError
-from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
-from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.svg import markup_text as _e
-from clfeval.report import report_of
-from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, figures_of
-from clfeval.report.tables import (
-    Bounds,
-    PValue,
-    Report,
-    Table,
-    average_title,
-    format_number,
-    measure_title,
-    overall_rows,
-)
-from clfeval.score.averages import AVERAGED, AVERAGES
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.result import SCHEMA, Scores
+from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap
+from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Paragraph, Sub
+from clfeval.report.paper import Estimate
+from clfeval.report.tables import Bounds, PValue, Report, Table, format_number
+from clfeval.results import Result
 
 __all__ = ["render_html"]
 
@@ -137,143 +124,62 @@ def _table(table: Table, digits: int) -> str:
     )
 
 
-def _with_interval(value: float, bounds: tuple[float, float] | None, digits: int, asked: bool) -> str:
-    shown = format_number(value, digits)
-    if not asked:
+def _estimate_cell(value: Estimate, digits: int) -> str:
+    """A score cell; with intervals asked for, its interval (or "no interval") under it."""
+    shown = format_number(value.value, digits)
+    if value.bounds is None:
         return f'<td class="num">{_e(shown)}</td>'
-    ci = "no interval" if bounds is None else f"[{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
+    b = value.bounds
+    ci = "no interval" if b.low is None or b.high is None else f"[{b.low:.{digits}f}, {b.high:.{digits}f}]"
     return f'<td class="num">{_e(shown)}<br><span class="ci">{_e(ci)}</span></td>'
 
 
-def _average_definition(name: str, scores: Scores) -> str:
-    sentence = AVERAGES[name].definition
-    if name == "lfb":
-        where = scores.inputs.get("train_file")
-        sentence += (
-            "; frequencies from the training data" + (f" ({where})" if where else "")
-            if scores.lfb_source == "train"
-            else "; frequencies from the test gold labels, as no training data was given"
+def _inline(part: str | Code | Sub | Aside) -> str:
+    if isinstance(part, Code):
+        return f"<code>{_e(part.text)}</code>"
+    if isinstance(part, Sub):
+        return f"<sub>{_e(part.text)}</sub>"
+    if isinstance(part, Aside):
+        return f'<span class="ci">{_e(part.text)}</span>'
+    return _e(part)
+
+
+def _block(block: Block, report: Report, digits: int) -> str:
+    """One block of a page (see :mod:`clfeval.report.page`)."""
+    if isinstance(block, Paragraph):
+        return "<p>" + "".join(_inline(p) for p in block.parts) + "</p>"
+    if isinstance(block, DefinedTable):
+        head = "".join(f'<th class="num">{_e(c)}</th>' for c in block.columns)
+        rows = "\n".join(
+            f'<tr><td class="label"><strong>{_e(r.title)}</strong><span class="def-inline">{_e(r.definition)}'
+            f"</span></td>{''.join(_estimate_cell(c, digits) for c in r.cells)}"
+            f'<td class="def">{_e(r.definition)}</td></tr>'
+            for r in block.rows
         )
-    return sentence
-
-
-def _label_set_sentence(scores: Scores) -> str:
-    source = scores.label_source
-    return (
-        f"Every average runs over the label set L of {len(scores.labels)} labels, source '{source}': "
-        f"{LABEL_SOURCES[source]}."
-    )
-
-
-def _zero_division_sentence(scores: Scores) -> str:
-    zd = "NaN (undefined)" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
-    affected = sorted({lab for labs in scores.undefined.values() for lab in labs})
-    verb = "included in" if scores.undefined_policy == "include" else "left out of"
-    shown = ", ".join(affected[:12]) + (f" and {len(affected) - 12} more" if len(affected) > 12 else "")
-    return f"A 0/0 ratio is set to {zd} and {verb} the averages; labels affected: {shown or 'none'}."
-
-
-def _score_summary(scores: Scores, digits: int) -> str:
-    """Every average by its explicit name with its interval and definition, then the overall measures."""
-    iv = scores.intervals
-    asked = iv is not None
-    rows = []
-    for name, values in scores.averages.items():
-        cells = "".join(
-            _with_interval(values[m], iv.get(("averages", name, m)) if iv else None, digits, asked) for m in AVERAGED
+        return (
+            f'<div class="scroll"><table class="{_e(block.style)}" data-key="{_e(block.key)}"><thead><tr>'
+            f'<th>{_e(block.head)}</th>{head}<th class="def">definition</th></tr></thead><tbody>\n{rows}\n'
+            "</tbody></table></div>"
         )
-        definition = _e(_average_definition(name, scores))
-        rows.append(
-            f'<tr><td class="label"><strong>{_e(average_title(name, scores))}</strong>'
-            f'<span class="def-inline">{definition}</span></td>{cells}<td class="def">{definition}</td></tr>'
+    if isinstance(block, Grid):
+        head = "".join(f"<th{_class(style)}>{_e(title)}</th>" for title, style in block.columns)
+        rows = "\n".join("<tr>" + "".join(_grid_cell(c, digits) for c in row) + "</tr>" for row in block.rows)
+        return (
+            f'<div class="scroll"><table class="{_e(block.style)}" data-key="{_e(block.key)}"><thead><tr>{head}'
+            f"</tr></thead><tbody>\n{rows}\n</tbody></table></div>"
         )
-    table = (
-        '<div class="scroll"><table class="summary" data-key="summary"><thead><tr><th>average</th>'
-        + "".join(f'<th class="num">{_e(measure_title(m, scores.beta))}</th>' for m in AVERAGED)
-        + '<th class="def">definition</th>'
-        "</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>"
-    )
-    orows = "".join(
-        f'<tr><td class="label"><strong>{_e(r.name)}</strong><span class="def-inline">'
-        f"{_e(r.definition)}</span></td>"
-        f"{_with_interval(r.value, iv.get((r.key,)) if iv else None, digits, asked)}"
-        f'<td class="def">{_e(r.definition)}</td></tr>'
-        for r in overall_rows(scores)
-    )
-    otable = (
-        f'<div class="scroll"><table class="overall" data-key="overall-summary"><thead><tr><th>measure</th>'
-        f'<th class="num">value</th><th class="def">definition</th></tr></thead><tbody>{orows}</tbody>'
-        "</table></div>"
-    )
-    if iv is not None:
-        head = f"Intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
-        if iv.resamples is not None:
-            head += f"; {iv.resamples} resamples of {iv.unit}, seed {iv.seed}"
-        ci = f"<p>{_e(head)}.</p>"
-    else:
-        ci = (
-            "<p>No intervals were asked for: add <code>--ci delta</code>, <code>--ci delta-logit</code> or "
-            "<code>--ci bootstrap</code> to put one on every score.</p>"
-        )
-    labels = ", ".join(scores.labels[:60]) + (
-        f" … and {len(scores.labels) - 60} more" if len(scores.labels) > 60 else ""
-    )
-    return (
-        f'<p>{_e(_label_set_sentence(scores))} <span class="ci">L = {{{_e(labels)}}}</span></p>{table}{otable}'
-        f"{ci}<p>{_e(_zero_division_sentence(scores))} β = {scores.beta:g}.</p>"
-    )
+    if isinstance(block, Definitions):
+        return "<ul>" + "".join(f"<li><strong>{_e(t)}</strong>: {_e(d)}</li>" for t, d in block.items) + "</ul>"
+    return _table(next(t for t in report.tables if t.key == block.key), digits)
 
 
-def _comparison_summary(cmp: Comparison, digits: int) -> str:
-    first = cmp.first
-    test = TESTS[cmp.test]
-    rows = []
-    for p in cmp.pairs:
-        ci = (
-            ""
-            if cmp.ci == "none"
-            else (f'<td class="num ci">{_e(format_number(Bounds(*(p.ci if p.ci else (None, None))), digits))}</td>')
-        )
-        holds = "no test" if math.isnan(p.p_adjusted) else ("yes" if p.significant else "no")
-        rows.append(
-            f'<tr><td class="label">{_e(p.metric)}</td><td class="label">{_e(p.a)}</td>'
-            f'<td class="label">{_e(p.b)}</td><td class="num">{_e(format_number(p.score_a, digits))}</td>'
-            f'<td class="num">{_e(format_number(p.score_b, digits))}</td>'
-            f'<td class="num"><strong>{_e(format_number(p.difference, digits))}</strong></td>{ci}'
-            f'<td class="num">{_e(format_number(PValue(p.p_value), digits))}</td>'
-            f'<td class="num">{_e(format_number(PValue(p.p_adjusted), digits))}</td><td>{holds}</td></tr>'
-        )
-    ci_head = "" if cmp.ci == "none" else f'<th class="num">{100 * cmp.confidence:g}% CI</th>'
-    table = (
-        f'<div class="scroll"><table class="summary" data-key="pairs"><thead><tr><th>metric</th><th>A</th>'
-        f'<th>B</th><th class="num">score A</th><th class="num">score B</th><th class="num">A − B</th>{ci_head}'
-        f'<th class="num">p</th><th class="num">p (Holm)</th><th>holds</th></tr></thead><tbody>\n'
-        + "\n".join(rows)
-        + "\n</tbody></table></div>"
-    )
-    definitions = []
-    for metric, key in zip(cmp.metrics, cmp.keys):
-        if key[0] == "averages":
-            definitions.append(
-                f"<li><strong>{_e(metric)}</strong>: "
-                f"{_e(average_title(key[1], first))} — {_e(_average_definition(key[1], first))}</li>"
-            )
-    rounds = "" if cmp.rounds is None or all(p.exact for p in cmp.pairs) else f"; {cmp.rounds} rounds, seed {cmp.seed}"
-    return (
-        f"<p>{_e(test.title)} ({_e(cmp.alternative)}) — {_e(test.definition)}{_e(rounds)}. A difference holds "
-        f"when its Holm-adjusted p-value is below α = {cmp.alpha:g}.</p>{table}"
-        + (f"<ul>{''.join(definitions)}</ul>" if definitions else "")
-        + f"<p>{_e(_label_set_sentence(first))} {_e(_zero_division_sentence(first))}</p>"
-    )
+def _class(style: str) -> str:
+    return f' class="{_e(style)}"' if style else ""
 
 
-def _cv_summary(report: Report, digits: int) -> str:
-    both = next(t for t in report.tables if t.key == "cv")
-    return (
-        "<p>Pooled: the folds' counts added up, then scored once (F<sub>tp,fp</sub>, the value to report). "
-        "Mean of folds: each fold scored on its own, then averaged (F<sub>avg</sub>); it is biased when folds "
-        f"differ in size or class balance.</p>{_table(both, digits)}"
-    )
+def _grid_cell(cell: Cell, digits: int) -> str:
+    text = _e(format_number(cell.value, digits))
+    return f"<td{_class(cell.style)}>{f'<strong>{text}</strong>' if cell.strong else text}</td>"
 
 
 def _figure(fig: Figure, n: int) -> str:
@@ -296,108 +202,40 @@ def _figure(fig: Figure, n: int) -> str:
     )
 
 
-def _provenance(result: Scores | Comparison | CrossValidation, command: str | None) -> list[tuple[str, str]]:
-    """(name, value) rows: version, command, inputs, N, seeds and every option."""
-    schema = (
-        COMPARE_SCHEMA
-        if isinstance(result, Comparison)
-        else CV_SCHEMA
-        if isinstance(result, CrossValidation)
-        else SCHEMA
-    )
-    rows = [("clfeval", __version__), ("schema", schema)]
-    if command:
-        rows.append(("command", command))
-    scores = (
-        result.first
-        if isinstance(result, Comparison)
-        else (result.pooled if isinstance(result, CrossValidation) else result)
-    )
-    rows += [(f"input {k}", _flat(v)) for k, v in result.inputs.items()]
-    rows.append(("N", f"{scores.n_instances} instances ({scores.task})"))
-    if isinstance(result, CrossValidation):
-        rows.append(("folds", ", ".join(result.fold_names)))
-    if isinstance(result, Comparison):
-        rows += [
-            ("systems", ", ".join(result.systems)),
-            (
-                "comparisons",
-                "every pair" if result.baseline is None else f"each against the baseline {result.baseline}",
-            ),
-            ("test", result.test),
-            ("alternative", result.alternative),
-            ("rounds", _flat(result.rounds)),
-            ("seed", _flat(result.seed)),
-            ("alpha", f"{result.alpha:g}"),
-            ("unit", result.unit if result.n_units is None else f"{result.n_units} {result.unit}"),
-        ]
-        if result.test == "ar":
-            rows.append(("exact limit", str(result.exact_limit)))
-        rows.append(
-            ("difference intervals", result.ci if result.ci == "none" else f"{result.ci}, {100 * result.confidence:g}%")
-        )
-    iv = scores.intervals
-    if iv is not None:
-        rows += [
-            ("intervals", f"{iv.method}, {100 * iv.confidence:g}%"),
-            ("resamples", _flat(iv.resamples)),
-            ("seed", _flat(iv.seed)),
-            ("interval unit", iv.unit if iv.n_units is None else f"{iv.n_units} {iv.unit}"),
-        ]
-    elif not isinstance(result, Comparison):
-        rows.append(("intervals", "none"))
-    rows += [("label set", f"{len(scores.labels)} labels, source {scores.label_source}"), ("β", f"{scores.beta:g}")]
-    rows += [(f"option {k}", _flat(v)) for k, v in scores.options.items()]
-    return rows
-
-
-def _flat(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k}={_flat(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_flat(v) for v in value)
-    return "—" if value is None else str(value)
-
-
 def _list(items: Iterable[str]) -> str:
     return "".join(f"<li>{_e(i)}</li>" for i in items)
 
 
 def render_html(
-    result: Scores | Comparison | CrossValidation,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
 ) -> str:
-    """The result as one self-contained HTML page (see the module docstring).
+    """The result as one self-contained HTML page (see the module docstring), laid out from its report's
+    :class:`~clfeval.report.page.Page`.
 
     ``matrix=False`` leaves the confusion matrix table out of the folded tables (the heat map stays); so does a
     matrix of more than :data:`~clfeval.report.figures.MAX_HEAT_LABELS` labels, whose cells the CSV and JSON hold;
     ``command`` is shown under provenance.
     """
-    if not isinstance(result, (Scores, Comparison, CrossValidation)):
-        raise OptionError(
-            f"the HTML report is made for score, compare and cv results, not {type(result).__name__}; "
-            "use text, markdown, latex, csv or json"
-        )
-    scores = result.pooled if isinstance(result, CrossValidation) else result
-    n_labels = len(scores.confusion.labels) if isinstance(scores, Scores) else 0
-    wide = n_labels > MAX_HEAT_LABELS
-    report = report_of(result, matrix=matrix and not wide)  # a 1,000-label matrix table would be a million cells
-    if isinstance(result, Comparison):
-        summary = _comparison_summary(result, digits)
-    elif isinstance(result, CrossValidation):
-        summary = _cv_summary(report, digits)
-    else:
-        summary = _score_summary(result, digits)
-    figures = figures_of(result)
-    first, rest = (figures[:1], figures[1:]) if isinstance(result, (Comparison, CrossValidation)) else ([], figures)
+    report = result.report(matrix=False)
+    page = report.page
+    if page is None:
+        raise OptionError(f"a {result.kind} result has no HTML page; use {', '.join(result.formats)}")
+    wide = page.matrix_labels > MAX_HEAT_LABELS
+    if matrix and not wide:  # a 1,000-label matrix table would be a million cells
+        report = result.report(matrix=True)
+    summary = "".join(_block(b, report, digits) for b in page.summary)
+    figures = result.figures()
+    first, rest = figures[: page.lead_figures], figures[page.lead_figures :]
     lead = "".join(_figure(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
     sections = [f'<section id="summary"><h2>Summary</h2>{summary}{lead}</section>']
-    if isinstance(result, CrossValidation):
-        sections.append(f'<section id="pooled"><h2>Pooled scores</h2>{_score_summary(result.pooled, digits)}</section>')
+    for section in page.sections:
+        blocks = "".join(_block(b, report, digits) for b in section.blocks)
+        sections.append(f'<section id="{_e(section.id)}"><h2>{_e(section.title)}</h2>{blocks}</section>')
     for n, fig in enumerate(rest, start=len(first)):
         sections.append(
             f'<section id="{_e(fig.key)}"><h2>{_e(fig.title[:1].upper() + fig.title[1:])}</h2>'
@@ -406,7 +244,7 @@ def render_html(
     tables = "".join(_table(t, digits) for t in report.tables)
     if matrix and wide:
         tables += (
-            f"<p>The confusion matrix of {n_labels} labels is left out here (the heat map "
+            f"<p>The confusion matrix of {page.matrix_labels} labels is left out here (the heat map "
             "folds the rarest labels): every cell is in <code>--format csv</code> and "
             "<code>--format json</code>.</p>"
         )
@@ -419,7 +257,10 @@ def render_html(
         if report.warnings
         else ""
     )
-    provenance = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in _provenance(result, command))
+    rows = list(page.provenance)
+    if command:
+        rows.insert(2, ("command", command))
+    provenance = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in rows)
     footer = (
         f'<footer id="provenance"><h2>Options and provenance</h2><dl class="provenance">{provenance}</dl>'
         f"<h3>Notes</h3><ul>{_list(report.notes)}</ul></footer>"

@@ -1,17 +1,14 @@
-"""JSON output: the versioned contracts of :meth:`Scores.to_dict`, :meth:`Comparison.to_dict` and
-:meth:`CrossValidation.to_dict`."""
+"""JSON output: a result's versioned contract (:meth:`clfeval.results.Result.to_dict`; docs/json.md)."""
 
 from __future__ import annotations
 
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.score.result import Scores
+from clfeval.results import Result
 
 __all__ = ["render_json"]
 
 
 def render_json(
-    result: Scores | Comparison | CrossValidation,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,

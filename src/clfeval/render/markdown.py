@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.report import report_of
 from clfeval.report.tables import Table, format_number
-from clfeval.score.result import Scores
+from clfeval.results import Result
 
 __all__ = ["markdown_escape", "render_markdown"]
 
@@ -53,7 +50,7 @@ def _table(table: Table, digits: int) -> list[str]:
 
 
 def render_markdown(
-    result: Scores | Comparison | CrossValidation,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,
@@ -61,7 +58,7 @@ def render_markdown(
     raw_csv: bool = False,
 ) -> str:
     """The report of a result as Markdown: every table, label, title, warning and note escaped."""
-    report = report_of(result, matrix=matrix)
+    report = result.report(matrix=matrix)
     lines = [f"### {markdown_escape(report.title)}", ""]
     for table in report.tables:
         lines.extend(_table(table, digits))

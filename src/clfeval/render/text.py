@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
-from clfeval.report import report_of
 from clfeval.report.tables import Report, Table, format_number
-from clfeval.score.result import Scores
+from clfeval.results import Result
 
 __all__ = ["render_report_text", "render_text", "text_table", "visible"]
 
@@ -71,7 +68,7 @@ def render_report_text(report: Report, digits: int) -> str:
 
 
 def render_text(
-    result: Scores | Comparison | CrossValidation,
+    result: Result,
     *,
     digits: int = 4,
     matrix: bool = True,
@@ -79,4 +76,4 @@ def render_text(
     raw_csv: bool = False,
 ) -> str:
     """The terminal report of a result."""
-    return render_report_text(report_of(result, matrix=matrix), digits)
+    return render_report_text(result.report(matrix=matrix), digits)

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from clfeval.infer.comparison import TESTS, Comparison, PairTest
+from clfeval.report.page import comparison_page
 from clfeval.report.rows import comparison_rows
 from clfeval.report.tables import Bounds, PValue, Report, Table
 from clfeval.score.averages import AVERAGES
@@ -192,4 +193,11 @@ def comparison_report(cmp: Comparison, *, matrix: bool = True) -> Report:
         f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
         f"{len(first.labels)} labels"
     )
-    return Report(title, tuple(tables), tuple(cmp.warnings), tuple(notes), partial(comparison_rows, cmp))
+    return Report(
+        title,
+        tuple(tables),
+        tuple(cmp.warnings),
+        tuple(notes),
+        partial(comparison_rows, cmp),
+        page=comparison_page(cmp),
+    )

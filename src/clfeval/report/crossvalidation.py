@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.report.page import cv_page
 from clfeval.report.rows import cv_rows
 from clfeval.report.tables import Report, Table, measure_title, score_report
 from clfeval.score.averages import AVERAGED
@@ -77,4 +78,4 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
         f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
         f"{len(cv.pooled.labels)} labels"
     )
-    return Report(title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv))
+    return Report(title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv), page=cv_page(cv))

@@ -56,7 +56,9 @@ class Report:
 
     ``tidy``, when the result has them, builds its tidy rows (header first; :mod:`clfeval.report.rows`) on demand:
     the CSV renderer writes them instead of the tables. ``paper``, when the result has them, are tables for a paper
-    (:class:`clfeval.report.paper.CaptionedTable`): the LaTeX renderer sets them instead of the tables.
+    (:class:`clfeval.report.paper.CaptionedTable`): the LaTeX renderer sets them instead of the tables. ``page``
+    (:class:`clfeval.report.page.Page`), for results with a page (score, compare, cv), is what the HTML page shows
+    beyond the tables: the summary, extra sections, the leading figures and the provenance.
     """
 
     title: str
@@ -65,6 +67,7 @@ class Report:
     notes: tuple[str, ...]
     tidy: Callable[[], list[list[Any]]] | None = None
     paper: tuple[Any, ...] = ()
+    page: Any = None
 
 
 def average_title(name: str, scores: Scores) -> str:
@@ -150,7 +153,8 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
     tables += _matrix_table(scores) if matrix else []
     notes = scores_notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
-    from clfeval.report.paper import score_paper_tables  # the paper tables build on this module's tables
+    from clfeval.report.page import score_page  # the page and the paper tables build on this module's tables
+    from clfeval.report.paper import score_paper_tables
 
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
     return Report(
@@ -160,6 +164,7 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
         tuple(notes),
         partial(score_rows, scores, matrix),
         score_paper_tables(scores, tables),
+        score_page(scores),
     )
 
 
