@@ -103,16 +103,17 @@ def test_single_label_measures_match_sklearn(data, zd) -> None:
         ), average
     if len(set(gold)) > 1 and len(set(pred)) > 1:
         assert result.overall["mcc"] == pytest.approx(_quiet(matthews_corrcoef, gold, pred), abs=1e-12)
-    else:  # 0/0: the stated zero-division value (scikit-learn always answers 0)
-        assert result.overall["mcc"] == zd and _quiet(matthews_corrcoef, gold, pred) == 0
+    else:  # 0/0: chance level, 0, whatever zero_division 0 or 1 says (as scikit-learn)
+        assert result.overall["mcc"] == 0 and _quiet(matthews_corrcoef, gold, pred) == 0
     assert result.overall["balanced_accuracy"] == pytest.approx(_quiet(balanced_accuracy_score, gold, pred))
     assert result.overall["hamming_loss"] == pytest.approx(hamming_loss(gold, pred))
     adjusted = _quiet(balanced_accuracy_score, gold, pred, adjusted=True)
-    assert result.overall["balanced_accuracy_adjusted"] == (pytest.approx(adjusted) if math.isfinite(adjusted) else zd)
+    # one gold class: 0/0, chance level
+    assert result.overall["balanced_accuracy_adjusted"] == (pytest.approx(adjusted) if math.isfinite(adjusted) else 0)
     for weights, name in ((None, "kappa"), ("linear", "kappa_linear"), ("quadratic", "kappa_quadratic")):
         expected = _quiet(cohen_kappa_score, gold, pred, labels=table, weights=weights)
-        if math.isnan(expected):  # chance disagreement 0: 0/0, the stated zero-division value
-            assert result.overall[name] == zd
+        if math.isnan(expected):  # chance disagreement 0: 0/0, chance level
+            assert result.overall[name] == 0.0
         else:
             assert result.overall[name] == pytest.approx(expected, abs=1e-12), name
 
@@ -242,6 +243,39 @@ def test_undefined_overall_measures_follow_the_zero_division_choice() -> None:
     assert _quiet(matthews_corrcoef, ["a", "a"], ["a", "a"]) == 0.0
     r = clfeval.with_intervals(clfeval.score(["a", "a", "a"], ["a", "b", "a"]), "delta")
     assert "MCC is 0/0" in r.intervals.not_estimable[("mcc",)]  # gold is all one label
+    # never 1 for a classifier that predicts the majority label everywhere, whatever zero_division says
+    majority = clfeval.score(list("aaaaaaaaab"), list("a" * 10), zero_division=1)
+    assert majority.overall["mcc"] == majority.overall["kappa"] == 0.0
+    assert "MCC is 0/0 (every gold label, or every prediction, is the same label); set to 0 (chance level)" in (
+        majority.warnings
+    )
+    undefined = clfeval.score(list("abab"), list("aaaa"), zero_division="nan")
+    assert any(w.startswith("MCC is 0/0") and w.endswith("set to nan") for w in undefined.warnings)
+
+
+def test_weighted_kappa_takes_one_order_for_every_system_and_fold() -> None:
+    """compare and cv give every system and fold the labels of all (the label set, then the others sorted), so a
+    pair's difference is the difference of the scores it reports, and weighted κ's positions agree."""
+    gold, a, b = list("abababab"), list("azabbzab"), list("abxbabxa")
+    cmp = clfeval.compare(gold, {"A": a, "B": b}, labels=["a", "b"], metrics=["kappa_linear", "kappa_quadratic"],
+                          rounds=200, seed=1)  # fmt: skip
+    for pair in cmp.pairs:
+        assert pair.difference == pytest.approx(pair.score_a - pair.score_b)
+    assert cmp.results["A"].confusion.labels == cmp.results["B"].confusion.labels == ("a", "b", "x", "z")
+    cv = clfeval.cv(gold + gold, a + b, [0] * 8 + [1] * 8, labels=["a", "b"])
+    assert {fold.confusion.labels for fold in cv.folds} == {cv.pooled.confusion.labels}
+
+
+def test_kappa_at_a_billion_instances_keeps_its_digits() -> None:
+    """The chance terms are sums of non-negative products, not differences of numbers near N²."""
+    from fractions import Fraction
+
+    counts = clfeval.ConfusionCounts(("a", "b"), [[10**9, 3], [5, 2]])
+    n = 10**9 + 10
+    po = Fraction(10**9 + 2, n)
+    pe = Fraction((10**9 + 3) * (10**9 + 5) + 7 * 5, n**2)  # gold a: 10^9+3, b: 7; predicted a: 10^9+5, b: 5
+    kappa = float((po - pe) / (1 - pe))  # exact
+    assert clfeval.score_counts(counts).overall["kappa"] == pytest.approx(kappa, rel=1e-12)
 
 
 def test_new_measures_have_intervals_that_hold_their_estimates() -> None:

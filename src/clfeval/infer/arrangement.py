@@ -153,7 +153,7 @@ class Arrangements:
         if paired.multilabel:
             cells = CellTypes.multi_label(list(zip(gold + gold, preds)), labels, template.beta)
         else:
-            cells = CellTypes.single_label(gold + gold, preds, labels)
+            cells = CellTypes.single_label(gold + gold, preds, labels, template.cells.table)
         f = ScoreFunction.of_cells(
             cells,
             np.concatenate([counts, np.zeros_like(counts)]),

@@ -117,14 +117,22 @@ class CellTypes:
 
     @classmethod
     def of(
-        cls, counts: ConfusionCounts | LabelSetCounts, label_set: Sequence[str], beta: float = 1.0
+        cls,
+        counts: ConfusionCounts | LabelSetCounts,
+        label_set: Sequence[str],
+        beta: float = 1.0,
+        table: Sequence[str] | None = None,
     ) -> tuple[CellTypes, np.ndarray]:
-        """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself)."""
+        """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself).
+
+        ``table`` (single-label) is the order of the confusion matrix's labels, when it is more than these counts
+        hold (``compare`` and ``cv`` give every system and fold the labels of all; weighted κ reads positions in it).
+        """
         if isinstance(counts, ConfusionCounts):
             g, p = np.nonzero(counts.cells)
-            table = table_order(label_set, counts.labels)
+            table = table_order(label_set, counts.labels) if table is None else tuple(table)
             index = {lab: i for i, lab in enumerate(table)}
-            position = np.array([index[lab] for lab in counts.labels], dtype=np.int64)
+            position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
             return (
                 cls._single(tuple(label_set), table, position[g], position[p]),
                 counts.cells[g, p].astype(np.float64),
@@ -133,7 +141,9 @@ class CellTypes:
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
 
     @classmethod
-    def observed(cls, counts: ConfusionCounts, label_set: Sequence[str]) -> tuple[CellTypes, np.ndarray]:
+    def observed(
+        cls, counts: ConfusionCounts, label_set: Sequence[str], table: Sequence[str] | None = None
+    ) -> tuple[CellTypes, np.ndarray]:
         """The sums of single-label ``counts`` (shape (1, D)) straight from the confusion matrix, with the layout
         of their columns: what :meth:`of` and :meth:`sums` give for the observed weights, without building the map
         (the point estimate needs only the sums; intervals and tests need the map).
@@ -143,7 +153,7 @@ class CellTypes:
         For the matrix n_ij over the table's labels: tp = n_ii, fp = Σ_i n_ij − n_jj (column), fn = Σ_j n_ij − n_ii
         (row), present = row + column − n_ii, N = Σ n_ij, exact = Σ n_ii, and Σ |i − j|·n_ij, Σ (i − j)²·n_ij.
         """
-        table = table_order(label_set, counts.labels)
+        table = table_order(label_set, counts.labels) if table is None else tuple(table)
         cells = counts.with_labels(table).cells
         diag = np.diagonal(cells).astype(np.float64)
         rows, cols = cells.sum(axis=1).astype(np.float64), cells.sum(axis=0).astype(np.float64)
@@ -164,10 +174,12 @@ class CellTypes:
         return layout, sums[None, :]
 
     @classmethod
-    def single_label(cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str]) -> CellTypes:
+    def single_label(
+        cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str], table: Sequence[str] | None = None
+    ) -> CellTypes:
         """Types that are (gold label, predicted label) cells; the table's labels are ``label_set`` and then every
         other label of ``gold`` and ``pred`` (:func:`table_order`)."""
-        table = table_order(label_set, [*gold, *pred])
+        table = table_order(label_set, [*gold, *pred]) if table is None else tuple(table)
         index = {lab: i for i, lab in enumerate(table)}
         g = np.array([index[x] for x in gold], dtype=np.int64)
         p = np.array([index[x] for x in pred], dtype=np.int64)

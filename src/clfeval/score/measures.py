@@ -237,21 +237,35 @@ def _margins(t: Tallies) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t.gold, t.predicted, t.tp
 
 
+def _chance(s: Setting) -> float:
+    """The value of a chance-corrected measure (MCC, κ, adjusted balanced accuracy) where it is 0/0: chance level,
+    0 (as scikit-learn's MCC), or NaN with zero_division NaN. Never 1: a classifier that predicts one label for
+    everything is not perfect."""
+    return math.nan if math.isnan(s.zero_division) else 0.0
+
+
+def _spread(counts: np.ndarray) -> np.ndarray:
+    """Σ_k c_k·(Σc − c_k) = (Σc)² − Σ c_k², as a sum of non-negative terms (no cancellation at large N)."""
+    spread: np.ndarray = (counts * (counts.sum(axis=-1, keepdims=True) - counts)).sum(axis=-1)
+    return spread
+
+
 def _mcc(t: Tallies, s: Setting) -> Values:
     gold, pred, hit = _margins(t)
     n = t.n
     num = n * hit.sum(axis=-1) - (gold * pred).sum(axis=-1)
-    var_gold = n * gold.sum(axis=-1) - (gold * gold).sum(axis=-1)
-    var_pred = n * pred.sum(axis=-1) - (pred * pred).sum(axis=-1)
+    # N·Σt − Σt² with Σt = N (single-label data: every instance has one gold label in the matrix)
+    var_gold = _spread(gold) + (n - gold.sum(axis=-1)) * gold.sum(axis=-1)
+    var_pred = _spread(pred) + (n - pred.sum(axis=-1)) * pred.sum(axis=-1)
     product = np.maximum(var_gold, 0.0) * np.maximum(var_pred, 0.0)
-    return ratio(num, np.sqrt(product), s.zero_division)
+    return ratio(num, np.sqrt(product), _chance(s))
 
 
 def _expected_disagreement(gold: np.ndarray, pred: np.ndarray, n: np.ndarray, weights: str) -> np.ndarray:
     """Σ_ij w(i, j)·gold_i·pred_j / n for κ's weights over positions 0..T−1, in O(T) (prefix sums, no T×T)."""
     positions = np.arange(gold.shape[-1], dtype=np.float64)
-    if weights == "none":
-        inner = gold.sum(axis=-1) * pred.sum(axis=-1) - (gold * pred).sum(axis=-1)
+    if weights == "none":  # Σ_i g_i (Σp − p_i): non-negative terms, no cancellation at large N
+        inner = (gold * (pred.sum(axis=-1, keepdims=True) - pred)).sum(axis=-1)
     elif weights == "quadratic":
         g0, g1, g2 = gold.sum(axis=-1), gold @ positions, gold @ positions**2
         p0, p1, p2 = pred.sum(axis=-1), pred @ positions, pred @ positions**2
@@ -270,7 +284,7 @@ def _kappa_with(weights: str) -> OverallFunction:
         observed = t.n - hit.sum(axis=-1) if weights == "none" else t.disagreement[weights]
         expected = _expected_disagreement(gold, pred, t.n, weights)
         share, undefined = ratio(observed, expected, math.nan)
-        return np.where(undefined, s.zero_division, 1.0 - share), undefined
+        return np.where(undefined, _chance(s), 1.0 - share), undefined
 
     return kappa
 
@@ -287,7 +301,7 @@ def _balanced_accuracy_adjusted(t: Tallies, s: Setting) -> Values:
     classes = (gold > 0).sum(axis=-1).astype(np.float64)
     score, _ = _balanced_accuracy(t, s)
     chance = 1.0 / np.maximum(classes, 1.0)
-    return ratio(score - chance, 1.0 - chance, s.zero_division)
+    return ratio(score - chance, 1.0 - chance, _chance(s))
 
 
 _GOLD_EVERYWHERE = "{label} is in the gold labels of every instance"
@@ -471,7 +485,8 @@ MEASURES: Mapping[str, Measure] = {
             "balanced_accuracy_adjusted",
             "balanced accuracy, adjusted",
             "(balanced accuracy − 1/C) / (1 − 1/C) for "
-            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)",
+            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)"
+            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
             "overall",
             frozenset({SINGLE}),
             True,
@@ -487,7 +502,8 @@ MEASURES: Mapping[str, Measure] = {
             "MCC",
             "Matthews correlation coefficient R_K (Gorodkin 2004): (N·c − Σ_k t_k·p_k) / √((N² − Σ_k "
             "t_k²)(N² − Σ_k p_k²)) for c correct, t_k gold and p_k predicted counts of label k over the whole "
-            "confusion matrix; φ for two labels",
+            "confusion matrix; φ for two labels"
+            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
             "overall",
             frozenset({SINGLE}),
             True,
@@ -502,7 +518,8 @@ MEASURES: Mapping[str, Measure] = {
             "kappa",
             "Cohen's κ",
             "(p_o − p_e) / (1 − p_e): observed agreement p_o = c/N against chance agreement "
-            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix",
+            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix"
+            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
             "overall",
             frozenset({SINGLE}),
             True,
@@ -517,11 +534,12 @@ MEASURES: Mapping[str, Measure] = {
             "kappa_linear",
             "κ, linear weights",
             "1 − Σ_ij |i − j|·n_ij / Σ_ij |i − j|·t_i·p_j/N: weighted κ for "
-            "ordered labels, i and j their positions in the confusion matrix's order",
+            "ordered labels, i and j their positions in the confusion matrix's order"
+            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
             "overall",
             frozenset({SINGLE}),
             True,
-            -math.inf,
+            -1.0,
             1.0,
             False,
             "chance disagreement is 0 (gold and predictions all one label)",
@@ -532,7 +550,8 @@ MEASURES: Mapping[str, Measure] = {
             "kappa_quadratic",
             "κ, quadratic weights",
             "1 − Σ_ij (i − j)²·n_ij / Σ_ij (i − j)²·t_i·p_j/N: weighted κ "
-            "for ordered labels, i and j their positions in the confusion matrix's order",
+            "for ordered labels, i and j their positions in the confusion matrix's order"
+            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
             "overall",
             frozenset({SINGLE}),
             True,

@@ -15,7 +15,7 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError, unknown_name
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
-from clfeval.score.cells import CellTypes
+from clfeval.score.cells import CellTypes, table_order
 from clfeval.score.labelset import resolve_label_set, sort_labels
 from clfeval.score.measures import MEASURES, Setting, label_measures
 from clfeval.score.ratios import UNDEFINED_POLICIES, parse_zero_division
@@ -268,7 +268,9 @@ def score_counts(
     if train is not None:
         train_weights = relative(np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64))
     if isinstance(counts, ConfusionCounts):  # the sums straight from the matrix (the map is for resampling)
-        cells, sums = CellTypes.observed(counts, lset)
+        # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
+        table = table_order(lset, [*counts.labels, *sorted(set(policy_gold) | set(policy_pred))])
+        cells, sums = CellTypes.observed(counts, lset, table)
     else:
         cells, weights = CellTypes.of(counts, lset, beta)
         sums = cells.sums(weights[None, :])
@@ -312,6 +314,13 @@ def score_counts(
         *label_set.warnings,
         *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, per_undefined),
     ]
+    for name, (value, undefined_at) in e.overall.items():  # an overall measure that is 0/0 says so, and its value
+        if undefined_at[0]:
+            measure = MEASURES[name]
+            messages.append(
+                f"{measure.title_for(task)} is 0/0 ({measure.undefined_when}); set to {_zd_text(float(value[0]))}"
+                + (" (chance level)" if measure.low < 0 and float(value[0]) == 0 else "")
+            )
     notes = list(label_set.notes)
 
     if task == "single-label":

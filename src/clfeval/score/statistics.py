@@ -98,7 +98,8 @@ class ScoreFunction:
         lfb weights from training data stay fixed; lfb weights from the test gold are
         recomputed from each weight vector, as they would be from a new test set.
         """
-        cells, weights = CellTypes.of(scores.counts, scores.labels, scores.beta)
+        table = None if scores.task == "multi-label" else scores.confusion.labels  # the order weighted κ took
+        cells, weights = CellTypes.of(scores.counts, scores.labels, scores.beta, table)
         train = (
             np.array([scores.lfb_frequencies[lab] for lab in scores.labels]) if scores.lfb_source == "train" else None
         )
