@@ -1,8 +1,9 @@
 """Empirical coverage of clfeval's 95% confidence intervals: Takahashi et al. (2022)'s simulation, a rare class
 and a near-perfect classifier.
 
-    .venv/bin/python benchmarks/coverage.py --workers 1   # full run (writes docs/coverage.md)
-    .venv/bin/python benchmarks/coverage.py --quick       # T=200 tables, 200 resamples: a smoke test
+    .venv/bin/python benchmarks/coverage.py --workers 1                  # full run (writes docs/coverage.md)
+    .venv/bin/python benchmarks/coverage.py --quick                      # T=200 tables, 200 resamples: a smoke test
+    .venv/bin/python benchmarks/coverage.py --measures new --workers 1   # issue 19's measures only (about 25 min)
 
 Design. Three families of scenarios, each a table p of true cell probabilities [gold, predicted]:
 
@@ -30,6 +31,17 @@ the label set, and the number of errors), so that a warning rule on observed cou
 share of tables it flags, and the coverage of the tables it flags and does not flag. The report also lists
 coverage against the cells' expected counts, and exact binomial coverage of the accuracy's and of a per-label
 share's intervals against expected errors and trials.
+
+New measures (``--measures new``, issue 19). The same scenarios, sizes, tables and bootstrap seeds (T = 1000
+tables per cell by default, which are the first 1000 of the main study's tables of the cell, and 1000 resamples),
+scored for the measures issue 19 added to the registry (NEW_MEASURES): MCC, Cohen's κ and its linear and
+quadratic weighted forms, balanced accuracy (plain and adjusted), the Hamming loss, macro Jaccard and macro
+specificity, and the focus class's NPV, Jaccard, FPR and FNR, by the methods of --methods (default all four). Their
+true values are computed directly from p (new_true_values) and checked against clfeval on round(p × 10⁹). The
+run writes only its own section of docs/coverage.md, between NEW_START and NEW_END (a hand-written summary between
+NEW_SUMMARY_START and NEW_SUMMARY_END is kept), and a run of the main study keeps that section. --sizes restricts
+it to some n. Its report also checks the simulated coverage of the Hamming loss and of the focus class's NPV,
+Jaccard, FPR and FNR (each one binomial share) against their exact coverage.
 
 Reproducibility: tables of scenario s and size n come from numpy's default_rng seeded with
 SeedSequence([SEED, s, n]); the bootstrap of table t uses the seed
@@ -196,6 +208,100 @@ def check_scenarios() -> dict[int, dict[str, float]]:
     return truths
 
 
+# --------------------------------------------------------------------------- the new measures (issue 19)
+
+#: The measures of issue 19's registry whose coverage the new-measure study (--measures new) measures: (name, title,
+#: clfeval key with FOCUS for the focus label). The focus label is the scenario's rarest class, as above.
+FOCUS = "<focus>"
+NEW_MEASURES = (
+    ("mcc", "MCC", ("mcc",)),
+    ("kappa", "κ", ("kappa",)),
+    ("kappa_linear", "κ lin.", ("kappa_linear",)),
+    ("kappa_quadratic", "κ quad.", ("kappa_quadratic",)),
+    ("balanced_accuracy", "BA", ("balanced_accuracy",)),
+    ("balanced_accuracy_adjusted", "BA adj.", ("balanced_accuracy_adjusted",)),
+    ("hamming_loss", "HL", ("hamming_loss",)),
+    ("macro_jaccard", "macro J", ("averages", "macro", "jaccard")),
+    ("macro_specificity", "macro spec.", ("averages", "macro", "specificity")),
+    ("npv", "NPV", ("per_label", FOCUS, "npv")),
+    ("jaccard", "J", ("per_label", FOCUS, "jaccard")),
+    ("fpr", "FPR", ("per_label", FOCUS, "fpr")),
+    ("fnr", "FNR", ("per_label", FOCUS, "fnr")),
+)
+NEW_NAMES = tuple(name for name, _, _ in NEW_MEASURES)
+NEW_TITLES = {name: title for name, title, _ in NEW_MEASURES}
+#: (tables, resamples) per cell of the new-measure study, every scenario; --quick uses QUICK.
+NEW_STUDY = (1000, 1000)
+#: Methods of the new-measure study (--methods changes them).
+NEW_METHODS = METHODS
+#: Markers of the new-measure study's section in docs/coverage.md, and of its hand-written summary.
+NEW_START, NEW_END = "<!-- new-measures:start -->", "<!-- new-measures:end -->"
+NEW_SUMMARY_START, NEW_SUMMARY_END = "<!-- new-measures-summary:start -->", "<!-- new-measures-summary:end -->"
+
+
+def new_score_keys(sc: Scenario) -> list[tuple[str, ...]]:
+    return [tuple(sc.focus if part == FOCUS else part for part in key) for _, _, key in NEW_MEASURES]
+
+
+def new_true_values(sc: Scenario) -> dict[str, float]:
+    """The new measures of a [gold, predicted] probability table (N = 1), computed directly from p with the
+    textbook formulas; κ's weights use the positions 0, …, K − 1 of the classes 1, …, K."""
+    p = sc.p
+    k = len(p)
+    d, gold, pred = np.diag(p), p.sum(axis=1), p.sum(axis=0)
+    tp, fp, fn = d, pred - d, gold - d
+    tn = 1 - gold - pred + d
+    po, pe = d.sum(), float(gold @ pred)
+    pos = np.arange(k, dtype=float)
+    chance = np.outer(gold, pred)
+
+    def weighted_kappa(w: np.ndarray) -> float:
+        return float(1 - (w * p).sum() / (w * chance).sum())
+
+    ba = float((d / gold).mean())
+    i = sc.labels.index(sc.focus)
+    return {
+        "mcc": float((po - pe) / math.sqrt((1 - gold @ gold) * (1 - pred @ pred))),
+        "kappa": float((po - pe) / (1 - pe)),
+        "kappa_linear": weighted_kappa(np.abs(pos[:, None] - pos[None, :])),
+        "kappa_quadratic": weighted_kappa((pos[:, None] - pos[None, :]) ** 2),
+        "balanced_accuracy": ba,
+        "balanced_accuracy_adjusted": (ba - 1 / k) / (1 - 1 / k),
+        "hamming_loss": float(1 - po),
+        "macro_jaccard": float((tp / (tp + fp + fn)).mean()),
+        "macro_specificity": float((tn / (tn + fp)).mean()),
+        "npv": float(tn[i] / (tn[i] + fn[i])),
+        "jaccard": float(tp[i] / (tp[i] + fp[i] + fn[i])),
+        "fpr": float(fp[i] / (fp[i] + tn[i])),
+        "fnr": float(fn[i] / (fn[i] + tp[i])),
+    }
+
+
+def _get(r: object, key: tuple[str, ...]) -> float:
+    """A score of a clfeval result by its interval key."""
+    if key[0] == "per_label":
+        return float(r.per_label[key[1]][key[2]])  # type: ignore[attr-defined]
+    if key[0] == "averages":
+        return float(r.averages[key[1]][key[2]])  # type: ignore[attr-defined]
+    return float(r.overall[key[0]])  # type: ignore[attr-defined]
+
+
+def check_new_truths() -> tuple[dict[int, dict[str, float]], float]:
+    """The new measures' true values of each scenario (computed directly from p), checked against clfeval's own
+    scoring of the counts round(p × 10⁹); also returns the largest difference."""
+    truths, worst = {}, 0.0
+    for s, sc in SCENARIOS.items():
+        truth = new_true_values(sc)
+        counts = clfeval.ConfusionCounts(sc.labels, np.rint(sc.p * 1e9).astype(np.int64))
+        r = clfeval.score_counts(counts, labels=list(sc.labels))
+        for name, key in zip(NEW_NAMES, new_score_keys(sc)):
+            got = _get(r, key)
+            assert abs(got - truth[name]) < 1e-6, f"scenario {s}: clfeval {name} = {got}, direct {truth[name]}"
+            worst = max(worst, abs(got - truth[name]))
+        truths[s] = truth
+    return truths, worst
+
+
 def table_seed(s: int, n: int, t: int) -> int:
     return int(np.random.SeedSequence([SEED, s, n, t]).generate_state(1)[0])
 
@@ -224,24 +330,33 @@ class ChunkResult:
     seconds: float = 0.0  # time spent on the chunk
 
 
-def run_chunk(job: tuple[int, int, int, np.ndarray, int]) -> ChunkResult:
-    """Intervals for a chunk of tables."""
-    s, n, start, cells, resamples = job
+def study_layout(study: str, methods: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(score names, result columns) of a study: the original one has a Wilson column after its four methods."""
+    return (NEW_NAMES, tuple(methods)) if study == "new" else (SCORE_NAMES, COLUMNS)
+
+
+def run_chunk(job: tuple[int, int, int, np.ndarray, int, str, tuple[str, ...]]) -> ChunkResult:
+    """Intervals for a chunk of tables (study "original": SCORE_NAMES; "new": NEW_NAMES by ``methods``)."""
+    s, n, start, cells, resamples, study, methods = job
     t0 = time.perf_counter()
     sc = SCENARIOS[s]
     labels = list(sc.labels)
-    keys = score_keys(sc)
-    wilson_keys = {SCORE_NAMES.index(name): ("per_label", sc.focus, f"{measure}_wilson")
-                   for name, measure in PER_LABEL.items()}
-    out = np.full((len(cells), len(SCORE_NAMES), len(COLUMNS), 2), np.nan)
-    crashed = np.zeros((len(cells), len(METHODS)), dtype=bool)
+    names, columns = study_layout(study, methods)
+    if study == "new":
+        keys, wilson_keys = new_score_keys(sc), {}
+    else:
+        keys = score_keys(sc)
+        wilson_keys = {SCORE_NAMES.index(name): ("per_label", sc.focus, f"{measure}_wilson")
+                       for name, measure in PER_LABEL.items()}
+    out = np.full((len(cells), len(names), len(columns), 2), np.nan)
+    crashed = np.zeros((len(cells), len(methods)), dtype=bool)
     observed = np.array([observed_counts(t) for t in cells], dtype=np.int64).reshape(len(cells), 3)
     errors: Counter = Counter()
     for i, table in enumerate(cells):
         r = clfeval.score_counts(clfeval.ConfusionCounts(sc.labels, table), labels=labels)
         seed = table_seed(s, n, start + i)
         wilson_done = False
-        for j, method in enumerate(METHODS):
+        for j, method in enumerate(methods):
             kw = {"resamples": resamples, "seed": seed} if method.startswith("bootstrap") else {}
             try:
                 iv = with_intervals(r, method, confidence=CONFIDENCE, **kw).intervals
@@ -253,7 +368,8 @@ def run_chunk(job: tuple[int, int, int, np.ndarray, int]) -> ChunkResult:
                 b = iv.get(key)
                 if b is not None:
                     out[i, k, j] = b
-            if not wilson_done:  # Wilson intervals are the same under every method: take the first that ran
+            # Wilson intervals are the same under every method: take the first that ran
+            if wilson_keys and not wilson_done:
                 wilson_done = True
                 for k, key in wilson_keys.items():
                     b = iv.get(key)
@@ -277,18 +393,23 @@ class Cell:
         return len(self.bounds)
 
 
-def simulate(plan: dict[int, tuple[int, int]], workers: int) -> dict[tuple[int, int], Cell]:
-    """plan: scenario -> (tables, resamples)."""
+def simulate(plan: dict[int, tuple[int, int]], workers: int, study: str = "original",
+             methods: tuple[str, ...] = METHODS, sizes: tuple[int, ...] | None = None
+             ) -> dict[tuple[int, int], Cell]:
+    """plan: scenario -> (tables, resamples); sizes: only these n of each scenario's grid (None: all)."""
     jobs = []
     results: dict[tuple[int, int], Cell] = {}
+    names, columns = study_layout(study, methods)
     for s, (tables, resamples) in plan.items():
         for n in SCENARIOS[s].sizes:
+            if sizes is not None and n not in sizes:
+                continue
             cells = draw_tables(s, n, tables)
-            results[(s, n)] = Cell(np.empty((tables, len(SCORE_NAMES), len(COLUMNS), 2)),
-                                   np.zeros((tables, len(METHODS)), dtype=bool),
+            results[(s, n)] = Cell(np.empty((tables, len(names), len(columns), 2)),
+                                   np.zeros((tables, len(methods)), dtype=bool),
                                    np.zeros((tables, 3), dtype=np.int64), Counter(), resamples)
             for start in range(0, tables, CHUNK):
-                jobs.append((s, n, start, cells[start:start + CHUNK], resamples))
+                jobs.append((s, n, start, cells[start:start + CHUNK], resamples, study, tuple(methods)))
     jobs.sort(key=lambda j: -len(SCENARIOS[j[0]].labels) * j[4])  # the biggest jobs first keeps workers busy
     t0 = time.perf_counter()
     done = 0
@@ -323,14 +444,15 @@ def covered(cell: Cell, truth: float, k: int, j: int) -> np.ndarray:
     return ~np.isnan(low) & (low <= truth + TOL) & (high >= truth - TOL)
 
 
-def summarise(results: dict[tuple[int, int], Cell], truths: dict[int, dict[str, float]]) -> dict:
+def summarise(results: dict[tuple[int, int], Cell], truths: dict[int, dict[str, float]],
+              names: tuple[str, ...] = SCORE_NAMES, columns: tuple[str, ...] = COLUMNS) -> dict:
     """Per (scenario, n, score, column): coverage, not-estimable and crashed shares, mean width, misses
     below/above."""
     summary = {}
     for (s, n), cell in results.items():
-        for k, name in enumerate(SCORE_NAMES):
+        for k, name in enumerate(names):
             truth = truths[s][name]
-            for j, col in enumerate(COLUMNS):
+            for j, col in enumerate(columns):
                 if col == "wilson" and name not in PER_LABEL:
                     continue
                 low, high = cell.bounds[:, k, j, 0], cell.bounds[:, k, j, 1]
@@ -511,14 +633,19 @@ def _matrix_md(t: np.ndarray, corner: str) -> str:
     return "\n".join(lines)
 
 
-def kept_summary(path: Path) -> str:
+def kept_summary(path: Path, start: str = SUMMARY_START, end: str = SUMMARY_END) -> str:
     """The hand-written summary block of an existing report (markers included), or a placeholder."""
+    return kept_block(path, start, end) or f"{start}\n(No summary written yet: read the tables below.)\n{end}"
+
+
+def kept_block(path: Path, start: str, end: str) -> str:
+    """The text between markers ``start`` and ``end`` of an existing file (markers included), or ""."""
     if path.exists():
         text = path.read_text(encoding="utf-8")
-        i, j = text.find(SUMMARY_START), text.find(SUMMARY_END)
+        i, j = text.find(start), text.find(end)
         if 0 <= i < j:
-            return text[i:j + len(SUMMARY_END)]
-    return f"{SUMMARY_START}\n(No summary written yet: read the tables below.)\n{SUMMARY_END}"
+            return text[i:j + len(end)]
+    return ""
 
 
 def _source_state() -> str:
@@ -825,20 +952,285 @@ def report(summary: dict, truths: dict, exact: dict, results: dict, plan: dict, 
     return "\n".join(out)
 
 
+# --------------------------------------------------------------------------- the new measures' report
+
+#: Where coverage of a new measure's delta and delta-logit intervals can be computed exactly: the measure is a share
+#: k/m of m trials with k | m ~ Binomial(m, truth), so its interval is that share's Wald (logit) interval.
+NEW_EXACT = ("hamming_loss", "npv", "jaccard", "fpr", "fnr")
+NEW_EXACT_METHODS = ("delta", "delta-logit")
+
+
+def new_exact_coverage(truths: dict[int, dict[str, float]], cells: list[tuple[int, int]]
+                       ) -> dict[tuple[int, int, str, str], float]:
+    """Exact coverage of the new measures that are one share of multinomial counts.
+
+    The Hamming loss of single-label data is the share of errors, Binomial(n, 1 − Σ p_ii). A per-label
+    ratio a/(a + b) of two disjoint sets of cells is, given m = a + b ~ Binomial(n, P(a) + P(b)), a
+    Binomial(m, truth) share, and its generic delta-method variance is p̂(1 − p̂)/m: NPV (m = the focus
+    class's predicted negatives), Jaccard (m = tp + fp + fn), FPR (m = its gold negatives), FNR (m = its
+    gold positives); none when m = 0 (a miss).
+    """
+    out = {}
+    for s, n in cells:
+        sc = SCENARIOS[s]
+        i = sc.labels.index(sc.focus)
+        d, g, q = float(sc.p[i, i]), float(sc.p[i].sum()), float(sc.p[:, i].sum())
+        trials = {"npv": 1 - q, "jaccard": g + q - d, "fpr": 1 - g, "fnr": g}
+        for method in NEW_EXACT_METHODS:
+            out[(s, n, "hamming_loss", method)] = _exact_binomial(n, truths[s]["hamming_loss"], method)
+            for name, share in trials.items():
+                out[(s, n, name, method)] = _exact_conditional(n, share, truths[s][name], method)
+    return out
+
+
+def machine() -> str:
+    """CPU model, cores, operating system."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def new_report(summary: dict, truths: dict, worst: float, exact: dict, results: dict, plan: dict, wall: float,
+               workers: int, command: str, findings: str, source: str, methods: tuple[str, ...], host: str,
+               date: str, note: str = "") -> str:
+    """The section "New measures (issue 19)" of docs/coverage.md, between NEW_START and NEW_END."""
+    cells = list(results)
+    tables = sorted({results[c].tables for c in cells})
+    resamples = sorted({results[c].resamples for c in cells})
+    se = {t: math.sqrt(0.95 * 0.05 / t) for t in tables}
+    sizes = {s: [n for (s2, n) in cells if s2 == s] for s in plan}
+    reduced = {s: [n for n in SCENARIOS[s].sizes if n not in sizes[s]] for s in plan}
+
+    def family_seconds(fam: str) -> float:
+        return sum(results[(s, n)].seconds for s, n in cells if SCENARIOS[s].family == fam)
+
+    fams = dict.fromkeys(SCENARIOS[s].family for s in plan)
+    boot = [m for m in methods if m.startswith("bootstrap")]
+    out = [
+        NEW_START,
+        "",
+        "## New measures (issue 19)",
+        "",
+        "The coverage of the 95% intervals of the measures issue 19 added to clfeval's registry, on the five "
+        "scenarios above, checked by a separate run of the same script (`--measures new`); the sections above "
+        "are not affected by it.",
+        "",
+        "Settings:",
+        "",
+        "- Tables: as in the main study, Multinomial(n, p) draws from "
+        f"`default_rng(SeedSequence([{SEED}, scenario, n]))`, **T = {' or '.join(map(str, tables))}** tables per "
+        "cell" + (f", so a cell's tables are the first {tables[0]} of the main study's tables of that cell"
+                  if len(tables) == 1 else "") + ". "
+        + "Monte Carlo standard error of a coverage near 0.95: " + ", ".join(
+            f"±{se[t]:.4f} with T = {t} (**bold** below: more than two standard errors short of 0.95, i.e. below "
+            f"{0.95 - 2 * se[t]:.4f})" for t in tables) + ".",
+        "- Sizes: " + "; ".join(f"scenario {s}: n ∈ {{{', '.join(map(str, sizes[s]))}}}" for s in plan)
+        + (". Left out to keep the run short: " + "; ".join(f"scenario {s}: {', '.join(map(str, reduced[s]))}"
+                                                           for s in plan if reduced[s]) + "."
+           if any(reduced.values()) else " (every size of the main study)."),
+        "- Measures (clfeval's interval keys; *focus* = the scenario's rarest class, as above: class 2 in "
+        "scenarios 1–3, 11 in 4, 4 in 5): " + "; ".join(
+            f"{title} `{'.'.join('<focus>' if part == FOCUS else part for part in key)}`"
+            for _, title, key in NEW_MEASURES) + ". "
+        "κ lin. and κ quad. are weighted κ with weights |i − j| and (i − j)² over the classes in the order "
+        "1, 2, …, K (the declared label set's order). BA = balanced accuracy (its mean is over the classes "
+        "present in gold, so a table missing a class averages fewer recalls). The label set (every class) is "
+        "declared on every table.",
+        "- True values: computed **directly from p** (N = 1) with the textbook formulas (`new_true_values`); "
+        "checked against `clfeval.score_counts` on a `ConfusionCounts` of round(p × 10⁹): the largest "
+        f"difference is {worst:.1e}.",
+        "- Methods: " + ", ".join(f"`{m}`" for m in methods) + " (the generic delta method: no closed form "
+        "applies to these measures)"
+        + (f"; bootstrap with **{' or '.join(map(str, resamples))} resamples**, seeded per table as in the main "
+           "study" + (" (so the same resamples for " + " and ".join(f"`{m}`" for m in boot) + ")"
+                      if len(boot) > 1 else "") if boot else "")
+        + ". Coverage, not-estimable and crash counting as above: a table with no interval, or on which "
+        "`with_intervals` raised, counts as a miss.",
+        f"- Machine and run: {host}; clfeval {clfeval.__version__} ({source}), Python "
+        f"{platform.python_version()}, numpy {np.__version__}; {workers} worker process(es), one BLAS thread each; "
+        f"finished {date}; wall time of the simulation **{wall / 60:.1f} min** ("
+        + ", ".join(f"{fam} {family_seconds(fam) / 60:.1f}" for fam in fams) + " min of worker time)."
+        + (f" {note}" if note else ""),
+        "",
+        "Reproduce with:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        "### Summary of the new measures",
+        "",
+        findings,
+        "",
+        "### True values",
+        "",
+        "| scenario | " + " | ".join(NEW_TITLES[name] for name in NEW_NAMES) + " |",
+        "|---|" + "---:|" * len(NEW_NAMES),
+    ]
+    for s in plan:
+        out.append(f"| {s} ({SCENARIOS[s].family}) | " + " | ".join(f"{truths[s][name]:.4f}" for name in NEW_NAMES)
+                   + " |")
+
+    # ------------------------------------------------------------ the warning rule
+    out += [
+        "",
+        "### The warning rule's cells",
+        "",
+        "The warning rule proposed above (section *A warning rule on observed counts*), applied to the cells' "
+        "*expected* counts: for each measure and method, the lowest coverage among the cells at or above the "
+        "rule's thresholds (scenario/n), with the number of those cells whose coverage is more than two standard "
+        "errors short of 0.95; then the range of coverage in the cells below the thresholds. "
+        + "; ".join(f"`{m}`: A = {RULES[m][0]}, B = {RULES[m][1]}" for m in methods) + ".",
+        "",
+        "| measure | " + " | ".join(f"{m}: at or above | {m}: below" for m in methods) + " |",
+        "|---|" + "---|---|" * len(methods),
+    ]
+    for name in NEW_NAMES:
+        row = []
+        for m in methods:
+            a, b = RULES[m]
+            for side in (True, False):
+                vals = [(summary[(s, n, name, m)]["coverage"], s, n) for s, n in cells
+                        if above(SCENARIOS[s], n, a, b) == side]
+                if not vals:
+                    row.append("–")
+                    continue
+                if side:
+                    short = sum(short_of(v[0], results[(v[1], v[2])].tables) for v in vals)
+                    lo = min(vals)
+                    row.append(f"{lo[0]:.3f} ({lo[1]}/{lo[2]}); {short} of {len(vals)} short")
+                else:
+                    row.append(f"{min(vals)[0]:.3f}–{max(vals)[0]:.3f}")
+        out.append(f"| {NEW_TITLES[name]} | " + " | ".join(row) + " |")
+
+    # ------------------------------------------------------------ coverage and width by expected counts
+    rows = []
+    for s, n in cells:
+        g, q, e = SCENARIOS[s].expected_counts(n)
+        rows.append((min(g, q, e), g, q, e, s, n))
+    rows.sort()
+    head = ("| scenario | n | smallest | gold | pred. | errors | " + " | ".join(NEW_TITLES[x] for x in NEW_NAMES)
+            + " |")
+    rule = "|---|---:|---:|---:|---:|---:|" + "---|" * len(NEW_NAMES)
+
+    def cov(d: dict) -> str:
+        text = _short_mark(d)
+        return text + (f" ({_pct(d['not_estimable'])})" if d["not_estimable"] > 0 else "")
+
+    for m in methods:
+        out += ["", f"### Coverage, `{m}`", "",
+                "Cells ordered by the smallest of three expected counts (as in *Coverage by expected counts*): "
+                "n × the smallest gold prevalence, n × the smallest predicted-class probability, n × (1 − "
+                "accuracy). Each cell: coverage, then in parentheses the share of tables with no interval when "
+                "there were any.", "", head, rule]
+        for mn, g, q, e, s, n in rows:
+            out.append(f"| {s} ({SCENARIOS[s].family}) | {n} | {mn:.1f} | {g:.1f} | {q:.1f} | {e:.1f} | "
+                       + " | ".join(cov(summary[(s, n, name, m)]) for name in NEW_NAMES) + " |")
+    for m in methods:
+        out += ["", f"### Mean width, `{m}`", "", "Over the estimable intervals; cells in the same order.", "",
+                "| scenario | n | " + " | ".join(NEW_TITLES[x] for x in NEW_NAMES) + " |",
+                "|---|---:|" + "---|" * len(NEW_NAMES)]
+        for _, _, _, _, s, n in rows:
+            out.append(f"| {s} | {n} | " + " | ".join(_width_cell(summary[(s, n, name, m)]) for name in NEW_NAMES)
+                       + " |")
+    if "delta" in methods:
+        out += ["", "### Where the delta method's misses fall", "",
+                "Share of tables whose `delta` interval lies entirely below / entirely above the true value (the "
+                "rest of the misses are not-estimable tables); cells in the same order.", "",
+                "| scenario | n | " + " | ".join(NEW_TITLES[x] for x in NEW_NAMES) + " |",
+                "|---|---:|" + "---|" * len(NEW_NAMES)]
+        for _, _, _, _, s, n in rows:
+            out.append(f"| {s} | {n} | " + " | ".join(
+                f"{summary[(s, n, name, 'delta')]['miss_low']:.3f} / {summary[(s, n, name, 'delta')]['miss_high']:.3f}"
+                for name in NEW_NAMES) + " |")
+
+    # ------------------------------------------------------------ exact check
+    checks = [(name, m) for name in NEW_EXACT for m in NEW_EXACT_METHODS if m in methods]
+    if checks:
+        gaps = [(abs(summary[(s, n, name, m)]["coverage"] - exact[(s, n, name, m)])
+                 / math.sqrt(max(exact[(s, n, name, m)] * (1 - exact[(s, n, name, m)]), 1e-12)
+                             / results[(s, n)].tables), s, n, name, m) for s, n in cells for name, m in checks]
+        worst_gap = max(gaps)
+        beyond = sum(g[0] > 3 for g in gaps)
+        out += ["", "### Check: simulated against exact coverage", "",
+                "The Hamming loss (single-label) is the share of errors, a Binomial(n, 1 − Σ p_ii) share; the "
+                "focus class's NPV, Jaccard, FPR and FNR are each a ratio a/(a + b) of two disjoint sets of "
+                "cells, so given m = a + b they are a Binomial(m, truth) share, and their generic delta-method "
+                "variance is p̂(1 − p̂)/m: their `delta` and `delta-logit` intervals are that share's Wald and logit "
+                "intervals (none when m = 0), whose coverage is computed exactly from binomial distributions. "
+                "Each cell: simulated / exact. The largest gap is "
+                f"{worst_gap[0]:.1f} Monte Carlo standard errors (scenario {worst_gap[1]}, n = {worst_gap[2]}, "
+                f"{NEW_TITLES[worst_gap[3]]}, {worst_gap[4]}); {beyond} of {len(gaps)} gaps exceed 3.", "",
+                "| scenario | n | " + " | ".join(f"{NEW_TITLES[name]} {m}" for name, m in checks) + " |",
+                "|---|---:|" + "---|" * len(checks)]
+        for s, n in cells:
+            out.append(f"| {s} | {n} | " + " | ".join(
+                f"{summary[(s, n, name, m)]['coverage']:.3f} / {exact[(s, n, name, m)]:.3f}" for name, m in checks)
+                + " |")
+
+    # ------------------------------------------------------------ crashes
+    crash_rows = [(s, n, m, summary[(s, n, NEW_NAMES[0], m)]["crashed"]) for s, n in cells for m in methods
+                  if summary[(s, n, NEW_NAMES[0], m)]["crashed"] > 0]
+    out += ["", "### Crashes in the new-measure run", ""]
+    if not crash_rows:
+        out += ["No call of `with_intervals` raised an exception."]
+    else:
+        out += ["Calls of `with_intervals` that raised an exception, counted as not estimable for every measure of "
+                "that table and method:", "", "| scenario | n | method | tables |", "|---|---:|---|---:|"]
+        out += [f"| {s} | {n} | {m} | {round(sh * results[(s, n)].tables)} |" for s, n, m, sh in crash_rows]
+        messages: Counter = Counter()
+        for cell in results.values():
+            messages.update(cell.errors)
+        out += ["", "Exceptions:", ""] + [f"- {count} × `{msg}`" for msg, count in messages.most_common()]
+    out += ["", NEW_END]
+    return "\n".join(out)
+
+
+def write_section(path: Path, block: str) -> None:
+    """Put ``block`` (NEW_START … NEW_END) in place of the file's block, or at its end; the rest is untouched."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    i, j = text.find(NEW_START), text.find(NEW_END)
+    if 0 <= i < j:
+        text = text[:i] + block + text[j + len(NEW_END):]
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + block + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--measures", choices=("original", "new"), default="original",
+                    help="original: the study of micro/macro F1, precision and recall (rewrites the file but for the "
+                         "new measures' section); new: only the measures of issue 19 (MCC, κ, balanced accuracy, "
+                         "Jaccard, NPV …), written into their own section (default %(default)s)")
     ap.add_argument("--quick", action="store_true",
                     help=f"T={QUICK_TABLES} tables, {QUICK_RESAMPLES} resamples everywhere (a smoke test)")
     ap.add_argument("--out", type=Path, default=None,
                     help=f"where to write the Markdown (default {DEFAULT_OUT}; with --quick, standard output only)")
     ap.add_argument("--tables", type=int, default=None,
-                    help=f"tables per cell of Takahashi's scenarios (default {FULL[TAKAHASHI][0]})")
+                    help=f"tables per cell of Takahashi's scenarios (default {FULL[TAKAHASHI][0]}; with --measures "
+                         f"new {NEW_STUDY[0]})")
     ap.add_argument("--resamples", type=int, default=None,
-                    help=f"bootstrap resamples in Takahashi's scenarios (default {FULL[TAKAHASHI][1]})")
+                    help=f"bootstrap resamples in Takahashi's scenarios (default {FULL[TAKAHASHI][1]}; with "
+                         f"--measures new {NEW_STUDY[1]})")
     ap.add_argument("--new-tables", type=int, default=None,
-                    help=f"tables per cell of scenarios 4 and 5 (default {FULL[RARE][0]})")
+                    help=f"tables per cell of scenarios 4 and 5 (default {FULL[RARE][0]}; with --measures new "
+                         f"{NEW_STUDY[0]})")
     ap.add_argument("--new-resamples", type=int, default=None,
-                    help=f"bootstrap resamples in scenarios 4 and 5 (default {FULL[RARE][1]})")
+                    help=f"bootstrap resamples in scenarios 4 and 5 (default {FULL[RARE][1]}; with --measures new "
+                         f"{NEW_STUDY[1]})")
+    ap.add_argument("--methods", default=None,
+                    help="--measures new: the interval methods, comma-separated (default " + ",".join(NEW_METHODS)
+                         + ")")
+    ap.add_argument("--sizes", default=None,
+                    help="--measures new: only these n of each scenario's sizes, comma-separated (default: all)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default %(default)s)")
     ap.add_argument("--summary-tsv", type=Path, default=None,
                     help="also write every summary number (incl. misses below/above the truth) as TSV")
@@ -847,12 +1239,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--from-raw", type=Path, default=None,
                     help="write the report from a --save-raw file instead of simulating (its settings and wall time)")
     args = ap.parse_args(argv)
+    new = args.measures == "new"
     if args.out is None and not args.quick:
         args.out = DEFAULT_OUT
+    methods = tuple(args.methods.split(",")) if args.methods else NEW_METHODS
+    if not new and (args.methods or args.sizes):
+        ap.error("--methods and --sizes apply to --measures new only")
+    if any(m not in METHODS for m in methods):
+        ap.error(f"--methods: choose among {', '.join(METHODS)}")
+    sizes = tuple(int(x) for x in args.sizes.split(",")) if args.sizes else None
     plan = {}
     for s, sc in SCENARIOS.items():
         old = sc.family == TAKAHASHI
-        tables, resamples = FULL[sc.family]
+        tables, resamples = NEW_STUDY if new else FULL[sc.family]
         if args.quick:
             tables, resamples = QUICK_TABLES, QUICK_RESAMPLES
         tables = (args.tables if old else args.new_tables) or tables
@@ -860,35 +1259,55 @@ def main(argv: list[str] | None = None) -> None:
         plan[s] = (tables, resamples)
 
     truths = check_scenarios()
+    new_truths, worst = check_new_truths()
     parts = [".venv/bin/python benchmarks/coverage.py"]
+    if new:
+        parts.append("--measures new")
     if args.quick:
         parts.append("--quick")
-    for opt in ("tables", "resamples", "new_tables", "new_resamples"):
+    for opt in ("tables", "resamples", "new_tables", "new_resamples", "methods", "sizes"):
         if getattr(args, opt):
             parts.append(f"--{opt.replace('_', '-')} {getattr(args, opt)}")
     parts.append(f"--workers {args.workers}")
     if args.from_raw:
         with open(args.from_raw, "rb") as fh:
             raw = pickle.load(fh)
+        if raw.get("study", "original") != args.measures:
+            ap.error(f"--from-raw {args.from_raw} holds the {raw.get('study', 'original')} study, not {args.measures}")
     else:
-        print(f"scenarios check out; plan (tables, resamples) {plan}, workers={args.workers}", file=sys.stderr)
+        print(f"scenarios check out; study {args.measures}, plan (tables, resamples) {plan}, workers={args.workers}"
+              + (f", methods {methods}, sizes {sizes or 'all'}" if new else ""), file=sys.stderr)
         source = _source_state()
         t0 = time.perf_counter()
-        results = simulate(plan, args.workers)
+        results = simulate(plan, args.workers, "new", methods, sizes) if new else simulate(plan, args.workers)
         raw = {"results": results, "plan": plan, "wall": time.perf_counter() - t0, "workers": args.workers,
-               "command": " ".join(parts), "source": source}
+               "command": " ".join(parts), "source": source, "study": args.measures, "methods": methods,
+               "machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M %Z")}
         if args.save_raw:
             with open(args.save_raw, "wb") as fh:
                 pickle.dump(raw, fh)
     results, plan, wall = raw["results"], raw["plan"], raw["wall"]
-    summary = summarise(results, truths)
-    text = report(summary, truths, exact_coverage(truths), results, plan, wall, raw["workers"], raw["command"],
-                  kept_summary(args.out or DEFAULT_OUT), raw["source"], raw.get("note", ""))
+    out_path = args.out or DEFAULT_OUT
+    if new:
+        methods = tuple(raw["methods"])
+        names, columns = study_layout("new", methods)
+        summary = summarise(results, new_truths, names, columns)
+        text = new_report(summary, new_truths, worst, new_exact_coverage(new_truths, list(results)), results, plan,
+                          wall, raw["workers"], raw["command"],
+                          kept_summary(out_path, NEW_SUMMARY_START, NEW_SUMMARY_END), raw["source"], methods,
+                          raw["machine"], raw["date"], raw.get("note", ""))
+    else:
+        summary = summarise(results, truths)
+        text = report(summary, truths, exact_coverage(truths), results, plan, wall, raw["workers"], raw["command"],
+                      kept_summary(out_path), raw["source"], raw.get("note", ""))
     if args.out is None:  # a quick smoke run must not overwrite the full study
         print(text)
+    elif new:
+        write_section(args.out, text)
     else:
+        kept = kept_block(args.out, NEW_START, NEW_END)  # the new measures' section stays
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n", encoding="utf-8")
+        args.out.write_text(text + "\n" + (f"\n{kept}\n" if kept else ""), encoding="utf-8")
     if args.summary_tsv:
         with open(args.summary_tsv, "w", encoding="utf-8") as fh:
             fh.write("scenario\tn\tscore\tmethod\tcoverage\tnot_estimable\tcrashed\twidth\tmiss_low\tmiss_high\t"
