@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from clfeval._version import __version__
-from clfeval.report.paper import CaptionedTable, Estimate, Subscript
+from clfeval.report.paper import CaptionedTable, Estimate, Subscript, sentence
 from clfeval.report.tables import Bounds, PValue, Report, format_number
 from clfeval.results import Result
 
@@ -210,10 +210,6 @@ def _tabular(caption: str, head: Sequence[str], rows: Sequence[Sequence[Any]], d
     ]
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _head(column: str) -> str:
     """A column title, escaped; a subscripted one (F_1) in math mode."""
     if isinstance(column, Subscript):
@@ -223,7 +219,7 @@ def _head(column: str) -> str:
 
 def _tables(report: Report, digits: int) -> list[str]:
     """The report's tables for a paper where it has them (a score's), else each of its tables under its title."""
-    tables = report.paper or tuple(CaptionedTable(_sentence(t.title), "", t.columns, t.rows) for t in report.tables)
+    tables = report.paper or tuple(CaptionedTable(sentence(t.title), "", t.columns, t.rows) for t in report.tables)
     lines: list[str] = []
     for table in tables:
         caption = latex_escape(" ".join(t for t in (f"{table.title}.", table.context, _legend(table.rows)) if t))

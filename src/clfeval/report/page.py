@@ -15,7 +15,7 @@ from typing import Any
 from clfeval._version import __version__
 from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
 from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
-from clfeval.report.paper import Estimate
+from clfeval.report.paper import Estimate, estimate_of
 from clfeval.report.tables import Bounds, PValue, average_title, measure_title, overall_rows
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
@@ -187,14 +187,6 @@ def _zero_division_sentence(scores: Scores) -> str:
     return f"A 0/0 ratio is set to {zd} and {verb} the averages; labels affected: {shown or 'none'}."
 
 
-def _estimate(scores: Scores, key: tuple[str, ...], value: float) -> Estimate:
-    iv = scores.intervals
-    if iv is None:
-        return Estimate(value, None)
-    got = iv.get(key)
-    return Estimate(value, Bounds(None, None) if got is None else Bounds(got[0], got[1]))
-
-
 def _score_blocks(scores: Scores) -> tuple[Block, ...]:
     """Every average by its explicit name with its interval and definition, then the overall measures."""
     iv = scores.intervals
@@ -210,7 +202,7 @@ def _score_blocks(scores: Scores) -> tuple[Block, ...]:
             DefinedRow(
                 average_title(name, scores),
                 _average_definition(name, scores),
-                tuple(_estimate(scores, ("averages", name, m), values[m]) for m in AVERAGED),
+                tuple(estimate_of(scores, ("averages", name, m), values[m]) for m in AVERAGED),
             )
             for name, values in scores.averages.items()
         ),
@@ -220,7 +212,9 @@ def _score_blocks(scores: Scores) -> tuple[Block, ...]:
         "overall",
         "measure",
         ("value",),
-        tuple(DefinedRow(r.name, r.definition, (_estimate(scores, (r.key,), r.value),)) for r in overall_rows(scores)),
+        tuple(
+            DefinedRow(r.name, r.definition, (estimate_of(scores, (r.key,), r.value),)) for r in overall_rows(scores)
+        ),
     )
     if iv is not None:
         head = f"Intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"

@@ -19,7 +19,7 @@ from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.measures import MEASURES, label_measures
 from clfeval.score.result import Key, Scores
 
-__all__ = ["CaptionedTable", "Estimate", "Subscript", "score_paper_tables"]
+__all__ = ["CaptionedTable", "Estimate", "Subscript", "estimate_of", "kind_of", "score_paper_tables", "sentence"]
 
 #: The measures of the first per-label and averages tables; the others follow in a table of their own.
 _FIRST = ("precision", "recall", "f")
@@ -56,7 +56,8 @@ class CaptionedTable:
     rows: tuple[tuple[Any, ...], ...]
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised (a title as a caption)."""
     return text[:1].upper() + text[1:]
 
 
@@ -83,7 +84,7 @@ def kind_of(remark: str) -> str:
     return remark.split(":")[0]
 
 
-def _estimate(scores: Scores, key: Key, value: float) -> Estimate:
+def estimate_of(scores: Scores, key: Key, value: float) -> Estimate:
     """A score and its interval (if the result has intervals), marked when the interval has a remark."""
     iv = scores.intervals
     if iv is None:
@@ -111,7 +112,7 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[Caption
     context = _context(scores)
     for i, measures in enumerate(_groups([m.name for m in label_measures()])):
         per_label = tuple(
-            (lab, r.support, *(_estimate(scores, ("per_label", lab, m), r[m]) for m in measures))
+            (lab, r.support, *(estimate_of(scores, ("per_label", lab, m), r[m]) for m in measures))
             for lab, r in scores.per_label.items()
         )
         title = (
@@ -122,7 +123,7 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[Caption
         out.append(CaptionedTable(title, context, ("label", "support", *head(measures)), per_label))
     for i, measures in enumerate(_groups(AVERAGED)):
         averages = tuple(
-            (average_title(name, scores), *(_estimate(scores, ("averages", name, m), v[m]) for m in measures))
+            (average_title(name, scores), *(estimate_of(scores, ("averages", name, m), v[m]) for m in measures))
             for name, v in scores.averages.items()
         )
         title = "Averages over the label set L, each named by its formula" if i == 0 else "Further averages over L"
@@ -140,5 +141,5 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[Caption
             )
             out.append(CaptionedTable("Overall measures", context, ("measure", "value"), rows))
         elif table.key.startswith("matrix"):
-            out.append(CaptionedTable(_sentence(table.title), _context(scores, False), table.columns, table.rows))
+            out.append(CaptionedTable(sentence(table.title), _context(scores, False), table.columns, table.rows))
     return tuple(out)

@@ -133,6 +133,8 @@ class CellTypes:
             table = table_order(label_set, counts.labels) if table is None else tuple(table)
             index = {lab: i for i, lab in enumerate(table)}
             position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
+            if len(g) and (position[g].min() < 0 or position[p].min() < 0):
+                raise ValueError("the table's labels must hold every label with counts")
             return (
                 cls._single(tuple(label_set), table, position[g], position[p]),
                 counts.cells[g, p].astype(np.float64),

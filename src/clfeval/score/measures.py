@@ -305,6 +305,9 @@ def _balanced_accuracy_adjusted(t: Tallies, s: Setting) -> Values:
 
 
 _GOLD_EVERYWHERE = "{label} is in the gold labels of every instance"
+#: What a chance-corrected measure (MCC, κ, adjusted balanced accuracy) is where it is 0/0 (see :func:`_chance`).
+_AT_CHANCE = " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)"
+_NO_CHANCE_DISAGREEMENT = "chance disagreement is 0 (gold and predictions all one label)"
 
 #: Every measure, in report order: per-label measures first, then the overall ones.
 MEASURES: Mapping[str, Measure] = {
@@ -485,8 +488,7 @@ MEASURES: Mapping[str, Measure] = {
             "balanced_accuracy_adjusted",
             "balanced accuracy, adjusted",
             "(balanced accuracy − 1/C) / (1 − 1/C) for "
-            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)"
-            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
+            "C labels with gold instances: 0 by chance, 1 perfect (scikit-learn's adjusted=True)" + _AT_CHANCE,
             "overall",
             frozenset({SINGLE}),
             True,
@@ -502,8 +504,7 @@ MEASURES: Mapping[str, Measure] = {
             "MCC",
             "Matthews correlation coefficient R_K (Gorodkin 2004): (N·c − Σ_k t_k·p_k) / √((N² − Σ_k "
             "t_k²)(N² − Σ_k p_k²)) for c correct, t_k gold and p_k predicted counts of label k over the whole "
-            "confusion matrix; φ for two labels"
-            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
+            "confusion matrix; φ for two labels" + _AT_CHANCE,
             "overall",
             frozenset({SINGLE}),
             True,
@@ -518,8 +519,7 @@ MEASURES: Mapping[str, Measure] = {
             "kappa",
             "Cohen's κ",
             "(p_o − p_e) / (1 − p_e): observed agreement p_o = c/N against chance agreement "
-            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix"
-            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
+            "p_e = Σ_k t_k·p_k / N² over the whole confusion matrix" + _AT_CHANCE,
             "overall",
             frozenset({SINGLE}),
             True,
@@ -534,15 +534,14 @@ MEASURES: Mapping[str, Measure] = {
             "kappa_linear",
             "κ, linear weights",
             "1 − Σ_ij |i − j|·n_ij / Σ_ij |i − j|·t_i·p_j/N: weighted κ for "
-            "ordered labels, i and j their positions in the confusion matrix's order"
-            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
+            "ordered labels, i and j their positions in the confusion matrix's order" + _AT_CHANCE,
             "overall",
             frozenset({SINGLE}),
             True,
             -1.0,
             1.0,
             False,
-            "chance disagreement is 0 (gold and predictions all one label)",
+            _NO_CHANCE_DISAGREEMENT,
             _kappa_with("linear"),
             short="weights |i − j| in the matrix's order",
         ),
@@ -550,15 +549,14 @@ MEASURES: Mapping[str, Measure] = {
             "kappa_quadratic",
             "κ, quadratic weights",
             "1 − Σ_ij (i − j)²·n_ij / Σ_ij (i − j)²·t_i·p_j/N: weighted κ "
-            "for ordered labels, i and j their positions in the confusion matrix's order"
-            " (where it is 0/0: 0, chance level, unless --zero-division leaves 0/0 undefined)",
+            "for ordered labels, i and j their positions in the confusion matrix's order" + _AT_CHANCE,
             "overall",
             frozenset({SINGLE}),
             True,
             -1.0,
             1.0,
             False,
-            "chance disagreement is 0 (gold and predictions all one label)",
+            _NO_CHANCE_DISAGREEMENT,
             _kappa_with("quadratic"),
             short="weights (i − j)² in the matrix's order",
         ),

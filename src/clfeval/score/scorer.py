@@ -287,7 +287,7 @@ def score_counts(
     tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
     lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
-    tallies = cells.tallies(sums)
+    tallies = e.tallies
     samples = (
         None
         if tallies.samples is None
@@ -299,7 +299,6 @@ def score_counts(
     )
     averages = {name: {m: float(v[0]) for m, v in values.items()} for name, values in e.averages.items()}
     masks = {m: u[0] for m, (_, u) in e.per_label.items()}
-    per_undefined = {m: masks[m] for m in masks}
     affected = {key: tuple(lab for lab, u in zip(lset, mask) if u) for key, mask in masks.items()}
     if train is not None and train.labels and not set(train.labels) & (set(policy_gold) | set(policy_pred)):
         shown = ", ".join(map(repr, sorted(train.labels)[:5])) + (" …" if len(train.labels) > 5 else "")
@@ -312,7 +311,7 @@ def score_counts(
     messages = [
         *warnings,
         *label_set.warnings,
-        *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, per_undefined),
+        *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, masks),
     ]
     for name, (value, undefined_at) in e.overall.items():  # an overall measure that is 0/0 says so, and its value
         if undefined_at[0]:

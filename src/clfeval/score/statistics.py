@@ -18,7 +18,7 @@ import numpy as np
 from clfeval.count.binary import LabelCounts
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.cells import CellTypes
-from clfeval.score.measures import MEASURES, Setting, Values, label_measures, overall_measures
+from clfeval.score.measures import MEASURES, Setting, Tallies, Values, label_measures, overall_measures
 from clfeval.score.ratios import ratio
 from clfeval.score.result import Key, Scores
 
@@ -55,6 +55,8 @@ class Evaluation:
         Measure → (values, undefined), (B,) each.
     frequencies
         (B, K) the lfb weights used.
+    tallies
+        The sums the measures read.
     """
 
     counts: LabelCounts
@@ -62,6 +64,7 @@ class Evaluation:
     averages: Mapping[str, Mapping[str, np.ndarray]]
     overall: Mapping[str, Values]
     frequencies: np.ndarray
+    tallies: Tallies
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,7 +241,7 @@ class ScoreFunction:
         )
         averages = {name: AVERAGES[name].compute(inp) for name in average_names}
         overall = {m: MEASURES[m].compute(t, setting) for m in overall_wanted}
-        return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)))
+        return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)), t)
 
     def from_sums(self, sums: np.ndarray) -> np.ndarray:
         """The scores from the sums ``weights @ M`` (shape (B, D) → (B, S)); see :class:`CellTypes`."""
