@@ -157,14 +157,14 @@ class CalibrationSetup:
 def replicate(job: tuple[int, int, CalibrationSetup]) -> tuple[int, int, list[float]]:
     """One replication: simulate a data set of scenario ``s``, run instance- and block-level AR; the p-values
     of ``TESTS``. Data and test seeds come from SeedSequence([SEED, s, i])."""
-    from clfeval.infer.comparison import compare_counts
+    from clfeval.infer.comparison import Test, compare_counts
 
     s, i, setup = job
     rng = np.random.default_rng(np.random.SeedSequence([SEED, s, i]))
     blocks, joint = to_blocks(tokens(rng, setup.sentences, setup.lengths, setup.labels, SCENARIOS[s].rates))
     seed = int(rng.integers(0, 2 ** 63))
-    inst = compare_counts(joint, metrics=METRICS, test="ar", rounds=setup.rounds, seed=seed)
-    blk = compare_counts(joint, metrics=METRICS, test="ar", rounds=setup.rounds, seed=seed, blocks=blocks)
+    inst = compare_counts(joint, metrics=METRICS, test=Test("ar", rounds=setup.rounds, seed=seed))
+    blk = compare_counts(joint, metrics=METRICS, test=Test("ar", rounds=setup.rounds, seed=seed), blocks=blocks)
     return s, i, [float(p(inst, blk)) for _, p in TESTS]
 
 
@@ -313,9 +313,9 @@ def reference_block_ar(t: Tokens, rounds: int, seed: int) -> tuple[np.ndarray, n
 
 def clfeval_p(joint, blocks, test: str, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """clfeval's differences and p-values of (accuracy, macro F1)."""
-    from clfeval.infer.comparison import compare_counts
+    from clfeval.infer.comparison import Test, compare_counts
 
-    r = compare_counts(joint, metrics=METRICS, test=test, rounds=rounds, seed=seed, blocks=blocks)
+    r = compare_counts(joint, metrics=METRICS, test=Test(test, rounds=rounds, seed=seed), blocks=blocks)
     return np.array([x.difference for x in r.pairs]), np.array([x.p_value for x in r.pairs])
 
 
@@ -384,7 +384,7 @@ def performance(sentences: int, rounds: int, ref_rounds: int, repeats: int,
                 log: Callable[[str], None]) -> tuple[list[Timing], dict[str, float]]:
     """Part 2: clfeval's block AR, instance AR, block bootstrap and block sign test at ``rounds`` rounds, and the
     reference loop at ``ref_rounds`` rounds scaled to ``rounds``."""
-    from clfeval.infer.comparison import compare_counts
+    from clfeval.infer.comparison import Test, compare_counts
 
     rng = np.random.default_rng(SEED + 2)
     t = tokens(rng, sentences, (5, 35), 45, independent_rates(0.05))
@@ -405,7 +405,7 @@ def performance(sentences: int, rounds: int, ref_rounds: int, repeats: int,
     for name, test, blk, single in contenders:
         metrics = ["accuracy"] if test == "sign" else METRICS
         with blas_limit(single):
-            call = functools.partial(compare_counts, joint, metrics=metrics, test=test, rounds=rounds, seed=1,
+            call = functools.partial(compare_counts, joint, metrics=metrics, test=Test(test, rounds=rounds, seed=1),
                                      blocks=blk)
             secs, res = median_time(call, repeats)
         rows.append(Timing(name, secs, f"measured, median of {repeats}",

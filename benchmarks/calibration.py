@@ -201,7 +201,7 @@ def run_chunk(job: tuple[int, int, np.ndarray, int]) -> tuple[int, int, dict[str
     for i, row in enumerate(counts):
         codes = np.flatnonzero(row)
         paired = decode(s, codes, row[codes])
-        template = ScoreFunction.of(clfeval.score_counts(paired.system(1), labels=s.labels))
+        template = ScoreFunction.of(clfeval.score(paired.system(1), scoring=clfeval.Scoring(labels=s.labels)))
         arr = Arrangements.of(paired, template)
         cols = [arr.f.index(k) for k in keys]
         seed = [SEED, sid, start + i]
@@ -283,7 +283,8 @@ def _brute_force_p(gold: list, a: list, b: list, s: Scenario) -> np.ndarray:
 
     def scores(pred: list) -> np.ndarray:
         r = clfeval.score([list(x) for x in gold] if multilabel else gold,
-                          [list(x) for x in pred] if multilabel else pred, labels=s.labels, multilabel=multilabel)
+                          [list(x) for x in pred] if multilabel else pred, multilabel=multilabel,
+                          scoring=clfeval.Scoring(labels=s.labels))
         return np.array([r.accuracy if k == ("accuracy",) else r.averages[k[1]][k[2]] for k in s.scores.values()])
 
     observed = scores(a) - scores(b)
@@ -315,7 +316,7 @@ def exactness_check(data_sets: int, n: int = 10) -> dict[str, dict[str, tuple[in
             codes = np.flatnonzero(row)
             paired = decode(s, codes, row[codes])
             gold, a, b = (list(col) for col in zip(*[t for t, c in paired.triples.items() for _ in range(c)]))
-            template = ScoreFunction.of(clfeval.score_counts(paired.system(1), labels=s.labels))
+            template = ScoreFunction.of(clfeval.score(paired.system(1), scoring=clfeval.Scoring(labels=s.labels)))
             arr = Arrangements.of(paired, template)
             ours = randomization_test(arr, [arr.f.index(k) for k in s.scores.values()], rounds=1,
                                       rng=np.random.default_rng(0))

@@ -206,7 +206,7 @@ def time_clfeval(case: str, data: tuple[np.ndarray, np.ndarray, np.ndarray], rep
         t0 = time.perf_counter()
         paired = count_multi(gold, a, b) if multi else count_single(gold, a, b)
         t1 = time.perf_counter()
-        template = ScoreFunction.of(clfeval.score_counts(paired.system(1), labels=NAMES))
+        template = ScoreFunction.of(clfeval.score(paired.system(1), scoring=clfeval.Scoring(labels=NAMES)))
         arr = Arrangements.of(paired, template, keys=[MACRO_F])  # as clfeval.compare: the tested metric only
         t2 = time.perf_counter()
         res = randomization_test(arr, [arr.f.index(MACRO_F)], rounds=ROUNDS, rng=np.random.default_rng(0),
@@ -244,7 +244,7 @@ class Api:
 
 
 def time_clfeval_api(data: tuple[np.ndarray, np.ndarray, np.ndarray], repeats: int) -> Api:
-    """``clfeval.compare(gold, {"A": a, "B": b}, metrics=["macro.f1"], test="ar", rounds=10000, seed=0)``
+    """``clfeval.compare(gold, {"A": a, "B": b}, metrics=["macro.f1"], test=clfeval.Test("ar", rounds=10000, seed=0))``
     end to end (counting included), best of ``repeats``. Skipped, with the reason printed, while the
     public API does not exist (or fails)."""
     import clfeval
@@ -259,7 +259,8 @@ def time_clfeval_api(data: tuple[np.ndarray, np.ndarray, np.ndarray], repeats: i
         for i in range(repeats):
             gc.collect()
             t0 = time.perf_counter()
-            out = clfeval.compare(gold, {"A": a, "B": b}, metrics=["macro.f1"], test="ar", rounds=ROUNDS, seed=0)
+            out = clfeval.compare(gold, {"A": a, "B": b}, metrics=["macro.f1"],
+                                  test=clfeval.Test("ar", rounds=ROUNDS, seed=0))
             best = min(best, time.perf_counter() - t0)
             if i == 0:
                 result = out
@@ -632,7 +633,7 @@ def main() -> int:
                      "—" if api.p is None else f"{api.p:.4f}"])
     sections += [f"### 1. clfeval: approximate randomization of macro F1, {ROUNDS:,} rounds, N = {n_main:,}", "",
                  "Engine calls as in the module docstring: *count* = one `np.bincount` (multi-label: `np.unique`) of "
-                 "combined (gold, A, B) codes into `PairedCounts`; *set-up* = `ScoreFunction.of(score_counts(…))` "
+                 "combined (gold, A, B) codes into `PairedCounts`; *set-up* = `ScoreFunction.of(clfeval.score(…))` "
                  f"+ `Arrangements.of`; *test* = `randomization_test(…, rounds={ROUNDS:,}, exact_limit=0)`. Times "
                  f"in seconds, the repeat with the smallest total (reps column: {reps} before the competitors ran, "
                  f"{max(1, reps - 1)} after; multi-label {max(1, reps - 1)}; the 1-thread row {reps}).", ""]

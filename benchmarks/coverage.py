@@ -200,7 +200,7 @@ def check_scenarios() -> dict[int, dict[str, float]]:
                 assert round(truth[name], 2) == stated, f"scenario {s}: {name} = {truth[name]:.4f}, paper {stated}"
         labels = list(sc.labels)
         counts = clfeval.ConfusionCounts(sc.labels, np.rint(sc.p * 1e9).astype(np.int64))
-        r = clfeval.score_counts(counts, labels=labels)
+        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=labels))
         for name, key in zip(SCORE_NAMES, score_keys(sc)):
             got = getattr(r.per_label[key[1]], key[2]) if key[0] == "per_label" else r.averages[key[1]][key[2]]
             assert abs(got - truth[name]) < 1e-6, f"scenario {s}: clfeval {name} = {got}, direct {truth[name]}"
@@ -293,7 +293,7 @@ def check_new_truths() -> tuple[dict[int, dict[str, float]], float]:
     for s, sc in SCENARIOS.items():
         truth = new_true_values(sc)
         counts = clfeval.ConfusionCounts(sc.labels, np.rint(sc.p * 1e9).astype(np.int64))
-        r = clfeval.score_counts(counts, labels=list(sc.labels))
+        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=list(sc.labels)))
         for name, key in zip(NEW_NAMES, new_score_keys(sc)):
             got = _get(r, key)
             assert abs(got - truth[name]) < 1e-6, f"scenario {s}: clfeval {name} = {got}, direct {truth[name]}"
@@ -353,13 +353,13 @@ def run_chunk(job: tuple[int, int, int, np.ndarray, int, str, tuple[str, ...]]) 
     observed = np.array([observed_counts(t) for t in cells], dtype=np.int64).reshape(len(cells), 3)
     errors: Counter = Counter()
     for i, table in enumerate(cells):
-        r = clfeval.score_counts(clfeval.ConfusionCounts(sc.labels, table), labels=labels)
+        r = clfeval.score(clfeval.ConfusionCounts(sc.labels, table), scoring=clfeval.Scoring(labels=labels))
         seed = table_seed(s, n, start + i)
         wilson_done = False
         for j, method in enumerate(methods):
             kw = {"resamples": resamples, "seed": seed} if method.startswith("bootstrap") else {}
             try:
-                iv = with_intervals(r, method, confidence=CONFIDENCE, **kw).intervals
+                iv = with_intervals(r, clfeval.CI(method, confidence=CONFIDENCE, **kw)).intervals
             except Exception as e:  # noqa: BLE001 - a crash of clfeval is counted as "not estimable" and reported
                 crashed[i, j] = True
                 errors[f"{method}: {type(e).__name__}: {e}"] += 1
@@ -842,7 +842,7 @@ def report(summary: dict, truths: dict, exact: dict, results: dict, plan: dict, 
         "Takahashi's tables as printed in the paper (rows = predicted, columns = true); clfeval's tables are indexed "
         "[gold, predicted], so the simulation uses their transposes. Scenarios 4 and 5 are given as "
         "[gold, predicted] (rows = gold). True values computed from the probabilities (and checked against the "
-        "paper's stated values to two decimals, and against `clfeval.score_counts` on the probabilities × 10⁹):",
+        "paper's stated values to two decimals, and against `clfeval.score` on the probabilities × 10⁹):",
         "",
     ]
     for s, sc in SCENARIOS.items():
@@ -1043,7 +1043,7 @@ def new_report(summary: dict, truths: dict, worst: float, exact: dict, results: 
         "present in gold, so a table missing a class averages fewer recalls). The label set (every class) is "
         "declared on every table.",
         "- True values: computed **directly from p** (N = 1) with the textbook formulas (`new_true_values`); "
-        "checked against `clfeval.score_counts` on a `ConfusionCounts` of round(p × 10⁹): the largest "
+        "checked against `clfeval.score` on a `ConfusionCounts` of round(p × 10⁹): the largest "
         f"difference is {worst:.1e}.",
         "- Methods: " + ", ".join(f"`{m}`" for m in methods) + " (the generic delta method: no closed form "
         "applies to these measures)"

@@ -15,7 +15,7 @@ distribution in blocks of 10^6 rows seeded with (SEED, block). Each N is written
 What is timed (wall clock, time.perf_counter, in this process unless said otherwise):
 
 1. Steady state, round-robin, median of 3: the embedded engine,
-   ``clfeval.score_file(glob, gold_col="gold", pred_col="pred")``, against the dask engine on an
+   ``clfeval.score(clfeval.read(glob, gold_col="gold", pred_col="pred"))``, against the dask engine on an
    already running ``distributed.LocalCluster(n_workers=2, threads_per_worker=1)`` passed as
    ``scheduler=client`` (one untimed warm-up call first, so the workers have imported polars and
    clfeval); and, as a variant, a 1 worker × 2 threads cluster. Parquet and CSV. For reference (not
@@ -245,7 +245,7 @@ def worker_warnings(client: Any) -> list[str]:
 def score(glob: str, **kwargs: Any) -> Any:
     import clfeval
 
-    return clfeval.score_file(glob, gold_col="gold", pred_col="pred", **kwargs)
+    return clfeval.score(clfeval.read(glob, gold_col="gold", pred_col="pred", reading=clfeval.Reading(**kwargs)))
 
 
 def embedded(glob: str) -> Callable[[], Any]:
@@ -275,7 +275,7 @@ def scores_of(table: Any) -> Any:
     cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
     for g, p, c in table.iter_rows():
         cells[index[g], index[p]] += c
-    return clfeval.score_counts(clfeval.ConfusionCounts(tuple(labels), cells))
+    return clfeval.score(clfeval.ConfusionCounts(tuple(labels), cells))
 
 
 def polars_per_file(client: Any, ds: Dataset, fmt: str) -> Any:
@@ -516,7 +516,7 @@ def main() -> int:
                 body.append([r.label, fmt, f"{ds.n:,}", str(len(r.times)), secs(r.median), secs(min(r.times)),
                              mrows(ds.n, r.median), "reference" if r.reference is None or r.label.startswith(
                                  "embedded") else f"{r.median / base:.2f}×"])
-    sections += [f"### 1. Throughput: same files, Python API (`clfeval.score_file`), median of {reps}", ""]
+    sections += [f"### 1. Throughput: same files, Python API (`clfeval.read` + `clfeval.score`), median of {reps}", ""]
     sections += md_table(head, body, right={2, 3, 4, 5, 6, 7})
     sections += [
         f"Files: {PARTS} parts each. Parquet (pyarrow, snappy, string columns): "

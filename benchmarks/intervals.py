@@ -135,7 +135,7 @@ def time_clfeval(gold: np.ndarray, pred: np.ndarray, method: str, repeats: int) 
     from clfeval.infer.intervals import with_intervals
 
     scored = clfeval.score(gold, pred)  # not timed
-    seconds, out = best_of(lambda: with_intervals(scored, method, resamples=RESAMPLES, seed=SEED), repeats)
+    seconds, out = best_of(lambda: clfeval.with_intervals(scored, clfeval.CI(method, resamples=RESAMPLES, seed=SEED)), repeats)
     return Clf(method, len(gold), seconds, repeats, out.intervals.get(MACRO_F), len(out.intervals.bounds))
 
 
@@ -379,7 +379,7 @@ def main() -> int:
     value, (low, high) = ci_f1(y_true, y_pred, average="macro", method="takahashi")
     ci_se = (high - low) / (2 * Z)
     scored = clfeval.score(y_true, y_pred)
-    delta = with_intervals(scored, "delta").intervals.get(MACRO_F)
+    delta = clfeval.with_intervals(scored, "delta").intervals.get(MACRO_F)
     clf_se = (delta[1] - delta[0]) / (2 * Z)
     # referee: the delta method by central differences, Var = g'(diag p − pp')g / N
     n_t = TAKAHASHI.sum()

@@ -365,22 +365,22 @@ def test_what_blocks_refuse(tmp_path: Path) -> None:
         "McNemar's test counts instances as independent",
         "--test sign",
     )
-    counts, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"))
-    clfeval.save_counts(counts, str(tmp_path / "counts.json"), **provenance)
+    clfeval.save_counts(clfeval.read(str(tmp_path / "run.txt")), str(tmp_path / "counts.json"))
     cli_error(
         run_cli("score", "--counts", "counts.json", "--blocks", "blank-line", cwd=tmp_path),
         "--blocks",
         "not to count files",
     )
     with pytest.raises(clfeval.ClfevalError, match="not both"):
-        clfeval.compare_files(
-            str(tmp_path / "gold.txt"),
-            [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")],
-            blocks="blank-line",
-            block_col=1,
+        clfeval.compare(
+            clfeval.read(
+                str(tmp_path / "gold.txt"),
+                *[str(tmp_path / "a.txt"), str(tmp_path / "b.txt")],
+                reading=clfeval.Reading(blocks="blank-line", block_col=1),
+            )
         )
     with pytest.raises(clfeval.ClfevalError, match="blank-line"):
-        clfeval.score_file(str(tmp_path / "run.txt"), blocks="blank-lines")
+        clfeval.score(clfeval.read(str(tmp_path / "run.txt"), reading=clfeval.Reading(blocks="blank-lines")))
 
 
 # --------------------------------------------------------------------------- block randomization against a reference
@@ -391,7 +391,7 @@ def test_block_randomization_agrees_with_a_per_block_reference() -> None:
     joint, blocks = _joint(sentences)
     rounds = 3000
     result = compare_counts(
-        joint, metrics=["accuracy", "macro.f1"], rounds=rounds, seed=1, exact_limit=0, blocks=blocks
+        joint, metrics=["accuracy", "macro.f1"], test=clfeval.Test(rounds=rounds, seed=1, exact_limit=0), blocks=blocks
     )
     assert result.unit == "sentences" and result.n_units == 60 and not any(p.exact for p in result.pairs)
 
@@ -406,7 +406,7 @@ def test_block_randomization_agrees_with_a_per_block_reference() -> None:
     reference = (hits + 1) / (rounds + 1)
     got = _p_values(result)
     by_instance = _p_values(
-        compare_counts(joint, metrics=["accuracy", "macro.f1"], rounds=rounds, seed=1, exact_limit=0)
+        compare_counts(joint, metrics=["accuracy", "macro.f1"], test=clfeval.Test(rounds=rounds, seed=1, exact_limit=0))
     )
     for metric, p in zip(("accuracy", "macro.f1"), reference):
         assert 0.02 < p < 0.98  # a p-value the comparison can tell apart
@@ -422,7 +422,7 @@ def test_exact_block_randomization_equals_the_enumerated_reference() -> None:
     keep = set(differing[:9])
     sentences = [s if i in keep else [(g, a, a) for g, a, _ in s] for i, s in enumerate(sentences)]
     joint, blocks = _joint(sentences)
-    result = compare_counts(joint, metrics=["accuracy", "macro.f1"], seed=1, blocks=blocks)
+    result = compare_counts(joint, metrics=["accuracy", "macro.f1"], test=clfeval.Test(seed=1), blocks=blocks)
     assert all(p.exact for p in result.pairs)
 
     g, a, b, block, k = _arrays(sentences)
@@ -453,8 +453,8 @@ def test_blocks_of_one_instance_give_the_exact_instance_level_p_value() -> None:
     blocks = Blocks.of_instances(rows, list(range(len(rows))))
     assert sum(a != b for _, a, b in rows) <= 14  # few differing instances: enumerated either way
     metrics = ["accuracy", "macro.f1", "micro.f1"]
-    by_instance = compare_counts(joint, metrics=metrics, seed=1)
-    by_block = compare_counts(joint, metrics=metrics, seed=1, blocks=blocks)
+    by_instance = compare_counts(joint, metrics=metrics, test=clfeval.Test(seed=1))
+    by_block = compare_counts(joint, metrics=metrics, test=clfeval.Test(seed=1), blocks=blocks)
     assert all(p.exact for p in by_instance.pairs + by_block.pairs)
     for x, y in zip(by_instance.pairs, by_block.pairs):
         assert x.metric == y.metric and y.p_value == pytest.approx(x.p_value, abs=1e-12)
@@ -469,15 +469,15 @@ def test_blocks_of_one_instance_monte_carlo() -> None:
     joint = JointCounts(("A", "B"), Counter(rows))
     rounds = 2000
     metrics = ["macro.f1", "accuracy"]
-    by_instance = _p_values(compare_counts(joint, metrics=metrics, rounds=rounds, seed=1, exact_limit=0))
+    by_instance = _p_values(
+        compare_counts(joint, metrics=metrics, test=clfeval.Test(rounds=rounds, seed=1, exact_limit=0))
+    )
     in_order = sorted(rows)
     same_stream = _p_values(
         compare_counts(
             joint,
             metrics=metrics,
-            rounds=rounds,
-            seed=1,
-            exact_limit=0,
+            test=clfeval.Test(rounds=rounds, seed=1, exact_limit=0),
             blocks=Blocks.of_instances(in_order, list(range(len(rows)))),
         )
     )
@@ -486,9 +486,7 @@ def test_blocks_of_one_instance_monte_carlo() -> None:
         compare_counts(
             joint,
             metrics=metrics,
-            rounds=rounds,
-            seed=1,
-            exact_limit=0,
+            test=clfeval.Test(rounds=rounds, seed=1, exact_limit=0),
             blocks=Blocks.of_instances(rows, list(range(len(rows)))),
         )
     )
@@ -511,8 +509,8 @@ def test_sign_test_on_instances_is_mcnemar() -> None:
         assert s.p_value == m.p_value
     assert sign_test(paired).p_value == pytest.approx(_two_sided_sign_p(only_a, only_b), abs=1e-15)
     joint = JointCounts(("A", "B"), Counter(rows))
-    by_sign = compare_counts(joint, test="sign").pairs[0]
-    by_mcnemar = compare_counts(joint, test="mcnemar").pairs[0]
+    by_sign = compare_counts(joint, test=clfeval.Test("sign")).pairs[0]
+    by_mcnemar = compare_counts(joint, test=clfeval.Test("mcnemar")).pairs[0]
     assert by_sign.p_value == by_mcnemar.p_value and by_sign.difference == by_mcnemar.difference
 
 
@@ -536,26 +534,26 @@ def test_sign_test_on_blocks_counts_blocks() -> None:
         assert s.p_value == pytest.approx(p, abs=1e-15)
     on_instances = sign_test(paired)
     assert (on_instances.a_better, on_instances.b_better) == (3, 2)  # tokens: A right only 3 times, B only 2
-    result = compare_counts(joint, test="sign", alternative="greater", blocks=blocks)
+    result = compare_counts(joint, test=clfeval.Test("sign", alternative="greater"), blocks=blocks)
     assert result.pairs[0].p_value == pytest.approx(0.5, abs=1e-15) and result.pairs[0].sign.a_better == 2
     assert result.unit == "sentences" and result.n_units == 5
     with pytest.raises(clfeval.ClfevalError, match="--test sign"):
-        compare_counts(joint, test="mcnemar", blocks=blocks)
+        compare_counts(joint, test=clfeval.Test("mcnemar"), blocks=blocks)
 
 
 # --------------------------------------------------------------------------- block intervals
 
 
 def _scores(rows: list[tuple[str, str, str]], beta: float = 1.0) -> clfeval.Scores:
-    return clfeval.score([g for g, _, _ in rows], [a for _, a, _ in rows], beta=beta)
+    return clfeval.score([g for g, _, _ in rows], [a for _, a, _ in rows], scoring=clfeval.Scoring(beta=beta))
 
 
 def test_block_bootstrap_with_blocks_of_one_instance_is_the_instance_bootstrap() -> None:
     rows = _one_per_block(400, 41)
     scores = _scores(rows)
     blocks = Blocks.of_instances([(g, a) for g, a, _ in rows], list(range(len(rows))))
-    by_instance = with_intervals(scores, "bootstrap", seed=1, resamples=3000)
-    by_block = with_intervals(scores, "bootstrap", seed=1, resamples=3000, blocks=blocks)
+    by_instance = clfeval.with_intervals(scores, clfeval.CI("bootstrap", resamples=3000, seed=1))
+    by_block = clfeval.with_intervals(scores, clfeval.CI("bootstrap", resamples=3000, seed=1), blocks=blocks)
     assert by_block.intervals.unit == "blocks" and by_block.intervals.n_units == 400
     assert by_instance.intervals.unit == "instances"
     for key in (("averages", "macro", "f"), ("accuracy",), ("averages", "weighted", "f")):
@@ -594,8 +592,8 @@ def test_block_delta_with_blocks_of_one_instance_is_the_generic_delta_method(cas
     clustered = block_delta_variances(f, block_units(f, scores.counts, blocks))
     assert np.isfinite(generic).all() and (generic > 0).sum() > 20
     np.testing.assert_allclose(clustered, generic, rtol=1e-9, atol=1e-12)
-    by_instance = with_intervals(scores, "delta")
-    by_block = with_intervals(scores, "delta", blocks=blocks)
+    by_instance = clfeval.with_intervals(scores, "delta")
+    by_block = clfeval.with_intervals(scores, "delta", blocks=blocks)
     # the generic method everywhere, except β = 1 single-label averaged F1 (Takahashi's closed forms): per-label there
     keys = [k for k in f.keys if case != "beta 1" or k[0] == "per_label"]
     compared = 0
@@ -621,8 +619,8 @@ def test_block_intervals_are_wider_when_errors_hang_together() -> None:
     scores = clfeval.score(gold, pred)
     blocks = Blocks.of_instances(list(zip(gold, pred)), block, unit="sentences")
     for method in ("bootstrap", "delta"):
-        by_instance = with_intervals(scores, method, seed=3, resamples=2000)
-        by_block = with_intervals(scores, method, seed=3, resamples=2000, blocks=blocks)
+        by_instance = clfeval.with_intervals(scores, clfeval.CI(method, resamples=2000, seed=3))
+        by_block = clfeval.with_intervals(scores, clfeval.CI(method, resamples=2000, seed=3), blocks=blocks)
         for key in (("accuracy",), ("averages", "macro", "f")):
             low, high = by_instance.intervals.get(key)
             block_low, block_high = by_block.intervals.get(key)
@@ -808,7 +806,7 @@ def test_utt_lines_removed_by_skip_leave_one_block_and_a_warning_says_so(tmp_pat
 def test_few_or_uneven_blocks_are_warned_about() -> None:
     few = _sentences(5, 4, acc_a=0.9, acc_b=0.5, longest=6)
     joint, blocks = _joint(few)
-    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    result = compare_counts(joint, metrics=["accuracy"], test=clfeval.Test(seed=1), blocks=blocks)
     warned = " ".join(result.warnings)
     assert "only 5 blocks" in warned and "2^5 arrangements" in warned
     differ = sum(any(a != b for _, a, b in s) for s in few)
@@ -816,13 +814,11 @@ def test_few_or_uneven_blocks_are_warned_about() -> None:
     # one block holding most instances
     uneven = [[("L0", "L0", "L1")] * 40] + [[("L1", "L1", "L1")]] * 30
     joint, blocks = _joint(uneven)
-    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    result = compare_counts(joint, metrics=["accuracy"], test=clfeval.Test(seed=1), blocks=blocks)
     assert any("one block holds 40 of the 70 instances (57%)" in w for w in result.warnings)
     scores = with_intervals(
-        clfeval.score_counts(joint.system("A")),
-        "bootstrap",
-        resamples=50,
-        seed=1,
+        clfeval.score(joint.system("A")),
+        clfeval.CI("bootstrap", resamples=50, seed=1),
         blocks=Blocks.of_instances(
             [(g, a) for s in uneven for g, a, _ in s], [i for i, s in enumerate(uneven) for _ in s]
         ),
@@ -831,7 +827,7 @@ def test_few_or_uneven_blocks_are_warned_about() -> None:
     # many even blocks: no warning
     many = _sentences(40, 6, longest=3)
     joint, blocks = _joint(many)
-    result = compare_counts(joint, metrics=["accuracy"], seed=1, blocks=blocks)
+    result = compare_counts(joint, metrics=["accuracy"], test=clfeval.Test(seed=1), blocks=blocks)
     assert not any("block" in w for w in result.warnings)
 
 
@@ -847,7 +843,9 @@ def test_the_arrays_api_takes_blocks_as_the_files_do(tmp_path: Path) -> None:
     sys_a = [t[1] for s in sentences for t in s]
     sys_b = [t[2] for s in sentences for t in s]
     ids = [f"s{i}" for i, s in enumerate(sentences) for _ in s]
-    result = clfeval.compare(gold, {"A": sys_a, "B": sys_b}, metrics=["accuracy", "macro.f1"], seed=1, blocks=ids)
+    result = clfeval.compare(
+        gold, {"A": sys_a, "B": sys_b}, metrics=["accuracy", "macro.f1"], test=clfeval.Test(seed=1), blocks=ids
+    )
     assert result.unit == "blocks given with the instances" and result.n_units == len(sentences)
     g, a, b, block, k = _arrays(sentences)
     observed = _differences(g, a, b, k)
@@ -863,18 +861,21 @@ def test_the_arrays_api_takes_blocks_as_the_files_do(tmp_path: Path) -> None:
     (tmp_path / "ga.tsv").write_text(
         "word\tgold\tpred\tsent\n" + "".join(f"w\t{x}\t{y}\t{z}\n" for x, y, z in zip(gold, sys_a, ids))
     )
-    from_file = clfeval.score_file(
-        str(tmp_path / "ga.tsv"), gold_col="gold", pred_col="pred", block_col="sent", ci="delta"
+    from_file = clfeval.score(
+        clfeval.read(
+            str(tmp_path / "ga.tsv"), gold_col="gold", pred_col="pred", reading=clfeval.Reading(block_col="sent")
+        ),
+        ci="delta",
     )
     for labels in (gold, np.array(gold)):
         from_arrays = clfeval.score(
-            labels, sys_a, blocks=np.array(ids) if isinstance(labels, np.ndarray) else ids, ci="delta"
+            labels, sys_a, ci="delta", blocks=np.array(ids) if isinstance(labels, np.ndarray) else ids
         )
         assert from_arrays.intervals.n_units == from_file.intervals.n_units == len(sentences)
         for key, bounds in from_file.intervals.bounds.items():
             assert from_arrays.intervals.get(key) == pytest.approx(bounds, abs=1e-12), key
     assert clfeval.score(gold, sys_a, blocks=ids).to_dict()["options"]["blocks"] == "given"
-    sets = clfeval.score([[x] for x in gold], [[y] for y in sys_a], multilabel=True, blocks=ids, ci="delta")
+    sets = clfeval.score([[x] for x in gold], [[y] for y in sys_a], multilabel=True, ci="delta", blocks=ids)
     assert sets.intervals.n_units == len(sentences)
     with pytest.raises(clfeval.InputError, match="gold has 64 entries but blocks has 3: one per instance"):
         clfeval.score(gold, sys_a, blocks=["a", "b", "c"])

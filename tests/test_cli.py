@@ -357,17 +357,21 @@ def test_options_are_checked_before_any_input_is_read(tmp_path: Path, args: list
 
 
 def test_options_are_checked_before_reading_in_the_library(tmp_path: Path) -> None:
+    """The option groups check themselves when built, so a bad option stops a run before a reader is called; the
+    task options that are not in a group are checked before the task looks at its input."""
     import clfeval
 
     for call, message in (
-        (lambda: clfeval.score_file(str(tmp_path / "big.txt"), beta=-1), "beta"),
-        (lambda: clfeval.score_file(str(tmp_path / "big.txt"), ci="bootstrap", confidence=95), "confidence"),
-        (lambda: clfeval.compare_files(str(tmp_path / "g"), [str(tmp_path / "a"), "b"], test="x"), "unknown test"),
-        (lambda: clfeval.cv_files([str(tmp_path / "f1")], warn_above=-1), "warn_above"),
-        (lambda: clfeval.score_count_files(str(tmp_path / "c.json"), undefined="skip"), "undefined policy"),
-        (lambda: clfeval.finagle_file(str(tmp_path / "f"), threshold=None), "threshold"),
+        (lambda: clfeval.Scoring(beta=-1), "beta"),
+        (lambda: clfeval.CI("bootstrap", confidence=95), "confidence"),
+        (lambda: clfeval.Test("x"), "unknown test"),
+        (lambda: clfeval.cv(clfeval.Counted(None, folds={}), warn_above=-1), "warn_above"),
+        (lambda: clfeval.Scoring(undefined="skip"), "undefined policy"),
+        (lambda: clfeval.Reading(input_format="xls"), "input format"),
+        (lambda: clfeval.Training(str(tmp_path / "missing.txt")), "no such file"),
+        (lambda: clfeval.finagle(clfeval.Counted(None), threshold=None), "threshold"),
     ):
-        with pytest.raises(clfeval.OptionError, match=message):
+        with pytest.raises(clfeval.ClfevalError, match=message):
             call()
 
 
@@ -434,7 +438,7 @@ def test_count_files_and_figures_are_written_whole(tmp_path: Path) -> None:
 
     counts = clfeval.count_labels(["a", "b"], ["a", "a"])
     clfeval.save_counts(counts, str(tmp_path / "c.json"))
-    assert clfeval.load_counts(str(tmp_path / "c.json")).n_instances == 2
+    assert clfeval.load_counts(str(tmp_path / "c.json")).counts.n_instances == 2
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]  # no temporary file left
 
 

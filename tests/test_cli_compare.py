@@ -105,12 +105,10 @@ def test_json_contract(systems: dict[str, Path]) -> None:
     assert data["results"]["svm"]["schema"] == "clfeval.score/1"
     assert data["results"]["svm"]["averages"]["macro"]["f1"] == data["scores"]["svm"]["macro.f1"]
     assert data["inputs"]["pred_files"] == {"bert": str(systems["bert"]), "svm": str(systems["svm"])}
-    api = clfeval.compare_files(
-        str(systems["gold"]),
-        [str(systems["bert"]), str(systems["svm"])],
-        seed=1,
-        rounds=500,
+    api = clfeval.compare(
+        clfeval.read(str(systems["gold"]), *[str(systems["bert"]), str(systems["svm"])]),
         metrics=["macro.f1", "micro.f1", "weighted.recall"],
+        test=clfeval.Test(rounds=500, seed=1),
     )
     assert json.loads(api.render("json")) == data
 
@@ -284,9 +282,9 @@ def test_jsonl_list_columns_and_parquet(tmp_path: Path) -> None:
     expected = clfeval.compare(
         [r["gold"] for r in rows],
         {"x": [r["x"] for r in rows], "y": [r["y"] for r in rows]},
-        multilabel=True,
         metrics="micro.f1",
-        seed=1,
+        test=clfeval.Test(seed=1),
+        multilabel=True,
     )
     assert data["pairs"][0]["p_value"] == pytest.approx(expected.pairs[0].p_value)
     assert data["scores"]["x"]["micro.f1"] == pytest.approx(expected.score("x", "micro.f1"))

@@ -380,21 +380,22 @@ def _report(result: Any) -> dict:
 def test_every_engine_scores_single_label_parts_alike(client: Any, data: dict) -> None:
     import clfeval
 
-    embedded_parts = clfeval.score_file(
-        data["parts"]["parquet"], gold_col="gold", pred_col="pred", ci="bootstrap", seed=5, resamples=300
+    embedded_parts = clfeval.score(
+        clfeval.read(data["parts"]["parquet"], gold_col="gold", pred_col="pred"),
+        ci=clfeval.CI("bootstrap", resamples=300, seed=5),
     )
-    one_file = clfeval.score_file(
-        data["whole"]["csv"], gold_col="gold", pred_col="pred", ci="bootstrap", seed=5, resamples=300
+    one_file = clfeval.score(
+        clfeval.read(data["whole"]["csv"], gold_col="gold", pred_col="pred"),
+        ci=clfeval.CI("bootstrap", resamples=300, seed=5),
     )
-    on_dask = clfeval.score_file(
-        str(data["root"] / "parts" / "part-*.parquet"),
-        gold_col="gold",
-        pred_col="pred",
-        ci="bootstrap",
-        seed=5,
-        resamples=300,
-        engine="dask",
-        scheduler=client,
+    on_dask = clfeval.score(
+        clfeval.read(
+            str(data["root"] / "parts" / "part-*.parquet"),
+            gold_col="gold",
+            pred_col="pred",
+            reading=clfeval.Reading(engine="dask", scheduler=client),
+        ),
+        ci=clfeval.CI("bootstrap", resamples=300, seed=5),
     )
     assert _report(embedded_parts) == _report(one_file) == _report(on_dask)
     assert on_dask.options["engine"] == "dask" and "engine" not in one_file.options
@@ -403,16 +404,20 @@ def test_every_engine_scores_single_label_parts_alike(client: Any, data: dict) -
 def test_every_engine_scores_multilabel_alike(client: Any, data: dict) -> None:
     import clfeval
 
-    options = dict(gold_col="gold_set", pred_col="pred_set", multilabel=True)
-    embedded = clfeval.score_file(data["whole"]["csv"], **options)
-    on_dask = clfeval.score_file(data["parts"]["csv"], engine="dask", scheduler=client, **options)
-    lists = clfeval.score_file(
-        data["parts"]["parquet"],
-        gold_col="gold_list",
-        pred_col="pred_list",
-        multilabel=True,
-        engine="dask",
-        scheduler=client,
+    columns = dict(gold_col="gold_set", pred_col="pred_set")
+    embedded = clfeval.score(clfeval.read(data["whole"]["csv"], **columns, reading=clfeval.Reading(multilabel=True)))
+    on_dask = clfeval.score(
+        clfeval.read(
+            data["parts"]["csv"], **columns, reading=clfeval.Reading(engine="dask", scheduler=client, multilabel=True)
+        )
+    )
+    lists = clfeval.score(
+        clfeval.read(
+            data["parts"]["parquet"],
+            gold_col="gold_list",
+            pred_col="pred_list",
+            reading=clfeval.Reading(engine="dask", scheduler=client, multilabel=True),
+        )
     )
     assert _report(embedded) == _report(on_dask) == _report(lists)
     assert embedded.task == "multi-label" and embedded.n_instances == N_ROWS
@@ -421,15 +426,20 @@ def test_every_engine_scores_multilabel_alike(client: Any, data: dict) -> None:
 def test_every_engine_compares_alike(client: Any, data: dict) -> None:
     import clfeval
 
-    options = dict(gold_col="gold", pred_cols=["pred", "predB"], metrics=["macro.f1", "accuracy"], rounds=300, seed=9)
-    embedded = clfeval.compare_files(data["whole"]["parquet"], **options)
-    on_dask = clfeval.compare_files(data["parts"]["parquet"], engine="dask", scheduler=client, **options)
-    assert _report(embedded) == _report(on_dask)
-    counts = clfeval.counts_of_frame(
-        dd.read_parquet(data["parts"]["parquet"]), gold_col="gold", pred_cols=["pred", "predB"], scheduler=client
+    columns = dict(gold_col="gold", pred_col=["pred", "predB"])
+    options = dict(metrics=["macro.f1", "accuracy"], test=clfeval.Test(rounds=300, seed=9))
+    embedded = clfeval.compare(clfeval.read(data["whole"]["parquet"], **columns), **options)
+    on_dask = clfeval.compare(
+        clfeval.read(data["parts"]["parquet"], **columns, reading=clfeval.Reading(engine="dask", scheduler=client)),
+        **options,
     )
+    assert _report(embedded) == _report(on_dask)
+    counted = clfeval.counts_of_frame(
+        dd.read_parquet(data["parts"]["parquet"]), gold_col="gold", pred_col=["pred", "predB"], scheduler=client
+    )
+    counts = counted.counts
     assert isinstance(counts, clfeval.JointCounts) and counts.systems == ("pred", "predB")
-    from_frame = clfeval.compare_counts(counts, metrics=["macro.f1", "accuracy"], rounds=300, seed=9)
+    from_frame = clfeval.compare(counted, **options)
     assert _report(from_frame)["pairs"] == _report(embedded)["pairs"]
 
 
@@ -484,9 +494,12 @@ def test_finagle_on_dask_equals_the_embedded_reader(client: Any, tmp_path: Path)
         path = tmp_path / f"conf-{i}.parquet"
         pl.DataFrame({"gold": gold[chunk], "pred": pred[chunk], "conf": conf[chunk]}).write_parquet(path)
         parts.append(str(path))
-    options = dict(gold_col="gold", pred_col="pred", conf_col="conf", expected_accuracy=0.5)
-    embedded = clfeval.finagle_file(parts, **options)
-    on_dask = clfeval.finagle_file(parts, engine="dask", scheduler=client, **options)
+    columns = dict(gold_col="gold", pred_col="pred", conf_col="conf")
+    embedded = clfeval.finagle(clfeval.read_confidences(parts, **columns), expected_accuracy=0.5)
+    on_dask = clfeval.finagle(
+        clfeval.read_confidences(parts, **columns, reading=clfeval.Reading(engine="dask", scheduler=client)),
+        expected_accuracy=0.5,
+    )
     assert on_dask.moved == embedded.moved and on_dask.threshold == embedded.threshold
     for name in ("normal", "changed", "upper"):
         assert on_dask.scenarios[name].averages == embedded.scenarios[name].averages

@@ -64,9 +64,7 @@ def test_randomization_p_values_agree_with_a_per_instance_reference(name: str) -
         gold,
         {"A": a, "B": b},
         metrics=spec["metrics"],
-        rounds=20_000,
-        seed=3,
-        exact_limit=0,
+        test=clfeval.Test(rounds=20_000, seed=3, exact_limit=0),
         multilabel=spec["multilabel"],
     )
     labels = list(ours.first.labels)
@@ -77,8 +75,8 @@ def test_randomization_p_values_agree_with_a_per_instance_reference(name: str) -
         swap = rng.random(len(gold)) < 0.5
         aa = [y if s else x for x, y, s in zip(a, b, swap)]
         bb = [x if s else y for x, y, s in zip(a, b, swap)]
-        ra = clfeval.score(gold, aa, labels=labels, multilabel=spec["multilabel"])
-        rb = clfeval.score(gold, bb, labels=labels, multilabel=spec["multilabel"])
+        ra = clfeval.score(gold, aa, multilabel=spec["multilabel"], scoring=clfeval.Scoring(labels=labels))
+        rb = clfeval.score(gold, bb, multilabel=spec["multilabel"], scoring=clfeval.Scoring(labels=labels))
         d = np.array([_value(ra, m) - _value(rb, m) for m in spec["metrics"]])
         hits += np.abs(d) >= np.abs(observed) - 1e-12
     p_ref = (hits + 1) / (rounds + 1)
@@ -96,14 +94,18 @@ def test_exact_enumeration_through_the_api_equals_brute_force() -> None:
     ours = clfeval.compare(gold, [a, b], metrics=["macro.f1", "accuracy"])
     differ = [i for i in range(len(gold)) if a[i] != b[i]]
     for metric, attr in (("macro.f1", lambda r: r.averages["macro"]["f"]), ("accuracy", lambda r: r.accuracy)):
-        observed = attr(clfeval.score(gold, a, labels=list("abc"))) - attr(clfeval.score(gold, b, labels=list("abc")))
+        observed = attr(clfeval.score(gold, a, scoring=clfeval.Scoring(labels=list("abc")))) - attr(
+            clfeval.score(gold, b, scoring=clfeval.Scoring(labels=list("abc")))
+        )
         hits = 0
         for bits in itertools.product([0, 1], repeat=len(differ)):
             aa, bb = list(a), list(b)
             for i, bit in zip(differ, bits):
                 if bit:
                     aa[i], bb[i] = b[i], a[i]
-            d = attr(clfeval.score(gold, aa, labels=list("abc"))) - attr(clfeval.score(gold, bb, labels=list("abc")))
+            d = attr(clfeval.score(gold, aa, scoring=clfeval.Scoring(labels=list("abc")))) - attr(
+                clfeval.score(gold, bb, scoring=clfeval.Scoring(labels=list("abc")))
+            )
             hits += abs(d) >= abs(observed) - 1e-12
         pair = ours.pair("A", "B", metric)
         assert pair.exact and pair.rounds == 2 ** len(differ)
@@ -115,15 +117,21 @@ def test_systems_are_scored_over_one_label_set() -> None:
     # A never predicts 'z' and B never predicts 'y': each alone would see a different union label set
     gold = ["x", "y", "z", "x", "y", "z"]
     result = clfeval.compare(
-        gold, {"A": ["x", "y", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]}, metrics=["macro.f1"], seed=1
+        gold,
+        {"A": ["x", "y", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]},
+        metrics=["macro.f1"],
+        test=clfeval.Test(seed=1),
     )
     for name, pred in (("A", ["x", "y", "y", "x", "x", "y"]), ("B", ["x", "z", "z", "x", "x", "z"])):
-        alone = clfeval.score(gold, pred, labels=["x", "y", "z"])
+        alone = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["x", "y", "z"]))
         assert result.results[name].labels == ("x", "y", "z")
         assert result.score(name, "macro.f1") == pytest.approx(alone.averages["macro"]["f"])
     assert result.first.label_source == "union"
     gold_only = clfeval.compare(
-        gold, {"A": ["x", "w", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]}, labels_from="gold", seed=1
+        gold,
+        {"A": ["x", "w", "y", "x", "x", "y"], "B": ["x", "z", "z", "x", "x", "z"]},
+        test=clfeval.Test(seed=1),
+        scoring=clfeval.Scoring(labels_from="gold"),
     )
     assert gold_only.first.labels == ("x", "y", "z")
     assert any("outside the label set" in w for w in gold_only.warnings)
@@ -133,12 +141,12 @@ def test_every_reported_score_is_a_metric_and_matches_score() -> None:
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 3, 80)
     a, b = _noisy(rng, gold, 3, 0.7), _noisy(rng, gold, 3, 0.6)
-    alone = clfeval.score(gold, a, labels=["0", "1", "2"])
+    alone = clfeval.score(gold, a, scoring=clfeval.Scoring(labels=["0", "1", "2"]))
     names = [f"{avg}.{m}" for avg in alone.averages for m in ("precision", "recall", "f1")]
     names += ["accuracy", "micro_fpr"] + [
         f"per_label.{lab}.{m}" for lab in alone.labels for m in ("precision", "recall", "f1", "specificity")
     ]
-    result = clfeval.compare(gold, {"A": a, "B": b}, metrics=names, rounds=50, seed=1, exact_limit=0)
+    result = clfeval.compare(gold, {"A": a, "B": b}, metrics=names, test=clfeval.Test(rounds=50, seed=1, exact_limit=0))
     for name in names:
         assert result.score("A", name) == pytest.approx(_value(alone, name), abs=1e-12), name
         pair = result.pair("A", "B", name)
@@ -186,7 +194,7 @@ def test_three_systems_every_pair_holm_and_ranking() -> None:
         "strong": _noisy(rng, gold, 5, 0.8),
         "strong2": _noisy(rng, gold, 5, 0.8),
     }
-    result = clfeval.compare(gold, preds, metrics=["macro.f1", "accuracy"], rounds=2000, seed=4)
+    result = clfeval.compare(gold, preds, metrics=["macro.f1", "accuracy"], test=clfeval.Test(rounds=2000, seed=4))
     assert [(p.a, p.b) for p in result.pairs[:3]] == [("weak", "strong"), ("weak", "strong2"), ("strong", "strong2")]
     for metric in ("macro.f1", "accuracy"):
         tests = [p for p in result.pairs if p.metric == metric]
@@ -197,7 +205,7 @@ def test_three_systems_every_pair_holm_and_ranking() -> None:
         top = {r["system"]: r for r in ranking[:2]}
         assert set(top) == {"strong", "strong2"}
         assert all(r["better_than"] == ["weak"] for r in top.values())
-    baseline = clfeval.compare(gold, preds, baseline="weak", rounds=500, seed=4)
+    baseline = clfeval.compare(gold, preds, test=clfeval.Test(rounds=500, seed=4), baseline="weak")
     assert [(p.a, p.b) for p in baseline.pairs] == [("strong", "weak"), ("strong2", "weak")]
     assert baseline.to_dict()["comparisons"] == "baseline"
 
@@ -206,19 +214,21 @@ def test_seed_reproduces_and_pairs_have_their_own_streams() -> None:
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 4, 500)
     preds = {"A": _noisy(rng, gold, 4, 0.7), "B": _noisy(rng, gold, 4, 0.7), "C": _noisy(rng, gold, 4, 0.66)}
-    one = clfeval.compare(gold, preds, rounds=300, seed=42, exact_limit=0)
-    two = clfeval.compare(gold, preds, rounds=300, seed=42, exact_limit=0)
+    one = clfeval.compare(gold, preds, test=clfeval.Test(rounds=300, seed=42, exact_limit=0))
+    two = clfeval.compare(gold, preds, test=clfeval.Test(rounds=300, seed=42, exact_limit=0))
     assert [p.p_value for p in one.pairs] == [p.p_value for p in two.pairs]
     # a pair's stream is keyed by its two names: the same numbers whichever other systems are compared
-    against_b = clfeval.compare(gold, preds, baseline="B", rounds=300, seed=42, exact_limit=0)
+    against_b = clfeval.compare(gold, preds, test=clfeval.Test(rounds=300, seed=42, exact_limit=0), baseline="B")
     c_first = clfeval.compare(
-        gold, {"C": preds["C"], "A": preds["A"], "B": preds["B"]}, rounds=300, seed=42, exact_limit=0
+        gold, {"C": preds["C"], "A": preds["A"], "B": preds["B"]}, test=clfeval.Test(rounds=300, seed=42, exact_limit=0)
     )
-    two = clfeval.compare(gold, {"A": preds["A"], "B": preds["B"]}, rounds=300, seed=42, exact_limit=0)
+    two = clfeval.compare(
+        gold, {"A": preds["A"], "B": preds["B"]}, test=clfeval.Test(rounds=300, seed=42, exact_limit=0)
+    )
     for other in (against_b, c_first, two):
         assert other.pair("A", "B").p_value == one.pair("A", "B").p_value
     assert c_first.pair("C", "B").p_value == against_b.pair("C", "B").p_value
-    drawn = clfeval.compare(gold, preds, rounds=50, exact_limit=0)
+    drawn = clfeval.compare(gold, preds, test=clfeval.Test(rounds=50, exact_limit=0))
     assert isinstance(drawn.seed, int) and drawn.to_dict()["seed"] == drawn.seed
 
 
@@ -229,13 +239,13 @@ def test_the_order_counts_arrive_in_does_not_change_seeded_results() -> None:
     joint = count_systems(gold, {"A": _noisy(rng, gold, 5, 0.7), "B": _noisy(rng, gold, 5, 0.7)})
     backwards = JointCounts(joint.systems, dict(reversed(list(joint.rows.items()))))
     for test in ("ar", "bootstrap"):
-        one = clfeval.compare_counts(joint, test=test, rounds=300, seed=7, exact_limit=0)
-        two = clfeval.compare_counts(backwards, test=test, rounds=300, seed=7, exact_limit=0)
+        one = clfeval.compare(joint, test=clfeval.Test(test, rounds=300, seed=7, exact_limit=0))
+        two = clfeval.compare(backwards, test=clfeval.Test(test, rounds=300, seed=7, exact_limit=0))
         assert one.pairs[0].p_value == two.pairs[0].p_value and one.pairs[0].ci == two.pairs[0].ci
     sets = clfeval.count_label_sets(*_label_sets(rng, 300)[:2])
     shuffled = clfeval.LabelSetCounts(dict(reversed(list(sets.pairs.items()))))
-    first = clfeval.with_intervals(clfeval.score_counts(sets), "bootstrap", resamples=200, seed=3)
-    second = clfeval.with_intervals(clfeval.score_counts(shuffled), "bootstrap", resamples=200, seed=3)
+    first = clfeval.with_intervals(clfeval.score(sets), clfeval.CI("bootstrap", resamples=200, seed=3))
+    second = clfeval.with_intervals(clfeval.score(shuffled), clfeval.CI("bootstrap", resamples=200, seed=3))
     assert first.intervals.bounds == second.intervals.bounds
 
 
@@ -243,12 +253,12 @@ def test_paired_bootstrap_gives_an_interval_and_ar_can_add_one() -> None:
     rng = np.random.default_rng(6)
     gold = rng.integers(0, 3, 400)
     a, b = _noisy(rng, gold, 3, 0.8), _noisy(rng, gold, 3, 0.7)
-    boot = clfeval.compare(gold, [a, b], test="bootstrap", rounds=1000, seed=1)
+    boot = clfeval.compare(gold, [a, b], test=clfeval.Test("bootstrap", rounds=1000, seed=1))
     pair = boot.pairs[0]
     assert pair.ci is not None and pair.ci[0] < pair.difference < pair.ci[1] and pair.rounds == 1000
-    ar = clfeval.compare(gold, [a, b], ci="bootstrap", rounds=1000, seed=1, exact_limit=0)
+    ar = clfeval.compare(gold, [a, b], test=clfeval.Test(rounds=1000, seed=1, ci="bootstrap", exact_limit=0))
     assert ar.pairs[0].ci is not None and ar.to_dict()["ci"] == {"method": "bootstrap", "confidence": 0.95}
-    assert clfeval.compare(gold, [a, b], rounds=100, seed=1).pairs[0].ci is None
+    assert clfeval.compare(gold, [a, b], test=clfeval.Test(rounds=100, seed=1)).pairs[0].ci is None
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
@@ -258,7 +268,7 @@ def test_mcnemar_through_the_api_against_scipy(alternative: str) -> None:
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 3, 300)
     a, b = _noisy(rng, gold, 3, 0.75), _noisy(rng, gold, 3, 0.7)
-    result = clfeval.compare(gold, [a, b], test="mcnemar", alternative=alternative)
+    result = clfeval.compare(gold, [a, b], test=clfeval.Test("mcnemar", alternative=alternative))
     pair = result.pairs[0]
     only_a = int(np.sum((a == gold) & (b != gold)))
     only_b = int(np.sum((a != gold) & (b == gold)))
@@ -268,7 +278,7 @@ def test_mcnemar_through_the_api_against_scipy(alternative: str) -> None:
     assert pair.p_value == pytest.approx(expected, rel=1e-9)
     assert result.metrics == ("accuracy",) and result.rounds is None and pair.exact
     with pytest.raises(OptionError, match="accuracy only"):
-        clfeval.compare(gold, [a, b], test="mcnemar", metrics="macro.f1")
+        clfeval.compare(gold, [a, b], metrics="macro.f1", test="mcnemar")
 
 
 @pytest.mark.simulation
@@ -279,7 +289,9 @@ def test_ar_holds_its_level_under_the_null() -> None:
     datasets, rejections = 300, 0
     for i in range(datasets):
         gold = rng.integers(0, 4, 120)
-        result = clfeval.compare(gold, [_noisy(rng, gold, 4, 0.7), _noisy(rng, gold, 4, 0.7)], rounds=199, seed=i)
+        result = clfeval.compare(
+            gold, [_noisy(rng, gold, 4, 0.7), _noisy(rng, gold, 4, 0.7)], test=clfeval.Test(rounds=199, seed=i)
+        )
         rejections += result.pairs[0].p_value <= 0.05
     rate = rejections / datasets
     assert 0.05 - 3 * math.sqrt(0.05 * 0.95 / datasets) < rate < 0.05 + 3 * math.sqrt(0.05 * 0.95 / datasets)
@@ -287,15 +299,14 @@ def test_ar_holds_its_level_under_the_null() -> None:
 
 def test_identical_systems_and_undefined_differences() -> None:
     gold = ["a", "b", "a", "b"]
-    same = clfeval.compare(gold, [["a", "a", "a", "b"], ["a", "a", "a", "b"]], seed=1)
+    same = clfeval.compare(gold, [["a", "a", "a", "b"], ["a", "a", "a", "b"]], test=clfeval.Test(seed=1))
     assert same.pairs[0].difference == 0 and same.pairs[0].p_value == 1 and same.pairs[0].exact
     undefined = clfeval.compare(
         ["a", "a"],
         [["a", "a"], ["a", "a"]],
         metrics=["per_label.b.precision"],
-        zero_division="nan",
-        labels=["a", "b"],
-        seed=1,
+        test=clfeval.Test(seed=1),
+        scoring=clfeval.Scoring(zero_division="nan", labels=["a", "b"]),
     )
     pair = undefined.pairs[0]
     assert math.isnan(pair.difference) and math.isnan(pair.p_value) and not pair.significant
@@ -306,19 +317,20 @@ def test_identical_systems_and_undefined_differences() -> None:
 
 def test_bad_options_fail_with_the_valid_names() -> None:
     gold, a, b = ["a", "b"], ["a", "a"], ["b", "b"]
-    for kwargs, needle in (
-        (dict(test="t"), "ar"),
-        (dict(alternative="x"), "two-sided"),
-        (dict(baseline="Q"), "unknown baseline"),
-        (dict(rounds=0), "rounds"),
-        (dict(metrics="macro.f9"), "macro.f1"),
-        (dict(ci="delta"), "bootstrap"),
-        (dict(alpha=2), "alpha"),
-        (dict(metrics=[]), "no metric"),
-        (dict(test="mcnemar", ci="bootstrap"), "McNemar"),
+    # the test's settings are refused when its group is built (a name alone, when compare builds it)
+    for test, kwargs, needle in (
+        ("t", {}, "ar"),
+        (dict(alternative="x"), {}, "two-sided"),
+        ({}, dict(baseline="Q"), "unknown baseline"),
+        (dict(rounds=0), {}, "rounds"),
+        ({}, dict(metrics="macro.f9"), "macro.f1"),
+        (dict(ci="delta"), {}, "bootstrap"),
+        (dict(alpha=2), {}, "alpha"),
+        ({}, dict(metrics=[]), "no metric"),
+        (dict(name="mcnemar", ci="bootstrap"), {}, "McNemar"),
     ):
         with pytest.raises(OptionError, match=needle):
-            clfeval.compare(gold, [a, b], **kwargs)
+            clfeval.compare(gold, [a, b], test=test if isinstance(test, str) else clfeval.Test(**test), **kwargs)
     with pytest.raises(OptionError, match="at least two"):
         clfeval.compare(gold, [a])
     with pytest.raises(clfeval.InputError, match="ends early"):
@@ -346,7 +358,9 @@ def test_mcnemar_extreme_tails_do_not_cancel() -> None:
     from scipy import stats
 
     gold = ["a"] * 200
-    result = clfeval.compare(gold, {"A": gold, "B": ["b"] * 100 + ["a"] * 100}, test="mcnemar", alternative="greater")
+    result = clfeval.compare(
+        gold, {"A": gold, "B": ["b"] * 100 + ["a"] * 100}, test=clfeval.Test("mcnemar", alternative="greater")
+    )
     assert result.pairs[0].p_value == pytest.approx(
         stats.binomtest(100, 100, 0.5, alternative="greater").pvalue, rel=1e-9
     )
@@ -359,14 +373,14 @@ def test_ranking_of_undefined_scores_and_ties() -> None:
         gold,
         {"X": list("aaaabbbb"), "Y": list("aaaaaaaa"), "Z": list("aaaabbba")},
         metrics=["per_label.b.precision"],
-        zero_division="nan",
-        seed=1,
+        test=clfeval.Test(seed=1),
+        scoring=clfeval.Scoring(zero_division="nan"),
     )
     ranking = undefined.ranking("per_label.b.precision")
     assert [(r["system"], r["rank"]) for r in ranking] == [("X", 1), ("Z", 1), ("Y", None)]
     assert undefined.to_dict()["ranking"]["per_label.b.precision"][2]["rank"] is None
     gold = list("aaaabbbbcccc")
-    tied = clfeval.compare(gold, {"X": list("aacbbbbaabcc"), "Y": list("bacaabcbaccc")}, seed=1)
+    tied = clfeval.compare(gold, {"X": list("aacbbbbaabcc"), "Y": list("bacaabcbaccc")}, test=clfeval.Test(seed=1))
     assert tied.score("X", "macro.f1") != tied.score("Y", "macro.f1")  # equal but for rounding
     assert [r["rank"] for r in tied.ranking("macro.f1")] == [1, 1]
 
@@ -375,9 +389,15 @@ def test_fractional_beta_per_label_metric_round_trips() -> None:
     key = metric_key("per_label.a.f0.5", labels=["a", "b"], task="single-label", beta=0.5)
     assert key == ("per_label", "a", "f") and metric_name(key, 0.5) == "per_label.a.f0.5"
     assert metric_key("per_label.x.y.recall", labels=["x.y"], task="single-label") == ("per_label", "x.y", "recall")
-    result = clfeval.compare(list("abab"), [list("abaa"), list("bbab")], beta=0.5, metrics="per_label.a.f0.5", seed=1)
+    result = clfeval.compare(
+        list("abab"),
+        [list("abaa"), list("bbab")],
+        metrics="per_label.a.f0.5",
+        test=clfeval.Test(seed=1),
+        scoring=clfeval.Scoring(beta=0.5),
+    )
     assert result.score("A", "per_label.a.f0.5") == pytest.approx(
-        clfeval.score(list("abab"), list("abaa"), beta=0.5).per_label["a"].f
+        clfeval.score(list("abab"), list("abaa"), scoring=clfeval.Scoring(beta=0.5)).per_label["a"].f
     )
 
 
@@ -385,16 +405,16 @@ def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> Non
     rng = np.random.default_rng(6)
     gold = rng.integers(0, 3, 300)
     a, b = _noisy(rng, gold, 3, 0.8), _noisy(rng, gold, 3, 0.7)
-    assert clfeval.compare(gold, [a, b], test="bootstrap", ci="none", rounds=200, seed=1).pairs[0].ci is None
+    assert (
+        clfeval.compare(gold, [a, b], test=clfeval.Test("bootstrap", rounds=200, seed=1, ci="none")).pairs[0].ci is None
+    )
     gold = ["a"] * 40 + ["b"] * 2
     result = clfeval.compare(
         gold,
         {"A": gold, "B": ["a"] * 40 + ["a", "b"]},
-        test="bootstrap",
-        rounds=400,
-        seed=2,
         metrics=["macro.precision"],
-        zero_division="nan",
+        test=clfeval.Test("bootstrap", rounds=400, seed=2),
+        scoring=clfeval.Scoring(zero_division="nan"),
     )
     pair = result.pairs[0]
     assert pair.undefined_rounds > 0 and pair.ci is not None and not any(map(math.isnan, pair.ci))
@@ -403,5 +423,5 @@ def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> Non
 
 
 def test_exact_limit_zero_never_enumerates() -> None:
-    same = clfeval.compare(["a", "b"], [["a", "a"], ["a", "a"]], exact_limit=0, rounds=20, seed=1)
+    same = clfeval.compare(["a", "b"], [["a", "a"], ["a", "a"]], test=clfeval.Test(rounds=20, seed=1, exact_limit=0))
     assert not same.pairs[0].exact and same.pairs[0].rounds == 20

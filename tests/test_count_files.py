@@ -78,22 +78,25 @@ def test_count_files_add_up_to_the_whole_in_any_order(tmp_path: Path) -> None:
 def test_multilabel_and_joint_count_files(tmp_path: Path) -> None:
     whole, parts = _write_parts(tmp_path, multilabel=True, systems=2, parts=2)
     files = []
+    multilabel = clfeval.Reading(multilabel=True)
     for k, part in enumerate(parts):
-        counts, provenance, _ = clfeval.counts_of_files(
-            str(part), gold_col="gold", pred_cols=["sys0", "sys1"], multilabel=True
-        )
+        counted = clfeval.read(str(part), gold_col="gold", pred_col=["sys0", "sys1"], reading=multilabel)
+        counts = counted.counts
         assert isinstance(counts, clfeval.JointCounts) and counts.systems == ("sys0", "sys1")
-        clfeval.save_counts(counts, str(tmp_path / f"j{k}.json"), **provenance)
+        clfeval.save_counts(counted, str(tmp_path / f"j{k}.json"))
         files.append(str(tmp_path / f"j{k}.json"))
-        single, provenance, _ = clfeval.counts_of_files(str(part), gold_col="gold", pred_col="sys0", multilabel=True)
-        clfeval.save_counts(single, str(tmp_path / f"s{k}.json"), **provenance)
-    options = dict(metrics=["macro.f1", "samples.f1"], rounds=200, seed=3, multilabel=True)
-    direct = clfeval.compare_files(str(whole), gold_col="gold", pred_cols=["sys0", "sys1"], **options)
-    del options["multilabel"]
-    from_counts = clfeval.compare_count_files(files, **options)
+        single = clfeval.read(str(part), gold_col="gold", pred_col="sys0", reading=multilabel)
+        clfeval.save_counts(single, str(tmp_path / f"s{k}.json"))
+    options = dict(metrics=["macro.f1", "samples.f1"], test=clfeval.Test(rounds=200, seed=3))
+    direct = clfeval.compare(
+        clfeval.read(str(whole), gold_col="gold", pred_col=["sys0", "sys1"], reading=multilabel), **options
+    )
+    from_counts = clfeval.compare(clfeval.load_counts(files), **options)
     assert _comparable(from_counts.to_dict()) == _comparable(direct.to_dict())
-    one = clfeval.score_file(str(whole), gold_col="gold", pred_col="sys0", multilabel=True)
-    summed = clfeval.score_count_files([str(tmp_path / "s1.json"), str(tmp_path / "s0.json")])
+    one = clfeval.score(
+        clfeval.read(str(whole), gold_col="gold", pred_col="sys0", reading=clfeval.Reading(multilabel=True))
+    )
+    summed = clfeval.score(clfeval.load_counts([str(tmp_path / "s1.json"), str(tmp_path / "s0.json")]))
     assert _comparable(summed.to_dict()) == _comparable(one.to_dict())
     joint = json.loads(Path(files[0]).read_text())
     assert joint["kind"] == "joint" and joint["multilabel"] is True and joint["systems"] == ["sys0", "sys1"]
@@ -271,7 +274,7 @@ def test_count_file_label_sets_are_read_under_the_files_own_policies(tmp_path: P
         '{"schema": "clfeval.counts/1", "kind": "labelsets", "duplicates": "collapse", '
         '"pairs": [[["A", "A"], ["A"], 2], [[], ["B"], 1]]}'
     )
-    counts = clfeval.load_counts(str(tmp_path / "c.json"))
+    counts = clfeval.load_counts(str(tmp_path / "c.json")).counts
     assert counts.pairs == {(("A",), ("A",)): 2, ((), ("B",)): 1}
     (tmp_path / "n.json").write_text(
         '{"schema": "clfeval.counts/1", "kind": "labelsets", "empty": "label", "pairs": [[["NONE", "A"], ["A"], 1]]}'
@@ -289,7 +292,9 @@ def test_more_public_count_objects_refuse_what_is_not_a_count() -> None:
     with pytest.raises(InputError, match="cells\\[0\\]\\[0\\] is true"):
         clfeval.ConfusionCounts(("a", "b"), np.array([[True, False], [False, True]]))
     with pytest.raises(InputError, match="the frequency of 'A' is -5"):
-        clfeval.score(["A", "B"], ["A", "A"], train=clfeval.LabelFrequencies({"A": -5, "B": 1}, 3))
+        clfeval.score(
+            ["A", "B"], ["A", "A"], scoring=clfeval.Scoring(train=clfeval.LabelFrequencies({"A": -5, "B": 1}, 3))
+        )
     with pytest.raises(InputError, match="the frequency of 'B' is True"):
         clfeval.LabelFrequencies({"A": 1, "B": True}, 2)
     assert clfeval.LabelFrequencies({"A": 0.25, "B": 0.75}, 4).counts["B"] == 0.75  # relative frequencies weigh alike
@@ -297,8 +302,12 @@ def test_more_public_count_objects_refuse_what_is_not_a_count() -> None:
         clfeval.LabelCounts(("a",), np.array([-1]), np.array([0]), np.array([0]), np.array([0]), 1)
     with pytest.raises(InputError, match="exceeds N"):
         clfeval.LabelCounts.from_arrays(("a", "b"), [1, 1], [5, 0], [0, 0], n_instances=3)
-    with pytest.raises(clfeval.OptionError, match="score_counts takes ConfusionCounts or LabelSetCounts"):
-        clfeval.score_counts(clfeval.LabelCounts.from_arrays(("a",), [1], [0], [0]))
+    label_counts = clfeval.LabelCounts.from_arrays(("a",), [1], [0], [0])
+    for given in (clfeval.Counted(label_counts), label_counts):  # wrapped by a reader or not, the type is named
+        with pytest.raises(
+            clfeval.OptionError, match="score takes labels or ConfusionCounts / LabelSetCounts, not LabelCounts"
+        ):
+            clfeval.score(given)
 
 
 def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:

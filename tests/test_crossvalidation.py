@@ -41,7 +41,7 @@ def test_pooled_is_the_concatenation_and_the_mean_is_the_mean_of_fold_scores(mul
         for m, v in values.items():
             assert result.pooled.averages[name][m] == pytest.approx(v, abs=1e-12)
     assert result.pooled.accuracy == pytest.approx(whole.accuracy)
-    alone = [clfeval.score(g, p, labels=whole.labels, multilabel=multilabel) for g, p in folds]
+    alone = [clfeval.score(g, p, multilabel=multilabel, scoring=clfeval.Scoring(labels=whole.labels)) for g, p in folds]
     means = result.mean_of_folds()  # the measure names of Scores.averages: "f", not "f1"
     json_means = result.to_dict()["mean_of_folds"]  # the JSON's: "f1"
     for name in whole.averages:
@@ -76,7 +76,7 @@ def test_van_asch_equation_26_on_random_binary_folds() -> None:
         gold = np.concatenate([g for g, _ in folds])
         pred = np.concatenate([p for _, p in folds])
         ids = np.repeat(np.arange(k), sizes)
-        result = clfeval.cv(gold, pred, ids, labels=["A", "B"])
+        result = clfeval.cv(gold, pred, ids, scoring=clfeval.Scoring(labels=["A", "B"]))
         tp = lambda g, p, c: int(np.sum((g == c) & (p == c)))  # noqa: E731
         pooled = 2 * tp(gold, pred, "A") / (len(gold) + tp(gold, pred, "A") - tp(gold, pred, "B"))
         assert result.pooled.per_label["A"].f == pytest.approx(pooled, abs=1e-12)
@@ -102,7 +102,7 @@ def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
     gold = [x for g, _ in folds for x in g]
     pred = [x for _, p in folds for x in p]
     result = clfeval.cv(
-        gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci="bootstrap", seed=4, resamples=200
+        gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci=clfeval.CI("bootstrap", resamples=200, seed=4)
     )
     data = json.loads(result.render("json"))
     assert data["schema"] == "clfeval.cv/1" and data["n_folds"] == 5
@@ -126,9 +126,9 @@ def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
 
 def test_bad_options() -> None:
     with pytest.raises(OptionError):
-        clfeval.cv_counts([])
+        clfeval.cv([])
     with pytest.raises(OptionError, match="mix"):
-        clfeval.cv_counts([clfeval.count_labels(["a"], ["a"]), clfeval.count_label_sets([["a"]], [["a"]])])
+        clfeval.cv([clfeval.count_labels(["a"], ["a"]), clfeval.count_label_sets([["a"]], [["a"]])])
     with pytest.raises(clfeval.InputError, match="one entry per instance"):
         clfeval.cv(["a", "b"], ["a", "b"], [1])
 

@@ -3,8 +3,12 @@ point at (links, repository paths, JSON contracts, the quick start's commands) e
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -88,3 +92,20 @@ def test_every_json_contract_is_documented() -> None:
     headings = [line for line in (DOCS / "json.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
     for schema in sorted(schemas):
         assert any(f"`{schema}`" in h for h in headings), f"docs/json.md has no section for {schema}"
+
+
+def _python_blocks() -> list[tuple[str, str]]:
+    out = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for i, code in enumerate(re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)):
+            out.append((f"{page.relative_to(ROOT)}#{i + 1}", code))
+    return out
+
+
+@pytest.mark.parametrize(("where", "code"), _python_blocks(), ids=[w for w, _ in _python_blocks()])
+def test_every_python_example_in_the_docs_runs(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's and the reference's Python examples are run as written (from the repository's root, where
+    the bundled examples are), so none of them names a function or option the API no longer has."""
+    monkeypatch.chdir(ROOT)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, where, "exec"), {"__name__": "__docs__"})

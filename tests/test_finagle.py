@@ -152,7 +152,7 @@ def _tagger(seed: int = 0, n: int = 40_000, k: int = 30) -> tuple[np.ndarray, np
 def test_changed_raises_macro_precision_without_more_correct_predictions() -> None:
     """Van Asch Table 8's pattern: CHANGED lifts macro precision (and F) while accuracy does not rise."""
     gold, pred, conf, train = _tagger()
-    r = clfeval.finagle(gold, pred, conf, expected_accuracy=0.35, train=train)
+    r = clfeval.finagle(gold, pred, conf, expected_accuracy=0.35, scoring=clfeval.Scoring(train=train))
     normal, changed, upper = (r.scenarios[s] for s in ("normal", "changed", "upper"))
     assert r.target == "T00" and r.target_source == "training"
     assert changed.averages["macro"]["precision"] > normal.averages["macro"]["precision"]
@@ -221,7 +221,9 @@ def test_calibration_is_monotone_and_the_rule_follows_it() -> None:
 def test_target_defaults_and_an_unseen_target() -> None:
     gold, pred, conf = ["a", "b", "b", "c"], ["a", "b", "c", "c"], [0.9, 0.8, 0.2, 0.9]
     assert clfeval.finagle(gold, pred, conf, threshold=0.5).target == "b"  # most frequent gold label
-    assert clfeval.finagle(gold, pred, conf, threshold=0.5, train=["c", "c", "a"]).target == "c"
+    assert (
+        clfeval.finagle(gold, pred, conf, threshold=0.5, scoring=clfeval.Scoring(train=["c", "c", "a"])).target == "c"
+    )
     r = clfeval.finagle(gold, pred, conf, threshold=0.5, to="UNK")
     plain = clfeval.score(gold, pred)
     assert r.scenarios["normal"].labels == plain.labels and "UNK" not in r.scenarios["changed"].labels
@@ -275,7 +277,12 @@ def test_cli_on_timbl_output_with_distances(tmp_path: Path) -> None:
     assert set(doc["scenarios"]) == {"normal", "changed", "upper"}
     assert doc["scenarios"]["normal"]["n_instances"] == len(gold) and "schema" not in doc["scenarios"]["normal"]
     api = clfeval.finagle(
-        gold, pred, dist, expected_accuracy=0.35, lower_is_more_confident=True, train=["T01"] * 5 + ["T00"] * 3
+        gold,
+        pred,
+        dist,
+        expected_accuracy=0.35,
+        lower_is_more_confident=True,
+        scoring=clfeval.Scoring(train=["T01"] * 5 + ["T00"] * 3),
     )
     assert doc["moved"] == api.moved
     assert doc["scenarios"]["changed"]["averages"]["macro"]["precision"] == pytest.approx(
@@ -348,7 +355,7 @@ def test_list_columns_and_numeric_labels(tmp_path: Path) -> None:
 
     path = tmp_path / "ints.parquet"
     pl.DataFrame({"g": [1, 2, 2, 10, 10], "p": [1, 2, 10, 10, 1], "c": [0.9, 0.8, 0.1, 0.7, 0.2]}).write_parquet(path)
-    r = clfeval.finagle_file(str(path), gold_col="g", pred_col="p", conf_col="c", threshold=0.5)
+    r = clfeval.finagle(clfeval.read_confidences(str(path), gold_col="g", pred_col="p", conf_col="c"), threshold=0.5)
     assert r.target in {"2", "10"} and r.scenarios["normal"].labels == ("1", "2", "10")
     assert (
         r.moved

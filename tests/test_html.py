@@ -174,12 +174,15 @@ def test_multilabel_folding_keeps_the_empty_set_apart() -> None:
 
 
 def test_per_label_plot_names_each_zero_division() -> None:
-    result = clfeval.score(["a", "b", "a"], ["a", "a", "a"], labels=["a", "b", "c"])
+    result = clfeval.score(["a", "b", "a"], ["a", "a", "a"], scoring=clfeval.Scoring(labels=["a", "b", "c"]))
     plot = per_label_plot(result)
     notes = dict(zip(plot.rows, plot.notes))
     assert notes == {"a": "", "b": "0/0: precision", "c": "0/0: precision, recall, F1"}
     assert "drawn at 0 (--zero-division)" in plot.caption
-    assert "left undefined" in per_label_plot(clfeval.score(["a", "b"], ["a", "a"], zero_division="nan")).caption
+    assert (
+        "left undefined"
+        in per_label_plot(clfeval.score(["a", "b"], ["a", "a"], scoring=clfeval.Scoring(zero_division="nan"))).caption
+    )
 
 
 def test_per_label_plot_puts_the_weakest_first_with_each_interval() -> None:
@@ -205,9 +208,7 @@ def test_comparison_report_shows_each_difference_with_its_p_value_and_per_label_
         gold,
         {"X": list("abcabbaacaab") + ["<x>"] * 3, "Y": list("abccbcabbaab") + ["a"] * 3},
         metrics=["macro.f1", "accuracy"],
-        seed=1,
-        ci="bootstrap",
-        rounds=300,
+        test=clfeval.Test(rounds=300, seed=1, ci="bootstrap"),
     )
     html = cmp.render("html")
     _assert_self_contained(html)

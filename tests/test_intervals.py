@@ -29,7 +29,7 @@ TAKAHASHI_PRINTED = {
 
 def _takahashi(table) -> clfeval.Scores:
     gold_rows = np.array(table).T  # clfeval's orientation: rows gold
-    return clfeval.score_counts(clfeval.ConfusionCounts(("1", "2", "3"), gold_rows))
+    return clfeval.score(clfeval.ConfusionCounts(("1", "2", "3"), gold_rows))
 
 
 @pytest.mark.parametrize("table", TAKAHASHI_TABLES)
@@ -69,7 +69,7 @@ def test_closed_forms_agree_with_the_generic_delta_method() -> None:
     for _ in range(150):
         k = int(rng.integers(2, 8))
         cells = rng.integers(1, int(rng.integers(2, 2000)), (k, k))
-        scores = clfeval.score_counts(clfeval.ConfusionCounts(tuple(map(str, range(k))), cells))
+        scores = clfeval.score(clfeval.ConfusionCounts(tuple(map(str, range(k))), cells))
         f = ScoreFunction.of(scores)
         generic = delta_variances(f)
         for name, var in takahashi_variances(cells).items():
@@ -81,7 +81,7 @@ def test_generic_delta_method_matches_textbook_variances() -> None:
     """Accuracy: a(1−a)/n. Precision of λ: P(1−P)/(n·q) with q the share predicted λ (unconditional)."""
     rng = np.random.default_rng(4)
     cells = rng.integers(1, 50, (4, 4))
-    scores = clfeval.score_counts(clfeval.ConfusionCounts(tuple("abcd"), cells))
+    scores = clfeval.score(clfeval.ConfusionCounts(tuple("abcd"), cells))
     f = ScoreFunction.of(scores)
     var = delta_variances(f)
     n = cells.sum()
@@ -126,7 +126,7 @@ def _instance_bootstrap(gold: np.ndarray, pred: np.ndarray, resamples: int, key,
     out = []
     for _ in range(resamples):
         idx = rng.integers(0, len(gold), len(gold))
-        r = clfeval.score(gold[idx], pred[idx], labels=labels, labels_from="given")
+        r = clfeval.score(gold[idx], pred[idx], scoring=clfeval.Scoring(labels=labels, labels_from="given"))
         out.append(ScoreFunction.value_of(r, key))
     return np.array(out)
 
@@ -154,7 +154,10 @@ def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:
     loo = np.array(
         [
             ScoreFunction.value_of(
-                clfeval.score(np.delete(gold, i), np.delete(pred, i), labels=labels, labels_from="given"), key
+                clfeval.score(
+                    np.delete(gold, i), np.delete(pred, i), scoring=clfeval.Scoring(labels=labels, labels_from="given")
+                ),
+                key,
             )
             for i in range(40)
         ]
@@ -188,7 +191,9 @@ def test_bca_agrees_with_scipy_on_instances() -> None:
     rng = np.random.default_rng(6)
     gold = rng.integers(0, 3, 300)
     pred = np.where(rng.random(300) < 0.75, gold, rng.integers(0, 3, 300))
-    ours = clfeval.score(gold, pred, ci="bootstrap-bca", resamples=20000, seed=1).intervals.get(("accuracy",))
+    ours = clfeval.score(gold, pred, ci=clfeval.CI("bootstrap-bca", resamples=20000, seed=1)).intervals.get(
+        ("accuracy",)
+    )
     theirs = stats.bootstrap(
         ((gold == pred).astype(float),), np.mean, method="BCa", n_resamples=20000, random_state=np.random.default_rng(2)
     ).confidence_interval
@@ -203,7 +208,7 @@ def test_bootstrap_agrees_with_delta_for_large_n() -> None:
     base = clfeval.score(gold, pred)
     delta = clfeval.with_intervals(base, "delta")
     for method in ("bootstrap", "bootstrap-bca", "delta-logit"):
-        other = clfeval.with_intervals(base, method, resamples=4000, seed=3)
+        other = clfeval.with_intervals(base, clfeval.CI(method, resamples=4000, seed=3))
         compared = 0
         for key, (low, high) in delta.intervals.bounds.items():
             if key[-1].endswith("_wilson") or key in delta.intervals.remarks:
@@ -228,13 +233,13 @@ def test_batches_do_not_change_the_draws(monkeypatch) -> None:
 
 def test_seed_is_recorded_and_reproduces() -> None:
     base = _takahashi(TAKAHASHI_TABLES[0])
-    a = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=42)
-    b = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=42)
-    c = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=43)
+    a = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=300, seed=42))
+    b = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=300, seed=42))
+    c = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=300, seed=43))
     assert a.intervals.bounds == b.intervals.bounds != c.intervals.bounds
-    drawn = clfeval.with_intervals(base, "bootstrap", resamples=300)
+    drawn = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=300))
     assert isinstance(drawn.intervals.seed, int)
-    again = clfeval.with_intervals(base, "bootstrap", resamples=300, seed=drawn.intervals.seed)
+    again = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=300, seed=drawn.intervals.seed))
     assert again.intervals.bounds == drawn.intervals.bounds
     data = a.to_dict()["ci"]
     assert (data["method"], data["resamples"], data["seed"], data["confidence"]) == ("bootstrap", 300, 42, 0.95)
@@ -254,7 +259,7 @@ def test_never_predicted_class_is_said_in_words_not_nan() -> None:
     text = r.render("text")
     assert "no interval — precision of 'c' is 0/0 (never predicted)" in text
     assert "nan" not in text.lower().replace("nan)", "")
-    boot = clfeval.score(gold, pred, ci="bootstrap", resamples=500, seed=1)
+    boot = clfeval.score(gold, pred, ci=clfeval.CI("bootstrap", resamples=500, seed=1))
     assert boot.intervals.get(("averages", "macro_fa", "f")) is not None
     assert any("cannot predict what the data never predicted" in n for n in boot.intervals.notes)
 
@@ -263,11 +268,8 @@ def test_nan_zero_division_and_tiny_n_have_reasons() -> None:
     r = clfeval.score(
         ["a", "b", "b"],
         ["a", "a", "b"],
-        labels=["a", "b", "c"],
-        zero_division="nan",
-        ci="bootstrap",
-        resamples=200,
-        seed=0,
+        ci=clfeval.CI("bootstrap", resamples=200, seed=0),
+        scoring=clfeval.Scoring(labels=["a", "b", "c"], zero_division="nan"),
     )
     assert r.intervals.get(("averages", "macro", "precision")) is None
     assert "NaN" in r.intervals.not_estimable[("averages", "macro", "precision")]
@@ -298,7 +300,7 @@ def test_hamming_loss_above_one_is_not_clipped_to_one() -> None:
 
 
 def test_seed_recorded_even_when_nothing_is_resampled() -> None:
-    r = clfeval.score(["a"], ["b"], ci="bootstrap-bca", seed=1)
+    r = clfeval.score(["a"], ["b"], ci=clfeval.CI("bootstrap-bca", seed=1))
     assert r.intervals.seed == 1 and r.intervals.get(("accuracy",)) is None
 
 
@@ -309,7 +311,7 @@ def test_multilabel_intervals() -> None:
     pred = [[n for n in g if rng.random() < 0.8] + [n for n in names if rng.random() < 0.1] for g in gold]
     base = clfeval.score(gold, pred, multilabel=True)
     delta = clfeval.with_intervals(base, "delta")
-    boot = clfeval.with_intervals(base, "bootstrap", resamples=3000, seed=2)
+    boot = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=3000, seed=2))
     for key in (("averages", "samples", "f"), ("averages", "macro", "f"), ("hamming_loss",), ("accuracy",)):
         (dl, dh), (bl, bh) = delta.intervals.get(key), boot.intervals.get(key)
         assert abs(dl - bl) < 0.15 * (dh - dl) and abs(dh - bh) < 0.15 * (dh - dl), key
@@ -328,8 +330,8 @@ def test_multilabel_intervals() -> None:
 )
 def test_bad_options(kwargs, message) -> None:
     base = _takahashi(TAKAHASHI_TABLES[0])
-    with pytest.raises(clfeval.OptionError, match=message):
-        clfeval.with_intervals(base, **kwargs)
+    with pytest.raises(clfeval.OptionError, match=message):  # refused when the group is built
+        clfeval.with_intervals(base, clfeval.CI(**kwargs))
 
 
 def test_none_means_no_intervals_and_says_so_in_json() -> None:
@@ -376,10 +378,10 @@ def test_a_warning_names_the_counts_that_decide_coverage_not_n() -> None:
     assert f"label 'rare' has {support} gold instance(s)" in warning and support < 30
     gold, pred = table(5000, 0.06, 0.8)  # every count large
     for method in ("delta", "delta-logit", "bootstrap", "bootstrap-bca"):
-        r = clfeval.score(gold, pred, ci=method, resamples=50, seed=1)
+        r = clfeval.score(gold, pred, ci=clfeval.CI(method, resamples=50, seed=1))
         assert not any("docs/coverage.md" in w for w in r.warnings), method
     gold, pred = table(2000, 0.01, 0.999)  # about 20 rare instances, 2 errors: BCa's thresholds are 10 and 10
-    r = clfeval.score(gold, pred, ci="bootstrap-bca", resamples=50, seed=1)
+    r = clfeval.score(gold, pred, ci=clfeval.CI("bootstrap-bca", resamples=50, seed=1))
     warning = next(w for w in r.warnings if "docs/coverage.md" in w)
     assert "error(s)" in warning and "gold instance(s)" not in warning
     sets = clfeval.score([["a"], ["b"]] * 20, [["a"], ["a", "b"]] * 20, multilabel=True, ci="delta")

@@ -69,8 +69,12 @@ def test_instance_order_does_not_matter(data, rnd) -> None:
 def test_renaming_labels_does_not_matter(data) -> None:
     rename = {"a": "zeta", "b": "alpha", "c": "mid", "d": "beta"}
     # the same label order declared both ways: weighted κ takes the labels as ordered
-    a = clfeval.score([g for g, _ in data], [p for _, p in data], labels=LABELS)
-    b = clfeval.score([rename[g] for g, _ in data], [rename[p] for _, p in data], labels=[rename[x] for x in LABELS])
+    a = clfeval.score([g for g, _ in data], [p for _, p in data], scoring=clfeval.Scoring(labels=LABELS))
+    b = clfeval.score(
+        [rename[g] for g, _ in data],
+        [rename[p] for _, p in data],
+        scoring=clfeval.Scoring(labels=[rename[x] for x in LABELS]),
+    )
     assert _all_values(a, rename) == pytest.approx(_all_values(b), nan_ok=True)
     for lab, row in a.per_label.items():
         assert row == b.per_label[rename[lab]]
@@ -94,9 +98,11 @@ def test_counts_of_chunks_add_up_to_the_whole(data, cut) -> None:
 def test_multilabel_counts_of_chunks_add_up(data, cut) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
     cut = min(cut, len(data) - 1)
-    whole = clfeval.score(gold, pred, multilabel=True, labels=LABELS)
+    whole = clfeval.score(gold, pred, multilabel=True, scoring=clfeval.Scoring(labels=LABELS))
     parts = clfeval.count_label_sets(gold[:cut], pred[:cut]) + clfeval.count_label_sets(gold[cut:], pred[cut:])
-    assert _all_values(clfeval.score_counts(parts, labels=LABELS)) == pytest.approx(_all_values(whole))
+    assert _all_values(clfeval.score(parts, scoring=clfeval.Scoring(labels=LABELS))) == pytest.approx(
+        _all_values(whole)
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,9 +110,11 @@ def test_multilabel_counts_of_chunks_add_up(data, cut) -> None:
 def test_scores_of_added_chunk_counts_equal_the_whole(data, cut) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
     cut = min(cut, len(data) - 1)
-    whole = clfeval.score(gold, pred, labels=LABELS)
+    whole = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=LABELS))
     parts = clfeval.count_labels(gold[:cut], pred[:cut]) + clfeval.count_labels(gold[cut:], pred[cut:])
-    assert _all_values(clfeval.score_counts(parts, labels=LABELS)) == pytest.approx(_all_values(whole))
+    assert _all_values(clfeval.score(parts, scoring=clfeval.Scoring(labels=LABELS))) == pytest.approx(
+        _all_values(whole)
+    )
 
 
 @pytest.mark.slow
@@ -119,7 +127,7 @@ def test_every_interval_holds_its_estimate(case, method) -> None:
     """A Wald interval (on any scale) holds its estimate whenever the score has one: every measure × average."""
     multilabel, data = case
     gold, pred = [g for g, _ in data], [p for _, p in data]
-    r = clfeval.score(gold, pred, multilabel=multilabel, labels=LABELS, ci=method)
+    r = clfeval.score(gold, pred, multilabel=multilabel, ci=method, scoring=clfeval.Scoring(labels=LABELS))
     for key, value in _all_values(r).items():
         bounds = r.intervals.get(key)
         if bounds is None:
@@ -146,8 +154,20 @@ def test_compare_is_antisymmetric_for_every_metric(data) -> None:
     metrics = [f"macro.{'f1' if m == 'f' else m}" for m in AVERAGED] + [
         name for name, m in MEASURES.items() if m.scope == "overall" and "single-label" in m.tasks
     ]
-    ab = clfeval.compare(gold, {"A": a, "B": b}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
-    ba = clfeval.compare(gold, {"B": b, "A": a}, metrics=metrics, labels=LABELS, rounds=200, seed=7)
+    ab = clfeval.compare(
+        gold,
+        {"A": a, "B": b},
+        metrics=metrics,
+        test=clfeval.Test(rounds=200, seed=7),
+        scoring=clfeval.Scoring(labels=LABELS),
+    )
+    ba = clfeval.compare(
+        gold,
+        {"B": b, "A": a},
+        metrics=metrics,
+        test=clfeval.Test(rounds=200, seed=7),
+        scoring=clfeval.Scoring(labels=LABELS),
+    )
     for metric in metrics:
         x, y = ab.pair("A", "B", metric), ba.pair("A", "B", metric)
         assert (x.a, y.a) == ("A", "B")

@@ -85,7 +85,7 @@ def test_the_registry_is_complete_and_each_entry_defines_itself() -> None:
 @given(pairs, st.sampled_from([0, 1]))
 def test_single_label_measures_match_sklearn(data, zd) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
-    result = clfeval.score(gold, pred, zero_division=zd)
+    result = clfeval.score(gold, pred, scoring=clfeval.Scoring(zero_division=zd))
     labs = list(result.labels)
     table = list(result.confusion.labels)  # the order weighted κ takes
     mcm = multilabel_confusion_matrix(gold, pred, labels=labs)
@@ -123,7 +123,7 @@ def test_single_label_measures_match_sklearn(data, zd) -> None:
 @given(ml_pairs, st.sampled_from([0, 1]))
 def test_multilabel_measures_match_sklearn(data, zd) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
-    result = clfeval.score(gold, pred, multilabel=True, zero_division=zd, labels=LABELS)
+    result = clfeval.score(gold, pred, multilabel=True, scoring=clfeval.Scoring(zero_division=zd, labels=LABELS))
     mlb = MultiLabelBinarizer(classes=LABELS).fit([LABELS])
     yg, yp = mlb.transform(gold), mlb.transform(pred)
     mcm = multilabel_confusion_matrix(yg, yp)
@@ -151,7 +151,7 @@ def test_multilabel_measures_match_sklearn(data, zd) -> None:
 def test_samples_specificity_is_the_mean_of_each_instances_specificity() -> None:
     gold = [["a"], ["a", "b"], [], ["c"]]
     pred = [["a", "b"], ["b"], ["c"], ["c"]]
-    result = clfeval.score(gold, pred, multilabel=True, labels=["a", "b", "c"])
+    result = clfeval.score(gold, pred, multilabel=True, scoring=clfeval.Scoring(labels=["a", "b", "c"]))
     # per instance over L = {a, b, c}: tn / (tn + fp) = 1/2, 1/1, 2/3, 2/2
     assert result.averages["samples"]["specificity"] == pytest.approx(np.mean([1 / 2, 1, 2 / 3, 1]))
     # Jaccard per instance: |G ∩ P| / |G ∪ P| = 1/2, 1/2, 0/1, 1/1
@@ -215,7 +215,7 @@ def test_mcc_is_phi_for_two_labels_and_kappa_weights_follow_the_stated_order() -
     assert r.overall["kappa_linear"] == pytest.approx(r.overall["kappa"])  # two labels: every weighting agrees
     ordinal = ["low", "mid", "high", "mid", "low", "high", "mid", "low"]
     guess = ["mid", "mid", "low", "high", "low", "high", "high", "mid"]
-    declared = clfeval.score(ordinal, guess, labels=["low", "mid", "high"])
+    declared = clfeval.score(ordinal, guess, scoring=clfeval.Scoring(labels=["low", "mid", "high"]))
     assert declared.confusion.labels == ("low", "mid", "high")
     assert declared.overall["kappa_quadratic"] == pytest.approx(
         cohen_kappa_score(ordinal, guess, labels=["low", "mid", "high"], weights="quadratic")
@@ -229,7 +229,7 @@ def test_overall_measures_run_over_the_whole_matrix_whatever_the_label_set() -> 
     gold = ["a", "b", "c", "a", "b", "c", "c"]
     pred = ["a", "c", "c", "b", "b", "a", "c"]
     whole = clfeval.score(gold, pred)
-    subset = clfeval.score(gold, pred, labels=["a", "b"])
+    subset = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["a", "b"]))
     for name in ("accuracy", "mcc", "kappa", "balanced_accuracy", "hamming_loss"):
         assert subset.overall[name] == pytest.approx(whole.overall[name]), name
     assert subset.overall["mcc"] == pytest.approx(matthews_corrcoef(gold, pred))
@@ -237,19 +237,19 @@ def test_overall_measures_run_over_the_whole_matrix_whatever_the_label_set() -> 
 
 
 def test_undefined_overall_measures_follow_the_zero_division_choice() -> None:
-    same = clfeval.score(["a", "a"], ["a", "a"], zero_division="nan")
+    same = clfeval.score(["a", "a"], ["a", "a"], scoring=clfeval.Scoring(zero_division="nan"))
     assert math.isnan(same.overall["mcc"]) and math.isnan(same.overall["kappa"])
     assert clfeval.score(["a", "a"], ["a", "a"]).overall["mcc"] == 0.0  # scikit-learn's value as well
     assert _quiet(matthews_corrcoef, ["a", "a"], ["a", "a"]) == 0.0
     r = clfeval.with_intervals(clfeval.score(["a", "a", "a"], ["a", "b", "a"]), "delta")
     assert "MCC is 0/0" in r.intervals.not_estimable[("mcc",)]  # gold is all one label
     # never 1 for a classifier that predicts the majority label everywhere, whatever zero_division says
-    majority = clfeval.score(list("aaaaaaaaab"), list("a" * 10), zero_division=1)
+    majority = clfeval.score(list("aaaaaaaaab"), list("a" * 10), scoring=clfeval.Scoring(zero_division=1))
     assert majority.overall["mcc"] == majority.overall["kappa"] == 0.0
     assert "MCC is 0/0 (every gold label, or every prediction, is the same label); set to 0 (chance level)" in (
         majority.warnings
     )
-    undefined = clfeval.score(list("abab"), list("aaaa"), zero_division="nan")
+    undefined = clfeval.score(list("abab"), list("aaaa"), scoring=clfeval.Scoring(zero_division="nan"))
     assert any(w.startswith("MCC is 0/0") and w.endswith("set to nan") for w in undefined.warnings)
 
 
@@ -257,12 +257,17 @@ def test_weighted_kappa_takes_one_order_for_every_system_and_fold() -> None:
     """compare and cv give every system and fold the labels of all (the label set, then the others sorted), so a
     pair's difference is the difference of the scores it reports, and weighted κ's positions agree."""
     gold, a, b = list("abababab"), list("azabbzab"), list("abxbabxa")
-    cmp = clfeval.compare(gold, {"A": a, "B": b}, labels=["a", "b"], metrics=["kappa_linear", "kappa_quadratic"],
-                          rounds=200, seed=1)  # fmt: skip
+    cmp = clfeval.compare(
+        gold,
+        {"A": a, "B": b},
+        metrics=["kappa_linear", "kappa_quadratic"],
+        test=clfeval.Test(rounds=200, seed=1),
+        scoring=clfeval.Scoring(labels=["a", "b"]),
+    )
     for pair in cmp.pairs:
         assert pair.difference == pytest.approx(pair.score_a - pair.score_b)
     assert cmp.results["A"].confusion.labels == cmp.results["B"].confusion.labels == ("a", "b", "x", "z")
-    cv = clfeval.cv(gold + gold, a + b, [0] * 8 + [1] * 8, labels=["a", "b"])
+    cv = clfeval.cv(gold + gold, a + b, [0] * 8 + [1] * 8, scoring=clfeval.Scoring(labels=["a", "b"]))
     assert {fold.confusion.labels for fold in cv.folds} == {cv.pooled.confusion.labels}
 
 
@@ -275,7 +280,7 @@ def test_kappa_at_a_billion_instances_keeps_its_digits() -> None:
     po = Fraction(10**9 + 2, n)
     pe = Fraction((10**9 + 3) * (10**9 + 5) + 7 * 5, n**2)  # gold a: 10^9+3, b: 7; predicted a: 10^9+5, b: 5
     kappa = float((po - pe) / (1 - pe))  # exact
-    assert clfeval.score_counts(counts).overall["kappa"] == pytest.approx(kappa, rel=1e-12)
+    assert clfeval.score(counts).overall["kappa"] == pytest.approx(kappa, rel=1e-12)
 
 
 def test_new_measures_have_intervals_that_hold_their_estimates() -> None:
@@ -297,7 +302,7 @@ def test_new_measures_have_intervals_that_hold_their_estimates() -> None:
         ("per_label", "0", "fnr"),
     ]
     delta = clfeval.with_intervals(base, "delta")
-    boot = clfeval.with_intervals(base, "bootstrap", resamples=2000, seed=5)
+    boot = clfeval.with_intervals(base, clfeval.CI("bootstrap", resamples=2000, seed=5))
     logit = clfeval.with_intervals(base, "delta-logit")
     for key in keys:
         estimate = (
@@ -321,8 +326,7 @@ def test_new_measures_as_compare_metrics_and_in_cv() -> None:
         gold,
         {"a": a, "b": b},
         metrics=["mcc", "kappa_quadratic", "macro.jaccard", "per_label.1.npv", "hamming_loss"],
-        rounds=500,
-        seed=2,
+        test=clfeval.Test(rounds=500, seed=2),
     )
     for metric in cmp.metrics:
         pair = cmp.pair("a", "b", metric)

@@ -37,7 +37,7 @@ def _sk(gold, pred, **kw):
 @given(pairs, betas, zero_divisions)
 def test_single_label_matches_sklearn(data, beta, zd) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
-    result = clfeval.score(gold, pred, beta=beta, zero_division=zd)
+    result = clfeval.score(gold, pred, scoring=clfeval.Scoring(beta=beta, zero_division=zd))
     labs = list(result.labels)
     p, r, f, s = _sk(gold, pred, labels=labs, average=None, beta=beta, zero_division=zd)
     for i, lab in enumerate(labs):
@@ -56,7 +56,7 @@ def test_single_label_matches_sklearn(data, beta, zd) -> None:
 def test_given_label_subset_matches_sklearn(data, chosen) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
     labs = sorted(chosen)
-    result = clfeval.score(gold, pred, labels=labs)
+    result = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=labs))
     for name in ("micro", "macro", "weighted"):
         got = result.averages[name]
         if name == "weighted" and all(g not in labs for g in gold):
@@ -75,7 +75,9 @@ ml_pairs = st.lists(st.tuples(label_sets, label_sets), min_size=1, max_size=40)
 @given(ml_pairs, betas, zero_divisions)
 def test_multilabel_matches_sklearn(data, beta, zd) -> None:
     gold, pred = [g for g, _ in data], [p for _, p in data]
-    result = clfeval.score(gold, pred, multilabel=True, beta=beta, zero_division=zd, labels=LABELS)
+    result = clfeval.score(
+        gold, pred, multilabel=True, scoring=clfeval.Scoring(beta=beta, zero_division=zd, labels=LABELS)
+    )
     mlb = MultiLabelBinarizer(classes=LABELS).fit([LABELS])
     yg, yp = mlb.transform(gold), mlb.transform(pred)
     p, r, f, s = _sk(yg, yp, average=None, beta=beta, zero_division=zd)

@@ -80,7 +80,7 @@ def test_skip_lines_are_not_instances(tmp_path: Path) -> None:
     # without --skip the marker is a line of one field: an error naming its line
     cli_error(run_cli("score", "marked.txt", cwd=tmp_path), "marked.txt:1: the gold column -2 does not exist")
     # the API
-    result = clfeval.score_file(str(tmp_path / "marked.txt"), skip="<utt>")
+    result = clfeval.score(clfeval.read(str(tmp_path / "marked.txt"), reading=clfeval.Reading(skip="<utt>")))
     assert result.n_instances == 80 and _cells_of(result) == _expected(gold, pred)
     assert any(f"skipped {markers} line(s)" in w for w in result.warnings)
 
@@ -101,7 +101,7 @@ def test_skip_refuses_a_pattern_it_cannot_use(tmp_path: Path, command: str, patt
     files = ["run.txt", "b.txt", "run.txt"] if command == "compare" else ["run.txt"]
     cli_error(run_cli(command, *files, "--skip", pattern, cwd=tmp_path), *needles)
     with pytest.raises(clfeval.ClfevalError, match="--skip"):
-        clfeval.score_file(str(tmp_path / "run.txt"), skip=pattern)
+        clfeval.score(clfeval.read(str(tmp_path / "run.txt"), reading=clfeval.Reading(skip=pattern)))
 
 
 def test_skip_in_two_file_mode(tmp_path: Path) -> None:
@@ -110,7 +110,9 @@ def test_skip_in_two_file_mode(tmp_path: Path) -> None:
     (tmp_path / "pred.txt").write_text(_with_markers(pred, 6, offset=3)[0])  # markers at other places
     data = cli_json("score", "gold.txt", "pred.txt", "--skip", "^<utt>", cwd=tmp_path)
     assert data["n_instances"] == 50 and _cells(data["confusion_matrix"]) == _expected(gold, pred)
-    result = clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), skip="^<utt>")
+    result = clfeval.score(
+        clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), reading=clfeval.Reading(skip="^<utt>"))
+    )
     assert _cells_of(result) == _expected(gold, pred)
 
 
@@ -164,13 +166,14 @@ def test_skip_in_compare_with_prediction_files(tmp_path: Path) -> None:
         "macro.f1,accuracy",
         cwd=tmp_path,
     )
-    reference = clfeval.compare_files(
-        str(tmp_path / "plain_gold.txt"),
-        [str(tmp_path / "plain_sysa.txt"), str(tmp_path / "plain_sysb.txt")],
-        names=["sysa", "sysb"],
-        seed=3,
-        rounds=300,
+    reference = clfeval.compare(
+        clfeval.read(
+            str(tmp_path / "plain_gold.txt"),
+            *[str(tmp_path / "plain_sysa.txt"), str(tmp_path / "plain_sysb.txt")],
+            names=["sysa", "sysb"],
+        ),
         metrics=["macro.f1", "accuracy"],
+        test=clfeval.Test(rounds=300, seed=3),
     ).to_dict()
     assert data["n_instances"] == 60
     assert data["scores"] == reference["scores"]
@@ -191,7 +194,11 @@ def test_skip_in_cv_and_count(tmp_path: Path) -> None:
     assert _cells(data["pooled"]["confusion_matrix"]) == pooled
     assert [f["n_instances"] for f in data["folds"]] == [30, 30]
     assert any("fold0.txt: skipped 8 line(s) matching --skip" in w for w in data["warnings"])
-    api = clfeval.cv_files([str(tmp_path / "fold0.txt"), str(tmp_path / "fold1.txt")], skip="^<utt>")
+    api = clfeval.cv(
+        clfeval.read_folds(
+            [str(tmp_path / "fold0.txt"), str(tmp_path / "fold1.txt")], reading=clfeval.Reading(skip="^<utt>")
+        )
+    )
     assert _cells_of(api.pooled) == pooled
 
     out = run_cli("count", "fold0.txt", "--skip", "^<utt>", cwd=tmp_path)
@@ -238,7 +245,7 @@ def test_blank_lines_at_different_places_in_two_files_are_an_error(tmp_path: Pat
         "blank lines must fall at the same places",
     )
     with pytest.raises(clfeval.InputError, match=r"pred\.txt:3"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))
+        clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")))
 
 
 # --------------------------------------------------------------------------- --translate
@@ -278,8 +285,11 @@ def test_translate_maps_gold_predictions_and_training_labels(tmp_path: Path) -> 
     text = run_cli("score", "run.txt", "--translate", "map.txt", cwd=tmp_path).stdout.decode()
     assert "warnings:" in text and unused in text
     # the API, with a mapping instead of a file
-    result = clfeval.score_file(
-        str(tmp_path / "run.txt"), translate={"NNS": "NN", "VBD": "VB", "VBZ": "VB"}, train=str(tmp_path / "train.txt")
+    result = clfeval.score(
+        clfeval.read(
+            str(tmp_path / "run.txt"), reading=clfeval.Reading(translate={"NNS": "NN", "VBD": "VB", "VBZ": "VB"})
+        ),
+        scoring=clfeval.Scoring(train=str(tmp_path / "train.txt")),
     )
     assert result.to_dict()["per_label"] == data["per_label"]
 
@@ -336,7 +346,7 @@ def test_translate_labels_inside_label_sets(tmp_path: Path) -> None:
         "VB": (2, 2, 2),
     }
     with pytest.raises(clfeval.ClfevalError, match="--multilabel"):
-        clfeval.score_file(str(tmp_path / "run.txt"), multilabel=True, cutoff=0.0)
+        clfeval.score(clfeval.read(str(tmp_path / "run.txt"), reading=clfeval.Reading(cutoff=0.0, multilabel=True)))
 
 
 def test_translate_in_compare_cv_and_count(tmp_path: Path) -> None:
@@ -410,7 +420,7 @@ def test_trailing_distribution_is_stripped(tmp_path: Path, style: str) -> None:
     assert data["warnings"] == [
         ("precision is 0/0 for 1 label(s) never predicted: 'JJ'; set to 0 and included in averages")
     ]
-    result = clfeval.score_file(str(tmp_path / "timbl.txt"))
+    result = clfeval.score(clfeval.read(str(tmp_path / "timbl.txt")))
     assert _cells_of(result) == _expected(*zip(*_PLAIN))
 
 
@@ -420,7 +430,7 @@ def test_keep_trailing_reads_the_distribution_as_fields(tmp_path: Path) -> None:
     assert set(data["labels"]) == {"0.3", "0.1", "1.0", "0.4", "0.25", "1", "}"}
     assert data["options"]["keep_trailing"] is True
     assert any("lines have between" in w for w in data["warnings"])
-    result = clfeval.score_file(str(tmp_path / "timbl.txt"), keep_trailing=True)
+    result = clfeval.score(clfeval.read(str(tmp_path / "timbl.txt"), reading=clfeval.Reading(keep_trailing=True)))
     assert "}" in result.labels and "NN" not in result.labels
 
 
@@ -495,7 +505,9 @@ def test_cutoff_turns_real_valued_predictions_into_labels(tmp_path: Path) -> Non
     # another cut-off: 0.5 itself is at the cut-off, so above
     data = cli_json("score", "svm.txt", "--cutoff", "0.5", cwd=tmp_path)
     assert _cells(data["confusion_matrix"]) == _expected(gold, ["+1" if float(v) >= 0.5 else "-1" for v in values])
-    result = clfeval.score_file(str(tmp_path / "named.txt"), cutoff=0.0, above="pos", below="neg")
+    result = clfeval.score(
+        clfeval.read(str(tmp_path / "named.txt"), reading=clfeval.Reading(cutoff=0.0, above="pos", below="neg"))
+    )
     assert _cells_of(result) == _expected(named, ["pos" if e == "+1" else "neg" for e in expected])
 
 
@@ -563,7 +575,9 @@ def test_negative_columns_on_lines_of_a_fixed_width(tmp_path: Path) -> None:
     # the same by positive numbers, and through the API
     positive = cli_json("score", "fixed.txt", "--gold-col", "3", "--pred-col", "4", cwd=tmp_path)
     assert positive["confusion_matrix"] == data["confusion_matrix"]
-    assert _cells_of(clfeval.score_file(str(tmp_path / "fixed.txt"), gold_col=-3, pred_col=-2)) == _expected(gold, pred)
+    assert _cells_of(clfeval.score(clfeval.read(str(tmp_path / "fixed.txt"), gold_col=-3, pred_col=-2))) == _expected(
+        gold, pred
+    )
 
 
 def test_negative_columns_on_lines_of_varying_width_with_runs_of_spaces(tmp_path: Path) -> None:
@@ -654,10 +668,10 @@ def test_count_writes_the_counts_of_the_transformed_labels(tmp_path: Path) -> No
         ("NN", "NN", "VB", 1),
         ("VB", "VB", "0", 1),
     ]
-    api, provenance, _ = clfeval.counts_of_files(
-        str(tmp_path / "run.txt"), skip="^<utt>$", translate=str(tmp_path / "map.txt")
+    api = clfeval.read(
+        str(tmp_path / "run.txt"), reading=clfeval.Reading(skip="^<utt>$", translate=str(tmp_path / "map.txt"))
     )
-    assert api.n_instances == 3 and provenance["options"]["skip"] == "^<utt>$"
+    assert api.counts.n_instances == 3 and api.options["skip"] == "^<utt>$"
 
 
 @pytest.mark.parametrize(
@@ -674,8 +688,7 @@ def test_count_writes_the_counts_of_the_transformed_labels(tmp_path: Path) -> No
 def test_input_rules_are_refused_with_count_files(tmp_path: Path, command: str, rule: list[str]) -> None:
     (tmp_path / "map.txt").write_text("A > B\n")
     (tmp_path / "run.txt").write_text("A A\nA B\n")
-    counts, provenance, _ = clfeval.counts_of_files(str(tmp_path / "run.txt"))
-    clfeval.save_counts(counts, str(tmp_path / "counts.json"), **provenance)
+    clfeval.save_counts(clfeval.read(str(tmp_path / "run.txt")), str(tmp_path / "counts.json"))
     cli_error(
         run_cli(command, "--counts", "counts.json", *rule, cwd=tmp_path),
         rule[0],

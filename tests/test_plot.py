@@ -61,7 +61,7 @@ def test_compare_and_cv_plots(tmp_path: Path) -> None:
     from clfeval.render.plot import write_plots
 
     gold = list("abcabcabcaab")
-    cmp = clfeval.compare(gold, {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab")}, seed=1)
+    cmp = clfeval.compare(gold, {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab")}, test=clfeval.Test(seed=1))
     names = {p.stem for p in write_plots(cmp, tmp_path / "cmp")}
     assert names == set(FIGURES["compare"])
     cv = clfeval.cv(gold, list("abcabbaacaab"), [k % 3 for k in range(12)])
@@ -96,12 +96,15 @@ def test_percentile_intervals_that_leave_out_their_estimate_are_drawn(tmp_path: 
     # twenty labels seen once: resamples lose most of them, so the bootstrap's macro F1 sits below the estimate
     gold = ["a"] * 20 + [f"s{k}" for k in range(20)]
     pred = ["s0"] + gold[1:]
-    cv = clfeval.cv(gold, pred, [k % 2 for k in range(40)], ci="bootstrap", seed=1, resamples=300)
+    cv = clfeval.cv(gold, pred, [k % 2 for k in range(40)], ci=clfeval.CI("bootstrap", resamples=300, seed=1))
     low, high = cv.pooled.intervals.get(("averages", "macro", "f"))
     assert not low <= cv.pooled.averages["macro"]["f"] <= high  # the case this test is about
     assert {p.stem for p in write_plots(cv, tmp_path / "cv")} == set(FIGURES["cv"])
     cmp = clfeval.compare(
-        gold, {"X": pred, "_base": ["a"] * 40}, metrics=["macro.f1", "accuracy"], ci="bootstrap", seed=1, rounds=300
+        gold,
+        {"X": pred, "_base": ["a"] * 40},
+        metrics=["macro.f1", "accuracy"],
+        test=clfeval.Test(rounds=300, seed=1, ci="bootstrap"),
     )
     assert any(not p.ci[0] <= p.difference <= p.ci[1] for p in cmp.pairs)
     write_plots(cmp, tmp_path / "cmp")

@@ -2,72 +2,83 @@
 
 from __future__ import annotations
 
+import pytest
+
 import clfeval
 
 EXPECTED = {
+    # the tasks: one entry point each, taking arrays, counts or what a reader returned
+    "score",
+    "compare",
+    "cv",
+    "finagle",
+    "audit_file",
+    # the readers and what they return
+    "Counted",
+    "read",
+    "read_folds",
+    "read_confidences",
+    "read_matrix",
+    "load_counts",
+    "save_counts",
+    "counts_of_frame",
+    # the option groups
+    "Reading",
+    "Training",
+    "MultiLabel",
+    "Scoring",
+    "CI",
+    "Test",
+    # registries
     "ALTERNATIVES",
     "AVERAGES",
-    "COUNTS_SCHEMA",
-    "ClfevalError",
-    "Comparison",
-    "ConfusionCounts",
-    "CrossValidation",
     "ENGINES",
     "FORMATS",
     "INTERVAL_METHODS",
-    "InputError",
-    "Intervals",
-    "JointCounts",
     "LABEL_SOURCES",
+    "MEASURES",
+    "TESTS",
+    "COUNTS_SCHEMA",
+    # counts
+    "ConfusionCounts",
+    "JointCounts",
     "LabelCounts",
     "LabelFrequencies",
-    "LabelScores",
-    "MEASURES",
     "LabelSetCounts",
-    "MatrixError",
-    "OptionError",
-    "PairTest",
     "PairedCounts",
-    "Scores",
     "SplitMatrix",
-    "TESTS",
-    "__version__",
-    "compare",
-    "compare_counts",
-    "compare_files",
     "count_label_sets",
     "count_labels",
     "count_systems",
-    "cv",
-    "cv_counts",
-    "cv_files",
-    "score",
-    "score_counts",
-    "score_file",
-    "score_matrix",
-    "with_intervals",
-    "compare_count_files",
     "counts_from_dict",
-    "counts_of_files",
-    "counts_of_frame",
     "counts_to_dict",
-    "cv_count_files",
-    "load_counts",
-    "save_counts",
-    "score_count_files",
+    # results
+    "Scores",
+    "LabelScores",
+    "Intervals",
+    "Comparison",
+    "PairTest",
+    "CrossValidation",
+    "Finagle",
+    "Audit",
     "Conversion",
     "LabelConversion",
+    "with_intervals",
     "convert",
     "convert_labels",
-    "Audit",
     "audit",
-    "audit_file",
-    "Finagle",
-    "finagle",
-    "finagle_file",
     "precision_shift",
     "recall_shift",
+    # errors
+    "ClfevalError",
+    "InputError",
+    "MatrixError",
+    "OptionError",
+    "__version__",
 }
+
+#: The most parameters a public function takes (issue 19: options come in groups, not one keyword each).
+MOST_PARAMETERS = 12
 
 
 def test_all_is_exactly_the_curated_surface() -> None:
@@ -150,3 +161,32 @@ def test_a_warning_raised_in_clfeval_code_fails_the_suite() -> None:
         )
     with warnings.catch_warnings(record=True):
         warnings.warn_explicit("a single label", UserWarning, "_classification.py", 1, module="sklearn.metrics")
+
+
+def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
+    """Options come in a few frozen groups (Reading, Scoring, CI, Test …), not one keyword per option at every
+    layer: the widest public function stays within MOST_PARAMETERS."""
+    import inspect
+
+    widths = {}
+    for name in clfeval.__all__:
+        value = getattr(clfeval, name)
+        if inspect.isfunction(value):
+            widths[name] = len(inspect.signature(value).parameters)
+    assert widths and max(widths.values()) <= MOST_PARAMETERS, sorted(widths.items(), key=lambda kv: -kv[1])[:3]
+
+
+def test_each_task_takes_arrays_counts_and_what_a_reader_returned(tmp_path) -> None:
+    """One entry point per task: the arrays, the counts and the reader's Counted give one result."""
+    (tmp_path / "out.txt").write_text("x a a\ny a b\nz b b\nw c b\n")
+    gold, pred = ["a", "a", "b", "c"], ["a", "b", "b", "b"]
+    scoring = clfeval.Scoring(labels=["a", "b", "c"], beta=2)
+    from_arrays = clfeval.score(gold, pred, scoring=scoring)
+    from_counts = clfeval.score(clfeval.count_labels(gold, pred), scoring=scoring)
+    counted = clfeval.read(str(tmp_path / "out.txt"))
+    from_file = clfeval.score(counted, scoring=scoring)
+    for other in (from_counts, from_file):
+        assert other.averages == from_arrays.averages and other.per_label == from_arrays.per_label
+    assert from_file.inputs["file"].endswith("out.txt")
+    with pytest.raises(clfeval.OptionError, match="belong"):
+        clfeval.score(counted, pred)

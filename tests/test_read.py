@@ -35,30 +35,32 @@ def test_text_with_features_and_runs_of_whitespace(tmp_path: Path) -> None:
     lines = [f"w{i}  f{i % 3}\t{g}   {p}  " for i, (g, p) in enumerate(zip(gold, pred))]
     path = tmp_path / "timbl.out"
     path.write_text("\n".join(lines) + "\n")
-    _same(clfeval.score_file(str(path)), gold, pred)
+    _same(clfeval.score(clfeval.read(str(path))), gold, pred)
 
 
 def test_text_single_spaces_fast_path(tmp_path: Path) -> None:
     gold, pred = _random_pairs(seed=1)
     path = tmp_path / "run.txt"
     path.write_text("".join(f"feat {g} {p}\n" for g, p in zip(gold, pred)))
-    _same(clfeval.score_file(str(path)), gold, pred)
+    _same(clfeval.score(clfeval.read(str(path))), gold, pred)
 
 
 def test_csv_with_header_quotes_and_names(tmp_path: Path) -> None:
     gold, pred = _random_pairs(seed=2)
     path = tmp_path / "run.csv"
     path.write_text("text,gold,pred\n" + "".join(f'"a, b {i}",{g},{p}\n' for i, (g, p) in enumerate(zip(gold, pred))))
-    _same(clfeval.score_file(str(path), gold_col="gold", pred_col="pred"), gold, pred)
-    _same(clfeval.score_file(str(path), header=True), gold, pred)  # last two columns, header skipped
+    _same(clfeval.score(clfeval.read(str(path), gold_col="gold", pred_col="pred")), gold, pred)
+    _same(
+        clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(header=True))), gold, pred
+    )  # last two columns, header skipped
 
 
 def test_tsv_columns_by_number(tmp_path: Path) -> None:
     gold, pred = _random_pairs(seed=3)
     path = tmp_path / "run.tsv"
     path.write_text("".join(f"{p}\t{g}\tx\n" for g, p in zip(gold, pred)))
-    _same(clfeval.score_file(str(path), gold_col=2, pred_col=1), gold, pred)
-    _same(clfeval.score_file(str(path), gold_col=-2, pred_col=-3), gold, pred)
+    _same(clfeval.score(clfeval.read(str(path), gold_col=2, pred_col=1)), gold, pred)
+    _same(clfeval.score(clfeval.read(str(path), gold_col=-2, pred_col=-3)), gold, pred)
 
 
 def test_jsonl_and_parquet(tmp_path: Path) -> None:
@@ -67,45 +69,45 @@ def test_jsonl_and_parquet(tmp_path: Path) -> None:
     jl.write_text(
         "".join(json.dumps({"id": i, "gold": g, "pred": p}) + "\n" for i, (g, p) in enumerate(zip(gold, pred)))
     )
-    _same(clfeval.score_file(str(jl)), gold, pred)
+    _same(clfeval.score(clfeval.read(str(jl))), gold, pred)
     pq = tmp_path / "run.parquet"
     pl.DataFrame({"gold": gold, "pred": pred}).write_parquet(pq)
-    _same(clfeval.score_file(str(pq), gold_col="gold", pred_col="pred"), gold, pred)
+    _same(clfeval.score(clfeval.read(str(pq), gold_col="gold", pred_col="pred")), gold, pred)
 
 
 def test_two_files(tmp_path: Path) -> None:
     gold, pred = _random_pairs(seed=5)
     (tmp_path / "gold.txt").write_text("\n".join(gold) + "\n")
     (tmp_path / "pred.txt").write_text("\n".join(pred) + "\n")
-    _same(clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")), gold, pred)
+    _same(clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))), gold, pred)
 
 
 def test_bom_and_crlf_are_accepted(tmp_path: Path) -> None:
     path = tmp_path / "win.csv"
     path.write_bytes(b"\xef\xbb\xbfgold,pred\r\nA,B\r\nA,A\r\nB,B\r\n")
-    r = clfeval.score_file(str(path), gold_col="gold", pred_col="pred")
+    r = clfeval.score(clfeval.read(str(path), gold_col="gold", pred_col="pred"))
     assert r.labels == ("A", "B") and r.n_instances == 3
     text = tmp_path / "win.txt"
     text.write_bytes(b"\xef\xbb\xbfx A B\r\nx A A\r\n")
-    assert clfeval.score_file(str(text)).labels == ("A", "B")
+    assert clfeval.score(clfeval.read(str(text))).labels == ("A", "B")
 
 
 def test_blank_lines_are_skipped_and_said(tmp_path: Path) -> None:
     path = tmp_path / "blank.txt"
     path.write_text("A A\n\nA B\n  \nB B\n")
-    r = clfeval.score_file(str(path))
+    r = clfeval.score(clfeval.read(str(path)))
     assert r.n_instances == 3
     assert any("skipped 2 blank line(s)" in w for w in r.warnings)
     csv_path = tmp_path / "blank.csv"
     csv_path.write_text("A,A\n\nB,B\n")
-    r = clfeval.score_file(str(csv_path))
+    r = clfeval.score(clfeval.read(str(csv_path)))
     assert r.n_instances == 2 and any("skipped 1 blank line(s)" in w for w in r.warnings)
 
 
 def test_a_header_counted_as_data_is_flagged(tmp_path: Path) -> None:
     path = tmp_path / "noflag.csv"
     path.write_text("gold,pred\nA,B\nA,A\nB,B\n")
-    r = clfeval.score_file(str(path))
+    r = clfeval.score(clfeval.read(str(path)))
     assert any("looks like a header" in w for w in r.warnings)
     assert r.n_instances == 4  # counted as told, but said
 
@@ -113,12 +115,15 @@ def test_a_header_counted_as_data_is_flagged(tmp_path: Path) -> None:
 def test_multilabel_file_with_empty_cells(tmp_path: Path) -> None:
     path = tmp_path / "ml.tsv"
     path.write_text("A|B\tA\n\tC\nA\t\n")
-    r = clfeval.score_file(str(path), multilabel=True, label_sep="|")
+    r = clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(sep="|"))))
     expected = clfeval.score([["A", "B"], [], ["A"]], [["A"], ["C"], []], multilabel=True)
     assert r.to_dict()["per_label"] == expected.to_dict()["per_label"]
     jl = tmp_path / "ml.jsonl"
     jl.write_text('{"g": ["A", "B"], "p": ["A"]}\n{"g": [], "p": ["C"]}\n{"g": ["A"], "p": []}\n')
-    assert clfeval.score_file(str(jl), multilabel=True).to_dict()["per_label"] == expected.to_dict()["per_label"]
+    assert (
+        clfeval.score(clfeval.read(str(jl), reading=clfeval.Reading(multilabel=True))).to_dict()["per_label"]
+        == expected.to_dict()["per_label"]
+    )
 
 
 def test_training_file_gives_label_set_and_lfb(tmp_path: Path) -> None:
@@ -126,7 +131,7 @@ def test_training_file_gives_label_set_and_lfb(tmp_path: Path) -> None:
     run.write_text("x A A\nx A B\nx B B\nx C A\n")
     train = tmp_path / "train.txt"
     train.write_text("x A\nx A\nx A\nx B\nx D\n")
-    r = clfeval.score_file(str(run), train=str(train))
+    r = clfeval.score(clfeval.read(str(run)), scoring=clfeval.Scoring(train=str(train)))
     assert r.label_source == "train" and r.labels == ("A", "B", "D", "C")
     assert any("not in the training data: 'C'" in w for w in r.warnings)
     assert r.lfb_source == "train"
@@ -147,12 +152,12 @@ def test_files_of_different_lengths_say_which_ends_early(tmp_path: Path) -> None
     (tmp_path / "pred.txt").write_text("A\nB\n")
     _error(
         InputError,
-        lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
+        lambda: clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))),
         "gold.txt has 3 instances but",
     )
     _error(
         InputError,
-        lambda: clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt")),
+        lambda: clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"))),
         "pred.txt ends early",
     )
 
@@ -164,13 +169,13 @@ def test_a_line_with_too_few_columns(tmp_path: Path, name: str, content: str) ->
     path = tmp_path / name
     path.write_text(content)
     line = content.count("\n")
-    _error(InputError, lambda: clfeval.score_file(str(path)), f"{name}:{line}: expected")
+    _error(InputError, lambda: clfeval.score(clfeval.read(str(path))), f"{name}:{line}: expected")
 
 
 def test_lines_of_different_widths_take_the_last_two_fields_of_each(tmp_path: Path) -> None:
     path = tmp_path / "ragged.txt"
     path.write_text("f1 f2 A A\nf1 A B\nf1  f2   f3 B B\n")
-    r = clfeval.score_file(str(path))
+    r = clfeval.score(clfeval.read(str(path)))
     _same(r, ["A", "A", "B"], ["A", "B", "B"])
     assert any("lines have between 3 and 5 fields" in w for w in r.warnings)
 
@@ -201,7 +206,7 @@ def test_lines_of_different_widths_take_the_last_two_fields_of_each(tmp_path: Pa
 def test_bad_files(tmp_path: Path, name: str, content: str | bytes, options: dict, message: str) -> None:
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
-    _error(InputError, lambda: clfeval.score_file(str(path), **options), message)
+    _error(InputError, lambda: clfeval.score(clfeval.read(str(path), **options)), message)
 
 
 def test_nan_and_none_in_arrays() -> None:
@@ -218,7 +223,7 @@ def test_nan_and_none_in_arrays() -> None:
 
 
 def test_declared_label_that_never_occurs_scores_with_support_zero(tmp_path: Path) -> None:
-    r = clfeval.score(["A", "B"], ["A", "A"], labels=["A", "B", "Z"])
+    r = clfeval.score(["A", "B"], ["A", "A"], scoring=clfeval.Scoring(labels=["A", "B", "Z"]))
     assert r.per_label["Z"].support == 0 and r.labels == ("A", "B", "Z")
     assert any("never occur in the data (scored with support 0): 'Z'" in n for n in r.notes)
 
@@ -248,20 +253,20 @@ def _matrix(tmp_path: Path, text: str) -> str:
 )
 def test_bad_matrix_files(tmp_path: Path, text: str, message: str) -> None:
     path = _matrix(tmp_path, text)
-    _error(MatrixError, lambda: clfeval.score_matrix(path), message)
+    _error(MatrixError, lambda: clfeval.score(clfeval.read_matrix(path)), message)
 
 
 def test_a_whitespace_matrix_with_a_blank_corner(tmp_path: Path) -> None:
     path = tmp_path / "cm.txt"
     path.write_text("   A  B\nA  5  1\nB  2  3\n")  # the header names the columns only
-    r = clfeval.score_matrix(str(path))
+    r = clfeval.score(clfeval.read_matrix(str(path)))
     assert r.per_label["A"].recall == pytest.approx(5 / 6) and r.n_instances == 11
 
 
 def test_matrix_orientation(tmp_path: Path) -> None:
     path = _matrix(tmp_path, ",A,B\nA,5,1\nB,2,3\n")
-    by_gold = clfeval.score_matrix(path)
-    by_pred = clfeval.score_matrix(path, rows="predicted")
+    by_gold = clfeval.score(clfeval.read_matrix(path))
+    by_pred = clfeval.score(clfeval.read_matrix(path, rows="predicted"))
     assert by_gold.per_label["A"].recall == pytest.approx(5 / 6)
     assert by_pred.per_label["A"].precision == pytest.approx(5 / 6)
     assert by_gold.averages["macro"]["f"] == pytest.approx(by_pred.averages["macro"]["f"])
@@ -270,19 +275,39 @@ def test_matrix_orientation(tmp_path: Path) -> None:
 def test_unknown_names_list_the_valid_ones() -> None:
     _error(
         OptionError,
-        lambda: clfeval.score(["A"], ["A"], labels_from="test"),
+        lambda: clfeval.score(["A"], ["A"], scoring=clfeval.Scoring(labels_from="test")),
         "unknown label source 'test'; valid: given, gold, train, union",
     )
-    _error(OptionError, lambda: clfeval.score(["A"], ["A"], zero_division="2"), "unknown zero-division value '2'")
-    _error(OptionError, lambda: clfeval.score(["A"], ["A"], undefined="drop"), "unknown undefined policy 'drop'")
-    _error(OptionError, lambda: clfeval.score(["A"], ["A"], multilabel=False, beta=0), "beta must be a positive")
-    _error(OptionError, lambda: clfeval.score(["A"], ["A"], labels_from="train"), "needs training data")
+    _error(
+        OptionError,
+        lambda: clfeval.score(["A"], ["A"], scoring=clfeval.Scoring(zero_division="2")),
+        "unknown zero-division value '2'",
+    )
+    _error(
+        OptionError,
+        lambda: clfeval.score(["A"], ["A"], scoring=clfeval.Scoring(undefined="drop")),
+        "unknown undefined policy 'drop'",
+    )
+    _error(
+        OptionError,
+        lambda: clfeval.score(["A"], ["A"], multilabel=False, scoring=clfeval.Scoring(beta=0)),
+        "beta must be a positive",
+    )
+    _error(
+        OptionError,
+        lambda: clfeval.score(["A"], ["A"], scoring=clfeval.Scoring(labels_from="train")),
+        "needs training data",
+    )
 
 
 def test_two_jsonl_files_with_label_set_lists(tmp_path: Path) -> None:
     (tmp_path / "gold.jsonl").write_text('{"labels": ["A", "B"]}\n{"labels": []}\n')
     (tmp_path / "pred.jsonl").write_text('{"labels": ["A"]}\n{"labels": ["C"]}\n')
-    r = clfeval.score_file(str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"), multilabel=True)
+    r = clfeval.score(
+        clfeval.read(
+            str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"), reading=clfeval.Reading(multilabel=True)
+        )
+    )
     expected = clfeval.score([["A", "B"], []], [["A"], ["C"]], multilabel=True)
     assert r.to_dict()["per_label"] == expected.to_dict()["per_label"]
 
@@ -290,30 +315,32 @@ def test_two_jsonl_files_with_label_set_lists(tmp_path: Path) -> None:
 def test_two_csv_files(tmp_path: Path) -> None:
     (tmp_path / "g.csv").write_text('lab\na\n"b, c"\n')
     (tmp_path / "p.csv").write_text("lab\na\na\n")
-    r = clfeval.score_file(str(tmp_path / "g.csv"), str(tmp_path / "p.csv"), header=True)
+    r = clfeval.score(
+        clfeval.read(str(tmp_path / "g.csv"), str(tmp_path / "p.csv"), reading=clfeval.Reading(header=True))
+    )
     _same(r, ["a", "b, c"], ["a", "a"])
 
 
 def test_integer_and_float_columns_hold_the_same_labels(tmp_path: Path) -> None:
     pq = tmp_path / "mixed.parquet"
     pl.DataFrame({"g": [1, 2, 3], "p": [1.0, 2.0, 2.5]}).write_parquet(pq)
-    r = clfeval.score_file(str(pq))
+    r = clfeval.score(clfeval.read(str(pq)))
     assert r.labels == ("1", "2", "2.5", "3")
     assert r.accuracy == pytest.approx(2 / 3)
     lists = tmp_path / "lists.parquet"
     pl.DataFrame({"g": [[1.0, 2.0]], "p": [[1, 2]]}).write_parquet(lists)
-    assert clfeval.score_file(str(lists), multilabel=True).accuracy == 1.0
+    assert clfeval.score(clfeval.read(str(lists), reading=clfeval.Reading(multilabel=True))).accuracy == 1.0
 
 
 def test_a_line_of_separators_is_an_instance_not_a_blank_line(tmp_path: Path) -> None:
     path = tmp_path / "m.tsv"
     path.write_text("a,b\ta\n\t\nc\tc\n\n")
-    r = clfeval.score_file(str(path), multilabel=True)
+    r = clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(multilabel=True)))
     assert r.n_instances == 3  # the tab-only line is (∅, ∅); the empty last line is blank
     assert any("skipped 1 blank line(s)" in w for w in r.warnings)
     single = tmp_path / "s.tsv"
     single.write_text("a\ta\n\t\n")
-    _error(InputError, lambda: clfeval.score_file(str(single)), "s.tsv:2: the gold label is empty")
+    _error(InputError, lambda: clfeval.score(clfeval.read(str(single))), "s.tsv:2: the gold label is empty")
 
 
 # --- line ends, separators, list cells, columns, files that change: what outside checks found ---------------
@@ -325,17 +352,17 @@ def test_old_mac_line_ends_are_read_as_lines(tmp_path: Path, monkeypatch: pytest
     gold, pred = ["a", "b", "a", "b", "a"], ["a", "a", "b", "b", "a"]
     lines = [f"{g} {p}" for g, p in zip(gold, pred)]
     (tmp_path / "cr.txt").write_bytes(("\r".join(lines) + "\r").encode())
-    _same(clfeval.score_file(str(tmp_path / "cr.txt")), gold, pred)
+    _same(clfeval.score(clfeval.read(str(tmp_path / "cr.txt"))), gold, pred)
     (tmp_path / "cr.csv").write_bytes(("\r".join(line.replace(" ", ",") for line in lines) + "\r").encode())
-    _same(clfeval.score_file(str(tmp_path / "cr.csv")), gold, pred)
+    _same(clfeval.score(clfeval.read(str(tmp_path / "cr.csv"))), gold, pred)
     (tmp_path / "g.txt").write_bytes("\r".join(gold).encode())  # no line end after the last line
     (tmp_path / "p.txt").write_bytes(("\r".join(pred) + "\r").encode())
-    _same(clfeval.score_file(str(tmp_path / "g.txt"), str(tmp_path / "p.txt")), gold, pred)
+    _same(clfeval.score(clfeval.read(str(tmp_path / "g.txt"), str(tmp_path / "p.txt"))), gold, pred)
     (tmp_path / "m.txt").write_bytes(b"g a b\ra 2 1\rb 1 1\r")
-    assert clfeval.score_matrix(str(tmp_path / "m.txt")).n_instances == 5
+    assert clfeval.score(clfeval.read_matrix(str(tmp_path / "m.txt"))).n_instances == 5
     (tmp_path / "bad.txt").write_bytes(b"a a\rb a\r\rb\r")  # line numbers count \r line ends
     with pytest.raises(InputError, match=r"bad\.txt:4: expected at least 2 fields"):
-        clfeval.score_file(str(tmp_path / "bad.txt"))
+        clfeval.score(clfeval.read(str(tmp_path / "bad.txt")))
 
 
 @pytest.mark.parametrize("ends", [[b"\n", b"\r", b"\r\n"], [b"\r\n", b"\r", b"\n"], [b"\r", b"\n"]])
@@ -349,10 +376,10 @@ def test_mixed_line_ends_are_each_a_line_end(
     for name, sep in (("mix.txt", b" "), ("mix.tsv", b"\t"), ("mix.csv", b",")):
         data = b"".join(g.encode() + sep + p.encode() + ends[i % len(ends)] for i, (g, p) in enumerate(zip(gold, pred)))
         (tmp_path / name).write_bytes(data)
-        _same(clfeval.score_file(str(tmp_path / name)), gold, pred)
+        _same(clfeval.score(clfeval.read(str(tmp_path / name))), gold, pred)
     (tmp_path / "bad.txt").write_bytes(b"a a\nb a\r\rb\r\n")  # line numbers count every kind of line end
     with pytest.raises(InputError, match=r"bad\.txt:4: expected at least 2 fields"):
-        clfeval.score_file(str(tmp_path / "bad.txt"))
+        clfeval.score(clfeval.read(str(tmp_path / "bad.txt")))
 
 
 @pytest.mark.parametrize(
@@ -370,25 +397,33 @@ def test_a_label_separator_that_separates_fields_is_refused(
 ) -> None:
     (tmp_path / name).write_text(content)
     with pytest.raises(OptionError, match="label sets would be split into fields"):
-        clfeval.score_file(str(tmp_path / name), sep=sep, multilabel=True, label_sep=label_sep)
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / name), reading=clfeval.Reading(sep=sep, multilabel=clfeval.MultiLabel(sep=label_sep))
+            )
+        )
 
 
 def test_label_separators_that_cannot_collide_are_taken(tmp_path: Path) -> None:
     (tmp_path / "q.csv").write_text('"A,B",A\nB,"B,C"\n')  # quoted CSV cells may hold the field separator
-    r = clfeval.score_file(str(tmp_path / "q.csv"), multilabel=True)
+    r = clfeval.score(clfeval.read(str(tmp_path / "q.csv"), reading=clfeval.Reading(multilabel=True)))
     assert r.per_label["A"].tp == 1 and r.per_label["B"].fn == 1 and r.per_label["C"].fp == 1
     (tmp_path / "t.tsv").write_text("A B\tA\n")  # a space inside TSV cells
-    r = clfeval.score_file(str(tmp_path / "t.tsv"), multilabel=True, label_sep=" ")
+    r = clfeval.score(
+        clfeval.read(str(tmp_path / "t.tsv"), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(sep=" ")))
+    )
     assert r.per_label["B"].fn == 1
     with pytest.raises(OptionError, match="--label-sep is empty"):
-        clfeval.score_file(str(tmp_path / "t.tsv"), multilabel=True, label_sep="")
+        clfeval.score(
+            clfeval.read(str(tmp_path / "t.tsv"), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(sep="")))
+        )
 
 
 def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> None:
     good = pl.DataFrame({"g": [["A", "B\x1fC"], ["B"], []], "p": [["A"], ["B\x1fC"], ["A"]]})
     for path in (tmp_path / "good.parquet", tmp_path / "good.jsonl"):
         good.write_parquet(path) if path.suffix == ".parquet" else good.write_ndjson(path)
-        r = clfeval.score_file(str(path), gold_col="g", pred_col="p", multilabel=True)
+        r = clfeval.score(clfeval.read(str(path), gold_col="g", pred_col="p", reading=clfeval.Reading(multilabel=True)))
         assert r.labels == ("A", "B", "B\x1fC")  # no internal join character can split a label
         assert r.per_label["B\x1fC"].fn == 1 and r.per_label["B\x1fC"].fp == 1 and r.n_instances == 3
     bad = {
@@ -404,15 +439,25 @@ def test_one_rule_for_label_cells_of_parquet_and_json_lines(tmp_path: Path) -> N
         for path in (tmp_path / "bad.parquet", tmp_path / "bad.jsonl"):
             frame.write_parquet(path) if path.suffix == ".parquet" else frame.write_ndjson(path)
             with pytest.raises(InputError, match=message):
-                clfeval.score_file(str(path), gold_col="g", pred_col="p", multilabel=True)
+                clfeval.score(
+                    clfeval.read(str(path), gold_col="g", pred_col="p", reading=clfeval.Reading(multilabel=True))
+                )
             (tmp_path / "gold.txt").write_text("A\nA\n")  # and as the predictions file of two-file reading
             with pytest.raises(InputError, match=r"holds (a missing|an empty) label"):
-                clfeval.score_file(str(tmp_path / "gold.txt"), str(path), pred_col="g", multilabel=True)
+                clfeval.score(
+                    clfeval.read(
+                        str(tmp_path / "gold.txt"), str(path), pred_col="g", reading=clfeval.Reading(multilabel=True)
+                    )
+                )
     scalar = pl.DataFrame({"g": ["A", ""], "p": ["A", "A"]})
     scalar.write_parquet(tmp_path / "scalar.parquet")
     with pytest.raises(InputError, match=r"scalar\.parquet:2: the gold label \('g'\) is empty"):
-        clfeval.score_file(str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p")
-    r = clfeval.score_file(str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p", multilabel=True)
+        clfeval.score(clfeval.read(str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p"))
+    r = clfeval.score(
+        clfeval.read(
+            str(tmp_path / "scalar.parquet"), gold_col="g", pred_col="p", reading=clfeval.Reading(multilabel=True)
+        )
+    )
     assert r.n_instances == 2 and r.per_label["A"].fp == 1  # a scalar empty cell of label sets: the empty set
 
 
@@ -439,11 +484,11 @@ def test_one_column_for_gold_and_predicted_is_refused(
     path = tmp_path / ("t.csv" if "," in content else "t.txt")
     path.write_text(content)
     with pytest.raises((InputError, OptionError), match=message.replace("(", r"\(").replace(")", r"\)")):
-        clfeval.score_file(str(path), **options)
+        clfeval.score(clfeval.read(str(path), **options))
 
 
 def _changing(path: Path, change: str) -> object:
-    """A read_progress callback that changes ``path`` the first time it is called, while the file is being read."""
+    """A ``Reading(progress=...)`` callback that changes ``path`` the first time it is called, while it is read."""
     done = []
 
     def progress(*_: object) -> None:
@@ -478,7 +523,7 @@ def test_a_file_that_changes_while_it_is_read_is_an_error(
     gold, pred = _random_pairs(200, seed=3)
     path.write_text("".join(f"x {g} {p}\n" for g, p in zip(gold, pred)))
     with pytest.raises(InputError, match=f"growing\\.txt: {message}"):
-        clfeval.score_file(str(path), read_progress=_changing(path, change))
+        clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(progress=_changing(path, change))))
 
 
 def test_a_file_read_whole_is_not_taken_for_a_changed_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -486,27 +531,44 @@ def test_a_file_read_whole_is_not_taken_for_a_changed_one(tmp_path: Path, monkey
     path = tmp_path / "still.txt"
     gold, pred = _random_pairs(200, seed=4)
     path.write_text("".join(f"x {g} {p}\n" for g, p in zip(gold, pred)))
-    _same(clfeval.score_file(str(path), read_progress=lambda *_: None), gold, pred)
+    _same(clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(progress=lambda *_: None))), gold, pred)
 
 
 def test_a_cell_that_cannot_be_a_label_is_named_by_its_line_and_cause(tmp_path: Path) -> None:
     (tmp_path / "sets.txt").write_text("x A B\ny A,,B B\n")
     with pytest.raises(InputError, match=r"sets\.txt:2: the label set 'A,,B' holds an empty label"):
-        clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True)
+        clfeval.score(clfeval.read(str(tmp_path / "sets.txt"), reading=clfeval.Reading(multilabel=True)))
     (tmp_path / "none.txt").write_text("A A\nNONE,A A\n")
     with pytest.raises(InputError, match=r"none\.txt:2: label NONE stands for the empty set"):
-        clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label")
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "none.txt"), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(empty="label"))
+            )
+        )
     (tmp_path / "gold.txt").write_text("A\nB\n")
     (tmp_path / "pred.txt").write_text("A\nB,,C\n")
     with pytest.raises(InputError, match=r"pred\.txt:2: the label set 'B,,C' holds an empty label"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), multilabel=True)
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "gold.txt"), str(tmp_path / "pred.txt"), reading=clfeval.Reading(multilabel=True)
+            )
+        )
     (tmp_path / "train.txt").write_text("A\nNONE,A\n")
     with pytest.raises(InputError, match=r"train\.txt:2: label NONE"):
         (tmp_path / "ok.txt").write_text("x A A\n")
-        clfeval.score_file(str(tmp_path / "ok.txt"), multilabel=True, empty="label", train=str(tmp_path / "train.txt"))
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "ok.txt"), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(empty="label"))
+            ),
+            scoring=clfeval.Scoring(train=str(tmp_path / "train.txt")),
+        )
     for call in (
-        lambda: clfeval.score_file(str(tmp_path / "sets.txt"), multilabel=True),
-        lambda: clfeval.score_file(str(tmp_path / "none.txt"), multilabel=True, empty="label"),
+        lambda: clfeval.score(clfeval.read(str(tmp_path / "sets.txt"), reading=clfeval.Reading(multilabel=True))),
+        lambda: clfeval.score(
+            clfeval.read(
+                str(tmp_path / "none.txt"), reading=clfeval.Reading(multilabel=clfeval.MultiLabel(empty="label"))
+            )
+        ),
     ):
         with pytest.raises(InputError) as info:
             call()
@@ -516,19 +578,21 @@ def test_a_cell_that_cannot_be_a_label_is_named_by_its_line_and_cause(tmp_path: 
 def test_each_file_is_read_with_its_own_options(tmp_path: Path) -> None:
     (tmp_path / "m.csv").write_text(";a;b\na;3;1\nb;0;2\n")
     (tmp_path / "train.txt").write_text("x a\nx b\ny a\n")  # whitespace-separated, its last column the label
-    r = clfeval.score_matrix(str(tmp_path / "m.csv"), sep=";", train=str(tmp_path / "train.txt"))
+    r = clfeval.score(
+        clfeval.read_matrix(str(tmp_path / "m.csv"), reading=clfeval.Reading(sep=";")),
+        scoring=clfeval.Scoring(train=str(tmp_path / "train.txt")),
+    )
     assert r.labels == ("a", "b") and r.lfb_source == "train"
     assert dict(r.lfb_frequencies) == pytest.approx({"a": 2 / 3, "b": 1 / 3})
     assert r.inputs["train_file"] == str(tmp_path / "train.txt")
     # finagle keeps TiMBL's distance after a class distribution in its input, not in the training file
     (tmp_path / "run.txt").write_text("w A A { A 0.9 } 0.1\nw B A { A 0.6 } 1.2\nw B B { B 0.9 } 0.3\n")
     (tmp_path / "ttrain.txt").write_text("w A A { A 0.9 } 0.1\nw B B { B 0.7 } 0.5\nw B B { B 0.8 } 0.4\n")
-    r = clfeval.finagle_file(
-        str(tmp_path / "run.txt"),
+    r = clfeval.finagle(
+        clfeval.read_confidences(str(tmp_path / "run.txt")),
         threshold=1.0,
         lower_is_more_confident=True,
-        train=str(tmp_path / "ttrain.txt"),
-        train_col=-2,
+        scoring=clfeval.Scoring(train=clfeval.Training(str(tmp_path / "ttrain.txt"), column=-2)),
     )
     assert r.target == "B"  # the most frequent training label, not a distance
 
@@ -538,7 +602,7 @@ def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
     """A Parquet file cut short under polars made it panic (a traceback, exit 1)."""
-    import clfeval.read.typed as typed
+    from clfeval.read import typed
 
     monkeypatch.setattr(typed, "_PARQUET_ROWS", 1000)  # several slices, so the file changes between two of them
     path = tmp_path / "big.parquet"
@@ -554,40 +618,54 @@ def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(
             path.write_bytes(data[: len(data) // 2] if change == "cut" else data[:-8] + b"\0" * 8)
 
     with pytest.raises(InputError, match=r"big\.parquet: (changed|was cut) while it was read"):
-        clfeval.score_file(str(path), gold_col="g", pred_col="p", read_progress=progress)
+        clfeval.score(clfeval.read(str(path), gold_col="g", pred_col="p", reading=clfeval.Reading(progress=progress)))
     frame.write_parquet(path, row_group_size=1000)
     (tmp_path / "gold.txt").write_text("a\n" * 5000)
     done.clear()
     with pytest.raises(InputError, match=r"big\.parquet: (changed|was cut) while it was read"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(path), pred_col="p", read_progress=progress)
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "gold.txt"), str(path), pred_col="p", reading=clfeval.Reading(progress=progress)
+            )
+        )
 
 
 def test_the_training_file_is_read_with_its_own_options(tmp_path: Path) -> None:
     """score, compare, cv and finagle read --train with the evaluated files' --sep: 'x a' became one label."""
     (tmp_path / "run.csv").write_text("w;g;p;c\nx;a;b;0.9\ny;b;b;0.2\nz;a;a;0.8\n")
     (tmp_path / "train.txt").write_text("x a\nx b\ny a\n")
-    common = dict(sep=";", header=True, train=str(tmp_path / "train.txt"), train_col=-1)
-    r = clfeval.score_file(str(tmp_path / "run.csv"), gold_col="g", pred_col="p", **common)
+    reading = clfeval.Reading(sep=";", header=True)
+    scoring = clfeval.Scoring(train=clfeval.Training(str(tmp_path / "train.txt"), column=-1))
+    run = str(tmp_path / "run.csv")
+    r = clfeval.score(clfeval.read(run, gold_col="g", pred_col="p", reading=reading), scoring=scoring)
     assert r.labels == ("a", "b") and dict(r.lfb_frequencies) == pytest.approx({"a": 2 / 3, "b": 1 / 3})
-    c = clfeval.compare_files(
-        str(tmp_path / "run.csv"), gold_col="g", pred_cols=["p", "w"], names=["P", "W"], seed=1, **common
+    c = clfeval.compare(
+        clfeval.read(run, gold_col="g", pred_col=["p", "w"], names=["P", "W"], reading=reading),
+        test=clfeval.Test(seed=1),
+        scoring=scoring,
     )
     assert c.results["P"].lfb_frequencies["a"] == pytest.approx(2 / 3)
-    v = clfeval.cv_files([str(tmp_path / "run.csv")], fold_col="w", gold_col="g", pred_col="p", **common)
+    v = clfeval.cv(
+        clfeval.read_folds([run], fold_col="w", gold_col="g", pred_col="p", reading=reading), scoring=scoring
+    )
     assert v.pooled.lfb_frequencies["a"] == pytest.approx(2 / 3)
-    f = clfeval.finagle_file(
-        str(tmp_path / "run.csv"), gold_col="g", pred_col="p", conf_col="c", threshold=0.5, **common
+    f = clfeval.finagle(
+        clfeval.read_confidences(run, gold_col="g", pred_col="p", conf_col="c", reading=reading),
+        threshold=0.5,
+        scoring=scoring,
     )
     assert f.target == "a"  # the most frequent training label, not 'x a'
-    semi = clfeval.score_file(
-        str(tmp_path / "run.csv"),
-        gold_col="g",
-        pred_col="p",
-        sep=";",
-        header=True,
-        train=str(tmp_path / "train.txt"),
-        train_col=-1,
-        train_options=clfeval.read.TableOptions(sep=";"),
+    semi = clfeval.score(
+        clfeval.read(
+            str(tmp_path / "run.csv"), gold_col="g", pred_col="p", reading=clfeval.Reading(sep=";", header=True)
+        ),
+        scoring=clfeval.Scoring(
+            train=clfeval.Training(
+                str(tmp_path / "train.txt"),
+                column=-1,
+                sep=";",
+            )
+        ),
     )
     assert any(
         "none of the 3 training labels ('x a', 'x b', 'y a') occurs in the evaluated data" in w for w in semi.warnings
@@ -600,20 +678,23 @@ def test_one_field_or_one_file_column_for_two_roles_is_refused_on_every_path(tmp
     for name in ("gp.parquet", "gp.jsonl"):
         for gold, pred in (("g", 1), ("g", -2), (1, "g")):
             with pytest.raises(InputError, match="the gold and predicted columns are both field 'g'"):
-                clfeval.score_file(str(tmp_path / name), gold_col=gold, pred_col=pred)
+                clfeval.score(clfeval.read(str(tmp_path / name), gold_col=gold, pred_col=pred))
     (tmp_path / "gold.txt").write_text("a\nb\n")
     with pytest.raises(InputError, match=r"both column -1 of .*gold\.txt: give different columns"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "gold.txt"))
+        clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "gold.txt")))
     with pytest.raises(InputError, match="both column -1 of"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "." / "gold.txt"))
+        clfeval.score(clfeval.read(str(tmp_path / "gold.txt"), str(tmp_path / "." / "gold.txt")))
     (tmp_path / "b.txt").write_text("a\na\n")
     (tmp_path / "link.txt").symlink_to(tmp_path / "b.txt")
     with pytest.raises(OptionError, match="the same predictions file is given twice"):
-        clfeval.compare_files(str(tmp_path / "gold.txt"), [str(tmp_path / "b.txt"), str(tmp_path / "link.txt")])
+        clfeval.compare(
+            clfeval.read(str(tmp_path / "gold.txt"), *[str(tmp_path / "b.txt"), str(tmp_path / "link.txt")])
+        )
     # the TiMBL idiom: one file as gold (its second-to-last column) and as predictions (its last)
     (tmp_path / "a.out").write_text("w a a\nw b a\n")
-    r = clfeval.compare_files(
-        str(tmp_path / "a.out"), [str(tmp_path / "a.out"), str(tmp_path / "b.txt")], gold_col=-2, seed=1
+    r = clfeval.compare(
+        clfeval.read(str(tmp_path / "a.out"), *[str(tmp_path / "a.out"), str(tmp_path / "b.txt")], gold_col=-2),
+        test=clfeval.Test(seed=1),
     )
     assert r.results["a"].accuracy == 0.5
 
@@ -626,13 +707,26 @@ def test_json_lines_fields_hold_one_kind_of_value(tmp_path: Path) -> None:
         match=r"mixed\.jsonl:2: the gold field 'g' holds a list of labels here but single "
         "labels in other records",
     ):
-        clfeval.score_file(str(tmp_path / "mixed.jsonl"), gold_col="g", pred_col="p", multilabel=True)
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "mixed.jsonl"), gold_col="g", pred_col="p", reading=clfeval.Reading(multilabel=True)
+            )
+        )
     (tmp_path / "object.jsonl").write_text('{"g": "A", "p": "A"}\n{"g": {"x": 1}, "p": "B"}\n')
     with pytest.raises(InputError, match=r"object\.jsonl:2: the gold field 'g' must be a label"):
-        clfeval.score_file(str(tmp_path / "object.jsonl"), gold_col="g", pred_col="p")
+        clfeval.score(clfeval.read(str(tmp_path / "object.jsonl"), gold_col="g", pred_col="p"))
     (tmp_path / "gold.txt").write_text("A\nB\n")
     with pytest.raises(InputError, match=r"mixed\.jsonl:2: the predicted field 'g' holds a list"):
-        clfeval.score_file(str(tmp_path / "gold.txt"), str(tmp_path / "mixed.jsonl"), pred_col="g", multilabel=True)
+        clfeval.score(
+            clfeval.read(
+                str(tmp_path / "gold.txt"),
+                str(tmp_path / "mixed.jsonl"),
+                pred_col="g",
+                reading=clfeval.Reading(multilabel=True),
+            )
+        )
     (tmp_path / "bracket.jsonl").write_text('{"g": "[x]", "p": "[x]"}\n{"g": "{y}", "p": "[x]"}\n')
-    r = clfeval.score_file(str(tmp_path / "bracket.jsonl"), gold_col="g", pred_col="p")  # labels that look like JSON
+    r = clfeval.score(
+        clfeval.read(str(tmp_path / "bracket.jsonl"), gold_col="g", pred_col="p")
+    )  # labels that look like JSON
     assert r.labels == ("[x]", "{y}")

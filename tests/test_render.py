@@ -46,7 +46,9 @@ NASTY = (
 
 def _example() -> clfeval.Scores:
     # Sefidian's 9-instance scikit-learn example, with a declared label that never occurs
-    return clfeval.score([1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2], labels=["1", "2", "3", "4"])
+    return clfeval.score(
+        [1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2], scoring=clfeval.Scoring(labels=["1", "2", "3", "4"])
+    )
 
 
 def _multilabel() -> clfeval.Scores:
@@ -60,7 +62,7 @@ def _comparison() -> clfeval.Comparison:
         gold,
         {"X": list("abcabbaacaab"), "Y": list("abccbcabbaab"), "Z": list("abcabcabcabb")},
         metrics=["macro.f1", "accuracy"],
-        seed=1,
+        test=clfeval.Test(seed=1),
     )
 
 
@@ -83,7 +85,7 @@ def _nasty_comparison() -> clfeval.Comparison:
         gold,
         {"<sys> A&B": first, "*best*_run": second, "50% | $x$": gold[:26] + [NASTY[0]]},
         metrics=["macro.f1", "accuracy"],
-        seed=1,
+        test=clfeval.Test(seed=1),
     )
 
 
@@ -180,7 +182,12 @@ def _round_trip(result, schema: str) -> dict:
 
 @pytest.mark.parametrize(
     "make",
-    [_example, _multilabel, _nasty, lambda: clfeval.with_intervals(_example(), "bootstrap", resamples=200, seed=1)],
+    [
+        _example,
+        _multilabel,
+        _nasty,
+        lambda: clfeval.with_intervals(_example(), clfeval.CI("bootstrap", resamples=200, seed=1)),
+    ],
 )
 def test_score_json_round_trips(make) -> None:
     _round_trip(make(), "clfeval.score/1")
@@ -225,18 +232,18 @@ def test_finagle_json_round_trips(tmp_path: Path) -> None:
     path.write_text(
         "w1 A A 0.9\nw2 A B 0.2\nw3 B B 0.8\nw4 B A 0.3\nw5 C C 0.7\nw6 A A 0.6\nw7 C B 0.1\n", encoding="utf-8"
     )
-    data = _round_trip(clfeval.finagle_file(str(path), threshold=0.5), "clfeval.finagle/1")
+    data = _round_trip(clfeval.finagle(clfeval.read_confidences(str(path)), threshold=0.5), "clfeval.finagle/1")
     assert set(data["scenarios"]) == {"normal", "changed", "upper"}
 
 
 def test_nan_is_null_in_json_and_said_in_words() -> None:
-    r = clfeval.score(["a", "b"], ["a", "a"], zero_division="nan")
+    r = clfeval.score(["a", "b"], ["a", "a"], scoring=clfeval.Scoring(zero_division="nan"))
     data = r.to_dict()
     assert data["per_label"]["b"]["precision"] is None
     assert data["averages"]["macro"]["precision"] is None
     assert any("macro precision is undefined (NaN)" in w for w in r.warnings)
     assert "undefined" in r.render("text")
-    excluded = clfeval.score(["a", "b"], ["a", "a"], zero_division="nan", undefined="exclude")
+    excluded = clfeval.score(["a", "b"], ["a", "a"], scoring=clfeval.Scoring(zero_division="nan", undefined="exclude"))
     assert excluded.averages["macro"]["precision"] == pytest.approx(0.5)
 
 
@@ -381,7 +388,7 @@ def test_latex_comments_never_break() -> None:
 
 
 def test_latex_undefined_and_negative_numbers() -> None:
-    tex = clfeval.score(["a", "b"], ["a", "a"], zero_division="nan").render("latex")
+    tex = clfeval.score(["a", "b"], ["a", "a"], scoring=clfeval.Scoring(zero_division="nan")).render("latex")
     assert "b & 1 & undefined & 0.0000 & 0.0000 \\\\" in tex  # precision 0/0; F = 0 as recall is 0
     assert r"\ensuremath{-}0.1062" in _comparison().render("latex")
 

@@ -60,7 +60,7 @@ def test_confusion_matrix_tables(seed_vectors: dict, case_id: str, tmp_path) -> 
     case = next(c for c in seed_vectors["confusion_matrices"] if c["id"] == case_id)
     counts = np.array(case["counts"])
     gold_rows = counts.T if case["rows"] == "predicted" else counts
-    result = clfeval.score_counts(clfeval.ConfusionCounts(tuple(case["labels"]), gold_rows))
+    result = clfeval.score(clfeval.ConfusionCounts(tuple(case["labels"]), gold_rows))
     # the same table through the matrix reader, printed the seed's way round
     path = tmp_path / "cm.csv"
     path.write_text(
@@ -69,7 +69,7 @@ def test_confusion_matrix_tables(seed_vectors: dict, case_id: str, tmp_path) -> 
         + "\n"
         + "".join(lab + "," + ",".join(map(str, row)) + "\n" for lab, row in zip(case["labels"], case["counts"]))
     )
-    from_file = clfeval.score_matrix(str(path), rows=case["rows"])
+    from_file = clfeval.score(clfeval.read_matrix(str(path), rows=case["rows"]))
     d = case["decimals"]
     for res in (result, from_file):
         for name, values in case["expected"].get("averages", {}).items():
@@ -115,9 +115,11 @@ def test_vanasch_multilabel_tables_6_and_7(seed_vectors: dict) -> None:
 
 def test_vanasch_double_prediction(seed_vectors: dict) -> None:
     case = next(c for c in seed_vectors["multilabel"] if c["id"] == "vanasch_double_prediction")
-    kept = clfeval.score(case["gold"], case["pred"], multilabel=True, duplicates="keep").per_label["A"]
+    kept = clfeval.score(case["gold"], case["pred"], multilabel=clfeval.MultiLabel(duplicates="keep")).per_label["A"]
     assert (kept.tp, kept.fp, kept.fn) == (1, 2, 0)
-    collapsed = clfeval.score(case["gold"], case["pred"], multilabel=True, duplicates="collapse").per_label["A"]
+    collapsed = clfeval.score(
+        case["gold"], case["pred"], multilabel=clfeval.MultiLabel(duplicates="collapse")
+    ).per_label["A"]
     assert (collapsed.tp, collapsed.fp, collapsed.fn) == (1, 0, 0)
 
 
@@ -151,6 +153,6 @@ def test_opitz_fa_at_least_af_on_random_tables() -> None:
         k = int(rng.integers(2, 6))
         cells = rng.integers(0, 30, (k, k))
         cells[0, 0] += 1
-        r = clfeval.score_counts(clfeval.ConfusionCounts(tuple(map(str, range(k))), cells))
+        r = clfeval.score(clfeval.ConfusionCounts(tuple(map(str, range(k))), cells))
         assert r.averages["macro_fa"]["f"] >= r.averages["macro"]["f"] - 1e-12
         assert not math.isnan(r.averages["macro_fa"]["f"])

@@ -27,16 +27,18 @@ def _paired(gold, a, b, multilabel=False) -> tuple[PairedCounts, Arrangements, l
     else:
         paired = PairedCounts(Counter(zip(map(str, gold), map(str, a), map(str, b))))
         labels = sorted({str(x) for col in (gold, a, b) for x in col})
-    template = ScoreFunction.of(clfeval.score_counts(paired.system(1), labels=labels))
+    template = ScoreFunction.of(clfeval.score(paired.system(1), scoring=clfeval.Scoring(labels=labels)))
     return paired, Arrangements.of(paired, template), labels
 
 
 def _macro_f(gold, pred, labels, multilabel) -> float:
-    return clfeval.score(list(gold), list(pred), labels=labels, multilabel=multilabel).averages["macro"]["f"]
+    return clfeval.score(
+        list(gold), list(pred), multilabel=multilabel, scoring=clfeval.Scoring(labels=labels)
+    ).averages["macro"]["f"]
 
 
 def _samples_f(gold, pred, labels) -> float:
-    return clfeval.score(gold, pred, labels=labels, multilabel=True).averages["samples"]["f"]
+    return clfeval.score(gold, pred, multilabel=True, scoring=clfeval.Scoring(labels=labels)).averages["samples"]["f"]
 
 
 def _swap(a, b, mask):

@@ -20,12 +20,14 @@ def _single(rng: np.random.Generator, trial: int) -> clfeval.Scores:
     return clfeval.score(
         gold,
         pred,
-        labels=labels,
-        labels_from="given" if labels else None,
-        train=train,
-        beta=[1.0, 2.0, 0.5][trial % 3],
-        zero_division=["0", "1", "nan"][trial % 3],
-        undefined=["include", "exclude"][trial % 2],
+        scoring=clfeval.Scoring(
+            labels=labels,
+            labels_from="given" if labels else None,
+            train=train,
+            beta=[1.0, 2.0, 0.5][trial % 3],
+            zero_division=["0", "1", "nan"][trial % 3],
+            undefined=["include", "exclude"][trial % 2],
+        ),
     )
 
 
@@ -38,12 +40,12 @@ def _multi(rng: np.random.Generator, trial: int) -> clfeval.Scores:
     return clfeval.score(
         gold,
         pred,
-        multilabel=True,
-        zero_division=["0", "1", "nan"][trial % 3],
-        undefined=["include", "exclude"][trial % 2],
-        empty=["ignore", "label"][trial % 2],
-        duplicates=["keep", "collapse"][trial % 2],
-        beta=[1.0, 2.0][trial % 2],
+        multilabel=clfeval.MultiLabel(empty=["ignore", "label"][trial % 2], duplicates=["keep", "collapse"][trial % 2]),
+        scoring=clfeval.Scoring(
+            zero_division=["0", "1", "nan"][trial % 3],
+            undefined=["include", "exclude"][trial % 2],
+            beta=[1.0, 2.0][trial % 2],
+        ),
     )
 
 
@@ -65,7 +67,7 @@ def _rescored(scores: clfeval.Scores, f: ScoreFunction, weights: np.ndarray) -> 
     train = None
     if scores.lfb_source == "train":
         train = clfeval.LabelFrequencies(dict(scores.lfb_frequencies), 1)
-    common = dict(
+    scoring = clfeval.Scoring(
         labels=scores.labels,
         labels_from="given",
         train=train,
@@ -78,14 +80,14 @@ def _rescored(scores: clfeval.Scores, f: ScoreFunction, weights: np.ndarray) -> 
         g, p = np.nonzero(counts.cells)
         cells = np.zeros_like(counts.cells)
         cells[g, p] = weights
-        return clfeval.score_counts(clfeval.ConfusionCounts(counts.labels, cells), **common)
+        return clfeval.score(clfeval.ConfusionCounts(counts.labels, cells), scoring=scoring)
     pairs = Counter({key: int(w) for key, w in zip(counts.pairs, weights)})
-    return clfeval.score_counts(clfeval.LabelSetCounts(pairs, counts.duplicates, counts.empty), **common)
+    return clfeval.score(clfeval.LabelSetCounts(pairs, counts.duplicates, counts.empty), scoring=scoring)
 
 
 @pytest.mark.parametrize("make", [_single, _multi])
 def test_resampled_weights_score_like_the_resampled_counts(make) -> None:
-    """Each row of f(W) is what score_counts gives on the counts W describes."""
+    """Each row of f(W) is what clfeval.score gives on the counts W describes."""
     rng = np.random.default_rng(8)
     for trial in range(12):
         scores = make(rng, trial)

@@ -139,9 +139,9 @@ def test_parts_and_globs_equal_one_concatenated_file(tmp_path: Path) -> None:
         part.parent.mkdir(exist_ok=True)
         part.write_text("gold,pred\n" + "".join(f"{g},{p}\n" for g, p in rows[start : start + 250]))
         parts.append(str(part))
-    one = clfeval.score_file(str(whole), gold_col="gold", pred_col="pred")
-    many = clfeval.score_file(parts[::-1], gold_col="gold", pred_col="pred")
-    globbed = clfeval.score_file(str(tmp_path / "parts" / "part-*.csv"), gold_col="gold", pred_col="pred")
+    one = clfeval.score(clfeval.read(str(whole), gold_col="gold", pred_col="pred"))
+    many = clfeval.score(clfeval.read(parts[::-1], gold_col="gold", pred_col="pred"))
+    globbed = clfeval.score(clfeval.read(str(tmp_path / "parts" / "part-*.csv"), gold_col="gold", pred_col="pred"))
     for result in (many, globbed):
         assert result.labels == one.labels and result.n_instances == 900
         assert np.array_equal(result.counts.cells, one.counts.cells)
@@ -224,10 +224,10 @@ def test_cli_parts_globs_and_standard_input(tmp_path: Path) -> None:
 
 def test_engine_options_are_checked() -> None:
     with pytest.raises(OptionError, match="unknown engine 'spark'"):
-        clfeval.score_file("x.txt", engine="spark")
+        clfeval.score(clfeval.read("x.txt", reading=clfeval.Reading(engine="spark")))
     with pytest.raises(OptionError, match="--scheduler applies to the dask engine only"):
-        clfeval.score_file("x.txt", scheduler="tcp://127.0.0.1:1")
+        clfeval.score(clfeval.read("x.txt", reading=clfeval.Reading(scheduler="tcp://127.0.0.1:1")))
     with pytest.raises(
         OptionError, match="pairing a gold file with prediction files line by line needs the embedded engine"
     ):
-        clfeval.score_file("gold.txt", "pred.txt", engine="dask")
+        clfeval.score(clfeval.read("gold.txt", "pred.txt", reading=clfeval.Reading(engine="dask")))

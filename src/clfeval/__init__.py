@@ -6,7 +6,9 @@
 0.6666666666666666
 
 The names below load on first use (PEP 562), so ``import clfeval`` and the command's start-up import only
-what a call needs.
+what a call needs. The functions ``clfeval.score`` and ``clfeval.read`` keep their names over the subpackages
+``clfeval.score`` and ``clfeval.read``: import a module of those as ``from clfeval.read import typed`` (the
+form ``import clfeval.read.typed as typed`` finds the function first).
 """
 
 from __future__ import annotations
@@ -20,30 +22,25 @@ from clfeval._version import __version__ as __version__  # re-exported (in __all
 
 #: Each public name and the module that defines it.
 _HOMES: dict[str, str] = {
+    **dict.fromkeys(["audit_file", "compare", "cv", "finagle", "score"], "clfeval.api"),
     **dict.fromkeys(
         [
-            "audit_file",
-            "compare",
-            "compare_count_files",
-            "compare_counts",
-            "compare_files",
-            "counts_of_files",
+            "Counted",
             "counts_of_frame",
-            "cv",
-            "cv_count_files",
-            "cv_counts",
-            "cv_files",
-            "finagle",
-            "finagle_file",
+            "load_counts",
+            "read",
+            "read_confidences",
+            "read_folds",
+            "read_matrix",
             "save_counts",
-            "score",
-            "score_count_files",
-            "score_counts",
-            "score_file",
-            "score_matrix",
         ],
-        "clfeval.api",
+        "clfeval.read.inputs",
     ),
+    **dict.fromkeys(["Reading", "Training"], "clfeval.read.reading"),
+    "MultiLabel": "clfeval.count.labelsets",
+    "Scoring": "clfeval.score.scoring",
+    "CI": "clfeval.infer.intervals",
+    "Test": "clfeval.infer.comparison",
     **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
     **dict.fromkeys(
         [
@@ -58,9 +55,7 @@ _HOMES: dict[str, str] = {
         "clfeval.count",
     ),
     **dict.fromkeys(["ClfevalError", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
-    **dict.fromkeys(
-        ["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems", "load_counts"], "clfeval.read"
-    ),
+    **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems"], "clfeval.read"),
     **dict.fromkeys(["Audit", "Conversion", "LabelConversion", "convert", "convert_labels"], "clfeval.inverse"),
     "audit": "clfeval.inverse.audit",
     **dict.fromkeys(

@@ -15,26 +15,16 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.api import (
-    audit_file,
-    compare_count_files,
-    compare_files,
-    counts_of_files,
-    cv_count_files,
-    cv_files,
-    finagle_file,
-    score_count_files,
-    score_file,
-    score_matrix,
-)
-from clfeval.count.document import counts_to_dict
-from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES
+from clfeval.api import audit_file, check_metrics, check_systems, compare, cv, finagle, score
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, MultiLabel
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
-from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
+from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS, Test
+from clfeval.infer.intervals import CI
 from clfeval.infer.significance import ALTERNATIVES
 from clfeval.inverse.conversion import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
 from clfeval.inverse.papers import read_label_figures
@@ -42,13 +32,26 @@ from clfeval.output import write_text
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
 from clfeval.read.engine import ENGINES
-from clfeval.read.formats import FORMATS, TableOptions
+from clfeval.read.formats import FORMATS
+from clfeval.read.inputs import (
+    Counted,
+    check_count_kind,
+    load_counts,
+    read,
+    read_confidences,
+    read_folds,
+    read_matrix,
+    system_names_of,
+)
 from clfeval.read.matrix import MATRIX_ORIENTATIONS
+from clfeval.read.reading import Reading, Training
 from clfeval.read.text import read_text
 from clfeval.render import RENDERERS, check_render_options
 from clfeval.render.plot import write_plots
+from clfeval.score.finagle import check_rule
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.ratios import UNDEFINED_POLICIES
+from clfeval.score.scoring import Scoring
 
 __all__ = ["main"]
 
@@ -593,7 +596,7 @@ def _run_audit(args: argparse.Namespace) -> str:
         args.table,
         beta=args.beta,
         decimals=args.decimals,
-        **_training(args),
+        train=_training(args),
         multilabel=args.multilabel,
         all_averages=args.all_averages,
     )
@@ -652,29 +655,28 @@ def _add_finagle(sub: Any) -> None:
 
 
 def _run_finagle(args: argparse.Namespace) -> str:
-    reading = ReadingBar("clfeval: reading", sys.stderr)
+    check_rule(args.threshold, args.expected_accuracy, args.bins)  # before a byte is read
+    scoring = _scoring(args)
+    reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
-        result = finagle_file(
+        counted = read_confidences(
             args.inputs[0] if len(args.inputs) == 1 else list(args.inputs),
             gold_col=parse_column(args.gold_col),
             pred_col=parse_column(args.pred_col),
             conf_col=parse_column(args.conf_col),
-            threshold=args.threshold,
-            expected_accuracy=args.expected_accuracy,
-            to=args.to,
             lower_is_more_confident=args.lower_is_more_confident,
-            **_training(args),
-            bins=args.bins,
-            **_label_options(args),
-            input_format=args.input_format,
-            sep=args.sep,
-            header=args.header,
-            engine=args.engine,
-            scheduler=args.scheduler,
-            read_progress=reading if reading.enabled else None,
+            reading=reading,
         )
     finally:
-        reading.close()
+        _close(reading)
+    result = finagle(
+        counted,
+        threshold=args.threshold,
+        expected_accuracy=args.expected_accuracy,
+        to=args.to,
+        bins=args.bins,
+        scoring=scoring,
+    )
     return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
 
 
@@ -693,32 +695,32 @@ def _add_interval_options(p: Any, title: str) -> None:
     ci.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
 
 
-def _label_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The label-set and measure options shared by every command."""
+def _scoring(args: argparse.Namespace) -> Scoring:
+    """The label-set and measure options every command shares, and the training file, as one group."""
     labels = _read_label_list(args.labels) if args.labels else None
     if args.labels_from == "file" and labels is None:
         raise ClfevalError("--labels-from file needs --labels FILE")
-    return dict(
+    return Scoring(
         labels=labels,
         labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
+        train=_training(args),
         beta=args.beta,
         zero_division=args.zero_division,
         undefined=args.undefined,
     )
 
 
-def _training(args: argparse.Namespace) -> dict[str, Any]:
+def _training(args: argparse.Namespace) -> Training | None:
     """The training file, its label column and how to read it: its own --train-format, --train-sep and
     --train-header (by default, by its own extension), never the evaluated files' options."""
-    own: dict[str, Any] = {
-        "input_format": getattr(args, "train_format", None),
-        "sep": getattr(args, "train_sep", None),
-        "header": getattr(args, "train_header", None),
-    }
-    return dict(
-        train=args.train,
-        train_col=parse_column(args.train_col),
-        train_options=TableOptions(**own) if any(v is not None for v in own.values()) else None,
+    if args.train is None:
+        return None
+    return Training(
+        args.train,
+        parse_column(args.train_col),
+        getattr(args, "train_format", None),
+        getattr(args, "train_sep", None),
+        getattr(args, "train_header", None),
     )
 
 
@@ -738,107 +740,120 @@ def _read_label_list(path: str) -> list[str]:
     return list(labels)
 
 
-def _reading_args(args: argparse.Namespace, bar: ReadingBar) -> dict[str, Any]:
-    """The reading and counting options every file-reading command shares (and blocks, where they apply)."""
-    out = dict(
+def _reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
+    """How the command reads its files, as one group (checked as it is built, before anything is read)."""
+    multilabel = getattr(args, "multilabel", False)
+    return Reading(
         input_format=args.input_format,
         sep=args.sep,
         header=args.header,
-        multilabel=args.multilabel,
-        label_sep=args.label_sep,
-        empty=args.empty,
-        duplicates=args.duplicates,
+        multilabel=MultiLabel(args.label_sep, args.empty, args.duplicates) if multilabel else None,
+        skip=getattr(args, "skip", None),
+        keep_trailing=getattr(args, "keep_trailing", False),
+        translate=getattr(args, "translate", None),
+        cutoff=getattr(args, "cutoff", None),
+        above=getattr(args, "above", "+1"),
+        below=getattr(args, "below", "-1"),
+        blocks=getattr(args, "blocks", None),
+        block_col=parse_column(getattr(args, "block_col", None)),
+        block_end=getattr(args, "block_end", None),
         engine=args.engine,
         scheduler=args.scheduler,
-        read_progress=bar if bar.enabled else None,
-        skip=args.skip,
-        keep_trailing=args.keep_trailing,
-        translate=args.translate,
-        cutoff=args.cutoff,
-        above=args.above,
-        below=args.below,
+        progress=bar if bar.enabled else None,
     )
-    if hasattr(args, "blocks"):
-        out.update(blocks=args.blocks, block_col=parse_column(args.block_col), block_end=args.block_end)
-    return out
 
 
-def _no_rules_with_counts(args: argparse.Namespace) -> None:
-    """Count files hold labels as they were counted: the input rules applied then."""
-    given = [
-        name
-        for name, value in (
-            ("--skip", args.skip),
-            ("--translate", args.translate),
-            ("--cutoff", args.cutoff),
-            ("--keep-trailing", args.keep_trailing or None),
-            ("--blocks", getattr(args, "blocks", None)),
-            ("--block-end", getattr(args, "block_end", None)),
-            ("--block-col", getattr(args, "block_col", None)),
-        )
-        if value is not None
-    ]
-    if given:
-        raise ClfevalError(
-            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} when reading instances, "
-            "not to count files or a matrix (give them to `clfeval count` when counting)"
-        )
+def _close(reading: Reading) -> None:
+    """Close the reading progress bar (if it shows)."""
+    if isinstance(reading.progress, ReadingBar):
+        reading.progress.close()
 
 
-def _layout(args: argparse.Namespace) -> tuple[Any, str | None]:
-    """INPUT arguments → (the table's files, or the gold file; the predictions file or None)."""
+def _ci(args: argparse.Namespace) -> CI | None:
+    return CI.of(CI(args.ci, args.confidence, args.resamples, args.seed))
+
+
+def _layout(args: argparse.Namespace) -> list[Any]:
+    """INPUT arguments → the paths :func:`clfeval.read` takes: [table] (its parts in a list), or [gold, pred]."""
     inputs = args.inputs
     if len(inputs) == 2 and not args.parts:
-        return inputs[0], inputs[1]
-    return (inputs[0] if len(inputs) == 1 else list(inputs)), None
+        return list(inputs)
+    return [inputs[0] if len(inputs) == 1 else list(inputs)]
 
 
-def _no_files_with_counts(args: argparse.Namespace, files: Sequence[str]) -> None:
+def _counts(args: argparse.Namespace, files: Sequence[str], reading: Reading, joint: bool) -> Counted:
+    """The count files of --counts, added up: they hold labels as they were counted, so the input rules, the
+    multi-label options and the engine do not apply (a training file's label sets are split on --label-sep)."""
     if files:
         raise ClfevalError("give either input files or --counts FILE…, not both")
-    _no_rules_with_counts(args)
-    if args.multilabel or args.engine != "polars":
+    if reading.rules:
+        raise ClfevalError(
+            f"{', '.join(reading.rules)} {'applies' if len(reading.rules) == 1 else 'apply'} when reading instances, "
+            "not to count files or a matrix (give them to `clfeval count` when counting)"
+        )
+    if reading.label_sets is not None or reading.engine != "polars":
         raise ClfevalError("--counts takes count files as they were written: --multilabel and --engine do not apply")
+    counted = load_counts(args.counts)
+    check_count_kind(counted, joint)
+    return replace(counted, reading=Reading(multilabel=MultiLabel(args.label_sep) if counted.multilabel else None))
 
 
 def _run_score(args: argparse.Namespace) -> str:
-    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
-    reading = ReadingBar("clfeval: reading", sys.stderr)
-    common: dict[str, Any] = dict(
-        **_label_options(args),
-        ci=args.ci,
-        confidence=args.confidence,
-        resamples=args.resamples,
-        seed=args.seed,
-        progress=progress if progress.enabled else None,
-    )
+    scoring, interval = _scoring(args), _ci(args)
+    reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
-        result = _score_result(args, common, reading)
+        counted = _score_input(args, reading)
     finally:
-        reading.close()
+        _close(reading)
+    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    try:
+        result = score(counted, scoring=scoring, ci=interval, progress=progress if progress.enabled else None)
+    finally:
         progress.close()
     return _render(result, args, matrix=not args.no_matrix)
+
+
+def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
+    """Read and count what the arguments name (a matrix file, count files, or instance files)."""
+    if args.matrix:
+        if args.inputs or args.counts:
+            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        if reading.label_sets is not None:
+            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        if reading.rules:
+            raise ClfevalError(
+                f"{', '.join(reading.rules)} {'applies' if len(reading.rules) == 1 else 'apply'} when reading "
+                "instances, not to count files or a matrix (give them to `clfeval count` when counting)"
+            )
+        return read_matrix(
+            args.matrix, rows=args.matrix_rows, reading=Reading(input_format=args.input_format, sep=args.sep)
+        )
+    if args.counts:
+        return _counts(args, args.inputs, reading, joint=False)
+    if not args.inputs:
+        raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
+    return read(*_layout(args), gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
+                reading=reading)  # fmt: skip
 
 
 def _run_count(args: argparse.Namespace) -> str:
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
-    reading = ReadingBar("clfeval: reading", sys.stderr)
-    path, pred = _layout(args)
+    reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    pred_cols = [parse_column(c) for c in args.pred_col or []]
     try:
-        counts, provenance, warnings = counts_of_files(
-            path,
-            pred,
+        counted = read(
+            *_layout(args),
             gold_col=parse_column(args.gold_col),
-            pred_cols=[parse_column(c) for c in args.pred_col or []],
+            pred_col=pred_cols if len(pred_cols) > 1 else (pred_cols[0] if pred_cols else None),
             names=args.names,
-            **_reading_args(args, reading),
+            reading=reading,
         )
     finally:
-        reading.close()
-    for warning in warnings:
+        _close(reading)
+    for warning in counted.warnings:
         print(f"clfeval: warning: {warning}", file=sys.stderr)
-    return json.dumps(counts_to_dict(counts, **provenance), ensure_ascii=False) + "\n"
+    return json.dumps(counted.to_dict(), ensure_ascii=False) + "\n"
 
 
 def _run_compare(args: argparse.Namespace) -> str:
@@ -850,26 +865,22 @@ def _run_compare(args: argparse.Namespace) -> str:
         for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(","))
         if m.strip()
     ] or None
-    progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
-    reading = ReadingBar("clfeval: reading", sys.stderr)
-    test = dict(
-        **_label_options(args),
-        metrics=metrics,
-        test=args.test,
+    scoring = _scoring(args)
+    test = Test(
+        name=args.test,
         rounds=args.rounds,
         seed=args.seed,
         alternative=args.alternative,
-        baseline=args.baseline,
         alpha=args.alpha,
         ci=args.ci,
         confidence=args.confidence,
         exact_limit=args.exact_limit,
-        progress=progress if progress.enabled else None,
     )
+    reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    check_metrics(metrics, test, multilabel=None if args.counts else reading.label_sets is not None, beta=scoring.beta)
     try:
         if args.counts:
-            _no_files_with_counts(args, files)
-            result = compare_count_files(args.counts, **_training(args), label_sep=args.label_sep, **test)
+            counted = _counts(args, files, reading, joint=True)
         else:
             table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
             if not files:
@@ -889,80 +900,80 @@ def _run_compare(args: argparse.Namespace) -> str:
                     "with one file, name its gold column and a predicted column per system "
                     "(--gold-col, --pred-col repeated)"
                 )
-            result = compare_files(
-                (files[0] if len(files) == 1 else list(files)) if table else files[0],
-                [] if table else files[1:],
-                pred_col=pred_cols[0] if not table and pred_cols else None,
-                pred_cols=pred_cols if table else None,
-                names=args.names,
-                gold_col=parse_column(args.gold_col),
-                **_training(args),
-                **_reading_args(args, reading),
-                **test,
+            check_systems(
+                list(args.names) if args.names is not None else system_names_of([] if table else files[1:], pred_cols),
+                args.baseline,
             )
+            if table:
+                counted = read(files[0] if len(files) == 1 else list(files), gold_col=parse_column(args.gold_col),
+                               pred_col=pred_cols, names=args.names, reading=reading)  # fmt: skip
+            else:
+                counted = read(
+                    files[0],
+                    *files[1:],
+                    gold_col=parse_column(args.gold_col),
+                    pred_col=pred_cols[0] if pred_cols else None,
+                    names=args.names,
+                    reading=reading,
+                )
     finally:
-        reading.close()
+        _close(reading)
+    progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
+    try:
+        result = compare(
+            counted,
+            metrics=metrics,
+            test=test,
+            baseline=args.baseline,
+            scoring=scoring,
+            progress=progress if progress.enabled else None,
+        )
+    finally:
         progress.close()
     return _render(result, args)
 
 
 def _run_cv(args: argparse.Namespace) -> str:
-    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
-    reading = ReadingBar("clfeval: reading", sys.stderr)
-    common = dict(
-        **_label_options(args),
-        ci=args.ci,
-        confidence=args.confidence,
-        resamples=args.resamples,
-        seed=args.seed,
-        warn_above=args.warn_above,
-        progress=progress if progress.enabled else None,
-    )
+    scoring, interval = _scoring(args), _ci(args)
+    reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
         if args.counts:
-            _no_files_with_counts(args, args.files)
-            result = cv_count_files(args.counts, **_training(args), label_sep=args.label_sep, **common)
+            if args.files:
+                raise ClfevalError("give either input files or --counts FILE…, not both")
+            _counts(args, [], reading, joint=False)  # the rules that do not apply to count files
+            folds: Any = []
+            for spec in args.counts:
+                fold = load_counts(spec)
+                check_count_kind(fold, joint=False)
+                folds.append(
+                    replace(fold, reading=Reading(multilabel=MultiLabel(args.label_sep) if fold.multilabel else None))
+                )
+            if not folds:
+                raise ClfevalError("give one count file per fold")
         else:
             if not args.files:
                 raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")
-            result = cv_files(
+            folds = read_folds(
                 args.files,
                 fold_col=parse_column(args.fold_col),
                 gold_col=parse_column(args.gold_col),
                 pred_col=parse_column(args.pred_col),
-                **_training(args),
-                **_reading_args(args, reading),
-                **common,
+                reading=reading,
             )
     finally:
-        reading.close()
+        _close(reading)
+    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    try:
+        result = cv(
+            folds,
+            scoring=scoring,
+            ci=interval,
+            warn_above=args.warn_above,
+            progress=progress if progress.enabled else None,
+        )
+    finally:
         progress.close()
     return _render(result, args, matrix=not args.no_matrix)
-
-
-def _score_result(args: argparse.Namespace, common: dict[str, Any], reading: ReadingBar) -> Any:
-    """Read, count and score what the arguments name (a matrix file, count files, or instance files)."""
-    if args.matrix:
-        if args.inputs or args.multilabel or args.counts:
-            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
-        _no_rules_with_counts(args)
-        common.update(**_training(args))  # read by its own extension
-        return score_matrix(args.matrix, rows=args.matrix_rows, input_format=args.input_format, sep=args.sep, **common)
-    if args.counts:
-        _no_files_with_counts(args, args.inputs)
-        return score_count_files(args.counts, **_training(args), label_sep=args.label_sep, **common)
-    if not args.inputs:
-        raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
-    path, pred = _layout(args)
-    return score_file(
-        path,
-        pred,
-        gold_col=parse_column(args.gold_col),
-        pred_col=parse_column(args.pred_col),
-        **_training(args),
-        **_reading_args(args, reading),
-        **common,
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:

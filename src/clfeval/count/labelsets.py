@@ -18,6 +18,7 @@ __all__ = [
     "DUPLICATE_POLICIES",
     "LabelSet",
     "LabelSetCounts",
+    "MultiLabel",
     "SplitMatrix",
     "canonical_set",
 ]
@@ -61,6 +62,53 @@ def _check_policies(duplicates: str, empty: str) -> None:
         raise unknown_name("duplicates policy", duplicates, DUPLICATE_POLICIES)
     if empty not in EMPTY_POLICIES:
         raise unknown_name("empty policy", empty, EMPTY_POLICIES)
+
+
+@dataclass(frozen=True)
+class MultiLabel:
+    """How each instance's set of labels is taken: the options of multi-label data, in one group.
+
+    ``multilabel=True`` anywhere means ``MultiLabel()``; give a ``MultiLabel`` to change a default.
+
+    Attributes
+    ----------
+    sep
+        The separator of the labels in a cell (``"\\t"`` is read as a tab). ``None``: in files, ``,``; in
+        arrays, strings are not split (give collections of labels, or a separator).
+    empty
+        Whether an empty label set is no label (``ignore``, default) or the label ``NONE`` (``label``);
+        see :data:`EMPTY_POLICIES`.
+    duplicates
+        Whether a label listed twice counts twice (``keep``, default) or once (``collapse``); see
+        :data:`DUPLICATE_POLICIES`.
+    """
+
+    sep: str | None = None
+    empty: str = "ignore"
+    duplicates: str = "keep"
+
+    def __post_init__(self) -> None:
+        _check_policies(self.duplicates, self.empty)
+        if self.sep == "":
+            raise OptionError("--label-sep is empty: give the string that separates the labels of a set")
+        if self.sep == "\\t":
+            object.__setattr__(self, "sep", "\t")  # written \t, as --sep takes it
+
+    @classmethod
+    def of(cls, value: bool | MultiLabel | None) -> MultiLabel | None:
+        """``True`` → the defaults, ``False`` or ``None`` → single-label data (``None``), a group → itself."""
+        if isinstance(value, MultiLabel):
+            return value
+        if value is None or value is False:
+            return None
+        if value is True:
+            return cls()
+        raise OptionError(f"multilabel is True, False or a MultiLabel, not {value!r}")
+
+    @property
+    def file_sep(self) -> str:
+        """The separator in files: ``sep``, else ``,``."""
+        return "," if self.sep is None else self.sep
 
 
 @dataclass(frozen=True, eq=False)

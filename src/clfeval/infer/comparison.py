@@ -17,7 +17,6 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.blocks import Blocks
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name
@@ -28,15 +27,16 @@ from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.metrics import higher_is_better, metric_key
 from clfeval.score.result import Key, Scores
 from clfeval.score.scorer import score_counts
+from clfeval.score.scoring import Scoring
 from clfeval.score.statistics import ScoreFunction
 
 __all__ = [
+    "Test",
     "COMPARE_SCHEMA",
     "COUNTING_TESTS",
     "Comparison",
     "PairTest",
     "TESTS",
-    "Test",
     "check_test_options",
     "compare_counts",
 ]
@@ -47,7 +47,7 @@ COMPARE_SCHEMA = "clfeval.compare/1"
 _TIE = 1e-12
 
 
-class Test(NamedTuple):
+class TestMethod(NamedTuple):
     """A paired test by name: what it is called in reports and what it does."""
 
     title: str
@@ -55,25 +55,25 @@ class Test(NamedTuple):
 
 
 #: The paired tests, by name.
-TESTS: Mapping[str, Test] = {
-    "ar": Test(
+TESTS: Mapping[str, TestMethod] = {
+    "ar": TestMethod(
         "approximate randomization",
         "each instance's two predictions are swapped with probability ½ and the metric recomputed on every "
         "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
         "arrangement is enumerated",
     ),
-    "bootstrap": Test(
+    "bootstrap": TestMethod(
         "paired bootstrap",
         "instances are resampled with replacement, both systems' predictions together; the percentile "
         "interval of the difference, and p from the bootstrap distribution shifted to a zero "
         "difference (Berg-Kirkpatrick et al. 2012)",
     ),
-    "mcnemar": Test(
+    "mcnemar": TestMethod(
         "McNemar's exact test",
         "of accuracy: an exact binomial test of the instances only A gets right against those only B "
         "gets right (multi-label: the whole label set right)",
     ),
-    "sign": Test(
+    "sign": TestMethod(
         "sign test",
         "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
         "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
@@ -329,25 +329,98 @@ class _Progress:
         return lambda done, _: callback(offset + done, total)
 
 
+@dataclass(frozen=True)
+class Test:
+    """Which paired test compares two systems, and its settings, in one group.
+
+    ``test="bootstrap"`` anywhere means ``Test("bootstrap")``; give a ``Test`` to change a setting.
+    Validated when built.
+
+    Attributes
+    ----------
+    name
+        A name from :data:`TESTS`: ``ar`` (approximate randomization, default), ``bootstrap`` (paired
+        bootstrap), ``mcnemar`` or ``sign`` (exact, accuracy only).
+    rounds, seed
+        Randomization or bootstrap rounds, and the seed (drawn and recorded when ``None``).
+    alternative
+        On d = score(A) − score(B): ``two-sided`` (default), ``greater`` or ``less``.
+    alpha
+        The level at which a Holm-adjusted p-value marks a difference as significant.
+    ci, confidence
+        The interval of each difference: ``bootstrap`` (the paired bootstrap's percentile interval; the
+        default with the bootstrap test, another ``rounds`` rounds with ``ar``) or ``none``; its coverage.
+    exact_limit
+        Randomization enumerates every swap pattern when there are at most this many (Π (c_t + 1) over
+        the differing triples); 0 never does.
+
+    Examples
+    --------
+    >>> Test("bootstrap", rounds=2000, seed=1).interval
+    'bootstrap'
+    """
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    name: str = "ar"
+    rounds: int = 10_000
+    seed: int | None = None
+    alternative: str = "two-sided"
+    alpha: float = 0.05
+    ci: str | None = None
+    confidence: float = 0.95
+    exact_limit: int = 100_000
+
+    def __post_init__(self) -> None:
+        check_test_options(
+            self.name,
+            self.alternative,
+            self.rounds,
+            self.seed,
+            self.alpha,
+            self.interval,
+            self.confidence,
+            self.exact_limit,
+        )
+
+    @classmethod
+    def of(cls, value: str | Test | None) -> Test:
+        """A test's name → its group with the default settings; ``None`` → approximate randomization."""
+        if isinstance(value, Test):
+            return value
+        if value is None:
+            return cls()
+        if not isinstance(value, str):
+            raise OptionError(f"test is a test's name or a clfeval.Test, not {value!r}")
+        return cls(value)
+
+    @property
+    def interval(self) -> str:
+        """The interval of each difference: ``ci``, else ``bootstrap`` for the bootstrap test and ``none``."""
+        return self.ci if self.ci is not None else ("bootstrap" if self.name == "bootstrap" else "none")
+
+    @property
+    def title(self) -> str:
+        """The test's name in words."""
+        return TESTS[self.name].title
+
+    @property
+    def counting(self) -> bool:
+        """Whether the test counts disagreements (McNemar, the sign test) and so compares accuracy only."""
+        return self.name in COUNTING_TESTS
+
+    def default_metric(self, beta: float) -> str:
+        """The metric compared when none is named: accuracy for a counting test, else macro F_β."""
+        return "accuracy" if self.counting else ("macro.f1" if beta == 1 else f"macro.f{beta:g}")
+
+
 def compare_counts(
     joint: JointCounts,
     *,
     metrics: str | Sequence[str] | None = None,
-    test: str = "ar",
-    rounds: int = 10_000,
-    seed: int | None = None,
-    alternative: str = "two-sided",
+    test: Test | None = None,
     baseline: str | None = None,
-    alpha: float = 0.05,
-    ci: str | None = None,
-    confidence: float = 0.95,
-    exact_limit: int = 100_000,
-    labels: Sequence[str] | None = None,
-    labels_from: str | None = None,
-    train: LabelFrequencies | None = None,
-    beta: float = 1.0,
-    zero_division: float | str = 0,
-    undefined: str = "include",
+    scoring: Scoring | None = None,
     progress: Callable[[int, int], None] | None = None,
     inputs: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
@@ -356,9 +429,10 @@ def compare_counts(
 ) -> Comparison:
     """Compare the systems of ``joint`` pairwise on ``metrics`` with the paired ``test``.
 
-    Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows. With
-    ``blocks`` (whose keys are ``joint``'s rows), randomization swaps whole blocks, the bootstrap
-    resamples whole blocks and the sign test counts blocks.
+    Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows and
+    ``scoring.train`` is read (label frequencies or ``None``). With ``blocks`` (whose keys are
+    ``joint``'s rows), randomization swaps whole blocks, the bootstrap resamples whole blocks and the
+    sign test counts blocks.
 
     Notes
     -----
@@ -367,14 +441,15 @@ def compare_counts(
     the others' do not. Each pair draws from its own random stream, the seed's keyed by the two
     systems' names, so a pair's result does not depend on which other systems are compared.
     """
+    test, scoring = test or Test(), scoring or Scoring()
+    name, rounds, seed, alternative, alpha = test.name, test.rounds, test.seed, test.alternative, test.alpha
+    ci, confidence, exact_limit, beta = test.interval, test.confidence, test.exact_limit, scoring.beta
     systems = joint.systems
-    ci = ci if ci is not None else ("bootstrap" if test == "bootstrap" else "none")
-    check_test_options(test, alternative, rounds, seed, alpha, ci, confidence, exact_limit)
     if len(systems) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(systems)}")
     if baseline is not None and baseline not in systems:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
-    if blocks is not None and test == "mcnemar":
+    if blocks is not None and name == "mcnemar":
         raise OptionError(
             "McNemar's test counts instances as independent; with blocks use the sign test on blocks "
             "(--test sign), randomization or the bootstrap"
@@ -382,7 +457,7 @@ def compare_counts(
     if blocks is not None and blocks.n_instances != joint.n_instances:
         raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
-        metrics = ["accuracy"] if test in COUNTING_TESTS else ["macro.f1" if beta == 1 else f"macro.f{beta:g}"]
+        metrics = [test.default_metric(beta)]
     metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
     if not metrics:
         raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
@@ -390,12 +465,7 @@ def compare_counts(
     results = {
         s: score_counts(
             joint.system(s),
-            labels=labels,
-            labels_from=labels_from,
-            train=train,
-            beta=beta,
-            zero_division=zero_division,
-            undefined=undefined,
+            scoring,
             seen=seen,
             options=options,
             inputs=inputs,
@@ -404,14 +474,14 @@ def compare_counts(
     }
     first = results[systems[0]]
     keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
-    if test in COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
-        raise OptionError(f"{TESTS[test].title} compares accuracy only: use --metric accuracy (or another --test)")
-    if test in COUNTING_TESTS:
+    if name in COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
+        raise OptionError(f"{TESTS[name].title} compares accuracy only: use --metric accuracy (or another --test)")
+    if name in COUNTING_TESTS:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
-    per_pair_rounds = 0 if test in COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and test == "ar"))
+    per_pair_rounds = 0 if name in COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and name == "ar"))
     bar = _Progress(progress, per_pair_rounds * len(pairs))
     template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
@@ -423,7 +493,7 @@ def compare_counts(
                 b,
                 template,
                 keys,
-                test,
+                name,
                 rounds,
                 _stream(seed, a, b),
                 alternative,
@@ -455,7 +525,7 @@ def compare_counts(
     shared_warnings = _system_warnings(results)
     if blocks is not None:
         shared_warnings += blocks.cautions()
-        if test in ("ar", "sign"):
+        if name in ("ar", "sign"):
             shared_warnings += _few_differing_blocks(joint, pairs, blocks, alternative, alpha)
         notes.insert(
             0,
@@ -467,9 +537,9 @@ def compare_counts(
         tuple(systems),
         tuple(metrics),
         tuple(keys),
-        test,
+        name,
         alternative,
-        None if test in COUNTING_TESTS else rounds,
+        None if name in COUNTING_TESTS else rounds,
         seed,
         exact_limit,
         alpha,

@@ -19,16 +19,16 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
-from clfeval.infer.intervals import with_intervals
+from clfeval.infer.intervals import CI, with_intervals
 from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_key, f_title
 from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts, seen_labels
+from clfeval.score.scoring import Scoring
 
 __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
 
@@ -167,16 +167,8 @@ def cross_validate(
     folds: Sequence[ConfusionCounts | LabelSetCounts],
     *,
     fold_names: Sequence[str] | None = None,
-    labels: Sequence[str] | None = None,
-    labels_from: str | None = None,
-    train: LabelFrequencies | None = None,
-    beta: float = 1.0,
-    zero_division: float | str = 0,
-    undefined: str = "include",
-    ci: str = "none",
-    confidence: float = 0.95,
-    resamples: int = 10_000,
-    seed: int | None = None,
+    scoring: Scoring | None = None,
+    ci: CI | None = None,
     progress: Callable[[int, int], None] | None = None,
     warn_above: float = 0.01,
     inputs: Mapping[str, Any] | None = None,
@@ -191,10 +183,10 @@ def cross_validate(
         Each fold's counts (all single-label or all multi-label, with the same multi-label options).
     fold_names
         Names for the report (default ``fold 1`` …).
-    labels, labels_from, train, beta, zero_division, undefined
-        As in :func:`clfeval.score`. One label set, resolved from the pooled counts, serves the
-        pooled score and every fold (a label absent from a fold has support 0 there).
-    ci, confidence, resamples, seed, progress
+    scoring
+        As in :func:`clfeval.score` (``train`` read already). One label set, resolved from the pooled
+        counts, serves the pooled score and every fold (a label absent from a fold has support 0 there).
+    ci, progress
         Intervals of the pooled scores (see :func:`clfeval.with_intervals`).
     warn_above
         Warn when a pooled and a mean-of-folds value differ by more than this.
@@ -205,6 +197,7 @@ def cross_validate(
     sample standard deviation. They agree when every fold has the same size and class balance
     (Van Asch eq. 26–30); otherwise the fold mean is biased (Forman & Scholz 2010).
     """
+    scoring = scoring or Scoring()
     if not folds:
         raise OptionError("cross-validation needs at least one fold")
     kinds = {type(f) for f in folds}
@@ -218,19 +211,10 @@ def cross_validate(
     if not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
     pooled_counts = sum(folds[1:], folds[0])
-    score = partial(
-        score_counts,
-        labels=labels,
-        labels_from=labels_from,
-        train=train,
-        beta=beta,
-        zero_division=zero_division,
-        undefined=undefined,
-        options=options,
-    )
+    score = partial(score_counts, scoring=scoring, options=options)
     pooled = score(pooled_counts, inputs=inputs, warnings=warnings)
-    if ci != "none":
-        pooled = with_intervals(pooled, ci, confidence=confidence, resamples=resamples, seed=seed, progress=progress)
+    if ci is not None:
+        pooled = with_intervals(pooled, ci, progress=progress)
     seen = seen_labels(pooled_counts)
     scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

@@ -23,7 +23,7 @@ from clfeval.score.result import Intervals, Key, Scores
 from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
 
-__all__ = ["INTERVAL_METHODS", "IntervalMethod", "block_units", "check_interval_options", "with_intervals"]
+__all__ = ["CI", "INTERVAL_METHODS", "IntervalMethod", "block_units", "check_interval_options", "with_intervals"]
 
 
 @dataclass(frozen=True)
@@ -181,13 +181,59 @@ def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, bloc
     return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit)
 
 
+@dataclass(frozen=True)
+class CI:
+    """Which confidence interval every score gets: the method and its settings, in one group.
+
+    ``ci="bootstrap"`` anywhere means ``CI("bootstrap")``; give a ``CI`` to change a setting. Validated
+    when built.
+
+    Attributes
+    ----------
+    method
+        A name from :data:`INTERVAL_METHODS`: ``delta``, ``delta-logit``, ``bootstrap`` (percentile),
+        ``bootstrap-bca`` or ``none``.
+    confidence
+        Nominal coverage 1 − α, e.g. 0.95.
+    resamples, seed
+        The bootstrap's resamples and the seed of :func:`numpy.random.default_rng` (drawn from the
+        operating system when ``None``; the seed used is recorded in the result).
+
+    Examples
+    --------
+    >>> CI("bootstrap", resamples=2000, seed=7).resampling
+    True
+    """
+
+    method: str = "delta"
+    confidence: float = 0.95
+    resamples: int = 10_000
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        check_interval_options(self.method, self.confidence, self.resamples, self.seed)
+
+    @classmethod
+    def of(cls, value: str | CI | None) -> CI | None:
+        """A method's name → its group with the default settings; ``None`` or ``"none"`` → no intervals."""
+        if isinstance(value, CI):
+            return None if value.method == "none" else value
+        if value is None or value == "none":
+            return None
+        if not isinstance(value, str):
+            raise OptionError(f"ci is an interval method's name or a clfeval.CI, not {value!r}")
+        return cls(value)
+
+    @property
+    def resampling(self) -> bool:
+        """Whether the method resamples (and so uses ``resamples`` and ``seed``)."""
+        return INTERVAL_METHODS[self.method].resampling
+
+
 def with_intervals(
     scores: Scores,
-    method: str = "delta",
+    ci: str | CI | None = "delta",
     *,
-    confidence: float = 0.95,
-    resamples: int = 10_000,
-    seed: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     blocks: Blocks | None = None,
 ) -> Scores:
@@ -197,14 +243,10 @@ def with_intervals(
     ----------
     scores
         A result of :func:`clfeval.score` and friends (its counts are what is resampled).
-    method
-        A name from :data:`INTERVAL_METHODS`: ``delta``, ``delta-logit``, ``bootstrap``
-        (percentile), ``bootstrap-bca`` or ``none``.
-    confidence
-        Nominal coverage, e.g. 0.95.
-    resamples, seed
-        Bootstrap resamples and the seed of :func:`numpy.random.default_rng` (drawn from the
-        operating system when ``None``; the seed used is recorded in the result).
+    ci
+        The interval: a method's name from :data:`INTERVAL_METHODS` (``delta``, ``delta-logit``,
+        ``bootstrap``, ``bootstrap-bca``; ``none`` removes intervals) or a :class:`CI` with its
+        confidence level, resamples and seed.
     progress
         Called with (done, total) during long computations.
     blocks
@@ -232,13 +274,14 @@ def with_intervals(
 
     >>> import clfeval
     >>> counts = clfeval.ConfusionCounts(("1", "2", "3"), [[2, 4, 1], [3, 70, 1], [1, 3, 15]])
-    >>> r = with_intervals(clfeval.score_counts(counts), "delta")
+    >>> r = with_intervals(clfeval.score(counts), "delta")
     >>> [round(x, 3) for x in r.intervals.get(("averages", "macro", "f"))]
     [0.562, 0.817]
     """
-    check_interval_options(method, confidence, resamples, seed)
-    if method == "none":
+    chosen = CI.of(ci)
+    if chosen is None:
         return replace(scores, intervals=None)
+    method, confidence, resamples, seed = chosen.method, chosen.confidence, chosen.resamples, chosen.seed
     spec = INTERVAL_METHODS[method]
     f = ScoreFunction.of(scores)
     estimate = f.point()

@@ -32,7 +32,7 @@ from clfeval.read.tally import BLOCK_KEY, unpack
 
 __all__ = [
     "BlockSpec",
-    "Counted",
+    "FileCounts",
     "count_confidences",
     "count_file",
     "count_files",
@@ -41,7 +41,7 @@ __all__ = [
     "count_system_files",
     "cut_error",
     "load_count_files",
-    "load_counts",
+    "sum_count_files",
     "one_file",
     "system_names",
     "train_frequencies",
@@ -181,7 +181,7 @@ def _header_warning(
     return []
 
 
-class Counted(NamedTuple):
+class FileCounts(NamedTuple):
     """What a file counter returns: the counts, reader warnings, and the blocks when blocks were asked for."""
 
     counts: Any
@@ -321,7 +321,7 @@ def count_file(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
-) -> Counted:
+) -> FileCounts:
     """Count a file holding a gold and a predicted column (or several such files, or globs, as one table).
 
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
@@ -340,7 +340,7 @@ def count_file(
             options,
         )
         counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
-        return Counted(counts, list(cells.warnings), found)
+        return FileCounts(counts, list(cells.warnings), found)
     counts = _located(
         lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty, relabel),
         where,
@@ -348,7 +348,7 @@ def count_file(
     )
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return Counted(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
+    return FileCounts(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
@@ -405,7 +405,7 @@ def count_files(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
-) -> Counted:
+) -> FileCounts:
     """Count a gold file and a predictions file, line i against line i."""
     engine.line_order()
     gold_path, pred_path = one_file(gold_path), one_file(pred_path)
@@ -422,13 +422,13 @@ def count_files(
             where,
             options,
         )
-        return Counted(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
+        return FileCounts(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
     result = _located(
         lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates, empty, relabel),
         where,
         options,
     )
-    return Counted(result, warnings)
+    return FileCounts(result, warnings)
 
 
 def _in_order(names: Iterable[str]) -> list[str]:
@@ -506,7 +506,7 @@ def count_system_files(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
-) -> Counted:
+) -> FileCounts:
     """Count a gold file and one predictions file per system, line i against line i.
 
     ``names`` default to the prediction files' names (:func:`system_names`).
@@ -528,7 +528,7 @@ def count_system_files(
             where,
             options,
         )
-        return Counted(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
+        return FileCounts(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
     joint = _located(
         lambda: _to_joint(
             [r[: len(sources)] for r in rows], counts, source, names, multilabel, label_sep, duplicates, empty, relabel
@@ -536,7 +536,7 @@ def count_system_files(
         where,
         options,
     )
-    return Counted(joint, warnings)
+    return FileCounts(joint, warnings)
 
 
 def count_system_columns(
@@ -553,7 +553,7 @@ def count_system_columns(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
-) -> Counted:
+) -> FileCounts:
     """Count a table (one file, or parts) that holds the gold column and one predicted column per system.
 
     ``names`` default to the columns' names (header names, or ``column N``).
@@ -588,7 +588,7 @@ def count_system_columns(
             where,
             options,
         )
-        return Counted(
+        return FileCounts(
             JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), list(cells.warnings), found
         )
     joint = _located(
@@ -600,7 +600,7 @@ def count_system_columns(
     )
     if joint.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return Counted(joint, list(cells.warnings))
+    return FileCounts(joint, list(cells.warnings))
 
 
 def count_confidences(
@@ -707,7 +707,7 @@ def train_frequencies(
     return _located(count, [(path, column)], options)
 
 
-def load_counts(paths: str | Sequence[str]) -> Counts:
+def sum_count_files(paths: str | Sequence[str]) -> Counts:
     """Read count files (``clfeval.counts/1``; paths or globs) and add them up, labels aligned by name.
 
     Raises

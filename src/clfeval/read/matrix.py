@@ -13,7 +13,7 @@ from clfeval.read.chunks import check_source
 from clfeval.read.formats import TableOptions, format_of, separator_of
 from clfeval.read.lines import decode_line, lines_of, split_fields
 
-__all__ = ["MATRIX_ORIENTATIONS", "read_matrix"]
+__all__ = ["MATRIX_ORIENTATIONS", "matrix_counts"]
 
 #: What the rows of a matrix file hold.
 MATRIX_ORIENTATIONS: Mapping[str, str] = {
@@ -33,7 +33,7 @@ def _count(text: str, name: str, line: int, column: int) -> int:
         raise MatrixError(exc.message, name, line) from None
 
 
-def read_matrix(path: str, rows: str = "gold", options: TableOptions = TableOptions()) -> ConfusionCounts:
+def matrix_counts(path: str, rows: str = "gold", options: TableOptions = TableOptions()) -> ConfusionCounts:
     """Read a square labelled table of counts into :class:`ConfusionCounts`.
 
     The first row names the columns (its first cell is a corner label and is ignored), the

@@ -32,6 +32,7 @@ from clfeval.errors import OptionError
 from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts
+from clfeval.score.scoring import Scoring
 
 __all__ = ["FINAGLE_SCHEMA", "SCENARIOS", "CalibrationBin", "Finagle", "calibrate", "finagle_counts"]
 
@@ -238,13 +239,8 @@ def finagle_counts(
     threshold: float | None = None,
     expected_accuracy: float | None = None,
     to: str | None = None,
-    train: LabelFrequencies | None = None,
     bins: int | None = None,
-    labels: Sequence[str] | None = None,
-    labels_from: str | None = None,
-    beta: float = 1.0,
-    zero_division: object = 0,
-    undefined: str = "include",
+    scoring: Scoring | None = None,
     inputs: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
@@ -261,17 +257,19 @@ def finagle_counts(
         Instead: change the predictions in confidence bins whose calibrated accuracy is below it.
     to
         The target label (default: the most frequent training label, else the most frequent gold label).
-    train, labels, labels_from, beta, zero_division, undefined
-        As in :func:`clfeval.score`; the label set is fixed by NORMAL's gold and predicted labels,
-        so all three scorings average over the same labels (and NORMAL equals :func:`clfeval.score`).
+    scoring
+        As in :func:`clfeval.score` (``train`` read already); the label set is fixed by NORMAL's gold and
+        predicted labels, so all three scorings average over the same labels (and NORMAL equals
+        :func:`clfeval.score`).
         A target outside that set is warned about: predictions moved to it leave the averages.
     bins
         Calibration bins (default: about 100 instances each, see :func:`default_bins`).
     """
+    scoring = scoring or Scoring()
     check_rule(threshold, expected_accuracy, bins)
     if counts.n_instances == 0:
         raise OptionError("no instances to score")
-    target, source = _target(counts, to, train)
+    target, source = _target(counts, to, scoring.frequencies)
     counts = counts.with_label(target)
     table, bin_of_row = calibrate(counts, bins)
     sure = counts.sureness
@@ -315,16 +313,7 @@ def finagle_counts(
         {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
         {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s},
     )
-    score = partial(
-        score_counts,
-        labels=labels,
-        labels_from=labels_from,
-        train=train,
-        beta=beta,
-        zero_division=zero_division,
-        undefined=undefined,
-        seen=seen,
-    )
+    score = partial(score_counts, scoring=scoring, seen=seen)
     plain = score(normal, warnings=warnings)
     if target not in plain.labels:
         plain = replace(

@@ -106,7 +106,7 @@ def _json_name(measure: str, f_name: str) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Scores(Result):
-    """Everything one scoring pass found. Build with :func:`clfeval.score` or :func:`clfeval.score_counts`.
+    """Everything one scoring pass found. Build with :func:`clfeval.score`.
 
     Attributes
     ----------

@@ -11,15 +11,15 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import LabelSetCounts
-from clfeval.errors import OptionError, unknown_name
+from clfeval.errors import OptionError
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.cells import CellTypes, table_order
 from clfeval.score.labelset import resolve_label_set, sort_labels
 from clfeval.score.measures import MEASURES, Setting, label_measures
-from clfeval.score.ratios import UNDEFINED_POLICIES, parse_zero_division
+from clfeval.score.ratios import parse_zero_division
 from clfeval.score.result import LabelScores, Scores
+from clfeval.score.scoring import Scoring
 from clfeval.score.statistics import ScoreFunction, relative
 
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
@@ -198,13 +198,8 @@ def _nan_cause(
 
 def score_counts(
     counts: ConfusionCounts | LabelSetCounts,
+    scoring: Scoring | None = None,
     *,
-    labels: Sequence[str] | None = None,
-    labels_from: str | None = None,
-    train: LabelFrequencies | None = None,
-    beta: float = 1.0,
-    zero_division: object = 0,
-    undefined: str = "include",
     inputs: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
@@ -216,17 +211,10 @@ def score_counts(
     ----------
     counts
         :class:`ConfusionCounts` (single-label) or :class:`LabelSetCounts` (multi-label).
-    labels, labels_from
-        The label set L: a declared list, or a policy name from :data:`clfeval.LABEL_SOURCES`
-        (default: ``given`` with ``labels``, ``train`` with ``train``, else ``union``).
-    train
-        Training label frequencies: the ``train`` label set and the lfb weights.
-    beta
-        β of F_β (> 0).
-    zero_division
-        The value of a 0/0 ratio: 0, 1 or NaN. The result lists the labels affected.
-    undefined
-        ``include`` (labels with 0/0 take part in averages with that value) or ``exclude``.
+    scoring
+        The label set L (a declared list, or a policy name from :data:`clfeval.LABEL_SOURCES`), the
+        training frequencies (the ``train`` label set and the lfb weights; read already), β, the value
+        of 0/0 and whether labels with 0/0 stay in averages: see :class:`~clfeval.score.scoring.Scoring`.
     inputs, warnings, options
         Provenance, reader warnings and counting options to carry into the result.
     seen
@@ -238,17 +226,15 @@ def score_counts(
     Per label: P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp),
     specificity = tn/(tn+fp). See :data:`clfeval.AVERAGES` for the averages.
     """
+    scoring = scoring or Scoring()
+    labels, labels_from, train = scoring.labels, scoring.labels_from, scoring.frequencies
+    beta, undefined = scoring.beta, scoring.undefined
     if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
         raise OptionError(
-            f"score_counts takes ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
-            f"count_label_sets, load_counts …), not {type(counts).__name__}"
+            f"scores are of ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
+            f"count_label_sets, clfeval.read …), not {type(counts).__name__}"
         )
-    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
-        raise OptionError(f"beta must be a positive number, not {beta!r}")
-    beta = float(beta)
-    zd = parse_zero_division(zero_division)
-    if undefined not in UNDEFINED_POLICIES:
-        raise unknown_name("undefined policy", undefined, UNDEFINED_POLICIES)
+    zd = parse_zero_division(scoring.zero_division)
     task = "single-label" if isinstance(counts, ConfusionCounts) else "multi-label"
     n = counts.n_instances
     if n == 0:

@@ -1,0 +1,510 @@
+"""The readers: files, count files, matrices and data frames → :class:`Counted` (counts with their provenance).
+
+Each task (:func:`clfeval.score`, :func:`clfeval.compare`, :func:`clfeval.cv`, :func:`clfeval.finagle`) takes
+what a reader returns, as it takes arrays or counts::
+
+    counted = clfeval.read("tagger.out", reading=clfeval.Reading(block_end="^<utt>"))
+    clfeval.score(counted, ci="bootstrap")
+
+Reading knows formats and reports bad input precisely; it never scores.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from clfeval.count.blocks import Blocks
+from clfeval.count.confidence import ConfidenceCounts
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.document import Counts, counts_to_dict
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.joint import JointCounts
+from clfeval.count.labelsets import LabelSetCounts, MultiLabel
+from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.output import write_text
+from clfeval.read.arrays import frequencies_of
+from clfeval.read.chunks import expand_paths
+from clfeval.read.columns import Column
+from clfeval.read.files import (
+    FileCounts,
+    _to_counts,
+    _to_joint,
+    count_confidences,
+    count_file,
+    count_files,
+    count_fold_column,
+    count_system_columns,
+    count_system_files,
+    one_file,
+    sum_count_files,
+    system_names,
+)
+from clfeval.read.labels import Relabel
+from clfeval.read.matrix import MATRIX_ORIENTATIONS, matrix_counts
+from clfeval.read.reading import Reading, Training
+
+__all__ = [
+    "Counted",
+    "counts_of_frame",
+    "load_counts",
+    "read",
+    "read_confidences",
+    "read_folds",
+    "read_matrix",
+    "save_counts",
+    "system_names_of",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Counted:
+    """What a reader returns: the counts, where they came from, and the blocks when blocks were asked for.
+
+    Attributes
+    ----------
+    counts
+        :class:`~clfeval.ConfusionCounts` or :class:`~clfeval.LabelSetCounts` (one system),
+        :class:`~clfeval.JointCounts` (several systems on one gold), or the rows of
+        (gold, predicted, confidence) that :func:`clfeval.finagle` reads; ``None`` for folds.
+    folds
+        Fold name → counts, for :func:`clfeval.cv` (``None`` otherwise).
+    blocks
+        Instances grouped in blocks (sentences), when the reading asked for them.
+    inputs, options
+        The files read and how (the options given), as a result records them (``inputs`` and ``options``
+        of the JSON).
+    reading
+        How they were read, and so the label rules a training file is read with (``None``: counts as they
+        were written).
+    gold_col
+        The gold column, whose name (if it has one) is a training file's default label column.
+    read_warnings
+        What the reader warned about.
+    """
+
+    counts: Any
+    folds: Mapping[str, Counts] | None = None
+    blocks: Blocks | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    reading: Reading | None = None
+    gold_col: Column | None = None
+    read_warnings: tuple[str, ...] = ()
+    relabel: Relabel | None = field(default=None, repr=False)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The reader's warnings, and the translation mappings no label has used so far."""
+        return [*self.read_warnings, *(self.relabel.unused() if self.relabel is not None else [])]
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether the counts are of label sets."""
+        if self.reading is not None and self.reading.label_sets is not None:
+            return True
+        if self.folds is not None:
+            return any(not isinstance(c, ConfusionCounts) for c in self.folds.values())
+        return (isinstance(self.counts, JointCounts) and self.counts.multilabel) or _is_label_sets(self.counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts as a ``clfeval.counts/1`` document, with their provenance (what :func:`save_counts` writes)."""
+        if self.counts is None or isinstance(self.counts, ConfidenceCounts):
+            what = "folds" if self.folds is not None else "confidences"
+            raise OptionError(f"a count file holds one table of counts, not {what}")
+        return counts_to_dict(self.counts, inputs=self.inputs, options=self.options)
+
+    def training(self, train: Any) -> tuple[LabelFrequencies | None, dict[str, Any]]:
+        """Training data (labels, frequencies, a path or a :class:`~clfeval.Training`) as label frequencies, read
+        with these counts' label rules, and what the result records of it."""
+        if train is None or isinstance(train, LabelFrequencies):
+            return train, {}
+        if isinstance(train, str):
+            train = Training(train)
+        if isinstance(train, Training):
+            reading = self.reading or Reading(multilabel=self.multilabel)
+            return train.frequencies(reading, self.gold_col, self.relabel), {"train_file": train.shown}
+        ml = None if self.reading is None else self.reading.label_sets
+        return frequencies_of(train, multilabel=self.multilabel, label_sep=None if ml is None else ml.sep), {}
+
+
+def _is_label_sets(counts: Any) -> bool:
+    return isinstance(counts, LabelSetCounts)
+
+
+def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]:
+    """Provenance of one input: ``{"file": path}``, or ``{"files": [...]}`` for several paths or globs."""
+    if isinstance(path, str):
+        return {key: path}
+    return {key + "s": list(path)}
+
+
+def _gold_labels(counts: Any) -> set[str]:
+    """The gold labels of counts (single-label), for the cut-off check."""
+    if isinstance(counts, ConfusionCounts):
+        return {lab for lab, n in zip(counts.labels, counts.cells.sum(axis=1)) if n}
+    if isinstance(counts, JointCounts) and not counts.multilabel:
+        return counts.seen_labels()[0]
+    return set()
+
+
+def _cutoff_warnings(relabel: Relabel | None, gold: set[str]) -> list[str]:
+    """A warning when a cut-off made predictions the gold labels never use."""
+    if relabel is None or relabel.cutoff is None or not gold or {relabel.above, relabel.below} <= gold:
+        return []
+    shown = ", ".join(repr(g) for g in sorted(gold)[:6])
+    return [
+        f"--cutoff made the predictions {relabel.above!r} and {relabel.below!r}, but the gold labels are "
+        f"{shown}: name them with --above and --below"
+    ]
+
+
+def _counted(
+    found: FileCounts,
+    inputs: dict[str, Any],
+    reading: Reading,
+    gold_col: Column | None,
+    relabel: Relabel | None,
+) -> Counted:
+    if found.blocks is not None:
+        inputs["n_blocks"] = found.blocks.n_blocks
+    warnings = [*found.warnings, *_cutoff_warnings(relabel, _gold_labels(found.counts))]
+    return Counted(
+        found.counts,
+        blocks=found.blocks,
+        inputs=inputs,
+        options=reading.to_dict(),
+        reading=reading,
+        gold_col=gold_col,
+        read_warnings=tuple(warnings),
+        relabel=relabel,
+    )
+
+
+def system_names_of(pred_paths: Sequence[str], pred_cols: Sequence[Column]) -> list[str]:
+    """The systems' default names, known before reading: their files' names, or their columns'."""
+    if pred_paths:
+        return system_names([one_file(p) for p in pred_paths])
+    if len(set(map(str, pred_cols))) != len(pred_cols):
+        raise OptionError("a predicted column is given twice")
+    return [c if isinstance(c, str) else f"column {c}" for c in pred_cols]
+
+
+def read(
+    path: str | Sequence[str],
+    *pred_paths: str,
+    gold_col: Column | None = None,
+    pred_col: Column | Sequence[Column] | None = None,
+    names: Sequence[str] | None = None,
+    reading: Reading | None = None,
+) -> Counted:
+    """Read and count a table of gold and predicted labels, or a gold file and prediction files.
+
+    Four layouts:
+
+    * one table (``path``; a list of files or globs such as ``"data/part-*.parquet"`` is one table): by
+      default its last two columns are gold then predicted (TiMBL output);
+    * a gold file and a predictions file (``read(gold, pred)``): by default each file's last column, line i
+      against line i;
+    * a gold file and a predictions file per system (``read(gold, a, b, …)``): joint counts, for
+      :func:`clfeval.compare`; systems named after their files;
+    * one table with a predicted column per system (``pred_col=["A", "B"]``, with ``gold_col``): joint
+      counts; systems named after their columns.
+
+    Parameters
+    ----------
+    path, pred_paths
+        The table (its files or globs), or the gold file followed by prediction files.
+    gold_col, pred_col
+        Columns by name, or by 1-based or negative position (``-1`` is the last).
+    names
+        The systems' names, overriding those of the files or columns.
+    reading
+        How to read (:class:`~clfeval.Reading`): format, separators, multi-label options, input rules,
+        blocks, engine.
+
+    Returns
+    -------
+    Counted
+        The counts, their blocks and provenance, ready for a task.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp()); _ = (d / "out.txt").write_text("x A A\\ny A B\\nz B B\\n")
+    >>> counted = read(str(d / "out.txt"))
+    >>> counted.counts.n_instances, counted.inputs["file"].endswith("out.txt")
+    (3, True)
+    """
+    reading = reading or Reading()
+    columns: list[Column | None] = (
+        [pred_col] if pred_col is None or isinstance(pred_col, (str, int)) else list(pred_col)
+    )
+    relabel = reading.relabel()
+    kwargs = reading.counter_options(relabel)
+    spec = reading.block_spec()
+    if names is not None and len(pred_paths) < 2 and len(columns) < 2:
+        raise OptionError("names are the names of several systems: give prediction files or columns for each")
+    if len(columns) > 1:
+        if pred_paths:
+            raise OptionError("give prediction files or predicted columns of one table, not both")
+        if gold_col is None:
+            raise OptionError("with predicted columns of one table, say which column is gold (--gold-col)")
+        if len(set(map(str, columns))) != len(columns):
+            raise OptionError("a predicted column is given twice")
+        found = count_system_columns(
+            path, gold_col=gold_col, pred_cols=[c for c in columns if c is not None], names=names, blocks=spec,
+            **kwargs,
+        )  # fmt: skip
+        inputs = {**_file_inputs(path), "pred_columns": dict(zip(found.counts.systems, map(str, columns)))}
+        return _counted(found, inputs, reading, gold_col, relabel)
+    column = columns[0]
+    if pred_paths and not isinstance(path, str):
+        raise OptionError("with prediction files, give one gold file")
+    if len(pred_paths) > 1:
+        found = count_system_files(
+            path,  # type: ignore[arg-type]  # one gold file: checked above
+            list(pred_paths),
+            names=names,
+            gold_col=-1 if gold_col is None else gold_col,
+            pred_col=-1 if column is None else column,
+            blocks=spec,
+            **kwargs,
+        )
+        inputs = {"gold_file": path, "pred_files": dict(zip(found.counts.systems, pred_paths))}
+        return _counted(found, inputs, reading, gold_col, relabel)
+    if pred_paths:
+        found = count_files(
+            path,  # type: ignore[arg-type]  # one gold file: checked above
+            pred_paths[0],
+            gold_col=-1 if gold_col is None else gold_col,
+            pred_col=-1 if column is None else column,
+            blocks=spec,
+            **kwargs,
+        )
+        return _counted(found, {"gold_file": path, "pred_file": pred_paths[0]}, reading, gold_col, relabel)
+    found = count_file(
+        path,
+        gold_col=-2 if gold_col is None else gold_col,
+        pred_col=-1 if column is None else column,
+        blocks=spec,
+        **kwargs,
+    )
+    return _counted(found, _file_inputs(path), reading, gold_col, relabel)
+
+
+def _fold_names(shown: Sequence[str]) -> list[str]:
+    """Folds named after their files, or ``fold 1``, ``fold 2`` … when a name repeats."""
+    return list(shown) if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
+
+
+def read_folds(
+    paths: Sequence[str | Sequence[str]],
+    *,
+    fold_col: Column | None = None,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    reading: Reading | None = None,
+) -> Counted:
+    """Read the folds of a cross-validation: one file per fold (each with gold and predicted columns, by
+    default the last two; a fold may be a glob or a list of parts), or a table with a fold column
+    (``fold_col``; every path is a part of that table; when it is the last column, gold and predicted
+    default to the two before it, else they must be given). Other parameters as in :func:`read`."""
+    reading = reading or Reading()
+    if reading.block_spec() is not None:
+        raise OptionError(
+            "cross-validation scores folds, not blocks: --blocks, --block-col and --block-end do not apply"
+        )
+    relabel = reading.relabel()
+    kwargs = reading.counter_options(relabel)
+    if fold_col is not None:
+        if not paths:
+            raise OptionError("with a fold column, give the file (or its parts)")
+        if fold_col != -1 and (gold_col is None or pred_col is None):
+            raise OptionError(
+                "with a fold column other than the last (-1), say which columns hold gold and predicted "
+                "labels (--gold-col, --pred-col)"
+            )
+        table = [p for spec in paths for p in ([spec] if isinstance(spec, str) else spec)]
+        names, folds, warnings = count_fold_column(
+            table,
+            gold_col=-3 if gold_col is None else gold_col,
+            pred_col=-2 if pred_col is None else pred_col,
+            fold_col=fold_col,
+            **kwargs,
+        )
+        inputs: dict[str, Any] = {**_file_inputs(table[0] if len(table) == 1 else table), "fold_col": str(fold_col)}
+    else:
+        if not paths:
+            raise OptionError("give one file per fold, or one file and its fold column")
+        folds, warnings = [], []
+        for path in paths:
+            found = count_file(
+                path,
+                gold_col=-2 if gold_col is None else gold_col,
+                pred_col=-1 if pred_col is None else pred_col,
+                **kwargs,
+            )
+            folds.append(found.counts)
+            warnings += found.warnings
+        shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
+        names = _fold_names(shown)
+        inputs = {"fold_files": shown}
+    return Counted(
+        None,
+        folds=dict(zip(names, folds)),
+        inputs=inputs,
+        options=reading.to_dict(),
+        reading=reading,
+        gold_col=gold_col,
+        read_warnings=tuple(warnings),
+        relabel=relabel,
+    )
+
+
+def read_confidences(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column | None = None,
+    pred_col: Column | None = None,
+    conf_col: Column | None = None,
+    lower_is_more_confident: bool = False,
+    reading: Reading | None = None,
+) -> Counted:
+    """Read a table of gold, predicted and confidence columns (default: the last three), for
+    :func:`clfeval.finagle`. TiMBL output with ``+v di`` ends in the distance to the nearest neighbour: say so
+    with ``lower_is_more_confident=True`` (the column holds distances; lower is surer). Files, parts and globs as in
+    :func:`read`; of ``reading``, the format, separator, header and engine apply."""
+    reading = reading or Reading()
+    if reading.label_sets is not None or reading.rules:
+        given = ["--multilabel"] * (reading.label_sets is not None) + reading.rules
+        raise OptionError(f"{', '.join(given)} do(es) not apply to a table of confidences")
+    kwargs = reading.counter_options(None)
+    table = replace(kwargs["options"], keep_distance=True)  # TiMBL's distance after a distribution
+    counts, warnings = count_confidences(
+        path,
+        gold_col=-3 if gold_col is None else gold_col,
+        pred_col=-2 if pred_col is None else pred_col,
+        conf_col=-1 if conf_col is None else conf_col,
+        options=table,
+        lower_is_more_confident=lower_is_more_confident,
+        engine=kwargs["engine"],
+    )
+    options = {**reading.to_dict(), "confidence_column": str(-1 if conf_col is None else conf_col)}
+    return Counted(
+        counts, inputs=_file_inputs(path), options=options, reading=reading, gold_col=gold_col,
+        read_warnings=tuple(warnings),
+    )  # fmt: skip
+
+
+def read_matrix(path: str, *, rows: str = "gold", reading: Reading | None = None) -> Counted:
+    """Read a confusion-matrix file: the first row and column are labels; ``rows`` (``gold`` or ``predicted``,
+    see :data:`clfeval.read.MATRIX_ORIENTATIONS`) says what the rows hold. A paper's table is often all a
+    reader has: intervals work from it as from instances. Of ``reading``, the format and separator apply."""
+    reading = reading or Reading()
+    extra = [
+        name
+        for name, given in (
+            ("--header", reading.header is not None),
+            ("--multilabel", reading.label_sets is not None),
+            ("--engine", reading.engine != "polars"),
+        )
+        if given
+    ] + reading.rules
+    if extra:
+        raise OptionError(f"{', '.join(extra)} do(es) not apply to a matrix file")
+    if rows not in MATRIX_ORIENTATIONS:
+        raise unknown_name("matrix orientation", rows, MATRIX_ORIENTATIONS)
+    counts = matrix_counts(path, rows, reading.table_options())
+    return Counted(counts, inputs={"matrix_file": path, "matrix_rows": rows})
+
+
+def load_counts(paths: str | Sequence[str]) -> Counted:
+    """Add up count files (``clfeval.counts/1``, written by ``clfeval count`` or :func:`save_counts`; paths or
+    globs, labels aligned by name).
+
+    Raises
+    ------
+    InputError
+        Naming the file: missing, not JSON, not a count file, or counted differently from the first.
+    """
+    files = expand_paths(paths)
+    return Counted(sum_count_files(files), inputs={"count_files": files})
+
+
+def save_counts(counts: Counted | Counts, path: str) -> None:
+    """Write counts as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`), with the provenance
+    of a :class:`Counted`; whole or not at all (:func:`clfeval.output.write_text`)."""
+    document = counts.to_dict() if isinstance(counts, Counted) else counts_to_dict(counts)
+    write_text(path, json.dumps(document, ensure_ascii=False) + "\n")
+
+
+def counts_of_frame(
+    frame: Any,
+    *,
+    gold_col: Column,
+    pred_col: Column | Sequence[Column] | None = None,
+    names: Sequence[str] | None = None,
+    multilabel: bool | MultiLabel = False,
+    scheduler: Any = None,
+) -> Counted:
+    """Count a ``dask.dataframe.DataFrame`` on a Dask cluster, ready for :func:`clfeval.score` (or
+    :func:`clfeval.compare`, with a list of predicted columns, one per system).
+
+    Each partition is reduced to its unique label rows where it lives, and only those travel.
+    Columns by name or 1-based/negative position; label sets as lists or as strings split on the
+    :class:`~clfeval.MultiLabel` separator after the reduction. ``scheduler``: an address, a
+    ``distributed.Client``, or ``None`` for a local cluster for the call.
+
+    Examples
+    --------
+    A sketch (needs ``clfeval[dask]`` and a cluster)::
+
+        import dask.dataframe as dd
+        frame = dd.read_parquet("s3://bucket/predictions/")
+        counted = clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler="tcp://head:8786")
+        clfeval.score(counted, ci="bootstrap")
+    """
+    from clfeval.read.cluster import frame_cells
+
+    ml = MultiLabel.of(multilabel)
+    columns = (
+        [-1 if pred_col is None else pred_col]
+        if pred_col is None or isinstance(pred_col, (str, int))
+        else list(pred_col)
+    )
+    cells = frame_cells(
+        frame,
+        [gold_col, *columns],
+        ["gold", *[f"predicted ({c})" for c in columns]],
+        scheduler=scheduler,
+        empty_ok=ml is not None,
+    )
+    sep, duplicates, empty = (",", "keep", "ignore") if ml is None else (ml.file_sep, ml.duplicates, ml.empty)
+    counts: Counts
+    if len(columns) > 1:
+        systems = list(names) if names is not None else [str(c) for c in columns]
+        counts = _to_joint(cells.rows, cells.counts, cells.source, systems, ml is not None, sep, duplicates, empty)
+    else:
+        counts = _to_counts(cells.rows, cells.counts, cells.source, ml is not None, sep, duplicates, empty)
+    reading = Reading(multilabel=ml, engine="dask", scheduler=scheduler)
+    return Counted(counts, inputs={"source": "dask frame"}, reading=reading, gold_col=gold_col)
+
+
+def check_count_kind(counted: Counted, joint: bool) -> None:
+    """Refuse joint counts where one system's are expected, and the other way round, naming the count file."""
+    where = counted.inputs.get("count_files", ["counts"])[0]
+    if joint and not isinstance(counted.counts, JointCounts):
+        raise InputError(
+            "holds the counts of one system; to compare systems, count a table with a predicted column "
+            "per system (clfeval count --gold-col G --pred-col A --pred-col B)",
+            where,
+        )
+    if not joint and isinstance(counted.counts, JointCounts):
+        raise InputError(
+            "holds joint counts of several systems: compare them (clfeval compare --counts), or count "
+            "one system's column",
+            where,
+        )
