@@ -320,3 +320,18 @@ def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:
         r"labels table, which would take 3\.0 GiB",
     ):
         clfeval.score(gold, pred, multilabel=True)
+
+
+def test_training_labels_in_memory_are_split_as_the_data_was(tmp_path: Path) -> None:
+    """Label sets read from a file are split on its separator (default ","), and so are training label sets given
+    as strings beside them; beside arrays, strings are split only on a separator that was given."""
+    (tmp_path / "ml.tsv").write_text("a,b\ta\nb\tb\n")
+    counted = clfeval.read(str(tmp_path / "ml.tsv"), reading=clfeval.Reading(multilabel=True))
+    r = clfeval.score(counted, scoring=clfeval.Scoring(train=["a,b", "b", "c"]))
+    assert dict(r.lfb_frequencies) == pytest.approx({"a": 0.25, "b": 0.5, "c": 0.25})  # "a,b" is two labels
+    with pytest.raises(clfeval.InputError, match="label_sep"):
+        clfeval.score([["a"], ["b"]], [["a"], ["b"]], multilabel=True, scoring=clfeval.Scoring(train=["a,b"]))
+    piped = clfeval.score(
+        ["a|b"], ["a"], multilabel=clfeval.MultiLabel(sep="|"), scoring=clfeval.Scoring(train=["a|b"])
+    )
+    assert dict(piped.lfb_frequencies) == pytest.approx({"a": 0.5, "b": 0.5})

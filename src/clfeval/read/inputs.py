@@ -127,7 +127,9 @@ class Counted:
             reading = self.reading or Reading(multilabel=self.multilabel)
             return train.frequencies(reading, self.gold_col, self.relabel), {"train_file": train.shown}
         ml = None if self.reading is None else self.reading.label_sets
-        return frequencies_of(train, multilabel=self.multilabel, label_sep=None if ml is None else ml.sep), {}
+        # labels in memory are split as the data was: a file's separator (default ","), or the arrays' (default none)
+        sep = None if ml is None else ml.sep if self.inputs.get("source") == "arrays" else ml.file_sep
+        return frequencies_of(train, multilabel=self.multilabel, label_sep=sep), {}
 
 
 def _is_label_sets(counts: Any) -> bool:
