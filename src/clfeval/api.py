@@ -45,7 +45,7 @@ from clfeval.read.arrays import (
     systems_of,
     to_sequence,
 )
-from clfeval.read.inputs import Counted, check_count_kind
+from clfeval.read.inputs import Counted, check_count_kind, fold_names
 from clfeval.read.reading import Reading, Training
 from clfeval.score import scorer
 from clfeval.score.finagle import Finagle, check_rule, finagle_counts
@@ -362,7 +362,7 @@ def _folds_given(gold: Any) -> tuple[list[Any], list[str], Counted] | None:
         first = first or counted
     if not folds:
         raise OptionError("cross-validation needs at least one fold")
-    names = shown if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
+    names = fold_names(shown)
     from_files = all(isinstance(f, Counted) and "count_files" in f.inputs for f in (v for _, v in items))
     assert first is not None
     counted = replace(first, inputs={"fold_count_files": shown} if from_files else {}, read_warnings=())

@@ -781,21 +781,36 @@ def _layout(args: argparse.Namespace) -> list[Any]:
     return [inputs[0] if len(inputs) == 1 else list(inputs)]
 
 
-def _counts(args: argparse.Namespace, files: Sequence[str], reading: Reading, joint: bool) -> Counted:
-    """The count files of --counts, added up: they hold labels as they were counted, so the input rules, the
-    multi-label options and the engine do not apply (a training file's label sets are split on --label-sep)."""
-    if files:
-        raise ClfevalError("give either input files or --counts FILE…, not both")
+def _no_rules(reading: Reading) -> None:
+    """Count files and a matrix hold labels as they were counted: the input rules applied then."""
     if reading.rules:
         raise ClfevalError(
             f"{', '.join(reading.rules)} {'applies' if len(reading.rules) == 1 else 'apply'} when reading instances, "
             "not to count files or a matrix (give them to `clfeval count` when counting)"
         )
+
+
+def _check_counts(files: Sequence[str], reading: Reading) -> None:
+    """--counts takes count files as they were written: no input files, input rules, multi-label options or
+    engine beside it."""
+    if files:
+        raise ClfevalError("give either input files or --counts FILE…, not both")
+    _no_rules(reading)
     if reading.label_sets is not None or reading.engine != "polars":
         raise ClfevalError("--counts takes count files as they were written: --multilabel and --engine do not apply")
-    counted = load_counts(args.counts)
+
+
+def _load(args: argparse.Namespace, paths: str | Sequence[str], joint: bool) -> Counted:
+    """Count files added up, of the kind expected; a training file beside them splits label sets on --label-sep."""
+    counted = load_counts(paths)
     check_count_kind(counted, joint)
     return replace(counted, reading=Reading(multilabel=MultiLabel(args.label_sep) if counted.multilabel else None))
+
+
+def _counts(args: argparse.Namespace, files: Sequence[str], reading: Reading, joint: bool) -> Counted:
+    """The count files of --counts, checked and added up."""
+    _check_counts(files, reading)
+    return _load(args, args.counts, joint)
 
 
 def _run_score(args: argparse.Namespace) -> str:
@@ -820,11 +835,7 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         if reading.label_sets is not None:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
-        if reading.rules:
-            raise ClfevalError(
-                f"{', '.join(reading.rules)} {'applies' if len(reading.rules) == 1 else 'apply'} when reading "
-                "instances, not to count files or a matrix (give them to `clfeval count` when counting)"
-            )
+        _no_rules(reading)
         return read_matrix(
             args.matrix, rows=args.matrix_rows, reading=Reading(input_format=args.input_format, sep=args.sep)
         )
@@ -938,18 +949,8 @@ def _run_cv(args: argparse.Namespace) -> str:
     reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
         if args.counts:
-            if args.files:
-                raise ClfevalError("give either input files or --counts FILE…, not both")
-            _counts(args, [], reading, joint=False)  # the rules that do not apply to count files
-            folds: Any = []
-            for spec in args.counts:
-                fold = load_counts(spec)
-                check_count_kind(fold, joint=False)
-                folds.append(
-                    replace(fold, reading=Reading(multilabel=MultiLabel(args.label_sep) if fold.multilabel else None))
-                )
-            if not folds:
-                raise ClfevalError("give one count file per fold")
+            _check_counts(args.files, reading)
+            folds: Any = [_load(args, spec, joint=False) for spec in args.counts]  # one count file per fold
         else:
             if not args.files:
                 raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")

@@ -49,6 +49,7 @@ from clfeval.read.reading import Reading, Training
 __all__ = [
     "Counted",
     "counts_of_frame",
+    "fold_names",
     "load_counts",
     "read",
     "read_confidences",
@@ -297,7 +298,7 @@ def read(
     return _counted(found, _file_inputs(path), reading, gold_col, relabel)
 
 
-def _fold_names(shown: Sequence[str]) -> list[str]:
+def fold_names(shown: Sequence[str]) -> list[str]:
     """Folds named after their files, or ``fold 1``, ``fold 2`` … when a name repeats."""
     return list(shown) if len(set(shown)) == len(shown) else [f"fold {i + 1}" for i in range(len(shown))]
 
@@ -352,7 +353,7 @@ def read_folds(
             folds.append(found.counts)
             warnings += found.warnings
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
-        names = _fold_names(shown)
+        names = fold_names(shown)
         inputs = {"fold_files": shown}
     return Counted(
         None,
