@@ -45,7 +45,7 @@ def test_json_contract(run_file: Path, tmp_path: Path) -> None:
     out = run_cli("score", str(run_file), "--format", "json", "-o", str(target))
     assert out.returncode == 0 and out.stdout == b""
     data = json.loads(target.read_text())
-    assert data["schema"] == "clfeval.score/1"
+    assert data["schema"] == "clfeval.score/2"
     assert data["task"] == "single-label" and data["n_instances"] == 5 and data["beta"] == 1.0
     assert data["labels"] == ["A", "B", "C"] and data["label_source"] == "union"
     assert set(data["per_label"]["A"]) == {
@@ -79,7 +79,11 @@ def test_json_contract(run_file: Path, tmp_path: Path) -> None:
     assert all(isinstance(data[name], float) for name in overall)
     assert set(data["averages"]) == {"micro", "macro", "macro_fa", "weighted", "lfb"}
     assert data["averages"]["lfb"]["frequencies"] == "test"
-    assert data["confusion_matrix"] == {"labels": ["A", "B", "C"], "counts": [[1, 1, 0], [0, 2, 0], [1, 0, 0]]}
+    assert data["confusion_matrix"] == {
+        "labels": ["A", "B", "C"],
+        "layout": "dense",
+        "counts": [[1, 1, 0], [0, 2, 0], [1, 0, 0]],
+    }
     assert data["accuracy"] == pytest.approx(3 / 5)
     assert data["zero_division"]["affected"]["precision"] == ["C"]
     assert data["inputs"] == {"file": str(run_file)}

@@ -76,7 +76,7 @@ def test_json_contract(systems: dict[str, Path]) -> None:
         "--metric",
         "weighted.recall",
     )
-    assert data["schema"] == "clfeval.compare/1"
+    assert data["schema"] == "clfeval.compare/2"
     assert data["metric"] == ["macro.f1", "micro.f1", "weighted.recall"]
     assert data["test"] == "ar" and data["rounds"] == 500 and data["seed"] == 1
     assert data["systems"] == ["bert", "svm"] and data["comparisons"] == "all-pairs" and data["adjustment"] == "holm"
@@ -102,7 +102,7 @@ def test_json_contract(systems: dict[str, Path]) -> None:
     assert pair["sign_test"]["unit"] == "instances" and data["unit"] == "instances" and data["n_units"] == 400
     assert (pair["a"], pair["b"], pair["ci"]) == ("bert", "svm", None)
     assert pair["difference"] == pytest.approx(pair["score_a"] - pair["score_b"])
-    assert data["results"]["svm"]["schema"] == "clfeval.score/1"
+    assert data["results"]["svm"]["schema"] == "clfeval.score/2"
     assert data["results"]["svm"]["averages"]["macro"]["f1"] == data["scores"]["svm"]["macro.f1"]
     assert data["inputs"]["pred_files"] == {"bert": str(systems["bert"]), "svm": str(systems["svm"])}
     api = clfeval.compare(

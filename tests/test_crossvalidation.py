@@ -105,8 +105,8 @@ def test_intervals_on_the_pooled_scores_and_json_contract() -> None:
         gold, pred, [i for i, (g, _) in enumerate(folds) for _ in g], ci=clfeval.CI("bootstrap", resamples=200, seed=4)
     )
     data = json.loads(result.render("json"))
-    assert data["schema"] == "clfeval.cv/1" and data["n_folds"] == 5
-    assert data["pooled"]["schema"] == "clfeval.score/1" and data["pooled"]["ci"]["seed"] == 4
+    assert data["schema"] == "clfeval.cv/2" and data["n_folds"] == 5
+    assert data["pooled"]["schema"] == "clfeval.score/2" and data["pooled"]["ci"]["seed"] == 4
     assert data["pooled"]["averages"]["macro"]["f1_ci"] is not None
     assert len(data["folds"]) == 5 and data["folds"][0]["inputs"] == {"fold": "0"}
     assert set(data["mean_of_folds"]["averages"]["macro"]) == {

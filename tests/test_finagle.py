@@ -271,7 +271,7 @@ def test_cli_on_timbl_output_with_distances(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["schema"] == "clfeval.finagle/1"
+    assert doc["schema"] == "clfeval.finagle/2"
     assert doc["target"] == {"label": "T01", "source": "training"}
     assert doc["rule"]["kind"] == "expected_accuracy" and doc["rule"]["changed_where"].startswith("distance > ")
     assert set(doc["scenarios"]) == {"normal", "changed", "upper"}

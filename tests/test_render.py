@@ -190,17 +190,17 @@ def _round_trip(result, schema: str) -> dict:
     ],
 )
 def test_score_json_round_trips(make) -> None:
-    _round_trip(make(), "clfeval.score/1")
+    _round_trip(make(), "clfeval.score/2")
 
 
 @pytest.mark.parametrize("make", [_comparison, _nasty_comparison])
 def test_compare_json_round_trips(make) -> None:
-    data = _round_trip(make(), "clfeval.compare/1")
+    data = _round_trip(make(), "clfeval.compare/2")
     assert all(p["exact"] for p in data["pairs"])
 
 
 def test_cv_json_round_trips() -> None:
-    data = _round_trip(_nasty_cv(), "clfeval.cv/1")
+    data = _round_trip(_nasty_cv(), "clfeval.cv/2")
     assert data["fold_names"] == ["fold%2", "fold&3", "fold_1"] and len(data["folds"]) == 3
 
 
@@ -232,7 +232,7 @@ def test_finagle_json_round_trips(tmp_path: Path) -> None:
     path.write_text(
         "w1 A A 0.9\nw2 A B 0.2\nw3 B B 0.8\nw4 B A 0.3\nw5 C C 0.7\nw6 A A 0.6\nw7 C B 0.1\n", encoding="utf-8"
     )
-    data = _round_trip(clfeval.finagle(clfeval.read_confidences(str(path)), threshold=0.5), "clfeval.finagle/1")
+    data = _round_trip(clfeval.finagle(clfeval.read_confidences(str(path)), threshold=0.5), "clfeval.finagle/2")
     assert set(data["scenarios"]) == {"normal", "changed", "upper"}
 
 

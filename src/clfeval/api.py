@@ -154,7 +154,7 @@ def score(
     Returns
     -------
     Scores
-        A frozen result; ``to_dict()`` gives the ``clfeval.score/1`` JSON contract.
+        A frozen result; ``to_dict()`` gives the ``clfeval.score/2`` JSON contract.
 
     Examples
     --------
@@ -285,7 +285,7 @@ def compare(
     -------
     Comparison
         Each system's scores, each pair's test (``pairs``), a ranking per metric; ``to_dict()``
-        is the ``clfeval.compare/1`` JSON contract.
+        is the ``clfeval.compare/2`` JSON contract.
 
     Examples
     --------

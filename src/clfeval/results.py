@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the report layer sits above the results; imported on use on
     from clfeval.report.figures import Figure
     from clfeval.report.tables import Report
 
-__all__ = ["TEXT_FORMATS", "Result", "json_number", "json_safe"]
+__all__ = ["TEXT_FORMATS", "Result", "json_number", "json_safe", "json_text"]
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
 TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")
@@ -41,6 +41,35 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
     return json_number(value)
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    """``value`` as JSON: with ``indent``, objects and lists of lists one entry per line, and a list of scalars
+    (numbers, strings, null) on one line."""
+    if indent is None:
+        return json.dumps(value, ensure_ascii=False)
+    out: list[str] = []
+    _write_json(value, indent, 0, out)
+    return "".join(out)
+
+
+def _write_json(value: Any, indent: int, level: int, out: list[str]) -> None:
+    if isinstance(value, dict) and value:
+        inner = "\n" + " " * (indent * (level + 1))
+        out.append("{")
+        for n, (key, item) in enumerate(value.items()):
+            out.append(("," if n else "") + inner + json.dumps(str(key), ensure_ascii=False) + ": ")
+            _write_json(item, indent, level + 1, out)
+        out.append("\n" + " " * (indent * level) + "}")
+    elif isinstance(value, (list, tuple)) and value and any(isinstance(v, (dict, list, tuple)) for v in value):
+        inner = "\n" + " " * (indent * (level + 1))
+        out.append("[")
+        for n, item in enumerate(value):
+            out.append(("," if n else "") + inner)
+            _write_json(item, indent, level + 1, out)
+        out.append("\n" + " " * (indent * level) + "]")
+    else:
+        out.append(json.dumps(value, ensure_ascii=False))
 
 
 def _builder(path: str) -> Any:
@@ -68,12 +97,14 @@ class Result:
     report_builder: ClassVar[str] = ""
     figures_builder: ClassVar[str | None] = None
 
-    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every result defines its own
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:  # pragma: no cover - every result defines its own
+        """The versioned JSON contract; ``matrix=False`` leaves confusion matrices out (``null``)."""
         raise NotImplementedError
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+    def to_json(self, indent: int | None = 2, *, matrix: bool = True) -> str:
+        """:meth:`to_dict` as JSON text: objects indented, a list of numbers or strings on one line (a matrix row,
+        a cell of a sparse matrix), so the text grows with the cells written, not with their digits' lines."""
+        return json_text(self.to_dict(matrix=matrix), indent)
 
     def report(self, *, matrix: bool = True) -> Report:
         """This result's report: titled tables, notes and warnings, its figures and its tidy rows, for every

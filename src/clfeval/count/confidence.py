@@ -93,10 +93,8 @@ class ConfidenceCounts:
 
     def confusion(self, pred: np.ndarray | None = None) -> ConfusionCounts:
         """The confusion matrix of these rows, with ``pred`` (codes, one per row) in place of the predictions."""
-        k = len(self.labels)
         codes = self.pred if pred is None else pred
-        cells = np.bincount(self.gold * k + codes, weights=self.counts, minlength=k * k)
-        return ConfusionCounts(self.labels, np.rint(cells).astype(np.int64).reshape(k, k))
+        return ConfusionCounts.from_entries(self.labels, self.gold, codes, np.rint(self.counts).astype(np.int64))
 
     def relabelled(self, change: np.ndarray, target: str) -> np.ndarray:
         """Prediction codes with the rows where ``change`` holds predicted as ``target``."""

@@ -113,7 +113,9 @@ class ConfusionCounts:
         return cls._trusted(labels, g.astype(np.int64), p.astype(np.int64), counts)
 
     @classmethod
-    def _trusted(cls, labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, count: np.ndarray) -> ConfusionCounts:
+    def _trusted(
+        cls, labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, count: np.ndarray
+    ) -> ConfusionCounts:
         """Counts from checked labels and cells (positions in range, counts ≥ 0): sorted, merged, zeros dropped."""
         k = max(len(labels), 1)
         keys = gold * k + pred
@@ -188,6 +190,11 @@ class ConfusionCounts:
             object.__setattr__(self, "_cells", cached)
         return cached
 
+    def seen_labels(self) -> tuple[set[str], set[str]]:
+        """The labels that occur in the gold data, and in the predictions."""
+        labels = np.array(self.labels, dtype=object)
+        return set(labels[np.unique(self.gold)].tolist()), set(labels[np.unique(self.pred)].tolist())
+
     def entries(self) -> list[tuple[str, str, int]]:
         """The non-zero cells as (gold label, predicted label, count), in (gold, predicted) position order."""
         labels = self.labels
@@ -239,7 +246,9 @@ class ConfusionCounts:
         return self.__add__(other)
 
     def __repr__(self) -> str:
-        return f"ConfusionCounts({len(self.labels)} labels, {self.n_cells} non-zero cells, {self.n_instances} instances)"
+        return (
+            f"ConfusionCounts({len(self.labels)} labels, {self.n_cells} non-zero cells, {self.n_instances} instances)"
+        )
 
     def label_counts(self, label_set: Sequence[str]) -> LabelCounts:
         """One-vs-rest tp/fp/fn/tn of each label in ``label_set`` (labels never seen count zero).

@@ -11,9 +11,15 @@ The document::
      "multilabel": false, "duplicates": "keep", "empty": "ignore",   # the options that change counts
      "n_instances": 1234,
      "labels": ["A", "B"], "cells": [[5, 1], [2, 7]],              # confusion: cells[gold][predicted]
+     "entries": [[0, 0, 5], [0, 1, 1], …],                          # …or (clfeval.counts/2) its non-zero cells
      "pairs": [[["A"], ["A", "B"], 3], …],                          # labelsets: [gold set, predicted set, count]
      "systems": ["X", "Y"], "rows": [["A", "A", "B", 4], …],        # joint: [gold, one per system …, count]
      "inputs": {…}, "options": {…}}                                  # provenance
+
+A confusion over more than :data:`DENSE_COUNT_LABELS` labels is written as its non-zero cells,
+``entries`` ([gold position, predicted position, count] into ``labels``), under the schema
+``clfeval.counts/2``; everything else is written as ``clfeval.counts/1``, which earlier versions read.
+This version reads both.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.joint import JointCounts
@@ -29,10 +37,16 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSet
 from clfeval.count.limits import check_total, count_array, whole_count
 from clfeval.errors import InputError
 
-__all__ = ["COUNTS_SCHEMA", "Counts", "add_counts", "counts_from_dict", "counts_to_dict"]
+__all__ = ["COUNTS_SCHEMA", "SPARSE_COUNTS_SCHEMA", "Counts", "add_counts", "counts_from_dict", "counts_to_dict"]
 
 #: The schema name and version of a count file.
 COUNTS_SCHEMA = "clfeval.counts/1"
+#: The schema of a count file whose confusion is written as its non-zero cells (``entries``).
+SPARSE_COUNTS_SCHEMA = "clfeval.counts/2"
+#: The schemas this version reads.
+READ_SCHEMAS = (COUNTS_SCHEMA, SPARSE_COUNTS_SCHEMA)
+#: The most labels of a confusion written as a dense table (``cells``), readable by every version.
+DENSE_COUNT_LABELS = 100
 
 Counts = ConfusionCounts | LabelSetCounts | JointCounts
 
@@ -43,13 +57,12 @@ def counts_to_dict(
     """The ``clfeval.counts/1`` document of ``counts`` (see the module docstring)."""
     doc: dict[str, Any] = {"schema": COUNTS_SCHEMA, "clfeval_version": __version__}
     if isinstance(counts, ConfusionCounts):
-        doc.update(
-            kind="confusion",
-            multilabel=False,
-            n_instances=counts.n_instances,
-            labels=list(counts.labels),
-            cells=counts.cells.tolist(),
-        )
+        doc.update(kind="confusion", multilabel=False, n_instances=counts.n_instances, labels=list(counts.labels))
+        if len(counts.labels) <= DENSE_COUNT_LABELS:
+            doc["cells"] = counts.cells.tolist()
+        else:
+            doc["schema"] = SPARSE_COUNTS_SCHEMA
+            doc["entries"] = [list(e) for e in zip(counts.gold.tolist(), counts.pred.tolist(), counts.count.tolist())]
     elif isinstance(counts, LabelSetCounts):
         doc.update(
             kind="labelsets",
@@ -117,8 +130,10 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
             "(write one with `clfeval count`)",
             source,
         )
-    if doc["schema"] != COUNTS_SCHEMA:
-        raise InputError(f"has schema {doc['schema']!r}; this clfeval reads {COUNTS_SCHEMA!r}", source)
+    if doc["schema"] not in READ_SCHEMAS:
+        raise InputError(
+            f"has schema {doc['schema']!r}; this clfeval reads {' and '.join(map(repr, READ_SCHEMAS))}", source
+        )
     kind = doc.get("kind")
     try:
         counts = _counts_of_kind(doc, kind, source)
@@ -148,6 +163,8 @@ def _counts_of_kind(doc: Mapping[str, Any], kind: Any, source: str) -> Counts:
                 source,
             )
         labels = _labels(doc["labels"], source, "labels", distinct=True)
+        if "entries" in doc and doc["schema"] == SPARSE_COUNTS_SCHEMA:
+            return _entries(doc["entries"], labels, source)
         cells = doc["cells"]
         if (
             not isinstance(cells, list)
@@ -209,6 +226,31 @@ def _set(value: Any, source: str, what: str, duplicates: str, empty: str) -> tup
         return canonical_set(_labels(value, source, what), duplicates, empty)
     except InputError as exc:
         raise InputError(f"{what}: {exc.message}", source) from None
+
+
+def _entries(value: Any, labels: tuple[str, ...], source: str) -> ConfusionCounts:
+    """A confusion from its non-zero cells ``[[gold position, predicted position, count], …]``."""
+    entries = _list(value, "entries", source)
+    k = len(labels)
+    for i, item in enumerate(entries):
+        if (
+            not isinstance(item, list)
+            or len(item) != 3
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in item[:2])
+            or not (0 <= item[0] < k and 0 <= item[1] < k)
+        ):
+            raise InputError(
+                f"entries[{i}] must be [gold position, predicted position, count] with positions from 0 to {k - 1} "
+                f"(into labels), found {_json(item)}",
+                source,
+            )
+    counts = count_array([item[2] for item in entries], "the counts of entries", source)
+    table = np.array([item[:2] for item in entries], dtype=np.int64).reshape(-1, 2)
+    distinct, times = np.unique(table[:, 0] * k + table[:, 1], return_counts=True)
+    if (times > 1).any():
+        g, p = divmod(int(distinct[np.argmax(times > 1)]), k)
+        raise InputError(f"entries holds the cell [{g}, {p}] more than once; each cell may appear once", source)
+    return ConfusionCounts.from_entries(labels, table[:, 0], table[:, 1], counts, source=source)
 
 
 def _list(value: Any, what: str, source: str) -> list[Any]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
-from clfeval.count.limits import check_dense, check_total, whole_count
+from clfeval.count.limits import check_total, whole_count
 from clfeval.errors import OptionError
 
 __all__ = ["PairedCounts", "counts_of_pairs"]
@@ -27,11 +27,11 @@ def counts_of_pairs(
         return LabelSetCounts(pairs, duplicates, empty)
     labels = sorted({lab for pair in pairs for lab in pair})
     index = {lab: i for i, lab in enumerate(labels)}
-    check_dense(len(labels))
-    cells = np.zeros((len(labels), len(labels)), dtype=np.int64)
-    for (g, p), c in pairs.items():
-        cells[index[g], index[p]] += c
-    return ConfusionCounts(tuple(labels), cells)
+    size = len(pairs)
+    gold = np.fromiter((index[g] for g, _ in pairs), dtype=np.int64, count=size)
+    pred = np.fromiter((index[p] for _, p in pairs), dtype=np.int64, count=size)
+    counts = np.fromiter((int(c) for c in pairs.values()), dtype=np.int64, count=size)
+    return ConfusionCounts.from_entries(labels, gold, pred, counts)
 
 
 @dataclass(frozen=True, eq=False)

@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: The JSON schema name and version of a comparison.
-COMPARE_SCHEMA = "clfeval.compare/1"
+COMPARE_SCHEMA = "clfeval.compare/2"
 #: Relative tolerance under which two scores tie in a ranking (the same as the tests' tie tolerance).
 _TIE = 1e-12
 
@@ -209,8 +209,9 @@ class Comparison(Result):
             out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.compare/1`` (docs/json.md); NaN becomes ``null``."""
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        """The JSON contract ``clfeval.compare/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` leaves
+        the systems' confusion matrices out."""
         first = self.first
         zd = first.zero_division
         pairs = []
@@ -269,7 +270,7 @@ class Comparison(Result):
             "scores": {s: {m: json_safe(self.score(s, m)) for m in self.metrics} for s in self.systems},
             "pairs": pairs,
             "ranking": {m: [{**r, "score": json_safe(r["score"])} for r in self.ranking(m)] for m in self.metrics},
-            "results": {s: r.to_dict() for s, r in self.results.items()},
+            "results": {s: r.to_dict(matrix=matrix) for s, r in self.results.items()},
             "inputs": dict(self.inputs),
             "warnings": list(self.warnings),
             "notes": list(self.notes),

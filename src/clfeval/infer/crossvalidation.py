@@ -33,7 +33,7 @@ from clfeval.score.scoring import Scoring
 __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
 
 #: The JSON schema name and version of a cross-validation result.
-CV_SCHEMA = "clfeval.cv/1"
+CV_SCHEMA = "clfeval.cv/2"
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,15 +140,16 @@ class CrossValidation(Result):
         }
         return {**means, "averages": averages}
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.cv/1`` (docs/json.md); NaN becomes ``null``."""
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        """The JSON contract ``clfeval.cv/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` leaves the
+        pooled and the folds' confusion matrices out."""
         return {
             "schema": CV_SCHEMA,
             "clfeval_version": __version__,
             "n_folds": len(self.folds),
             "fold_names": list(self.fold_names),
-            "pooled": self.pooled.to_dict(),
-            "folds": [fold.to_dict() for fold in self.folds],
+            "pooled": self.pooled.to_dict(matrix=matrix),
+            "folds": [fold.to_dict(matrix=matrix) for fold in self.folds],
             "mean_of_folds": json_safe(self._json_means()),
             "differences": json_safe([{**r, "measure": self._json_measure(r["measure"])} for r in self.differences()]),
             "warn_above": self.warn_above,

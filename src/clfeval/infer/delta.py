@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from clfeval.count.confusion import ConfusionCounts
 from clfeval.infer.units import BlockUnits
 from clfeval.score.statistics import ScoreFunction
 
@@ -100,14 +101,15 @@ def block_delta_variances(f: ScoreFunction, units: BlockUnits) -> np.ndarray:
     return np.where(undefined, np.nan, variance)
 
 
-def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
+def takahashi_variances(cells: np.ndarray | ConfusionCounts) -> dict[str, float]:
     """Takahashi et al.'s closed-form variances of micro F1, macro F1 (AF) and macro F1 (FA).
 
     Parameters
     ----------
     cells
         A K×K count table indexed [gold, predicted] (clfeval's orientation; the paper prints
-        rows = predicted), every class predicted and occurring at least once.
+        rows = predicted), or :class:`~clfeval.ConfusionCounts`; every class predicted and occurring at
+        least once. The sums over pairs of classes run over the non-zero cells only: O(cells + K).
 
     Returns
     -------
@@ -130,29 +132,36 @@ def takahashi_variances(cells: np.ndarray) -> dict[str, float]:
     / (r² n). The last denominator is printed p_i·² p_j·² in the paper, a misprint (docs/misprints.md):
     as printed, sd(maF1*) on the paper's example is 0.0658, not its 0.0649.
     """
-    table = np.asarray(cells, dtype=np.float64).T  # rows predicted, columns true, as in the paper
-    n = table.sum()
-    p = table / n
-    r = p.shape[0]
-    diag = np.diagonal(p)
-    row, col = p.sum(axis=1), p.sum(axis=0)  # p_i· (predicted), p_·i (true)
+    counts = cells if isinstance(cells, ConfusionCounts) else ConfusionCounts(_positions(cells), cells)
+    n = float(counts.n_instances)
+    r = len(counts.labels)
+    # in the paper's orientation: i indexes predicted (clfeval's columns), j true (clfeval's rows)
+    i, j, p_ij = counts.pred, counts.gold, counts.count / n
+    diag = counts.diagonal / n
+    row, col = counts.pred_totals / n, counts.gold_totals / n  # p_i· (predicted), p_·i (true)
     if np.any(row == 0) or np.any(col == 0):
         raise ValueError("Takahashi's closed forms need every class predicted and present")
     micro = diag.sum() * (1 - diag.sum()) / n
+    off_diagonal = i != j
 
     margin = row + col
     f = 2 * diag / margin
     off = margin - 2 * diag
     own = np.sum(f * off / margin**2 * (off / margin + f / 2))
-    cross_terms = p * np.outer(f / margin, f / margin)
-    cross = cross_terms.sum() - np.trace(cross_terms)
+    scaled = f / margin
+    cross = np.sum((p_ij * scaled[i] * scaled[j])[off_diagonal])
     macro = 2 / r**2 * (own + cross) / n
 
     ma_p, ma_r = np.mean(diag / row), np.mean(diag / col)
     var_p = np.sum(diag * (row - diag) / row**3) / (r**2 * n)
     var_r = np.sum(diag * (col - diag) / col**3) / (r**2 * n)
-    pair = np.outer(diag / row**2, diag / col**2) * p  # p_ii p_ij p_jj / (p_i·² p_·j²)
-    cov = (np.sum((row - diag) * diag * (col - diag) / (row**2 * col**2)) + pair.sum() - np.trace(pair)) / (r**2 * n)
+    pair = ((diag / row**2)[i] * (diag / col**2)[j] * p_ij)[off_diagonal]  # p_ii p_ij p_jj / (p_i·² p_·j²)
+    cov = (np.sum((row - diag) * diag * (col - diag) / (row**2 * col**2)) + pair.sum()) / (r**2 * n)
     macro_fa = 4 * (ma_r**4 * var_p + 2 * ma_p**2 * ma_r**2 * cov + ma_p**4 * var_r) / (ma_p + ma_r) ** 4
     # A variance is ≥ 0; on a perfectly predicted table these are 0 up to rounding (Σ p_ii = 1 + 1e-16 gives −1e-17)
     return {"micro": max(float(micro), 0.0), "macro": max(float(macro), 0.0), "macro_fa": max(float(macro_fa), 0.0)}
+
+
+def _positions(cells: np.ndarray) -> tuple[str, ...]:
+    """Names for the classes of a bare table: their positions."""
+    return tuple(str(i) for i in range(np.shape(cells)[0]))

@@ -155,10 +155,10 @@ def _closed_forms(scores: Scores) -> dict[Key, float]:
     gold, predicted = seen_labels(counts)
     if gold | predicted != set(scores.labels):
         return {}
-    cells = counts.with_labels(scores.labels).cells
-    if (cells.sum(0) == 0).any() or (cells.sum(1) == 0).any() or len(scores.labels) < 2:
+    aligned = counts.with_labels(scores.labels)
+    if (aligned.gold_totals == 0).any() or (aligned.pred_totals == 0).any() or len(scores.labels) < 2:
         return {}
-    variances = takahashi_variances(cells)
+    variances = takahashi_variances(aligned)
     return {("averages", name, "f"): v for name, v in variances.items()}
 
 
@@ -169,8 +169,7 @@ def _new_seed() -> int:
 def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, blocks: Blocks) -> BlockUnits:
     """The blocks of a result as resampling units over its score function's cell types."""
     if isinstance(counts, ConfusionCounts):
-        g, p = np.nonzero(counts.cells)  # the order of CellTypes.of
-        order: list[tuple[object, object]] = [(counts.labels[i], counts.labels[j]) for i, j in zip(g, p)]
+        order: list[tuple[object, object]] = [(g, p) for g, p, _ in counts.entries()]  # the order of CellTypes.of
     else:
         order = list(counts.pairs)
     index = {key: i for i, key in enumerate(order)}

@@ -190,7 +190,7 @@ class Audit(Result):
     combinations: int | None
     messages: tuple[str, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The ``clfeval.audit/1`` JSON contract."""
         from clfeval._version import __version__
 

@@ -353,7 +353,7 @@ class Conversion(Result):
     messages: tuple[str, ...]
     limit: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The ``clfeval.convert/1`` JSON contract."""
         from clfeval._version import __version__
 
@@ -529,7 +529,7 @@ class LabelConversion(Result):
     averages: Mapping[str, Mapping[str, tuple[float, float]]]
     messages: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The ``clfeval.convert/1`` JSON contract, multi-class form."""
         from clfeval._version import __version__
 

@@ -19,7 +19,6 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts, canonical_set
-from clfeval.count.limits import check_dense
 from clfeval.errors import InputError
 
 __all__ = [
@@ -106,9 +105,8 @@ def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
 
 def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
     k = len(values)
-    check_dense(k)  # before the K×K table is allocated
-    cells = np.bincount(g.astype(np.int64) * k + p, minlength=k * k).reshape(k, k)
-    return ConfusionCounts(tuple(_names(values)), cells)
+    keys, counts = np.unique(g.astype(np.int64) * k + p, return_counts=True)
+    return ConfusionCounts.from_entries(_names(values), keys // k, keys % k, counts)
 
 
 class _Codes(dict[Any, int]):

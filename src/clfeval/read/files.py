@@ -168,12 +168,8 @@ def _header_warning(
         i, j = counts.labels.index(g), counts.labels.index(p)
     except ValueError:
         return []
-    if (
-        g != p
-        and counts.cells[i, j] == 1
-        and counts.cells[i].sum() + counts.cells[:, i].sum() == 1
-        and counts.cells[j].sum() + counts.cells[:, j].sum() == 1
-    ):
+    occurrences = counts.gold_totals + counts.pred_totals  # the first line's pair counts once in each
+    if g != p and occurrences[i] == 1 and occurrences[j] == 1:
         return [
             f"{cells.source}: the first line ({g!r}, {p!r}) looks like a header (its labels occur nowhere "
             "else) and was counted as an instance; pass --header if it is one"

@@ -147,7 +147,7 @@ def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]
 def _gold_labels(counts: Any) -> set[str]:
     """The gold labels of counts (single-label), for the cut-off check."""
     if isinstance(counts, ConfusionCounts):
-        return {lab for lab, n in zip(counts.labels, counts.cells.sum(axis=1)) if n}
+        return counts.seen_labels()[0]
     if isinstance(counts, JointCounts) and not counts.multilabel:
         return counts.seen_labels()[0]
     return set()

@@ -20,7 +20,7 @@ __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
 #: Output formats, by name: (renderer, one-line description).
 RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     "text": (render_text, "a terminal report: tables, the confusion matrix, and notes defining every average"),
-    "json": (render_json, "the versioned JSON contract (clfeval.score/1, clfeval.compare/1, clfeval.cv/1)"),
+    "json": (render_json, "the versioned JSON contract (clfeval.score/2, clfeval.compare/2, clfeval.cv/2)"),
     "markdown": (render_markdown, "the report's tables as Markdown"),
     "csv": (render_csv, "tidy rows: section,label,measure,value"),
     "latex": (

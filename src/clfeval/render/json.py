@@ -15,5 +15,6 @@ def render_json(
     command: str | None = None,
     raw_csv: bool = False,
 ) -> str:
-    """``result.to_dict()`` as indented JSON (labels are strings; NaN is ``null``)."""
-    return result.to_json() + "\n"
+    """``result.to_dict()`` as indented JSON (labels are strings; NaN is ``null``); ``matrix=False`` writes
+    confusion matrices as ``null``."""
+    return result.to_json(matrix=matrix) + "\n"

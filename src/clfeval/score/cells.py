@@ -129,7 +129,7 @@ class CellTypes:
         hold (``compare`` and ``cv`` give every system and fold the labels of all; weighted κ reads positions in it).
         """
         if isinstance(counts, ConfusionCounts):
-            g, p = np.nonzero(counts.cells)
+            g, p = counts.gold, counts.pred  # the non-zero cells, in (gold, predicted) order
             table = table_order(label_set, counts.labels) if table is None else tuple(table)
             index = {lab: i for i, lab in enumerate(table)}
             position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
@@ -137,7 +137,7 @@ class CellTypes:
                 raise ValueError("the table's labels must hold every label with counts")
             return (
                 cls._single(tuple(label_set), table, position[g], position[p]),
-                counts.cells[g, p].astype(np.float64),
+                counts.count.astype(np.float64),
             )
         pairs = list(counts.pairs)
         return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
@@ -156,12 +156,11 @@ class CellTypes:
         (row), present = row + column − n_ii, N = Σ n_ij, exact = Σ n_ii, and Σ |i − j|·n_ij, Σ (i − j)²·n_ij.
         """
         table = table_order(label_set, counts.labels) if table is None else tuple(table)
-        cells = counts.with_labels(table).cells
-        diag = np.diagonal(cells).astype(np.float64)
-        rows, cols = cells.sum(axis=1).astype(np.float64), cells.sum(axis=0).astype(np.float64)
-        g, p = np.nonzero(cells)
-        weight = cells[g, p].astype(np.float64)
-        gap = (g - p).astype(np.float64)
+        aligned = counts.with_labels(table)
+        diag = aligned.diagonal.astype(np.float64)
+        rows, cols = aligned.gold_totals.astype(np.float64), aligned.pred_totals.astype(np.float64)
+        weight = aligned.count.astype(np.float64)
+        gap = (aligned.gold - aligned.pred).astype(np.float64)
         sums = np.concatenate(
             [
                 diag,

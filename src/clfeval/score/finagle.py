@@ -31,12 +31,12 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
 from clfeval.results import TEXT_FORMATS, Result, json_safe
 from clfeval.score.result import Scores
-from clfeval.score.scorer import score_counts
+from clfeval.score.scorer import score_counts, seen_labels
 from clfeval.score.scoring import Scoring
 
 __all__ = ["FINAGLE_SCHEMA", "SCENARIOS", "CalibrationBin", "Finagle", "calibrate", "finagle_counts"]
 
-FINAGLE_SCHEMA = "clfeval.finagle/1"
+FINAGLE_SCHEMA = "clfeval.finagle/2"
 #: The three scorings, in report order.
 SCENARIOS: Mapping[str, str] = {
     "normal": "the predictions as they are",
@@ -185,8 +185,9 @@ class Finagle(Result):
             return "every prediction" if (self.threshold > 0) != self.lower_is_more_confident else "none"
         return f"distance > {self.threshold:g}" if self.lower_is_more_confident else f"confidence < {self.threshold:g}"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``clfeval.finagle/1`` JSON contract: each scenario is a ``clfeval.score/1`` body."""
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        """The ``clfeval.finagle/2`` JSON contract: each scenario is a ``clfeval.score/2`` body (``matrix=False``:
+        without its confusion matrix)."""
         from clfeval._version import __version__
 
         drop = ("schema", "clfeval_version", "inputs", "options")
@@ -216,7 +217,8 @@ class Finagle(Result):
                 ],
                 "moved": dict(self.moved),
                 "scenarios": {
-                    name: {k: v for k, v in s.to_dict().items() if k not in drop} for name, s in self.scenarios.items()
+                    name: {k: v for k, v in s.to_dict(matrix=matrix).items() if k not in drop}
+                    for name, s in self.scenarios.items()
                 },
                 "inputs": dict(self.inputs),
                 "options": dict(self.options),
@@ -309,10 +311,7 @@ def finagle_counts(
         "upper_gained": total(wrong & gold_is_target),
     }
     normal = counts.confusion()
-    seen = (
-        {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=1)) if s},
-        {lab for lab, s in zip(normal.labels, normal.cells.sum(axis=0)) if s},
-    )
+    seen = seen_labels(normal)
     score = partial(score_counts, scoring=scoring, seen=seen)
     plain = score(normal, warnings=warnings)
     if target not in plain.labels:

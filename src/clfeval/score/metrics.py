@@ -1,6 +1,6 @@
 """Scores by their report names: ``macro.f1``, ``weighted.recall``, ``mcc``, ``per_label.<label>.jaccard`` …
 
-A metric name is the path of a score in the ``clfeval.score/1`` JSON, joined with dots: an
+A metric name is the path of a score in the ``clfeval.score/2`` JSON, joined with dots: an
 average's name and measure, an overall measure, or ``per_label``, a label and a measure. The
 names come from :data:`clfeval.MEASURES` and :data:`clfeval.AVERAGES`.
 """

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
+
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
@@ -18,7 +20,10 @@ from clfeval.score.ratios import f_key
 __all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer", "json_safe"]
 
 #: The JSON schema name and version of a score result.
-SCHEMA = "clfeval.score/1"
+SCHEMA = "clfeval.score/2"
+#: The most labels whose confusion matrix the JSON writes as a dense table (``"layout": "dense"``); above this,
+#: its non-zero cells (``"layout": "sparse"``): 10⁴ labels would be 10⁸ cells, nearly all zero.
+DENSE_JSON_LABELS = 100
 
 #: A score's address: ("per_label", label, measure), ("averages", name, measure) or (overall measure,).
 Key = tuple[str, ...]
@@ -95,7 +100,7 @@ class Intervals:
 
 
 def json_pointer(key: Key, f_name: str) -> str:
-    """The JSON Pointer (RFC 6901) of a score's ``_ci`` entry in the ``clfeval.score/1`` JSON."""
+    """The JSON Pointer (RFC 6901) of a score's ``_ci`` entry in the ``clfeval.score/2`` JSON."""
     parts = list(key[:-1]) + [_json_name(key[-1], f_name) + "_ci"]
     return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
 
@@ -179,8 +184,9 @@ class Scores(Result):
         """Σ fp / Σ (fp + tn) over L."""
         return self.overall["micro_fpr"]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract ``clfeval.score/1`` (docs/json.md); NaN becomes ``null``."""
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        """The JSON contract ``clfeval.score/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` writes
+        ``"confusion_matrix": null``."""
         fk = self.f_name
         per_label = {
             lab: {
@@ -200,15 +206,6 @@ class Scores(Result):
         if "lfb" in averages:
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
-        if isinstance(self.confusion, SplitMatrix):
-            matrix: dict[str, Any] = {
-                "labels": list(self.confusion.labels),
-                "empty": self.confusion.labels[-1],
-                "counts": self.confusion.gold_view.tolist(),
-                "counts_predicted_view": self.confusion.predicted_view.tolist(),
-            }
-        else:
-            matrix = {"labels": list(self.confusion.labels), "counts": self.confusion.cells.tolist()}
         overall: dict[str, Any] = {}
         for m in overall_measures(self.task):
             overall[m.name] = json_number(self.overall[m.name])
@@ -229,7 +226,7 @@ class Scores(Result):
             "averages": averages,
             **overall,
             "ci": self._ci_dict(),
-            "confusion_matrix": matrix,
+            "confusion_matrix": self._matrix_dict() if matrix else None,
         }
         out["zero_division"] = {
             "value": "nan" if math.isnan(zd) else int(zd),
@@ -240,6 +237,36 @@ class Scores(Result):
         out["inputs"] = dict(self.inputs)
         out["warnings"] = list(self.warnings)
         out["notes"] = list(self.notes)
+        return out
+
+    def _matrix_dict(self) -> dict[str, Any]:
+        """The confusion matrix: dense up to :data:`DENSE_JSON_LABELS` labels, else its non-zero cells."""
+        confusion = self.confusion
+        labels = list(confusion.labels)
+        dense = len(labels) <= DENSE_JSON_LABELS
+        out: dict[str, Any] = {"labels": labels, "layout": "dense" if dense else "sparse"}
+        if isinstance(confusion, SplitMatrix):
+            out["empty"] = labels[-1]
+            if dense:
+                out["counts"] = confusion.gold_view.tolist()
+                out["counts_predicted_view"] = confusion.predicted_view.tolist()
+            else:
+                g, p = np.nonzero((confusion.gold_view != 0) | (confusion.predicted_view != 0))
+                out["cells"] = [
+                    list(cell)
+                    for cell in zip(
+                        g.tolist(),
+                        p.tolist(),
+                        confusion.gold_view[g, p].tolist(),
+                        confusion.predicted_view[g, p].tolist(),
+                    )
+                ]
+        elif dense:
+            out["counts"] = confusion.cells.tolist()
+        else:
+            out["cells"] = [
+                list(cell) for cell in zip(confusion.gold.tolist(), confusion.pred.tolist(), confusion.count.tolist())
+            ]
         return out
 
     def _add_intervals(self, per_label: dict[str, Any], averages: dict[str, Any], overall: dict[str, Any]) -> None:

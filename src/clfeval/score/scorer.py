@@ -32,8 +32,7 @@ _ORDER_SHOWN = 12
 def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
     """The labels that occur in the gold data and in the predictions of ``counts``."""
     if isinstance(counts, ConfusionCounts):
-        rows, cols = counts.cells.sum(axis=1), counts.cells.sum(axis=0)
-        return ({lab for lab, c in zip(counts.labels, rows) if c}, {lab for lab, c in zip(counts.labels, cols) if c})
+        return counts.seen_labels()
     gold: set[str] = set()
     pred: set[str] = set()
     for g, p in counts.pairs:

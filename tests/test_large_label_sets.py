@@ -1,0 +1,138 @@
+"""Large label sets: single-label counts are their non-zero cells, so nothing grows with K² (issue 20).
+
+Oracles: a per-instance reference (Python dictionaries over the instances), scikit-learn's
+``precision_recall_fscore_support`` at the same K, and the dense table where K is small.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.count.document import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
+from clfeval.errors import InputError
+from tests.conftest import run_cli
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    done = run_cli(*args)
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def _data(k: int, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.5, gold, rng.integers(0, k, n))
+    return gold, pred
+
+
+def test_twenty_thousand_labels_score_like_the_per_instance_reference() -> None:
+    """More labels than a dense K×K table was allowed (16,384): every per-label count and the averages agree with a
+    per-instance count, and with scikit-learn."""
+    from sklearn.metrics import precision_recall_fscore_support
+
+    gold, pred = _data(20_000, 60_000)
+    result = clfeval.score(gold, pred)
+    counts = result.counts
+    assert isinstance(counts, clfeval.ConfusionCounts)
+    pairs = Counter(zip(gold.tolist(), pred.tolist()))
+    assert counts.n_cells == len(pairs) < 20_000**2 // 1000
+    assert {(int(g), int(p)): c for g, p, c in counts.entries()} == dict(pairs)
+    tp, support, predicted = Counter(), Counter(gold.tolist()), Counter(pred.tolist())
+    for g, p in zip(gold.tolist(), pred.tolist()):
+        tp[g] += g == p
+    for lab in ("0", "7", "19999"):
+        row = result.per_label[lab]
+        assert (row.tp, row.support, row.predicted) == (tp[int(lab)], support[int(lab)], predicted[int(lab)])
+    labels = sorted(set(gold.tolist()) | set(pred.tolist()))
+    for average in ("macro", "weighted", "micro"):
+        p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, average=average, zero_division=0)
+        got = result.averages[average]
+        assert (got["precision"], got["recall"], got["f"]) == pytest.approx((p, r, f), abs=1e-12)
+    assert result.accuracy == pytest.approx(float(np.mean(gold == pred)), abs=1e-15)
+
+
+def test_sparse_counts_equal_the_dense_table_and_merge_by_name() -> None:
+    rng = np.random.default_rng(3)
+    table = rng.integers(0, 3, (6, 6)) * (rng.random((6, 6)) < 0.4)
+    labels = tuple("abcdef")
+    dense = clfeval.ConfusionCounts(labels, table)
+    assert dense.n_cells == int((table > 0).sum())
+    np.testing.assert_array_equal(dense.cells, table)
+    np.testing.assert_array_equal(dense.gold_totals, table.sum(axis=1))
+    np.testing.assert_array_equal(dense.pred_totals, table.sum(axis=0))
+    np.testing.assert_array_equal(dense.diagonal, np.diagonal(table))
+    entries = clfeval.ConfusionCounts.from_entries(labels, [0, 0, 2, 0], [1, 1, 3, 1], [1, 2, 5, 0])
+    assert entries.entries() == [("a", "b", 3), ("c", "d", 5)]  # repeats add up, zeros drop out
+    other = clfeval.ConfusionCounts(("f", "z", "a"), [[1, 0, 2], [0, 4, 0], [0, 0, 1]])
+    merged = dense + other
+    assert merged.labels == (*labels, "z")
+    expected = np.zeros((7, 7), dtype=np.int64)
+    expected[:6, :6] = table
+    for (g, p), c in {(5, 5): 1, (5, 0): 2, (6, 6): 4, (0, 0): 1}.items():
+        expected[g, p] += c
+    np.testing.assert_array_equal(merged.cells, expected)
+    assert sum([dense, other]).entries() == merged.entries()
+    with pytest.raises(InputError, match="positions must be whole numbers from 0 to 5"):
+        clfeval.ConfusionCounts.from_entries(labels, [6], [0], [1])
+    with pytest.raises(InputError, match="expected a whole number"):
+        clfeval.ConfusionCounts.from_entries(labels, [0], [0], [1.5])
+
+
+def test_a_large_confusion_count_file_holds_its_non_zero_cells(tmp_path: Path) -> None:
+    gold, pred = _data(500, 5_000, seed=1)
+    counts = clfeval.score(gold, pred).counts
+    doc = counts_to_dict(counts)
+    assert doc["schema"] == SPARSE_COUNTS_SCHEMA and "cells" not in doc
+    assert len(doc["entries"]) == counts.n_cells
+    back = counts_from_dict(json.loads(json.dumps(doc)))
+    assert back.labels == counts.labels and back.entries() == counts.entries()
+    small = counts_to_dict(clfeval.score(["a", "b"], ["b", "b"]).counts)
+    assert small["schema"] == "clfeval.counts/1" and small["cells"] == [[0, 1], [0, 1]]  # what earlier versions read
+    bad = dict(doc, entries=[[0, 0, 1], [0, 0, 2]])
+    with pytest.raises(InputError, match=r"the cell \[0, 0\] more than once"):
+        counts_from_dict(bad, "c.json")
+    with pytest.raises(InputError, match=r"entries\[0\] must be \[gold position, predicted position, count\]"):
+        counts_from_dict(dict(doc, entries=[[0, 500, 1]]), "c.json")
+    with pytest.raises(InputError, match="n_instances is"):
+        counts_from_dict(dict(doc, entries=doc["entries"][1:]), "c.json")
+    path = tmp_path / "big.json"
+    clfeval.save_counts(counts, str(path))
+    assert clfeval.load_counts(str(path)).counts.entries() == counts.entries()
+
+
+def test_json_writes_a_large_matrix_as_its_non_zero_cells_one_per_line(tmp_path: Path) -> None:
+    gold, pred = _data(300, 3_000, seed=2)
+    path = tmp_path / "run.tsv"
+    path.write_text("".join(f"L{g}\tL{p}\n" for g, p in zip(gold, pred)))
+    code, out, err = _cli("score", str(path), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    matrix = data["confusion_matrix"]
+    assert data["schema"] == "clfeval.score/2" and matrix["layout"] == "sparse" and "counts" not in matrix
+    expected = Counter(zip((f"L{g}" for g in gold), (f"L{p}" for p in pred)))
+    labels = matrix["labels"]
+    assert {(labels[i], labels[j]): c for i, j, c in matrix["cells"]} == dict(expected)
+    cell_lines = [line for line in out.splitlines() if re.fullmatch(r"\s*\[\d+, \d+, \d+\],?", line)]
+    assert len(cell_lines) == len(expected)  # one line per non-zero cell, not one per number or per zero
+    code, out, _ = _cli("score", str(path), "--format", "json", "--no-matrix")
+    assert code == 0 and json.loads(out)["confusion_matrix"] is None
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "json", "html"])
+def test_no_matrix_is_honoured_by_every_format(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "run.tsv"
+    path.write_text("zebra\tyak\nyak\tyak\nzebra\tzebra\nxeno\tyak\n")
+    code, with_matrix, _ = _cli("score", str(path), "--format", fmt)
+    code2, without, _ = _cli("score", str(path), "--format", fmt, "--no-matrix")
+    assert code == code2 == 0
+    marker = {"csv": "confusion_matrix,", "json": '"layout"', "html": 'data-key="matrix"'}.get(
+        fmt, "confusion matrix (rows: gold"
+    )
+    assert marker in with_matrix.lower() and marker not in without.lower()
