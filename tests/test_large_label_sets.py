@@ -136,3 +136,47 @@ def test_no_matrix_is_honoured_by_every_format(tmp_path: Path, fmt: str) -> None
         fmt, "confusion matrix (rows: gold"
     )
     assert marker in with_matrix.lower() and marker not in without.lower()
+
+
+def test_text_shows_the_most_frequent_labels_and_confusions_of_a_large_matrix() -> None:
+    gold, pred = _data(300, 6_000, seed=4)
+    gold[:400], pred[:400] = 7, 8  # the largest confusion, on frequent labels
+    result = clfeval.score(gold, pred)
+    report = result.report()
+    matrix = next(t for t in report.tables if t.key == "matrix")
+    assert len(matrix.columns) == 1 + clfeval.report.matrix.MAX_SHOWN_LABELS == len(matrix.rows) + 1
+    folded = len(result.confusion.labels) - (clfeval.report.matrix.MAX_SHOWN_LABELS - 1)
+    assert matrix.rows[-1][0] == f"other ({folded} labels)" and f"the other {folded} added up" in matrix.title
+    assert sum(sum(row[1:]) for row in matrix.rows) == len(gold)  # nothing lost in the folding
+    support = Counter(gold.tolist())
+    shown = [int(row[0]) for row in matrix.rows[:-1]]
+    assert [support[s] for s in shown] == sorted((support[s] for s in shown), reverse=True)
+    assert min(support[s] for s in shown) >= max(c for lab, c in support.items() if lab not in shown)
+    confusions = next(t for t in report.tables if t.key == "confusions")
+    assert confusions.rows[0][:3] == ("7", "8", Counter(zip(gold.tolist(), pred.tolist()))[(7, 8)])
+    assert confusions.rows[0][3] == pytest.approx(confusions.rows[0][2] / support[7])
+    text = result.render("text")
+    assert "most frequent confusions" in text and len(text.splitlines()) < 300 + 120
+    small = clfeval.score(["b", "a", "a"], ["a", "a", "b"]).report()
+    assert [t.key for t in small.tables].count("confusions") == 0
+    assert next(t for t in small.tables if t.key == "matrix").rows == (("a", 1, 1), ("b", 1, 0))  # label order kept
+
+
+def test_csv_writes_the_non_zero_cells() -> None:
+    result = clfeval.score(["a", "b", "c", "c"], ["a", "c", "c", "c"])
+    rows = [line for line in result.render("csv").splitlines() if line.startswith("confusion_matrix")]
+    assert rows == ["confusion_matrix,a,a,1", "confusion_matrix,b,c,1", "confusion_matrix,c,c,2"]
+
+
+def test_a_large_multi_label_matrix_is_written_sparse_in_json() -> None:
+    rng = np.random.default_rng(5)
+    labels = [f"t{i}" for i in range(120)]
+    gold = [list(rng.choice(labels, 2, replace=False)) for _ in range(400)]
+    pred = [[g[0], str(rng.choice(labels))] for g in gold]
+    result = clfeval.score(gold, pred, multilabel=True)
+    matrix = result.to_dict()["confusion_matrix"]
+    assert matrix["layout"] == "sparse" and matrix["empty"] == "∅"
+    view, predicted_view = result.confusion.gold_view, result.confusion.predicted_view
+    expected = {(i, j) for i, j in zip(*np.nonzero((view != 0) | (predicted_view != 0)))}
+    assert {(i, j) for i, j, _, _ in matrix["cells"]} == expected
+    assert all(view[i, j] == a and predicted_view[i, j] == b for i, j, a, b in matrix["cells"])

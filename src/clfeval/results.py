@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the report layer sits above the results; imported on use on
     from clfeval.report.figures import Figure
     from clfeval.report.tables import Report
 
-__all__ = ["TEXT_FORMATS", "Result", "json_number", "json_safe", "json_text"]
+__all__ = ["TEXT_FORMATS", "NumberTable", "Result", "json_number", "json_safe", "json_text"]
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
 TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")
@@ -43,9 +43,14 @@ def json_safe(value: Any) -> Any:
     return json_number(value)
 
 
+class NumberTable(list[Any]):
+    """A list of rows of numbers (a dense matrix, a sparse matrix's cells) that :func:`json_text` writes a row per
+    line, at C speed; it is a plain list to everything else."""
+
+
 def json_text(value: Any, indent: int | None = 2) -> str:
     """``value`` as JSON: with ``indent``, objects and lists of lists one entry per line, and a list of scalars
-    (numbers, strings, null) on one line."""
+    (numbers, strings, null) on one line; a :class:`NumberTable` a row per line."""
     if indent is None:
         return json.dumps(value, ensure_ascii=False)
     out: list[str] = []
@@ -54,15 +59,20 @@ def json_text(value: Any, indent: int | None = 2) -> str:
 
 
 def _write_json(value: Any, indent: int, level: int, out: list[str]) -> None:
-    if isinstance(value, dict) and value:
-        inner = "\n" + " " * (indent * (level + 1))
+    inner = "\n" + " " * (indent * (level + 1))
+    if isinstance(value, NumberTable) and value:
+        text = json.dumps(value)
+        out.append("[" + inner + text[1:-1].replace("], [", "]," + inner + "[") + "\n" + " " * (indent * level) + "]")
+    elif isinstance(value, dict) and value and not any(isinstance(v, (dict, list, tuple)) for v in value.values()):
+        # an object of scalars (a per-label row): as json.dumps indents it, at C speed
+        out.append(json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", "\n" + " " * (indent * level)))
+    elif isinstance(value, dict) and value:
         out.append("{")
         for n, (key, item) in enumerate(value.items()):
             out.append(("," if n else "") + inner + json.dumps(str(key), ensure_ascii=False) + ": ")
             _write_json(item, indent, level + 1, out)
         out.append("\n" + " " * (indent * level) + "}")
     elif isinstance(value, (list, tuple)) and value and any(isinstance(v, (dict, list, tuple)) for v in value):
-        inner = "\n" + " " * (indent * (level + 1))
         out.append("[")
         for n, item in enumerate(value):
             out.append(("," if n else "") + inner)

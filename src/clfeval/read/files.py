@@ -96,6 +96,30 @@ def _to_counts(
     return counts_of_pairs(pairs, multilabel, duplicates, empty)
 
 
+def _frame_to_counts(frame: Any, source: str, relabel: Relabel | None) -> ConfusionCounts | None:
+    """Single-label counts straight from a counted polars frame (text columns ``c0``, ``c1`` and counts ``n``): each
+    distinct cell value becomes a label once (stripped, translated, cut), and the pairs become label positions in
+    polars, with no Python work per distinct pair. ``None`` when the columns are not plain text (lists, numbers,
+    nulls), for :func:`_to_counts` to handle."""
+    import polars as pl
+
+    if frame is None or any(frame.schema[c] != pl.String or frame.get_column(c).null_count() for c in ("c0", "c1")):
+        return None
+    maps = []
+    for column in (0, 1):
+        values = frame.get_column(f"c{column}").unique().to_list()
+        maps.append({v: _label(v, column, source, False, ",", "keep", "ignore", relabel) for v in values})
+    labels = sorted(set(maps[0].values()) | set(maps[1].values()))
+    index = {lab: i for i, lab in enumerate(labels)}
+    codes = [
+        frame.get_column(f"c{column}")
+        .replace_strict(list(m), [index[lab] for lab in m.values()], return_dtype=pl.Int64)
+        .to_numpy()
+        for column, m in enumerate(maps)
+    ]
+    return ConfusionCounts.from_entries(labels, codes[0], codes[1], frame.get_column("n").to_numpy())
+
+
 def _to_joint(
     rows: Sequence[tuple[Any, ...]],
     counts: np.ndarray,
@@ -338,7 +362,10 @@ def count_file(
         counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
         return FileCounts(counts, list(cells.warnings), found)
     counts = _located(
-        lambda: _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty, relabel),
+        lambda: (
+            (None if multilabel else _frame_to_counts(cells.frame, cells.source, relabel))
+            or _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty, relabel)
+        ),
         where,
         options,
     )

@@ -16,6 +16,7 @@ import numpy as np
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.report.matrix import MAX_SHOWN_LABELS, shown_matrix
 from clfeval.results import Result
 from clfeval.score.ratios import f_title
 from clfeval.score.result import Scores
@@ -37,8 +38,8 @@ __all__ = [
 ]
 
 #: A heat map shows at most this many labels; beyond it the least frequent are folded into one "other" row and
-#: column, so a 1,000-label matrix stays readable (the report's tables and the JSON keep every cell).
-MAX_HEAT_LABELS = 40
+#: column, so a 1,000-label matrix stays readable (the JSON and CSV keep every non-zero cell).
+MAX_HEAT_LABELS = MAX_SHOWN_LABELS
 
 #: A dot plot shows at most this many rows (the weakest, as it is sorted to show the weak ones first).
 MAX_DOT_ROWS = 150
@@ -159,50 +160,13 @@ class DotPlot:
 Figure = HeatMap | DotPlot
 
 
-def _by_support(labels: tuple[str, ...], support: np.ndarray, pinned_last: bool) -> np.ndarray:
-    """Label positions, most frequent gold label first (ties in label-set order); ``pinned_last`` keeps the last
-    label (multi-label ∅) at the end."""
-    n = len(labels) - (1 if pinned_last else 0)
-    order = np.lexsort((np.arange(n), -support[:n]))
-    return np.concatenate([order, [n]]) if pinned_last else order
-
-
-def _fold(cells: np.ndarray, keep: np.ndarray, rest: np.ndarray, tail: np.ndarray) -> np.ndarray:
-    """``cells`` with the rows and columns ``rest`` added into one, placed before ``tail`` (∅, when pinned)."""
-
-    def squash(m: np.ndarray, axis: int) -> np.ndarray:
-        parts = [
-            np.take(m, keep, axis=axis),
-            np.take(m, rest, axis=axis).sum(axis=axis, keepdims=True),
-            np.take(m, tail, axis=axis),
-        ]
-        return np.concatenate(parts, axis=axis)
-
-    return squash(squash(cells, 0), 1)
-
-
 def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confusion", title: str = "") -> HeatMap:
     """The confusion heat map of a result: labels sorted by gold support; beyond ``limit`` labels, the least
     frequent folded into one ``other`` row and column."""
     confusion = scores.confusion
     split = isinstance(confusion, SplitMatrix)
-    labels = tuple(confusion.labels)
-    if isinstance(confusion, SplitMatrix):
-        cells = np.asarray(confusion.gold_view, dtype=np.float64)
-        column_cells = np.asarray(confusion.predicted_view, dtype=np.float64)
-    else:
-        cells = column_cells = np.asarray(confusion.cells, dtype=np.float64)
-    order = _by_support(labels, cells.sum(axis=1), pinned_last=split)
-    labels = tuple(labels[i] for i in order)
-    cells, column_cells = cells[np.ix_(order, order)], column_cells[np.ix_(order, order)]
-    folded = 0
-    if len(labels) > limit:
-        tail = np.array([len(labels) - 1]) if split else np.array([], dtype=int)
-        body = len(labels) - len(tail)
-        keep, rest = np.arange(limit - 1 - len(tail)), np.arange(limit - 1 - len(tail), body)
-        folded = len(rest)
-        cells, column_cells = _fold(cells, keep, rest, tail), _fold(column_cells, keep, rest, tail)
-        labels = (*(labels[i] for i in keep), f"other ({folded} labels)", *(labels[i] for i in tail))
+    shown = shown_matrix(confusion, limit=limit)
+    labels, cells, column_cells, folded = shown.labels, shown.cells, shown.column_cells, shown.folded
     what = (
         "split counts (Van Asch's multi-label confusion matrix): the count and row views show the gold-row view, "
         "whose rows add up to each label's gold frequency; the column view divides the predicted-column view by "

@@ -11,6 +11,7 @@ from typing import Any
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.report.matrix import nonzero_cells
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.result import Scores
@@ -140,13 +141,9 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     confusion = scores.confusion
     if not matrix:
         return rows
-    views = (
-        [("confusion_matrix", confusion.gold_view), ("confusion_matrix_predicted_view", confusion.predicted_view)]
-        if isinstance(confusion, SplitMatrix)
-        else [("confusion_matrix", confusion.cells)]
-    )
-    for section, cells in views:
-        for i, g in enumerate(confusion.labels):
-            for j, p in enumerate(confusion.labels):
-                rows.append([section, g, p, cells[i][j].item()])
+    cells = nonzero_cells(confusion)  # a row per non-zero cell: a cell left out is 0
+    split = isinstance(confusion, SplitMatrix)
+    sections = ("confusion_matrix", "confusion_matrix_predicted_view") if split else ("confusion_matrix",)
+    for view, section in enumerate(sections):
+        rows.extend([section, g, p, values[view]] for g, p, values in cells)
     return rows

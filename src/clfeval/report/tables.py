@@ -10,7 +10,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
+from clfeval.report.matrix import shown_matrix, top_confusions
 from clfeval.report.rows import score_rows
 from clfeval.score.averages import AVERAGED, AVERAGES
 from clfeval.score.labelset import LABEL_SOURCES
@@ -77,37 +79,62 @@ def average_title(name: str, scores: Scores) -> str:
 
 
 def _matrix_table(scores: Scores) -> list[Table]:
+    """The confusion matrix: whole up to :data:`~clfeval.report.matrix.MAX_SHOWN_LABELS` labels; beyond, the most
+    frequent gold labels with the others added up into ``other``, and (single-label) the most frequent confusions."""
     confusion = scores.confusion
-    if isinstance(confusion, SplitMatrix):
+    split = isinstance(confusion, SplitMatrix)
+    shown = shown_matrix(confusion, by_support=False)
+    folded = (
+        f"; the {len(shown.labels) - 1 - split} most frequent gold labels of {shown.total_labels}, the other "
+        f"{shown.folded} added up into one row and column (the JSON and CSV keep every cell)"
+        if shown.folded
+        else ""
+    )
+    if split:
         out = []
         for key, title, cells in (
             (
                 "matrix",
                 "split-count confusion matrix, gold-row view (rows: gold, columns: predicted; "
-                "each row adds up to the gold frequency)",
-                confusion.gold_view,
+                f"each row adds up to the gold frequency{folded})",
+                shown.cells,
             ),
             (
                 "matrix_predicted_view",
-                "split-count confusion matrix, predicted-column view (each column adds up to the predicted frequency)",
-                confusion.predicted_view,
+                "split-count confusion matrix, predicted-column view (each column adds up to the predicted "
+                f"frequency{folded})",
+                shown.column_cells,
             ),
         ):
             rows = tuple(
                 (lab, *(float(v) if not float(v).is_integer() else int(v) for v in row))
-                for lab, row in zip(confusion.labels, cells)
+                for lab, row in zip(shown.labels, cells)
             )
-            out.append(Table(title, ("gold \\ predicted", *confusion.labels), rows, key))
+            out.append(Table(title, ("gold \\ predicted", *shown.labels), rows, key))
         return out
-    rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(confusion.labels, confusion.cells))
-    return [
+    rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(shown.labels, shown.cells))
+    tables = [
         Table(
-            "confusion matrix (rows: gold, columns: predicted)",
-            ("gold \\ predicted", *confusion.labels),
+            f"confusion matrix (rows: gold, columns: predicted{folded})",
+            ("gold \\ predicted", *shown.labels),
             rows,
             "matrix",
         )
     ]
+    if shown.folded:
+        assert isinstance(confusion, ConfusionCounts)
+        top = top_confusions(confusion)
+        off_diagonal = int((confusion.gold != confusion.pred).sum())
+        tables.append(
+            Table(
+                f"most frequent confusions (the {len(top)} largest of {off_diagonal:,} non-zero cells off the "
+                "diagonal; share: of the gold label's instances)",
+                ("gold", "predicted", "instances", "share"),
+                tuple((g, p, c, share) for g, p, c, share in top),
+                "confusions",
+            )
+        )
+    return tables
 
 
 class OverallRow(NamedTuple):

@@ -12,7 +12,7 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
-from clfeval.results import TEXT_FORMATS, Result, json_number, json_safe
+from clfeval.results import TEXT_FORMATS, NumberTable, Result, json_number, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.ratios import f_key
@@ -248,11 +248,11 @@ class Scores(Result):
         if isinstance(confusion, SplitMatrix):
             out["empty"] = labels[-1]
             if dense:
-                out["counts"] = confusion.gold_view.tolist()
-                out["counts_predicted_view"] = confusion.predicted_view.tolist()
+                out["counts"] = NumberTable(confusion.gold_view.tolist())
+                out["counts_predicted_view"] = NumberTable(confusion.predicted_view.tolist())
             else:
                 g, p = np.nonzero((confusion.gold_view != 0) | (confusion.predicted_view != 0))
-                out["cells"] = [
+                out["cells"] = NumberTable(
                     list(cell)
                     for cell in zip(
                         g.tolist(),
@@ -260,13 +260,13 @@ class Scores(Result):
                         confusion.gold_view[g, p].tolist(),
                         confusion.predicted_view[g, p].tolist(),
                     )
-                ]
+                )
         elif dense:
-            out["counts"] = confusion.cells.tolist()
+            out["counts"] = NumberTable(confusion.cells.tolist())
         else:
-            out["cells"] = [
+            out["cells"] = NumberTable(
                 list(cell) for cell in zip(confusion.gold.tolist(), confusion.pred.tolist(), confusion.count.tolist())
-            ]
+            )
         return out
 
     def _add_intervals(self, per_label: dict[str, Any], averages: dict[str, Any], overall: dict[str, Any]) -> None:
