@@ -180,3 +180,12 @@ def test_a_large_multi_label_matrix_is_written_sparse_in_json() -> None:
     expected = {(i, j) for i, j in zip(*np.nonzero((view != 0) | (predicted_view != 0)))}
     assert {(i, j) for i, j, _, _ in matrix["cells"]} == expected
     assert all(view[i, j] == a and predicted_view[i, j] == b for i, j, a, b in matrix["cells"])
+
+
+def test_the_json_text_of_a_sparse_matrix_is_its_dict() -> None:
+    gold, pred = _data(400, 4_000, seed=6)
+    result = clfeval.score(gold, pred)
+    data = result.to_dict()
+    assert json.loads(result.to_json()) == data == json.loads(result.to_json(indent=None))
+    assert len(result.to_json(indent=None).splitlines()) == 1
+    assert json.loads(result.to_json(matrix=False))["confusion_matrix"] is None

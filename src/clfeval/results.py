@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the report layer sits above the results; imported on use on
     from clfeval.report.figures import Figure
     from clfeval.report.tables import Report
 
-__all__ = ["TEXT_FORMATS", "NumberTable", "Result", "json_number", "json_safe", "json_text"]
+__all__ = ["TEXT_FORMATS", "IntegerRows", "NumberTable", "Result", "json_number", "json_safe", "json_text"]
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
 TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")
@@ -48,36 +48,61 @@ class NumberTable(list[Any]):
     line, at C speed; it is a plain list to everything else."""
 
 
+class IntegerRows:
+    """Rows of whole numbers held as an (R, C) int64 array, which :func:`json_text` writes a row per line straight
+    from the array (no Python list per row): a sparse confusion matrix's millions of cells."""
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+    def text(self, inner: str) -> str:
+        """The rows as JSON arrays, joined by ``,`` + ``inner`` (a newline and the indentation)."""
+        import polars as pl
+
+        columns = {f"c{i}": self.array[:, i] for i in range(self.array.shape[1])}
+        rows = pl.DataFrame(columns).select(
+            pl.format("[" + ", ".join("{}" for _ in columns) + "]", *columns).str.join("," + inner)
+        )
+        text: str = rows.item()
+        return text
+
+
 def json_text(value: Any, indent: int | None = 2) -> str:
-    """``value`` as JSON: with ``indent``, objects and lists of lists one entry per line, and a list of scalars
-    (numbers, strings, null) on one line; a :class:`NumberTable` a row per line."""
-    if indent is None:
-        return json.dumps(value, ensure_ascii=False)
+    """``value`` as JSON: with ``indent``, objects and lists of lists one entry per line, a list of scalars (numbers,
+    strings, null) on one line, and :class:`NumberTable` and :class:`IntegerRows` a row per line; with ``indent``
+    None, on one line."""
     out: list[str] = []
     _write_json(value, indent, 0, out)
     return "".join(out)
 
 
-def _write_json(value: Any, indent: int, level: int, out: list[str]) -> None:
-    inner = "\n" + " " * (indent * (level + 1))
-    if isinstance(value, NumberTable) and value:
+def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> None:
+    def newline(depth: int) -> str:
+        return "" if indent is None else "\n" + " " * (indent * depth)
+
+    inner, close = newline(level + 1), newline(level)
+    if isinstance(value, IntegerRows):
+        out.append("[" + (inner + value.text(inner or " ") + close if len(value.array) else "") + "]")
+    elif isinstance(value, NumberTable) and value:
         text = json.dumps(value)
-        out.append("[" + inner + text[1:-1].replace("], [", "]," + inner + "[") + "\n" + " " * (indent * level) + "]")
+        out.append("[" + inner + text[1:-1].replace("], [", "]," + (inner or " ") + "[") + close + "]")
     elif isinstance(value, dict) and value and not any(isinstance(v, (dict, list, tuple)) for v in value.values()):
         # an object of scalars (a per-label row): as json.dumps indents it, at C speed
-        out.append(json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", "\n" + " " * (indent * level)))
+        out.append(json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", close or "\n"))
     elif isinstance(value, dict) and value:
         out.append("{")
         for n, (key, item) in enumerate(value.items()):
-            out.append(("," if n else "") + inner + json.dumps(str(key), ensure_ascii=False) + ": ")
+            out.append(
+                ("," if n else "") + (inner or ("" if not n else " ")) + json.dumps(str(key), ensure_ascii=False) + ": "
+            )
             _write_json(item, indent, level + 1, out)
-        out.append("\n" + " " * (indent * level) + "}")
+        out.append(close + "}")
     elif isinstance(value, (list, tuple)) and value and any(isinstance(v, (dict, list, tuple)) for v in value):
         out.append("[")
         for n, item in enumerate(value):
-            out.append(("," if n else "") + inner)
+            out.append(("," if n else "") + (inner or ("" if not n else " ")))
             _write_json(item, indent, level + 1, out)
-        out.append("\n" + " " * (indent * level) + "]")
+        out.append(close + "]")
     else:
         out.append(json.dumps(value, ensure_ascii=False))
 

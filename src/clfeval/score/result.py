@@ -12,7 +12,7 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
-from clfeval.results import TEXT_FORMATS, NumberTable, Result, json_number, json_safe
+from clfeval.results import TEXT_FORMATS, IntegerRows, NumberTable, Result, json_number, json_safe, json_text
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.ratios import f_key
@@ -239,8 +239,16 @@ class Scores(Result):
         out["notes"] = list(self.notes)
         return out
 
-    def _matrix_dict(self) -> dict[str, Any]:
-        """The confusion matrix: dense up to :data:`DENSE_JSON_LABELS` labels, else its non-zero cells."""
+    def to_json(self, indent: int | None = 2, *, matrix: bool = True) -> str:
+        """:meth:`to_dict` as JSON text; a sparse matrix's cells are written straight from the counts' arrays."""
+        data = self.to_dict(matrix=False)
+        if matrix:
+            data["confusion_matrix"] = self._matrix_dict(arrays=True)
+        return json_text(data, indent)
+
+    def _matrix_dict(self, arrays: bool = False) -> dict[str, Any]:
+        """The confusion matrix: dense up to :data:`DENSE_JSON_LABELS` labels, else its non-zero cells (``arrays``:
+        single-label cells as :class:`~clfeval.results.IntegerRows`, for :meth:`to_json`)."""
         confusion = self.confusion
         labels = list(confusion.labels)
         dense = len(labels) <= DENSE_JSON_LABELS
@@ -263,6 +271,8 @@ class Scores(Result):
                 )
         elif dense:
             out["counts"] = NumberTable(confusion.cells.tolist())
+        elif arrays:
+            out["cells"] = IntegerRows(np.column_stack([confusion.gold, confusion.pred, confusion.count]))
         else:
             out["cells"] = NumberTable(
                 list(cell) for cell in zip(confusion.gold.tolist(), confusion.pred.tolist(), confusion.count.tolist())
