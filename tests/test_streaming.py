@@ -231,3 +231,52 @@ def test_engine_options_are_checked() -> None:
         OptionError, match="pairing a gold file with prediction files line by line needs the embedded engine"
     ):
         clfeval.score(clfeval.read("gold.txt", "pred.txt", reading=clfeval.Reading(engine="dask")))
+
+
+WHOLE_LINE_FILES = {
+    "plain.tsv": "A\tB\nA\tA\nB\tB\nA\tB\n",
+    "crlf.tsv": "A\tB\r\nA\tA\r\nB\tB\r\n",
+    "spaces.tsv": "A \tB\nA\t B\nA\tB\n",
+    "plain.csv": "gold,pred\nA,B\nB,B\nA,B\n",
+    "quoted.csv": 'gold,pred\n"A,1",B\nB,B\n',
+    "three.txt": "w1 A B\nw2 B B\nw3 A B\n",
+    "runs.txt": "w1  A\tB\nw2 B B\n",
+    "blank.tsv": "A\tB\n\nB\tB\n",
+    "ragged.tsv": "A\tB\nx\tA\tA\n",
+    "unicode.tsv": "café\tthé\nthé\tthé\n",
+    "braces.txt": "w1 A B { A 0.9, B 0.1 }\nw2 B B { B 1 }\n",
+}
+
+
+@pytest.mark.parametrize("name", list(WHOLE_LINE_FILES))
+def test_hashing_whole_lines_reads_as_parsing_fields(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The whole-line path (distinct lines grouped, then split) gives what the field parser gives, or steps aside."""
+    from clfeval.read import delimited
+
+    path = tmp_path / name
+    path.write_bytes(WHOLE_LINE_FILES[name].encode("utf-8"))
+    columns = ["gold", "pred"] if name.endswith(".csv") else [-2, -1]
+
+    def read() -> tuple[Counter, tuple[str, ...]] | str:
+        try:
+            cells = read_cells(str(path), columns, ["gold", "predicted"])
+        except InputError as exc:
+            return str(exc)
+        return _multiset(cells), cells.warnings
+
+    used: list[bool] = []
+    whole_lines = delimited._whole_lines
+
+    def spy(chunk, layout):  # type: ignore[no-untyped-def]
+        frame = whole_lines(chunk, layout)
+        used.append(frame is not None)
+        return frame
+
+    monkeypatch.setattr(delimited, "_whole_lines", spy)
+    with_lines = read()
+    monkeypatch.setattr(delimited, "_whole_lines", lambda chunk, layout: None)
+    assert with_lines == read()
+    plain = name in {"plain.tsv", "crlf.tsv", "spaces.tsv", "plain.csv", "three.txt", "unicode.tsv"}
+    assert any(used) == plain  # it took the plain files, and left the others to the field reader
