@@ -86,9 +86,11 @@ def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> N
     elif isinstance(value, NumberTable) and value:
         text = json.dumps(value)
         out.append("[" + inner + text[1:-1].replace("], [", "]," + (inner or " ") + "[") + close + "]")
-    elif isinstance(value, dict) and value and not any(isinstance(v, (dict, list, tuple)) for v in value.values()):
-        # an object of scalars (a per-label row): as json.dumps indents it, at C speed
-        out.append(json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", close or "\n"))
+    elif isinstance(value, dict) and value and all(v is None or isinstance(v, (int, float)) for v in value.values()):
+        # an object of numbers (a per-label row), by the C encoder (json.dumps with an indent is pure Python): in
+        # its one-line text ', "' only separates entries, as a quote inside a key is written \"
+        text = json.dumps(value, ensure_ascii=False)
+        out.append("{" + inner + text[1:-1].replace(', "', "," + (inner or " ") + '"') + close + "}")
     elif isinstance(value, dict) and value:
         out.append("{")
         for n, (key, item) in enumerate(value.items()):

@@ -26,25 +26,29 @@ def visible(text: str) -> str:
     return text.translate(_VISIBLE)
 
 
+#: Cells whose text is digits, a point, a sign or "undefined": nothing to escape.
+_NUMBERS = (float, int)
+
+
 def _width(text: str) -> int:
     """Terminal columns of ``text``: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():  # numbers and most labels: one column a character
+        return len(text)
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, left: bool) -> str:
-    fill = " " * (width - _width(text))
-    return text + fill if left else fill + text
 
 
 def text_table(table: Table, digits: int) -> list[str]:
     """A table as aligned lines: the first column left-aligned, the others right-aligned."""
     cells = [[visible(c) for c in table.columns]] + [
-        [visible(format_number(v, digits)) for v in row] for row in table.rows
+        [format_number(v, digits) if type(v) in _NUMBERS else visible(format_number(v, digits)) for v in row]
+        for row in table.rows
     ]
-    widths = [max(_width(row[i]) for row in cells) for i in range(len(table.columns))]
+    sizes = [[_width(v) for v in row] for row in cells]  # each cell's width, measured once
+    widths = [max(row[i] for row in sizes) for i in range(len(table.columns))]
     lines = []
-    for n, row in enumerate(cells):
-        parts = [_pad(row[0], widths[0], True)] + [_pad(v, w, False) for v, w in zip(row[1:], widths[1:])]
+    for n, (row, size) in enumerate(zip(cells, sizes)):
+        parts = [row[0] + " " * (widths[0] - size[0])]
+        parts += [" " * (w - s) + v for v, w, s in zip(row[1:], widths[1:], size[1:])]
         lines.append("  ".join(parts).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
