@@ -116,6 +116,9 @@ def test_sparse_and_dense_maps_agree(monkeypatch) -> None:
         fresh = ScoreFunction.of(scores)
         assert fresh.cells.dense() is None
         np.testing.assert_allclose(fresh.cells.sums(weights), dense_sums, atol=1e-9)
+        stacked = fresh.cells.sums(weights.reshape(7, 1, -1))  # any leading shape (single-label: from positions)
+        np.testing.assert_allclose(stacked.reshape(7, -1), dense_sums, atol=1e-9)
+        assert (fresh.cells.positions is not None) == (make is _single)
         np.testing.assert_allclose(fresh.cells.pullback(gradient), dense_pull, atol=1e-12)
         monkeypatch.undo()
 

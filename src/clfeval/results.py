@@ -86,9 +86,9 @@ def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> N
     elif isinstance(value, NumberTable) and value:
         text = json.dumps(value)
         out.append("[" + inner + text[1:-1].replace("], [", "]," + (inner or " ") + "[") + close + "]")
-    elif isinstance(value, dict) and value and all(v is None or isinstance(v, (int, float)) for v in value.values()):
-        # an object of numbers (a per-label row), by the C encoder (json.dumps with an indent is pure Python): in
-        # its one-line text ', "' only separates entries, as a quote inside a key is written \"
+    elif isinstance(value, dict) and value and all(map(_numeric, value.values())):
+        # an object of numbers and intervals (a per-label row), by the C encoder (json.dumps with an indent is pure
+        # Python): in its one-line text ', "' only separates entries, as a quote inside a key is written \"
         text = json.dumps(value, ensure_ascii=False)
         out.append("{" + inner + text[1:-1].replace(', "', "," + (inner or " ") + '"') + close + "}")
     elif isinstance(value, dict) and value:
@@ -107,6 +107,13 @@ def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> N
         out.append(close + "]")
     else:
         out.append(json.dumps(value, ensure_ascii=False))
+
+
+def _numeric(value: Any) -> bool:
+    """Whether ``value`` is a number, null, or a list of those (an interval): JSON text with no string in it."""
+    if value is None or isinstance(value, (int, float)):
+        return True
+    return isinstance(value, list) and all(v is None or isinstance(v, (int, float)) for v in value)
 
 
 def _builder(path: str) -> Any:

@@ -12,7 +12,7 @@ replicate) is scored from a vector of type weights at a cost that does not depen
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -69,6 +69,9 @@ class CellTypes:
     rows: np.ndarray
     cols: np.ndarray
     vals: np.ndarray
+    #: Single-label types: the table positions of each type's gold and predicted label (the map's structure, which
+    #: :meth:`sums` reads with a few ``bincount`` rather than gathering every entry of ``M``).
+    positions: tuple[np.ndarray, np.ndarray] | None = None
 
     def scalar_columns(self) -> list[str]:
         """The names of the one-column sums after the per-label blocks, in order."""
@@ -209,9 +212,10 @@ class CellTypes:
             np.full(n_miss, 4 * k + 3),
         ]
         vals = [np.ones(len(c)) for c in cols[:8]] + [np.abs(gap[miss]), gap[miss] ** 2]
-        return cls._build(
+        built = cls._build(
             labels, table, False, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
         )
+        return replace(built, positions=(np.asarray(g, dtype=np.int64), np.asarray(p, dtype=np.int64)))
 
     @classmethod
     def multi_label(
@@ -292,12 +296,49 @@ class CellTypes:
         if dense is not None:
             product: np.ndarray = weights @ dense
             return product
+        if self.positions is not None:
+            return self._single_sums(weights)
         out = np.zeros(weights.shape[:-1] + (self.width,))
         if len(self.cols):
             starts = np.flatnonzero(np.r_[True, self.cols[1:] != self.cols[:-1]])
             contrib = weights[..., self.rows] * self.vals
             out[..., self.cols[starts]] = np.add.reduceat(contrib, starts, axis=-1)
         return out
+
+    def _single_sums(self, weights: np.ndarray) -> np.ndarray:
+        """:meth:`sums` of single-label types from their positions: O(B·U) in a few ``bincount``.
+
+        Notes
+        -----
+        With w_u the weight of type u = (g, p): tp_λ = Σ_{g=p=λ} w_u, fp_λ = Σ_{p=λ≠g} w_u, fn_λ = Σ_{g=λ≠p} w_u,
+        present_λ = tp_λ + fp_λ + fn_λ, N = Σ w_u, exact = Σ_{g=p} w_u, and Σ_{g≠p} w_u·|g − p| and w_u·(g − p)²:
+        the columns :meth:`_single` puts in ``M``, summed without reading ``M``.
+        """
+        hits, misses, hit_gold, miss_gold, miss_pred, gap = self._split()
+        k = len(self.table)
+        flat = weights.reshape(-1, self.n_types)
+        out = np.empty((flat.shape[0], self.width))
+        for row, w in zip(out, flat):
+            hit, miss = w[hits], w[misses]
+            tp = np.bincount(hit_gold, weights=hit, minlength=k)
+            fp = np.bincount(miss_pred, weights=miss, minlength=k)
+            fn = np.bincount(miss_gold, weights=miss, minlength=k)
+            row[: 4 * k] = np.concatenate([tp, fp, fn, tp + fp + fn])
+            row[4 * k :] = (w.sum(), hit.sum(), miss @ np.abs(gap), miss @ gap**2)
+        return out.reshape(weights.shape[:-1] + (self.width,))
+
+    def _split(self) -> tuple[np.ndarray, ...]:
+        """Single-label types split into hits and misses (cached): their indices, their labels' positions and the
+        misses' gaps g − p."""
+        cached = self.__dict__.get("_split_cache")
+        if cached is None:
+            assert self.positions is not None
+            gold, pred = self.positions
+            hits, misses = np.flatnonzero(gold == pred), np.flatnonzero(gold != pred)
+            gap = (gold[misses] - pred[misses]).astype(np.float64)
+            cached = (hits, misses, gold[hits], gold[misses], pred[misses], gap)
+            object.__setattr__(self, "_split_cache", cached)
+        return cached
 
     def rows_of(self, types: np.ndarray) -> np.ndarray:
         """Rows ``M[types]`` as a dense (len(types), D) array: what one more instance of each type adds."""
