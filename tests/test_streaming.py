@@ -245,6 +245,11 @@ WHOLE_LINE_FILES = {
     "ragged.tsv": "A\tB\nx\tA\tA\n",
     "unicode.tsv": "café\tthé\nthé\tthé\n",
     "braces.txt": "w1 A B { A 0.9, B 0.1 }\nw2 B B { B 1 }\n",
+    "bom.tsv": "\ufeffA\tB\nA\tA\n",
+    "cr.tsv": "A\tB\rA\tA\r",
+    "mixed-ends.tsv": "A\tB\r\nA\tA\n",
+    "tab-at-end.tsv": "A\tB\t\nA\tA\t\n",
+    "leading-space.txt": " A B\nA A\n",
 }
 
 
@@ -278,5 +283,15 @@ def test_hashing_whole_lines_reads_as_parsing_fields(
     with_lines = read()
     monkeypatch.setattr(delimited, "_whole_lines", lambda chunk, layout: None)
     assert with_lines == read()
-    plain = name in {"plain.tsv", "crlf.tsv", "spaces.tsv", "plain.csv", "three.txt", "unicode.tsv"}
+    plain = name in {
+        "plain.tsv",
+        "crlf.tsv",
+        "spaces.tsv",
+        "plain.csv",
+        "three.txt",
+        "unicode.tsv",
+        "bom.tsv",
+        "cr.tsv",
+        "mixed-ends.tsv",
+    }
     assert any(used) == plain  # it took the plain files, and left the others to the field reader
