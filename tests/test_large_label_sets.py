@@ -189,3 +189,24 @@ def test_the_json_text_of_a_sparse_matrix_is_its_dict() -> None:
     assert json.loads(result.to_json()) == data == json.loads(result.to_json(indent=None))
     assert len(result.to_json(indent=None).splitlines()) == 1
     assert json.loads(result.to_json(matrix=False))["confusion_matrix"] is None
+
+
+def test_an_interval_method_says_up_front_when_it_will_take_long(capsys: pytest.CaptureFixture[str]) -> None:
+    from clfeval.cli import _say_cost
+    from clfeval.infer.intervals import cost_note
+
+    note = cost_note("delta", 921_286, 10_000)
+    assert note is not None and "3,685,144 times, each over 10,000 labels" in note and "pairs × labels" in note
+    bca = cost_note("bootstrap-bca", 921_286, 10_000, 1_000)
+    assert bca is not None and "BCa's jackknife" in bca
+    assert cost_note("bootstrap", 921_286, 10_000, 1_000) is None  # resamples × (pairs + labels): not flagged
+    assert cost_note("delta", 1_000, 100) is None
+    rng = np.random.default_rng(7)
+    k, u = 10_000, 130_000
+    keys = rng.choice(k * k, u, replace=False)
+    labels = [f"l{i}" for i in range(k)]
+    counted = clfeval.Counted(clfeval.ConfusionCounts.from_entries(labels, keys // k, keys % k, np.ones(u, int)))
+    _say_cost(clfeval.CI("delta"), counted)
+    assert capsys.readouterr().err.startswith("clfeval: note: delta evaluates every score 520,000 times")
+    _say_cost(clfeval.CI("bootstrap", resamples=1000), counted)
+    assert capsys.readouterr().err == ""

@@ -20,11 +20,12 @@ from typing import Any, NoReturn
 
 from clfeval._version import __version__
 from clfeval.api import audit_file, check_metrics, check_systems, compare, cv, finagle, score
-from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, MultiLabel
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSetCounts, MultiLabel
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS, Test
-from clfeval.infer.intervals import CI
+from clfeval.infer.intervals import CI, cost_note
 from clfeval.infer.significance import ALTERNATIVES
 from clfeval.inverse.conversion import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
 from clfeval.inverse.papers import read_label_figures
@@ -820,12 +821,25 @@ def _run_score(args: argparse.Namespace) -> str:
         counted = _score_input(args, reading)
     finally:
         _close(reading)
+    if interval is not None:
+        _say_cost(interval, counted)
     progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
     try:
         result = score(counted, scoring=scoring, ci=interval, progress=progress if progress.enabled else None)
     finally:
         progress.close()
     return _render(result, args, matrix=not args.no_matrix)
+
+
+def _say_cost(interval: CI, counted: Counted) -> None:
+    """Say on standard error, before it starts, when an interval method will take long on these counts (and why)."""
+    counts = counted.counts
+    if counted.blocks is not None or not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
+        return
+    types = counts.n_cells if isinstance(counts, ConfusionCounts) else len(counts.pairs)
+    note = cost_note(interval.method, types, len(counts.labels), interval.resamples if interval.resampling else 0)
+    if note is not None:
+        print(f"clfeval: note: {note}", file=sys.stderr)
 
 
 def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:

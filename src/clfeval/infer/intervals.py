@@ -23,7 +23,16 @@ from clfeval.score.result import Intervals, Key, Scores
 from clfeval.score.scorer import seen_labels
 from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
 
-__all__ = ["CI", "INTERVAL_METHODS", "IntervalMethod", "block_units", "check_interval_options", "with_intervals"]
+__all__ = [
+    "CI",
+    "INTERVAL_METHODS",
+    "IntervalMethod",
+    "LONG_WORK",
+    "block_units",
+    "check_interval_options",
+    "cost_note",
+    "with_intervals",
+]
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,41 @@ def _closed_forms(scores: Scores) -> dict[Key, float]:
     return {("averages", name, "f"): v for name, v in variances.items()}
 
 
+#: Work (score evaluations × labels, plus draws over the cell types) above which an interval method says, before it
+#: starts and in its notes, that it is a long computation and why.
+LONG_WORK = 5 * 10**9
+
+
+def cost_note(method: str, n_types: int, n_labels: int, resamples: int = 0) -> str | None:
+    """A sentence saying why ``method`` will take long on ``n_types`` cell types (distinct (gold, predicted) pairs, or
+    label-set pairs) over ``n_labels`` labels, or ``None`` when its work is below :data:`LONG_WORK`.
+
+    Notes
+    -----
+    Every evaluation of the scores costs O(K) for K labels. The delta method evaluates them 4 times per cell type
+    (a five-point derivative) and BCa's jackknife once per type, so both grow with U·K; the bootstrap draws U
+    counts and evaluates once per resample, R·(U + K).
+    """
+    if method in ("delta", "delta-logit"):
+        evaluations, what = 4 * n_types, "4 per pair: a numerical derivative along each"
+    elif method == "bootstrap-bca":
+        evaluations, what = resamples + n_types, "one per resample, and one per pair for BCa's jackknife"
+    else:
+        evaluations, what = resamples, "one per resample"
+    work = evaluations * n_labels + resamples * n_types
+    if work <= LONG_WORK:
+        return None
+    grows = (
+        "grows with pairs × labels in this version; the percentile bootstrap's with resamples × (pairs + labels)"
+        if method != "bootstrap"
+        else "grows with resamples × (pairs + labels)"
+    )
+    return (
+        f"{method} evaluates every score {evaluations:,} times, each over {n_labels:,} labels, for {n_types:,} "
+        f"distinct (gold, predicted) pairs ({what}): a long computation; its cost {grows}"
+    )
+
+
 def _new_seed() -> int:
     return int(np.random.SeedSequence().generate_state(1)[0])
 
@@ -292,6 +336,9 @@ def with_intervals(
     notes: list[str] = []
     used_seed = (_new_seed() if seed is None else int(seed)) if spec.resampling else None
     n = scores.n_instances
+    long = cost_note(method, f.cells.n_types, len(f.cells.table), resamples if spec.resampling else 0)
+    if long is not None and blocks is None:
+        notes.append(long)
     units = block_units(f, scores.counts, blocks) if blocks is not None else None
     if units is not None:
         notes.append(
