@@ -210,3 +210,41 @@ def test_an_interval_method_says_up_front_when_it_will_take_long(capsys: pytest.
     assert capsys.readouterr().err.startswith("clfeval: note: delta evaluates every score 520,000 times")
     _say_cost(clfeval.CI("bootstrap", resamples=1000), counted)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("test", ["ar", "bootstrap"])
+def test_comparisons_over_many_labels_keep_the_swaps_sparse(monkeypatch: pytest.MonkeyPatch, test: str) -> None:
+    """The swap matrix as its non-zeros gives exactly the dense one's p-values and intervals (same seed); a
+    comparison by blocks that would need a huge table says so instead of running out of memory."""
+    from clfeval.infer import arrangement
+
+    rng = np.random.default_rng(8)
+    gold = rng.integers(0, 60, 3_000)
+    a = np.where(rng.random(3_000) < 0.6, gold, rng.integers(0, 60, 3_000))
+    b = np.where(rng.random(3_000) < 0.5, gold, rng.integers(0, 60, 3_000))
+    metrics = ["macro.f1", "macro_fa.f1", "accuracy", "kappa_linear", "per_label.7.recall"]
+
+    def run() -> dict:
+        result = clfeval.compare(gold, {"a": a, "b": b}, metrics=metrics, test=clfeval.Test(test, rounds=300, seed=3))
+        return result.to_dict()["pairs"]
+
+    dense = run()
+    monkeypatch.setattr(arrangement, "_DENSE_SWAPS", 0)
+    assert run() == dense
+    sentences = [i // 5 for i in range(3_000)]
+    with pytest.raises(clfeval.OptionError, match="compares by blocks only below"):
+        clfeval.compare(gold, {"a": a, "b": b}, metrics="macro.f1", blocks=sentences)
+
+
+def test_blocks_whose_sums_would_not_fit_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from clfeval.infer import units
+
+    rng = np.random.default_rng(9)
+    gold = rng.integers(0, 30, 600)
+    pred = np.where(rng.random(600) < 0.6, gold, rng.integers(0, 30, 600))
+    sentences = [i // 6 for i in range(600)]
+    assert clfeval.score(gold, pred, ci="bootstrap", blocks=sentences).intervals is not None
+    monkeypatch.setattr(units, "_MAX_UNIT_FLOATS", 1_000)
+    for ci in ("bootstrap", "delta"):
+        with pytest.raises(clfeval.OptionError, match=r"100 kinds × 124 sums would take .* GiB"):
+            clfeval.score(gold, pred, ci=ci, blocks=sentences)

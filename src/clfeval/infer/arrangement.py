@@ -18,12 +18,56 @@ import numpy as np
 
 from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
+from clfeval.errors import OptionError
 from clfeval.infer.units import BlockUnits, signatures, weighted_rows
 from clfeval.score.cells import CellTypes
 from clfeval.score.result import Key
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["Arrangements", "HalfBinomial", "binomial_half"]
+__all__ = ["Arrangements", "HalfBinomial", "SwapRows", "binomial_half"]
+
+#: Entries of the swap matrix Δ (units × sums) up to which it is dense (one BLAS product a batch of rounds);
+#: above, it is kept as its non-zeros (:class:`SwapRows`): 10⁴ labels and 10⁵ differing triples would be 30 GiB.
+_DENSE_SWAPS = 25_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class SwapRows:
+    """The swap matrix Δ held as its non-zeros: entry e moves sum ``cols[e]`` by ``vals[e]`` per unit ``rows[e]``.
+
+    Each unit (a triple where the systems differ) moves a few sums, so ``s @ Δ`` costs O(entries) a round.
+    """
+
+    n_units: int
+    width: int
+    rows: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+
+    def product(self, swaps: np.ndarray) -> np.ndarray:
+        """``swaps @ Δ`` for a (R, units) array of swap counts: (R, width)."""
+        swaps = np.asarray(swaps, dtype=np.float64)
+        out = np.empty((swaps.shape[0], self.width))
+        for row, s in zip(out, swaps):
+            row[:] = np.bincount(self.cols, weights=s[self.rows] * self.vals, minlength=self.width)
+        return out
+
+    def reordered(self, order: np.ndarray) -> SwapRows:
+        """The same matrix with its units in ``order`` (unit i is the old unit ``order[i]``)."""
+        new = np.empty(len(order), dtype=np.intp)
+        new[np.asarray(order)] = np.arange(len(order))
+        return replace(self, rows=new[self.rows])
+
+    def kept(self, columns: np.ndarray) -> SwapRows:
+        """Only the entries in ``columns`` (a mask over the sums); the others move nothing."""
+        keep = columns[self.cols]
+        return replace(self, rows=self.rows[keep], cols=self.cols[keep], vals=self.vals[keep])
+
+    def dense(self) -> np.ndarray:
+        """Δ as a dense (units, width) array (for the block path, which needs each unit's row)."""
+        out = np.zeros((self.n_units, self.width))
+        np.add.at(out, (self.rows, self.cols), self.vals)
+        return out
 
 
 class HalfBinomial:
@@ -103,7 +147,8 @@ class Arrangements:
         The count of each swap unit: the triples where the two predictions differ (only those can
         change anything when swapped), or, with blocks, each kind of block where they differ.
     delta
-        (K, D): how A's sums move when one unit of each kind is swapped (B's move the other way).
+        (K, D): how A's sums move when one unit of each kind is swapped (B's move the other way); a
+        :class:`SwapRows` of its non-zeros when the dense table would be large (many labels).
     block_source
         With blocks: makes the resampling units (:attr:`blocks`); ``None`` for instances.
     """
@@ -113,7 +158,7 @@ class Arrangements:
     swap_counts: np.ndarray
     base_a: np.ndarray
     base_b: np.ndarray
-    delta: np.ndarray
+    delta: np.ndarray | SwapRows
     block_source: Callable[[], BlockUnits] | None = None
 
     @property
@@ -130,6 +175,8 @@ class Arrangements:
     @property
     def swap_dtype(self) -> Any:
         """The dtype the swap product runs in (float32 where it is exact)."""
+        if isinstance(self.delta, SwapRows):
+            return np.dtype(np.float64)
         return self.__dict__["_delta_product"].dtype
 
     @classmethod
@@ -169,9 +216,29 @@ class Arrangements:
         base_a = cells.sums(np.concatenate([counts, zeros])[None, :])[0]
         base_b = cells.sums(np.concatenate([zeros, counts])[None, :])[0]
         differ = np.flatnonzero([a != b for _, a, b in triples])
-        delta = cells.rows_of(differ + t) - cells.rows_of(differ)
+        delta: np.ndarray | SwapRows
+        if len(differ) * cells.width <= _DENSE_SWAPS:
+            delta = cells.rows_of(differ + t) - cells.rows_of(differ)
+        else:
+            (rows_b, cols_b, vals_b), (rows_a, cols_a, vals_a) = (
+                cells.sparse_rows_of(differ + t),
+                cells.sparse_rows_of(differ),
+            )
+            delta = SwapRows(
+                len(differ),
+                cells.width,
+                np.concatenate([rows_b, rows_a]),
+                np.concatenate([cols_b, cols_a]),
+                np.concatenate([vals_b, -vals_a]),
+            )
         if blocks is None:
             return cls(f, counts, counts[differ], base_a, base_b, delta)
+        if isinstance(delta, SwapRows):
+            raise OptionError(
+                f"a comparison by blocks over {len(cells.table):,} labels and {len(differ):,} triples where the "
+                f"systems differ would hold a {len(differ):,} × {cells.width:,} table of swaps; this version "
+                "compares by blocks only below 2.5·10⁷ entries: compare by instances (without the blocks)"
+            )
         if tuple(blocks.keys) != tuple(triples):
             raise ValueError("the blocks' rows must be the paired counts' triples, in their order")
         position = np.full(t, -1, dtype=np.int64)
@@ -205,6 +272,9 @@ class Arrangements:
         # per-instance sums of samples averages) whose totals stay below 2²⁴. A rounding error there would break
         # ties between arrangements and make p-values too small. Decided, and converted, once.
         # sums no score of f reads (weighted κ's disagreements, when κ is not asked for) move nothing: left at 0
+        if isinstance(self.delta, SwapRows):
+            object.__setattr__(self, "delta", self.delta.kept(self.f.sums_read()))
+            return
         object.__setattr__(self, "delta", np.where(self.f.sums_read(), self.delta, 0.0))
         whole = bool(np.array_equal(self.delta, np.round(self.delta)))
         largest = np.abs(self.delta).max(axis=1) if len(self.delta) else np.zeros(0)
@@ -213,12 +283,16 @@ class Arrangements:
 
     def reordered(self, order: np.ndarray) -> Arrangements:
         """The same arrangements with the swap units in ``order`` (the columns of ``swaps``)."""
-        return replace(self, swap_counts=self.swap_counts[order], delta=self.delta[order])
+        delta = self.delta.reordered(order) if isinstance(self.delta, SwapRows) else self.delta[order]
+        return replace(self, swap_counts=self.swap_counts[order], delta=delta)
 
     def swapped(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Scores of A and B (each (R, S)) after swapping ``swaps[r, i]`` of swap unit i."""
-        product = self.__dict__["_delta_product"]
-        moved = (np.asarray(swaps, dtype=product.dtype) @ product).astype(np.float64)
+        if isinstance(self.delta, SwapRows):
+            moved = self.delta.product(swaps)
+        else:
+            product = self.__dict__["_delta_product"]
+            moved = (np.asarray(swaps, dtype=product.dtype) @ product).astype(np.float64)
         return self.f.from_sums(self.base_a + moved), self.f.from_sums(self.base_b - moved)
 
     @property

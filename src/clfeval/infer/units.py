@@ -17,10 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clfeval.errors import OptionError
+
 __all__ = ["BlockUnits", "signatures", "weighted_rows"]
 
 #: Rows of (entries × sums) formed at once when adding up the rows of units.
 _CHUNK_FLOATS = 8_000_000
+#: The most sums (kinds of block × sums of each) held for block resampling: 2 GiB of float64.
+_MAX_UNIT_FLOATS = 268_435_456
 
 
 def signatures(
@@ -78,6 +82,12 @@ def weighted_rows(
     (:meth:`CellTypes.rows_of`). Rows are sparse (an instance touches a few sums), so each entry
     adds only its row's non-zeros: one weighted ``bincount`` per chunk of items, in bounded memory.
     """
+    if n_units * width > _MAX_UNIT_FLOATS:
+        raise OptionError(
+            f"intervals and tests by blocks hold each kind of block's sums: {n_units:,} kinds × {width:,} sums "
+            f"would take {n_units * width * 8 / 2**30:,.1f} GiB (the sums grow with the labels, 4 per label); this "
+            f"version holds at most {_MAX_UNIT_FLOATS * 8 / 2**30:.0f} GiB: leave the blocks out, or use fewer labels"
+        )
     out = np.zeros(n_units * width)
     unit, item, count = (np.asarray(x, dtype=np.int64) for x in (unit, item, count))
     if not len(unit):

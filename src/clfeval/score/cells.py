@@ -340,6 +340,14 @@ class CellTypes:
             object.__setattr__(self, "_split_cache", cached)
         return cached
 
+    def sparse_rows_of(self, types: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows ``M[types]`` as their non-zeros: (row in ``types``, column, value), O(entries), never (len × D)."""
+        types = np.asarray(types, dtype=np.intp)
+        position = np.full(self.n_types, -1, dtype=np.intp)
+        position[types] = np.arange(len(types))
+        hit = position[self.rows] >= 0
+        return position[self.rows[hit]], self.cols[hit], self.vals[hit]
+
     def rows_of(self, types: np.ndarray) -> np.ndarray:
         """Rows ``M[types]`` as a dense (len(types), D) array: what one more instance of each type adds."""
         types = np.asarray(types, dtype=np.intp)
