@@ -188,6 +188,7 @@ class Scores(Result):
         """The JSON contract ``clfeval.score/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` writes
         ``"confusion_matrix": null``."""
         fk = self.f_name
+        names = [(m.name, _json_name(m.name, fk)) for m in label_measures()]  # once, not once per label
         per_label = {
             lab: {
                 "support": r.support,
@@ -196,7 +197,7 @@ class Scores(Result):
                 "fp": r.fp,
                 "fn": r.fn,
                 "tn": r.tn,
-                **{_json_name(m.name, fk): json_number(r[m.name]) for m in label_measures()},
+                **{key: json_number(float(r.values[m])) for m, key in names},
             }
             for lab, r in self.per_label.items()
         }
