@@ -823,12 +823,18 @@ def _run_score(args: argparse.Namespace) -> str:
         _close(reading)
     if interval is not None:
         _say_cost(interval, counted)
-    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
+    result = _with_bar(args.ci, score, counted, scoring=scoring, ci=interval)
+    return _render(result, args, matrix=not args.no_matrix)
+
+
+def _with_bar(label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
+    """``task(*args, **kwargs, progress=...)`` with a progress bar named ``label`` on standard error (drawn on a
+    terminal only; the task gets no callback otherwise), closed however the task ends."""
+    progress = ProgressBar(f"clfeval: {label}", sys.stderr)
     try:
-        result = score(counted, scoring=scoring, ci=interval, progress=progress if progress.enabled else None)
+        return task(*args, progress=progress if progress.enabled else None, **kwargs)
     finally:
         progress.close()
-    return _render(result, args, matrix=not args.no_matrix)
 
 
 def _say_cost(interval: CI, counted: Counted) -> None:
@@ -943,18 +949,7 @@ def _run_compare(args: argparse.Namespace) -> str:
                 )
     finally:
         _close(reading)
-    progress = ProgressBar(f"clfeval: {args.test}", sys.stderr)
-    try:
-        result = compare(
-            counted,
-            metrics=metrics,
-            test=test,
-            baseline=args.baseline,
-            scoring=scoring,
-            progress=progress if progress.enabled else None,
-        )
-    finally:
-        progress.close()
+    result = _with_bar(args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring)
     return _render(result, args)
 
 
@@ -977,17 +972,7 @@ def _run_cv(args: argparse.Namespace) -> str:
             )
     finally:
         _close(reading)
-    progress = ProgressBar(f"clfeval: {args.ci}", sys.stderr)
-    try:
-        result = cv(
-            folds,
-            scoring=scoring,
-            ci=interval,
-            warn_above=args.warn_above,
-            progress=progress if progress.enabled else None,
-        )
-    finally:
-        progress.close()
+    result = _with_bar(args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
     return _render(result, args, matrix=not args.no_matrix)
 
 

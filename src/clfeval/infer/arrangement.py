@@ -63,12 +63,6 @@ class SwapRows:
         keep = columns[self.cols]
         return replace(self, rows=self.rows[keep], cols=self.cols[keep], vals=self.vals[keep])
 
-    def dense(self) -> np.ndarray:
-        """Δ as a dense (units, width) array (for the block path, which needs each unit's row)."""
-        out = np.zeros((self.n_units, self.width))
-        np.add.at(out, (self.rows, self.cols), self.vals)
-        return out
-
 
 class HalfBinomial:
     """A sampler of Binomial(c, ½) for fixed counts c, drawn many rounds at a time.

@@ -160,22 +160,10 @@ class CellTypes:
         """
         table = table_order(label_set, counts.labels) if table is None else tuple(table)
         aligned = counts.with_labels(table)
-        diag = aligned.diagonal.astype(np.float64)
-        rows, cols = aligned.gold_totals.astype(np.float64), aligned.pred_totals.astype(np.float64)
-        weight = aligned.count.astype(np.float64)
-        gap = (aligned.gold - aligned.pred).astype(np.float64)
-        sums = np.concatenate(
-            [
-                diag,
-                cols - diag,
-                rows - diag,
-                rows + cols - diag,
-                [weight.sum(), diag.sum(), weight @ np.abs(gap), weight @ gap**2],
-            ]
-        )
         empty = np.zeros(0, dtype=np.intp)
         layout = cls(tuple(label_set), table, False, 0, empty, empty, np.zeros(0))
-        return layout, sums[None, :]
+        split = _PairSplit.of(aligned.gold, aligned.pred)
+        return layout, split.sums(aligned.count.astype(np.float64), len(table))[None, :]
 
     @classmethod
     def single_label(
@@ -306,39 +294,18 @@ class CellTypes:
         return out
 
     def _single_sums(self, weights: np.ndarray) -> np.ndarray:
-        """:meth:`sums` of single-label types from their positions: O(B·U) in a few ``bincount``.
-
-        Notes
-        -----
-        With w_u the weight of type u = (g, p): tp_λ = Σ_{g=p=λ} w_u, fp_λ = Σ_{p=λ≠g} w_u, fn_λ = Σ_{g=λ≠p} w_u,
-        present_λ = tp_λ + fp_λ + fn_λ, N = Σ w_u, exact = Σ_{g=p} w_u, and Σ_{g≠p} w_u·|g − p| and w_u·(g − p)²:
-        the columns :meth:`_single` puts in ``M``, summed without reading ``M``.
-        """
-        hits, misses, hit_gold, miss_gold, miss_pred, gap = self._split()
+        """:meth:`sums` of single-label types from their positions (:meth:`_PairSplit.sums`): O(B·U)."""
+        split = self.__dict__.get("_split")
+        if split is None:
+            assert self.positions is not None
+            split = _PairSplit.of(*self.positions)
+            object.__setattr__(self, "_split", split)  # made once: every resample reads it
         k = len(self.table)
         flat = weights.reshape(-1, self.n_types)
         out = np.empty((flat.shape[0], self.width))
         for row, w in zip(out, flat):
-            hit, miss = w[hits], w[misses]
-            tp = np.bincount(hit_gold, weights=hit, minlength=k)
-            fp = np.bincount(miss_pred, weights=miss, minlength=k)
-            fn = np.bincount(miss_gold, weights=miss, minlength=k)
-            row[: 4 * k] = np.concatenate([tp, fp, fn, tp + fp + fn])
-            row[4 * k :] = (w.sum(), hit.sum(), miss @ np.abs(gap), miss @ gap**2)
+            row[:] = split.sums(w, k)
         return out.reshape(weights.shape[:-1] + (self.width,))
-
-    def _split(self) -> tuple[np.ndarray, ...]:
-        """Single-label types split into hits and misses (cached): their indices, their labels' positions and the
-        misses' gaps g − p."""
-        cached = self.__dict__.get("_split_cache")
-        if cached is None:
-            assert self.positions is not None
-            gold, pred = self.positions
-            hits, misses = np.flatnonzero(gold == pred), np.flatnonzero(gold != pred)
-            gap = (gold[misses] - pred[misses]).astype(np.float64)
-            cached = (hits, misses, gold[hits], gold[misses], pred[misses], gap)
-            object.__setattr__(self, "_split_cache", cached)
-        return cached
 
     def sparse_rows_of(self, types: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows ``M[types]`` as their non-zeros: (row in ``types``, column, value), O(entries), never (len × D)."""
@@ -350,12 +317,9 @@ class CellTypes:
 
     def rows_of(self, types: np.ndarray) -> np.ndarray:
         """Rows ``M[types]`` as a dense (len(types), D) array: what one more instance of each type adds."""
-        types = np.asarray(types, dtype=np.intp)
         out = np.zeros((len(types), self.width))
-        position = np.full(self.n_types, -1, dtype=np.intp)
-        position[types] = np.arange(len(types))
-        hit = position[self.rows] >= 0
-        np.add.at(out, (position[self.rows[hit]], self.cols[hit]), self.vals[hit])
+        row, col, val = self.sparse_rows_of(types)
+        np.add.at(out, (row, col), val)
         return out
 
     def pullback(self, gradient: np.ndarray) -> np.ndarray:
@@ -370,3 +334,38 @@ class CellTypes:
             contrib = gradient[self.cols[order]] * self.vals[order].reshape((-1,) + (1,) * (gradient.ndim - 1))
             out[rows[starts]] = np.add.reduceat(contrib, starts, axis=0)
         return out
+
+
+@dataclass(frozen=True, eq=False)
+class _PairSplit:
+    """Single-label (gold, predicted) pairs split into hits and misses: the pairs' indices, their labels' positions
+    and the misses' gaps g − p, from which :meth:`sums` gives every sum of :class:`CellTypes` for any weights."""
+
+    hits: np.ndarray
+    misses: np.ndarray
+    hit_gold: np.ndarray
+    miss_gold: np.ndarray
+    miss_pred: np.ndarray
+    gap: np.ndarray
+
+    @classmethod
+    def of(cls, gold: np.ndarray, pred: np.ndarray) -> _PairSplit:
+        hits, misses = np.flatnonzero(gold == pred), np.flatnonzero(gold != pred)
+        gap = (gold[misses] - pred[misses]).astype(np.float64)
+        return cls(hits, misses, gold[hits], gold[misses], pred[misses], gap)
+
+    def sums(self, weights: np.ndarray, k: int) -> np.ndarray:
+        """The D sums for one vector of pair weights over k table labels, in three ``bincount``.
+
+        Notes
+        -----
+        With w_u the weight of pair u = (g, p): tp_λ = Σ_{g=p=λ} w_u, fp_λ = Σ_{p=λ≠g} w_u, fn_λ = Σ_{g=λ≠p} w_u,
+        present_λ = tp_λ + fp_λ + fn_λ, N = Σ w_u, exact = Σ_{g=p} w_u, and Σ_{g≠p} w_u·|g − p| and w_u·(g − p)²:
+        the columns :meth:`CellTypes._single` puts in ``M``, summed without reading ``M``.
+        """
+        hit, miss = weights[self.hits], weights[self.misses]
+        tp = np.bincount(self.hit_gold, weights=hit, minlength=k)
+        fp = np.bincount(self.miss_pred, weights=miss, minlength=k)
+        fn = np.bincount(self.miss_gold, weights=miss, minlength=k)
+        scalars = [weights.sum(), hit.sum(), miss @ np.abs(self.gap), miss @ self.gap**2]
+        return np.concatenate([tp, fp, fn, tp + fp + fn, scalars])
