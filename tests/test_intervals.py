@@ -77,6 +77,18 @@ def test_closed_forms_agree_with_the_generic_delta_method() -> None:
     assert worst < 1e-9
 
 
+def test_closed_forms_with_nothing_predicted_right_leave_macro_fa_undefined_quietly() -> None:
+    """Every class predicted and present, none right: macro P = macro R = 0, so F(FA) is 0/0 with no derivative.
+    The closed form gives NaN (not a 0/0 RuntimeWarning), and the interval says why there is none (found by the
+    property test of tests/test_invariance.py on a fresh seed)."""
+    gold, pred = ["a", "a", "b", "c", "d"], ["b", "c", "a", "d", "a"]
+    variances = takahashi_variances(clfeval.score(gold, pred).counts)
+    assert math.isnan(variances["macro_fa"]) and variances["micro"] == 0.0 and variances["macro"] == 0.0
+    result = clfeval.score(gold, pred, ci="delta")  # the suite turns warnings into errors
+    key = ("averages", "macro_fa", "f")
+    assert result.intervals.get(key) is None and result.intervals.not_estimable[key]
+
+
 def test_generic_delta_method_matches_textbook_variances() -> None:
     """Accuracy: a(1−a)/n. Precision of λ: P(1−P)/(n·q) with q the share predicted λ (unconditional)."""
     rng = np.random.default_rng(4)

@@ -7,6 +7,7 @@ that differentiates any reported score numerically and covers every other score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -157,9 +158,13 @@ def takahashi_variances(cells: np.ndarray | ConfusionCounts) -> dict[str, float]
     var_r = np.sum(diag * (col - diag) / col**3) / (r**2 * n)
     pair = ((diag / row**2)[i] * (diag / col**2)[j] * p_ij)[off_diagonal]  # p_ii p_ij p_jj / (p_i·² p_·j²)
     cov = (np.sum((row - diag) * diag * (col - diag) / (row**2 * col**2)) + pair.sum()) / (r**2 * n)
-    macro_fa = 4 * (ma_r**4 * var_p + 2 * ma_p**2 * ma_r**2 * cov + ma_p**4 * var_r) / (ma_p + ma_r) ** 4
-    # A variance is ≥ 0; on a perfectly predicted table these are 0 up to rounding (Σ p_ii = 1 + 1e-16 gives −1e-17)
-    return {"micro": max(float(micro), 0.0), "macro": max(float(macro), 0.0), "macro_fa": max(float(macro_fa), 0.0)}
+    if ma_p + ma_r == 0:  # nothing predicted right: F of macro P and macro R is 0/0, with no derivative there
+        macro_fa = math.nan
+    else:
+        macro_fa = 4 * (ma_r**4 * var_p + 2 * ma_p**2 * ma_r**2 * cov + ma_p**4 * var_r) / (ma_p + ma_r) ** 4
+        # A variance is ≥ 0; on a perfectly predicted table these are 0 up to rounding (Σ p_ii = 1 + 1e-16: −1e-17)
+        macro_fa = max(float(macro_fa), 0.0)
+    return {"micro": max(float(micro), 0.0), "macro": max(float(macro), 0.0), "macro_fa": macro_fa}
 
 
 def _positions(cells: np.ndarray) -> tuple[str, ...]:
