@@ -5,7 +5,7 @@ Every average is a registry entry with its formula in words; nothing averages im
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +13,7 @@ import numpy as np
 from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.score.measures import MEASURES, Setting, averaged_measures
+from clfeval.score.parts import Parts, Separable
 from clfeval.score.ratios import ratio
 
 __all__ = [
@@ -105,18 +106,23 @@ def instance_measures(gold: np.ndarray, pred: np.ndarray, beta: float) -> dict[s
 
 @dataclass(frozen=True, eq=False)
 class AverageInput:
-    """Everything an average may need, computed once per report (or once per batch of resamples)."""
+    """Everything an average may need, computed once per report (or once per batch of resamples).
+
+    ``frequencies`` are the lfb weights from training data, ``None`` when they are the test gold's relative
+    frequencies (then lfb weights each label by its gold support: the same mean, and a sum of per-label parts).
+    """
 
     per_label: PerLabel
     beta: float
     zero_division: float
     undefined: str
-    frequencies: np.ndarray
+    frequencies: np.ndarray | None
     samples: SampleSums | None
     measures: tuple[str, ...] = AVERAGED
 
 
 Result = dict[str, np.ndarray]
+Sums = Mapping[str, np.ndarray]
 
 
 def weighted_mean(
@@ -126,56 +132,70 @@ def weighted_mean(
 
     Returns the mean and whether it is itself undefined (no weight left), both of the leading shape.
     """
-    weights = np.asarray(weights, dtype=np.float64)
+    num, total = _weighted_terms(values, weights, undefined, policy)
+    return ratio(num.sum(axis=-1), total.sum(axis=-1), zero_division)
+
+
+def _weighted_terms(
+    values: np.ndarray, weights: np.ndarray, undefined: np.ndarray, policy: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's wᵢvᵢ and wᵢ (0 for a label that drops out), the parts of a weighted mean."""
     values = np.asarray(values, dtype=np.float64)
+    shape = np.broadcast_shapes(np.shape(values), np.shape(weights))
+    w = np.broadcast_to(np.asarray(weights, dtype=np.float64), shape)
     if policy == "exclude":
-        w = np.where(undefined, 0.0, weights)
-        total = w.sum(axis=-1)
-    else:
-        w = weights
-        total = np.broadcast_to(weights.sum(axis=-1), np.shape(values)[:-1])
+        w = np.where(undefined, 0.0, w)
     if np.isnan(values).any():  # a NaN value (zero_division nan) with no weight stays out: NaN·0 would be NaN
-        values = np.where(np.broadcast_to(w, np.shape(values)) > 0, values, 0.0)
-    num = values @ w if w.ndim == 1 else np.einsum("...k,...k->...", values, np.broadcast_to(w, np.shape(values)))
-    return ratio(num, total, zero_division)
+        values = np.where(w > 0, values, 0.0)
+    return values * w, w
 
 
-def _weighted(inp: AverageInput, weights: np.ndarray) -> Result:
-    # every averaged measure at once: a leading axis of measures (one weighted_mean, not one per measure)
+def _weighted_parts(inp: AverageInput, weights: np.ndarray) -> Parts:
+    # every averaged measure at once: a leading axis of measures (one product, not one per measure)
     values, undefined = inp.per_label.stacked(inp.measures)
-    means = weighted_mean(values, weights, undefined, inp.undefined, inp.zero_division)[0]
-    return dict(zip(inp.measures, means))
+    num, total = _weighted_terms(values, weights, undefined, inp.undefined)
+    parts: dict[str, np.ndarray] = {}
+    for i, m in enumerate(inp.measures):
+        parts[f"{m}/num"], parts[f"{m}/den"] = num[i], total[i]
+    return parts
 
 
-def _micro(inp: AverageInput) -> Result:
+def _weighted(r: Sums, inp: AverageInput) -> Result:
+    return {m: ratio(r[f"{m}/num"], r[f"{m}/den"], inp.zero_division)[0] for m in inp.measures}
+
+
+def _micro_parts(inp: AverageInput) -> Parts:
     c = inp.per_label.counts
-    summed = (c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+    return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
+
+
+def _micro(r: Sums, inp: AverageInput) -> Result:
     setting = Setting(inp.beta, inp.zero_division, "")
-    return {m: MEASURES[m].compute(*summed, setting)[0] for m in inp.measures}
+    return {m: MEASURES[m].compute(r["tp"], r["fp"], r["fn"], r["tn"], setting)[0] for m in inp.measures}
 
 
-def _macro(inp: AverageInput) -> Result:
-    return _weighted(inp, np.ones(len(inp.per_label.counts.labels)))
+def _macro_parts(inp: AverageInput) -> Parts:
+    return _weighted_parts(inp, np.ones(len(inp.per_label.counts.labels)))
 
 
-def _macro_fa(inp: AverageInput) -> Result:
-    out = _macro(inp)
+def _macro_fa(r: Sums, inp: AverageInput) -> Result:
+    out = _weighted(r, inp)
     if "f" not in out:
         return out
-    p, r, b2 = out["precision"], out["recall"], inp.beta**2
-    out["f"] = ratio((1 + b2) * p * r, b2 * p + r, inp.zero_division)[0]
+    p, r_, b2 = out["precision"], out["recall"], inp.beta**2
+    out["f"] = ratio((1 + b2) * p * r_, b2 * p + r_, inp.zero_division)[0]
     return out
 
 
-def _support_weighted(inp: AverageInput) -> Result:
-    return _weighted(inp, inp.per_label.counts.support)
+def _support_parts(inp: AverageInput) -> Parts:
+    return _weighted_parts(inp, inp.per_label.counts.support)
 
 
-def _lfb(inp: AverageInput) -> Result:
-    return _weighted(inp, inp.frequencies)
+def _lfb_parts(inp: AverageInput) -> Parts:
+    return _weighted_parts(inp, inp.per_label.counts.support if inp.frequencies is None else inp.frequencies)
 
 
-def _samples(inp: AverageInput) -> Result:
+def _samples(r: Sums, inp: AverageInput) -> Result:
     assert inp.samples is not None
     s = inp.samples
     out = {}
@@ -187,6 +207,10 @@ def _samples(inp: AverageInput) -> Result:
             num = s.sums[m] + np.where(missing > 0, missing * inp.zero_division, 0.0)
             out[m] = ratio(num, s.total, inp.zero_division)[0]
     return out
+
+
+def _no_parts(inp: AverageInput) -> Parts:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -208,7 +232,8 @@ class Average:
     compute
         Per-label input → {measure: value} for every measure of ``input.measures`` (default :data:`AVERAGED`;
         with F, macro_fa needs precision and recall among them), arrays of the input's
-        leading shape.
+        leading shape: a :class:`~clfeval.score.parts.Separable`, per-label parts (Σ wᵢvᵢ and Σ wᵢ of a
+        weighted mean, the counts micro sums) and what combines their sums.
     """
 
     name: str
@@ -216,7 +241,7 @@ class Average:
     definition: str
     short: str
     tasks: frozenset[str]
-    compute: Callable[[AverageInput], Result]
+    compute: Separable
 
 
 _BOTH = frozenset({"single-label", "multi-label"})
@@ -231,7 +256,7 @@ AVERAGES: Mapping[str, Average] = {
             "the measure on tp, fp, fn and tn summed over the label set",
             "summed tp, fp, fn, tn",
             _BOTH,
-            _micro,
+            Separable(_micro_parts, _micro),
         ),
         Average(
             "macro",
@@ -239,7 +264,7 @@ AVERAGES: Mapping[str, Average] = {
             "unweighted mean over the label set of each label's measure",
             "AF: mean of per-label {F}",
             _BOTH,
-            _macro,
+            Separable(_macro_parts, _weighted),
         ),
         Average(
             "macro_fa",
@@ -247,7 +272,7 @@ AVERAGES: Mapping[str, Average] = {
             "every measure as macro but F, which is the F of macro precision and macro recall",
             "FA: {F} of macro P and macro R",
             _BOTH,
-            _macro_fa,
+            Separable(_macro_parts, _macro_fa),
         ),
         Average(
             "weighted",
@@ -255,7 +280,7 @@ AVERAGES: Mapping[str, Average] = {
             "mean of each label's measure weighted by its gold support",
             "mean weighted by gold support",
             _BOTH,
-            _support_weighted,
+            Separable(_support_parts, _weighted),
         ),
         Average(
             "lfb",
@@ -264,7 +289,7 @@ AVERAGES: Mapping[str, Average] = {
             "frequency (training data when given, else test gold)",
             "mean weighted by {freq} label frequencies",
             _BOTH,
-            _lfb,
+            Separable(_lfb_parts, _weighted),
         ),
         Average(
             "samples",
@@ -272,7 +297,7 @@ AVERAGES: Mapping[str, Average] = {
             "mean over instances of the measure on each instance's gold and predicted label sets",
             "mean over instances",
             frozenset({"multi-label"}),
-            _samples,
+            Separable(_no_parts, _samples),
         ),
     )
 }

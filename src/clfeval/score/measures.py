@@ -11,7 +11,9 @@ Two kinds of measure:
 * **per label** (``scope="label"``): a ratio of the label's one-vs-rest counts tp, fp, fn, tn.
   Those marked ``averaged`` are also averaged by every method of :data:`clfeval.AVERAGES`
   (micro applies the same function to the summed counts; samples to each instance's counts).
-* **overall** (``scope="overall"``): one value for the whole data set (accuracy, MCC, κ …).
+* **overall** (``scope="overall"``): one value for the whole data set (accuracy, MCC, κ …), written as
+  a :class:`~clfeval.score.parts.Separable`: per-label parts summed over the labels, then combined, so
+  the delta method differentiates it label by label (``score/parts.py``).
 
 Adding a measure is adding an entry here (and its tests): reports, JSON, CSV, LaTeX, HTML,
 intervals, ``compare --metric`` and ``cv`` read this registry.
@@ -26,6 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
+from clfeval.score.parts import Pair, Parts, Separable
 from clfeval.score.ratios import f_beta, ratio
 
 __all__ = ["MEASURES", "Measure", "Setting", "Tallies", "averaged_measures", "label_measures", "overall_measures"]
@@ -99,7 +102,8 @@ class Tallies:
 
 #: A per-label measure: (tp, fp, fn, tn, setting) → values and where they are 0/0, elementwise.
 LabelFunction = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Setting], Values]
-#: An overall measure: (tallies, setting) → (B,) values and where they are 0/0.
+#: An overall measure: (tallies, setting) → (B,) values and where they are 0/0 (a :class:`Separable` of
+#: (tallies, setting) → parts and (sums of the parts, tallies, setting) → values).
 OverallFunction = Callable[[Tallies, Setting], Values]
 
 
@@ -132,8 +136,8 @@ class Measure:
     denominator
         Per-label measures: the counts whose sum is 0 when the measure is 0/0 (``tp + fp``).
     compute
-        Per label: (tp, fp, fn, tn, setting) → (values, undefined). Overall: (tallies, setting) → (values,
-        undefined).
+        Per label: (tp, fp, fn, tn, setting) → (values, undefined), elementwise. Overall: a
+        :class:`~clfeval.score.parts.Separable` (tallies, setting) → (values, undefined).
     titles, aliases, ranges
         Per task: a title, an extra JSON/CSV name, a range that differ from the defaults
         (multi-label accuracy is subset accuracy, also named ``subset_accuracy``).
@@ -213,28 +217,37 @@ def _fnr(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Sett
     return ratio(fn, fn + tp, s.zero_division)
 
 
-# -- overall measures ----------------------------------------------------------------------------------------
+# -- overall measures: each Φ(Σ_λ ψ(λ)), parts per label and what combines their sums (score/parts.py) ----------
 
 
-def _accuracy(t: Tallies, s: Setting) -> Values:
+def _no_parts(t: Tallies, s: Setting) -> Parts:
+    return {}
+
+
+def _accuracy(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
     return ratio(t.exact, t.n, s.zero_division)
 
 
-def _hamming_loss(t: Tallies, s: Setting) -> Values:
+def _hamming_parts(t: Tallies, s: Setting) -> Parts:
+    if s.task == SINGLE:
+        return {}
+    _, fp, fn, _ = t.label_set()
+    return {"wrong": fp + fn}
+
+
+def _hamming_loss(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
     if s.task == SINGLE:
         return ratio(t.n - t.exact, t.n, s.zero_division)
-    _, fp, fn, _ = t.label_set()
-    return ratio(fp.sum(axis=-1) + fn.sum(axis=-1), t.n * t.k, s.zero_division)
+    return ratio(r["wrong"], t.n * t.k, s.zero_division)
 
 
-def _micro_fpr(t: Tallies, s: Setting) -> Values:
-    tp, fp, fn, tn = t.label_set()
-    return _fpr(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), s)
+def _micro_fpr_parts(t: Tallies, s: Setting) -> Parts:
+    _, fp, _, tn = t.label_set()
+    return {"fp": fp, "tn": tn}
 
 
-def _margins(t: Tallies) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gold counts, predicted counts and diagonal of every label of the single-label table."""
-    return t.gold, t.predicted, t.tp
+def _micro_fpr(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
+    return ratio(r["fp"], r["fp"] + r["tn"], s.zero_division)
 
 
 def _chance(s: Setting) -> float:
@@ -244,62 +257,74 @@ def _chance(s: Setting) -> float:
     return math.nan if math.isnan(s.zero_division) else 0.0
 
 
-def _spread(counts: np.ndarray) -> np.ndarray:
-    """Σ_k c_k·(Σc − c_k) = (Σc)² − Σ c_k², as a sum of non-negative terms (no cancellation at large N)."""
-    spread: np.ndarray = (counts * (counts.sum(axis=-1, keepdims=True) - counts)).sum(axis=-1)
-    return spread
+def _mcc_parts(t: Tallies, s: Setting) -> Parts:
+    """tp, t·p, and t(N − t), p(N − p) of every label: N·Σt − Σt² as a sum of non-negative terms (Σ_k t_k = N for
+    single-label data), with no cancellation at large N."""
+    gold, pred, n = t.gold, t.predicted, t.n[..., None]
+    return {"hit": t.tp, "cross": gold * pred, "gold": gold * (n - gold), "pred": pred * (n - pred)}
 
 
-def _mcc(t: Tallies, s: Setting) -> Values:
-    gold, pred, hit = _margins(t)
-    n = t.n
-    num = n * hit.sum(axis=-1) - (gold * pred).sum(axis=-1)
-    # N·Σt − Σt² with Σt = N (single-label data: every instance has one gold label in the matrix)
-    var_gold = _spread(gold) + (n - gold.sum(axis=-1)) * gold.sum(axis=-1)
-    var_pred = _spread(pred) + (n - pred.sum(axis=-1)) * pred.sum(axis=-1)
-    product = np.maximum(var_gold, 0.0) * np.maximum(var_pred, 0.0)
+def _mcc(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
+    num = t.n * r["hit"] - r["cross"]
+    product = np.maximum(r["gold"], 0.0) * np.maximum(r["pred"], 0.0)
     return ratio(num, np.sqrt(product), _chance(s))
 
 
-def _expected_disagreement(gold: np.ndarray, pred: np.ndarray, n: np.ndarray, weights: str) -> np.ndarray:
-    """Σ_ij w(i, j)·gold_i·pred_j / n for κ's weights over positions 0..T−1, in O(T) (prefix sums, no T×T)."""
-    positions = np.arange(gold.shape[-1], dtype=np.float64)
-    if weights == "none":  # Σ_i g_i (Σp − p_i): non-negative terms, no cancellation at large N
-        inner = (gold * (pred.sum(axis=-1, keepdims=True) - pred)).sum(axis=-1)
-    elif weights == "quadratic":
-        g0, g1, g2 = gold.sum(axis=-1), gold @ positions, gold @ positions**2
-        p0, p1, p2 = pred.sum(axis=-1), pred @ positions, pred @ positions**2
-        inner = g0 * p2 - 2 * g1 * p1 + g2 * p0
-    else:  # linear: Σ_j |i − j| p_j = 2(i·P_i − Q_i) + Q_T − i·P_T, P and Q the prefix sums of p_j and j·p_j
-        cum_p, cum_q = np.cumsum(pred, axis=-1), np.cumsum(pred * positions, axis=-1)
-        spread = 2 * (positions * cum_p - cum_q) + cum_q[..., -1:] - positions * cum_p[..., -1:]
-        inner = (gold * spread).sum(axis=-1)
-    expected: np.ndarray = inner / n
-    return expected
+def _kappa_parts(weights: str) -> Callable[[Tallies, Setting], Parts]:
+    """The parts of κ's chance disagreement Σ_ij w(i, j)·t_i·p_j (and, unweighted, of the agreement Σ tp)."""
+
+    def parts(t: Tallies, s: Setting) -> Parts:
+        gold, pred = t.gold, t.predicted
+        if weights == "none":  # Σ_i t_i (N − p_i), with Σ p = N: non-negative terms, no cancellation at large N
+            return {"hit": t.tp, "chance": gold * (t.n[..., None] - pred)}
+        if weights == "linear":
+            return {"chance": Pair(gold, pred)}
+        positions = np.arange(np.shape(gold)[-1], dtype=np.float64)
+        squares = positions**2
+        return {
+            "g0": gold,
+            "g1": gold * positions,
+            "g2": gold * squares,
+            "p0": pred,
+            "p1": pred * positions,
+            "p2": pred * squares,
+        }
+
+    return parts
 
 
-def _kappa_with(weights: str) -> OverallFunction:
-    def kappa(t: Tallies, s: Setting) -> Values:
-        gold, pred, hit = _margins(t)
-        observed = t.n - hit.sum(axis=-1) if weights == "none" else t.disagreement[weights]
-        expected = _expected_disagreement(gold, pred, t.n, weights)
-        share, undefined = ratio(observed, expected, math.nan)
+def _kappa_with(weights: str) -> Callable[[Mapping[str, np.ndarray], Tallies, Setting], Values]:
+    """κ = 1 − observed / expected disagreement; the expected one is the parts' chance sum over N (quadratic
+    weights: Σ_ij (i − j)² t_i p_j = g₀p₂ − 2g₁p₁ + g₂p₀ from the position moments, no T×T)."""
+
+    def kappa(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
+        if weights == "none":
+            observed, inner = t.n - r["hit"], r["chance"]
+        elif weights == "linear":
+            observed, inner = t.disagreement[weights], r["chance"]
+        else:
+            observed = t.disagreement[weights]
+            inner = r["g0"] * r["p2"] - 2 * r["g1"] * r["p1"] + r["g2"] * r["p0"]
+        share, undefined = ratio(observed, inner / t.n, math.nan)
         return np.where(undefined, _chance(s), 1.0 - share), undefined
 
     return kappa
 
 
-def _balanced_accuracy(t: Tallies, s: Setting) -> Values:
-    gold, _, hit = _margins(t)
+def _balanced_parts(t: Tallies, s: Setting) -> Parts:
+    gold = t.gold
     present = gold > 0
-    recall = np.divide(hit, gold, out=np.zeros(np.shape(gold)), where=present)
-    return ratio(recall.sum(axis=-1), present.sum(axis=-1), s.zero_division)
+    recall = np.divide(t.tp, gold, out=np.zeros(np.shape(gold)), where=present)
+    return {"recall": recall, "classes": present.astype(np.float64)}
 
 
-def _balanced_accuracy_adjusted(t: Tallies, s: Setting) -> Values:
-    gold, _, _ = _margins(t)
-    classes = (gold > 0).sum(axis=-1).astype(np.float64)
-    score, _ = _balanced_accuracy(t, s)
+def _balanced_accuracy(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
+    return ratio(r["recall"], r["classes"], s.zero_division)
+
+
+def _balanced_accuracy_adjusted(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
+    classes = r["classes"]
+    score = ratio(r["recall"], classes, s.zero_division)[0]
     chance = 1.0 / np.maximum(classes, 1.0)
     return ratio(score - chance, 1.0 - chance, _chance(s))
 
@@ -436,7 +461,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "there are no instances",
-            _accuracy,
+            Separable(_no_parts, _accuracy),
             titles={MULTI: "subset accuracy"},
             definitions={MULTI: "whole label set right / N"},
             aliases={MULTI: "subset_accuracy"},
@@ -452,7 +477,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "there are no instances",
-            _hamming_loss,
+            Separable(_hamming_parts, _hamming_loss),
             definitions={MULTI: "Σ fp + fn over labels / (N·|L|)"},
             ranges={MULTI: (0.0, math.inf)},
         ),
@@ -467,7 +492,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "Σ (fp + tn) = 0 over the label set",
-            _micro_fpr,
+            Separable(_micro_fpr_parts, _micro_fpr),
         ),
         Measure(
             "balanced_accuracy",
@@ -481,7 +506,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "no label has gold instances",
-            _balanced_accuracy,
+            Separable(_balanced_parts, _balanced_accuracy),
             short="mean recall over the gold labels",
         ),
         Measure(
@@ -496,7 +521,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "only one label has gold instances",
-            _balanced_accuracy_adjusted,
+            Separable(_balanced_parts, _balanced_accuracy_adjusted),
             short="0 by chance, 1 perfect",
         ),
         Measure(
@@ -512,7 +537,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "every gold label, or every prediction, is the same label",
-            _mcc,
+            Separable(_mcc_parts, _mcc),
             short="Matthews, R_K over the matrix",
         ),
         Measure(
@@ -527,7 +552,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             "gold and predictions are all one and the same label",
-            _kappa_with("none"),
+            Separable(_kappa_parts("none"), _kappa_with("none")),
             short="(p_o − p_e) / (1 − p_e)",
         ),
         Measure(
@@ -542,7 +567,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             _NO_CHANCE_DISAGREEMENT,
-            _kappa_with("linear"),
+            Separable(_kappa_parts("linear"), _kappa_with("linear")),
             short="weights |i − j| in the matrix's order",
         ),
         Measure(
@@ -557,7 +582,7 @@ MEASURES: Mapping[str, Measure] = {
             1.0,
             False,
             _NO_CHANCE_DISAGREEMENT,
-            _kappa_with("quadratic"),
+            Separable(_kappa_parts("quadratic"), _kappa_with("quadratic")),
             short="weights (i − j)² in the matrix's order",
         ),
     )

@@ -68,10 +68,9 @@ def average_measures(
     ``frequencies`` are the lfb weights over the label set (default: relative gold support).
     Values are arrays of the per-label arrays' leading shape (0-d for one count table).
     """
-    if frequencies is None:
-        frequencies = relative(per.counts.support)
     task = "single-label" if samples is None else "multi-label"
-    inp = AverageInput(per, beta, zero_division, undefined, np.asarray(frequencies, dtype=np.float64), samples)
+    weights = None if frequencies is None else np.asarray(frequencies, dtype=np.float64)
+    inp = AverageInput(per, beta, zero_division, undefined, weights, samples)
     return {name: avg.compute(inp) for name, avg in AVERAGES.items() if task in avg.tasks}
 
 

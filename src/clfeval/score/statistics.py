@@ -19,10 +19,14 @@ from clfeval.count.binary import LabelCounts
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.score.cells import CellTypes
 from clfeval.score.measures import MEASURES, Setting, Tallies, Values, label_measures, overall_measures
+from clfeval.score.parts import Parts, Separable
 from clfeval.score.ratios import ratio
 from clfeval.score.result import Key, Scores
 
-__all__ = ["Evaluation", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
+__all__ = ["Evaluation", "Group", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
+
+#: A group of scores computed together from one set of parts: ``("averages", name)`` or ``("overall", measure)``.
+Group = tuple[str, str]
 
 #: The per-label measures, in report order (``f`` is F_β).
 PER_LABEL_MEASURES: tuple[str, ...] = tuple(m.name for m in label_measures())
@@ -203,29 +207,27 @@ class ScoreFunction:
             ).keys
         )
 
+    @cached_property
+    def _columns(self) -> dict[Key, int]:
+        return {key: i for i, key in enumerate(self.keys)}
+
     def index(self, key: Key) -> int:
         """The column of ``key``."""
-        return self.keys.index(key)
+        return self._columns[key]
 
     def __call__(self, weights: np.ndarray) -> np.ndarray:
         """The scores for each row of ``weights`` (shape (B, U) → (B, S))."""
         return self.from_sums(self.cells.sums(weights))
 
-    def evaluate(self, sums: np.ndarray) -> Evaluation:
-        """Every score, and where it is 0/0, from the sums ``weights @ M`` (shape (B, D)); see :class:`CellTypes`.
-
-        Notes
-        -----
-        Per-label measures and the averages run over the label set; single-label overall measures that
-        take the whole confusion matrix (MCC, κ, balanced accuracy) run over every label of it.
-        """
+    def _inputs(self, sums: np.ndarray) -> tuple[Setting, Tallies, LabelCounts, dict[str, Values], AverageInput]:
+        """What the measures read from the sums (shape (B, D)): the tallies, the per-label counts and measures over
+        the label set, and the averages' input."""
         setting = Setting(self.beta, self.zero_division, self.task)
-        per_measures, average_names, averaged, overall_wanted = self._plan
+        per_measures, _, averaged, _ = self._plan
         t = self.cells.tallies(np.asarray(sums, dtype=np.float64))
         tp, fp, fn, tn = t.label_set()
         lc = LabelCounts.trusted(self.cells.labels, tp, fp, fn, tn, t.n)
         per = {m: MEASURES[m].compute(tp, fp, fn, tn, setting) for m in per_measures}
-        freqs = self.train_frequencies if self.train_frequencies is not None else relative(lc.support)
         samples = None
         if t.samples is not None:
             samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
@@ -235,13 +237,52 @@ class ScoreFunction:
             self.beta,
             self.zero_division,
             self.undefined,
-            np.asarray(freqs, dtype=np.float64),
+            None if self.train_frequencies is None else np.asarray(self.train_frequencies, dtype=np.float64),
             samples,
             averaged,
         )
+        return setting, t, lc, per, inp
+
+    def separated(self, sums: np.ndarray) -> tuple[dict[str, np.ndarray], dict[Group, Parts]]:
+        """The scores of :attr:`keys` taken apart, for the sums ``weights @ M`` (shape (B, D)): each per-label
+        measure's values over the label set ((B, K)), and the per-label parts of every average and overall measure
+        (:class:`~clfeval.score.parts.Separable`), by group: ``("averages", name)`` or ``("overall", measure)``.
+        :meth:`combined` turns sums of the parts back into scores."""
+        setting, t, _, per, inp = self._inputs(sums)
+        _, average_names, _, overall_wanted = self._plan
+        parts: dict[Group, Parts] = {("averages", name): AVERAGES[name].compute.parts(inp) for name in average_names}
+        for m in overall_wanted:
+            compute = MEASURES[m].compute
+            assert isinstance(compute, Separable)
+            parts[("overall", m)] = compute.parts(t, setting)
+        return {m: v for m, (v, _) in per.items()}, parts
+
+    def combined(self, group: Group, reduced: Mapping[str, np.ndarray], sums: np.ndarray) -> dict[Key, np.ndarray]:
+        """The scores of ``group`` (see :meth:`separated`) from the sums of its parts over the labels (arrays of any
+        shape that broadcasts with the rows of ``sums``, whose scalar sums — N, exact matches … — they read)."""
+        setting, t, _, _, inp = self._inputs(sums)
+        kind, name = group
+        if kind == "averages":
+            values = AVERAGES[name].compute.combine(reduced, inp)
+            return {("averages", name, m): values[m] for m in inp.measures}
+        compute = MEASURES[name].compute
+        assert isinstance(compute, Separable)
+        return {(name,): compute.combine(reduced, t, setting)[0]}
+
+    def evaluate(self, sums: np.ndarray) -> Evaluation:
+        """Every score, and where it is 0/0, from the sums ``weights @ M`` (shape (B, D)); see :class:`CellTypes`.
+
+        Notes
+        -----
+        Per-label measures and the averages run over the label set; single-label overall measures that
+        take the whole confusion matrix (MCC, κ, balanced accuracy) run over every label of it.
+        """
+        setting, t, lc, per, inp = self._inputs(sums)
+        _, average_names, _, overall_wanted = self._plan
+        freqs = self.train_frequencies if self.train_frequencies is not None else relative(lc.support)
         averages = {name: AVERAGES[name].compute(inp) for name in average_names}
         overall = {m: MEASURES[m].compute(t, setting) for m in overall_wanted}
-        return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(tp)), t)
+        return Evaluation(lc, per, averages, overall, np.broadcast_to(freqs, np.shape(lc.tp)), t)
 
     def from_sums(self, sums: np.ndarray) -> np.ndarray:
         """The scores from the sums ``weights @ M`` (shape (B, D) → (B, S)); see :class:`CellTypes`."""
