@@ -13,7 +13,7 @@ import pytest
 import clfeval
 from clfeval.infer import bootstrap as bootstrap_module
 from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, jackknife_moments, jackknife_replicates
-from clfeval.infer.delta import delta_variances, takahashi_variances
+from clfeval.infer.delta import delta_variances, takahashi_variances, type_delta_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.score.statistics import ScoreFunction
 
@@ -87,6 +87,69 @@ def test_closed_forms_with_nothing_predicted_right_leave_macro_fa_undefined_quie
     result = clfeval.score(gold, pred, ci="delta")  # the suite turns warnings into errors
     key = ("averages", "macro_fa", "f")
     assert result.intervals.get(key) is None and result.intervals.not_estimable[key]
+
+
+def _same_variances(f: ScoreFunction) -> None:
+    """The label-parts delta method against the type-by-type reference, score by score (NaN where it is NaN)."""
+    fast, reference = delta_variances(f), type_delta_variances(f)
+    assert np.array_equal(np.isnan(fast), np.isnan(reference)), [
+        key for key, a, b in zip(f.keys, fast, reference) if np.isnan(a) != np.isnan(b)
+    ]
+    fine = ~np.isnan(reference)
+    close = np.isclose(fast[fine], reference[fine], rtol=1e-6, atol=1e-10)
+    wrong = [
+        (key, a, b)
+        for key, a, b, ok in zip(np.array(f.keys, dtype=object)[fine], fast[fine], reference[fine], close)
+        if not ok
+    ]
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_label_parts_delta_method_matches_the_type_by_type_reference(seed: int) -> None:
+    """Every score, single-label: label sets smaller than the table (labels outside it), β, every zero-division
+    value and undefined policy, degenerate predictions (one label for all), and lfb from training data."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 8))
+    n = int(rng.integers(20, 400))
+    gold = [str(x) for x in rng.integers(0, k, n)]
+    pred = [str(x) for x in np.where(rng.random(n) < 0.6, [int(g) for g in gold], rng.integers(0, k + 2, n))]
+    labels = [str(x) for x in range(k)]
+    cases = [(gold, pred), (gold, ["0"] * n), (["1"] * n, pred), (gold, gold)]
+    for g, p in cases:
+        for zd in (0, 1, "nan"):
+            for undefined in ("include", "exclude"):
+                scoring = clfeval.Scoring(
+                    labels=labels[: int(rng.integers(2, k + 1))], zero_division=zd, undefined=undefined, beta=2.0
+                )
+                _same_variances(ScoreFunction.of(clfeval.score(g, p, scoring=scoring)))
+        train = [str(x) for x in rng.integers(0, k + 1, 3 * n)]
+        _same_variances(
+            ScoreFunction.of(clfeval.score(g, p, scoring=clfeval.Scoring(train=train, zero_division="nan")))
+        )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_label_parts_delta_method_matches_the_reference_on_multilabel_data(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    labels = list("abcdef")
+    gold = [[x for x in labels if rng.random() < 0.3] for _ in range(150)]
+    pred = [[x for x in labels if (x in g and rng.random() < 0.8) or rng.random() < 0.15] for g in gold]
+    for zd in (0, 1, "nan"):
+        for undefined in ("include", "exclude"):
+            scoring = clfeval.Scoring(labels=labels[: int(rng.integers(2, 7))], zero_division=zd, undefined=undefined)
+            _same_variances(ScoreFunction.of(clfeval.score(gold, pred, multilabel=True, scoring=scoring)))
+
+
+def test_label_parts_delta_method_at_many_labels_matches_the_reference() -> None:
+    """400 labels, most of them rare: the per-label parts, the averages and κ's pair sum at a size where the
+    reference's types × labels still runs in seconds."""
+    rng = np.random.default_rng(3)
+    k, n = 400, 3000
+    weights = 1 / np.arange(1, k + 1)
+    gold = rng.choice(k, n, p=weights / weights.sum())
+    pred = np.where(rng.random(n) < 0.5, gold, rng.choice(k, n, p=weights / weights.sum()))
+    _same_variances(ScoreFunction.of(clfeval.score([f"l{x:03d}" for x in gold], [f"l{x:03d}" for x in pred])))
 
 
 def test_generic_delta_method_matches_textbook_variances() -> None:

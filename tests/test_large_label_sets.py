@@ -195,19 +195,24 @@ def test_an_interval_method_says_up_front_when_it_will_take_long(capsys: pytest.
     from clfeval.cli import _say_cost
     from clfeval.infer.intervals import cost_note
 
-    note = cost_note("delta", 921_286, 10_000)
-    assert note is not None and "3,685,144 times, each over 10,000 labels" in note and "pairs × labels" in note
     bca = cost_note("bootstrap-bca", 921_286, 10_000, 1_000)
-    assert bca is not None and "BCa's jackknife" in bca
+    assert bca is not None and "BCa's jackknife" in bca and "922,286 times, each over 10,000 labels" in bca
+    assert "pairs × labels" in bca and "the delta method's with pairs + labels" in bca
     assert cost_note("bootstrap", 921_286, 10_000, 1_000) is None  # resamples × (pairs + labels): not flagged
-    assert cost_note("delta", 1_000, 100) is None
+    assert cost_note("delta", 921_286, 100_000) is None  # pairs + labels: never flagged
+    assert cost_note("bootstrap-bca", 1_000, 100, 1_000) is None
     rng = np.random.default_rng(7)
-    k, u = 10_000, 130_000
-    keys = rng.choice(k * k, u, replace=False)
+    k = 40_000
+    keys = np.unique(rng.integers(0, k * k, 130_000))
     labels = [f"l{i}" for i in range(k)]
-    counted = clfeval.Counted(clfeval.ConfusionCounts.from_entries(labels, keys // k, keys % k, np.ones(u, int)))
+    ones = np.ones(len(keys), int)
+    counted = clfeval.Counted(clfeval.ConfusionCounts.from_entries(labels, keys // k, keys % k, ones))
     _say_cost(clfeval.CI("delta"), counted)
-    assert capsys.readouterr().err.startswith("clfeval: note: delta evaluates every score 520,000 times")
+    assert capsys.readouterr().err == ""
+    _say_cost(clfeval.CI("bootstrap-bca", resamples=1_000), counted)
+    assert capsys.readouterr().err.startswith(
+        f"clfeval: note: bootstrap-bca evaluates every score {len(keys) + 1000:,} times"
+    )
     _say_cost(clfeval.CI("bootstrap", resamples=1000), counted)
     assert capsys.readouterr().err == ""
 
@@ -248,3 +253,33 @@ def test_blocks_whose_sums_would_not_fit_are_refused_clearly(monkeypatch: pytest
     for ci in ("bootstrap", "delta"):
         with pytest.raises(clfeval.OptionError, match=r"100 kinds × 124 sums would take .* GiB"):
             clfeval.score(gold, pred, ci=ci, blocks=sentences)
+
+
+def test_the_delta_method_evaluates_the_scores_a_fixed_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """20,000 labels and about 45,000 distinct pairs: the delta method evaluates the scores on a number of rows that
+    does not grow with the pairs (the type-by-type reference would take 4 per pair), and its per-label variances are
+    the multinomial delta method's on each label's 2×2 table: Var(P̂) = P(1 − P)/(N·q), q the share predicted λ."""
+    from clfeval.score.statistics import ScoreFunction
+
+    gold, pred = _data(20_000, 60_000, seed=4)
+    result = clfeval.score([f"l{x}" for x in gold], [f"l{x}" for x in pred])
+    f = ScoreFunction.of(result)
+    rows: list[int] = []
+    for name in ("from_sums", "separated"):
+        original = getattr(ScoreFunction, name)
+
+        def counted(self: ScoreFunction, sums: np.ndarray, _original=original) -> object:
+            rows.append(len(sums))
+            return _original(self, sums)
+
+        monkeypatch.setattr(ScoreFunction, name, counted)
+    variances = clfeval.infer.delta.delta_variances(f)
+    assert f.cells.n_types > 40_000 and sum(rows) < 40
+    n = result.n_instances
+    checked = [lab for lab in result.labels if result.per_label[lab].predicted >= 4][::1500]
+    assert len(checked) >= 5
+    for label in checked:
+        p, q = result.per_label[label].precision, result.per_label[label].predicted / n
+        assert variances[f.index(("per_label", label, "precision"))] == pytest.approx(p * (1 - p) / (n * q), rel=1e-8)
+    interval = clfeval.with_intervals(result, "delta").intervals
+    assert interval is not None and interval.get(("averages", "macro", "f")) is not None

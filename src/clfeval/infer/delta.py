@@ -1,8 +1,11 @@
 """The delta method under the multinomial model: variances of scores from the cell probabilities.
 
-Two ways, kept side by side and tested against each other: Takahashi et al.'s closed forms for
-micro F1, macro F1 (AF, their maF1) and macro F1 (FA, their maF1*), and a generic delta method
-that differentiates any reported score numerically and covers every other score.
+Takahashi et al.'s closed forms for micro F1, macro F1 (AF, their maF1) and macro F1 (FA, their
+maF1*), and a generic delta method that differentiates any reported score numerically and covers
+every other score. The generic one comes twice, tested against each other: :func:`delta_variances`
+differentiates each label's parts of the scores (score/parts.py) for all labels at once, in
+O(types + labels) evaluations' worth of work; :func:`type_delta_variances` moves the weight of one
+cell type at a time and evaluates every score, O(types × labels), the plain reference.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.infer.units import BlockUnits
+from clfeval.score.parts import Pair, linear_spread, summed
+from clfeval.score.result import Key
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["block_delta_variances", "delta_variances", "takahashi_variances"]
+__all__ = ["block_delta_variances", "delta_variances", "takahashi_variances", "type_delta_variances"]
 
 #: Relative step of the numerical derivative along each cell type (a fraction of its count).
 _STEP = 1e-3
@@ -24,8 +29,186 @@ _STEP = 1e-3
 _CHUNK_CELLS = 2_000_000
 
 
+#: The label coordinates the parts are differentiated along, and the block of sums each moves (tn = N − present).
+_COORDINATES = (("tp", "tp", 1.0), ("fp", "fp", 1.0), ("fn", "fn", 1.0), ("tn", "present", -1.0))
+#: The five-point stencil's offsets, in steps.
+_OFFSETS = np.array([2.0, 1.0, -1.0, -2.0])
+
+
+#: A stencil's difference within this many units of rounding of its values is no difference (a value that does not
+#: move gives a derivative of exactly 0, and a variance of exactly 0, not 1e-30).
+_ROUNDING = 64 * np.finfo(np.float64).eps
+
+
+def _five_point(values: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """[−v(+2h) + 8v(+h) − 8v(−h) + v(−2h)] / 12h for values stacked (4, …) in :data:`_OFFSETS` order; 0 where
+    h = 0 (a coordinate that is 0 moves with no cell type: nothing reads its derivative) and where the difference
+    is rounding."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        difference = -values[0] + 8 * values[1] - 8 * values[2] + values[3]
+        rounding = np.abs(difference) <= _ROUNDING * np.max(np.abs(values), axis=0)
+        d = difference / (12 * h)
+    return np.where((h > 0) & ~rounding, d, 0.0)
+
+
+def _column_variances(c: np.ndarray, d_of_entry: np.ndarray, rows: np.ndarray, n: float) -> float:
+    """Σ_u c_u d_u² − (Σ_u c_u d_u)² / n for d_u the sum of ``d_of_entry`` over the entries of type u."""
+    d = np.bincount(rows, weights=d_of_entry, minlength=len(c))
+    first = c @ d
+    return float(np.maximum(c @ d**2 - first * first / n, 0.0))
+
+
 def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """The delta-method variance of every score of ``f`` (length S, in the order of ``f.keys``).
+
+    Parameters
+    ----------
+    f
+        The scores as a function of the weights of the observed cell types.
+    progress
+        Called with (steps done, steps) as the derivatives are computed.
+
+    Notes
+    -----
+    With n instances spread over the cell types u with counts c_u, the multinomial model gives, for a
+    score θ with derivative d_u = ∂θ/∂w_u along the weight of type u,
+
+        Var(θ̂) = Σ_u c_u d_u² − (Σ_u c_u d_u)² / n,
+
+    which a shift of every d_u by the same amount leaves unchanged. A type adds M_u to the sums s
+    (:class:`~clfeval.score.cells.CellTypes`), so d_u = Σ_d M_ud ∂θ/∂s_d: the gradient of θ with
+    respect to the D sums, read at each type's few non-zero entries. The sum N grows by one with
+    every type, so its derivative is such a common shift and is left out (as is any sum every type
+    adds the same amount to: the instances where a per-instance measure is defined, when it is
+    defined for all).
+
+    The gradient comes from the parts (score/parts.py). Each label λ's counts x_λ = (tp, fp, fn, tn)
+    enter only λ's per-label scores and λ's parts ψ_r(x_λ) of every other score θ = Φ(R), R_r =
+    Σ_λ ψ_r(x_λ); so ∂θ/∂x_λ = Σ_r ∂Φ/∂R_r · ∂ψ_r/∂x_λ. Moving one coordinate of every label at once
+    (all tp by 10⁻³ of each label's tp, …) gives ∂ψ_r/∂x_λ for all λ in one evaluation, a five-point
+    central difference; ∂Φ/∂R_r is one on the few sums R; the scalar sums (exact matches, κ's
+    disagreements, multi-label per-instance sums) are moved one at a time. Every denominator is a
+    sum of counts with non-negative coefficients, so a step of 10⁻³ of a coordinate stays clear of
+    its poles, and a coordinate that is 0 is read by no type. Linear κ's chance disagreement, a sum
+    over pairs of labels (:class:`~clfeval.score.parts.Pair`), has derivative δgᵀ(W p) + δpᵀ(W g).
+
+    Cost: 17 evaluations of the per-label arrays, a few of every score, and a pass over the map's
+    entries per averaged or overall score: O(types + labels), where :func:`type_delta_variances`
+    evaluates every score four times per type.
+    """
+    cells, c = f.cells, f.weights
+    n = float(c.sum())
+    base = cells.sums(c[None, :])
+    t = cells.tallies(base)
+    k, width = len(cells.labels), len(cells.table)
+    coordinate = {"tp": t.tp[0], "fp": t.fp[0], "fn": t.fn[0], "tn": t.tn[0]}
+    steps = {name: _STEP * coordinate[name] for name, _, _ in _COORDINATES}
+    moved = np.repeat(base, 4 * len(_COORDINATES), axis=0)
+    for i, (name, block, sign) in enumerate(_COORDINATES):
+        moved[4 * i : 4 * i + 4, cells.column(block)] += sign * _OFFSETS[:, None] * steps[name][None, :]
+    entry_rows, entry_cols, entry_vals = cells.rows, cells.cols, cells.vals
+    total_steps = 3
+    with np.errstate(all="ignore"):
+        per_label, parts = f.separated(moved)
+        if progress is not None:
+            progress(1, total_steps)
+
+        def derivatives(values: np.ndarray) -> dict[str, np.ndarray]:
+            """∂/∂x_λ of per-label values (16, w) along each coordinate: (w,) each."""
+            w = np.shape(values)[-1]
+            return {
+                name: _five_point(values[4 * i : 4 * i + 4], steps[name][:w])
+                for i, (name, _, _) in enumerate(_COORDINATES)
+            }
+
+        out = np.full(len(f.keys), np.nan)
+        # per-label scores: θ_λ = m(x_λ); types that leave λ alone all move tn_λ, a common shift (left out)
+        wanted = [(i, key) for i, key in enumerate(f.keys) if key[0] == "per_label"]
+        if wanted:
+            label_index = {lab: i for i, lab in enumerate(cells.labels)}
+            in_labels = entry_cols < 4 * width
+            block_of, label_of = np.divmod(entry_cols[in_labels], width)
+            ours = label_of < k
+            e_rows, e_block = entry_rows[in_labels][ours], block_of[ours]
+            e_label, e_vals = label_of[ours], entry_vals[in_labels][ours]
+            groups, group_of = np.unique(e_rows.astype(np.int64) * k + e_label, return_inverse=True)
+            group_type, group_label = np.divmod(groups, k)
+            weight = c[group_type]
+            variances: dict[str, np.ndarray] = {}
+            for m in {key[2] for _, key in wanted}:
+                g = derivatives(per_label[m])
+                # the block tp, fp, fn, present of an entry: ∂θ/∂s along it (present moves tn the other way)
+                local = np.stack([g["tp"], g["fp"], g["fn"], -g["tn"]])
+                e = np.bincount(group_of, weights=e_vals * local[e_block, e_label], minlength=len(groups))
+                first = np.bincount(group_label, weights=weight * e, minlength=k)
+                second = np.bincount(group_label, weights=weight * e * e, minlength=k)
+                variances[m] = np.maximum(second - first * first / n, 0.0)
+            for i, key in wanted:
+                out[i] = variances[key[2]][label_index[key[1]]]
+        if progress is not None:
+            progress(2, total_steps)
+
+        # every other score: the gradient over the D sums, from the parts and the scalar sums
+        gradient: dict[Key, np.ndarray] = {}
+        base_parts = f.separated(base)[1]
+        for group, group_parts in parts.items():
+            reduced = summed(base_parts[group])
+            local_d = np.zeros((len(_COORDINATES), 0))
+            keys = list(f.combined(group, reduced, base))
+            grad = {key: np.zeros(cells.width) for key in keys}
+            for r, part in group_parts.items():
+                # ∂ψ_r/∂x_λ for every label and coordinate
+                if isinstance(part, Pair):
+                    base_pair = base_parts[group][r]
+                    assert isinstance(base_pair, Pair)
+                    dg, dp = derivatives(part.gold), derivatives(part.pred)
+                    spread_p, spread_g = linear_spread(base_pair.pred[0]), linear_spread(base_pair.gold[0])
+                    local_d = np.stack([dg[name] * spread_p + dp[name] * spread_g for name, _, _ in _COORDINATES])
+                else:
+                    dr = derivatives(np.asarray(part))
+                    local_d = np.stack([dr[name] for name, _, _ in _COORDINATES])
+                # ∂Φ/∂R_r: the group's scores with R_r moved
+                h = _STEP * max(abs(float(reduced[r][0])), 1.0)
+                shifted = {name: np.repeat(value, 4) for name, value in reduced.items()}
+                shifted[r] = reduced[r][0] + _OFFSETS * h
+                combined = f.combined(group, shifted, base)
+                for key in keys:
+                    phi = _five_point(np.asarray(combined[key]), np.full(1, h))[0]
+                    if phi == 0:  # the score does not read R_r (another measure's part, NaN or not)
+                        continue
+                    contribution = np.where(local_d == 0, 0.0, phi * local_d)
+                    w = contribution.shape[1]
+                    for j, (_, block, sign) in enumerate(_COORDINATES):
+                        start = cells.column(block).start
+                        grad[key][start : start + w] += sign * contribution[j]
+            gradient.update(grad)
+        if gradient:
+            # the scalar sums but N, one at a time: the whole score's derivative along each
+            for column in cells.scalar_columns()[1:]:
+                position = cells.column(column).start
+                value = float(base[0, position])
+                added = entry_vals[entry_cols == position]
+                if value == 0 or (len(added) == cells.n_types and np.all(added == added[0])):
+                    continue  # no type adds to it, or every type adds the same (as N): a common shift
+                h = _STEP * abs(value)
+                rows = np.repeat(base, 4, axis=0)
+                rows[:, position] += _OFFSETS * h
+                scores = f.from_sums(rows)
+                for key in gradient:
+                    gradient[key][position] = _five_point(scores[:, f.index(key)], np.full(1, h))[0]
+            for key, along in gradient.items():
+                out[f.index(key)] = _column_variances(c, entry_vals * along[entry_cols], entry_rows, n)
+        out[np.isnan(f.from_sums(base)[0])] = np.nan  # a score that is NaN has no derivative
+        if progress is not None:
+            progress(3, total_steps)
+    return out
+
+
+def type_delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """The delta-method variance of every score of ``f`` (length S, in the order of ``f.keys``), type by type.
+
+    The reference for :func:`delta_variances`: it evaluates every score four times per cell type, so its
+    cost grows with types × labels.
 
     Parameters
     ----------

@@ -182,13 +182,14 @@ def cost_note(method: str, n_types: int, n_labels: int, resamples: int = 0) -> s
 
     Notes
     -----
-    Every evaluation of the scores costs O(K) for K labels. The delta method evaluates them 4 times per cell type
-    (a five-point derivative) and BCa's jackknife once per type, so both grow with U·K; the bootstrap draws U
-    counts and evaluates once per resample, R·(U + K).
+    Every evaluation of the scores costs O(K) for K labels. BCa's jackknife evaluates them once per cell type, so
+    it grows with U·K; the bootstrap draws U counts and evaluates once per resample, R·(U + K). The delta method
+    differentiates the scores' per-label parts for all labels at once (:func:`~clfeval.infer.delta.delta_variances`):
+    O(U + K), never flagged.
     """
     if method in ("delta", "delta-logit"):
-        evaluations, what = 4 * n_types, "4 per pair: a numerical derivative along each"
-    elif method == "bootstrap-bca":
+        return None
+    if method == "bootstrap-bca":
         evaluations, what = resamples + n_types, "one per resample, and one per pair for BCa's jackknife"
     else:
         evaluations, what = resamples, "one per resample"
@@ -196,7 +197,8 @@ def cost_note(method: str, n_types: int, n_labels: int, resamples: int = 0) -> s
     if work <= LONG_WORK:
         return None
     grows = (
-        "grows with pairs × labels in this version; the percentile bootstrap's with resamples × (pairs + labels)"
+        "grows with pairs × labels in this version; the percentile bootstrap's with resamples × (pairs + labels), "
+        "the delta method's with pairs + labels"
         if method != "bootstrap"
         else "grows with resamples × (pairs + labels)"
     )
