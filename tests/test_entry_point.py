@@ -45,3 +45,57 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
         process.wait(timeout=60)
     assert first == b"section,label,measure,value\n"
     assert process.returncode == 0 and b"Traceback" not in err, err
+
+
+def _modules_after(tmp_path: Path, *args: str) -> set[str]:
+    """The clfeval modules a fresh interpreter has loaded after running ``clfeval ARGS`` (in process, output to a
+    file)."""
+    import sys
+
+    script = (
+        "import sys\nfrom clfeval.cli import main\n"
+        f"code = main({list(args)!r})\n"
+        "print(code, *sorted(m for m in sys.modules if m.startswith('clfeval')))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, check=True)
+    code, *modules = out.stdout.decode().split()
+    assert code == "0", out.stderr.decode()
+    return set(modules)
+
+
+def test_a_command_imports_what_it_runs_and_not_the_other_commands(tmp_path: Path) -> None:
+    """Start-up (issue 20): ``score`` does not load compare's tests, convert's and audit's inverse problems, the
+    finagle, the HTML page or the intervals it was not asked for; asking for them loads them."""
+    (tmp_path / "tiny.tsv").write_text("a\tb\nb\tb\na\ta\n")
+    others = {
+        "clfeval.infer.comparison",
+        "clfeval.infer.significance",
+        "clfeval.infer.crossvalidation",
+        "clfeval.inverse.audit",
+        "clfeval.inverse.conversion",
+        "clfeval.score.finagle",
+        "clfeval.report.page",
+        "clfeval.render.html",
+        "clfeval.render.plot",
+    }
+    for fmt in ("json", "text"):
+        loaded = _modules_after(tmp_path, "score", "tiny.tsv", "--format", fmt, "-o", f"out.{fmt}")
+        assert "clfeval.score.scorer" in loaded and not loaded & (others | {"clfeval.infer.intervals"}), loaded
+    assert "clfeval.infer.intervals" in _modules_after(tmp_path, "score", "tiny.tsv", "--ci", "delta", "-o", "ci.txt")
+    assert "clfeval.report.page" in _modules_after(tmp_path, "score", "tiny.tsv", "--format", "html", "-o", "r.html")
+    assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+    (tmp_path / "three.tsv").write_text("a\tb\ta\nb\tb\ta\na\ta\tb\n")
+    compare = _modules_after(
+        tmp_path, "compare", "three.tsv", "--gold-col", "1", "--pred-col", "2", "--pred-col", "3", "-o", "c.txt"
+    )
+    assert "clfeval.infer.comparison" in compare and "clfeval.inverse.audit" not in compare
+
+
+def test_every_command_still_has_its_whole_help() -> None:
+    """Only the command being run has its options built; each command's help is still whole, and the top-level
+    help lists every command with its purpose."""
+    top = run_cli_process("--help").stdout.decode()
+    for command in ("score", "compare", "cv", "count", "convert", "audit", "finagle"):
+        assert f"    {command}" in top
+    assert "--test {ar,bootstrap,mcnemar,sign}" in run_cli_process("compare", "--help").stdout.decode()
+    assert "--precision X" in run_cli_process("convert", "--help").stdout.decode()

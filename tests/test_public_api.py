@@ -190,3 +190,16 @@ def test_each_task_takes_arrays_counts_and_what_a_reader_returned(tmp_path) -> N
     assert from_file.inputs["file"].endswith("out.txt")
     with pytest.raises(clfeval.OptionError, match="belong"):
         clfeval.score(counted, pred)
+
+
+@pytest.mark.parametrize("package", ["count", "infer", "inverse", "read", "report", "score"])
+def test_every_name_of_a_lazy_package_resolves(package: str) -> None:
+    """The subpackages load their names on first use (clfeval/_lazy.py): each of ``__all__`` is found, is listed by
+    ``dir``, and an unknown name is an AttributeError, not an import of something else."""
+    import importlib
+
+    module = importlib.import_module(f"clfeval.{package}")
+    for name in module.__all__:
+        assert getattr(module, name) is not None and name in dir(module)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        module.no_such_name  # noqa: B018

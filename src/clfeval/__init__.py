@@ -39,7 +39,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["Reading", "Training"], "clfeval.read.reading"),
     "MultiLabel": "clfeval.count.labelsets",
     "Scoring": "clfeval.score.scoring",
-    "CI": "clfeval.infer.intervals",
+    "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
     **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
     **dict.fromkeys(

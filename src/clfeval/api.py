@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,12 +31,7 @@ from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts, MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
-from clfeval.infer.comparison import Comparison, Test, compare_counts
-from clfeval.infer.crossvalidation import CrossValidation, cross_validate
-from clfeval.infer.intervals import CI, with_intervals
-from clfeval.inverse.audit import Audit, audit_table
-from clfeval.inverse.conversion import check_decimals
-from clfeval.inverse.papers import read_figure_table
+from clfeval.infer.methods import CI
 from clfeval.read.arrays import (
     count_in_blocks,
     count_label_sets,
@@ -48,12 +43,16 @@ from clfeval.read.arrays import (
 from clfeval.read.inputs import Counted, check_count_kind, fold_names
 from clfeval.read.reading import Reading, Training
 from clfeval.score import scorer
-from clfeval.score.finagle import Finagle, check_rule, finagle_counts
 from clfeval.score.measures import label_measures
-from clfeval.score.metrics import metric_key
 from clfeval.score.ratios import f_key
 from clfeval.score.result import Scores
 from clfeval.score.scoring import Scoring
+
+if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
+    from clfeval.infer.comparison import Comparison, Test
+    from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.inverse.audit import Audit
+    from clfeval.score.finagle import Finagle
 
 __all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score"]
 
@@ -197,6 +196,8 @@ def score(
     result = scorer.score_counts(counted.counts, resolved, **provenance)
     if interval is None:
         return result
+    from clfeval.infer.intervals import with_intervals
+
     return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
 
 
@@ -225,6 +226,8 @@ def check_metrics(
         raise OptionError(f"{test.title} compares accuracy only: use --metric accuracy (or another --test)")
     if multilabel is None:
         return
+    from clfeval.score.metrics import metric_key
+
     task = "multi-label" if multilabel else "single-label"
     measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
     for name in names:
@@ -296,6 +299,8 @@ def compare(
     >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
     (0.375, True, 0.25)
     """
+    from clfeval.infer.comparison import Test, compare_counts
+
     chosen, paired = Scoring.of(scoring), Test.of(test)
     counted = _given(gold, preds, multilabel, blocks, "compare")
     if counted is None:
@@ -419,6 +424,8 @@ def cv(
         fold_counts, names = _count_folds(gold, pred, folds, ml)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
+    from clfeval.infer.crossvalidation import cross_validate
+
     return cross_validate(
         fold_counts,
         fold_names=names,
@@ -487,6 +494,8 @@ def finagle(
     >>> [(round(s.averages["macro"]["precision"], 4), s.accuracy) for s in r.scenarios.values()]
     [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
     """
+    from clfeval.score.finagle import check_rule, finagle_counts
+
     check_rule(threshold, expected_accuracy, bins)
     chosen = Scoring.of(scoring)
     counted = _given(gold, pred, None, None, "finagle", ("confidence", confidence))
@@ -541,6 +550,10 @@ def audit_file(
     ``train`` (a training file or :class:`~clfeval.Training`, its labels, or frequencies) gives the lfb
     weights.
     """
+    from clfeval.inverse.audit import audit_table
+    from clfeval.inverse.conversion import check_decimals
+    from clfeval.inverse.papers import read_figure_table
+
     check_decimals(decimals)
     if isinstance(beta, bool) or not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta > 0):
         raise OptionError(f"beta must be a positive number, not {beta!r}")

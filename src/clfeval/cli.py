@@ -14,7 +14,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -24,11 +24,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSetCounts, MultiLabel
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
-from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS, Test
-from clfeval.infer.intervals import CI, cost_note
-from clfeval.infer.significance import ALTERNATIVES
-from clfeval.inverse.conversion import COUNT_QUANTITIES, QUANTITIES, convert, convert_labels, reported
-from clfeval.inverse.papers import read_label_figures
+from clfeval.infer.methods import CI, cost_note
 from clfeval.output import write_text
 from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.read.columns import parse_column
@@ -48,8 +44,6 @@ from clfeval.read.matrix import MATRIX_ORIENTATIONS
 from clfeval.read.reading import Reading, Training
 from clfeval.read.text import read_text
 from clfeval.render import RENDERERS, check_render_options
-from clfeval.render.plot import write_plots
-from clfeval.score.finagle import check_rule
 from clfeval.score.labelset import LABEL_SOURCES
 from clfeval.score.ratios import UNDEFINED_POLICIES
 from clfeval.score.scoring import Scoring
@@ -66,6 +60,18 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+#: What each command does, in one line (the top-level help lists them).
+_HELP: dict[str, str] = {
+    "score": "score predictions against gold labels",
+    "count": "count files into a count file, to add up and score later",
+    "compare": "is system A really better than B? paired significance tests",
+    "cv": "cross-validation: pooled and mean-of-folds scores",
+    "convert": "reported scores back into counts: every integer table that fits",
+    "audit": "which average did a reported table use: AF or FA macro F1, weighted, micro, lfb",
+    "finagle": "how far macro precision moves when doubtful predictions go to one label (Van Asch §6)",
+}
 
 
 def _choices(registry: Any) -> str:
@@ -253,6 +259,8 @@ def _add_output_options(p: Any, figures: bool = False) -> Any:
 def _render(result: Any, args: argparse.Namespace, **options: Any) -> str:
     """The result in the asked format; with --plot, its figures written first (an error stops before any output)."""
     if args.plot:
+        from clfeval.render.plot import write_plots
+
         written = write_plots(result, args.plot)
         print(
             f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
@@ -264,7 +272,7 @@ def _render(result: Any, args: argparse.Namespace, **options: Any) -> str:
 def _add_score(sub: Any) -> None:
     p = sub.add_parser(
         "score",
-        help="score predictions against gold labels",
+        help=_HELP["score"],
         description="Score predictions against gold labels: per-label counts and measures, every average by "
         "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
         "default the last two, whitespace-separated, as TiMBL writes them); several files or a quoted "
@@ -319,7 +327,7 @@ def _add_input_arguments(p: Any) -> None:
 def _add_count(sub: Any) -> None:
     p = sub.add_parser(
         "count",
-        help="count files into a count file, to add up and score later",
+        help=_HELP["count"],
         description="Count the label columns of INPUT (the layouts of score; with --pred-col repeated, one column per "
         "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
         "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
@@ -350,9 +358,12 @@ def _add_count(sub: Any) -> None:
 
 
 def _add_compare(sub: Any) -> None:
+    from clfeval.infer.comparison import DIFFERENCE_INTERVALS, TESTS
+    from clfeval.infer.significance import ALTERNATIVES
+
     p = sub.add_parser(
         "compare",
-        help="is system A really better than B? paired significance tests",
+        help=_HELP["compare"],
         description="Test whether systems' scores on the same test set differ: approximate randomization "
         "(default), the paired bootstrap or McNemar's exact test, on any score clfeval reports. "
         "GOLD is the gold file and each PRED one system's predictions, line i against line i; or give "
@@ -454,7 +465,7 @@ def _add_compare(sub: Any) -> None:
 def _add_cv(sub: Any) -> None:
     p = sub.add_parser(
         "cv",
-        help="cross-validation: pooled and mean-of-folds scores",
+        help=_HELP["cv"],
         description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the score of "
         "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
         "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one "
@@ -494,9 +505,11 @@ def _add_cv(sub: Any) -> None:
 
 
 def _add_convert(sub: Any) -> None:
+    from clfeval.inverse.conversion import QUANTITIES
+
     p = sub.add_parser(
         "convert",
-        help="reported scores back into counts: every integer table that fits",
+        help=_HELP["convert"],
         description="Turn reported figures back into counts. Binary (one label against the rest): give any of the "
         "quantities below and get every integer table (tp, fp, fn, tn) consistent with them as rounded "
         "(a figure with d decimals stands for ±½·10⁻ᵈ; '75%%' works too), with what each implies; the "
@@ -525,6 +538,9 @@ def _add_convert(sub: Any) -> None:
 
 
 def _run_convert(args: argparse.Namespace) -> str:
+    from clfeval.inverse.conversion import COUNT_QUANTITIES, convert, convert_labels, reported
+    from clfeval.inverse.papers import read_label_figures
+
     names = (
         "tp",
         "fp",
@@ -559,7 +575,7 @@ def _run_convert(args: argparse.Namespace) -> str:
 def _add_audit(sub: Any) -> None:
     p = sub.add_parser(
         "audit",
-        help="which average did a reported table use: AF or FA macro F1, weighted, micro, lfb",
+        help=_HELP["audit"],
         description="Audit a reported table: for each averaged figure, say which formula reproduces it within the "
         "table's rounding — macro (AF: mean of per-label F), macro_fa (FA: F of macro P and macro R), "
         "weighted, micro, lfb — or that none does; flag label rows whose F is not the F of their P and "
@@ -607,7 +623,7 @@ def _run_audit(args: argparse.Namespace) -> str:
 def _add_finagle(sub: Any) -> None:
     p = sub.add_parser(
         "finagle",
-        help="how far macro precision moves when doubtful predictions go to one label (Van Asch §6)",
+        help=_HELP["finagle"],
         description="Score NORMAL (the predictions), CHANGED (every doubtful prediction changed to one target "
         "label) and UPPER (every wrong prediction changed to it: the bound of the trick) side by side, "
         "for every average, with accuracy: macro precision can rise without one more correct "
@@ -656,6 +672,8 @@ def _add_finagle(sub: Any) -> None:
 
 
 def _run_finagle(args: argparse.Namespace) -> str:
+    from clfeval.score.finagle import check_rule
+
     check_rule(args.threshold, args.expected_accuracy, args.bins)  # before a byte is read
     scoring = _scoring(args)
     reading = _reading(args, ReadingBar("clfeval: reading", sys.stderr))
@@ -888,6 +906,8 @@ def _run_count(args: argparse.Namespace) -> str:
 
 
 def _run_compare(args: argparse.Namespace) -> str:
+    from clfeval.infer.comparison import Test
+
     files = args.files
     pred_cols = [parse_column(c) for c in args.pred_col or []]
     metrics = [
@@ -976,18 +996,32 @@ def _run_cv(args: argparse.Namespace) -> str:
     return _render(result, args, matrix=not args.no_matrix)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``clfeval`` command."""
+#: The commands, in help order, and what adds each one's parser.
+_COMMANDS: dict[str, Callable[[Any], None]] = {
+    "score": _add_score,
+    "compare": _add_compare,
+    "cv": _add_cv,
+    "count": _add_count,
+    "convert": _add_convert,
+    "audit": _add_audit,
+    "finagle": _add_finagle,
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``clfeval`` command.
+
+    With ``command``, only that command's options are built (the others are listed by name and purpose, which is
+    all the top-level help shows): a command does not import what only another command's options name (compare's
+    tests, convert's quantities)."""
     parser = _Parser(prog="clfeval", description="Evaluate classifiers with every averaged score named.")
     parser.add_argument("--version", action="version", version=f"clfeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    _add_score(sub)
-    _add_compare(sub)
-    _add_cv(sub)
-    _add_count(sub)
-    _add_convert(sub)
-    _add_audit(sub)
-    _add_finagle(sub)
+    for name, add in _COMMANDS.items():
+        if command is None or name == command:
+            add(sub)
+        else:
+            sub.add_parser(name, help=_HELP[name])
     return parser
 
 
@@ -1022,7 +1056,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(given[0] if given and given[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
     args.command_line = shlex.join(["clfeval", *(sys.argv[1:] if argv is None else argv)])
     if not getattr(args, "run", None):

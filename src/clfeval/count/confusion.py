@@ -192,8 +192,11 @@ class ConfusionCounts:
 
     def seen_labels(self) -> tuple[set[str], set[str]]:
         """The labels that occur in the gold data, and in the predictions."""
-        labels = np.array(self.labels, dtype=object)
-        return set(labels[np.unique(self.gold)].tolist()), set(labels[np.unique(self.pred)].tolist())
+        labels, k = np.array(self.labels, dtype=object), len(self.labels)
+        # positions are < K: a bincount finds the used ones in O(cells + K) (np.unique sorts, and its first call
+        # imports numpy.ma, a tenth of a short run's start-up)
+        gold, pred = (np.flatnonzero(np.bincount(side, minlength=k)) for side in (self.gold, self.pred))
+        return set(labels[gold].tolist()), set(labels[pred].tolist())
 
     def entries(self) -> list[tuple[str, str, int]]:
         """The non-zero cells as (gold label, predicted label, count), in (gold, predicted) position order."""

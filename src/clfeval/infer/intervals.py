@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from statistics import NormalDist
 
 import numpy as np
@@ -12,9 +12,9 @@ import numpy as np
 from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
-from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, column_quantiles, jackknife_moments
 from clfeval.infer.delta import block_delta_variances, delta_variances, takahashi_variances
+from clfeval.infer.methods import CI, INTERVAL_METHODS, LONG_WORK, IntervalMethod, check_interval_options, cost_note
 from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.units import BlockUnits
 from clfeval.score.averages import AVERAGED
@@ -35,54 +35,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class IntervalMethod:
-    """A named way to make confidence intervals; ``resampling`` methods use ``resamples`` and ``seed``."""
-
-    name: str
-    short: str
-    definition: str
-    resampling: bool
-
-
-#: The interval methods, by name.
-INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
-    m.name: m
-    for m in (
-        IntervalMethod("none", "no intervals", "no intervals", False),
-        IntervalMethod(
-            "delta",
-            "Wald interval, delta-method standard error (Takahashi et al.)",
-            "Wald interval θ̂ ± z·se under the multinomial model of the counts, se by the delta method "
-            "(Takahashi et al. 2022's closed forms for micro, macro (AF) and macro (FA) F1 where they apply, "
-            "the generic delta method for every other score), clipped to the measure's range ([0, 1] for most)",
-            False,
-        ),
-        IntervalMethod(
-            "delta-logit",
-            "Wald interval on the logit scale (stays inside 0..1)",
-            "Wald interval on the logit scale, logit θ̂ ± z·se/(θ̂(1 − θ̂)), mapped back: stays inside (0, 1) (a "
-            "measure with another range, as MCC's [−1, 1], is placed in it first; one bounded on one side only goes on "
-            "the log scale); se by the delta method as for 'delta'",
-            False,
-        ),
-        IntervalMethod(
-            "bootstrap",
-            "percentile bootstrap from the counts",
-            "percentile interval of multinomial resamples of the counts (the instance-level bootstrap, drawn "
-            "per cell type)",
-            True,
-        ),
-        IntervalMethod(
-            "bootstrap-bca",
-            "BCa bootstrap from the counts",
-            "bias-corrected and accelerated (BCa) interval of multinomial resamples of the counts; acceleration "
-            "from the jackknife over instances",
-            True,
-        ),
-    )
-}
-
 _MEASURE_WORDS = {name: m.title for name, m in MEASURES.items()}
 _WHY = {name: m.undefined_when.replace("{label} is ", "") for name, m in MEASURES.items()}
 #: (smallest gold support or number of predictions of a label, number of errors) below which simulation
@@ -94,19 +46,6 @@ _FEW_COUNTS: Mapping[str, tuple[int, int]] = {
     "bootstrap": (30, 50),
     "bootstrap-bca": (10, 10),
 }
-
-
-def check_interval_options(method: str, confidence: float, resamples: int, seed: int | None) -> None:
-    """Refuse an unknown interval method, a confidence level outside (0, 1), fewer than 2 resamples or a seed
-    that is not a non-negative integer."""
-    if method not in INTERVAL_METHODS:
-        raise unknown_name("interval method", method, {k: m.definition for k, m in INTERVAL_METHODS.items()})
-    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
-        raise OptionError(f"confidence must be between 0 and 1 (e.g. 0.95), not {confidence!r}")
-    if not (isinstance(resamples, (int, np.integer)) and resamples >= 2):
-        raise OptionError(f"resamples must be an integer of at least 2, not {resamples!r}")
-    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
-        raise OptionError(f"seed must be a non-negative integer, not {seed!r}")
 
 
 def _labels_text(labels: list[str]) -> str:
@@ -171,43 +110,6 @@ def _closed_forms(scores: Scores) -> dict[Key, float]:
     return {("averages", name, "f"): v for name, v in variances.items()}
 
 
-#: Work (score evaluations × labels, plus draws over the cell types) above which an interval method says, before it
-#: starts and in its notes, that it is a long computation and why.
-LONG_WORK = 5 * 10**9
-
-
-def cost_note(method: str, n_types: int, n_labels: int, resamples: int = 0) -> str | None:
-    """A sentence saying why ``method`` will take long on ``n_types`` cell types (distinct (gold, predicted) pairs, or
-    label-set pairs) over ``n_labels`` labels, or ``None`` when its work is below :data:`LONG_WORK`.
-
-    Notes
-    -----
-    Every evaluation of the scores costs O(K) for K labels. BCa's jackknife evaluates them once per cell type, so
-    it grows with U·K; the bootstrap draws U counts and evaluates once per resample, R·(U + K). The delta method
-    differentiates the scores' per-label parts for all labels at once (:func:`~clfeval.infer.delta.delta_variances`):
-    O(U + K), never flagged.
-    """
-    if method in ("delta", "delta-logit"):
-        return None
-    if method == "bootstrap-bca":
-        evaluations, what = resamples + n_types, "one per resample, and one per pair for BCa's jackknife"
-    else:
-        evaluations, what = resamples, "one per resample"
-    work = evaluations * n_labels + resamples * n_types
-    if work <= LONG_WORK:
-        return None
-    grows = (
-        "grows with pairs × labels in this version; the percentile bootstrap's with resamples × (pairs + labels), "
-        "the delta method's with pairs + labels"
-        if method != "bootstrap"
-        else "grows with resamples × (pairs + labels)"
-    )
-    return (
-        f"{method} evaluates every score {evaluations:,} times, each over {n_labels:,} labels, for {n_types:,} "
-        f"distinct (gold, predicted) pairs ({what}): a long computation; its cost {grows}"
-    )
-
-
 def _new_seed() -> int:
     return int(np.random.SeedSequence().generate_state(1)[0])
 
@@ -224,55 +126,6 @@ def block_units(f: ScoreFunction, counts: ConfusionCounts | LabelSetCounts, bloc
     except KeyError as exc:
         raise ValueError(f"the blocks hold a row the counts do not: {exc.args[0]!r}") from None
     return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit)
-
-
-@dataclass(frozen=True)
-class CI:
-    """Which confidence interval every score gets: the method and its settings, in one group.
-
-    ``ci="bootstrap"`` anywhere means ``CI("bootstrap")``; give a ``CI`` to change a setting. Validated
-    when built.
-
-    Attributes
-    ----------
-    method
-        A name from :data:`INTERVAL_METHODS`: ``delta``, ``delta-logit``, ``bootstrap`` (percentile),
-        ``bootstrap-bca`` or ``none``.
-    confidence
-        Nominal coverage 1 − α, e.g. 0.95.
-    resamples, seed
-        The bootstrap's resamples and the seed of :func:`numpy.random.default_rng` (drawn from the
-        operating system when ``None``; the seed used is recorded in the result).
-
-    Examples
-    --------
-    >>> CI("bootstrap", resamples=2000, seed=7).resampling
-    True
-    """
-
-    method: str = "delta"
-    confidence: float = 0.95
-    resamples: int = 10_000
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        check_interval_options(self.method, self.confidence, self.resamples, self.seed)
-
-    @classmethod
-    def of(cls, value: str | CI | None) -> CI | None:
-        """A method's name → its group with the default settings; ``None`` or ``"none"`` → no intervals."""
-        if isinstance(value, CI):
-            return None if value.method == "none" else value
-        if value is None or value == "none":
-            return None
-        if not isinstance(value, str):
-            raise OptionError(f"ci is an interval method's name or a clfeval.CI, not {value!r}")
-        return cls(value)
-
-    @property
-    def resampling(self) -> bool:
-        """Whether the method resamples (and so uses ``resamples`` and ``seed``)."""
-        return INTERVAL_METHODS[self.method].resampling
 
 
 def with_intervals(

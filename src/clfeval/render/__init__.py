@@ -2,33 +2,42 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.errors import OptionError, unknown_name
-from clfeval.render.csv import render_csv
-from clfeval.render.html import render_html
-from clfeval.render.json import render_json
-from clfeval.render.latex import render_latex
-from clfeval.render.markdown import render_markdown
-from clfeval.render.text import render_text
-from clfeval.results import Result
-from clfeval.score.result import Scores
+
+if TYPE_CHECKING:
+    from clfeval.results import Result
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
 
+
+def _renderer(name: str) -> Callable[..., str]:
+    """The renderer ``render_<name>`` of ``clfeval.render.<name>``, imported when it is first called (a command
+    that writes JSON does not import the HTML page's builders)."""
+
+    def renderer(result: Result, **options: Any) -> str:
+        function: Callable[..., str] = getattr(importlib.import_module(f"clfeval.render.{name}"), f"render_{name}")
+        return function(result, **options)
+
+    renderer.__name__ = renderer.__qualname__ = f"render_{name}"
+    return renderer
+
+
 #: Output formats, by name: (renderer, one-line description).
 RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
-    "text": (render_text, "a terminal report: tables, the confusion matrix, and notes defining every average"),
-    "json": (render_json, "the versioned JSON contract (clfeval.score/2, clfeval.compare/2, clfeval.cv/2)"),
-    "markdown": (render_markdown, "the report's tables as Markdown"),
-    "csv": (render_csv, "tidy rows: section,label,measure,value"),
+    "text": (_renderer("text"), "a terminal report: tables, the confusion matrix, and notes defining every average"),
+    "json": (_renderer("json"), "the versioned JSON contract (clfeval.score/2, clfeval.compare/2, clfeval.cv/2)"),
+    "markdown": (_renderer("markdown"), "the report's tables as Markdown"),
+    "csv": (_renderer("csv"), "tidy rows: section,label,measure,value"),
     "latex": (
-        render_latex,
+        _renderer("latex"),
         "booktabs tables (per-label and averaged scores, with intervals), labels escaped, to paste into a paper",
     ),
     "html": (
-        render_html,
+        _renderer("html"),
         "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
         "plots with intervals, provenance; write it with -o report.html",
     ),
@@ -76,6 +85,7 @@ def _kinds_with(fmt: str) -> list[str]:
     from clfeval.inverse.audit import Audit
     from clfeval.inverse.conversion import Conversion
     from clfeval.score.finagle import Finagle
+    from clfeval.score.result import Scores
 
     kinds = (Scores, Comparison, CrossValidation, Conversion, Audit, Finagle)
     return [k.kind for k in kinds if fmt in k.formats]

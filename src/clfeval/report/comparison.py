@@ -199,5 +199,5 @@ def comparison_report(cmp: Comparison, *, matrix: bool = True) -> Report:
         tuple(cmp.warnings),
         tuple(notes),
         partial(comparison_rows, cmp),
-        page=comparison_page(cmp),
+        build_page=partial(comparison_page, cmp),
     )

@@ -78,4 +78,6 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
         f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
         f"{len(cv.pooled.labels)} labels"
     )
-    return Report(title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv), page=cv_page(cv))
+    return Report(
+        title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv), build_page=partial(cv_page, cv)
+    )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from clfeval.infer.intervals import INTERVAL_METHODS
+from clfeval.infer.methods import INTERVAL_METHODS
 from clfeval.report.tables import Bounds, Table, average_title
 from clfeval.score.averages import AVERAGED
 from clfeval.score.labelset import LABEL_SOURCES

@@ -6,15 +6,17 @@ comparison one row per (metric, pair). An undefined value is NaN here (the CSV r
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import SplitMatrix
-from clfeval.infer.comparison import Comparison
-from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.matrix import nonzero_cells
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.result import Scores
+
+if TYPE_CHECKING:
+    from clfeval.infer.comparison import Comparison
+    from clfeval.infer.crossvalidation import CrossValidation
 
 __all__ = ["comparison_rows", "cv_rows", "score_rows"]
 

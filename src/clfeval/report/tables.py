@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,8 +68,18 @@ class Report:
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
     tidy: Callable[[], list[list[Any]]] | None = None
-    paper: tuple[Any, ...] = ()
-    page: Any = None
+    build_paper: Callable[[], tuple[Any, ...]] | None = None
+    build_page: Callable[[], Any] | None = None
+
+    @cached_property
+    def paper(self) -> tuple[Any, ...]:
+        """The tables for a paper, built when a renderer first asks (LaTeX): ``()`` for results without them."""
+        return () if self.build_paper is None else self.build_paper()
+
+    @cached_property
+    def page(self) -> Any:
+        """What the HTML page shows beyond the tables, built when first asked: ``None`` for results without one."""
+        return None if self.build_page is None else self.build_page()
 
 
 def average_title(name: str, scores: Scores) -> str:
@@ -180,8 +190,16 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
     tables += _matrix_table(scores) if matrix else []
     notes = scores_notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
-    from clfeval.report.page import score_page  # the page and the paper tables build on this module's tables
-    from clfeval.report.paper import score_paper_tables
+
+    def paper() -> tuple[Any, ...]:
+        from clfeval.report.paper import score_paper_tables  # it builds on this module's tables
+
+        return score_paper_tables(scores, tables)
+
+    def page() -> Any:
+        from clfeval.report.page import score_page  # it builds on this module's tables
+
+        return score_page(scores)
 
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
     return Report(
@@ -190,8 +208,8 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
         tuple(scores.warnings),
         tuple(notes),
         partial(score_rows, scores, matrix),
-        score_paper_tables(scores, tables),
-        score_page(scores),
+        paper,
+        page,
     )
 
 
