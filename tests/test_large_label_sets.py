@@ -283,3 +283,24 @@ def test_the_delta_method_evaluates_the_scores_a_fixed_number_of_times(monkeypat
         assert variances[f.index(("per_label", label, "precision"))] == pytest.approx(p * (1 - p) / (n * q), rel=1e-8)
     interval = clfeval.with_intervals(result, "delta").intervals
     assert interval is not None and interval.get(("averages", "macro", "f")) is not None
+
+
+def test_json_stays_valid_when_a_label_holds_the_entry_separator() -> None:
+    """Objects of scalars are written by the C encoder and split at ', "' into one entry per line; a label (a key)
+    or a reason (a string) that itself ends in ', ' must not be split (it made a raw newline inside a JSON string:
+    invalid JSON)."""
+    gold = ["a, ", "b", 'c, "d', "b", "a, ", "e", "b"]
+    pred = ["a, ", "b", "b", 'c, "d', "b", "a, ", "a, "]
+    result = clfeval.score(gold, pred, ci="delta")
+    parsed = json.loads(result.to_json())
+    assert set(parsed["per_label"]) == {"a, ", "b", 'c, "d', "e"}
+    assert parsed["averages"]["lfb"]["weights"]["a, "] == pytest.approx(2 / 7)
+    assert any(pointer.startswith("/per_label/e/") for pointer in parsed["ci"]["not_estimable"])
+    assert json.loads(result.to_json(indent=None)) == parsed
+    # the reasons are keyed by JSON Pointer, each label escaped (RFC 6901: ~ as ~0, / as ~1)
+    slashed = clfeval.score(["x/y~z", "b", "b"], ["b", "b", "b"], ci="delta")  # x/y~z never predicted
+    from clfeval.score.result import json_pointer
+
+    expected = {json_pointer(k, "f1"): v for k, v in slashed.intervals.not_estimable.items()}
+    assert json.loads(slashed.to_json())["ci"]["not_estimable"] == expected
+    assert "/per_label/x~1y~0z/precision_ci" in expected

@@ -86,11 +86,8 @@ def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> N
     elif isinstance(value, NumberTable) and value:
         text = json.dumps(value)
         out.append("[" + inner + text[1:-1].replace("], [", "]," + (inner or " ") + "[") + close + "]")
-    elif isinstance(value, dict) and value and all(map(_numeric, value.values())):
-        # an object of numbers and intervals (a per-label row), by the C encoder (json.dumps with an indent is pure
-        # Python): in its one-line text ', "' only separates entries, as a quote inside a key is written \"
-        text = json.dumps(value, ensure_ascii=False)
-        out.append("{" + inner + text[1:-1].replace(', "', "," + (inner or " ") + '"') + close + "}")
+    elif isinstance(value, dict) and value and (line := _flat_object(value, inner, close)) is not None:
+        out.append(line)
     elif isinstance(value, dict) and value:
         out.append("{")
         for n, (key, item) in enumerate(value.items()):
@@ -109,11 +106,32 @@ def _write_json(value: Any, indent: int | None, level: int, out: list[str]) -> N
         out.append(json.dumps(value, ensure_ascii=False))
 
 
-def _numeric(value: Any) -> bool:
-    """Whether ``value`` is a number, null, or a list of those (an interval): JSON text with no string in it."""
-    if value is None or isinstance(value, (int, float)):
+def _flat_object(value: dict[Any, Any], inner: str, close: str) -> str | None:
+    """An object of scalars and intervals (a per-label row, the reasons of the scores with no interval) one entry per
+    line, through the C encoder (``json.dumps`` with an indent is pure Python); ``None`` when a value is an object or
+    a nested list, or a key or string holds the separator ``, "`` itself (a label ``a, ``), which the split would
+    cut."""
+    if not all(map(_flat, value.values())):
+        return None
+    text = json.dumps(value, ensure_ascii=False)[1:-1]
+    if text.count(', "') != len(value) - 1:
+        return None
+    return "{" + inner + text.replace(', "', "," + (inner or " ") + '"') + close + "}"
+
+
+#: The types of a JSON scalar (numpy's float64 is a float too, found by the isinstance below).
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
+def _flat(value: Any) -> bool:
+    """Whether ``value`` is a scalar (number, string, boolean, null) or a list of scalars (an interval): JSON text
+    with no object or nested list in it."""
+    kind = type(value)
+    if kind in _SCALARS:
         return True
-    return isinstance(value, list) and all(v is None or isinstance(v, (int, float)) for v in value)
+    if kind is list:
+        return all(type(v) in _SCALARS or isinstance(v, (int, float, str)) for v in value)
+    return isinstance(value, (int, float, str))
 
 
 def _builder(path: str) -> Any:

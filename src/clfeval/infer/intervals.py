@@ -336,8 +336,8 @@ def _wald(
     not_estimable: dict[Key, str],
     remarks: dict[Key, str],
 ) -> None:
-    for i, key in enumerate(f.keys):
-        theta, var = float(estimate[i]), float(variances[i])
+    ranges: dict[str, tuple[float, float]] = {}  # by measure: one registry lookup each, not one per score
+    for key, theta, var in zip(f.keys, estimate.tolist(), variances.tolist()):
         if math.isnan(theta):
             not_estimable[key] = "the estimate is undefined (NaN, from a 0/0 under --zero-division nan)"
         elif key in boundary:
@@ -345,7 +345,10 @@ def _wald(
         elif not math.isfinite(var):
             not_estimable[key] = "the delta-method variance is not finite"
         else:
-            bottom, top = _range(key, f.task)
+            measure = key[0] if len(key) == 1 else key[-1]
+            if measure not in ranges:
+                ranges[measure] = _range(key, f.task)
+            bottom, top = ranges[measure]
             if logit and not bottom < theta < top:
                 not_estimable[key] = (
                     f"the estimate is {theta:g}: the logit interval needs {bottom:g} < estimate < {top:g}"

@@ -105,6 +105,26 @@ def json_pointer(key: Key, f_name: str) -> str:
     return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+def _by_pointer(by_key: Mapping[Key, str], f_name: str) -> dict[str, str]:
+    """``by_key`` keyed by :func:`json_pointer`, each label and measure escaped once (10⁵ labels have up to 10⁶
+    scores with no interval)."""
+    parts: dict[str, str] = {}
+
+    def part(name: str) -> str:
+        if name not in parts:
+            parts[name] = "/" + name.replace("~", "~0").replace("/", "~1")
+        return parts[name]
+
+    names: dict[str, str] = {}
+    out = {}
+    for key, value in by_key.items():
+        last = key[-1]
+        if last not in names:
+            names[last] = part(_json_name(last, f_name) + "_ci")
+        out["".join(part(p) for p in key[:-1]) + names[last]] = value
+    return out
+
+
 def _json_name(measure: str, f_name: str) -> str:
     return {"f": f_name, "f_wilson": f"{f_name}_wilson"}.get(measure, measure)
 
@@ -314,7 +334,7 @@ class Scores(Result):
             "seed": iv.seed,
             "unit": iv.unit,
             "n_units": iv.n_units,
-            "not_estimable": {json_pointer(k, fk): v for k, v in iv.not_estimable.items()},
-            "remarks": {json_pointer(k, fk): v for k, v in iv.remarks.items()},
+            "not_estimable": _by_pointer(iv.not_estimable, fk),
+            "remarks": _by_pointer(iv.remarks, fk),
             "notes": list(iv.notes),
         }
