@@ -19,6 +19,8 @@ over the contenders (``--repeats``, default 1; the median time and the highest p
    file (its size is the *JSON MB* column; it is what the checks below read). Above 100 labels its confusion
    matrix is written as its non-zero cells (``"layout": "sparse"``, ``"cells": [[i, j, n], …]``).
 2. ``clfeval score FILE --no-matrix``: the text report without the confusion matrix (output dropped).
+2b. ``clfeval score FILE --format json --ci delta``: the same JSON with a delta-method confidence interval beside
+   every score (8 per label, every average and overall measure), kept in a file.
 3. scikit-learn (``SKLEARN_SCRIPT`` below, run with ``python -c``): ``polars.read_csv`` of the file, the labels
    made integer codes (a ``pl.Enum`` over the sorted union of gold and predicted labels, so scikit-learn sorts
    small integers rather than millions of Python strings), then ``precision_recall_fscore_support`` with
@@ -52,7 +54,8 @@ gives ``n_instances`` = N; its ``averages.macro.f1`` equals scikit-learn's macro
 number, or, if that child was stopped before printing it, one computed here the same way) within 1e-9; its
 confusion matrix has ``"layout": "sparse"`` above 100 labels (``"dense"`` at or below), and its non-zero cells
 number U, the distinct (gold, predicted) pairs counted here with polars (``df.unique().height``, as a lazy
-streaming query) and add up to N.
+streaming query) and add up to N. The ``--ci delta`` JSON has the same ``n_instances`` and macro F1 as the plain
+JSON, its ``ci.method`` is ``delta`` and macro F1 has an interval around its estimate.
 """
 
 from __future__ import annotations
@@ -215,7 +218,7 @@ class Row(ChildRow):
         """Read what the first run wrote (the JSON lines a Python child printed; the size of clfeval's JSON)."""
         if self.stdout is None or not self.stdout.exists():
             return
-        if self.kind == "clfeval-json":
+        if self.kind in ("clfeval-json", "clfeval-delta"):
             self.json_bytes = self.stdout.stat().st_size
         else:
             for line in self.stdout.read_text(encoding="utf-8").splitlines():
@@ -234,6 +237,9 @@ def file_rows(k: int, n: int, path: Path, repeats: int, limit: float, torch_ok: 
                 stdout=out / f"{stem}.json", kind="clfeval-json", reference=True, **shared),
             Row("clfeval score FILE --no-matrix", argv=[CLFEVAL, "score", str(path), "--no-matrix"],
                 kind="clfeval-text", **shared),
+            Row("clfeval score FILE --format json --ci delta",
+                argv=[CLFEVAL, "score", str(path), "--format", "json", "--ci", "delta"],
+                stdout=out / f"{stem}.delta.json", kind="clfeval-delta", **shared),
             Row("scikit-learn (polars read, codes)", argv=[PYTHON, "-c", SKLEARN_SCRIPT, str(path)],
                 stdout=out / f"{stem}.sklearn.jsonl", kind="sklearn", **shared)]
     if torch_ok:
@@ -306,12 +312,22 @@ def check(rows: list[Row]) -> str:
         problems.append(f"{nonzero:,} non-zero matrix cells, the file has {pairs:,} distinct pairs")
     if total != n:
         problems.append(f"the matrix cells add up to {total:,}, expected {n:,}")
+    delta = next(r for r in rows if r.kind == "clfeval-delta")
+    delta_text = "--ci delta stopped at the limit: not checked"
+    if delta.completed:
+        with_ci = json.loads(delta.stdout.read_text(encoding="utf-8"))
+        interval = with_ci["averages"]["macro"].get("f1_ci")
+        if with_ci["n_instances"] != n or with_ci["averages"]["macro"]["f1"] != macro:
+            problems.append("the --ci delta JSON's n_instances or macro F1 differs from the plain JSON's")
+        if with_ci["ci"]["method"] != "delta" or interval is None or not interval[0] <= macro <= interval[1]:
+            problems.append(f"--ci delta: method {with_ci['ci']['method']!r}, macro F1 interval {interval!r}")
+        delta_text = f"--ci delta: the same n and macro F1, interval [{interval[0]:.6f}, {interval[1]:.6f}]"
     if problems:
         raise SystemExit(f"CHECK FAILED at {where} ({path.name}):\n  " + "\n  ".join(problems))
     text = (f"{where}: n_instances = {n:,}; macro F1 {macro:.12f} = {source} to 1e-9"
             + (" (and classification_report's macro avg)" if len(printed) > 1 else "")
             + f"; layout {layout!r} with {pairs:,} non-zero cells = the file's distinct pairs U, adding up to N; "
-            f"{labels:,} labels")
+            f"{labels:,} labels; {delta_text}")
     log(f"check {text}")
     return text
 
@@ -344,7 +360,8 @@ def sweep_table(rows: list[Row], by: str) -> list[str]:
     head = [by, "labels", "distinct pairs U", "contender", "reps", "time s", "peak MiB", "JSON MB", "calls s"]
     body = []
     for row in rows:
-        json_mb = f"{row.json_bytes / 1e6:,.1f}" if row.kind == "clfeval-json" and row.completed else "–"
+        kept = row.kind in ("clfeval-json", "clfeval-delta") and row.completed
+        json_mb = f"{row.json_bytes / 1e6:,.1f}" if kept else "–"
         body.append([f"{row.k if by == 'K' else row.n:,}", f"{row.labels:,}", f"{row.pairs:,}", row.contender,
                      str(len(row.times)), time_cell(row), rss_cell(row), json_mb, calls_cell(row)])
     return md_table(head, body, right={0, 1, 2, 4, 5, 6, 7, 8})
@@ -431,6 +448,7 @@ def main() -> int:
                                                                                TORCHMETRICS_SCRIPT)])
     sections += commands_section(["clfeval score FILE --format json > OUT.json",
                                   "clfeval score FILE --no-matrix > /dev/null",
+                                  "clfeval score FILE --format json --ci delta > OUT.delta.json",
                                   "python -c \"$SKLEARN_SCRIPT\" FILE   # below"]
                                  + ([] if missing else ["python -c \"$TORCHMETRICS_SCRIPT\" FILE   # below"]),
                                  scripts)
