@@ -12,7 +12,14 @@ import pytest
 
 import clfeval
 from clfeval.infer import bootstrap as bootstrap_module
-from clfeval.infer.bootstrap import bca_levels, bootstrap_replicates, jackknife_moments, jackknife_replicates
+from clfeval.infer.bootstrap import (
+    bca_levels,
+    bootstrap_replicates,
+    jackknife_moments,
+    jackknife_replicates,
+    label_jackknife_moments,
+    type_jackknife_moments,
+)
 from clfeval.infer.delta import delta_variances, takahashi_variances, type_delta_variances
 from clfeval.infer.proportion import wilson_interval
 from clfeval.score.statistics import ScoreFunction
@@ -218,6 +225,52 @@ def test_count_bootstrap_has_the_distribution_of_the_instance_bootstrap() -> Non
         se_mean = math.hypot(ours.std() / math.sqrt(len(ours)), reference.std() / math.sqrt(len(reference)))
         assert abs(ours.mean() - reference.mean()) < 4 * se_mean, key
         assert ours.std() / reference.std() == pytest.approx(1, abs=0.12), key
+
+
+def _same_jackknife(f: ScoreFunction) -> None:
+    """The label-parts jackknife moments against the type-by-type reference, score by score."""
+    for fast, reference in zip(label_jackknife_moments(f), type_jackknife_moments(f)):
+        assert np.array_equal(np.isnan(fast), np.isnan(reference))
+        fine = ~np.isnan(reference)
+        close = np.isclose(fast[fine], reference[fine], rtol=1e-7, atol=1e-12)
+        keys = np.array(f.keys, dtype=object)[fine]
+        assert close.all(), [(k, a, b) for k, a, b, ok in zip(keys, fast[fine], reference[fine], close) if not ok][:5]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_label_parts_jackknife_matches_the_type_by_type_reference(seed: int) -> None:
+    """BCa's acceleration, single- and multi-label: label sets smaller than the table, β = 2, every zero-division
+    value and undefined policy, lfb from training data, one label predicted for all, perfect predictions."""
+    rng = np.random.default_rng(200 + seed)
+    k, n = int(rng.integers(3, 8)), int(rng.integers(20, 300))
+    gold = [str(x) for x in rng.integers(0, k, n)]
+    pred = [str(x) for x in np.where(rng.random(n) < 0.6, [int(g) for g in gold], rng.integers(0, k + 2, n))]
+    labels = [str(x) for x in range(k)]
+    for g, p in [(gold, pred), (gold, ["0"] * n), (gold, gold)]:
+        for zd in (0, 1, "nan"):
+            for undefined in ("include", "exclude"):
+                scoring = clfeval.Scoring(
+                    labels=labels[: int(rng.integers(2, k + 1))], zero_division=zd, undefined=undefined, beta=2.0
+                )
+                _same_jackknife(ScoreFunction.of(clfeval.score(g, p, scoring=scoring)))
+        train = [str(x) for x in rng.integers(0, k + 1, 3 * n)]
+        _same_jackknife(ScoreFunction.of(clfeval.score(g, p, scoring=clfeval.Scoring(train=train))))
+    sets = list("abcdef")
+    gold_sets = [[x for x in sets if rng.random() < 0.3] for _ in range(120)]
+    pred_sets = [[x for x in sets if (x in g and rng.random() < 0.8) or rng.random() < 0.15] for g in gold_sets]
+    for zd in (0, "nan"):
+        for undefined in ("include", "exclude"):
+            scoring = clfeval.Scoring(labels=sets[: int(rng.integers(2, 7))], zero_division=zd, undefined=undefined)
+            _same_jackknife(ScoreFunction.of(clfeval.score(gold_sets, pred_sets, multilabel=True, scoring=scoring)))
+
+
+def test_label_parts_jackknife_at_many_labels_matches_the_reference() -> None:
+    rng = np.random.default_rng(5)
+    k, n = 300, 2000
+    weights = 1 / np.arange(1, k + 1)
+    gold = rng.choice(k, n, p=weights / weights.sum())
+    pred = np.where(rng.random(n) < 0.5, gold, rng.choice(k, n, p=weights / weights.sum()))
+    _same_jackknife(ScoreFunction.of(clfeval.score([f"l{x:03d}" for x in gold], [f"l{x:03d}" for x in pred])))
 
 
 def test_bca_jackknife_per_cell_type_equals_the_instance_jackknife() -> None:

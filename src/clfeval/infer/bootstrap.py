@@ -14,9 +14,20 @@ from statistics import NormalDist
 import numpy as np
 
 from clfeval.infer.units import BlockUnits
+from clfeval.score.averages import AVERAGED
+from clfeval.score.measures import Tallies
+from clfeval.score.parts import Pair, linear_spread
 from clfeval.score.statistics import ScoreFunction
 
-__all__ = ["bca_levels", "bootstrap_replicates", "column_quantiles", "jackknife_moments", "jackknife_replicates"]
+__all__ = [
+    "bca_levels",
+    "bootstrap_replicates",
+    "column_quantiles",
+    "jackknife_moments",
+    "jackknife_replicates",
+    "label_jackknife_moments",
+    "type_jackknife_moments",
+]
 
 #: Floats held at once by one batch of resamples (about 64 MiB); bounds memory for any number of resamples.
 _BATCH_FLOATS = 8_000_000
@@ -92,9 +103,18 @@ def _leave_one_block_out(f: ScoreFunction, units: BlockUnits) -> Iterator[tuple[
 def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Σ_u c_u (θ̄ − θ₍u₎)² and Σ_u c_u (θ̄ − θ₍u₎)³ of the instance jackknife, per score (length S each).
 
-    Two passes over the cell types in chunks (the weighted mean θ̄, then the centred moments), so
-    memory stays bounded however many types and scores there are.
+    Over instances, from each label's parts (:func:`label_jackknife_moments`: O(types + labels)); over blocks
+    (``units``), every score with each kind of block left out, in two passes over the kinds in chunks (the
+    weighted mean θ̄, then the centred moments), so memory stays bounded however many kinds and scores there are.
     """
+    if units is None:
+        return label_jackknife_moments(f)
+    return type_jackknife_moments(f, units)
+
+
+def type_jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`jackknife_moments` by evaluating every score with one instance of each type (or one block of each
+    kind) left out: O(types × labels), the reference for :func:`label_jackknife_moments`."""
     c = f.weights if units is None else units.multiplicity
 
     def passes() -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -162,3 +182,124 @@ def bca_levels(
         arg = np.where(ok, z0 + shifted / np.where(ok, denom, 1.0), 0.0)
         levels.append(np.array([normal.cdf(x) for x in arg]))
     return levels[0], levels[1], ~valid
+
+
+def _weighted_moments(c: np.ndarray, values: np.ndarray, n: float) -> tuple[float, float]:
+    """Σ c (θ̄ − θ)² and Σ c (θ̄ − θ)³ of values θ with weights c, θ̄ = Σ cθ / n."""
+    mean = c @ values / n
+    dev = mean - values
+    return float(c @ dev**2), float(c @ dev**3)
+
+
+def label_jackknife_moments(f: ScoreFunction) -> tuple[np.ndarray, np.ndarray]:
+    """The instance jackknife's moments (see :func:`jackknife_moments`) from each label's parts, O(types + labels).
+
+    Notes
+    -----
+    Leaving one instance of type u out takes M_u from the sums. A label λ that u does not touch keeps its tp, fp
+    and fn, and its tn drops by one (N − 1): its values are the same for every such type, a_λ; a label u touches
+    (one of u's few entries) has its own. So a per-label score's replicates are a_λ, with weight N minus the
+    instances of the types that touch λ, and one value per (type, label) entry. A score Φ(R) of summed parts
+    R_r = Σ_λ ψ_r(λ) has R_r(u) = S'_r + Σ_{λ touched by u} [ψ_r(λ without u) − ψ_r(λ with tn − 1)], S'_r the
+    sum with every tn − 1: the parts of the touched labels are evaluated side by side, as columns of one table
+    (each with its own position in the table and lfb weight). Linear κ's pair sum Σ_ij |i − j| t_i p_j loses
+    (W p)_g + (W t)_p − |g − p| for a type of gold g and prediction p.
+    """
+    cells, c = f.cells, f.weights
+    n = float(c.sum())
+    u_total, k, width = cells.n_types, len(cells.labels), len(cells.table)
+    base = cells.sums(c[None, :])
+    t = cells.tallies(base)
+    second, third = np.full(len(f.keys), np.nan), np.full(len(f.keys), np.nan)
+    # every label with tn − 1: one instance left out that does not touch it
+    untouched = base.copy()
+    untouched[:, cells.column("n")] -= 1
+    rows, cols, vals = cells.rows, cells.cols, cells.vals
+    in_labels = cols < 4 * width
+    block, label = np.divmod(cols[in_labels], width)
+    groups, group_of = np.unique(rows[in_labels].astype(np.int64) * width + label, return_inverse=True)
+    group_type, group_label = np.divmod(groups, width)
+    change = np.stack(
+        [
+            np.bincount(group_of, weights=np.where(block == b, vals[in_labels], 0.0), minlength=len(groups))
+            for b in range(4)
+        ]
+    )
+    # the touched labels' counts with the type's instance left out (tn = N − 1 − (present − Δpresent)), the columns
+    # of the label set first
+    order = np.argsort(group_label >= k, kind="stable")
+    group_type, group_label, change = group_type[order], group_label[order], change[:, order]
+    in_set = int(np.count_nonzero(group_label < k))
+    counts = [a[0][group_label] for a in (t.tp, t.fp, t.fn, t.tn)]
+    left = [counts[0] - change[0], counts[1] - change[1], counts[2] - change[2], counts[3] - 1 + change[3]]
+    scalars = {}
+    for name in cells.scalar_columns():
+        position = cells.column(name).start
+        mine = cols == position
+        scalars[name] = base[0, position] - np.bincount(rows[mine], weights=vals[mine], minlength=u_total)
+    with np.errstate(all="ignore"):
+        per_label, untouched_parts = f.separated(untouched)
+        frequencies = None if f.train_frequencies is None else np.asarray(f.train_frequencies)[group_label[:in_set]]
+        side_by_side = Tallies(
+            left[0][None, :],
+            left[1][None, :],
+            left[2][None, :],
+            left[3][None, :],
+            in_set,
+            np.array([n - 1]),
+            np.zeros(1),
+            positions=group_label.astype(np.float64),
+        )
+        group_values, group_parts = f.parts_of(side_by_side, tuple(map(str, range(in_set))), frequencies)
+        columns = {key: i for i, key in enumerate(f.keys)}
+
+        # per-label scores: a_λ for the types that leave λ alone, one value per (type, λ) entry otherwise
+        touched = np.bincount(group_label[:in_set], weights=c[group_type[:in_set]], minlength=k)
+        alone = n - touched
+        label_index = {lab: i for i, lab in enumerate(cells.labels)}
+        for m, values in per_label.items():
+            a, v = values[0], group_values[m][0]
+            w = c[group_type[:in_set]]
+            mean = (alone * a + np.bincount(group_label[:in_set], weights=w * v, minlength=k)) / n
+            dev_a, dev_v = mean - a, mean[group_label[:in_set]] - v
+            m2 = alone * dev_a**2 + np.bincount(group_label[:in_set], weights=w * dev_v**2, minlength=k)
+            m3 = alone * dev_a**3 + np.bincount(group_label[:in_set], weights=w * dev_v**3, minlength=k)
+            for lab, i in label_index.items():
+                key = ("per_label", lab, m)
+                if key in columns:
+                    second[columns[key]], third[columns[key]] = m2[i], m3[i]
+
+        # every other score: its parts' sums with each type left out, combined
+        empty = np.zeros((1, 0))
+        left_out = Tallies(
+            empty,
+            empty,
+            empty,
+            empty,
+            k,
+            scalars["n"],
+            scalars["exact"],
+            disagreement={w: scalars[f"kappa_{w}"] for w in ("linear", "quadratic") if f"kappa_{w}" in scalars},
+            samples=(
+                {m: (scalars[f"sum_{m}"], scalars[f"defined_{m}"]) for m in AVERAGED} if cells.multilabel else None
+            ),
+        )
+        for group, parts in untouched_parts.items():
+            reduced: dict[str, np.ndarray] = {}
+            for r, part in parts.items():
+                if isinstance(part, Pair):  # linear κ: the full data's pair sum, less the left-out instance's pairs
+                    assert cells.positions is not None
+                    g, p = cells.positions
+                    gold, pred = part.gold[0], part.pred[0]
+                    total = float(part.total()[0])
+                    reduced[r] = total - linear_spread(pred)[g] - linear_spread(gold)[p] + np.abs(g - p)
+                    continue
+                values = np.asarray(part)[0]
+                mine = in_set if len(values) == k else len(group_label)
+                own = np.asarray(group_parts[group][r])[0][:mine] - values[group_label[:mine]]
+                reduced[r] = values.sum() + np.bincount(group_type[:mine], weights=own, minlength=u_total)
+            for score, replicates in f.combined_with(group, reduced, left_out).items():
+                if score in columns:
+                    values = np.broadcast_to(np.asarray(replicates, dtype=np.float64), (u_total,))
+                    second[columns[score]], third[columns[score]] = _weighted_moments(c, values, n)
+    return second, third

@@ -87,29 +87,20 @@ def cost_note(method: str, n_types: int, n_labels: int, resamples: int = 0) -> s
 
     Notes
     -----
-    Every evaluation of the scores costs O(K) for K labels. BCa's jackknife evaluates them once per cell type, so
-    it grows with U·K; the bootstrap draws U counts and evaluates once per resample, R·(U + K). The delta method
-    differentiates the scores' per-label parts for all labels at once (:func:`~clfeval.infer.delta.delta_variances`):
-    O(U + K), never flagged.
+    Every evaluation of the scores costs O(K) for K labels. The bootstrap draws U counts and evaluates once per
+    resample, R·(U + K); BCa adds its jackknife and the delta method its derivatives, both from each label's parts
+    of the scores (:func:`~clfeval.infer.bootstrap.label_jackknife_moments`,
+    :func:`~clfeval.infer.delta.delta_variances`): O(U + K), never flagged.
     """
-    if method in ("delta", "delta-logit"):
+    if method not in ("bootstrap", "bootstrap-bca"):
         return None
-    if method == "bootstrap-bca":
-        evaluations, what = resamples + n_types, "one per resample, and one per pair for BCa's jackknife"
-    else:
-        evaluations, what = resamples, "one per resample"
-    work = evaluations * n_labels + resamples * n_types
+    work = resamples * (n_labels + n_types)
     if work <= LONG_WORK:
         return None
-    grows = (
-        "grows with pairs × labels in this version; the percentile bootstrap's with resamples × (pairs + labels), "
-        "the delta method's with pairs + labels"
-        if method != "bootstrap"
-        else "grows with resamples × (pairs + labels)"
-    )
     return (
-        f"{method} evaluates every score {evaluations:,} times, each over {n_labels:,} labels, for {n_types:,} "
-        f"distinct (gold, predicted) pairs ({what}): a long computation; its cost {grows}"
+        f"{method} evaluates every score {resamples:,} times (one per resample), each over {n_labels:,} labels, and "
+        f"draws {resamples:,} resamples of {n_types:,} distinct (gold, predicted) pairs: a long computation; its cost "
+        "grows with resamples × (pairs + labels)"
     )
 
 

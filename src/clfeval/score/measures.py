@@ -81,6 +81,9 @@ class Tallies:
     exact: np.ndarray
     disagreement: Mapping[str, np.ndarray] = field(default_factory=dict)
     samples: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None
+    #: The position of each column in the table's order (weighted κ's i and j): 0, 1, … unless the columns are
+    #: other labels' (the jackknife's single labels side by side).
+    positions: np.ndarray | None = None
 
     def label_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """tp, fp, fn, tn over the label set L (the first ``k`` labels)."""
@@ -279,7 +282,7 @@ def _kappa_parts(weights: str) -> Callable[[Tallies, Setting], Parts]:
             return {"hit": t.tp, "chance": gold * (t.n[..., None] - pred)}
         if weights == "linear":
             return {"chance": Pair(gold, pred)}
-        positions = np.arange(np.shape(gold)[-1], dtype=np.float64)
+        positions = np.arange(np.shape(gold)[-1], dtype=np.float64) if t.positions is None else t.positions
         squares = positions**2
         return {
             "g0": gold,

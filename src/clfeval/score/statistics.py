@@ -222,11 +222,17 @@ class ScoreFunction:
     def _inputs(self, sums: np.ndarray) -> tuple[Setting, Tallies, LabelCounts, dict[str, Values], AverageInput]:
         """What the measures read from the sums (shape (B, D)): the tallies, the per-label counts and measures over
         the label set, and the averages' input."""
+        return self._read(self.cells.tallies(np.asarray(sums, dtype=np.float64)))
+
+    def _read(
+        self, t: Tallies, labels: Sequence[str] | None = None, frequencies: np.ndarray | None = None
+    ) -> tuple[Setting, Tallies, LabelCounts, dict[str, Values], AverageInput]:
+        """What the measures read from tallies ``t``: by default of the table's labels; or of other columns, named
+        ``labels`` (as many as ``t.k``), with their lfb training ``frequencies`` when there are such."""
         setting = Setting(self.beta, self.zero_division, self.task)
         per_measures, _, averaged, _ = self._plan
-        t = self.cells.tallies(np.asarray(sums, dtype=np.float64))
         tp, fp, fn, tn = t.label_set()
-        lc = LabelCounts.trusted(self.cells.labels, tp, fp, fn, tn, t.n)
+        lc = LabelCounts.trusted(self.cells.labels if labels is None else tuple(labels), tp, fp, fn, tn, t.n)
         per = {m: MEASURES[m].compute(tp, fp, fn, tn, setting) for m in per_measures}
         samples = None
         if t.samples is not None:
@@ -237,18 +243,29 @@ class ScoreFunction:
             self.beta,
             self.zero_division,
             self.undefined,
-            None if self.train_frequencies is None else np.asarray(self.train_frequencies, dtype=np.float64),
+            frequencies if labels is not None else self._train,
             samples,
             averaged,
         )
         return setting, t, lc, per, inp
+
+    @cached_property
+    def _train(self) -> np.ndarray | None:
+        return None if self.train_frequencies is None else np.asarray(self.train_frequencies, dtype=np.float64)
 
     def separated(self, sums: np.ndarray) -> tuple[dict[str, np.ndarray], dict[Group, Parts]]:
         """The scores of :attr:`keys` taken apart, for the sums ``weights @ M`` (shape (B, D)): each per-label
         measure's values over the label set ((B, K)), and the per-label parts of every average and overall measure
         (:class:`~clfeval.score.parts.Separable`), by group: ``("averages", name)`` or ``("overall", measure)``.
         :meth:`combined` turns sums of the parts back into scores."""
-        setting, t, _, per, inp = self._inputs(sums)
+        return self.parts_of(self.cells.tallies(np.asarray(sums, dtype=np.float64)))
+
+    def parts_of(
+        self, t: Tallies, labels: Sequence[str] | None = None, frequencies: np.ndarray | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[Group, Parts]]:
+        """:meth:`separated` of tallies ``t`` (see :meth:`_read` for ``labels`` and ``frequencies``: the jackknife
+        evaluates the parts of single labels with one instance left out, side by side as the columns of ``t``)."""
+        setting, t, _, per, inp = self._read(t, labels, frequencies)
         _, average_names, _, overall_wanted = self._plan
         parts: dict[Group, Parts] = {("averages", name): AVERAGES[name].compute.parts(inp) for name in average_names}
         for m in overall_wanted:
@@ -260,7 +277,11 @@ class ScoreFunction:
     def combined(self, group: Group, reduced: Mapping[str, np.ndarray], sums: np.ndarray) -> dict[Key, np.ndarray]:
         """The scores of ``group`` (see :meth:`separated`) from the sums of its parts over the labels (arrays of any
         shape that broadcasts with the rows of ``sums``, whose scalar sums — N, exact matches … — they read)."""
-        setting, t, _, _, inp = self._inputs(sums)
+        return self.combined_with(group, reduced, self.cells.tallies(np.asarray(sums, dtype=np.float64)))
+
+    def combined_with(self, group: Group, reduced: Mapping[str, np.ndarray], t: Tallies) -> dict[Key, np.ndarray]:
+        """:meth:`combined` with the scalar sums of tallies ``t`` (whose per-label arrays it does not read)."""
+        setting, t, _, _, inp = self._read(t, () if np.shape(t.tp)[-1] == 0 else None)
         kind, name = group
         if kind == "averages":
             values = AVERAGES[name].compute.combine(reduced, inp)
