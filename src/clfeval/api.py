@@ -292,6 +292,7 @@ def compare(
 
     Examples
     --------
+    >>> from clfeval import Test
     >>> gold = list("abcabcab")
     >>> r = compare(gold, {"X": list("abcabaac"), "Y": list("aacbbacc")}, metrics=["macro.f1", "accuracy"],
     ...             test=Test(seed=1))
