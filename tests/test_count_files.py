@@ -301,16 +301,18 @@ def test_more_public_count_objects_refuse_what_is_not_a_count() -> None:
             clfeval.score(given)
 
 
-def test_too_many_labels_for_dense_multilabel_tables_is_a_clear_error() -> None:
+def test_multilabel_counts_over_more_labels_than_a_dense_table_score_and_only_a_dense_view_is_refused() -> None:
+    """20,000 labels stopped multi-label scoring (a dense pairs × labels table of 3 GiB); the counts are sparse now,
+    and only asking for the split-count matrix as a dense array is refused, clearly."""
     k = 20_000
     gold = [[f"l{i}"] for i in range(k)]
     pred = [[f"l{(i + 1) % k}"] for i in range(k)]
-    with pytest.raises(
-        InputError,
-        match="multi-label counts over 20,000 distinct label-set pairs as a dense pairs × "
-        r"labels table, which would take 3\.0 GiB",
-    ):
-        clfeval.score(gold, pred, multilabel=True)
+    result = clfeval.score(gold, pred, multilabel=True)
+    rows = result.per_label
+    assert len(rows) == k and all((r.tp, r.fp, r.fn, r.tn) == (0, 1, 1, k - 2) for r in rows.values())
+    assert result.confusion.gold_counts.tolist() == [1.0] * k
+    with pytest.raises(InputError, match="split-count confusion matrix as a dense K×K table, which would take"):
+        _ = result.confusion.gold_view
 
 
 def test_training_labels_in_memory_are_split_as_the_data_was(tmp_path: Path) -> None:

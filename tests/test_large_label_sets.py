@@ -16,6 +16,7 @@ import pytest
 
 import clfeval
 from clfeval.count.document import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
+from clfeval.count.limits import MAX_DENSE_LABELS
 from clfeval.errors import InputError
 from tests.conftest import run_cli
 
@@ -305,3 +306,80 @@ def test_json_stays_valid_when_a_label_holds_the_entry_separator() -> None:
     expected = {json_pointer(k, "f1"): v for k, v in slashed.intervals.not_estimable.items()}
     assert json.loads(slashed.to_json())["ci"]["not_estimable"] == expected
     assert "/per_label/x~1y~0z/precision_ci" in expected
+
+
+def test_multi_label_counts_over_twenty_thousand_labels_score_like_scikit_learn() -> None:
+    """Multi-label counts over more labels than a dense (pairs × labels) table or a (K+1)² split-count matrix may
+    hold: per-label counts, every average and the split-count matrix come from each pair's occurrences. Oracles:
+    scikit-learn on a sparse indicator matrix, and a per-instance count."""
+    from scipy.sparse import csr_matrix
+    from sklearn.metrics import multilabel_confusion_matrix, precision_recall_fscore_support
+
+    rng = np.random.default_rng(20)
+    k, n = 40_000, 12_000
+    gold = [sorted({f"t{i}" for i in rng.integers(0, k, rng.integers(1, 4))}) for _ in range(n)]
+    pred = [sorted({g[0], *(f"t{i}" for i in rng.integers(0, k, rng.integers(0, 3)))}) for g in gold]
+    result = clfeval.score(gold, pred, multilabel=True, ci=clfeval.CI("bootstrap", resamples=20, seed=3))
+    labels = list(result.labels)
+    assert len(labels) > MAX_DENSE_LABELS  # the most a dense table over the labels was allowed
+    where = {lab: i for i, lab in enumerate(labels)}
+
+    def indicator(sets: list[list[str]]) -> csr_matrix:
+        cols = [where[lab] for s in sets for lab in s]
+        rows = [i for i, s in enumerate(sets) for _ in s]
+        return csr_matrix((np.ones(len(cols), dtype=np.int64), (rows, cols)), shape=(n, len(labels)))
+
+    y_true, y_pred = indicator(gold), indicator(pred)
+    tables = multilabel_confusion_matrix(y_true, y_pred)
+    lc = result.counts.label_counts(labels)
+    assert (lc.tp.tolist(), lc.fp.tolist(), lc.fn.tolist(), lc.tn.tolist()) == (
+        tables[:, 1, 1].tolist(),
+        tables[:, 0, 1].tolist(),
+        tables[:, 1, 0].tolist(),
+        tables[:, 0, 0].tolist(),
+    )
+    for average in ("macro", "micro", "weighted", "samples"):
+        p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=0)
+        got = result.averages[average]
+        assert (got["precision"], got["recall"], got["f"]) == pytest.approx((p, r, f), abs=1e-12), average
+    matrix = result.confusion
+    assert isinstance(matrix, clfeval.SplitMatrix) and matrix.labels[-1] == "∅"
+    support = Counter(lab for s in gold for lab in s)
+    predicted = Counter(lab for s in pred for lab in s)
+    rows = matrix.gold_totals
+    cols = np.bincount(matrix.pred, weights=matrix.predicted_counts, minlength=len(matrix.labels))
+    assert [rows[where[lab]] for lab in labels] == pytest.approx([support[lab] for lab in labels])
+    assert [cols[where[lab]] for lab in labels] == pytest.approx([predicted[lab] for lab in labels])
+    data = result.to_dict()
+    assert data["confusion_matrix"]["layout"] == "sparse" and len(data["confusion_matrix"]["cells"]) == len(matrix.gold)
+    assert result.intervals is not None and "other (" in result.render("text")
+
+
+def test_occurrences_equal_the_dense_multiplicity_tables() -> None:
+    """A pair's occurrences are the non-zero columns of its rows in the dense gold and predicted multiplicity
+    tables over the label set (duplicates kept, labels outside the set left out, empty sets)."""
+    from clfeval.count.labelsets import occurrences_of
+
+    rng = np.random.default_rng(8)
+    names = [f"x{i}" for i in range(9)]
+    pairs = [
+        (tuple(sorted(rng.choice(names, rng.integers(0, 4)))), tuple(sorted(rng.choice(names, rng.integers(0, 4)))))
+        for _ in range(60)
+    ]
+    label_set = names[:6]  # x6..x8 occur but are left out
+    occ = occurrences_of(pairs, label_set)
+    dense_g = np.zeros((len(pairs), len(label_set)), dtype=np.int64)
+    dense_p = np.zeros_like(dense_g)
+    for row, (g, p) in enumerate(pairs):
+        for lab in g:
+            if lab in label_set:
+                dense_g[row, label_set.index(lab)] += 1
+        for lab in p:
+            if lab in label_set:
+                dense_p[row, label_set.index(lab)] += 1
+    r, c = np.nonzero((dense_g > 0) | (dense_p > 0))
+    assert (occ.row.tolist(), occ.label.tolist()) == (r.tolist(), c.tolist())
+    assert occ.gold.tolist() == dense_g[r, c].tolist() and occ.pred.tolist() == dense_p[r, c].tolist()
+    assert occ.labels_per_row().tolist() == ((dense_g > 0) | (dense_p > 0)).sum(axis=1).tolist()
+    empty = occurrences_of(pairs, [])
+    assert len(empty.row) == 0 and empty.labels_per_row().tolist() == [0] * len(pairs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
@@ -19,8 +20,10 @@ __all__ = [
     "LabelSet",
     "LabelSetCounts",
     "MultiLabel",
+    "Occurrences",
     "SplitMatrix",
     "canonical_set",
+    "occurrences_of",
 ]
 
 LabelSet = tuple[str, ...]
@@ -113,11 +116,13 @@ class MultiLabel:
 
 @dataclass(frozen=True, eq=False)
 class SplitMatrix:
-    """Van Asch's split-count confusion matrix for multi-label data (§5.2, Table 7).
+    """Van Asch's split-count confusion matrix for multi-label data (§5.2, Table 7), held as its non-zero cells.
 
-    ``labels`` ends with the empty set ``"∅"``. ``gold_view[g, p]`` adds up, along each row,
-    to the gold frequency of ``g``; ``predicted_view[g, p]`` adds up, down each column, to
-    the predicted frequency of ``p``.
+    ``labels`` ends with the empty set ``"∅"``. Cell ``i`` is row ``gold[i]``, column ``pred[i]`` (positions in
+    ``labels``, sorted by row, then column), with the value ``gold_counts[i]`` in the gold-row view and
+    ``predicted_counts[i]`` in the predicted-column view; every other cell is 0 in both. The gold-row view adds up,
+    along each row, to the gold frequency of its label; the predicted-column view, down each column, to the
+    predicted frequency of its label.
 
     Notes
     -----
@@ -125,12 +130,37 @@ class SplitMatrix:
     diagonal of both views. The leftovers G' = G ∖ P and P' = P ∖ G are spread: in the gold
     view each g ∈ G' adds 1/|P'| to (g, p) for every p ∈ P'; in the predicted view each
     p ∈ P' adds 1/|G'| to (g, p) for every g ∈ G'. A leftover with nothing opposite goes to
-    the empty row or column ∅.
+    the empty row or column ∅. Held sparse, the matrix costs O(cells) whatever the number of labels; the dense
+    views :attr:`gold_view` and :attr:`predicted_view` are built only when asked for.
     """
 
     labels: tuple[str, ...]
-    gold_view: np.ndarray
-    predicted_view: np.ndarray
+    gold: np.ndarray
+    pred: np.ndarray
+    gold_counts: np.ndarray
+    predicted_counts: np.ndarray
+
+    @property
+    def gold_view(self) -> np.ndarray:
+        """The gold-row view as a dense (K+1)×(K+1) array."""
+        return self._dense(self.gold_counts)
+
+    @property
+    def predicted_view(self) -> np.ndarray:
+        """The predicted-column view as a dense (K+1)×(K+1) array."""
+        return self._dense(self.predicted_counts)
+
+    @property
+    def gold_totals(self) -> np.ndarray:
+        """Each row's sum in the gold-row view: the label's gold frequency (∅'s: predicted leftovers unmatched)."""
+        return np.bincount(self.gold, weights=self.gold_counts, minlength=len(self.labels))
+
+    def _dense(self, values: np.ndarray) -> np.ndarray:
+        size = len(self.labels)
+        check_dense(size, what="the multi-label split-count confusion matrix as a dense K×K table")
+        out = np.zeros((size, size))
+        out[self.gold, self.pred] = values
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,6 +207,11 @@ class LabelSetCounts:
         return cls(counter, duplicates, empty)
 
     @property
+    def weights(self) -> np.ndarray:
+        """Each unique pair's count, in the order of :attr:`pairs` (int64)."""
+        return self._weights
+
+    @property
     def n_instances(self) -> int:
         """Number of instances counted."""
         return int(self._weights.sum())
@@ -204,21 +239,10 @@ class LabelSetCounts:
             return self
         return self.__add__(other)
 
-    def indicator(self, label_set: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Multiplicity matrices ``G[u, λ]`` and ``P[u, λ]`` over the unique pairs u, and the weights."""
-        index = {lab: i for i, lab in enumerate(label_set)}
-        u, k = len(self._keys), len(label_set)
-        check_dense(k, rows=u)
-        g_mat = np.zeros((u, k), dtype=np.int64)
-        p_mat = np.zeros((u, k), dtype=np.int64)
-        for row, (g, p) in enumerate(self._keys):
-            for lab in g:
-                if lab in index:
-                    g_mat[row, index[lab]] += 1
-            for lab in p:
-                if lab in index:
-                    p_mat[row, index[lab]] += 1
-        return g_mat, p_mat, self._weights
+    def occurrences(self, label_set: Sequence[str]) -> Occurrences:
+        """Each unique pair's labels from ``label_set``, with their multiplicities in the gold and predicted sets
+        (rows in the order of :attr:`pairs`)."""
+        return occurrences_of(self._keys, label_set)
 
     def label_counts(self, label_set: Sequence[str]) -> LabelCounts:
         """One-vs-rest counts of each label in ``label_set``.
@@ -232,12 +256,11 @@ class LabelSetCounts:
         Van Asch's prose (§5.1: gold occurrences that are not λ, minus fp_λ) gives the same
         tn on his Table 6 but differs in general (it can even be negative).
         """
-        g_mat, p_mat, w = self.indicator(label_set)
-        both = np.minimum(g_mat, p_mat)
-        tp = w @ both
-        fp = w @ (p_mat - both)
-        fn = w @ (g_mat - both)
-        tn = w @ ((g_mat == 0) & (p_mat == 0)).astype(np.int64)
+        occ = self.occurrences(label_set)
+        w = self._weights[occ.row]
+        both = np.minimum(occ.gold, occ.pred)
+        tp, fp, fn = (occ.label_sums(w * v) for v in (both, occ.pred - both, occ.gold - both))
+        tn = self.n_instances - occ.label_sums(w)  # the instances whose pairs hold λ on neither side
         return LabelCounts(tuple(label_set), tp, fp, fn, tn, self.n_instances)
 
     def exact_matches(self) -> int:
@@ -245,33 +268,106 @@ class LabelSetCounts:
         return int(sum(w for (g, p), w in zip(self._keys, self._weights) if g == p))
 
     def split_matrix(self, labels: Sequence[str]) -> SplitMatrix:
-        """The split-count confusion matrix over ``labels`` (which must hold every label that occurs) plus ∅."""
+        """The split-count confusion matrix over ``labels`` (which must hold every label that occurs) plus ∅.
+
+        Notes
+        -----
+        Each unique pair adds its weighted share to the cells its leftovers meet (:class:`SplitMatrix`); the
+        contributions are gathered into arrays and added up per cell, O(contributions + cells), never a K×K table.
+        """
         names = tuple(labels) + ("∅",)
         index = {lab: i for i, lab in enumerate(labels)}
         empty = len(labels)
-        check_dense(len(names), what="the multi-label split-count confusion matrix as a dense K×K table")
-        gold_view = np.zeros((len(names), len(names)))
-        pred_view = np.zeros((len(names), len(names)))
-        for (g, p), w in zip(self._keys, self._weights):
+        rows: list[int] = []
+        cols: list[int] = []
+        gold_parts: list[float] = []
+        pred_parts: list[float] = []
+
+        def add(cell_row: int, cell_col: int, gold_part: float, pred_part: float) -> None:
+            rows.append(cell_row)
+            cols.append(cell_col)
+            gold_parts.append(gold_part)
+            pred_parts.append(pred_part)
+
+        for (g, p), w in zip(self._keys, self._weights.tolist()):
             left_g, left_p = Counter(g), Counter(p)
             matched = left_g & left_p
             for lab, c in matched.items():
-                gold_view[index[lab], index[lab]] += w * c
-                pred_view[index[lab], index[lab]] += w * c
+                add(index[lab], index[lab], w * c, w * c)
             left_g -= matched
             left_p -= matched
             n_g, n_p = sum(left_g.values()), sum(left_p.values())
             if n_g and n_p:
                 for lab_g, cg in left_g.items():
                     for lab_p, cp in left_p.items():
-                        cell = index[lab_g], index[lab_p]
-                        gold_view[cell] += w * cg * cp / n_p  # each gold leftover spreads 1 over P'
-                        pred_view[cell] += w * cp * cg / n_g  # each predicted leftover spreads 1 over G'
+                        # each gold leftover spreads 1 over P', each predicted leftover 1 over G'
+                        add(index[lab_g], index[lab_p], w * cg * cp / n_p, w * cp * cg / n_g)
             else:  # leftovers with nothing opposite: unsplit, the same in both views
                 for lab, c in left_g.items():
-                    gold_view[index[lab], empty] += w * c
-                    pred_view[index[lab], empty] += w * c
+                    add(index[lab], empty, w * c, w * c)
                 for lab, c in left_p.items():
-                    gold_view[empty, index[lab]] += w * c
-                    pred_view[empty, index[lab]] += w * c
-        return SplitMatrix(names, gold_view, pred_view)
+                    add(empty, index[lab], w * c, w * c)
+        size = len(names)
+        keys = np.asarray(rows, dtype=np.int64) * size + np.asarray(cols, dtype=np.int64)
+        cells, which = np.unique(keys, return_inverse=True)
+        gold_counts = np.bincount(which, weights=np.asarray(gold_parts, dtype=np.float64), minlength=len(cells))
+        pred_counts = np.bincount(which, weights=np.asarray(pred_parts, dtype=np.float64), minlength=len(cells))
+        return SplitMatrix(names, cells // size, cells % size, gold_counts, pred_counts)
+
+
+@dataclass(frozen=True, eq=False)
+class Occurrences:
+    """The labels of unique (gold set, predicted set) pairs, sparse: one entry per (pair, label) where the label is
+    in either set.
+
+    Entry ``i`` says that pair ``row[i]`` holds label ``label[i]`` (a position in the label set) ``gold[i]``
+    times in its gold set and ``pred[i]`` times in its predicted set; entries are sorted by row, then label. A
+    label of neither set has no entry: the table costs O(occurrences), not O(pairs × K).
+    """
+
+    row: np.ndarray
+    label: np.ndarray
+    gold: np.ndarray
+    pred: np.ndarray
+    n_rows: int
+    n_labels: int
+
+    def row_sums(self, values: np.ndarray) -> np.ndarray:
+        """Σ of ``values`` (one per entry) over each row's entries (int64 in, int64 out)."""
+        out = np.zeros(self.n_rows, dtype=np.asarray(values).dtype)
+        np.add.at(out, self.row, values)
+        return out
+
+    def label_sums(self, values: np.ndarray) -> np.ndarray:
+        """Σ of ``values`` (one per entry) over each label's entries."""
+        out = np.zeros(self.n_labels, dtype=np.asarray(values).dtype)
+        np.add.at(out, self.label, values)
+        return out
+
+    def labels_per_row(self) -> np.ndarray:
+        """How many labels of the set each row holds on either side."""
+        return np.bincount(self.row, minlength=self.n_rows).astype(np.int64)
+
+
+def occurrences_of(pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequence[str]) -> Occurrences:
+    """The :class:`Occurrences` of ``label_set``'s labels in ``pairs`` (rows in the order given); labels outside
+    the set are left out.
+
+    Notes
+    -----
+    One pass lists each side's label positions per pair; the (row, label) keys of both sides are made unique with
+    one sort and each side's multiplicities counted with a ``bincount``.
+    """
+    index = {lab: i for i, lab in enumerate(label_set)}
+    k = len(label_set)
+    keys = []
+    for side in (0, 1):
+        found = [[index[lab] for lab in pair[side] if lab in index] for pair in pairs]
+        lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        labels = np.fromiter(chain.from_iterable(found), dtype=np.int64, count=int(lengths.sum()))
+        keys.append(np.repeat(np.arange(len(found), dtype=np.int64), lengths) * max(k, 1) + labels)
+    entries, which = np.unique(np.concatenate(keys), return_inverse=True)
+    n_gold = len(keys[0])
+    gold = np.bincount(which[:n_gold], minlength=len(entries)).astype(np.int64)
+    pred = np.bincount(which[n_gold:], minlength=len(entries)).astype(np.int64)
+    return Occurrences(entries // max(k, 1), entries % max(k, 1), gold, pred, len(pairs), k)

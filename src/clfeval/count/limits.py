@@ -100,19 +100,16 @@ def _first_not_number(values: Any, what: str) -> tuple[str, Any] | None:
     return None
 
 
-def check_dense(k: int, source: str | None = None, rows: int | None = None, what: str | None = None) -> None:
-    """Refuse counts over more labels than a dense table can hold here: single-label counts are a K×K matrix;
-    multi-label counts a (distinct label-set pairs) × K table (``rows``) and a (K+1)×(K+1) split-count matrix
-    (``what`` names the table)."""
-    cells = k * k if rows is None else rows * k
+def check_dense(k: int, source: str | None = None, what: str | None = None) -> None:
+    """Refuse a dense K×K table over more labels than it can hold here (``what`` names the table; default:
+    single-label counts as a dense matrix). Counts themselves are sparse; a dense table is built only when asked for
+    (:attr:`ConfusionCounts.cells`, :attr:`SplitMatrix.gold_view`, a matrix file)."""
+    cells = k * k
     if cells > MAX_DENSE_LABELS**2:
         gib = cells * 8 / 2**30
-        if what is None and rows is None:
-            what = "single-label counts as a dense K×K matrix"
-        elif what is None:
-            what = f"multi-label counts over {rows:,} distinct label-set pairs as a dense pairs × labels table"
         raise InputError(
-            f"{k:,} distinct labels: this version of clfeval holds {what}, which would take "
+            f"{k:,} distinct labels: this version of clfeval holds "
+            f"{what or 'single-label counts as a dense K×K matrix'}, which would take "
             f"{gib:,.1f} GiB; it takes at most {MAX_DENSE_LABELS**2:,} cells "
             f"({MAX_DENSE_LABELS**2 * 8 / 2**30:.0f} GiB, e.g. {MAX_DENSE_LABELS:,} labels)",
             source,

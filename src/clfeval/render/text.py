@@ -30,9 +30,13 @@ def visible(text: str) -> str:
 _NUMBERS = (float, int)
 
 
+#: Characters beyond ASCII that reports write themselves, each one column wide (the interval mark †, ∅, dashes).
+_NARROW = str.maketrans("", "", "†‡–—−…·×±≤≥≈∅")
+
+
 def _width(text: str) -> int:
     """Terminal columns of ``text``: wide (CJK) characters take two, combining marks none."""
-    if text.isascii():  # numbers and most labels: one column a character
+    if text.isascii() or text.translate(_NARROW).isascii():  # numbers and most labels: one column a character
         return len(text)
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 

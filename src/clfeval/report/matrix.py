@@ -3,7 +3,7 @@ and column for many, and the most frequent confusions.
 
 A matrix of K labels has K² cells; every report that draws or prints it (text, Markdown, LaTeX, the heat map)
 shows at most :data:`MAX_SHOWN_LABELS` labels and says how many it added up. The JSON and CSV outputs keep every
-non-zero cell. Single-label counts are folded from their non-zero cells, never from a K×K table.
+non-zero cell. Counts are folded from their non-zero cells, never from a K×K table.
 """
 
 from __future__ import annotations
@@ -65,16 +65,15 @@ def shown_matrix(
 
     Notes
     -----
-    Single-label counts are folded from their non-zero cells: each cell (g, p) goes to (g', p'), a label's new
-    position or ``other``'s, with one ``bincount`` of limit² bins: O(cells + K).
+    Counts are folded from their non-zero cells (a split-count matrix's, each view): each cell (g, p) goes to
+    (g', p'), a label's new position or ``other``'s, with one ``bincount`` of limit² bins: O(cells + K).
     """
     labels = tuple(confusion.labels)
     k = len(labels)
     split = isinstance(confusion, SplitMatrix)
-    if isinstance(confusion, SplitMatrix):
-        support = np.asarray(confusion.gold_view, dtype=np.float64).sum(axis=1)
-    else:
-        support = confusion.gold_totals.astype(np.float64)
+    support = confusion.gold_totals.astype(np.float64)
+    if split:  # a label's row of the gold-row view adds up to its gold frequency, a whole number: ties stay ties
+        support = np.rint(support)
     order = _by_support(support, split) if by_support or k > limit else np.arange(k)
     tail = [k - 1] if split else []
     if k > limit:
@@ -89,19 +88,13 @@ def shown_matrix(
     if tail:
         position[tail] = len(shown) - 1
     size = len(shown)
+    keys = position[confusion.gold] * size + position[confusion.pred]
     if isinstance(confusion, SplitMatrix):
-        cells = _fold_dense(np.asarray(confusion.gold_view, dtype=np.float64), position, size)
-        column_cells = _fold_dense(np.asarray(confusion.predicted_view, dtype=np.float64), position, size)
+        cells = np.bincount(keys, weights=confusion.gold_counts, minlength=size * size).reshape(size, size)
+        column_cells = np.bincount(keys, weights=confusion.predicted_counts, minlength=size * size).reshape(size, size)
     else:
-        keys = position[confusion.gold] * size + position[confusion.pred]
         cells = column_cells = np.bincount(keys, weights=confusion.count, minlength=size * size).reshape(size, size)
     return ShownMatrix(shown, cells, column_cells, folded, k)
-
-
-def _fold_dense(table: np.ndarray, position: np.ndarray, size: int) -> np.ndarray:
-    out = np.zeros((size, size))
-    np.add.at(out, (position[:, None], position[None, :]), table)
-    return out
 
 
 def top_confusions(confusion: ConfusionCounts, n: int = TOP_CONFUSIONS) -> list[tuple[str, str, int, float]]:
@@ -124,10 +117,9 @@ def nonzero_cells(confusion: ConfusionCounts | SplitMatrix) -> list[tuple[str, s
     predicted-column views (a cell non-zero in either)."""
     labels = confusion.labels
     if isinstance(confusion, SplitMatrix):
-        gold_view, predicted_view = np.asarray(confusion.gold_view), np.asarray(confusion.predicted_view)
-        g, p = np.nonzero((gold_view != 0) | (predicted_view != 0))
+        m = confusion
         return [
             (labels[i], labels[j], (float(a), float(b)))
-            for i, j, a, b in zip(g.tolist(), p.tolist(), gold_view[g, p].tolist(), predicted_view[g, p].tolist())
+            for i, j, a, b in zip(m.gold.tolist(), m.pred.tolist(), m.gold_counts.tolist(), m.predicted_counts.tolist())
         ]
     return [(g, p, (c,)) for g, p, c in confusion.entries()]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.labelsets import LabelSetCounts, Occurrences
 from clfeval.score.measures import MEASURES, Setting, averaged_measures
 from clfeval.score.parts import Parts, Separable
 from clfeval.score.ratios import ratio
@@ -70,9 +70,8 @@ class SampleSums:
     @classmethod
     def of(cls, counts: LabelSetCounts, label_set: Sequence[str], beta: float) -> SampleSums:
         """The sums of multi-label ``counts`` over ``label_set``."""
-        g_mat, p_mat, w = counts.indicator(label_set)
-        values = instance_measures(g_mat, p_mat, beta)
-        w = w.astype(np.float64)
+        values = instance_measures(counts.occurrences(label_set), beta)
+        w = counts.weights.astype(np.float64)
         return cls(
             {m: w @ v for m, (v, _) in values.items()},
             {m: w @ d.astype(np.float64) for m, (_, d) in values.items()},
@@ -80,22 +79,20 @@ class SampleSums:
         )
 
 
-def instance_measures(gold: np.ndarray, pred: np.ndarray, beta: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Each instance's value of every averaged measure over the label set, 0 where undefined, and where defined.
-
-    ``gold[u, λ]`` and ``pred[u, λ]`` count label λ in instance u's gold and predicted lists.
+def instance_measures(occurrences: Occurrences, beta: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each unique pair's value of every averaged measure over the label set, 0 where undefined, and where defined.
 
     Notes
     -----
     Each instance is one count table over the label set: tp = I = Σ_λ min(gold, pred), fp = |pred| − I,
     fn = |gold| − I, tn = the labels in neither list; each measure is its per-label formula on those
-    (P = I/|pred|, R = I/|gold|, F_β = (1+β²)I/(β²|gold| + |pred|), Jaccard = I/|gold ∪ pred| …).
+    (P = I/|pred|, R = I/|gold|, F_β = (1+β²)I/(β²|gold| + |pred|), Jaccard = I/|gold ∪ pred| …). The sums run
+    over each pair's occurrences only, O(occurrences), and tn = K − the labels the pair holds.
     """
-    gold = np.asarray(gold)
-    pred = np.asarray(pred)
-    tp = np.minimum(gold, pred).sum(axis=1)
-    fp, fn = pred.sum(axis=1) - tp, gold.sum(axis=1) - tp
-    tn = ((gold == 0) & (pred == 0)).sum(axis=1)
+    occ = occurrences
+    tp = occ.row_sums(np.minimum(occ.gold, occ.pred))
+    fp, fn = occ.row_sums(occ.pred) - tp, occ.row_sums(occ.gold) - tp
+    tn = occ.n_labels - occ.labels_per_row()
     setting = Setting(beta, 0.0, "multi-label")
     out = {}
     for m in AVERAGED:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelsets import LabelSet, LabelSetCounts
+from clfeval.count.labelsets import LabelSet, LabelSetCounts, occurrences_of
 from clfeval.score.averages import AVERAGED, instance_measures
 from clfeval.score.labelset import sort_labels
 from clfeval.score.measures import Tallies
@@ -213,24 +213,19 @@ class CellTypes:
         :meth:`clfeval.LabelSetCounts.label_counts`."""
         labels = tuple(label_set)
         k = len(labels)
-        counts = LabelSetCounts(dict.fromkeys(pairs, 1))  # indicator rows in the order of ``pairs``
-        g_mat, p_mat, _ = counts.indicator(labels)
-        order = {key: i for i, key in enumerate(counts.pairs)}
-        perm = np.array([order[key] for key in pairs], dtype=np.int64)
-        g_mat, p_mat = g_mat[perm], p_mat[perm]
-        both = np.minimum(g_mat, p_mat)
+        occ = occurrences_of(pairs, labels)
+        both = np.minimum(occ.gold, occ.pred)
         u = np.arange(len(pairs))
         rows, cols, vals = [], [], []
-        for block, mat in enumerate((both, p_mat - both, g_mat - both, ((g_mat > 0) | (p_mat > 0)).astype(int))):
-            r, c = np.nonzero(mat)
-            rows.append(r)
-            cols.append(block * k + c)
-            vals.append(mat[r, c].astype(np.float64))
+        for block, part in enumerate((both, occ.pred - both, occ.gold - both, np.ones(len(occ.row), dtype=np.int64))):
+            rows.append(occ.row)
+            cols.append(block * k + occ.label)
+            vals.append(part.astype(np.float64))
         exact = np.array([g == p for g, p in pairs], dtype=bool)
         rows += [u, u[exact]]
         cols += [np.full(len(u), 4 * k), np.full(int(exact.sum()), 4 * k + 1)]
         vals += [np.ones(len(u)), np.ones(int(exact.sum()))]
-        values = instance_measures(g_mat, p_mat, beta)
+        values = instance_measures(occ, beta)
         for j, m in enumerate(AVERAGED):
             value, defined = values[m]
             rows += [u, u[defined]]

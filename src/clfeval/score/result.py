@@ -280,14 +280,13 @@ class Scores(Result):
                 out["counts"] = NumberTable(confusion.gold_view.tolist())
                 out["counts_predicted_view"] = NumberTable(confusion.predicted_view.tolist())
             else:
-                g, p = np.nonzero((confusion.gold_view != 0) | (confusion.predicted_view != 0))
                 out["cells"] = NumberTable(
                     list(cell)
                     for cell in zip(
-                        g.tolist(),
-                        p.tolist(),
-                        confusion.gold_view[g, p].tolist(),
-                        confusion.predicted_view[g, p].tolist(),
+                        confusion.gold.tolist(),
+                        confusion.pred.tolist(),
+                        confusion.gold_counts.tolist(),
+                        confusion.predicted_counts.tolist(),
                     )
                 )
         elif dense:
