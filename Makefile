@@ -74,6 +74,8 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/finagle.py
 	$(BIN)/python benchmarks/blocks.py
 	$(BIN)/python benchmarks/report.py
+	$(BIN)/python benchmarks/labels.py
+	$(BIN)/python benchmarks/startup.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache
