@@ -383,3 +383,12 @@ def test_occurrences_equal_the_dense_multiplicity_tables() -> None:
     assert occ.labels_per_row().tolist() == ((dense_g > 0) | (dense_p > 0)).sum(axis=1).tolist()
     empty = occurrences_of(pairs, [])
     assert len(empty.row) == 0 and empty.labels_per_row().tolist() == [0] * len(pairs)
+
+
+def test_a_split_count_matrix_over_too_few_labels_says_which_label_is_missing() -> None:
+    counts = clfeval.LabelSetCounts({(("a", "b"), ("c",)): 2, (("a",), ()): 1})
+    with pytest.raises(clfeval.OptionError, match="needs every label that occurs: 'c' is not given"):
+        counts.split_matrix(["a", "b"])
+    matrix = counts.split_matrix(["a", "b", "c"])
+    cells = dict(zip(zip(matrix.gold.tolist(), matrix.pred.tolist()), zip(matrix.gold_counts, matrix.predicted_counts)))
+    assert cells == {(0, 2): (2.0, 1.0), (1, 2): (2.0, 1.0), (0, 3): (1.0, 1.0)}  # c's 2 split over a and b; a to ∅

@@ -276,42 +276,58 @@ class LabelSetCounts:
         contributions are gathered into arrays and added up per cell, O(contributions + cells), never a K×K table.
         """
         names = tuple(labels) + ("∅",)
-        index = {lab: i for i, lab in enumerate(labels)}
         empty = len(labels)
-        rows: list[int] = []
-        cols: list[int] = []
-        gold_parts: list[float] = []
-        pred_parts: list[float] = []
-
-        def add(cell_row: int, cell_col: int, gold_part: float, pred_part: float) -> None:
-            rows.append(cell_row)
-            cols.append(cell_col)
-            gold_parts.append(gold_part)
-            pred_parts.append(pred_part)
-
-        for (g, p), w in zip(self._keys, self._weights.tolist()):
-            left_g, left_p = Counter(g), Counter(p)
-            matched = left_g & left_p
-            for lab, c in matched.items():
-                add(index[lab], index[lab], w * c, w * c)
-            left_g -= matched
-            left_p -= matched
-            n_g, n_p = sum(left_g.values()), sum(left_p.values())
-            if n_g and n_p:
-                for lab_g, cg in left_g.items():
-                    for lab_p, cp in left_p.items():
-                        # each gold leftover spreads 1 over P', each predicted leftover 1 over G'
-                        add(index[lab_g], index[lab_p], w * cg * cp / n_p, w * cp * cg / n_g)
-            else:  # leftovers with nothing opposite: unsplit, the same in both views
-                for lab, c in left_g.items():
-                    add(index[lab], empty, w * c, w * c)
-                for lab, c in left_p.items():
-                    add(empty, index[lab], w * c, w * c)
+        missing = set(self.labels).difference(labels)
+        if missing:
+            raise OptionError(f"the split-count matrix needs every label that occurs: {min(missing)!r} is not given")
+        occ = self.occurrences(labels)
+        w = self._weights[occ.row]
+        matched = np.minimum(occ.gold, occ.pred)
+        left_g, left_p = occ.gold - matched, occ.pred - matched  # G' and P': never both non-zero for one label
+        n_g, n_p = occ.row_sums(left_g), occ.row_sums(left_p)
+        gi, pi = np.flatnonzero(left_g), np.flatnonzero(left_p)  # entries with leftovers, in row order
+        # each gold leftover meets every predicted leftover of its row: (gold entry, predicted entry) pairs
+        per_row_p = np.bincount(occ.row[pi], minlength=occ.n_rows)
+        first_p = np.cumsum(per_row_p) - per_row_p
+        reps = per_row_p[occ.row[gi]]
+        g_cross = np.repeat(gi, reps)
+        within = np.arange(len(g_cross)) - np.repeat(np.cumsum(reps) - reps, reps)
+        p_cross = pi[np.repeat(first_p[occ.row[gi]], reps) + within]
+        to_empty_g = gi[reps == 0]  # gold leftovers with nothing opposite: the ∅ column
+        to_empty_p = pi[n_g[occ.row[pi]] == 0]  # predicted leftovers with nothing opposite: the ∅ row
+        diag = np.flatnonzero(matched)
+        spread = w[g_cross] * left_g[g_cross] * left_p[p_cross]
+        parts = [  # (row of each contribution, cell row, cell column, gold-row view, predicted-column view)
+            (occ.row[diag], occ.label[diag], occ.label[diag], w[diag] * matched[diag], w[diag] * matched[diag]),
+            (
+                occ.row[g_cross],
+                occ.label[g_cross],
+                occ.label[p_cross],
+                spread / n_p[occ.row[g_cross]],  # each gold leftover spreads 1 over P'
+                spread / n_g[occ.row[g_cross]],  # each predicted leftover spreads 1 over G'
+            ),
+            (
+                occ.row[to_empty_g],
+                occ.label[to_empty_g],
+                np.full(len(to_empty_g), empty),
+                w[to_empty_g] * left_g[to_empty_g],
+                w[to_empty_g] * left_g[to_empty_g],
+            ),
+            (
+                occ.row[to_empty_p],
+                np.full(len(to_empty_p), empty),
+                occ.label[to_empty_p],
+                w[to_empty_p] * left_p[to_empty_p],
+                w[to_empty_p] * left_p[to_empty_p],
+            ),
+        ]
+        source, cell_row, cell_col, gold_part, pred_part = (np.concatenate([p[i] for p in parts]) for i in range(5))
+        order = np.argsort(source, kind="stable")  # each cell's shares added in pair order, as one pass over pairs
         size = len(names)
-        keys = np.asarray(rows, dtype=np.int64) * size + np.asarray(cols, dtype=np.int64)
+        keys = (cell_row * size + cell_col)[order]
         cells, which = np.unique(keys, return_inverse=True)
-        gold_counts = np.bincount(which, weights=np.asarray(gold_parts, dtype=np.float64), minlength=len(cells))
-        pred_counts = np.bincount(which, weights=np.asarray(pred_parts, dtype=np.float64), minlength=len(cells))
+        gold_counts = np.bincount(which, weights=gold_part[order].astype(np.float64), minlength=len(cells))
+        pred_counts = np.bincount(which, weights=pred_part[order].astype(np.float64), minlength=len(cells))
         return SplitMatrix(names, cells // size, cells % size, gold_counts, pred_counts)
 
 
