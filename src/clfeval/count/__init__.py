@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         EMPTY_LABEL,
         EMPTY_POLICIES,
         LabelSetCounts,
+        Occurrences,
         SplitMatrix,
         canonical_set,
     )
@@ -31,6 +32,7 @@ __all__ = [
     "LabelCounts",
     "LabelFrequencies",
     "LabelSetCounts",
+    "Occurrences",
     "PairedCounts",
     "SplitMatrix",
     "canonical_set",
@@ -46,6 +48,7 @@ _HOMES: dict[str, str] = {
     "EMPTY_LABEL": "clfeval.count.labelsets",
     "EMPTY_POLICIES": "clfeval.count.labelsets",
     "LabelSetCounts": "clfeval.count.labelsets",
+    "Occurrences": "clfeval.count.labelsets",
     "SplitMatrix": "clfeval.count.labelsets",
     "canonical_set": "clfeval.count.labelsets",
     "PairedCounts": "clfeval.count.paired",
