@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -112,40 +114,56 @@ def _same_variances(f: ScoreFunction) -> None:
     _assert_same(f, delta_variances(f), type_delta_variances(f), rtol=1e-6, atol=1e-10)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_label_parts_delta_method_matches_the_type_by_type_reference(seed: int) -> None:
-    """Every score, single-label: label sets smaller than the table (labels outside it), β, every zero-division
-    value and undefined policy, degenerate predictions (one label for all), and lfb from training data."""
-    rng = np.random.default_rng(seed)
+def _single_label_functions(
+    rng: np.random.Generator, max_n: int, one_gold: bool, train_scoring: dict[str, Any]
+) -> Iterator[ScoreFunction]:
+    """Random single-label data over 3–7 labels, as drawn, with one label predicted for all, with one gold label for
+    all (``one_gold``) and predicted perfectly: each scored under every zero-division value and undefined policy
+    over a random label set (labels outside it) with β = 2, then with lfb from training data
+    (``train_scoring``: further :class:`clfeval.Scoring` options)."""
     k = int(rng.integers(3, 8))
-    n = int(rng.integers(20, 400))
+    n = int(rng.integers(20, max_n))
     gold = [str(x) for x in rng.integers(0, k, n)]
     pred = [str(x) for x in np.where(rng.random(n) < 0.6, [int(g) for g in gold], rng.integers(0, k + 2, n))]
     labels = [str(x) for x in range(k)]
-    cases = [(gold, pred), (gold, ["0"] * n), (["1"] * n, pred), (gold, gold)]
+    cases = [(gold, pred), (gold, ["0"] * n), *([(["1"] * n, pred)] if one_gold else []), (gold, gold)]
     for g, p in cases:
         for zd in (0, 1, "nan"):
             for undefined in ("include", "exclude"):
                 scoring = clfeval.Scoring(
                     labels=labels[: int(rng.integers(2, k + 1))], zero_division=zd, undefined=undefined, beta=2.0
                 )
-                _same_variances(ScoreFunction.of(clfeval.score(g, p, scoring=scoring)))
+                yield ScoreFunction.of(clfeval.score(g, p, scoring=scoring))
         train = [str(x) for x in rng.integers(0, k + 1, 3 * n)]
-        _same_variances(
-            ScoreFunction.of(clfeval.score(g, p, scoring=clfeval.Scoring(train=train, zero_division="nan")))
-        )
+        yield ScoreFunction.of(clfeval.score(g, p, scoring=clfeval.Scoring(train=train, **train_scoring)))
+
+
+def _multilabel_functions(
+    rng: np.random.Generator, n: int, zero_divisions: Sequence[float | str]
+) -> Iterator[ScoreFunction]:
+    """Random multi-label data over six labels, scored under each zero-division value and undefined policy over a
+    random label set."""
+    labels = list("abcdef")
+    gold = [[x for x in labels if rng.random() < 0.3] for _ in range(n)]
+    pred = [[x for x in labels if (x in g and rng.random() < 0.8) or rng.random() < 0.15] for g in gold]
+    for zd in zero_divisions:
+        for undefined in ("include", "exclude"):
+            scoring = clfeval.Scoring(labels=labels[: int(rng.integers(2, 7))], zero_division=zd, undefined=undefined)
+            yield ScoreFunction.of(clfeval.score(gold, pred, multilabel=True, scoring=scoring))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_label_parts_delta_method_matches_the_type_by_type_reference(seed: int) -> None:
+    """Every score, single-label: label sets smaller than the table (labels outside it), β, every zero-division
+    value and undefined policy, degenerate predictions (one label for all), and lfb from training data."""
+    for f in _single_label_functions(np.random.default_rng(seed), 400, True, {"zero_division": "nan"}):
+        _same_variances(f)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_label_parts_delta_method_matches_the_reference_on_multilabel_data(seed: int) -> None:
-    rng = np.random.default_rng(100 + seed)
-    labels = list("abcdef")
-    gold = [[x for x in labels if rng.random() < 0.3] for _ in range(150)]
-    pred = [[x for x in labels if (x in g and rng.random() < 0.8) or rng.random() < 0.15] for g in gold]
-    for zd in (0, 1, "nan"):
-        for undefined in ("include", "exclude"):
-            scoring = clfeval.Scoring(labels=labels[: int(rng.integers(2, 7))], zero_division=zd, undefined=undefined)
-            _same_variances(ScoreFunction.of(clfeval.score(gold, pred, multilabel=True, scoring=scoring)))
+    for f in _multilabel_functions(np.random.default_rng(100 + seed), 150, (0, 1, "nan")):
+        _same_variances(f)
 
 
 def test_label_parts_delta_method_at_many_labels_matches_the_reference() -> None:
@@ -238,26 +256,10 @@ def test_label_parts_jackknife_matches_the_type_by_type_reference(seed: int) -> 
     """BCa's acceleration, single- and multi-label: label sets smaller than the table, β = 2, every zero-division
     value and undefined policy, lfb from training data, one label predicted for all, perfect predictions."""
     rng = np.random.default_rng(200 + seed)
-    k, n = int(rng.integers(3, 8)), int(rng.integers(20, 300))
-    gold = [str(x) for x in rng.integers(0, k, n)]
-    pred = [str(x) for x in np.where(rng.random(n) < 0.6, [int(g) for g in gold], rng.integers(0, k + 2, n))]
-    labels = [str(x) for x in range(k)]
-    for g, p in [(gold, pred), (gold, ["0"] * n), (gold, gold)]:
-        for zd in (0, 1, "nan"):
-            for undefined in ("include", "exclude"):
-                scoring = clfeval.Scoring(
-                    labels=labels[: int(rng.integers(2, k + 1))], zero_division=zd, undefined=undefined, beta=2.0
-                )
-                _same_jackknife(ScoreFunction.of(clfeval.score(g, p, scoring=scoring)))
-        train = [str(x) for x in rng.integers(0, k + 1, 3 * n)]
-        _same_jackknife(ScoreFunction.of(clfeval.score(g, p, scoring=clfeval.Scoring(train=train))))
-    sets = list("abcdef")
-    gold_sets = [[x for x in sets if rng.random() < 0.3] for _ in range(120)]
-    pred_sets = [[x for x in sets if (x in g and rng.random() < 0.8) or rng.random() < 0.15] for g in gold_sets]
-    for zd in (0, "nan"):
-        for undefined in ("include", "exclude"):
-            scoring = clfeval.Scoring(labels=sets[: int(rng.integers(2, 7))], zero_division=zd, undefined=undefined)
-            _same_jackknife(ScoreFunction.of(clfeval.score(gold_sets, pred_sets, multilabel=True, scoring=scoring)))
+    for f in _single_label_functions(rng, 300, False, {}):
+        _same_jackknife(f)
+    for f in _multilabel_functions(rng, 120, (0, "nan")):
+        _same_jackknife(f)
 
 
 def test_label_parts_jackknife_at_many_labels_matches_the_reference() -> None:
