@@ -383,6 +383,8 @@ def test_occurrences_equal_the_dense_multiplicity_tables() -> None:
     assert occ.labels_per_row().tolist() == ((dense_g > 0) | (dense_p > 0)).sum(axis=1).tolist()
     empty = occurrences_of(pairs, [])
     assert len(empty.row) == 0 and empty.labels_per_row().tolist() == [0] * len(pairs)
+    outside = sum(lab not in label_set for g, p in pairs for lab in (*g, *p))
+    assert occ.left_out == outside > 0 and empty.left_out == sum(len(g) + len(p) for g, p in pairs)
 
 
 def test_a_split_count_matrix_over_too_few_labels_says_which_label_is_missing() -> None:

@@ -277,10 +277,10 @@ class LabelSetCounts:
         """
         names = tuple(labels) + ("∅",)
         empty = len(labels)
-        missing = set(self.labels).difference(labels)
-        if missing:
-            raise OptionError(f"the split-count matrix needs every label that occurs: {min(missing)!r} is not given")
         occ = self.occurrences(labels)
+        if occ.left_out:
+            missing = min(set(self.labels).difference(labels))
+            raise OptionError(f"the split-count matrix needs every label that occurs: {missing!r} is not given")
         w = self._weights[occ.row]
         matched = np.minimum(occ.gold, occ.pred)
         left_g, left_p = occ.gold - matched, occ.pred - matched  # G' and P': never both non-zero for one label
@@ -347,6 +347,7 @@ class Occurrences:
     pred: np.ndarray
     n_rows: int
     n_labels: int
+    left_out: int = 0  # label occurrences (either side, with multiplicity) of labels outside the set
 
     def row_sums(self, values: np.ndarray) -> np.ndarray:
         """Σ of ``values`` (one per entry) over each row's entries (int64 in, int64 out)."""
@@ -377,13 +378,15 @@ def occurrences_of(pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequen
     index = {lab: i for i, lab in enumerate(label_set)}
     k = len(label_set)
     keys = []
+    left_out = 0
     for side in (0, 1):
         found = [[index[lab] for lab in pair[side] if lab in index] for pair in pairs]
         lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        left_out += sum(len(pair[side]) for pair in pairs) - int(lengths.sum())
         labels = np.fromiter(chain.from_iterable(found), dtype=np.int64, count=int(lengths.sum()))
         keys.append(np.repeat(np.arange(len(found), dtype=np.int64), lengths) * max(k, 1) + labels)
     entries, which = np.unique(np.concatenate(keys), return_inverse=True)
     n_gold = len(keys[0])
     gold = np.bincount(which[:n_gold], minlength=len(entries)).astype(np.int64)
     pred = np.bincount(which[n_gold:], minlength=len(entries)).astype(np.int64)
-    return Occurrences(entries // max(k, 1), entries % max(k, 1), gold, pred, len(pairs), k)
+    return Occurrences(entries // max(k, 1), entries % max(k, 1), gold, pred, len(pairs), k, left_out)
