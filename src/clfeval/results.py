@@ -16,10 +16,22 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 from clfeval.errors import OptionError
 
 if TYPE_CHECKING:  # the report layer sits above the results; imported on use only
+    import pandas as pd
+    import polars as pl
+
     from clfeval.report.figures import Figure
     from clfeval.report.tables import Report
 
-__all__ = ["TEXT_FORMATS", "IntegerRows", "NumberTable", "Result", "json_number", "json_safe", "json_text"]
+__all__ = [
+    "TEXT_FORMATS",
+    "IntegerRows",
+    "NumberTable",
+    "Result",
+    "flat_name",
+    "json_number",
+    "json_safe",
+    "json_text",
+]
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
 TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")
@@ -134,6 +146,13 @@ def _flat(value: Any) -> bool:
     return isinstance(value, (int, float, str))
 
 
+def flat_name(parts: Any, sep: str) -> str:
+    """A flat name (:meth:`Result.flat`): the path's parts joined by ``sep``, which must be a non-empty string."""
+    if not isinstance(sep, str) or not sep:
+        raise OptionError(f"the separator of flat names must be a non-empty string, not {sep!r}")
+    return sep.join(parts)
+
+
 def _builder(path: str) -> Any:
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
@@ -158,6 +177,7 @@ class Result:
     formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
     report_builder: ClassVar[str] = ""
     figures_builder: ClassVar[str | None] = None
+    frames_builder: ClassVar[str] = "clfeval.report.frames:report_frames"
 
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:  # pragma: no cover - every result defines its own
         """The versioned JSON contract; ``matrix=False`` leaves confusion matrices out (``null``)."""
@@ -168,11 +188,71 @@ class Result:
         a cell of a sparse matrix), so the text grows with the cells written, not with their digits' lines."""
         return json_text(self.to_dict(matrix=matrix), indent)
 
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        """The result's numbers as one flat mapping name → value, for an experiment tracker (MLflow, W&B,
+        TensorBoard …): ``{"macro/f1": …, "macro/f1_ci_low": …, "accuracy": …}``. Names are the report's paths
+        (``macro.f1``, ``per_label.<label>.f1``) joined by ``sep``; an undefined value is NaN. Scores, comparisons,
+        cross-validations and finagles have them; ``per_label=True`` adds each label's scores (off by default: 10⁴
+        labels would be 10⁵ numbers)."""
+        raise OptionError(f"a {self.kind} result has no scores to log (score, compare, cv and finagle results have)")
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """The (key, value) pairs of :attr:`signature` after the version: what decides this result's numbers."""
+        return []
+
+    @property
+    def signature(self) -> str:
+        """One short line recording what decides the numbers, for a paper to cite (as sacreBLEU's signature does
+        for MT): ``key:value`` pairs joined by ``|``, the clfeval version first, then the task, the label set's
+        source and size, β, the value of 0/0 and whether such labels stay in averages, the lfb weights' source,
+        the interval method (confidence, resamples, seed, unit) or the test (alternative, rounds, seed, α).
+
+        >>> import clfeval
+        >>> clfeval.score(["a", "b", "b"], ["a", "b", "a"]).signature  # doctest: +ELLIPSIS
+        'clfeval:...|task:single-label|labels:union(2)|beta:1|zero:0,include|lfb:test|ci:none'
+        """
+        from clfeval._version import __version__
+
+        return "|".join(f"{key}:{value}" for key, value in [("clfeval", __version__), *self.signature_parts()])
+
     def report(self, *, matrix: bool = True) -> Report:
         """This result's report: titled tables, notes and warnings, its figures and its tidy rows, for every
-        renderer (``matrix=False`` leaves the confusion matrix out)."""
+        renderer (``matrix=False`` leaves the confusion matrix out); its last note is the :attr:`signature`."""
+        from dataclasses import replace
+
         report: Report = _builder(self.report_builder)(self, matrix=matrix)
-        return report
+        return replace(report, notes=(*report.notes, f"signature: {self.signature}"))
+
+    def table_names(self) -> tuple[str, ...]:
+        """The names of this result's tidy tables (:meth:`to_polars`, :meth:`to_pandas`), the default one first."""
+        frames = _builder(self.frames_builder)(self)
+        return (frames.default, *(n for n in frames.names if n != frames.default))
+
+    def to_polars(self, table: str | None = None) -> pl.DataFrame:
+        """One of this result's tidy tables as a polars DataFrame: a row per label, average, pair or fold, a column
+        per number, intervals as ``_ci_low`` / ``_ci_high`` columns. ``table`` is one of :meth:`table_names` (default:
+        the first: a score's ``per_label``, a comparison's ``pairs``, a cross-validation's ``folds``); the columns
+        are documented in docs/frames.md and :mod:`clfeval.report.frames`.
+
+        >>> import clfeval
+        >>> r = clfeval.score(["a", "b", "b"], ["a", "b", "a"])
+        >>> r.to_polars("averages").select("average", "f1").row(1)
+        ('macro', 0.6666666666666666)
+        """
+        import polars as pl
+
+        columns = _builder(self.frames_builder)(self).columns(table)
+        return pl.DataFrame(columns, strict=False, nan_to_null=False)
+
+    def to_pandas(self, table: str | None = None) -> pd.DataFrame:
+        """As :meth:`to_polars`, a pandas DataFrame (pandas is imported here, and only here: it is not a
+        dependency of clfeval; ``pip install pandas``)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise OptionError("to_pandas needs pandas (pip install pandas); to_polars needs nothing more") from None
+        columns = _builder(self.frames_builder)(self).columns(table)
+        return pd.DataFrame(columns)
 
     def figures(self) -> list[Figure]:
         """This result's figures (heat maps, dot plots) as data; an :class:`OptionError` for a result without."""
@@ -199,3 +279,18 @@ class Result:
 
     def __str__(self) -> str:
         return self.render("text")
+
+    def __repr__(self) -> str:
+        """A compact summary that fits a notebook cell or a REPL line: the kind, its size and its headline scores
+        (:func:`clfeval.render.notebook.compact_text`); ``str()`` gives the whole text report."""
+        from clfeval.render.notebook import compact_text  # render sits above every result; imported on use only
+
+        return compact_text(self)
+
+    def _repr_html_(self) -> str:
+        """The notebook display (Jupyter calls it): a self-contained HTML fragment with the report's summary, the
+        confusion matrix and the per-label plot where the result has them (:func:`clfeval.render.notebook.fragment`);
+        no script or style from the network."""
+        from clfeval.render.notebook import fragment  # render sits above every result; imported on use only
+
+        return fragment(self)

@@ -23,8 +23,8 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
-from clfeval.results import TEXT_FORMATS, Result, json_safe
-from clfeval.score.metrics import higher_is_better, metric_key
+from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
+from clfeval.score.metrics import higher_is_better, metric_key, metric_path
 from clfeval.score.result import Key, Scores
 from clfeval.score.scorer import score_counts
 from clfeval.score.scoring import Scoring
@@ -131,7 +131,7 @@ class PairTest:
     sign: SignTest | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Comparison(Result):
     """The result of :func:`clfeval.compare`: every system's scores and the test of each pair, per metric.
 
@@ -142,6 +142,7 @@ class Comparison(Result):
     formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.comparison:comparison_report"
     figures_builder: ClassVar[str | None] = "clfeval.report.figures:comparison_figures"
+    frames_builder: ClassVar[str] = "clfeval.report.frames:comparison_frames"
 
     systems: tuple[str, ...]
     metrics: tuple[str, ...]
@@ -209,6 +210,46 @@ class Comparison(Result):
             out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
         return out
 
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        """The comparison as one flat mapping for an experiment tracker: each system's score of each metric
+        (``<system>/macro/f1``) and each pair's test (``macro/f1/<a>_vs_<b>/difference``, ``…/p_value``,
+        ``…/p_adjusted``, ``…/significant`` as 1 or 0, and ``…/ci_low``, ``…/ci_high`` with an interval of the
+        difference); an undefined value is NaN. ``per_label`` adds each system's per-label scores
+        (``<system>/per_label/<label>/f1`` …)."""
+        beta = self.first.beta
+        paths = {m: metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
+        out: dict[str, float] = {}
+        for system in self.systems:
+            for metric in self.metrics:
+                out[flat_name([system, *paths[metric]], sep)] = float(self.score(system, metric))
+        for p in self.pairs:
+            head = [*paths[p.metric], f"{p.a}_vs_{p.b}"]
+            values = {"difference": p.difference, "p_value": p.p_value, "p_adjusted": p.p_adjusted}
+            values["significant"] = float(p.significant)
+            if p.ci is not None:
+                values["ci_low"], values["ci_high"] = p.ci
+            for name, value in values.items():
+                out[flat_name([*head, name], sep)] = float(value)
+        if per_label:
+            for system in self.systems:
+                start = flat_name([system, "per_label", ""], sep)
+                scores = self.results[system].flat(sep, per_label=True, prefix=(system,))
+                out.update((name, value) for name, value in scores.items() if name.startswith(start))
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices shared by
+        every system, the test (alternative, rounds, seed, α, Holm's adjustment, the number of blocks when blocks
+        are the unit) and the difference's interval."""
+        test = [self.test, self.alternative]
+        if self.rounds is not None:
+            test += [f"n={self.rounds}", f"seed={self.seed}"]
+        test += [f"alpha={self.alpha:g}", "holm"]
+        if self.unit != "instances":
+            test.append(f"blocks={self.n_units}")
+        ci = self.ci if self.ci == "none" else f"{self.ci},{self.confidence:g}"
+        return [*self.first.scoring_parts(), ("systems", str(len(self.systems))), ("test", ",".join(test)), ("ci", ci)]
+
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The JSON contract ``clfeval.compare/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` leaves
         the systems' confusion matrices out."""
@@ -246,6 +287,7 @@ class Comparison(Result):
         return {
             "schema": COMPARE_SCHEMA,
             "clfeval_version": __version__,
+            "signature": self.signature,
             "task": first.task,
             "n_instances": first.n_instances,
             "systems": list(self.systems),

@@ -22,7 +22,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
-from clfeval.results import TEXT_FORMATS, Result, json_safe
+from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_key, f_title
@@ -36,7 +36,7 @@ __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
 CV_SCHEMA = "clfeval.cv/2"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CrossValidation(Result):
     """Scores of k folds: pooled (counts added, then scored) and each fold's own.
 
@@ -56,6 +56,7 @@ class CrossValidation(Result):
     formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.crossvalidation:cv_report"
     figures_builder: ClassVar[str | None] = "clfeval.report.figures:cv_figures"
+    frames_builder: ClassVar[str] = "clfeval.report.frames:cv_frames"
 
     pooled: Scores
     folds: tuple[Scores, ...]
@@ -140,12 +141,40 @@ class CrossValidation(Result):
         }
         return {**means, "averages": averages}
 
+    def flat(self, sep: str = "/", *, folds: bool = False, per_label: bool = False) -> dict[str, float]:
+        """The cross-validation as one flat mapping for an experiment tracker: the pooled scores under ``pooled``
+        (as :meth:`Scores.flat`, with their intervals), the mean of folds and its sd under ``mean_of_folds`` and
+        ``sd`` (``mean_of_folds/macro/f1``, ``sd/accuracy`` …), and with ``folds`` each fold's scores under
+        ``fold/<name>``; ``per_label`` adds the labels' scores to the pooled and the folds' ones."""
+        out = self.pooled.flat(sep, per_label=per_label, prefix=("pooled",))
+        fk = f_key(self.pooled.beta)
+        means = self.mean_of_folds()
+        for name, row in means["averages"].items():
+            for m in AVERAGED:
+                measure = fk if m == "f" else m
+                out[flat_name(["mean_of_folds", name, measure], sep)] = float(row[m])
+                out[flat_name(["sd", name, measure], sep)] = float(row[f"{m}_sd"])
+        for overall in overall_measures(self.pooled.task):
+            shown = overall.name_for(self.pooled.task)
+            out[flat_name(["mean_of_folds", shown], sep)] = float(means[overall.name])
+            out[flat_name(["sd", shown], sep)] = float(means[f"{overall.name}_sd"])
+        if folds:
+            for name, fold in zip(self.fold_names, self.folds):
+                out.update(fold.flat(sep, per_label=per_label, prefix=("fold", name)))
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, the
+        number of folds and the pooled scores' interval method."""
+        return [*self.pooled.scoring_parts(), ("folds", str(len(self.folds))), self.pooled.interval_part()]
+
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The JSON contract ``clfeval.cv/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` leaves the
         pooled and the folds' confusion matrices out."""
         return {
             "schema": CV_SCHEMA,
             "clfeval_version": __version__,
+            "signature": self.signature,
             "n_folds": len(self.folds),
             "fold_names": list(self.fold_names),
             "pooled": self.pooled.to_dict(matrix=matrix),

@@ -172,7 +172,7 @@ class AverageAudit:
     own_f: Span | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Audit(Result):
     """What an audit found: a verdict per reported average, flags per label row, bounds on the counts."""
 

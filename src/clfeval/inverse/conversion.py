@@ -320,7 +320,7 @@ class BinaryTable:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Conversion(Result):
     """What the converter found: every consistent table (up to ``limit`` listed), how many, and their ranges.
 
@@ -500,7 +500,7 @@ def _disagreements(given: Mapping[str, Reported], beta: Fraction) -> list[str]:
 COMBINATION_LIMIT = 100_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LabelConversion(Result):
     """Per-label reported figures back into tp, fp, fn, and every average the tables allow.
 

@@ -9,6 +9,7 @@ options and provenance at the bottom. Every label and name is HTML-escaped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,12 +18,12 @@ from clfeval.errors import OptionError
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.svg import markup_text as _e
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap
-from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Paragraph, Sub
+from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Page, Paragraph, Sub
 from clfeval.report.paper import Estimate
 from clfeval.report.tables import Bounds, PValue, Report, Table, format_number
 from clfeval.results import Result
 
-__all__ = ["render_html"]
+__all__ = ["page_parts", "render_html", "table_html"]
 
 _STYLE = """
 :root { --ink: #1a1a1a; --muted: #5c5c5c; --line: #d9d9d9; --band: #f4f6f9; --accent: #0b5cad; --warn: #fff4d6; }
@@ -110,8 +111,9 @@ def _number_cell(value: Any, digits: int) -> str:
     return f'<td class="label">{_e(format_number(value, digits))}</td>'
 
 
-def _table(table: Table, digits: int) -> str:
-    """A report table as HTML: the first column names rows, numbers right-aligned, intervals muted."""
+def table_html(table: Table, digits: int) -> str:
+    """A report table as HTML, under an ``<h3>`` of its title: the first column names rows, numbers right-aligned,
+    intervals muted; every text escaped."""
     numeric = [
         i > 0 and all(isinstance(r[i], (int, float, Bounds)) and not isinstance(r[i], bool) for r in table.rows)
         for i in range(len(table.columns))
@@ -170,7 +172,7 @@ def _block(block: Block, report: Report, digits: int) -> str:
         )
     if isinstance(block, Definitions):
         return "<ul>" + "".join(f"<li><strong>{_e(t)}</strong>: {_e(d)}</li>" for t, d in block.items) + "</ul>"
-    return _table(next(t for t in report.tables if t.key == block.key), digits)
+    return table_html(next(t for t in report.tables if t.key == block.key), digits)
 
 
 def _class(style: str) -> str:
@@ -182,7 +184,19 @@ def _grid_cell(cell: Cell, digits: int) -> str:
     return f"<td{_class(cell.style)}>{f'<strong>{text}</strong>' if cell.strong else text}</td>"
 
 
-def _figure(fig: Figure, n: int) -> str:
+#: The attributes of a heat map cell that hold its colour and text in every view, for the page's script.
+_VIEW_DATA = re.compile(r' data-(?:fill|ink|text)-[a-z]+="[^"]*"')
+
+
+def _figure(fig: Figure, n: int | None, *, views: bool = True) -> str:
+    """A figure with its caption; ``n`` numbers its id (``None``: no id), ``views=False`` leaves out the heat map's
+    view buttons and the per-view data they switch between (a display without script shows counts)."""
+    anchor = "" if n is None else f' id="figure-{n}"'
+    if isinstance(fig, HeatMap) and not views:
+        return (
+            f'<figure class="heat"{anchor}><p class="viewnote ci">cells: counts</p><div class="scroll">'
+            f"{_VIEW_DATA.sub('', heat_map_svg(fig))}</div><figcaption>{_e(fig.caption)}</figcaption></figure>"
+        )
     if isinstance(fig, HeatMap):
         buttons = "".join(
             f'<button type="button" data-view="{v}" data-note="cells: {_e(note)}" '
@@ -191,19 +205,54 @@ def _figure(fig: Figure, n: int) -> str:
             for v, note in VIEWS.items()
         )
         return (
-            f'<figure class="heat" id="figure-{n}"><div class="views" role="group" aria-label="normalise">'
+            f'<figure class="heat"{anchor}><div class="views" role="group" aria-label="normalise">'
             f'{buttons}</div><p class="viewnote ci">cells: counts</p><div class="scroll">{heat_map_svg(fig)}'
             f"</div><figcaption>{_e(fig.caption)}</figcaption></figure>"
         )
     assert isinstance(fig, DotPlot)
     return (
-        f'<figure class="dots" id="figure-{n}"><div class="scroll">{dot_plot_svg(fig)}</div>'
+        f'<figure class="dots"{anchor}><div class="scroll">{dot_plot_svg(fig)}</div>'
         f"<figcaption>{_e(fig.caption)}</figcaption></figure>"
     )
 
 
 def _list(items: Iterable[str]) -> str:
     return "".join(f"<li>{_e(i)}</li>" for i in items)
+
+
+def page_parts(
+    result: Result, report: Report, page: Page, digits: int, *, views: bool = True, anchors: bool = True
+) -> list[tuple[str, str, str]]:
+    """The parts of a result's page before its tables, as (id, heading, inner HTML): the summary with its leading
+    figures, the page's sections, then each further figure.
+
+    Parameters
+    ----------
+    result
+        The result whose figures are drawn (:meth:`~clfeval.results.Result.figures`).
+    report, page
+        Its report (with or without the matrix table) and the report's :class:`~clfeval.report.page.Page`.
+    digits
+        Decimals of the scores.
+    views
+        Whether heat maps carry their view buttons and per-view data (the page's script switches them).
+    anchors
+        Whether figures carry ``id`` attributes (a page has one of each; a notebook may show many reports).
+    """
+    summary = "".join(_block(b, report, digits) for b in page.summary)
+    figures = result.figures()
+    first, rest = figures[: page.lead_figures], figures[page.lead_figures :]
+
+    def drawn(fig: Figure, n: int) -> str:
+        return _figure(fig, n if anchors else None, views=views)
+
+    lead = "".join(drawn(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
+    parts = [("summary", "Summary", summary + lead)]
+    for section in page.sections:
+        parts.append((section.id, section.title, "".join(_block(b, report, digits) for b in section.blocks)))
+    for n, fig in enumerate(rest, start=len(first)):
+        parts.append((fig.key, fig.title[:1].upper() + fig.title[1:], drawn(fig, n)))
+    return parts
 
 
 def render_html(
@@ -228,20 +277,11 @@ def render_html(
     wide = page.matrix_labels > MAX_HEAT_LABELS
     if matrix and not wide:  # a 1,000-label matrix table would be a million cells
         report = result.report(matrix=True)
-    summary = "".join(_block(b, report, digits) for b in page.summary)
-    figures = result.figures()
-    first, rest = figures[: page.lead_figures], figures[page.lead_figures :]
-    lead = "".join(_figure(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
-    sections = [f'<section id="summary"><h2>Summary</h2>{summary}{lead}</section>']
-    for section in page.sections:
-        blocks = "".join(_block(b, report, digits) for b in section.blocks)
-        sections.append(f'<section id="{_e(section.id)}"><h2>{_e(section.title)}</h2>{blocks}</section>')
-    for n, fig in enumerate(rest, start=len(first)):
-        sections.append(
-            f'<section id="{_e(fig.key)}"><h2>{_e(fig.title[:1].upper() + fig.title[1:])}</h2>'
-            f"{_figure(fig, n)}</section>"
-        )
-    tables = "".join(_table(t, digits) for t in report.tables)
+    sections = [
+        f'<section id="{_e(key)}"><h2>{_e(title)}</h2>{inner}</section>'
+        for key, title, inner in page_parts(result, report, page, digits)
+    ]
+    tables = "".join(table_html(t, digits) for t in report.tables)
     if matrix and wide:
         tables += (
             f"<p>The confusion matrix of {page.matrix_labels} labels is left out here (the heat map "

@@ -29,7 +29,7 @@ import numpy as np
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.results import TEXT_FORMATS, Result, json_safe
+from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
 from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts, seen_labels
 from clfeval.score.scoring import Scoring
@@ -133,7 +133,7 @@ def calibrate(counts: ConfidenceCounts, bins: int | None = None) -> tuple[tuple[
     return out, bin_of_value[inverse]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Finagle(Result):
     """NORMAL, CHANGED and UPPER scorings of the same predictions, and how the doubtful ones were chosen.
 
@@ -178,6 +178,22 @@ class Finagle(Result):
     inputs: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
 
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        """The three scenarios' scores as one flat mapping for an experiment tracker (``normal/macro/precision``,
+        ``changed/…``, ``upper/…``, as :meth:`Scores.flat`) and the predictions moved (``moved/changed`` …)."""
+        out: dict[str, float] = {}
+        for name, scores in self.scenarios.items():
+            out.update(scores.flat(sep, per_label=per_label, prefix=(name,)))
+        for name, value in self.moved.items():
+            out[flat_name(["moved", name], sep)] = float(value)
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices of the
+        scenarios and the rule that chose the doubtful predictions."""
+        rule = self.changed_where if self.rule == "threshold" else f"expected accuracy < {self.expected_accuracy:g}"
+        return [*self.scenarios["normal"].scoring_parts(), ("target", self.target), ("rule", rule)]
+
     @property
     def changed_where(self) -> str:
         """The rule in words: ``confidence < 0.4`` or ``distance > 1.5``."""
@@ -190,11 +206,12 @@ class Finagle(Result):
         without its confusion matrix)."""
         from clfeval._version import __version__
 
-        drop = ("schema", "clfeval_version", "inputs", "options")
+        drop = ("schema", "clfeval_version", "signature", "inputs", "options")
         return json_safe(
             {
                 "schema": FINAGLE_SCHEMA,
                 "clfeval_version": __version__,
+                "signature": self.signature,
                 "target": {"label": self.target, "source": self.target_source},
                 "rule": {
                     "kind": self.rule,

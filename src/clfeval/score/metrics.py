@@ -15,7 +15,7 @@ from clfeval.score.measures import MEASURES, label_measures, overall_measures
 from clfeval.score.ratios import f_key
 from clfeval.score.result import Key
 
-__all__ = ["higher_is_better", "metric_key", "metric_name"]
+__all__ = ["higher_is_better", "metric_key", "metric_name", "metric_path"]
 
 
 def _measure(name: str, beta: float, allowed: Sequence[str]) -> str | None:
@@ -64,10 +64,16 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
     )
 
 
+def metric_path(key: Key, beta: float = 1.0) -> list[str]:
+    """The parts of a score key's report name: ``["macro", "f1"]``, ``["accuracy"]``, ``["per_label", label, "f1"]``
+    (joined by dots, :func:`metric_name`; by a tracker's separator, :meth:`~clfeval.results.Result.flat`)."""
+    parts = [f_key(beta) if part == "f" and i == len(key) - 1 else part for i, part in enumerate(key)]
+    return parts[1:] if key[0] == "averages" else parts
+
+
 def metric_name(key: Key, beta: float = 1.0) -> str:
     """The report name of a score key (the inverse of :func:`metric_key`)."""
-    parts = [f_key(beta) if part == "f" and i == len(key) - 1 else part for i, part in enumerate(key)]
-    return ".".join(parts[1:] if key[0] == "averages" else parts)
+    return ".".join(metric_path(key, beta))
 
 
 def higher_is_better(key: Key) -> bool:

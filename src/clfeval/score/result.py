@@ -12,7 +12,16 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
-from clfeval.results import TEXT_FORMATS, IntegerRows, NumberTable, Result, json_number, json_safe, json_text
+from clfeval.results import (
+    TEXT_FORMATS,
+    IntegerRows,
+    NumberTable,
+    Result,
+    flat_name,
+    json_number,
+    json_safe,
+    json_text,
+)
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.ratios import f_key
@@ -129,7 +138,7 @@ def _json_name(measure: str, f_name: str) -> str:
     return {"f": f_name, "f_wilson": f"{f_name}_wilson"}.get(measure, measure)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Scores(Result):
     """Everything one scoring pass found. Build with :func:`clfeval.score`.
 
@@ -162,6 +171,7 @@ class Scores(Result):
     formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.tables:score_report"
     figures_builder: ClassVar[str | None] = "clfeval.report.figures:score_figures"
+    frames_builder: ClassVar[str] = "clfeval.report.frames:score_frames"
 
     task: str
     n_instances: int
@@ -204,6 +214,72 @@ class Scores(Result):
         """Σ fp / Σ (fp + tn) over L."""
         return self.overall["micro_fpr"]
 
+    def flat(self, sep: str = "/", *, per_label: bool = False, prefix: tuple[str, ...] = ()) -> dict[str, float]:
+        """The scores as one flat mapping for an experiment tracker: each average's measures (``macro/f1``,
+        ``macro_fa/f1``, ``micro/precision`` …), the overall measures (``accuracy``, ``mcc`` …; multi-label
+        ``subset_accuracy``), ``n_instances``, and with intervals ``<name>_ci_low`` and ``<name>_ci_high`` (NaN when
+        not estimable). ``per_label`` adds ``per_label/<label>/<measure>`` for every label and measure (12 numbers a
+        label: off by default, as 10⁴ labels would be 10⁵ metrics); ``prefix`` is put before every name.
+
+        >>> import clfeval
+        >>> flat = clfeval.score(["a", "b", "b"], ["a", "b", "a"]).flat()
+        >>> flat["macro/f1"], flat["accuracy"], flat["n_instances"]
+        (0.6666666666666666, 0.6666666666666666, 3.0)
+        """
+        fk, iv = self.f_name, self.intervals
+        out: dict[str, float] = {flat_name([*prefix, "n_instances"], sep): float(self.n_instances)}
+
+        def put(path: list[str], value: float, key: Key) -> None:
+            name = flat_name([*prefix, *path], sep)
+            out[name] = float(value)
+            if iv is not None:
+                bounds = iv.get(key)
+                out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
+
+        for average, values in self.averages.items():
+            for m in AVERAGED:
+                put([average, _json_name(m, fk)], values[m], ("averages", average, m))
+        for measure in overall_measures(self.task):
+            put([measure.name_for(self.task)], self.overall[measure.name], (measure.name,))
+        if per_label:
+            names = [(m.name, _json_name(m.name, fk)) for m in label_measures()]
+            for lab, row in self.per_label.items():
+                for m, name in names:
+                    put(["per_label", lab, name], row.values[m], ("per_label", lab, m))
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, then the
+        interval method."""
+        return [*self.scoring_parts(), self.interval_part()]
+
+    def scoring_parts(self) -> list[tuple[str, str]]:
+        """The task, the label set's source and size, β, 0/0's value and average membership, the multi-label
+        counting options and the lfb weights' source, as signature pairs."""
+        zd = self.zero_division
+        parts = [
+            ("task", self.task),
+            ("labels", f"{self.label_source}({len(self.labels)})"),
+            ("beta", f"{self.beta:g}"),
+            ("zero", f"{'nan' if math.isnan(zd) else f'{zd:g}'},{self.undefined_policy}"),
+        ]
+        if self.task == "multi-label":
+            parts += [(key, str(self.options.get(key, ""))) for key in ("duplicates", "empty")]
+        return [*parts, ("lfb", self.lfb_source)]
+
+    def interval_part(self) -> tuple[str, str]:
+        """The interval method as a signature pair: ``none``, or the method, confidence, resamples, seed and, when
+        blocks of instances are the unit, their number."""
+        iv = self.intervals
+        if iv is None:
+            return ("ci", "none")
+        parts = [iv.method, f"{iv.confidence:g}"]
+        if iv.resamples is not None:
+            parts += [f"n={iv.resamples}", f"seed={iv.seed}"]
+        if iv.unit != "instances":
+            parts.append(f"blocks={iv.n_units}")
+        return ("ci", ",".join(parts))
+
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The JSON contract ``clfeval.score/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` writes
         ``"confusion_matrix": null``."""
@@ -238,6 +314,7 @@ class Scores(Result):
         out: dict[str, Any] = {
             "schema": SCHEMA,
             "clfeval_version": __version__,
+            "signature": self.signature,
             "task": self.task,
             "n_instances": self.n_instances,
             "beta": self.beta,
