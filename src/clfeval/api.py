@@ -216,13 +216,13 @@ def check_systems(names: Sequence[str], baseline: str | None) -> None:
 
 
 def check_metrics(
-    metrics: str | Sequence[str] | None, test: Test, *, multilabel: bool | None, beta: float = 1.0
+    metrics: str | Sequence[str] | None, test: Test | None = None, *, multilabel: bool | None, beta: float = 1.0
 ) -> None:
     """Metric names, as far as they can be checked before the labels are known (a per-label metric's label
-    is checked once they are; every name once the task is known), and that a counting test (McNemar, the
-    sign test) is asked for accuracy only."""
+    is checked once they are; every name once the task is known), and, given a ``test``, that a counting test
+    (McNemar, the sign test) is asked for accuracy only."""
     names = [metrics] if isinstance(metrics, str) else list(metrics or [])
-    if test.counting and any(m not in ("accuracy", "subset_accuracy") for m in names):
+    if test is not None and test.counting and any(m not in ("accuracy", "subset_accuracy") for m in names):
         raise OptionError(f"{test.title} compares accuracy only: use --metric accuracy (or another --test)")
     if multilabel is None:
         return

@@ -1,0 +1,877 @@
+"""A streaming accumulator: counts updated batch by batch in a training or evaluation loop, merged across workers.
+
+::
+
+    acc = clfeval.Accumulator(task="single-label", labels=range(10))
+    for batch in loader:
+        acc.update(batch.gold, model(batch.x).argmax(1))   # numpy arrays, lists, Series, CPU tensors
+    acc.score(ci="delta")
+
+Each update turns the batch into label codes and adds one ``np.bincount`` of gold·K + pred to the counts; Python
+works once per *distinct* label (or, for multi-label data, per distinct (gold set, predicted set) pair), never once
+per instance. Accumulators of workers add up with ``+`` (or :meth:`Accumulator.merge`), pickle, and save as a count
+file (``clfeval.counts/1``) that :func:`clfeval.load_counts` and ``clfeval score --counts`` read.
+
+Tensors are read through DLPack (``__dlpack__``, zero-copy, CPU only) or ``__array__``; the framework itself is never
+imported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
+from clfeval.errors import InputError, OptionError, unknown_name
+
+if TYPE_CHECKING:
+    from clfeval.infer.methods import CI
+    from clfeval.read.inputs import Counted
+    from clfeval.score.result import Scores
+    from clfeval.score.scoring import Scoring
+
+__all__ = ["TASKS", "Accumulator"]
+
+#: The tasks an accumulator counts, with their one-line definitions.
+TASKS: Mapping[str, str] = {
+    "single-label": "one label per instance: a 1-D array of gold labels and one of predicted labels",
+    "multi-label": "a set of labels per instance: 0/1 indicator matrices (n × K) or sequences of label collections",
+}
+
+#: Where an accumulator's label set came from (recorded in the counts' provenance and scores' ``options``).
+LABEL_ORIGINS: Mapping[str, str] = {
+    "declared": "the labels given to the accumulator, in report order; a value outside them is an error",
+    "columns": "the columns of the first indicator matrix, named 0 … K−1",
+    "seen": "the labels that occurred in the updates (the set grows as new labels appear)",
+}
+
+_DENSE_CELLS = 1 << 22  # the largest K·K table kept dense (32 MiB of int64); beyond it the counts are sparse
+_INT_TABLE = 1 << 22  # integer labels below this map to codes through a lookup table (no sort)
+_EMPTY = np.zeros(0, dtype=np.int64)
+_NONE = np.array(None, dtype=object)
+# DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
+_DEVICES = {
+    2: "cuda",
+    3: "cuda (pinned host)",
+    4: "opencl",
+    7: "vulkan",
+    8: "metal",
+    9: "vpi",
+    10: "rocm",
+    14: "oneapi",
+}
+
+
+class Accumulator:
+    """Counts of a classifier's predictions, updated batch by batch: the sufficient statistics of every score.
+
+    Parameters
+    ----------
+    task
+        ``"single-label"`` (default) or ``"multi-label"`` (see :data:`TASKS`).
+    labels
+        The declared label set, in report order (labels are named by ``str``: ``range(3)`` is ``"0", "1", "2"``).
+        Scores average over it, labels never seen included (support 0), and an update holding a value outside it
+        is an :class:`~clfeval.InputError`. Without it the label set grows as new labels appear and scores use the
+        labels seen (``union``). Multi-label indicator matrices without declared labels name their K columns
+        ``"0"`` … ``"K-1"`` and those columns are the label set.
+    multilabel
+        Multi-label options (:class:`~clfeval.MultiLabel`: ``empty``, ``duplicates``, the ``sep`` of label
+        strings); only with ``task="multi-label"``.
+
+    Attributes
+    ----------
+    task
+        The task.
+    multilabel
+        The multi-label options (``None`` for single-label counts).
+
+    Raises
+    ------
+    OptionError
+        On an unknown task, multi-label options for single-label counts, or repeated declared labels.
+
+    Notes
+    -----
+    Single-label counts are the confusion matrix ``cells[g, p]`` = #{i : gold_i = g, pred_i = p}. An update codes
+    both arrays into label positions 0 … K−1 and adds ``bincount(g·K + p, minlength=K²)`` to a dense int64 K×K
+    table while K² ≤ 2²², else merges ``unique(g·K + p)`` into sorted (key, count) arrays, so memory follows the
+    distinct (gold, predicted) pairs, not K². Integer labels are coded through a lookup table (identity when the
+    labels are 0 … K−1); other labels with one ``np.unique`` over the batch and a dict lookup per distinct value.
+
+    Multi-label counts are the multiplicities of the distinct (gold set, predicted set) pairs. Indicator rows are
+    packed into bits (``np.packbits``), the distinct (gold bits, predicted bits) rows counted with one
+    ``np.unique(..., axis=0)``, and only those decoded into label sets.
+
+    ``a + b`` returns a new accumulator and leaves both operands alone; ``a.merge(b)`` (and ``a += b``) adds ``b``
+    into ``a`` in place and returns ``a``. Accumulators pickle (their state is plain arrays and dicts).
+
+    Examples
+    --------
+    >>> acc = Accumulator(labels=[0, 1, 2])
+    >>> acc.update([0, 1, 2, 1], [0, 1, 1, 1])
+    >>> acc.update(np.array([2, 2]), np.array([2, 0]))
+    >>> acc.n, acc.counts.cells.tolist()
+    (6, [[1, 0, 0], [0, 2, 0], [1, 1, 1]])
+    >>> round(acc.score().averages["macro"]["f"], 4)
+    0.6556
+
+    Workers' accumulators add up:
+
+    >>> other = Accumulator(labels=[0, 1, 2])
+    >>> other.update([0], [0])
+    >>> (acc + other).n, acc.n
+    (7, 6)
+
+    Multi-label data as indicator matrices (columns are the declared labels) or label collections:
+
+    >>> ml = Accumulator("multi-label", labels=["cat", "dog"])
+    >>> ml.update(np.array([[1, 0], [1, 1]]), np.array([[1, 0], [0, 1]]))
+    >>> ml.update([["dog"]], [[]])
+    >>> sorted(ml.counts.pairs.items())
+    [((('cat',), ('cat',)), 1), ((('cat', 'dog'), ('dog',)), 1), ((('dog',), ()), 1)]
+    """
+
+    task: str
+    multilabel: MultiLabel | None
+
+    def __init__(
+        self, task: str = "single-label", labels: Iterable[Any] | None = None, *, multilabel: MultiLabel | None = None
+    ) -> None:
+        if task not in TASKS:
+            raise unknown_name("task", task, TASKS)
+        if task == "single-label" and multilabel is not None:
+            raise OptionError("multilabel options are for task='multi-label'")
+        if multilabel is not None and not isinstance(multilabel, MultiLabel):
+            raise OptionError(f"multilabel is a clfeval.MultiLabel, not {type(multilabel).__name__}")
+        if isinstance(labels, (str, bytes)):
+            raise OptionError(f"labels is a collection of labels, not the string {labels!r}")
+        if labels is not None and not isinstance(labels, Iterable):
+            raise OptionError(f"labels is a collection of labels, not {type(labels).__name__}")
+        self.task = task
+        self.multilabel = (multilabel or MultiLabel()) if task == "multi-label" else None
+        self._declared = None if labels is None else tuple(_name(v) for v in labels)
+        if self._declared is not None:
+            repeated = sorted({lab for lab in self._declared if self._declared.count(lab) > 1})
+            if repeated:
+                raise OptionError(f"the declared labels repeat {', '.join(map(repr, repeated))}")
+            if not self._declared:
+                raise OptionError("the declared label set is empty: give the labels, or labels=None to take those seen")
+        self.reset()
+
+    # -- state ------------------------------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget every count (and the labels seen; declared labels stay)."""
+        self._origin = "seen" if self._declared is None else "declared"
+        self._labels: list[str] = []
+        self._code: dict[str, int] = {}
+        self._int_table = np.full(0, -1, dtype=np.int64)  # integer value → code (-1: not a label yet)
+        self._identity = True  # labels are "0", "1", … in code order: integer values are their codes
+        self._n = 0
+        self._updates = 0
+        self._table = np.zeros((0, 0), dtype=np.int64)  # dense K×K counts (single-label, K² ≤ the dense limit)
+        self._keys: np.ndarray | None = None  # sparse: sorted keys gold·K + pred and their counts
+        self._counts = _EMPTY
+        self._pairs: dict[tuple[LabelSet, LabelSet], int] = {}  # multi-label: (gold set, predicted set) → count
+        if self._declared is not None:
+            self._add_labels(self._declared)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The label set so far: the declared labels, or those seen in order of first appearance."""
+        return tuple(self._labels)
+
+    @property
+    def label_origin(self) -> str:
+        """Where the label set came from: ``declared``, ``columns`` or ``seen`` (see :data:`LABEL_ORIGINS`)."""
+        return self._origin
+
+    @property
+    def n(self) -> int:
+        """The number of instances counted."""
+        return self._n
+
+    @property
+    def updates(self) -> int:
+        """The number of updates that counted a batch (an update refused with an error is not one; merged
+        accumulators' updates included)."""
+        return self._updates
+
+    @property
+    def counts(self) -> ConfusionCounts | LabelSetCounts:
+        """The counts: :class:`~clfeval.ConfusionCounts` over :attr:`labels` (single-label) or
+        :class:`~clfeval.LabelSetCounts` (multi-label)."""
+        if self.multilabel is not None:
+            return LabelSetCounts(dict(self._pairs), self.multilabel.duplicates, self.multilabel.empty)
+        gold, pred, count = self._entries()
+        return ConfusionCounts.from_entries(self._labels, gold, pred, count)
+
+    def _entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The non-zero single-label cells: gold codes, predicted codes, counts (sorted by gold, then predicted)."""
+        k = len(self._labels)
+        if self._keys is not None:
+            return self._keys // k, self._keys % k, self._counts
+        gold, pred = np.nonzero(self._table)
+        return gold.astype(np.int64), pred.astype(np.int64), self._table[gold, pred]
+
+    def _add_labels(self, names: Iterable[str]) -> None:
+        """Give codes to new label names (growing the dense table, or re-striding the sparse keys)."""
+        old = len(self._labels)
+        for name in names:
+            code = self._code[name] = len(self._labels)
+            self._labels.append(name)
+            self._identity = self._identity and name == str(code)
+            value = _int_value(name)
+            if value is not None and value < _INT_TABLE:
+                if value >= len(self._int_table):
+                    grown = np.full(max(value + 1, 2 * len(self._int_table)), -1, dtype=np.int64)
+                    grown[: len(self._int_table)] = self._int_table
+                    self._int_table = grown
+                self._int_table[value] = code
+        k = len(self._labels)
+        if self.multilabel is not None or k == old:
+            return
+        if self._keys is not None:
+            self._keys = (self._keys // old) * k + self._keys % old if old else self._keys
+        elif k * k <= self._dense_cells:
+            table = np.zeros((k, k), dtype=np.int64)
+            table[:old, :old] = self._table
+            self._table = table
+        else:  # too many labels for a dense table from now on
+            gold, pred = np.nonzero(self._table)
+            self._keys = gold.astype(np.int64) * k + pred
+            self._counts = self._table[gold, pred]
+            self._table = np.zeros((0, 0), dtype=np.int64)
+
+    _dense_cells = _DENSE_CELLS  # a class attribute, so that a test can compare the sparse and dense paths
+
+    # -- updates ----------------------------------------------------------------------------------------------------
+
+    def update(self, gold: Any, pred: Any) -> None:
+        """Add a batch of instances.
+
+        Parameters
+        ----------
+        gold, pred
+            Single-label: 1-D numpy arrays, lists, pandas or polars Series, or tensors (anything with
+            ``__dlpack__`` on the CPU, or ``__array__``), one label per instance. Multi-label: 0/1 indicator
+            matrices (n × K: arrays or tensors, columns in the order of the declared labels) or sequences of label
+            collections (strings split on the :class:`~clfeval.MultiLabel` ``sep`` when one is given).
+
+        Raises
+        ------
+        InputError
+            On different lengths, a 2-D single-label batch (scores: take ``argmax(axis=1)``), a missing label, a
+            label outside the declared ones, an indicator value other than 0/1, or a tensor not on the CPU.
+        """
+        where = f"update {self._updates + 1}"
+        if self.multilabel is not None:
+            self._update_sets(gold, pred, where)
+            self._updates += 1
+            return
+        g, p = (_one_dimensional(_array(v, role, where), role, where) for v, role in ((gold, "gold"), (pred, "pred")))
+        if len(g) != len(p):
+            raise InputError(f"gold has {len(g)} labels but pred has {len(p)}", where)
+        if len(g):
+            gold_codes, pred_codes = self._codes(g, p, where)
+            k = len(self._labels)
+            keys = gold_codes * k
+            keys += pred_codes
+            if self._keys is None:
+                self._table += np.bincount(keys, minlength=k * k).reshape(k, k)
+            else:
+                new_keys, new_counts = np.unique(keys, return_counts=True)
+                self._keys, self._counts = _merge_sorted(
+                    self._keys, self._counts, new_keys, new_counts.astype(np.int64)
+                )
+            self._n += len(g)
+        self._updates += 1
+
+    def _codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """Both arrays as int64 label codes, new labels added (or refused when the labels are declared)."""
+        if g.dtype.kind == "b":
+            g = g.view(np.uint8)
+        if p.dtype.kind == "b":
+            p = p.view(np.uint8)
+        if g.dtype.kind in "iu" and p.dtype.kind in "iu":
+            lo = min(int(g.min()), int(p.min()))
+            hi = max(int(g.max()), int(p.max()))
+            if lo >= 0 and self._identity and hi < len(self._labels):  # declared 0 … K−1: the values are the codes
+                return g.astype(np.int64, copy=False), p.astype(np.int64, copy=False)
+            if lo >= 0 and hi < _INT_TABLE:
+                return self._table_codes(g, p, hi, where)
+        for role, arr in (("gold", g), ("pred", p)):
+            if arr.dtype.kind == "f" and np.isnan(arr).any():
+                raise InputError(
+                    "is NaN: a missing label", f"{where}: {role}", index=int(np.flatnonzero(np.isnan(arr))[0])
+                )
+        if g.dtype.kind == "O" or p.dtype.kind == "O":
+            _check_missing(np.concatenate([g, p]), len(g), where)
+            g, p = g.astype(str), p.astype(str)
+        elif g.dtype.kind != p.dtype.kind and not (g.dtype.kind in "iuf" and p.dtype.kind in "iuf"):
+            g, p = g.astype(str), p.astype(str)  # labels are named by str: 1 and "1" are one label
+        both = np.concatenate([g, p])
+        if both.dtype.kind == "U":
+            codes = self._text_codes(both, len(g), where)
+        else:  # floats, bytes
+            values, inverse = np.unique(both, return_inverse=True)
+            lookup = self._lookup([_name(v) for v in values.tolist()], both, len(g), where)
+            codes = lookup[inverse.reshape(-1)]
+        return codes[: len(g)], codes[len(g) :]
+
+    def _text_codes(self, both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
+        """Codes of string labels: a binary search among the known labels (``np.unique`` of the misses only)."""
+        known = np.array(self._labels, dtype=str)
+        order = np.argsort(known, kind="stable")
+        ranked = known[order]
+        at = np.searchsorted(ranked, both)
+        at[at == len(ranked)] = 0
+        hit = ranked[at] == both if len(ranked) else np.zeros(len(both), dtype=bool)
+        if hit.all():
+            return order[at].astype(np.int64)
+        new = np.unique(both[~hit]).tolist()
+        if self._declared is not None:
+            position = int(np.flatnonzero(both == new[0])[0])
+            role, index = ("gold", position) if position < n_gold else ("pred", position - n_gold)
+            raise self._undeclared(new[0], f"{where}: {role}", index)
+        self._add_labels(new)
+        return self._text_codes(both, n_gold, where)
+
+    def _table_codes(self, g: np.ndarray, p: np.ndarray, hi: int, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """Codes of non-negative integer labels below the table size: a gather through the value → code table."""
+        if hi >= len(self._int_table):
+            grown = np.full(max(hi + 1, 2 * len(self._int_table)), -1, dtype=np.int64)
+            grown[: len(self._int_table)] = self._int_table
+            self._int_table = grown
+        gold_codes, pred_codes = self._int_table[g], self._int_table[p]
+        if min(int(gold_codes.min()), int(pred_codes.min())) < 0:  # values that are not labels yet
+            both = np.concatenate([g[gold_codes < 0], p[pred_codes < 0]])
+            new = np.unique(both).tolist()
+            if self._declared is not None:
+                value = new[0]
+                at = np.flatnonzero(g == value)
+                role, index = ("gold", int(at[0])) if len(at) else ("pred", int(np.flatnonzero(p == value)[0]))
+                raise self._undeclared(str(value), f"{where}: {role}", index)
+            self._add_labels(str(v) for v in new)
+            gold_codes, pred_codes = self._int_table[g], self._int_table[p]
+        return gold_codes, pred_codes
+
+    def _lookup(self, names: list[str], both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
+        """Each distinct value's code (a dict lookup per distinct value), new labels added or refused."""
+        new = [name for name in names if name not in self._code]
+        if new:
+            if self._declared is not None:
+                position = next(i for i, v in enumerate(both.tolist()) if _name(v) == new[0])  # the error path
+                role = "gold" if position < n_gold else "pred"
+                raise self._undeclared(
+                    new[0], f"{where}: {role}", position % n_gold if role == "gold" else position - n_gold
+                )
+            self._add_labels(dict.fromkeys(new))
+        return np.fromiter((self._code[name] for name in names), dtype=np.int64, count=len(names))
+
+    def _undeclared(self, value: str, where: str, index: int | None = None) -> InputError:
+        shown = ", ".join(map(repr, self._labels[:8])) + (", …" if len(self._labels) > 8 else "")
+        what = "declared" if self._origin == "declared" else "indicator columns'"
+        hint = ""
+        if value.endswith(".0") and value[:-2] in self._code:
+            hint = "; cast float labels to integers"
+        return InputError(
+            f"holds the label {value!r}, not among the {len(self._labels)} {what} labels ({shown}){hint}",
+            where,
+            index=index,
+        )
+
+    # -- multi-label updates ----------------------------------------------------------------------------------------
+
+    def _update_sets(self, gold: Any, pred: Any, where: str) -> None:
+        ml = self.multilabel
+        assert ml is not None
+        gold, pred = _tensor(gold, "gold", where), _tensor(pred, "pred", where)
+        g_matrix, p_matrix = (isinstance(v, np.ndarray) and v.ndim == 2 for v in (gold, pred))
+        if g_matrix != p_matrix:
+            raise InputError("give gold and pred both as indicator matrices or both as label collections", where)
+        if g_matrix:
+            pairs = self._indicator_pairs(gold, pred, where)
+        else:
+            from clfeval.read.arrays import count_label_sets, to_sequence
+
+            g_seq, p_seq = to_sequence(gold, f"{where}: gold"), to_sequence(pred, f"{where}: pred")
+            if len(g_seq) != len(p_seq):
+                raise InputError(f"gold has {len(g_seq)} label sets but pred has {len(p_seq)}", where)
+            if not len(g_seq):
+                return
+            try:
+                found = count_label_sets(g_seq, p_seq, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
+            except InputError as exc:
+                raise InputError(
+                    exc.message, f"{where}: {exc.source}" if exc.source else where, index=exc.index
+                ) from None
+            pairs = dict(found.pairs)
+            self._check_set_labels(pairs, where)
+        for key, count in pairs.items():
+            self._pairs[key] = self._pairs.get(key, 0) + count
+            self._n += count
+
+    def _check_set_labels(self, pairs: Mapping[tuple[LabelSet, LabelSet], int], where: str) -> None:
+        """Refuse (declared labels) or add (labels seen) the labels of new distinct pairs."""
+        assert self.multilabel is not None
+        allowed = EMPTY_LABEL if self.multilabel.empty == "label" else None
+        for role, side in (("gold", 0), ("pred", 1)):
+            names = sorted({lab for key in pairs for lab in key[side]} - self._code.keys() - {allowed})
+            if not names:
+                continue
+            if self._origin != "seen":
+                raise self._undeclared(names[0], f"{where}: {role}")
+            self._add_labels(names)
+
+    def _indicator_pairs(self, g: np.ndarray, p: np.ndarray, where: str) -> dict[tuple[LabelSet, LabelSet], int]:
+        """The distinct (gold set, predicted set) pairs of two n × K 0/1 matrices, with their counts."""
+        assert self.multilabel is not None
+        if g.ndim != 2 or p.ndim != 2:
+            raise InputError(f"indicator matrices are n × K; found shapes {g.shape} and {p.shape}", where)
+        if g.shape[0] != p.shape[0]:
+            raise InputError(f"gold has {g.shape[0]} rows but pred has {p.shape[0]}", where)
+        if g.shape[1] != p.shape[1]:
+            raise InputError(f"gold has {g.shape[1]} columns but pred has {p.shape[1]}", where)
+        k = g.shape[1]
+        bits = [_indicator(m, role, where) for m, role in ((g, "gold"), (p, "pred"))]
+        if self._origin == "seen":
+            if self._labels:
+                raise InputError(
+                    "indicator matrices need declared labels (labels=[...]) once labels came from label collections",
+                    where,
+                )
+            self._add_labels(str(j) for j in range(k))
+            self._origin = "columns"
+        if k != len(self._labels):
+            raise InputError(
+                f"indicator matrices have {k} columns; the accumulator has {len(self._labels)} labels", where
+            )
+        if not g.shape[0]:
+            return {}
+        packed = [np.packbits(b, axis=1, bitorder="little") for b in bits]
+        distinct, counts = _unique_rows(np.concatenate(packed, axis=1))  # distinct (gold bits, pred bits) rows
+        width = packed[0].shape[1]
+        gold_sets, gold_of = self._decode(distinct[:, :width], k)
+        pred_sets, pred_of = self._decode(distinct[:, width:], k)
+        keys = zip(map(gold_sets.__getitem__, gold_of.tolist()), map(pred_sets.__getitem__, pred_of.tolist()))
+        return dict(zip(keys, counts.tolist()))
+
+    def _decode(self, rows: np.ndarray, k: int) -> tuple[list[LabelSet], np.ndarray]:
+        """The distinct label sets among rows of packed bits (canonical: labels sorted by name), and each row's."""
+        assert self.multilabel is not None
+        patterns, which = _unique_rows(rows, inverse=True)
+        bits = np.unpackbits(patterns, axis=1, count=k, bitorder="little")
+        row, col = np.nonzero(bits)
+        rank = np.empty(k, dtype=np.int64)
+        rank[sorted(range(k), key=self._labels.__getitem__)] = np.arange(k)
+        order = np.lexsort((rank[col], row))
+        flat = np.array(self._labels, dtype=object)[col[order]].tolist()
+        ends = np.cumsum(np.bincount(row, minlength=len(patterns))).tolist()
+        sets = [tuple(flat[a:b]) for a, b in zip([0, *ends[:-1]], ends)]
+        if self.multilabel.empty == "label":  # the empty set is the label NONE, which co-occurs with no other
+            sets = [
+                canonical_set(s, self.multilabel.duplicates, "label") if not s or EMPTY_LABEL in s else s for s in sets
+            ]
+        return sets, which
+
+    # -- merging ----------------------------------------------------------------------------------------------------
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Add ``other``'s counts into this accumulator, in place, and return it (``other`` is left alone).
+
+        Labels are aligned by name; codes are remapped. Both accumulators must count the same task with the same
+        multi-label options. When both declared their labels, the sets must be equal (this one's order is kept);
+        when one did, the other's labels must lie within them.
+
+        Raises
+        ------
+        OptionError
+            On different tasks, multi-label options or declared label sets.
+        InputError
+            When ``other`` holds a label outside this accumulator's declared labels.
+        """
+        if not isinstance(other, Accumulator):
+            raise OptionError(f"an Accumulator merges with an Accumulator, not {type(other).__name__}")
+        if other.task != self.task:
+            raise OptionError(f"cannot merge {self.task} counts with {other.task} counts")
+        policies = [(m.duplicates, m.empty) for m in (self.multilabel, other.multilabel) if m is not None]
+        if len(policies) == 2 and policies[0] != policies[1]:
+            (d1, e1), (d2, e2) = policies
+            raise OptionError(
+                f"cannot merge multi-label counts made with duplicates={d1!r}, empty={e1!r} and "
+                f"duplicates={d2!r}, empty={e2!r}"
+            )
+        fixed = self._origin != "seen"
+        if fixed and other._origin != "seen" and set(self._labels) != set(other._labels):
+            differ = ", ".join(map(repr, sorted(set(self._labels) ^ set(other._labels))[:5]))
+            raise OptionError(f"cannot merge accumulators with different declared label sets (they differ in {differ})")
+        new = [lab for lab in other._labels if lab not in self._code]
+        if new and fixed:
+            raise self._undeclared(new[0], "merge")
+        if not fixed and other._origin != "seen":  # the other's declared set becomes this one's
+            outside = [lab for lab in self._labels if lab not in other._code]
+            if outside:
+                raise other._undeclared(outside[0], "merge")
+            self._add_labels(new)
+            self._relabel(other._labels)
+            self._origin, self._declared = other._origin, other._declared
+        else:
+            self._add_labels(new)
+        if self.multilabel is not None:
+            for key, count in other._pairs.items():
+                self._pairs[key] = self._pairs.get(key, 0) + count
+        else:
+            code = np.array([self._code[lab] for lab in other._labels], dtype=np.int64)
+            gold, pred, cells = other._entries()
+            self._add_entries(code[gold], code[pred], cells)
+        self._n += other._n
+        self._updates += other._updates
+        return self
+
+    def _relabel(self, order: Sequence[str]) -> None:
+        """Put the labels in ``order`` (a permutation of them), remapping the counts."""
+        if list(order) == self._labels:
+            return
+        gold, pred, count = self._entries() if self.multilabel is None else (_EMPTY, _EMPTY, _EMPTY)
+        position = {lab: i for i, lab in enumerate(order)}
+        remap = np.array([position[lab] for lab in self._labels], dtype=np.int64)
+        self._labels, self._code = [], {}
+        self._int_table, self._identity = np.full(0, -1, dtype=np.int64), True
+        if self._keys is None:
+            self._table = np.zeros((0, 0), dtype=np.int64)
+        else:
+            self._keys, self._counts = _EMPTY, _EMPTY
+        self._add_labels(order)
+        if self.multilabel is None and len(count):
+            self._add_entries(remap[gold], remap[pred], count)
+
+    def _add_entries(self, gold: np.ndarray, pred: np.ndarray, count: np.ndarray) -> None:
+        """Add cells given as (gold code, predicted code, count), each cell at most once."""
+        k = len(self._labels)
+        if self._keys is None:
+            np.add.at(self._table, (gold, pred), count)
+            return
+        keys = gold * k + pred
+        order = np.argsort(keys, kind="stable")
+        self._keys, self._counts = _merge_sorted(self._keys, self._counts, keys[order], count[order])
+
+    def copy(self) -> Accumulator:
+        """An independent copy."""
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._labels, out._code, out._pairs = list(self._labels), dict(self._code), dict(self._pairs)
+        out._int_table, out._table, out._counts = self._int_table.copy(), self._table.copy(), self._counts.copy()
+        out._keys = None if self._keys is None else self._keys.copy()
+        return out
+
+    def __add__(self, other: object) -> Accumulator:
+        if not isinstance(other, Accumulator):
+            return NotImplemented
+        return self.copy().merge(other)
+
+    def __radd__(self, other: object) -> Accumulator:
+        if isinstance(other, int) and other == 0:  # so that sum(accumulators) works
+            return self.copy()
+        return NotImplemented
+
+    def __iadd__(self, other: object) -> Accumulator:
+        if not isinstance(other, Accumulator):
+            return NotImplemented
+        return self.merge(other)
+
+    # -- scoring and files ------------------------------------------------------------------------------------------
+
+    def counted(self) -> Counted:
+        """The counts with their provenance (what :func:`clfeval.score` and :func:`clfeval.save_counts` take)."""
+        from clfeval.read.inputs import Counted
+
+        options: dict[str, Any] = {"labels": self._origin}
+        if self._origin != "seen":
+            options["label_set"] = list(self._labels)
+        return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates}, options=options)
+
+    def scoring_labels(self) -> tuple[str, ...] | None:
+        """The labels scores average over by default: the declared ones (plus ``NONE`` when empty label sets are a
+        label of their own, ``MultiLabel(empty="label")``), or ``None`` for the labels seen."""
+        if self._origin == "seen":
+            return None
+        extra = self.multilabel is not None and self.multilabel.empty == "label" and EMPTY_LABEL not in self._code
+        return (*self._labels, EMPTY_LABEL) if extra else tuple(self._labels)
+
+    def score(self, *, ci: str | CI | None = "none", scoring: Scoring | None = None, **kwargs: Any) -> Scores:
+        """Score the counts so far: :func:`clfeval.score` of :attr:`counts`.
+
+        Parameters
+        ----------
+        ci
+            Confidence intervals, as in :func:`clfeval.score`.
+        scoring
+            A :class:`~clfeval.Scoring`. When it names no labels, label source or training data, the declared labels
+            are used (label source ``given``), else the labels seen (``union``).
+        **kwargs
+            Passed to :func:`clfeval.score` (``progress``).
+
+        Raises
+        ------
+        InputError
+            If nothing has been counted yet.
+        """
+        from clfeval.api import score
+        from clfeval.score.scoring import Scoring
+
+        if not self._n:
+            raise InputError("nothing to score: the accumulator has counted no instances")
+        chosen = Scoring.of(scoring)
+        declared = self.scoring_labels()
+        if declared is not None and chosen.labels is None and chosen.labels_from is None:
+            chosen = replace(chosen, labels=declared)
+        return score(self.counted(), scoring=chosen, ci=ci, **kwargs)
+
+    def save(self, path: str | Path) -> None:
+        """Write the counts as a count file (:func:`clfeval.save_counts`), the declared labels in its ``options``."""
+        from clfeval.read.inputs import save_counts
+
+        save_counts(self.counted(), str(path))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Accumulator:
+        """An accumulator holding the counts of a count file (declared labels restored when :meth:`save` wrote it).
+
+        Raises
+        ------
+        InputError
+            If the file is missing, not a count file, or holds the counts of several systems.
+        """
+        from clfeval.count.document import counts_from_dict
+
+        source = str(path)
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError("no such file", source) from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"is not a JSON count file: {exc}", source) from None
+        counts = counts_from_dict(doc, source)
+        options = doc.get("options") if isinstance(doc, dict) else None
+        options = options if isinstance(options, dict) else {}
+        labels = options.get("label_set") if options.get("labels") in ("declared", "columns") else None
+        if not (isinstance(labels, list) and labels and all(isinstance(lab, str) for lab in labels)):
+            labels = None  # not written by Accumulator.save: the labels seen
+        if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
+            raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
+        out = cls.from_counts(counts, labels=labels)
+        if labels is not None:
+            out._origin = options["labels"]
+        return out
+
+    @classmethod
+    def from_counts(cls, counts: ConfusionCounts | LabelSetCounts, labels: Iterable[Any] | None = None) -> Accumulator:
+        """An accumulator starting from ``counts``, as one update (``labels``: the declared label set, which must hold
+        every label counted).
+
+        Raises
+        ------
+        InputError
+            If a label counted is not among ``labels``.
+        """
+        if isinstance(counts, LabelSetCounts):
+            out = cls("multi-label", labels, multilabel=MultiLabel(empty=counts.empty, duplicates=counts.duplicates))
+            pairs = dict(counts.pairs)
+            out._check_set_labels(pairs, "counts")
+            out._pairs = pairs
+        elif isinstance(counts, ConfusionCounts):
+            out = cls("single-label", labels)
+            gold_seen, pred_seen = counts.seen_labels()
+            outside = set(gold_seen | pred_seen) - out._code.keys()
+            if outside and labels is not None:
+                raise out._undeclared(min(outside), "counts")
+            out._add_labels(lab for lab in counts.labels if lab in outside)
+            code = np.array([out._code.get(lab, -1) for lab in counts.labels], dtype=np.int64)
+            out._add_entries(code[counts.gold], code[counts.pred], counts.count.copy())
+        else:
+            raise OptionError(
+                f"an accumulator starts from ConfusionCounts or LabelSetCounts, not {type(counts).__name__}"
+            )
+        out._n, out._updates = counts.n_instances, 1
+        return out
+
+    def __repr__(self) -> str:
+        layout = "" if self.multilabel is not None else ", sparse" if self._keys is not None else ", dense"
+        return (
+            f"Accumulator({self.task}, {len(self._labels)} labels ({self._origin}), {self._n:,} instances, "
+            f"{self._updates} updates{layout})"
+        )
+
+
+# -- helpers --------------------------------------------------------------------------------------------------------
+
+
+def _name(value: Any) -> str:
+    """A label's name: itself for strings, else ``str`` of the Python value (``np.int64(3)`` → ``"3"``)."""
+    if isinstance(value, str):
+        return value
+    return str(value.item() if isinstance(value, np.generic) else value)
+
+
+def _int_value(name: str) -> int | None:
+    """The non-negative integer a name spells canonically (``"12"`` → 12; ``"012"``, ``"-1"``, ``"a"`` → None)."""
+    if name.isdigit() and name.isascii() and (name == "0" or not name.startswith("0")):
+        return int(name)
+    return None
+
+
+def _missing(value: Any) -> bool:
+    """Whether one value is a missing label: None, NaN, or a value not equal to itself in a boolean sense."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):
+        return True
+
+
+def _check_missing(values: np.ndarray, n_gold: int, where: str) -> None:
+    """Raise for the first missing label (None, NaN) of an object array holding gold then predicted labels."""
+    try:
+        missing = np.asarray(np.equal(values, _NONE) | np.not_equal(values, values), dtype=bool)  # NaN ≠ NaN
+    except (TypeError, ValueError):  # a value whose comparison is no boolean (pandas.NA): look one by one
+        missing = np.fromiter((_missing(v) for v in values.tolist()), dtype=bool, count=len(values))
+    if missing.any():
+        at = int(np.flatnonzero(missing)[0])
+        role, index = ("gold", at) if at < n_gold else ("pred", at - n_gold)
+        raise InputError(f"is {values[at]!r}: a missing label", f"{where}: {role}", index=index)
+
+
+def _array(values: Any, role: str, where: str) -> np.ndarray:
+    """A numpy array of ``values`` without copying where possible: DLPack (CPU only), ``__array__``, lists."""
+    if isinstance(values, np.ndarray):
+        return values
+    if type(values).__module__.startswith(("pandas", "polars")) and hasattr(values, "to_numpy"):
+        return np.asarray(values.to_numpy())
+    if hasattr(values, "__dlpack__"):
+        device = _device(values)
+        if device is not None:
+            raise InputError(f"is a tensor on {device}: move it to the CPU first (e.g. .cpu())", f"{where}: {role}")
+        try:
+            return np.from_dlpack(values)
+        except (BufferError, TypeError, RuntimeError, ValueError) as exc:
+            reason = exc
+        if hasattr(values, "__array__"):
+            try:
+                return np.asarray(values)
+            except (TypeError, RuntimeError, ValueError) as exc:
+                reason = exc
+        raise InputError(
+            f"cannot be read through DLPack ({reason}); pass a CPU tensor (.detach().cpu()) or a numpy array",
+            f"{where}: {role}",
+        )
+    if hasattr(values, "__array__"):
+        return np.asarray(values)
+    if isinstance(values, (str, bytes)):
+        raise InputError("expected a sequence of labels, found a single string", f"{where}: {role}")
+    if isinstance(values, Iterable) and not isinstance(values, Mapping):
+        try:
+            return np.asarray(values if isinstance(values, Sequence) else list(values))
+        except ValueError:  # ragged nested lists
+            raise InputError(
+                "expected one label per instance, found nested lists of different lengths", f"{where}: {role}"
+            ) from None
+    raise InputError(f"expected a sequence of labels, found {type(values).__name__}", f"{where}: {role}")
+
+
+def _device(values: Any) -> str | None:
+    """The name of the device a DLPack object lives on, or ``None`` on the CPU (or when it does not say)."""
+    method = getattr(values, "__dlpack_device__", None)
+    if method is None:
+        return None
+    kind, index = method()
+    if int(kind) == 1:  # kDLCPU
+        return None
+    return f"{_DEVICES.get(int(kind), f'device type {int(kind)}')}:{index}"
+
+
+def _one_dimensional(arr: np.ndarray, role: str, where: str) -> np.ndarray:
+    if arr.ndim == 1:
+        return arr
+    if arr.ndim == 2:
+        raise InputError(
+            f"is 2-D (shape {arr.shape}) but single-label updates take one label per instance: for scores or logits "
+            "pass .argmax(axis=1); for 0/1 indicator matrices use task='multi-label'",
+            f"{where}: {role}",
+        )
+    raise InputError(f"expected a 1-D array of labels, found shape {arr.shape}", f"{where}: {role}")
+
+
+def _tensor(values: Any, role: str, where: str) -> Any:
+    """Multi-label input: arrays and tensors as numpy arrays (2-D: indicator matrices); lists, tuples and Series of
+    label collections as they are."""
+    if isinstance(values, (list, tuple, str)) or type(values).__module__.startswith(("pandas", "polars")):
+        return values
+    if isinstance(values, np.ndarray) or hasattr(values, "__dlpack__") or hasattr(values, "__array__"):
+        return _array(values, role, where)
+    return values
+
+
+def _indicator(matrix: np.ndarray, role: str, where: str) -> np.ndarray:
+    """A 0/1 matrix as booleans; any other value is an error naming its position."""
+    if matrix.dtype.kind == "b":
+        return matrix
+    if matrix.dtype.kind not in "iuf":
+        raise InputError(f"an indicator matrix holds 0/1 numbers, found dtype {matrix.dtype}", f"{where}: {role}")
+    ones = matrix == 1
+    bad = ~(ones | (matrix == 0))
+    if bad.any():
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        raise InputError(
+            f"holds {matrix[i, j].item()!r} at column {j}: an indicator matrix holds 0 and 1 only (threshold scores "
+            "first, e.g. probs >= 0.5)",
+            f"{where}: {role}",
+            index=i,
+        )
+    return ones
+
+
+def _unique_rows(rows: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D uint8 array (sorted), and their counts (or, with ``inverse``, each row's index into
+    them): rows of at most 8 bytes as uint64 integers, longer ones with ``np.unique(axis=0)``."""
+    width = rows.shape[1]
+    if width > 8:
+        keys = rows
+    else:
+        padded = np.zeros((len(rows), 8), dtype=np.uint8)
+        padded[:, :width] = rows
+        keys = padded.view(np.uint64).reshape(-1)
+    axis = 0 if width > 8 else None
+    if inverse:
+        distinct, found = np.unique(keys, return_inverse=True, axis=axis)
+    else:
+        distinct, found = np.unique(keys, return_counts=True, axis=axis)
+    if width <= 8:
+        distinct = distinct.view(np.uint8).reshape(-1, 8)[:, :width]
+    return distinct, found.reshape(-1)
+
+
+def _merge_sorted(
+    keys: np.ndarray, counts: np.ndarray, new_keys: np.ndarray, new_counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys with counts, plus more (sorted, distinct): O(U + u log U) with a binary search."""
+    if not len(keys):
+        return new_keys.astype(np.int64), new_counts.astype(np.int64)
+    at = np.searchsorted(keys, new_keys)
+    found = at < len(keys)
+    found[found] = keys[at[found]] == new_keys[found]
+    counts = counts.copy()
+    counts[at[found]] += new_counts[found]
+    fresh = ~found
+    if fresh.any():
+        keys = np.insert(keys, at[fresh], new_keys[fresh])
+        counts = np.insert(counts, at[fresh], new_counts[fresh])
+    return keys, counts

@@ -1,0 +1,445 @@
+"""The streaming accumulator: counts added batch by batch (and merged across workers) equal the counts of the whole.
+
+Oracles: :func:`clfeval.score` of the concatenated data (the same numbers, to the last bit) and scikit-learn's
+``f1_score``; the sparse path is checked against the dense path and :func:`clfeval.count_labels`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+from sklearn.metrics import f1_score
+
+import clfeval
+from clfeval.accumulator import Accumulator
+from clfeval.errors import InputError, OptionError
+
+PROVENANCE = ("inputs", "options")
+
+
+def _without_provenance(result: Any) -> dict[str, Any]:
+    return {k: v for k, v in result.to_dict().items() if k not in PROVENANCE}
+
+
+def _cells(counts: clfeval.ConfusionCounts) -> set[tuple[str, str, int]]:
+    return set(counts.entries())
+
+
+def _single(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.6, gold, rng.integers(0, k, n))
+    return gold, pred
+
+
+def _chunks(n: int, parts: int) -> list[slice]:
+    edges = np.linspace(0, n, parts + 1).astype(int)
+    return [slice(a, b) for a, b in itertools.pairwise(edges)]
+
+
+class ArrayOnly:
+    """A tensor-like object exposing only ``__array__`` (as a framework tensor without DLPack would)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self._values = values
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._values if dtype is None else self._values.astype(dtype)
+
+
+class DLPackOnly:
+    """A tensor-like object exposing only the DLPack protocol (numpy arrays implement it)."""
+
+    def __init__(self, values: np.ndarray, device: tuple[int, int] = (1, 0)) -> None:
+        self._values = values
+        self._device = device
+        self.shape = values.shape
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._values.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._device
+
+
+class _DenseAccumulator(Accumulator):
+    """An accumulator keeping a dense table up to 4000 labels, to compare with the sparse path."""
+
+    _dense_cells = 4000 * 4000
+
+
+# -- single-label: chunks, containers, oracles ------------------------------------------------------------------------
+
+
+def test_single_label_chunks_in_every_container_equal_the_whole_and_sklearn() -> None:
+    names = np.array(["cat", "dog", "emu", "fox", "gnu"])
+    g, p = _single(5000, 5, seed=3)
+    gold, pred = names[g], names[p]
+    acc = Accumulator()
+    wrap = [np.asarray, list, pd.Series, pl.Series, lambda a: a.astype(object), ArrayOnly]
+    for i, part in enumerate(_chunks(len(gold), 12)):
+        make = wrap[i % len(wrap)]
+        acc.update(make(gold[part]), make(pred[part]))
+    assert acc.n == 5000 and acc.updates == 12 and acc.label_origin == "seen"
+    ours = acc.score()
+    assert _without_provenance(ours) == _without_provenance(clfeval.score(gold, pred))
+    assert ours.to_dict()["inputs"] == {"source": "accumulator", "updates": 12}
+    for average in ("macro", "micro", "weighted"):
+        assert ours.averages[average]["f"] == pytest.approx(f1_score(gold, pred, average=average), abs=1e-12)
+
+
+def test_integer_labels_with_declared_zero_to_k_map_directly_and_equal_the_whole() -> None:
+    gold, pred = _single(20000, 20, seed=4)
+    acc = Accumulator(labels=range(20))
+    for part in _chunks(len(gold), 7):
+        acc.update(gold[part].astype(np.int32), pred[part].astype(np.int32))
+    whole = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=range(20)))
+    assert _without_provenance(acc.score()) == _without_provenance(whole)
+    assert acc.counts.cells.tolist() == clfeval.count_labels(gold, pred).cells.tolist()
+
+
+def test_labels_seen_grow_in_any_order_with_negative_and_large_integers() -> None:
+    batches = [([5, 3, 5], [3, 3, 5]), ([0, -2, 5], [7, -2, 0]), ([10**9, 3], [3, 10**9])]
+    acc = Accumulator()
+    for gold, pred in batches:
+        acc.update(np.array(gold), np.array(pred))
+    all_gold = [x for g, _ in batches for x in g]
+    all_pred = [x for _, p in batches for x in p]
+    assert _cells(acc.counts) == _cells(clfeval.count_labels(all_gold, all_pred))
+    assert set(acc.labels) == {"5", "3", "0", "-2", "7", str(10**9)}
+    assert _without_provenance(acc.score()) == _without_provenance(clfeval.score(all_gold, all_pred))
+
+
+def test_declared_labels_include_an_absent_label_and_macro_averages_over_it() -> None:
+    gold = ["a", "b", "a", "c", "b", "a"]
+    pred = ["a", "b", "b", "c", "a", "a"]
+    declared = ["c", "b", "a", "zebra"]
+    acc = Accumulator(labels=declared)
+    acc.update(gold[:3], pred[:3])
+    acc.update(np.array(gold[3:]), np.array(pred[3:]))
+    result = acc.score()
+    data = result.to_dict()
+    assert data["labels"] == declared and data["label_source"] == "given"
+    assert any("zebra" in note for note in data["notes"])
+    assert data["options"]["labels"] == "declared"
+    expected = f1_score(gold, pred, labels=declared, average="macro", zero_division=0)
+    assert result.averages["macro"]["f"] == pytest.approx(expected, abs=1e-12)
+    assert expected == pytest.approx(f1_score(gold, pred, average="macro") * 3 / 4)  # zebra's F1 = 0 counts
+    # an explicit scoring with its own labels wins over the declared ones
+    union = acc.score(scoring=clfeval.Scoring(labels_from="union"))
+    assert union.to_dict()["labels"] == ["a", "b", "c"]
+
+
+# -- the sparse path -------------------------------------------------------------------------------------------------
+
+
+def test_sparse_counts_over_3000_labels_equal_the_dense_path_and_the_whole() -> None:
+    rng = np.random.default_rng(11)
+    k, n = 3000, 60000
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.3, gold, rng.integers(0, k, n))
+    sparse, dense = Accumulator(labels=range(k)), _DenseAccumulator(labels=range(k))
+    for part in _chunks(n, 9):
+        sparse.update(gold[part], pred[part])
+        dense.update(gold[part], pred[part])
+    assert "sparse" in repr(sparse) and "dense" in repr(dense)
+    ours, theirs, whole = sparse.counts, dense.counts, clfeval.count_labels(gold, pred)
+    assert ours.labels == theirs.labels
+    for field in ("gold", "pred", "count"):
+        assert np.array_equal(getattr(ours, field), getattr(theirs, field))
+    assert _cells(ours) == _cells(whole)
+    assert sparse.n == n
+
+
+def test_labels_seen_growing_past_the_dense_limit_switch_to_sparse_counts() -> None:
+    rng = np.random.default_rng(12)
+    names = np.array([f"label{i}" for i in range(2500)])
+    acc = Accumulator()
+    gold_parts, pred_parts = [], []
+    for size, k in ((500, 10), (4000, 2500), (300, 40)):
+        gold, pred = names[rng.integers(0, k, size)], names[rng.integers(0, k, size)]
+        acc.update(gold, pred)
+        gold_parts.append(gold)
+        pred_parts.append(pred)
+        if k == 10:
+            assert "dense" in repr(acc)
+    assert "sparse" in repr(acc)
+    assert _cells(acc.counts) == _cells(clfeval.count_labels(np.concatenate(gold_parts), np.concatenate(pred_parts)))
+
+
+# -- merging workers --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pickled", [False, True], ids=["in-process", "pickled"])
+def test_three_workers_merge_to_one_accumulator(pickled: bool) -> None:
+    gold, pred = _single(9000, 30, seed=5)
+    one = Accumulator(labels=range(30))
+    workers = [Accumulator(labels=range(30)) for _ in range(3)]
+    for i, part in enumerate(_chunks(len(gold), 15)):
+        one.update(gold[part], pred[part])
+        workers[i % 3].update(gold[part], pred[part])
+    if pickled:
+        workers = [pickle.loads(pickle.dumps(w)) for w in workers]
+    before = [w.n for w in workers]
+    merged = workers[0] + workers[1] + workers[2]
+    assert [w.n for w in workers] == before  # + leaves the operands alone
+    assert merged.n == one.n and merged.updates == one.updates
+    assert merged.counts.cells.tolist() == one.counts.cells.tolist()
+    assert _without_provenance(merged.score()) == _without_provenance(one.score())
+    assert sum(workers).counts.cells.tolist() == one.counts.cells.tolist()
+    in_place = workers[0].merge(workers[1])
+    assert in_place is workers[0] and workers[0].n == before[0] + before[1]
+
+
+def test_workers_that_saw_different_labels_merge_by_name() -> None:
+    a, b, c = Accumulator(), Accumulator(), Accumulator()
+    a.update(["x", "y"], ["x", "x"])
+    b.update([3, 1], [1, 1])
+    c.update(["y", "z"], ["z", "y"])
+    merged = a + b + c
+    whole = clfeval.count_labels(["x", "y", "3", "1", "y", "z"], ["x", "x", "1", "1", "z", "y"])
+    assert _cells(merged.counts) == _cells(whole)
+    declared = Accumulator(labels=["z", "y", "x"])
+    declared.update(["x"], ["y"])
+    adopted = a + declared  # the declared set (and its order) wins; a's labels lie within it
+    assert adopted.labels == ("z", "y", "x") and adopted.label_origin == "declared"
+    assert _cells(adopted.counts) == {("x", "x", 1), ("y", "x", 1), ("x", "y", 1)}
+
+
+# -- multi-label -------------------------------------------------------------------------------------------------------
+
+
+def _indicators(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    gold = rng.random((n, k)) < 0.3
+    pred = np.where(rng.random((n, k)) < 0.8, gold, ~gold)
+    return gold.astype(np.int8), pred.astype(np.int8)
+
+
+def _sets(matrix: np.ndarray, names: list[str]) -> list[list[str]]:
+    return [[names[j] for j in np.flatnonzero(row)] for row in matrix]
+
+
+@pytest.mark.parametrize("k", [6, 40], ids=["packed in 64 bits", "wide rows"])
+def test_multilabel_indicator_chunks_equal_the_whole_and_sklearn(k: int) -> None:
+    gold, pred = _indicators(3000, k, seed=k)
+    names = [f"L{j:02d}" for j in range(k)]
+    acc = Accumulator("multi-label", labels=names)
+    for i, part in enumerate(_chunks(len(gold), 8)):
+        make = [np.asarray, ArrayOnly, DLPackOnly, lambda a: a.astype(bool), lambda a: a.astype(float)][i % 5]
+        acc.update(make(gold[part]), make(pred[part]))
+    whole = clfeval.score(
+        _sets(gold, names), _sets(pred, names), multilabel=True, scoring=clfeval.Scoring(labels=names)
+    )
+    ours = acc.score()
+    assert _without_provenance(ours) == _without_provenance(whole)
+    for average in ("macro", "micro", "weighted", "samples"):
+        expected = f1_score(gold, pred, average=average, zero_division=0)
+        assert ours.averages[average]["f"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_multilabel_columns_without_labels_are_named_0_to_k_minus_1() -> None:
+    gold, pred = _indicators(500, 5, seed=2)
+    acc = Accumulator("multi-label")
+    acc.update(gold[:200], pred[:200])
+    acc.update(gold[200:], pred[200:])
+    assert acc.labels == ("0", "1", "2", "3", "4") and acc.label_origin == "columns"
+    names = list(acc.labels)
+    assert acc.counts.pairs == clfeval.count_label_sets(_sets(gold, names), _sets(pred, names)).pairs
+    with pytest.raises(InputError, match="6 columns; the accumulator has 5 labels"):
+        acc.update(np.zeros((2, 6), dtype=int), np.zeros((2, 6), dtype=int))
+
+
+def test_multilabel_collections_and_empty_sets_as_a_label() -> None:
+    ml = clfeval.MultiLabel(empty="label", sep="|")
+    gold = ["a|b", "", "b", "c|a", ""]
+    pred = ["a", "", "b|c", "c|a", "b"]
+    acc = Accumulator("multi-label", multilabel=ml)
+    acc.update(gold[:2], pred[:2])
+    acc.update(pd.Series(gold[2:]), pd.Series(pred[2:]))
+    assert _without_provenance(acc.score()) == _without_provenance(clfeval.score(gold, pred, multilabel=ml))
+    assert acc.counts.pairs[(("NONE",), ("NONE",))] == 1
+    indicator = Accumulator("multi-label", labels=["a", "b"], multilabel=clfeval.MultiLabel(empty="label"))
+    indicator.update(np.array([[0, 0], [1, 0]]), np.array([[0, 1], [1, 0]]))
+    assert indicator.counts.pairs == {(("NONE",), ("b",)): 1, (("a",), ("a",)): 1}
+    assert indicator.score().to_dict()["labels"] == ["a", "b", "NONE"]  # the empty set is a label of its own
+
+
+def test_multilabel_workers_merge_and_pickle() -> None:
+    gold, pred = _indicators(1200, 7, seed=9)
+    names = list("abcdefg")
+    one = Accumulator("multi-label", labels=names)
+    workers = [Accumulator("multi-label", labels=names) for _ in range(3)]
+    for i, part in enumerate(_chunks(len(gold), 6)):
+        one.update(gold[part], pred[part])
+        workers[i % 3].update(gold[part], pred[part])
+    merged = sum(pickle.loads(pickle.dumps(w)) for w in workers)
+    assert isinstance(merged, Accumulator)
+    assert merged.counts.pairs == one.counts.pairs and merged.n == 1200
+    assert _without_provenance(merged.score()) == _without_provenance(one.score())
+
+
+# -- tensors -----------------------------------------------------------------------------------------------------------
+
+
+def test_objects_with_only_array_or_only_dlpack_are_read() -> None:
+    gold, pred = _single(1000, 4, seed=6)
+    by_array, by_dlpack = Accumulator(labels=range(4)), Accumulator(labels=range(4))
+    by_array.update(ArrayOnly(gold), ArrayOnly(pred))
+    by_dlpack.update(DLPackOnly(gold), DLPackOnly(pred))
+    expected = clfeval.count_labels(gold, pred).cells.tolist()
+    assert by_array.counts.cells.tolist() == expected == by_dlpack.counts.cells.tolist()
+
+
+class GradTensor(DLPackOnly):
+    """A tensor that refuses export (as a torch tensor that requires grad does)."""
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad")
+
+
+def test_a_tensor_on_another_device_or_that_refuses_export_is_refused_with_a_hint() -> None:
+    acc = Accumulator()
+    with pytest.raises(InputError, match=r"update 1: gold: is a tensor on cuda:0: move it to the CPU"):
+        acc.update(DLPackOnly(np.arange(3), device=(2, 0)), np.arange(3))
+    with pytest.raises(InputError, match=r"update 1: pred: cannot be read through DLPack \(Can't call numpy.*detach"):
+        acc.update(np.arange(3), GradTensor(np.arange(3)))
+    assert acc.n == 0
+
+
+def test_float_labels_against_declared_integers_get_a_hint() -> None:
+    with pytest.raises(InputError, match=r"holds the label '0.0', not among the 2 declared labels .*cast float"):
+        Accumulator(labels=[0, 1]).update(np.array([0.0, 1.0]), np.array([1.0, 1.0]))
+
+
+# -- files -------------------------------------------------------------------------------------------------------------
+
+
+def test_save_then_load_counts_scores_the_same(tmp_path: Path) -> None:
+    gold, pred = _single(4000, 8, seed=7)
+    acc = Accumulator()
+    acc.update(gold[:1000], pred[:1000])
+    acc.update(gold[1000:], pred[1000:])
+    path = tmp_path / "run.counts.json"
+    acc.save(path)
+    loaded = clfeval.load_counts(str(path))
+    assert _without_provenance(clfeval.score(loaded)) == _without_provenance(acc.score())
+    again = Accumulator.load(path)
+    assert again.n == acc.n and _cells(again.counts) == _cells(acc.counts)
+
+
+def test_saved_declared_labels_come_back_with_accumulator_load(tmp_path: Path) -> None:
+    declared = ["neg", "neu", "pos", "unused"]
+    acc = Accumulator(labels=declared)
+    acc.update(["neg", "pos", "pos"], ["neg", "neu", "pos"])
+    path = tmp_path / "declared.json"
+    acc.save(path)
+    again = Accumulator.load(path)
+    assert again.labels == tuple(declared) and again.label_origin == "declared"
+    assert _without_provenance(again.score()) == _without_provenance(acc.score())
+    by_hand = clfeval.score(clfeval.load_counts(str(path)), scoring=clfeval.Scoring(labels=declared))
+    assert _without_provenance(by_hand) == _without_provenance(acc.score())
+    with pytest.raises(InputError, match="'zebra', not among the 4 declared labels"):
+        again.update(["zebra"], ["neg"])
+
+
+def test_multilabel_save_and_load(tmp_path: Path) -> None:
+    gold, pred = _indicators(300, 4, seed=8)
+    acc = Accumulator("multi-label", labels=["w", "x", "y", "z"])
+    acc.update(gold, pred)
+    path = tmp_path / "ml.json"
+    acc.save(path)
+    again = Accumulator.load(path)
+    assert again.task == "multi-label" and again.labels == acc.labels and again.counts.pairs == acc.counts.pairs
+    assert _without_provenance(again.score()) == _without_provenance(acc.score())
+    splitting = Accumulator("multi-label", labels=["w", "x", "y", "z"], multilabel=clfeval.MultiLabel(sep="|"))
+    splitting.update(["w|x"], ["x"])  # the separator reads strings; it does not change how sets are counted
+    assert (again + splitting).n == acc.n + 1
+
+
+# -- state -------------------------------------------------------------------------------------------------------------
+
+
+def test_reset_keeps_declared_labels_and_empty_batches_change_nothing() -> None:
+    acc = Accumulator(labels=["a", "b"])
+    acc.update(["a"], ["b"])
+    acc.update([], [])
+    assert acc.n == 1
+    acc.reset()
+    assert acc.n == 0 and acc.labels == ("a", "b") and acc.counts.n_instances == 0
+    with pytest.raises(InputError, match="nothing to score"):
+        acc.score()
+    seen = Accumulator()
+    seen.update(["q"], ["r"])
+    seen.reset()
+    assert seen.labels == ()
+
+
+# -- errors ------------------------------------------------------------------------------------------------------------
+
+
+def test_a_label_outside_the_declared_set_names_the_value_the_update_and_the_position() -> None:
+    acc = Accumulator(labels=["a", "b"])
+    acc.update(["a"], ["b"])
+    with pytest.raises(InputError, match=r"^update 2: pred\[1\]: holds the label 'c', not among the 2 declared"):
+        acc.update(["a", "b"], ["a", "c"])
+    ints = Accumulator(labels=range(3))
+    with pytest.raises(InputError, match=r"^update 1: gold\[2\]: holds the label '7'"):
+        ints.update(np.array([0, 1, 7]), np.array([0, 1, 2]))
+    assert acc.n == 1 and ints.n == 0  # a refused batch adds nothing
+
+
+def test_length_mismatch_names_both_lengths() -> None:
+    with pytest.raises(InputError, match="update 1: gold has 3 labels but pred has 2"):
+        Accumulator().update([1, 2, 3], [1, 2])
+    with pytest.raises(InputError, match="gold has 4 rows but pred has 3"):
+        Accumulator("multi-label").update(np.zeros((4, 2)), np.zeros((3, 2)))
+
+
+def test_two_dimensional_single_label_input_suggests_argmax() -> None:
+    logits = np.random.default_rng(0).random((5, 3))
+    with pytest.raises(InputError, match=r"gold: is 2-D \(shape \(5, 3\)\).*argmax\(axis=1\)"):
+        Accumulator().update(logits, logits)
+
+
+def test_missing_labels_and_non_indicator_values_are_refused() -> None:
+    with pytest.raises(InputError, match=r"update 1: pred\[1\]: is None: a missing label"):
+        Accumulator().update(np.array(["a", "b"], dtype=object), np.array(["a", None], dtype=object))
+    with pytest.raises(InputError, match=r"update 1: gold\[0\]: is (nan|None): a missing label"):
+        Accumulator().update(pd.Series([None, "b"]), pd.Series(["a", "b"]))
+    with pytest.raises(InputError, match=r"update 1: gold\[1\]: is <NA>: a missing label"):
+        Accumulator().update(np.array(["a", pd.NA], dtype=object), np.array(["a", "b"], dtype=object))
+    with pytest.raises(InputError, match=r"gold\[2\]: is NaN"):
+        Accumulator().update(np.array([1.0, 2.0, np.nan]), np.array([1.0, 2.0, 2.0]))
+    with pytest.raises(InputError, match=r"pred\[1\]: holds 0.7 at column 0.*threshold"):
+        Accumulator("multi-label").update(np.array([[1, 0], [0, 1]]), np.array([[1, 0], [0.7, 1]]))
+
+
+def test_merging_different_tasks_options_or_declared_sets_is_refused() -> None:
+    with pytest.raises(OptionError, match="cannot merge single-label counts with multi-label counts"):
+        Accumulator().merge(Accumulator("multi-label"))
+    with pytest.raises(OptionError, match="different declared label sets"):
+        _ = Accumulator(labels=["a", "b"]) + Accumulator(labels=["a", "c"])
+    strict = Accumulator("multi-label", multilabel=clfeval.MultiLabel(duplicates="collapse"))
+    with pytest.raises(OptionError, match="cannot merge multi-label counts made with"):
+        strict.merge(Accumulator("multi-label"))
+    seen = Accumulator()
+    seen.update(["a", "q"], ["a", "a"])
+    with pytest.raises(InputError, match="'q', not among the 2 declared labels"):
+        seen.merge(Accumulator(labels=["a", "b"]))
+    with pytest.raises(OptionError, match="the declared label set is empty"):
+        Accumulator(labels=[])
+    with pytest.raises(OptionError, match="unknown task 'multiclass'"):
+        Accumulator("multiclass")
+    with pytest.raises(OptionError, match="multilabel options are for task='multi-label'"):
+        Accumulator(multilabel=clfeval.MultiLabel())
