@@ -61,6 +61,8 @@ EXPECTED = {
     "CrossValidation",
     "Finagle",
     "Audit",
+    # a streaming accumulator for training and evaluation loops
+    "Accumulator",
     "Conversion",
     "LabelConversion",
     "with_intervals",
@@ -203,3 +205,22 @@ def test_every_name_of_a_lazy_package_resolves(package: str) -> None:
         assert getattr(module, name) is not None and name in dir(module)
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         module.no_such_name  # noqa: B018
+
+
+def test_the_integrations_are_modules_found_on_first_use_and_import_nothing_heavy() -> None:
+    """``clfeval.sklearn``, ``clfeval.hf`` and ``clfeval.mlflow`` are found as attributes without an import of their
+    own, and neither they nor ``import clfeval`` import scikit-learn, MLflow, pandas, transformers or a framework."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, clfeval\n"
+        "heavy = ('sklearn', 'mlflow', 'pandas', 'transformers', 'torch', 'jax', 'numpy', 'polars')\n"
+        "assert not [m for m in heavy if m in sys.modules], [m for m in heavy if m in sys.modules]\n"
+        "assert {'hf', 'mlflow', 'sklearn'} <= set(dir(clfeval))\n"
+        "assert callable(clfeval.hf.compute_metrics) and callable(clfeval.mlflow.log)\n"
+        "assert callable(clfeval.sklearn.scorer) and clfeval.Accumulator.__name__ == 'Accumulator'\n"
+        "heavy = ('sklearn', 'mlflow', 'pandas', 'transformers', 'torch', 'jax')\n"
+        "assert not [m for m in heavy if m in sys.modules], [m for m in heavy if m in sys.modules]\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -76,7 +76,12 @@ _HOMES: dict[str, str] = {
         "clfeval.score",
     ),
     "Finagle": "clfeval.score.finagle",
+    "Accumulator": "clfeval.accumulator",
 }
+
+#: The integrations: modules found as attributes on first use (``clfeval.mlflow.log``), as after an ``import
+#: clfeval.mlflow``; each imports its library only when called.
+_MODULES = frozenset({"hf", "mlflow", "sklearn"})
 
 __all__ = sorted([*_HOMES, "__version__"])
 
@@ -97,6 +102,8 @@ sys.modules[__name__].__class__ = _Surface
 
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use (and kept)."""
+    if name in _MODULES:
+        return importlib.import_module(f"clfeval.{name}")
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'clfeval' has no attribute {name!r}")
@@ -106,4 +113,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__all__, *_MODULES})

@@ -1,0 +1,114 @@
+"""The Hugging Face integration against the real ``transformers.EvalPrediction`` (built locally, nothing downloaded)
+and scikit-learn as the oracle."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.metrics import accuracy_score, f1_score
+
+import clfeval
+from clfeval.errors import InputError, OptionError
+from clfeval.hf import compute, compute_metrics
+
+transformers = pytest.importorskip("transformers")
+EvalPrediction = transformers.EvalPrediction
+
+RNG = np.random.default_rng(11)
+K = 4
+NAMES = ["neg", "neu", "pos", "mixed"]
+LOGITS = RNG.normal(size=(300, K))
+LABELS = np.where(RNG.random(300) < 0.7, LOGITS.argmax(axis=1), RNG.integers(0, K, 300))
+
+
+def test_trainer_style_compute_metrics_matches_scikit_learn() -> None:
+    metrics = compute_metrics(["macro.f1", "micro.f1", "weighted.f1", "accuracy"], id2label=dict(enumerate(NAMES)))
+    out = metrics(EvalPrediction(predictions=LOGITS, label_ids=LABELS))
+    pred = LOGITS.argmax(axis=1)
+    assert out["macro.f1"] == pytest.approx(f1_score(LABELS, pred, average="macro"), rel=1e-12)
+    assert out["micro.f1"] == pytest.approx(f1_score(LABELS, pred, average="micro"), rel=1e-12)
+    assert out["weighted.f1"] == pytest.approx(f1_score(LABELS, pred, average="weighted"), rel=1e-12)
+    assert out["accuracy"] == pytest.approx(accuracy_score(LABELS, pred), rel=1e-12)
+    assert set(out) == {"macro.f1", "micro.f1", "weighted.f1", "accuracy"}
+
+
+def test_every_evaluation_averages_over_the_stated_labels_not_the_batchs() -> None:
+    """A batch without the label ``mixed`` still averages over four labels (F1 0 for it), as the Trainer's
+    evaluations of one model must be comparable; scikit-learn's default would average over three."""
+    keep = LABELS != 3
+    logits = LOGITS[keep][:, :3]
+    logits = np.column_stack([logits, np.full(len(logits), -9.0)])  # the model never predicts 'mixed' either
+    out = compute(predictions=logits, references=LABELS[keep], metrics="macro.f1", labels=NAMES)
+    pred = logits.argmax(axis=1)
+    stated = f1_score(LABELS[keep], pred, labels=[0, 1, 2, 3], average="macro", zero_division=0)
+    batch = f1_score(LABELS[keep], pred, average="macro")
+    assert out["macro.f1"] == pytest.approx(stated, rel=1e-12) and not math.isclose(stated, batch)
+
+
+def test_default_is_the_flat_dict_with_intervals_when_asked() -> None:
+    out = compute_metrics(labels=NAMES, ci="delta")(EvalPrediction(predictions=LOGITS, label_ids=LABELS))
+    result = clfeval.score(
+        np.array(NAMES)[LABELS], np.array(NAMES)[LOGITS.argmax(axis=1)], scoring=clfeval.Scoring(labels=NAMES),
+        ci="delta",
+    )  # fmt: skip
+    assert out == pytest.approx(result.flat(), rel=1e-12)  # the same counts; delta steps may differ in the last bit
+    assert out["macro_fa/f1_ci_low"] < out["macro_fa/f1"] < out["macro_fa/f1_ci_high"]
+
+
+def test_token_classification_leaves_the_padding_out() -> None:
+    logits = RNG.normal(size=(6, 9, 3))
+    labels = RNG.integers(0, 3, size=(6, 9))
+    labels[:, 7:] = -100  # padding
+    labels[2, 5:] = -100
+    out = compute_metrics(["macro.f1", "accuracy"], labels=["O", "B", "I"])((logits, labels))
+    keep = labels != -100
+    gold, pred = labels[keep], logits.argmax(axis=-1)[keep]
+    assert out["accuracy"] == pytest.approx(accuracy_score(gold, pred), rel=1e-12)
+    assert out["macro.f1"] == pytest.approx(f1_score(gold, pred, average="macro", labels=[0, 1, 2]), rel=1e-12)
+
+
+def test_multi_label_logits_against_scikit_learn() -> None:
+    logits = RNG.normal(size=(200, 5))
+    targets = (RNG.random((200, 5)) < 0.3).astype(np.int64)
+    names = list("ABCDE")
+    out = compute_metrics(["macro.f1", "micro.f1", "samples.f1"], labels=names, multilabel=True, threshold=0.6)(
+        EvalPrediction(predictions=logits, label_ids=targets)
+    )
+    pred = (1 / (1 + np.exp(-logits)) > 0.6).astype(np.int64)
+    for average in ("macro", "micro", "samples"):
+        expected = f1_score(targets, pred, average=average, zero_division=0)
+        assert out[f"{average}.f1"] == pytest.approx(expected, rel=1e-12), average
+
+
+def test_class_ids_as_predictions_and_tensor_like_inputs() -> None:
+    class Tensor:  # what a framework's CPU tensor offers numpy
+        def __init__(self, values: np.ndarray) -> None:
+            self._values = values
+
+        def __array__(self, dtype=None, copy=None) -> np.ndarray:
+            return self._values if dtype is None else self._values.astype(dtype)
+
+    pred = LOGITS.argmax(axis=1)
+    out = compute(predictions=Tensor(pred), references=Tensor(LABELS), metrics="accuracy", labels=NAMES)
+    assert out["accuracy"] == pytest.approx(accuracy_score(LABELS, pred), rel=1e-12)
+    outputs = (LOGITS, RNG.normal(size=(300, 2)))  # a model's outputs: logits first
+    assert compute_metrics("accuracy", labels=NAMES)(EvalPrediction(predictions=outputs, label_ids=LABELS)) == out
+
+
+def test_clear_errors() -> None:
+    with pytest.raises(OptionError, match=r"unknown metric 'macro\.f3'"):
+        compute_metrics("macro.f3")
+    with pytest.raises(OptionError, match="threshold must be strictly between 0 and 1"):
+        compute_metrics(multilabel=True, threshold=1.0)
+    with pytest.raises(OptionError, match="do not say how many labels there are"):
+        compute(predictions=np.array([0, 1]), references=np.array([0, 1]))
+    with pytest.raises(InputError, match="class id 7 is outside 0 … 3"):
+        compute(predictions=LOGITS[:2], references=np.array([0, 7]), labels=NAMES)
+    with pytest.raises(InputError, match=r"predictions of shape \(3,\) do not match references of shape \(2,\)"):
+        compute(predictions=np.array([0, 1, 1]), references=np.array([0, 1]), labels=NAMES)
+    with pytest.raises(OptionError, match="give labels or id2label, not both"):
+        compute_metrics(labels=NAMES, id2label=dict(enumerate(NAMES)))
+    with pytest.raises(InputError, match="multi-label references must be 0/1"):
+        compute(predictions=np.zeros((2, 2)), references=np.array([[0, 2], [1, 0]]), multilabel=True, labels="ab")
