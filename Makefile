@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo lint test test-fast bench clean chromium latex
+.PHONY: demo lint test test-fast bench clean chromium latex torch
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,16 @@ endef
 chromium:
 	$(call debian,chromium,chromium,chromium)
 
+# PyTorch for the tests that hand real CPU tensors to clfeval.Accumulator and clfeval.hf: only its CPU build, the
+# local version 2.13.0+cpu that machines of this kind keep on disk (pip's find-links). PyPI has no "+cpu" version,
+# so elsewhere nothing is downloaded (not the CUDA build's gigabytes) and those tests are skipped, saying why.
+torch: $(VENV)/.installed-test
+	@mkdir -p build
+	@if $(BIN)/python -c "import torch" >/dev/null 2>&1; then echo "found torch" > build/torch.log; \
+	else echo "make test: installing PyTorch's CPU build for the tensor tests (once)"; \
+	  $(BIN)/python -m pip install --quiet "torch==2.13.0+cpu" > build/torch.log 2>&1 \
+	  || echo "make test: no CPU build of PyTorch here (build/torch.log); the torch tensor tests will be skipped"; fi
+
 latex:
 	$(call debian,pdflatex,texlive-latex-base texlive-latex-recommended,latex)
 
@@ -55,7 +65,7 @@ lint: $(VENV)/.installed-test
 # Two workers (pytest-xdist; idle workers steal queued tests); the slowest tests are listed so a regression shows. pytest exits 5 when it collects
 # no tests: a failure, said in words.
 PYTEST := $(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
-test: $(VENV)/.installed-test lint chromium latex
+test: $(VENV)/.installed-test lint chromium latex torch
 	@rc=0; $(PYTEST) src tests || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 

@@ -443,3 +443,31 @@ def test_merging_different_tasks_options_or_declared_sets_is_refused() -> None:
         Accumulator("multiclass")
     with pytest.raises(OptionError, match="multilabel options are for task='multi-label'"):
         Accumulator(multilabel=clfeval.MultiLabel())
+
+
+TORCH_MISSING = (
+    "PyTorch's CPU build is not installed: make test installs it where this machine keeps it on disk "
+    "(torch==2.13.0+cpu; see build/torch.log), and downloads nothing elsewhere"
+)
+
+
+def test_real_torch_cpu_tensors_single_and_multi_label() -> None:
+    """Real torch tensors go in through DLPack (torch is imported by the caller, never by clfeval); a tensor that
+    requires grad is refused with the remedy."""
+    torch = pytest.importorskip("torch", reason=TORCH_MISSING)
+    generator = torch.Generator().manual_seed(0)
+    gold = torch.randint(0, 5, (2000,), generator=generator)
+    pred = torch.where(torch.rand(2000, generator=generator) < 0.6, gold, torch.randint(0, 5, (2000,)))
+    acc = Accumulator(labels=range(5))
+    acc.update(gold[:1200], pred[:1200])
+    acc.update(gold[1200:].to(torch.int32), pred[1200:].to(torch.int32))
+    expected = f1_score(gold.numpy(), pred.numpy(), average="macro")
+    assert acc.n == 2000 and acc.score().averages["macro"]["f"] == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(InputError, match=r"update 3: gold: cannot be read through DLPack .*\.detach\(\)\.cpu\(\)"):
+        acc.update(gold.float().requires_grad_(), pred.float())
+    labels = ["a", "b", "c"]
+    ml = Accumulator("multi-label", labels=labels)
+    g_bits, p_bits = torch.rand(300, 3, generator=generator) < 0.4, torch.rand(300, 3, generator=generator) < 0.4
+    ml.update(g_bits, p_bits)
+    expected = f1_score(g_bits.numpy(), p_bits.numpy(), average="samples", zero_division=0)
+    assert ml.score().averages["samples"]["f"] == pytest.approx(expected, rel=1e-12)

@@ -112,3 +112,16 @@ def test_clear_errors() -> None:
         compute_metrics(labels=NAMES, id2label=dict(enumerate(NAMES)))
     with pytest.raises(InputError, match="multi-label references must be 0/1"):
         compute(predictions=np.zeros((2, 2)), references=np.array([[0, 2], [1, 0]]), multilabel=True, labels="ab")
+
+
+def test_real_torch_tensors_from_a_trainer() -> None:
+    """What a Trainer on PyTorch hands over when it does not convert to numpy itself: CPU tensors."""
+    torch = pytest.importorskip(
+        "torch",
+        reason="PyTorch's CPU build is not installed: make test installs it where this machine keeps it on disk "
+        "(torch==2.13.0+cpu; see build/torch.log), and downloads nothing elsewhere",
+    )
+    logits, labels = torch.from_numpy(LOGITS), torch.from_numpy(LABELS)
+    out = compute_metrics(["macro.f1", "accuracy"], labels=NAMES)(EvalPrediction(predictions=logits, label_ids=labels))
+    assert out["macro.f1"] == pytest.approx(f1_score(LABELS, LOGITS.argmax(axis=1), average="macro"), rel=1e-12)
+    assert out["accuracy"] == pytest.approx(accuracy_score(LABELS, LOGITS.argmax(axis=1)), rel=1e-12)
