@@ -3,6 +3,8 @@ MLflow file store (mlflow from PyPI, no mock)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import re
@@ -114,6 +116,8 @@ def test_signature_of_compare_and_cv_and_in_every_output() -> None:
         assert res.signature.replace("|", "\\|") in res.render("markdown")
         assert res.signature in res.render("latex")
         assert res.signature in res.render("html")
+    for res in (clfeval.score(GOLD, PRED), result):  # the tidy CSVs of a score and a cv hold it in a row
+        assert ["signature", "", "", res.signature] in list(csv.reader(io.StringIO(res.render("csv"))))
 
 
 def test_mlflow_log_to_a_real_file_store(tmp_path, monkeypatch) -> None:
@@ -152,8 +156,8 @@ def test_mlflow_log_to_a_real_file_store(tmp_path, monkeypatch) -> None:
     assert data["schema"] == "clfeval.score/2" and data["signature"] == r.signature
     assert "<svg" in (tmp_path / "a" / "clfeval" / "report.html").read_text(encoding="utf-8")
     assert folder.endswith("clfeval")
-    csv = (tmp_path / "a" / "clfeval" / "confusion_matrix.csv").read_text(encoding="utf-8").splitlines()
-    assert csv[0] == "gold,pred,count" and len(csv) == 1 + len(r.confusion.count)
+    cells = (tmp_path / "a" / "clfeval" / "confusion_matrix.csv").read_text(encoding="utf-8").splitlines()
+    assert cells[0] == "gold,pred,count" and len(cells) == 1 + len(r.confusion.count)
 
 
 def test_mlflow_log_without_a_run_starts_and_ends_one(tmp_path, monkeypatch) -> None:

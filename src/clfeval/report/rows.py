@@ -23,9 +23,11 @@ __all__ = ["comparison_rows", "cv_rows", "score_rows"]
 
 def cv_rows(cv: CrossValidation) -> list[list[Any]]:
     """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
-    average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …)."""
+    average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …); the first row after
+    the header, scope ``signature``, holds the result's :attr:`~clfeval.results.Result.signature`."""
     rows: list[list[Any]] = []
     rows.append(["scope", "average", "measure", "value"])
+    rows.append(["signature", "", "", cv.signature])
     fk = cv.pooled.f_name
     overall = [m.name for m in overall_measures(cv.pooled.task)]
     means = cv.mean_of_folds()
@@ -102,7 +104,8 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     multi-label adds ``confusion_matrix_predicted_view``). An undefined value is an empty cell.
     With intervals, each score's row is followed by ``<measure>_ci_low`` and ``<measure>_ci_high``
     rows (empty when it has no interval; per-label precision and recall add ``_wilson_ci_``
-    rows), and ``ci`` rows name the method, confidence, resamples and seed.
+    rows), and ``ci`` rows name the method, confidence, resamples and seed. A ``signature`` row holds the result's
+    :attr:`~clfeval.results.Result.signature`.
     """
     rows: list[list[Any]] = []
     rows.append(["section", "label", "measure", "value"])
@@ -140,6 +143,7 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
             ("seed", iv.seed),
         ):
             rows.append(["ci", "", key, "" if value is None else value])
+    rows.append(["signature", "", "", scores.signature])
     confusion = scores.confusion
     if not matrix:
         return rows
