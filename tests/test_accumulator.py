@@ -471,3 +471,22 @@ def test_real_torch_cpu_tensors_single_and_multi_label() -> None:
     ml.update(g_bits, p_bits)
     expected = f1_score(g_bits.numpy(), p_bits.numpy(), average="samples", zero_division=0)
     assert ml.score().averages["samples"]["f"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("width", [1, 7, 8, 9, 16, 25, 50])
+def test_distinct_rows_match_numpys_unique_over_rows(width: int) -> None:
+    """The word-wise sort of packed indicator rows finds the rows np.unique(axis=0) finds, with the same counts and
+    each row's index into them (the order of the distinct rows may differ: only the pairs' counts matter)."""
+    from clfeval.accumulator import _unique_rows
+
+    rng = np.random.default_rng(width)
+    base = rng.integers(0, 256, size=(40, width), dtype=np.uint8)
+    rows = base[rng.integers(0, 40, size=500)]  # repeats
+    rows[:3] = 0  # an all-zero row (the empty label set)
+    expected, expected_counts = np.unique(rows, axis=0, return_counts=True)
+    distinct, counts = _unique_rows(rows)
+    assert sorted(map(bytes, distinct)) == sorted(map(bytes, expected))
+    by_row = dict(zip(map(bytes, expected), expected_counts.tolist()))
+    assert dict(zip(map(bytes, distinct), counts.tolist())) == by_row
+    distinct, which = _unique_rows(rows, inverse=True)
+    np.testing.assert_array_equal(distinct[which], rows)

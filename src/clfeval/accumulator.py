@@ -840,23 +840,36 @@ def _indicator(matrix: np.ndarray, role: str, where: str) -> np.ndarray:
 
 
 def _unique_rows(rows: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of a 2-D uint8 array (sorted), and their counts (or, with ``inverse``, each row's index into
-    them): rows of at most 8 bytes as uint64 integers, longer ones with ``np.unique(axis=0)``."""
-    width = rows.shape[1]
-    if width > 8:
-        keys = rows
-    else:
-        padded = np.zeros((len(rows), 8), dtype=np.uint8)
-        padded[:, :width] = rows
-        keys = padded.view(np.uint64).reshape(-1)
-    axis = 0 if width > 8 else None
+    """The distinct rows of a 2-D uint8 array and their counts (or, with ``inverse``, each row's index into them).
+
+    Each row is read as whole 64-bit words (zero-padded): a row of at most 8 bytes is one integer for ``np.unique``;
+    a longer row is sorted by its words with ``np.lexsort`` (integer sorts, not ``np.unique(axis=0)``'s comparison
+    of byte strings, ten times slower at 10⁵ rows of 50 bytes) and cut where a word changes.
+    """
+    n, width = rows.shape
+    words = max(1, -(-width // 8))
+    padded = np.zeros((n, 8 * words), dtype=np.uint8)
+    padded[:, :width] = rows
+    keys = padded.view(np.uint64)  # (n, words)
+    if words == 1:
+        flat = keys.reshape(-1)
+        if inverse:
+            distinct, found = np.unique(flat, return_inverse=True)
+        else:
+            distinct, found = np.unique(flat, return_counts=True)
+        return distinct.view(np.uint8).reshape(-1, 8)[:, :width], found.reshape(-1)
+    order = np.lexsort(keys.T[::-1])  # the first word is the primary key
+    ordered = keys[order]
+    new = np.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    starts = np.flatnonzero(new)
+    distinct = rows[order[starts]]
     if inverse:
-        distinct, found = np.unique(keys, return_inverse=True, axis=axis)
-    else:
-        distinct, found = np.unique(keys, return_counts=True, axis=axis)
-    if width <= 8:
-        distinct = distinct.view(np.uint8).reshape(-1, 8)[:, :width]
-    return distinct, found.reshape(-1)
+        which = np.empty(n, dtype=np.int64)
+        which[order] = np.cumsum(new) - 1
+        return distinct, which
+    return distinct, np.diff(np.append(starts, n))
 
 
 def _merge_sorted(
