@@ -74,7 +74,7 @@ test: $(VENV)/.installed-test lint chromium latex torch
 test-fast: $(VENV)/.installed-test lint
 	$(PYTEST) -m "not (slow or simulation or cluster or browser or latex)" src tests
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test torch
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/intervals.py
@@ -86,6 +86,9 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/report.py
 	$(BIN)/python benchmarks/labels.py
 	$(BIN)/python benchmarks/startup.py
+	@# torchmetrics is a contender where PyTorch's CPU build is installed (make test's torch step), never downloading torch
+	-$(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/python -m pip install --quiet "torchmetrics>=1.0"
+	$(BIN)/python benchmarks/accumulator.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache
