@@ -177,3 +177,32 @@ def test_pooled_and_mean_of_folds_differ_for_folds_of_equal_size_and_balance() -
     page = " ".join((Path(__file__).resolve().parent.parent / "docs" / "cv.md").read_text(encoding="utf-8").split())
     assert "(`tests/test_crossvalidation.py` has such a case: macro F1 0.733 in each fold, 0.75 pooled)" in page
     assert "Neither is unbiased" in page
+
+
+def test_folds_of_arrays_lists_and_series_are_the_per_instance_selections() -> None:
+    """The folds of in-memory labels are grouped with one sort (no per-instance Python): each fold's counts equal
+    those of its instances picked one by one, whatever container holds the labels and the fold names."""
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    n = 3_000
+    gold = rng.integers(0, 6, n)
+    pred = np.where(rng.random(n) < 0.6, gold, rng.integers(0, 6, n))
+    folds = rng.choice([3, 10, 2], size=n)
+    expected = {}
+    for f in (2, 3, 10):  # the oracle: each fold's instances picked one by one
+        picked = [(str(g), str(p)) for g, p, k in zip(gold.tolist(), pred.tolist(), folds.tolist()) if k == f]
+        expected[str(f)] = clfeval.score([g for g, _ in picked], [p for _, p in picked])
+    for g, p, f in (
+        (gold, pred, folds),
+        (gold.tolist(), pred.tolist(), folds.tolist()),
+        (pd.Series(gold), pd.Series(pred), pd.Series(folds)),
+        (gold.astype(str), pred.astype(str), folds.astype(float)),
+    ):
+        result = clfeval.cv(g, p, f)
+        names = ["2", "3", "10"] if np.asarray(f).dtype.kind != "f" else ["2.0", "3.0", "10.0"]
+        assert list(result.fold_names) == names  # numeric order
+        for name, fold in zip(names, result.folds):
+            want = expected[str(int(float(name)))]
+            assert fold.n_instances == want.n_instances
+            assert fold.per_label == want.per_label and fold.averages == want.averages

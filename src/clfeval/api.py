@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -439,29 +440,45 @@ def cv(
 
 
 def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tuple[list[Any], list[str]]:
-    """Each fold's counts of in-memory labels, folds in numeric (else text) order of their names."""
+    """Each fold's counts of in-memory labels, folds in numeric (else text) order of their names.
+
+    The instances are grouped by fold with one sort of the fold names (``np.unique``'s inverse); numpy arrays are
+    cut with array indexing, Python sequences with ``operator.itemgetter`` (no per-instance Python code)."""
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
-    f = np.asarray(to_sequence(folds, "folds"))
+    f = to_sequence(folds, "folds")
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
-    names = [str(v) for v in dict.fromkeys(f.tolist())]
+    values = np.asarray(f)
+    if values.dtype.kind == "O" or (values.dtype.kind == "f" and not isinstance(f, np.ndarray)):
+        values = np.array([str(v) for v in f])  # Python values named one by one (a list's 1 stays "1", not "1.0")
+    distinct, which = np.unique(values, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
+    which = which.reshape(-1)
+    members = np.split(np.argsort(which, kind="stable"), np.cumsum(np.bincount(which))[:-1])
+    by_name = {str(v): idx for v, idx in zip(distinct.tolist(), members)}
+    names = list(by_name)
     try:
         names.sort(key=float)
     except ValueError:
         names.sort()
-    keys = np.array([str(v) for v in f.tolist()])
     counts: list[Any] = []
     for name in names:
-        idx = np.flatnonzero(keys == name)
-        gs, ps = [g[i] for i in idx.tolist()], [p[i] for i in idx.tolist()]
+        idx = by_name[name]
+        gs, ps = _taken(g, idx), _taken(p, idx)
         counts.append(
             count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
             if ml is not None
-            else count_labels(
-                np.asarray(gs) if isinstance(g, np.ndarray) else gs, np.asarray(ps) if isinstance(p, np.ndarray) else ps
-            )
+            else count_labels(gs, ps)
         )
     return counts, names
+
+
+def _taken(values: Sequence[Any] | np.ndarray, idx: np.ndarray) -> Sequence[Any] | np.ndarray:
+    """The entries at ``idx`` (ascending positions): a numpy array's by indexing, a sequence's as a list."""
+    if isinstance(values, np.ndarray):
+        return values[idx]
+    if len(idx) == 1:
+        return [values[int(idx[0])]]
+    return list(itemgetter(*idx.tolist())(values))
 
 
 def finagle(
