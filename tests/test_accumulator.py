@@ -7,6 +7,7 @@ Oracles: :func:`clfeval.score` of the concatenated data (the same numbers, to th
 from __future__ import annotations
 
 import itertools
+import json
 import pickle
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from sklearn.metrics import f1_score
 import clfeval
 from clfeval.accumulator import Accumulator
 from clfeval.errors import InputError, OptionError
+from tests.conftest import run_cli
 
 PROVENANCE = ("inputs", "options")
 
@@ -347,8 +349,18 @@ def test_saved_declared_labels_come_back_with_accumulator_load(tmp_path: Path) -
     again = Accumulator.load(path)
     assert again.labels == tuple(declared) and again.label_origin == "declared"
     assert _without_provenance(again.score()) == _without_provenance(acc.score())
-    by_hand = clfeval.score(clfeval.load_counts(str(path)), scoring=clfeval.Scoring(labels=declared))
-    assert _without_provenance(by_hand) == _without_provenance(acc.score())
+    loaded = clfeval.score(clfeval.load_counts(str(path)))  # the file's declared labels, not the 3 seen
+    assert loaded.label_source == "given" and loaded.labels == tuple(declared)
+    assert _without_provenance(loaded) == _without_provenance(acc.score())
+    union = clfeval.score(clfeval.load_counts(str(path)), scoring=clfeval.Scoring(labels_from="union"))
+    assert union.labels == ("neg", "neu", "pos")  # a policy given is a policy taken
+    out = run_cli("score", "--counts", str(path), "--format", "json")
+    assert out.returncode == 0 and json.loads(out.stdout)["labels"] == declared
+    other = Accumulator(labels=["neg", "pos"])
+    other.update(["neg"], ["pos"])
+    other.save(tmp_path / "other.json")
+    out = run_cli("score", "--counts", str(path), str(tmp_path / "other.json"))
+    assert out.returncode == 2 and b"declares a label set of 2 labels" in out.stderr and b"Traceback" not in out.stderr
     with pytest.raises(InputError, match="'zebra', not among the 4 declared labels"):
         again.update(["zebra"], ["neg"])
 
@@ -490,3 +502,21 @@ def test_distinct_rows_match_numpys_unique_over_rows(width: int) -> None:
     assert dict(zip(map(bytes, distinct), counts.tolist())) == by_row
     distinct, which = _unique_rows(rows, inverse=True)
     np.testing.assert_array_equal(distinct[which], rows)
+
+
+def test_sparse_and_data_frame_indicator_matrices() -> None:
+    """scikit-learn's multi-label y may be scipy.sparse; a data frame of 0/1 columns is an indicator matrix too
+    (before, a sparse matrix's rows became labels named by their repr)."""
+    from scipy import sparse
+
+    gold, pred = _indicators(200, 3, seed=4)
+    expected = Accumulator("multi-label", labels=["x", "y", "z"])
+    expected.update(gold, pred)
+    for convert in (
+        sparse.csr_matrix,
+        lambda m: pd.DataFrame(m, columns=["x", "y", "z"]),
+        lambda m: pl.DataFrame(m, schema=["x", "y", "z"]),
+    ):
+        acc = Accumulator("multi-label", labels=["x", "y", "z"])
+        acc.update(convert(gold), convert(pred))
+        assert acc.labels == ("x", "y", "z") and acc.counts.pairs == expected.counts.pairs

@@ -125,3 +125,22 @@ def test_real_torch_tensors_from_a_trainer() -> None:
     out = compute_metrics(["macro.f1", "accuracy"], labels=NAMES)(EvalPrediction(predictions=logits, label_ids=labels))
     assert out["macro.f1"] == pytest.approx(f1_score(LABELS, LOGITS.argmax(axis=1), average="macro"), rel=1e-12)
     assert out["accuracy"] == pytest.approx(accuracy_score(LABELS, LOGITS.argmax(axis=1)), rel=1e-12)
+
+
+def test_options_that_would_fail_mid_training_fail_when_built() -> None:
+    """A Trainer calls compute_metrics after an epoch: what can be checked before is checked then."""
+    assert callable(compute_metrics(["macro.f2"], scoring=clfeval.Scoring(beta=2)))
+    with pytest.raises(OptionError, match=r"unknown metric 'macro\.f1'"):
+        compute_metrics(["macro.f1"], scoring=clfeval.Scoring(beta=2))  # F is f2 with β = 2
+    with pytest.raises(OptionError, match="label 'dog' is not in the label set"):
+        compute_metrics(["per_label.dog.f1"], labels=["neg", "pos"])
+    with pytest.raises(OptionError, match="3 label names for logits of 4 classes"):
+        compute(predictions=LOGITS, references=LABELS, labels=NAMES[:3])
+    with pytest.raises(InputError, match="the logits hold NaN"):
+        compute(predictions=np.where(LOGITS > 2, np.nan, LOGITS), references=LABELS, labels=NAMES)
+
+
+def test_a_list_of_class_ids_per_instance_is_not_a_models_outputs() -> None:
+    """Only a tuple is the Trainer's (logits, …); a list of arrays is the predictions themselves."""
+    out = compute(predictions=[np.array([1, 0]), np.array([0, 1])], references=[0, 1], labels=["a", "b"])
+    assert out["accuracy"] == 1.0

@@ -356,3 +356,22 @@ def test_import_clfeval_does_not_import_sklearn() -> None:
         "import clfeval.sklearn; assert 'sklearn' not in sys.modules, 'sklearn imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_fold_outside_the_declared_labels_is_refused_not_scored_zero() -> None:
+    """Declared labels that match none of the fold's would leave every average at 0: refused, with the remedy;
+    declared booleans (a list or an array) name the labels as a boolean y's are named."""
+
+    class Echo:  # predicts its input
+        classes_ = np.array([False, True])
+
+        def predict(self, X: np.ndarray) -> np.ndarray:
+            return X
+
+    y = np.array([True, False, True, True])
+    pred = np.array([True, False, False, True])
+    expected = f1_score(y, pred, average="macro")
+    assert scorer("macro.f1", labels=[False, True])(Echo(), pred, y) == pytest.approx(expected, rel=1e-12)
+    assert scorer("macro.f1", labels=np.array([False, True]))(Echo(), pred, y) == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(InputError, match=r"the fold holds labels outside the declared labels \('yes', 'no'\)"):
+        scorer("macro.f1", labels=["yes", "no"])(Echo(), pred, y)

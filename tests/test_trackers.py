@@ -173,3 +173,18 @@ def test_mlflow_log_without_a_run_starts_and_ends_one(tmp_path, monkeypatch) -> 
     assert logged.info.status == "FINISHED"
     assert set(logged.data.metrics) == set(cmp.flat())
     assert all(math.isfinite(v) or math.isnan(v) for v in logged.data.metrics.values())
+
+
+def test_mlflow_refuses_names_too_long_before_logging_anything(tmp_path, monkeypatch) -> None:
+    mlflow = pytest.importorskip("mlflow")
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    import clfeval.mlflow
+
+    mlflow.set_tracking_uri((tmp_path / "mlruns").as_uri())
+    long = "x" * 300
+    r = clfeval.score([long, "a", "a"], [long, "a", long])
+    with pytest.raises(OptionError, match=r"has 32[0-9] characters, more than MLflow's 250"):
+        clfeval.mlflow.log(r, per_label=True)
+    assert mlflow.active_run() is None and not mlflow.search_runs(search_all_experiments=True).shape[0]
+    run_id = clfeval.mlflow.log(r)  # without the per-label names it logs
+    assert mlflow.tracking.MlflowClient().get_run(run_id).info.status == "FINISHED"

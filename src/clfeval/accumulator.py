@@ -811,9 +811,14 @@ def _one_dimensional(arr: np.ndarray, role: str, where: str) -> np.ndarray:
 
 
 def _tensor(values: Any, role: str, where: str) -> Any:
-    """Multi-label input: arrays and tensors as numpy arrays (2-D: indicator matrices); lists, tuples and Series of
-    label collections as they are."""
-    if isinstance(values, (list, tuple, str)) or type(values).__module__.startswith(("pandas", "polars")):
+    """Multi-label input: arrays, tensors, scipy.sparse matrices and data frames as numpy arrays (2-D: indicator
+    matrices); lists, tuples and Series of label collections as they are."""
+    module = type(values).__module__
+    if module.startswith("scipy.sparse") and hasattr(values, "toarray"):
+        return np.asarray(values.toarray())  # a sparse indicator matrix, as scikit-learn's multi-label y may be
+    if module.startswith(("pandas", "polars")) and getattr(values, "ndim", len(getattr(values, "shape", ()))) == 2:
+        return values.to_numpy()  # a data frame of 0/1 columns
+    if isinstance(values, (list, tuple, str)) or module.startswith(("pandas", "polars")):
         return values
     if isinstance(values, np.ndarray) or hasattr(values, "__dlpack__") or hasattr(values, "__array__"):
         return _array(values, role, where)

@@ -82,10 +82,13 @@ def _given(
 
 
 def _scoring(scoring: Scoring | None, counted: Counted) -> tuple[Scoring, dict[str, Any]]:
-    """The scoring group with its training data read (with the counts' label rules), and the provenance a result
-    records: the inputs (the training file among them), the reader's warnings (a translation mapping that only
-    training labels used is used) and the reading options."""
+    """The scoring group with its training data read (with the counts' label rules) and, when it names no label set
+    or policy, the counts' declared label set; and the provenance a result records: the inputs (the training file
+    among them), the reader's warnings (a translation mapping that only training labels used is used) and the reading
+    options."""
     chosen = Scoring.of(scoring)
+    if counted.declared_labels is not None and chosen.labels is None and chosen.labels_from is None:
+        chosen = replace(chosen, labels=counted.declared_labels)  # the count files' declared label set
     frequencies, train_inputs = counted.training(chosen.train)
     provenance = {
         "inputs": {**counted.inputs, **train_inputs},

@@ -40,8 +40,8 @@ IGNORE_INDEX = -100
 
 def _array(value: Any, what: str) -> np.ndarray:
     """``value`` as a numpy array (a tensor through ``__array__``; the first of a tuple of model outputs)."""
-    if isinstance(value, (tuple, list)) and value and hasattr(value[0], "__array__") and not np.isscalar(value[0]):
-        value = value[0]  # a model's outputs: (logits, hidden states, …)
+    if isinstance(value, tuple) and value and hasattr(value[0], "__array__") and not np.isscalar(value[0]):
+        value = value[0]  # a model's outputs, as the Trainer hands them over: (logits, hidden states, …)
     try:
         return np.asarray(value)
     except (TypeError, ValueError, RuntimeError) as exc:
@@ -72,6 +72,8 @@ def _single(
     k = None
     if predictions.ndim == references.ndim + 1:
         k = predictions.shape[-1]
+        if predictions.dtype.kind == "f" and np.isnan(predictions).any():
+            raise InputError("predictions: the logits hold NaN (a diverged model?): no class can be chosen")
         predictions = predictions.argmax(axis=-1)
     if predictions.shape != references.shape:
         raise InputError(
@@ -172,6 +174,8 @@ def compute(
     else:
         gold, pred, k = _single(p, r, ignore_index)
         names = _names(labels, id2label, k)
+        if names is not None and k is not None and len(names) != k:
+            raise OptionError(f"{len(names)} label names for logits of {k} classes")
         if names is None:
             raise OptionError(
                 "class ids without logits do not say how many labels there are: give labels= or id2label=, so "
@@ -227,17 +231,23 @@ def compute_metrics(
 ) -> Callable[[Any], dict[str, float]]:
     """A ``compute_metrics`` for ``transformers.Trainer(compute_metrics=...)``: it takes the ``EvalPrediction``
     (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
-    checked here, once, before any evaluation runs."""
+    checked here, once, before any evaluation runs (metric names with β, and a per-label metric's label when the
+    labels are given)."""
     from clfeval.score.scoring import Scoring
 
     if not 0.0 < threshold < 1.0:
         raise OptionError(f"threshold must be strictly between 0 and 1, not {threshold!r}")
-    _names(labels, id2label, None)
-    Scoring.of(scoring)
+    names = _names(labels, id2label, None)
+    chosen = Scoring.of(scoring)
     if metrics is not None:
         from clfeval.api import check_metrics
+        from clfeval.score.metrics import metric_key
 
-        check_metrics(metrics, multilabel=multilabel)
+        check_metrics(metrics, multilabel=multilabel, beta=chosen.beta)
+        if names is not None:  # a per-label metric's label is known now too
+            task = "multi-label" if multilabel else "single-label"
+            for name in [metrics] if isinstance(metrics, str) else metrics:
+                metric_key(name, labels=names, task=task, beta=chosen.beta)
 
     def evaluate(prediction: Any) -> dict[str, float]:
         if hasattr(prediction, "predictions") and hasattr(prediction, "label_ids"):

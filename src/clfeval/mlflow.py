@@ -21,13 +21,15 @@ from pathlib import Path
 from clfeval.errors import OptionError
 from clfeval.results import Result
 
-__all__ = ["SIGNATURE_TAG", "log", "metric_names"]
+__all__ = ["MAX_NAME", "SIGNATURE_TAG", "log", "metric_names"]
 
 #: The run tag that holds the result's :attr:`~clfeval.results.Result.signature`.
 SIGNATURE_TAG = "clfeval.signature"
 
 #: What MLflow's stores accept in a metric name (alphanumerics, ``_ - . / :`` and space); anything else becomes ``_``.
 _NOT_ALLOWED = re.compile(r"[^\w\-./: ]")
+#: The longest metric name MLflow takes.
+MAX_NAME = 250
 
 
 def metric_names(flat: dict[str, float]) -> dict[str, float]:
@@ -78,6 +80,12 @@ def log(
     -------
     str
         The run's id.
+
+    Raises
+    ------
+    OptionError
+        Without mlflow, or when a metric name would be longer than MLflow takes (:data:`MAX_NAME`), before anything
+        is logged.
     """
     try:
         import mlflow
@@ -85,8 +93,15 @@ def log(
         raise OptionError("clfeval.mlflow.log needs mlflow: pip install 'clfeval[mlflow]'") from None
     flat = result.flat(sep, per_label=per_label)
     metrics = metric_names({prefix + name: value for name, value in flat.items()})
+    longest = max(metrics, key=len, default="")
+    if len(longest) > MAX_NAME:
+        raise OptionError(
+            f"the metric name {longest[:60]!r}… has {len(longest)} characters, more than MLflow's {MAX_NAME}: a label "
+            "that long is best logged with per_label=False (its scores are in the logged JSON)"
+        )
     active = mlflow.active_run()
     run = active if active is not None else mlflow.start_run()
+    failed = True
     try:
         mlflow.log_metrics(metrics, step=step)
         mlflow.set_tag(SIGNATURE_TAG, result.signature)
@@ -100,7 +115,8 @@ def log(
                 result.to_polars("matrix").write_csv(out / "confusion_matrix.csv")
             mlflow.log_artifacts(folder, artifact_path)
         run_id: str = run.info.run_id
+        failed = False
         return run_id
     finally:
-        if active is None:
-            mlflow.end_run()
+        if active is None:  # a run started here ends here, as FAILED when logging did not finish
+            mlflow.end_run(status="FAILED" if failed else "FINISHED")

@@ -118,7 +118,9 @@ class Scorer:
                 "repeat the instances)"
             )
         classes = getattr(estimator, "classes_", None)
-        value = self.value(self.scores(y_true, estimator.predict(X), classes=classes))
+        result = self.scores(y_true, estimator.predict(X), classes=classes)
+        _refuse_outside(result)
+        value = self.value(result)
         return value if self.greater_is_better else -value
 
     def scores(self, y_true: Any, y_pred: Any, *, classes: Any = None) -> Scores:
@@ -446,12 +448,30 @@ def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[An
 
 
 def _label_list(labels: Any) -> tuple[Any, ...]:
-    """Declared labels as a tuple (numpy booleans as 0/1, as clfeval counts boolean arrays)."""
+    """Declared labels as a tuple (booleans, numpy's or Python's, as 0/1, as clfeval counts boolean arrays)."""
     if isinstance(labels, str):
         raise OptionError(f"labels is a list of labels, not the string {labels!r}")
     if isinstance(labels, np.ndarray):
         return tuple(_plain(labels).tolist())
-    return tuple(labels)
+    return tuple(int(x) if isinstance(x, (bool, np.bool_)) else x for x in labels)
+
+
+def _refuse_outside(result: Scores) -> None:
+    """A scorer's fold must not hold labels outside a declared label set: they would drop out of every average
+    and leave a score (0 for a set that matches nothing) that looks like a result."""
+    if result.label_source != "given":
+        return
+    from clfeval.score.scorer import seen_labels
+
+    gold, pred = seen_labels(result.counts)
+    outside = sorted((gold | pred) - set(result.labels))
+    if outside:
+        shown = ", ".join(map(repr, outside[:5])) + (" …" if len(outside) > 5 else "")
+        raise InputError(
+            f"the fold holds labels outside the declared labels ({', '.join(map(repr, result.labels[:5]))}"
+            f"{' …' if len(result.labels) > 5 else ''}): {shown}; declare every label (labels=), or leave labels "
+            "out to take the estimator's classes_"
+        )
 
 
 def _open(scoring: Scoring) -> bool:

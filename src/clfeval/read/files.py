@@ -42,6 +42,7 @@ __all__ = [
     "cut_error",
     "load_count_files",
     "sum_count_files",
+    "sum_count_files_declared",
     "one_file",
     "system_names",
     "train_frequencies",
@@ -738,8 +739,34 @@ def sum_count_files(paths: str | Sequence[str]) -> Counts:
     InputError
         Naming the file: missing, not JSON, not a count file, or counted differently from the first.
     """
-    parts = [(path, _count_document(path)) for path in expand_paths(paths)]
-    return add_counts(parts)
+    return sum_count_files_declared(paths)[0]
+
+
+def sum_count_files_declared(paths: str | Sequence[str]) -> tuple[Counts, tuple[str, ...] | None]:
+    """:func:`sum_count_files`, and the label set the files declare (``options.labels`` = ``declared``, the labels
+    in ``options.label_set``, as :meth:`clfeval.Accumulator.save` writes them), or ``None`` when none declares one.
+
+    Raises
+    ------
+    InputError
+        As :func:`sum_count_files`; and when two files declare different label sets.
+    """
+    parts: list[tuple[str, Counts]] = []
+    declared: tuple[str, ...] | None = None
+    first = ""
+    for path in expand_paths(paths):
+        counts, labels = _count_document_declared(path)
+        parts.append((path, counts))
+        if labels is None:
+            continue
+        if declared is not None and set(labels) != set(declared):
+            raise InputError(
+                f"declares a label set of {len(labels)} labels, {first} a different one of {len(declared)}: the "
+                "count files must declare one label set (or give it with --labels / Scoring(labels=...))",
+                path,
+            )
+        declared, first = declared or labels, first or path
+    return add_counts(parts), declared
 
 
 def load_count_files(paths: str | Sequence[str]) -> list[tuple[str, Counts]]:
@@ -748,6 +775,21 @@ def load_count_files(paths: str | Sequence[str]) -> list[tuple[str, Counts]]:
 
 
 def _count_document(path: str) -> Counts:
+    return _count_document_declared(path)[0]
+
+
+def _declared_labels(doc: Any) -> tuple[str, ...] | None:
+    """The label set a count document declares in its options (``"labels": "declared"``, ``"label_set"``)."""
+    options = doc.get("options") if isinstance(doc, dict) else None
+    if not isinstance(options, dict) or options.get("labels") != "declared":
+        return None
+    labels = options.get("label_set")
+    if isinstance(labels, list) and labels and all(isinstance(lab, str) for lab in labels):
+        return tuple(labels)
+    return None
+
+
+def _count_document_declared(path: str) -> tuple[Counts, tuple[str, ...] | None]:
     if path == "-":
         raise OptionError("count files are read from files, not standard input")
     try:
@@ -763,4 +805,4 @@ def _count_document(path: str) -> Counts:
         raise InputError(
             f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file", path, exc.lineno
         ) from None
-    return counts_from_dict(doc, path)
+    return counts_from_dict(doc, path), _declared_labels(doc)

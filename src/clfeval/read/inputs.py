@@ -39,7 +39,7 @@ from clfeval.read.files import (
     count_system_columns,
     count_system_files,
     one_file,
-    sum_count_files,
+    sum_count_files_declared,
     system_names,
 )
 from clfeval.read.labels import Relabel
@@ -84,6 +84,9 @@ class Counted:
         The gold column, whose name (if it has one) is a training file's default label column.
     read_warnings
         What the reader warned about.
+    declared_labels
+        The label set the counts were declared over (count files written by :meth:`clfeval.Accumulator.save`):
+        the tasks score over it when no label set or policy is given.
     """
 
     counts: Any
@@ -95,6 +98,7 @@ class Counted:
     gold_col: Column | None = None
     read_warnings: tuple[str, ...] = ()
     relabel: Relabel | None = field(default=None, repr=False)
+    declared_labels: tuple[str, ...] | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -426,7 +430,8 @@ def read_matrix(path: str, *, rows: str = "gold", reading: Reading | None = None
 
 def load_counts(paths: str | Sequence[str]) -> Counted:
     """Add up count files (``clfeval.counts/1``, written by ``clfeval count`` or :func:`save_counts`; paths or
-    globs, labels aligned by name).
+    globs, labels aligned by name). A label set the files declare (:meth:`clfeval.Accumulator.save`) is kept: the
+    tasks score over it unless told another label set or policy.
 
     Raises
     ------
@@ -434,7 +439,8 @@ def load_counts(paths: str | Sequence[str]) -> Counted:
         Naming the file: missing, not JSON, not a count file, or counted differently from the first.
     """
     files = expand_paths(paths)
-    return Counted(sum_count_files(files), inputs={"count_files": files})
+    counts, declared = sum_count_files_declared(files)
+    return Counted(counts, inputs={"count_files": files}, declared_labels=declared)
 
 
 def save_counts(counts: Counted | Counts, path: str) -> None:
