@@ -188,3 +188,14 @@ def test_mlflow_refuses_names_too_long_before_logging_anything(tmp_path, monkeyp
     assert mlflow.active_run() is None and not mlflow.search_runs(search_all_experiments=True).shape[0]
     run_id = clfeval.mlflow.log(r)  # without the per-label names it logs
     assert mlflow.tracking.MlflowClient().get_run(run_id).info.status == "FINISHED"
+
+
+def test_flat_names_that_would_collide_are_an_error_not_an_overwrite() -> None:
+    gold = list("aabbab")
+    preds = {"a": gold, "b_vs_c": list("abbbaa"), "a_vs_b": list("aaabab"), "c": list("babbab")}
+    cmp = clfeval.compare(gold, preds, test=clfeval.Test(seed=1, rounds=100))
+    with pytest.raises(OptionError, match=r"two numbers would share the flat name 'macro/f1/a_vs_b_vs_c/difference'"):
+        cmp.flat()
+    r = clfeval.score(["x/f1", "x", "x"], ["x/f1", "x", "x/f1"])
+    assert len(r.flat(per_label=True)) == len(r.flat()) + 2 * 8  # 'x/f1' and 'x' stay apart under '/'
+    assert isinstance(r.flat(), dict) and type(r.flat()) is dict  # a plain dict to the caller

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the report layer sits above the results; imported on use on
 
 __all__ = [
     "TEXT_FORMATS",
+    "FlatScores",
     "IntegerRows",
     "NumberTable",
     "Result",
@@ -144,6 +145,31 @@ def _flat(value: Any) -> bool:
     if kind is list:
         return all(type(v) in _SCALARS or isinstance(v, (int, float, str)) for v in value)
     return isinstance(value, (int, float, str))
+
+
+class FlatScores(dict[str, float]):
+    """The mapping :meth:`Result.flat` builds: a name given twice (a system or label name that holds the separator,
+    ``a_vs_b`` systems) is an error, not a number silently overwritten."""
+
+    def __init__(self, sep: str) -> None:
+        super().__init__()
+        self.sep = sep
+
+    def __setitem__(self, name: str, value: float) -> None:
+        if name in self:
+            raise OptionError(
+                f"two numbers would share the flat name {name!r}: label or system names that hold the separator "
+                f"{self.sep!r} (or a system name with '_vs_') run into each other's; give flat() another sep or "
+                "rename them"
+            )
+        super().__setitem__(name, value)
+
+    def update(self, *others: Any, **named: float) -> None:
+        for other in others:
+            for name, value in other.items() if hasattr(other, "items") else other:
+                self[name] = value
+        for name, value in named.items():
+            self[name] = value
 
 
 def flat_name(parts: Any, sep: str) -> str:

@@ -23,7 +23,7 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
-from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
+from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
 from clfeval.score.metrics import higher_is_better, metric_key, metric_path
 from clfeval.score.result import Key, Scores
 from clfeval.score.scorer import score_counts
@@ -218,7 +218,7 @@ class Comparison(Result):
         (``<system>/per_label/<label>/f1`` …)."""
         beta = self.first.beta
         paths = {m: metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
-        out: dict[str, float] = {}
+        out = FlatScores(sep)
         for system in self.systems:
             for metric in self.metrics:
                 out[flat_name([system, *paths[metric]], sep)] = float(self.score(system, metric))
@@ -235,7 +235,7 @@ class Comparison(Result):
                 start = flat_name([system, "per_label", ""], sep)
                 scores = self.results[system].flat(sep, per_label=True, prefix=(system,))
                 out.update((name, value) for name, value in scores.items() if name.startswith(start))
-        return out
+        return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices shared by

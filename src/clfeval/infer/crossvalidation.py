@@ -22,7 +22,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
-from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
+from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import overall_measures
 from clfeval.score.ratios import f_key, f_title
@@ -146,7 +146,8 @@ class CrossValidation(Result):
         (as :meth:`Scores.flat`, with their intervals), the mean of folds and its sd under ``mean_of_folds`` and
         ``sd`` (``mean_of_folds/macro/f1``, ``sd/accuracy`` …), and with ``folds`` each fold's scores under
         ``fold/<name>``; ``per_label`` adds the labels' scores to the pooled and the folds' ones."""
-        out = self.pooled.flat(sep, per_label=per_label, prefix=("pooled",))
+        out = FlatScores(sep)
+        out.update(self.pooled.flat(sep, per_label=per_label, prefix=("pooled",)))
         fk = f_key(self.pooled.beta)
         means = self.mean_of_folds()
         for name, row in means["averages"].items():
@@ -161,7 +162,7 @@ class CrossValidation(Result):
         if folds:
             for name, fold in zip(self.fold_names, self.folds):
                 out.update(fold.flat(sep, per_label=per_label, prefix=("fold", name)))
-        return out
+        return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, the

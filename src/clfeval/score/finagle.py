@@ -29,7 +29,7 @@ import numpy as np
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.results import TEXT_FORMATS, Result, flat_name, json_safe
+from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
 from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts, seen_labels
 from clfeval.score.scoring import Scoring
@@ -181,12 +181,12 @@ class Finagle(Result):
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         """The three scenarios' scores as one flat mapping for an experiment tracker (``normal/macro/precision``,
         ``changed/…``, ``upper/…``, as :meth:`Scores.flat`) and the predictions moved (``moved/changed`` …)."""
-        out: dict[str, float] = {}
+        out = FlatScores(sep)
         for name, scores in self.scenarios.items():
             out.update(scores.flat(sep, per_label=per_label, prefix=(name,)))
         for name, value in self.moved.items():
             out[flat_name(["moved", name], sep)] = float(value)
-        return out
+        return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices of the

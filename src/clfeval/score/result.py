@@ -14,6 +14,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
 from clfeval.results import (
     TEXT_FORMATS,
+    FlatScores,
     IntegerRows,
     NumberTable,
     Result,
@@ -227,7 +228,8 @@ class Scores(Result):
         (0.6666666666666666, 0.6666666666666666, 3.0)
         """
         fk, iv = self.f_name, self.intervals
-        out: dict[str, float] = {flat_name([*prefix, "n_instances"], sep): float(self.n_instances)}
+        out = FlatScores(sep)
+        out[flat_name([*prefix, "n_instances"], sep)] = float(self.n_instances)
 
         def put(path: list[str], value: float, key: Key) -> None:
             name = flat_name([*prefix, *path], sep)
@@ -246,7 +248,7 @@ class Scores(Result):
             for lab, row in self.per_label.items():
                 for m, name in names:
                     put(["per_label", lab, name], row.values[m], ("per_label", lab, m))
-        return out
+        return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, then the
