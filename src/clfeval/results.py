@@ -258,7 +258,7 @@ class Result:
         """One of this result's tidy tables as a polars DataFrame: a row per label, average, pair or fold, a column
         per number, intervals as ``_ci_low`` / ``_ci_high`` columns. ``table`` is one of :meth:`table_names` (default:
         the first: a score's ``per_label``, a comparison's ``pairs``, a cross-validation's ``folds``); the columns
-        are documented in docs/frames.md and :mod:`clfeval.report.frames`.
+        are documented in docs/integrations.md and :mod:`clfeval.report.frames`.
 
         >>> import clfeval
         >>> r = clfeval.score(["a", "b", "b"], ["a", "b", "a"])

@@ -2,7 +2,7 @@
 :meth:`~clfeval.results.Result.to_pandas`.
 
 Each table is a mapping column name → values (a list or a numpy array), built when asked for; the frame libraries
-are imported by the methods that return their frames, never here. The tables and their columns (docs/frames.md):
+are imported by the methods that return their frames, never here. The tables and their columns (docs/integrations.md):
 
 =========================  ===============================================================================
 result, table              columns
