@@ -520,3 +520,23 @@ def test_sparse_and_data_frame_indicator_matrices() -> None:
         acc = Accumulator("multi-label", labels=["x", "y", "z"])
         acc.update(convert(gold), convert(pred))
         assert acc.labels == ("x", "y", "z") and acc.counts.pairs == expected.counts.pairs
+
+
+def test_a_count_file_states_the_label_set_the_accumulators_scores_use(tmp_path: Path) -> None:
+    """load_counts scores a saved accumulator over the labels its own score() uses: the indicator columns (none of
+    them counted but the first), and NONE when empty label sets are a label."""
+    columns = Accumulator("multi-label")
+    columns.update(np.array([[1, 0, 0]]), np.array([[1, 0, 0]]))
+    columns.save(tmp_path / "columns.json")
+    assert clfeval.score(clfeval.load_counts(str(tmp_path / "columns.json"))).labels == ("0", "1", "2")
+    again = Accumulator.load(tmp_path / "columns.json")
+    assert again.label_origin == "columns" and again.score().labels == ("0", "1", "2")
+    none = Accumulator("multi-label", labels=["x", "y"], multilabel=clfeval.MultiLabel(empty="label"))
+    none.update([["x"], []], [["x"], ["y"]])
+    none.save(tmp_path / "none.json")
+    loaded = clfeval.score(clfeval.load_counts(str(tmp_path / "none.json")))
+    assert loaded.labels == none.score().labels == ("x", "y", "NONE")
+    assert not any("outside the label set" in w for w in loaded.warnings)
+    assert _without_provenance(loaded) == _without_provenance(none.score())
+    again = Accumulator.load(tmp_path / "none.json")
+    assert again.labels == ("x", "y") and (again + none).n == 4  # it still merges with the one it was saved from

@@ -18,7 +18,6 @@ imported.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -594,8 +593,9 @@ class Accumulator:
         from clfeval.read.inputs import Counted
 
         options: dict[str, Any] = {"labels": self._origin}
-        if self._origin != "seen":
-            options["label_set"] = list(self._labels)
+        stated = self.scoring_labels()
+        if stated is not None:  # the label set this accumulator's scores use: load_counts scores over it too
+            options["label_set"] = list(stated)
         return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates}, options=options)
 
     def scoring_labels(self) -> tuple[str, ...] | None:
@@ -650,26 +650,18 @@ class Accumulator:
         InputError
             If the file is missing, not a count file, or holds the counts of several systems.
         """
-        from clfeval.count.document import counts_from_dict
+        from clfeval.read.files import read_count_file
 
         source = str(path)
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError("no such file", source) from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"is not a JSON count file: {exc}", source) from None
-        counts = counts_from_dict(doc, source)
-        options = doc.get("options") if isinstance(doc, dict) else None
-        options = options if isinstance(options, dict) else {}
-        labels = options.get("label_set") if options.get("labels") in ("declared", "columns") else None
-        if not (isinstance(labels, list) and labels and all(isinstance(lab, str) for lab in labels)):
-            labels = None  # not written by Accumulator.save: the labels seen
+        counts, stated = read_count_file(source)  # stated: None when not written by Accumulator.save
         if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
+        labels = None if stated is None else stated[1]
+        if labels and isinstance(counts, LabelSetCounts) and counts.empty == "label" and labels[-1] == EMPTY_LABEL:
+            labels = labels[:-1]  # saved as scores use it, NONE last; the accumulator adds it when it scores
         out = cls.from_counts(counts, labels=labels)
-        if labels is not None:
-            out._origin = options["labels"]
+        if stated is not None:
+            out._origin = stated[0]
         return out
 
     @classmethod

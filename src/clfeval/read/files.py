@@ -40,7 +40,9 @@ __all__ = [
     "count_system_columns",
     "count_system_files",
     "cut_error",
+    "STATED_LABELS",
     "load_count_files",
+    "read_count_file",
     "sum_count_files",
     "sum_count_files_declared",
     "one_file",
@@ -743,8 +745,8 @@ def sum_count_files(paths: str | Sequence[str]) -> Counts:
 
 
 def sum_count_files_declared(paths: str | Sequence[str]) -> tuple[Counts, tuple[str, ...] | None]:
-    """:func:`sum_count_files`, and the label set the files declare (``options.labels`` = ``declared``, the labels
-    in ``options.label_set``, as :meth:`clfeval.Accumulator.save` writes them), or ``None`` when none declares one.
+    """:func:`sum_count_files`, and the label set the files state (:func:`read_count_file`: declared, or the
+    columns of indicator matrices, as :meth:`clfeval.Accumulator.save` writes them), or ``None`` when none does.
 
     Raises
     ------
@@ -755,10 +757,11 @@ def sum_count_files_declared(paths: str | Sequence[str]) -> tuple[Counts, tuple[
     declared: tuple[str, ...] | None = None
     first = ""
     for path in expand_paths(paths):
-        counts, labels = _count_document_declared(path)
+        counts, stated = read_count_file(path)
         parts.append((path, counts))
-        if labels is None:
+        if stated is None:
             continue
+        labels = stated[1]
         if declared is not None and set(labels) != set(declared):
             raise InputError(
                 f"declares a label set of {len(labels)} labels, {first} a different one of {len(declared)}: the "
@@ -775,21 +778,34 @@ def load_count_files(paths: str | Sequence[str]) -> list[tuple[str, Counts]]:
 
 
 def _count_document(path: str) -> Counts:
-    return _count_document_declared(path)[0]
+    return read_count_file(path)[0]
 
 
-def _declared_labels(doc: Any) -> tuple[str, ...] | None:
-    """The label set a count document declares in its options (``"labels": "declared"``, ``"label_set"``)."""
+#: The ``options.labels`` of a count file whose ``options.label_set`` is a stated label set (as
+#: :meth:`clfeval.Accumulator.save` writes them): declared by the user, or the columns of indicator matrices.
+STATED_LABELS = ("declared", "columns")
+
+
+def _stated_labels(doc: Any) -> tuple[str, tuple[str, ...]] | None:
+    """The label set a count document states in its options, with where it came from (:data:`STATED_LABELS`)."""
     options = doc.get("options") if isinstance(doc, dict) else None
-    if not isinstance(options, dict) or options.get("labels") != "declared":
+    if not isinstance(options, dict) or options.get("labels") not in STATED_LABELS:
         return None
     labels = options.get("label_set")
     if isinstance(labels, list) and labels and all(isinstance(lab, str) for lab in labels):
-        return tuple(labels)
+        return options["labels"], tuple(labels)
     return None
 
 
-def _count_document_declared(path: str) -> tuple[Counts, tuple[str, ...] | None]:
+def read_count_file(path: str) -> tuple[Counts, tuple[str, tuple[str, ...]] | None]:
+    """One count file's counts, and the label set it states with where it came from (``("declared", labels)`` or
+    ``("columns", labels)``, see :data:`STATED_LABELS`), or ``None``.
+
+    Raises
+    ------
+    InputError
+        Naming the file: missing, a directory, not UTF-8, not JSON, not a count file.
+    """
     if path == "-":
         raise OptionError("count files are read from files, not standard input")
     try:
@@ -805,4 +821,4 @@ def _count_document_declared(path: str) -> tuple[Counts, tuple[str, ...] | None]
         raise InputError(
             f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file", path, exc.lineno
         ) from None
-    return counts_from_dict(doc, path), _declared_labels(doc)
+    return counts_from_dict(doc, path), _stated_labels(doc)
