@@ -65,6 +65,11 @@ def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: 
     return None if k is None else [str(i) for i in range(k)]
 
 
+def _check_threshold(threshold: float) -> None:
+    if not 0.0 < threshold < 1.0:
+        raise OptionError(f"threshold must be strictly between 0 and 1, not {threshold!r}")
+
+
 def _single(
     predictions: np.ndarray, references: np.ndarray, ignore_index: int | None
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
@@ -156,8 +161,7 @@ def compute(
     from clfeval.count.confusion import ConfusionCounts
     from clfeval.score.scoring import Scoring
 
-    if not 0.0 < threshold < 1.0:
-        raise OptionError(f"threshold must be strictly between 0 and 1, not {threshold!r}")
+    _check_threshold(threshold)
     p, r = _array(predictions, "predictions"), _array(references, "references")
     chosen = Scoring.of(scoring)
     if chosen.labels is not None or chosen.labels_from is not None:
@@ -192,11 +196,12 @@ def compute(
     if metrics is None:
         return result.flat(sep)
     from clfeval.score.metrics import metric_key
+    from clfeval.score.statistics import ScoreFunction
 
     out: dict[str, float] = {}
     for name in [metrics] if isinstance(metrics, str) else metrics:
         key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
-        out[name] = _value(result, key)
+        out[name] = ScoreFunction.value_of(result, key)
         if result.intervals is not None:
             bounds = result.intervals.get(key)
             out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
@@ -207,14 +212,6 @@ def _declared(scoring: Any, names: list[str]) -> Any:
     from dataclasses import replace
 
     return replace(scoring, labels=tuple(names))
-
-
-def _value(result: Any, key: tuple[str, ...]) -> float:
-    if key[0] == "averages":
-        return float(result.averages[key[1]][key[2]])
-    if key[0] == "per_label":
-        return float(result.per_label[key[1]][key[2]])
-    return float(result.overall[key[0]])
 
 
 def compute_metrics(
@@ -235,8 +232,11 @@ def compute_metrics(
     labels are given)."""
     from clfeval.score.scoring import Scoring
 
-    if not 0.0 < threshold < 1.0:
-        raise OptionError(f"threshold must be strictly between 0 and 1, not {threshold!r}")
+    options: dict[str, Any] = {
+        "metrics": metrics, "labels": labels, "id2label": id2label, "multilabel": multilabel, "threshold": threshold,
+        "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
+    }  # fmt: skip
+    _check_threshold(threshold)
     names = _names(labels, id2label, None)
     chosen = Scoring.of(scoring)
     if metrics is not None:
@@ -257,18 +257,6 @@ def compute_metrics(
                 predictions, references = prediction
             except (TypeError, ValueError):
                 raise InputError("compute_metrics takes an EvalPrediction or (predictions, label_ids)") from None
-        return compute(
-            predictions=predictions,
-            references=references,
-            metrics=metrics,
-            labels=labels,
-            id2label=id2label,
-            multilabel=multilabel,
-            threshold=threshold,
-            ignore_index=ignore_index,
-            scoring=scoring,
-            ci=ci,
-            sep=sep,
-        )
+        return compute(predictions=predictions, references=references, **options)
 
     return evaluate

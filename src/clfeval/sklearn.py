@@ -161,12 +161,11 @@ class Scorer:
         OptionError
             For a per-label metric whose label is not in the label set of ``scores``.
         """
-        key = metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
-        if key[0] == "per_label":
-            return float(scores.per_label[key[1]][key[2]])
-        if key[0] == "averages":
-            return float(scores.averages[key[1]][key[2]])
-        return float(scores.overall[key[0]])
+        from clfeval.score.statistics import ScoreFunction
+
+        return ScoreFunction.value_of(
+            scores, metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+        )
 
     def __repr__(self) -> str:
         shown = [repr(self.metric)]

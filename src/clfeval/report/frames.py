@@ -50,6 +50,7 @@ from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
 from clfeval.score.metrics import metric_name
 from clfeval.score.result import Key, Scores
+from clfeval.score.statistics import ScoreFunction
 
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
@@ -234,15 +235,11 @@ def _metric_columns(scores: Scores) -> list[tuple[str, Key]]:
     return out
 
 
-def _value(scores: Scores, key: Key) -> float:
-    return float(scores.averages[key[1]][key[2]] if key[0] == "averages" else scores.overall[key[0]])
-
-
 def _folds(cv: CrossValidation) -> Columns:
     metrics = _metric_columns(cv.pooled)
     columns: Columns = {"fold": list(cv.fold_names), "n_instances": [f.n_instances for f in cv.folds]}
     for name, key in metrics:
-        columns[name] = [_value(f, key) for f in cv.folds]
+        columns[name] = [ScoreFunction.value_of(f, key) for f in cv.folds]
     return columns
 
 
@@ -257,7 +254,7 @@ def _summary(cv: CrossValidation) -> Columns:
 
     columns: Columns = {"scope": ["pooled", "mean_of_folds", "sd"]}
     for name, key in _metric_columns(pooled):
-        columns[name] = [_value(pooled, key), summary(key, ""), summary(key, "_sd")]
+        columns[name] = [ScoreFunction.value_of(pooled, key), summary(key, ""), summary(key, "_sd")]
         if pooled.intervals is not None:
             bounds = pooled.intervals.get(key)
             low, high = (math.nan, math.nan) if bounds is None else (float(bounds[0]), float(bounds[1]))
