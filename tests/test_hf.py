@@ -4,13 +4,15 @@ and scikit-learn as the oracle."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import accuracy_score, f1_score
 
 import clfeval
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import ClfevalWarning, InputError, OptionError
 from clfeval.hf import compute, compute_metrics
 
 transformers = pytest.importorskip("transformers")
@@ -40,7 +42,8 @@ def test_every_evaluation_averages_over_the_stated_labels_not_the_batchs() -> No
     keep = LABELS != 3
     logits = LOGITS[keep][:, :3]
     logits = np.column_stack([logits, np.full(len(logits), -9.0)])  # the model never predicts 'mixed' either
-    out = compute(predictions=logits, references=LABELS[keep], metrics="macro.f1", labels=NAMES)
+    with pytest.warns(ClfevalWarning, match="'mixed'"):  # F = 0/0 = 0 for it, said
+        out = compute(predictions=logits, references=LABELS[keep], metrics="macro.f1", labels=NAMES)
     pred = logits.argmax(axis=1)
     stated = f1_score(LABELS[keep], pred, labels=[0, 1, 2, 3], average="macro", zero_division=0)
     batch = f1_score(LABELS[keep], pred, average="macro")
@@ -55,6 +58,31 @@ def test_default_is_the_flat_dict_with_intervals_when_asked() -> None:
     )  # fmt: skip
     assert out == pytest.approx(result.flat(), rel=1e-12)  # the same counts; delta steps may differ in the last bit
     assert out["macro_fa/f1_ci_low"] < out["macro_fa/f1"] < out["macro_fa/f1_ci_high"]
+
+
+def test_the_warnings_of_the_returned_scores_are_issued_at_the_callers_line() -> None:
+    """A dict of numbers cannot say that a 0/0 was set to 0, so the warnings that bear on the returned scores are
+    issued as ClfevalWarning (as scikit-learn's f1_score issues UndefinedMetricWarning), at the line that called
+    the metrics (the Trainer's, here this file's), not inside clfeval; scores they do not bear on stay quiet."""
+    keep = LABELS != 3
+    logits = np.column_stack([LOGITS[keep][:, :3], np.full(int(keep.sum()), -9.0)])  # 'mixed' never occurs
+    prediction = EvalPrediction(predictions=logits, label_ids=LABELS[keep])
+    with pytest.warns(ClfevalWarning) as caught:
+        compute_metrics(["macro.f1", "accuracy"], labels=NAMES)(prediction)
+    assert [str(w.message) for w in caught] == [
+        "F is 0/0 for 1 label(s) neither in gold nor predicted: 'mixed'; set to 0 and included in averages"
+    ]
+    assert caught[0].filename == __file__
+    with pytest.warns(UndefinedMetricWarning, match="F-score is ill-defined"):  # the oracle warns too
+        f1_score(LABELS[keep], logits.argmax(axis=1), labels=[0, 1, 2, 3], average="macro")
+    with pytest.warns(ClfevalWarning, match="'mixed'") as caught:
+        compute(predictions=logits, references=LABELS[keep], labels=NAMES)  # every score: precision, recall, F
+    assert [str(w.message).split(" is 0/0")[0] for w in caught] == ["precision", "recall", "F"]
+    assert {w.filename for w in caught} == {__file__}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = compute_metrics(["accuracy", "micro.f1", "per_label.neg.f1", "weighted.f1"], labels=NAMES)
+        assert set(quiet(prediction)) == {"accuracy", "micro.f1", "per_label.neg.f1", "weighted.f1"}
 
 
 def test_token_classification_leaves_the_padding_out() -> None:
@@ -73,9 +101,13 @@ def test_multi_label_logits_against_scikit_learn() -> None:
     logits = RNG.normal(size=(200, 5))
     targets = (RNG.random((200, 5)) < 0.3).astype(np.int64)
     names = list("ABCDE")
-    out = compute_metrics(["macro.f1", "micro.f1", "samples.f1"], labels=names, multilabel=True, threshold=0.6)(
-        EvalPrediction(predictions=logits, label_ids=targets)
-    )
+    metrics = compute_metrics(["macro.f1", "micro.f1", "samples.f1"], labels=names, multilabel=True, threshold=0.6)
+    with pytest.warns(ClfevalWarning) as caught:  # empty label sets: samples F1 says how it scored them
+        out = metrics(EvalPrediction(predictions=logits, label_ids=targets))
+    assert [str(w.message)[:40] for w in caught] == [
+        "samples precision is 0/0 for 19 instance",
+        "samples recall is 0/0 for 35 instance(s)",
+    ]
     pred = (1 / (1 + np.exp(-logits)) > 0.6).astype(np.int64)
     for average in ("macro", "micro", "samples"):
         expected = f1_score(targets, pred, average=average, zero_division=0)

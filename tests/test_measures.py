@@ -253,6 +253,54 @@ def test_undefined_overall_measures_follow_the_zero_division_choice() -> None:
     assert any(w.startswith("MCC is 0/0") and w.endswith("set to nan") for w in undefined.warnings)
 
 
+def test_each_warning_says_which_scores_it_bears_on() -> None:
+    """Scores.warnings_about, which clfeval.hf and the scikit-learn scorer use to warn about what they return: a
+    label's 0/0 bears on that measure of that label and on its averages that give the label weight (macro_fa's F
+    on precision's and recall's), not on micro or the overall measures; an overall measure's 0/0 on that measure; a
+    samples 0/0 on the samples average; a warning about the data or the label set on every score; and every warning
+    bears on some score."""
+    r = clfeval.score(list("aabd"), list("aaad"), scoring=clfeval.Scoring(labels=["a", "b", "c"]))
+    outside, precision, recall, f = r.warnings[:4]  # b is in gold but never predicted; c is nowhere; d is outside
+    assert "outside the label set" in outside and "'b', 'c'" in precision and "'c'" in recall and "'c'" in f
+
+    def about(*key: str) -> tuple[str, ...]:
+        return r.warnings_about(key)
+
+    assert about("averages", "macro", "precision") == (outside, precision)
+    assert about("averages", "macro", "recall") == (outside, recall)
+    assert about("averages", "macro", "f") == about("averages", "macro", "jaccard") == (outside, f)
+    assert about("averages", "macro_fa", "f") == (outside, precision, recall, f)  # F of macro precision and recall
+    for average in ("weighted", "lfb"):  # c has weight 0 there (support 0, frequency 0); b does not
+        assert about("averages", average, "precision") == (outside, precision), average
+        assert about("averages", average, "f") == about("averages", average, "recall") == (outside,), average
+    assert about("averages", "micro", "precision") == about("averages", "micro", "f") == (outside,)
+    assert about("per_label", "a", "precision") == about("per_label", "b", "f") == (outside,)
+    assert about("per_label", "b", "precision") == about("per_label", "c", "precision") == (outside, precision)
+    assert about("per_label", "c", "f") == about("per_label", "c", "jaccard") == (outside, f)
+    assert about("accuracy") == about("mcc") == (outside,)
+
+    majority = clfeval.score(list("aab"), list("aaa"))
+    (mcc,) = (w for w in majority.warnings if w.startswith("MCC is 0/0"))
+    assert mcc in majority.warnings_about(("mcc",)) and mcc not in majority.warnings_about(("kappa",))
+    assert mcc not in majority.warnings_about(("averages", "macro", "f"))
+
+    ml = clfeval.score([["a"], [], ["b"]], [["b"], ["a"], []], multilabel=True, scoring=clfeval.Scoring(labels=["c"]))
+    weighted = next(w for w in ml.warnings if w.startswith("weighted:"))
+    lfb = next(w for w in ml.warnings if w.startswith("lfb:"))
+    samples = tuple(w for w in ml.warnings if w.startswith("samples "))
+    assert len(samples) == 2
+    assert weighted in ml.warnings_about(("averages", "weighted", "f"))
+    assert weighted not in ml.warnings_about(("averages", "macro", "f"))
+    assert lfb in ml.warnings_about(("averages", "lfb", "recall")) and lfb not in ml.warnings_about(("hamming_loss",))
+    assert set(samples) <= set(ml.warnings_about(("averages", "samples", "f")))
+    assert not set(samples) & set(ml.warnings_about(("averages", "macro", "f")) + ml.warnings_about(("accuracy",)))
+    for result in (r, majority, ml):
+        keys = [("averages", a, m) for a, values in result.averages.items() for m in values]
+        keys += [(m,) for m in result.overall]
+        keys += [("per_label", lab, m) for lab, row in result.per_label.items() for m in row.values]
+        assert set(result.warnings) == {w for key in keys for w in result.warnings_about(key)}
+
+
 def test_weighted_kappa_takes_one_order_for_every_system_and_fold() -> None:
     """compare and cv give every system and fold the labels of all (the label set, then the others sorted), so a
     pair's difference is the difference of the scores it reports, and weighted κ's positions agree."""

@@ -71,8 +71,9 @@ EXPECTED = {
     "audit",
     "precision_shift",
     "recall_shift",
-    # errors
+    # errors and the warning where only numbers come back
     "ClfevalError",
+    "ClfevalWarning",
     "InputError",
     "MatrixError",
     "OptionError",
@@ -94,6 +95,8 @@ def test_exception_tree() -> None:
     assert issubclass(clfeval.MatrixError, clfeval.InputError)
     assert issubclass(clfeval.OptionError, clfeval.ClfevalError)
     assert issubclass(clfeval.InputError, ValueError)
+    assert issubclass(clfeval.ClfevalWarning, UserWarning)
+    assert not issubclass(clfeval.ClfevalWarning, clfeval.ClfevalError)  # `except ClfevalError` never catches it
 
 
 def test_result_is_frozen() -> None:

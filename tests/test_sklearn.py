@@ -12,8 +12,16 @@ import numpy as np
 import pytest
 from scipy import sparse
 from sklearn.datasets import make_classification, make_multilabel_classification
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import f1_score, fbeta_score, hamming_loss, multilabel_confusion_matrix, recall_score
+from sklearn.metrics import (
+    f1_score,
+    fbeta_score,
+    hamming_loss,
+    multilabel_confusion_matrix,
+    precision_score,
+    recall_score,
+)
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -26,7 +34,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 import clfeval
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import ClfevalWarning, InputError, OptionError
 from clfeval.sklearn import Scorer, cv, folds_of, scorer
 
 
@@ -87,7 +95,8 @@ def test_a_fold_lacking_a_class_averages_over_the_estimators_classes(data) -> No
     keep = 120 + np.flatnonzero((y[120:] != 3) & (pred != 3))  # a test fold with no class 3, gold or predicted
     X_test, y_test, p_test = X[keep], y[keep], pred[keep - 120]
     assert set(y_test.tolist()) == {0, 1, 2}
-    got = scorer("macro.f1")(tree, X_test, y_test)
+    with pytest.warns(ClfevalWarning, match=r"F is 0/0 for 1 label\(s\) neither in gold nor predicted: '3'"):
+        got = scorer("macro.f1")(tree, X_test, y_test)
     over_classes = f1_score(y_test, p_test, labels=tree.classes_, average="macro", zero_division=0)
     union = f1_score(y_test, p_test, average="macro")
     assert got == pytest.approx(over_classes, rel=1e-12)
@@ -96,7 +105,9 @@ def test_a_fold_lacking_a_class_averages_over_the_estimators_classes(data) -> No
     # without classes_ (scores of bare predictions): gold ∪ predicted
     assert scorer("macro.f1").scores(y_test, p_test).averages["macro"]["f"] == pytest.approx(union, rel=1e-12)
     # declared labels win over classes_
-    assert scorer("macro.f1", labels=[0, 1, 2, 3, 4])(tree, X_test, y_test) == pytest.approx(0.6 * union, rel=1e-12)
+    with pytest.warns(ClfevalWarning, match="neither in gold nor predicted: '3', '4'"):
+        declared = scorer("macro.f1", labels=[0, 1, 2, 3, 4])(tree, X_test, y_test)
+    assert declared == pytest.approx(0.6 * union, rel=1e-12)
     # an explicit label policy in scoring is kept: the gold labels
     gold_only = scorer("macro.f1", scoring=clfeval.Scoring(labels_from="gold"))(tree, X_test, y_test)
     assert gold_only == pytest.approx(union, rel=1e-12)
@@ -125,6 +136,30 @@ def test_a_label_outside_the_classes_still_counts(data) -> None:
     got = scorer("macro.f1")(tree, X[150:], y[150:])
     expected = f1_score(y[150:], tree.predict(X[150:]), labels=[0, 1, 2, 3], average="macro", zero_division=0)
     assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_scorer_warns_where_scikit_learn_warns_about_the_metric_it_returns(data) -> None:
+    """A fold whose class 3 is in gold but never predicted: its precision is 0/0. The scores that 0/0 decides warn,
+    at the line that called the scorer, as scikit-learn's UndefinedMetricWarning does on the same fold: macro
+    precision, and macro_fa F (the F of macro precision and recall). Macro F1 does not (F counted from tp, fp and
+    fn is 0 for the class, and scikit-learn's f1_score is quiet too), nor do accuracy, micro F1 and recall."""
+    X, y = data
+    train = np.flatnonzero(y[:150] != 3)
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X[train], y[train])
+    pred = tree.predict(X[150:])
+    assert 3 in y[150:] and 3 not in pred
+    for metric in ("macro.precision", "macro_fa.f1", "weighted.precision", "per_label.3.precision"):
+        with pytest.warns(ClfevalWarning, match=r"precision is 0/0 for 1 label\(s\) never predicted: '3'") as caught:
+            scorer(metric, labels=[0, 1, 2, 3])(tree, X[150:], y[150:])
+        assert len(caught) == 1 and caught[0].filename == __file__, metric
+    with pytest.warns(UndefinedMetricWarning, match="no predicted samples"):
+        precision_score(y[150:], pred, labels=[0, 1, 2, 3], average="macro")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for metric in ("macro.f1", "accuracy", "micro.f1", "per_label.0.precision", "macro.recall", "mcc"):
+            scorer(metric, labels=[0, 1, 2, 3])(tree, X[150:], y[150:])
+        f1_score(y[150:], pred, labels=[0, 1, 2, 3], average="macro")  # nor are scikit-learn's
+        recall_score(y[150:], pred, labels=[0, 1, 2, 3], average="macro")
 
 
 def test_grid_search_picks_what_f1_macro_picks_also_in_worker_processes(data) -> None:

@@ -54,7 +54,7 @@ _HOMES: dict[str, str] = {
         ],
         "clfeval.count",
     ),
-    **dict.fromkeys(["ClfevalError", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
+    **dict.fromkeys(["ClfevalError", "ClfevalWarning", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
     **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems"], "clfeval.read"),
     **dict.fromkeys(["Audit", "Conversion", "LabelConversion", "convert", "convert_labels"], "clfeval.inverse"),
     "audit": "clfeval.inverse.audit",

@@ -7,14 +7,18 @@ Every error clfeval raises on purpose derives from :class:`ClfevalError`::
     │   └── MatrixError           a confusion-matrix file that is not a square table of counts
     └── OptionError               a bad option value or a bad combination of options (unknown names list the valid ones)
 
+Where clfeval returns bare numbers (``clfeval.hf``, the scikit-learn scorer) a result's warnings (a 0/0 set to a
+value, labels outside the stated set) are issued as :class:`ClfevalWarning`, a ``UserWarning``, so they are not lost.
+
 Messages say where and what, e.g. ``pred.txt:17: expected 2 fields, found 1``.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 
-__all__ = ["ClfevalError", "InputError", "MatrixError", "OptionError", "unknown_name"]
+__all__ = ["ClfevalError", "ClfevalWarning", "InputError", "MatrixError", "OptionError", "unknown_name", "warn_each"]
 
 
 class ClfevalError(Exception):
@@ -74,3 +78,19 @@ def unknown_name(kind: str, name: object, valid: Iterable[str]) -> OptionError:
     """Build the error for a name that is not in a registry, listing the valid names."""
     names = ", ".join(sorted(valid))
     return OptionError(f"unknown {kind} {name!r}; valid: {names}")
+
+
+class ClfevalWarning(UserWarning):
+    """A result's warning passed on where only numbers are returned (``clfeval.hf``, ``clfeval.sklearn.scorer``).
+
+    Its text is the result's own (for example ``precision is 0/0 for 1 label(s) never predicted: 'a'; set to 0 and
+    included in averages``). Python shows each distinct text once per place by default; silence them with
+    ``warnings.filterwarnings("ignore", category=clfeval.ClfevalWarning)``.
+    """
+
+
+def warn_each(messages: Iterable[str], *, stacklevel: int = 2) -> None:
+    """Issue each message as a :class:`ClfevalWarning`, as ``warnings.warn(message, ClfevalWarning, stacklevel)``
+    would where this function is called (``stacklevel=2``: at the line that called the caller)."""
+    for message in messages:
+        warnings.warn(message, ClfevalWarning, stacklevel=stacklevel + 1)

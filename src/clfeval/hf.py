@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import InputError, OptionError, warn_each
 
 __all__ = ["IGNORE_INDEX", "compute", "compute_metrics"]
 
@@ -155,7 +155,37 @@ def compute(
     -------
     dict
         Name → value (NaN where undefined), flat, for ``Trainer`` logs and trackers.
+
+    Warns
+    -----
+    ClfevalWarning
+        Each warning of the scores that bears on a returned score (a 0/0 set to a value, for example a label never
+        predicted, for ``macro.f1`` but not for ``accuracy``; :meth:`clfeval.Scores.warnings_about`), which a dict
+        of numbers cannot carry.
     """
+    out, messages = _computed(
+        predictions=predictions, references=references, metrics=metrics, labels=labels, id2label=id2label,
+        multilabel=multilabel, threshold=threshold, ignore_index=ignore_index, scoring=scoring, ci=ci, sep=sep,
+    )  # fmt: skip
+    warn_each(messages)
+    return out
+
+
+def _computed(
+    *,
+    predictions: Any,
+    references: Any,
+    metrics: Sequence[str] | str | None,
+    labels: Sequence[Any] | None,
+    id2label: Mapping[Any, Any] | None,
+    multilabel: bool,
+    threshold: float,
+    ignore_index: int | None,
+    scoring: Any,
+    ci: Any,
+    sep: str,
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    """:func:`compute`'s scores and the warnings of the result that bear on them (all of them for the default)."""
     from clfeval.accumulator import Accumulator
     from clfeval.api import score
     from clfeval.count.confusion import ConfusionCounts
@@ -194,18 +224,20 @@ def compute(
         counts = ConfusionCounts.from_entries(names, by_id.gold, by_id.pred, by_id.count)
     result = score(counts, scoring=_declared(chosen, names), ci=ci)
     if metrics is None:
-        return result.flat(sep)
+        return result.flat(sep), result.warnings
     from clfeval.score.metrics import metric_key
     from clfeval.score.statistics import ScoreFunction
 
     out: dict[str, float] = {}
+    bearing: set[str] = set()
     for name in [metrics] if isinstance(metrics, str) else metrics:
         key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
         out[name] = ScoreFunction.value_of(result, key)
+        bearing.update(result.warnings_about(key))
         if result.intervals is not None:
             bounds = result.intervals.get(key)
             out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
-    return out
+    return out, tuple(w for w in result.warnings if w in bearing)
 
 
 def _declared(scoring: Any, names: list[str]) -> Any:
@@ -229,7 +261,7 @@ def compute_metrics(
     """A ``compute_metrics`` for ``transformers.Trainer(compute_metrics=...)``: it takes the ``EvalPrediction``
     (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
     checked here, once, before any evaluation runs (metric names with β, and a per-label metric's label when the
-    labels are given)."""
+    labels are given). The scores' warnings are issued as :class:`~clfeval.ClfevalWarning`, as :func:`compute`'s."""
     from clfeval.score.scoring import Scoring
 
     options: dict[str, Any] = {
@@ -257,6 +289,8 @@ def compute_metrics(
                 predictions, references = prediction
             except (TypeError, ValueError):
                 raise InputError("compute_metrics takes an EvalPrediction or (predictions, label_ids)") from None
-        return compute(predictions=predictions, references=references, **options)
+        out, messages = _computed(predictions=predictions, references=references, **options)
+        warn_each(messages)  # at the Trainer's line, as compute's are at its caller's
+        return out
 
     return evaluate

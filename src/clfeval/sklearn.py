@@ -42,7 +42,7 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.read.arrays import count_labels
 from clfeval.score.metrics import higher_is_better, metric_key
 from clfeval.score.ratios import f_key
@@ -111,6 +111,12 @@ class Scorer:
         ------
         OptionError
             When ``sample_weight`` is given: clfeval counts whole instances.
+
+        Warns
+        -----
+        ClfevalWarning
+            For each warning of the fold's scores that bears on the metric (a label never predicted, for
+            ``macro.f1``), as scikit-learn's ``UndefinedMetricWarning``: the float cannot say it.
         """
         if sample_weight is not None:
             raise OptionError(
@@ -120,7 +126,9 @@ class Scorer:
         classes = getattr(estimator, "classes_", None)
         result = self.scores(y_true, estimator.predict(X), classes=classes)
         _refuse_outside(result)
-        value = self.value(result)
+        key = self._key_in(result)
+        warn_each(result.warnings_about(key))  # as scikit-learn's UndefinedMetricWarning: a float cannot say 0/0
+        value = self._value_at(result, key)
         return value if self.greater_is_better else -value
 
     def scores(self, y_true: Any, y_pred: Any, *, classes: Any = None) -> Scores:
@@ -161,11 +169,16 @@ class Scorer:
         OptionError
             For a per-label metric whose label is not in the label set of ``scores``.
         """
+        return self._value_at(scores, self._key_in(scores))
+
+    def _key_in(self, scores: Scores) -> Key:
+        return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+
+    @staticmethod
+    def _value_at(scores: Scores, key: Key) -> float:
         from clfeval.score.statistics import ScoreFunction
 
-        return ScoreFunction.value_of(
-            scores, metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
-        )
+        return ScoreFunction.value_of(scores, key)
 
     def __repr__(self) -> str:
         shown = [repr(self.metric)]

@@ -166,6 +166,8 @@ class Scores(Result):
         measure) and averages were affected.
     intervals
         Confidence intervals of the scores (:class:`Intervals`), when asked for.
+    warning_scopes
+        Warning → which scores it bears on (see :meth:`warnings_about`); not part of the JSON.
     """
 
     kind: ClassVar[str] = "score"
@@ -194,6 +196,50 @@ class Scores(Result):
     notes: tuple[str, ...] = ()
     inputs: Mapping[str, Any] = field(default_factory=dict)
     intervals: Intervals | None = None
+    warning_scopes: Mapping[str, str] = field(default_factory=dict)
+
+    def warnings_about(self, key: Key) -> tuple[str, ...]:
+        """The warnings that bear on the score at ``key`` (a :data:`Key`, as ``metric_key`` gives it).
+
+        Each warning of a 0/0 has a scope in :attr:`warning_scopes`: ``per_label:<measures>`` (those measures, F and
+        Jaccard together, were 0/0 for the labels :attr:`undefined` lists; it bears on those labels' values of them,
+        on the macro averages of them (macro_fa's F too when they are precision or recall), on the weighted and lfb
+        averages of them when one of those labels has a weight above 0, and never on micro or samples: F counted
+        from tp, fp and fn is defined for a label that is never predicted), ``average:<name>`` (that average only)
+        or ``overall:<name>`` (that overall measure only). A warning without a scope (about the data or the label
+        set, or added after scoring) bears on every score.
+
+        >>> import clfeval
+        >>> r = clfeval.score(["a", "a", "b"], ["a", "a", "a"])
+        >>> r.warnings_about(("averages", "macro", "precision"))
+        ("precision is 0/0 for 1 label(s) never predicted: 'b'; set to 0 and included in averages",)
+        >>> r.warnings_about(("averages", "macro", "f")), r.warnings_about(("accuracy",))
+        ((), ())
+        """
+
+        def bears(scope: str) -> bool:
+            if not scope:
+                return True
+            kind, _, name = scope.partition(":")
+            if kind == "per_label":
+                measures = set(name.split(","))
+                labels = {lab for m in measures for lab in self.undefined.get(m, ())}
+                if key[0] == "per_label":
+                    return key[2] in measures and key[1] in labels
+                if key[0] != "averages" or key[1] in ("micro", "samples"):
+                    return False
+                if key[1] == "macro_fa" and measures & {"precision", "recall"}:
+                    measures.add("f")  # F of the macro precision and recall
+                if key[2] not in measures:
+                    return False
+                if key[1] == "weighted":  # a label of support 0 has weight 0
+                    return any(self.per_label[lab].support for lab in labels)
+                if key[1] == "lfb":
+                    return any(self.lfb_frequencies.get(lab, 0.0) for lab in labels)
+                return True
+            return (kind == "average" and key[:2] == ("averages", name)) or (kind == "overall" and key == (name,))
+
+        return tuple(w for w in self.warnings if bears(self.warning_scopes.get(w, "")))
 
     @property
     def f_name(self) -> str:

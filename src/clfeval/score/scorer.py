@@ -88,41 +88,55 @@ def _undefined_messages(
     zd: float,
     undefined: str,
     per_undefined: Mapping[str, np.ndarray],
-) -> list[str]:
-    """Say in words every ratio that was 0/0 and what was done with it."""
+) -> list[tuple[str, str]]:
+    """Say in words every ratio that was 0/0 and what was done with it: (scope, message) pairs, the scope as
+    :attr:`Scores.warning_scopes` names it."""
     zd_text = _zd_text(zd)
     verb = "included in" if undefined == "include" else "left out of"
     # one message per averaged measure's 0/0 condition (Jaccard's is F's: said once)
     why: dict[str, str] = {}
     for m in AVERAGED:
         why.setdefault(MEASURES[m].undefined_when, m)
-    messages = []
+    messages: list[tuple[str, str]] = []
     for condition, key in why.items():
         names = affected[key]
         reason = condition.replace("{label} is ", "")
         if names:
             shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
+            sharing = ",".join(m for m in AVERAGED if MEASURES[m].undefined_when == condition)  # F's and Jaccard's
             messages.append(
-                f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
-                f"set to {zd_text} and {verb} averages"
+                (
+                    f"per_label:{sharing}",
+                    f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
+                    f"set to {zd_text} and {verb} averages",
+                )
             )
     if lc.support.sum() == 0:
         messages.append(
-            f"weighted: every label in the label set has support 0, so the support-weighted "
-            f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)"
+            (
+                "average:weighted",
+                f"weighted: every label in the label set has support 0, so the support-weighted "
+                f"average is undefined and set to {zd_text} (scikit-learn falls back to the macro value)",
+            )
         )
     if not freqs.any():
         messages.append(
-            f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
-            f"is undefined and set to {zd_text}"
+            (
+                "average:lfb",
+                f"lfb: no label of the label set occurs in the {lfb_source} data, so the lfb average "
+                f"is undefined and set to {zd_text}",
+            )
         )
     if samples is not None:
         for measure, reason in (("precision", "an empty predicted set"), ("recall", "an empty gold set")):
             count = round(float(samples.total - samples.defined[measure]))
             if count:
                 messages.append(
-                    f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
-                    f"set); set to {zd_text} and {verb} the mean"
+                    (
+                        "average:samples",
+                        f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
+                        f"set); set to {zd_text} and {verb} the mean",
+                    )
                 )
     weights = {
         "macro": np.ones(len(lc.labels)),
@@ -135,7 +149,9 @@ def _undefined_messages(
             if math.isnan(value):
                 cause = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
                 if cause is not None:
-                    messages.append(f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
+                    messages.append(
+                        (f"average:{name}", f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
+                    )
     return messages
 
 
@@ -292,18 +308,18 @@ def score_counts(
             "data: is the training file read as intended (its label column --train-col, "
             "--train-sep, --train-format)?",
         ]
-    messages = [
-        *warnings,
-        *label_set.warnings,
-        *_undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, masks),
-    ]
+    scoped = _undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, masks)
     for name, (value, undefined_at) in e.overall.items():  # an overall measure that is 0/0 says so, and its value
         if undefined_at[0]:
             measure = MEASURES[name]
-            messages.append(
-                f"{measure.title_for(task)} is 0/0 ({measure.undefined_when}); set to {_zd_text(float(value[0]))}"
-                + (" (chance level)" if measure.low < 0 and float(value[0]) == 0 else "")
+            scoped.append(
+                (
+                    f"overall:{name}",
+                    f"{measure.title_for(task)} is 0/0 ({measure.undefined_when}); set to {_zd_text(float(value[0]))}"
+                    + (" (chance level)" if measure.low < 0 and float(value[0]) == 0 else ""),
+                )
             )
+    messages = [*warnings, *label_set.warnings, *(message for _, message in scoped)]
     notes = list(label_set.notes)
 
     if task == "single-label":
@@ -362,6 +378,7 @@ def score_counts(
         undefined=MappingProxyType(affected),
         options=MappingProxyType(opts),
         warnings=tuple(messages),
+        warning_scopes=MappingProxyType({message: scope for scope, message in scoped}),
         notes=tuple(notes),
         inputs=MappingProxyType(dict(inputs or {})),
     )
