@@ -222,6 +222,26 @@ def test_nan_and_none_in_arrays() -> None:
     _error(InputError, lambda: clfeval.score(["AB"], ["A"], multilabel=True), "gold[0]: is a string")
 
 
+def test_a_label_that_is_not_a_string_or_a_number_is_named_where_it_is() -> None:
+    """Label sets given without multilabel=True (and dicts) used to end in Python's 'unhashable type' traceback."""
+    hint = "a label is a string or a number; for a set of labels per instance (multi-label) pass multilabel=True"
+    sets = [["A"], [], ["B"]]
+    _error(InputError, lambda: clfeval.score(sets, [["B"], ["A"], []]), f"gold[0]: is ['A'], a list: {hint}")
+    _error(InputError, lambda: clfeval.score(["A", "B", "A"], ["A", {"B": 1}, "A"]), "pred[1]: is {'B': 1}, a dict")
+    _error(InputError, lambda: clfeval.score(["A", ("B", [1])], ["A", "B"]), "gold[1]: is ('B', [1]), a tuple")
+    _error(InputError, lambda: clfeval.score(np.array([["A"], ["B", "C"]], dtype=object), ["A", "B"]), "gold[0]")
+    _error(
+        InputError,
+        lambda: clfeval.score(["A", "B"], ["A", list(range(50))]),
+        "pred[1]: is [0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+    )
+    _error(
+        InputError, lambda: clfeval.compare(["A", "B"], {"X": ["A", "B"], "Y": ["A", ["B"]]}), "pred 'Y'[1]: is ['B']"
+    )
+    _error(InputError, lambda: clfeval.cv(sets, [["B"], ["A"], []], [0, 1, 1]), "gold[0]: is ['A'], a list")
+    assert clfeval.score(sets, [["B"], ["A"], []], multilabel=True).task == "multi-label"  # what the hint says
+
+
 def test_declared_label_that_never_occurs_scores_with_support_zero(tmp_path: Path) -> None:
     r = clfeval.score(["A", "B"], ["A", "A"], scoring=clfeval.Scoring(labels=["A", "B", "Z"]))
     assert r.per_label["Z"].support == 0 and r.labels == ("A", "B", "Z")

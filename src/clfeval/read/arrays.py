@@ -117,14 +117,43 @@ class _Codes(dict[Any, int]):
         return code
 
 
+def _coded(index: _Codes, parts: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str]) -> np.ndarray:
+    """The code of every element of ``parts``, in order (one hash lookup each).
+
+    Raises
+    ------
+    InputError
+        Naming the first element that cannot be a label (a list, a dict: unhashable), and where it is.
+    """
+    try:
+        return np.fromiter(
+            map(index.__getitem__, chain.from_iterable(parts)), dtype=np.int64, count=sum(map(len, parts))
+        )
+    except TypeError:
+        for role, seq in zip(roles, parts):
+            for i, value in enumerate(seq):
+                try:
+                    hash(value)
+                except TypeError:
+                    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                    raise InputError(
+                        f"is {shown}, a {type(value).__name__}: a label is a string or a number; for a set of labels "
+                        "per instance (multi-label) pass multilabel=True",
+                        role,
+                        index=i,
+                    ) from None
+        raise
+
+
 def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
     """Count single-label predictions held in memory.
 
     Raises
     ------
     InputError
-        On different lengths, missing labels (None, NaN) or labels of different types
-        that print alike (``1`` and ``"1"``).
+        On different lengths, missing labels (None, NaN), a label that is not a string or a number (a list:
+        multi-label data needs :func:`count_label_sets`) or labels of different types that print alike (``1`` and
+        ``"1"``).
     """
     g_seq, p_seq = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     _check_lengths(g_seq, p_seq)
@@ -143,7 +172,7 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
         g_seq, p_seq = g_seq.tolist(), p_seq.tolist()
     n = len(g_seq)
     index = _Codes()
-    codes = np.fromiter(map(index.__getitem__, chain(g_seq, p_seq)), dtype=np.int64, count=2 * n)
+    codes = _coded(index, [g_seq, p_seq], ["gold", "pred"])
     for key in index:
         if _is_missing(key):
             for role, seq in (("gold", g_seq), ("pred", p_seq)):
@@ -208,7 +237,7 @@ def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence
         return _names(values.tolist()), codes.reshape(len(columns), n)
     lists = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
     index = _Codes()
-    codes = np.fromiter(map(index.__getitem__, chain.from_iterable(lists)), dtype=np.int64, count=n * len(lists))
+    codes = _coded(index, lists, roles)
     if any(_is_missing(key) for key in index):
         for role, seq in zip(roles, lists):
             at = _first_missing(seq)
