@@ -27,6 +27,7 @@ from sklearn.model_selection import (
     KFold,
     StratifiedKFold,
     cross_val_predict,
+    cross_val_score,
     cross_validate,
     permutation_test_score,
 )
@@ -126,6 +127,23 @@ def test_every_fold_of_cross_validate_averages_over_the_classes(data) -> None:
         assert est.classes_.tolist() == [0, 1, 2, 3]
         expected = _quiet_f1(y[test], est.predict(X[test]), labels=est.classes_, average="macro", zero_division=0)
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "boolean", "float64", "int32", "category", "string"])
+def test_classes_held_in_another_type_than_y_are_the_same_labels(data, dtype: str) -> None:
+    """Fitted on a pandas nullable Int64 (or boolean) y, an estimator's classes_ are floats (0.0, 1.0 …) and its
+    predictions too, while y's labels are the integers: they are one label set, not two (which halved macro F1)."""
+    pd = pytest.importorskip("pandas")
+    X, y = data
+    y2 = (y % 2).astype(bool) if dtype == "boolean" else y
+    series = pd.Series(y2.astype(str) if dtype == "string" else y2).astype(dtype)
+    model = LogisticRegression(max_iter=500)
+    ours = cross_val_score(model, X, series, cv=_folds(), scoring=scorer("macro.f1"))
+    theirs = cross_val_score(model, X, series, cv=_folds(), scoring="f1_macro")
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    fitted = model.fit(X, series)
+    labels = scorer("macro.f1").scores(series, fitted.predict(X), classes=fitted.classes_).labels
+    assert len(labels) == len(np.unique(y2)), labels
 
 
 def test_a_label_outside_the_classes_still_counts(data) -> None:
