@@ -319,9 +319,47 @@ def test_a_tensor_on_another_device_or_that_refuses_export_is_refused_with_a_hin
     assert acc.n == 0
 
 
-def test_float_labels_against_declared_integers_get_a_hint() -> None:
-    with pytest.raises(InputError, match=r"holds the label '0.0', not among the 2 declared labels .*cast float"):
-        Accumulator(labels=[0, 1]).update(np.array([0.0, 1.0]), np.array([1.0, 1.0]))
+def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
+    """1, 1.0, np.uint64(1) (and True beside numbers) are one label, named at first sight, as clfeval.score names
+    a list's labels; mixing uint64 with int64 used to go through float64, where 2⁶⁰ and 2⁶⁰ + 1 are one number."""
+
+    def counted(*batches: tuple, labels: list | None = None) -> Accumulator:
+        acc = Accumulator(labels=labels)
+        for gold, pred in batches:
+            acc.update(gold, pred)
+        return acc
+
+    big_g, big_p = np.array([2**60, 2**60 + 1], dtype=np.uint64), np.array([2**60 + 1, 2**60], dtype=np.int64)
+    acc = counted((big_g, big_p))
+    assert acc.labels == ("1152921504606846976", "1152921504606846977") and acc.score().accuracy == 0.0
+    huge = np.array([2**63 + 5, 3], dtype=np.uint64)  # above int64: Python integers
+    acc = counted((huge, huge[::-1]), (np.array([3.0]), np.array([2.5])))
+    assert set(acc.labels) == {"3", "9223372036854775813", "2.5"} and acc.n == 3
+    assert counted((np.array([5]), np.array([5])), (np.array([2**40], dtype=np.uint64), np.array([2**40]))).labels == (
+        "5",
+        "1099511627776",
+    )
+
+    gold, pred = np.array([0, 1, 2, 2, 1, 0]), np.array([0, 1, 1, 2, 0, 0])
+    batches = [(gold[:2], pred[:2]), (gold[2:4].astype(float), pred[2:4].astype(np.float32)), (gold[4:], pred[4:])]
+    acc = counted(*batches)
+    assert acc.labels == ("0", "1", "2.0")  # 2 was first seen as a float
+    assert acc.score().averages["macro"]["f"] == pytest.approx(f1_score(gold, pred, average="macro"), rel=1e-12)
+    for g, p in [(gold, pred.astype(float)), ([1, 2.5], [1, 1]), (np.array([1.0, 2.0]), np.array([2.0, 2.0]))]:
+        assert counted((g, p)).labels == clfeval.score(g, p).labels  # int beside float: '1'; floats: '1.0'
+    assert counted((np.array([-3, 2**62]), np.array([2**62, -3]))).score().accuracy == 0.0
+
+    flags = [True, True, False, True, False], [True, False, False, True, True]
+    mixed = counted(
+        (np.array(flags[0][:3]), np.array(flags[1][:3])),
+        (pd.Series(flags[0][3:] + [None]).dropna(), pd.Series(flags[1][3:] + [None]).dropna()),  # object dtype
+    )
+    assert mixed.labels == ("False", "True") == clfeval.score(np.array(flags[0]), np.array(flags[1])).labels
+    assert mixed.score().averages["macro"]["f"] == pytest.approx(f1_score(*flags, average="macro"), rel=1e-12)
+    assert counted((flags[0], flags[1]), labels=[False, True]).counts.cells.tolist() == [[1, 1], [1, 2]]
+    assert counted((np.array([0, 1]), np.array([1, 1])), labels=[0.0, 1.0]).counts.cells.tolist() == [[0, 1], [0, 1]]
+    with pytest.raises(InputError, match=r"update 1: gold\[0\]: holds the label '0.5', not among the 2 declared"):
+        counted((np.array([0.5, 1.0]), np.array([0.0, 1.0])), labels=[0, 1])
 
 
 # -- files -------------------------------------------------------------------------------------------------------------

@@ -242,6 +242,31 @@ def test_a_label_that_is_not_a_string_or_a_number_is_named_where_it_is() -> None
     assert clfeval.score(sets, [["B"], ["A"], []], multilabel=True).task == "multi-label"  # what the hint says
 
 
+def test_booleans_are_named_false_and_true_in_every_container() -> None:
+    """A numpy boolean array's labels were named 0 and 1, a list's False and True: the same data, two label names."""
+    gold, pred = [True, False, True, True], [True, True, False, True]
+    for g, p in [(gold, pred), (np.array(gold), np.array(pred)), (np.array(gold, dtype=object), np.array(pred))]:
+        assert clfeval.score(g, p).labels == ("False", "True"), (type(g), getattr(g, "dtype", None))
+    assert clfeval.score(np.array([True, True]), np.array([True, True])).labels == ("True",)
+    systems = {"A": np.array(pred), "B": np.array(gold)}
+    compared = clfeval.compare(np.array(gold), systems, test=clfeval.Test(rounds=20, seed=1))
+    assert compared.results["A"].labels == ("False", "True")
+    assert clfeval.cv(np.array(gold), np.array(pred), [0, 0, 1, 1]).pooled.labels == ("False", "True")
+    assert clfeval.score(np.array(gold), np.array(pred, dtype=np.int64)).labels == ("0", "1")  # beside numbers: 0/1
+
+
+def test_unsigned_integers_above_int64_keep_their_values() -> None:
+    huge = np.array([2**63 + 5, 3, 3], dtype=np.uint64)
+    compared = clfeval.compare(huge, {"A": huge[::-1], "B": huge}, test=clfeval.Test(rounds=20, seed=1))
+    assert compared.results["A"].labels == ("3", "9223372036854775813")  # not -9223372036854775803
+    wide = np.array([2**63 + 5, 0], dtype=np.uint64)
+    assert clfeval.score(wide, np.array([0, 2**62], dtype=np.int64)).labels == (
+        "0",
+        "4611686018427387904",
+        "9223372036854775813",
+    )
+
+
 def test_declared_label_that_never_occurs_scores_with_support_zero(tmp_path: Path) -> None:
     r = clfeval.score(["A", "B"], ["A", "A"], scoring=clfeval.Scoring(labels=["A", "B", "Z"]))
     assert r.per_label["Z"].support == 0 and r.labels == ("A", "B", "Z")

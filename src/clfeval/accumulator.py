@@ -18,7 +18,7 @@ imported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,7 @@ import numpy as np
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
+from clfeval.read.arrays import exact_int64
 
 if TYPE_CHECKING:
     from clfeval.infer.methods import CI
@@ -52,6 +53,7 @@ LABEL_ORIGINS: Mapping[str, str] = {
 
 _DENSE_CELLS = 1 << 22  # the largest K·K table kept dense (32 MiB of int64); beyond it the counts are sparse
 _INT_TABLE = 1 << 22  # integer labels below this map to codes through a lookup table (no sort)
+_EXACT_FLOAT = 1 << 53  # integers up to this are exact in float64
 _EMPTY = np.zeros(0, dtype=np.int64)
 _NONE = np.array(None, dtype=object)
 # DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
@@ -294,9 +296,16 @@ class Accumulator:
         self._updates += 1
 
     def _codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
-        """Both arrays as int64 label codes, new labels added (or refused when the labels are declared)."""
+        """Both arrays as int64 label codes, new labels added (or refused when the labels are declared).
+
+        Labels are named as :func:`clfeval.score` names them: strings as they are, numbers by ``str``, booleans
+        ``False`` and ``True``. Equal numbers are one label whatever their types and batches (``1``, ``1.0``,
+        ``np.uint64(1)``, and ``True`` beside numbers), named at first sight.
+        """
+        if g.dtype.kind == "b" and p.dtype.kind == "b":
+            return self._bool_codes(g, p, where)
         if g.dtype.kind == "b":
-            g = g.view(np.uint8)
+            g = g.view(np.uint8)  # a boolean beside numbers is 0 or 1
         if p.dtype.kind == "b":
             p = p.view(np.uint8)
         if g.dtype.kind in "iu" and p.dtype.kind in "iu":
@@ -311,18 +320,47 @@ class Accumulator:
                 raise InputError(
                     "is NaN: a missing label", f"{where}: {role}", index=int(np.flatnonzero(np.isnan(arr))[0])
                 )
+        if g.dtype.kind in "iuf" and p.dtype.kind in "iuf":
+            return self._number_codes(g, p, where)
         if g.dtype.kind == "O" or p.dtype.kind == "O":
             _check_missing(np.concatenate([g, p]), len(g), where)
             g, p = g.astype(str), p.astype(str)
-        elif g.dtype.kind != p.dtype.kind and not (g.dtype.kind in "iuf" and p.dtype.kind in "iuf"):
+        elif g.dtype.kind != p.dtype.kind:
             g, p = g.astype(str), p.astype(str)  # labels are named by str: 1 and "1" are one label
         both = np.concatenate([g, p])
         if both.dtype.kind == "U":
             codes = self._text_codes(both, len(g), where)
-        else:  # floats, bytes
+        else:  # bytes
             values, inverse = np.unique(both, return_inverse=True)
-            lookup = self._lookup([_name(v) for v in values.tolist()], both, len(g), where)
-            codes = lookup[inverse.reshape(-1)]
+            inverse = inverse.reshape(-1)
+            codes = self._lookup([(_name(v),) for v in values.tolist()], _locator(inverse, len(g)), where)[inverse]
+        return codes[: len(g)], codes[len(g) :]
+
+    def _bool_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """Codes of boolean labels: ``False`` and ``True`` (or the equal numbers ``0`` and ``1`` already labels)."""
+        both = np.concatenate([g.view(np.uint8), p.view(np.uint8)])
+        present = np.flatnonzero(np.bincount(both, minlength=2))
+        inverse = np.searchsorted(present, both)
+        code_of = self._lookup([_spellings(bool(v)) for v in present], _locator(inverse, len(g)), where)
+        codes = code_of[inverse]
+        return codes[: len(g)], codes[len(g) :]
+
+    def _number_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """Codes of numeric labels outside the integer table (negative, large, float): ``np.unique`` of the values in
+        a dtype that holds each exactly (int64, float64, or Python numbers for what neither holds), then a lookup
+        per distinct value."""
+        if g.dtype.kind in "iu" and p.dtype.kind in "iu":
+            ints = exact_int64(g, p)
+            parts = ints if ints is not None else [g.astype(object), p.astype(object)]
+        elif all(a.dtype.kind == "f" or not a.size or max(-int(a.min()), int(a.max())) <= _EXACT_FLOAT for a in (g, p)):
+            parts = [g.astype(np.float64, copy=False), p.astype(np.float64, copy=False)]
+        else:  # integers beyond 2⁵³ beside floats: float64 would merge neighbours
+            parts = [g.astype(object), p.astype(object)]
+        values, inverse = np.unique(np.concatenate(parts), return_inverse=True)
+        inverse = inverse.reshape(-1)
+        floats = g.dtype.kind == "f" and p.dtype.kind == "f"
+        spellings = [_spellings(v, floats) for v in values.tolist()]
+        codes = self._lookup(spellings, _locator(inverse, len(g)), where)[inverse]
         return codes[: len(g)], codes[len(g) :]
 
     def _text_codes(self, both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
@@ -351,29 +389,38 @@ class Accumulator:
             self._int_table = grown
         gold_codes, pred_codes = self._int_table[g], self._int_table[p]
         if min(int(gold_codes.min()), int(pred_codes.min())) < 0:  # values that are not labels yet
-            both = np.concatenate([g[gold_codes < 0], p[pred_codes < 0]])
-            new = np.unique(both).tolist()
-            if self._declared is not None:
-                value = new[0]
-                at = np.flatnonzero(g == value)
-                role, index = ("gold", int(at[0])) if len(at) else ("pred", int(np.flatnonzero(p == value)[0]))
-                raise self._undeclared(str(value), f"{where}: {role}", index)
-            self._add_labels(str(v) for v in new)
+            new = np.unique(np.concatenate([g[gold_codes < 0], p[pred_codes < 0]])).tolist()
+
+            def locate(i: int) -> tuple[str, int]:
+                at = np.flatnonzero(g == new[i])
+                return ("gold", int(at[0])) if len(at) else ("pred", int(np.flatnonzero(p == new[i])[0]))
+
+            self._int_table[new] = self._lookup([_spellings(int(v)) for v in new], locate, where)
             gold_codes, pred_codes = self._int_table[g], self._int_table[p]
         return gold_codes, pred_codes
 
-    def _lookup(self, names: list[str], both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
-        """Each distinct value's code (a dict lookup per distinct value), new labels added or refused."""
-        new = [name for name in names if name not in self._code]
+    def _lookup(
+        self, spellings: Sequence[tuple[str, ...]], locate: Callable[[int], tuple[str, int]], where: str
+    ) -> np.ndarray:
+        """Each distinct value's code: the first of its spellings that is a label (equal numbers are one label),
+        else a new label named by the first spelling, or an error at ``locate(i)`` (role, index) when the labels
+        are declared."""
+        codes = np.full(len(spellings), -1, dtype=np.int64)
+        new: dict[str, None] = {}
+        for i, names in enumerate(spellings):
+            code = next((self._code[name] for name in names if name in self._code), None)
+            if code is not None:
+                codes[i] = code
+            elif self._declared is not None:
+                role, index = locate(i)
+                raise self._undeclared(names[0], f"{where}: {role}", index)
+            else:
+                new[names[0]] = None
         if new:
-            if self._declared is not None:
-                position = next(i for i, v in enumerate(both.tolist()) if _name(v) == new[0])  # the error path
-                role = "gold" if position < n_gold else "pred"
-                raise self._undeclared(
-                    new[0], f"{where}: {role}", position % n_gold if role == "gold" else position - n_gold
-                )
-            self._add_labels(dict.fromkeys(new))
-        return np.fromiter((self._code[name] for name in names), dtype=np.int64, count=len(names))
+            self._add_labels(new)
+            for i in np.flatnonzero(codes < 0).tolist():
+                codes[i] = self._code[spellings[i][0]]
+        return codes
 
     def _undeclared(self, value: str, where: str, index: int | None = None) -> InputError:
         shown = ", ".join(map(repr, self._labels[:8])) + (", …" if len(self._labels) > 8 else "")
@@ -711,6 +758,36 @@ def _name(value: Any) -> str:
     if isinstance(value, str):
         return value
     return str(value.item() if isinstance(value, np.generic) else value)
+
+
+def _spellings(value: float | bool, floats: bool = False) -> tuple[str, ...]:
+    """The names an equal number may have as a label, the name for a new label first: ``1`` → ``("1", "1.0",
+    "True")``; ``1.0`` → ``("1", "1.0", "True")``, or ``("1.0", "1", "True")`` among floats only (as
+    :func:`clfeval.score` names a float array's labels); ``True`` → ``("True", "1", "1.0")``; ``2.5`` → ``("2.5",)``.
+    """
+    if isinstance(value, bool):
+        return (str(value), str(int(value)), str(float(value)))
+    if isinstance(value, float) and not value.is_integer():
+        return (str(value),)
+    whole = int(value)
+    names = [str(whole)]
+    if isinstance(value, float):
+        names.insert(0 if floats else 1, str(value))
+    elif abs(whole) <= _EXACT_FLOAT:
+        names.append(str(float(whole)))
+    if whole in (0, 1):
+        names.append(str(bool(whole)))
+    return tuple(names)
+
+
+def _locator(inverse: np.ndarray, n_gold: int) -> Callable[[int], tuple[str, int]]:
+    """``locate(i)``: the role and index of the first element of gold-then-pred whose distinct value is ``i``."""
+
+    def locate(i: int) -> tuple[str, int]:
+        position = int(np.flatnonzero(inverse == i)[0])
+        return ("gold", position) if position < n_gold else ("pred", position - n_gold)
+
+    return locate
 
 
 def _int_value(name: str) -> int | None:

@@ -158,7 +158,7 @@ class Scorer:
         if self.labels is not None:
             chosen = _with_labels(chosen, self.labels)
         elif _open(chosen) and classes is not None and np.ndim(classes) == 1:
-            chosen = _with_labels(chosen, _classes_and_rest(_plain(np.asarray(classes)), gold, pred))
+            chosen = _with_labels(chosen, _classes_and_rest(np.asarray(classes), gold, pred))
         return score(gold, pred, scoring=chosen)
 
     def value(self, scores: Scores) -> float:
@@ -460,12 +460,12 @@ def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[An
 
 
 def _label_list(labels: Any) -> tuple[Any, ...]:
-    """Declared labels as a tuple (booleans, numpy's or Python's, as 0/1, as clfeval counts boolean arrays)."""
+    """Declared labels as a tuple of Python values (numpy's booleans as Python's: named ``False`` and ``True``)."""
     if isinstance(labels, str):
         raise OptionError(f"labels is a list of labels, not the string {labels!r}")
     if isinstance(labels, np.ndarray):
-        return tuple(_plain(labels).tolist())
-    return tuple(int(x) if isinstance(x, (bool, np.bool_)) else x for x in labels)
+        return tuple(labels.tolist())
+    return tuple(bool(x) if isinstance(x, np.bool_) else x for x in labels)
 
 
 def _refuse_outside(result: Scores) -> None:
@@ -503,14 +503,9 @@ def _with_labels(scoring: Scoring, labels: Sequence[Any]) -> Scoring:
     return replace(scoring, labels=tuple(labels), labels_from="given")
 
 
-def _plain(values: np.ndarray) -> np.ndarray:
-    """Boolean labels as the integers 0/1 (clfeval names the labels of a boolean array ``0`` and ``1``)."""
-    return values.astype(np.int64) if values.dtype.kind == "b" else values
-
-
 def _labels_1d(values: Any, role: str) -> np.ndarray:
     """Single-label labels as a 1-D numpy array."""
-    array = _plain(np.asarray(values))
+    array = np.asarray(values)
     if array.ndim != 1:
         raise OptionError(
             f"{role} has shape {array.shape}: single-label data is one label per instance (for an n × K "

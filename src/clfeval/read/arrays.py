@@ -86,6 +86,21 @@ def _names(values: Iterable[Any]) -> list[str]:
     return names
 
 
+def exact_int64(*arrays: np.ndarray) -> list[np.ndarray] | None:
+    """Integer or boolean arrays as int64, or ``None`` when a uint64 value is above int64's range (no numpy dtype
+    then holds both exactly: mixing them with int64 gives float64, where 2⁶⁰ and 2⁶⁰ + 1 are one number)."""
+    top = np.iinfo(np.int64).max
+    if any(a.dtype == np.uint64 and a.size and int(a.max()) > top for a in arrays):
+        return None
+    return [a.astype(np.int64, copy=False) for a in arrays]
+
+
+def _bool_names(present: np.ndarray) -> list[str]:
+    """The names of the boolean values present (0/1 codes): ``False`` and ``True``, as Python and scikit-learn print
+    them, and as a list of Python bools is named."""
+    return [("False", "True")[int(v)] for v in present]
+
+
 def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
     lo = int(min(gold.min(), pred.min()))
     hi = int(max(gold.max(), pred.max()))
@@ -160,11 +175,15 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
     if len(g_seq) == 0:
         raise InputError("no labels: gold and pred are empty")
     if isinstance(g_seq, np.ndarray) and isinstance(p_seq, np.ndarray):
-        if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub":
-            return _count_integers(
-                g_seq.astype(np.int64) if g_seq.dtype.kind == "b" else g_seq,
-                p_seq.astype(np.int64) if p_seq.dtype.kind == "b" else p_seq,
-            )
+        if g_seq.dtype.kind == "b" and p_seq.dtype.kind == "b":
+            g, p = g_seq.view(np.uint8).astype(np.int64), p_seq.view(np.uint8).astype(np.int64)
+            present = np.flatnonzero(np.bincount(np.concatenate([g, p]), minlength=2))
+            code_of = np.zeros(2, dtype=np.int64)
+            code_of[present] = np.arange(len(present))
+            return _from_codes(_bool_names(present), code_of[g], code_of[p])
+        ints = exact_int64(g_seq, p_seq) if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub" else None
+        if ints is not None:
+            return _count_integers(*ints)  # a boolean beside integers is 0/1
         if g_seq.dtype.kind == "f" or p_seq.dtype.kind == "f":
             for role, arr in (("gold", g_seq), ("pred", p_seq)):
                 if arr.dtype.kind == "f" and np.isnan(arr).any():
@@ -225,14 +244,17 @@ def count_label_sets(
 def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str]) -> tuple[list[str], np.ndarray]:
     """Label names and a (columns, n) array of codes into them: one hash lookup per element (integers: np.unique)."""
     n = len(columns[0])
-    if all(isinstance(c, np.ndarray) and c.dtype.kind in "iub" for c in columns):
-        stacked = np.stack([np.asarray(c, dtype=np.int64) for c in columns])
+    arrays = [c for c in columns if isinstance(c, np.ndarray) and c.dtype.kind in "iub"]
+    ints = exact_int64(*arrays) if len(arrays) == len(columns) else None
+    if ints is not None:
+        stacked = np.stack(ints)
         lo, hi = int(stacked.min()), int(stacked.max())
         if hi - lo < _DENSE_LIMIT:  # a small range: compact the values present with one bincount
             present = np.flatnonzero(np.bincount((stacked - lo).ravel(), minlength=hi - lo + 1))
             code_of = np.zeros(hi - lo + 1, dtype=np.int64)
             code_of[present] = np.arange(len(present))
-            return [str(lo + int(v)) for v in present], code_of[stacked - lo]
+            names = _bool_names(lo + present) if all(a.dtype.kind == "b" for a in arrays) else None
+            return names or [str(lo + int(v)) for v in present], code_of[stacked - lo]
         values, codes = np.unique(stacked, return_inverse=True)
         return _names(values.tolist()), codes.reshape(len(columns), n)
     lists = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
