@@ -365,6 +365,21 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
 # -- files -------------------------------------------------------------------------------------------------------------
 
 
+def test_an_empty_accumulator_saves_and_loads(tmp_path: Path) -> None:
+    """A worker that received no batch saves an empty count file; loading it failed ("cells has shape (0,)")."""
+    busy = Accumulator()
+    busy.update(["a", "b", "b"], ["a", "a", "b"])
+    for path, empty in [(tmp_path / "none.json", Accumulator()), (tmp_path / "zero.json", Accumulator())]:
+        if path.name == "zero.json":
+            empty.update([], [])
+        empty.save(path)
+        back = Accumulator.load(path)
+        assert back.n == 0 and back.labels == ()
+        assert clfeval.load_counts(str(path)).counts.n_instances == 0
+        merged, alone = (back + busy).score().to_dict(), busy.score().to_dict()
+        assert {**merged, "inputs": None} == {**alone, "inputs": None}  # the same numbers; one update more
+
+
 def test_save_then_load_counts_scores_the_same(tmp_path: Path) -> None:
     gold, pred = _single(4000, 8, seed=7)
     acc = Accumulator()

@@ -68,6 +68,8 @@ class ConfusionCounts:
         k = len(labels)
         _check_labels(labels)
         table = count_array(cells, "cells")
+        if k == 0 and table.size == 0:
+            table = table.reshape(0, 0)  # no labels: JSON writes the empty table as [], which reads back 1-D
         if table.shape != (k, k):
             raise InputError(f"cells has shape {table.shape}, expected ({k}, {k}) for {k} labels")
         g, p = np.nonzero(table)
