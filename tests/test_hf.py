@@ -157,6 +157,9 @@ def test_real_torch_tensors_from_a_trainer() -> None:
     out = compute_metrics(["macro.f1", "accuracy"], labels=NAMES)(EvalPrediction(predictions=logits, label_ids=labels))
     assert out["macro.f1"] == pytest.approx(f1_score(LABELS, LOGITS.argmax(axis=1), average="macro"), rel=1e-12)
     assert out["accuracy"] == pytest.approx(accuracy_score(LABELS, LOGITS.argmax(axis=1)), rel=1e-12)
+    half = torch.from_numpy(LOGITS).to(torch.bfloat16)  # mixed-precision logits: numpy has no bfloat16
+    got = compute(predictions=half, references=labels, metrics="accuracy", labels=NAMES)
+    assert got["accuracy"] == pytest.approx(accuracy_score(LABELS, half.float().numpy().argmax(axis=1)), rel=1e-12)
 
 
 def test_options_that_would_fail_mid_training_fail_when_built() -> None:
@@ -168,6 +171,21 @@ def test_options_that_would_fail_mid_training_fail_when_built() -> None:
         compute_metrics(["per_label.dog.f1"], labels=["neg", "pos"])
     with pytest.raises(OptionError, match="3 label names for logits of 4 classes"):
         compute(predictions=LOGITS, references=LABELS, labels=NAMES[:3])
+    with pytest.raises(OptionError, match="unknown interval method 'nope'"):
+        compute_metrics("accuracy", labels=NAMES, ci="nope")
+    with pytest.raises(OptionError, match=r"id2label's keys are class ids .*, not 'O'"):
+        compute_metrics("accuracy", id2label={"O": "O", "B-PER": "B-PER"})  # label → id given the wrong way round
+    with pytest.raises(OptionError, match=r"not 1\.7"):
+        compute_metrics("accuracy", id2label={0: "a", 1.7: "b"})  # was truncated to id 1
+    with pytest.raises(OptionError, match="'O' name several ids"):
+        compute_metrics("accuracy", id2label={0: "O", 1: "O"})
+    with pytest.raises(OptionError, match="labels is a list of label names by class id, not 'neg'"):
+        compute_metrics("accuracy", labels="neg")  # was the labels 'n', 'e', 'g'
+    with pytest.raises(OptionError, match="each once"):
+        compute_metrics("accuracy", id2label={0: "a", "0": "b"})
+    assert compute_metrics("accuracy", id2label={"0": "neg", "1": "pos"})((LOGITS[:, :2], LABELS % 2)) == {
+        "accuracy": pytest.approx(accuracy_score(LABELS % 2, LOGITS[:, :2].argmax(axis=1)), rel=1e-12)
+    }  # keys as a JSON config holds them
     with pytest.raises(InputError, match="the logits hold NaN"):
         compute(predictions=np.where(LOGITS > 2, np.nan, LOGITS), references=LABELS, labels=NAMES)
 

@@ -25,7 +25,7 @@ labels, whatever a batch holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,11 @@ def _array(value: Any, what: str) -> np.ndarray:
     try:
         return np.asarray(value)
     except (TypeError, ValueError, RuntimeError) as exc:
+        if callable(getattr(value, "float", None)):  # a tensor numpy has no dtype for (bfloat16): as float32
+            try:
+                return np.asarray(value.float())
+            except (TypeError, ValueError, RuntimeError):
+                pass
         raise InputError(f"{what}: not an array of numbers ({exc})") from None
 
 
@@ -53,16 +58,31 @@ def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: 
     if labels is not None and id2label is not None:
         raise OptionError("give labels or id2label, not both")
     if id2label is not None:
-        by_id = {int(key): str(value) for key, value in id2label.items()}
-        if sorted(by_id) != list(range(len(by_id))):
+        if not isinstance(id2label, Mapping):
+            raise OptionError(f"id2label maps class ids to label names, not {type(id2label).__name__}")
+        by_id = {_class_id(key): str(value) for key, value in id2label.items()}
+        if sorted(by_id) != list(range(len(by_id))) or len(by_id) != len(id2label):
             raise OptionError(f"id2label must map the ids 0 … {len(by_id) - 1}, each once; it has {sorted(by_id)}")
-        return [by_id[i] for i in range(len(by_id))]
-    if labels is not None:
+        names = [by_id[i] for i in range(len(by_id))]
+    elif labels is not None:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise OptionError(f"labels is a list of label names by class id, not {labels!r}")
         names = [str(v) for v in labels]
-        if len(set(names)) != len(names):
-            raise OptionError("labels must be distinct")
-        return names
-    return None if k is None else [str(i) for i in range(k)]
+    else:
+        return None if k is None else [str(i) for i in range(k)]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise OptionError(f"the label names must be distinct: {', '.join(map(repr, repeated))} name several ids")
+    return names
+
+
+def _class_id(key: Any) -> int:
+    """An ``id2label`` key as a class id: an integer, or a string of one (``"3"``, as a JSON config holds it)."""
+    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
+        return int(key)
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        return int(key)
+    raise OptionError(f"id2label's keys are class ids (0, 1, … or '0', '1', …), not {key!r}")
 
 
 def _check_threshold(threshold: float) -> None:
@@ -268,9 +288,12 @@ def compute_metrics(
         "metrics": metrics, "labels": labels, "id2label": id2label, "multilabel": multilabel, "threshold": threshold,
         "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
     }  # fmt: skip
+    from clfeval.infer.methods import CI
+
     _check_threshold(threshold)
     names = _names(labels, id2label, None)
     chosen = Scoring.of(scoring)
+    CI.of(ci)  # an unknown method fails here, not after the first evaluation
     if metrics is not None:
         from clfeval.api import check_metrics
         from clfeval.score.metrics import metric_key
