@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.errors import OptionError
+from clfeval.errors import InputError, OptionError
 from tests.conftest import run_cli
 
 
@@ -206,3 +206,18 @@ def test_folds_of_arrays_lists_and_series_are_the_per_instance_selections() -> N
             want = expected[str(int(float(name)))]
             assert fold.n_instances == want.n_instances
             assert fold.per_label == want.per_label and fold.averages == want.averages
+
+
+def test_fold_ids_that_print_alike_are_refused_and_equal_ids_are_one_fold() -> None:
+    """Folds 1 and "1" were silently one fold of four instances (a mean over two folds, not three)."""
+    gold, pred = list("aabbcc"), list("abbbca")
+    with pytest.raises(InputError, match=r"folds\[2\]: fold ids 1 and '1' have the same name '1'"):
+        clfeval.cv(gold, pred, [1, 1, "1", "1", 2, 2])
+    with pytest.raises(InputError, match=r"folds\[0\]: is \[1\]: a fold id must be a string or a number"):
+        clfeval.cv(gold, pred, [[1], [1], 2, 2, 3, 3])
+    three = clfeval.cv(gold, pred, ["x", "x", "y", "y", "z", "z"])
+    assert three.mean_of_folds()["accuracy"] == pytest.approx(2 / 3)
+    equal = clfeval.cv(gold, pred, [1, 1, 1.0, 1.0, 2, 2])  # 1 == 1.0: one fold, named at first sight
+    assert equal.fold_names == ("1", "2") and [f.n_instances for f in equal.folds] == [4, 2]
+    mixed = clfeval.cv(gold, pred, np.array(["x", "x", 1, 1, 2, 2], dtype=object))
+    assert mixed.fold_names == ("1", "2", "x")

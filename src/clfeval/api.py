@@ -18,7 +18,7 @@ Options come in frozen groups, validated when built: :class:`~clfeval.Scoring` (
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -451,13 +451,14 @@ def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tup
     f = to_sequence(folds, "folds")
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
-    values = np.asarray(f)
-    if values.dtype.kind == "O" or (values.dtype.kind == "f" and not isinstance(f, np.ndarray)):
-        values = np.array([str(v) for v in f])  # Python values named one by one (a list's 1 stays "1", not "1.0")
-    distinct, which = np.unique(values, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
+    if isinstance(f, np.ndarray) and f.dtype.kind != "O":
+        distinct, which = np.unique(f, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
+        fold_names = [str(v) for v in distinct.tolist()]
+    else:
+        fold_names, which = _fold_codes(f)  # Python values: a list's 1 stays "1", and "1" beside 1 is refused
     which = which.reshape(-1)
     members = np.split(np.argsort(which, kind="stable"), np.cumsum(np.bincount(which))[:-1])
-    by_name = {str(v): idx for v, idx in zip(distinct.tolist(), members)}
+    by_name = dict(zip(fold_names, members))
     names = list(by_name)
     try:
         names.sort(key=float)
@@ -473,6 +474,34 @@ def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tup
             else count_labels(gs, ps)
         )
     return counts, names
+
+
+def _fold_codes(folds: Sequence[Any] | np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The fold names (``str`` of the distinct fold ids, in order of first sight) and each instance's fold number.
+    Equal ids are one fold (``1`` and ``1.0``), as equal labels are one label: one hash lookup per instance.
+
+    Raises
+    ------
+    InputError
+        For a fold id that is not a string or a number, or distinct ids that print alike (``1`` and ``"1"``), which
+        would silently be one fold.
+    """
+    try:
+        number = {value: i for i, value in enumerate(dict.fromkeys(folds))}
+    except TypeError:
+        at = next(i for i, v in enumerate(folds) if not isinstance(v, Hashable))
+        raise InputError(f"is {folds[at]!r}: a fold id must be a string or a number", "folds", index=at) from None
+    named: dict[str, Any] = {}
+    for value in number:
+        other = named.setdefault(str(value), value)
+        if other is not value:
+            at = next(i for i, v in enumerate(folds) if v == value and str(v) == str(value))
+            raise InputError(
+                f"fold ids {other!r} and {value!r} have the same name {str(value)!r}: use one type of fold id",
+                "folds",
+                index=at,
+            )
+    return list(named), np.fromiter(map(number.__getitem__, folds), dtype=np.int64, count=len(folds))
 
 
 def _taken(values: Sequence[Any] | np.ndarray, idx: np.ndarray) -> Sequence[Any] | np.ndarray:
