@@ -579,6 +579,18 @@ def test_a_file_read_whole_is_not_taken_for_a_changed_one(tmp_path: Path, monkey
     _same(clfeval.score(clfeval.read(str(path), reading=clfeval.Reading(progress=lambda *_: None))), gold, pred)
 
 
+def test_a_label_named_like_the_split_matrix_empty_set_is_refused(tmp_path: Path) -> None:
+    """A label '∅' and the split-count matrix's ∅ row and column were one: a cell lost, the JSON labels repeated."""
+    with pytest.raises(InputError, match=r"gold\[1\]: holds a label named '∅'"):
+        clfeval.score([["a"], ["∅"], ["b"]], [["a"], ["b"], ["b"]], multilabel=True)
+    (tmp_path / "sets.txt").write_text("x A A\ny ∅,B B\n")
+    with pytest.raises(InputError, match=r"sets\.txt:2: a label is named '∅'"):
+        clfeval.score(clfeval.read(str(tmp_path / "sets.txt"), reading=clfeval.Reading(multilabel=True)))
+    counts = clfeval.LabelSetCounts({(("∅",), ("b",)): 1})  # counts built by hand reach the split matrix
+    with pytest.raises(InputError, match="a label is named '∅'"):
+        clfeval.score(counts)
+
+
 def test_a_cell_that_cannot_be_a_label_is_named_by_its_line_and_cause(tmp_path: Path) -> None:
     (tmp_path / "sets.txt").write_text("x A B\ny A,,B B\n")
     with pytest.raises(InputError, match=r"sets\.txt:2: the label set 'A,,B' holds an empty label"):

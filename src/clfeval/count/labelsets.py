@@ -15,6 +15,7 @@ from clfeval.errors import InputError, OptionError, unknown_name
 
 __all__ = [
     "EMPTY_LABEL",
+    "EMPTY_SET",
     "EMPTY_POLICIES",
     "DUPLICATE_POLICIES",
     "LabelSet",
@@ -30,6 +31,8 @@ LabelSet = tuple[str, ...]
 
 #: The name of the empty label set when ``empty="label"`` makes it a label of its own.
 EMPTY_LABEL = "NONE"
+#: The name of the split-count matrix's last row and column: predicted (gold) leftovers with nothing opposite.
+EMPTY_SET = "∅"
 
 EMPTY_POLICIES: Mapping[str, str] = {
     "ignore": "an empty label set is no label: it adds to no label's counts",
@@ -47,9 +50,11 @@ def canonical_set(labels: Iterable[str], duplicates: str = "keep", empty: str = 
     Raises
     ------
     InputError
-        If the label ``NONE`` co-occurs with another label while ``empty="label"``.
+        If the label ``NONE`` co-occurs with another label while ``empty="label"``, or a label is named ``∅``.
     """
     items = sorted(labels) if duplicates == "keep" else sorted(set(labels))
+    if EMPTY_SET in items:
+        raise InputError(f"a label is named {EMPTY_SET!r}, the split-count matrix's name for no label: rename it")
     if empty == "label":
         if not items:
             return (EMPTY_LABEL,)
@@ -275,7 +280,12 @@ class LabelSetCounts:
         Each unique pair adds its weighted share to the cells its leftovers meet (:class:`SplitMatrix`); the
         contributions are gathered into arrays and added up per cell, O(contributions + cells), never a K×K table.
         """
-        names = tuple(labels) + ("∅",)
+        if EMPTY_SET in labels:
+            raise InputError(
+                f"a label is named {EMPTY_SET!r}, the split-count matrix's row and column of leftovers with nothing "
+                "opposite: rename it (its cells and the leftovers' would be one)"
+            )
+        names = (*labels, EMPTY_SET)
         empty = len(labels)
         occ = self.occurrences(labels)
         if occ.left_out:

@@ -18,7 +18,7 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import LabelSetCounts, canonical_set
+from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, canonical_set
 from clfeval.errors import InputError
 
 __all__ = [
@@ -225,6 +225,8 @@ def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[
         labels.append(item if isinstance(item, str) else str(item))
     if any(lab == "" for lab in labels):
         raise InputError("holds an empty label", role, index=i)
+    if EMPTY_SET in labels:
+        raise InputError(f"holds a label named {EMPTY_SET!r}, the split-count matrix's name for none", role, index=i)
     return labels
 
 
