@@ -95,11 +95,48 @@ def test_signature_records_what_decides_the_numbers() -> None:
     declared = clfeval.score(
         GOLD, PRED, scoring=clfeval.Scoring(labels=["a", "b", "c", "d"], beta=0.5, zero_division="nan")
     )
-    assert "labels:given(4)|beta:0.5|zero:nan,include" in declared.signature
+    digest = clfeval.results.signature_digest(["a", "b", "c", "d"])
+    assert f"labels:given(4,#{digest})|beta:0.5|zero:nan,include" in declared.signature
     multi = clfeval.score([["a"], ["a", "b"]], [["a"], ["b"]], multilabel=clfeval.MultiLabel(duplicates="collapse"))
     assert "task:multi-label" in multi.signature and "duplicates:collapse|empty:ignore" in multi.signature
     blocked = clfeval.score(GOLD, PRED, ci="delta", blocks=[i // 3 for i in range(len(GOLD))])
     assert blocked.signature.endswith("ci:delta,0.95,blocks=16")
+
+
+def test_two_runs_with_different_numbers_never_share_a_signature() -> None:
+    """Each option that moves a number moves the signature: the declared label set (not only its size), β or a
+    confidence level beyond six digits, compare's baseline (Holm adjusts over fewer pairs) and exact-enumeration
+    limit. An outside check found each of these giving different numbers under one signature."""
+
+    def differ(a: clfeval.results.Result, b: clfeval.results.Result, numbers: tuple[float, float]) -> None:
+        assert numbers[0] != numbers[1]  # the premise: the options move a number
+        assert a.signature != b.signature
+
+    ab = clfeval.score(GOLD, PRED, scoring=clfeval.Scoring(labels=["a", "b"]))
+    ac = clfeval.score(GOLD, PRED, scoring=clfeval.Scoring(labels=["a", "c"]))
+    differ(ab, ac, (ab.averages["macro"]["f"], ac.averages["macro"]["f"]))
+    ba = clfeval.score(GOLD, PRED, scoring=clfeval.Scoring(labels=["b", "a"]))  # order: weighted κ's positions
+    assert ba.signature != ab.signature
+    uneven = list("aaabbc"), list("aabbcc")  # precision ≠ recall, so β moves F
+    half, nearly = (clfeval.score(*uneven, scoring=clfeval.Scoring(beta=b)) for b in (0.5, 0.5000004))
+    differ(half, nearly, (half.averages["macro"]["f"], nearly.averages["macro"]["f"]))
+    assert "|beta:0.5|" in half.signature and "|beta:0.5000004|" in nearly.signature
+    wide, wider = (clfeval.score(GOLD, PRED, ci=clfeval.CI("delta", confidence=c)) for c in (0.9, 0.9000001))
+    key = ("averages", "macro", "f")
+    differ(wide, wider, (wide.intervals.get(key)[0], wider.intervals.get(key)[0]))
+    systems = {"A": PRED, "B": GOLD, "C": PRED[::-1]}
+    test = clfeval.Test(rounds=200, seed=1)
+    every, against = clfeval.compare(GOLD, systems, test=test), clfeval.compare(GOLD, systems, test=test, baseline="B")
+    p_every = next(p.p_adjusted for p in every.pairs if {p.a, p.b} == {"A", "B"})
+    p_against = next(p.p_adjusted for p in against.pairs if {p.a, p.b} == {"A", "B"})
+    differ(every, against, (p_every, p_against))
+    assert "|systems:3|baseline:B|" in against.signature
+    few = [GOLD[0]] * 4 + [GOLD[1]] * 4  # few differing instances: enumerated exactly, unless the limit is 0
+    exact = clfeval.compare(few, {"A": few[:6] + few[:2], "B": few}, test=test)
+    drawn = clfeval.compare(
+        few, {"A": few[:6] + few[:2], "B": few}, test=clfeval.Test(rounds=200, seed=1, exact_limit=0)
+    )
+    differ(exact, drawn, (exact.pairs[0].p_value, drawn.pairs[0].p_value))
 
 
 def test_signature_of_compare_and_cv_and_in_every_output() -> None:
@@ -107,6 +144,8 @@ def test_signature_of_compare_and_cv_and_in_every_output() -> None:
         GOLD, {"X": PRED, "Y": GOLD}, test=clfeval.Test("bootstrap", rounds=200, seed=4, ci="bootstrap")
     )
     assert "|systems:2|test:bootstrap,two-sided,n=200,seed=4,alpha=0.05,holm|ci:bootstrap,0.95" in cmp.signature
+    ar = clfeval.compare(GOLD, {"X": PRED, "Y": GOLD}, test=clfeval.Test(rounds=200, seed=4))
+    assert "|test:ar,two-sided,n=200,seed=4,exact_limit=100000,alpha=0.05,holm|" in ar.signature
     result = clfeval.cv(GOLD, PRED, [i % 4 for i in range(len(GOLD))])
     assert "|folds:4|ci:none" in result.signature
     for res in (clfeval.score(GOLD, PRED), cmp, result):

@@ -8,9 +8,11 @@ above every result). Renderers read the report; nothing switches on a result's t
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 from clfeval.errors import OptionError
@@ -32,6 +34,8 @@ __all__ = [
     "json_number",
     "json_safe",
     "json_text",
+    "signature_digest",
+    "signature_number",
 ]
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
@@ -170,6 +174,19 @@ class FlatScores(dict[str, float]):
                 self[name] = value
         for name, value in named.items():
             self[name] = value
+
+
+def signature_number(value: float) -> str:
+    """A number as the signature writes it: short (``0.5``, ``1``) unless that would hide a digit that decides the
+    numbers (``0.5000004`` stays whole), so two runs with different options never share a signature."""
+    short = f"{value:g}"
+    return short if math.isnan(value) or float(short) == value else repr(float(value))
+
+
+def signature_digest(names: Sequence[str]) -> str:
+    """Eight hex digits of the SHA-256 of ``names`` in order, each ended by a newline: two declared label sets of
+    one size get different signatures."""
+    return hashlib.sha256("".join(f"{name}\n" for name in names).encode()).hexdigest()[:8]
 
 
 def flat_name(parts: Any, sep: str) -> str:

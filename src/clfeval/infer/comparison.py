@@ -23,7 +23,7 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
-from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
+from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
 from clfeval.score.metrics import higher_is_better, metric_key, metric_path
 from clfeval.score.result import Key, Scores
 from clfeval.score.scorer import score_counts
@@ -239,16 +239,22 @@ class Comparison(Result):
 
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices shared by
-        every system, the test (alternative, rounds, seed, α, Holm's adjustment, the number of blocks when blocks
-        are the unit) and the difference's interval."""
+        every system, the baseline when pairs are each system against it (Holm adjusts over those pairs), the test
+        (alternative, rounds, seed, the exact-enumeration limit of randomization, α, Holm's adjustment, the number
+        of blocks when blocks are the unit) and the difference's interval."""
         test = [self.test, self.alternative]
         if self.rounds is not None:
             test += [f"n={self.rounds}", f"seed={self.seed}"]
-        test += [f"alpha={self.alpha:g}", "holm"]
+        if self.test == "ar":
+            test.append(f"exact_limit={self.exact_limit}")
+        test += [f"alpha={signature_number(self.alpha)}", "holm"]
         if self.unit != "instances":
             test.append(f"blocks={self.n_units}")
-        ci = self.ci if self.ci == "none" else f"{self.ci},{self.confidence:g}"
-        return [*self.first.scoring_parts(), ("systems", str(len(self.systems))), ("test", ",".join(test)), ("ci", ci)]
+        ci = self.ci if self.ci == "none" else f"{self.ci},{signature_number(self.confidence)}"
+        systems = [("systems", str(len(self.systems)))]
+        if self.baseline is not None:
+            systems.append(("baseline", self.baseline))
+        return [*self.first.scoring_parts(), *systems, ("test", ",".join(test)), ("ci", ci)]
 
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The JSON contract ``clfeval.compare/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` leaves

@@ -29,7 +29,7 @@ import numpy as np
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
+from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
 from clfeval.score.result import Scores
 from clfeval.score.scorer import score_counts, seen_labels
 from clfeval.score.scoring import Scoring
@@ -191,7 +191,10 @@ class Finagle(Result):
     def signature_parts(self) -> list[tuple[str, str]]:
         """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices of the
         scenarios and the rule that chose the doubtful predictions."""
-        rule = self.changed_where if self.rule == "threshold" else f"expected accuracy < {self.expected_accuracy:g}"
+        if self.rule == "threshold" or self.expected_accuracy is None:
+            rule = self.changed_where
+        else:
+            rule = f"expected accuracy < {signature_number(self.expected_accuracy)}"
         return [*self.scenarios["normal"].scoring_parts(), ("target", self.target), ("rule", rule)]
 
     @property
@@ -199,7 +202,8 @@ class Finagle(Result):
         """The rule in words: ``confidence < 0.4`` or ``distance > 1.5``."""
         if math.isinf(self.threshold):
             return "every prediction" if (self.threshold > 0) != self.lower_is_more_confident else "none"
-        return f"distance > {self.threshold:g}" if self.lower_is_more_confident else f"confidence < {self.threshold:g}"
+        shown = signature_number(self.threshold)
+        return f"distance > {shown}" if self.lower_is_more_confident else f"confidence < {shown}"
 
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         """The ``clfeval.finagle/2`` JSON contract: each scenario is a ``clfeval.score/2`` body (``matrix=False``:

@@ -22,6 +22,8 @@ from clfeval.results import (
     json_number,
     json_safe,
     json_text,
+    signature_digest,
+    signature_number,
 )
 from clfeval.score.averages import AVERAGED
 from clfeval.score.measures import label_measures, overall_measures
@@ -302,14 +304,18 @@ class Scores(Result):
         return [*self.scoring_parts(), self.interval_part()]
 
     def scoring_parts(self) -> list[tuple[str, str]]:
-        """The task, the label set's source and size, β, 0/0's value and average membership, the multi-label
+        """The task, the label set's source and size (a declared set also its digest, as the declared labels are an
+        option: :func:`~clfeval.results.signature_digest`), β, 0/0's value and average membership, the multi-label
         counting options and the lfb weights' source, as signature pairs."""
         zd = self.zero_division
+        size = (
+            f"{len(self.labels)},#{signature_digest(self.labels)}" if self.label_source == "given" else len(self.labels)
+        )
         parts = [
             ("task", self.task),
-            ("labels", f"{self.label_source}({len(self.labels)})"),
-            ("beta", f"{self.beta:g}"),
-            ("zero", f"{'nan' if math.isnan(zd) else f'{zd:g}'},{self.undefined_policy}"),
+            ("labels", f"{self.label_source}({size})"),
+            ("beta", signature_number(self.beta)),
+            ("zero", f"{signature_number(zd)},{self.undefined_policy}"),
         ]
         if self.task == "multi-label":
             parts += [(key, str(self.options.get(key, ""))) for key in ("duplicates", "empty")]
@@ -321,7 +327,7 @@ class Scores(Result):
         iv = self.intervals
         if iv is None:
             return ("ci", "none")
-        parts = [iv.method, f"{iv.confidence:g}"]
+        parts = [iv.method, signature_number(iv.confidence)]
         if iv.resamples is not None:
             parts += [f"n={iv.resamples}", f"seed={iv.seed}"]
         if iv.unit != "instances":
