@@ -267,8 +267,9 @@ class Scores(Result):
         """The scores as one flat mapping for an experiment tracker: each average's measures (``macro/f1``,
         ``macro_fa/f1``, ``micro/precision`` …), the overall measures (``accuracy``, ``mcc`` …; multi-label
         ``subset_accuracy``), ``n_instances``, and with intervals ``<name>_ci_low`` and ``<name>_ci_high`` (NaN when
-        not estimable). ``per_label`` adds ``per_label/<label>/<measure>`` for every label and measure (12 numbers a
-        label: off by default, as 10⁴ labels would be 10⁵ metrics); ``prefix`` is put before every name.
+        not estimable). ``per_label`` adds ``per_label/<label>/<measure>`` for every label and measure (8 numbers a
+        label, 24 with intervals: off by default, as 10⁴ labels would be 10⁵ metrics); ``prefix`` is put before every
+        name.
 
         >>> import clfeval
         >>> flat = clfeval.score(["a", "b", "b"], ["a", "b", "a"]).flat()
