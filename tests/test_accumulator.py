@@ -569,10 +569,16 @@ def test_sparse_and_data_frame_indicator_matrices() -> None:
         sparse.csr_matrix,
         lambda m: pd.DataFrame(m, columns=["x", "y", "z"]),
         lambda m: pl.DataFrame(m, schema=["x", "y", "z"]),
+        lambda m: pd.DataFrame(m, columns=["x", "y", "z"]).astype("Int64"),  # nullable columns: an object matrix
+        lambda m: pd.DataFrame(m.astype(bool), columns=["x", "y", "z"]).astype("boolean"),
     ):
         acc = Accumulator("multi-label", labels=["x", "y", "z"])
         acc.update(convert(gold), convert(pred))
         assert acc.labels == ("x", "y", "z") and acc.counts.pairs == expected.counts.pairs
+    holed = pd.DataFrame(gold, columns=["x", "y", "z"]).astype("Int64")
+    holed.iloc[5, 2] = pd.NA
+    with pytest.raises(InputError, match=r"update 1: gold\[5\]: holds <NA> at column 2"):
+        Accumulator("multi-label", labels=["x", "y", "z"]).update(holed, pred)
 
 
 def test_a_count_file_states_the_label_set_the_accumulators_scores_use(tmp_path: Path) -> None:

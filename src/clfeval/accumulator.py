@@ -898,6 +898,16 @@ def _indicator(matrix: np.ndarray, role: str, where: str) -> np.ndarray:
     """A 0/1 matrix as booleans; any other value is an error naming its position."""
     if matrix.dtype.kind == "b":
         return matrix
+    if matrix.dtype.kind == "O":  # a data frame of nullable columns (Int64, boolean): numbers unless a value is missing
+        try:
+            matrix = matrix.astype(np.float64)
+        except (TypeError, ValueError):
+            i, j = next((i, j) for (i, j), v in np.ndenumerate(matrix) if not isinstance(v, (int, float, np.number)))
+            raise InputError(
+                f"holds {matrix[i, j]!r} at column {j}: an indicator matrix holds 0 and 1 only",
+                f"{where}: {role}",
+                index=i,
+            ) from None
     if matrix.dtype.kind not in "iuf":
         raise InputError(f"an indicator matrix holds 0/1 numbers, found dtype {matrix.dtype}", f"{where}: {role}")
     ones = matrix == 1
