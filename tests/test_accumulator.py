@@ -345,8 +345,13 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     acc = counted(*batches)
     assert acc.labels == ("0", "1", "2.0")  # 2 was first seen as a float
     assert acc.score().averages["macro"]["f"] == pytest.approx(f1_score(gold, pred, average="macro"), rel=1e-12)
-    for g, p in [(gold, pred.astype(float)), ([1, 2.5], [1, 1]), (np.array([1.0, 2.0]), np.array([2.0, 2.0]))]:
-        assert counted((g, p)).labels == clfeval.score(g, p).labels  # int beside float: '1'; floats: '1.0'
+    for g, p in [
+        (gold, pred.astype(float)),
+        (np.array([1, 2.5]), np.array([1, 1])),
+        (np.array([1.0, 2.0]), np.array([2.0, 2.0])),
+        (np.array([1, 2]), np.array([1.0, 3.0])),  # 3 is first seen as a float: '3.0'
+    ]:
+        assert counted((g, p)).labels == clfeval.score(g, p).labels  # named at first sight, gold before pred
     assert counted((np.array([-3, 2**62]), np.array([2**62, -3]))).score().accuracy == 0.0
 
     flags = [True, True, False, True, False], [True, False, False, True, True]
@@ -360,6 +365,21 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     assert counted((np.array([0, 1]), np.array([1, 1])), labels=[0.0, 1.0]).counts.cells.tolist() == [[0, 1], [0, 1]]
     with pytest.raises(InputError, match=r"update 1: gold\[0\]: holds the label '0.5', not among the 2 declared"):
         counted((np.array([0.5, 1.0]), np.array([0.0, 1.0])), labels=[0, 1])
+    assert counted((np.array([1, 0], dtype=np.uint64), np.array([1, 2]))).labels == ("0", "1", "2")  # was IndexError
+
+    # workers merge equal numbers as one label too (a worker fed booleans, one fed 0/1)
+    bools = counted((np.array([True, False, True]), np.array([True, True, True])))
+    ints = counted((np.array([0, 1, 1]), np.array([0, 1, 0])))
+    expected = f1_score([1, 0, 1, 0, 1, 1], [1, 1, 1, 0, 1, 0], average="macro")
+    for merged, names in ((bools + ints, ("False", "True")), (ints + bools, ("0", "1"))):
+        assert merged.labels == names and merged.score().averages["macro"]["f"] == pytest.approx(expected, rel=1e-12)
+    floats = counted((np.array([1.0, 2.0]), np.array([2.0, 2.0])))
+    assert (floats + counted((np.array([1, 2]), np.array([1, 1])))).labels == ("1.0", "2.0")
+    declared = counted((np.array([0]), np.array([1])), labels=[0, 1])
+    into_declared = bools.copy().merge(declared)  # the declared set is taken, named as this one names it
+    assert into_declared.labels == ("False", "True") and into_declared.counts.cells.tolist() == [[0, 2], [0, 2]]
+    strings = counted((["1", "True"], ["1", "True"]))  # strings are not numbers: 'True' is not 1
+    assert (strings + counted((np.array([1]), np.array([1])))).labels == ("1", "True")
 
 
 # -- files -------------------------------------------------------------------------------------------------------------

@@ -221,3 +221,9 @@ def test_fold_ids_that_print_alike_are_refused_and_equal_ids_are_one_fold() -> N
     assert equal.fold_names == ("1", "2") and [f.n_instances for f in equal.folds] == [4, 2]
     mixed = clfeval.cv(gold, pred, np.array(["x", "x", 1, 1, 2, 2], dtype=object))
     assert mixed.fold_names == ("1", "2", "x")
+    import pandas as pd
+
+    holed = [1.0, 1.0, 2.0, 2.0, float("nan"), float("nan")]  # a fold left unassigned is not a fold named nan
+    for folds in (holed, pd.Series(holed).tolist(), np.array(holed), pd.Series(holed), [1, 1, 2, 2, None, None]):
+        with pytest.raises(InputError, match=r"folds\[4\]: is (nan|None): a missing fold id"):
+            clfeval.cv(gold, pred, folds)

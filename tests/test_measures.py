@@ -269,7 +269,7 @@ def test_each_warning_says_which_scores_it_bears_on() -> None:
     assert about("averages", "macro", "precision") == (outside, precision)
     assert about("averages", "macro", "recall") == (outside, recall)
     assert about("averages", "macro", "f") == about("averages", "macro", "jaccard") == (outside, f)
-    assert about("averages", "macro_fa", "f") == (outside, precision, recall, f)  # F of macro precision and recall
+    assert about("averages", "macro_fa", "f") == (outside, precision, recall)  # F of macro precision and recall
     for average in ("weighted", "lfb"):  # c has weight 0 there (support 0, frequency 0); b does not
         assert about("averages", average, "precision") == (outside, precision), average
         assert about("averages", average, "f") == about("averages", average, "recall") == (outside,), average
@@ -288,13 +288,31 @@ def test_each_warning_says_which_scores_it_bears_on() -> None:
     weighted = next(w for w in ml.warnings if w.startswith("weighted:"))
     lfb = next(w for w in ml.warnings if w.startswith("lfb:"))
     samples = tuple(w for w in ml.warnings if w.startswith("samples "))
-    assert len(samples) == 2
+    assert [w.split(" is 0/0")[0] for w in samples] == ["samples precision", "samples recall", "samples F"]
+    outside_ml = ml.warnings[0]  # labels a and b are outside the declared set: that bears on everything
+    assert ml.warnings_about(("averages", "samples", "precision")) == (outside_ml, samples[0])  # not recall's, F's
+    assert ml.warnings_about(("averages", "samples", "jaccard")) == (outside_ml, samples[2])
     assert weighted in ml.warnings_about(("averages", "weighted", "f"))
     assert weighted not in ml.warnings_about(("averages", "macro", "f"))
     assert lfb in ml.warnings_about(("averages", "lfb", "recall")) and lfb not in ml.warnings_about(("hamming_loss",))
-    assert set(samples) <= set(ml.warnings_about(("averages", "samples", "f")))
+    assert set(ml.warnings_about(("averages", "samples", "f"))) & set(samples) == {samples[2]}
     assert not set(samples) & set(ml.warnings_about(("averages", "macro", "f")) + ml.warnings_about(("accuracy",)))
-    for result in (r, majority, ml):
+    # micro is 0/0 only when every label's denominator is: here nothing is predicted at all (scikit-learn warns too)
+    silent = clfeval.score(
+        [["a"], ["b"], ["a", "b"]], [[], [], []], multilabel=True, scoring=clfeval.Scoring(zero_division=1)
+    )
+    assert silent.averages["micro"]["precision"] == 1.0
+    assert [w[:20] for w in silent.warnings_about(("averages", "micro", "precision"))] == ["precision is 0/0 for"]
+    assert silent.warnings_about(("averages", "micro", "recall")) == ()
+    assert about("per_label", "c", "fnr") == (outside, recall)  # FNR fails where recall does
+    # an undefined (NaN) average bears on its own measure, not on the average's others
+    nan = clfeval.score(list("aabb"), list("aaaa"), scoring=clfeval.Scoring(zero_division="nan"))
+    (macro_p,) = (w for w in nan.warnings if w.startswith("macro precision is undefined"))
+    assert macro_p in nan.warnings_about(("averages", "macro", "precision"))
+    assert not nan.warnings_about(("averages", "macro", "f")) and not nan.warnings_about(
+        ("averages", "macro", "recall")
+    )
+    for result in (r, majority, ml, silent, nan):
         keys = [("averages", a, m) for a, values in result.averages.items() for m in values]
         keys += [(m,) for m in result.overall]
         keys += [("per_label", lab, m) for lab, row in result.per_label.items() for m in row.values]

@@ -253,6 +253,12 @@ def test_booleans_are_named_false_and_true_in_every_container() -> None:
     assert compared.results["A"].labels == ("False", "True")
     assert clfeval.cv(np.array(gold), np.array(pred), [0, 0, 1, 1]).pooled.labels == ("False", "True")
     assert clfeval.score(np.array(gold), np.array(pred, dtype=np.int64)).labels == ("0", "1")  # beside numbers: 0/1
+    from sklearn.metrics import f1_score
+
+    for declared in ([0, 1], [1], [False, True], [np.True_]):  # declared numbers match by value, as labels= does
+        r = clfeval.score(np.array(gold), np.array(pred), scoring=clfeval.Scoring(labels=declared))
+        expected = f1_score(gold, pred, labels=declared, average="macro")
+        assert r.averages["macro"]["f"] == pytest.approx(expected, rel=1e-12) and len(r.labels) == len(declared)
 
 
 def test_unsigned_integers_above_int64_keep_their_values() -> None:

@@ -146,6 +146,22 @@ def test_classes_held_in_another_type_than_y_are_the_same_labels(data, dtype: st
     assert len(labels) == len(np.unique(y2)), labels
 
 
+def test_boolean_y_takes_numbers_as_its_labels(data) -> None:
+    """A boolean y's labels are False and True; declared 0/1 and per_label.1 name them by value, as scikit-learn's
+    labels= and pos_label= do."""
+    X, y = data
+    flags = y % 2 == 1
+    model = LogisticRegression(max_iter=500).fit(X[:150], flags[:150])
+    pred = model.predict(X[150:])
+    got = scorer("macro.f1", labels=[0, 1])(model, X[150:], flags[150:])
+    assert got == pytest.approx(f1_score(flags[150:], pred, labels=[0, 1], average="macro"), rel=1e-12)
+    for name, pos in (("per_label.1.f1", 1), ("per_label.True.f1", True), ("per_label.0.f1", 0)):
+        expected = f1_score(flags[150:], pred, pos_label=pos)
+        assert scorer(name)(model, X[150:], flags[150:]) == pytest.approx(expected, rel=1e-12), name
+    with pytest.raises(OptionError, match=r"label '2' is not in the label set \('False', 'True'\)"):
+        scorer("per_label.2.f1")(model, X[150:], flags[150:])
+
+
 def test_a_label_outside_the_classes_still_counts(data) -> None:
     X, y = data
     train = np.flatnonzero(y[:150] != 3)  # the training fold lacks class 3, the test fold has it

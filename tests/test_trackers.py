@@ -117,6 +117,8 @@ def test_two_runs_with_different_numbers_never_share_a_signature() -> None:
     differ(ab, ac, (ab.averages["macro"]["f"], ac.averages["macro"]["f"]))
     ba = clfeval.score(GOLD, PRED, scoring=clfeval.Scoring(labels=["b", "a"]))  # order: weighted κ's positions
     assert ba.signature != ab.signature
+    joined = [clfeval.score(GOLD, PRED, scoring=clfeval.Scoring(labels=ls)) for ls in (["a\nb", "c"], ["a", "b\nc"])]
+    differ(*joined, (joined[0].averages["macro"]["f"], joined[1].averages["macro"]["f"]))  # no separator collides
     uneven = list("aaabbc"), list("aabbcc")  # precision ≠ recall, so β moves F
     half, nearly = (clfeval.score(*uneven, scoring=clfeval.Scoring(beta=b)) for b in (0.5, 0.5000004))
     differ(half, nearly, (half.averages["macro"]["f"], nearly.averages["macro"]["f"]))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelnames import EXACT_FLOAT, first_spelling, is_number, number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.arrays import exact_int64
@@ -53,7 +54,6 @@ LABEL_ORIGINS: Mapping[str, str] = {
 
 _DENSE_CELLS = 1 << 22  # the largest K·K table kept dense (32 MiB of int64); beyond it the counts are sparse
 _INT_TABLE = 1 << 22  # integer labels below this map to codes through a lookup table (no sort)
-_EXACT_FLOAT = 1 << 53  # integers up to this are exact in float64
 _EMPTY = np.zeros(0, dtype=np.int64)
 _NONE = np.array(None, dtype=object)
 # DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
@@ -157,7 +157,10 @@ class Accumulator:
             raise OptionError(f"labels is a collection of labels, not {type(labels).__name__}")
         self.task = task
         self.multilabel = (multilabel or MultiLabel()) if task == "multi-label" else None
-        self._declared = None if labels is None else tuple(_name(v) for v in labels)
+        given = None if labels is None else list(labels)
+        self._declared = None if given is None else tuple(_name(v) for v in given)
+        # labels named from numbers: an equal number in another type finds them under another spelling (labelnames)
+        self._declared_numbers = frozenset(_name(v) for v in given or () if is_number(v))
         if self._declared is not None:
             repeated = sorted({lab for lab in self._declared if self._declared.count(lab) > 1})
             if repeated:
@@ -173,6 +176,7 @@ class Accumulator:
         self._origin = "seen" if self._declared is None else "declared"
         self._labels: list[str] = []
         self._code: dict[str, int] = {}
+        self._numbers: set[str] = set(self._declared_numbers)  # the labels named from numbers
         self._int_table = np.full(0, -1, dtype=np.int64)  # integer value → code (-1: not a label yet)
         self._identity = True  # labels are "0", "1", … in code order: integer values are their codes
         self._n = 0
@@ -302,6 +306,9 @@ class Accumulator:
         ``False`` and ``True``. Equal numbers are one label whatever their types and batches (``1``, ``1.0``,
         ``np.uint64(1)``, and ``True`` beside numbers), named at first sight.
         """
+        if g.dtype.kind == "O" or p.dtype.kind == "O":  # Python objects (a pandas object Series): numbers as numbers
+            _check_missing(np.concatenate([g, p]), len(g), where)
+            g, p = (_inferred(a) for a in (g, p))
         if g.dtype.kind == "b" and p.dtype.kind == "b":
             return self._bool_codes(g, p, where)
         if g.dtype.kind == "b":
@@ -322,10 +329,7 @@ class Accumulator:
                 )
         if g.dtype.kind in "iuf" and p.dtype.kind in "iuf":
             return self._number_codes(g, p, where)
-        if g.dtype.kind == "O" or p.dtype.kind == "O":
-            _check_missing(np.concatenate([g, p]), len(g), where)
-            g, p = g.astype(str), p.astype(str)
-        elif g.dtype.kind != p.dtype.kind:
+        if g.dtype.kind == "O" or p.dtype.kind == "O" or g.dtype.kind != p.dtype.kind:
             g, p = g.astype(str), p.astype(str)  # labels are named by str: 1 and "1" are one label
         both = np.concatenate([g, p])
         if both.dtype.kind == "U":
@@ -333,34 +337,54 @@ class Accumulator:
         else:  # bytes
             values, inverse = np.unique(both, return_inverse=True)
             inverse = inverse.reshape(-1)
-            codes = self._lookup([(_name(v),) for v in values.tolist()], _locator(inverse, len(g)), where)[inverse]
+            codes = self._lookup([_name(v) for v in values.tolist()], None, _locator(inverse, len(g)), where)[inverse]
         return codes[: len(g)], codes[len(g) :]
 
     def _bool_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
-        """Codes of boolean labels: ``False`` and ``True`` (or the equal numbers ``0`` and ``1`` already labels)."""
-        both = np.concatenate([g.view(np.uint8), p.view(np.uint8)])
-        present = np.flatnonzero(np.bincount(both, minlength=2))
-        inverse = np.searchsorted(present, both)
-        code_of = self._lookup([_spellings(bool(v)) for v in present], _locator(inverse, len(g)), where)
-        codes = code_of[inverse]
-        return codes[: len(g)], codes[len(g) :]
+        """Codes of boolean labels: ``False`` and ``True`` (or the equal numbers ``0`` and ``1`` already labels);
+        once both are labels, one gather per array."""
+        table = np.array([self._find(spellings(v)) for v in (False, True)], dtype=np.int64)
+        if (table < 0).any():
+            both = np.concatenate([g.view(np.uint8), p.view(np.uint8)])
+            present = np.flatnonzero(np.bincount(both, minlength=2))
+            found = self._lookup(
+                [str(bool(v)) for v in present],
+                lambda i: spellings(bool(present[i])),
+                _locator(np.searchsorted(present, both), len(g)),
+                where,
+                numbers=True,
+            )
+            table[present] = found
+        return table[g.view(np.uint8)], table[p.view(np.uint8)]
 
     def _number_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
         """Codes of numeric labels outside the integer table (negative, large, float): ``np.unique`` of the values in
         a dtype that holds each exactly (int64, float64, or Python numbers for what neither holds), then a lookup
-        per distinct value."""
+        per distinct value. An integral float is named as a float where it is first seen in a float array (gold
+        before pred), else as an integer, as :func:`clfeval.score` names a list's labels."""
         if g.dtype.kind in "iu" and p.dtype.kind in "iu":
             ints = exact_int64(g, p)
             parts = ints if ints is not None else [g.astype(object), p.astype(object)]
-        elif all(a.dtype.kind == "f" or not a.size or max(-int(a.min()), int(a.max())) <= _EXACT_FLOAT for a in (g, p)):
+        elif all(a.dtype.kind == "f" or not a.size or max(-int(a.min()), int(a.max())) <= EXACT_FLOAT for a in (g, p)):
             parts = [g.astype(np.float64, copy=False), p.astype(np.float64, copy=False)]
         else:  # integers beyond 2⁵³ beside floats: float64 would merge neighbours
             parts = [g.astype(object), p.astype(object)]
         values, inverse = np.unique(np.concatenate(parts), return_inverse=True)
         inverse = inverse.reshape(-1)
-        floats = g.dtype.kind == "f" and p.dtype.kind == "f"
-        spellings = [_spellings(v, floats) for v in values.tolist()]
-        codes = self._lookup(spellings, _locator(inverse, len(g)), where)[inverse]
+        if g.dtype.kind == p.dtype.kind:
+            as_float = np.full(len(values), g.dtype.kind == "f")
+        else:  # first seen in gold if in gold at all
+            in_gold = np.zeros(len(values), dtype=bool)
+            in_gold[inverse[: len(g)]] = True
+            as_float = np.where(in_gold, g.dtype.kind == "f", p.dtype.kind == "f")
+        listed, floats = values.tolist(), as_float.tolist()
+        codes = self._lookup(
+            [first_spelling(v, f) for v, f in zip(listed, floats)],
+            lambda i: spellings(listed[i], floats[i]),
+            _locator(inverse, len(g)),
+            where,
+            numbers=True,
+        )[inverse]
         return codes[: len(g)], codes[len(g) :]
 
     def _text_codes(self, both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
@@ -389,37 +413,67 @@ class Accumulator:
             self._int_table = grown
         gold_codes, pred_codes = self._int_table[g], self._int_table[p]
         if min(int(gold_codes.min()), int(pred_codes.min())) < 0:  # values that are not labels yet
-            new = np.unique(np.concatenate([g[gold_codes < 0], p[pred_codes < 0]])).tolist()
+            missing = [g[gold_codes < 0].astype(np.int64), p[pred_codes < 0].astype(np.int64)]  # uint64 + int64: exact
+            new = np.unique(np.concatenate(missing)).tolist()
 
             def locate(i: int) -> tuple[str, int]:
                 at = np.flatnonzero(g == new[i])
                 return ("gold", int(at[0])) if len(at) else ("pred", int(np.flatnonzero(p == new[i])[0]))
 
-            self._int_table[new] = self._lookup([_spellings(int(v)) for v in new], locate, where)
+            names = [str(v) for v in new]
+            self._int_table[new] = self._lookup(names, lambda i: spellings(new[i]), locate, where, numbers=True)
             gold_codes, pred_codes = self._int_table[g], self._int_table[p]
         return gold_codes, pred_codes
 
+    def _find(self, names: Sequence[str]) -> int:
+        """The code of the label a value spelled ``names`` (:func:`~clfeval.count.labelnames.spellings`) already
+        has: its own name, or another spelling of a label named from a number; −1 if none."""
+        code = self._code.get(names[0])
+        if code is not None:
+            return code
+        return next((self._code[name] for name in names[1:] if name in self._numbers), -1)
+
     def _lookup(
-        self, spellings: Sequence[tuple[str, ...]], locate: Callable[[int], tuple[str, int]], where: str
+        self,
+        names: Sequence[str],
+        spelled: Callable[[int], Sequence[str]] | None,
+        locate: Callable[[int], tuple[str, int]],
+        where: str,
+        *,
+        numbers: bool = False,
     ) -> np.ndarray:
-        """Each distinct value's code: the first of its spellings that is a label (equal numbers are one label),
-        else a new label named by the first spelling, or an error at ``locate(i)`` (role, index) when the labels
-        are declared."""
-        codes = np.full(len(spellings), -1, dtype=np.int64)
+        """Each distinct value's code: its label by ``names[i]``, else (numbers) by another of its spellings
+        ``spelled(i)`` among the labels named from numbers, else a new label ``names[i]``, or an error at
+        ``locate(i)`` (role, index) when the labels are declared. Spellings are only built for misses."""
+        code = self._code
+        codes = np.fromiter((code.get(name, -1) for name in names), dtype=np.int64, count=len(names))
+        misses = np.flatnonzero(codes < 0).tolist()
+        if not misses:
+            return codes
+        if self._declared is None and (spelled is None or not self._numbers):  # nothing to refuse or respell
+            added = [names[i] for i in misses]
+            self._add_labels(added)
+            if numbers:
+                self._numbers.update(added)
+            codes[misses] = np.arange(len(self._labels) - len(added), len(self._labels))
+            return codes
         new: dict[str, None] = {}
-        for i, names in enumerate(spellings):
-            code = next((self._code[name] for name in names if name in self._code), None)
-            if code is not None:
-                codes[i] = code
+        for i in misses:
+            found = self._find(spelled(i)) if spelled is not None and self._numbers else -1
+            if found >= 0:
+                codes[i] = found
             elif self._declared is not None:
                 role, index = locate(i)
-                raise self._undeclared(names[0], f"{where}: {role}", index)
+                raise self._undeclared(names[i], f"{where}: {role}", index)
             else:
-                new[names[0]] = None
+                new[names[i]] = None
         if new:
             self._add_labels(new)
-            for i in np.flatnonzero(codes < 0).tolist():
-                codes[i] = self._code[spellings[i][0]]
+            if numbers:
+                self._numbers.update(new)
+            for i in misses:
+                if codes[i] < 0:
+                    codes[i] = code[names[i]]
         return codes
 
     def _undeclared(self, value: str, where: str, index: int | None = None) -> InputError:
@@ -559,28 +613,45 @@ class Accumulator:
         if fixed and other._origin != "seen" and set(self._labels) != set(other._labels):
             differ = ", ".join(map(repr, sorted(set(self._labels) ^ set(other._labels))[:5]))
             raise OptionError(f"cannot merge accumulators with different declared label sets (they differ in {differ})")
-        new = [lab for lab in other._labels if lab not in self._code]
+        alias = self._aliases(other)  # the other's label → this one's label of an equal number, named otherwise
+        new = [lab for lab in other._labels if lab not in self._code and lab not in alias]
         if new and fixed:
             raise self._undeclared(new[0], "merge")
         if not fixed and other._origin != "seen":  # the other's declared set becomes this one's
-            outside = [lab for lab in self._labels if lab not in other._code]
+            matched = set(alias.values())
+            outside = [lab for lab in self._labels if lab not in other._code and lab not in matched]
             if outside:
                 raise other._undeclared(outside[0], "merge")
             self._add_labels(new)
-            self._relabel(other._labels)
+            self._relabel([alias.get(lab, lab) for lab in other._labels])
             self._origin, self._declared = other._origin, other._declared
         else:
             self._add_labels(new)
+        self._numbers.update(lab for lab in new if lab in other._numbers)
         if self.multilabel is not None:
             for key, count in other._pairs.items():
                 self._pairs[key] = self._pairs.get(key, 0) + count
         else:
-            code = np.array([self._code[lab] for lab in other._labels], dtype=np.int64)
+            code = np.array([self._code[alias.get(lab, lab)] for lab in other._labels], dtype=np.int64)
             gold, pred, cells = other._entries()
             self._add_entries(code[gold], code[pred], cells)
         self._n += other._n
         self._updates += other._updates
         return self
+
+    def _aliases(self, other: Accumulator) -> dict[str, str]:
+        """Single-label: each of ``other``'s labels named from a number that this accumulator holds under another
+        spelling of an equal number (``1`` here, ``True`` or ``1.0`` there), mapped to this one's name."""
+        if self.multilabel is not None or not (self._numbers and other._numbers):
+            return {}
+        out = {}
+        for lab in other._numbers:
+            number = number_named(lab)
+            if lab not in self._code and number is not None:
+                found = self._find(spellings(number))
+                if found >= 0:
+                    out[lab] = self._labels[found]
+        return out
 
     def _relabel(self, order: Sequence[str]) -> None:
         """Put the labels in ``order`` (a permutation of them), remapping the counts."""
@@ -614,6 +685,7 @@ class Accumulator:
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         out._labels, out._code, out._pairs = list(self._labels), dict(self._code), dict(self._pairs)
+        out._numbers = set(self._numbers)
         out._int_table, out._table, out._counts = self._int_table.copy(), self._table.copy(), self._counts.copy()
         out._keys = None if self._keys is None else self._keys.copy()
         return out
@@ -760,24 +832,16 @@ def _name(value: Any) -> str:
     return str(value.item() if isinstance(value, np.generic) else value)
 
 
-def _spellings(value: float | bool, floats: bool = False) -> tuple[str, ...]:
-    """The names an equal number may have as a label, the name for a new label first: ``1`` → ``("1", "1.0",
-    "True")``; ``1.0`` → ``("1", "1.0", "True")``, or ``("1.0", "1", "True")`` among floats only (as
-    :func:`clfeval.score` names a float array's labels); ``True`` → ``("True", "1", "1.0")``; ``2.5`` → ``("2.5",)``.
-    """
-    if isinstance(value, bool):
-        return (str(value), str(int(value)), str(float(value)))
-    if isinstance(value, float) and not value.is_integer():
-        return (str(value),)
-    whole = int(value)
-    names = [str(whole)]
-    if isinstance(value, float):
-        names.insert(0 if floats else 1, str(value))
-    elif abs(whole) <= _EXACT_FLOAT:
-        names.append(str(float(whole)))
-    if whole in (0, 1):
-        names.append(str(bool(whole)))
-    return tuple(names)
+def _inferred(values: np.ndarray) -> np.ndarray:
+    """An object array as the array numpy infers from its Python values when they are all booleans or numbers
+    (``[True, False]`` → bool, ``[1, 2.5]`` → float64), else as it is."""
+    if values.dtype.kind != "O":
+        return values
+    try:
+        inferred = np.array(values.tolist())
+    except (TypeError, ValueError):
+        return values
+    return inferred if inferred.dtype.kind in "biuf" and inferred.ndim == 1 else values
 
 
 def _locator(inverse: np.ndarray, n_gold: int) -> Callable[[int], tuple[str, int]]:

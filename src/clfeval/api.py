@@ -452,6 +452,9 @@ def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tup
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     if isinstance(f, np.ndarray) and f.dtype.kind != "O":
+        if f.dtype.kind == "f" and np.isnan(f).any():
+            at = int(np.flatnonzero(np.isnan(f))[0])
+            raise InputError("is nan: a missing fold id (each instance belongs to one fold)", "folds", index=at)
         distinct, which = np.unique(f, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
         fold_names = [str(v) for v in distinct.tolist()]
     else:
@@ -493,9 +496,12 @@ def _fold_codes(folds: Sequence[Any] | np.ndarray) -> tuple[list[str], np.ndarra
         raise InputError(f"is {folds[at]!r}: a fold id must be a string or a number", "folds", index=at) from None
     named: dict[str, Any] = {}
     for value in number:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            at = next(i for i, v in enumerate(folds) if v is value)
+            raise InputError(f"is {value!r}: a missing fold id (each instance belongs to one fold)", "folds", index=at)
         other = named.setdefault(str(value), value)
         if other is not value:
-            at = next(i for i, v in enumerate(folds) if v == value and str(v) == str(value))
+            at = next(i for i, v in enumerate(folds) if v is value)
             raise InputError(
                 f"fold ids {other!r} and {value!r} have the same name {str(value)!r}: use one type of fold id",
                 "folds",

@@ -78,9 +78,12 @@ def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: 
 
 def _class_id(key: Any) -> int:
     """An ``id2label`` key as a class id: an integer, or a string of one (``"3"``, as a JSON config holds it)."""
-    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
-        return int(key)
-    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+    if isinstance(key, str):
+        try:
+            return int(key)
+        except ValueError:
+            pass
+    elif isinstance(key, (int, np.integer)) and not isinstance(key, bool):
         return int(key)
     raise OptionError(f"id2label's keys are class ids (0, 1, … or '0', '1', …), not {key!r}")
 

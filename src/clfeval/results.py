@@ -184,9 +184,11 @@ def signature_number(value: float) -> str:
 
 
 def signature_digest(names: Sequence[str]) -> str:
-    """Eight hex digits of the SHA-256 of ``names`` in order, each ended by a newline: two declared label sets of
-    one size get different signatures."""
-    return hashlib.sha256("".join(f"{name}\n" for name in names).encode()).hexdigest()[:8]
+    """Eight hex digits of the SHA-256 of ``names`` in order as a JSON array (UTF-8, ``json.dumps`` with
+    ``ensure_ascii=False``): two declared label sets of one size get different signatures, whatever characters
+    (newlines, commas) the labels hold."""
+    text = json.dumps(list(names), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def flat_name(parts: Any, sep: str) -> str:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelnames import number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
 from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.read.arrays import count_labels
@@ -172,7 +173,24 @@ class Scorer:
         return self._value_at(scores, self._key_in(scores))
 
     def _key_in(self, scores: Scores) -> Key:
-        return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+        """The metric's key in ``scores``; a per-label metric's label may be another spelling of an equal number
+        (``per_label.1.f1`` over boolean ``y``, whose labels are ``False`` and ``True``), as scikit-learn's
+        ``pos_label=1`` is."""
+        try:
+            return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+        except OptionError as unknown:
+            if not self.metric.startswith("per_label."):
+                raise
+            respelled: dict[str, str] = {}
+            for label in scores.labels:
+                number = number_named(label)
+                if number is not None:
+                    respelled.update((name, label) for name in spellings(number) if name not in scores.labels)
+            try:
+                key = metric_key(self.metric, labels=(*scores.labels, *respelled), task=scores.task, beta=scores.beta)
+            except OptionError:
+                raise unknown from None
+            return (key[0], respelled.get(key[1], key[1]), *key[2:])
 
     @staticmethod
     def _value_at(scores: Scores, key: Key) -> float:

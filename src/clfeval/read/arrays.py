@@ -175,12 +175,10 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
     if len(g_seq) == 0:
         raise InputError("no labels: gold and pred are empty")
     if isinstance(g_seq, np.ndarray) and isinstance(p_seq, np.ndarray):
-        if g_seq.dtype.kind == "b" and p_seq.dtype.kind == "b":
-            g, p = g_seq.view(np.uint8).astype(np.int64), p_seq.view(np.uint8).astype(np.int64)
-            present = np.flatnonzero(np.bincount(np.concatenate([g, p]), minlength=2))
-            code_of = np.zeros(2, dtype=np.int64)
-            code_of[present] = np.arange(len(present))
-            return _from_codes(_bool_names(present), code_of[g], code_of[p])
+        if g_seq.dtype.kind == "b" and p_seq.dtype.kind == "b":  # one bincount of the 2 × 2 cells
+            cells = np.bincount(g_seq.view(np.uint8) * np.uint8(2) + p_seq.view(np.uint8), minlength=4).reshape(2, 2)
+            present = np.flatnonzero(cells.any(axis=1) | cells.any(axis=0))
+            return ConfusionCounts(tuple(_bool_names(present)), cells[np.ix_(present, present)])
         ints = exact_int64(g_seq, p_seq) if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub" else None
         if ints is not None:
             return _count_integers(*ints)  # a boolean beside integers is 0/1

@@ -203,13 +203,18 @@ class Scores(Result):
     def warnings_about(self, key: Key) -> tuple[str, ...]:
         """The warnings that bear on the score at ``key`` (a :data:`Key`, as ``metric_key`` gives it).
 
-        Each warning of a 0/0 has a scope in :attr:`warning_scopes`: ``per_label:<measures>`` (those measures, F and
-        Jaccard together, were 0/0 for the labels :attr:`undefined` lists; it bears on those labels' values of them,
-        on the macro averages of them (macro_fa's F too when they are precision or recall), on the weighted and lfb
-        averages of them when one of those labels has a weight above 0, and never on micro or samples: F counted
-        from tp, fp and fn is defined for a label that is never predicted), ``average:<name>`` (that average only)
-        or ``overall:<name>`` (that overall measure only). A warning without a scope (about the data or the label
-        set, or added after scoring) bears on every score.
+        Each warning of a 0/0 has a scope in :attr:`warning_scopes`:
+
+        * ``per_label:<measures>``: those measures (recall and FNR together, F and Jaccard …) were 0/0 for the
+          labels :attr:`undefined` lists. It bears on those labels' values of them; on the macro averages of them
+          (and macro_fa's F, the F of the macro precision and recall, when they are precision or recall); on the
+          weighted and lfb averages of them when one of those labels has a weight above 0; on micro only when every
+          label of the set is among them (the sums are then 0/0); never on samples. F counted from tp, fp and fn is
+          defined for a label that is never predicted, so a precision 0/0 does not bear on F.
+        * ``average:<name>`` or ``average:<name>:<measures>``: that average (of those measures) only.
+        * ``overall:<name>``: that overall measure only.
+
+        A warning without a scope (about the data or the label set, or added after scoring) bears on every score.
 
         >>> import clfeval
         >>> r = clfeval.score(["a", "a", "b"], ["a", "a", "a"])
@@ -222,24 +227,29 @@ class Scores(Result):
         def bears(scope: str) -> bool:
             if not scope:
                 return True
-            kind, _, name = scope.partition(":")
-            if kind == "per_label":
-                measures = set(name.split(","))
-                labels = {lab for m in measures for lab in self.undefined.get(m, ())}
-                if key[0] == "per_label":
-                    return key[2] in measures and key[1] in labels
-                if key[0] != "averages" or key[1] in ("micro", "samples"):
-                    return False
-                if key[1] == "macro_fa" and measures & {"precision", "recall"}:
-                    measures.add("f")  # F of the macro precision and recall
-                if key[2] not in measures:
-                    return False
-                if key[1] == "weighted":  # a label of support 0 has weight 0
-                    return any(self.per_label[lab].support for lab in labels)
-                if key[1] == "lfb":
-                    return any(self.lfb_frequencies.get(lab, 0.0) for lab in labels)
-                return True
-            return (kind == "average" and key[:2] == ("averages", name)) or (kind == "overall" and key == (name,))
+            kind, _, rest = scope.partition(":")
+            if kind == "overall":
+                return key == (rest,)
+            if kind == "average":
+                name, _, measure = rest.partition(":")
+                return key[0] == "averages" and key[1] == name and (not measure or key[2] in measure.split(","))
+            measures = set(rest.split(","))
+            labels = {lab for m in measures for lab in self.undefined.get(m, ())}
+            if key[0] == "per_label":
+                return key[2] in measures and key[1] in labels
+            if key[0] != "averages" or key[1] == "samples":
+                return False
+            if key[1] == "macro_fa" and key[2] == "f":  # F of the macro precision and recall
+                return bool(measures & {"precision", "recall"})
+            if key[2] not in measures:
+                return False
+            if key[1] == "micro":  # a sum of denominators is 0 only when every label's is
+                return set(self.labels) <= labels
+            if key[1] == "weighted":  # a label of support 0 has weight 0
+                return any(self.per_label[lab].support for lab in labels)
+            if key[1] == "lfb":
+                return any(self.lfb_frequencies.get(lab, 0.0) for lab in labels)
+            return True
 
         return tuple(w for w in self.warnings if bears(self.warning_scopes.get(w, "")))
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelnames import is_number, spellings
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
@@ -27,6 +28,23 @@ __all__ = ["average_measures", "per_label_measures", "relative", "score_counts",
 _MEASURE_NAMES = {m.name: m.title for m in label_measures()}
 #: Labels of the table a note on weighted κ's order lists before "…".
 _ORDER_SHOWN = 12
+
+
+def declared_names(labels: Sequence[Any], seen: Collection[str]) -> list[str]:
+    """The names of declared labels: ``str`` of each, except that a declared number takes the name the data gives
+    an equal number (``labels=[0, 1]`` over boolean data are ``False`` and ``True``; ``1`` over floats ``1.0``), as
+    scikit-learn's ``labels=`` matches by value.
+
+    >>> declared_names([0, 1, "x"], {"False", "True", "x"})
+    ['False', 'True', 'x']
+    """
+    names = []
+    for value in labels:
+        name = str(value)
+        if name not in seen and is_number(value) and not (isinstance(value, float) and math.isnan(value)):
+            name = next((s for s in spellings(value) if s in seen), name)
+        names.append(name)
+    return names
 
 
 def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
@@ -103,7 +121,7 @@ def _undefined_messages(
         reason = condition.replace("{label} is ", "")
         if names:
             shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
-            sharing = ",".join(m for m in AVERAGED if MEASURES[m].undefined_when == condition)  # F's and Jaccard's
+            sharing = ",".join(m.name for m in label_measures() if m.undefined_when == condition)  # recall's, FNR's
             messages.append(
                 (
                     f"per_label:{sharing}",
@@ -128,12 +146,16 @@ def _undefined_messages(
             )
         )
     if samples is not None:
-        for measure, reason in (("precision", "an empty predicted set"), ("recall", "an empty gold set")):
-            count = round(float(samples.total - samples.defined[measure]))
+        for measure, shared, reason in (
+            ("precision", "precision", "an empty predicted set"),
+            ("recall", "recall", "an empty gold set"),
+            ("F", "f,jaccard", "empty gold and predicted sets"),
+        ):
+            count = round(float(samples.total - samples.defined[shared.split(",")[0]]))
             if count:
                 messages.append(
                     (
-                        "average:samples",
+                        f"average:samples:{shared}",
                         f"samples {measure} is 0/0 for {count} instance(s) with {reason} (over the label "
                         f"set); set to {zd_text} and {verb} the mean",
                     )
@@ -150,7 +172,7 @@ def _undefined_messages(
                 cause = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
                 if cause is not None:
                     messages.append(
-                        (f"average:{name}", f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
+                        (f"average:{name}:{measure}", f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
                     )
     return messages
 
@@ -261,7 +283,7 @@ def score_counts(
         gold=policy_gold,
         predicted=policy_pred,
         train=None if train is None else train.labels,
-        given=None if labels is None else [str(x) for x in labels],
+        given=None if labels is None else declared_names(labels, gold_seen | pred_seen),
     )
     lset = label_set.labels
     train_weights = None
