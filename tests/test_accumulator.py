@@ -380,6 +380,38 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     assert into_declared.labels == ("False", "True") and into_declared.counts.cells.tolist() == [[0, 2], [0, 2]]
     strings = counted((["1", "True"], ["1", "True"]))  # strings are not numbers: 'True' is not 1
     assert (strings + counted((np.array([1]), np.array([1])))).labels == ("1", "True")
+    with pytest.raises(OptionError, match=r"the declared labels 1 and 1\.0 are equal numbers"):
+        Accumulator(labels=[1, 1.0, 0])
+    both = Accumulator(labels=[0, 1]) + Accumulator(labels=[False, True])  # one declared set, spelled two ways
+    assert both.labels == ("0", "1")
+    after = bools.copy().merge(declared)
+    after.reset()  # the declared numbers stay numbers
+    after.update(np.array([True]), np.array([False]))
+    assert after.labels == ("0", "1") and after.counts.cells.tolist() == [[0, 0], [1, 0]]
+
+
+def test_equal_numbers_still_match_after_save_and_load(tmp_path: Path) -> None:
+    """A count file says which labels were named from numbers, so a loaded accumulator matches them by value."""
+    seen = Accumulator()
+    seen.update(np.array([0, 1, 1]), np.array([0, 1, 0]))
+    seen.save(tmp_path / "seen.json")
+    back = Accumulator.load(tmp_path / "seen.json")
+    back.update(np.array([False, True]), np.array([True, True]))
+    back.update(np.array([0.0, 1.0]), np.array([1.0, 1.0]))
+    assert back.labels == ("0", "1") and back.n == 7
+    declared = Accumulator(labels=[0, 1])
+    declared.update(np.array([0, 1]), np.array([1, 1]))
+    declared.save(tmp_path / "declared.json")
+    again = Accumulator.load(tmp_path / "declared.json")
+    again.update(np.array([True]), np.array([False]))  # was refused: 'False' not among the declared labels
+    assert again.labels == ("0", "1") and (again + Accumulator(labels=[False, True])).labels == ("0", "1")
+    words = Accumulator()
+    words.update(["1", "True"], ["1", "True"])
+    words.save(tmp_path / "words.json")
+    assert "number_labels" not in json.loads((tmp_path / "words.json").read_text())["options"]
+    loaded = Accumulator.load(tmp_path / "words.json")
+    loaded.update(np.array([1]), np.array([1]))
+    assert loaded.labels == ("1", "True")  # the string 'True' was never the number 1
 
 
 # -- files -------------------------------------------------------------------------------------------------------------

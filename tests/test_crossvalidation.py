@@ -224,6 +224,14 @@ def test_fold_ids_that_print_alike_are_refused_and_equal_ids_are_one_fold() -> N
     import pandas as pd
 
     holed = [1.0, 1.0, 2.0, 2.0, float("nan"), float("nan")]  # a fold left unassigned is not a fold named nan
-    for folds in (holed, pd.Series(holed).tolist(), np.array(holed), pd.Series(holed), [1, 1, 2, 2, None, None]):
-        with pytest.raises(InputError, match=r"folds\[4\]: is (nan|None): a missing fold id"):
+    for folds in (
+        holed,
+        pd.Series(holed).tolist(),
+        np.array(holed),
+        pd.Series(holed),
+        [1, 1, 2, 2, None, None],
+        [1, 1, 2, 2, pd.NA, pd.NA],
+        np.array(["2026-01-01"] * 2 + ["2026-01-02"] * 2 + ["NaT"] * 2, dtype="datetime64[D]"),
+    ):
+        with pytest.raises(InputError, match=r"folds\[4\]: is (nan|None|<NA>|NaT): a missing fold id"):
             clfeval.cv(gold, pred, folds)

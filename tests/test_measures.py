@@ -27,6 +27,7 @@ from sklearn.metrics import (
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import clfeval
+from clfeval.errors import OptionError
 from clfeval.score.measures import MEASURES, averaged_measures, label_measures
 
 LABELS = ["a", "b", "c", "d", "e"]
@@ -312,6 +313,9 @@ def test_each_warning_says_which_scores_it_bears_on() -> None:
     assert not nan.warnings_about(("averages", "macro", "f")) and not nan.warnings_about(
         ("averages", "macro", "recall")
     )
+    for bad in (("averages", "macro"), ("per_label",), "accuracy", ()):
+        with pytest.raises(OptionError, match="a score's key is"):
+            r.warnings_about(bad)  # type: ignore[arg-type]
     for result in (r, majority, ml, silent, nan):
         keys = [("averages", a, m) for a, values in result.averages.items() for m in values]
         keys += [(m,) for m in result.overall]

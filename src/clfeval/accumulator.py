@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelnames import EXACT_FLOAT, first_spelling, is_number, number_named, spellings
+from clfeval.count.labelnames import EXACT_FLOAT, first_spelling, is_missing, is_number, number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.read.arrays import exact_int64
@@ -165,6 +165,13 @@ class Accumulator:
             repeated = sorted({lab for lab in self._declared if self._declared.count(lab) > 1})
             if repeated:
                 raise OptionError(f"the declared labels repeat {', '.join(map(repr, repeated))}")
+            equal: dict[Any, Any] = {}
+            for value in (v for v in given or () if is_number(v)):
+                first = equal.setdefault(value.item() if isinstance(value, np.generic) else value, value)
+                if first is not value:
+                    raise OptionError(
+                        f"the declared labels {first!r} and {value!r} are equal numbers, which are one label"
+                    )
             if not self._declared:
                 raise OptionError("the declared label set is empty: give the labels, or labels=None to take those seen")
         self.reset()
@@ -355,6 +362,8 @@ class Accumulator:
                 numbers=True,
             )
             table[present] = found
+        if table[0] == 0 and table[1] == 1:  # False and True are the codes 0 and 1: the values are the codes
+            return g.view(np.uint8).astype(np.int64), p.view(np.uint8).astype(np.int64)
         return table[g.view(np.uint8)], table[p.view(np.uint8)]
 
     def _number_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -610,10 +619,11 @@ class Accumulator:
                 f"duplicates={d2!r}, empty={e2!r}"
             )
         fixed = self._origin != "seen"
-        if fixed and other._origin != "seen" and set(self._labels) != set(other._labels):
-            differ = ", ".join(map(repr, sorted(set(self._labels) ^ set(other._labels))[:5]))
-            raise OptionError(f"cannot merge accumulators with different declared label sets (they differ in {differ})")
         alias = self._aliases(other)  # the other's label → this one's label of an equal number, named otherwise
+        theirs = {alias.get(lab, lab) for lab in other._labels}
+        if fixed and other._origin != "seen" and set(self._labels) != theirs:
+            differ = ", ".join(map(repr, sorted(set(self._labels) ^ theirs)[:5]))
+            raise OptionError(f"cannot merge accumulators with different declared label sets (they differ in {differ})")
         new = [lab for lab in other._labels if lab not in self._code and lab not in alias]
         if new and fixed:
             raise self._undeclared(new[0], "merge")
@@ -625,6 +635,8 @@ class Accumulator:
             self._add_labels(new)
             self._relabel([alias.get(lab, lab) for lab in other._labels])
             self._origin, self._declared = other._origin, other._declared
+            self._declared_numbers = other._declared_numbers
+            self._numbers.update(other._declared_numbers)
         else:
             self._add_labels(new)
         self._numbers.update(lab for lab in new if lab in other._numbers)
@@ -715,6 +727,9 @@ class Accumulator:
         stated = self.scoring_labels()
         if stated is not None:  # the label set this accumulator's scores use: load_counts scores over it too
             options["label_set"] = list(stated)
+        numbers = [lab for lab in self._labels if lab in self._numbers]
+        if numbers:  # Accumulator.load matches these by value again (1 and 1.0, True and 1)
+            options["number_labels"] = "all" if len(numbers) == len(self._labels) else numbers
         return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates}, options=options)
 
     def scoring_labels(self) -> tuple[str, ...] | None:
@@ -769,10 +784,11 @@ class Accumulator:
         InputError
             If the file is missing, not a count file, or holds the counts of several systems.
         """
-        from clfeval.read.files import read_count_file
+        from clfeval.read.files import count_document, counts_from_dict, number_labels, stated_labels
 
         source = str(path)
-        counts, stated = read_count_file(source)  # stated: None when not written by Accumulator.save
+        doc = count_document(source)
+        counts, stated = counts_from_dict(doc, source), stated_labels(doc)  # stated: None unless save wrote it
         if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
         labels = None if stated is None else stated[1]
@@ -781,6 +797,9 @@ class Accumulator:
         out = cls.from_counts(counts, labels=labels)
         if stated is not None:
             out._origin = stated[0]
+        numbers = number_labels(doc)  # which labels were named from numbers: equal numbers still find them
+        out._numbers.update(numbers & out._code.keys())
+        out._declared_numbers = frozenset(numbers & set(out._declared or ()))
         return out
 
     @classmethod
@@ -861,22 +880,12 @@ def _int_value(name: str) -> int | None:
     return None
 
 
-def _missing(value: Any) -> bool:
-    """Whether one value is a missing label: None, NaN, or a value not equal to itself in a boolean sense."""
-    if value is None:
-        return True
-    try:
-        return bool(value != value)
-    except (TypeError, ValueError):
-        return True
-
-
 def _check_missing(values: np.ndarray, n_gold: int, where: str) -> None:
     """Raise for the first missing label (None, NaN) of an object array holding gold then predicted labels."""
     try:
         missing = np.asarray(np.equal(values, _NONE) | np.not_equal(values, values), dtype=bool)  # NaN ≠ NaN
     except (TypeError, ValueError):  # a value whose comparison is no boolean (pandas.NA): look one by one
-        missing = np.fromiter((_missing(v) for v in values.tolist()), dtype=bool, count=len(values))
+        missing = np.fromiter((is_missing(v) for v in values.tolist()), dtype=bool, count=len(values))
     if missing.any():
         at = int(np.flatnonzero(missing)[0])
         role, index = ("gold", at) if at < n_gold else ("pred", at - n_gold)

@@ -29,6 +29,7 @@ from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
+from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import LabelSetCounts, MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
@@ -452,9 +453,9 @@ def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tup
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     if isinstance(f, np.ndarray) and f.dtype.kind != "O":
-        if f.dtype.kind == "f" and np.isnan(f).any():
+        if f.dtype.kind in "fmM" and np.isnan(f).any():  # NaN, NaT
             at = int(np.flatnonzero(np.isnan(f))[0])
-            raise InputError("is nan: a missing fold id (each instance belongs to one fold)", "folds", index=at)
+            raise InputError(f"is {f[at]}: a missing fold id (each instance belongs to one fold)", "folds", index=at)
         distinct, which = np.unique(f, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
         fold_names = [str(v) for v in distinct.tolist()]
     else:
@@ -496,7 +497,7 @@ def _fold_codes(folds: Sequence[Any] | np.ndarray) -> tuple[list[str], np.ndarra
         raise InputError(f"is {folds[at]!r}: a fold id must be a string or a number", "folds", index=at) from None
     named: dict[str, Any] = {}
     for value in number:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if is_missing(value):
             at = next(i for i, v in enumerate(folds) if v is value)
             raise InputError(f"is {value!r}: a missing fold id (each instance belongs to one fold)", "folds", index=at)
         other = named.setdefault(str(value), value)

@@ -20,10 +20,21 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["EXACT_FLOAT", "first_spelling", "is_number", "number_named", "spellings"]
+__all__ = ["EXACT_FLOAT", "first_spelling", "is_missing", "is_number", "number_named", "spellings"]
 
 #: Integers up to this magnitude are exact in float64 (2⁵³), so ``1.0`` can spell them.
 EXACT_FLOAT = 1 << 53
+
+
+def is_missing(value: Any) -> bool:
+    """Whether a value stands for no label: None, NaN, ``pd.NA``, ``NaT`` (a value not equal to itself, or whose
+    equality has no truth value)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):
+        return True
 
 
 def is_number(value: Any) -> bool:

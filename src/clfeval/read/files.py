@@ -786,7 +786,7 @@ def _count_document(path: str) -> Counts:
 STATED_LABELS = ("declared", "columns")
 
 
-def _stated_labels(doc: Any) -> tuple[str, tuple[str, ...]] | None:
+def stated_labels(doc: Any) -> tuple[str, tuple[str, ...]] | None:
     """The label set a count document states in its options, with where it came from (:data:`STATED_LABELS`)."""
     options = doc.get("options") if isinstance(doc, dict) else None
     if not isinstance(options, dict) or options.get("labels") not in STATED_LABELS:
@@ -797,6 +797,19 @@ def _stated_labels(doc: Any) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+def number_labels(doc: Any) -> frozenset[str]:
+    """The labels a count document's options say were named from numbers (``"number_labels"``: ``"all"`` or a
+    list), which an accumulator loaded from it matches by value (``1`` and ``1.0``, ``True`` and ``1``)."""
+    options = doc.get("options") if isinstance(doc, dict) else None
+    given = options.get("number_labels") if isinstance(options, dict) else None
+    if given == "all":
+        labels = doc.get("labels")
+        return frozenset(lab for lab in labels if isinstance(lab, str)) if isinstance(labels, list) else frozenset()
+    if isinstance(given, list):
+        return frozenset(lab for lab in given if isinstance(lab, str))
+    return frozenset()
+
+
 def read_count_file(path: str) -> tuple[Counts, tuple[str, tuple[str, ...]] | None]:
     """One count file's counts, and the label set it states with where it came from (``("declared", labels)`` or
     ``("columns", labels)``, see :data:`STATED_LABELS`), or ``None``.
@@ -805,6 +818,18 @@ def read_count_file(path: str) -> tuple[Counts, tuple[str, tuple[str, ...]] | No
     ------
     InputError
         Naming the file: missing, a directory, not UTF-8, not JSON, not a count file.
+    """
+    doc = count_document(path)
+    return counts_from_dict(doc, path), stated_labels(doc)
+
+
+def count_document(path: str) -> Any:
+    """A count file's JSON document (checked as a count file by :func:`counts_from_dict`).
+
+    Raises
+    ------
+    InputError
+        Naming the file: missing, a directory, not UTF-8, not JSON.
     """
     if path == "-":
         raise OptionError("count files are read from files, not standard input")
@@ -821,4 +846,4 @@ def read_count_file(path: str) -> tuple[Counts, tuple[str, tuple[str, ...]] | No
         raise InputError(
             f"is not valid JSON: {exc.msg} at column {exc.colno}; expected a clfeval count file", path, exc.lineno
         ) from None
-    return counts_from_dict(doc, path), _stated_labels(doc)
+    return doc

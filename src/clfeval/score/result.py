@@ -12,6 +12,7 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
+from clfeval.errors import OptionError
 from clfeval.results import (
     TEXT_FORMATS,
     FlatScores,
@@ -223,6 +224,15 @@ class Scores(Result):
         >>> r.warnings_about(("averages", "macro", "f")), r.warnings_about(("accuracy",))
         ((), ())
         """
+
+        shapes = (("averages", 3), ("per_label", 3))
+        if not (isinstance(key, tuple) and key and all(isinstance(part, str) for part in key)) or (
+            len(key) != dict(shapes).get(key[0], 1)
+        ):
+            raise OptionError(
+                f"a score's key is ('averages', <average>, <measure>), ('per_label', <label>, <measure>) or "
+                f"(<overall measure>,), as metric_key gives it; not {key!r}"
+            )
 
         def bears(scope: str) -> bool:
             if not scope:
