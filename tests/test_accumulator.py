@@ -390,6 +390,17 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     assert after.labels == ("0", "1") and after.counts.cells.tolist() == [[0, 0], [1, 0]]
 
 
+def test_a_list_of_large_integers_beside_floats_keeps_its_counts() -> None:
+    """numpy reads [2**53 + 1, 1.5] as float64, where 2⁵³ + 1 is 2⁵³: the list is kept as Python numbers."""
+    gold, pred = [2**53 + 1, 1.5, 2**53], [2**53, 1.5, 2**53]
+    acc = Accumulator()
+    acc.update(gold, pred)
+    assert acc.score().accuracy == clfeval.score(gold, pred).accuracy == pytest.approx(2 / 3)
+    huge = Accumulator()
+    huge.update([np.uint64(2**63 + 1), -1], [-1, -1])
+    assert huge.labels == ("-1", "9223372036854775809")
+
+
 def test_equal_numbers_still_match_after_save_and_load(tmp_path: Path) -> None:
     """A count file says which labels were named from numbers, so a loaded accumulator matches them by value."""
     seen = Accumulator()

@@ -316,6 +316,9 @@ class Accumulator:
         if g.dtype.kind == "O" or p.dtype.kind == "O":  # Python objects (a pandas object Series): numbers as numbers
             _check_missing(np.concatenate([g, p]), len(g), where)
             g, p = (_inferred(a) for a in (g, p))
+            objects = [a for a in (g, p) if a.dtype.kind == "O"]  # left: integers beyond 2⁵³ beside floats, or text
+            if objects and all(a.dtype.kind in "biuf" or _numbers_only(a) for a in (g, p)):
+                return self._number_codes(g.astype(object), p.astype(object), where)  # as Python numbers: exact
         if g.dtype.kind == "b" and p.dtype.kind == "b":
             return self._bool_codes(g, p, where)
         if g.dtype.kind == "b":
@@ -371,7 +374,9 @@ class Accumulator:
         a dtype that holds each exactly (int64, float64, or Python numbers for what neither holds), then a lookup
         per distinct value. An integral float is named as a float where it is first seen in a float array (gold
         before pred), else as an integer, as :func:`clfeval.score` names a list's labels."""
-        if g.dtype.kind in "iu" and p.dtype.kind in "iu":
+        if g.dtype.kind == "O":  # Python numbers (both arrays): exact as they are
+            parts = [g, p]
+        elif g.dtype.kind in "iu" and p.dtype.kind in "iu":
             ints = exact_int64(g, p)
             parts = ints if ints is not None else [g.astype(object), p.astype(object)]
         elif all(a.dtype.kind == "f" or not a.size or max(-int(a.min()), int(a.max())) <= EXACT_FLOAT for a in (g, p)):
@@ -853,14 +858,31 @@ def _name(value: Any) -> str:
 
 def _inferred(values: np.ndarray) -> np.ndarray:
     """An object array as the array numpy infers from its Python values when they are all booleans or numbers
-    (``[True, False]`` → bool, ``[1, 2.5]`` → float64), else as it is."""
+    (``[True, False]`` → bool, ``[1, 2.5]`` → float64) and that array holds each exactly, else as it is."""
     if values.dtype.kind != "O":
         return values
+    listed = values.tolist()
     try:
-        inferred = np.array(values.tolist())
+        inferred = _exact(np.array(listed), listed)
     except (TypeError, ValueError):
         return values
     return inferred if inferred.dtype.kind in "biuf" and inferred.ndim == 1 else values
+
+
+def _numbers_only(values: np.ndarray) -> bool:
+    """Whether an object array holds numbers only (no strings)."""
+    return all(is_number(v) for v in values.tolist())
+
+
+def _exact(array: np.ndarray, listed: Sequence[Any]) -> np.ndarray:
+    """``array`` (numpy's reading of the Python values ``listed``), or the values as objects when numpy made floats
+    of integers beyond 2⁵³ (``[2**53 + 1, 1.5]``: 2⁵³ + 1 would count as 2⁵³)."""
+    if array.dtype.kind != "f" or array.ndim != 1:
+        return array
+    big = any(
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) > EXACT_FLOAT for v in listed
+    )
+    return np.array(listed, dtype=object) if big else array
 
 
 def _locator(inverse: np.ndarray, n_gold: int) -> Callable[[int], tuple[str, int]]:
@@ -920,8 +942,9 @@ def _array(values: Any, role: str, where: str) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise InputError("expected a sequence of labels, found a single string", f"{where}: {role}")
     if isinstance(values, Iterable) and not isinstance(values, Mapping):
+        listed = values if isinstance(values, Sequence) else list(values)
         try:
-            return np.asarray(values if isinstance(values, Sequence) else list(values))
+            return _exact(np.asarray(listed), listed)
         except ValueError:  # ragged nested lists
             raise InputError(
                 "expected one label per instance, found nested lists of different lengths", f"{where}: {role}"
