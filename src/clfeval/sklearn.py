@@ -533,13 +533,13 @@ def _labels_1d(values: Any, role: str) -> np.ndarray:
 
 
 def _classes_and_rest(classes: np.ndarray, gold: np.ndarray, pred: np.ndarray) -> list[Any]:
-    """The estimator's classes, named as the fold's labels of equal value are, then (sorted) every label of the fold
-    outside them.
+    """The estimator's classes, then (sorted) every label of the fold that equals none of them.
 
     An estimator may hold its classes in another type than ``y``: fitted on a pandas ``Int64`` Series, ``classes_``
-    is float (``0.0``, ``1.0``) while the fold's labels are the integers ``0``, ``1``. Named by ``str``, they would
-    be four labels, two of them never seen, and halve every macro score; a class equal to a fold's label takes its
-    name, and integral float classes of integer labels are integers.
+    is float (``0.0``, ``1.0``) while the fold's labels are the integers ``0``, ``1``. Such a label is its class, not
+    one of the rest (Python's equality: ``1 == 1.0``), and the scorer names the class as the data names it
+    (:func:`~clfeval.score.scorer.declared_names`), so the fold has two labels, not four that halve every macro
+    score.
     """
     seen: list[Any] = []
     for values in (gold, pred):
@@ -548,13 +548,6 @@ def _classes_and_rest(classes: np.ndarray, gold: np.ndarray, pred: np.ndarray) -
         except TypeError:  # labels of mixed types do not sort: one hash per instance
             seen.extend(dict.fromkeys(values.tolist()))
     listed = classes.tolist()
-    integers = seen and all(isinstance(v, int) and not isinstance(v, bool) for v in seen)
-    if integers and all(isinstance(c, float) and c.is_integer() for c in listed):
-        listed = [int(c) for c in listed]
-    by_value: dict[Any, Any] = {}
-    for v in seen:
-        by_value.setdefault(v, v)  # Python's equality: 1 == 1.0
-    listed = [by_value.get(c, c) for c in listed]
     known, equal = {str(c) for c in listed}, set(listed)
     rest = {str(v): v for v in seen if str(v) not in known and v not in equal}  # pred 1.0 is gold's class 1
     return [*listed, *(rest[name] for name in sorted(rest))]
