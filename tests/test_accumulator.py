@@ -353,6 +353,11 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     ]:
         assert counted((g, p)).labels == clfeval.score(g, p).labels  # named at first sight, gold before pred
     assert counted((np.array([-3, 2**62]), np.array([2**62, -3]))).score().accuracy == 0.0
+    # the documented limit (docs/integrations.md): a list is read as a numpy array first, so [1, 2.5] is floats
+    assert counted(([1, 2.5], [1, 1])).labels == ("1.0", "2.5") and clfeval.score([1, 2.5], [1, 1]).labels == (
+        "1",
+        "2.5",
+    )
 
     flags = [True, True, False, True, False], [True, False, False, True, True]
     mixed = counted(
