@@ -62,7 +62,7 @@ import clfeval
 from clfeval.count.paired import PairedCounts
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.significance import mcnemar, paired_bootstrap, randomization_test
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.statistics import ScoreFunction
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parent / "docs" / "calibration.md"

@@ -197,7 +197,7 @@ def time_clfeval(case: str, data: tuple[np.ndarray, np.ndarray, np.ndarray], rep
     import clfeval
     from clfeval.infer.arrangement import Arrangements
     from clfeval.infer.significance import randomization_test
-    from clfeval.score.statistics import ScoreFunction
+    from clfeval.scoring.statistics import ScoreFunction
 
     gold, a, b = data
     best: Clf | None = None

@@ -27,7 +27,7 @@ from clfeval.infer.delta import block_delta_variances, delta_variances
 from clfeval.infer.intervals import block_units, with_intervals
 from clfeval.infer.significance import mcnemar, sign_test
 from clfeval.infer.units import signatures, weighted_rows
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.statistics import ScoreFunction
 from tests.conftest import cli_error, cli_json, run_cli
 
 LABELS = ("L0", "L1", "L2", "L3")

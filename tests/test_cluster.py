@@ -26,10 +26,10 @@ import polars as pl  # noqa: E402
 
 from clfeval.count.confusion import ConfusionCounts  # noqa: E402
 from clfeval.errors import InputError, OptionError  # noqa: E402
-from clfeval.read.cluster import DASK_HINT, cluster_cells, frame_cells  # noqa: E402
-from clfeval.read.files import _to_counts, count_file  # noqa: E402
-from clfeval.read.formats import TableOptions  # noqa: E402
-from clfeval.read.reader import Cells, read_cells  # noqa: E402
+from clfeval.inputs.cluster import DASK_HINT, cluster_cells, frame_cells  # noqa: E402
+from clfeval.inputs.embedded import Cells, read_cells  # noqa: E402
+from clfeval.inputs.formats import TableOptions  # noqa: E402
+from clfeval.inputs.layouts import _to_counts, count_file  # noqa: E402
 
 N_ROWS = 2400
 N_PARTS = 4

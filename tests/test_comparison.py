@@ -12,8 +12,8 @@ import clfeval
 from clfeval.count.joint import JointCounts
 from clfeval.errors import OptionError
 from clfeval.infer.multiplicity import holm
-from clfeval.read.arrays import count_systems
-from clfeval.score.metrics import metric_key, metric_name
+from clfeval.inputs.arrays import count_systems
+from clfeval.scoring.metrics import metric_key, metric_name
 
 
 def _noisy(rng: np.random.Generator, gold: np.ndarray, k: int, accuracy: float) -> np.ndarray:

@@ -73,14 +73,14 @@ def test_a_command_imports_what_it_runs_and_not_the_other_commands(tmp_path: Pat
         "clfeval.infer.crossvalidation",
         "clfeval.inverse.audit",
         "clfeval.inverse.conversion",
-        "clfeval.score.finagle",
+        "clfeval.scoring.finagle",
         "clfeval.report.page",
         "clfeval.render.html",
         "clfeval.render.plot",
     }
     for fmt in ("json", "text"):
         loaded = _modules_after(tmp_path, "score", "tiny.tsv", "--format", fmt, "-o", f"out.{fmt}")
-        assert "clfeval.score.scorer" in loaded and not loaded & (others | {"clfeval.infer.intervals"}), loaded
+        assert "clfeval.scoring.computation" in loaded and not loaded & (others | {"clfeval.infer.intervals"}), loaded
     assert "clfeval.infer.intervals" in _modules_after(tmp_path, "score", "tiny.tsv", "--ci", "delta", "-o", "ci.txt")
     assert "clfeval.report.page" in _modules_after(tmp_path, "score", "tiny.tsv", "--format", "html", "-o", "r.html")
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")

@@ -15,8 +15,8 @@ import clfeval
 from clfeval.count import LabelCounts
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.errors import OptionError
-from clfeval.score import average_measures, per_label_measures, precision_factor, precision_shift, recall_shift
-from clfeval.score.finagle import calibrate, finagle_counts
+from clfeval.scoring import average_measures, per_label_measures, precision_factor, precision_shift, recall_shift
+from clfeval.scoring.finagle import calibrate, finagle_counts
 from tests.conftest import run_cli
 
 # ---------------------------------------------------------------- reference: recompute the average with fractions

@@ -24,7 +24,7 @@ from clfeval.infer.bootstrap import (
 )
 from clfeval.infer.delta import delta_variances, takahashi_variances, type_delta_variances
 from clfeval.infer.proportion import wilson_interval
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.statistics import ScoreFunction
 
 #: Takahashi et al. Table 1 (rows predicted, columns true); both reconstructions of DESIGN §5.
 TAKAHASHI_TABLES = ([[2, 3, 1], [4, 70, 3], [1, 1, 15]], [[2, 2, 2], [5, 70, 2], [0, 2, 15]])

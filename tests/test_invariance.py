@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import clfeval
 from clfeval import AVERAGES
 from clfeval.count import ConfusionCounts, LabelSetCounts
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.statistics import ScoreFunction
 
 LABELS = ["a", "b", "c", "d"]
 pairs = st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=2, max_size=50)
@@ -38,8 +38,8 @@ def _all_values(result, rename: dict | None = None) -> dict:
 
 
 def test_all_values_covers_every_registry_entry() -> None:
-    from clfeval.score.averages import AVERAGED
-    from clfeval.score.measures import MEASURES
+    from clfeval.scoring.averages import AVERAGED
+    from clfeval.scoring.measures import MEASURES
 
     keys = set(_all_values(clfeval.score(["a", "b"], ["a", "a"])))
     for m in MEASURES.values():
@@ -147,8 +147,8 @@ def test_every_interval_holds_its_estimate(case, method) -> None:
 def test_compare_is_antisymmetric_for_every_metric(data) -> None:
     """compare(A, B) = −compare(B, A): the difference changes sign, the two-sided p-value stays (exactly when every
     arrangement is weighed; within Monte Carlo error otherwise, each order drawing its own stream)."""
-    from clfeval.score.averages import AVERAGED
-    from clfeval.score.measures import MEASURES
+    from clfeval.scoring.averages import AVERAGED
+    from clfeval.scoring.measures import MEASURES
 
     gold, a, b = ([t[i] for t in data] for i in range(3))
     metrics = [f"macro.{'f1' if m == 'f' else m}" for m in AVERAGED] + [

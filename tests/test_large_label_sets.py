@@ -257,7 +257,7 @@ def test_the_delta_method_evaluates_the_scores_a_fixed_number_of_times(monkeypat
     """20,000 labels and about 45,000 distinct pairs: the delta method evaluates the scores on a number of rows that
     does not grow with the pairs (the type-by-type reference would take 4 per pair), and its per-label variances are
     the multinomial delta method's on each label's 2×2 table: Var(P̂) = P(1 − P)/(N·q), q the share predicted λ."""
-    from clfeval.score.statistics import ScoreFunction
+    from clfeval.scoring.statistics import ScoreFunction
 
     gold, pred = _data(20_000, 60_000, seed=4)
     result = clfeval.score([f"l{x}" for x in gold], [f"l{x}" for x in pred])
@@ -301,7 +301,7 @@ def test_json_stays_valid_when_a_label_holds_the_entry_separator() -> None:
     assert json.loads(result.to_json(indent=None)) == parsed
     # the reasons are keyed by JSON Pointer, each label escaped (RFC 6901: ~ as ~0, / as ~1)
     slashed = clfeval.score(["x/y~z", "b", "b"], ["b", "b", "b"], ci="delta")  # x/y~z never predicted
-    from clfeval.score.result import json_pointer
+    from clfeval.scoring.scores import json_pointer
 
     expected = {json_pointer(k, "f1"): v for k, v in slashed.intervals.not_estimable.items()}
     assert json.loads(slashed.to_json())["ci"]["not_estimable"] == expected

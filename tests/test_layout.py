@@ -40,8 +40,8 @@ def test_every_result_names_its_report_formats_and_figures() -> None:
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.inverse.audit import Audit
     from clfeval.inverse.conversion import Conversion, LabelConversion
-    from clfeval.results import Result
-    from clfeval.score.finagle import Finagle
+    from clfeval.result import Result
+    from clfeval.scoring.finagle import Finagle
 
     for cls in (clfeval.Scores, Comparison, CrossValidation, Conversion, LabelConversion, Audit, Finagle):
         assert issubclass(cls, Result) and cls.kind != "result" and cls.report_builder

@@ -28,7 +28,7 @@ from sklearn.preprocessing import MultiLabelBinarizer
 
 import clfeval
 from clfeval.errors import OptionError
-from clfeval.score.measures import MEASURES, averaged_measures, label_measures
+from clfeval.scoring.measures import MEASURES, averaged_measures, label_measures
 
 LABELS = ["a", "b", "c", "d", "e"]
 labels = st.sampled_from(LABELS)

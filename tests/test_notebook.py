@@ -16,7 +16,7 @@ import pytest
 
 import clfeval
 from clfeval.render.notebook import MAX_PAIRS, MAX_ROWS, WIDTH, WRAPPER, compact_text, fragment
-from clfeval.results import Result
+from clfeval.result import Result
 
 ROOT = Path(__file__).resolve().parents[1]
 NASTY = '<b>&"x'

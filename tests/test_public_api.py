@@ -126,7 +126,7 @@ def test_registries_have_definitions() -> None:
 
 def test_docstring_references_to_clfeval_resolve() -> None:
     """Every :data:/:func:/:class:/:mod: reference to ``clfeval.…`` in the sources names something that exists
-    (score/result.py once documented a ``clfeval.RENDERERS`` that did not)."""
+    (scoring/scores.py once documented a ``clfeval.RENDERERS`` that did not)."""
     import importlib
     import re
     from pathlib import Path
@@ -162,7 +162,7 @@ def test_a_warning_raised_in_clfeval_code_fails_the_suite() -> None:
 
     with pytest.raises(RuntimeWarning):
         warnings.warn_explicit(
-            "overflow encountered in scalar add", RuntimeWarning, "averages.py", 1, module="clfeval.score.averages"
+            "overflow encountered in scalar add", RuntimeWarning, "averages.py", 1, module="clfeval.scoring.averages"
         )
     with warnings.catch_warnings(record=True):
         warnings.warn_explicit("a single label", UserWarning, "_classification.py", 1, module="sklearn.metrics")
@@ -197,7 +197,7 @@ def test_each_task_takes_arrays_counts_and_what_a_reader_returned(tmp_path) -> N
         clfeval.score(counted, pred)
 
 
-@pytest.mark.parametrize("package", ["count", "infer", "inverse", "read", "report", "score"])
+@pytest.mark.parametrize("package", ["count", "infer", "inputs", "inverse", "report", "scoring"])
 def test_every_name_of_a_lazy_package_resolves(package: str) -> None:
     """The subpackages load their names on first use (clfeval/_lazy.py): each of ``__all__`` is found, is listed by
     ``dir``, and an unknown name is an AttributeError, not an import of something else."""

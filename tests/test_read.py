@@ -665,7 +665,7 @@ def test_a_parquet_file_changed_while_it_is_read_is_an_error_not_a_panic(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
     """A Parquet file cut short under polars made it panic (a traceback, exit 1)."""
-    from clfeval.read import typed
+    from clfeval.inputs import typed
 
     monkeypatch.setattr(typed, "_PARQUET_ROWS", 1000)  # several slices, so the file changes between two of them
     path = tmp_path / "big.parquet"

@@ -9,7 +9,7 @@ import pytest
 
 import clfeval
 from clfeval.count import LabelCounts
-from clfeval.score import average_measures, per_label_measures
+from clfeval.scoring import average_measures, per_label_measures
 from tests.conftest import DATA
 
 _METRIC = {"precision": "precision", "recall": "recall", "f1": "f"}

@@ -14,7 +14,7 @@ from clfeval.count.paired import PairedCounts
 from clfeval.infer.arrangement import Arrangements, binomial_half
 from clfeval.infer.binomial import binomial_half_cdf, two_sided_binomial_half
 from clfeval.infer.significance import mcnemar, paired_bootstrap, randomization_test
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.statistics import ScoreFunction
 
 KEY = ("averages", "macro", "f")
 

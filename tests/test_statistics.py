@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.score import cells as cells_module
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring import cells as cells_module
+from clfeval.scoring.statistics import ScoreFunction
 
 
 def _single(rng: np.random.Generator, trial: int) -> clfeval.Scores:
@@ -125,7 +125,7 @@ def test_sparse_and_dense_maps_agree(monkeypatch) -> None:
 
 def test_types_of_compare_style_arrangements_may_repeat() -> None:
     """A list of types may name the same (gold, pred) pair twice; each keeps its own weight."""
-    from clfeval.score.cells import CellTypes
+    from clfeval.scoring.cells import CellTypes
 
     cells = CellTypes.multi_label([(("A",), ("A",)), (("A",), ("B",)), (("A",), ("A",))], ("A", "B"))
     sums = cells.sums(np.array([[1.0, 2.0, 3.0]]))[0]
@@ -143,7 +143,7 @@ def test_types_of_compare_style_arrangements_may_repeat() -> None:
 def test_observed_sums_equal_the_maps_sums_of_the_observed_weights() -> None:
     """The point estimate reads the sums straight from the matrix; resampling reads them through the map: the
     same numbers, labels outside the label set and never-seen labels of it included."""
-    from clfeval.score.cells import CellTypes
+    from clfeval.scoring.cells import CellTypes
 
     rng = np.random.default_rng(4)
     for label_set in (("0", "1", "2", "3", "4"), ("3", "1"), ("1", "9", "0")):

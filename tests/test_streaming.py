@@ -17,11 +17,11 @@ import pytest
 
 import clfeval
 from clfeval.errors import InputError, OptionError
+from clfeval.inputs import typed
+from clfeval.inputs.chunks import expand_paths, line_chunks
+from clfeval.inputs.embedded import Cells, read_cells
+from clfeval.inputs.pairing import read_cells_in_line_order
 from clfeval.progress import ReadingBar
-from clfeval.read import typed
-from clfeval.read.chunks import expand_paths, line_chunks
-from clfeval.read.pairing import read_cells_in_line_order
-from clfeval.read.reader import Cells, read_cells
 from tests.conftest import run_cli
 
 
@@ -258,7 +258,7 @@ def test_hashing_whole_lines_reads_as_parsing_fields(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """The whole-line path (distinct lines grouped, then split) gives what the field parser gives, or steps aside."""
-    from clfeval.read import delimited
+    from clfeval.inputs import delimited
 
     path = tmp_path / name
     path.write_bytes(WHOLE_LINE_FILES[name].encode("utf-8"))

@@ -95,7 +95,7 @@ def test_signature_records_what_decides_the_numbers() -> None:
     declared = clfeval.score(
         GOLD, PRED, scoring=clfeval.Scoring(labels=["a", "b", "c", "d"], beta=0.5, zero_division="nan")
     )
-    digest = clfeval.results.signature_digest(["a", "b", "c", "d"])
+    digest = clfeval.result.signature_digest(["a", "b", "c", "d"])
     assert f"labels:given(4,#{digest})|beta:0.5|zero:nan,include" in declared.signature
     multi = clfeval.score([["a"], ["a", "b"]], [["a"], ["b"]], multilabel=clfeval.MultiLabel(duplicates="collapse"))
     assert "task:multi-label" in multi.signature and "duplicates:collapse|empty:ignore" in multi.signature
@@ -108,7 +108,7 @@ def test_two_runs_with_different_numbers_never_share_a_signature() -> None:
     confidence level beyond six digits, compare's baseline (Holm adjusts over fewer pairs) and exact-enumeration
     limit. An outside check found each of these giving different numbers under one signature."""
 
-    def differ(a: clfeval.results.Result, b: clfeval.results.Result, numbers: tuple[float, float]) -> None:
+    def differ(a: clfeval.result.Result, b: clfeval.result.Result, numbers: tuple[float, float]) -> None:
         assert numbers[0] != numbers[1]  # the premise: the options move a number
         assert a.signature != b.signature
 

@@ -6,17 +6,15 @@
 0.6666666666666666
 
 The names below load on first use (PEP 562), so ``import clfeval`` and the command's start-up import only
-what a call needs. The functions ``clfeval.score`` and ``clfeval.read`` keep their names over the subpackages
-``clfeval.score`` and ``clfeval.read``: import a module of those as ``from clfeval.read import typed`` (the
-form ``import clfeval.read.typed as typed`` finds the function first).
+what a call needs; type checkers see each name's own type through the imports under ``TYPE_CHECKING``. The
+subpackages are named apart from the functions (``clfeval.inputs`` reads, ``clfeval.scoring`` scores), so
+``import clfeval.inputs.typed`` and ``clfeval.score`` both mean what they say.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval._version import __version__ as __version__  # re-exported (in __all__)
 
@@ -34,11 +32,11 @@ _HOMES: dict[str, str] = {
             "read_matrix",
             "save_counts",
         ],
-        "clfeval.read.inputs",
+        "clfeval.inputs.readers",
     ),
-    **dict.fromkeys(["Reading", "Training"], "clfeval.read.reading"),
+    **dict.fromkeys(["Reading", "Training"], "clfeval.inputs.options"),
     "MultiLabel": "clfeval.count.labelsets",
-    "Scoring": "clfeval.score.scoring",
+    "Scoring": "clfeval.scoring.options",
     "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
     **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
@@ -55,7 +53,7 @@ _HOMES: dict[str, str] = {
         "clfeval.count",
     ),
     **dict.fromkeys(["ClfevalError", "ClfevalWarning", "InputError", "MatrixError", "OptionError"], "clfeval.errors"),
-    **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems"], "clfeval.read"),
+    **dict.fromkeys(["ENGINES", "FORMATS", "count_label_sets", "count_labels", "count_systems"], "clfeval.inputs"),
     **dict.fromkeys(["Audit", "Conversion", "LabelConversion", "convert", "convert_labels"], "clfeval.inverse"),
     "audit": "clfeval.inverse.audit",
     **dict.fromkeys(
@@ -73,9 +71,9 @@ _HOMES: dict[str, str] = {
             "precision_shift",
             "recall_shift",
         ],
-        "clfeval.score",
+        "clfeval.scoring",
     ),
-    "Finagle": "clfeval.score.finagle",
+    "Finagle": "clfeval.scoring.finagle",
     "Accumulator": "clfeval.accumulator",
 }
 
@@ -84,20 +82,6 @@ _HOMES: dict[str, str] = {
 _MODULES = frozenset({"hf", "mlflow", "sklearn"})
 
 __all__ = sorted([*_HOMES, "__version__"])
-
-
-class _Surface(types.ModuleType):
-    """The package module: the import system binds each imported subpackage to its parent, and the subpackage
-    ``clfeval.score`` must not take the place of the function ``clfeval.score`` (code imports the subpackage's
-    modules by their full names, never as an attribute of ``clfeval``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Surface
 
 
 def __getattr__(name: str) -> Any:

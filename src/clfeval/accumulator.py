@@ -29,13 +29,13 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import EXACT_FLOAT, first_spelling, is_missing, is_number, number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.read.arrays import exact_int64
+from clfeval.inputs.arrays import exact_int64
 
 if TYPE_CHECKING:
     from clfeval.infer.methods import CI
-    from clfeval.read.inputs import Counted
-    from clfeval.score.result import Scores
-    from clfeval.score.scoring import Scoring
+    from clfeval.inputs.readers import Counted
+    from clfeval.scoring.options import Scoring
+    from clfeval.scoring.scores import Scores
 
 __all__ = ["TASKS", "Accumulator"]
 
@@ -514,7 +514,7 @@ class Accumulator:
         if g_matrix:
             pairs = self._indicator_pairs(gold, pred, where)
         else:
-            from clfeval.read.arrays import count_label_sets, to_sequence
+            from clfeval.inputs.arrays import count_label_sets, to_sequence
 
             g_seq, p_seq = to_sequence(gold, f"{where}: gold"), to_sequence(pred, f"{where}: pred")
             if len(g_seq) != len(p_seq):
@@ -726,7 +726,7 @@ class Accumulator:
 
     def counted(self) -> Counted:
         """The counts with their provenance (what :func:`clfeval.score` and :func:`clfeval.save_counts` take)."""
-        from clfeval.read.inputs import Counted
+        from clfeval.inputs.readers import Counted
 
         options: dict[str, Any] = {"labels": self._origin}
         stated = self.scoring_labels()
@@ -764,7 +764,7 @@ class Accumulator:
             If nothing has been counted yet.
         """
         from clfeval.api import score
-        from clfeval.score.scoring import Scoring
+        from clfeval.scoring.options import Scoring
 
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
@@ -776,7 +776,7 @@ class Accumulator:
 
     def save(self, path: str | Path) -> None:
         """Write the counts as a count file (:func:`clfeval.save_counts`), the declared labels in its ``options``."""
-        from clfeval.read.inputs import save_counts
+        from clfeval.inputs.readers import save_counts
 
         save_counts(self.counted(), str(path))
 
@@ -789,7 +789,7 @@ class Accumulator:
         InputError
             If the file is missing, not a count file, or holds the counts of several systems.
         """
-        from clfeval.read.files import count_document, counts_from_dict, number_labels, stated_labels
+        from clfeval.inputs.layouts import count_document, counts_from_dict, number_labels, stated_labels
 
         source = str(path)
         doc = count_document(source)

@@ -34,7 +34,7 @@ from clfeval.count.labelsets import LabelSetCounts, MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
-from clfeval.read.arrays import (
+from clfeval.inputs.arrays import (
     count_in_blocks,
     count_label_sets,
     count_labels,
@@ -42,19 +42,19 @@ from clfeval.read.arrays import (
     systems_of,
     to_sequence,
 )
-from clfeval.read.inputs import Counted, check_count_kind, fold_names
-from clfeval.read.reading import Reading, Training
-from clfeval.score import scorer
-from clfeval.score.measures import label_measures
-from clfeval.score.ratios import f_key
-from clfeval.score.result import Scores
-from clfeval.score.scoring import Scoring
+from clfeval.inputs.options import Reading, Training
+from clfeval.inputs.readers import Counted, check_count_kind, fold_names
+from clfeval.scoring import computation
+from clfeval.scoring.measures import label_measures
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import f_key
+from clfeval.scoring.scores import Scores
 
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.inverse.audit import Audit
-    from clfeval.score.finagle import Finagle
+    from clfeval.scoring.finagle import Finagle
 
 __all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score"]
 
@@ -198,7 +198,7 @@ def score(
             f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(counted.counts).__name__}"
         )
     resolved, provenance = _scoring(chosen, counted)
-    result = scorer.score_counts(counted.counts, resolved, **provenance)
+    result = computation.score_counts(counted.counts, resolved, **provenance)
     if interval is None:
         return result
     from clfeval.infer.intervals import with_intervals
@@ -231,7 +231,7 @@ def check_metrics(
         raise OptionError(f"{test.title} compares accuracy only: use --metric accuracy (or another --test)")
     if multilabel is None:
         return
-    from clfeval.score.metrics import metric_key
+    from clfeval.scoring.metrics import metric_key
 
     task = "multi-label" if multilabel else "single-label"
     measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
@@ -540,7 +540,7 @@ def finagle(
     and UPPER (every wrong prediction changed to the target). ``confidence`` holds distances when
     ``lower_is_more_confident`` (TiMBL's ``+v di``; default: as :func:`clfeval.read_confidences` read them,
     else no). ``gold`` may instead be what :func:`clfeval.read_confidences` returned. ``scoring`` as in
-    :func:`score`; see :mod:`clfeval.score.finagle`.
+    :func:`score`; see :mod:`clfeval.scoring.finagle`.
 
     Examples
     --------
@@ -551,7 +551,7 @@ def finagle(
     >>> [(round(s.averages["macro"]["precision"], 4), s.accuracy) for s in r.scenarios.values()]
     [(0.8333, 0.8571428571428571), (0.9333, 0.8571428571428571), (0.9333, 0.8571428571428571)]
     """
-    from clfeval.score.finagle import check_rule, finagle_counts
+    from clfeval.scoring.finagle import check_rule, finagle_counts
 
     check_rule(threshold, expected_accuracy, bins)
     chosen = Scoring.of(scoring)

@@ -25,12 +25,12 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, LabelSet
 from clfeval.errors import ClfevalError, InputError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.methods import CI, cost_note
-from clfeval.output import write_text
-from clfeval.progress import ProgressBar, ReadingBar
-from clfeval.read.columns import parse_column
-from clfeval.read.engine import ENGINES
-from clfeval.read.formats import FORMATS
-from clfeval.read.inputs import (
+from clfeval.inputs.columns import parse_column
+from clfeval.inputs.engine import ENGINES
+from clfeval.inputs.formats import FORMATS
+from clfeval.inputs.matrix import MATRIX_ORIENTATIONS
+from clfeval.inputs.options import Reading, Training
+from clfeval.inputs.readers import (
     Counted,
     check_count_kind,
     load_counts,
@@ -40,13 +40,13 @@ from clfeval.read.inputs import (
     read_matrix,
     system_names_of,
 )
-from clfeval.read.matrix import MATRIX_ORIENTATIONS
-from clfeval.read.reading import Reading, Training
-from clfeval.read.text import read_text
+from clfeval.inputs.text import read_text
+from clfeval.output import write_text
+from clfeval.progress import ProgressBar, ReadingBar
 from clfeval.render import RENDERERS, check_render_options
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.ratios import UNDEFINED_POLICIES
-from clfeval.score.scoring import Scoring
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import UNDEFINED_POLICIES
 
 __all__ = ["main"]
 
@@ -672,7 +672,7 @@ def _add_finagle(sub: Any) -> None:
 
 
 def _run_finagle(args: argparse.Namespace) -> str:
-    from clfeval.score.finagle import check_rule
+    from clfeval.scoring.finagle import check_rule
 
     check_rule(args.threshold, args.expected_accuracy, args.bins)  # before a byte is read
     scoring = _scoring(args)

@@ -212,7 +212,7 @@ def _computed(
     from clfeval.accumulator import Accumulator
     from clfeval.api import score
     from clfeval.count.confusion import ConfusionCounts
-    from clfeval.score.scoring import Scoring
+    from clfeval.scoring.options import Scoring
 
     _check_threshold(threshold)
     p, r = _array(predictions, "predictions"), _array(references, "references")
@@ -248,8 +248,8 @@ def _computed(
     result = score(counts, scoring=_declared(chosen, names), ci=ci)
     if metrics is None:
         return result.flat(sep), result.warnings
-    from clfeval.score.metrics import metric_key
-    from clfeval.score.statistics import ScoreFunction
+    from clfeval.scoring.metrics import metric_key
+    from clfeval.scoring.statistics import ScoreFunction
 
     out: dict[str, float] = {}
     bearing: set[str] = set()
@@ -285,7 +285,7 @@ def compute_metrics(
     (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
     checked here, once, before any evaluation runs (metric names with β, and a per-label metric's label when the
     labels are given). The scores' warnings are issued as :class:`~clfeval.ClfevalWarning`, as :func:`compute`'s."""
-    from clfeval.score.scoring import Scoring
+    from clfeval.scoring.options import Scoring
 
     options: dict[str, Any] = {
         "metrics": metrics, "labels": labels, "id2label": id2label, "multilabel": multilabel, "threshold": threshold,
@@ -299,7 +299,7 @@ def compute_metrics(
     CI.of(ci)  # an unknown method fails here, not after the first evaluation
     if metrics is not None:
         from clfeval.api import check_metrics
-        from clfeval.score.metrics import metric_key
+        from clfeval.scoring.metrics import metric_key
 
         check_metrics(metrics, multilabel=multilabel, beta=chosen.beta)
         if names is not None:  # a per-label metric's label is known now too

@@ -19,11 +19,11 @@ import tempfile
 from pathlib import Path
 
 from clfeval.errors import OptionError
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["MAX_NAME", "SIGNATURE_TAG", "log", "metric_names"]
 
-#: The run tag that holds the result's :attr:`~clfeval.results.Result.signature`.
+#: The run tag that holds the result's :attr:`~clfeval.result.Result.signature`.
 SIGNATURE_TAG = "clfeval.signature"
 
 #: What MLflow's stores accept in a metric name (alphanumerics, ``_ - . / :`` and space); anything else becomes ``_``.
@@ -56,7 +56,7 @@ def log(
     step: int | None = None,
 ) -> str:
     """Log ``result`` to the active MLflow run (or to a new one, ended after): its scores as metrics
-    (:meth:`~clfeval.results.Result.flat`, names joined by ``sep``, each after ``prefix``), its signature as the
+    (:meth:`~clfeval.result.Result.flat`, names joined by ``sep``, each after ``prefix``), its signature as the
     tag ``clfeval.signature``, and as artifacts under ``artifact_path``: ``result.json`` (the versioned JSON
     contract), ``report.html`` (for results with a page: score, compare, cv), ``report.txt`` and, where the result has
     one (a score), ``confusion_matrix.csv`` (one row per non-zero cell: gold, pred, count).

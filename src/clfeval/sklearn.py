@@ -44,11 +44,11 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
 from clfeval.errors import InputError, OptionError, warn_each
-from clfeval.read.arrays import count_labels
-from clfeval.score.metrics import higher_is_better, metric_key
-from clfeval.score.ratios import f_key
-from clfeval.score.result import Key, Scores
-from clfeval.score.scoring import Scoring
+from clfeval.inputs.arrays import count_labels
+from clfeval.scoring.metrics import higher_is_better, metric_key
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import f_key
+from clfeval.scoring.scores import Key, Scores
 
 if TYPE_CHECKING:
     from clfeval.infer.crossvalidation import CrossValidation
@@ -194,7 +194,7 @@ class Scorer:
 
     @staticmethod
     def _value_at(scores: Scores, key: Key) -> float:
-        from clfeval.score.statistics import ScoreFunction
+        from clfeval.scoring.statistics import ScoreFunction
 
         return ScoreFunction.value_of(scores, key)
 
@@ -469,7 +469,7 @@ def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[An
     check_metrics(metric, multilabel=multilabel, beta=beta)
     if not metric.startswith("per_label."):
         return metric_key(metric, labels=(), task=task, beta=beta)
-    from clfeval.score.measures import label_measures
+    from clfeval.scoring.measures import label_measures
 
     measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
     measure = max((m for m in measures if metric.endswith("." + m)), key=len)
@@ -491,7 +491,7 @@ def _refuse_outside(result: Scores) -> None:
     and leave a score (0 for a set that matches nothing) that looks like a result."""
     if result.label_source != "given":
         return
-    from clfeval.score.scorer import seen_labels
+    from clfeval.scoring.computation import seen_labels
 
     gold, pred = seen_labels(result.counts)
     outside = sorted((gold | pred) - set(result.labels))
@@ -538,7 +538,7 @@ def _classes_and_rest(classes: np.ndarray, gold: np.ndarray, pred: np.ndarray) -
     An estimator may hold its classes in another type than ``y``: fitted on a pandas ``Int64`` Series, ``classes_``
     is float (``0.0``, ``1.0``) while the fold's labels are the integers ``0``, ``1``. Such a label is its class, not
     one of the rest (Python's equality: ``1 == 1.0``), and the scorer names the class as the data names it
-    (:func:`~clfeval.score.scorer.declared_names`), so the fold has two labels, not four that halve every macro
+    (:func:`~clfeval.scoring.computation.declared_names`), so the fold has two labels, not four that halve every macro
     score.
     """
     seen: list[Any] = []

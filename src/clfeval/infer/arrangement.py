@@ -3,7 +3,7 @@
 A paired comparison is summarised by the unique (gold, prediction A, prediction B) triples t with
 counts c_t. Swapping the two predictions of s_t instances of triple t moves s_t instances of A from
 cell (gold, a_t) to (gold, b_t) and the same number of B the other way. So with the sums M of the
-cell types (see :class:`clfeval.score.cells.CellTypes`), system A's sums after swaps s are
+cell types (see :class:`clfeval.scoring.cells.CellTypes`), system A's sums after swaps s are
 ``base_A + s @ Δ`` and B's are ``base_B − s @ Δ``, with Δ = M(gold, b) − M(gold, a) over the triples
 where the systems differ: one matrix product per batch of rounds, whatever N is.
 """
@@ -20,9 +20,9 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError
 from clfeval.infer.units import BlockUnits, signatures, weighted_rows
-from clfeval.score.cells import CellTypes
-from clfeval.score.result import Key
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.cells import CellTypes
+from clfeval.scoring.scores import Key
+from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = ["Arrangements", "HalfBinomial", "SwapRows", "binomial_half"]
 

@@ -14,10 +14,10 @@ from statistics import NormalDist
 import numpy as np
 
 from clfeval.infer.units import BlockUnits
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import Tallies
-from clfeval.score.parts import Pair, linear_spread
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.measures import Tallies
+from clfeval.scoring.parts import Pair, linear_spread
+from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = [
     "bca_levels",

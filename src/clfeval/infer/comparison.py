@@ -23,12 +23,12 @@ from clfeval.errors import OptionError, unknown_name
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
 from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
-from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
-from clfeval.score.metrics import higher_is_better, metric_key, metric_path
-from clfeval.score.result import Key, Scores
-from clfeval.score.scorer import score_counts
-from clfeval.score.scoring import Scoring
-from clfeval.score.statistics import ScoreFunction
+from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
+from clfeval.scoring.computation import score_counts
+from clfeval.scoring.metrics import higher_is_better, metric_key, metric_path
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.scores import Key, Scores
+from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = [
     "Test",
@@ -238,7 +238,7 @@ class Comparison(Result):
         return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
-        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices shared by
+        """What decides these numbers (see :attr:`~clfeval.result.Result.signature`): the scoring choices shared by
         every system, the baseline when pairs are each system against it (Holm adjusts over those pairs), the test
         (alternative, rounds, seed, the exact-enumeration limit of randomization, α, Holm's adjustment, the number
         of blocks when blocks are the unit) and the difference's interval."""

@@ -22,13 +22,13 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
-from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import overall_measures
-from clfeval.score.ratios import f_key, f_title
-from clfeval.score.result import Scores
-from clfeval.score.scorer import score_counts, seen_labels
-from clfeval.score.scoring import Scoring
+from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.computation import score_counts, seen_labels
+from clfeval.scoring.measures import overall_measures
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import f_key, f_title
+from clfeval.scoring.scores import Scores
 
 __all__ = ["CV_SCHEMA", "CrossValidation", "cross_validate"]
 
@@ -165,7 +165,7 @@ class CrossValidation(Result):
         return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
-        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, the
+        """What decides these numbers (see :attr:`~clfeval.result.Result.signature`): the scoring choices, the
         number of folds and the pooled scores' interval method."""
         return [*self.pooled.scoring_parts(), ("folds", str(len(self.folds))), self.pooled.interval_part()]
 

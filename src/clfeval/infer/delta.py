@@ -3,7 +3,7 @@
 Takahashi et al.'s closed forms for micro F1, macro F1 (AF, their maF1) and macro F1 (FA, their
 maF1*), and a generic delta method that differentiates any reported score numerically and covers
 every other score. The generic one comes twice, tested against each other: :func:`delta_variances`
-differentiates each label's parts of the scores (score/parts.py) for all labels at once, in
+differentiates each label's parts of the scores (scoring/parts.py) for all labels at once, in
 O(types + labels) evaluations' worth of work; :func:`type_delta_variances` moves the weight of one
 cell type at a time and evaluates every score, O(types × labels), the plain reference.
 """
@@ -17,9 +17,9 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.infer.units import BlockUnits
-from clfeval.score.parts import Pair, linear_spread, summed
-from clfeval.score.result import Key
-from clfeval.score.statistics import ScoreFunction
+from clfeval.scoring.parts import Pair, linear_spread, summed
+from clfeval.scoring.scores import Key
+from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = ["block_delta_variances", "delta_variances", "takahashi_variances", "type_delta_variances"]
 
@@ -76,13 +76,13 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
         Var(θ̂) = Σ_u c_u d_u² − (Σ_u c_u d_u)² / n,
 
     which a shift of every d_u by the same amount leaves unchanged. A type adds M_u to the sums s
-    (:class:`~clfeval.score.cells.CellTypes`), so d_u = Σ_d M_ud ∂θ/∂s_d: the gradient of θ with
+    (:class:`~clfeval.scoring.cells.CellTypes`), so d_u = Σ_d M_ud ∂θ/∂s_d: the gradient of θ with
     respect to the D sums, read at each type's few non-zero entries. The sum N grows by one with
     every type, so its derivative is such a common shift and is left out (as is any sum every type
     adds the same amount to: the instances where a per-instance measure is defined, when it is
     defined for all).
 
-    The gradient comes from the parts (score/parts.py). Each label λ's counts x_λ = (tp, fp, fn, tn)
+    The gradient comes from the parts (scoring/parts.py). Each label λ's counts x_λ = (tp, fp, fn, tn)
     enter only λ's per-label scores and λ's parts ψ_r(x_λ) of every other score θ = Φ(R), R_r =
     Σ_λ ψ_r(x_λ); so ∂θ/∂x_λ = Σ_r ∂Φ/∂R_r · ∂ψ_r/∂x_λ. Moving one coordinate of every label at once
     (all tp by 10⁻³ of each label's tp, …) gives ∂ψ_r/∂x_λ for all λ in one evaluation, a five-point
@@ -90,7 +90,7 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
     disagreements, multi-label per-instance sums) are moved one at a time. Every denominator is a
     sum of counts with non-negative coefficients, so a step of 10⁻³ of a coordinate stays clear of
     its poles, and a coordinate that is 0 is read by no type. Linear κ's chance disagreement, a sum
-    over pairs of labels (:class:`~clfeval.score.parts.Pair`), has derivative δgᵀ(W p) + δpᵀ(W g).
+    over pairs of labels (:class:`~clfeval.scoring.parts.Pair`), has derivative δgᵀ(W p) + δpᵀ(W g).
 
     Cost: 17 evaluations of the per-label arrays, a few of every score, and a pass over the map's
     entries per averaged or overall score: O(types + labels), where :func:`type_delta_variances`

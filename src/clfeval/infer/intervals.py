@@ -17,11 +17,11 @@ from clfeval.infer.delta import block_delta_variances, delta_variances, takahash
 from clfeval.infer.methods import CI, INTERVAL_METHODS, LONG_WORK, IntervalMethod, check_interval_options, cost_note
 from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.units import BlockUnits
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import MEASURES, Setting
-from clfeval.score.result import Intervals, Key, Scores
-from clfeval.score.scorer import seen_labels
-from clfeval.score.statistics import PER_LABEL_MEASURES, ScoreFunction
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.computation import seen_labels
+from clfeval.scoring.measures import MEASURES, Setting
+from clfeval.scoring.scores import Intervals, Key, Scores
+from clfeval.scoring.statistics import PER_LABEL_MEASURES, ScoreFunction
 
 __all__ = [
     "CI",

@@ -3,7 +3,7 @@ contents are interchangeable and are counted, not listed.
 
 With instances grouped in blocks (sentences), the bootstrap draws whole blocks and randomization
 swaps whole blocks. Block j adds the sums ``S_j = Σ_t n_jt M_t`` (its cell types' rows of the map
-:class:`clfeval.score.cells.CellTypes`, times their counts), so a resample with block weights w
+:class:`clfeval.scoring.cells.CellTypes`, times their counts), so a resample with block weights w
 has sums ``w @ S`` and a swap pattern s moves A's sums by ``s @ Δ``: one matrix product per batch.
 Blocks that hold the same (type, count) entries give the same row; they are merged into one
 *unit* with a multiplicity m, so short sentences that recur cost nothing extra, and blocks of one

@@ -38,8 +38,8 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import InputError, OptionError
 from clfeval.inverse.conversion import BinaryTable, Reported, average_values, convert, reported
 from clfeval.inverse.papers import AVERAGE_ROWS, FigureTable
-from clfeval.results import TEXT_FORMATS, Result, json_safe
-from clfeval.score.ratios import f_key, f_title
+from clfeval.result import TEXT_FORMATS, Result, json_safe
+from clfeval.scoring.ratios import f_key, f_title
 
 __all__ = ["AUDIT_SCHEMA", "CANDIDATES", "Audit", "AverageAudit", "LabelAudit", "audit", "audit_table"]
 

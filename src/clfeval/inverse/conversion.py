@@ -30,8 +30,8 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.results import TEXT_FORMATS, Result, json_safe
-from clfeval.score.scorer import average_measures, per_label_measures
+from clfeval.result import TEXT_FORMATS, Result, json_safe
+from clfeval.scoring.computation import average_measures, per_label_measures
 
 __all__ = [
     "COUNT_QUANTITIES",

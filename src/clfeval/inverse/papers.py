@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clfeval.errors import InputError, OptionError
+from clfeval.inputs.text import read_text
 from clfeval.inverse.conversion import Reported, reported
-from clfeval.read.text import read_text
 
 __all__ = ["AVERAGE_ROWS", "FigureTable", "read_figure_table", "read_label_figures"]
 

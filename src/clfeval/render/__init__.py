@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from clfeval.errors import OptionError, unknown_name
 
 if TYPE_CHECKING:
-    from clfeval.results import Result
+    from clfeval.result import Result
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
 
@@ -84,8 +84,8 @@ def _kinds_with(fmt: str) -> list[str]:
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.inverse.audit import Audit
     from clfeval.inverse.conversion import Conversion
-    from clfeval.score.finagle import Finagle
-    from clfeval.score.result import Scores
+    from clfeval.scoring.finagle import Finagle
+    from clfeval.scoring.scores import Scores
 
     kinds = (Scores, Comparison, CrossValidation, Conversion, Audit, Finagle)
     return [k.kind for k in kinds if fmt in k.formats]

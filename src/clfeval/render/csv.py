@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from clfeval.report.tables import Report
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["FORMULA_STARTS", "render_csv", "report_csv", "safe_cell"]
 

@@ -21,7 +21,7 @@ from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap
 from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Page, Paragraph, Sub
 from clfeval.report.paper import Estimate
 from clfeval.report.tables import Bounds, PValue, Report, Table, format_number
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["page_parts", "render_html", "table_html"]
 
@@ -229,7 +229,7 @@ def page_parts(
     Parameters
     ----------
     result
-        The result whose figures are drawn (:meth:`~clfeval.results.Result.figures`).
+        The result whose figures are drawn (:meth:`~clfeval.result.Result.figures`).
     report, page
         Its report (with or without the matrix table) and the report's :class:`~clfeval.report.page.Page`.
     digits

@@ -1,8 +1,8 @@
-"""JSON output: a result's versioned contract (:meth:`clfeval.results.Result.to_dict`; docs/json.md)."""
+"""JSON output: a result's versioned contract (:meth:`clfeval.result.Result.to_dict`; docs/json.md)."""
 
 from __future__ import annotations
 
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["render_json"]
 

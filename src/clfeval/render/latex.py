@@ -30,7 +30,7 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.report.paper import CaptionedTable, Estimate, Subscript, sentence
 from clfeval.report.tables import Bounds, PValue, Report, format_number
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["latex_escape", "render_latex"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clfeval.report.tables import Table, format_number
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["markdown_escape", "render_markdown"]
 

@@ -1,6 +1,6 @@
 """A result in a notebook or at the prompt: a compact text repr and a self-contained HTML fragment.
 
-:meth:`clfeval.results.Result.__repr__` calls :func:`compact_text` (a few lines that fit a cell: what was scored,
+:meth:`clfeval.result.Result.__repr__` calls :func:`compact_text` (a few lines that fit a cell: what was scored,
 over which label set, and the headline scores by their explicit names) and Jupyter's ``_repr_html_`` calls
 :func:`fragment` (the HTML report's summary, figures and tables, as one ``<div>``). Both read the result's report,
 not the result: a report's tables are found by their keys (``averages``, ``overall``, ``pairs``, ``cv``), and any
@@ -21,7 +21,7 @@ from clfeval.render.text import visible
 from clfeval.report.tables import Bounds, PValue, Report, Table, format_number
 
 if TYPE_CHECKING:  # the result sits below the renderers; only its type is needed here
-    from clfeval.results import Result
+    from clfeval.result import Result
 
 __all__ = ["MAX_PAIRS", "MAX_ROWS", "WIDTH", "WRAPPER", "compact_text", "fragment"]
 
@@ -127,7 +127,7 @@ def _label_set_line(provenance: dict[str, str]) -> list[str]:
     label_set = provenance.get("label set")
     if label_set is None:
         return []
-    from clfeval.score.labelset import LABEL_SOURCES  # a registry of words, for the source's one-line meaning
+    from clfeval.scoring.labelset import LABEL_SOURCES  # a registry of words, for the source's one-line meaning
 
     meaning = LABEL_SOURCES.get(label_set.rsplit("source ", 1)[-1], "")
     line = f"label set: {label_set}" + (f" — {meaning}" if meaning else "")
@@ -223,7 +223,7 @@ def compact_text(result: Result) -> str:
     Parameters
     ----------
     result
-        Any result (:class:`~clfeval.results.Result`).
+        Any result (:class:`~clfeval.result.Result`).
 
     Returns
     -------
@@ -332,7 +332,7 @@ def fragment(result: Result, *, digits: int = _DIGITS, max_rows: int = MAX_ROWS)
     Parameters
     ----------
     result
-        Any result (:class:`~clfeval.results.Result`).
+        Any result (:class:`~clfeval.result.Result`).
     digits
         Decimals of the scores.
     max_rows

@@ -20,7 +20,7 @@ from clfeval.output import atomic_path
 from clfeval.render.svg import VIEWS, blues, cell_texts, nice_ticks, series_colours, short
 from clfeval.render.text import visible
 from clfeval.report.figures import DotPlot, HeatMap, figures_of
-from clfeval.results import Result
+from clfeval.result import Result
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType

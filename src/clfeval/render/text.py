@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from clfeval.report.tables import Report, Table, format_number
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = ["render_report_text", "render_text", "text_table", "visible"]
 

@@ -1,6 +1,6 @@
 """Reports: a presentation-neutral view of a result — titled tables and notes — for the renderers.
 
-Each kind of result names the function here that builds its report (:attr:`clfeval.results.Result.report_builder`);
+Each kind of result names the function here that builds its report (:attr:`clfeval.result.Result.report_builder`);
 :func:`report_of` asks the result, so nothing here switches on a result's type.
 """
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from clfeval.report.finagle import finagle_report
     from clfeval.report.tables import Report, Table, score_report
 
-from clfeval.results import Result
+from clfeval.result import Result
 
 __all__ = [
     "Report",

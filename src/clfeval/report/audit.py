@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clfeval.inverse.audit import CANDIDATES, Audit, Span
 from clfeval.report.tables import Report, Table
-from clfeval.score.ratios import f_title
+from clfeval.scoring.ratios import f_title
 
 __all__ = ["audit_report"]
 

@@ -10,9 +10,9 @@ from clfeval.infer.comparison import TESTS, Comparison, PairTest
 from clfeval.report.page import comparison_page
 from clfeval.report.rows import comparison_rows
 from clfeval.report.tables import Bounds, PValue, Report, Table
-from clfeval.score.averages import AVERAGES
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.metrics import higher_is_better
+from clfeval.scoring.averages import AVERAGES
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.metrics import higher_is_better
 
 __all__ = ["comparison_report"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clfeval.inverse.conversion import QUANTITIES, Conversion, LabelConversion
 from clfeval.report.tables import Report, Table
-from clfeval.score.ratios import f_title
+from clfeval.scoring.ratios import f_title
 
 __all__ = ["conversion_report", "label_conversion_report"]
 

@@ -9,9 +9,9 @@ from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.page import cv_page
 from clfeval.report.rows import cv_rows
 from clfeval.report.tables import Report, Table, measure_title, score_report
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import overall_measures
-from clfeval.score.ratios import f_title
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.measures import overall_measures
+from clfeval.scoring.ratios import f_title
 
 __all__ = ["cv_report"]
 

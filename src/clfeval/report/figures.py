@@ -17,9 +17,9 @@ from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.matrix import MAX_SHOWN_LABELS, shown_matrix
-from clfeval.results import Result
-from clfeval.score.ratios import f_title
-from clfeval.score.result import Scores
+from clfeval.result import Result
+from clfeval.scoring.ratios import f_title
+from clfeval.scoring.scores import Scores
 
 __all__ = [
     "MAX_DOT_ROWS",
@@ -412,6 +412,6 @@ def cv_figures(cv: CrossValidation) -> list[Figure]:
 
 
 def figures_of(result: Result) -> list[Figure]:
-    """The figures of a result (:meth:`clfeval.results.Result.figures`): an :class:`OptionError` for a result
+    """The figures of a result (:meth:`clfeval.result.Result.figures`): an :class:`OptionError` for a result
     without."""
     return result.figures()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from clfeval.report.tables import Report, Table, scores_notes
-from clfeval.score.finagle import SCENARIOS, Finagle
-from clfeval.score.ratios import f_title
+from clfeval.scoring.finagle import SCENARIOS, Finagle
+from clfeval.scoring.ratios import f_title
 
 __all__ = ["finagle_report"]
 

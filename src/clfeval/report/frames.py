@@ -1,5 +1,5 @@
-"""Tidy data frames of a result: named tables as columns, for :meth:`~clfeval.results.Result.to_polars` and
-:meth:`~clfeval.results.Result.to_pandas`.
+"""Tidy data frames of a result: named tables as columns, for :meth:`~clfeval.result.Result.to_polars` and
+:meth:`~clfeval.result.Result.to_pandas`.
 
 Each table is a mapping column name → values (a list or a numpy array), built when asked for; the frame libraries
 are imported by the methods that return their frames, never here. The tables and their columns (docs/integrations.md):
@@ -45,12 +45,12 @@ import numpy as np
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.report.tables import Bounds
-from clfeval.results import Result
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import label_measures, overall_measures
-from clfeval.score.metrics import metric_name
-from clfeval.score.result import Key, Scores
-from clfeval.score.statistics import ScoreFunction
+from clfeval.result import Result
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.metrics import metric_name
+from clfeval.scoring.scores import Key, Scores
+from clfeval.scoring.statistics import ScoreFunction
 
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison

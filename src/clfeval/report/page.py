@@ -17,9 +17,9 @@ from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
 from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.report.paper import Estimate, estimate_of
 from clfeval.report.tables import Bounds, PValue, average_title, measure_title, overall_rows
-from clfeval.score.averages import AVERAGED, AVERAGES
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.result import SCHEMA, Scores
+from clfeval.scoring.averages import AVERAGED, AVERAGES
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.scores import SCHEMA, Scores
 
 __all__ = [
     "Aside",

@@ -14,10 +14,10 @@ from typing import Any, NamedTuple
 
 from clfeval.infer.methods import INTERVAL_METHODS
 from clfeval.report.tables import Bounds, Table, average_title
-from clfeval.score.averages import AVERAGED
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.measures import MEASURES, label_measures
-from clfeval.score.result import Key, Scores
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.measures import MEASURES, label_measures
+from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["CaptionedTable", "Estimate", "Subscript", "estimate_of", "kind_of", "score_paper_tables", "sentence"]
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.report.matrix import nonzero_cells
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import label_measures, overall_measures
-from clfeval.score.result import Scores
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.scores import Scores
 
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
@@ -24,7 +24,7 @@ __all__ = ["comparison_rows", "cv_rows", "score_rows"]
 def cv_rows(cv: CrossValidation) -> list[list[Any]]:
     """Rows ``scope,average,measure,value``: scope ``pooled``, ``mean_of_folds``, ``sd`` or ``fold:<name>``;
     average ``overall`` holds the overall measures (accuracy, Hamming loss, micro FPR, MCC, κ …); the first row after
-    the header, scope ``signature``, holds the result's :attr:`~clfeval.results.Result.signature`."""
+    the header, scope ``signature``, holds the result's :attr:`~clfeval.result.Result.signature`."""
     rows: list[list[Any]] = []
     rows.append(["scope", "average", "measure", "value"])
     rows.append(["signature", "", "", cv.signature])
@@ -105,7 +105,7 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     With intervals, each score's row is followed by ``<measure>_ci_low`` and ``<measure>_ci_high``
     rows (empty when it has no interval; per-label precision and recall add ``_wilson_ci_``
     rows), and ``ci`` rows name the method, confidence, resamples and seed. A ``signature`` row holds the result's
-    :attr:`~clfeval.results.Result.signature`.
+    :attr:`~clfeval.result.Result.signature`.
     """
     rows: list[list[Any]] = []
     rows.append(["section", "label", "measure", "value"])

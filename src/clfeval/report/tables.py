@@ -14,11 +14,11 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
 from clfeval.report.matrix import shown_matrix, top_confusions
 from clfeval.report.rows import score_rows
-from clfeval.score.averages import AVERAGED, AVERAGES
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.measures import MEASURES, label_measures, overall_measures
-from clfeval.score.ratios import f_title
-from clfeval.score.result import Key, Scores
+from clfeval.scoring.averages import AVERAGED, AVERAGES
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
+from clfeval.scoring.ratios import f_title
+from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["Bounds", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
 

@@ -9,9 +9,9 @@ import numpy as np
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.limits import check_dense, check_total, exact_total, whole_count
 from clfeval.errors import InputError, MatrixError, OptionError, unknown_name
-from clfeval.read.chunks import check_source
-from clfeval.read.formats import TableOptions, format_of, separator_of
-from clfeval.read.lines import decode_line, lines_of, split_fields
+from clfeval.inputs.chunks import check_source
+from clfeval.inputs.formats import TableOptions, format_of, separator_of
+from clfeval.inputs.lines import decode_line, lines_of, split_fields
 
 __all__ = ["MATRIX_ORIENTATIONS", "matrix_counts"]
 

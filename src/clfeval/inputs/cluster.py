@@ -1,12 +1,12 @@
 """The Dask counting engine: label columns of many files, or of a Dask DataFrame, counted on a cluster.
 
-The embedded engine (:func:`clfeval.read.reader.read_cells`) reads files on this machine.
+The embedded engine (:func:`clfeval.inputs.embedded.read_cells`) reads files on this machine.
 This module does the same count on a `Dask <https://www.dask.org>`_ cluster, and only the small
 table of unique rows of the chosen columns ever travels. Files on a file system the workers
 share are counted one task per file, each the embedded streaming reader run on a worker (the
 fastest path: no pandas); remote paths (fsspec URLs) and Dask DataFrames are reduced partition
 by partition (a polars group-by) and the partial counts summed in a tree reduction. The result
-is the same :class:`~clfeval.read.reader.Cells` the embedded engine returns, so everything
+is the same :class:`~clfeval.inputs.embedded.Cells` the embedded engine returns, so everything
 downstream (multi-label parsing, confusion counts) is shared.
 
 Dask is an optional dependency: it is imported only when a function here is called, and its
@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.chunks import expand_paths
-from clfeval.read.columns import Column, one_role_each, resolve_column
-from clfeval.read.formats import TableOptions, format_of, separator_of
-from clfeval.read.reader import Cells, read_cells
+from clfeval.inputs.chunks import expand_paths
+from clfeval.inputs.columns import Column, one_role_each, resolve_column
+from clfeval.inputs.embedded import Cells, read_cells
+from clfeval.inputs.formats import TableOptions, format_of, separator_of
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import dask.dataframe
@@ -481,7 +481,7 @@ def cluster_cells(
 ) -> Cells:
     """Read the unique rows of ``columns`` of one or many files on a Dask cluster, with counts.
 
-    The counterpart of :func:`clfeval.read.reader.read_cells` for data that is split over many
+    The counterpart of :func:`clfeval.inputs.embedded.read_cells` for data that is split over many
     files, too big for one machine, or stored remotely: every file (or block of a file) is
     reduced to its unique rows where it is read, and the counts are summed in a tree.
 

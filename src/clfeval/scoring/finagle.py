@@ -2,7 +2,7 @@
 
 Macro-averaged precision rewards giving false positives away: a label that loses δ false
 positives gains precision, a label that receives them loses less (eq. 22, see
-:mod:`clfeval.score.shifts`). So moving every doubtful prediction onto one label raises macro
+:mod:`clfeval.scoring.shifts`). So moving every doubtful prediction onto one label raises macro
 precision without a single extra correct prediction. Three scorings of the same instances show
 how much:
 
@@ -29,10 +29,10 @@ import numpy as np
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.results import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
-from clfeval.score.result import Scores
-from clfeval.score.scorer import score_counts, seen_labels
-from clfeval.score.scoring import Scoring
+from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
+from clfeval.scoring.computation import score_counts, seen_labels
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.scores import Scores
 
 __all__ = ["FINAGLE_SCHEMA", "SCENARIOS", "CalibrationBin", "Finagle", "calibrate", "finagle_counts"]
 
@@ -189,7 +189,7 @@ class Finagle(Result):
         return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
-        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices of the
+        """What decides these numbers (see :attr:`~clfeval.result.Result.signature`): the scoring choices of the
         scenarios and the rule that chose the doubtful predictions."""
         if self.rule == "threshold" or self.expected_accuracy is None:
             rule = self.changed_where

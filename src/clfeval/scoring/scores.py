@@ -13,7 +13,7 @@ from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
 from clfeval.errors import OptionError
-from clfeval.results import (
+from clfeval.result import (
     TEXT_FORMATS,
     FlatScores,
     IntegerRows,
@@ -26,9 +26,9 @@ from clfeval.results import (
     signature_digest,
     signature_number,
 )
-from clfeval.score.averages import AVERAGED
-from clfeval.score.measures import label_measures, overall_measures
-from clfeval.score.ratios import f_key
+from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.ratios import f_key
 
 __all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer", "json_safe"]
 
@@ -320,13 +320,13 @@ class Scores(Result):
         return dict(out)
 
     def signature_parts(self) -> list[tuple[str, str]]:
-        """What decides these numbers (see :attr:`~clfeval.results.Result.signature`): the scoring choices, then the
+        """What decides these numbers (see :attr:`~clfeval.result.Result.signature`): the scoring choices, then the
         interval method."""
         return [*self.scoring_parts(), self.interval_part()]
 
     def scoring_parts(self) -> list[tuple[str, str]]:
         """The task, the label set's source and size (a declared set also its digest, as the declared labels are an
-        option: :func:`~clfeval.results.signature_digest`), β, 0/0's value and average membership, the multi-label
+        option: :func:`~clfeval.result.signature_digest`), β, 0/0's value and average membership, the multi-label
         counting options and the lfb weights' source, as signature pairs."""
         zd = self.zero_division
         size = (
@@ -421,7 +421,7 @@ class Scores(Result):
 
     def _matrix_dict(self, arrays: bool = False) -> dict[str, Any]:
         """The confusion matrix: dense up to :data:`DENSE_JSON_LABELS` labels, else its non-zero cells (``arrays``:
-        single-label cells as :class:`~clfeval.results.IntegerRows`, for :meth:`to_json`)."""
+        single-label cells as :class:`~clfeval.result.IntegerRows`, for :meth:`to_json`)."""
         confusion = self.confusion
         labels = list(confusion.labels)
         dense = len(labels) <= DENSE_JSON_LABELS

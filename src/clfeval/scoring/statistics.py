@@ -3,7 +3,7 @@
 The point estimate, the bootstrap, the jackknife, the delta method's derivatives and the
 randomization tests all need the same thing: the scores of a (re-weighted) data set. A
 :class:`ScoreFunction` gives them, from the one computation each measure has in
-:data:`clfeval.score.measures.MEASURES` and each average in :data:`clfeval.AVERAGES` (both work on
+:data:`clfeval.scoring.measures.MEASURES` and each average in :data:`clfeval.AVERAGES` (both work on
 arrays with a leading axis of count tables).
 """
 
@@ -16,12 +16,12 @@ from functools import cached_property
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
-from clfeval.score.cells import CellTypes
-from clfeval.score.measures import MEASURES, Setting, Tallies, Values, label_measures, overall_measures
-from clfeval.score.parts import Parts, Separable
-from clfeval.score.ratios import ratio
-from clfeval.score.result import Key, Scores
+from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.scoring.cells import CellTypes
+from clfeval.scoring.measures import MEASURES, Setting, Tallies, Values, label_measures, overall_measures
+from clfeval.scoring.parts import Parts, Separable
+from clfeval.scoring.ratios import ratio
+from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["Evaluation", "Group", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
 
@@ -256,7 +256,7 @@ class ScoreFunction:
     def separated(self, sums: np.ndarray) -> tuple[dict[str, np.ndarray], dict[Group, Parts]]:
         """The scores of :attr:`keys` taken apart, for the sums ``weights @ M`` (shape (B, D)): each per-label
         measure's values over the label set ((B, K)), and the per-label parts of every average and overall measure
-        (:class:`~clfeval.score.parts.Separable`), by group: ``("averages", name)`` or ``("overall", measure)``.
+        (:class:`~clfeval.scoring.parts.Separable`), by group: ``("averages", name)`` or ``("overall", measure)``.
         :meth:`combined` turns sums of the parts back into scores."""
         return self.parts_of(self.cells.tallies(np.asarray(sums, dtype=np.float64)))
 

@@ -1,6 +1,6 @@
 """The chunked reader of delimited text: whitespace-separated text, CSV and TSV.
 
-Files are read a chunk at a time (:mod:`clfeval.read.chunks`): polars parses each chunk and
+Files are read a chunk at a time (:mod:`clfeval.inputs.chunks`): polars parses each chunk and
 groups it by its label columns, and only the unique rows (gold, predicted …) with their
 counts are kept, so memory does not grow with the file and many files add up as one. When a
 chunk looks wrong (a parse error, an empty or missing cell), a line-by-line pass over that
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.chunks import Chunk, Meter, line_chunks
-from clfeval.read.columns import Column, resolve_column
-from clfeval.read.formats import TableOptions, separator_of, shown_pattern
-from clfeval.read.lines import (
+from clfeval.inputs.chunks import Chunk, Meter, line_chunks
+from clfeval.inputs.columns import Column, resolve_column
+from clfeval.inputs.formats import TableOptions, separator_of, shown_pattern
+from clfeval.inputs.lines import (
     DISTRIBUTION,
     DISTRIBUTION_RE,
     decode_line,
@@ -32,7 +32,7 @@ from clfeval.read.lines import (
     split_fields,
     strip_distribution,
 )
-from clfeval.read.tally import BLOCK_KEY, Tally, collect, unique_counts
+from clfeval.inputs.tally import BLOCK_KEY, Tally, collect, unique_counts
 
 __all__ = ["LeftOut", "delimited_column_parts", "read_delimited"]
 

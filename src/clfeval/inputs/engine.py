@@ -1,6 +1,6 @@
 """Counting engines: who reads the files and counts their label rows, this process or a Dask cluster.
 
-Every engine returns the same :class:`~clfeval.read.reader.Cells` (unique label rows with
+Every engine returns the same :class:`~clfeval.inputs.embedded.Cells` (unique label rows with
 counts); parsing label sets, scoring, intervals and tests then run here on the counts.
 """
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from clfeval.errors import OptionError, unknown_name
-from clfeval.read.chunks import ReadProgress, expand_paths
-from clfeval.read.columns import Column
-from clfeval.read.formats import TableOptions
-from clfeval.read.reader import Cells, read_cells
+from clfeval.inputs.chunks import ReadProgress, expand_paths
+from clfeval.inputs.columns import Column
+from clfeval.inputs.embedded import Cells, read_cells
+from clfeval.inputs.formats import TableOptions
 
 __all__ = ["ENGINES", "Engine"]
 
@@ -63,7 +63,7 @@ class Engine:
         """Count the unique rows of ``columns`` across ``paths`` (paths, globs; remote URLs with Dask)."""
         specs = [paths] if isinstance(paths, str) else list(paths)
         if self.name == "dask":
-            from clfeval.read.cluster import cluster_cells
+            from clfeval.inputs.cluster import cluster_cells
 
             return cluster_cells(specs, columns, roles, options, scheduler=self.scheduler, empty_ok=empty_ok)
         return read_cells(expand_paths(specs), columns, roles, options, empty_ok=empty_ok, progress=self.progress)

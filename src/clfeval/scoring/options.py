@@ -9,8 +9,8 @@ from typing import Any
 
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError, unknown_name
-from clfeval.score.labelset import LABEL_SOURCES
-from clfeval.score.ratios import UNDEFINED_POLICIES, parse_zero_division
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.ratios import UNDEFINED_POLICIES, parse_zero_division
 
 __all__ = ["Scoring"]
 
@@ -38,7 +38,7 @@ class Scoring:
         The value of a 0/0 ratio: 0 (default), 1 or ``"nan"``. Results list the labels it touched.
     undefined
         ``include`` (labels whose measure is 0/0 take part in averages with ``zero_division``) or
-        ``exclude`` (they drop out); see :data:`clfeval.score.ratios.UNDEFINED_POLICIES`.
+        ``exclude`` (they drop out); see :data:`clfeval.scoring.ratios.UNDEFINED_POLICIES`.
 
     Examples
     --------

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from clfeval.errors import InputError, OptionError
-from clfeval.read.chunks import STDIN, Meter, ReadProgress, check_source, display_name, size_of
-from clfeval.read.columns import Column, one_role_each
-from clfeval.read.delimited import LeftOut, delimited_column_parts
-from clfeval.read.formats import TableOptions, format_of, no_line_rules
-from clfeval.read.tally import BLOCK_KEY, Tally, unique_counts
-from clfeval.read.typed import typed_column_parts
+from clfeval.inputs.chunks import STDIN, Meter, ReadProgress, check_source, display_name, size_of
+from clfeval.inputs.columns import Column, one_role_each
+from clfeval.inputs.delimited import LeftOut, delimited_column_parts
+from clfeval.inputs.formats import TableOptions, format_of, no_line_rules
+from clfeval.inputs.tally import BLOCK_KEY, Tally, unique_counts
+from clfeval.inputs.typed import typed_column_parts
 
 __all__ = ["file_identity", "read_cells_in_line_order"]
 

@@ -15,12 +15,12 @@ from typing import Any
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.read.chunks import STDIN, ReadProgress, expand_paths
-from clfeval.read.columns import Column
-from clfeval.read.engine import Engine
-from clfeval.read.files import BlockSpec, train_frequencies
-from clfeval.read.formats import TableOptions
-from clfeval.read.labels import Relabel, read_translation
+from clfeval.inputs.chunks import STDIN, ReadProgress, expand_paths
+from clfeval.inputs.columns import Column
+from clfeval.inputs.engine import Engine
+from clfeval.inputs.formats import TableOptions
+from clfeval.inputs.layouts import BlockSpec, train_frequencies
+from clfeval.inputs.relabel import Relabel, read_translation
 
 __all__ = ["BLOCKINGS", "Reading", "Training", "check_files"]
 
@@ -160,7 +160,7 @@ class Reading:
         return Relabel.of(self.translate, self.cutoff, self.above, self.below)
 
     def counter_options(self, relabel: Relabel | None) -> dict[str, Any]:
-        """The keyword arguments of the file counters of :mod:`clfeval.read.files`."""
+        """The keyword arguments of the file counters of :mod:`clfeval.inputs.layouts`."""
         ml = self.label_sets
         return dict(
             options=self.table_options(),

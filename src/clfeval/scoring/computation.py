@@ -14,14 +14,14 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import is_number, spellings
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
-from clfeval.score.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
-from clfeval.score.cells import CellTypes, table_order
-from clfeval.score.labelset import resolve_label_set, sort_labels
-from clfeval.score.measures import MEASURES, Setting, label_measures
-from clfeval.score.ratios import parse_zero_division
-from clfeval.score.result import LabelScores, Scores
-from clfeval.score.scoring import Scoring
-from clfeval.score.statistics import ScoreFunction, relative
+from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.scoring.cells import CellTypes, table_order
+from clfeval.scoring.labelset import resolve_label_set, sort_labels
+from clfeval.scoring.measures import MEASURES, Setting, label_measures
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import parse_zero_division
+from clfeval.scoring.scores import LabelScores, Scores
+from clfeval.scoring.statistics import ScoreFunction, relative
 
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
@@ -250,7 +250,7 @@ def score_counts(
     scoring
         The label set L (a declared list, or a policy name from :data:`clfeval.LABEL_SOURCES`), the
         training frequencies (the ``train`` label set and the lfb weights; read already), β, the value
-        of 0/0 and whether labels with 0/0 stay in averages: see :class:`~clfeval.score.scoring.Scoring`.
+        of 0/0 and whether labels with 0/0 stay in averages: see :class:`~clfeval.scoring.options.Scoring`.
     inputs, warnings, options
         Provenance, reader warnings and counting options to carry into the result.
     seen

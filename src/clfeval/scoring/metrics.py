@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clfeval.errors import OptionError
-from clfeval.score.averages import AVERAGED, AVERAGES
-from clfeval.score.measures import MEASURES, label_measures, overall_measures
-from clfeval.score.ratios import f_key
-from clfeval.score.result import Key
+from clfeval.scoring.averages import AVERAGED, AVERAGES
+from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
+from clfeval.scoring.ratios import f_key
+from clfeval.scoring.scores import Key
 
 __all__ = ["higher_is_better", "metric_key", "metric_name", "metric_path"]
 
@@ -66,7 +66,7 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
 
 def metric_path(key: Key, beta: float = 1.0) -> list[str]:
     """The parts of a score key's report name: ``["macro", "f1"]``, ``["accuracy"]``, ``["per_label", label, "f1"]``
-    (joined by dots, :func:`metric_name`; by a tracker's separator, :meth:`~clfeval.results.Result.flat`)."""
+    (joined by dots, :func:`metric_name`; by a tracker's separator, :meth:`~clfeval.result.Result.flat`)."""
     parts = [f_key(beta) if part == "f" and i == len(key) - 1 else part for i, part in enumerate(key)]
     return parts[1:] if key[0] == "averages" else parts
 

@@ -1,7 +1,7 @@
 """The embedded reader (``--engine polars``): the unique label rows of one table, as :class:`Cells` with counts.
 
 A table is one file or several parts with the same columns, counted as if concatenated; each file goes to
-the reader of its format (:mod:`clfeval.read.delimited` for text, CSV and TSV; :mod:`clfeval.read.typed` for
+the reader of its format (:mod:`clfeval.inputs.delimited` for text, CSV and TSV; :mod:`clfeval.inputs.typed` for
 JSON Lines and Parquet). :func:`first_line_with` reads the files again, on the error path only, to say
 where a value found wrong after counting stands.
 """
@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 
 from clfeval.errors import OptionError
-from clfeval.read.chunks import STDIN, Meter, ReadProgress, check_source, display_name, size_of
-from clfeval.read.columns import Column, resolve_column
-from clfeval.read.delimited import read_delimited
-from clfeval.read.formats import TableOptions, format_of, no_line_rules, separator_of
-from clfeval.read.lines import is_blank_line, lines_of, split_fields, strip_distribution
-from clfeval.read.tally import BLOCK_KEY, Tally, collect
-from clfeval.read.typed import label_column, read_typed
+from clfeval.inputs.chunks import STDIN, Meter, ReadProgress, check_source, display_name, size_of
+from clfeval.inputs.columns import Column, resolve_column
+from clfeval.inputs.delimited import read_delimited
+from clfeval.inputs.formats import TableOptions, format_of, no_line_rules, separator_of
+from clfeval.inputs.lines import is_blank_line, lines_of, split_fields, strip_distribution
+from clfeval.inputs.tally import BLOCK_KEY, Tally, collect
+from clfeval.inputs.typed import label_column, read_typed
 
 __all__ = ["Cells", "first_line_with", "read_cells"]
 
@@ -93,7 +93,7 @@ def read_cells(
     paths
         A file path, ``-`` for standard input, or several paths: parts of one table, each with
         the same columns (and its own header line, if they have headers), counted as if
-        concatenated. Glob patterns are expanded by :func:`clfeval.read.chunks.expand_paths`
+        concatenated. Glob patterns are expanded by :func:`clfeval.inputs.chunks.expand_paths`
         before this.
     columns
         Which columns: 1-based numbers, negative from the end, or header names.

@@ -1,7 +1,7 @@
 """Lines of text one at a time: numbered, decoded, split into fields, a TiMBL class distribution taken off.
 
 The slow, exact path: the readers fall back on it to name the first bad line of a chunk, and it reads the
-small files that need no chunked reader (confusion matrices, :mod:`clfeval.read.matrix`).
+small files that need no chunked reader (confusion matrices, :mod:`clfeval.inputs.matrix`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from clfeval.errors import InputError
-from clfeval.read.chunks import Chunk, line_chunks
+from clfeval.inputs.chunks import Chunk, line_chunks
 
 __all__ = [
     "DISTRIBUTION",
@@ -41,7 +41,7 @@ def strip_distribution(text: str, keep_distance: bool) -> str:
 
 def lines_of(src: str | bytes, offset: int = 0) -> Iterator[tuple[int, bytes]]:
     """Iterate (line number, raw bytes without the line end) over a path (``-``: standard input), read as
-    :func:`clfeval.read.chunks.line_chunks` reads it (line ends ``\\n``, ``\\r\\n`` or ``\\r``; a byte-order mark
+    :func:`clfeval.inputs.chunks.line_chunks` reads it (line ends ``\\n``, ``\\r\\n`` or ``\\r``; a byte-order mark
     dropped), or over a chunk's bytes, whose numbers start at ``offset`` + 1."""
     chunks = [Chunk(src, offset + 1)] if isinstance(src, bytes) else line_chunks(src)
     for chunk in chunks:

@@ -18,9 +18,9 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSet, LabelSetCounts, occurrences_of
-from clfeval.score.averages import AVERAGED, instance_measures
-from clfeval.score.labelset import sort_labels
-from clfeval.score.measures import Tallies
+from clfeval.scoring.averages import AVERAGED, instance_measures
+from clfeval.scoring.labelset import sort_labels
+from clfeval.scoring.measures import Tallies
 
 __all__ = ["CellTypes", "table_order"]
 
@@ -32,7 +32,7 @@ _KAPPA_WEIGHTS = ("linear", "quadratic")
 
 def table_order(label_set: Sequence[str], labels: Iterable[str]) -> tuple[str, ...]:
     """The labels of a single-label confusion matrix in report order: the label set, then every other label of
-    ``labels`` sorted (:func:`clfeval.score.labelset.sort_labels`). Weighted κ takes this order as the labels'."""
+    ``labels`` sorted (:func:`clfeval.scoring.labelset.sort_labels`). Weighted κ takes this order as the labels'."""
     inside = set(label_set)
     return tuple(label_set) + sort_labels(lab for lab in labels if lab not in inside)
 

@@ -4,7 +4,7 @@ A :class:`Measure` is a registry entry: its name (the JSON and ``--metric`` name
 words, the tasks it applies to, its direction and range, and its *one* computation. The point
 estimate, the delta method's derivatives, the bootstrap, the jackknife and the randomization tests
 all evaluate that computation, on the sums of cell-type weights (:class:`Tallies`, built by
-:class:`clfeval.score.cells.CellTypes`), for a batch of count tables at once.
+:class:`clfeval.scoring.cells.CellTypes`), for a batch of count tables at once.
 
 Two kinds of measure:
 
@@ -12,8 +12,8 @@ Two kinds of measure:
   Those marked ``averaged`` are also averaged by every method of :data:`clfeval.AVERAGES`
   (micro applies the same function to the summed counts; samples to each instance's counts).
 * **overall** (``scope="overall"``): one value for the whole data set (accuracy, MCC, κ …), written as
-  a :class:`~clfeval.score.parts.Separable`: per-label parts summed over the labels, then combined, so
-  the delta method differentiates it label by label (``score/parts.py``).
+  a :class:`~clfeval.scoring.parts.Separable`: per-label parts summed over the labels, then combined, so
+  the delta method differentiates it label by label (``scoring/parts.py``).
 
 Adding a measure is adding an entry here (and its tests): reports, JSON, CSV, LaTeX, HTML,
 intervals, ``compare --metric`` and ``cv`` read this registry.
@@ -28,8 +28,8 @@ from functools import cached_property
 
 import numpy as np
 
-from clfeval.score.parts import Pair, Parts, Separable
-from clfeval.score.ratios import f_beta, ratio
+from clfeval.scoring.parts import Pair, Parts, Separable
+from clfeval.scoring.ratios import f_beta, ratio
 
 __all__ = ["MEASURES", "Measure", "Setting", "Tallies", "averaged_measures", "label_measures", "overall_measures"]
 
@@ -140,7 +140,7 @@ class Measure:
         Per-label measures: the counts whose sum is 0 when the measure is 0/0 (``tp + fp``).
     compute
         Per label: (tp, fp, fn, tn, setting) → (values, undefined), elementwise. Overall: a
-        :class:`~clfeval.score.parts.Separable` (tallies, setting) → (values, undefined).
+        :class:`~clfeval.scoring.parts.Separable` (tallies, setting) → (values, undefined).
     titles, aliases, ranges
         Per task: a title, an extra JSON/CSV name, a range that differ from the defaults
         (multi-label accuracy is subset accuracy, also named ``subset_accuracy``).
@@ -220,7 +220,7 @@ def _fnr(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, s: Sett
     return ratio(fn, fn + tp, s.zero_division)
 
 
-# -- overall measures: each Φ(Σ_λ ψ(λ)), parts per label and what combines their sums (score/parts.py) ----------
+# -- overall measures: each Φ(Σ_λ ψ(λ)), parts per label and what combines their sums (scoring/parts.py) ----------
 
 
 def _no_parts(t: Tallies, s: Setting) -> Parts:

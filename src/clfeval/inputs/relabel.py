@@ -16,7 +16,7 @@ from typing import Any
 
 from clfeval.count.labelsets import LabelSet, canonical_set
 from clfeval.errors import InputError, OptionError
-from clfeval.read.text import read_text
+from clfeval.inputs.text import read_text
 
 __all__ = ["CUTOFF_RULE", "NotANumber", "Relabel", "cell_value", "label_set", "read_translation", "single_label"]
 

@@ -21,14 +21,14 @@ from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
-from clfeval.read.chunks import expand_paths
-from clfeval.read.columns import Column, one_role_each
-from clfeval.read.engine import Engine
-from clfeval.read.formats import TableOptions, shown_pattern
-from clfeval.read.labels import NotANumber, Relabel, cell_value, single_label
-from clfeval.read.pairing import file_identity, read_cells_in_line_order
-from clfeval.read.reader import Cells, first_line_with, read_cells
-from clfeval.read.tally import BLOCK_KEY, unpack
+from clfeval.inputs.chunks import expand_paths
+from clfeval.inputs.columns import Column, one_role_each
+from clfeval.inputs.embedded import Cells, first_line_with, read_cells
+from clfeval.inputs.engine import Engine
+from clfeval.inputs.formats import TableOptions, shown_pattern
+from clfeval.inputs.pairing import file_identity, read_cells_in_line_order
+from clfeval.inputs.relabel import NotANumber, Relabel, cell_value, single_label
+from clfeval.inputs.tally import BLOCK_KEY, unpack
 
 __all__ = [
     "BlockSpec",

@@ -12,9 +12,9 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts, Occurrences
-from clfeval.score.measures import MEASURES, Setting, averaged_measures
-from clfeval.score.parts import Parts, Separable
-from clfeval.score.ratios import ratio
+from clfeval.scoring.measures import MEASURES, Setting, averaged_measures
+from clfeval.scoring.parts import Parts, Separable
+from clfeval.scoring.ratios import ratio
 
 __all__ = [
     "AVERAGED",
@@ -229,7 +229,7 @@ class Average:
     compute
         Per-label input → {measure: value} for every measure of ``input.measures`` (default :data:`AVERAGED`;
         with F, macro_fa needs precision and recall among them), arrays of the input's
-        leading shape: a :class:`~clfeval.score.parts.Separable`, per-label parts (Σ wᵢvᵢ and Σ wᵢ of a
+        leading shape: a :class:`~clfeval.scoring.parts.Separable`, per-label parts (Σ wᵢvᵢ and Σ wᵢ of a
         weighted mean, the counts micro sums) and what combines their sums.
     """
 

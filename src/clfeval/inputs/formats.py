@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clfeval.errors import OptionError, unknown_name
-from clfeval.read.chunks import STDIN
+from clfeval.inputs.chunks import STDIN
 
 __all__ = ["FORMATS", "TableOptions", "check_pattern", "format_of", "no_line_rules", "separator_of", "shown_pattern"]
 

@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from clfeval.errors import InputError
-from clfeval.read.chunks import STDIN, FileVersion, Meter, check_source, line_chunks
-from clfeval.read.columns import Column, one_role_each, resolve_column
-from clfeval.read.lines import decode_line, lines_of
-from clfeval.read.tally import BLOCK_KEY, Tally, collect, unique_counts, unpack
+from clfeval.inputs.chunks import STDIN, FileVersion, Meter, check_source, line_chunks
+from clfeval.inputs.columns import Column, one_role_each, resolve_column
+from clfeval.inputs.lines import decode_line, lines_of
+from clfeval.inputs.tally import BLOCK_KEY, Tally, collect, unique_counts, unpack
 
 __all__ = ["label_column", "read_typed", "typed_column_parts"]
 

@@ -24,11 +24,10 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import LabelSetCounts, MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.output import write_text
-from clfeval.read.arrays import frequencies_of
-from clfeval.read.chunks import expand_paths
-from clfeval.read.columns import Column
-from clfeval.read.files import (
+from clfeval.inputs.arrays import frequencies_of
+from clfeval.inputs.chunks import expand_paths
+from clfeval.inputs.columns import Column
+from clfeval.inputs.layouts import (
     FileCounts,
     _to_counts,
     _to_joint,
@@ -42,9 +41,10 @@ from clfeval.read.files import (
     sum_count_files_declared,
     system_names,
 )
-from clfeval.read.labels import Relabel
-from clfeval.read.matrix import MATRIX_ORIENTATIONS, matrix_counts
-from clfeval.read.reading import Reading, Training
+from clfeval.inputs.matrix import MATRIX_ORIENTATIONS, matrix_counts
+from clfeval.inputs.options import Reading, Training
+from clfeval.inputs.relabel import Relabel
+from clfeval.output import write_text
 
 __all__ = [
     "Counted",
@@ -408,7 +408,7 @@ def read_confidences(
 
 def read_matrix(path: str, *, rows: str = "gold", reading: Reading | None = None) -> Counted:
     """Read a confusion-matrix file: the first row and column are labels; ``rows`` (``gold`` or ``predicted``,
-    see :data:`clfeval.read.MATRIX_ORIENTATIONS`) says what the rows hold. A paper's table is often all a
+    see :data:`clfeval.inputs.MATRIX_ORIENTATIONS`) says what the rows hold. A paper's table is often all a
     reader has: intervals work from it as from instances. Of ``reading``, the format and separator apply."""
     reading = reading or Reading()
     extra = [
@@ -476,7 +476,7 @@ def counts_of_frame(
         counted = clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler="tcp://head:8786")
         clfeval.score(counted, ci="bootstrap")
     """
-    from clfeval.read.cluster import frame_cells
+    from clfeval.inputs.cluster import frame_cells
 
     ml = MultiLabel.of(multilabel)
     columns = (
