@@ -25,6 +25,7 @@ import pandas as pd  # noqa: E402
 import polars as pl  # noqa: E402
 
 from clfeval.count.confusion import ConfusionCounts  # noqa: E402
+from clfeval.count.labelsets import MultiLabel  # noqa: E402
 from clfeval.errors import InputError, OptionError  # noqa: E402
 from clfeval.inputs.cluster import DASK_HINT, cluster_cells, frame_cells  # noqa: E402
 from clfeval.inputs.embedded import Cells, read_cells  # noqa: E402
@@ -343,7 +344,7 @@ def test_end_result_equals_count_file(client: Any, data: dict) -> None:
     cells = cluster_cells(
         data["parts"]["csv"], [1, 2], ["gold", "predicted"], TableOptions(header=True), scheduler=client
     )
-    got = _to_counts(cells.rows, cells.counts, cells.source, False, ",", "keep", "ignore")
+    got = _to_counts(cells.rows, cells.counts, cells.source, None)
     expected = count_file(data["whole"]["csv"], gold_col=1, pred_col=2, options=TableOptions(header=True)).counts
     assert isinstance(got, ConfusionCounts) and isinstance(expected, ConfusionCounts)
     assert got.labels == expected.labels == tuple(sorted(LABELS))
@@ -355,8 +356,8 @@ def test_end_result_multilabel_equals_count_file(client: Any, data: dict) -> Non
     cells = cluster_cells(
         data["parts"]["parquet"], ["gold_list", "pred_list"], ["gold", "predicted"], scheduler=client, empty_ok=True
     )
-    got = _to_counts(cells.rows, cells.counts, cells.source, True, ",", "keep", "ignore")
-    expected = count_file(data["whole"]["csv"], gold_col="gold_set", pred_col="pred_set", multilabel=True).counts
+    got = _to_counts(cells.rows, cells.counts, cells.source, MultiLabel())
+    expected = count_file(data["whole"]["csv"], gold_col="gold_set", pred_col="pred_set", labelsets=MultiLabel()).counts
     assert got.pairs == expected.pairs
     assert sum(got.pairs.values()) == N_ROWS
 

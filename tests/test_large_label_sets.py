@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.count.document import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
+from clfeval.kinds.countfile import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from clfeval.count.limits import MAX_DENSE_LABELS
 from clfeval.errors import InputError
 from tests.conftest import run_cli
@@ -193,7 +193,7 @@ def test_the_json_text_of_a_sparse_matrix_is_its_dict() -> None:
 
 
 def test_an_interval_method_says_up_front_when_it_will_take_long(capsys: pytest.CaptureFixture[str]) -> None:
-    from clfeval.cli import _say_cost
+    from clfeval.cli.score import _say_cost
     from clfeval.infer.intervals import cost_note
 
     assert cost_note("bootstrap-bca", 921_286, 10_000, 1_000) is None  # resamples × (pairs + labels): not flagged

@@ -143,6 +143,7 @@ def test_types_of_compare_style_arrangements_may_repeat() -> None:
 def test_observed_sums_equal_the_maps_sums_of_the_observed_weights() -> None:
     """The point estimate reads the sums straight from the matrix; resampling reads them through the map: the
     same numbers, labels outside the label set and never-seen labels of it included."""
+    from clfeval.kinds import KINDS
     from clfeval.scoring.cells import CellTypes
 
     rng = np.random.default_rng(4)
@@ -151,6 +152,6 @@ def test_observed_sums_equal_the_maps_sums_of_the_observed_weights() -> None:
         pred = np.where(rng.random(300) < 0.6, gold, rng.integers(0, 5, 300).astype(str))
         counts = clfeval.count_labels(gold, pred)
         layout, direct = CellTypes.observed(counts, label_set)
-        cells, weights = CellTypes.of(counts, label_set)
+        cells, weights = KINDS["single-label"].cells(counts, label_set, beta=1.0, table=layout.table)
         assert layout.table == cells.table and layout.width == cells.width
         np.testing.assert_array_equal(direct[0], cells.sums(weights[None, :])[0])

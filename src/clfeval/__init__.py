@@ -18,6 +18,81 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval._version import __version__ as __version__  # re-exported (in __all__)
 
+if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each loads on first use)
+    from clfeval.accumulator import Accumulator
+    from clfeval.api import audit_file, compare, cv, finagle, score
+    from clfeval.count import (
+        ConfusionCounts,
+        JointCounts,
+        LabelCounts,
+        LabelFrequencies,
+        LabelSetCounts,
+        PairedCounts,
+        SplitMatrix,
+    )
+    from clfeval.count.labelsets import MultiLabel
+    from clfeval.errors import (
+        ClfevalError,
+        ClfevalWarning,
+        InputError,
+        MatrixError,
+        OptionError,
+    )
+    from clfeval.infer import (
+        ALTERNATIVES,
+        INTERVAL_METHODS,
+        TESTS,
+        Comparison,
+        CrossValidation,
+        PairTest,
+        with_intervals,
+    )
+    from clfeval.infer.comparison import Test
+    from clfeval.infer.methods import CI
+    from clfeval.inputs import (
+        ENGINES,
+        FORMATS,
+        count_label_sets,
+        count_labels,
+        count_systems,
+    )
+    from clfeval.inputs.options import Reading, Training
+    from clfeval.inputs.readers import (
+        Counted,
+        counts_of_frame,
+        load_counts,
+        read,
+        read_confidences,
+        read_folds,
+        read_matrix,
+        save_counts,
+    )
+    from clfeval.inverse import (
+        Audit,
+        Conversion,
+        LabelConversion,
+        convert,
+        convert_labels,
+    )
+    from clfeval.inverse.audit import audit
+    from clfeval.kinds.countfile import (
+        COUNTS_SCHEMA,
+        counts_from_dict,
+        counts_to_dict,
+    )
+    from clfeval.scoring import (
+        AVERAGES,
+        LABEL_SOURCES,
+        MEASURES,
+        Intervals,
+        LabelScores,
+        Scores,
+        precision_shift,
+        recall_shift,
+    )
+    from clfeval.scoring.finagle import Finagle
+    from clfeval.scoring.options import Scoring
+
 #: Each public name and the module that defines it.
 _HOMES: dict[str, str] = {
     **dict.fromkeys(["audit_file", "compare", "cv", "finagle", "score"], "clfeval.api"),
@@ -39,7 +114,7 @@ _HOMES: dict[str, str] = {
     "Scoring": "clfeval.scoring.options",
     "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
-    **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.count.document"),
+    **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.kinds.countfile"),
     **dict.fromkeys(
         [
             "ConfusionCounts",
@@ -81,7 +156,72 @@ _HOMES: dict[str, str] = {
 #: clfeval.mlflow``; each imports its library only when called.
 _MODULES = frozenset({"hf", "mlflow", "sklearn"})
 
-__all__ = sorted([*_HOMES, "__version__"])
+#: The public names (written out for tools that read them statically; a test checks them against _HOMES).
+__all__ = [
+    "ALTERNATIVES",
+    "AVERAGES",
+    "Accumulator",
+    "Audit",
+    "CI",
+    "COUNTS_SCHEMA",
+    "ClfevalError",
+    "ClfevalWarning",
+    "Comparison",
+    "ConfusionCounts",
+    "Conversion",
+    "Counted",
+    "CrossValidation",
+    "ENGINES",
+    "FORMATS",
+    "Finagle",
+    "INTERVAL_METHODS",
+    "InputError",
+    "Intervals",
+    "JointCounts",
+    "LABEL_SOURCES",
+    "LabelConversion",
+    "LabelCounts",
+    "LabelFrequencies",
+    "LabelScores",
+    "LabelSetCounts",
+    "MEASURES",
+    "MatrixError",
+    "MultiLabel",
+    "OptionError",
+    "PairTest",
+    "PairedCounts",
+    "Reading",
+    "Scores",
+    "Scoring",
+    "SplitMatrix",
+    "TESTS",
+    "Test",
+    "Training",
+    "__version__",
+    "audit",
+    "audit_file",
+    "compare",
+    "convert",
+    "convert_labels",
+    "count_label_sets",
+    "count_labels",
+    "count_systems",
+    "counts_from_dict",
+    "counts_of_frame",
+    "counts_to_dict",
+    "cv",
+    "finagle",
+    "load_counts",
+    "precision_shift",
+    "read",
+    "read_confidences",
+    "read_folds",
+    "read_matrix",
+    "recall_shift",
+    "save_counts",
+    "score",
+    "with_intervals",
+]
 
 
 def __getattr__(name: str) -> Any:

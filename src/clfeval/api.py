@@ -21,16 +21,15 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
-from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
-from clfeval.count.labelsets import LabelSetCounts, MultiLabel
+from clfeval.count.labelsets import MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
@@ -44,8 +43,9 @@ from clfeval.inputs.arrays import (
 )
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.readers import Counted, check_count_kind, fold_names
+from clfeval.kinds import Counts, kind_of
 from clfeval.scoring import computation
-from clfeval.scoring.measures import label_measures
+from clfeval.scoring.measures import MULTI, SINGLE, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Scores
@@ -58,14 +58,12 @@ if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` d
 
 __all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score"]
 
-_COUNTS = (ConfusionCounts, LabelSetCounts, JointCounts, ConfidenceCounts)
-
 
 def _given(
     gold: Any, pred: Any, multilabel: bool | MultiLabel | None, blocks: Any, task: str, *extra: Any
 ) -> Counted | None:
     """``gold`` as a :class:`Counted` when it holds counts (or what a reader returned), else ``None`` (arrays)."""
-    if isinstance(gold, _COUNTS) or type(gold).__module__.startswith("clfeval.count."):
+    if kind_of(gold) is not None:
         gold = Counted(gold)  # counts of any kind; the task says which kinds it takes
     if not isinstance(gold, Counted):
         return None
@@ -172,12 +170,14 @@ def score(
     chosen, interval = Scoring.of(scoring), CI.of(ci)
     counted = _given(gold, pred, multilabel, blocks, "score")
     if counted is None:
+        if pred is None and hasattr(gold, "n_instances"):  # counts, of no kind that is scored (LabelCounts)
+            raise OptionError(f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(gold).__name__}")
         if pred is None:
             raise OptionError("score takes gold and predicted labels, or counts (or what clfeval.read returned)")
         ml = MultiLabel.of(multilabel)
         found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks)
         if found is not None:
-            counts: Any = counts_of_pairs(found.totals(), ml is not None, *_policies(ml))
+            counts: Any = counts_of_pairs(found.totals(), ml)
         elif ml is not None:
             counts = count_label_sets(gold, pred, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
         else:
@@ -191,23 +191,14 @@ def score(
         )
     if counted.folds is not None:
         raise OptionError("these are the counts of folds: score them with clfeval.cv")
-    if isinstance(counted.counts, JointCounts):
-        check_count_kind(counted, joint=False)
-    if not isinstance(counted.counts, (ConfusionCounts, LabelSetCounts)):
-        raise OptionError(
-            f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(counted.counts).__name__}"
-        )
+    check_count_kind(counted, "score")
     resolved, provenance = _scoring(chosen, counted)
-    result = computation.score_counts(counted.counts, resolved, **provenance)
+    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance)
     if interval is None:
         return result
     from clfeval.infer.intervals import with_intervals
 
     return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
-
-
-def _policies(ml: MultiLabel | None) -> tuple[str, str]:
-    return ("keep", "ignore") if ml is None else (ml.duplicates, ml.empty)
 
 
 def check_systems(names: Sequence[str], baseline: str | None) -> None:
@@ -227,13 +218,14 @@ def check_metrics(
     is checked once they are; every name once the task is known), and, given a ``test``, that a counting test
     (McNemar, the sign test) is asked for accuracy only."""
     names = [metrics] if isinstance(metrics, str) else list(metrics or [])
-    if test is not None and test.counting and any(m not in ("accuracy", "subset_accuracy") for m in names):
-        raise OptionError(f"{test.title} compares accuracy only: use --metric accuracy (or another --test)")
+    if test is not None and not all(test.method.tests(m) for m in names):
+        scope = test.method.scope
+        raise OptionError(f"{test.title} compares {scope} only: use --metric {scope} (or another --test)")
     if multilabel is None:
         return
     from clfeval.scoring.metrics import metric_key
 
-    task = "multi-label" if multilabel else "single-label"
+    task = MULTI if multilabel else SINGLE
     measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
     for name in names:
         if name.startswith("per_label."):
@@ -317,12 +309,11 @@ def compare(
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
         found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks)
         if found is not None:
-            joint = JointCounts(tuple(names), found.totals(), ml is not None, *_policies(ml))
+            joint = JointCounts(tuple(names), found.totals(), ml)
         else:
-            duplicates, empty = _policies(ml)
             joint = count_systems(
-                gold, preds, multilabel=ml is not None, duplicates=duplicates, empty=empty,
-                label_sep=None if ml is None else ml.sep,
+                gold, preds, multilabel=ml is not None, duplicates="keep" if ml is None else ml.duplicates,
+                empty="ignore" if ml is None else ml.empty, label_sep=None if ml is None else ml.sep,
             )  # fmt: skip
         counted = Counted(
             joint,
@@ -331,11 +322,11 @@ def compare(
             options={"blocks": "given"} if found is not None else {},
             reading=Reading(multilabel=ml),
         )
-    check_count_kind(counted, joint=True)
-    check_metrics(metrics, paired, multilabel=counted.counts.multilabel, beta=chosen.beta)
+    check_count_kind(counted, "compare")
+    check_metrics(metrics, paired, multilabel=counted.multilabel, beta=chosen.beta)
     resolved, provenance = _scoring(chosen, counted)
     return compare_counts(
-        counted.counts,
+        cast(JointCounts, counted.counts),  # the kind that compare takes (checked above)
         metrics=metrics,
         test=paired,
         baseline=baseline,
@@ -353,7 +344,7 @@ def _folds_given(gold: Any) -> tuple[list[Any], list[str], Counted] | None:
         return list(gold.folds.values()), list(gold.folds), gold
     if isinstance(gold, Mapping):
         items = list(gold.items())
-    elif isinstance(gold, Sequence) and gold and all(isinstance(f, (*_COUNTS, Counted)) for f in gold):
+    elif isinstance(gold, Sequence) and gold and all(isinstance(f, Counted) or kind_of(f) is not None for f in gold):
         items = [(None, f) for f in gold]
     else:
         return None
@@ -362,10 +353,11 @@ def _folds_given(gold: Any) -> tuple[list[Any], list[str], Counted] | None:
     first: Counted | None = None
     for i, (name, fold) in enumerate(items):
         counted = fold if isinstance(fold, Counted) else Counted(fold)
-        if counted.folds is not None or isinstance(counted.counts, JointCounts):
+        kind = kind_of(counted.counts)
+        if counted.folds is not None or (kind is not None and "compare" in kind.tasks):
             raise OptionError(f"fold {i + 1} holds {'folds' if counted.folds else 'joint counts'}: give one "
                               "system's counts per fold")  # fmt: skip
-        if not isinstance(counted.counts, (ConfusionCounts, LabelSetCounts)):
+        if kind is None or "cv" not in kind.tasks:
             raise OptionError(f"fold {i + 1} is a {type(counted.counts).__name__}, not counts")
         files = counted.inputs.get("count_files")
         folds.append(counted.counts)
@@ -560,9 +552,10 @@ def finagle(
         if pred is None or confidence is None:
             raise OptionError("finagle takes gold, predicted and confidence values, or what read_confidences returned")
         counted = Counted(_confidence_rows(gold, pred, confidence), inputs={"source": "arrays"})
-    if not isinstance(counted.counts, ConfidenceCounts):
+    kind = kind_of(counted.counts)
+    if kind is None or "finagle" not in kind.tasks:
         raise OptionError("finagle needs each prediction's confidence: read the table with clfeval.read_confidences")
-    counts = counted.counts
+    counts = cast(ConfidenceCounts, counted.counts)  # the kind that finagle takes (checked above)
     if lower_is_more_confident is not None and lower_is_more_confident != counts.lower_is_more_confident:
         counts = replace(counts, lower_is_more_confident=lower_is_more_confident)  # how the values are read
     resolved, provenance = _scoring(chosen, counted)

@@ -13,7 +13,7 @@ import importlib
 import json
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar, overload
 
 from clfeval.errors import OptionError
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the report layer sits above the results; imported on use on
 __all__ = [
     "TEXT_FORMATS",
     "FlatScores",
+    "FrozenDict",
     "IntegerRows",
     "NumberTable",
     "Result",
@@ -37,6 +38,41 @@ __all__ = [
     "signature_digest",
     "signature_number",
 ]
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenDict(dict[_K, _V]):
+    """A read-only dict: what a result holds its tables in (per-label rows, averages, options …).
+
+    Unlike :class:`types.MappingProxyType` it pickles, deep-copies and compares as the dict it is, so a result goes
+    through ``copy.deepcopy``, ``pickle``, joblib, a multiprocessing return or a cache and equals itself after; any
+    change (``d[k] = v``, ``update``, ``del`` …) is a ``TypeError``.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"{type(self).__name__} is read-only: a result's tables do not change")
+
+    __setitem__ = __delitem__ = _read_only
+    clear = pop = popitem = setdefault = update = __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __copy__(self) -> FrozenDict[_K, _V]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict[_K, _V]:
+        import copy
+
+        return type(self)({copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()})
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict.__repr__(self)})"
+
 
 #: The formats every result renders to (a report's tables and notes); ``html`` is for results with figures.
 TEXT_FORMATS: tuple[str, ...] = ("text", "json", "markdown", "csv", "latex")

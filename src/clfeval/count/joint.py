@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.labelsets import MultiLabel
 from clfeval.count.limits import check_total, whole_count
-from clfeval.count.paired import PairedCounts, counts_of_pairs
+from clfeval.count.paired import PairedCounts, counts_of_rows, system_kind_name
 from clfeval.errors import InputError, OptionError
 
 __all__ = ["JointCounts"]
@@ -31,13 +30,20 @@ class JointCounts:
         The systems' names, in column order.
     rows
         (gold, prediction of each system) → count.
+    multilabel
+        How label sets were counted (a :class:`~clfeval.MultiLabel`; ``True`` is its defaults), or ``None`` for one
+        label per instance.
+    kind
+        The kind of each system's counts (:data:`clfeval.kinds.KINDS`): by default ``multi-label`` with
+        ``multilabel``, else ``single-label``. Its :meth:`~clfeval.kinds.Kind.system_row` says how a row holds each
+        system's instance.
     """
 
     systems: tuple[str, ...]
     rows: Mapping[tuple[Any, ...], int]
-    multilabel: bool = False
-    duplicates: str = "keep"
-    empty: str = "ignore"
+    multilabel: MultiLabel | None = None
+    kind: str = ""
+    _systems: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         systems = tuple(str(s) for s in self.systems)
@@ -47,10 +53,20 @@ class JointCounts:
         rows = {tuple(k): whole_count(v, f"the count of {k!r}") for k, v in sorted(self.rows.items())}  # canonical
         check_total(sum(rows.values()), "the counts add up to")
         rows = {k: v for k, v in rows.items() if v}
-        if any(len(k) != len(systems) + 1 for k in rows):
-            raise InputError(f"every row must hold the gold value and {len(systems)} predictions")
+        ml = MultiLabel.of(self.multilabel)
+        kind = system_kind_name(self.kind, ml)
+        from clfeval.kinds import KINDS  # the kinds know their counts; counts load them when first used
+
+        extra = KINDS[kind].joint_extra
+        if any(len(k) != len(systems) + 1 + extra for k in rows):
+            raise InputError(
+                f"every row must hold the gold value and {len(systems)} predictions"
+                + (f", then {extra} more value(s) of each instance" if extra else "")
+            )
         object.__setattr__(self, "systems", systems)
         object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "multilabel", None if ml is None else MultiLabel(None, ml.empty, ml.duplicates))
+        object.__setattr__(self, "kind", kind)
 
     @property
     def n_instances(self) -> int:
@@ -62,34 +78,37 @@ class JointCounts:
             raise OptionError(f"unknown system {name!r}; the systems are {', '.join(map(repr, self.systems))}")
         return self.systems.index(name) + 1
 
-    def system(self, name: str) -> ConfusionCounts | LabelSetCounts:
-        """The counts of one system alone."""
+    def system(self, name: str) -> Any:
+        """The counts of one system alone (of the kind :attr:`kind`)."""
         column = self._column(name)
-        pairs: Counter[tuple[Any, Any]] = Counter()
-        for row, c in self.rows.items():
-            pairs[(row[0], row[column])] += c
-        return counts_of_pairs(pairs, self.multilabel, self.duplicates, self.empty)
+        if name not in self._systems:
+            self._systems[name] = counts_of_rows(self.rows, self.kind, self.multilabel, lambda row: (column,))[0]
+        return self._systems[name]
 
     def paired(self, a: str, b: str) -> PairedCounts:
         """The (gold, A, B) triples of systems ``a`` and ``b``."""
         i, j = self._column(a), self._column(b)
-        triples: Counter[tuple[Any, Any, Any]] = Counter()
+        triples: Counter[tuple[Any, ...]] = Counter()
         for row, c in self.rows.items():
-            triples[(row[0], row[i], row[j])] += c
-        return PairedCounts(triples, self.multilabel, self.duplicates, self.empty)
+            triples[self.triple(row, i, j)] += c
+        return PairedCounts(triples, self.multilabel, self.kind)
+
+    def triple(self, row: tuple[Any, ...], i: int, j: int) -> tuple[Any, ...]:
+        """The (gold, A, B) triple of a row for the systems in columns ``i`` and ``j`` (from 1), with the values of
+        the instance after the predictions (a kind's :attr:`~clfeval.kinds.Kind.joint_extra`)."""
+        return (row[0], row[i], row[j], *row[len(self.systems) + 1 :])
 
     def seen_labels(self) -> tuple[set[str], set[str]]:
         """The labels in the gold data, and in any system's predictions."""
+        from clfeval.kinds import KINDS
+
+        kind = KINDS[self.kind]
         gold: set[str] = set()
         pred: set[str] = set()
-        for row in self.rows:
-            if self.multilabel:
-                gold.update(row[0])
-                for p in row[1:]:
-                    pred.update(p)
-            else:
-                gold.add(row[0])
-                pred.update(row[1:])
+        for name in self.systems:
+            g, p = kind.labels_seen(self.system(name))
+            gold |= g
+            pred |= p
         return gold, pred
 
     def __add__(self, other: object) -> JointCounts:
@@ -97,8 +116,8 @@ class JointCounts:
             return NotImplemented
         if other.systems != self.systems:
             raise OptionError(f"cannot add counts of systems {list(other.systems)} to counts of {list(self.systems)}")
-        if (self.multilabel, self.duplicates, self.empty) != (other.multilabel, other.duplicates, other.empty):
+        if (self.kind, self.multilabel) != (other.kind, other.multilabel):
             raise OptionError("cannot add joint counts made with different multi-label options")
         merged: Counter[tuple[Any, ...]] = Counter(self.rows)
         merged.update(other.rows)
-        return JointCounts(self.systems, merged, self.multilabel, self.duplicates, self.empty)
+        return JointCounts(self.systems, merged, self.multilabel, self.kind)

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from clfeval._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from clfeval.infer.comparison import TESTS, Comparison, PairTest, compare_counts
+    from clfeval.infer.comparison import Comparison, PairTest, compare_counts
     from clfeval.infer.crossvalidation import CrossValidation, cross_validate
     from clfeval.infer.intervals import with_intervals
     from clfeval.infer.methods import INTERVAL_METHODS, IntervalMethod
+    from clfeval.infer.pairtests import TESTS, TestMethod
     from clfeval.infer.significance import ALTERNATIVES
 
 
@@ -23,6 +24,7 @@ __all__ = [
     "IntervalMethod",
     "PairTest",
     "TESTS",
+    "TestMethod",
     "compare_counts",
     "cross_validate",
     "with_intervals",
@@ -30,7 +32,8 @@ __all__ = [
 
 #: Each public name and the module that defines it (loaded on first use: clfeval/_lazy.py).
 _HOMES: dict[str, str] = {
-    "TESTS": "clfeval.infer.comparison",
+    "TESTS": "clfeval.infer.pairtests",
+    "TestMethod": "clfeval.infer.pairtests",
     "Comparison": "clfeval.infer.comparison",
     "PairTest": "clfeval.infer.comparison",
     "compare_counts": "clfeval.infer.comparison",

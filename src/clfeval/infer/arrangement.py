@@ -19,10 +19,10 @@ import numpy as np
 from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError
+from clfeval.infer.statistic import Statistic
 from clfeval.infer.units import BlockUnits, signatures, weighted_rows
-from clfeval.scoring.cells import CellTypes
+from clfeval.kinds import KINDS
 from clfeval.scoring.scores import Key
-from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = ["Arrangements", "HalfBinomial", "SwapRows", "binomial_half"]
 
@@ -147,7 +147,7 @@ class Arrangements:
         With blocks: makes the resampling units (:attr:`blocks`); ``None`` for instances.
     """
 
-    f: ScoreFunction
+    f: Statistic
     counts: np.ndarray
     swap_counts: np.ndarray
     base_a: np.ndarray
@@ -177,7 +177,7 @@ class Arrangements:
     def of(
         cls,
         paired: PairedCounts,
-        template: ScoreFunction,
+        template: Statistic,
         blocks: Blocks | None = None,
         keys: Sequence[Key] | None = None,
     ) -> Arrangements:
@@ -188,40 +188,28 @@ class Arrangements:
         """
         triples = list(paired.triples)
         counts = np.array([paired.triples[t] for t in triples], dtype=np.float64)
-        gold = [t[0] for t in triples]
-        preds = [t[1] for t in triples] + [t[2] for t in triples]
-        labels = template.cells.labels
-        if paired.multilabel:
-            cells = CellTypes.multi_label(list(zip(gold + gold, preds)), labels, template.beta)
-        else:
-            cells = CellTypes.single_label(gold + gold, preds, labels, template.cells.table)
-        f = ScoreFunction.of_cells(
-            cells,
-            np.concatenate([counts, np.zeros_like(counts)]),
-            task=template.task,
-            beta=template.beta,
-            zero_division=template.zero_division,
-            undefined=template.undefined,
-            train_frequencies=template.train_frequencies,
-            keys=template.keys if keys is None else keys,
-        )
+        kind = KINDS[paired.kind]  # the systems' kind: where each system's instance lies in a triple
+        rows_a = [kind.system_row(t, 1) for t in triples]
+        rows_b = [kind.system_row(t, 2) for t in triples]
+        f = template.on_rows(kind, rows_a + rows_b, np.concatenate([counts, np.zeros_like(counts)]), keys)
+        cells = f.cells
         t = len(triples)
         zeros = np.zeros_like(counts)
         base_a = cells.sums(np.concatenate([counts, zeros])[None, :])[0]
         base_b = cells.sums(np.concatenate([zeros, counts])[None, :])[0]
-        differ = np.flatnonzero([a != b for _, a, b in triples])
+        differ = np.flatnonzero([a != b for a, b in zip(rows_a, rows_b)])
         delta: np.ndarray | SwapRows
         if len(differ) * cells.width <= _DENSE_SWAPS:
             delta = cells.rows_of(differ + t) - cells.rows_of(differ)
         else:
-            (rows_b, cols_b, vals_b), (rows_a, cols_a, vals_a) = (
+            (entries_b, cols_b, vals_b), (entries_a, cols_a, vals_a) = (
                 cells.sparse_rows_of(differ + t),
                 cells.sparse_rows_of(differ),
             )
             delta = SwapRows(
                 len(differ),
                 cells.width,
-                np.concatenate([rows_b, rows_a]),
+                np.concatenate([entries_b, entries_a]),
                 np.concatenate([cols_b, cols_a]),
                 np.concatenate([vals_b, -vals_a]),
             )

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from statistics import NormalDist
+from typing import cast
 
 import numpy as np
 
+from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
 from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.measures import Tallies
 from clfeval.scoring.parts import Pair, linear_spread
-from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = [
     "bca_levels",
@@ -36,7 +37,7 @@ _TIE = 1e-12
 
 
 def bootstrap_replicates(
-    f: ScoreFunction,
+    f: Statistic,
     resamples: int,
     rng: np.random.Generator,
     progress: Callable[[int, int], None] | None = None,
@@ -69,7 +70,7 @@ def bootstrap_replicates(
     return out
 
 
-def _leave_one_out(f: ScoreFunction) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _leave_one_out(f: Statistic) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For chunks of cell types: their indices and every score with one instance of each left out."""
     cells, c = f.cells, f.weights
     base = cells.sums(c[None, :])[0]
@@ -79,7 +80,7 @@ def _leave_one_out(f: ScoreFunction) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         yield types, f.from_sums(base - cells.rows_of(types))
 
 
-def jackknife_replicates(f: ScoreFunction) -> np.ndarray:
+def jackknife_replicates(f: Statistic) -> np.ndarray:
     """Every score with one instance of each cell type left out: a (U, S) array.
 
     Instances of one type give the same leave-one-out value, so the N-instance jackknife needs
@@ -91,7 +92,7 @@ def jackknife_replicates(f: ScoreFunction) -> np.ndarray:
     return out
 
 
-def _leave_one_block_out(f: ScoreFunction, units: BlockUnits) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _leave_one_block_out(f: Statistic, units: BlockUnits) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For chunks of kinds of block: their indices and every score with one block of each kind left out."""
     base = units.multiplicity @ units.sums
     chunk = max(1, _BATCH_FLOATS // (2 * max(units.sums.shape[1], len(f.keys))))
@@ -100,19 +101,20 @@ def _leave_one_block_out(f: ScoreFunction, units: BlockUnits) -> Iterator[tuple[
         yield kinds, f.from_sums(base - units.sums[kinds])
 
 
-def jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
+def jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Σ_u c_u (θ̄ − θ₍u₎)² and Σ_u c_u (θ̄ − θ₍u₎)³ of the instance jackknife, per score (length S each).
 
-    Over instances, from each label's parts (:func:`label_jackknife_moments`: O(types + labels)); over blocks
+    Over instances, from each label's parts (:func:`label_jackknife_moments`: O(types + labels)) where ``f`` gives them
+    over types of one instance each (:func:`~clfeval.infer.statistic.separable`), else type by type; over blocks
     (``units``), every score with each kind of block left out, in two passes over the kinds in chunks (the
     weighted mean θ̄, then the centred moments), so memory stays bounded however many kinds and scores there are.
     """
-    if units is None:
-        return label_jackknife_moments(f)
+    if units is None and separable(f):
+        return label_jackknife_moments(cast(SeparableStatistic, f))
     return type_jackknife_moments(f, units)
 
 
-def type_jackknife_moments(f: ScoreFunction, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
+def type_jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`jackknife_moments` by evaluating every score with one instance of each type (or one block of each
     kind) left out: O(types × labels), the reference for :func:`label_jackknife_moments`."""
     c = f.weights if units is None else units.multiplicity
@@ -191,7 +193,7 @@ def _weighted_moments(c: np.ndarray, values: np.ndarray, n: float) -> tuple[floa
     return float(c @ dev**2), float(c @ dev**3)
 
 
-def label_jackknife_moments(f: ScoreFunction) -> tuple[np.ndarray, np.ndarray]:
+def label_jackknife_moments(f: SeparableStatistic) -> tuple[np.ndarray, np.ndarray]:
     """The instance jackknife's moments (see :func:`jackknife_moments`) from each label's parts, O(types + labels).
 
     Notes

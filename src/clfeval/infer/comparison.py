@@ -11,7 +11,7 @@ import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -20,20 +20,23 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.joint import JointCounts
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name
-from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.multiplicity import holm
-from clfeval.infer.significance import ALTERNATIVES, SignTest, mcnemar, paired_bootstrap, randomization_test, sign_test
+from clfeval.infer.pairtests import DIFFERENCE_INTERVALS, TESTS, PairRun, Progress, TestMethod
+from clfeval.infer.significance import (
+    ALTERNATIVES,
+    SignTest,
+    sign_test,
+)
+from clfeval.kinds import KINDS
 from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
 from clfeval.scoring.computation import score_counts
 from clfeval.scoring.metrics import higher_is_better, metric_key, metric_path
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Key, Scores
-from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = [
     "Test",
     "COMPARE_SCHEMA",
-    "COUNTING_TESTS",
     "Comparison",
     "PairTest",
     "TESTS",
@@ -45,48 +48,6 @@ __all__ = [
 COMPARE_SCHEMA = "clfeval.compare/2"
 #: Relative tolerance under which two scores tie in a ranking (the same as the tests' tie tolerance).
 _TIE = 1e-12
-
-
-class TestMethod(NamedTuple):
-    """A paired test by name: what it is called in reports and what it does."""
-
-    title: str
-    definition: str
-
-
-#: The paired tests, by name.
-TESTS: Mapping[str, TestMethod] = {
-    "ar": TestMethod(
-        "approximate randomization",
-        "each instance's two predictions are swapped with probability ½ and the metric recomputed on every "
-        "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
-        "arrangement is enumerated",
-    ),
-    "bootstrap": TestMethod(
-        "paired bootstrap",
-        "instances are resampled with replacement, both systems' predictions together; the percentile "
-        "interval of the difference, and p from the bootstrap distribution shifted to a zero "
-        "difference (Berg-Kirkpatrick et al. 2012)",
-    ),
-    "mcnemar": TestMethod(
-        "McNemar's exact test",
-        "of accuracy: an exact binomial test of the instances only A gets right against those only B "
-        "gets right (multi-label: the whole label set right)",
-    ),
-    "sign": TestMethod(
-        "sign test",
-        "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
-        "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
-        "respects their dependence",
-    ),
-}
-#: Tests that compare accuracy only, from the units where one system does better.
-COUNTING_TESTS = ("mcnemar", "sign")
-#: Confidence intervals of the differences, by name.
-DIFFERENCE_INTERVALS: Mapping[str, str] = {
-    "none": "no interval of the difference",
-    "bootstrap": "the paired bootstrap's percentile interval of the difference",
-}
 
 
 @dataclass(frozen=True)
@@ -171,7 +132,7 @@ class Comparison(Result):
 
     def score(self, system: str, metric: str) -> float:
         """The value of ``metric`` for ``system``."""
-        return ScoreFunction.value_of(self.results[system], self.keys[self.metrics.index(metric)])
+        return self.results[system].value_at(self.keys[self.metrics.index(metric)])
 
     def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
         """The test of ``a`` against ``b`` on ``metric`` (default: the first), found in either order: it is the
@@ -245,7 +206,7 @@ class Comparison(Result):
         test = [self.test, self.alternative]
         if self.rounds is not None:
             test += [f"n={self.rounds}", f"seed={self.seed}"]
-        if self.test == "ar":
+        if TESTS[self.test].enumerates:
             test.append(f"exact_limit={self.exact_limit}")
         test += [f"alpha={signature_number(self.alpha)}", "holm"]
         if self.unit != "instances":
@@ -303,7 +264,7 @@ class Comparison(Result):
             "alternative": self.alternative,
             "rounds": self.rounds,
             "seed": self.seed,
-            "exact_limit": self.exact_limit if self.test == "ar" else None,
+            "exact_limit": self.exact_limit if TESTS[self.test].enumerates else None,
             "unit": self.unit,
             "n_units": self.n_units,
             "alpha": self.alpha,
@@ -352,7 +313,7 @@ def check_test_options(
         raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
-    if test in COUNTING_TESTS and ci != "none":
+    if not TESTS[test].random and ci != "none":
         raise OptionError(
             f"{TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or use --test bootstrap"
         )
@@ -362,20 +323,6 @@ def _pairs_of(systems: Sequence[str], baseline: str | None) -> list[tuple[str, s
     if baseline is not None:
         return [(s, baseline) for s in systems if s != baseline]
     return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]
-
-
-class _Progress:
-    """Progress over every pair's rounds, for a (done, total) callback."""
-
-    def __init__(self, callback: Callable[[int, int], None] | None, total: int) -> None:
-        self.callback, self.total, self.offset = callback, total, 0
-
-    def part(self, size: int) -> Callable[[int, int], None] | None:
-        if self.callback is None:
-            return None
-        offset, callback, total = self.offset, self.callback, self.total
-        self.offset += size
-        return lambda done, _: callback(offset + done, total)
 
 
 @dataclass(frozen=True)
@@ -446,7 +393,8 @@ class Test:
     @property
     def interval(self) -> str:
         """The interval of each difference: ``ci``, else ``bootstrap`` for the bootstrap test and ``none``."""
-        return self.ci if self.ci is not None else ("bootstrap" if self.name == "bootstrap" else "none")
+        own = self.name in TESTS and TESTS[self.name].own_interval  # an unknown name is refused after this
+        return self.ci if self.ci is not None else ("bootstrap" if own else "none")
 
     @property
     def title(self) -> str:
@@ -454,13 +402,16 @@ class Test:
         return TESTS[self.name].title
 
     @property
-    def counting(self) -> bool:
-        """Whether the test counts disagreements (McNemar, the sign test) and so compares accuracy only."""
-        return self.name in COUNTING_TESTS
+    def method(self) -> TestMethod:
+        """The test's registry entry."""
+        return TESTS[self.name]
 
     def default_metric(self, beta: float) -> str:
-        """The metric compared when none is named: accuracy for a counting test, else macro F_β."""
-        return "accuracy" if self.counting else ("macro.f1" if beta == 1 else f"macro.f{beta:g}")
+        """The metric compared when none is named: the first the test takes (accuracy for McNemar's and the sign test),
+        else macro F_β."""
+        if self.method.metrics is not None:
+            return min(self.method.metrics)  # accuracy before subset_accuracy
+        return "macro.f1" if beta == 1 else f"macro.f{beta:g}"
 
 
 def compare_counts(
@@ -498,11 +449,11 @@ def compare_counts(
         raise OptionError(f"compare needs at least two systems, got {len(systems)}")
     if baseline is not None and baseline not in systems:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, systems))}")
-    if blocks is not None and name == "mcnemar":
-        raise OptionError(
-            "McNemar's test counts instances as independent; with blocks use the sign test on blocks "
-            "(--test sign), randomization or the bootstrap"
-        )
+    method = TESTS[name]
+    if blocks is not None and method.no_blocks:
+        raise OptionError(method.no_blocks)
+    if method.kinds is not None and joint.kind not in method.kinds:
+        raise OptionError(f"{method.title} compares {', '.join(sorted(method.kinds))} counts, not {joint.kind}")
     if blocks is not None and blocks.n_instances != joint.n_instances:
         raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
@@ -522,37 +473,29 @@ def compare_counts(
         for s in systems
     }
     first = results[systems[0]]
-    keys = [metric_key(m, labels=first.labels, task=first.task, beta=first.beta) for m in metrics]
-    if name in COUNTING_TESTS and any(k != ("accuracy",) for k in keys):
-        raise OptionError(f"{TESTS[name].title} compares accuracy only: use --metric accuracy (or another --test)")
-    if name in COUNTING_TESTS:
+    keys = [metric_key(m, labels=first.labels, task=first.family, beta=first.beta) for m in metrics]
+    if not all(method.tests(m) for m in metrics):
+        raise OptionError(
+            f"{method.title} compares {method.scope} only: use --metric {method.scope} (or another --test)"
+        )
+    if not method.random:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
-    per_pair_rounds = 0 if name in COUNTING_TESTS else rounds * (1 + (ci == "bootstrap" and name == "ar"))
-    bar = _Progress(progress, per_pair_rounds * len(pairs))
-    template = ScoreFunction.of(first)  # the label set, β and zero-division choices every system shares
+    per_pair_rounds = rounds * (1 + (ci == "bootstrap" and not method.own_interval)) if method.random else 0
+    bar = Progress(progress, per_pair_rounds * len(pairs))
+    template = first.statistic()  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
     for a, b in pairs:
-        raw.append(
-            _test_pair(
-                joint,
-                a,
-                b,
-                template,
-                keys,
-                name,
-                rounds,
-                _stream(seed, a, b),
-                alternative,
-                confidence,
-                ci,
-                exact_limit,
-                bar,
-                blocks,
-            )
-        )
+        paired = joint.paired(a, b)
+        pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
+        sign = sign_test(paired, alternative, pair_blocks)
+        run = PairRun(
+            paired, pair_blocks, template, keys, rounds, _stream(seed, a, b), alternative, confidence, ci,
+            exact_limit, bar, sign,
+        )  # fmt: skip
+        raw.append([{**found, "sign": sign} for found in method.run(run)])
     tests = []
     for i, (metric, key) in enumerate(zip(metrics, keys)):
         p_values = np.array([r[i]["p_value"] for r in raw])
@@ -563,8 +506,8 @@ def compare_counts(
                     metric,
                     a,
                     b,
-                    ScoreFunction.value_of(results[a], key),
-                    ScoreFunction.value_of(results[b], key),
+                    results[a].value_at(key),
+                    results[b].value_at(key),
                     p_adjusted=float(p_adj),
                     significant=bool(p_adj < alpha),
                     **r[i],
@@ -574,7 +517,7 @@ def compare_counts(
     shared_warnings = _system_warnings(results)
     if blocks is not None:
         shared_warnings += blocks.cautions()
-        if name in ("ar", "sign"):
+        if method.arrangements:
             shared_warnings += _few_differing_blocks(joint, pairs, blocks, alternative, alpha)
         notes.insert(
             0,
@@ -588,7 +531,7 @@ def compare_counts(
         tuple(keys),
         name,
         alternative,
-        None if name in COUNTING_TESTS else rounds,
+        rounds if method.random else None,
         seed,
         exact_limit,
         alpha,
@@ -618,9 +561,10 @@ def _few_differing_blocks(
     exact sign test's on those blocks.
     """
     out = []
+    kind = KINDS[joint.kind]
     for a, b in pairs:
         i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
-        differs = np.array([row[i] != row[j] for row in blocks.keys], dtype=bool)
+        differs = np.array([kind.system_row(row, i) != kind.system_row(row, j) for row in blocks.keys], dtype=bool)
         k = len(np.unique(blocks.block[differs[blocks.row]])) if len(blocks.row) else 0
         floor = 0.5**k * (2 if alternative == "two-sided" else 1)
         if floor > alpha:
@@ -637,7 +581,7 @@ def _pair_blocks(joint: JointCounts, a: str, b: str, paired: PairedCounts, block
     i, j = joint.systems.index(a) + 1, joint.systems.index(b) + 1
     triples = list(paired.triples)
     index = {t: k for k, t in enumerate(triples)}
-    return blocks.regrouped(np.array([index[(row[0], row[i], row[j])] for row in blocks.keys], dtype=np.int64), triples)
+    return blocks.regrouped(np.array([index[joint.triple(row, i, j)] for row in blocks.keys], dtype=np.int64), triples)
 
 
 def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
@@ -645,102 +589,6 @@ def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
     whichever other systems are compared."""
     key = tuple(zlib.crc32(name.encode("utf-8")) for name in (a, b))
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key) if seed is not None else None)
-
-
-def _test_pair(
-    joint: JointCounts,
-    a: str,
-    b: str,
-    template: ScoreFunction,
-    keys: Sequence[Key],
-    test: str,
-    rounds: int,
-    rng: np.random.Generator,
-    alternative: str,
-    confidence: float,
-    ci: str,
-    exact_limit: int,
-    bar: _Progress,
-    blocks: Blocks | None = None,
-) -> list[dict[str, Any]]:
-    """The test of a against b on each key: difference, p-value, interval, exactness, rounds; and the sign test."""
-    paired = joint.paired(a, b)
-    pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
-    sign = sign_test(paired, alternative, pair_blocks)
-    n = paired.n_instances
-    if test == "mcnemar":
-        m = mcnemar(paired, alternative)
-        return [
-            {
-                "difference": (m.only_a - m.only_b) / n,
-                "p_value": m.p_value,
-                "rounds": None,
-                "exact": True,
-                "discordant": {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither},
-                "sign": sign,
-            }
-            for _ in keys
-        ]
-    if test == "sign":
-        accuracy = {s: sum(c for row, c in paired.triples.items() if row[k] == row[0]) for k, s in ((1, a), (2, b))}
-        return [
-            {
-                "difference": (accuracy[a] - accuracy[b]) / n,
-                "p_value": sign.p_value,
-                "rounds": None,
-                "exact": True,
-                "sign": sign,
-            }
-            for _ in keys
-        ]
-    arr = Arrangements.of(paired, template, pair_blocks, keys=list(dict.fromkeys(keys)))  # only the metrics
-    columns = [arr.f.index(k) for k in keys]
-    if test == "ar":
-        result = randomization_test(
-            arr,
-            columns,
-            rounds=rounds,
-            rng=rng,
-            alternative=alternative,
-            exact_limit=exact_limit,
-            progress=bar.part(rounds),
-        )
-        interval = (
-            paired_bootstrap(arr, columns, rounds=rounds, rng=rng, confidence=confidence, progress=bar.part(rounds)).ci
-            if ci == "bootstrap"
-            else None
-        )
-    else:
-        result = paired_bootstrap(
-            arr,
-            columns,
-            rounds=rounds,
-            rng=rng,
-            confidence=confidence,
-            alternative=alternative,
-            progress=bar.part(rounds),
-        )
-        interval = result.ci if ci == "bootstrap" else None
-    out = []
-    for i in range(len(keys)):
-        d = float(result.difference[i])
-        p = float(result.p_values[i]) if math.isfinite(d) else math.nan
-        bounds = (
-            None if interval is None or np.isnan(interval[i]).any() else (float(interval[i][0]), float(interval[i][1]))
-        )
-        undefined = int(result.undefined[i]) if result.undefined is not None else 0
-        out.append(
-            {
-                "difference": d,
-                "p_value": p,
-                "exact": result.exact,
-                "rounds": result.rounds,
-                "ci": bounds,
-                "undefined_rounds": undefined,
-                "sign": sign,
-            }
-        )
-    return out
 
 
 def _system_warnings(results: Mapping[str, Scores]) -> list[str]:

@@ -78,7 +78,7 @@ class CrossValidation(Result):
             for m in AVERAGED:
                 row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
-        for measure in overall_measures(self.pooled.task):
+        for measure in overall_measures(self.pooled.family):
             out[measure.name], out[f"{measure.name}_sd"] = _mean_sd([fold.overall[measure.name] for fold in self.folds])
         return out
 
@@ -155,8 +155,8 @@ class CrossValidation(Result):
                 measure = fk if m == "f" else m
                 out[flat_name(["mean_of_folds", name, measure], sep)] = float(row[m])
                 out[flat_name(["sd", name, measure], sep)] = float(row[f"{m}_sd"])
-        for overall in overall_measures(self.pooled.task):
-            shown = overall.name_for(self.pooled.task)
+        for overall in overall_measures(self.pooled.family):
+            shown = overall.name_for(self.pooled.family)
             out[flat_name(["mean_of_folds", shown], sep)] = float(means[overall.name])
             out[flat_name(["sd", shown], sep)] = float(means[f"{overall.name}_sd"])
         if folds:

@@ -16,10 +16,10 @@ from collections.abc import Callable
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.infer.statistic import SeparableStatistic, Statistic
 from clfeval.infer.units import BlockUnits
 from clfeval.scoring.parts import Pair, linear_spread, summed
 from clfeval.scoring.scores import Key
-from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = ["block_delta_variances", "delta_variances", "takahashi_variances", "type_delta_variances"]
 
@@ -58,7 +58,7 @@ def _column_variances(c: np.ndarray, d_of_entry: np.ndarray, rows: np.ndarray, n
     return float(np.maximum(c @ d**2 - first * first / n, 0.0))
 
 
-def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+def delta_variances(f: SeparableStatistic, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """The delta-method variance of every score of ``f`` (length S, in the order of ``f.keys``).
 
     Parameters
@@ -204,7 +204,7 @@ def delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | Non
     return out
 
 
-def type_delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+def type_delta_variances(f: Statistic, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """The delta-method variance of every score of ``f`` (length S, in the order of ``f.keys``), type by type.
 
     The reference for :func:`delta_variances`: it evaluates every score four times per cell type, so its
@@ -255,7 +255,7 @@ def type_delta_variances(f: ScoreFunction, progress: Callable[[int, int], None] 
     return variances
 
 
-def block_delta_variances(f: ScoreFunction, units: BlockUnits) -> np.ndarray:
+def block_delta_variances(f: Statistic, units: BlockUnits) -> np.ndarray:
     """The delta-method variance of every score of ``f`` when blocks, not instances, are independent.
 
     Notes
@@ -316,7 +316,7 @@ def takahashi_variances(cells: np.ndarray | ConfusionCounts) -> dict[str, float]
     / (r² n). The last denominator is printed p_i·² p_j·² in the paper, a misprint (docs/misprints.md):
     as printed, sd(maF1*) on the paper's example is 0.0658, not its 0.0649.
     """
-    counts = cells if isinstance(cells, ConfusionCounts) else ConfusionCounts(_positions(cells), cells)
+    counts = ConfusionCounts(_positions(cells), cells) if isinstance(cells, (np.ndarray, list, tuple)) else cells
     n = float(counts.n_instances)
     r = len(counts.labels)
     # in the paper's orientation: i indexes predicted (clfeval's columns), j true (clfeval's rows)

@@ -18,6 +18,7 @@ from clfeval.count.paired import PairedCounts
 from clfeval.errors import unknown_name
 from clfeval.infer.arrangement import Arrangements, HalfBinomial
 from clfeval.infer.binomial import binomial_half_cdf, two_sided_binomial_half
+from clfeval.kinds import KINDS
 
 __all__ = [
     "ALTERNATIVES",
@@ -27,6 +28,7 @@ __all__ = [
     "mcnemar",
     "paired_bootstrap",
     "randomization_test",
+    "right_of",
     "sign_test",
 ]
 
@@ -209,6 +211,12 @@ def paired_bootstrap(
     return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False, ci, np.isnan(draws).sum(axis=0))
 
 
+def right_of(paired: PairedCounts) -> list[tuple[bool, bool]]:
+    """Whether A and B are right (:meth:`clfeval.kinds.Kind.correct`) on each triple, in the order of ``triples``."""
+    kind = KINDS[paired.kind]
+    return [(kind.correct(kind.system_row(t, 1)), kind.correct(kind.system_row(t, 2))) for t in paired.triples]
+
+
 @dataclass(frozen=True)
 class McNemar:
     """McNemar's exact test on instances where exactly one system is right.
@@ -236,8 +244,8 @@ def mcnemar(paired: PairedCounts, alternative: str = "two-sided") -> McNemar:
     if alternative not in ALTERNATIVES:
         raise unknown_name("alternative", alternative, ALTERNATIVES)
     cells = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
-    for (g, a, b), c in paired.triples.items():
-        cells[(a == g, b == g)] += c
+    for right, c in zip(right_of(paired), paired.triples.values()):
+        cells[right] += c
     only_a, only_b = cells[(True, False)], cells[(False, True)]
     return McNemar(only_a, only_b, cells[(True, True)], cells[(False, False)], _binomial_p(only_a, only_b, alternative))
 
@@ -282,10 +290,9 @@ def sign_test(paired: PairedCounts, alternative: str = "two-sided", blocks: Bloc
     """
     if alternative not in ALTERNATIVES:
         raise unknown_name("alternative", alternative, ALTERNATIVES)
-    triples = list(paired.triples)
-    margin = np.array([int(a == g) - int(b == g) for g, a, b in triples], dtype=np.int64)
+    margin = np.array([int(a) - int(b) for a, b in right_of(paired)], dtype=np.int64)
     if blocks is None:
-        counts = np.array([paired.triples[t] for t in triples], dtype=np.int64)
+        counts = np.array(list(paired.triples.values()), dtype=np.int64)
         a_better, b_better = int(counts[margin > 0].sum()), int(counts[margin < 0].sum())
         ties, unit = int(counts.sum()) - a_better - b_better, "instances"
     else:

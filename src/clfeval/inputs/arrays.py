@@ -18,7 +18,7 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, canonical_set
+from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError
 
 __all__ = [
@@ -321,7 +321,7 @@ def count_systems(
             [canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
             for role, seq in zip(roles, seqs)
         ]
-        return JointCounts(tuple(names), Counter(zip(*sets)), True, duplicates, empty)
+        return JointCounts(tuple(names), Counter(zip(*sets)), MultiLabel(empty=empty, duplicates=duplicates))
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
             raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))

@@ -8,17 +8,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from clfeval.count.blocks import Blocks
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.document import Counts, add_counts, counts_from_dict
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import LabelSetCounts
+from clfeval.count.labelsets import MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
@@ -29,6 +28,8 @@ from clfeval.inputs.formats import TableOptions, shown_pattern
 from clfeval.inputs.pairing import file_identity, read_cells_in_line_order
 from clfeval.inputs.relabel import NotANumber, Relabel, cell_value, single_label
 from clfeval.inputs.tally import BLOCK_KEY, unpack
+from clfeval.kinds import Counts
+from clfeval.kinds.countfile import add_counts, counts_from_dict
 
 __all__ = [
     "BlockSpec",
@@ -60,20 +61,11 @@ class _CellError(Exception):
         self.message, self.column, self.value = message, column, value
 
 
-def _label(
-    value: Any,
-    column: int,
-    source: str,
-    multilabel: bool,
-    label_sep: str,
-    duplicates: str,
-    empty: str,
-    relabel: Relabel | None,
-) -> Any:
+def _label(value: Any, column: int, source: str, labelsets: MultiLabel | None, relabel: Relabel | None) -> Any:
     """:func:`cell_value` of the cell in label column ``column`` (0 = gold, the others predicted); a cell that
     cannot be a label raises :class:`_CellError` for :func:`_located` to name its line."""
     try:
-        return cell_value(value, source, multilabel, label_sep, duplicates, empty, relabel, predicted=column > 0)
+        return cell_value(value, source, labelsets, relabel, predicted=column > 0)
     except InputError as exc:
         raise _CellError(exc.message, column, value) from None
 
@@ -82,21 +74,18 @@ def _to_counts(
     rows: Sequence[tuple[Any, Any]],
     counts: np.ndarray,
     source: str,
-    multilabel: bool,
-    label_sep: str,
-    duplicates: str,
-    empty: str,
+    labelsets: MultiLabel | None,
     relabel: Relabel | None = None,
-) -> ConfusionCounts | LabelSetCounts:
+) -> Counts:
     pairs: Counter[tuple[Any, Any]] = Counter()
     for (g, p), c in zip(rows, counts):
         pairs[
             (
-                _label(g, 0, source, multilabel, label_sep, duplicates, empty, relabel),
-                _label(p, 1, source, multilabel, label_sep, duplicates, empty, relabel),
+                _label(g, 0, source, labelsets, relabel),
+                _label(p, 1, source, labelsets, relabel),
             )
         ] += int(c)
-    return counts_of_pairs(pairs, multilabel, duplicates, empty)
+    return counts_of_pairs(pairs, labelsets)
 
 
 def _frame_to_counts(frame: Any, source: str, relabel: Relabel | None) -> ConfusionCounts | None:
@@ -111,7 +100,7 @@ def _frame_to_counts(frame: Any, source: str, relabel: Relabel | None) -> Confus
     maps = []
     for column in (0, 1):
         values = frame.get_column(f"c{column}").unique().to_list()
-        maps.append({v: _label(v, column, source, False, ",", "keep", "ignore", relabel) for v in values})
+        maps.append({v: _label(v, column, source, None, relabel) for v in values})
     labels = sorted(set(maps[0].values()) | set(maps[1].values()))
     index = {lab: i for i, lab in enumerate(labels)}
     codes = [
@@ -128,18 +117,13 @@ def _to_joint(
     counts: np.ndarray,
     source: str,
     systems: Sequence[str],
-    multilabel: bool,
-    label_sep: str,
-    duplicates: str,
-    empty: str,
+    labelsets: MultiLabel | None,
     relabel: Relabel | None = None,
 ) -> JointCounts:
     joint: Counter[tuple[Any, ...]] = Counter()
     for row, c in zip(rows, counts):
-        joint[
-            tuple(_label(v, i, source, multilabel, label_sep, duplicates, empty, relabel) for i, v in enumerate(row))
-        ] += int(c)
-    return JointCounts(tuple(systems), joint, multilabel, duplicates, empty)
+        joint[tuple(_label(v, i, source, labelsets, relabel) for i, v in enumerate(row))] += int(c)
+    return JointCounts(tuple(systems), joint, labelsets)
 
 
 #: Where each label column of a reading lies: (its file or files, its column), gold first.
@@ -184,14 +168,15 @@ def _located(read: Any, where: Where, options: TableOptions) -> Any:
 
 
 def _header_warning(
-    cells: Cells, counts: ConfusionCounts | LabelSetCounts, relabel: Relabel | None = None
+    cells: Cells, counts: Counts, labelsets: MultiLabel | None, relabel: Relabel | None = None
 ) -> list[str]:
-    """Warn when an unheaded file's first line looks like a header: its labels occur nowhere else."""
-    if cells.header or cells.first_row is None or not isinstance(counts, ConfusionCounts):
+    """Warn when an unheaded file's first line of single labels looks like a header: its labels occur nowhere else."""
+    if cells.header or cells.first_row is None or labelsets is not None:
         return []
+    counts = cast(ConfusionCounts, counts)  # single labels (no label sets): a confusion matrix
     try:  # the labels as counted: translated, and cut when predictions are real-valued
         g = single_label(cells.first_row[0], cells.source, relabel)
-        p = cell_value(cells.first_row[1], cells.source, False, ",", "keep", "ignore", relabel, predicted=True)
+        p = cell_value(cells.first_row[1], cells.source, None, relabel, predicted=True)
         i, j = counts.labels.index(g), counts.labels.index(p)
     except ValueError:
         return []
@@ -256,10 +241,7 @@ def _blocked(
     block_key: str,
     source: str,
     is_list: Sequence[bool] | None,
-    multilabel: bool,
-    label_sep: str,
-    duplicates: str,
-    empty: str,
+    labelsets: MultiLabel | None,
     relabel: Relabel | None,
     unit: str,
 ) -> Blocks:
@@ -278,7 +260,7 @@ def _blocked(
         unique = frame.select(pl.col(f"c{i}").unique(maintain_order=True))
         mapped = []
         for value in unique.get_column(f"c{i}").to_list():
-            label = _label(unpack(value, flags[i]), i, source, multilabel, label_sep, duplicates, empty, relabel)
+            label = _label(unpack(value, flags[i]), i, source, labelsets, relabel)
             if label not in canon:
                 canon[label] = len(values)
                 values.append(label)
@@ -305,13 +287,13 @@ def _table(
     label_cols: Sequence[Column],
     roles: Sequence[str],
     options: TableOptions,
-    multilabel: bool,
+    sets: bool,
     engine: Engine,
     blocks: BlockSpec | None,
 ) -> Cells:
     """The cells of a table's label columns, and its block column (or blank-line block numbers) last."""
     if blocks is None:
-        return engine.cells(path, list(label_cols), list(roles), options, empty_ok=multilabel)
+        return engine.cells(path, list(label_cols), list(roles), options, empty_ok=sets)
     options = blocks.reading(options)
     if blocks.column is None:
         if engine.name != "polars":
@@ -324,11 +306,11 @@ def _table(
             list(label_cols),
             list(roles),
             options,
-            empty_ok=multilabel,
+            empty_ok=sets,
             progress=engine.progress,
             blank_line_blocks=True,
         )
-    return engine.cells(path, [*label_cols, blocks.column], [*roles, "block"], options, empty_ok=multilabel)
+    return engine.cells(path, [*label_cols, blocks.column], [*roles, "block"], options, empty_ok=sets)
 
 
 def count_file(
@@ -337,10 +319,7 @@ def count_file(
     gold_col: Column = -2,
     pred_col: Column = -1,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
@@ -350,31 +329,29 @@ def count_file(
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
     """
     _distinct_columns([gold_col, pred_col], ["gold", "predicted"])
-    cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, multilabel, engine, blocks)
+    cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, labelsets is not None, engine, blocks)
     where = [(path, gold_col), (path, pred_col)]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
         frame, flags = _counted_frame(cells, 3)
         found = _located(
-            lambda: _blocked(
-                frame, 2, key, cells.source, flags, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
-            ),
+            lambda: _blocked(frame, 2, key, cells.source, flags, labelsets, relabel, blocks.unit),
             where,
             options,
         )
-        counts = counts_of_pairs(found.totals(), multilabel, duplicates, empty)
+        counts = counts_of_pairs(found.totals(), labelsets)
         return FileCounts(counts, list(cells.warnings), found)
     counts = _located(
         lambda: (
-            (None if multilabel else _frame_to_counts(cells.frame, cells.source, relabel))
-            or _to_counts(cells.rows, cells.counts, cells.source, multilabel, label_sep, duplicates, empty, relabel)
+            (None if labelsets is not None else _frame_to_counts(cells.frame, cells.source, relabel))
+            or _to_counts(cells.rows, cells.counts, cells.source, labelsets, relabel)
         ),
         where,
         options,
     )
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    return FileCounts(counts, list(cells.warnings) + _header_warning(cells, counts, relabel))
+    return FileCounts(counts, list(cells.warnings) + _header_warning(cells, counts, labelsets, relabel))
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
@@ -396,7 +373,7 @@ def one_file(spec: str) -> str:
 def _in_line_order(
     sources: list[tuple[str, Column, str]],
     options: TableOptions,
-    multilabel: bool,
+    sets: bool,
     engine: Engine,
     blocks: BlockSpec | None,
 ) -> tuple[list[tuple[Any, ...]], np.ndarray, Any, str | None, list[str]]:
@@ -409,7 +386,7 @@ def _in_line_order(
     rows, counts, frame, warnings = read_cells_in_line_order(
         sources,
         options,
-        empty_ok=multilabel,
+        empty_ok=sets,
         progress=engine.progress,
         blank_line_blocks=blocks is not None and blocks.column is None,
     )
@@ -424,10 +401,7 @@ def count_files(
     gold_col: Column = -1,
     pred_col: Column = -1,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
@@ -436,21 +410,23 @@ def count_files(
     engine.line_order()
     gold_path, pred_path = one_file(gold_path), one_file(pred_path)
     rows, counts, frame, key, warnings = _in_line_order(
-        [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")], options, multilabel, engine, blocks
+        [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
+        options,
+        labelsets is not None,
+        engine,
+        blocks,
     )
     source = f"{gold_path}/{pred_path}"
     where = [(gold_path, gold_col), (pred_path, pred_col)]
     if blocks is not None and key is not None:
         found = _located(
-            lambda: _blocked(
-                frame, 2, key, source, None, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
-            ),
+            lambda: _blocked(frame, 2, key, source, None, labelsets, relabel, blocks.unit),
             where,
             options,
         )
-        return FileCounts(counts_of_pairs(found.totals(), multilabel, duplicates, empty), warnings, found)
+        return FileCounts(counts_of_pairs(found.totals(), labelsets), warnings, found)
     result = _located(
-        lambda: _to_counts([r[:2] for r in rows], counts, source, multilabel, label_sep, duplicates, empty, relabel),
+        lambda: _to_counts([r[:2] for r in rows], counts, source, labelsets, relabel),
         where,
         options,
     )
@@ -472,17 +448,14 @@ def count_fold_column(
     pred_col: Column = -2,
     fold_col: Column = -1,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
-) -> tuple[list[str], list[ConfusionCounts | LabelSetCounts], list[str]]:
+) -> tuple[list[str], list[Counts], list[str]]:
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
     _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
     cells = engine.cells(
-        path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options, empty_ok=multilabel
+        path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options, empty_ok=labelsets is not None
     )
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
@@ -493,12 +466,7 @@ def count_fold_column(
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     names = _in_order(groups)
     folds = _located(
-        lambda: [
-            _to_counts(
-                groups[n][0], np.array(groups[n][1]), cells.source, multilabel, label_sep, duplicates, empty, relabel
-            )
-            for n in names
-        ],
+        lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, labelsets, relabel) for n in names],
         [(path, gold_col), (path, pred_col)],
         options,
     )
@@ -525,10 +493,7 @@ def count_system_files(
     gold_col: Column = -1,
     pred_col: Column = -1,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
@@ -543,22 +508,18 @@ def count_system_files(
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts, frame, key, warnings = _in_line_order(sources, options, multilabel, engine, blocks)
+    rows, counts, frame, key, warnings = _in_line_order(sources, options, labelsets is not None, engine, blocks)
     source = "/".join([gold_path, *pred_paths])
     where = [(path, column) for path, column, _ in sources]
     if blocks is not None and key is not None:
         found = _located(
-            lambda: _blocked(
-                frame, len(sources), key, source, None, multilabel, label_sep, duplicates, empty, relabel, blocks.unit
-            ),
+            lambda: _blocked(frame, len(sources), key, source, None, labelsets, relabel, blocks.unit),
             where,
             options,
         )
-        return FileCounts(JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), warnings, found)
+        return FileCounts(JointCounts(tuple(names), found.totals(), labelsets), warnings, found)
     joint = _located(
-        lambda: _to_joint(
-            [r[: len(sources)] for r in rows], counts, source, names, multilabel, label_sep, duplicates, empty, relabel
-        ),
+        lambda: _to_joint([r[: len(sources)] for r in rows], counts, source, names, labelsets, relabel),
         where,
         options,
     )
@@ -572,10 +533,7 @@ def count_system_columns(
     pred_cols: Sequence[Column],
     names: Sequence[str] | None = None,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
@@ -592,7 +550,7 @@ def count_system_columns(
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
     _distinct_columns([gold_col, *pred_cols], roles)
-    cells = _table(path, [gold_col, *pred_cols], roles, options, multilabel, engine, blocks)
+    cells = _table(path, [gold_col, *pred_cols], roles, options, labelsets is not None, engine, blocks)
     where = [(path, column) for column in [gold_col, *pred_cols]]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"
@@ -604,23 +562,16 @@ def count_system_columns(
                 key,
                 cells.source,
                 flags,
-                multilabel,
-                label_sep,
-                duplicates,
-                empty,
+                labelsets,
                 relabel,
                 blocks.unit,
             ),
             where,
             options,
         )
-        return FileCounts(
-            JointCounts(tuple(names), found.totals(), multilabel, duplicates, empty), list(cells.warnings), found
-        )
+        return FileCounts(JointCounts(tuple(names), found.totals(), labelsets), list(cells.warnings), found)
     joint = _located(
-        lambda: _to_joint(
-            cells.rows, cells.counts, cells.source, names, multilabel, label_sep, duplicates, empty, relabel
-        ),
+        lambda: _to_joint(cells.rows, cells.counts, cells.source, names, labelsets, relabel),
         where,
         options,
     )
@@ -708,25 +659,22 @@ def train_frequencies(
     *,
     column: Column = -1,
     options: TableOptions = TableOptions(),
-    multilabel: bool = False,
-    label_sep: str = ",",
-    duplicates: str = "keep",
-    empty: str = "ignore",
+    labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
 ) -> LabelFrequencies:
     """Label frequencies of a training file's label column (by default its last column); files or globs add up.
 
     ``relabel`` translates the labels (its cut-off is for predictions and does not apply)."""
-    cells = engine.cells(path, [column], ["training"], options, empty_ok=multilabel)
+    cells = engine.cells(path, [column], ["training"], options, empty_ok=labelsets is not None)
 
     def count() -> LabelFrequencies:
         counter: Counter[str] = Counter()
         n = 0
         for (value,), c in zip(cells.rows, cells.counts):
             n += int(c)
-            labels = _label(value, 0, cells.source, multilabel, label_sep, duplicates, empty, relabel)
-            for lab in labels if multilabel else (labels,):
+            labels = _label(value, 0, cells.source, labelsets, relabel)
+            for lab in labels if labelsets is not None else (labels,):
                 counter[lab] += int(c)
         return LabelFrequencies(dict(counter), n)
 

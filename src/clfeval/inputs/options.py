@@ -161,13 +161,9 @@ class Reading:
 
     def counter_options(self, relabel: Relabel | None) -> dict[str, Any]:
         """The keyword arguments of the file counters of :mod:`clfeval.inputs.layouts`."""
-        ml = self.label_sets
         return dict(
             options=self.table_options(),
-            multilabel=ml is not None,
-            label_sep="," if ml is None else ml.file_sep,
-            duplicates="keep" if ml is None else ml.duplicates,
-            empty="ignore" if ml is None else ml.empty,
+            labelsets=self.label_sets,
             engine=Engine(self.engine, self.scheduler, self.progress),
             relabel=relabel,
         )

@@ -17,12 +17,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clfeval.count.blocks import Blocks
-from clfeval.count.confidence import ConfidenceCounts
-from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.document import Counts, counts_to_dict
 from clfeval.count.frequencies import LabelFrequencies
-from clfeval.count.joint import JointCounts
-from clfeval.count.labelsets import LabelSetCounts, MultiLabel
+from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.inputs.arrays import frequencies_of
 from clfeval.inputs.chunks import expand_paths
@@ -44,6 +40,8 @@ from clfeval.inputs.layouts import (
 from clfeval.inputs.matrix import MATRIX_ORIENTATIONS, matrix_counts
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.relabel import Relabel
+from clfeval.kinds import Counts, kind_of
+from clfeval.kinds.countfile import counts_to_dict
 from clfeval.output import write_text
 
 __all__ = [
@@ -89,7 +87,7 @@ class Counted:
         the tasks score over it when no label set or policy is given.
     """
 
-    counts: Any
+    counts: Counts | None
     folds: Mapping[str, Counts] | None = None
     blocks: Blocks | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
@@ -110,13 +108,13 @@ class Counted:
         """Whether the counts are of label sets."""
         if self.reading is not None and self.reading.label_sets is not None:
             return True
-        if self.folds is not None:
-            return any(not isinstance(c, ConfusionCounts) for c in self.folds.values())
-        return (isinstance(self.counts, JointCounts) and self.counts.multilabel) or _is_label_sets(self.counts)
+        parts = self.folds.values() if self.folds is not None else [self.counts]
+        return any(kind.holds_label_sets(c) for c in parts if (kind := kind_of(c)) is not None)
 
     def to_dict(self) -> dict[str, Any]:
         """The counts as a ``clfeval.counts/1`` document, with their provenance (what :func:`save_counts` writes)."""
-        if self.counts is None or isinstance(self.counts, ConfidenceCounts):
+        kind = kind_of(self.counts)
+        if self.counts is None or kind is None or kind.document is None:
             what = "folds" if self.folds is not None else "confidences"
             raise OptionError(f"a count file holds one table of counts, not {what}")
         return counts_to_dict(self.counts, inputs=self.inputs, options=self.options)
@@ -137,10 +135,6 @@ class Counted:
         return frequencies_of(train, multilabel=self.multilabel, label_sep=sep), {}
 
 
-def _is_label_sets(counts: Any) -> bool:
-    return isinstance(counts, LabelSetCounts)
-
-
 def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]:
     """Provenance of one input: ``{"file": path}``, or ``{"files": [...]}`` for several paths or globs."""
     if isinstance(path, str):
@@ -149,12 +143,11 @@ def _file_inputs(path: str | Sequence[str], key: str = "file") -> dict[str, Any]
 
 
 def _gold_labels(counts: Any) -> set[str]:
-    """The gold labels of counts (single-label), for the cut-off check."""
-    if isinstance(counts, ConfusionCounts):
-        return counts.seen_labels()[0]
-    if isinstance(counts, JointCounts) and not counts.multilabel:
-        return counts.seen_labels()[0]
-    return set()
+    """The gold labels of counts of single labels, for the cut-off check (none for label sets)."""
+    kind = kind_of(counts)
+    if kind is None or kind.holds_label_sets(counts):
+        return set()
+    return kind.labels_seen(counts)[0]
 
 
 def _cutoff_warnings(relabel: Relabel | None, gold: set[str]) -> list[str]:
@@ -444,7 +437,7 @@ def load_counts(paths: str | Sequence[str]) -> Counted:
 
 
 def save_counts(counts: Counted | Counts, path: str) -> None:
-    """Write counts as a ``clfeval.counts/1`` count file (see :mod:`clfeval.count.document`), with the provenance
+    """Write counts as a ``clfeval.counts/1`` count file (see :mod:`clfeval.kinds.countfile`), with the provenance
     of a :class:`Counted`; whole or not at all (:func:`clfeval.output.write_text`)."""
     document = counts.to_dict() if isinstance(counts, Counted) else counts_to_dict(counts)
     write_text(path, json.dumps(document, ensure_ascii=False) + "\n")
@@ -491,29 +484,33 @@ def counts_of_frame(
         scheduler=scheduler,
         empty_ok=ml is not None,
     )
-    sep, duplicates, empty = (",", "keep", "ignore") if ml is None else (ml.file_sep, ml.duplicates, ml.empty)
     counts: Counts
     if len(columns) > 1:
         systems = list(names) if names is not None else [str(c) for c in columns]
-        counts = _to_joint(cells.rows, cells.counts, cells.source, systems, ml is not None, sep, duplicates, empty)
+        counts = _to_joint(cells.rows, cells.counts, cells.source, systems, ml)
     else:
-        counts = _to_counts(cells.rows, cells.counts, cells.source, ml is not None, sep, duplicates, empty)
+        counts = _to_counts(cells.rows, cells.counts, cells.source, ml)
     reading = Reading(multilabel=ml, engine="dask", scheduler=scheduler)
     return Counted(counts, inputs={"source": "dask frame"}, reading=reading, gold_col=gold_col)
 
 
-def check_count_kind(counted: Counted, joint: bool) -> None:
-    """Refuse joint counts where one system's are expected, and the other way round, naming the count file."""
+def check_count_kind(counted: Counted, task: str) -> None:
+    """Refuse counts the task does not take (:attr:`clfeval.kinds.Kind.tasks`): joint counts where one system's are
+    expected and the other way round, naming the count file; other counts (confidences to score) by their type."""
+    kind = kind_of(counted.counts)
+    if kind is not None and task in kind.tasks:
+        return
     where = counted.inputs.get("count_files", ["counts"])[0]
-    if joint and not isinstance(counted.counts, JointCounts):
+    if task == "compare":
         raise InputError(
             "holds the counts of one system; to compare systems, count a table with a predicted column "
             "per system (clfeval count --gold-col G --pred-col A --pred-col B)",
             where,
         )
-    if not joint and isinstance(counted.counts, JointCounts):
+    if kind is not None and "compare" in kind.tasks:
         raise InputError(
             "holds joint counts of several systems: compare them (clfeval compare --counts), or count "
             "one system's column",
             where,
         )
+    raise OptionError(f"{task} takes labels or ConfusionCounts / LabelSetCounts, not {type(counted.counts).__name__}")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from clfeval.count.labelsets import LabelSet, canonical_set
+from clfeval.count.labelsets import LabelSet, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.text import read_text
 
@@ -191,22 +191,16 @@ def label_set(
 
 
 def cell_value(
-    value: Any,
-    source: str,
-    multilabel: bool,
-    label_sep: str,
-    duplicates: str,
-    empty: str,
-    relabel: Relabel | None = None,
-    predicted: bool = False,
+    value: Any, source: str, labelsets: MultiLabel | None, relabel: Relabel | None = None, predicted: bool = False
 ) -> Any:
-    """A label (single-label) or a canonical label set (multi-label) from a read cell.
+    """A label (single-label: ``labelsets`` is ``None``) or a canonical label set (multi-label, split on the group's
+    file separator and counted under its options) from a read cell.
 
     ``predicted`` cells go through the cut-off when one is set (a value that is not a number raises
     ValueError, for the caller to name its line).
     """
-    if multilabel:
-        return label_set(value, label_sep, source, duplicates, empty, relabel)
+    if labelsets is not None:
+        return label_set(value, labelsets.file_sep, source, labelsets.duplicates, labelsets.empty, relabel)
     if predicted and relabel is not None and relabel.cutoff is not None:
         if isinstance(value, tuple):
             raise InputError("the label column holds lists of labels; pass --multilabel (multilabel=True)", source)

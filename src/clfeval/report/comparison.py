@@ -6,7 +6,8 @@ import math
 from functools import partial
 from typing import Any
 
-from clfeval.infer.comparison import TESTS, Comparison, PairTest
+from clfeval.infer.comparison import Comparison, PairTest
+from clfeval.infer.pairtests import TESTS
 from clfeval.report.page import comparison_page
 from clfeval.report.rows import comparison_rows
 from clfeval.report.tables import Bounds, PValue, Report, Table
@@ -25,11 +26,12 @@ def _verdict(p: PairTest) -> str:
 
 def _pairs_table(cmp: Comparison) -> Table:
     ci = cmp.ci != "none"
-    mcnemar = cmp.test == "mcnemar"
+    mcnemar = any(p.discordant is not None for p in cmp.pairs)  # the instances only one system gets right
+    units = TESTS[cmp.test].counts_units  # the test is the sign test: its counts are the pair's
     columns = ["metric", "A", "B", "score A", "score B", "A − B"]
     columns += [f"{100 * cmp.confidence:g}% CI"] if ci else []
     columns += ["only A right", "only B right"] if mcnemar else []
-    columns += ["A better", "B better", "ties"] if cmp.test == "sign" else []
+    columns += ["A better", "B better", "ties"] if units else []
     columns += ["p", "p (Holm)", "holds"]
     rows = []
     for p in cmp.pairs:
@@ -39,7 +41,7 @@ def _pairs_table(cmp: Comparison) -> Table:
         if mcnemar:
             assert p.discordant is not None
             row += [p.discordant["only_a"], p.discordant["only_b"]]
-        if cmp.test == "sign":
+        if units:
             assert p.sign is not None
             row += [p.sign.a_better, p.sign.b_better, p.sign.ties]
         row += [PValue(p.p_value), PValue(p.p_adjusted), _verdict(p)]
@@ -62,7 +64,7 @@ def _sign_table(cmp: Comparison) -> Table | None:
             continue
         seen.add((p.a, p.b))
         rows.append((p.a, p.b, p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
-    if not rows or cmp.test == "sign":
+    if not rows or TESTS[cmp.test].counts_units:
         return None
     if cmp.unit == "instances":
         title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
@@ -111,7 +113,7 @@ def _test_note(cmp: Comparison) -> str:
     note = f"test: {TESTS[cmp.test].title} — {TESTS[cmp.test].definition}"
     if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):  # McNemar has no rounds
         note += f"; {cmp.rounds} rounds, seed {cmp.seed}"
-    if cmp.test == "ar":
+    if TESTS[cmp.test].enumerates:
         note += (
             f"; exact enumeration when at most {cmp.exact_limit} swap patterns exist"
             if cmp.exact_limit
@@ -126,13 +128,10 @@ def _alternative_note(cmp: Comparison) -> str:
         "greater": "d = score(A) − score(B) > 0",
         "less": "d = score(A) − score(B) < 0",
     }[cmp.alternative]
-    extreme = {
-        "ar": {"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
-        "bootstrap": {"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"},
-    }
+    extreme = TESTS[cmp.test].extreme
     note = f"alternative: {cmp.alternative} ({meaning}"
-    if cmp.test in extreme:
-        note += f"; a round counts as at least as extreme when {extreme[cmp.test][cmp.alternative]}"
+    if extreme is not None:
+        note += f"; a round counts as at least as extreme when {extreme[cmp.alternative]}"
     note += ")"
     lower = [m for m, k in zip(cmp.metrics, cmp.keys) if not higher_is_better(k)]
     if lower and cmp.alternative != "two-sided":

@@ -30,8 +30,8 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True) -> Report:
     order = {pair: i for i, pair in enumerate(pairs)}
     rows = sorted(cv.differences(), key=lambda r: order[(r["average"], r["measure"])])
     overall = [
-        (m.title_for(cv.pooled.task), cv.pooled.overall[m.name], means[m.name], means[f"{m.name}_sd"])
-        for m in overall_measures(cv.pooled.task)
+        (m.title_for(cv.pooled.family), cv.pooled.overall[m.name], means[m.name], means[f"{m.name}_sd"])
+        for m in overall_measures(cv.pooled.family)
     ]
     both = Table(
         "pooled (counts added, then scored) against the mean of the folds' scores",

@@ -18,6 +18,7 @@ from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
 from clfeval.report.matrix import MAX_SHOWN_LABELS, shown_matrix
 from clfeval.result import Result
+from clfeval.scoring.measures import MEASURES
 from clfeval.scoring.ratios import f_title
 from clfeval.scoring.scores import Scores
 
@@ -164,6 +165,7 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
     """The confusion heat map of a result: labels sorted by gold support; beyond ``limit`` labels, the least
     frequent folded into one ``other`` row and column."""
     confusion = scores.confusion
+    assert confusion is not None, "a heat map of a result without a confusion matrix"
     split = isinstance(confusion, SplitMatrix)
     shown = shown_matrix(confusion, limit=limit)
     labels, cells, column_cells, folded = shown.labels, shown.cells, shown.column_cells, shown.folded
@@ -325,7 +327,7 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
         (f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
         for name in pooled.averages
     ]
-    accuracy = "accuracy" if pooled.task == "single-label" else "subset accuracy"
+    accuracy = MEASURES["accuracy"].title_for(pooled.family)
     rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))
 
     def value(result: Scores, key: tuple[str, ...]) -> float:
@@ -396,9 +398,14 @@ def _zoomed(values: list[float], step: float = 0.05) -> tuple[float, float]:
     return round(low, 10), round(high, 10)
 
 
+def _heat_maps(scores: Scores, title: str = "") -> list[Figure]:
+    """The result's heat map, or none when its kind of counts has no confusion matrix."""
+    return [] if scores.confusion is None else [heat_map(scores, title=title)]
+
+
 def score_figures(scores: Scores) -> list[Figure]:
     """A score's figures: its heat map and per-label plot."""
-    return [heat_map(scores), per_label_plot(scores)]
+    return [*_heat_maps(scores), per_label_plot(scores)]
 
 
 def comparison_figures(cmp: Comparison) -> list[Figure]:
@@ -408,7 +415,7 @@ def comparison_figures(cmp: Comparison) -> list[Figure]:
 
 def cv_figures(cv: CrossValidation) -> list[Figure]:
     """A cross-validation's figures: the fold plot, then the pooled heat map and per-label plot."""
-    return [_fold_plot(cv), heat_map(cv.pooled, title="pooled confusion matrix"), per_label_plot(cv.pooled)]
+    return [_fold_plot(cv), *_heat_maps(cv.pooled, title="pooled confusion matrix"), per_label_plot(cv.pooled)]
 
 
 def figures_of(result: Result) -> list[Figure]:

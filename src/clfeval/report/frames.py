@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.report.tables import Bounds
@@ -50,7 +51,6 @@ from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.measures import label_measures, overall_measures
 from clfeval.scoring.metrics import metric_name
 from clfeval.scoring.scores import Key, Scores
-from clfeval.scoring.statistics import ScoreFunction
 
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
@@ -128,8 +128,8 @@ def _averages(scores: Scores) -> Columns:
 
 
 def _overall(scores: Scores) -> Columns:
-    measures = overall_measures(scores.task)
-    columns: Columns = {"measure": [m.name_for(scores.task) for m in measures]}
+    measures = overall_measures(scores.family)
+    columns: Columns = {"measure": [m.name_for(scores.family) for m in measures]}
     values = [float(scores.overall[m.name]) for m in measures]
     _with_bounds(columns, "value", values, _bounds(scores, [(m.name,) for m in measures]))
     if "value_ci_low" in columns:
@@ -137,8 +137,15 @@ def _overall(scores: Scores) -> Columns:
     return columns
 
 
+def _matrix_of(scores: Scores) -> ConfusionCounts | SplitMatrix:
+    """The result's confusion matrix; a kind of counts without one has no matrix tables."""
+    if scores.confusion is None:
+        raise OptionError(f"{scores.task} results have no confusion matrix: no table 'matrix'")
+    return scores.confusion
+
+
 def _matrix_long(scores: Scores) -> Columns:
-    confusion = scores.confusion
+    confusion = _matrix_of(scores)
     labels = np.array(confusion.labels, dtype=object)
     if isinstance(confusion, SplitMatrix):
         return {
@@ -163,7 +170,7 @@ def _row_name(labels: tuple[str, ...]) -> str:
 
 
 def _matrix_wide(scores: Scores, predicted_view: bool = False) -> Columns:
-    confusion = scores.confusion
+    confusion = _matrix_of(scores)
     labels = tuple(confusion.labels)
     if len(labels) > MAX_WIDE_LABELS:
         raise OptionError(
@@ -231,7 +238,7 @@ def _metric_columns(scores: Scores) -> list[tuple[str, Key]]:
     out: list[tuple[str, Key]] = [
         (metric_name(("averages", a, m), scores.beta), ("averages", a, m)) for a in scores.averages for m in AVERAGED
     ]
-    out += [(m.name_for(scores.task), (m.name,)) for m in overall_measures(scores.task)]
+    out += [(m.name_for(scores.family), (m.name,)) for m in overall_measures(scores.family)]
     return out
 
 
@@ -239,7 +246,7 @@ def _folds(cv: CrossValidation) -> Columns:
     metrics = _metric_columns(cv.pooled)
     columns: Columns = {"fold": list(cv.fold_names), "n_instances": [f.n_instances for f in cv.folds]}
     for name, key in metrics:
-        columns[name] = [ScoreFunction.value_of(f, key) for f in cv.folds]
+        columns[name] = [f.value_at(key) for f in cv.folds]
     return columns
 
 
@@ -254,7 +261,7 @@ def _summary(cv: CrossValidation) -> Columns:
 
     columns: Columns = {"scope": ["pooled", "mean_of_folds", "sd"]}
     for name, key in _metric_columns(pooled):
-        columns[name] = [ScoreFunction.value_of(pooled, key), summary(key, ""), summary(key, "_sd")]
+        columns[name] = [pooled.value_at(key), summary(key, ""), summary(key, "_sd")]
         if pooled.intervals is not None:
             bounds = pooled.intervals.get(key)
             low, high = (math.nan, math.nan) if bounds is None else (float(bounds[0]), float(bounds[1]))

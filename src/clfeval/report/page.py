@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from clfeval._version import __version__
-from clfeval.infer.comparison import COMPARE_SCHEMA, TESTS, Comparison
+from clfeval.infer.comparison import COMPARE_SCHEMA, Comparison
 from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
+from clfeval.infer.pairtests import TESTS
 from clfeval.report.paper import Estimate, estimate_of
 from clfeval.report.tables import Bounds, PValue, average_title, measure_title, overall_rows
 from clfeval.scoring.averages import AVERAGED, AVERAGES
@@ -275,10 +276,15 @@ def _head(schema: str, inputs: Mapping[str, Any], scores: Scores) -> list[tuple[
     return rows
 
 
+def _matrix_size(scores: Scores) -> int:
+    """The labels of a result's confusion matrix (0 for a kind of counts without one)."""
+    return 0 if scores.confusion is None else len(scores.confusion.labels)
+
+
 def score_page(scores: Scores) -> Page:
     """A score's page: the summary of every average and overall measure, and the provenance."""
     provenance = _head(SCHEMA, scores.inputs, scores) + _scores_provenance(scores)
-    return Page(_score_blocks(scores), (), 0, tuple(provenance), len(scores.confusion.labels))
+    return Page(_score_blocks(scores), (), 0, tuple(provenance), _matrix_size(scores))
 
 
 def comparison_page(cmp: Comparison) -> Page:
@@ -326,11 +332,11 @@ def comparison_page(cmp: Comparison) -> Page:
         ("alpha", f"{cmp.alpha:g}"),
         ("unit", cmp.unit if cmp.n_units is None else f"{cmp.n_units} {cmp.unit}"),
     ]
-    if cmp.test == "ar":
+    if TESTS[cmp.test].enumerates:
         provenance.append(("exact limit", str(cmp.exact_limit)))
     provenance.append(("difference intervals", cmp.ci if cmp.ci == "none" else f"{cmp.ci}, {100 * cmp.confidence:g}%"))
     provenance += _scores_provenance(first, intervals_none=False)
-    return Page(tuple(summary), (), 1, tuple(provenance), len(first.confusion.labels))
+    return Page(tuple(summary), (), 1, tuple(provenance), _matrix_size(first))
 
 
 def cv_page(cv: CrossValidation) -> Page:
@@ -352,4 +358,4 @@ def cv_page(cv: CrossValidation) -> Page:
     pooled = Section("pooled", "Pooled scores", _score_blocks(cv.pooled))
     provenance = _head(CV_SCHEMA, cv.inputs, cv.pooled) + [("folds", ", ".join(cv.fold_names))]
     provenance += _scores_provenance(cv.pooled)
-    return Page(summary, (pooled,), 1, tuple(provenance), len(cv.pooled.confusion.labels))
+    return Page(summary, (pooled,), 1, tuple(provenance), _matrix_size(cv.pooled))

@@ -29,7 +29,7 @@ def cv_rows(cv: CrossValidation) -> list[list[Any]]:
     rows.append(["scope", "average", "measure", "value"])
     rows.append(["signature", "", "", cv.signature])
     fk = cv.pooled.f_name
-    overall = [m.name for m in overall_measures(cv.pooled.task)]
+    overall = [m.name for m in overall_measures(cv.pooled.family)]
     means = cv.mean_of_folds()
     for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
         for name, values in result.averages.items():
@@ -133,8 +133,8 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     for name, values in scores.averages.items():
         for measure in AVERAGED:
             row("average", name, measure, values[measure], ("averages", name, measure))
-    for m in overall_measures(scores.task):
-        row("overall", "", m.name_for(scores.task), scores.overall[m.name], (m.name,))
+    for m in overall_measures(scores.family):
+        row("overall", "", m.name_for(scores.family), scores.overall[m.name], (m.name,))
     if iv is not None:
         for key, value in (
             ("method", iv.method),
@@ -145,7 +145,7 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
             rows.append(["ci", "", key, "" if value is None else value])
     rows.append(["signature", "", "", scores.signature])
     confusion = scores.confusion
-    if not matrix:
+    if not matrix or confusion is None:
         return rows
     cells = nonzero_cells(confusion)  # a row per non-zero cell: a cell left out is 0
     split = isinstance(confusion, SplitMatrix)

@@ -10,8 +10,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, SplitMatrix
+from clfeval.count.labelsets import SplitMatrix
+from clfeval.kinds import KINDS
 from clfeval.report.matrix import shown_matrix, top_confusions
 from clfeval.report.rows import score_rows
 from clfeval.scoring.averages import AVERAGED, AVERAGES
@@ -92,6 +92,8 @@ def _matrix_table(scores: Scores) -> list[Table]:
     """The confusion matrix: whole up to :data:`~clfeval.report.matrix.MAX_SHOWN_LABELS` labels; beyond, the most
     frequent gold labels with the others added up into ``other``, and (single-label) the most frequent confusions."""
     confusion = scores.confusion
+    if confusion is None:  # a kind of counts without a matrix
+        return []
     split = isinstance(confusion, SplitMatrix)
     shown = shown_matrix(confusion, by_support=False)
     folded = (
@@ -132,7 +134,7 @@ def _matrix_table(scores: Scores) -> list[Table]:
         )
     ]
     if shown.folded:
-        assert isinstance(confusion, ConfusionCounts)
+        assert not isinstance(confusion, SplitMatrix)  # a confusion matrix of single labels
         top = top_confusions(confusion)
         off_diagonal = int((confusion.gold != confusion.pred).sum())
         tables.append(
@@ -165,8 +167,8 @@ def overall_rows(scores: Scores) -> list[OverallRow]:
     """The overall measures of a result, in the order of :data:`clfeval.MEASURES`: accuracy (subset accuracy for
     multi-label data), the Hamming loss, micro FPR, and for single-label data balanced accuracy, MCC and κ."""
     return [
-        OverallRow(m.title_for(scores.task), m.short_for(scores.task), scores.overall[m.name], m.name)
-        for m in overall_measures(scores.task)
+        OverallRow(m.title_for(scores.family), m.short_for(scores.family), scores.overall[m.name], m.name)
+        for m in overall_measures(scores.family)
     ]
 
 
@@ -243,17 +245,15 @@ def scores_notes(scores: Scores) -> list[str]:
     ]
     for name in scores.averages:
         notes.append(f"{name}: {AVERAGES[name].definition}")
-    for m in overall_measures(scores.task):
-        if m.definition_for(scores.task) != m.short_for(scores.task):
-            notes.append(f"{m.name}: {m.definition_for(scores.task)}")
+    for m in overall_measures(scores.family):
+        if m.definition_for(scores.family) != m.short_for(scores.family):
+            notes.append(f"{m.name}: {m.definition_for(scores.family)}")
     affected = "; ".join(
         f"{'F' if m == 'f' else m}: {', '.join(map(repr, labs))}" for m, labs in scores.undefined.items() if labs
     )
     verb = "included in averages" if scores.undefined_policy == "include" else "left out of averages"
     notes.append(f"zero division: a 0/0 ratio is set to {zd} and {verb}; affected: {affected or 'none'}")
-    if scores.task == "multi-label":
-        notes.append(f"duplicates: {scores.options['duplicates']} ({DUPLICATE_POLICIES[scores.options['duplicates']]})")
-        notes.append(f"empty label set: {scores.options['empty']} ({EMPTY_POLICIES[scores.options['empty']]})")
+    notes.extend(KINDS[scores.task].option_notes(scores.options))
     notes.append(f"β = {scores.beta:g}")
     notes.extend(scores.notes)
     if scores.inputs:
@@ -280,7 +280,7 @@ def _key_text(key: Key, scores: Scores) -> str:
         return f"{key[1]!r} {measure}"
     if key[0] == "averages":
         return f"{key[1]} {measure}"
-    return MEASURES[key[0]].title_for(scores.task)
+    return MEASURES[key[0]].title_for(scores.family)
 
 
 def _interval_notes(scores: Scores) -> list[str]:

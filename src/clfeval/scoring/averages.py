@@ -93,7 +93,7 @@ def instance_measures(occurrences: Occurrences, beta: float) -> dict[str, tuple[
     tp = occ.row_sums(np.minimum(occ.gold, occ.pred))
     fp, fn = occ.row_sums(occ.pred) - tp, occ.row_sums(occ.gold) - tp
     tn = occ.n_labels - occ.labels_per_row()
-    setting = Setting(beta, 0.0, "multi-label")
+    setting = Setting(beta, 0.0, label_sets=True)
     out = {}
     for m in AVERAGED:
         value, undefined = MEASURES[m].compute(tp, fp, fn, tn, setting)
@@ -167,7 +167,7 @@ def _micro_parts(inp: AverageInput) -> Parts:
 
 
 def _micro(r: Sums, inp: AverageInput) -> Result:
-    setting = Setting(inp.beta, inp.zero_division, "")
+    setting = Setting(inp.beta, inp.zero_division)
     return {m: MEASURES[m].compute(r["tp"], r["fp"], r["fn"], r["tn"], setting)[0] for m in inp.measures}
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelsets import LabelSet, LabelSetCounts, occurrences_of
+from clfeval.count.labelsets import LabelSet, occurrences_of
 from clfeval.scoring.averages import AVERAGED, instance_measures
 from clfeval.scoring.labelset import sort_labels
 from clfeval.scoring.measures import Tallies
@@ -87,6 +87,15 @@ class CellTypes:
         """D, the number of sums."""
         return 4 * len(self.table) + len(self._scalars())
 
+    @property
+    def unit_types(self) -> bool:
+        """Whether every type stands for one instance (adds exactly 1 to N), as single-label cells and label-set
+        pairs do; types :meth:`scaled` by an instance weight do not."""
+        if self.positions is not None:
+            return True
+        at_n = self.cols == self.column("n").start
+        return int(at_n.sum()) == self.n_types and bool(np.all(self.vals[at_n] == 1.0))
+
     def column(self, name: str) -> slice:
         """The columns of one block of sums: ``tp``, ``fp``, ``fn``, ``present`` (|T| each), ``n``, ``exact``,
         and ``kappa_linear``, ``kappa_quadratic`` (single-label) or ``sum_<measure>``, ``defined_<measure>``
@@ -119,33 +128,6 @@ class CellTypes:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def of(
-        cls,
-        counts: ConfusionCounts | LabelSetCounts,
-        label_set: Sequence[str],
-        beta: float = 1.0,
-        table: Sequence[str] | None = None,
-    ) -> tuple[CellTypes, np.ndarray]:
-        """The types with non-zero counts in ``counts`` and their counts (the weights of the data itself).
-
-        ``table`` (single-label) is the order of the confusion matrix's labels, when it is more than these counts
-        hold (``compare`` and ``cv`` give every system and fold the labels of all; weighted κ reads positions in it).
-        """
-        if isinstance(counts, ConfusionCounts):
-            g, p = counts.gold, counts.pred  # the non-zero cells, in (gold, predicted) order
-            table = table_order(label_set, counts.labels) if table is None else tuple(table)
-            index = {lab: i for i, lab in enumerate(table)}
-            position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
-            if len(g) and (position[g].min() < 0 or position[p].min() < 0):
-                raise ValueError("the table's labels must hold every label with counts")
-            return (
-                cls._single(tuple(label_set), table, position[g], position[p]),
-                counts.count.astype(np.float64),
-            )
-        pairs = list(counts.pairs)
-        return cls.multi_label(pairs, label_set, beta), np.array([counts.pairs[k] for k in pairs], dtype=np.float64)
-
-    @classmethod
     def observed(
         cls, counts: ConfusionCounts, label_set: Sequence[str], table: Sequence[str] | None = None
     ) -> tuple[CellTypes, np.ndarray]:
@@ -175,10 +157,10 @@ class CellTypes:
         index = {lab: i for i, lab in enumerate(table)}
         g = np.array([index[x] for x in gold], dtype=np.int64)
         p = np.array([index[x] for x in pred], dtype=np.int64)
-        return cls._single(tuple(label_set), table, g, p)
+        return cls.of_positions(tuple(label_set), table, g, p)
 
     @classmethod
-    def _single(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> CellTypes:
+    def of_positions(cls, labels: tuple[str, ...], table: tuple[str, ...], g: np.ndarray, p: np.ndarray) -> CellTypes:
         """Single-label types from the table positions of their gold (``g``) and predicted (``p``) labels."""
         k = len(table)
         u = np.arange(len(g))
@@ -258,6 +240,19 @@ class CellTypes:
             cols[order].astype(np.intp),
             vals[order].astype(np.float64),
         )
+
+    def scaled(self, factors: np.ndarray) -> CellTypes:
+        """The same types, each standing for ``factors[u]`` instances at once (an instance weight): every sum it adds
+        to is multiplied by its factor.
+
+        Notes
+        -----
+        ``M`` becomes diag(factors)·M, so a type of weight w with factor f adds w·f·M_u: a kind whose instances carry
+        whole-number weights (a row seen once standing for f instances) is scored as the instances repeated."""
+        factors = np.asarray(factors, dtype=np.float64)
+        if factors.shape != (self.n_types,):
+            raise ValueError(f"one factor per type: {self.n_types}, not {factors.shape}")
+        return replace(self, vals=self.vals * factors[self.rows], positions=None)
 
     # -- the map --------------------------------------------------------------------------------
 
@@ -356,7 +351,7 @@ class _PairSplit:
         -----
         With w_u the weight of pair u = (g, p): tp_λ = Σ_{g=p=λ} w_u, fp_λ = Σ_{p=λ≠g} w_u, fn_λ = Σ_{g=λ≠p} w_u,
         present_λ = tp_λ + fp_λ + fn_λ, N = Σ w_u, exact = Σ_{g=p} w_u, and Σ_{g≠p} w_u·|g − p| and w_u·(g − p)²:
-        the columns :meth:`CellTypes._single` puts in ``M``, summed without reading ``M``.
+        the columns :meth:`CellTypes.of_positions` puts in ``M``, summed without reading ``M``.
         """
         hit, miss = weights[self.hits], weights[self.misses]
         tp = np.bincount(self.hit_gold, weights=hit, minlength=k)

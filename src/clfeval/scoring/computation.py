@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import is_number, spellings
-from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
+from clfeval.kinds import Counts, kind_of
+from clfeval.result import FrozenDict
 from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
-from clfeval.scoring.cells import CellTypes, table_order
-from clfeval.scoring.labelset import resolve_label_set, sort_labels
-from clfeval.scoring.measures import MEASURES, Setting, label_measures
+from clfeval.scoring.labelset import resolve_label_set
+from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, Setting, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import parse_zero_division
 from clfeval.scoring.scores import LabelScores, Scores
@@ -26,8 +24,6 @@ from clfeval.scoring.statistics import ScoreFunction, relative
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
 _MEASURE_NAMES = {m.name: m.title for m in label_measures()}
-#: Labels of the table a note on weighted κ's order lists before "…".
-_ORDER_SHOWN = 12
 
 
 def declared_names(labels: Sequence[Any], seen: Collection[str]) -> list[str]:
@@ -47,16 +43,12 @@ def declared_names(labels: Sequence[Any], seen: Collection[str]) -> list[str]:
     return names
 
 
-def seen_labels(counts: ConfusionCounts | LabelSetCounts) -> tuple[set[str], set[str]]:
-    """The labels that occur in the gold data and in the predictions of ``counts``."""
-    if isinstance(counts, ConfusionCounts):
-        return counts.seen_labels()
-    gold: set[str] = set()
-    pred: set[str] = set()
-    for g, p in counts.pairs:
-        gold.update(g)
-        pred.update(p)
-    return gold, pred
+def seen_labels(counts: Counts) -> tuple[set[str], set[str]]:
+    """The labels that occur in the gold data and in the predictions of ``counts`` (counts of any kind)."""
+    kind = kind_of(counts)
+    if kind is None:
+        raise OptionError(f"not counts: {type(counts).__name__}")
+    return kind.labels_seen(counts)
 
 
 def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float = 0.0) -> PerLabel:
@@ -67,7 +59,7 @@ def per_label_measures(lc: LabelCounts, beta: float = 1.0, zero_division: float 
     P = tp/(tp+fp), R = tp/(tp+fn), F_β = (1+β²)tp/((1+β²)tp + β²fn + fp), specificity = tn/(tn+fp),
     Jaccard = tp/(tp+fp+fn), NPV = tn/(tn+fn), FPR = fp/(fp+tn), FNR = fn/(fn+tp).
     """
-    setting = Setting(beta, zero_division, "")
+    setting = Setting(beta, zero_division)
     values = {m.name: m.compute(lc.tp, lc.fp, lc.fn, lc.tn, setting) for m in label_measures()}
     return PerLabel(lc, {m: v for m, (v, _) in values.items()}, {m: u for m, (_, u) in values.items()})
 
@@ -86,10 +78,10 @@ def average_measures(
     ``frequencies`` are the lfb weights over the label set (default: relative gold support).
     Values are arrays of the per-label arrays' leading shape (0-d for one count table).
     """
-    task = "single-label" if samples is None else "multi-label"
+    family = SINGLE if samples is None else MULTI  # samples averages what only label sets have
     weights = None if frequencies is None else np.asarray(frequencies, dtype=np.float64)
     inp = AverageInput(per, beta, zero_division, undefined, weights, samples)
-    return {name: avg.compute(inp) for name, avg in AVERAGES.items() if task in avg.tasks}
+    return {name: avg.compute(inp) for name, avg in AVERAGES.items() if family in avg.tasks}
 
 
 def _zd_text(zd: float) -> str:
@@ -233,7 +225,7 @@ def _nan_cause(
 
 
 def score_counts(
-    counts: ConfusionCounts | LabelSetCounts,
+    counts: Counts,
     scoring: Scoring | None = None,
     *,
     inputs: Mapping[str, Any] | None = None,
@@ -246,7 +238,8 @@ def score_counts(
     Parameters
     ----------
     counts
-        :class:`ConfusionCounts` (single-label) or :class:`LabelSetCounts` (multi-label).
+        Counts of a kind that is scored (:data:`clfeval.kinds.KINDS`): :class:`ConfusionCounts` (single-label),
+        :class:`LabelSetCounts` (multi-label), or a registered kind's.
     scoring
         The label set L (a declared list, or a policy name from :data:`clfeval.LABEL_SOURCES`), the
         training frequencies (the ``train`` label set and the lfb weights; read already), β, the value
@@ -265,18 +258,19 @@ def score_counts(
     scoring = scoring or Scoring()
     labels, labels_from, train = scoring.labels, scoring.labels_from, scoring.frequencies
     beta, undefined = scoring.beta, scoring.undefined
-    if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
+    kind = kind_of(counts)
+    if kind is None or kind.family is None:
         raise OptionError(
             f"scores are of ConfusionCounts or LabelSetCounts (clfeval.count_labels, "
             f"count_label_sets, clfeval.read …), not {type(counts).__name__}"
         )
     zd = parse_zero_division(scoring.zero_division)
-    task = "single-label" if isinstance(counts, ConfusionCounts) else "multi-label"
+    task, family = kind.name, kind.family
     n = counts.n_instances
     if n == 0:
         raise OptionError("there are no instances to score")
 
-    gold_seen, pred_seen = seen_labels(counts)
+    gold_seen, pred_seen = kind.labels_seen(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
     label_set = resolve_label_set(
         labels_from,
@@ -289,17 +283,14 @@ def score_counts(
     train_weights = None
     if train is not None:
         train_weights = relative(np.array([train.counts.get(lab, 0) for lab in lset], dtype=np.float64))
-    if isinstance(counts, ConfusionCounts):  # the sums straight from the matrix (the map is for resampling)
-        # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
-        table = table_order(lset, [*counts.labels, *sorted(set(policy_gold) | set(policy_pred))])
-        cells, sums = CellTypes.observed(counts, lset, table)
-    else:
-        cells, weights = CellTypes.of(counts, lset, beta)
-        sums = cells.sums(weights[None, :])
+    # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
+    seen_all = set(policy_gold) | set(policy_pred)
+    table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
+    cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     f = ScoreFunction.of_cells(
         cells,
         np.zeros(cells.n_types),
-        task=task,
+        family=family,
         beta=beta,
         zero_division=zd,
         undefined=undefined,
@@ -337,30 +328,15 @@ def score_counts(
             scoped.append(
                 (
                     f"overall:{name}",
-                    f"{measure.title_for(task)} is 0/0 ({measure.undefined_when}); set to {_zd_text(float(value[0]))}"
+                    f"{measure.title_for(family)} is 0/0 ({measure.undefined_when}); set to {_zd_text(float(value[0]))}"
                     + (" (chance level)" if measure.low < 0 and float(value[0]) == 0 else ""),
                 )
             )
     messages = [*warnings, *label_set.warnings, *(message for _, message in scoped)]
     notes = list(label_set.notes)
 
-    if task == "single-label":
-        assert isinstance(counts, ConfusionCounts)
-        confusion: Any = counts.with_labels(cells.table)
-        if set(lset) >= gold_seen | pred_seen:
-            notes.append(
-                "single-label data: micro precision = micro recall = micro F = accuracy "
-                "(Frank 2019), and micro FPR = error rate/(K−1) for K labels"
-            )
-        order = " < ".join(map(repr, cells.table[:_ORDER_SHOWN])) + (" < …" if len(cells.table) > _ORDER_SHOWN else "")
-        notes.append(
-            f"weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered, in the confusion "
-            f"matrix's order: {order} (declare the order with --labels); MCC, κ and balanced accuracy run "
-            "over every label of the confusion matrix"
-        )
-    else:
-        assert isinstance(counts, LabelSetCounts)
-        confusion = counts.split_matrix(lset + sort_labels((gold_seen | pred_seen) - set(lset)))
+    notes += kind.notes(counts, lset, cells.table, gold_seen | pred_seen)
+    confusion = kind.matrix(counts, lset, cells.table)
     overall = {name: float(v[0]) for name, (v, _) in e.overall.items()}
 
     values = {m: v[0].tolist() for m, (v, _) in e.per_label.items()}
@@ -374,13 +350,11 @@ def score_counts(
             int(fp[i]),
             int(fn[i]),
             int(tn[i]),
-            MappingProxyType({m: float(v[i]) for m, v in values.items()}),
+            FrozenDict({m: float(v[i]) for m, v in values.items()}),
         )
         for i, lab in enumerate(lset)
     }
-    opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined}
-    if isinstance(counts, LabelSetCounts):
-        opts.update(duplicates=counts.duplicates, empty=counts.empty)
+    opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined, **kind.options(counts)}
     opts.update(options or {})
     return Scores(
         task=task,
@@ -388,19 +362,20 @@ def score_counts(
         beta=beta,
         labels=lset,
         label_source=label_set.source,
-        per_label=MappingProxyType(rows),
-        averages=MappingProxyType({k: MappingProxyType(v) for k, v in averages.items()}),
-        overall=MappingProxyType(overall),
+        per_label=FrozenDict(rows),
+        averages=FrozenDict({k: FrozenDict(v) for k, v in averages.items()}),
+        overall=FrozenDict(overall),
         confusion=confusion,
         counts=counts,
-        lfb_frequencies=MappingProxyType({lab: float(f) for lab, f in zip(lset, freqs)}),
+        lfb_frequencies=FrozenDict({lab: float(f) for lab, f in zip(lset, freqs)}),
         lfb_source=lfb_source,
         zero_division=zd,
         undefined_policy=undefined,
-        undefined=MappingProxyType(affected),
-        options=MappingProxyType(opts),
+        undefined=FrozenDict(affected),
+        options=FrozenDict(opts),
         warnings=tuple(messages),
-        warning_scopes=MappingProxyType({message: scope for scope, message in scoped}),
+        warning_scopes=FrozenDict({message: scope for scope, message in scoped}),
         notes=tuple(notes),
-        inputs=MappingProxyType(dict(inputs or {})),
+        inputs=FrozenDict(dict(inputs or {})),
+        table=cells.table,
     )

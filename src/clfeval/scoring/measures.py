@@ -43,11 +43,12 @@ _BOTH = frozenset({SINGLE, MULTI})
 
 @dataclass(frozen=True)
 class Setting:
-    """The choices a computation needs: β of F_β, the value of a 0/0 ratio, and the task."""
+    """The choices a computation needs: β of F_β, the value of a 0/0 ratio, and whether an instance holds a set of
+    labels (the Hamming loss of single labels is the error rate; of label sets, the share of wrong label decisions)."""
 
     beta: float
     zero_division: float
-    task: str
+    label_sets: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,14 +233,14 @@ def _accuracy(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
 
 
 def _hamming_parts(t: Tallies, s: Setting) -> Parts:
-    if s.task == SINGLE:
+    if not s.label_sets:
         return {}
     _, fp, fn, _ = t.label_set()
     return {"wrong": fp + fn}
 
 
 def _hamming_loss(r: Mapping[str, np.ndarray], t: Tallies, s: Setting) -> Values:
-    if s.task == SINGLE:
+    if not s.label_sets:
         return ratio(t.n - t.exact, t.n, s.zero_division)
     return ratio(r["wrong"], t.n * t.k, s.zero_division)
 

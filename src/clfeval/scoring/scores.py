@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelsets import LabelSetCounts, SplitMatrix
+from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.result import (
     TEXT_FORMATS,
@@ -29,6 +29,9 @@ from clfeval.result import (
 from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.measures import label_measures, overall_measures
 from clfeval.scoring.ratios import f_key
+
+if TYPE_CHECKING:
+    from clfeval.scoring.statistics import ScoreFunction
 
 __all__ = ["SCHEMA", "Intervals", "Key", "LabelScores", "Scores", "json_pointer", "json_safe"]
 
@@ -149,7 +152,8 @@ class Scores(Result):
     Attributes
     ----------
     task
-        ``"single-label"`` or ``"multi-label"``.
+        The kind of the counts (:data:`clfeval.kinds.KINDS`): ``"single-label"``, ``"multi-label"``, or a registered
+        kind's name; :attr:`family` says whose measures apply.
     labels, label_source
         The label set L (report order) and the policy that chose it.
     per_label
@@ -161,7 +165,10 @@ class Scores(Result):
         Overall measure → value, for every overall measure of :data:`clfeval.MEASURES` that applies to the
         task (accuracy, Hamming loss, micro FPR; single-label data also balanced accuracy, MCC and κ).
     confusion
-        Single-label: the :class:`ConfusionCounts`; multi-label: the :class:`SplitMatrix`.
+        The kind's confusion-matrix view: single-label, the :class:`ConfusionCounts`; multi-label, the
+        :class:`SplitMatrix`; ``None`` for a kind without one.
+    counts
+        The counts scored (of the kind :attr:`task`).
     lfb_frequencies, lfb_source
         The relative frequencies the lfb average used and where they came from (``train``/``test``).
     zero_division, undefined_policy, undefined
@@ -171,6 +178,9 @@ class Scores(Result):
         Confidence intervals of the scores (:class:`Intervals`), when asked for.
     warning_scopes
         Warning → which scores it bears on (see :meth:`warnings_about`); not part of the JSON.
+    table
+        The labels of the matrix in its order (the label set, then every other label the label-set policy saw): the
+        order weighted κ reads; not part of the JSON.
     """
 
     kind: ClassVar[str] = "score"
@@ -187,8 +197,8 @@ class Scores(Result):
     per_label: Mapping[str, LabelScores]
     averages: Mapping[str, Mapping[str, float]]
     overall: Mapping[str, float]
-    confusion: ConfusionCounts | SplitMatrix
-    counts: ConfusionCounts | LabelSetCounts
+    confusion: ConfusionCounts | SplitMatrix | None
+    counts: Any
     lfb_frequencies: Mapping[str, float]
     lfb_source: str
     zero_division: float
@@ -200,6 +210,34 @@ class Scores(Result):
     inputs: Mapping[str, Any] = field(default_factory=dict)
     intervals: Intervals | None = None
     warning_scopes: Mapping[str, str] = field(default_factory=dict)
+    table: tuple[str, ...] = ()
+
+    @property
+    def family(self) -> str:
+        """Whose measures and averages apply (``single-label`` or ``multi-label``): the kind's
+        (:attr:`clfeval.kinds.Kind.family`)."""
+        from clfeval.kinds import KINDS
+
+        family = KINDS[self.task].family
+        assert family is not None
+        return family
+
+    def statistic(self) -> ScoreFunction:
+        """These scores as a function of the weights of their kinds of instance: what intervals and tests resample,
+        rearrange and differentiate (:class:`~clfeval.infer.statistic.Statistic`)."""
+        from clfeval.scoring.statistics import ScoreFunction
+
+        return ScoreFunction.of(self)
+
+    def value_at(self, key: Key) -> float:
+        """The value reported at ``key`` (``("averages", "macro", "f")``, ``("per_label", label, "recall")``,
+        ``("mcc",)``; NaN for an overall measure this kind does not have)."""
+        if key[0] == "per_label":
+            return float(self.per_label[key[1]][key[2]])
+        if key[0] == "averages":
+            return float(self.averages[key[1]][key[2]])
+        value = self.overall.get(key[0])
+        return float("nan") if value is None else float(value)
 
     def warnings_about(self, key: Key) -> tuple[str, ...]:
         """The warnings that bear on the score at ``key`` (a :data:`Key`, as ``metric_key`` gives it).
@@ -310,8 +348,8 @@ class Scores(Result):
         for average, values in self.averages.items():
             for m in AVERAGED:
                 put([average, _json_name(m, fk)], values[m], ("averages", average, m))
-        for measure in overall_measures(self.task):
-            put([measure.name_for(self.task)], self.overall[measure.name], (measure.name,))
+        for measure in overall_measures(self.family):
+            put([measure.name_for(self.family)], self.overall[measure.name], (measure.name,))
         if per_label:
             names = [(m.name, _json_name(m.name, fk)) for m in label_measures()]
             for lab, row in self.per_label.items():
@@ -338,8 +376,9 @@ class Scores(Result):
             ("beta", signature_number(self.beta)),
             ("zero", f"{signature_number(zd)},{self.undefined_policy}"),
         ]
-        if self.task == "multi-label":
-            parts += [(key, str(self.options.get(key, ""))) for key in ("duplicates", "empty")]
+        from clfeval.kinds import KINDS
+
+        parts += [(key, str(self.options.get(key, ""))) for key in KINDS[self.task].option_names]
         return [*parts, ("lfb", self.lfb_source)]
 
     def interval_part(self) -> tuple[str, str]:
@@ -379,10 +418,10 @@ class Scores(Result):
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
         overall: dict[str, Any] = {}
-        for m in overall_measures(self.task):
+        for m in overall_measures(self.family):
             overall[m.name] = json_number(self.overall[m.name])
-            if self.task in m.aliases:
-                overall[m.aliases[self.task]] = overall[m.name]
+            if self.family in m.aliases:
+                overall[m.aliases[self.family]] = overall[m.name]
         if self.intervals is not None:
             self._add_intervals(per_label, averages, overall)
         zd = self.zero_division
@@ -419,10 +458,13 @@ class Scores(Result):
             data["confusion_matrix"] = self._matrix_dict(arrays=True)
         return json_text(data, indent)
 
-    def _matrix_dict(self, arrays: bool = False) -> dict[str, Any]:
+    def _matrix_dict(self, arrays: bool = False) -> dict[str, Any] | None:
         """The confusion matrix: dense up to :data:`DENSE_JSON_LABELS` labels, else its non-zero cells (``arrays``:
-        single-label cells as :class:`~clfeval.result.IntegerRows`, for :meth:`to_json`)."""
+        single-label cells as :class:`~clfeval.result.IntegerRows`, for :meth:`to_json`); ``None`` for a kind
+        without one."""
         confusion = self.confusion
+        if confusion is None:
+            return None
         labels = list(confusion.labels)
         dense = len(labels) <= DENSE_JSON_LABELS
         out: dict[str, Any] = {"labels": labels, "layout": "dense" if dense else "sparse"}
@@ -468,7 +510,7 @@ class Scores(Result):
         for name, row in averages.items():
             for m in AVERAGED:
                 row[_json_name(m, fk) + "_ci"] = ci(("averages", name, m))
-        names = {alias: m.name for m in overall_measures(self.task) for alias in m.aliases.values()}
+        names = {alias: m.name for m in overall_measures(self.family) for alias in m.aliases.values()}
         for name in list(overall):
             overall[name + "_ci"] = ci((names.get(name, name),))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from clfeval.scoring.parts import Parts, Separable
 from clfeval.scoring.ratios import ratio
 from clfeval.scoring.scores import Key, Scores
 
+if TYPE_CHECKING:
+    from clfeval.kinds import Kind, Row
+
 __all__ = ["Evaluation", "Group", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
 
 #: A group of scores computed together from one set of parts: ``("averages", name)`` or ``("overall", measure)``.
@@ -32,9 +36,9 @@ Group = tuple[str, str]
 PER_LABEL_MEASURES: tuple[str, ...] = tuple(m.name for m in label_measures())
 
 
-def overall_names(task: str) -> tuple[str, ...]:
-    """The names of the overall measures of ``task``, in report order."""
-    return tuple(m.name for m in overall_measures(task))
+def overall_names(family: str) -> tuple[str, ...]:
+    """The names of the overall measures of the measure family ``family``, in report order."""
+    return tuple(m.name for m in overall_measures(family))
 
 
 def relative(counts: np.ndarray) -> np.ndarray:
@@ -96,7 +100,7 @@ class ScoreFunction:
     undefined: str
     train_frequencies: np.ndarray | None
     averages: tuple[str, ...]
-    task: str
+    family: str
 
     @classmethod
     def of(cls, scores: Scores) -> ScoreFunction:
@@ -105,15 +109,17 @@ class ScoreFunction:
         lfb weights from training data stay fixed; lfb weights from the test gold are
         recomputed from each weight vector, as they would be from a new test set.
         """
-        table = None if scores.task == "multi-label" else scores.confusion.labels  # the order weighted κ took
-        cells, weights = CellTypes.of(scores.counts, scores.labels, scores.beta, table)
+        from clfeval.kinds import KINDS
+
+        kind = KINDS[scores.task]
+        cells, weights = kind.cells(scores.counts, scores.labels, beta=scores.beta, table=scores.table)
         train = (
             np.array([scores.lfb_frequencies[lab] for lab in scores.labels]) if scores.lfb_source == "train" else None
         )
         return cls.of_cells(
             cells,
             weights,
-            task=scores.task,
+            family=scores.family,
             beta=scores.beta,
             zero_division=scores.zero_division,
             undefined=scores.undefined_policy,
@@ -126,7 +132,7 @@ class ScoreFunction:
         cells: CellTypes,
         weights: np.ndarray,
         *,
-        task: str,
+        family: str,
         beta: float,
         zero_division: float,
         undefined: str,
@@ -138,11 +144,11 @@ class ScoreFunction:
         ``keys`` restricts it to those scores, in that order (a test of macro F1 computes macro F1 only); by
         default it gives every score.
         """
-        averages = tuple(name for name, avg in AVERAGES.items() if task in avg.tasks)
+        averages = tuple(name for name, avg in AVERAGES.items() if family in avg.tasks)
         if keys is None:
             every: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
             every += [("averages", name, m) for name in averages for m in AVERAGED]
-            every += [(name,) for name in overall_names(task)]
+            every += [(name,) for name in overall_names(family)]
             keys = every
         return cls(
             cells,
@@ -153,8 +159,30 @@ class ScoreFunction:
             undefined,
             train_frequencies,
             averages,
-            task,
+            family,
         )
+
+    def on(self, cells: CellTypes, weights: np.ndarray, keys: Sequence[Key] | None = None) -> ScoreFunction:
+        """The same scores (label set, β, 0/0 choices, training frequencies) of other cell types, with their weights:
+        ``keys`` (default: this function's) are the scores it computes."""
+        return ScoreFunction.of_cells(
+            cells,
+            weights,
+            family=self.family,
+            beta=self.beta,
+            zero_division=self.zero_division,
+            undefined=self.undefined,
+            train_frequencies=self.train_frequencies,
+            keys=self.keys if keys is None else keys,
+        )
+
+    def on_rows(
+        self, kind: Kind, rows: Sequence[Row], weights: np.ndarray, keys: Sequence[Key] | None = None
+    ) -> ScoreFunction:
+        """The same scores of other rows of a kind (``compare`` puts system A's rows, then B's, side by side), over
+        this function's label set and matrix order."""
+        cells = kind.cells_of_rows(rows, self.cells.labels, beta=self.beta, table=self.cells.table)
+        return self.on(cells, weights, keys)
 
     @cached_property
     def _plan(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -175,7 +203,7 @@ class ScoreFunction:
             tuple(m for m in PER_LABEL_MEASURES if m in per),
             tuple(a for a in self.averages if a in names),
             tuple(m for m in AVERAGED if m in averaged),
-            tuple(m for m in overall_names(self.task) if m in overall),
+            tuple(m for m in overall_names(self.family) if m in overall),
         )
 
     def sums_read(self) -> np.ndarray:
@@ -199,7 +227,7 @@ class ScoreFunction:
             == ScoreFunction.of_cells(
                 self.cells,
                 self.weights,
-                task=self.task,
+                family=self.family,
                 beta=self.beta,
                 zero_division=self.zero_division,
                 undefined=self.undefined,
@@ -229,7 +257,7 @@ class ScoreFunction:
     ) -> tuple[Setting, Tallies, LabelCounts, dict[str, Values], AverageInput]:
         """What the measures read from tallies ``t``: by default of the table's labels; or of other columns, named
         ``labels`` (as many as ``t.k``), with their lfb training ``frequencies`` when there are such."""
-        setting = Setting(self.beta, self.zero_division, self.task)
+        setting = Setting(self.beta, self.zero_division, self.cells.multilabel)
         per_measures, _, averaged, _ = self._plan
         tp, fp, fn, tn = t.label_set()
         lc = LabelCounts.trusted(self.cells.labels if labels is None else tuple(labels), tp, fp, fn, tn, t.n)
@@ -328,7 +356,7 @@ class ScoreFunction:
             for m in AVERAGED:
                 out[:, column] = e.averages[name][m]
                 column += 1
-        for name in overall_names(self.task):
+        for name in overall_names(self.family):
             out[:, column] = e.overall[name][0]
             column += 1
         return out
@@ -340,10 +368,5 @@ class ScoreFunction:
 
     @staticmethod
     def value_of(scores: Scores, key: Key) -> float:
-        """The value ``scores`` reports at ``key``."""
-        if key[0] == "per_label":
-            return float(scores.per_label[key[1]][key[2]])
-        if key[0] == "averages":
-            return float(scores.averages[key[1]][key[2]])
-        value = scores.overall.get(key[0])
-        return float("nan") if value is None else float(value)
+        """The value ``scores`` reports at ``key`` (:meth:`Scores.value_at`)."""
+        return scores.value_at(key)

@@ -1,0 +1,207 @@
+"""The ``compare`` command: its options, and paired significance tests between systems on the same test set.
+
+Compare's tests and difference intervals (:mod:`clfeval.infer.comparison`) are imported only when its parser is
+built or it runs: another command does not load them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clfeval.api import check_metrics, check_systems, compare
+from clfeval.cli import options
+from clfeval.cli.inputs import counts_given
+from clfeval.errors import ClfevalError
+from clfeval.inputs.columns import Column, parse_column
+from clfeval.inputs.options import Reading
+from clfeval.inputs.readers import Counted, read, system_names_of
+from clfeval.progress import ReadingBar
+
+__all__ = ["HELP", "add_compare", "run_compare"]
+
+#: What the command does, in one line (the top-level help lists it).
+HELP = "is system A really better than B? paired significance tests"
+
+
+def add_compare(sub: Any) -> None:
+    """Add the ``compare`` command's parser to the subparsers ``sub``."""
+    from clfeval.infer.pairtests import DIFFERENCE_INTERVALS, TESTS
+    from clfeval.infer.significance import ALTERNATIVES
+
+    p = sub.add_parser(
+        "compare",
+        help=HELP,
+        description="Test whether systems' scores on the same test set differ: approximate randomization "
+        "(default), the paired bootstrap or McNemar's exact test, on any score clfeval reports. "
+        "GOLD is the gold file and each PRED one system's predictions, line i against line i; or give "
+        "one file and name its gold column and a predicted column per system (--gold-col, --pred-col "
+        "repeated). With more than two systems every pair is tested (or each against --baseline), "
+        "with Holm-adjusted p-values. The exit code is 0 whatever the verdict.",
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="GOLD PRED_A PRED_B [PRED_C …], or a table (one file, "
+        "parts or a glob) with a gold column and a column per "
+        "system",
+    )
+    src = p.add_argument_group("input")
+    options.add_table_options(src)
+    src.add_argument(
+        "--gold-col",
+        metavar="COL",
+        help="the gold file's label column: 1-based number, negative from "
+        "the end, or header name (default: -1, the last)",
+    )
+    src.add_argument(
+        "--pred-col",
+        metavar="COL",
+        action="append",
+        help="the prediction files' label column (default: -1); with one FILE, repeat it for each system's column",
+    )
+    src.add_argument(
+        "--name",
+        metavar="NAME",
+        action="append",
+        dest="names",
+        help="the systems' names, in order (repeat; default: the file names, or the column names)",
+    )
+    options.add_input_rules(
+        p,
+        "randomization swaps whole blocks, the bootstrap resamples whole blocks and the sign test "
+        "counts blocks (art.py's sentence-level shuffling)",
+    )
+    options.add_multilabel_options(p)
+    options.add_engine_options(p)
+    options.add_label_set_options(p)
+    t = p.add_argument_group("test")
+    t.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="the score to compare, by its report name: macro.f1 (default; accuracy for mcnemar), "
+        "macro_fa.f1, micro.f1, weighted.recall, lfb.precision, samples.f1, macro.jaccard, accuracy, "
+        "hamming_loss, mcc, kappa, balanced_accuracy, per_label.<label>.f1, …; repeat it, or separate names with "
+        "commas (a per_label.… value is always one name), to test several metrics on the same arrangements",
+    )
+    t.add_argument(
+        "--test",
+        choices=list(TESTS),
+        default="ar",
+        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar",
+    )
+    t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
+    t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
+    t.add_argument(
+        "--alternative",
+        choices=list(ALTERNATIVES),
+        default="two-sided",
+        help=f"on d = score(A) − score(B): {options.choices(ALTERNATIVES)}; default: two-sided",
+    )
+    t.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="test each system against this one only, d = score(system) − score(baseline) (default: every "
+        "pair, d = earlier − later system)",
+    )
+    t.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="the level at which a Holm-adjusted p-value marks a difference as holding (default 0.05)",
+    )
+    t.add_argument(
+        "--ci",
+        choices=list(DIFFERENCE_INTERVALS),
+        default=None,
+        help=f"an interval of each difference ({options.choices(DIFFERENCE_INTERVALS)}); default: bootstrap "
+        "with --test bootstrap, else none",
+    )
+    t.add_argument("--confidence", type=float, default=0.95, help="the interval's coverage (default 0.95)")
+    t.add_argument(
+        "--exact-limit",
+        type=int,
+        default=100_000,
+        help="enumerate every swap pattern exactly when there are at most this many (default 100000; 0: never)",
+    )
+    options.add_output_options(p, figures=True)
+    p.set_defaults(run=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> str:
+    """Run ``compare``: the tests' report, in the asked format (the metrics, systems and test are checked before
+    anything is read)."""
+    from clfeval.infer.comparison import Test
+
+    files = args.files
+    pred_cols = [parse_column(c) for c in args.pred_col or []]
+    metrics = [
+        m.strip()
+        for spec in args.metric or []
+        for m in ([spec] if spec.strip().startswith("per_label.") else spec.split(","))
+        if m.strip()
+    ] or None
+    scoring = options.scoring(args)
+    test = Test(
+        name=args.test,
+        rounds=args.rounds,
+        seed=args.seed,
+        alternative=args.alternative,
+        alpha=args.alpha,
+        ci=args.ci,
+        confidence=args.confidence,
+        exact_limit=args.exact_limit,
+    )
+    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    check_metrics(metrics, test, multilabel=None if args.counts else reading.label_sets is not None, beta=scoring.beta)
+    try:
+        if args.counts:
+            counted = counts_given(args, files, reading, "compare")
+        else:
+            counted = _read_systems(args, files, pred_cols, reading)
+    finally:
+        options.close(reading)
+    result = options.with_bar(
+        args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring
+    )
+    return options.render(result, args)
+
+
+def _read_systems(args: argparse.Namespace, files: list[str], pred_cols: list[Column], reading: Reading) -> Counted:
+    """The systems' joint counts from GOLD and a prediction file per system, or from a table with a predicted column
+    per system (every FILE a part of it); the layout and the systems' names are checked before anything is read."""
+    table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
+    if not files:
+        raise ClfevalError("give GOLD and prediction files, a table with --pred-col per system, or --counts")
+    if table and args.gold_col is None:
+        raise ClfevalError(
+            "with a --pred-col per system, every FILE is a part of one table: say which column "
+            "is gold (--gold-col); with prediction files, give --pred-col once"
+        )
+    if not table and len(files) == 2:
+        raise ClfevalError(
+            "compare needs GOLD and at least two prediction files (or a table with --gold-col "
+            "and --pred-col for each system)"
+        )
+    if not table and len(files) == 1:
+        raise ClfevalError(
+            "with one file, name its gold column and a predicted column per system (--gold-col, --pred-col repeated)"
+        )
+    check_systems(
+        list(args.names) if args.names is not None else system_names_of([] if table else files[1:], pred_cols),
+        args.baseline,
+    )
+    if table:
+        return read(files[0] if len(files) == 1 else list(files), gold_col=parse_column(args.gold_col),
+                    pred_col=pred_cols, names=args.names, reading=reading)  # fmt: skip
+    return read(
+        files[0],
+        *files[1:],
+        gold_col=parse_column(args.gold_col),
+        pred_col=pred_cols[0] if pred_cols else None,
+        names=args.names,
+        reading=reading,
+    )

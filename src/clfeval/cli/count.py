@@ -1,0 +1,75 @@
+"""The ``count`` command: its options, and counting files into a count file (JSON) to add up and score later."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from clfeval.cli import options
+from clfeval.cli.inputs import add_input_arguments, layout
+from clfeval.errors import ClfevalError
+from clfeval.inputs.columns import parse_column
+from clfeval.inputs.readers import read
+from clfeval.progress import ReadingBar
+
+__all__ = ["HELP", "add_count", "run_count"]
+
+#: What the command does, in one line (the top-level help lists it).
+HELP = "count files into a count file, to add up and score later"
+
+
+def add_count(sub: Any) -> None:
+    """Add the ``count`` command's parser to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "count",
+        help=HELP,
+        description="Count the label columns of INPUT (the layouts of score; with --pred-col repeated, one column per "
+        "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
+        "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
+        "b.json, compare --counts, cv --counts (one per fold).",
+    )
+    add_input_arguments(p)
+    src = p.add_argument_group("input")
+    options.add_table_options(src)
+    src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with PRED: -1)")
+    src.add_argument(
+        "--pred-col",
+        metavar="COL",
+        action="append",
+        help="predicted column (default: -1); repeat it for a column per system (joint counts)",
+    )
+    src.add_argument(
+        "--name",
+        metavar="NAME",
+        action="append",
+        dest="names",
+        help="the systems' names, with --pred-col repeated (default: the column names)",
+    )
+    options.add_input_rules(p)
+    options.add_multilabel_options(p)
+    options.add_engine_options(p, counts=False)
+    p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
+    p.set_defaults(run=run_count)
+
+
+def run_count(args: argparse.Namespace) -> str:
+    """Run ``count``: the count file, as one line of JSON (the reading's warnings on standard error)."""
+    if not args.inputs:
+        raise ClfevalError("give INPUT files (or - for standard input)")
+    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    pred_cols = [parse_column(c) for c in args.pred_col or []]
+    try:
+        counted = read(
+            *layout(args),
+            gold_col=parse_column(args.gold_col),
+            pred_col=pred_cols if len(pred_cols) > 1 else (pred_cols[0] if pred_cols else None),
+            names=args.names,
+            reading=reading,
+        )
+    finally:
+        options.close(reading)
+    for warning in counted.warnings:
+        print(f"clfeval: warning: {warning}", file=sys.stderr)
+    return json.dumps(counted.to_dict(), ensure_ascii=False) + "\n"

@@ -1,0 +1,88 @@
+"""The ``cv`` command: its options, and k folds scored both ways (pooled counts, and the mean of the folds)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clfeval.api import cv
+from clfeval.cli import options
+from clfeval.cli.inputs import check_counts, load_count_files
+from clfeval.errors import ClfevalError
+from clfeval.inputs.columns import parse_column
+from clfeval.inputs.readers import read_folds
+from clfeval.progress import ReadingBar
+
+__all__ = ["HELP", "add_cv", "run_cv"]
+
+#: What the command does, in one line (the top-level help lists it).
+HELP = "cross-validation: pooled and mean-of-folds scores"
+
+
+def add_cv(sub: Any) -> None:
+    """Add the ``cv`` command's parser to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "cv",
+        help=HELP,
+        description="Score k folds both ways: pooled (add the folds' counts, then score: F_tp,fp, the score of "
+        "all N predictions as one test set) and the mean ± sd of the folds' own scores (F_avg, the score "
+        "on a test set of one fold's size), with a table per fold and a warning when the two differ. Give one "
+        "file per fold (gold and predicted columns, by default the last two, as for score), or one file and its "
+        "--fold-col.",
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FOLD",
+        help="one file (or quoted glob of parts) per fold, or a table with --fold-col (one file, parts or a glob)",
+    )
+    src = p.add_argument_group("input")
+    options.add_table_options(src)
+    src.add_argument(
+        "--fold-col",
+        metavar="COL",
+        help="the fold column of a single file: 1-based number, negative from the end, or header name",
+    )
+    src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with --fold-col -1: -3)")
+    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
+    options.add_input_rules(p)
+    options.add_multilabel_options(p)
+    options.add_engine_options(p)
+    options.add_label_set_options(p)
+    options.add_interval_options(p, "intervals of the pooled scores")
+    p.add_argument(
+        "--warn-above",
+        type=float,
+        default=0.01,
+        metavar="D",
+        help="warn when a pooled and a mean-of-folds value differ by more than D (default 0.01)",
+    )
+    out = options.add_output_options(p, figures=True)
+    out.add_argument("--no-matrix", action="store_true", help="leave the pooled confusion matrix out of the report")
+    p.set_defaults(run=run_cv)
+
+
+def run_cv(args: argparse.Namespace) -> str:
+    """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
+    glob per fold)."""
+    scoring, interval = options.scoring(args), options.ci(args)
+    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    try:
+        if args.counts:
+            check_counts(args.files, reading)
+            folds: Any = [load_count_files(args, spec, "cv") for spec in args.counts]  # one count file per fold
+        else:
+            if not args.files:
+                raise ClfevalError("give one file per fold, a table with --fold-col, or --counts (one per fold)")
+            folds = read_folds(
+                args.files,
+                fold_col=parse_column(args.fold_col),
+                gold_col=parse_column(args.gold_col),
+                pred_col=parse_column(args.pred_col),
+                reading=reading,
+            )
+    finally:
+        options.close(reading)
+    result = options.with_bar(args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
+    return options.render(result, args, matrix=not args.no_matrix)

@@ -1,0 +1,347 @@
+"""The options several commands share: each group's ``add_…`` written once, and what the parsed options mean.
+
+The ``add_…`` functions put a group of options on a command's parser (a command's own options stay in its module);
+:func:`scoring`, :func:`training`, :func:`reading` and :func:`ci` turn the parsed options into the library's option
+groups (checked as they are built, before anything is read); :func:`render` writes a result in the asked format and
+:func:`with_bar` runs a task under a progress bar. Private to clfeval: the names are public only within
+:mod:`clfeval.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clfeval.cli.inputs import read_label_list
+from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, MultiLabel
+from clfeval.errors import ClfevalError
+from clfeval.infer import INTERVAL_METHODS
+from clfeval.infer.methods import CI
+from clfeval.inputs.columns import parse_column
+from clfeval.inputs.engine import ENGINES
+from clfeval.inputs.formats import FORMATS
+from clfeval.inputs.options import Reading, Training
+from clfeval.progress import ProgressBar, ReadingBar
+from clfeval.render import RENDERERS
+from clfeval.scoring.labelset import LABEL_SOURCES
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import UNDEFINED_POLICIES
+
+__all__ = [
+    "add_engine_options",
+    "add_input_rules",
+    "add_interval_options",
+    "add_label_set_options",
+    "add_multilabel_options",
+    "add_output_options",
+    "add_table_options",
+    "choices",
+    "ci",
+    "close",
+    "reading",
+    "render",
+    "scoring",
+    "training",
+    "with_bar",
+]
+
+
+def choices(registry: Any) -> str:
+    """A registry's names and what each does, for a help text: ``name: description; …``."""
+    return "; ".join(f"{k}: {v if isinstance(v, str) else v[1]}" for k, v in registry.items())
+
+
+def add_table_options(src: Any) -> None:
+    """How a table is laid out (``--input-format``, ``--sep``, ``--header``), into the command's input group."""
+    src.add_argument("--input-format", choices=sorted(FORMATS), help=f"default: by extension ({choices(FORMATS)})")
+    src.add_argument(
+        "--sep", help="field separator: one character, or \\t (default: whitespace for text, ',' for csv, tab for tsv)"
+    )
+    src.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the first line names the columns (implied when a column is given by name)",
+    )
+
+
+def add_input_rules(p: Any, blocks: str | None = None) -> None:
+    """The input rules (lines skipped, labels translated, TiMBL distributions, a cut-off for real values); with
+    ``blocks``, what blocks do in this command, the block options too (--blocks, --block-end, --block-col)."""
+    rules = p.add_argument_group("input rules (as confusionmatrix.py and art.py had them)")
+    rules.add_argument(
+        "--skip",
+        metavar="REGEX",
+        help="lines matching this regular expression are not instances, e.g. '^<utt>' (Rust regex "
+        "syntax: Python's without look-around); blank lines are skipped too"
+        + (", unless they delimit blocks" if blocks else ""),
+    )
+    rules.add_argument(
+        "--translate",
+        metavar="FILE",
+        help="map labels before counting: lines 'old > new' (gold, predictions and training labels "
+        "alike); mappings never used are reported",
+    )
+    rules.add_argument(
+        "--keep-trailing",
+        action="store_true",
+        help="keep a trailing TiMBL class distribution '{ A 0.7, B 0.3 }' as fields (default: "
+        "recognised after the predicted label and stripped; text and TSV)",
+    )
+    rules.add_argument(
+        "--cutoff",
+        type=float,
+        metavar="X",
+        help="real-valued predictions: a value at or above X (value >= X, as confusionmatrix.py -C) "
+        "becomes --above, any other --below",
+    )
+    rules.add_argument("--above", default="+1", metavar="LABEL", help="the label at or above the cut-off (default +1)")
+    rules.add_argument("--below", default="-1", metavar="LABEL", help="the label below the cut-off (default -1)")
+    if blocks:
+        rules.add_argument(
+            "--blocks",
+            choices=["blank-line"],
+            help=f"blank lines separate blocks (sentences, CoNLL style) whose instances are not independent: {blocks}",
+        )
+        rules.add_argument(
+            "--block-end",
+            metavar="REGEX",
+            help="a line matching this regular expression ends a block, as a blank line does, and is "
+            "not an instance: MBT and TiMBL taggers end sentences with '<utt>' lines "
+            "(--block-end '^<utt>'); implies --blocks blank-line",
+        )
+        rules.add_argument(
+            "--block-col",
+            metavar="COL",
+            help="a column naming each instance's block (sentence id), instead of blank lines: "
+            "1-based number, negative from the end, or header name",
+        )
+
+
+def add_engine_options(p: Any, counts: bool = True) -> None:
+    """The engine group: ``--engine`` and ``--scheduler``, and with ``counts`` the ``--counts FILE…`` to add up."""
+    eng = p.add_argument_group("engine")
+    eng.add_argument("--engine", choices=list(ENGINES), default="polars", help=f"{choices(ENGINES)}")
+    eng.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the Dask scheduler to use (e.g. tcp://10.0.0.5:8786); default: a local cluster for this run",
+    )
+    if counts:
+        eng.add_argument(
+            "--counts",
+            nargs="+",
+            metavar="FILE",
+            help="add up count files written by `clfeval count` (paths or globs) instead of reading INPUT",
+        )
+
+
+def add_multilabel_options(p: Any) -> None:
+    """The multi-label group: ``--multilabel``, the separator inside a cell, empty sets and duplicate labels."""
+    ml = p.add_argument_group("multi-label")
+    ml.add_argument("--multilabel", action="store_true", help="each cell is a set of labels")
+    ml.add_argument(
+        "--label-sep",
+        default=",",
+        metavar="SEP",
+        help="separator inside a label-set cell (default ','); an empty cell is the empty set",
+    )
+    ml.add_argument(
+        "--empty", choices=sorted(EMPTY_POLICIES), default="ignore", help=f"{choices(EMPTY_POLICIES)}; default: ignore"
+    )
+    ml.add_argument(
+        "--duplicates",
+        choices=sorted(DUPLICATE_POLICIES),
+        default="keep",
+        help=f"{choices(DUPLICATE_POLICIES)}; default: keep",
+    )
+
+
+def add_label_set_options(p: Any) -> None:
+    """The label set and measures group: the training file and how to read it, the declared labels, the
+    label-set policy, β, the value of 0/0 and what an undefined score does to an average."""
+    ls = p.add_argument_group("label set and measures")
+    ls.add_argument(
+        "--train",
+        metavar="FILE",
+        help="training data: its labels form the label set (unless "
+        "--labels-from says otherwise) and give the lfb frequencies",
+    )
+    ls.add_argument(
+        "--train-col",
+        metavar="COL",
+        help="the training file's label column (default: the gold column's name if it has one, else -1, the last)",
+    )
+    ls.add_argument(
+        "--train-format",
+        choices=sorted(FORMATS),
+        help="the training file's format (default: by its extension); the evaluated files' --input-format, "
+        "--sep and --header do not apply to it",
+    )
+    ls.add_argument(
+        "--train-sep",
+        metavar="SEP",
+        help="the training file's field separator (default: as its format "
+        "has it: whitespace for text, ',' for csv, tab for tsv)",
+    )
+    ls.add_argument(
+        "--train-header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the training file's first line names its columns (implied by a --train-col name)",
+    )
+    ls.add_argument("--labels", metavar="FILE", help="declare the label set: one label per line")
+    ls.add_argument(
+        "--labels-from",
+        choices=["union", "gold", "train", "file"],
+        help=f"the label-set policy ({choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
+        "default: file with --labels, train with --train, else union",
+    )
+    ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
+    ls.add_argument(
+        "--zero-division",
+        choices=["0", "1", "nan"],
+        default="0",
+        help="the value of a 0/0 ratio (default 0); the report lists the labels affected",
+    )
+    ls.add_argument(
+        "--undefined",
+        choices=sorted(UNDEFINED_POLICIES),
+        default="include",
+        help=f"{choices(UNDEFINED_POLICIES)}; default: include",
+    )
+
+
+def add_interval_options(p: Any, title: str) -> None:
+    """The interval group, titled ``title``: ``--ci`` method, ``--confidence``, ``--resamples`` and ``--seed``."""
+    group = p.add_argument_group(title)
+    group.add_argument(
+        "--ci",
+        choices=list(INTERVAL_METHODS),
+        default="none",
+        help="an interval for every score: "
+        + "; ".join(f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items())
+        + "; default: none",
+    )
+    group.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
+    group.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    group.add_argument("--seed", type=int, help="bootstrap seed (default: drawn at random and printed in the report)")
+
+
+def add_output_options(p: Any, figures: bool = False) -> Any:
+    """The output group: ``--format``, ``-o``, ``--digits`` and ``--raw-csv``; returned, for a command's own.
+
+    With ``figures`` (a result that has figures), the HTML format and ``--plot DIR`` too.
+    """
+    out = p.add_argument_group("output")
+    formats = RENDERERS if figures else {k: v for k, v in RENDERERS.items() if k != "html"}
+    out.add_argument("--format", choices=list(formats), default="text", help=f"{choices(formats)}; default: text")
+    out.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    out.add_argument(
+        "--digits", type=int, default=4, help="decimals in text, Markdown, LaTeX and HTML, 0 to 15 (default 4)"
+    )
+    out.add_argument(
+        "--raw-csv",
+        action="store_true",
+        help="with --format csv: write every cell exactly, for programs (by default a label that a "
+        "spreadsheet would run as a formula, starting with = + - @, gets a leading apostrophe)",
+    )
+    if figures:
+        out.add_argument(
+            "--plot",
+            metavar="DIR",
+            help="also draw the report's figures into DIR as PNG and SVG "
+            "(needs matplotlib: pip install 'clfeval[plot]')",
+        )
+    return out
+
+
+def scoring(args: argparse.Namespace) -> Scoring:
+    """The label-set and measure options every command shares, and the training file, as one group."""
+    labels = read_label_list(args.labels) if args.labels else None
+    if args.labels_from == "file" and labels is None:
+        raise ClfevalError("--labels-from file needs --labels FILE")
+    return Scoring(
+        labels=labels,
+        labels_from={"file": "given"}.get(args.labels_from, args.labels_from),
+        train=training(args),
+        beta=args.beta,
+        zero_division=args.zero_division,
+        undefined=args.undefined,
+    )
+
+
+def training(args: argparse.Namespace) -> Training | None:
+    """The training file, its label column and how to read it: its own --train-format, --train-sep and
+    --train-header (by default, by its own extension), never the evaluated files' options."""
+    if args.train is None:
+        return None
+    return Training(
+        args.train,
+        parse_column(args.train_col),
+        getattr(args, "train_format", None),
+        getattr(args, "train_sep", None),
+        getattr(args, "train_header", None),
+    )
+
+
+def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
+    """How the command reads its files, as one group (checked as it is built, before anything is read).
+
+    Options a command does not have take their defaults; ``bar`` shows the reading's progress when it is enabled
+    (on a terminal), and :func:`close` closes it.
+    """
+    multilabel = getattr(args, "multilabel", False)
+    return Reading(
+        input_format=args.input_format,
+        sep=args.sep,
+        header=args.header,
+        multilabel=MultiLabel(args.label_sep, args.empty, args.duplicates) if multilabel else None,
+        skip=getattr(args, "skip", None),
+        keep_trailing=getattr(args, "keep_trailing", False),
+        translate=getattr(args, "translate", None),
+        cutoff=getattr(args, "cutoff", None),
+        above=getattr(args, "above", "+1"),
+        below=getattr(args, "below", "-1"),
+        blocks=getattr(args, "blocks", None),
+        block_col=parse_column(getattr(args, "block_col", None)),
+        block_end=getattr(args, "block_end", None),
+        engine=args.engine,
+        scheduler=args.scheduler,
+        progress=bar if bar.enabled else None,
+    )
+
+
+def close(reading: Reading) -> None:
+    """Close the reading progress bar (if it shows)."""
+    if isinstance(reading.progress, ReadingBar):
+        reading.progress.close()
+
+
+def ci(args: argparse.Namespace) -> CI | None:
+    """The interval the options ask for, or None for ``--ci none``."""
+    return CI.of(CI(args.ci, args.confidence, args.resamples, args.seed))
+
+
+def with_bar(label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
+    """``task(*args, **kwargs, progress=...)`` with a progress bar named ``label`` on standard error (drawn on a
+    terminal only; the task gets no callback otherwise), closed however the task ends."""
+    progress = ProgressBar(f"clfeval: {label}", sys.stderr)
+    try:
+        return task(*args, progress=progress if progress.enabled else None, **kwargs)
+    finally:
+        progress.close()
+
+
+def render(result: Any, args: argparse.Namespace, **options: Any) -> str:
+    """The result in the asked format; with --plot, its figures written first (an error stops before any output)."""
+    if args.plot:
+        from clfeval.render.plot import write_plots
+
+        written = write_plots(result, args.plot)
+        print(
+            f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
+            file=sys.stderr,
+        )
+    return result.render(args.format, digits=args.digits, command=args.command_line, raw_csv=args.raw_csv, **options)

@@ -1,0 +1,110 @@
+"""The ``score`` command: its options, and scoring the instances, count files or confusion matrix they name."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clfeval.api import score
+from clfeval.cli import options
+from clfeval.cli.inputs import add_input_arguments, counts_given, layout, no_rules
+from clfeval.errors import ClfevalError
+from clfeval.infer.methods import CI, cost_note
+from clfeval.inputs.columns import parse_column
+from clfeval.inputs.matrix import MATRIX_ORIENTATIONS
+from clfeval.inputs.options import Reading
+from clfeval.inputs.readers import Counted, read, read_matrix
+from clfeval.kinds import kind_of
+from clfeval.progress import ReadingBar
+
+__all__ = ["HELP", "add_score", "run_score"]
+
+#: What the command does, in one line (the top-level help lists it).
+HELP = "score predictions against gold labels"
+
+
+def add_score(sub: Any) -> None:
+    """Add the ``score`` command's parser to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "score",
+        help=HELP,
+        description="Score predictions against gold labels: per-label counts and measures, every average by "
+        "its explicit name, over a stated label set. INPUT holds gold and predicted columns (by "
+        "default the last two, whitespace-separated, as TiMBL writes them); several files or a quoted "
+        "glob ('data/part-*.parquet') are parts of one table. Exactly two files are GOLD and PRED, the "
+        "gold file and the predictions, one instance per line (unless --parts).",
+    )
+    add_input_arguments(p)
+    src = p.add_argument_group("input")
+    src.add_argument("--matrix", metavar="FILE", help="score a confusion matrix: first row and column are labels")
+    src.add_argument(
+        "--matrix-rows",
+        choices=sorted(MATRIX_ORIENTATIONS),
+        default="gold",
+        help=f"what the matrix rows hold ({options.choices(MATRIX_ORIENTATIONS)}); default: gold",
+    )
+    options.add_table_options(src)
+    src.add_argument(
+        "--gold-col",
+        metavar="COL",
+        help="gold column: 1-based number, negative from the end, or header name (default: -2; with PRED: -1)",
+    )
+    src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
+    options.add_input_rules(
+        p,
+        "intervals resample whole blocks (--ci bootstrap, bootstrap-bca; the delta method takes "
+        "blocks as its independent units)",
+    )
+    options.add_multilabel_options(p)
+    options.add_engine_options(p)
+    options.add_label_set_options(p)
+    options.add_interval_options(p, "confidence intervals")
+    out = options.add_output_options(p, figures=True)
+    out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
+    p.set_defaults(run=run_score)
+
+
+def run_score(args: argparse.Namespace) -> str:
+    """Run ``score``: the report, in the asked format."""
+    scoring, interval = options.scoring(args), options.ci(args)
+    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    try:
+        counted = _score_input(args, reading)
+    finally:
+        options.close(reading)
+    if interval is not None:
+        _say_cost(interval, counted)
+    result = options.with_bar(args.ci, score, counted, scoring=scoring, ci=interval)
+    return options.render(result, args, matrix=not args.no_matrix)
+
+
+def _say_cost(interval: CI, counted: Counted) -> None:
+    """Say on standard error, before it starts, when an interval method will take long on these counts (and why)."""
+    counts = counted.counts
+    kind = kind_of(counts)
+    if counted.blocks is not None or kind is None or kind.family is None:
+        return
+    types, labels = kind.n_types(counts), len(kind.labels(counts))
+    note = cost_note(interval.method, types, labels, interval.resamples if interval.resampling else 0)
+    if note is not None:
+        print(f"clfeval: note: {note}", file=sys.stderr)
+
+
+def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
+    """Read and count what the arguments name (a matrix file, count files, or instance files)."""
+    if args.matrix:
+        if args.inputs or args.counts:
+            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        if reading.label_sets is not None:
+            raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        no_rules(reading)
+        return read_matrix(
+            args.matrix, rows=args.matrix_rows, reading=Reading(input_format=args.input_format, sep=args.sep)
+        )
+    if args.counts:
+        return counts_given(args, args.inputs, reading, "score")
+    if not args.inputs:
+        raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
+    return read(*layout(args), gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
+                reading=reading)  # fmt: skip
