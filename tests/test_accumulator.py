@@ -320,8 +320,9 @@ def test_a_tensor_on_another_device_or_that_refuses_export_is_refused_with_a_hin
 
 
 def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
-    """1, 1.0, np.uint64(1) (and True beside numbers) are one label, named at first sight, as clfeval.score names
-    a list's labels; mixing uint64 with int64 used to go through float64, where 2⁶⁰ and 2⁶⁰ + 1 are one number."""
+    """1, 1.0, np.uint64(1) (and True beside numbers) are one label, named by its value as clfeval.score names it
+    (labelnames: the one rule), whatever the batches; mixing uint64 with int64 used to go through float64, where 2⁶⁰
+    and 2⁶⁰ + 1 are one number."""
 
     def counted(*batches: tuple, labels: list | None = None) -> Accumulator:
         acc = Accumulator(labels=labels)
@@ -343,21 +344,20 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     gold, pred = np.array([0, 1, 2, 2, 1, 0]), np.array([0, 1, 1, 2, 0, 0])
     batches = [(gold[:2], pred[:2]), (gold[2:4].astype(float), pred[2:4].astype(np.float32)), (gold[4:], pred[4:])]
     acc = counted(*batches)
-    assert acc.labels == ("0", "1", "2.0")  # 2 was first seen as a float
+    assert acc.labels == ("0", "1", "2")  # named by value, not by the type it was first seen as
     assert acc.score().averages["macro"]["f"] == pytest.approx(f1_score(gold, pred, average="macro"), rel=1e-12)
     for g, p in [
         (gold, pred.astype(float)),
         (np.array([1, 2.5]), np.array([1, 1])),
         (np.array([1.0, 2.0]), np.array([2.0, 2.0])),
-        (np.array([1, 2]), np.array([1.0, 3.0])),  # 3 is first seen as a float: '3.0'
+        (np.array([1, 2]), np.array([1.0, 3.0])),
+        ([1, 2.5], [1, 1]),  # a list, read as a float array: still '1', as clfeval.score names it
+        ([1, 2.0, 1, 2, 3], [1, 2, 3, 3, 3]),
     ]:
-        assert counted((g, p)).labels == clfeval.score(g, p).labels  # named at first sight, gold before pred
+        assert counted((g, p)).labels == clfeval.score(g, p).labels  # named by value
     assert counted((np.array([-3, 2**62]), np.array([2**62, -3]))).score().accuracy == 0.0
-    # the documented limit (docs/integrations.md): a list is read as a numpy array first, so [1, 2.5] is floats
-    assert counted(([1, 2.5], [1, 1])).labels == ("1.0", "2.5") and clfeval.score([1, 2.5], [1, 1]).labels == (
-        "1",
-        "2.5",
-    )
+    assert counted(([1, 2.5], [1, 1])).labels == ("1", "2.5") == clfeval.score([1, 2.5], [1, 1]).labels
+    assert counted(([1.0, 2.0], [1.0, 1.0])).labels == ("1", "2")
 
     flags = [True, True, False, True, False], [True, False, False, True, True]
     mixed = counted(
@@ -376,15 +376,19 @@ def test_equal_numbers_are_one_label_whatever_their_types_and_batches() -> None:
     bools = counted((np.array([True, False, True]), np.array([True, True, True])))
     ints = counted((np.array([0, 1, 1]), np.array([0, 1, 0])))
     expected = f1_score([1, 0, 1, 0, 1, 1], [1, 1, 1, 0, 1, 0], average="macro")
-    for merged, names in ((bools + ints, ("False", "True")), (ints + bools, ("0", "1"))):
-        assert merged.labels == names and merged.score().averages["macro"]["f"] == pytest.approx(expected, rel=1e-12)
+    for merged in (bools + ints, ints + bools):  # True and False beside the numbers 1 and 0: the labels 1 and 0
+        assert merged.labels == ("0", "1") and merged.score().labels == ("0", "1")
+        assert merged.score().averages["macro"]["f"] == pytest.approx(expected, rel=1e-12)
     floats = counted((np.array([1.0, 2.0]), np.array([2.0, 2.0])))
-    assert (floats + counted((np.array([1, 2]), np.array([1, 1])))).labels == ("1.0", "2.0")
+    assert (floats + counted((np.array([1, 2]), np.array([1, 1])))).labels == ("1", "2")
     declared = counted((np.array([0]), np.array([1])), labels=[0, 1])
-    into_declared = bools.copy().merge(declared)  # the declared set is taken, named as this one names it
-    assert into_declared.labels == ("False", "True") and into_declared.counts.cells.tolist() == [[0, 2], [0, 2]]
-    strings = counted((["1", "True"], ["1", "True"]))  # strings are not numbers: 'True' is not 1
-    assert (strings + counted((np.array([1]), np.array([1])))).labels == ("1", "True")
+    into_declared = bools.copy().merge(declared)  # the declared set is taken: the numbers 0 and 1
+    assert into_declared.labels == ("0", "1") and into_declared.counts.cells.tolist() == [[0, 2], [0, 2]]
+    strings = counted((["1", "True"], ["1", "True"]))  # strings are not numbers: a number named alike is an error
+    with pytest.raises(InputError, match=r"labels 1 and '1' have the same name '1'"):
+        strings + counted((np.array([1]), np.array([1])))
+    with pytest.raises(InputError, match=r"labels True and 'True' have the same name 'True'"):
+        strings + counted((np.array([True]), np.array([2])))  # the boolean True alone is named 'True' too
     with pytest.raises(OptionError, match=r"the declared labels 1 and 1\.0 are equal numbers"):
         Accumulator(labels=[1, 1.0, 0])
     both = Accumulator(labels=[0, 1]) + Accumulator(labels=[False, True])  # one declared set, spelled two ways

@@ -80,7 +80,11 @@ class Weighted(Kind):
         return (joint_row[0], joint_row[column], joint_row[-1])
 
     def to_document(self, counts: WeightedCounts) -> dict[str, Any]:
-        return {"kind": "weighted", "n_instances": counts.n_instances, "rows": [[*r, c] for r, c in counts.rows.items()]}
+        return {
+            "kind": "weighted",
+            "n_instances": counts.n_instances,
+            "rows": [[*r, c] for r, c in counts.rows.items()],
+        }
 
     def from_document(self, doc: Mapping[str, Any], source: str) -> WeightedCounts:
         rows: Counter[tuple[str, str, int]] = Counter()
@@ -143,9 +147,7 @@ def test_delta_intervals_of_the_toy_kind_are_the_block_delta_of_its_instances(we
     method of the repeated instances, each weighted instance a block."""
     gold, pred, _, weights = _data(2, n=150)
     got = clfeval.score(_weighted(gold, pred, weights), ci="delta")
-    expected = clfeval.score(
-        _repeated(gold, weights), _repeated(pred, weights), blocks=_blocks(weights), ci="delta"
-    )
+    expected = clfeval.score(_repeated(gold, weights), _repeated(pred, weights), blocks=_blocks(weights), ci="delta")
     assert got.intervals is not None and expected.intervals is not None
     compared = 0
     for key, bounds in expected.intervals.bounds.items():

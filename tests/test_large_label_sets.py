@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.kinds.countfile import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from clfeval.count.limits import MAX_DENSE_LABELS
 from clfeval.errors import InputError
+from clfeval.kinds.countfile import SPARSE_COUNTS_SCHEMA, counts_from_dict, counts_to_dict
 from tests.conftest import run_cli
 
 

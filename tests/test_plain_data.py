@@ -132,7 +132,7 @@ def test_a_type_checker_sees_the_signature_of_clfeval_score(tmp_path: Path) -> N
     assert score.startswith('"def (gold: Any, pred: typing.Iterable[Any] | None =') and score.endswith(
         'clfeval.scoring.scores.Scores"'
     )
-    assert "test: str | clfeval.infer.comparison.Test =" in compare and compare.endswith("Comparison\"")
+    assert "test: str | clfeval.infer.comparison.Test =" in compare and compare.endswith('Comparison"')
     assert "def (labels:" in scoring and scoring.endswith('clfeval.scoring.options.Scoring"')
     assert averages == '"typing.Mapping[str, typing.Mapping[str, float]]"'
     assert typed == '"types.ModuleType"' and "Any" not in measures

@@ -20,16 +20,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelnames import EXACT_FLOAT, first_spelling, is_missing, is_number, number_named, spellings
+from clfeval.count.labelnames import (
+    BOOL,
+    EXACT_FLOAT,
+    FLOAT,
+    INT,
+    is_missing,
+    is_number,
+    joint_kinds,
+    label_name,
+    number_named,
+    settled,
+    value_kind,
+)
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.inputs.arrays import exact_int64
+from clfeval.inputs.arrays import _coded, _Codes, exact_array, exact_int64
+from clfeval.kinds import KINDS, Counts, kind_of
 
 if TYPE_CHECKING:
     from clfeval.infer.methods import CI
@@ -56,6 +70,8 @@ _DENSE_CELLS = 1 << 22  # the largest K·K table kept dense (32 MiB of int64); b
 _INT_TABLE = 1 << 22  # integer labels below this map to codes through a lookup table (no sort)
 _EMPTY = np.zeros(0, dtype=np.int64)
 _NONE = np.array(None, dtype=object)
+_NUMBER, _TEXT, _NAME = 0, 1, 2  # a label's category: a number, a string seen in the data, a name only
+_KIND_OF_DTYPE = {"b": BOOL, "i": INT, "u": INT, "f": FLOAT}
 # DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
 _DEVICES = {
     2: "cuda",
@@ -77,7 +93,8 @@ class Accumulator:
     task
         ``"single-label"`` (default) or ``"multi-label"`` (see :data:`TASKS`).
     labels
-        The declared label set, in report order (labels are named by ``str``: ``range(3)`` is ``"0", "1", "2"``).
+        The declared label set, in report order (named by the one rule of :mod:`clfeval.count.labelnames`:
+        ``range(3)`` is ``"0", "1", "2"``, ``[0.0, 1.0]`` is ``"0", "1"``).
         Scores average over it, labels never seen included (support 0), and an update holding a value outside it
         is an :class:`~clfeval.InputError`. Without it the label set grows as new labels appear and scores use the
         labels seen (``union``). Multi-label indicator matrices without declared labels name their K columns
@@ -147,7 +164,7 @@ class Accumulator:
     ) -> None:
         if task not in TASKS:
             raise unknown_name("task", task, TASKS)
-        if task == "single-label" and multilabel is not None:
+        if not KINDS[task].label_sets and multilabel is not None:
             raise OptionError("multilabel options are for task='multi-label'")
         if multilabel is not None and not isinstance(multilabel, MultiLabel):
             raise OptionError(f"multilabel is a clfeval.MultiLabel, not {type(multilabel).__name__}")
@@ -156,23 +173,22 @@ class Accumulator:
         if labels is not None and not isinstance(labels, Iterable):
             raise OptionError(f"labels is a collection of labels, not {type(labels).__name__}")
         self.task = task
-        self.multilabel = (multilabel or MultiLabel()) if task == "multi-label" else None
-        given = None if labels is None else list(labels)
-        self._declared = None if given is None else tuple(_name(v) for v in given)
-        # labels named from numbers: an equal number in another type finds them under another spelling (labelnames)
-        self._declared_numbers = frozenset(_name(v) for v in given or () if is_number(v))
-        if self._declared is not None:
-            repeated = sorted({lab for lab in self._declared if self._declared.count(lab) > 1})
-            if repeated:
-                raise OptionError(f"the declared labels repeat {', '.join(map(repr, repeated))}")
+        self.multilabel = (multilabel or MultiLabel()) if KINDS[task].label_sets else None
+        given = None if labels is None else [_plain(v) for v in labels]
+        self._declared: tuple[Any, ...] | None = None if given is None else tuple(given)  # values, as given
+        if given is not None:
             equal: dict[Any, Any] = {}
-            for value in (v for v in given or () if is_number(v)):
-                first = equal.setdefault(value.item() if isinstance(value, np.generic) else value, value)
+            for value in (v for v in given if _holds_number(v)):
+                first = equal.setdefault(value, value)
                 if first is not value:
                     raise OptionError(
                         f"the declared labels {first!r} and {value!r} are equal numbers, which are one label"
                     )
-            if not self._declared:
+            names = [_declared_entry(v)[0] for v in given]
+            repeated = sorted({lab for lab in names if names.count(lab) > 1})
+            if repeated:
+                raise OptionError(f"the declared labels repeat {', '.join(map(repr, repeated))}")
+            if not given:
                 raise OptionError("the declared label set is empty: give the labels, or labels=None to take those seen")
         self.reset()
 
@@ -181,11 +197,7 @@ class Accumulator:
     def reset(self) -> None:
         """Forget every count (and the labels seen; declared labels stay)."""
         self._origin = "seen" if self._declared is None else "declared"
-        self._labels: list[str] = []
-        self._code: dict[str, int] = {}
-        self._numbers: set[str] = set(self._declared_numbers)  # the labels named from numbers
-        self._int_table = np.full(0, -1, dtype=np.int64)  # integer value → code (-1: not a label yet)
-        self._identity = True  # labels are "0", "1", … in code order: integer values are their codes
+        self._clear_labels()
         self._n = 0
         self._updates = 0
         self._table = np.zeros((0, 0), dtype=np.int64)  # dense K×K counts (single-label, K² ≤ the dense limit)
@@ -193,7 +205,22 @@ class Accumulator:
         self._counts = _EMPTY
         self._pairs: dict[tuple[LabelSet, LabelSet], int] = {}  # multi-label: (gold set, predicted set) → count
         if self._declared is not None:
-            self._add_labels(self._declared)
+            self._add(_declared_entry(v) for v in self._declared)
+
+    def _clear_labels(self) -> None:
+        """No labels. Each label has a name (by the rule of :mod:`~clfeval.count.labelnames`), a category (a number,
+        a string seen in the data, or a name only: declared as a string, or read from counts), the number it holds
+        and the kinds of value it occurred as, which decide its name."""
+        self._labels: list[str] = []
+        self._code: dict[str, int] = {}
+        self._category: list[int] = []  # _NUMBER, _TEXT or _NAME
+        self._value: list[Any] = []  # the number a label holds (a Python int, float or bool), or None
+        self._kinds: list[int] = []  # the kinds of value it occurred as (labelnames.BOOL | INT | FLOAT)
+        self._by_value: dict[Any, int] = {}  # number → code: equal numbers (1, 1.0, True) are one key
+        self._open: set[int] = set()  # number labels whose names another kind of value may still change
+        self._n_names = 0  # labels that are names only (a number spelled as one matches them)
+        self._int_table = np.full(0, -1, dtype=np.int64)  # integer value → code (-1: not a label yet)
+        self._identity = True  # labels are "0", "1", … in code order: integer values are their codes
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -234,19 +261,26 @@ class Accumulator:
         return gold.astype(np.int64), pred.astype(np.int64), self._table[gold, pred]
 
     def _add_labels(self, names: Iterable[str]) -> None:
-        """Give codes to new label names (growing the dense table, or re-striding the sparse keys)."""
+        """Give codes to new labels that are names only (multi-label labels, labels read from counts)."""
+        self._add((name, _NAME, None, 0) for name in names)
+
+    def _add(self, entries: Iterable[tuple[str, int, Any, int]]) -> None:
+        """Give codes to new labels, each (name, category, number or None, kinds), growing the dense table or
+        re-striding the sparse keys."""
         old = len(self._labels)
-        for name in names:
+        for name, category, value, kinds in entries:
             code = self._code[name] = len(self._labels)
             self._labels.append(name)
-            self._identity = self._identity and name == str(code)
-            value = _int_value(name)
-            if value is not None and value < _INT_TABLE:
-                if value >= len(self._int_table):
-                    grown = np.full(max(value + 1, 2 * len(self._int_table)), -1, dtype=np.int64)
-                    grown[: len(self._int_table)] = self._int_table
-                    self._int_table = grown
-                self._int_table[value] = code
+            self._category.append(category)
+            self._value.append(value)
+            self._kinds.append(kinds)
+            self._n_names += category == _NAME
+            if value is not None:
+                self._by_value.setdefault(value, code)
+                if category == _NUMBER and not settled(value, kinds):
+                    self._open.add(code)
+            self._identity = self._identity and name == str(code) and category != _TEXT and code not in self._open
+            self._register_int(code)
         k = len(self._labels)
         if self.multilabel is not None or k == old:
             return
@@ -261,6 +295,59 @@ class Accumulator:
             self._keys = gold.astype(np.int64) * k + pred
             self._counts = self._table[gold, pred]
             self._table = np.zeros((0, 0), dtype=np.int64)
+
+    def _register_int(self, code: int) -> None:
+        """Enter a label in the integer value → code table when an integer array may find it there: a number whose
+        name is settled, or a name only that spells a non-negative integer (never a string seen in the data)."""
+        category, value = self._category[code], self._value[code]
+        if category == _TEXT or code in self._open:
+            return
+        if value is None:
+            whole = _int_value(self._labels[code])
+        elif isinstance(value, float):
+            whole = int(value) if value.is_integer() else None
+        else:
+            whole = int(value)
+        if whole is None or not 0 <= whole < _INT_TABLE:
+            return
+        if whole >= len(self._int_table):
+            grown = np.full(max(whole + 1, 2 * len(self._int_table)), -1, dtype=np.int64)
+            grown[: len(self._int_table)] = self._int_table
+            self._int_table = grown
+        if self._int_table[whole] < 0:
+            self._int_table[whole] = code
+
+    def _widen(self, code: int, kinds: int, where: str) -> None:
+        """The label ``code`` occurs as ``kinds`` too: a boolean label beside an equal number is named as the number,
+        an integral float beyond 2⁵³ beside an equal integer as the integer (renamed, once)."""
+        now = self._kinds[code] | kinds
+        if now == self._kinds[code]:
+            return
+        self._kinds[code] = now
+        if code in self._open and settled(self._value[code], now):
+            self._open.discard(code)
+            name = label_name(self._value[code], now)
+            if name != self._labels[code]:
+                other = self._code.get(name)
+                if other is not None:
+                    raise InputError(
+                        f"labels {self._shown(other)} and {self._value[code]!r} (named {name!r} beside an equal "
+                        f"number) have the same name {name!r}; use one type of label",
+                        where,
+                    )
+                del self._code[self._labels[code]]
+                self._code[name] = code
+                self._labels[code] = name
+                self._identity = all(
+                    lab == str(i) and c != _TEXT and i not in self._open
+                    for i, (lab, c) in enumerate(zip(self._labels, self._category))
+                )
+            self._register_int(code)
+
+    def _shown(self, code: int) -> str:
+        """A label as an error message shows it: its number, or its name."""
+        value = self._value[code]
+        return repr(value) if value is not None and self._category[code] == _NUMBER else repr(self._labels[code])
 
     _dense_cells = _DENSE_CELLS  # a class attribute, so that a test can compare the sparse and dense paths
 
@@ -309,23 +396,21 @@ class Accumulator:
     def _codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
         """Both arrays as int64 label codes, new labels added (or refused when the labels are declared).
 
-        Labels are named as :func:`clfeval.score` names them: strings as they are, numbers by ``str``, booleans
-        ``False`` and ``True``. Equal numbers are one label whatever their types and batches (``1``, ``1.0``,
-        ``np.uint64(1)``, and ``True`` beside numbers), named at first sight.
+        Labels are named by the one rule of :mod:`clfeval.count.labelnames`, as :func:`clfeval.score` names them:
+        strings as they are, numbers by value (``1``, ``1.0`` and ``np.uint64(1)`` are one label ``1``), booleans
+        ``False`` and ``True`` unless an equal number occurs too. A label keeps the kinds of value it occurred as
+        over every update, so its name does not depend on how the data was split into batches or workers. Python
+        works once per distinct value of a batch; integer arrays go through a value → code table.
         """
-        if g.dtype.kind == "O" or p.dtype.kind == "O":  # Python objects (a pandas object Series): numbers as numbers
+        if g.dtype.kind == "O" or p.dtype.kind == "O":  # Python objects (a pandas object Series): typed where exact
             _check_missing(np.concatenate([g, p]), len(g), where)
             g, p = (_inferred(a) for a in (g, p))
-            objects = [a for a in (g, p) if a.dtype.kind == "O"]  # left: integers beyond 2⁵³ beside floats, or text
-            if objects and all(a.dtype.kind in "biuf" or _numbers_only(a) for a in (g, p)):
-                return self._number_codes(g.astype(object), p.astype(object), where)  # as Python numbers: exact
-        if g.dtype.kind == "b" and p.dtype.kind == "b":
+            if g.dtype.kind == "O" or p.dtype.kind == "O":
+                return self._object_codes(g, p, where)
+        gk, pk = g.dtype.kind, p.dtype.kind
+        if gk == "b" and pk == "b":
             return self._bool_codes(g, p, where)
-        if g.dtype.kind == "b":
-            g = g.view(np.uint8)  # a boolean beside numbers is 0 or 1
-        if p.dtype.kind == "b":
-            p = p.view(np.uint8)
-        if g.dtype.kind in "iu" and p.dtype.kind in "iu":
+        if gk in "iu" and pk in "iu":
             lo = min(int(g.min()), int(p.min()))
             hi = max(int(g.max()), int(p.max()))
             if lo >= 0 and self._identity and hi < len(self._labels):  # declared 0 … K−1: the values are the codes
@@ -337,46 +422,38 @@ class Accumulator:
                 raise InputError(
                     "is NaN: a missing label", f"{where}: {role}", index=int(np.flatnonzero(np.isnan(arr))[0])
                 )
-        if g.dtype.kind in "iuf" and p.dtype.kind in "iuf":
+        if gk in "biuf" and pk in "biuf":
             return self._number_codes(g, p, where)
-        if g.dtype.kind == "O" or p.dtype.kind == "O" or g.dtype.kind != p.dtype.kind:
-            g, p = g.astype(str), p.astype(str)  # labels are named by str: 1 and "1" are one label
-        both = np.concatenate([g, p])
-        if both.dtype.kind == "U":
-            codes = self._text_codes(both, len(g), where)
-        else:  # bytes
-            values, inverse = np.unique(both, return_inverse=True)
-            inverse = inverse.reshape(-1)
-            codes = self._lookup([_name(v) for v in values.tolist()], None, _locator(inverse, len(g)), where)[inverse]
-        return codes[: len(g)], codes[len(g) :]
+        if gk == "U" and pk == "U":
+            codes = self._text_codes(np.concatenate([g, p]), len(g), where)
+            return codes[: len(g)], codes[len(g) :]
+        return self._object_codes(g.astype(object), p.astype(object), where)  # bytes, strings beside numbers …
 
     def _bool_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
-        """Codes of boolean labels: ``False`` and ``True`` (or the equal numbers ``0`` and ``1`` already labels);
-        once both are labels, one gather per array."""
-        table = np.array([self._find(spellings(v)) for v in (False, True)], dtype=np.int64)
+        """Codes of boolean labels: the labels of the equal values ``False`` and ``True`` (0 and 1); once both are
+        labels, one gather per array."""
+        table = np.array([self._by_value.get(v, -1) for v in (False, True)], dtype=np.int64)
         if (table < 0).any():
             both = np.concatenate([g.view(np.uint8), p.view(np.uint8)])
             present = np.flatnonzero(np.bincount(both, minlength=2))
-            found = self._lookup(
-                [str(bool(v)) for v in present],
-                lambda i: spellings(bool(present[i])),
-                _locator(np.searchsorted(present, both), len(g)),
-                where,
-                numbers=True,
-            )
-            table[present] = found
+            missing = [int(v) for v in present if table[v] < 0]
+            if missing:
+                table[missing] = self._number_lookup(
+                    [bool(v) for v in missing],
+                    [BOOL] * len(missing),
+                    lambda i: _first(both == missing[i], len(g)),
+                    where,
+                )
         if table[0] == 0 and table[1] == 1:  # False and True are the codes 0 and 1: the values are the codes
             return g.view(np.uint8).astype(np.int64), p.view(np.uint8).astype(np.int64)
         return table[g.view(np.uint8)], table[p.view(np.uint8)]
 
     def _number_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
-        """Codes of numeric labels outside the integer table (negative, large, float): ``np.unique`` of the values in
-        a dtype that holds each exactly (int64, float64, or Python numbers for what neither holds), then a lookup
-        per distinct value. An integral float is named as a float where it is first seen in a float array (gold
-        before pred), else as an integer, as :func:`clfeval.score` names a list's labels."""
-        if g.dtype.kind == "O":  # Python numbers (both arrays): exact as they are
-            parts = [g, p]
-        elif g.dtype.kind in "iu" and p.dtype.kind in "iu":
+        """Codes of numeric labels outside the integer table (negative, large, float; booleans beside numbers):
+        ``np.unique`` of the values in a dtype that holds each exactly (int64, float64, or Python numbers for what
+        neither holds), each distinct value's kinds from the arrays it occurs in, then a lookup per distinct value."""
+        gk, pk = g.dtype.kind, p.dtype.kind
+        if gk in "iub" and pk in "iub":
             ints = exact_int64(g, p)
             parts = ints if ints is not None else [g.astype(object), p.astype(object)]
         elif all(a.dtype.kind == "f" or not a.size or max(-int(a.min()), int(a.max())) <= EXACT_FLOAT for a in (g, p)):
@@ -385,21 +462,47 @@ class Accumulator:
             parts = [g.astype(object), p.astype(object)]
         values, inverse = np.unique(np.concatenate(parts), return_inverse=True)
         inverse = inverse.reshape(-1)
-        if g.dtype.kind == p.dtype.kind:
-            as_float = np.full(len(values), g.dtype.kind == "f")
-        else:  # first seen in gold if in gold at all
-            in_gold = np.zeros(len(values), dtype=bool)
+        kg, kp = _KIND_OF_DTYPE[gk], _KIND_OF_DTYPE[pk]
+        listed = values.tolist()
+        if kg == kp:
+            kinds = [kg] * len(listed)
+        else:  # each distinct value's kinds: those of the arrays it occurs in
+            in_gold, in_pred = np.zeros(len(listed), dtype=bool), np.zeros(len(listed), dtype=bool)
             in_gold[inverse[: len(g)]] = True
-            as_float = np.where(in_gold, g.dtype.kind == "f", p.dtype.kind == "f")
-        listed, floats = values.tolist(), as_float.tolist()
-        codes = self._lookup(
-            [first_spelling(v, f) for v, f in zip(listed, floats)],
-            lambda i: spellings(listed[i], floats[i]),
-            _locator(inverse, len(g)),
-            where,
-            numbers=True,
-        )[inverse]
+            in_pred[inverse[len(g) :]] = True
+            kinds = (np.where(in_gold, kg, 0) | np.where(in_pred, kp, 0)).tolist()
+            listed = [_typed(v, k) for v, k in zip(listed, kinds)]
+        codes = self._number_lookup(listed, kinds, _locator(inverse, len(g)), where)[inverse]
         return codes[: len(g)], codes[len(g) :]
+
+    def _object_codes(self, g: np.ndarray, p: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """Codes of Python values of several types (strings beside numbers, booleans beside numbers, integers beyond
+        2⁵³ beside floats): one hash lookup per element into the distinct values, each named by the rule with the
+        kinds of its equal values in the batch."""
+        listed = [g.tolist(), p.tolist()]
+        index = _Codes()
+        local = _coded(index, listed, [f"{where}: gold", f"{where}: pred"])
+        distinct = list(index)
+        kinds = joint_kinds(distinct, listed)
+        locate = _locator(local, len(g))
+        codes = np.empty(len(distinct), dtype=np.int64)
+        numbers = sorted((i for i, k in enumerate(kinds) if k), key=distinct.__getitem__)  # new labels by value
+        if numbers:
+            codes[numbers] = self._number_lookup(
+                [_typed(_plain(distinct[i]), kinds[i]) for i in numbers],
+                [kinds[i] for i in numbers],
+                lambda j: locate(numbers[j]),
+                where,
+            )
+        others = [i for i, k in enumerate(kinds) if not k]
+        if others:
+            codes[others] = self._text_lookup(
+                [v if isinstance(v, str) else str(v) for v in (distinct[i] for i in others)],
+                lambda j: locate(others[j]),
+                where,
+            )
+        both = codes[local]
+        return both[: len(g)], both[len(g) :]
 
     def _text_codes(self, both: np.ndarray, n_gold: int, where: str) -> np.ndarray:
         """Codes of string labels: a binary search among the known labels (``np.unique`` of the misses only)."""
@@ -410,13 +513,20 @@ class Accumulator:
         at[at == len(ranked)] = 0
         hit = ranked[at] == both if len(ranked) else np.zeros(len(both), dtype=bool)
         if hit.all():
-            return order[at].astype(np.int64)
+            codes = order[at].astype(np.int64)
+            if self._by_value and self._declared is None:  # a string is not a number label (declared: matched by name)
+                numbers = np.array([c == _NUMBER for c in self._category], dtype=bool)[codes]
+                if numbers.any():
+                    at_first = int(np.flatnonzero(numbers)[0])
+                    role, index = ("gold", at_first) if at_first < n_gold else ("pred", at_first - n_gold)
+                    raise self._alike(int(codes[at_first]), str(both[at_first]), f"{where}: {role}", index)
+            return codes
         new = np.unique(both[~hit]).tolist()
         if self._declared is not None:
             position = int(np.flatnonzero(both == new[0])[0])
             role, index = ("gold", position) if position < n_gold else ("pred", position - n_gold)
             raise self._undeclared(new[0], f"{where}: {role}", index)
-        self._add_labels(new)
+        self._add((name, _TEXT, None, 0) for name in new)
         return self._text_codes(both, n_gold, where)
 
     def _table_codes(self, g: np.ndarray, p: np.ndarray, hi: int, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -434,61 +544,83 @@ class Accumulator:
                 at = np.flatnonzero(g == new[i])
                 return ("gold", int(at[0])) if len(at) else ("pred", int(np.flatnonzero(p == new[i])[0]))
 
-            names = [str(v) for v in new]
-            self._int_table[new] = self._lookup(names, lambda i: spellings(new[i]), locate, where, numbers=True)
+            found = self._number_lookup(new, [INT] * len(new), locate, where)
+            self._int_table[new] = found
             gold_codes, pred_codes = self._int_table[g], self._int_table[p]
         return gold_codes, pred_codes
 
-    def _find(self, names: Sequence[str]) -> int:
-        """The code of the label a value spelled ``names`` (:func:`~clfeval.count.labelnames.spellings`) already
-        has: its own name, or another spelling of a label named from a number; −1 if none."""
-        code = self._code.get(names[0])
-        if code is not None:
-            return code
-        return next((self._code[name] for name in names[1:] if name in self._numbers), -1)
-
-    def _lookup(
-        self,
-        names: Sequence[str],
-        spelled: Callable[[int], Sequence[str]] | None,
-        locate: Callable[[int], tuple[str, int]],
-        where: str,
-        *,
-        numbers: bool = False,
+    def _number_lookup(
+        self, values: Sequence[Any], kinds: Sequence[int], locate: Callable[[int], tuple[str, int]], where: str
     ) -> np.ndarray:
-        """Each distinct value's code: its label by ``names[i]``, else (numbers) by another of its spellings
-        ``spelled(i)`` among the labels named from numbers, else a new label ``names[i]``, or an error at
-        ``locate(i)`` (role, index) when the labels are declared. Spellings are only built for misses."""
-        code = self._code
-        codes = np.fromiter((code.get(name, -1) for name in names), dtype=np.int64, count=len(names))
+        """Each distinct number's code (``values``: Python numbers, no two equal, occurring as ``kinds``): its label
+        by value (its kinds joined, which may rename it), else a label that is a name spelling it, else a new label
+        named by the rule, or an error at ``locate(i)`` (role, index) when the labels are declared."""
+        codes = np.fromiter(map(self._by_value.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+        if self._open:
+            for i in np.flatnonzero(np.isin(codes, list(self._open))).tolist():
+                self._widen(int(codes[i]), kinds[i], where)
         misses = np.flatnonzero(codes < 0).tolist()
         if not misses:
             return codes
-        if self._declared is None and (spelled is None or not self._numbers):  # nothing to refuse or respell
-            added = [names[i] for i in misses]
-            self._add_labels(added)
-            if numbers:
-                self._numbers.update(added)
-            codes[misses] = np.arange(len(self._labels) - len(added), len(self._labels))
-            return codes
-        new: dict[str, None] = {}
+        new: list[int] = []
         for i in misses:
-            found = self._find(spelled(i)) if spelled is not None and self._numbers else -1
+            found = self._name_match(values[i], kinds[i]) if self._n_names else -1
             if found >= 0:
                 codes[i] = found
             elif self._declared is not None:
                 role, index = locate(i)
-                raise self._undeclared(names[i], f"{where}: {role}", index)
+                raise self._undeclared(label_name(values[i], kinds[i]), f"{where}: {role}", index)
             else:
-                new[names[i]] = None
+                new.append(i)
         if new:
-            self._add_labels(new)
-            if numbers:
-                self._numbers.update(new)
-            for i in misses:
-                if codes[i] < 0:
-                    codes[i] = code[names[i]]
+            entries = [(label_name(values[i], kinds[i]), _NUMBER, values[i], kinds[i]) for i in new]
+            for (name, _, value, _), i in zip(entries, new):
+                if name in self._code:  # a string seen in the data, named alike
+                    role, index = locate(i)
+                    raise self._alike(self._code[name], value, f"{where}: {role}", index)
+            start = len(self._labels)
+            self._add(entries)
+            codes[new] = np.arange(start, len(self._labels))
         return codes
+
+    def _name_match(self, value: Any, kinds: int) -> int:
+        """The code of a label that is a name only (declared as a string, read from counts) spelling the number
+        ``value`` (by the rule, or by ``str`` as earlier versions named it), which then holds it; −1 if none."""
+        for name in dict.fromkeys((label_name(value, kinds), str(value))):
+            code = self._code.get(name)
+            if code is not None and self._category[code] == _NAME:
+                if self._value[code] is None:
+                    self._value[code] = value
+                self._by_value.setdefault(value, code)
+                self._register_int(code)
+                return code
+        return -1
+
+    def _text_lookup(self, names: Sequence[str], locate: Callable[[int], tuple[str, int]], where: str) -> np.ndarray:
+        """Each distinct string's code (a label of that name, never a number's), new labels added."""
+        codes = np.fromiter((self._code.get(name, -1) for name in names), dtype=np.int64, count=len(names))
+        for i, code in enumerate(codes.tolist() if self._declared is None else ()):  # declared: matched by name
+            if code >= 0 and self._category[code] == _NUMBER:
+                role, index = locate(i)
+                raise self._alike(code, names[i], f"{where}: {role}", index)
+        misses = np.flatnonzero(codes < 0).tolist()
+        if misses and self._declared is not None:
+            role, index = locate(misses[0])
+            raise self._undeclared(names[misses[0]], f"{where}: {role}", index)
+        if misses:
+            start = len(self._labels)
+            self._add((names[i], _TEXT, None, 0) for i in misses)
+            codes[misses] = np.arange(start, len(self._labels))
+        return codes
+
+    def _alike(self, code: int, value: Any, where: str, index: int | None = None) -> InputError:
+        """The error for a value named as the label ``code`` is, though not equal to it (``1`` and ``"1"``)."""
+        return InputError(
+            f"labels {self._shown(code)} and {value!r} have the same name {self._labels[code]!r}; "
+            "use one type of label",
+            where,
+            index=index,
+        )
 
     def _undeclared(self, value: str, where: str, index: int | None = None) -> InputError:
         shown = ", ".join(map(repr, self._labels[:8])) + (", …" if len(self._labels) > 8 else "")
@@ -601,7 +733,9 @@ class Accumulator:
     def merge(self, other: Accumulator) -> Accumulator:
         """Add ``other``'s counts into this accumulator, in place, and return it (``other`` is left alone).
 
-        Labels are aligned by name; codes are remapped. Both accumulators must count the same task with the same
+        Labels are aligned by value (numbers) or by name; codes are remapped, and a label's kinds of value are joined
+        (a label that was ``True`` here is ``1`` once the other held the number 1), so merged workers name their
+        labels as one accumulator fed all the data would. Both accumulators must count the same task with the same
         multi-label options. When both declared their labels, the sets must be equal (this one's order is kept);
         when one did, the other's labels must lie within them.
 
@@ -610,7 +744,8 @@ class Accumulator:
         OptionError
             On different tasks, multi-label options or declared label sets.
         InputError
-            When ``other`` holds a label outside this accumulator's declared labels.
+            When ``other`` holds a label outside this accumulator's declared labels, or a string named as one of
+            this one's numbers (``"1"`` and ``1``).
         """
         if not isinstance(other, Accumulator):
             raise OptionError(f"an Accumulator merges with an Accumulator, not {type(other).__name__}")
@@ -624,68 +759,95 @@ class Accumulator:
                 f"duplicates={d2!r}, empty={e2!r}"
             )
         fixed = self._origin != "seen"
-        alias = self._aliases(other)  # the other's label → this one's label of an equal number, named otherwise
-        theirs = {alias.get(lab, lab) for lab in other._labels}
-        if fixed and other._origin != "seen" and set(self._labels) != theirs:
-            differ = ", ".join(map(repr, sorted(set(self._labels) ^ theirs)[:5]))
+        alias = self._aliases(other)  # the other's code → this one's code of the same label
+        if (
+            fixed
+            and other._origin != "seen"
+            and (len(alias) != len(other._labels) or set(alias.values()) != set(range(len(self._labels))))
+        ):
+            unmatched = {other._labels[j] for j in range(len(other._labels)) if j not in alias}
+            unmatched |= {self._labels[c] for c in set(range(len(self._labels))) - set(alias.values())}
+            differ = ", ".join(map(repr, sorted(unmatched)[:5]))
             raise OptionError(f"cannot merge accumulators with different declared label sets (they differ in {differ})")
-        new = [lab for lab in other._labels if lab not in self._code and lab not in alias]
+        new = [j for j in range(len(other._labels)) if j not in alias]
         if new and fixed:
-            raise self._undeclared(new[0], "merge")
+            raise self._undeclared(other._labels[new[0]], "merge")
         if not fixed and other._origin != "seen":  # the other's declared set becomes this one's
             matched = set(alias.values())
-            outside = [lab for lab in self._labels if lab not in other._code and lab not in matched]
+            outside = [c for c in range(len(self._labels)) if c not in matched]
             if outside:
-                raise other._undeclared(outside[0], "merge")
-            self._add_labels(new)
-            self._relabel([alias.get(lab, lab) for lab in other._labels])
-            self._origin, self._declared = other._origin, other._declared
-            self._declared_numbers = other._declared_numbers
-            self._numbers.update(other._declared_numbers)
-        else:
-            self._add_labels(new)
-        self._numbers.update(lab for lab in new if lab in other._numbers)
+                raise other._undeclared(self._labels[outside[0]], "merge")
+        start = len(self._labels)
+        self._add((other._labels[j], other._category[j], other._value[j], other._kinds[j]) for j in new)
+        alias.update(zip(new, range(start, len(self._labels))))
+        for j, code in alias.items():
+            value = other._value[j]
+            if value is not None and self._value[code] is None and self._category[code] == _NAME:
+                self._value[code] = value  # a name only here, a number there
+                self._by_value.setdefault(value, code)
+                self._register_int(code)
+            if other._kinds[j] and self._category[code] == _NUMBER:
+                self._widen(code, other._kinds[j], "merge")
         if self.multilabel is not None:
             for key, count in other._pairs.items():
                 self._pairs[key] = self._pairs.get(key, 0) + count
         else:
-            code = np.array([self._code[alias.get(lab, lab)] for lab in other._labels], dtype=np.int64)
+            code_of = np.array([alias[j] for j in range(len(other._labels))], dtype=np.int64)
             gold, pred, cells = other._entries()
-            self._add_entries(code[gold], code[pred], cells)
+            self._add_entries(code_of[gold], code_of[pred], cells)
+        if not fixed and other._origin != "seen":
+            self._relabel([alias[j] for j in range(len(other._labels))])
+            self._origin, self._declared = other._origin, other._declared
         self._n += other._n
         self._updates += other._updates
         return self
 
-    def _aliases(self, other: Accumulator) -> dict[str, str]:
-        """Single-label: each of ``other``'s labels named from a number that this accumulator holds under another
-        spelling of an equal number (``1`` here, ``True`` or ``1.0`` there), mapped to this one's name."""
-        if self.multilabel is not None or not (self._numbers and other._numbers):
-            return {}
+    def _aliases(self, other: Accumulator) -> dict[int, int]:
+        """Each of ``other``'s labels that this accumulator holds: by value (a number: ``1`` here, ``True`` or ``1.0``
+        there), else by name, mapped to this one's code.
+
+        Raises
+        ------
+        InputError
+            For a number there and a string seen in the data here (or the other way round) named alike.
+        """
         out = {}
-        for lab in other._numbers:
-            number = number_named(lab)
-            if lab not in self._code and number is not None:
-                found = self._find(spellings(number))
-                if found >= 0:
-                    out[lab] = self._labels[found]
+        for j, name in enumerate(other._labels):
+            value, category = other._value[j], other._category[j]
+            code = self._by_value.get(value, -1) if value is not None else -1
+            if code < 0 and value is not None and self._n_names:
+                for spelled in dict.fromkeys((label_name(value, other._kinds[j]), str(value))):
+                    found = self._code.get(spelled, -1)
+                    if found >= 0 and self._category[found] == _NAME:
+                        code = found
+                        break
+            if code < 0:
+                code = self._code.get(name, -1)
+                if code >= 0 and {category, self._category[code]} == {_NUMBER, _TEXT}:
+                    number = value if category == _NUMBER else self._value[code]
+                    raise InputError(
+                        f"labels {number!r} and {name!r} have the same name {name!r}; use one type of label", "merge"
+                    )
+            if code >= 0:
+                out[j] = code
         return out
 
-    def _relabel(self, order: Sequence[str]) -> None:
-        """Put the labels in ``order`` (a permutation of them), remapping the counts."""
-        if list(order) == self._labels:
+    def _relabel(self, order: Sequence[int]) -> None:
+        """Put the labels in ``order`` (a permutation of their codes), remapping the counts."""
+        if list(order) == list(range(len(self._labels))):
             return
         gold, pred, count = self._entries() if self.multilabel is None else (_EMPTY, _EMPTY, _EMPTY)
-        position = {lab: i for i, lab in enumerate(order)}
-        remap = np.array([position[lab] for lab in self._labels], dtype=np.int64)
-        self._labels, self._code = [], {}
-        self._int_table, self._identity = np.full(0, -1, dtype=np.int64), True
+        position = np.empty(len(order), dtype=np.int64)
+        position[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        entries = [(self._labels[c], self._category[c], self._value[c], self._kinds[c]) for c in order]
+        self._clear_labels()
         if self._keys is None:
             self._table = np.zeros((0, 0), dtype=np.int64)
         else:
             self._keys, self._counts = _EMPTY, _EMPTY
-        self._add_labels(order)
+        self._add(entries)
         if self.multilabel is None and len(count):
-            self._add_entries(remap[gold], remap[pred], count)
+            self._add_entries(position[gold], position[pred], count)
 
     def _add_entries(self, gold: np.ndarray, pred: np.ndarray, count: np.ndarray) -> None:
         """Add cells given as (gold code, predicted code, count), each cell at most once."""
@@ -702,7 +864,8 @@ class Accumulator:
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         out._labels, out._code, out._pairs = list(self._labels), dict(self._code), dict(self._pairs)
-        out._numbers = set(self._numbers)
+        out._category, out._value, out._kinds = list(self._category), list(self._value), list(self._kinds)
+        out._by_value, out._open = dict(self._by_value), set(self._open)
         out._int_table, out._table, out._counts = self._int_table.copy(), self._table.copy(), self._counts.copy()
         out._keys = None if self._keys is None else self._keys.copy()
         return out
@@ -732,8 +895,8 @@ class Accumulator:
         stated = self.scoring_labels()
         if stated is not None:  # the label set this accumulator's scores use: load_counts scores over it too
             options["label_set"] = list(stated)
-        numbers = [lab for lab in self._labels if lab in self._numbers]
-        if numbers:  # Accumulator.load matches these by value again (1 and 1.0, True and 1)
+        numbers = [lab for lab, value in zip(self._labels, self._value) if value is not None]
+        if numbers:  # Accumulator.load knows these as numbers again (1.0 and True find 1; True becomes 1 beside 1)
             options["number_labels"] = "all" if len(numbers) == len(self._labels) else numbers
         return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates}, options=options)
 
@@ -794,21 +957,44 @@ class Accumulator:
         source = str(path)
         doc = count_document(source)
         counts, stated = counts_from_dict(doc, source), stated_labels(doc)  # stated: None unless save wrote it
-        if not isinstance(counts, (ConfusionCounts, LabelSetCounts)):
+        kind = kind_of(counts)
+        if kind is None or kind.name not in TASKS:
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
         labels = None if stated is None else stated[1]
-        if labels and isinstance(counts, LabelSetCounts) and counts.empty == "label" and labels[-1] == EMPTY_LABEL:
+        if labels and kind.options(counts).get("empty") == "label" and labels[-1] == EMPTY_LABEL:
             labels = labels[:-1]  # saved as scores use it, NONE last; the accumulator adds it when it scores
         out = cls.from_counts(counts, labels=labels)
         if stated is not None:
             out._origin = stated[0]
-        numbers = number_labels(doc)  # which labels were named from numbers: equal numbers still find them
-        out._numbers.update(numbers & out._code.keys())
-        out._declared_numbers = frozenset(numbers & set(out._declared or ()))
+        if out.multilabel is None:  # which labels were numbers: they hold their values again (1.0 and True find 1)
+            for name in sorted(number_labels(doc) & out._code.keys(), key=out._code.__getitem__):
+                out._know_number(out._code[name])
+            if out._declared is not None:
+                out._declared = tuple(
+                    out._value[out._code[d]] if out._category[out._code[d]] == _NUMBER else d for d in out._declared
+                )
         return out
 
+    def _know_number(self, code: int) -> None:
+        """The label ``code``, a name read from a count file, held a number: a name the rule gives a number
+        (``1``, ``2.5``, ``True``, ``1e+20``) makes it that number's label again, with the kinds its name says; an
+        earlier version's name (``1.0``) stays as it is, matched by its value."""
+        value = number_named(self._labels[code])
+        if value is None or self._category[code] != _NAME:
+            return
+        if label_name(value) == self._labels[code]:
+            self._category[code] = _NUMBER
+            self._n_names -= 1
+            self._kinds[code] = value_kind(value)
+            if not settled(value):
+                self._open.add(code)
+                self._identity = False
+        self._value[code] = value
+        self._by_value.setdefault(value, code)
+        self._register_int(code)
+
     @classmethod
-    def from_counts(cls, counts: ConfusionCounts | LabelSetCounts, labels: Iterable[Any] | None = None) -> Accumulator:
+    def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> Accumulator:
         """An accumulator starting from ``counts``, as one update (``labels``: the declared label set, which must hold
         every label counted).
 
@@ -817,13 +1003,23 @@ class Accumulator:
         InputError
             If a label counted is not among ``labels``.
         """
-        if isinstance(counts, LabelSetCounts):
-            out = cls("multi-label", labels, multilabel=MultiLabel(empty=counts.empty, duplicates=counts.duplicates))
-            pairs = dict(counts.pairs)
+        kind = kind_of(counts)
+        if kind is None or kind.name not in TASKS:
+            raise OptionError(
+                f"an accumulator starts from ConfusionCounts or LabelSetCounts, not {type(counts).__name__}"
+            )
+        confusion = kind.confusion(counts)
+        if confusion is None:  # label sets: the (gold set, predicted set) pairs, counted under their options
+            options = kind.options(counts)
+            ml = MultiLabel(empty=options["empty"], duplicates=options["duplicates"])
+            out = cls(kind.name, labels, multilabel=ml)
+            rows, weights = kind.rows(counts)
+            pairs = dict(zip(rows, weights.tolist()))
             out._check_set_labels(pairs, "counts")
             out._pairs = pairs
-        elif isinstance(counts, ConfusionCounts):
-            out = cls("single-label", labels)
+        else:
+            counts = confusion
+            out = cls(kind.name, labels)
             gold_seen, pred_seen = counts.seen_labels()
             outside = set(gold_seen | pred_seen) - out._code.keys()
             if outside and labels is not None:
@@ -831,10 +1027,6 @@ class Accumulator:
             out._add_labels(lab for lab in counts.labels if lab in outside)
             code = np.array([out._code.get(lab, -1) for lab in counts.labels], dtype=np.int64)
             out._add_entries(code[counts.gold], code[counts.pred], counts.count.copy())
-        else:
-            raise OptionError(
-                f"an accumulator starts from ConfusionCounts or LabelSetCounts, not {type(counts).__name__}"
-            )
         out._n, out._updates = counts.n_instances, 1
         return out
 
@@ -849,48 +1041,54 @@ class Accumulator:
 # -- helpers --------------------------------------------------------------------------------------------------------
 
 
-def _name(value: Any) -> str:
-    """A label's name: itself for strings, else ``str`` of the Python value (``np.int64(3)`` → ``"3"``)."""
-    if isinstance(value, str):
-        return value
-    return str(value.item() if isinstance(value, np.generic) else value)
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value (``np.uint64(2**63 + 5)`` exactly), anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _holds_number(value: Any) -> bool:
+    """Whether a value is a number a label holds (a number or a boolean, not NaN)."""
+    return is_number(value) and value == value
+
+
+def _declared_entry(value: Any) -> tuple[str, int, Any, int]:
+    """A declared label: a number by the rule (its own kind: the data may join others), a string as a name only."""
+    if _holds_number(value):
+        return label_name(value), _NUMBER, value, value_kind(value)
+    return (value if isinstance(value, str) else str(value)), _NAME, None, 0
+
+
+def _typed(value: Any, kinds: int) -> Any:
+    """A distinct value as the Python number of its kinds: a boolean label's ``1.0`` as ``True``, an integral float
+    beside an equal integer as that integer (exact: the float equals it)."""
+    if kinds == BOOL:
+        return bool(value)
+    if kinds & INT and isinstance(value, float):
+        return int(value)
+    return value
+
+
+def _first(mask: np.ndarray, n_gold: int) -> tuple[str, int]:
+    """The role and index of the first true element of ``mask`` over gold then pred."""
+    position = int(np.flatnonzero(mask)[0])
+    return ("gold", position) if position < n_gold else ("pred", position - n_gold)
 
 
 def _inferred(values: np.ndarray) -> np.ndarray:
-    """An object array as the array numpy infers from its Python values when they are all booleans or numbers
-    (``[True, False]`` → bool, ``[1, 2.5]`` → float64) and that array holds each exactly, else as it is."""
-    if values.dtype.kind != "O":
+    """An object array as the typed array of its Python values where that holds each exactly and keeps its kind
+    (:func:`~clfeval.inputs.arrays.exact_array`), else as it is."""
+    if values.dtype.kind != "O" or not len(values):
         return values
     listed = values.tolist()
-    try:
-        inferred = _exact(np.array(listed), listed)
-    except (TypeError, ValueError):
-        return values
-    return inferred if inferred.dtype.kind in "biuf" and inferred.ndim == 1 else values
-
-
-def _numbers_only(values: np.ndarray) -> bool:
-    """Whether an object array holds numbers only (no strings)."""
-    return all(is_number(v) for v in values.tolist())
-
-
-def _exact(array: np.ndarray, listed: Sequence[Any]) -> np.ndarray:
-    """``array`` (numpy's reading of the Python values ``listed``), or the values as objects when numpy made floats
-    of integers beyond 2⁵³ (``[2**53 + 1, 1.5]``: 2⁵³ + 1 would count as 2⁵³)."""
-    if array.dtype.kind != "f" or array.ndim != 1:
-        return array
-    big = any(
-        isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) > EXACT_FLOAT for v in listed
-    )
-    return np.array(listed, dtype=object) if big else array
+    typed = exact_array(listed, set(map(type, listed)))
+    return values if typed.dtype.kind == "O" else typed
 
 
 def _locator(inverse: np.ndarray, n_gold: int) -> Callable[[int], tuple[str, int]]:
     """``locate(i)``: the role and index of the first element of gold-then-pred whose distinct value is ``i``."""
 
     def locate(i: int) -> tuple[str, int]:
-        position = int(np.flatnonzero(inverse == i)[0])
-        return ("gold", position) if position < n_gold else ("pred", position - n_gold)
+        return _first(inverse == i, n_gold)
 
     return locate
 
@@ -903,7 +1101,8 @@ def _int_value(name: str) -> int | None:
 
 
 def _check_missing(values: np.ndarray, n_gold: int, where: str) -> None:
-    """Raise for the first missing label (None, NaN) of an object array holding gold then predicted labels."""
+    """Raise for the first missing label (None, NaN, ``pd.NA``, NaT) of an object array holding gold then
+    predicted labels."""
     try:
         missing = np.asarray(np.equal(values, _NONE) | np.not_equal(values, values), dtype=bool)  # NaN ≠ NaN
     except (TypeError, ValueError):  # a value whose comparison is no boolean (pandas.NA): look one by one
@@ -943,8 +1142,11 @@ def _array(values: Any, role: str, where: str) -> np.ndarray:
         raise InputError("expected a sequence of labels, found a single string", f"{where}: {role}")
     if isinstance(values, Iterable) and not isinstance(values, Mapping):
         listed = values if isinstance(values, Sequence) else list(values)
+        types = set(map(type, listed))
+        if not any(issubclass(t, (list, tuple, np.ndarray)) for t in types):
+            return exact_array(listed, types)  # [1, 2.5] is floats; [True, 2] keeps its boolean; "1" beside 1 too
         try:
-            return _exact(np.asarray(listed), listed)
+            return np.asarray(listed)
         except ValueError:  # ragged nested lists
             raise InputError(
                 "expected one label per instance, found nested lists of different lengths", f"{where}: {role}"

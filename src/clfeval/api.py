@@ -38,6 +38,7 @@ from clfeval.inputs.arrays import (
     count_label_sets,
     count_labels,
     count_systems,
+    kinds_present,
     systems_of,
     to_sequence,
 )
@@ -98,7 +99,11 @@ def _scoring(scoring: Scoring | None, counted: Counted) -> tuple[Scoring, dict[s
 
 
 def _arrays(
-    columns: Sequence[Any], roles: Sequence[str], ml: MultiLabel | None, blocks: Iterable[Any] | None
+    columns: Sequence[Any],
+    roles: Sequence[str],
+    ml: MultiLabel | None,
+    blocks: Iterable[Any] | None,
+    labels: Sequence[Any] | None = None,
 ) -> tuple[Any, Any]:
     """Counted blocks of in-memory columns (``None`` without blocks), and what a result records of them."""
     if blocks is None:
@@ -111,6 +116,7 @@ def _arrays(
         duplicates="keep" if ml is None else ml.duplicates,
         empty="ignore" if ml is None else ml.empty,
         label_sep=None if ml is None else ml.sep,
+        labels=labels,  # named jointly with the declared labels (clfeval.count.labelnames)
     )
     return found, {"n_blocks": found.n_blocks}
 
@@ -175,13 +181,13 @@ def score(
         if pred is None:
             raise OptionError("score takes gold and predicted labels, or counts (or what clfeval.read returned)")
         ml = MultiLabel.of(multilabel)
-        found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks)
+        found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks, chosen.labels)
         if found is not None:
             counts: Any = counts_of_pairs(found.totals(), ml)
         elif ml is not None:
             counts = count_label_sets(gold, pred, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
         else:
-            counts = count_labels(gold, pred)
+            counts = count_labels(gold, pred, labels=chosen.labels)  # declared 0/1 over booleans: 0 and 1
         counted = Counted(
             counts,
             blocks=found,
@@ -307,13 +313,14 @@ def compare(
         ml = MultiLabel.of(multilabel)
         names, columns = systems_of(preds)
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
-        found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks)
+        found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks, chosen.labels)
         if found is not None:
             joint = JointCounts(tuple(names), found.totals(), ml)
         else:
             joint = count_systems(
                 gold, preds, multilabel=ml is not None, duplicates="keep" if ml is None else ml.duplicates,
                 empty="ignore" if ml is None else ml.empty, label_sep=None if ml is None else ml.sep,
+                labels=chosen.labels,
             )  # fmt: skip
         counted = Counted(
             joint,
@@ -419,7 +426,7 @@ def cv(
         if pred is None or folds is None:
             raise OptionError("cv takes gold, predicted and fold labels, or each fold's counts")
         ml = MultiLabel.of(multilabel)
-        fold_counts, names = _count_folds(gold, pred, folds, ml)
+        fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
     from clfeval.infer.crossvalidation import cross_validate
@@ -435,13 +442,17 @@ def cv(
     )
 
 
-def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tuple[list[Any], list[str]]:
+def _count_folds(
+    gold: Any, pred: Any, folds: Any, ml: MultiLabel | None, labels: Sequence[Any] | None = None
+) -> tuple[list[Any], list[str]]:
     """Each fold's counts of in-memory labels, folds in numeric (else text) order of their names.
 
     The instances are grouped by fold with one sort of the fold names (``np.unique``'s inverse); numpy arrays are
     cut with array indexing, Python sequences with ``operator.itemgetter`` (no per-instance Python code)."""
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = to_sequence(folds, "folds")
+    # every fold named jointly with the whole data and the declared labels: a label has one name in every fold
+    context = None if ml is not None else [*(labels or ()), *kinds_present(g, "gold"), *kinds_present(p, "pred")]
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     if isinstance(f, np.ndarray) and f.dtype.kind != "O":
@@ -467,7 +478,7 @@ def _count_folds(gold: Any, pred: Any, folds: Any, ml: MultiLabel | None) -> tup
         counts.append(
             count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
             if ml is not None
-            else count_labels(gs, ps)
+            else count_labels(gs, ps, labels=context)
         )
     return counts, names
 

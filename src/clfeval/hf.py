@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,20 +54,23 @@ def _array(value: Any, what: str) -> np.ndarray:
 
 
 def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: int | None) -> list[str] | None:
-    """The label names by id: ``labels``, or ``id2label`` (keys ids, as ints or strings), or ``None``."""
+    """The label names by id: ``labels``, or ``id2label`` (keys ids, as ints or strings), or ``None``; names that are
+    numbers are named by the one rule (:mod:`clfeval.count.labelnames`: ``0.0`` is ``0``), the ids as integers."""
+    from clfeval.count.labelnames import declared_names
+
     if labels is not None and id2label is not None:
         raise OptionError("give labels or id2label, not both")
     if id2label is not None:
         if not isinstance(id2label, Mapping):
             raise OptionError(f"id2label maps class ids to label names, not {type(id2label).__name__}")
-        by_id = {_class_id(key): str(value) for key, value in id2label.items()}
+        by_id = {_class_id(key): value for key, value in id2label.items()}
         if sorted(by_id) != list(range(len(by_id))) or len(by_id) != len(id2label):
             raise OptionError(f"id2label must map the ids 0 … {len(by_id) - 1}, each once; it has {sorted(by_id)}")
-        names = [by_id[i] for i in range(len(by_id))]
+        names = declared_names([by_id[i] for i in range(len(by_id))], ())
     elif labels is not None:
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise OptionError(f"labels is a list of label names by class id, not {labels!r}")
-        names = [str(v) for v in labels]
+        names = declared_names(list(labels), ())
     else:
         return None if k is None else [str(i) for i in range(k)]
     repeated = sorted({name for name in names if names.count(name) > 1})
@@ -242,8 +245,7 @@ def _computed(
         _check_ids(pred, len(names), "predictions")
         acc = Accumulator(labels=range(len(names)))
         acc.update(gold, pred)  # the ids are the codes: one bincount
-        by_id = acc.counts
-        assert isinstance(by_id, ConfusionCounts)
+        by_id = cast(ConfusionCounts, acc.counts)  # a single-label accumulator's counts
         counts = ConfusionCounts.from_entries(names, by_id.gold, by_id.pred, by_id.count)
     result = score(counts, scoring=_declared(chosen, names), ci=ci)
     if metrics is None:

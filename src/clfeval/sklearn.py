@@ -36,15 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.labelnames import number_named, spellings
+from clfeval.count.labelnames import declared_names, is_number, label_name, number_named, spellings
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
 from clfeval.errors import InputError, OptionError, warn_each
-from clfeval.inputs.arrays import count_labels
+from clfeval.inputs.arrays import count_labels, exact_array, kinds_present
 from clfeval.scoring.metrics import higher_is_better, metric_key
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
@@ -99,7 +99,7 @@ class Scorer:
         if self.multilabel is not None:
             _column_labels(self.labels, chosen)  # column labels given twice: refuse now
             if known is not None:
-                known = _declared(tuple(str(x) for x in known), self.multilabel)
+                known = _declared(_named(known), self.multilabel)
         elif self.labels is not None:
             _with_labels(chosen, self.labels)  # labels given twice, or with another label policy: refuse now
         self._key = _checked_key(metric, self.multilabel is not None, chosen.beta, known)
@@ -160,7 +160,11 @@ class Scorer:
             chosen = _with_labels(chosen, self.labels)
         elif _open(chosen) and classes is not None and np.ndim(classes) == 1:
             chosen = _with_labels(chosen, _classes_and_rest(np.asarray(classes), gold, pred))
-        return score(gold, pred, scoring=chosen)
+        if chosen.labels is None:
+            return score(gold, pred, scoring=chosen)
+        # the data named jointly with the declared labels (labelnames): declared 0/1 beside boolean y are the labels
+        # 0 and 1, classes_ 0.0 and 1.0 beside integer y are 0 and 1
+        return score(count_labels(gold, pred, labels=chosen.labels), scoring=chosen)
 
     def value(self, scores: Scores) -> float:
         """The metric's value in ``scores`` (not negated).
@@ -420,12 +424,14 @@ def cv(
             raise InputError(f"y and y_pred have {len(gold)} and {len(pred)} instances")
     n = len(gold)
     names_of_folds, members = _fold_members(splits, n)
+    # every fold named jointly with the whole data and the declared labels, so a label has one name in every fold
+    context = None if ml is not None else [*(declared or ()), *kinds_present(gold), *kinds_present(pred)]
     folds: dict[str, ConfusionCounts | LabelSetCounts] = {}
     for name, idx in zip(names_of_folds, members):
         if ml is not None:
             folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml)
         else:
-            folds[name] = count_labels(gold[idx], pred[idx])
+            folds[name] = count_labels(gold[idx], pred[idx], labels=context)
     return cv_task(folds, scoring=chosen, ci=ci, warn_above=warn_above)
 
 
@@ -465,7 +471,7 @@ def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[An
 
     task = "multi-label" if multilabel else "single-label"
     if labels is not None:
-        return metric_key(metric, labels=[str(x) for x in labels], task=task, beta=beta)
+        return metric_key(metric, labels=_named(labels), task=task, beta=beta)
     check_metrics(metric, multilabel=multilabel, beta=beta)
     if not metric.startswith("per_label."):
         return metric_key(metric, labels=(), task=task, beta=beta)
@@ -522,8 +528,10 @@ def _with_labels(scoring: Scoring, labels: Sequence[Any]) -> Scoring:
 
 
 def _labels_1d(values: Any, role: str) -> np.ndarray:
-    """Single-label labels as a 1-D numpy array."""
-    array = np.asarray(values)
+    """Single-label labels as a 1-D numpy array; a list as the array that holds each value exactly with its kind
+    (:func:`~clfeval.inputs.arrays.exact_array`: ``[2**63 + 5, 3]`` is not floats, ``[True, 2]`` keeps its boolean)."""
+    flat = isinstance(values, (list, tuple)) and not any(isinstance(v, (list, tuple, np.ndarray)) for v in values)
+    array = exact_array(values) if flat else np.asarray(values)
     if array.ndim != 1:
         raise OptionError(
             f"{role} has shape {array.shape}: single-label data is one label per instance (for an n × K "
@@ -533,24 +541,30 @@ def _labels_1d(values: Any, role: str) -> np.ndarray:
 
 
 def _classes_and_rest(classes: np.ndarray, gold: np.ndarray, pred: np.ndarray) -> list[Any]:
-    """The estimator's classes, then (sorted) every label of the fold that equals none of them.
+    """The estimator's classes, then (sorted by name) every label of the fold that equals none of them.
 
     An estimator may hold its classes in another type than ``y``: fitted on a pandas ``Int64`` Series, ``classes_``
     is float (``0.0``, ``1.0``) while the fold's labels are the integers ``0``, ``1``. Such a label is its class, not
-    one of the rest (Python's equality: ``1 == 1.0``), and the scorer names the class as the data names it
-    (:func:`~clfeval.scoring.computation.declared_names`), so the fold has two labels, not four that halve every macro
-    score.
+    one of the rest (Python's equality: ``1 == 1.0``), and the fold is named jointly with the classes by the one rule
+    (:mod:`clfeval.count.labelnames`: ``0`` and ``1``), so it has two labels, not four that halve every macro score.
     """
-    seen: list[Any] = []
-    for values in (gold, pred):
-        try:
-            seen.extend(np.unique(values).tolist())
-        except TypeError:  # labels of mixed types do not sort: one hash per instance
-            seen.extend(dict.fromkeys(values.tolist()))
+    seen = kinds_present(gold) + kinds_present(pred)
     listed = classes.tolist()
-    known, equal = {str(c) for c in listed}, set(listed)
-    rest = {str(v): v for v in seen if str(v) not in known and v not in equal}  # pred 1.0 is gold's class 1
+    equal = {c for c in listed if is_number(c) and c == c}
+    known = {c if isinstance(c, str) else label_name(c) for c in listed if c not in equal}
+    rest: dict[str, Any] = {}
+    for v in seen:
+        if is_number(v) and v == v:
+            if v not in equal:
+                rest.setdefault(label_name(v), v)  # pred 1.0 is gold's class 1
+        elif (v if isinstance(v, str) else str(v)) not in known:
+            rest.setdefault(v if isinstance(v, str) else str(v), v)
     return [*listed, *(rest[name] for name in sorted(rest))]
+
+
+def _named(labels: Sequence[Any]) -> tuple[str, ...]:
+    """Declared labels' names by the one rule (:func:`~clfeval.count.labelnames.declared_names`): ``0.0`` is ``0``."""
+    return tuple(declared_names(list(labels), ()))
 
 
 def _indicators(values: Any, role: str) -> np.ndarray:
@@ -582,12 +596,12 @@ def _column_labels(labels: Sequence[Any] | None, scoring: Scoring) -> Sequence[A
 
 
 def _column_names(labels: Sequence[Any] | None, k: int) -> tuple[str, ...]:
-    """The label of each indicator column: ``labels`` in order, else the column numbers."""
+    """The label of each indicator column: ``labels`` in order (named by the rule), else the column numbers."""
     if labels is None:
         return tuple(str(j) for j in range(k))
     if len(labels) != k:
         raise InputError(f"the indicator matrix has {k} columns but {len(labels)} labels are given")
-    return tuple(str(x) for x in labels)
+    return _named(labels)
 
 
 def _declared(names: tuple[str, ...], ml: MultiLabel) -> tuple[str, ...]:
@@ -604,9 +618,7 @@ def _label_set_counts(gold: np.ndarray, pred: np.ndarray, names: Sequence[str], 
         raise InputError("no instances: the indicator matrices are empty")
     acc = Accumulator("multi-label", names, multilabel=ml)
     acc.update(gold, pred)
-    counts = acc.counts
-    assert isinstance(counts, LabelSetCounts)
-    return counts
+    return cast(LabelSetCounts, acc.counts)  # a multi-label accumulator's counts
 
 
 def _instances(where: np.ndarray) -> str:

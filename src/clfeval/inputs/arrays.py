@@ -1,12 +1,12 @@
 """In-memory labels (lists, tuples, numpy arrays, pandas or polars Series) → counts.
 
 No per-instance Python loop where numpy can do the work: integer arrays are counted with one
-``np.bincount``; other labels are hashed once each through a dict built in C.
+``np.bincount``; other labels are hashed once each through a dict built in C. Labels are named once per distinct
+value, by the one rule of :mod:`clfeval.count.labelnames`, jointly over every column (and the declared labels).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain
@@ -18,6 +18,16 @@ from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
+from clfeval.count.labelnames import (
+    EXACT_FLOAT,
+    FLOAT,
+    INT,
+    is_missing,
+    joint_kinds,
+    label_name,
+    label_names,
+    value_kind,
+)
 from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError
 
@@ -27,7 +37,10 @@ __all__ = [
     "count_label_sets",
     "count_labels",
     "count_systems",
+    "exact_array",
+    "exact_int64",
     "frequencies_of",
+    "kinds_present",
     "systems_of",
     "to_sequence",
 ]
@@ -36,6 +49,10 @@ __all__ = [
 GIVEN_BLOCKS = "blocks given with the instances"
 
 _DENSE_LIMIT = 1 << 22  # largest K·K table counted densely straight from integer codes
+_BOOL_TYPES = (bool, np.bool_)
+_INT_TYPES = (int, np.integer)
+_NUMBER_TYPES = (bool, int, float, np.bool_, np.integer, np.floating)
+_FROMITER: dict[type, type] = {int: np.int64, float: np.float64, bool: np.bool_}
 
 
 def to_sequence(values: Any, role: str) -> Sequence[Any] | np.ndarray:
@@ -56,13 +73,9 @@ def to_sequence(values: Any, role: str) -> Sequence[Any] | np.ndarray:
     raise InputError(f"expected a sequence of labels, found {type(values).__name__}", role)
 
 
-def _is_missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
 def _first_missing(values: Sequence[Any] | np.ndarray) -> int:
     for i, v in enumerate(values):
-        if _is_missing(v):
+        if is_missing(v):
             return i
     return -1
 
@@ -73,17 +86,86 @@ def _check_lengths(gold: Sequence[Any] | np.ndarray, pred: Sequence[Any] | np.nd
         raise InputError(f"gold has {len(gold)} labels but pred has {len(pred)}: {short} ends early")
 
 
-def _names(values: Iterable[Any]) -> list[str]:
-    names = [v if isinstance(v, str) else str(v.item() if isinstance(v, np.generic) else v) for v in values]
-    if len(set(names)) != len(names):
-        seen: dict[str, Any] = {}
-        for name, value in zip(names, values):
-            if name in seen:
-                raise InputError(
-                    f"labels {seen[name]!r} and {value!r} have the same name {name!r}; use one type of label"
-                )
-            seen[name] = value
+def _names(values: Sequence[Any], parts: Sequence[Sequence[Any]], declared: Sequence[Any] = ()) -> list[str]:
+    """The names of the distinct values of ``parts`` (one per class of equal values), by the rule of
+    :mod:`~clfeval.count.labelnames`, each label's kinds gathered over ``parts`` and the ``declared`` labels."""
+    return label_names(values, joint_kinds(values, parts, declared))
+
+
+def _integer_names(values: Sequence[int], arrays: Sequence[np.ndarray], declared: Sequence[Any] = ()) -> list[str]:
+    """The names of the distinct values of integer and boolean arrays: each integer by its value, except that 0 and 1
+    are ``False`` and ``True`` where they occur in boolean arrays only (no integer array, no declared number holds
+    them). A few vectorised comparisons, and only when a boolean array is among them."""
+    names = [str(v) for v in values]
+    if not any(a.dtype.kind == "b" for a in arrays):
+        return names
+    numbers = [a for a in arrays if a.dtype.kind != "b"]
+    declared_numbers = [v for v in declared if value_kind(v) in (INT, FLOAT)]
+    for i, v in enumerate(values):
+        if v in (0, 1) and v not in declared_numbers and not any(a.size and (a == v).any() for a in numbers):
+            names[i] = str(bool(v))
     return names
+
+
+def exact_array(listed: Sequence[Any], types: set[type] | None = None) -> np.ndarray:
+    """Python values as the 1-D array that holds each exactly and keeps its kind: strings as ``str``; numbers as
+    numpy infers them (``[1, 2.5]`` → float64), unless a boolean sits beside other numbers (``[True, 2]``: numpy would
+    make ``True`` the integer 1) or an integer beyond 2⁵³ beside floats (float64 would merge neighbours); else
+    objects. ``types``: the set of the values' types, when the caller has it.
+
+    >>> exact_array([1, 2.5]).dtype, exact_array([True, 2]).dtype, exact_array([2**63 + 5, 3]).dtype
+    (dtype('float64'), dtype('O'), dtype('uint64'))
+    """
+    if types is None:
+        types = set(map(type, listed))
+    if types == {str}:
+        return np.array(listed, dtype=str)
+    if len(types) == 1 and next(iter(types)) in _FROMITER:  # one Python type: numpy need not infer one
+        try:
+            return np.fromiter(listed, dtype=_FROMITER[next(iter(types))], count=len(listed))
+        except OverflowError:  # an integer beyond int64
+            pass
+    if types and all(issubclass(t, _NUMBER_TYPES) for t in types):
+        bools = [issubclass(t, _BOOL_TYPES) for t in types]
+        if all(bools) or not any(bools):
+            try:
+                array = np.array(listed)
+            except (TypeError, ValueError, OverflowError):
+                array = None
+            if array is not None and array.ndim == 1 and array.dtype.kind in "biuf":
+                big = array.dtype.kind == "f" and any(issubclass(t, _INT_TYPES) for t in types)
+                if not big or not any(
+                    isinstance(v, _INT_TYPES) and not isinstance(v, _BOOL_TYPES) and abs(int(v)) > EXACT_FLOAT
+                    for v in listed
+                ):
+                    return array
+                if all(issubclass(t, _INT_TYPES) for t in types):  # [2**63 + 5, 3]: uint64 holds them, if any does
+                    try:
+                        return np.array(listed, dtype=np.uint64)
+                    except OverflowError:
+                        pass
+    objects = np.empty(len(listed), dtype=object)
+    objects[:] = listed
+    return objects
+
+
+def kinds_present(values: Any, role: str = "labels") -> list[Any]:
+    """The distinct values of ``values`` with each kind they occur as (``True`` and ``1`` both, where a list holds
+    both), as Python values: what naming a part of the data jointly with the whole needs (``count_labels(fold_gold,
+    fold_pred, labels=kinds_present(gold) + kinds_present(pred))`` names a label alike in every fold). One
+    ``np.unique`` for a typed array, one C-level hash per element otherwise.
+
+    >>> kinds_present([True, 1, 1, 2.5]), kinds_present(np.array([3, 1, 3]))
+    ([True, 1, 2.5], [1, 3])
+    """
+    seq = to_sequence(values, role)
+    if isinstance(seq, np.ndarray) and seq.dtype.kind != "O":
+        return np.unique(seq).tolist()
+    listed = seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
+    try:
+        return [v for _, v in dict.fromkeys(zip(map(type, listed), listed))]
+    except TypeError:  # an unhashable value: the counters say where
+        return []
 
 
 def exact_int64(*arrays: np.ndarray) -> list[np.ndarray] | None:
@@ -95,13 +177,10 @@ def exact_int64(*arrays: np.ndarray) -> list[np.ndarray] | None:
     return [a.astype(np.int64, copy=False) for a in arrays]
 
 
-def _bool_names(present: np.ndarray) -> list[str]:
-    """The names of the boolean values present (0/1 codes): ``False`` and ``True``, as Python and scikit-learn print
-    them, and as a list of Python bools is named."""
-    return [("False", "True")[int(v)] for v in present]
-
-
-def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
+def _count_integers(
+    gold: np.ndarray, pred: np.ndarray, arrays: Sequence[np.ndarray], declared: Sequence[Any]
+) -> ConfusionCounts:
+    """Counts of integer labels (``arrays``: gold and pred as given, booleans among them, for the names)."""
     lo = int(min(gold.min(), pred.min()))
     hi = int(max(gold.max(), pred.max()))
     span = hi - lo + 1
@@ -113,15 +192,15 @@ def _count_integers(gold: np.ndarray, pred: np.ndarray) -> ConfusionCounts:
         present = np.flatnonzero(cells.any(axis=1) | cells.any(axis=0))
         if len(present) < span:
             cells = cells[np.ix_(present, present)]
-        return ConfusionCounts(tuple(str(lo + int(i)) for i in present), cells)
+        return ConfusionCounts(tuple(_integer_names((lo + present).tolist(), arrays, declared)), cells)
     values, codes = np.unique(np.concatenate([gold, pred]), return_inverse=True)
-    return _from_codes(values.tolist(), codes[: len(gold)], codes[len(gold) :])
+    return _from_codes(_integer_names(values.tolist(), arrays, declared), codes[: len(gold)], codes[len(gold) :])
 
 
-def _from_codes(values: Sequence[Any], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
-    k = len(values)
+def _from_codes(names: Sequence[str], g: np.ndarray, p: np.ndarray) -> ConfusionCounts:
+    k = len(names)
     keys, counts = np.unique(g.astype(np.int64) * k + p, return_counts=True)
-    return ConfusionCounts.from_entries(_names(values), keys // k, keys % k, counts)
+    return ConfusionCounts.from_entries(names, keys // k, keys % k, counts)
 
 
 class _Codes(dict[Any, int]):
@@ -160,17 +239,22 @@ def _coded(index: _Codes, parts: Sequence[Sequence[Any] | np.ndarray], roles: Se
         raise
 
 
-def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
+def count_labels(gold: Any, pred: Any, *, labels: Iterable[Any] | None = None) -> ConfusionCounts:
     """Count single-label predictions held in memory.
+
+    Labels are named by the rule of :mod:`clfeval.count.labelnames`, once per distinct value, jointly over gold and
+    pred and the declared ``labels`` (a declared ``0`` beside boolean data makes ``False`` the label ``0``); the counts
+    hold the labels that occur.
 
     Raises
     ------
     InputError
-        On different lengths, missing labels (None, NaN), a label that is not a string or a number (a list:
-        multi-label data needs :func:`count_label_sets`) or labels of different types that print alike (``1`` and
-        ``"1"``).
+        On different lengths, missing labels (None, NaN, ``pd.NA``, NaT), a label that is not a string or a number (a
+        list: multi-label data needs :func:`count_label_sets`) or labels of different types that print alike (``1``
+        and ``"1"``).
     """
     g_seq, p_seq = to_sequence(gold, "gold"), to_sequence(pred, "pred")
+    declared = _declared_values(labels)
     _check_lengths(g_seq, p_seq)
     if len(g_seq) == 0:
         raise InputError("no labels: gold and pred are empty")
@@ -178,29 +262,63 @@ def count_labels(gold: Any, pred: Any) -> ConfusionCounts:
         if g_seq.dtype.kind == "b" and p_seq.dtype.kind == "b":  # one bincount of the 2 × 2 cells
             cells = np.bincount(g_seq.view(np.uint8) * np.uint8(2) + p_seq.view(np.uint8), minlength=4).reshape(2, 2)
             present = np.flatnonzero(cells.any(axis=1) | cells.any(axis=0))
-            return ConfusionCounts(tuple(_bool_names(present)), cells[np.ix_(present, present)])
+            names = _integer_names(present.tolist(), [g_seq, p_seq], declared)
+            return ConfusionCounts(tuple(names), cells[np.ix_(present, present)])
         ints = exact_int64(g_seq, p_seq) if g_seq.dtype.kind in "iub" and p_seq.dtype.kind in "iub" else None
         if ints is not None:
-            return _count_integers(*ints)  # a boolean beside integers is 0/1
+            return _count_integers(ints[0], ints[1], [g_seq, p_seq], declared)
         if g_seq.dtype.kind == "f" or p_seq.dtype.kind == "f":
             for role, arr in (("gold", g_seq), ("pred", p_seq)):
                 if arr.dtype.kind == "f" and np.isnan(arr).any():
                     raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(arr))[0]))
-        g_seq, p_seq = g_seq.tolist(), p_seq.tolist()
+    g_seq, p_seq = (s.tolist() if isinstance(s, np.ndarray) else s for s in (g_seq, p_seq))
     n = len(g_seq)
     index = _Codes()
     codes = _coded(index, [g_seq, p_seq], ["gold", "pred"])
-    for key in index:
-        if _is_missing(key):
-            for role, seq in (("gold", g_seq), ("pred", p_seq)):
-                at = _first_missing(seq)
-                if at >= 0:
-                    raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
+    _refuse_missing(index, [g_seq, p_seq], ["gold", "pred"])
     g, p = codes[:n], codes[n:]
-    return _from_codes(list(index), g, p)
+    values = list(index)
+    return _from_codes(_names(values, [g_seq, p_seq], declared), g, p)
 
 
-def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[str]:
+def _declared_values(labels: Iterable[Any] | None) -> list[Any]:
+    """Declared labels as a list (none: empty); only their numbers bear on the data's names."""
+    if labels is None or isinstance(labels, (str, bytes)):
+        return []
+    return labels.tolist() if isinstance(labels, np.ndarray) else list(labels)
+
+
+def _refuse_missing(index: Mapping[Any, int], parts: Sequence[Sequence[Any]], roles: Sequence[str]) -> None:
+    """Raise for the first missing label (None, NaN, ``pd.NA``, NaT) when one of the distinct values is missing."""
+    if any(is_missing(key) for key in index):
+        for role, seq in zip(roles, parts):
+            at = _first_missing(seq)
+            if at >= 0:
+                raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
+
+
+def _label_sets(
+    seqs: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str], label_sep: str | None
+) -> list[list[Any]]:
+    """Each column's instances as label lists, named by the rule: numbers jointly over every column (``True`` in one
+    set and ``1`` in another are the label ``1``): one dict operation per number, none per string."""
+    columns = [[_as_label_set(v, role, i, label_sep) for i, v in enumerate(seq)] for role, seq in zip(roles, seqs)]
+    kinds: dict[Any, int] = {}
+    for column in columns:
+        for labels in column:
+            for item in labels:
+                if not isinstance(item, str):
+                    kinds[item] = kinds.get(item, 0) | value_kind(item)
+    if not kinds:
+        return columns
+    names = {value: label_name(value, kind) for value, kind in kinds.items()}
+    return [
+        [[item if isinstance(item, str) else names[item] for item in labels] for labels in column] for column in columns
+    ]
+
+
+def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[Any]:
+    """One instance's labels: strings as they are, numbers as values (named by :func:`_label_sets`)."""
     if isinstance(value, str):
         if label_sep is None:
             raise InputError(
@@ -210,7 +328,7 @@ def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[
                 index=i,
             )
         return [part.strip() for part in value.split(label_sep)] if value.strip() else []
-    if _is_missing(value):
+    if is_missing(value):
         raise InputError(f"is {value!r}: a missing label set (use an empty collection for no labels)", role, index=i)
     if isinstance(value, np.ndarray):
         value = value.tolist()
@@ -218,9 +336,9 @@ def _as_label_set(value: Any, role: str, i: int, label_sep: str | None) -> list[
         raise InputError(f"expected a collection of labels, found {type(value).__name__}", role, index=i)
     labels = []
     for item in value:
-        if _is_missing(item):
+        if is_missing(item):
             raise InputError(f"holds {item!r}: a missing label", role, index=i)
-        labels.append(item if isinstance(item, str) else str(item))
+        labels.append(item if isinstance(item, str) or value_kind(item) else str(item))
     if any(lab == "" for lab in labels):
         raise InputError("holds an empty label", role, index=i)
     if EMPTY_SET in labels:
@@ -236,13 +354,15 @@ def count_label_sets(
     _check_lengths(g_seq, p_seq)
     if len(g_seq) == 0:
         raise InputError("no instances: gold and pred are empty")
-    g_sets = [_as_label_set(v, "gold", i, label_sep) for i, v in enumerate(g_seq)]
-    p_sets = [_as_label_set(v, "pred", i, label_sep) for i, v in enumerate(p_seq)]
+    g_sets, p_sets = _label_sets([g_seq, p_seq], ["gold", "pred"], label_sep)
     return LabelSetCounts.from_instances(g_sets, p_sets, duplicates=duplicates, empty=empty)
 
 
-def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str]) -> tuple[list[str], np.ndarray]:
-    """Label names and a (columns, n) array of codes into them: one hash lookup per element (integers: np.unique)."""
+def _column_codes(
+    columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence[str], declared: Sequence[Any] = ()
+) -> tuple[list[str], np.ndarray]:
+    """Label names and a (columns, n) array of codes into them: one hash lookup per element (integers: np.unique);
+    the names by the rule, jointly over the columns and the ``declared`` labels."""
     n = len(columns[0])
     arrays = [c for c in columns if isinstance(c, np.ndarray) and c.dtype.kind in "iub"]
     ints = exact_int64(*arrays) if len(arrays) == len(columns) else None
@@ -253,19 +373,14 @@ def _column_codes(columns: Sequence[Sequence[Any] | np.ndarray], roles: Sequence
             present = np.flatnonzero(np.bincount((stacked - lo).ravel(), minlength=hi - lo + 1))
             code_of = np.zeros(hi - lo + 1, dtype=np.int64)
             code_of[present] = np.arange(len(present))
-            names = _bool_names(lo + present) if all(a.dtype.kind == "b" for a in arrays) else None
-            return names or [str(lo + int(v)) for v in present], code_of[stacked - lo]
+            return _integer_names((lo + present).tolist(), arrays, declared), code_of[stacked - lo]
         values, codes = np.unique(stacked, return_inverse=True)
-        return _names(values.tolist()), codes.reshape(len(columns), n)
+        return _integer_names(values.tolist(), arrays, declared), codes.reshape(len(columns), n)
     lists = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
     index = _Codes()
     codes = _coded(index, lists, roles)
-    if any(_is_missing(key) for key in index):
-        for role, seq in zip(roles, lists):
-            at = _first_missing(seq)
-            if at >= 0:
-                raise InputError(f"is {seq[at]!r}: a missing label", role, index=at)
-    return _names(list(index)), codes.reshape(len(lists), n)
+    _refuse_missing(index, lists, roles)
+    return _names(list(index), lists, declared), codes.reshape(len(lists), n)
 
 
 def _unique_rows(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -301,11 +416,13 @@ def count_systems(
     duplicates: str = "keep",
     empty: str = "ignore",
     label_sep: str | None = None,
+    labels: Iterable[Any] | None = None,
 ) -> JointCounts:
     """Count several systems' predictions of the same gold labels, held in memory.
 
     ``preds`` maps system names to predictions, or is a sequence of predictions (named
-    ``A``, ``B``, … in order). Each holds one label (or label collection) per gold instance.
+    ``A``, ``B``, … in order). Each holds one label (or label collection) per gold instance. Single labels are named
+    jointly over gold, every system and the declared ``labels`` (:func:`count_labels`).
     """
     names, columns = systems_of(preds)
     roles = ["gold"] + [f"pred {n!r}" for n in names]
@@ -317,17 +434,14 @@ def count_systems(
     if len(seqs[0]) == 0:
         raise InputError("no labels: gold and the predictions are empty")
     if multilabel:
-        sets = [
-            [canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
-            for role, seq in zip(roles, seqs)
-        ]
+        sets = [[canonical_set(s, duplicates, empty) for s in column] for column in _label_sets(seqs, roles, label_sep)]
         return JointCounts(tuple(names), Counter(zip(*sets)), MultiLabel(empty=empty, duplicates=duplicates))
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
             raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
-    labels, codes = _column_codes(seqs, roles)
-    unique, counts = _unique_rows(codes, len(labels))
-    named = np.array(labels, dtype=object)[unique]
+    names_of, codes = _column_codes(seqs, roles, _declared_values(labels))
+    unique, counts = _unique_rows(codes, len(names_of))
+    named = np.array(names_of, dtype=object)[unique]
     return JointCounts(tuple(names), dict(zip(zip(*named.tolist()), counts.tolist())))
 
 
@@ -335,15 +449,13 @@ def frequencies_of(train: Any, *, multilabel: bool, label_sep: str | None = None
     """Label frequencies of in-memory training labels (single labels, or label collections)."""
     seq = to_sequence(train, "train")
     if multilabel:
-        return LabelFrequencies.from_label_sets(
-            canonical_set(_as_label_set(v, "train", i, label_sep)) for i, v in enumerate(seq)
-        )
+        return LabelFrequencies.from_label_sets(canonical_set(s) for s in _label_sets([seq], ["train"], label_sep)[0])
     values = seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
     at = _first_missing(values)
     if at >= 0:
         raise InputError(f"is {values[at]!r}: a missing label", "train", index=at)
     uniq = list(dict.fromkeys(values))
-    names = _names(uniq)
+    names = _names(uniq, [values])
     rename = dict(zip(uniq, names))
     return LabelFrequencies.from_labels(map(rename.__getitem__, values))
 
@@ -357,13 +469,15 @@ def count_in_blocks(
     duplicates: str = "keep",
     empty: str = "ignore",
     label_sep: str | None = None,
+    labels: Iterable[Any] | None = None,
 ) -> Blocks:
     """In-memory instances grouped in blocks: ``columns`` (gold, then one prediction per system) and each
     instance's block id in ``blocks`` (any hashable values: sentence numbers, document names …).
 
     The blocks' rows are labels (or canonical label sets for multi-label data) as the array counters name
-    them, so ``Blocks.totals()`` are the counts :func:`count_labels`, :func:`count_label_sets` and
-    :func:`count_systems` give. Single-label data is coded with numpy, no per-instance Python.
+    them (jointly with the declared ``labels``), so ``Blocks.totals()`` are the counts :func:`count_labels`,
+    :func:`count_label_sets` and :func:`count_systems` give. Single-label data is coded with numpy, no per-instance
+    Python.
     """
     seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
     ids = to_sequence(blocks, "blocks")
@@ -378,15 +492,12 @@ def count_in_blocks(
     if at >= 0:
         raise InputError(f"is {block_values[at]!r}: a missing block id", "blocks", index=at)
     if multilabel:
-        sets = [
-            [canonical_set(_as_label_set(v, role, i, label_sep), duplicates, empty) for i, v in enumerate(seq)]
-            for role, seq in zip(roles, seqs)
-        ]
+        sets = [[canonical_set(s, duplicates, empty) for s in column] for column in _label_sets(seqs, roles, label_sep)]
         return Blocks.of_instances(list(zip(*sets)), block_values, GIVEN_BLOCKS)
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
             raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
-    labels, codes = _column_codes(seqs, roles)
+    names_of, codes = _column_codes(seqs, roles, _declared_values(labels))
     numeric = isinstance(ids, np.ndarray) and ids.dtype.kind in "iufUSb"
     try:
         block_of = np.unique(ids, return_inverse=True)[1].ravel() if numeric else _first_seen(block_values)
@@ -398,7 +509,7 @@ def count_in_blocks(
     n_blocks = int(block_of.max()) + 1
     rows, row_of = np.unique(codes.T, axis=0, return_inverse=True)
     entry, count = np.unique(row_of.ravel() * n_blocks + block_of, return_counts=True)
-    keys = tuple(tuple(labels[c] for c in row) for row in rows.tolist())
+    keys = tuple(tuple(names_of[c] for c in row) for row in rows.tolist())
     return Blocks(keys, entry // n_blocks, entry % n_blocks, count, n_blocks, GIVEN_BLOCKS)
 
 

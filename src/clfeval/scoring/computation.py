@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.count.labelnames import is_number, spellings
+from clfeval.count.labelnames import declared_names  # the one rule names declared labels too
 from clfeval.errors import OptionError
 from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
@@ -24,23 +24,6 @@ from clfeval.scoring.statistics import ScoreFunction, relative
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
 _MEASURE_NAMES = {m.name: m.title for m in label_measures()}
-
-
-def declared_names(labels: Sequence[Any], seen: Collection[str]) -> list[str]:
-    """The names of declared labels: ``str`` of each, except that a declared number takes the name the data gives
-    an equal number (``labels=[0, 1]`` over boolean data are ``False`` and ``True``; ``1`` over floats ``1.0``), as
-    scikit-learn's ``labels=`` matches by value.
-
-    >>> declared_names([0, 1, "x"], {"False", "True", "x"})
-    ['False', 'True', 'x']
-    """
-    names = []
-    for value in labels:
-        name = str(value)
-        if name not in seen and is_number(value) and not (isinstance(value, float) and math.isnan(value)):
-            name = next((s for s in spellings(value) if s in seen), name)
-        names.append(name)
-    return names
 
 
 def seen_labels(counts: Counts) -> tuple[set[str], set[str]]:
