@@ -152,8 +152,8 @@ _HOMES: dict[str, str] = {
     "Accumulator": "clfeval.accumulator",
 }
 
-#: The integrations: modules found as attributes on first use (``clfeval.mlflow.log``), as after an ``import
-#: clfeval.mlflow``; each imports its library only when called.
+#: The integrations (clfeval/integrations/) by their short names: modules found as attributes on first use
+#: (``clfeval.mlflow.log``), as after an ``import clfeval.mlflow``; each imports its library only when called.
 _MODULES = frozenset({"hf", "mlflow", "sklearn"})
 
 #: The public names (written out for tools that read them statically; a test checks them against _HOMES).
@@ -227,7 +227,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use (and kept)."""
     if name in _MODULES:
-        return importlib.import_module(f"clfeval.{name}")
+        return importlib.import_module(f"clfeval.integrations.{name}")
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'clfeval' has no attribute {name!r}")

@@ -1,0 +1,324 @@
+"""Hugging Face: a ``compute_metrics`` for ``transformers.Trainer`` and an ``evaluate``-style ``compute``.
+
+Neither imports transformers, evaluate or a framework: they take what the Trainer hands over (an ``EvalPrediction``,
+or a ``(predictions, label_ids)`` tuple) and numpy-convertible arrays (anything with ``__array__``).
+
+How predictions become labels:
+
+* **single-label** (``multilabel=False``): logits (…, K) become their arg max over the last axis; integer class ids
+  are taken as they are. Token classification works the same way: (n, T, K) logits and (n, T) label ids are
+  flattened, and every position whose label id is ``ignore_index`` (−100, the Trainer's padding) is left out.
+* **multi-label**: (n, K) logits are predicted positive where logit > logit(``threshold``), i.e. where
+  sigmoid(logit) > ``threshold``; label ids are the (n, K) 0/1 targets.
+
+The label set is stated, never guessed from one batch: the names in ``labels`` (or ``id2label``, the model
+config's mapping), else the ids 0 … K−1 of the model's K outputs. So every evaluation averages over the same K
+labels, whatever a batch holds.
+
+>>> import numpy as np
+>>> metrics = compute_metrics(["macro.f1", "accuracy"], labels=["neg", "pos"])
+>>> logits = np.array([[2.0, -1.0], [0.1, 0.3], [1.0, 0.0], [-2.0, 2.0]])
+>>> metrics((logits, np.array([0, 1, 1, 1])))
+{'macro.f1': 0.7333333333333334, 'accuracy': 0.75}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from clfeval.errors import InputError, OptionError, warn_each
+
+__all__ = ["IGNORE_INDEX", "compute", "compute_metrics"]
+
+#: The label id the Trainer pads with (``-100``): such positions are not instances.
+IGNORE_INDEX = -100
+
+
+def _array(value: Any, what: str) -> np.ndarray:
+    """``value`` as a numpy array (a tensor through ``__array__``; the first of a tuple of model outputs)."""
+    if isinstance(value, tuple) and value and hasattr(value[0], "__array__") and not np.isscalar(value[0]):
+        value = value[0]  # a model's outputs, as the Trainer hands them over: (logits, hidden states, …)
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, RuntimeError) as exc:
+        if callable(getattr(value, "float", None)):  # a tensor numpy has no dtype for (bfloat16): as float32
+            try:
+                return np.asarray(value.float())
+            except (TypeError, ValueError, RuntimeError):
+                pass
+        raise InputError(f"{what}: not an array of numbers ({exc})") from None
+
+
+def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: int | None) -> list[str] | None:
+    """The label names by id: ``labels``, or ``id2label`` (keys ids, as ints or strings), or ``None``; names that are
+    numbers are named by the one rule (:mod:`clfeval.count.labelnames`: ``0.0`` is ``0``), the ids as integers."""
+    from clfeval.count.labelnames import declared_names
+
+    if labels is not None and id2label is not None:
+        raise OptionError("give labels or id2label, not both")
+    if id2label is not None:
+        if not isinstance(id2label, Mapping):
+            raise OptionError(f"id2label maps class ids to label names, not {type(id2label).__name__}")
+        by_id = {_class_id(key): value for key, value in id2label.items()}
+        if sorted(by_id) != list(range(len(by_id))) or len(by_id) != len(id2label):
+            raise OptionError(f"id2label must map the ids 0 … {len(by_id) - 1}, each once; it has {sorted(by_id)}")
+        names = declared_names([by_id[i] for i in range(len(by_id))], ())
+    elif labels is not None:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise OptionError(f"labels is a list of label names by class id, not {labels!r}")
+        names = declared_names(list(labels), ())
+    else:
+        return None if k is None else [str(i) for i in range(k)]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise OptionError(f"the label names must be distinct: {', '.join(map(repr, repeated))} name several ids")
+    return names
+
+
+def _class_id(key: Any) -> int:
+    """An ``id2label`` key as a class id: an integer, or a string of one (``"3"``, as a JSON config holds it)."""
+    if isinstance(key, str):
+        try:
+            return int(key)
+        except ValueError:
+            pass
+    elif isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        return int(key)
+    raise OptionError(f"id2label's keys are class ids (0, 1, … or '0', '1', …), not {key!r}")
+
+
+def _check_threshold(threshold: float) -> None:
+    if not 0.0 < threshold < 1.0:
+        raise OptionError(f"threshold must be strictly between 0 and 1, not {threshold!r}")
+
+
+def _single(
+    predictions: np.ndarray, references: np.ndarray, ignore_index: int | None
+) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """Class ids of predictions and references, padding left out, and the logits' K (``None`` for ids)."""
+    k = None
+    if predictions.ndim == references.ndim + 1:
+        k = predictions.shape[-1]
+        if predictions.dtype.kind == "f" and np.isnan(predictions).any():
+            raise InputError("predictions: the logits hold NaN (a diverged model?): no class can be chosen")
+        predictions = predictions.argmax(axis=-1)
+    if predictions.shape != references.shape:
+        raise InputError(
+            f"predictions of shape {predictions.shape} do not match references of shape {references.shape}: "
+            "give logits (…, K) or class ids shaped like the references"
+        )
+    gold, pred = references.reshape(-1), predictions.reshape(-1)
+    if ignore_index is not None:
+        keep = gold != ignore_index
+        gold, pred = gold[keep], pred[keep]
+    for what, ids in (("references", gold), ("predictions", pred)):
+        if ids.size and not np.issubdtype(ids.dtype, np.integer) and not np.all(np.mod(ids, 1) == 0):
+            raise InputError(f"{what}: class ids must be whole numbers (or give logits with a class axis)")
+    return gold.astype(np.int64, copy=False), pred.astype(np.int64, copy=False), k
+
+
+def _check_ids(ids: np.ndarray, k: int, what: str) -> None:
+    if ids.size and (ids.min() < 0 or ids.max() >= k):
+        bad = int(ids[(ids < 0) | (ids >= k)][0])
+        raise InputError(f"{what}: class id {bad} is outside 0 … {k - 1} (the {k} labels)")
+
+
+def _label_sets(predictions: np.ndarray, references: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """Multi-label: 0/1 indicator matrices of references and of predictions (logit > logit(threshold))."""
+    if predictions.ndim != 2 or predictions.shape != references.shape:
+        raise InputError(
+            f"multi-label predictions must be (n, K) logits shaped like the (n, K) 0/1 references: "
+            f"{predictions.shape} and {references.shape}"
+        )
+    gold = references.astype(np.float64, copy=False)
+    if not np.isin(gold, (0.0, 1.0)).all():
+        raise InputError("multi-label references must be 0/1 for each label")
+    cut = math.log(threshold / (1.0 - threshold))
+    return gold.astype(bool), predictions > cut
+
+
+def compute(
+    *,
+    predictions: Any,
+    references: Any,
+    metrics: Sequence[str] | str | None = None,
+    labels: Sequence[Any] | None = None,
+    id2label: Mapping[Any, Any] | None = None,
+    multilabel: bool = False,
+    threshold: float = 0.5,
+    ignore_index: int | None = IGNORE_INDEX,
+    scoring: Any = None,
+    ci: Any = "none",
+    sep: str = "/",
+) -> dict[str, float]:
+    """Score predictions against references, as ``evaluate``'s ``compute(predictions=, references=)`` does.
+
+    Parameters
+    ----------
+    predictions, references
+        Logits or class ids, and the gold class ids (single-label); (n, K) logits and 0/1 targets (multi-label).
+        Any array-like: numpy arrays, lists, tensors on the CPU (through ``__array__``).
+    metrics
+        Report names to return (``macro.f1``, ``macro_fa.f1``, ``micro.f1``, ``accuracy``, ``mcc``,
+        ``per_label.<label>.f1`` …), each under its own name; default: every average's and overall measure
+        (:meth:`clfeval.Scores.flat`, names joined by ``sep``).
+    labels, id2label
+        The label names by class id (the model config's ``id2label``); default: the ids 0 … K−1. They are the
+        stated label set every average runs over.
+    multilabel, threshold
+        Multi-label output: positive where sigmoid(logit) > ``threshold``.
+    ignore_index
+        The reference id of positions that are not instances (the Trainer's −100 padding); ``None`` keeps all.
+    scoring, ci
+        As in :func:`clfeval.score` (β, 0/0; an interval method adds ``<name>_ci_low`` / ``_ci_high``); the label
+        set comes from ``labels``.
+
+    Returns
+    -------
+    dict
+        Name → value (NaN where undefined), flat, for ``Trainer`` logs and trackers.
+
+    Warns
+    -----
+    ClfevalWarning
+        Each warning of the scores that bears on a returned score (a 0/0 set to a value, for example a label never
+        predicted, for ``macro.f1`` but not for ``accuracy``; :meth:`clfeval.Scores.warnings_about`), which a dict
+        of numbers cannot carry.
+    """
+    out, messages = _computed(
+        predictions=predictions, references=references, metrics=metrics, labels=labels, id2label=id2label,
+        multilabel=multilabel, threshold=threshold, ignore_index=ignore_index, scoring=scoring, ci=ci, sep=sep,
+    )  # fmt: skip
+    warn_each(messages)
+    return out
+
+
+def _computed(
+    *,
+    predictions: Any,
+    references: Any,
+    metrics: Sequence[str] | str | None,
+    labels: Sequence[Any] | None,
+    id2label: Mapping[Any, Any] | None,
+    multilabel: bool,
+    threshold: float,
+    ignore_index: int | None,
+    scoring: Any,
+    ci: Any,
+    sep: str,
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    """:func:`compute`'s scores and the warnings of the result that bear on them (all of them for the default)."""
+    from clfeval.accumulator import Accumulator
+    from clfeval.api import score
+    from clfeval.count.confusion import ConfusionCounts
+    from clfeval.scoring.options import Scoring
+
+    _check_threshold(threshold)
+    p, r = _array(predictions, "predictions"), _array(references, "references")
+    chosen = Scoring.of(scoring)
+    if chosen.labels is not None or chosen.labels_from is not None:
+        raise OptionError("the label set comes from labels= or id2label= (by class id); leave it out of scoring")
+    if multilabel:
+        gold_bits, pred_bits = _label_sets(p, r, threshold)
+        names = _names(labels, id2label, p.shape[1])
+        assert names is not None
+        if len(names) != p.shape[1]:
+            raise OptionError(f"{len(names)} label names for {p.shape[1]} outputs")
+        acc = Accumulator("multi-label", names)
+        acc.update(gold_bits, pred_bits)  # rows packed into bits: label sets built once per distinct pair
+        counts: Any = acc.counts
+    else:
+        gold, pred, k = _single(p, r, ignore_index)
+        names = _names(labels, id2label, k)
+        if names is not None and k is not None and len(names) != k:
+            raise OptionError(f"{len(names)} label names for logits of {k} classes")
+        if names is None:
+            raise OptionError(
+                "class ids without logits do not say how many labels there are: give labels= or id2label=, so "
+                "every evaluation averages over the same label set"
+            )
+        _check_ids(gold, len(names), "references")
+        _check_ids(pred, len(names), "predictions")
+        acc = Accumulator(labels=range(len(names)))
+        acc.update(gold, pred)  # the ids are the codes: one bincount
+        by_id = cast(ConfusionCounts, acc.counts)  # a single-label accumulator's counts
+        counts = ConfusionCounts.from_entries(names, by_id.gold, by_id.pred, by_id.count)
+    result = score(counts, scoring=_declared(chosen, names), ci=ci)
+    if metrics is None:
+        return result.flat(sep), result.warnings
+    from clfeval.scoring.metrics import metric_key
+    from clfeval.scoring.statistics import ScoreFunction
+
+    out: dict[str, float] = {}
+    bearing: set[str] = set()
+    for name in [metrics] if isinstance(metrics, str) else metrics:
+        key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
+        out[name] = ScoreFunction.value_of(result, key)
+        bearing.update(result.warnings_about(key))
+        if result.intervals is not None:
+            bounds = result.intervals.get(key)
+            out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
+    return out, tuple(w for w in result.warnings if w in bearing)
+
+
+def _declared(scoring: Any, names: list[str]) -> Any:
+    from dataclasses import replace
+
+    return replace(scoring, labels=tuple(names))
+
+
+def compute_metrics(
+    metrics: Sequence[str] | str | None = None,
+    *,
+    labels: Sequence[Any] | None = None,
+    id2label: Mapping[Any, Any] | None = None,
+    multilabel: bool = False,
+    threshold: float = 0.5,
+    ignore_index: int | None = IGNORE_INDEX,
+    scoring: Any = None,
+    ci: Any = "none",
+    sep: str = "/",
+) -> Callable[[Any], dict[str, float]]:
+    """A ``compute_metrics`` for ``transformers.Trainer(compute_metrics=...)``: it takes the ``EvalPrediction``
+    (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
+    checked here, once, before any evaluation runs (metric names with β, and a per-label metric's label when the
+    labels are given). The scores' warnings are issued as :class:`~clfeval.ClfevalWarning`, as :func:`compute`'s."""
+    from clfeval.scoring.options import Scoring
+
+    options: dict[str, Any] = {
+        "metrics": metrics, "labels": labels, "id2label": id2label, "multilabel": multilabel, "threshold": threshold,
+        "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
+    }  # fmt: skip
+    from clfeval.infer.methods import CI
+
+    _check_threshold(threshold)
+    names = _names(labels, id2label, None)
+    chosen = Scoring.of(scoring)
+    CI.of(ci)  # an unknown method fails here, not after the first evaluation
+    if metrics is not None:
+        from clfeval.api import check_metrics
+        from clfeval.scoring.metrics import metric_key
+
+        check_metrics(metrics, multilabel=multilabel, beta=chosen.beta)
+        if names is not None:  # a per-label metric's label is known now too
+            task = "multi-label" if multilabel else "single-label"
+            for name in [metrics] if isinstance(metrics, str) else metrics:
+                metric_key(name, labels=names, task=task, beta=chosen.beta)
+
+    def evaluate(prediction: Any) -> dict[str, float]:
+        if hasattr(prediction, "predictions") and hasattr(prediction, "label_ids"):
+            predictions, references = prediction.predictions, prediction.label_ids
+        else:
+            try:
+                predictions, references = prediction
+            except (TypeError, ValueError):
+                raise InputError("compute_metrics takes an EvalPrediction or (predictions, label_ids)") from None
+        out, messages = _computed(predictions=predictions, references=references, **options)
+        warn_each(messages)  # at the Trainer's line, as compute's are at its caller's
+        return out
+
+    return evaluate

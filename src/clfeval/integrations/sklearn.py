@@ -1,0 +1,626 @@
+"""scikit-learn integration: any clfeval score as a scorer, and cross-validation from ``cross_val_predict``.
+
+:func:`scorer` turns a report name (``macro.f1``, ``macro_fa.f1``, ``weighted.recall``, ``mcc``,
+``per_label.<label>.f1`` …) into a callable ``scorer(estimator, X, y)`` that scikit-learn takes as
+``scoring=`` in :func:`~sklearn.model_selection.cross_val_score`, :class:`~sklearn.model_selection.GridSearchCV`,
+:func:`~sklearn.model_selection.permutation_test_score` and anywhere else a callable scorer goes. Each fold is
+scored over one stated label set (the estimator's ``classes_`` unless declared), so a fold that lacks a class
+still averages over every class. :func:`cv` scores the out-of-fold predictions of
+:func:`~sklearn.model_selection.cross_val_predict` pooled and fold by fold (:func:`clfeval.cv`), given the same
+splits; :func:`folds_of` gives each instance's fold.
+
+This module imports scikit-learn only where it needs it; ``import clfeval`` does not import this module.
+
+Examples
+--------
+>>> from sklearn.datasets import make_classification
+>>> from sklearn.model_selection import KFold, cross_val_predict, cross_val_score
+>>> from sklearn.tree import DecisionTreeClassifier
+>>> from clfeval.sklearn import cv, scorer
+>>> X, y = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=0)
+>>> tree = DecisionTreeClassifier(max_depth=3, random_state=0)
+>>> fa = scorer("macro_fa.f1")
+>>> fa, fa.greater_is_better
+(clfeval.sklearn.scorer('macro_fa.f1'), True)
+>>> cross_val_score(tree, X, y, cv=3, scoring=fa).round(2).tolist()
+[0.58, 0.87, 0.73]
+>>> scorer("hamming_loss").greater_is_better  # returned negated, as scikit-learn's neg_* scorers
+False
+>>> folds = KFold(3, shuffle=True, random_state=0)
+>>> result = cv(y, cross_val_predict(tree, X, y, cv=folds), folds.split(X, y))
+>>> round(result.pooled.averages["macro"]["f"], 4), result.fold_names
+(0.7568, ('0', '1', '2'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.labelnames import declared_names, is_number, label_name, number_named, spellings
+from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
+from clfeval.errors import InputError, OptionError, warn_each
+from clfeval.inputs.arrays import count_labels, exact_array, kinds_present
+from clfeval.scoring.metrics import higher_is_better, metric_key
+from clfeval.scoring.options import Scoring
+from clfeval.scoring.ratios import f_key
+from clfeval.scoring.scores import Key, Scores
+
+if TYPE_CHECKING:
+    from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.methods import CI
+
+__all__ = ["Scorer", "cv", "folds_of", "scorer"]
+
+#: The most instance numbers an error message lists.
+_SHOWN = 10
+
+
+class Scorer:
+    """A clfeval score as a scikit-learn scorer: ``scorer(estimator, X, y_true)`` → float. Build with :func:`scorer`.
+
+    Picklable (joblib sends it to worker processes when ``n_jobs > 1``).
+
+    Attributes
+    ----------
+    metric
+        The report name of the score (``macro.f1``, ``mcc``, ``per_label.<label>.f1`` …).
+    labels
+        The declared label set (single-label) or the labels of the indicator columns (multi-label), or None.
+    scoring
+        The :class:`~clfeval.Scoring` options (β, 0/0, label policy, training data), or None for the defaults.
+    multilabel
+        The :class:`~clfeval.MultiLabel` options when ``y`` is a multi-label indicator matrix, else None.
+    greater_is_better
+        Whether a higher value of the metric is better. When false (Hamming loss, micro FPR, per-label FPR
+        and FNR) the scorer returns the value negated, so that greater is better for scikit-learn.
+    """
+
+    def __init__(
+        self,
+        metric: str,
+        *,
+        labels: Sequence[Any] | np.ndarray | None = None,
+        scoring: Scoring | None = None,
+        multilabel: bool | MultiLabel = False,
+    ) -> None:
+        if not isinstance(metric, str):
+            raise OptionError(f"metric is a report name such as 'macro.f1', not {type(metric).__name__}")
+        chosen = Scoring.of(scoring)
+        self.metric = metric
+        self.labels = None if labels is None else _label_list(labels)
+        self.scoring = scoring
+        self.multilabel = MultiLabel.of(multilabel)
+        known: Sequence[Any] | None = self.labels if self.labels is not None else chosen.labels
+        if self.multilabel is not None:
+            _column_labels(self.labels, chosen)  # column labels given twice: refuse now
+            if known is not None:
+                known = _declared(_named(known), self.multilabel)
+        elif self.labels is not None:
+            _with_labels(chosen, self.labels)  # labels given twice, or with another label policy: refuse now
+        self._key = _checked_key(metric, self.multilabel is not None, chosen.beta, known)
+        self.greater_is_better = higher_is_better(self._key)
+
+    def __call__(self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None) -> float:
+        """Score ``estimator.predict(X)`` against ``y_true``: the metric's value (negated when lower is better).
+
+        Raises
+        ------
+        OptionError
+            When ``sample_weight`` is given: clfeval counts whole instances.
+
+        Warns
+        -----
+        ClfevalWarning
+            For each warning of the fold's scores that bears on the metric (a label never predicted, for
+            ``macro.f1``), as scikit-learn's ``UndefinedMetricWarning``: the float cannot say it.
+        """
+        if sample_weight is not None:
+            raise OptionError(
+                "clfeval counts whole instances: sample_weight is not supported (score without weights, or "
+                "repeat the instances)"
+            )
+        classes = getattr(estimator, "classes_", None)
+        result = self.scores(y_true, estimator.predict(X), classes=classes)
+        _refuse_outside(result)
+        key = self._key_in(result)
+        warn_each(result.warnings_about(key))  # as scikit-learn's UndefinedMetricWarning: a float cannot say 0/0
+        value = self._value_at(result, key)
+        return value if self.greater_is_better else -value
+
+    def scores(self, y_true: Any, y_pred: Any, *, classes: Any = None) -> Scores:
+        """The whole :class:`~clfeval.Scores` of one fold's predictions, over the label set the scorer chooses.
+
+        Parameters
+        ----------
+        y_true, y_pred
+            Single-label: labels (1-D). Multi-label: n × K 0/1 indicator matrices (column j is label
+            ``labels[j]``, else j), dense or scipy.sparse.
+        classes
+            The fitted estimator's ``classes_``: single-label scores average over these (plus any label of the
+            fold outside them) unless labels were declared. Ignored for multi-label data.
+        """
+        chosen = Scoring.of(self.scoring)
+        from clfeval.api import score
+
+        if self.multilabel is not None:
+            gold, pred = _indicators(y_true, "y_true"), _indicators(y_pred, "y_pred")
+            if gold.shape != pred.shape:
+                raise InputError(f"y_true and y_pred have shapes {gold.shape} and {pred.shape}")
+            names = _column_names(_column_labels(self.labels, chosen), gold.shape[1])
+            if _open(chosen):
+                chosen = _with_labels(chosen, _declared(names, self.multilabel))
+            return score(_label_set_counts(gold, pred, names, self.multilabel), scoring=chosen)
+        gold, pred = _labels_1d(y_true, "y_true"), _labels_1d(y_pred, "y_pred")
+        if self.labels is not None:
+            chosen = _with_labels(chosen, self.labels)
+        elif _open(chosen) and classes is not None and np.ndim(classes) == 1:
+            chosen = _with_labels(chosen, _classes_and_rest(np.asarray(classes), gold, pred))
+        if chosen.labels is None:
+            return score(gold, pred, scoring=chosen)
+        # the data named jointly with the declared labels (labelnames): declared 0/1 beside boolean y are the labels
+        # 0 and 1, classes_ 0.0 and 1.0 beside integer y are 0 and 1
+        return score(count_labels(gold, pred, labels=chosen.labels), scoring=chosen)
+
+    def value(self, scores: Scores) -> float:
+        """The metric's value in ``scores`` (not negated).
+
+        Raises
+        ------
+        OptionError
+            For a per-label metric whose label is not in the label set of ``scores``.
+        """
+        return self._value_at(scores, self._key_in(scores))
+
+    def _key_in(self, scores: Scores) -> Key:
+        """The metric's key in ``scores``; a per-label metric's label may be another spelling of an equal number
+        (``per_label.1.f1`` over boolean ``y``, whose labels are ``False`` and ``True``), as scikit-learn's
+        ``pos_label=1`` is."""
+        try:
+            return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+        except OptionError as unknown:
+            if not self.metric.startswith("per_label."):
+                raise
+            respelled: dict[str, str] = {}
+            for label in scores.labels:
+                number = number_named(label)
+                if number is not None:
+                    respelled.update((name, label) for name in spellings(number) if name not in scores.labels)
+            try:
+                key = metric_key(self.metric, labels=(*scores.labels, *respelled), task=scores.task, beta=scores.beta)
+            except OptionError:
+                raise unknown from None
+            return (key[0], respelled.get(key[1], key[1]), *key[2:])
+
+    @staticmethod
+    def _value_at(scores: Scores, key: Key) -> float:
+        from clfeval.scoring.statistics import ScoreFunction
+
+        return ScoreFunction.value_of(scores, key)
+
+    def __repr__(self) -> str:
+        shown = [repr(self.metric)]
+        if self.labels is not None:
+            shown.append(f"labels={list(self.labels)!r}")
+        if self.scoring is not None:
+            shown.append(f"scoring={self.scoring!r}")
+        if self.multilabel is not None:
+            shown.append(f"multilabel={True if self.multilabel == MultiLabel() else self.multilabel!r}")
+        return f"clfeval.sklearn.scorer({', '.join(shown)})"
+
+
+def scorer(
+    metric: str,
+    *,
+    labels: Sequence[Any] | np.ndarray | None = None,
+    scoring: Scoring | None = None,
+    multilabel: bool | MultiLabel = False,
+) -> Scorer:
+    """A scikit-learn scorer of any clfeval score, for ``scoring=`` in cross-validation and model selection.
+
+    Parameters
+    ----------
+    metric
+        The report name of the score: ``<average>.<measure>`` (``macro.f1``, ``macro_fa.f1``,
+        ``micro.f1``, ``weighted.recall``, ``lfb.precision``, ``samples.f1`` for multi-label …), an overall
+        measure (``accuracy``, ``balanced_accuracy``, ``mcc``, ``kappa``, ``hamming_loss``, ``micro_fpr`` …) or
+        ``per_label.<label>.<measure>`` (``per_label.2.f1``). Checked here, before anything is fitted: an unknown
+        name fails with the valid forms listed (a per-label metric's label is checked against the label set when
+        the labels are declared, else when a fold is scored).
+    labels
+        Single-label: the label set L every fold averages over, in report order. Multi-label: the label of each
+        indicator column, in column order.
+    scoring
+        :class:`~clfeval.Scoring`: β, the value of 0/0 and whether such labels stay in averages, training data
+        for ``lfb``; its ``labels`` act as ``labels`` (give them in one place only), and an explicit label policy
+        (``labels_from``) is kept as it is.
+    multilabel
+        ``True`` (or a :class:`~clfeval.MultiLabel`, for its ``empty`` policy): ``y`` is an n × K 0/1
+        indicator matrix, scikit-learn's multi-label format; column j is label ``labels[j]`` (else j).
+
+    Returns
+    -------
+    Scorer
+        ``scorer(estimator, X, y_true)`` calls ``estimator.predict(X)`` and returns the metric's value over the
+        label set; ``greater_is_better`` says whether it was negated.
+
+    Raises
+    ------
+    OptionError
+        For an unknown metric, a metric of the other task (``samples.f1`` without ``multilabel``, ``mcc`` with
+        it) or labels given both as ``labels`` and in ``scoring``.
+
+    Notes
+    -----
+    The label set L is explicit and, as far as the data allow, the same in every fold:
+
+    * ``labels`` (or ``scoring.labels``) when given;
+    * else, single-label: the fitted estimator's ``classes_`` (the labels it was trained on), followed by any
+      label of the fold outside them. A test fold that lacks a class (and predicts none of it) still averages
+      over every class, with that class's ratios 0/0 (``Scoring.zero_division``, 0 by default), where
+      scikit-learn's ``f1_macro`` averages over the fold's gold ∪ predicted labels only. Estimators without
+      ``classes_`` get gold ∪ predicted. Declare ``labels`` when a training fold may lack a class;
+    * else, multi-label: every indicator column (and ``NONE`` when ``MultiLabel(empty="label")`` makes the empty
+      set a label);
+    * a label policy set in ``scoring`` (``labels_from="gold"``, or ``"train"`` with training data) is used as it
+      is.
+
+    Averages are as in :data:`clfeval.AVERAGES`: macro F1 is the mean of per-label F1 (AF, scikit-learn's
+    ``f1_macro``); macro_fa F1 is F1 of macro precision P̄ and macro recall R̄: 2·P̄·R̄ / (P̄ + R̄) (FA).
+
+    Measures where lower is better (``hamming_loss``, ``micro_fpr``, ``per_label.<label>.fpr`` and ``.fnr``) are
+    returned negated, as scikit-learn's ``neg_*`` scorers are (``greater_is_better`` is false), so that model
+    selection maximises the scorer's value.
+
+    ``sample_weight`` is refused with an :class:`~clfeval.OptionError`: clfeval counts whole instances.
+
+    Examples
+    --------
+    >>> s = scorer("micro_fpr", labels=["a", "b", "c"])
+    >>> s, s.greater_is_better
+    (clfeval.sklearn.scorer('micro_fpr', labels=['a', 'b', 'c']), False)
+    >>> scorer("macro.f2")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.OptionError: unknown metric 'macro.f2'; valid: <average>.<measure> with average one of micro, ...
+    """
+    return Scorer(metric, labels=labels, scoring=scoring, multilabel=multilabel)
+
+
+def folds_of(splits: Iterable[tuple[Any, Any]], n_samples: int) -> np.ndarray:
+    """Each instance's fold: the number (from 0, in the order of ``splits``) of the test fold that holds it.
+
+    Parameters
+    ----------
+    splits
+        (train indices, test indices) pairs, as a splitter's ``split(X, y)`` gives them; test indices are
+        integer positions (or boolean masks of length ``n_samples``).
+    n_samples
+        The number of instances.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``folds[i]`` = the fold whose test set holds instance i (int64, length ``n_samples``).
+
+    Raises
+    ------
+    InputError
+        When an instance is in no test fold or in more than one (every instance must be in exactly one, as
+        ``cross_val_predict`` requires), or a test index is out of range.
+
+    Examples
+    --------
+    >>> folds_of([([2, 3], [0, 1]), ([0, 1], [2, 3])], 4).tolist()
+    [0, 0, 1, 1]
+    """
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        raise OptionError(f"n_samples must be a positive integer, not {n_samples!r}")
+    n = int(n_samples)
+    if hasattr(splits, "split") and hasattr(splits, "get_n_splits"):
+        raise OptionError(
+            "splits is a splitter: pass splitter.split(X, y) (with the X, y and groups given to cross_val_predict, "
+            "and a fixed random_state when it shuffles)"
+        )
+    tests: list[np.ndarray] = []
+    for i, pair in enumerate(splits):
+        try:
+            _, indices = pair
+        except (TypeError, ValueError):
+            raise InputError(f"split {i} is not a (train indices, test indices) pair") from None
+        test = np.asarray(indices)
+        if test.size == 0:
+            raise InputError(f"split {i} has no test instances")
+        if test.dtype.kind == "b":
+            if test.shape != (n,):
+                raise InputError(f"the test mask of split {i} has shape {test.shape}, not ({n},)")
+            test = np.flatnonzero(test)
+        elif test.ndim != 1 or test.dtype.kind not in "iu":
+            raise InputError(f"the test indices of split {i} are not a one-dimensional array of integers")
+        outside = (test < 0) | (test >= n)
+        if outside.any():
+            raise InputError(f"split {i} holds test index {int(test[outside][0])}, outside 0 … {n - 1}")
+        tests.append(test.astype(np.int64, copy=False))
+    if not tests:
+        raise InputError("no splits: cross-validation needs at least one (train, test) pair")
+    every = np.concatenate(tests)
+    times = np.bincount(every, minlength=n)
+    if (times != 1).any():
+        missing, repeated = np.flatnonzero(times == 0), np.flatnonzero(times > 1)
+        problems = [
+            f"{what} {_instances(where)}"
+            for what, where in (("in no test fold:", missing), ("in more than one test fold:", repeated))
+            if where.size
+        ]
+        raise InputError(
+            f"every instance must be in exactly one test fold (as cross_val_predict requires); instances "
+            f"{'; instances '.join(problems)}"
+        )
+    folds = np.empty(n, dtype=np.int64)
+    folds[every] = np.repeat(np.arange(len(tests), dtype=np.int64), [len(t) for t in tests])
+    return folds
+
+
+def cv(
+    y: Any,
+    y_pred: Any,
+    splits: Iterable[Any],
+    *,
+    labels: Sequence[Any] | np.ndarray | None = None,
+    scoring: Scoring | None = None,
+    ci: str | CI | None = "none",
+    multilabel: bool | MultiLabel = False,
+    warn_above: float = 0.01,
+) -> CrossValidation:
+    """Cross-validation of ``cross_val_predict`` output: pooled (the folds' counts added, then scored) and mean of
+    folds (each fold scored, then mean ± sd), as :func:`clfeval.cv`.
+
+    Parameters
+    ----------
+    y, y_pred
+        The gold labels and ``cross_val_predict(estimator, X, y, cv=splitter)``: 1-D labels, or with
+        ``multilabel`` n × K 0/1 indicator matrices (dense or scipy.sparse).
+    splits
+        The (train indices, test indices) pairs of ``splitter.split(X, y)`` (the splitter given to
+        ``cross_val_predict``, with a fixed ``random_state`` when it shuffles), or each instance's fold (a 1-D
+        array of length n). Folds from pairs are named ``0``, ``1`` … in split order, as scikit-learn's
+        ``split0_test_score`` …
+    labels
+        Single-label: the label set (default: the pooled gold ∪ predicted labels). Multi-label: each indicator
+        column's label (default 0 … K − 1); every column is in the label set.
+    scoring, ci, multilabel, warn_above
+        As in :func:`clfeval.cv` (``scoring.labels`` act as ``labels``).
+
+    Returns
+    -------
+    CrossValidation
+        ``pooled`` (F_tp,fp), ``folds`` (each fold's scores over the pooled label set) and ``mean_of_folds()``.
+
+    Raises
+    ------
+    InputError
+        When an instance is in no test fold or in several (see :func:`folds_of`), or the inputs' lengths differ.
+    """
+    from clfeval.api import cv as cv_task
+
+    chosen, ml = Scoring.of(scoring), MultiLabel.of(multilabel)
+    declared = None if labels is None else _label_list(labels)
+    if ml is not None:
+        gold, pred = _indicators(y, "y"), _indicators(y_pred, "y_pred")
+        if gold.shape != pred.shape:
+            raise InputError(f"y and y_pred have shapes {gold.shape} and {pred.shape}")
+        names = _column_names(_column_labels(declared, chosen), gold.shape[1])
+        if _open(chosen):
+            chosen = _with_labels(chosen, _declared(names, ml))
+    else:
+        if declared is not None:
+            chosen = _with_labels(chosen, declared)
+        gold, pred = _labels_1d(y, "y"), _labels_1d(y_pred, "y_pred")
+        if len(gold) != len(pred):
+            raise InputError(f"y and y_pred have {len(gold)} and {len(pred)} instances")
+    n = len(gold)
+    names_of_folds, members = _fold_members(splits, n)
+    # every fold named jointly with the whole data and the declared labels, so a label has one name in every fold
+    context = None if ml is not None else [*(declared or ()), *kinds_present(gold), *kinds_present(pred)]
+    folds: dict[str, ConfusionCounts | LabelSetCounts] = {}
+    for name, idx in zip(names_of_folds, members):
+        if ml is not None:
+            folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml)
+        else:
+            folds[name] = count_labels(gold[idx], pred[idx], labels=context)
+    return cv_task(folds, scoring=chosen, ci=ci, warn_above=warn_above)
+
+
+def _fold_members(splits: Iterable[Any], n: int) -> tuple[list[str], list[np.ndarray]]:
+    """Fold names and each fold's instance positions, from (train, test) pairs or a per-instance fold array."""
+    if hasattr(splits, "to_numpy") and type(splits).__module__.startswith(("pandas", "polars")):
+        splits = splits.to_numpy()
+    if isinstance(splits, np.ndarray) and splits.ndim == 1 and splits.dtype.kind != "O":
+        fold_array: np.ndarray | None = splits
+    elif isinstance(splits, Sequence) and not isinstance(splits, str) and splits and _scalar(splits[0]):
+        fold_array = np.asarray(splits)
+    else:
+        fold_array = None
+    if fold_array is None:
+        numbers = folds_of(splits, n)
+        k = int(numbers.max()) + 1
+        order = np.argsort(numbers, kind="stable")
+        bounds = np.cumsum(np.bincount(numbers, minlength=k))[:-1]
+        return [str(i) for i in range(k)], np.split(order, bounds)
+    if len(fold_array) != n:
+        raise InputError(f"the fold array has {len(fold_array)} entries for {n} instances")
+    values, codes = np.unique(fold_array, return_inverse=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.cumsum(np.bincount(codes, minlength=len(values)))[:-1]
+    return [str(v) for v in values.tolist()], np.split(order, bounds)
+
+
+def _scalar(value: Any) -> bool:
+    """Whether ``value`` is one fold name (not a (train, test) pair)."""
+    return isinstance(value, (str, bytes)) or (not isinstance(value, (tuple, list)) and np.ndim(value) == 0)
+
+
+def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[Any] | None) -> Key:
+    """The score key of ``metric``, checked as far as can be before any data: the name and its task always, a
+    per-label metric's label when the labels are declared."""
+    from clfeval.api import check_metrics
+
+    task = "multi-label" if multilabel else "single-label"
+    if labels is not None:
+        return metric_key(metric, labels=_named(labels), task=task, beta=beta)
+    check_metrics(metric, multilabel=multilabel, beta=beta)
+    if not metric.startswith("per_label."):
+        return metric_key(metric, labels=(), task=task, beta=beta)
+    from clfeval.scoring.measures import label_measures
+
+    measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
+    measure = max((m for m in measures if metric.endswith("." + m)), key=len)
+    label = metric[len("per_label.") : len(metric) - len(measure) - 1]
+    return metric_key(metric, labels=(label,), task=task, beta=beta)
+
+
+def _label_list(labels: Any) -> tuple[Any, ...]:
+    """Declared labels as a tuple of Python values (numpy's booleans as Python's: named ``False`` and ``True``)."""
+    if isinstance(labels, str):
+        raise OptionError(f"labels is a list of labels, not the string {labels!r}")
+    if isinstance(labels, np.ndarray):
+        return tuple(labels.tolist())
+    return tuple(bool(x) if isinstance(x, np.bool_) else x for x in labels)
+
+
+def _refuse_outside(result: Scores) -> None:
+    """A scorer's fold must not hold labels outside a declared label set: they would drop out of every average
+    and leave a score (0 for a set that matches nothing) that looks like a result."""
+    if result.label_source != "given":
+        return
+    from clfeval.scoring.computation import seen_labels
+
+    gold, pred = seen_labels(result.counts)
+    outside = sorted((gold | pred) - set(result.labels))
+    if outside:
+        shown = ", ".join(map(repr, outside[:5])) + (" …" if len(outside) > 5 else "")
+        raise InputError(
+            f"the fold holds labels outside the declared labels ({', '.join(map(repr, result.labels[:5]))}"
+            f"{' …' if len(result.labels) > 5 else ''}): {shown}; declare every label (labels=), or leave labels "
+            "out to take the estimator's classes_"
+        )
+
+
+def _open(scoring: Scoring) -> bool:
+    """Whether the label set is still open: no labels declared and no label policy chosen in ``scoring``."""
+    return scoring.labels is None and scoring.labels_from is None
+
+
+def _with_labels(scoring: Scoring, labels: Sequence[Any]) -> Scoring:
+    """``scoring`` with the declared label set ``labels``, refusing a second label set or another policy."""
+    if scoring.labels is not None and tuple(scoring.labels) != tuple(labels):
+        raise OptionError("labels are given twice, as labels= and as scoring.labels: give them in one place")
+    if scoring.labels_from not in (None, "given"):
+        raise OptionError(
+            f"labels= declares the label set, but scoring chooses the label source {scoring.labels_from!r}: "
+            "give one of them"
+        )
+    return replace(scoring, labels=tuple(labels), labels_from="given")
+
+
+def _labels_1d(values: Any, role: str) -> np.ndarray:
+    """Single-label labels as a 1-D numpy array; a list as the array that holds each value exactly with its kind
+    (:func:`~clfeval.inputs.arrays.exact_array`: ``[2**63 + 5, 3]`` is not floats, ``[True, 2]`` keeps its boolean)."""
+    flat = isinstance(values, (list, tuple)) and not any(isinstance(v, (list, tuple, np.ndarray)) for v in values)
+    array = exact_array(values) if flat else np.asarray(values)
+    if array.ndim != 1:
+        raise OptionError(
+            f"{role} has shape {array.shape}: single-label data is one label per instance (for an n × K "
+            "multi-label indicator matrix use multilabel=True)"
+        )
+    return array
+
+
+def _classes_and_rest(classes: np.ndarray, gold: np.ndarray, pred: np.ndarray) -> list[Any]:
+    """The estimator's classes, then (sorted by name) every label of the fold that equals none of them.
+
+    An estimator may hold its classes in another type than ``y``: fitted on a pandas ``Int64`` Series, ``classes_``
+    is float (``0.0``, ``1.0``) while the fold's labels are the integers ``0``, ``1``. Such a label is its class, not
+    one of the rest (Python's equality: ``1 == 1.0``), and the fold is named jointly with the classes by the one rule
+    (:mod:`clfeval.count.labelnames`: ``0`` and ``1``), so it has two labels, not four that halve every macro score.
+    """
+    seen = kinds_present(gold) + kinds_present(pred)
+    listed = classes.tolist()
+    equal = {c for c in listed if is_number(c) and c == c}
+    known = {c if isinstance(c, str) else label_name(c) for c in listed if c not in equal}
+    rest: dict[str, Any] = {}
+    for v in seen:
+        if is_number(v) and v == v:
+            if v not in equal:
+                rest.setdefault(label_name(v), v)  # pred 1.0 is gold's class 1
+        elif (v if isinstance(v, str) else str(v)) not in known:
+            rest.setdefault(v if isinstance(v, str) else str(v), v)
+    return [*listed, *(rest[name] for name in sorted(rest))]
+
+
+def _named(labels: Sequence[Any]) -> tuple[str, ...]:
+    """Declared labels' names by the one rule (:func:`~clfeval.count.labelnames.declared_names`): ``0.0`` is ``0``."""
+    return tuple(declared_names(list(labels), ()))
+
+
+def _indicators(values: Any, role: str) -> np.ndarray:
+    """A multi-label indicator matrix as a dense n × K boolean array."""
+    if hasattr(values, "toarray") and hasattr(values, "nnz"):  # scipy.sparse
+        values = values.toarray()
+    array = np.asarray(values)
+    if array.ndim != 2:
+        raise OptionError(
+            f"{role} has shape {array.shape}: multilabel=True takes an n × K 0/1 indicator matrix, scikit-learn's "
+            "multi-label format (label sets go to clfeval.score and clfeval.cv)"
+        )
+    if array.dtype.kind == "b":
+        return array
+    if array.dtype.kind not in "iuf":
+        raise InputError(f"the indicator matrix {role} holds {array.dtype} values, not 0/1")
+    bad = (array != 0) & (array != 1)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise InputError(f"is {array[row, col].item()!r}: an indicator matrix holds only 0 and 1", role, index=int(row))
+    return array.astype(bool)
+
+
+def _column_labels(labels: Sequence[Any] | None, scoring: Scoring) -> Sequence[Any] | None:
+    """The labels of the indicator columns: ``labels`` or ``scoring.labels`` (refusing both), else None."""
+    if labels is not None and scoring.labels is not None:
+        raise OptionError("labels are given twice, as labels= and as scoring.labels: give them in one place")
+    return labels if labels is not None else scoring.labels
+
+
+def _column_names(labels: Sequence[Any] | None, k: int) -> tuple[str, ...]:
+    """The label of each indicator column: ``labels`` in order (named by the rule), else the column numbers."""
+    if labels is None:
+        return tuple(str(j) for j in range(k))
+    if len(labels) != k:
+        raise InputError(f"the indicator matrix has {k} columns but {len(labels)} labels are given")
+    return _named(labels)
+
+
+def _declared(names: tuple[str, ...], ml: MultiLabel) -> tuple[str, ...]:
+    """The label set of indicator columns: every column, and the empty set's label when it is one."""
+    return names + (EMPTY_LABEL,) if ml.empty == "label" and EMPTY_LABEL not in names else names
+
+
+def _label_set_counts(gold: np.ndarray, pred: np.ndarray, names: Sequence[str], ml: MultiLabel) -> LabelSetCounts:
+    """Counts of the (gold set, predicted set) pairs of two indicator matrices, through
+    :class:`~clfeval.accumulator.Accumulator` (rows packed into bits, label sets built once per unique pair)."""
+    from clfeval.accumulator import Accumulator
+
+    if gold.shape[0] == 0:
+        raise InputError("no instances: the indicator matrices are empty")
+    acc = Accumulator("multi-label", names, multilabel=ml)
+    acc.update(gold, pred)
+    return cast(LabelSetCounts, acc.counts)  # a multi-label accumulator's counts
+
+
+def _instances(where: np.ndarray) -> str:
+    shown = ", ".join(map(str, where[:_SHOWN].tolist()))
+    return shown + (f" … ({where.size} in all)" if where.size > _SHOWN else "")
