@@ -35,6 +35,7 @@ EXPECTED = {
     "ENGINES",
     "FORMATS",
     "INTERVAL_METHODS",
+    "KINDS",
     "LABEL_SOURCES",
     "MEASURES",
     "TESTS",
@@ -122,6 +123,8 @@ def test_registries_have_definitions() -> None:
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
     assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())
+    assert list(clfeval.KINDS) == ["single-label", "multi-label", "joint", "confidences"]
+    assert all(k.title and k.tasks for k in clfeval.KINDS.values())
 
 
 def test_docstring_references_to_clfeval_resolve() -> None:

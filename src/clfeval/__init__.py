@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
         convert_labels,
     )
     from clfeval.inverse.audit import audit
+    from clfeval.kinds import KINDS
     from clfeval.kinds.countfile import (
         COUNTS_SCHEMA,
         counts_from_dict,
@@ -150,6 +151,7 @@ _HOMES: dict[str, str] = {
     ),
     "Finagle": "clfeval.scoring.finagle",
     "Accumulator": "clfeval.accumulator",
+    "KINDS": "clfeval.kinds",
 }
 
 #: The integrations (clfeval/integrations/) by their short names: modules found as attributes on first use
@@ -178,6 +180,7 @@ __all__ = [
     "InputError",
     "Intervals",
     "JointCounts",
+    "KINDS",
     "LABEL_SOURCES",
     "LabelConversion",
     "LabelCounts",

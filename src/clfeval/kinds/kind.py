@@ -260,6 +260,9 @@ class _Registry(Mapping[str, Kind]):
         self._load()
         return len(self._kinds)
 
+    def __repr__(self) -> str:
+        return f"KINDS({', '.join(self)})"
+
     def add(self, kind: Kind) -> None:
         self._kinds[kind.name] = kind
 
