@@ -614,7 +614,7 @@ def test_real_torch_cpu_tensors_single_and_multi_label() -> None:
 def test_distinct_rows_match_numpys_unique_over_rows(width: int) -> None:
     """The word-wise sort of packed indicator rows finds the rows np.unique(axis=0) finds, with the same counts and
     each row's index into them (the order of the distinct rows may differ: only the pairs' counts matter)."""
-    from clfeval.accumulator import _unique_rows
+    from clfeval.accumulator.sparse import _unique_rows
 
     rng = np.random.default_rng(width)
     base = rng.integers(0, 256, size=(40, width), dtype=np.uint8)
