@@ -1,11 +1,8 @@
 """The short name of :mod:`clfeval.integrations.hf`, where the code is: the two names are one module."""
 
 import sys
-from typing import TYPE_CHECKING
 
 from clfeval.integrations import hf as _module
+from clfeval.integrations.hf import *  # noqa: F403  (the names, for type checkers and for a copy of this module)
 
-if TYPE_CHECKING:  # what a type checker sees of the short name
-    from clfeval.integrations.hf import *  # noqa: F403
-
-sys.modules[__name__] = _module  # ``clfeval.hf`` and ``clfeval.integrations.hf`` are one module
+sys.modules[__name__] = _module  # ``import clfeval.hf`` gives the module itself

@@ -1,11 +1,8 @@
 """The short name of :mod:`clfeval.integrations.sklearn`, where the code is: the two names are one module."""
 
 import sys
-from typing import TYPE_CHECKING
 
 from clfeval.integrations import sklearn as _module
+from clfeval.integrations.sklearn import *  # noqa: F403  (the names, for type checkers and for a copy of this module)
 
-if TYPE_CHECKING:  # what a type checker sees of the short name
-    from clfeval.integrations.sklearn import *  # noqa: F403
-
-sys.modules[__name__] = _module  # ``clfeval.sklearn`` and ``clfeval.integrations.sklearn`` are one module
+sys.modules[__name__] = _module  # ``import clfeval.sklearn`` gives the module itself
