@@ -282,3 +282,54 @@ def test_no_module_but_the_registry_asks_what_kind_counts_are() -> None:
     }
     assert set(found) <= {"count/confusion.py", "count/labelsets.py", "count/joint.py", "count/paired.py"}, found
     assert sum(map(len, found.values())) <= 5, found
+
+
+@dataclass(frozen=True, eq=False)
+class UnshownCounts(WeightedCounts):
+    """Weighted counts of the kind without a matrix."""
+
+    def __add__(self, other: WeightedCounts) -> UnshownCounts:
+        return UnshownCounts(Counter(self.rows) + Counter(other.rows))
+
+
+class Unshown(Weighted):
+    """The toy kind without a confusion-matrix view."""
+
+    name: ClassVar[str] = "unshown"
+    document: ClassVar[str | None] = "unshown"
+    counts_type: ClassVar[type] = UnshownCounts
+
+    def matrix(self, counts: WeightedCounts, label_set: Sequence[str], table: Sequence[str]) -> None:
+        return None
+
+
+def test_a_kind_without_a_matrix_renders_every_format_and_lists_only_its_tables(tmp_path: Path) -> None:
+    register_kind(Unshown())
+    try:
+        gold, pred, _, weights = _data(6)
+        r = clfeval.score(UnshownCounts(Counter(zip(gold, pred, weights))), ci="delta")
+        assert r.confusion is None and r.to_dict()["confusion_matrix"] is None
+        for fmt in ("text", "markdown", "csv", "latex", "html", "json"):
+            assert r.render(fmt)
+        assert "matrix" not in r.table_names() and "per_label" in r.table_names()
+        assert r.flat()["macro/f1"] == r.averages["macro"]["f"]
+    finally:
+        unregister_kind("unshown")
+
+
+def test_joint_count_files_say_their_systems_kind_and_refuse_a_wrong_one(weighted: Kind, tmp_path: Path) -> None:
+    joint = clfeval.JointCounts(("A", "B"), {("a", "a", "b", 2): 3, ("b", "b", "b", 1): 1}, kind="weighted")
+    path = tmp_path / "joint.json"
+    clfeval.save_counts(joint, str(path))
+    doc = json.loads(path.read_text())
+    assert doc["system_kind"] == "weighted" and doc["multilabel"] is False
+    for patch, message in (
+        ({"system_kind": []}, "system_kind must name a kind of one system's counts"),
+        ({"system_kind": "joint"}, "system_kind must name a kind of one system's counts"),
+        ({"multilabel": True, "system_kind": "single-label"}, "counts single labels, but multilabel is true"),
+        ({"system_kind": "multi-label"}, "counts label sets, but multilabel is false"),
+        ({"rows": [["a", "a", "b", [[1]], 3]]}, r"rows\[0\] holds a value that is not a label"),
+    ):
+        path.write_text(json.dumps({**doc, **patch}))
+        with pytest.raises(InputError, match=message):
+            clfeval.load_counts(str(path))

@@ -328,3 +328,35 @@ def test_score_compare_and_cv_name_data_jointly_with_declared_labels() -> None:
     # folds are named jointly with the whole data: True is 1 in the fold that holds no number too
     folded = clfeval.cv([True, 1, True, 2], [True, 1, 2, 2], [0, 1, 0, 1])
     assert folded.pooled.labels == ("1", "2") and all(f.labels == ("1", "2") for f in folded.folds)
+
+
+def test_training_labels_in_memory_find_the_datas_names() -> None:
+    """Training labels named by the rule (``1``) are counted under the data's name of an equal number (``1.0`` read
+    from a file), as declared labels are: the lfb weights and the train label set are the data's."""
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp()) / "out.txt"
+    path.write_text("1.0 1.0\n2.0 1.0\n2.0 2.0\n3.0 2.0\n")
+    r = clfeval.score(clfeval.read(str(path)), scoring=clfeval.Scoring(train=[1.0, 1.0, 1.0, 2.0, 3.0]))
+    assert r.labels == ("1.0", "2.0", "3.0") and r.lfb_frequencies == {"1.0": 0.6, "2.0": 0.2, "3.0": 0.2}
+    assert r.averages["lfb"]["f"] == pytest.approx(0.6 * 2 / 3 + 0.2 * 0.5)
+
+
+def test_finagle_names_labels_as_score_does() -> None:
+    gold, pred = [1.0, 2.0, 2.0, 1.0, 3.0], [1.0, 2.0, 1.0, 1.0, 2.0]
+    r = clfeval.finagle(gold, pred, [0.9, 0.2, 0.8, 0.4, 0.3], threshold=0.5, scoring=clfeval.Scoring(train=[1.0, 2.0]))
+    normal = r.scenarios["normal"]
+    assert normal.labels == clfeval.score(gold, pred).labels == ("1", "2", "3")
+    assert (
+        normal.to_dict()["averages"]
+        == clfeval.score(gold, pred, scoring=clfeval.Scoring(train=[1.0, 2.0])).to_dict()["averages"]
+    )
+
+
+def test_multi_label_folds_are_named_with_the_whole_data() -> None:
+    gold, pred = [[True], [True], [1], [1, 2]], [[True], [2], [1], [1]]
+    whole = clfeval.score(gold, pred, multilabel=True)
+    cv = clfeval.cv(gold, pred, [0, 0, 1, 1], multilabel=True)
+    assert cv.pooled.labels == whole.labels == ("1", "2")
+    assert cv.pooled.to_dict()["averages"] == whole.to_dict()["averages"]

@@ -39,6 +39,8 @@ from clfeval.inputs.arrays import (
     count_labels,
     count_systems,
     kinds_present,
+    label_codes,
+    named_label_sets,
     systems_of,
     to_sequence,
 )
@@ -452,7 +454,12 @@ def _count_folds(
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = to_sequence(folds, "folds")
     # every fold named jointly with the whole data and the declared labels: a label has one name in every fold
-    context = None if ml is not None else [*(labels or ()), *kinds_present(g, "gold"), *kinds_present(p, "pred")]
+    context = None
+    if ml is not None:
+        if len(g) == len(p):
+            g, p = named_label_sets([g, p], ["gold", "pred"], ml.sep)  # label sets of names, split into folds below
+    else:
+        context = [*(labels or ()), *kinds_present(g, "gold"), *kinds_present(p, "pred")]
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     if isinstance(f, np.ndarray) and f.dtype.kind != "O":
@@ -476,7 +483,7 @@ def _count_folds(
         idx = by_name[name]
         gs, ps = _taken(g, idx), _taken(p, idx)
         counts.append(
-            count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
+            count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty)
             if ml is not None
             else count_labels(gs, ps, labels=context)
         )
@@ -591,7 +598,9 @@ def _confidence_rows(gold: Any, pred: Any, confidence: Any) -> ConfidenceCounts:
         raise OptionError("the confidences must be numbers") from None
     if not np.isfinite(values).all():
         raise OptionError(f"confidence {int(np.argmin(np.isfinite(values)))} (from 0) is not a finite number")
-    return ConfidenceCounts.from_rows([str(v) for v in g], [str(v) for v in p], values)
+    names, codes = label_codes([g, p], ["gold", "pred"])  # the one rule, as score names them
+    named = np.array(names, dtype=object)
+    return ConfidenceCounts.from_rows(named[codes[0]].tolist(), named[codes[1]].tolist(), values)
 
 
 def audit_file(

@@ -53,6 +53,11 @@ class FrozenDict(dict[_K, _V]):
 
     __slots__ = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if self:  # made once, as a dict is; calling __init__ again would change it
+            self._read_only()
+        super().__init__(*args, **kwargs)
+
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError(f"{type(self).__name__} is read-only: a result's tables do not change")
 

@@ -24,7 +24,7 @@ the data is split into batches, folds or workers.
 (['True', '2', 'x'], ['1', '2', '1'])
 
 Where only names are left (counts, count files), :func:`spellings` and :func:`number_named` let a declared number
-find the data's label that spells an equal number (:func:`declared_names`).
+find the data's label that spells an equal number (:func:`declared_names`; training labels: :func:`respelled`).
 
 Who calls it: :mod:`clfeval.inputs.arrays` (``count_labels``, ``count_systems``, ``count_in_blocks``,
 ``count_label_sets``, ``frequencies_of``: what :func:`clfeval.score`, :func:`clfeval.compare` and :func:`clfeval.cv`
@@ -58,6 +58,7 @@ __all__ = [
     "label_name",
     "label_names",
     "number_named",
+    "respelled",
     "settled",
     "spellings",
 ]
@@ -274,6 +275,30 @@ def declared_names(labels: Sequence[Any], seen: Collection[str]) -> list[str]:
             name = by_value.get(value, name)
         names.append(name)
     return names
+
+
+def respelled(names: Iterable[str], seen: Collection[str]) -> dict[str, str]:
+    """For names that are not among the names ``seen`` in the data but spell a number a seen name spells too, that
+    seen name: where only names are left (training labels named apart from the data, a count file of an earlier
+    version), ``"1"`` finds the data's ``"1.0"`` and ``"1.0"`` the data's ``"1"``.
+
+    >>> respelled(["1", "2.0", "cat", "3"], {"1.0", "2", "cat"})
+    {'1': '1.0', '2.0': '2'}
+    """
+    by_value: dict[Any, str] | None = None
+    out: dict[str, str] = {}
+    for name in names:
+        if name in seen:
+            continue
+        number = number_named(name)
+        if number is None:
+            continue
+        if by_value is None:
+            by_value = _spelled(seen)
+        match = by_value.get(number)
+        if match is not None:
+            out[name] = match
+    return out
 
 
 def _spelled(seen: Collection[str]) -> dict[Any, str]:

@@ -28,7 +28,7 @@ from clfeval.infer.significance import (
     sign_test,
 )
 from clfeval.kinds import KINDS
-from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
+from clfeval.result import TEXT_FORMATS, FlatScores, FrozenDict, Result, flat_name, json_safe, signature_number
 from clfeval.scoring.computation import score_counts
 from clfeval.scoring.metrics import higher_is_better, metric_key, metric_path
 from clfeval.scoring.options import Scoring
@@ -538,9 +538,9 @@ def compare_counts(
         baseline,
         ci,
         confidence,
-        results,
+        FrozenDict(results),
         tuple(tests),
-        dict(inputs or {}),
+        FrozenDict(inputs or {}),
         tuple(dict.fromkeys([*warnings, *shared_warnings])),
         tuple(notes),
         "instances" if blocks is None else blocks.unit,

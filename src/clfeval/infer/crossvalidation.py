@@ -22,6 +22,7 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
+from clfeval.kinds import KINDS, kind_of
 from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
 from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.computation import score_counts, seen_labels
@@ -231,9 +232,10 @@ def cross_validate(
     scoring = scoring or Scoring()
     if not folds:
         raise OptionError("cross-validation needs at least one fold")
-    kinds = {type(f) for f in folds}
+    found = {kind.name if (kind := kind_of(f)) is not None else type(f).__name__ for f in folds}
+    kinds = sorted(found, key=lambda name: (list(KINDS).index(name) if name in KINDS else len(KINDS), name))
     if len(kinds) > 1:
-        raise OptionError("the folds mix single-label and multi-label counts")
+        raise OptionError(f"the folds mix {' and '.join(kinds)} counts")
     names = tuple(fold_names) if fold_names is not None else tuple(f"fold {i + 1}" for i in range(len(folds)))
     if len(names) != len(folds):
         raise OptionError(f"{len(names)} fold names for {len(folds)} folds")

@@ -32,6 +32,8 @@ from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, MultiLabel, canon
 from clfeval.errors import InputError
 
 __all__ = [
+    "label_codes",
+    "named_label_sets",
     "GIVEN_BLOCKS",
     "count_in_blocks",
     "count_label_sets",
@@ -381,6 +383,22 @@ def _column_codes(
     codes = _coded(index, lists, roles)
     _refuse_missing(index, lists, roles)
     return _names(list(index), lists, declared), codes.reshape(len(lists), n)
+
+
+def label_codes(columns: Sequence[Any], roles: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """Label names, by the rule, jointly over ``columns`` (in-memory labels of equal length), and a (columns, n)
+    array of each element's code into them: for a task that keeps instance order (finagle's confidences)."""
+    seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
+    for seq, role in zip(seqs, roles):
+        if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
+            raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
+    return _column_codes(seqs, roles)
+
+
+def named_label_sets(columns: Sequence[Any], roles: Sequence[str], label_sep: str | None) -> list[list[list[Any]]]:
+    """Multi-label columns as lists of label lists, the numbers named by the rule jointly over every column: so
+    that parts of the data (cross-validation's folds) name a label alike."""
+    return _label_sets([to_sequence(c, role) for c, role in zip(columns, roles)], roles, label_sep)
 
 
 def _unique_rows(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

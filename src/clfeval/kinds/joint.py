@@ -52,16 +52,23 @@ class Joint(Kind):
 
     def to_document(self, counts: JointCounts) -> dict[str, Any]:
         ml = counts.multilabel
+        sets = KINDS[counts.kind].label_sets  # the systems' instances hold label sets
+        if sets and ml is None:
+            ml = MultiLabel()
+        labels = len(counts.systems) + 1  # gold and each system's prediction; then the instance's own values
         doc: dict[str, Any] = {
             "kind": self.document,
-            "multilabel": ml is not None,
+            "multilabel": sets,
             "n_instances": counts.n_instances,
             "systems": list(counts.systems),
-            "rows": [[list(v) if ml is not None else v for v in row] + [c] for row, c in counts.rows.items()],
+            "rows": [
+                [list(v) if sets and i < labels else v for i, v in enumerate(row)] + [c]
+                for row, c in counts.rows.items()
+            ],
         }
         if ml is not None:
             doc.update(duplicates=ml.duplicates, empty=ml.empty)
-        if counts.kind != system_kind_name("", ml):  # a registered kind's systems: say which (and read it back)
+        if counts.kind != system_kind_name("", counts.multilabel):  # a registered kind's systems: say which
             doc["system_kind"] = counts.kind
         return doc
 
@@ -73,9 +80,20 @@ class Joint(Kind):
         duplicates, empty = doc_policies(doc, source)
         ml = MultiLabel(empty=empty, duplicates=duplicates) if multilabel else None
         name = doc.get("system_kind", system_kind_name("", ml))
-        if name not in KINDS or KINDS[name].family is None:
-            raise InputError(f"system_kind must be a kind of one system's counts, found {shown_json(name)}", source)
-        extra = KINDS[name].joint_extra  # values of each instance after the predictions (a registered kind's)
+        scored = [k for k, kind in KINDS.items() if kind.family is not None]
+        if not isinstance(name, str) or name not in scored:
+            raise InputError(
+                f"system_kind must name a kind of one system's counts ({', '.join(scored)}), found {shown_json(name)}",
+                source,
+            )
+        system = KINDS[name]
+        if system.label_sets != multilabel:
+            raise InputError(
+                f"system_kind {name!r} counts {'label sets' if system.label_sets else 'single labels'}, but "
+                f"multilabel is {shown_json(multilabel)}",
+                source,
+            )
+        extra = system.joint_extra  # values of each instance after the predictions (a registered kind's)
         labels = len(systems) + 1
         rows: dict[tuple[Any, ...], int] = {}
         for i, item in enumerate(doc_list(doc["rows"], "rows", source)):
@@ -92,7 +110,13 @@ class Joint(Kind):
             )
             if not multilabel and not all(isinstance(v, str) for v in values):
                 raise InputError(f"rows[{i}] must hold labels (strings), found {shown_json(item)}", source)
-            values += tuple(tuple(v) if isinstance(v, list) else v for v in item[labels:-1])
+            try:
+                values += tuple(tuple(v) if isinstance(v, list) else v for v in item[labels:-1])
+                hash(values)
+            except TypeError:
+                raise InputError(
+                    f"rows[{i}] holds a value that is not a label, a number or a list of them", source
+                ) from None
             rows[values] = rows.get(values, 0) + whole_count(item[-1], f"rows[{i}][{len(item) - 1}]", source)
         check_total(sum(rows.values()), "the rows' counts add up to", source)
         return JointCounts(systems, rows, ml, name)

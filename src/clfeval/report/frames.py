@@ -194,9 +194,10 @@ def score_frames(scores: Scores) -> Frames:
         "per_label": lambda: _per_label(scores),
         "averages": lambda: _averages(scores),
         "overall": lambda: _overall(scores),
-        "matrix": lambda: _matrix_long(scores),
-        "matrix_wide": lambda: _matrix_wide(scores),
     }
+    if scores.confusion is not None:  # a kind of counts without a matrix has no matrix tables
+        builders["matrix"] = lambda: _matrix_long(scores)
+        builders["matrix_wide"] = lambda: _matrix_wide(scores)
     if isinstance(scores.confusion, SplitMatrix):
         builders["matrix_wide_predicted_view"] = lambda: _matrix_wide(scores, predicted_view=True)
     return Frames(builders, "per_label")

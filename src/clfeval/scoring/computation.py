@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.count.labelnames import declared_names  # the one rule names declared labels too
+from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.labelnames import declared_names, respelled  # the one rule names declared labels too
 from clfeval.errors import OptionError
 from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
@@ -207,6 +208,20 @@ def _nan_cause(
     )
 
 
+def _matched(train: LabelFrequencies, seen: set[str]) -> LabelFrequencies:
+    """Training frequencies under the data's names: a training label that is not among the data's labels but spells
+    a number one of them spells (the training labels in memory, named by the rule, ``1``; the data from a file,
+    ``1.0``) is counted under the data's name (:func:`~clfeval.count.labelnames.respelled`)."""
+    rename = respelled(train.counts, seen)
+    if not rename:
+        return train
+    counts: dict[str, int] = {}
+    for label, count in train.counts.items():
+        name = rename.get(label, label)
+        counts[name] = counts.get(name, 0) + count
+    return LabelFrequencies(counts, train.n_instances)
+
+
 def score_counts(
     counts: Counts,
     scoring: Scoring | None = None,
@@ -255,6 +270,8 @@ def score_counts(
 
     gold_seen, pred_seen = kind.labels_seen(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
+    if train is not None:  # training labels named apart from the data ("1" beside "1.0") find the data's names
+        train = _matched(train, set(policy_gold) | set(policy_pred))
     label_set = resolve_label_set(
         labels_from,
         gold=policy_gold,

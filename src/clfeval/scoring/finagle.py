@@ -29,7 +29,7 @@ import numpy as np
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.errors import OptionError
-from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe, signature_number
+from clfeval.result import TEXT_FORMATS, FlatScores, FrozenDict, Result, flat_name, json_safe, signature_number
 from clfeval.scoring.computation import score_counts, seen_labels
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Scores
@@ -360,8 +360,8 @@ def finagle_counts(
         expected_accuracy,
         counts.lower_is_more_confident,
         table,
-        moved,
-        scenarios,
-        dict(inputs or {}),
-        dict(options or {}),
+        FrozenDict(moved),
+        FrozenDict(scenarios),
+        FrozenDict(inputs or {}),
+        FrozenDict(options or {}),
     )
