@@ -40,6 +40,8 @@ class IntervalMethod:
         What the warning on few counts adds for this method (another method that covers from fewer counts).
     kinds, measures
         The kinds of counts (:data:`clfeval.kinds.KINDS`) and the measures it gives intervals of; ``None``: every one.
+    references
+        Where the method is defined (author, year), for ``clfeval explain``.
     """
 
     name: str
@@ -53,6 +55,7 @@ class IntervalMethod:
     coverage_note: str = ""
     kinds: frozenset[str] | None = None
     measures: frozenset[str] | None = None
+    references: tuple[str, ...] = ()
 
     def compute(self, run: Any) -> None:
         """Fill ``run`` (an :class:`~clfeval.infer.intervals.IntervalRun`) with every score's interval."""

@@ -57,6 +57,8 @@ class TestMethod:
         Whether its p-value is the sign test on the units (reports give its counts as the pair's own columns).
     extreme
         Alternative → when a draw counts as at least as extreme as the observed difference, in words.
+    references
+        Where the test is defined (author, year), for ``clfeval explain``.
     """
 
     __test__ = False  # not a pytest test class
@@ -75,6 +77,7 @@ class TestMethod:
     arrangements: bool = False
     counts_units: bool = False
     extreme: Mapping[str, str] | None = None
+    references: tuple[str, ...] = ()
 
     def run(self, pair: PairRun) -> list[dict[str, Any]]:
         """Each metric's test on ``pair``: difference, p-value, exactness, rounds, interval … (:class:`PairTest`'s

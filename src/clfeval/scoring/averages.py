@@ -231,6 +231,8 @@ class Average:
         with F, macro_fa needs precision and recall among them), arrays of the input's
         leading shape: a :class:`~clfeval.scoring.parts.Separable`, per-label parts (Σ wᵢvᵢ and Σ wᵢ of a
         weighted mean, the counts micro sums) and what combines their sums.
+    references
+        Where the average is defined or named (author, year), for ``clfeval explain``.
     """
 
     name: str
@@ -239,6 +241,7 @@ class Average:
     short: str
     tasks: frozenset[str]
     compute: Separable
+    references: tuple[str, ...] = ()
 
 
 _BOTH = frozenset({"single-label", "multi-label"})

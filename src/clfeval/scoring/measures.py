@@ -145,6 +145,11 @@ class Measure:
     titles, aliases, ranges
         Per task: a title, an extra JSON/CSV name, a range that differ from the defaults
         (multi-label accuracy is subset accuracy, also named ``subset_accuracy``).
+    ordered
+        Whether the value depends on an order of the labels (weighted κ): reports show it only where an order is
+        declared (``--labels FILE``, ``--ordinal``) or it is asked for by name; the JSON keeps it always.
+    references
+        Where the measure is defined (author, year, what), for ``clfeval explain``.
     """
 
     name: str
@@ -164,6 +169,8 @@ class Measure:
     definitions: Mapping[str, str] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    ordered: bool = False
+    references: tuple[str, ...] = ()
 
     def title_for(self, task: str) -> str:
         """The title of this measure for ``task``."""
@@ -573,6 +580,7 @@ MEASURES: Mapping[str, Measure] = {
             _NO_CHANCE_DISAGREEMENT,
             Separable(_kappa_parts("linear"), _kappa_with("linear")),
             short="weights |i − j| in the matrix's order",
+            ordered=True,
         ),
         Measure(
             "kappa_quadratic",
@@ -588,6 +596,7 @@ MEASURES: Mapping[str, Measure] = {
             _NO_CHANCE_DISAGREEMENT,
             Separable(_kappa_parts("quadratic"), _kappa_with("quadratic")),
             short="weights (i − j)² in the matrix's order",
+            ordered=True,
         ),
     )
 }
