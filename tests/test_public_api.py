@@ -173,14 +173,22 @@ def test_a_warning_raised_in_clfeval_code_fails_the_suite() -> None:
 
 def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     """Options come in a few frozen groups (Reading, Scoring, CI, Test …), not one keyword per option at every
-    layer: the widest public function stays within MOST_PARAMETERS."""
+    layer: the widest public function stays within MOST_PARAMETERS, besides the shorthands of its groups (issue 30:
+    ``labels=``, ``beta=``, ``seed=`` … each a field of its group under the same name, clfeval/shorthands.py)."""
+    import dataclasses
     import inspect
 
+    from clfeval.shorthands import SHORTHANDS
+
+    groups = {"Scoring": clfeval.Scoring, "Test": clfeval.Test, "CI": clfeval.CI, "MultiLabel": clfeval.MultiLabel}
+    for group, names in SHORTHANDS.items():
+        assert set(names) <= {f.name for f in dataclasses.fields(groups[group])}, group
+    shorthands = {name for names in SHORTHANDS.values() for name in names}
     widths = {}
     for name in clfeval.__all__:
         value = getattr(clfeval, name)
         if inspect.isfunction(value):
-            widths[name] = len(inspect.signature(value).parameters)
+            widths[name] = len(set(inspect.signature(value).parameters) - shorthands)
     assert widths and max(widths.values()) <= MOST_PARAMETERS, sorted(widths.items(), key=lambda kv: -kv[1])[:3]
 
 
@@ -230,3 +238,25 @@ def test_the_integrations_are_modules_found_on_first_use_and_import_nothing_heav
         "assert not [m for m in heavy if m in sys.modules], [m for m in heavy if m in sys.modules]\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_version_is_one_string_in_the_command_the_json_the_signature_and_the_changelog() -> None:
+    """``clfeval --version``, every JSON's ``clfeval_version``, the signature line and the CHANGELOG's newest
+    version section say the same version."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    version = clfeval.__version__
+    shown = subprocess.run(
+        [sys.executable, "-c", "import sys; from clfeval.cli import main; sys.exit(main(['--version']))"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert shown == f"clfeval {version}"
+    r = clfeval.score(["a", "b"], ["a", "a"])
+    assert r.to_dict()["clfeval_version"] == version and r.signature.startswith(f"clfeval:{version}|")
+    changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.M)
+    assert sections and sections[0] == version, sections

@@ -52,6 +52,7 @@ from clfeval.scoring.measures import MULTI, SINGLE, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Scores
+from clfeval.shorthands import ci_of, labelsets_of, scoring_of, test_of
 
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
@@ -127,11 +128,19 @@ def score(
     gold: Any,
     pred: Iterable[Any] | None = None,
     *,
-    multilabel: bool | MultiLabel = False,
+    multilabel: bool | MultiLabel | None = None,
     scoring: Scoring | None = None,
     ci: str | CI | None = "none",
     blocks: Iterable[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
 ) -> Scores:
     """Score predictions against gold labels, with every average named.
 
@@ -160,11 +169,19 @@ def score(
         variance over blocks), as a :class:`~clfeval.Reading`'s ``blocks`` does for files.
     progress
         Called with (done, total) during long interval computations.
+    labels, beta, zero_division, undefined
+        Shorthands of ``scoring``: ``score(y, p, labels=[...], beta=2)`` is ``scoring=Scoring(labels=[...], beta=2)``
+        (:mod:`clfeval.shorthands`); a group and its shorthands together are an error.
+    sep
+        Shorthand of ``multilabel``: label sets given as strings split on ``sep`` (``MultiLabel(sep=sep)``).
+    seed, resamples, confidence
+        Shorthands of ``ci``: ``ci="bootstrap", seed=1`` is ``ci=CI("bootstrap", seed=1)``.
 
     Returns
     -------
     Scores
-        A frozen result; ``to_dict()`` gives the ``clfeval.score/2`` JSON contract.
+        A frozen result; ``to_dict()`` gives the ``clfeval.score/2`` JSON contract; ``r["macro.f1"]`` one number and
+        ``r.interval("macro.f1")`` its interval, by the names of ``flat()``.
 
     Examples
     --------
@@ -175,14 +192,15 @@ def score(
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
-    chosen, interval = Scoring.of(scoring), CI.of(ci)
-    counted = _given(gold, pred, multilabel, blocks, "score")
+    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
+    ml = labelsets_of(multilabel, sep=sep)
+    counted = _given(gold, pred, ml, blocks, "score")
     if counted is None:
         if pred is None and hasattr(gold, "n_instances"):  # counts, of no kind that is scored (LabelCounts)
             raise OptionError(f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(gold).__name__}")
         if pred is None:
             raise OptionError("score takes gold and predicted labels, or counts (or what clfeval.read returned)")
-        ml = MultiLabel.of(multilabel)
         found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks, chosen.labels)
         if found is not None:
             counts: Any = counts_of_pairs(found.totals(), ml)
@@ -253,10 +271,18 @@ def compare(
     metrics: str | Sequence[str] | None = None,
     test: str | Test = "ar",
     baseline: str | None = None,
-    multilabel: bool | MultiLabel = False,
+    multilabel: bool | MultiLabel | None = None,
     scoring: Scoring | None = None,
     blocks: Iterable[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    rounds: int | None = None,
+    alternative: str | None = None,
 ) -> Comparison:
     """Is system A really better than B? Paired significance tests of score differences.
 
@@ -288,6 +314,10 @@ def compare(
         the bootstrap resamples whole blocks and the sign test counts blocks.
     progress
         Called with (done, total) rounds.
+    labels, beta, zero_division, undefined, sep
+        Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
+    seed, rounds, alternative
+        Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``.
 
     Returns
     -------
@@ -305,14 +335,15 @@ def compare(
     >>> round(p.difference, 3), p.exact, round(p.p_value, 4)
     (0.375, True, 0.25)
     """
-    from clfeval.infer.comparison import Test, compare_counts
+    from clfeval.infer.comparison import compare_counts
 
-    chosen, paired = Scoring.of(scoring), Test.of(test)
-    counted = _given(gold, preds, multilabel, blocks, "compare")
+    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative)
+    ml = labelsets_of(multilabel, sep=sep)
+    counted = _given(gold, preds, ml, blocks, "compare")
     if counted is None:
         if preds is None:
             raise OptionError("compare takes gold labels and each system's predictions, or joint counts")
-        ml = MultiLabel.of(multilabel)
         names, columns = systems_of(preds)
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
         found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks, chosen.labels)
@@ -386,11 +417,19 @@ def cv(
     pred: Iterable[Any] | None = None,
     folds: Iterable[Any] | None = None,
     *,
-    multilabel: bool | MultiLabel = False,
+    multilabel: bool | MultiLabel | None = None,
     scoring: Scoring | None = None,
     ci: str | CI | None = "none",
     warn_above: float = 0.01,
     progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
 ) -> CrossValidation:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
@@ -410,6 +449,8 @@ def cv(
         Warn when a pooled and a mean-of-folds value differ by more than this.
     progress
         Called with (done, total) during long interval computations.
+    labels, beta, zero_division, undefined, sep, seed, resamples, confidence
+        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`.
 
     Examples
     --------
@@ -417,17 +458,18 @@ def cv(
     >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
-    chosen, interval = Scoring.of(scoring), CI.of(ci)
+    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
+    ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
     given = _folds_given(gold)
     if given is not None:
-        _given(Counted(None), pred, multilabel, None, "cv", ("folds", folds))
+        _given(Counted(None), pred, ml, None, "cv", ("folds", folds))
         fold_counts, names, counted = given
     else:
         if pred is None or folds is None:
             raise OptionError("cv takes gold, predicted and fold labels, or each fold's counts")
-        ml = MultiLabel.of(multilabel)
         fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
@@ -541,6 +583,10 @@ def finagle(
     lower_is_more_confident: bool | None = None,
     bins: int | None = None,
     scoring: Scoring | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
 ) -> Finagle:
     """How far macro precision moves when doubtful predictions go to one label (Van Asch §6, Table 8).
 
@@ -550,7 +596,8 @@ def finagle(
     and UPPER (every wrong prediction changed to the target). ``confidence`` holds distances when
     ``lower_is_more_confident`` (TiMBL's ``+v di``; default: as :func:`clfeval.read_confidences` read them,
     else no). ``gold`` may instead be what :func:`clfeval.read_confidences` returned. ``scoring`` as in
-    :func:`score`; see :mod:`clfeval.scoring.finagle`.
+    :func:`score`, as are the shorthands ``labels``, ``beta``, ``zero_division`` and ``undefined``; see
+    :mod:`clfeval.scoring.finagle`.
 
     Examples
     --------
@@ -564,7 +611,7 @@ def finagle(
     from clfeval.scoring.finagle import check_rule, finagle_counts
 
     check_rule(threshold, expected_accuracy, bins)
-    chosen = Scoring.of(scoring)
+    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     counted = _given(gold, pred, None, None, "finagle", ("confidence", confidence))
     if counted is None:
         if pred is None or confidence is None:

@@ -6,6 +6,8 @@ Every error clfeval raises on purpose derives from :class:`ClfevalError`::
     ├── InputError                bad data: a file, a line or an array element that is not what was expected
     │   └── MatrixError           a confusion-matrix file that is not a square table of counts
     └── OptionError               a bad option value or a bad combination of options (unknown names list the valid ones)
+        └── UnknownName           a name a result does not hold (``result["macro.f2"]``), with the close ones; also a
+                                  ``KeyError``
 
 Where clfeval returns bare numbers (``clfeval.hf``, the scikit-learn scorer) a result's warnings (a 0/0 set to a
 value, labels outside the stated set) are issued as :class:`ClfevalWarning`, a ``UserWarning``, so they are not lost.
@@ -18,7 +20,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-__all__ = ["ClfevalError", "ClfevalWarning", "InputError", "MatrixError", "OptionError", "unknown_name", "warn_each"]
+__all__ = [
+    "ClfevalError",
+    "ClfevalWarning",
+    "InputError",
+    "MatrixError",
+    "OptionError",
+    "UnknownName",
+    "unknown_name",
+    "warn_each",
+]
 
 
 class ClfevalError(Exception):
@@ -72,6 +83,14 @@ class MatrixError(InputError):
 
 class OptionError(ClfevalError, ValueError):
     """An option value, or a combination of options, that clfeval cannot honour."""
+
+
+class UnknownName(OptionError, KeyError):
+    """A name a result does not hold (``result["macro.f2"]``): an :class:`OptionError` and, as ``[]`` raises, a
+    ``KeyError``; the message lists the close names."""
+
+    def __str__(self) -> str:  # the message, not KeyError's repr of it
+        return str(self.args[0]) if self.args else ""
 
 
 def unknown_name(kind: str, name: object, valid: Iterable[str]) -> OptionError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ import numpy as np
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import SplitMatrix
-from clfeval.errors import OptionError
+from clfeval.errors import OptionError, UnknownName
 from clfeval.result import (
     TEXT_FORMATS,
     FlatScores,
@@ -320,6 +321,60 @@ class Scores(Result):
     def micro_fpr(self) -> float:
         """Σ fp / Σ (fp + tn) over L."""
         return self.overall["micro_fpr"]
+
+    def __getitem__(self, name: str) -> float:
+        """One number by its name, as :meth:`flat` (with ``sep="."``) and the scikit-learn scorer name it:
+        ``r["macro_fa.f1"]``, ``r["mcc"]``, ``r["subset_accuracy"]``, ``r["per_label.B.recall"]``, ``r["n_instances"]``.
+
+        Raises
+        ------
+        UnknownName
+            For a name the result does not hold (an :class:`~clfeval.OptionError` and a ``KeyError``), listing the
+            close names.
+
+        >>> import clfeval
+        >>> r = clfeval.score(["a", "b", "b"], ["a", "b", "a"], ci="delta")
+        >>> r["macro_fa.f1"] == r.averages["macro_fa"]["f"], r["per_label.b.recall"]
+        (True, 0.5)
+        >>> [round(x, 3) for x in r.interval("micro.f1")]
+        [0.133, 1.0]
+        """
+        if name == "n_instances":
+            return float(self.n_instances)
+        return self.value_at(self.key_of(name))
+
+    def interval(self, name: str) -> tuple[float, float] | None:
+        """The interval of the score named ``name`` (as for ``result[name]``), or ``None`` when it has none (the
+        reason is in ``intervals.not_estimable``).
+
+        Raises
+        ------
+        OptionError
+            When the result has no intervals (score with ``ci=...``); :class:`~clfeval.errors.UnknownName` for an
+            unknown name.
+        """
+        key = self.key_of(name)
+        if self.intervals is None:
+            raise OptionError(f"no intervals were asked for: score with ci='delta' (or another method) for {name!r}'s")
+        return self.intervals.get(key)
+
+    def key_of(self, name: str) -> Key:
+        """The key (``("averages", "macro", "f")`` …) of the score named ``name``: the name of :meth:`__getitem__`."""
+        from clfeval.scoring.metrics import metric_key
+
+        if not isinstance(name, str):
+            raise UnknownName(f"a score's name is a string such as 'macro.f1', not {name!r}")
+        try:
+            return metric_key(name, labels=self.labels, task=self.family, beta=self.beta)
+        except OptionError:
+            close = difflib.get_close_matches(name, self.names(), n=5, cutoff=0.6)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            examples = f"macro.{self.f_name}, micro.precision, accuracy, per_label.<label>.recall"
+            raise UnknownName(f"this result holds no score named {name!r}{hint} (names: {examples} …)") from None
+
+    def names(self) -> list[str]:
+        """Every name ``result[...]`` takes: those of :meth:`flat` with ``sep="."``, per-label scores included."""
+        return [name for name in self.flat(".", per_label=True) if not name.endswith(("_ci_low", "_ci_high"))]
 
     def flat(self, sep: str = "/", *, per_label: bool = False, prefix: tuple[str, ...] = ()) -> dict[str, float]:
         """The scores as one flat mapping for an experiment tracker: each average's measures (``macro/f1``,
