@@ -526,3 +526,71 @@ def test_dask_engine_input_errors_are_one_line(tmp_path: Path) -> None:
     cli_error(
         run_cli_process("score", "bad.txt", "--engine", "dask", cwd=tmp_path), "bad.txt:2: expected at least 2 fields"
     )
+
+
+def _kill_workers_once_busy(client: Any) -> None:
+    """In the background: once a task runs, end every worker process (as an out-of-memory kill would)."""
+    import contextlib
+    import os
+    import threading
+    import time
+
+    def kill() -> None:
+        for _ in range(300):
+            time.sleep(0.1)
+            if any(client.processing().values()):
+                time.sleep(0.3)
+                with contextlib.suppress(Exception):  # the worker dies mid-call: its comm closes
+                    client.run(os._exit, 1)
+                return
+
+    threading.Thread(target=kill, daemon=True).start()
+
+
+@pytest.fixture
+def fragile() -> Any:
+    """A one-worker cluster whose scheduler gives a task up when its worker dies once (allowed-failures 0)."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        cluster = distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+        )
+        client = distributed.Client(cluster, set_as_default=False)
+        yield client
+        client.close()
+        cluster.close()
+
+
+def test_a_worker_lost_beyond_its_retries_is_a_one_line_error_naming_the_file(fragile: Any, tmp_path: Path) -> None:
+    """A worker that dies while it counts a file (here: blocked reading a named pipe, then ended) makes the scheduler
+    give the task up (KilledWorker): the command says so on one line, naming the file, exit 2, no traceback."""
+    import os
+
+    from tests.conftest import run_cli_process
+
+    pipe = tmp_path / "part-1.tsv"
+    os.mkfifo(pipe)
+    _kill_workers_once_busy(fragile)
+    done = run_cli_process("score", str(pipe), "--engine", "dask", "--scheduler", fragile.scheduler.address)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    lines = [line for line in err.splitlines() if line.startswith("clfeval: error:")]
+    assert len(lines) == 1 and f"{pipe}: a Dask worker died while counting it 1 time(s)" in lines[0], err
+    assert "KilledWorker" in lines[0] and "Traceback" not in err
+
+
+def test_a_lost_worker_names_the_partition_of_a_frame(fragile: Any) -> None:
+    """The same through a Dask DataFrame: the error names the partition whose task was given up."""
+    import time
+
+    import clfeval
+
+    def slow() -> pd.DataFrame:
+        time.sleep(60)  # ended by the worker's death long before
+        return pd.DataFrame({"gold": ["a"], "pred": ["a"]})
+
+    parts = [dask.delayed(slow)()]
+    frame = dd.from_delayed(parts, meta=pd.DataFrame({"gold": pd.Series(dtype=str), "pred": pd.Series(dtype=str)}))
+    _kill_workers_once_busy(fragile)
+    with pytest.raises(InputError, match=r"partition 0 of .*a Dask worker died while counting it 1 time\(s\)"):
+        clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler=fragile)

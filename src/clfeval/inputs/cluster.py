@@ -106,6 +106,51 @@ def _first_line(exc: BaseException) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def _lost_worker(exc: BaseException, part: str) -> InputError | None:
+    """A task given up because its workers died (``distributed``'s ``KilledWorker``: more deaths than the scheduler's
+    ``allowed-failures``) as a one-line error naming ``part``, the part of the input the task counted; ``None`` for any
+    other exception."""
+    try:
+        from distributed import KilledWorker
+    except ImportError:  # pragma: no cover - the Dask engine runs with distributed installed
+        return None
+    if not isinstance(exc, KilledWorker):
+        return None
+    allowed = getattr(exc, "allowed_failures", None)  # the scheduler's setting, carried by the exception
+    times = "" if allowed is None else f" {int(allowed) + 1} time(s), more than the scheduler's allowed-failures"
+    return InputError(
+        f"a Dask worker died while counting it{times} (KilledWorker): a worker usually dies of memory (the nanny's "
+        "limit) or of a crash in a library; see the workers' logs, give the workers more memory or the files in "
+        "smaller parts",
+        part,
+    )
+
+
+def _partition(frame: Any, key: Any, source: str) -> str:
+    """The part of a Dask DataFrame a failed task computed: ``partition i of SOURCE`` when the task is partition i
+    or one it is computed from (its read, a delayed function), else the key's own trailing index (a reduction's
+    chunk i), else ``SOURCE``."""
+    try:
+        from dask.core import get_dependencies
+
+        graph = dict(frame.__dask_graph__())
+        for index, top in enumerate(frame.__dask_keys__()):
+            stack, seen = [top], set()
+            while stack:
+                current = stack.pop()
+                if current == key:
+                    return f"partition {index} of {source}"
+                if current in seen or current not in graph:
+                    continue
+                seen.add(current)
+                stack.extend(get_dependencies(graph, current))
+    except Exception:  # a graph of another shape: name the key's index, if it has one
+        pass
+    if isinstance(key, tuple) and key and isinstance(key[-1], int):
+        return f"partition {key[-1]} of {source}"
+    return source
+
+
 @contextmanager
 def _client(scheduler: str | Any | None) -> Iterator[Any]:
     """A ``distributed.Client`` for the duration of a ``with`` block.
@@ -353,6 +398,11 @@ def _count_frame(
             raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
         except (ValueError, OSError, PolarsError) as exc:  # parse errors (pandas, pyarrow, polars), unreadable files
             raise InputError(f"could not be read: {_first_line(exc)}", source) from None
+        except Exception as exc:
+            lost = _lost_worker(exc, _partition(projected, getattr(exc, "task", None), source))
+            if lost is None:
+                raise
+            raise lost from None
     return _to_cells(result, columns, roles, [names[p] for p in positions], source, header, empty_ok)
 
 
@@ -582,8 +632,14 @@ def _count_files(
             empty_ok=empty_ok,
             pure=False,
         )
+        parts = {future.key: path for future, path in zip(futures, files)}
         try:
             results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
+        except Exception as exc:
+            lost = _lost_worker(exc, parts.get(getattr(exc, "task", None), source))
+            if lost is None:
+                raise
+            raise lost from None
         finally:
             client.cancel(futures)
     for rows, counts, header, file_warnings in results:
