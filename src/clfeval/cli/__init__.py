@@ -3,9 +3,10 @@ touches argv, stdout/stderr and exit codes.
 
 Each command is a module of its own (:mod:`~clfeval.cli.score`, :mod:`~clfeval.cli.count`,
 :mod:`~clfeval.cli.compare`, :mod:`~clfeval.cli.cv`, :mod:`~clfeval.cli.convert`, :mod:`~clfeval.cli.audit`,
-:mod:`~clfeval.cli.finagle`) with its parser's ``add_…`` and its ``run_…``; the options several share are in
-:mod:`~clfeval.cli.options`, the input handling score, count, compare and cv share in :mod:`~clfeval.cli.inputs`.
-Only the command being run has its parser built, and a command's heavy modules are imported when it runs.
+:mod:`~clfeval.cli.finagle`, :mod:`~clfeval.cli.explain`) with its parser's ``add_…`` and its ``run_…``; the
+options several share are in :mod:`~clfeval.cli.options`, the input handling score, count, compare and cv share
+in :mod:`~clfeval.cli.inputs`. Only the command being run has its parser built, and a command's heavy modules are
+imported when it runs.
 
 Exit codes: 0 on success; 2 on bad input or usage, with one line on stderr naming the file,
 the line and what was expected.
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from clfeval._version import __version__
-from clfeval.cli import audit, compare, convert, count, cv, finagle, score
+from clfeval.cli import audit, compare, convert, count, cv, explain, finagle, score
 from clfeval.errors import ClfevalError
 from clfeval.output import write_text
 from clfeval.render import check_render_options
@@ -52,6 +53,7 @@ _COMMANDS: dict[str, tuple[str, Callable[[Any], None]]] = {
     "convert": (convert.HELP, convert.add_convert),
     "audit": (audit.HELP, audit.add_audit),
     "finagle": (finagle.HELP, finagle.add_finagle),
+    "explain": (explain.HELP, explain.add_explain),
 }
 
 

@@ -85,6 +85,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             block_note=_DELTA_BLOCKS,
             few_counts=(30, 50),
             coverage_note=_BCA_COVERS,
+            references=(
+                "Takahashi et al. 2022 §3 (closed-form variances of miF1, maF1 and maF1*)",
+                "docs/coverage.md (coverage in simulation)",
+            ),
         ),
         IntervalMethod(
             "delta-logit",
@@ -97,6 +101,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             block_note=_DELTA_BLOCKS,
             few_counts=(30, 50),
             coverage_note=_BCA_COVERS,
+            references=(
+                "Takahashi et al. 2022 §3 (the delta-method variances it transforms)",
+                "docs/coverage.md (coverage in simulation)",
+            ),
         ),
         IntervalMethod(
             "bootstrap",
@@ -109,6 +117,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             block_note=_BOOTSTRAP_BLOCKS,
             few_counts=(30, 50),
             coverage_note=_BCA_COVERS,
+            references=(
+                "Efron 1987 (bootstrap confidence intervals: the percentile interval and its BCa correction)",
+                "docs/coverage.md (coverage in simulation)",
+            ),
         ),
         IntervalMethod(
             "bootstrap-bca",
@@ -121,6 +133,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "acceleration from the jackknife over blocks",
             block_note=_BOOTSTRAP_BLOCKS,
             few_counts=(10, 10),
+            references=(
+                "Efron 1987 (bias-corrected and accelerated intervals)",
+                "docs/coverage.md (coverage in simulation)",
+            ),
         ),
     )
 }

@@ -107,6 +107,7 @@ TESTS: Mapping[str, TestMethod] = {
             enumerates=True,
             arrangements=True,
             extreme={"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
+            references=("Noreen 1989", "Yeh 2000", "Van Asch 2013 §8 (art.py)"),
         ),
         TestMethod(
             "bootstrap",
@@ -117,6 +118,7 @@ TESTS: Mapping[str, TestMethod] = {
             "clfeval.infer.pairtests:bootstrap_pair",
             own_interval=True,
             extreme={"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"},
+            references=("Berg-Kirkpatrick et al. 2012 (the paired bootstrap, shifted to a zero difference)",),
         ),
         TestMethod(
             "mcnemar",
@@ -129,6 +131,7 @@ TESTS: Mapping[str, TestMethod] = {
             no_blocks="McNemar's test counts instances as independent; with blocks use the sign test on blocks "
             "(--test sign), randomization or the bootstrap",
             random=False,
+            references=("McNemar 1947",),
         ),
         TestMethod(
             "sign",
@@ -142,6 +145,7 @@ TESTS: Mapping[str, TestMethod] = {
             random=False,
             arrangements=True,
             counts_units=True,
+            references=("McNemar 1947 (on instances the sign test is McNemar's exact test)",),
         ),
     )
 }

@@ -257,6 +257,11 @@ AVERAGES: Mapping[str, Average] = {
             "summed tp, fp, fn, tn",
             _BOTH,
             Separable(_micro_parts, _micro),
+            references=(
+                "Van Asch 2013 §3.2, eq. 9 (after Sebastiani 2002; Manning et al. 2008; Tsoumakas et al. 2010)",
+                "Frank 2019 (single-label: micro P = micro R = micro F = accuracy)",
+                "Takahashi et al. 2022 (miF1)",
+            ),
         ),
         Average(
             "macro",
@@ -265,6 +270,11 @@ AVERAGES: Mapping[str, Average] = {
             "AF: mean of per-label {F}",
             _BOTH,
             Separable(_macro_parts, _weighted),
+            references=(
+                "Van Asch 2013 §3.1, eq. 8 (after Tsoumakas et al. 2010)",
+                "Opitz & Burst 2019 (AF: the mean of per-label F1)",
+                "Takahashi et al. 2022 (maF1)",
+            ),
         ),
         Average(
             "macro_fa",
@@ -273,6 +283,11 @@ AVERAGES: Mapping[str, Average] = {
             "FA: {F} of macro P and macro R",
             _BOTH,
             Separable(_macro_parts, _macro_fa),
+            references=(
+                "Sokolova & Lapalme 2009 (FA: the F1 of macro P and macro R; cited in Takahashi et al. 2022)",
+                "Opitz & Burst 2019 (FA ≥ AF; rankings can flip)",
+                "Takahashi et al. 2022 (maF1*)",
+            ),
         ),
         Average(
             "weighted",
@@ -281,6 +296,7 @@ AVERAGES: Mapping[str, Average] = {
             "mean weighted by gold support",
             _BOTH,
             Separable(_support_parts, _weighted),
+            references=("Frank 2019 (Weka's weighted average)", "Sefidian 2022 (scikit-learn's average='weighted')"),
         ),
         Average(
             "lfb",
@@ -290,6 +306,9 @@ AVERAGES: Mapping[str, Average] = {
             "mean weighted by {freq} label frequencies",
             _BOTH,
             Separable(_lfb_parts, _weighted),
+            references=(
+                "Van Asch 2013 §3.3, eq. 10 (label-frequency-based micro-average, after Daelemans et al. 2010)",
+            ),
         ),
         Average(
             "samples",
@@ -298,6 +317,10 @@ AVERAGES: Mapping[str, Average] = {
             "mean over instances",
             frozenset({"multi-label"}),
             Separable(_no_parts, _samples),
+            references=(
+                "Tsoumakas et al. 2010 (example-based measures of multi-label data)",
+                "scikit-learn's average='samples'",
+            ),
         ),
     )
 }

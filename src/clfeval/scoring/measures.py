@@ -362,6 +362,11 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is never predicted",
             _precision,
             denominator="tp + fp",
+            references=(
+                "van Rijsbergen 1975 (cited in Van Asch 2013 §1)",
+                "Van Asch 2013 §2, eq. 1",
+                "Wilson 1927 (the Wilson interval each label's precision gets)",
+            ),
         ),
         Measure(
             "recall",
@@ -376,6 +381,11 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is absent from gold",
             _recall,
             denominator="tp + fn",
+            references=(
+                "van Rijsbergen 1975 (cited in Van Asch 2013 §1)",
+                "Van Asch 2013 §2, eq. 2",
+                "Wilson 1927 (the Wilson interval each label's recall gets)",
+            ),
         ),
         Measure(
             "f",
@@ -390,6 +400,7 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is neither in gold nor predicted",
             _f,
             denominator="tp + fp + fn",
+            references=("van Rijsbergen 1975 (cited in Van Asch 2013 §1)", "Van Asch 2013 §2, eqs. 3–4"),
         ),
         Measure(
             "specificity",
@@ -404,6 +415,10 @@ MEASURES: Mapping[str, Measure] = {
             _GOLD_EVERYWHERE,
             _specificity,
             denominator="tn + fp",
+            references=(
+                "Takahashi et al. 2022 §1 (specificity and predictive values in diagnostic studies)",
+                "PyCM TNR (test oracle)",
+            ),
         ),
         Measure(
             "npv",
@@ -418,6 +433,7 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is predicted for every instance",
             _npv,
             denominator="tn + fn",
+            references=("Takahashi et al. 2022 §1 (negative and positive predictive values)", "PyCM NPV (test oracle)"),
         ),
         Measure(
             "fpr",
@@ -432,6 +448,7 @@ MEASURES: Mapping[str, Measure] = {
             _GOLD_EVERYWHERE,
             _fpr,
             denominator="fp + tn",
+            references=("Frank 2019 §4 (the false positive rate and its micro average)", "PyCM FPR (test oracle)"),
         ),
         Measure(
             "fnr",
@@ -446,6 +463,7 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is absent from gold",
             _fnr,
             denominator="fn + tp",
+            references=("Takahashi et al. 2022 §1 (the false negative probability)", "PyCM FNR (test oracle)"),
         ),
         Measure(
             "jaccard",
@@ -460,6 +478,7 @@ MEASURES: Mapping[str, Measure] = {
             "{label} is neither in gold nor predicted",
             _jaccard,
             denominator="tp + fp + fn",
+            references=("scikit-learn jaccard_score (test oracle)", "PyCM J (test oracle)"),
         ),
         Measure(
             "accuracy",
@@ -476,6 +495,10 @@ MEASURES: Mapping[str, Measure] = {
             titles={MULTI: "subset accuracy"},
             definitions={MULTI: "whole label set right / N"},
             aliases={MULTI: "subset_accuracy"},
+            references=(
+                "Van Asch 2013 §2, eqs. 6–7 (accuracy = micro-averaged recall)",
+                "Frank 2019 (micro P = micro R = micro F = accuracy for single-label data)",
+            ),
         ),
         Measure(
             "hamming_loss",
@@ -491,6 +514,10 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_hamming_parts, _hamming_loss),
             definitions={MULTI: "Σ fp + fn over labels / (N·|L|)"},
             ranges={MULTI: (0.0, math.inf)},
+            references=(
+                "Tsoumakas et al. 2010 (multi-label evaluation; cited in Van Asch 2013 §5)",
+                "scikit-learn hamming_loss (test oracle)",
+            ),
         ),
         Measure(
             "micro_fpr",
@@ -504,6 +531,7 @@ MEASURES: Mapping[str, Measure] = {
             False,
             "Σ (fp + tn) = 0 over the label set",
             Separable(_micro_fpr_parts, _micro_fpr),
+            references=("Frank 2019 §4 (micro FPR differs from the error rate for more than two labels)",),
         ),
         Measure(
             "balanced_accuracy",
@@ -519,6 +547,7 @@ MEASURES: Mapping[str, Measure] = {
             "no label has gold instances",
             Separable(_balanced_parts, _balanced_accuracy),
             short="mean recall over the gold labels",
+            references=("scikit-learn balanced_accuracy_score (test oracle)",),
         ),
         Measure(
             "balanced_accuracy_adjusted",
@@ -534,6 +563,7 @@ MEASURES: Mapping[str, Measure] = {
             "only one label has gold instances",
             Separable(_balanced_parts, _balanced_accuracy_adjusted),
             short="0 by chance, 1 perfect",
+            references=("scikit-learn balanced_accuracy_score with adjusted=True (test oracle)",),
         ),
         Measure(
             "mcc",
@@ -550,6 +580,11 @@ MEASURES: Mapping[str, Measure] = {
             "every gold label, or every prediction, is the same label",
             Separable(_mcc_parts, _mcc),
             short="Matthews, R_K over the matrix",
+            references=(
+                "Matthews 1975 (φ, two labels)",
+                "Gorodkin 2004 (R_K, the multi-class MCC)",
+                "scikit-learn matthews_corrcoef and PyCM (test oracles)",
+            ),
         ),
         Measure(
             "kappa",
@@ -565,6 +600,7 @@ MEASURES: Mapping[str, Measure] = {
             "gold and predictions are all one and the same label",
             Separable(_kappa_parts("none"), _kappa_with("none")),
             short="(p_o − p_e) / (1 − p_e)",
+            references=("Cohen 1960", "scikit-learn cohen_kappa_score and PyCM (test oracles)"),
         ),
         Measure(
             "kappa_linear",
@@ -581,6 +617,10 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_kappa_parts("linear"), _kappa_with("linear")),
             short="weights |i − j| in the matrix's order",
             ordered=True,
+            references=(
+                "Cohen 1968 (weighted κ)",
+                "scikit-learn cohen_kappa_score with weights='linear' (test oracle)",
+            ),
         ),
         Measure(
             "kappa_quadratic",
@@ -597,6 +637,10 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_kappa_parts("quadratic"), _kappa_with("quadratic")),
             short="weights (i − j)² in the matrix's order",
             ordered=True,
+            references=(
+                "Cohen 1968 (weighted κ)",
+                "scikit-learn cohen_kappa_score with weights='quadratic' and PyCM weighted_kappa (test oracles)",
+            ),
         ),
     )
 }
