@@ -32,12 +32,42 @@ def test_text_report_names_every_average(run_file: Path) -> None:
         "weighted (mean weighted by gold support)",
         "lfb (mean weighted by test gold label frequencies)",
         "confusion matrix (rows: gold, columns: predicted)",
+        "label set L (union): every label that occurs in the gold or predicted data",
+        "signature: clfeval:",
+    ):
+        assert needle in text, needle
+    assert "N = 5 instances" not in text and "micro: the measure on" not in text  # definitions: --verbose
+    assert out.stderr == b""
+    verbose = run_cli("score", str(run_file), "--verbose").stdout.decode()
+    for needle in (
         "N = 5 instances",
         "source 'union'",
         "zero division: a 0/0 ratio is set to 0",
+        "micro: the measure on tp, fp, fn and tn summed over the label set",
+        "mcc: Matthews correlation coefficient",
+        "inputs: file=",
     ):
-        assert needle in text, needle
-    assert out.stderr == b""
+        assert needle in verbose, needle
+    assert "kappa_linear" not in verbose  # no order declared: weighted κ and its definition stay out
+
+
+def test_the_demo_fits_a_terminal() -> None:
+    """Issue 30: `make demo`'s report fits 100 columns and about 45 lines for its 10 labels (it was 76 lines and 326
+    columns): per label support, precision, recall and F; the named averages; accuracy, balanced accuracy, MCC and
+    κ; the matrix; the warnings; one note per choice, then the signature."""
+    out = run_cli("score", str(EXAMPLES / "pos-tagger.txt"), "--train", str(EXAMPLES / "pos-train.txt"))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.decode().splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert len(lines) <= 60
+    text = "\n".join(lines)
+    assert "label  support  precision  recall      F1" in text
+    for absent in ("specificity", "Jaccard", "NPV", "Hamming", "micro FPR", "κ, linear", "κ, quadratic", "tp  fp"):
+        assert absent not in text, absent
+    for shown in ("accuracy (correct / N)", "balanced accuracy (", "MCC (", "Cohen's κ (", "lfb (mean weighted by"):
+        assert shown in text, shown
+    notes = text.split("\nnotes:\n", 1)[1].splitlines()
+    assert len(notes) <= 6 and notes[-1].startswith("signature: clfeval:")
 
 
 def test_json_contract(run_file: Path, tmp_path: Path) -> None:

@@ -54,12 +54,21 @@ def test_three_files_text_report(systems: dict[str, Path]) -> None:
         "pairs (approximate randomization, two-sided",
         "ranking",
         "2000 rounds, seed 5",
-        "Holm's step-down method over the 3",
-        "macro.f1: unweighted mean over the label set",
+        "Holm-adjusted over the 3 tested pairs of each metric",
     ):
-        assert needle in text, needle
+        assert needle in " ".join(text.split()), needle  # notes wrap at 100 columns
+    assert "macro.f1: unweighted mean" not in text  # the definitions: --verbose
+    notes = text.split("\nnotes:\n", 1)[1].splitlines()
+    assert all(len(line) <= 100 for line in notes[:-1]) and notes[-1].startswith("signature: ")
     pair_rows = [line.split()[:3] for line in text.splitlines() if line.startswith("macro.f1 ")]
     assert pair_rows[:3] == [["macro.f1", "bert", "svm"], ["macro.f1", "bert", "rules"], ["macro.f1", "svm", "rules"]]
+    verbose = run_cli(
+        "compare", *(str(systems[k]) for k in ("gold", "bert", "svm", "rules")), "--seed", "5", "--rounds", "2000",
+        "--verbose",
+    ).stdout.decode()  # fmt: skip
+    for needle in ("Holm's step-down method over the 3", "macro.f1: unweighted mean over the label set", "inputs: "):
+        assert needle in " ".join(verbose.split()), needle
+    assert max(len(line) for line in verbose.splitlines()[:-1]) <= 100  # notes wrapped (they ran to 337 characters)
 
 
 def test_json_contract(systems: dict[str, Path]) -> None:

@@ -235,3 +235,22 @@ def test_fold_ids_that_print_alike_are_refused_and_equal_ids_are_one_fold() -> N
     ):
         with pytest.raises(InputError, match=r"folds\[4\]: is (nan|None|<NA>|NaT): a missing fold id"):
             clfeval.cv(gold, pred, folds)
+
+
+def test_cv_report_shows_the_default_measures_and_the_full_notes_with_verbose() -> None:
+    """Issue 30: pooled against mean of folds for the shown measures only; notes one line per choice, each line
+    within 100 columns; --verbose says what pooled and mean of folds are in full."""
+    gold = list("aabbccaabbccaabbcc")
+    pred = list("abbbccaabbcaaabbcc")
+    result = clfeval.cv(gold, pred, [k % 3 for k in range(18)])
+    text = result.render("text")
+    assert max(len(line) for line in text.splitlines()[:-1]) <= 100
+    rows = [line.split()[:2] for line in text.split("\nfolds:\n")[0].splitlines()]
+    assert ["overall", "MCC"] in rows and ["macro", "F1"] in rows
+    assert "specificity" not in text and "κ, linear weights" not in text
+    notes = " ".join(text.split("\nnotes:\n")[1].split())
+    assert "pooled: the folds' counts added, then scored once" in notes and "Forman & Scholz" not in notes
+    verbose = result.render("text", verbose=True, measures="all")
+    assert "specificity" in verbose and "κ, quadratic weights" in verbose
+    assert "Forman & Scholz 2010" in verbose and "micro: the measure on" in verbose
+    assert result.render("json", measures="mcc") == result.render("json")  # JSON keeps every measure

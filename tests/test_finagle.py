@@ -292,6 +292,12 @@ def test_cli_on_timbl_output_with_distances(tmp_path: Path) -> None:
     assert text.startswith("clfeval finagle — doubtful predictions changed to 'T00' (distance > 1)")
     for word in ("NORMAL", "CHANGED", "UPPER", "what moved", "calibration: accuracy by distance"):
         assert word in text
+    # issue 30: notes one line per choice, within 100 columns; the full notes with --verbose
+    assert max(len(line) for line in text.splitlines()[:-1]) <= 100 and "pooling adjacent violators" not in text
+    verbose = run_cli(
+        "finagle", str(path), "--threshold", "1.0", "--lower-is-more-confident", "--verbose"
+    ).stdout.decode()
+    assert "pooling adjacent violators" in " ".join(verbose.split()) and "micro: the measure on" in verbose
 
 
 def test_cli_named_columns_and_parquet(tmp_path: Path) -> None:

@@ -269,3 +269,27 @@ def test_cli_writes_the_report_and_refuses_html_where_there_is_none(tmp_path: Pa
     assert "pos-tagger.txt" in html and "clfeval score" in html and len(_heat_cells(html)) == 100
     refused = run_cli("convert", "--tp", "3", "--fp", "1", "--format", "html", cwd=tmp_path)
     assert refused.returncode == 2 and b"invalid choice: 'html'" in refused.stderr
+
+
+def test_the_page_shows_the_measures_asked_for_and_weighted_kappa_only_with_an_order() -> None:
+    """Issue 30: the summary and the folded tables show the default measures (averages of precision, recall and F;
+    accuracy, balanced accuracy, MCC, κ); weighted κ only where an order is declared or it is asked for."""
+    gold, pred = _nasty_data()
+    plain = clfeval.score(gold, pred, ci="delta")
+    html = plain.render("html")
+    _assert_self_contained(html)
+    summary = [a.get("data-key") for t, a in _parse(html).tags if t == "table"]
+    assert summary[:2] == ["summary", "overall-summary"]
+    text = unescape(" ".join(_parse(html).text))
+    for shown in ("balanced accuracy", "MCC", "Cohen's κ", "precision", "recall", "F1"):
+        assert shown in text, shown
+    for hidden in ("κ, linear weights", "Jaccard", "specificity", "Hamming loss", "NPV"):
+        assert hidden not in text, hidden
+    every = unescape(" ".join(_parse(plain.render("html", measures="all", verbose=True)).text))
+    for shown in ("κ, linear weights", "Jaccard", "specificity", "Hamming loss", "NPV", "mcc: Matthews"):
+        assert shown in every, shown
+    ordered = clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True))
+    text = unescape(" ".join(_parse(ordered.render("html")).text))
+    assert "κ, linear weights" in text and "κ, quadratic weights" in text and "reads the labels as ordered" in text
+    only = unescape(" ".join(_parse(plain.render("html", measures="npv,mcc")).text))
+    assert "NPV" in only and "MCC" in only and "Cohen's κ" not in only

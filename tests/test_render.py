@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import io
 import json
 import math
 import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 import clfeval
+from clfeval.errors import OptionError
 from clfeval.render import RENDERERS
 from clfeval.render.latex import latex_escape
 from clfeval.render.markdown import markdown_escape
-from clfeval.render.text import visible
+from clfeval.render.text import WIDTH, shorten, terminal_width, visible, wrap
+from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
 from tests.conftest import run_cli
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -109,6 +113,13 @@ CASES = {
     "single-ci.tex": lambda: clfeval.with_intervals(_example(), "delta").render("latex"),
     "multi.tex": lambda: _multilabel().render("latex"),
     "compare.tex": lambda: _comparison().render("latex"),
+    # the whole report, as every report was before issue 30: every measure and every note
+    "single-all.txt": lambda: _example().render("text", measures="all", verbose=True),
+    "single-ci-all.txt": lambda: clfeval.with_intervals(_example(), "delta").render(
+        "text", measures="all", verbose=True
+    ),
+    "multi-all.txt": lambda: _multilabel().render("text", measures="all", verbose=True),
+    "compare-verbose.txt": lambda: _comparison().render("text", verbose=True),
     **{
         f"nasty-{name}.{ext}": (lambda make=make, fmt=fmt: make().render(fmt))
         for name, make in (("score", _nasty), ("compare", _nasty_comparison), ("cv", _nasty_cv))
@@ -329,7 +340,7 @@ def test_markdown_escape_is_one_pass() -> None:
 
 def test_text_shows_control_characters_as_escapes() -> None:
     assert visible("a\nb\tc\rd\x00e\x07f\x1bg\x7f") == "a\\nb\\tc\\rd\\x00e\\x07f\\x1bg\\x7f"
-    text = _nasty().render("text")
+    text = _nasty().render("text", measures="all")
     assert "tab\\there\\nnewline\\x07" in text and "\t" not in text and "\x07" not in text
     table = text.split("per label:\n")[1].split("\n\n")[0].splitlines()
     assert len(table) == 2 + len(NASTY)  # one line per label: no label broke its row
@@ -359,10 +370,10 @@ def test_latex_is_registered_and_reachable_from_the_cli(tmp_path: Path) -> None:
 def test_latex_structure_of_a_score() -> None:
     tex = _nasty().render("latex", digits=2)
     body = [line for line in tex.splitlines() if not line.startswith("%")]
-    # per label and averages (precision, recall, F; then the further measures of the registry), overall, matrix
-    assert sum(line == r"\begin{table}[htbp]" for line in body) == 6
+    # per label and averages (precision, recall, F), overall, matrix; the further measures with measures="all"
+    assert sum(line == r"\begin{table}[htbp]" for line in body) == 4
     for command in (r"\centering", r"\toprule", r"\midrule", r"\bottomrule", r"\end{table}"):
-        assert sum(line == command for line in body) == 6
+        assert sum(line == command for line in body) == 4
     assert r"\begin{tabular}{lrrrr}" in body and "label & support & precision & recall & $F_{1}$ \\\\" in body
     assert r"0.78 \,{\footnotesize[0.62, 0.93]}" in tex  # micro precision with its delta interval
     # macro precision has no interval (a label is never predicted): a marker as wide as an interval
@@ -370,8 +381,11 @@ def test_latex_structure_of_a_score() -> None:
     assert "macro (AF: mean of per-label F1) & " in tex
     assert "95\\% delta intervals" in tex and "N = 27 instances (single-label); label set L: 9 labels" in tex
     assert r"\caption{" in tex and "% needs \\usepackage{booktabs}" in tex
-    assert len(_nasty().render("latex", matrix=False).split(r"\begin{table}")) == 6
-    assert "label & support & specificity & NPV & FPR & FNR & Jaccard \\\\" in body
+    assert len(_nasty().render("latex", matrix=False).split(r"\begin{table}")) == 4
+    assert "specificity" not in tex and "Jaccard" not in tex
+    every = _nasty().render("latex", digits=2, measures="all")
+    assert sum(line == r"\begin{table}[htbp]" for line in every.splitlines()) == 6
+    assert "label & support & specificity & NPV & FPR & FNR & Jaccard \\\\" in every.splitlines()
 
 
 def test_latex_comments_never_break() -> None:
@@ -421,3 +435,293 @@ def test_latex_golden_compiles(name: str, tmp_path: Path) -> None:
     log = out.stdout.decode(errors="replace")
     assert out.returncode == 0, log[-3000:]
     assert "Missing character" not in (tmp_path / "doc.log").read_text(errors="replace")
+
+
+# ---------------------------------------------------------------- issue 30: a report a person reads
+
+
+def _columns(line: str) -> int:
+    """Terminal columns of a line: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def _assert_fits(text: str, width: int = WIDTH) -> None:
+    """Every line within ``width`` columns but the closing signature, which is never broken."""
+    lines = text.splitlines()
+    assert lines[-1].startswith("signature: ")
+    wide = [line for line in lines[:-1] if _columns(line) > width]
+    assert not wide, wide[:3]
+
+
+#: Labels a terminal report must survive: 200 characters with and without spaces, wide CJK, combining marks, emoji.
+ADVERSARIAL = (
+    "x" * 200,
+    "a long label " * 15 + "end",
+    "日本語のラベル" * 20,
+    "e\u0301" * 120 + "!",
+    "🙂" * 60,
+    "short",
+)
+
+
+def _adversarial(n_labels: int = 0) -> tuple[list[str], list[str]]:
+    labels = list(ADVERSARIAL) + [f"label number {i} of many" for i in range(n_labels)]
+    gold = [labels[i % len(labels)] for i in range(3 * len(labels))]
+    pred = [labels[(i + 1) % len(labels)] if i % 4 == 0 else g for i, g in enumerate(gold)]
+    return gold, pred
+
+
+@pytest.mark.parametrize("n_labels", [0, 60])
+@pytest.mark.parametrize("options", [{}, {"measures": "all"}, {"measures": "all", "verbose": True}])
+def test_every_text_report_fits_100_columns_whatever_the_labels(n_labels: int, options: dict) -> None:
+    gold, pred = _adversarial(n_labels)
+    score = clfeval.score(gold, pred)
+    for result in (score, clfeval.with_intervals(score, "delta")):
+        text = result.render("text", **options)
+        _assert_fits(text)
+        assert "…" in text and "x" * 200 not in text  # shortened in text …
+    assert "x" * 200 in score.render("json") and "x" * 200 in score.render("csv")  # … whole in JSON and CSV
+    folds = [i % 3 for i in range(len(gold))]
+    _assert_fits(clfeval.cv(gold, pred, folds).render("text", **options))
+    systems = {ADVERSARIAL[1]: pred, ADVERSARIAL[2]: gold[::-1], "🙂 " * 40: gold}
+    comparison = clfeval.compare(gold, systems, test=clfeval.Test(seed=1, rounds=50))
+    _assert_fits(comparison.render("text", verbose=options.get("verbose", False)))
+
+
+def test_a_narrower_width_is_kept_too() -> None:
+    gold, pred = _adversarial(12)
+    for width in (40, 60, 80):
+        _assert_fits(clfeval.score(gold, pred, ci="delta").render("text", width=width, measures="all"), width)
+    with pytest.raises(OptionError, match="width must be a whole number of at least 40"):
+        clfeval.score(gold, pred).render("text", width=20)
+
+
+def test_the_width_is_the_terminal_s_up_to_100_and_100_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert terminal_width() == WIDTH == 100  # pytest captures standard output: not a terminal
+    monkeypatch.setattr("sys.stdout", Terminal())
+    for columns, width in (("70", 70), ("300", 100), ("20", 40)):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert terminal_width() == width
+
+
+def test_labels_shorten_in_the_middle_and_text_wraps_by_terminal_columns() -> None:
+    assert shorten("intent_book_a_table_for_two", 12) == "intent…r_two"
+    assert shorten("short", 12) == "short"
+    assert _columns(shorten("日本語のラベル" * 5, 11)) <= 11
+    assert wrap("one two three four", 10, "- ", "  ") == ["- one two", "  three", "  four"]
+    assert all(_columns(line) <= 20 for line in wrap("日本語" * 20 + " tail", 20, "  - ", "    "))
+    assert wrap("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]  # a word longer than a line is broken
+
+
+def _table_titles(text: str) -> dict[str, list[str]]:
+    """Each table's column titles (the overall table's: its measures' names), by table title, across parts."""
+    out: dict[str, list[str]] = {}
+    blocks = text.split("\n\n")
+    for block in blocks:
+        lines = block.splitlines()
+        if len(lines) < 3 or not lines[0].endswith(":") or not set(lines[2]) <= {"-", " "}:
+            continue
+        title = lines[0][:-1].removesuffix(" (continued)")
+        if title == "overall":
+            out[title] = [line.split(" (", 1)[0] for line in lines[3:]]
+        else:
+            out.setdefault(title, []).extend(re.split(r"\s{2,}", lines[1].strip())[1:])
+    return out
+
+
+#: The measures every score's text report showed before issue 30 (tests/data/golden/single.txt and multi.txt at
+#: 24ea865): per label the counts and every measure, every averaged measure, every overall measure of the family.
+BEFORE = {
+    "single-label": {
+        "per label": ["support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", "F1", "specificity",
+                      "NPV", "FPR", "FNR", "Jaccard"],
+        "averages over the label set": ["precision", "recall", "F1", "specificity", "Jaccard"],
+        "overall": ["accuracy", "Hamming loss", "micro FPR", "balanced accuracy", "balanced accuracy, adjusted",
+                    "MCC", "Cohen's κ", "κ, linear weights", "κ, quadratic weights"],
+    },
+    "multi-label": {
+        "per label": ["support", "predicted", "tp", "fp", "fn", "tn", "precision", "recall", "F1", "specificity",
+                      "NPV", "FPR", "FNR", "Jaccard"],
+        "averages over the label set": ["precision", "recall", "F1", "specificity", "Jaccard"],
+        "overall": ["subset accuracy", "Hamming loss", "micro FPR"],
+    },
+}  # fmt: skip
+
+
+def test_measures_all_shows_every_measure_shown_before() -> None:
+    for result in (_example(), _multilabel()):
+        shown = _table_titles(result.render("text", measures="all"))
+        expected = BEFORE[result.task]
+        assert {k: shown[k] for k in expected} == expected
+        # and the registry agrees: every measure of the family has its column or row
+        titles = {*shown["per label"], *shown["overall"]}
+        for m in (*label_measures(), *overall_measures(result.family)):
+            assert (m.title_for(result.family) if m.name != "f" else "F1") in titles, m.name
+
+
+def test_the_default_measures_are_what_classification_report_and_conlleval_show() -> None:
+    single = _table_titles(_example().render("text"))
+    assert single["per label"] == ["support", "precision", "recall", "F1"]
+    assert single["averages over the label set"] == ["precision", "recall", "F1"]
+    # the example declares its labels (an order): weighted κ joins the four
+    assert single["overall"] == ["accuracy", "balanced accuracy", "MCC", "Cohen's κ", "κ, linear weights",
+                                 "κ, quadratic weights"]  # fmt: skip
+    union = _table_titles(clfeval.score([1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2]).render("text"))
+    assert union["overall"] == ["accuracy", "balanced accuracy", "MCC", "Cohen's κ"]
+    multi = _table_titles(_multilabel().render("text"))
+    assert multi["per label"] == ["support", "precision", "recall", "F1"]
+    assert multi["overall"] == ["subset accuracy", "Hamming loss"]
+    assert "samples (mean over instances)" in _multilabel().render("text")  # every average, samples too
+    with_ci = _table_titles(clfeval.with_intervals(_example(), "delta").render("text"))
+    assert with_ci["per label, with 95% CIs"] == ["support", "precision", "95% CI", "recall", "95% CI", "F1",
+                                                  "95% CI"]  # fmt: skip
+
+
+def test_a_list_of_measures_shows_those_and_the_same_in_every_human_format() -> None:
+    r = clfeval.score([1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2], ci="delta")
+    shown = _table_titles(r.render("text", measures="npv,fpr,jaccard"))
+    assert shown["per label, with 95% CIs"] == ["support", "NPV", "95% CI", "FPR", "95% CI", "Jaccard", "95% CI"]
+    assert shown["averages over the label set"] == ["Jaccard", "95% CI"] and "overall" not in shown
+    assert _table_titles(r.render("text", measures=["default", "mcc", "npv"]))["per label, with 95% CIs"][-2:] == [
+        "NPV",
+        "95% CI",
+    ]
+    for fmt in ("markdown", "latex", "html"):
+        out = r.render(fmt, measures="npv,fpr,jaccard")
+        assert "NPV" in out and "Jaccard" in out and "specificity" not in out, fmt
+        default = r.render(fmt)
+        assert "NPV" not in default and "Jaccard" not in default and "Hamming" not in default, fmt
+        assert "NPV" in r.render(fmt, measures="all") and "Hamming" in r.render(fmt, measures="all"), fmt
+    # JSON and CSV keep everything, whatever the selection
+    assert r.render("json", measures="mcc") == r.render("json") == r.to_json() + "\n"
+    assert r.render("csv", measures="mcc") == r.render("csv")
+
+
+def test_an_unknown_measure_is_a_one_line_error_that_lists_the_valid_ones() -> None:
+    r = _example()
+    with pytest.raises(OptionError) as info:
+        r.render("text", measures="npv,presicion")
+    message = str(info.value)
+    assert "\n" not in message and "'presicion'" in message
+    assert all(name in message for name in ("all", "default", "counts", *MEASURES))
+    with pytest.raises(OptionError, match="not a measure of multi-label data"):
+        _multilabel().render("text", measures="mcc")
+    with pytest.raises(OptionError, match="names no measure"):
+        r.render("markdown", measures=" , ")
+    with pytest.raises(OptionError, match="unknown render option"):
+        r.render("text", measure="mcc")
+    assert "subset accuracy" in _multilabel().render("text", measures="subset_accuracy")
+    assert "F1" in r.render("text", measures="f1") and "F2" in clfeval.score(
+        ["a", "b"], ["a", "a"], scoring=clfeval.Scoring(beta=2)
+    ).render("text", measures="f2")
+
+
+_WEIGHTED = ("κ, linear weights", "κ, quadratic weights")
+
+
+def _human(result: clfeval.Scores, **options: object) -> dict[str, str]:
+    return {fmt: result.render(fmt, **options) for fmt in ("text", "markdown", "latex", "html")}
+
+
+def _has_weighted_kappa(fmt: str, out: str) -> bool:
+    titles = [t.replace("κ", r"\ensuremath{\kappa}") if fmt == "latex" else t for t in _WEIGHTED]
+    return any(t in out for t in titles)
+
+
+def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_format() -> None:
+    gold, pred = ["low", "mid", "high", "mid", "high", "low"], ["mid", "mid", "high", "low", "mid", "low"]
+    undeclared = clfeval.score(gold, pred)
+    for fmt, out in _human(undeclared).items():
+        assert not _has_weighted_kappa(fmt, out) and "kappa_linear" not in out, fmt
+        assert "Cohen" in out and "MCC" in out, fmt
+    assert "kappa_linear" in undeclared.to_json() and undeclared.overall["kappa_linear"] == pytest.approx(
+        undeclared.to_dict()["kappa_linear"]
+    )  # the JSON keeps it
+    declared = {
+        "labels": clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["low", "mid", "high"])),
+        "ordinal": clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True)),
+    }
+    for how, result in declared.items():
+        for fmt, out in _human(result).items():
+            assert _has_weighted_kappa(fmt, out), (how, fmt)
+            assert "reads the labels as ordered" in out, (how, fmt)
+    assert "'low' < 'mid' < 'high': the order the declared labels are in" in " ".join(
+        declared["labels"].render("text").split()
+    )
+    assert "--ordinal, the labels' sorted order" in " ".join(declared["ordinal"].render("text").split())
+    assert declared["ordinal"].options["ordinal"] is True and "ordinal" not in undeclared.options
+    for fmt, out in _human(undeclared, measures="default,kappa_linear").items():  # asked for by name
+        assert _has_weighted_kappa(fmt, out) and "no order was declared" in " ".join(out.split()), fmt
+    with pytest.raises(OptionError, match="ordinal is True or False"):
+        clfeval.Scoring(ordinal="yes")
+
+
+def test_cli_ordinal_and_labels_declare_an_order(tmp_path: Path) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text("w1 1 1\nw2 2 3\nw3 3 3\nw4 10 2\nw5 2 2\n")
+    plain = run_cli("score", str(path)).stdout.decode()
+    ordinal = run_cli("score", str(path), "--ordinal").stdout.decode()
+    assert "κ, linear weights" not in plain and "κ, linear weights" in ordinal
+    assert "'1' < '2' < '3' < '10'" in ordinal  # numbers in numerical order
+    labels = tmp_path / "labels.txt"
+    labels.write_text("10\n3\n2\n1\n")
+    given = run_cli("score", str(path), "--labels", str(labels)).stdout.decode()
+    assert "'10' < '3' < '2' < '1'" in given and "κ, quadratic weights" in given
+    data = json.loads(run_cli("score", str(path), "--ordinal", "--format", "json").stdout)
+    assert (
+        data["options"]["ordinal"] is True
+        and "ordinal" not in json.loads(run_cli("score", str(path), "--format", "json").stdout)["options"]
+    )
+
+
+def test_verbose_notes_define_every_average_and_measure_the_default_says_what_moved_a_number() -> None:
+    r = clfeval.score(
+        clfeval.read("examples/pos-tagger.txt"), scoring=clfeval.Scoring(train="examples/pos-train.txt", beta=2)
+    )
+    short = r.render("text").split("\nnotes:\n")[1].splitlines()
+    joined = " ".join(" ".join(short).split())
+    assert "label set L (train): the labels of the training data" in joined
+    assert "lfb: weighted by the training data's label frequencies (examples/pos-train.txt)" in joined
+    assert "β = 2: F2 weighs recall 2 times as much as precision" in joined
+    assert "0/0" not in joined  # the warnings name the labels 0/0 touched and what was done
+    for formula in ("micro: the measure on", "macro: unweighted mean", "mcc: Matthews", "kappa: (p_o", "inputs:"):
+        assert formula not in joined, formula
+    verbose = " ".join(r.render("text", verbose=True).split())
+    for name in ("micro", "macro", "macro_fa", "weighted", "lfb", "balanced_accuracy", "mcc", "kappa"):
+        assert f" {name}: " in verbose, name
+    assert "single-label data: micro precision = micro recall" in verbose and "inputs: file=" in verbose
+    assert "MCC, κ and balanced accuracy run over every label of the confusion matrix" in verbose
+    assert "kappa_linear:" not in verbose  # weighted κ is not shown, so neither is its definition
+    assert "kappa_linear:" in " ".join(r.render("text", verbose=True, measures="all").split())
+    for fmt in ("markdown", "latex", "html"):
+        assert "mcc: Matthews" in r.render(fmt, verbose=True) and "mcc: Matthews" not in r.render(fmt), fmt
+
+
+def test_interval_notes_are_one_line_by_default_and_in_full_with_verbose() -> None:
+    r = clfeval.with_intervals(_example(), clfeval.CI("bootstrap", resamples=200, seed=3))
+    short = " ".join(r.render("text").split("\nnotes:\n")[1].split())
+    assert "intervals: 95% bootstrap, 200 resamples, seed 3" in short
+    assert "only 200 resamples" in short  # a caution stays
+    assert "percentile" not in short and "'4' FNR" not in short  # the method's definition; a score not shown
+    verbose = " ".join(r.render("text", verbose=True).split())
+    assert "percentile" in verbose and "'4' FNR" in verbose
+
+
+def test_the_golden_notes_show_what_moved_a_number() -> None:
+    text = (GOLDEN / "single.txt").read_text(encoding="utf-8")
+    notes = text.split("\nnotes:\n")[1].splitlines()
+    assert notes[-1].startswith("signature: ") and all(len(n) <= 100 for n in notes[:-1])
+    assert sum(n.startswith("  - ") for n in notes) == 3  # label set, declared labels never seen, κ's order
+
+
+def test_the_zero_division_note_says_what_the_warnings_do_not() -> None:
+    clean = clfeval.score(["a", "b", "b"], ["a", "b", "a"], scoring=clfeval.Scoring(zero_division=1))
+    assert "0/0: set to 1 and included in averages; no score shown is 0/0" in clean.render("text")
+    assert "0/0" not in clfeval.score(["a", "b", "b"], ["a", "b", "a"]).render("text").split("\nnotes:\n")[1]
+    everywhere = clfeval.score(["a", "b", "b"], ["a", "a", "a"])  # 'a' predicted for every instance: NPV is 0/0
+    notes = " ".join(everywhere.render("text", measures="npv").split("\nnotes:\n")[1].split())
+    assert "it touched NPV of 'a'" in notes

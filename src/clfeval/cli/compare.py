@@ -127,7 +127,8 @@ def add_compare(sub: Any) -> None:
         default=100_000,
         help="enumerate every swap pattern exactly when there are at most this many (default 100000; 0: never)",
     )
-    options.add_output_options(p, figures=True)
+    out = options.add_output_options(p, figures=True)
+    options.add_report_options(out, measures=False)
     p.set_defaults(run=run_compare)
 
 

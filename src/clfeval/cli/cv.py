@@ -60,6 +60,7 @@ def add_cv(sub: Any) -> None:
     )
     out = options.add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the pooled confusion matrix out of the report")
+    options.add_report_options(out)
     p.set_defaults(run=run_cv)
 
 
@@ -67,6 +68,7 @@ def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
     scoring, interval = options.scoring(args), options.ci(args)
+    options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
         if args.counts:

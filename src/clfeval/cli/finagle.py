@@ -70,7 +70,8 @@ def add_finagle(sub: Any) -> None:
     doubt.add_argument("--bins", type=int, metavar="K", help="calibration bins (default: about 100 instances each)")
     options.add_engine_options(p, counts=False)
     options.add_label_set_options(p)
-    options.add_output_options(p)
+    out = options.add_output_options(p)
+    options.add_report_options(out, measures=False)
     p.set_defaults(run=run_finagle)
 
 
@@ -101,4 +102,5 @@ def run_finagle(args: argparse.Namespace) -> str:
         bins=args.bins,
         scoring=scoring,
     )
-    return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv)
+    width = {"width": 100} if args.output else {}  # a file does not follow the terminal
+    return result.render(args.format, digits=args.digits, raw_csv=args.raw_csv, verbose=args.verbose, **width)

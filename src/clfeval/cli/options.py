@@ -35,8 +35,10 @@ __all__ = [
     "add_label_set_options",
     "add_multilabel_options",
     "add_output_options",
+    "add_report_options",
     "add_table_options",
     "choices",
+    "check_view",
     "ci",
     "close",
     "reading",
@@ -198,6 +200,12 @@ def add_label_set_options(p: Any) -> None:
         help=f"the label-set policy ({choices(LABEL_SOURCES)}; 'file' is 'given' from --labels); "
         "default: file with --labels, train with --train, else union",
     )
+    ls.add_argument(
+        "--ordinal",
+        action="store_true",
+        help="the labels are ordered, in their sorted order (numbers numerically): reports show weighted κ, which "
+        "reads an order (a --labels FILE declares its own order too)",
+    )
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
     ls.add_argument(
         "--zero-division",
@@ -257,6 +265,33 @@ def add_output_options(p: Any, figures: bool = False) -> Any:
     return out
 
 
+def add_report_options(out: Any, measures: bool = True) -> None:
+    """What a report a person reads shows, into the command's output group: ``--verbose`` and, with ``measures``,
+    ``--measures`` (text, Markdown, LaTeX and HTML; JSON and CSV keep everything)."""
+    if measures:
+        out.add_argument(
+            "--measures",
+            metavar="LIST",
+            help="the measures the report shows: 'all', or a comma list of measure names (npv,fpr,jaccard, mcc, "
+            "kappa_linear …) and of the groups default, counts, all (default: support, precision, recall and F per "
+            "label and averaged; accuracy, balanced accuracy, MCC and κ; weighted κ where the labels' order is "
+            "declared); JSON and CSV keep every measure",
+        )
+    out.add_argument(
+        "--verbose",
+        action="store_true",
+        help="the full notes: the definition of every average and measure, the inputs, the interval method in full "
+        "(default: one line per choice that moved a number)",
+    )
+
+
+def check_view(args: argparse.Namespace) -> None:
+    """Refuse an unknown name in --measures before anything is read (a one-line error listing the valid names)."""
+    from clfeval.report.view import View
+
+    View.of(getattr(args, "measures", None), getattr(args, "verbose", False))
+
+
 def scoring(args: argparse.Namespace) -> Scoring:
     """The label-set and measure options every command shares, and the training file, as one group."""
     labels = read_label_list(args.labels) if args.labels else None
@@ -269,6 +304,7 @@ def scoring(args: argparse.Namespace) -> Scoring:
         beta=args.beta,
         zero_division=args.zero_division,
         undefined=args.undefined,
+        ordinal=getattr(args, "ordinal", False),
     )
 
 
@@ -344,4 +380,8 @@ def render(result: Any, args: argparse.Namespace, **options: Any) -> str:
             f"clfeval: wrote {len(written)} files ({len(written) // 2} figures as PNG and SVG) to {args.plot}",
             file=sys.stderr,
         )
-    return result.render(args.format, digits=args.digits, command=args.command_line, raw_csv=args.raw_csv, **options)
+    view = {"measures": getattr(args, "measures", None), "verbose": getattr(args, "verbose", False)}
+    width = {"width": 100} if args.output else {}  # a file does not follow the terminal
+    return result.render(
+        args.format, digits=args.digits, command=args.command_line, raw_csv=args.raw_csv, **view, **width, **options
+    )

@@ -62,12 +62,14 @@ def add_score(sub: Any) -> None:
     options.add_interval_options(p, "confidence intervals")
     out = options.add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
+    options.add_report_options(out)
     p.set_defaults(run=run_score)
 
 
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
     scoring, interval = options.scoring(args), options.ci(args)
+    options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
     try:
         counted = _score_input(args, reading)

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RENDERERS", "RENDER_OPTIONS", "check_render_options", "render"]
 
+#: The narrowest a text report may be asked to be (``width``).
+_MIN_WIDTH = 40
+
 
 def _renderer(name: str) -> Callable[..., str]:
     """The renderer ``render_<name>`` of ``clfeval.render.<name>``, imported when it is first called (a command
@@ -28,7 +31,10 @@ def _renderer(name: str) -> Callable[..., str]:
 
 #: Output formats, by name: (renderer, one-line description).
 RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
-    "text": (_renderer("text"), "a terminal report: tables, the confusion matrix, and notes defining every average"),
+    "text": (
+        _renderer("text"),
+        "a terminal report within 100 columns: tables, the confusion matrix, and notes on what moved a number",
+    ),
     "json": (_renderer("json"), "the versioned JSON contract (clfeval.score/2, clfeval.compare/2, clfeval.cv/2)"),
     "markdown": (_renderer("markdown"), "the report's tables as Markdown"),
     "csv": (_renderer("csv"), "tidy rows: section,label,measure,value"),
@@ -51,6 +57,14 @@ RENDER_OPTIONS: Mapping[str, str] = {
     "command": "the command line that made the result, for the HTML report's provenance",
     "raw_csv": "CSV cells exactly as written, for programs; by default a text cell a spreadsheet would run as a "
     "formula (=, +, -, @ …) gets a leading apostrophe",
+    "measures": "the measures text, Markdown, LaTeX and HTML show: 'all', or names ('npv,fpr,jaccard', or a list) of "
+    "measures and of the groups default, counts, all (default: support, precision, recall and F per label and "
+    "averaged; accuracy, balanced accuracy, MCC and κ; weighted κ where an order of the labels is declared); JSON "
+    "and CSV keep every measure",
+    "verbose": "the full notes: each average's and measure's definition, the inputs, the interval method in full "
+    "(default: one line per choice that moved a number)",
+    "width": f"the widest line of a text report, at least {_MIN_WIDTH} (default: the terminal's width up to 100, and "
+    "100 when standard output is not a terminal)",
 }
 
 
@@ -64,6 +78,13 @@ def check_render_options(fmt: str | None = None, **options: Any) -> None:
     digits = options.get("digits", 4)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise OptionError(f"digits must be a whole number from 0 to 15, not {digits!r}")
+    width = options.get("width")
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < _MIN_WIDTH):
+        raise OptionError(f"width must be a whole number of at least {_MIN_WIDTH} columns, not {width!r}")
+    if "measures" in options or "verbose" in options:
+        from clfeval.report.view import View
+
+        View.of(options.get("measures"), options.get("verbose", False))  # an unknown measure stops here
 
 
 def render(result: Result, fmt: str = "text", **options: Any) -> str:

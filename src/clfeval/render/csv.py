@@ -56,6 +56,9 @@ def render_csv(
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
+    measures: Any = None,
+    verbose: bool = False,
+    width: int | None = None,
 ) -> str:
     """A result's report as CSV: its tidy rows where it has them (a score's ``section,label,measure,value``, a
     cross-validation's rows per scope, a comparison's row per test: :mod:`clfeval.report.rows`), else its tables.

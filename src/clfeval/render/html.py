@@ -17,6 +17,7 @@ from clfeval._version import __version__
 from clfeval.errors import OptionError
 from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
 from clfeval.render.svg import markup_text as _e
+from clfeval.report import report_of
 from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap
 from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Page, Paragraph, Sub
 from clfeval.report.paper import Estimate
@@ -262,6 +263,9 @@ def render_html(
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
+    measures: Any = None,
+    verbose: bool = False,
+    width: int | None = None,
 ) -> str:
     """The result as one self-contained HTML page (see the module docstring), laid out from its report's
     :class:`~clfeval.report.page.Page`.
@@ -270,13 +274,13 @@ def render_html(
     matrix of more than :data:`~clfeval.report.figures.MAX_HEAT_LABELS` labels, whose cells the CSV and JSON hold;
     ``command`` is shown under provenance.
     """
-    report = result.report(matrix=False)
+    report = report_of(result, matrix=False, measures=measures, verbose=verbose)
     page = report.page
     if page is None:
         raise OptionError(f"a {result.kind} result has no HTML page; use {', '.join(result.formats)}")
     wide = page.matrix_labels > MAX_HEAT_LABELS
     if matrix and not wide:  # a 1,000-label matrix table would be a million cells
-        report = result.report(matrix=True)
+        report = report_of(result, matrix=True, measures=measures, verbose=verbose)
     sections = [
         f'<section id="{_e(key)}"><h2>{_e(title)}</h2>{inner}</section>'
         for key, title, inner in page_parts(result, report, page, digits)

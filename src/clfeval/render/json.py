@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clfeval.result import Result
 
 __all__ = ["render_json"]
@@ -14,6 +16,9 @@ def render_json(
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
+    measures: Any = None,
+    verbose: bool = False,
+    width: int | None = None,
 ) -> str:
     """``result.to_dict()`` as indented JSON (labels are strings; NaN is ``null``); ``matrix=False`` writes
     confusion matrices as ``null``."""

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from clfeval._version import __version__
+from clfeval.report import report_of
 from clfeval.report.paper import CaptionedTable, Estimate, Subscript, sentence
 from clfeval.report.tables import Bounds, PValue, Report, format_number
 from clfeval.result import Result
@@ -258,6 +259,9 @@ def render_latex(
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
+    measures: Any = None,
+    verbose: bool = False,
+    width: int | None = None,
 ) -> str:
     r"""A result as booktabs LaTeX tables, ready to paste into a paper.
 
@@ -288,5 +292,5 @@ def render_latex(
     0/0 left as NaN. Every other result gives each table of its report (:func:`clfeval.report.report_of`)
     with its title as caption. All text goes through :func:`latex_escape`.
     """
-    report = result.report(matrix=matrix)
+    report = report_of(result, matrix=matrix, measures=measures, verbose=verbose)
     return "\n".join(_comments(report) + _tables(report, digits))

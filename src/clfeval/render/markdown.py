@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from clfeval.report import report_of
 from clfeval.report.tables import Table, format_number
 from clfeval.result import Result
 
@@ -56,9 +59,12 @@ def render_markdown(
     matrix: bool = True,
     command: str | None = None,
     raw_csv: bool = False,
+    measures: Any = None,
+    verbose: bool = False,
+    width: int | None = None,
 ) -> str:
     """The report of a result as Markdown: every table, label, title, warning and note escaped."""
-    report = result.report(matrix=matrix)
+    report = report_of(result, matrix=matrix, measures=measures, verbose=verbose)
     lines = [f"### {markdown_escape(report.title)}", ""]
     for table in report.tables:
         lines.extend(_table(table, digits))

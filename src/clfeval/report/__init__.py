@@ -6,6 +6,7 @@ Each kind of result names the function here that builds its report (:attr:`clfev
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from clfeval._lazy import lazy_names
@@ -46,6 +47,18 @@ _HOMES: dict[str, str] = {
 __getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 
-def report_of(result: Result, *, matrix: bool = True, **_: Any) -> Report:
-    """The report of any result (with the confusion matrix, where it has one, unless ``matrix=False``)."""
-    return result.report(matrix=matrix)
+def report_of(result: Result, *, matrix: bool = True, measures: Any = None, verbose: bool = False, **_: Any) -> Report:
+    """The report of any result (with the confusion matrix, where it has one, unless ``matrix=False``), showing the
+    measures ``measures`` names and, with ``verbose``, the full notes (:class:`~clfeval.report.view.View`; both
+    concern the reports of scores, comparisons, cross-validations and finagles); its last note is the signature."""
+    from clfeval.report.view import View
+
+    view = View.of(measures, verbose)  # checked for every result, so a wrong name is an error everywhere
+    if view == View():
+        return result.report(matrix=matrix)
+    from dataclasses import replace
+
+    module, _colon, name = result.report_builder.partition(":")
+    builder = getattr(importlib.import_module(module), name)
+    report: Report = builder(result, matrix=matrix, measures=view, verbose=view.verbose)
+    return replace(report, notes=(*report.notes, f"signature: {result.signature}"))

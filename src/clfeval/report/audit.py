@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clfeval.inverse.audit import CANDIDATES, Audit, Span
 from clfeval.report.tables import Report, Table
 from clfeval.scoring.ratios import f_title
@@ -23,7 +25,7 @@ def _count(bounds: tuple[int | None, int | None] | None) -> str:
     return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{'∞' if hi is None else hi}"
 
 
-def audit_report(result: Audit, *, matrix: bool = True) -> Report:
+def audit_report(result: Audit, *, matrix: bool = True, **view: Any) -> Report:
     """The verdicts, what each formula gives, and the per-label checks and count bounds of an audit."""
     f_name = f_title(result.beta)
 

@@ -10,7 +10,8 @@ from clfeval.infer.comparison import Comparison, PairTest
 from clfeval.infer.pairtests import TESTS
 from clfeval.report.page import comparison_page
 from clfeval.report.rows import comparison_rows
-from clfeval.report.tables import Bounds, PValue, Report, Table
+from clfeval.report.tables import Bounds, Label, PValue, Report, Table
+from clfeval.report.view import View
 from clfeval.scoring.averages import AVERAGES
 from clfeval.scoring.labelset import LABEL_SOURCES
 from clfeval.scoring.metrics import higher_is_better
@@ -35,7 +36,7 @@ def _pairs_table(cmp: Comparison) -> Table:
     columns += ["p", "p (Holm)", "holds"]
     rows = []
     for p in cmp.pairs:
-        row: list[Any] = [p.metric, p.a, p.b, p.score_a, p.score_b, p.difference]
+        row: list[Any] = [p.metric, Label(p.a), Label(p.b), p.score_a, p.score_b, p.difference]
         if ci:
             row.append(Bounds(None, None) if p.ci is None else Bounds(p.ci[0], p.ci[1]))
         if mcnemar:
@@ -52,6 +53,7 @@ def _pairs_table(cmp: Comparison) -> Table:
         tuple(columns),
         tuple(rows),
         "pairs",
+        3,
     )
 
 
@@ -63,7 +65,7 @@ def _sign_table(cmp: Comparison) -> Table | None:
         if p.sign is None or (p.a, p.b) in seen:
             continue
         seen.add((p.a, p.b))
-        rows.append((p.a, p.b, p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
+        rows.append((Label(p.a), Label(p.b), p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
     if not rows or TESTS[cmp.test].counts_units:
         return None
     if cmp.unit == "instances":
@@ -75,6 +77,7 @@ def _sign_table(cmp: Comparison) -> Table | None:
         ("A", "B", "A better", "B better", "ties", "p"),
         tuple(rows),
         "sign",
+        2,
     )
 
 
@@ -87,7 +90,7 @@ def _ranking_table(cmp: Comparison) -> Table:
                 (
                     metric,
                     rank,
-                    r["system"],
+                    Label(r["system"]),
                     r["score"],
                     ", ".join(r["better_than"]) or "—",
                     ", ".join(r["worse_than"]) or "—",
@@ -139,34 +142,102 @@ def _alternative_note(cmp: Comparison) -> str:
     return note
 
 
-def comparison_report(cmp: Comparison, *, matrix: bool = True) -> Report:
+def title_of(cmp: Comparison) -> str:
+    """The title of a comparison's report."""
+    first = cmp.first
+    return (
+        f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
+        f"{len(first.labels)} labels"
+    )
+
+
+def _short_notes(cmp: Comparison) -> list[str]:
+    """What moved a number, one line per choice: the label set, the test and its adjustment, the baseline, the
+    intervals, β and 0/0 where they are not the defaults, and the test's own notes (exact enumeration …)."""
+    first = cmp.first
+    source = first.label_source
+    meaning = (
+        "every label that occurs in the gold data or in any system's predictions"
+        if source == "union"
+        else LABEL_SOURCES[source].split(" (")[0]
+    )
+    notes = [f"label set L ({source}): {meaning}"]
+    test = TESTS[cmp.test]
+    line = f"test: {test.title}, {cmp.alternative}"
+    if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):
+        line += f", {cmp.rounds} rounds, seed {cmp.seed}"
+    tested = {m: sum(1 for p in cmp.pairs if p.metric == m and not math.isnan(p.p_value)) for m in cmp.metrics}
+    counts = sorted(set(tested.values()))
+    line += (
+        f"; Holm-adjusted over the {counts[0]} tested pairs of each metric"
+        if len(counts) == 1
+        else "; Holm-adjusted over each metric's tested pairs"
+    )
+    if cmp.unit != "instances":
+        line += f"; units: {cmp.n_units} {cmp.unit}" if cmp.n_units is not None else f"; units: {cmp.unit}"
+    notes.append(line)
+    lower = [m for m, k in zip(cmp.metrics, cmp.keys) if not higher_is_better(k)]
+    if lower and cmp.alternative != "two-sided":
+        notes.append(
+            f"for {', '.join(lower)} a lower score is the better one, so '{cmp.alternative}' concerns the loss"
+        )
+    if cmp.baseline is not None:
+        notes.append(f"comparisons: each system against the baseline {cmp.baseline!r} (d = system − baseline)")
+    if cmp.ci != "none":
+        notes.append(f"intervals of A − B: {100 * cmp.confidence:g}% paired bootstrap percentile intervals")
+    if first.beta != 1:
+        notes.append(f"β = {first.beta:g}")
+    zd, policy = first.options.get("zero_division"), first.undefined_policy
+    if zd != "0" or policy != "include":
+        verb = "included in" if policy == "include" else "left out of"
+        notes.append(f"0/0: set to {zd} and {verb} averages (--zero-division, --undefined)")
+    return notes + list(cmp.notes)
+
+
+def comparison_report(cmp: Comparison, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:
     """The tables and notes of a comparison report.
 
     Tables: each system's value of each metric; each pair's difference, interval (when asked),
     p-value and Holm-adjusted p-value; the ranking per metric with the differences that hold.
-    Notes define the test, the alternative, the adjustment, every average used and the label set.
+    Notes say the label set, the test, the adjustment and what else moved a number, one line each; with
+    ``verbose``, they define the test, the alternative and every average used in full.
     """
-    first = cmp.first
+    view = View.of(measures, verbose)
     scores = Table(
         "scores",
         ("system", *cmp.metrics),
-        tuple((s, *(cmp.score(s, m) for m in cmp.metrics)) for s in cmp.systems),
+        tuple((Label(s), *(cmp.score(s, m) for m in cmp.metrics)) for s in cmp.systems),
         "scores",
     )
     sign = _sign_table(cmp)
     tables = [scores, _pairs_table(cmp), *([sign] if sign is not None else []), _ranking_table(cmp)]
-    comparisons = (
-        f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None else "every pair of systems"
-    )
-    seen = (
-        ", taken from the gold labels and every system's predictions" if first.label_source in ("union", "gold") else ""
-    )
     tested = {m: sum(1 for p in cmp.pairs if p.metric == m and not math.isnan(p.p_value)) for m in cmp.metrics}
     counts = sorted(set(tested.values()))
     family = (
         f"the {counts[0]} tested comparison(s) of each metric"
         if len(counts) == 1
         else "the tested comparisons of each metric (" + ", ".join(f"{m}: {n}" for m, n in tested.items()) + ")"
+    )
+    notes = _short_notes(cmp) if not view.verbose else _full_notes(cmp, family)
+    return Report(
+        title_of(cmp),
+        tuple(tables),
+        tuple(cmp.warnings),
+        tuple(notes),
+        partial(comparison_rows, cmp),
+        build_page=partial(comparison_page, cmp),
+    )
+
+
+def _full_notes(cmp: Comparison, family: str) -> list[str]:
+    """The full notes (``verbose``): N and the label set, the test, the alternative, the comparisons and the
+    adjustment, the intervals, each average's definition, β and 0/0, the test's notes and the inputs."""
+    first = cmp.first
+    comparisons = (
+        f"each system against the baseline {cmp.baseline!r}" if cmp.baseline is not None else "every pair of systems"
+    )
+    seen = (
+        ", taken from the gold labels and every system's predictions" if first.label_source in ("union", "gold") else ""
     )
     notes = [
         f"N = {first.n_instances} instances ({first.task})"
@@ -188,15 +259,4 @@ def comparison_report(cmp: Comparison, *, matrix: bool = True) -> Report:
     notes += list(cmp.notes)
     if cmp.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in cmp.inputs.items()))
-    title = (
-        f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
-        f"{len(first.labels)} labels"
-    )
-    return Report(
-        title,
-        tuple(tables),
-        tuple(cmp.warnings),
-        tuple(notes),
-        partial(comparison_rows, cmp),
-        build_page=partial(comparison_page, cmp),
-    )
+    return notes

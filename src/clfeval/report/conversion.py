@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clfeval.inverse.conversion import QUANTITIES, Conversion, LabelConversion
 from clfeval.report.tables import Report, Table
 from clfeval.scoring.ratios import f_title
@@ -16,7 +18,7 @@ def _given_note(c: Conversion) -> str:
     return "given: " + ", ".join(parts)
 
 
-def conversion_report(result: Conversion, *, matrix: bool = True) -> Report:
+def conversion_report(result: Conversion, *, matrix: bool = True, **view: Any) -> Report:
     """The tables and notes of a conversion: each consistent table with what it implies, the ranges, the verdict."""
     f_name = f_title(result.beta)
     columns = tuple(f_name if q == "f" else q for q in _SHOWN)
@@ -57,7 +59,7 @@ def _span(c: Conversion, key: str) -> str:
     return "?" if lo is None else str(lo) if lo == hi else f"{lo}–{hi}"
 
 
-def label_conversion_report(result: LabelConversion, *, matrix: bool = True) -> Report:
+def label_conversion_report(result: LabelConversion, *, matrix: bool = True, **view: Any) -> Report:
     f_name = f_title(result.beta)
     rows: list[tuple[str, int | str, int | str, int | str, int, str]] = []
     for label, c in result.labels.items():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clfeval.report.tables import Report, Table, scores_notes
+from clfeval.report.view import View
 from clfeval.scoring.finagle import SCENARIOS, Finagle
 from clfeval.scoring.ratios import f_title
 
@@ -45,8 +48,10 @@ def _calibration(result: Finagle) -> Table:
     )
 
 
-def finagle_report(result: Finagle, *, matrix: bool = True) -> Report:
-    """The three scorings, what moved, the calibration, and the rule that chose the doubtful predictions."""
+def finagle_report(result: Finagle, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:
+    """The three scorings, what moved, the calibration, and the rule that chose the doubtful predictions; with
+    ``verbose``, the notes on the calibration and the scorings' definitions too."""
+    view = View.of(measures, verbose)
     normal = result.scenarios["normal"]
     f_name = f_title(normal.beta)
     rows = []
@@ -93,13 +98,13 @@ def finagle_report(result: Finagle, *, matrix: bool = True) -> Report:
             "where the doubtful predictions went, not from more correct ones"
         )
     notes = [f"{k.upper()}: {v}" for k, v in SCENARIOS.items()]
-    notes += [
-        f"target label {result.target!r}: {source}",
-        rule,
-        "calibration: accuracy per confidence bin (about 100 instances each unless --bins), made monotone by "
-        "pooling adjacent violators, estimated on these same instances",
-        "every scenario is scored over NORMAL's label set, so the averages stay comparable",
-    ]
-    notes += scores_notes(normal)
+    notes += [f"target label {result.target!r}: {source}", rule]
+    if view.verbose:
+        notes += [
+            "calibration: accuracy per confidence bin (about 100 instances each unless --bins), made monotone by "
+            "pooling adjacent violators, estimated on these same instances",
+            "every scenario is scored over NORMAL's label set, so the averages stay comparable",
+        ]
+    notes += scores_notes(normal, view)
     title = f"clfeval finagle — doubtful predictions changed to {result.target!r} ({result.changed_where})"
     return Report(title, (scores_table, moved, _calibration(result)), tuple(warnings), tuple(notes))

@@ -18,7 +18,8 @@ from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.infer.pairtests import TESTS
 from clfeval.report.paper import Estimate, estimate_of
 from clfeval.report.tables import Bounds, PValue, average_title, measure_title, overall_rows
-from clfeval.scoring.averages import AVERAGED, AVERAGES
+from clfeval.report.view import View
+from clfeval.scoring.averages import AVERAGES
 from clfeval.scoring.labelset import LABEL_SOURCES
 from clfeval.scoring.scores import SCHEMA, Scores
 
@@ -188,22 +189,25 @@ def _zero_division_sentence(scores: Scores) -> str:
     return f"A 0/0 ratio is set to {zd} and {verb} the averages; labels affected: {shown or 'none'}."
 
 
-def _score_blocks(scores: Scores) -> tuple[Block, ...]:
-    """Every average by its explicit name with its interval and definition, then the overall measures."""
+def _score_blocks(scores: Scores, view: View | None = None) -> tuple[Block, ...]:
+    """Every average by its explicit name with its interval and definition, then the overall measures (those of
+    ``view``: by default the default measures)."""
+    view = view or View()
     iv = scores.intervals
     labels = ", ".join(scores.labels[:60]) + (
         f" … and {len(scores.labels) - 60} more" if len(scores.labels) > 60 else ""
     )
+    averaged = view.averaged(scores)
     averages = DefinedTable(
         "summary",
         "summary",
         "average",
-        tuple(measure_title(m, scores.beta) for m in AVERAGED),
+        tuple(measure_title(m, scores.beta) for m in averaged),
         tuple(
             DefinedRow(
                 average_title(name, scores),
                 _average_definition(name, scores),
-                tuple(estimate_of(scores, ("averages", name, m), values[m]) for m in AVERAGED),
+                tuple(estimate_of(scores, ("averages", name, m), values[m]) for m in averaged),
             )
             for name, values in scores.averages.items()
         ),
@@ -214,7 +218,8 @@ def _score_blocks(scores: Scores) -> tuple[Block, ...]:
         "measure",
         ("value",),
         tuple(
-            DefinedRow(r.name, r.definition, (estimate_of(scores, (r.key,), r.value),)) for r in overall_rows(scores)
+            DefinedRow(r.name, r.definition, (estimate_of(scores, (r.key,), r.value),))
+            for r in overall_rows(scores, view)
         ),
     )
     if iv is not None:
@@ -236,8 +241,8 @@ def _score_blocks(scores: Scores) -> tuple[Block, ...]:
         )
     return (
         Paragraph((_label_set_sentence(scores) + " ", Aside(f"L = {{{labels}}}"))),
-        averages,
-        overall,
+        *([averages] if averaged else []),
+        *([overall] if overall.rows else []),
         ci,
         Paragraph((f"{_zero_division_sentence(scores)} β = {scores.beta:g}.",)),
     )
@@ -281,10 +286,10 @@ def _matrix_size(scores: Scores) -> int:
     return 0 if scores.confusion is None else len(scores.confusion.labels)
 
 
-def score_page(scores: Scores) -> Page:
-    """A score's page: the summary of every average and overall measure, and the provenance."""
+def score_page(scores: Scores, view: View | None = None) -> Page:
+    """A score's page: the summary of every average and overall measure ``view`` shows, and the provenance."""
     provenance = _head(SCHEMA, scores.inputs, scores) + _scores_provenance(scores)
-    return Page(_score_blocks(scores), (), 0, tuple(provenance), _matrix_size(scores))
+    return Page(_score_blocks(scores, view), (), 0, tuple(provenance), _matrix_size(scores))
 
 
 def comparison_page(cmp: Comparison) -> Page:
@@ -339,7 +344,7 @@ def comparison_page(cmp: Comparison) -> Page:
     return Page(tuple(summary), (), 1, tuple(provenance), _matrix_size(first))
 
 
-def cv_page(cv: CrossValidation) -> Page:
+def cv_page(cv: CrossValidation, view: View | None = None) -> Page:
     """A cross-validation's page: pooled against mean of folds, the fold figure, then the pooled summary."""
     summary = (
         Paragraph(
@@ -355,7 +360,7 @@ def cv_page(cv: CrossValidation) -> Page:
         ),
         TableRef("cv"),
     )
-    pooled = Section("pooled", "Pooled scores", _score_blocks(cv.pooled))
+    pooled = Section("pooled", "Pooled scores", _score_blocks(cv.pooled, view))
     provenance = _head(CV_SCHEMA, cv.inputs, cv.pooled) + [("folds", ", ".join(cv.fold_names))]
     provenance += _scores_provenance(cv.pooled)
     return Page(summary, (pooled,), 1, tuple(provenance), _matrix_size(cv.pooled))

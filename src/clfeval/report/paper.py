@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 
 from clfeval.infer.methods import INTERVAL_METHODS
 from clfeval.report.tables import Bounds, Table, average_title
-from clfeval.scoring.averages import AVERAGED
+from clfeval.report.view import View
 from clfeval.scoring.labelset import LABEL_SOURCES
-from clfeval.scoring.measures import MEASURES, label_measures
+from clfeval.scoring.measures import MEASURES
 from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["CaptionedTable", "Estimate", "Subscript", "estimate_of", "kind_of", "score_paper_tables", "sentence"]
@@ -100,9 +100,10 @@ def _groups(measures: Sequence[str]) -> list[list[str]]:
     return [g for g in ([m for m in measures if m in _FIRST], [m for m in measures if m not in _FIRST]) if g]
 
 
-def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[CaptionedTable, ...]:
+def score_paper_tables(scores: Scores, tables: Sequence[Table], view: View | None = None) -> tuple[CaptionedTable, ...]:
     """The per-label, averages, overall and confusion-matrix tables of a score result, for a paper (the overall
-    and matrix tables from the report's ``tables``)."""
+    and matrix tables from the report's ``tables``), with the measures ``view`` shows (default: every one)."""
+    view = view or View(("all",))
     iv = scores.intervals
 
     def head(measures: Sequence[str]) -> list[str]:
@@ -110,7 +111,7 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[Caption
 
     out: list[CaptionedTable] = []
     context = _context(scores)
-    for i, measures in enumerate(_groups([m.name for m in label_measures()])):
+    for i, measures in enumerate(_groups(view.label_measures(scores))):
         per_label = tuple(
             (lab, r.support, *(estimate_of(scores, ("per_label", lab, m), r[m]) for m in measures))
             for lab, r in scores.per_label.items()
@@ -121,7 +122,7 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table]) -> tuple[Caption
             else "Further per-label scores"
         )
         out.append(CaptionedTable(title, context, ("label", "support", *head(measures)), per_label))
-    for i, measures in enumerate(_groups(AVERAGED)):
+    for i, measures in enumerate(_groups(view.averaged(scores))):
         averages = tuple(
             (average_title(name, scores), *(estimate_of(scores, ("averages", name, m), v[m]) for m in measures))
             for name, v in scores.averages.items()

@@ -1,9 +1,9 @@
-"""Build a :class:`Report` (tables and notes that define every average used) from :class:`Scores`."""
+"""Build a :class:`Report` (tables, and notes that say what moved a number) from :class:`Scores`."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any, NamedTuple
@@ -11,16 +11,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from clfeval.count.labelsets import SplitMatrix
+from clfeval.errors import OptionError
 from clfeval.kinds import KINDS
 from clfeval.report.matrix import shown_matrix, top_confusions
 from clfeval.report.rows import score_rows
-from clfeval.scoring.averages import AVERAGED, AVERAGES
-from clfeval.scoring.labelset import LABEL_SOURCES
-from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
+from clfeval.report.view import View
+from clfeval.scoring.averages import AVERAGES
+from clfeval.scoring.labelset import LABEL_SOURCES, sort_labels
+from clfeval.scoring.measures import MEASURES, overall_measures
 from clfeval.scoring.ratios import f_title
 from clfeval.scoring.scores import Key, Scores
 
-__all__ = ["Bounds", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
+__all__ = ["Bounds", "Label", "OverallRow", "PValue", "Report", "Table", "overall_rows", "score_report"]
 
 #: How many interval remarks and not-estimable reasons a report lists before pointing to the JSON.
 _MAX_LISTED = 12
@@ -42,14 +44,23 @@ class PValue(float):
     """A table cell holding a p-value: shown in scientific notation when below 0.001, so it never reads 0."""
 
 
+class Label(str):
+    """A table cell or column title that names a label or a system: shown in full in every format but text, which
+    shortens a long one with an ellipsis to keep its tables within the terminal (the JSON and CSV keep it whole)."""
+
+
 @dataclass(frozen=True)
 class Table:
-    """A titled table; ``rows`` hold strings or numbers (floats are scores, ints are counts)."""
+    """A titled table; ``rows`` hold strings or numbers (floats are scores, ints are counts).
+
+    ``index`` leading columns name a row: a table too wide for a terminal is set in parts, each with them.
+    """
 
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     key: str
+    index: int = 1
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,7 @@ def _matrix_table(scores: Scores) -> list[Table]:
         return []
     split = isinstance(confusion, SplitMatrix)
     shown = shown_matrix(confusion, by_support=False)
+    labels = tuple(Label(lab) for lab in shown.labels)
     folded = (
         f"; the {len(shown.labels) - 1 - split} most frequent gold labels of {shown.total_labels}, the other "
         f"{shown.folded} added up into one row and column (the JSON and CSV keep every cell)"
@@ -120,15 +132,15 @@ def _matrix_table(scores: Scores) -> list[Table]:
         ):
             rows = tuple(
                 (lab, *(float(v) if not float(v).is_integer() else int(v) for v in row))
-                for lab, row in zip(shown.labels, cells)
+                for lab, row in zip(labels, cells)
             )
-            out.append(Table(title, ("gold \\ predicted", *shown.labels), rows, key))
+            out.append(Table(title, ("gold \\ predicted", *labels), rows, key))
         return out
-    rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(shown.labels, shown.cells))
+    rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(labels, shown.cells))
     tables = [
         Table(
             f"confusion matrix (rows: gold, columns: predicted{folded})",
-            ("gold \\ predicted", *shown.labels),
+            ("gold \\ predicted", *labels),
             rows,
             "matrix",
         )
@@ -142,8 +154,9 @@ def _matrix_table(scores: Scores) -> list[Table]:
                 f"most frequent confusions (the {len(top)} largest of {off_diagonal:,} non-zero cells off the "
                 "diagonal; share: of the gold label's instances)",
                 ("gold", "predicted", "instances", "share"),
-                tuple((g, p, c, share) for g, p, c, share in top),
+                tuple((Label(g), Label(p), c, share) for g, p, c, share in top),
                 "confusions",
+                2,
             )
         )
     return tables
@@ -163,12 +176,15 @@ class OverallRow(NamedTuple):
         return f"{self.name} ({self.definition})"
 
 
-def overall_rows(scores: Scores) -> list[OverallRow]:
+def overall_rows(scores: Scores, view: View | None = None) -> list[OverallRow]:
     """The overall measures of a result, in the order of :data:`clfeval.MEASURES`: accuracy (subset accuracy for
-    multi-label data), the Hamming loss, micro FPR, and for single-label data balanced accuracy, MCC and κ."""
+    multi-label data), the Hamming loss, micro FPR, and for single-label data balanced accuracy, MCC and κ; with a
+    ``view``, those it shows (:meth:`~clfeval.report.view.View.overall`)."""
+    shown = None if view is None else view.overall(scores)
     return [
         OverallRow(m.title_for(scores.family), m.short_for(scores.family), scores.overall[m.name], m.name)
         for m in overall_measures(scores.family)
+        if shown is None or m.name in shown
     ]
 
 
@@ -180,28 +196,39 @@ def measure_title(measure: str, beta: float) -> str:
 #: Per-label measures shown in one table beside their intervals (the rest follow in another).
 _PER_TABLE = 4
 
+#: The columns of each label's counts beside its support (``counts`` and ``all`` views).
+_COUNTS = ("predicted", "tp", "fp", "fn", "tn")
 
-def score_report(scores: Scores, *, matrix: bool = True) -> Report:
+
+def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:
     """The tables and notes of a score report.
 
     Tables: per-label rows; one row per average, named by its formula; overall measures (each
     with its interval beside it when the result has intervals); the confusion matrix (unless
-    ``matrix=False``). Notes define every average used, and state N, the label set and its
-    source, the zero-division choice, the options and the interval method.
+    ``matrix=False``). ``measures`` chooses the measures shown (:class:`~clfeval.report.view.View`: by default
+    support, precision, recall and F per label and averaged, and accuracy, balanced accuracy, MCC and κ). Notes
+    say what moved a number, one line per choice (``verbose``: every average's and measure's definition too).
     """
-    tables = _plain_tables(scores) if scores.intervals is None else _interval_tables(scores)
+    view = View.of(measures, verbose)
+    missing = view.unknown_for(scores)
+    if missing:
+        raise OptionError(
+            f"{', '.join(missing)}: not a measure of {scores.family} data (its overall measures: "
+            f"{', '.join(m.name for m in overall_measures(scores.family))})"
+        )
+    tables = _plain_tables(scores, view) if scores.intervals is None else _interval_tables(scores, view)
     tables += _matrix_table(scores) if matrix else []
-    notes = scores_notes(scores) + ([] if scores.intervals is None else _interval_notes(scores))
+    notes = scores_notes(scores, view) + ([] if scores.intervals is None else _interval_notes(scores, view))
 
     def paper() -> tuple[Any, ...]:
         from clfeval.report.paper import score_paper_tables  # it builds on this module's tables
 
-        return score_paper_tables(scores, tables)
+        return score_paper_tables(scores, tables, view)
 
     def page() -> Any:
         from clfeval.report.page import score_page  # it builds on this module's tables
 
-        return score_page(scores)
+        return score_page(scores, view)
 
     title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
     return Report(
@@ -215,29 +242,124 @@ def score_report(scores: Scores, *, matrix: bool = True) -> Report:
     )
 
 
-def _plain_tables(scores: Scores) -> list[Table]:
-    measures = [m.name for m in label_measures()]
-    per_label = Table(
-        "per label",
-        ("label", "support", "predicted", "tp", "fp", "fn", "tn", *(measure_title(m, scores.beta) for m in measures)),
-        tuple(
-            (lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn, *(r[m] for m in measures))
-            for lab, r in scores.per_label.items()
-        ),
-        "per_label",
-    )
-    averages = Table(
-        "averages over the label set",
-        ("average", *(measure_title(m, scores.beta) for m in AVERAGED)),
-        tuple((average_title(name, scores), *(v[m] for m in AVERAGED)) for name, v in scores.averages.items()),
-        "averages",
-    )
-    overall = Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall_rows(scores)), "overall")
-    return [per_label, averages, overall]
+def _plain_tables(scores: Scores, view: View) -> list[Table]:
+    measures = view.label_measures(scores)
+    counts = _COUNTS if view.counts else ()
+    tables = []
+    if measures or counts:
+        tables.append(
+            Table(
+                "per label",
+                ("label", "support", *counts, *(measure_title(m, scores.beta) for m in measures)),
+                tuple(
+                    (
+                        Label(lab),
+                        r.support,
+                        *((r.predicted, r.tp, r.fp, r.fn, r.tn) if counts else ()),
+                        *(r[m] for m in measures),
+                    )
+                    for lab, r in scores.per_label.items()
+                ),
+                "per_label",
+            )
+        )
+    averaged = view.averaged(scores)
+    if averaged:
+        tables.append(
+            Table(
+                "averages over the label set",
+                ("average", *(measure_title(m, scores.beta) for m in averaged)),
+                tuple((average_title(name, scores), *(v[m] for m in averaged)) for name, v in scores.averages.items()),
+                "averages",
+            )
+        )
+    overall = overall_rows(scores, view)
+    if overall:
+        tables.append(Table("overall", ("measure", "value"), tuple((r.title, r.value) for r in overall), "overall"))
+    return tables
 
 
-def scores_notes(scores: Scores) -> list[str]:
-    """The notes every scoring states: N, the label set and its source, each average's definition, 0/0, β, inputs."""
+#: The opening of the note on weighted κ's order that single-label counts give (:meth:`clfeval.kinds.Kind.notes`):
+#: a report shows its own note on the order where it shows weighted κ.
+KAPPA_ORDER_NOTE = "weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered"
+#: The openings of notes of the counts' kind that restate a formula: shown with ``verbose`` only.
+_FORMULA_NOTES = ("single-label data: micro precision = micro recall",)
+#: Labels of the order a note on weighted κ lists before "…".
+_ORDER_SHOWN = 12
+
+
+def _listed(labels: Sequence[str], limit: int = 10) -> str:
+    """Labels as a reader sees them in a note: quoted, the first ``limit``, then how many more."""
+    shown = ", ".join(map(repr, labels[:limit]))
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def _kappa_note(scores: Scores) -> str:
+    """The order weighted κ reads, and whether it was declared."""
+    table = scores.table or scores.labels
+    order = " < ".join(map(repr, table[:_ORDER_SHOWN])) + (" < …" if len(table) > _ORDER_SHOWN else "")
+    if scores.label_source == "given":
+        how = "the order the declared labels are in (--labels)"
+    elif scores.options.get("ordinal"):
+        how = "--ordinal, the labels' sorted order, numbers numerically"
+        if tuple(table) != sort_labels(table):
+            how += f"; but the label set ({scores.label_source}) comes first, so the order is not sorted"
+    else:
+        how = "no order was declared, so this is the confusion matrix's order; declare one with --labels or --ordinal"
+    return f"weighted κ (kappa_linear, kappa_quadratic) reads the labels as ordered {order}: {how}"
+
+
+def _zero_division_note(scores: Scores, view: View) -> str | None:
+    """0/0's value and the labels it touched among the measures shown; ``None`` when it touched none of them and
+    is the default (0, included), or when the warnings name every label it touched."""
+    zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
+    verb = "included in averages" if scores.undefined_policy == "include" else "left out of averages"
+    shown = set(view.label_measures(scores))
+    touched = [(m, labs) for m, labs in scores.undefined.items() if labs and m in shown]
+    if not touched:
+        if zd == "0" and scores.undefined_policy == "include":
+            return None
+        return f"0/0: set to {zd} and {verb}; no score shown is 0/0"
+    warned = {
+        m for scope in scores.warning_scopes.values() if scope.startswith("per_label:") for m in scope[10:].split(",")
+    }
+    if all(m in warned for m, _ in touched):  # the warnings say it all: the value, the labels, the averages
+        return None
+    where = "; ".join(f"{measure_title(m, scores.beta)} of {_listed(labs)}" for m, labs in touched)
+    return f"0/0: set to {zd} and {verb} (--zero-division, --undefined); it touched {where}"
+
+
+def scores_notes(scores: Scores, view: View | None = None) -> list[str]:
+    """The notes of a scoring: what moved a number, one line per choice — the label set and its source, the lfb
+    weights' source, 0/0's value and the labels it touched, β when not 1, the counting options, weighted κ's order
+    where it is shown. With a ``verbose`` view (or no view), the full notes: N, each average's and measure's
+    definition, 0/0 in full, β, the inputs."""
+    view = view or View(("all",), verbose=True)
+    kappa_shown = any(MEASURES[m].ordered for m in view.overall(scores))
+    kind_notes = []
+    for note in scores.notes:
+        if note.startswith(KAPPA_ORDER_NOTE):
+            tail = note.split("); ", 1)[1] if "); " in note else ""
+            if view.verbose and tail:  # what κ, MCC and balanced accuracy run over
+                kind_notes.append(tail)
+        elif view.verbose or not note.startswith(_FORMULA_NOTES):
+            kind_notes.append(note)
+    if kappa_shown:
+        kind_notes.append(_kappa_note(scores))
+    if not view.verbose:
+        source = scores.label_source
+        notes = [f"label set L ({source}): {LABEL_SOURCES[source].split(' (')[0]}"]
+        if scores.lfb_source == "train" and "lfb" in scores.averages and view.averaged(scores):
+            where = scores.inputs.get("train_file")
+            notes.append("lfb: weighted by the training data's label frequencies" + (f" ({where})" if where else ""))
+        zero = _zero_division_note(scores, view)
+        notes += [zero] if zero else []
+        if scores.beta != 1:
+            notes.append(
+                f"β = {scores.beta:g}: {f_title(scores.beta)} weighs recall {scores.beta:g} times as much as precision"
+            )
+        notes.extend(KINDS[scores.task].option_notes(scores.options))
+        return notes + kind_notes
     zd = "nan" if math.isnan(scores.zero_division) else f"{scores.zero_division:g}"
     notes = [
         f"N = {scores.n_instances} instances ({scores.task}); label set L: {len(scores.labels)} labels, "
@@ -245,8 +367,9 @@ def scores_notes(scores: Scores) -> list[str]:
     ]
     for name in scores.averages:
         notes.append(f"{name}: {AVERAGES[name].definition}")
+    shown = view.overall(scores)
     for m in overall_measures(scores.family):
-        if m.definition_for(scores.family) != m.short_for(scores.family):
+        if m.name in shown and m.definition_for(scores.family) != m.short_for(scores.family):
             notes.append(f"{m.name}: {m.definition_for(scores.family)}")
     affected = "; ".join(
         f"{'F' if m == 'f' else m}: {', '.join(map(repr, labs))}" for m, labs in scores.undefined.items() if labs
@@ -255,7 +378,7 @@ def scores_notes(scores: Scores) -> list[str]:
     notes.append(f"zero division: a 0/0 ratio is set to {zd} and {verb}; affected: {affected or 'none'}")
     notes.extend(KINDS[scores.task].option_notes(scores.options))
     notes.append(f"β = {scores.beta:g}")
-    notes.extend(scores.notes)
+    notes.extend(kind_notes)
     if scores.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in scores.inputs.items()))
     return notes
@@ -283,18 +406,46 @@ def _key_text(key: Key, scores: Scores) -> str:
     return MEASURES[key[0]].title_for(scores.family)
 
 
-def _interval_notes(scores: Scores) -> list[str]:
-    """The method, its notes, and the scores without an interval (or with a remark), grouped by reason."""
+def _shown_keys(scores: Scores, view: View) -> Callable[[Key], bool]:
+    """Whether the table cell of a score key is shown in ``view`` (the measures worked out once)."""
+    per_label = set(view.label_measures(scores))
+    per_label |= {f"{m}_wilson" for m in per_label} if view.counts else set()
+    averaged, overall = set(view.averaged(scores)), set(view.overall(scores))
+
+    def shown(key: Key) -> bool:
+        if key[0] == "per_label":
+            return key[-1] in per_label
+        if key[0] == "averages":
+            return key[-1] in averaged
+        return key[0] in overall
+
+    return shown
+
+
+def _interval_notes(scores: Scores, view: View | None = None) -> list[str]:
+    """The method, its notes, and the scores without an interval (or with a remark), grouped by reason: with a
+    view that is not verbose, the method in short, and the reasons of the scores shown only."""
+    view = view or View(("all",), verbose=True)
     iv = scores.intervals
     assert iv is not None
-    head = f"intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
-    if iv.resamples is not None:
-        head += f"; {iv.resamples} resamples, seed {iv.seed}"
-    notes = [head, *(f"intervals: {n}" for n in iv.notes)]
+    if view.verbose:
+        head = f"intervals: {100 * iv.confidence:g}% {iv.method} — {iv.definition}"
+        if iv.resamples is not None:
+            head += f"; {iv.resamples} resamples, seed {iv.seed}"
+        notes = [head, *(f"intervals: {n}" for n in iv.notes)]
+    else:
+        head = f"intervals: {100 * iv.confidence:g}% {iv.method}"
+        if iv.unit != "instances":
+            head += f" over {iv.n_units} {iv.unit}" if iv.n_units is not None else f" over {iv.unit}"
+        if iv.resamples is not None:
+            head += f", {iv.resamples} resamples, seed {iv.seed}"
+        notes = [head, *(f"intervals: {n}" for n in iv.notes if n.startswith("only "))]
+    shown_key = _shown_keys(scores, view)
     for title, items in (("no interval", iv.not_estimable), ("†", iv.remarks)):
         groups: dict[str, list[Key]] = {}
         for key, why in items.items():
-            groups.setdefault(why, []).append(key)
+            if view.verbose or shown_key(key):
+                groups.setdefault(why, []).append(key)
         for why, keys in groups.items():
             shown = ", ".join(_key_text(k, scores) for k in keys[:_MAX_LISTED])
             more = f" and {len(keys) - _MAX_LISTED} more (see the JSON output)" if len(keys) > _MAX_LISTED else ""
@@ -302,33 +453,40 @@ def _interval_notes(scores: Scores) -> list[str]:
     return notes
 
 
-def _interval_tables(scores: Scores) -> list[Table]:
+def _interval_tables(scores: Scores, view: View) -> list[Table]:
     """The score tables with an interval beside every score."""
     iv = scores.intervals
     assert iv is not None
     ci = f"{100 * iv.confidence:g}% CI"
-    per_label = Table(
-        "per label",
-        ("label", "support", "predicted", "tp", "fp", "fn", "tn"),
-        tuple((lab, r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()),
-        "per_label_counts",
-    )
-    measures = [m.name for m in label_measures()]
-    tables = [per_label]
+    tables = []
+    if view.counts:
+        tables.append(
+            Table(
+                "per label",
+                ("label", "support", *_COUNTS),
+                tuple(
+                    (Label(lab), r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()
+                ),
+                "per_label_counts",
+            )
+        )
+    measures = view.label_measures(scores)
+    wilson = ("precision", "recall") if view.counts else ()
     for start in range(0, len(measures), _PER_TABLE):
         group = measures[start : start + _PER_TABLE]
-        columns: list[str] = ["label"]
+        first = start == 0
+        support = first and not view.counts  # the support beside the scores, unless the counts table has it
+        columns: list[str] = ["label", *(["support"] if support else [])]
         for m in group:
-            columns += [measure_title(m, scores.beta), ci] + (["Wilson"] if m in ("precision", "recall") else [])
+            columns += [measure_title(m, scores.beta), ci] + (["Wilson"] if m in wilson else [])
         rows = []
         for lab, r in scores.per_label.items():
-            row: list[Any] = [lab]
+            row: list[Any] = [Label(lab), *([r.support] if support else [])]
             for m in group:
                 row += [r[m], _bounds(scores, ("per_label", lab, m))]
-                if m in ("precision", "recall"):
+                if m in wilson:
                     row.append(_bounds(scores, ("per_label", lab, f"{m}_wilson")))
             rows.append(tuple(row))
-        first = start == 0
         tables.append(
             Table(
                 f"per label, with {ci}s" if first else f"per label, more measures, with {ci}s",
@@ -337,25 +495,33 @@ def _interval_tables(scores: Scores) -> list[Table]:
                 "per_label" if first else f"per_label_{start // _PER_TABLE}",
             )
         )
-    averages = Table(
-        "averages over the label set",
-        ("average", *(x for m in AVERAGED for x in (measure_title(m, scores.beta), ci))),
-        tuple(
-            (
-                average_title(name, scores),
-                *(x for m in AVERAGED for x in (v[m], _bounds(scores, ("averages", name, m)))),
+    averaged = view.averaged(scores)
+    if averaged:
+        tables.append(
+            Table(
+                "averages over the label set",
+                ("average", *(x for m in averaged for x in (measure_title(m, scores.beta), ci))),
+                tuple(
+                    (
+                        average_title(name, scores),
+                        *(x for m in averaged for x in (v[m], _bounds(scores, ("averages", name, m)))),
+                    )
+                    for name, v in scores.averages.items()
+                ),
+                "averages",
             )
-            for name, v in scores.averages.items()
-        ),
-        "averages",
-    )
-    overall = Table(
-        "overall",
-        ("measure", "value", ci),
-        tuple((r.title, r.value, _bounds(scores, (r.key,))) for r in overall_rows(scores)),
-        "overall",
-    )
-    return [*tables, averages, overall]
+        )
+    overall = overall_rows(scores, view)
+    if overall:
+        tables.append(
+            Table(
+                "overall",
+                ("measure", "value", ci),
+                tuple((r.title, r.value, _bounds(scores, (r.key,))) for r in overall),
+                "overall",
+            )
+        )
+    return tables
 
 
 def format_number(value: Any, digits: int) -> str:

@@ -356,6 +356,7 @@ def score_counts(
     }
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined, **kind.options(counts)}
     opts.update(options or {})
+    opts.update({"ordinal": True} if scoring.ordinal else {})  # an order declared: reports show weighted κ
     return Scores(
         task=task,
         n_instances=n,

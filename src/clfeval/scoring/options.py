@@ -39,6 +39,9 @@ class Scoring:
     undefined
         ``include`` (labels whose measure is 0/0 take part in averages with ``zero_division``) or
         ``exclude`` (they drop out); see :data:`clfeval.scoring.ratios.UNDEFINED_POLICIES`.
+    ordinal
+        The labels are ordered, in their sorted order (numbers numerically): measures that read an order (weighted
+        κ) are then shown in reports. Declared labels (``labels``, source ``given``) declare their order too.
 
     Examples
     --------
@@ -52,6 +55,7 @@ class Scoring:
     beta: float = 1.0
     zero_division: float | str = 0
     undefined: str = "include"
+    ordinal: bool = False
 
     def __post_init__(self) -> None:
         if self.labels is not None:
@@ -74,6 +78,8 @@ class Scoring:
         parse_zero_division(self.zero_division)
         if self.undefined not in UNDEFINED_POLICIES:
             raise unknown_name("undefined policy", self.undefined, UNDEFINED_POLICIES)
+        if not isinstance(self.ordinal, bool):
+            raise OptionError(f"ordinal is True or False, not {self.ordinal!r}")
 
     @classmethod
     def of(cls, value: Scoring | None) -> Scoring:
