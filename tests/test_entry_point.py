@@ -64,8 +64,10 @@ def _modules_after(tmp_path: Path, *args: str) -> set[str]:
 
 
 def test_a_command_imports_what_it_runs_and_not_the_other_commands(tmp_path: Path) -> None:
-    """Start-up (issue 20): ``score`` does not load compare's tests, convert's and audit's inverse problems, the
-    finagle, the HTML page or the intervals it was not asked for; asking for them loads them."""
+    """Start-up (issues 20 and 30): ``score`` does not load compare's tests, convert's and audit's inverse problems,
+    the finagle, the HTML page or the intervals it was not asked for, and a delimited file does not load the readers
+    of JSON Lines and Parquet, of files read in step or of the Dask engine, nor the counters of labels in memory and
+    of blocks; asking for them loads them."""
     (tmp_path / "tiny.tsv").write_text("a\tb\nb\tb\na\ta\n")
     others = {
         "clfeval.infer.comparison",
@@ -77,6 +79,11 @@ def test_a_command_imports_what_it_runs_and_not_the_other_commands(tmp_path: Pat
         "clfeval.report.page",
         "clfeval.render.html",
         "clfeval.render.plot",
+        "clfeval.inputs.typed",  # JSON Lines and Parquet
+        "clfeval.inputs.pairing",  # a gold file and prediction files read line by line, in step
+        "clfeval.inputs.cluster",  # --engine dask
+        "clfeval.inputs.arrays",  # labels in memory
+        "clfeval.count.blocks",  # --blocks, --block-col
     }
     for fmt in ("json", "text"):
         loaded = _modules_after(tmp_path, "score", "tiny.tsv", "--format", fmt, "-o", f"out.{fmt}")
@@ -84,7 +91,18 @@ def test_a_command_imports_what_it_runs_and_not_the_other_commands(tmp_path: Pat
     assert "clfeval.infer.intervals" in _modules_after(tmp_path, "score", "tiny.tsv", "--ci", "delta", "-o", "ci.txt")
     assert "clfeval.report.page" in _modules_after(tmp_path, "score", "tiny.tsv", "--format", "html", "-o", "r.html")
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+    (tmp_path / "gold.txt").write_text("a\nb\na\n")
+    (tmp_path / "pred.txt").write_text("b\nb\na\n")
+    in_step = _modules_after(tmp_path, "score", "gold.txt", "pred.txt", "-o", "gp.txt")
+    assert "clfeval.inputs.pairing" in in_step and "clfeval.inputs.typed" not in in_step
+    (tmp_path / "tiny.jsonl").write_text('{"g": "a", "p": "b"}\n{"g": "b", "p": "b"}\n')
+    assert "clfeval.inputs.typed" in _modules_after(
+        tmp_path, "score", "tiny.jsonl", "--gold-col", "g", "--pred-col", "p", "-o", "j.txt"
+    )
     (tmp_path / "three.tsv").write_text("a\tb\ta\nb\tb\ta\na\ta\tb\n")
+    assert "clfeval.count.blocks" in _modules_after(
+        tmp_path, "score", "three.tsv", "--block-col", "1", "--gold-col", "2", "--pred-col", "3", "-o", "b.txt"
+    )
     compare = _modules_after(
         tmp_path, "compare", "three.tsv", "--gold-col", "1", "--pred-col", "2", "--pred-col", "3", "-o", "c.txt"
     )

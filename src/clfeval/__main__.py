@@ -6,6 +6,7 @@ traceback, as one later does (:func:`clfeval.cli.main` takes over the signal onc
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from types import FrameType
@@ -18,10 +19,15 @@ def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:
 
 
 def run() -> int:
-    """Start the command line: install the quiet Ctrl-C handler, then import and run :func:`clfeval.cli.main`."""
+    """Start the command line: install the quiet Ctrl-C handler, then import and run :func:`clfeval.cli.main`.
+
+    The objects made by importing (modules, classes, registries) live as long as the process: ``gc.freeze`` moves
+    them out of the collector's sight, so neither a collection during the run nor the one at exit walks them again
+    (about 25 ms of a short run's start-up; issue 30)."""
     signal.signal(signal.SIGINT, _interrupted_while_starting)
     from clfeval.cli import main
 
+    gc.freeze()
     return main()
 
 

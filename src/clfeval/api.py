@@ -33,17 +33,6 @@ from clfeval.count.labelsets import MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
-from clfeval.inputs.arrays import (
-    count_in_blocks,
-    count_label_sets,
-    count_labels,
-    count_systems,
-    kinds_present,
-    label_codes,
-    named_label_sets,
-    systems_of,
-    to_sequence,
-)
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.readers import Counted, check_count_kind, fold_names
 from clfeval.kinds import Counts, kind_of
@@ -111,6 +100,8 @@ def _arrays(
     """Counted blocks of in-memory columns (``None`` without blocks), and what a result records of them."""
     if blocks is None:
         return None, {}
+    from clfeval.inputs.arrays import count_in_blocks  # labels in memory (a file's reader counts its own)
+
     found = count_in_blocks(
         columns,
         roles,
@@ -201,6 +192,8 @@ def score(
             raise OptionError(f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(gold).__name__}")
         if pred is None:
             raise OptionError("score takes gold and predicted labels, or counts (or what clfeval.read returned)")
+        from clfeval.inputs.arrays import count_label_sets, count_labels  # labels in memory
+
         found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks, chosen.labels)
         if found is not None:
             counts: Any = counts_of_pairs(found.totals(), ml)
@@ -344,6 +337,8 @@ def compare(
     if counted is None:
         if preds is None:
             raise OptionError("compare takes gold labels and each system's predictions, or joint counts")
+        from clfeval.inputs.arrays import count_systems, systems_of  # labels in memory
+
         names, columns = systems_of(preds)
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
         found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks, chosen.labels)
@@ -493,6 +488,8 @@ def _count_folds(
 
     The instances are grouped by fold with one sort of the fold names (``np.unique``'s inverse); numpy arrays are
     cut with array indexing, Python sequences with ``operator.itemgetter`` (no per-instance Python code)."""
+    from clfeval.inputs.arrays import count_label_sets, count_labels, kinds_present, named_label_sets, to_sequence
+
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = to_sequence(folds, "folds")
     # every fold named jointly with the whole data and the declared labels: a label has one name in every fold
@@ -636,6 +633,8 @@ def finagle(
 
 
 def _confidence_rows(gold: Any, pred: Any, confidence: Any) -> ConfidenceCounts:
+    from clfeval.inputs.arrays import label_codes, to_sequence
+
     g, p, c = to_sequence(gold, "gold"), to_sequence(pred, "pred"), to_sequence(confidence, "confidence")
     if not len(g) == len(p) == len(c):
         raise InputError(f"gold, pred and confidence must have one entry per instance: {len(g)}, {len(p)} and {len(c)}")

@@ -25,8 +25,8 @@ from clfeval.inputs.columns import Column, resolve_column
 from clfeval.inputs.formats import TableOptions, separator_of, shown_pattern
 from clfeval.inputs.lines import (
     DISTRIBUTION,
-    DISTRIBUTION_RE,
     decode_line,
+    has_distribution,
     is_blank_line,
     lines_of,
     split_fields,
@@ -125,9 +125,9 @@ def _scan_lines(data: bytes) -> Any:
     )
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """How one delimited file's lines are read: what its first line said."""
+class _Layout(NamedTuple):
+    """How one delimited file's lines are read: what its first line said (a named tuple: built once a file, and
+    cheaper to define at import than a frozen dataclass)."""
 
     name: str
     fmt: str
@@ -247,7 +247,7 @@ def _delimited_chunks(
     ragged = sep is None or (from_end and not (quoted and options.label_sep is not None and sep in options.label_sep))
     line_positions = tuple(c if isinstance(c, int) and c < 0 and ragged else p for c, p in zip(columns, positions))
     fast = sep is not None or " " in first_line.strip() or "\t" not in first_line
-    if strip and not header and DISTRIBUTION_RE.search(text):
+    if strip and not header and has_distribution(text):
         fast = False  # TiMBL output with class distributions: the line path takes them off
     layout = _Layout(
         name,
@@ -393,20 +393,23 @@ def _whole_lines(chunk: Chunk, layout: _Layout) -> Any:
     data = chunk.data
     if (layout.quoted and b'"' in data) or (layout.strip and b"{" in data) or b"\x00" in data:
         return None  # (a NUL byte would split the line column _scan_lines reads)
-    line = pl.col("line")
-    try:
-        lines = collect(_scan_lines(data).group_by("line").agg(pl.len().cast(pl.Int64).alias("n")))
+    keys = layout.keys
+    fields = pl.col("__f")
+    try:  # one query: the distinct lines, their counts, their chosen fields and their widths
+        frame = collect(
+            _scan_lines(data)
+            .group_by("line")
+            .agg(pl.len().cast(pl.Int64).alias("n"))
+            .select(pl.col("line").str.strip_suffix("\r").str.split(layout.fast_sep).alias("__f"), "n")
+            .select(
+                [fields.list.get(p, null_on_oob=True).alias(k) for p, k in zip(layout.positions, keys)]
+                + ["n", fields.list.len().alias("__w")]
+            )
+        )
     except Exception:  # bytes that are not UTF-8, say: the paths below say where
         return None
-    sep = layout.fast_sep
-    fields = lines.select(line.str.strip_suffix("\r").str.split(sep).alias("f"), "n")
-    widths = fields.get_column("f").list.len()
-    if widths.min() != layout.width or widths.max() != layout.width:
-        return None
-    keys = layout.keys
-    frame = fields.select([pl.col("f").list.get(p).alias(k) for p, k in zip(layout.positions, keys)] + ["n"])
     cells = [pl.col(k) for k in keys]
-    bad = pl.any_horizontal([c == "" for c in cells])
+    bad = (pl.col("__w") != layout.width) | pl.any_horizontal([c == "" for c in cells])
     if layout.sep is None:
         bad = bad | pl.any_horizontal([c.str.contains(r"\s") for c in cells])
     else:

@@ -24,7 +24,6 @@ from clfeval.inputs.delimited import read_delimited
 from clfeval.inputs.formats import TableOptions, format_of, no_line_rules, separator_of
 from clfeval.inputs.lines import is_blank_line, lines_of, split_fields, strip_distribution
 from clfeval.inputs.tally import BLOCK_KEY, Tally, collect
-from clfeval.inputs.typed import label_column, read_typed
 
 __all__ = ["Cells", "first_line_with", "read_cells"]
 
@@ -127,6 +126,8 @@ def read_cells(
         name = display_name(path)
         check_source(path)
         if fmt in ("jsonl", "parquet"):
+            from clfeval.inputs.typed import read_typed  # JSON Lines and Parquet only: text does not load it
+
             if options.sep is not None:
                 raise OptionError(f"--sep does not apply to {fmt} input")
             no_line_rules(fmt, options, blank_line_blocks)
@@ -181,6 +182,8 @@ def first_line_with(
         fmt = format_of(path, options)
         if fmt in ("jsonl", "parquet"):
             import polars as pl
+
+            from clfeval.inputs.typed import label_column
 
             lf = pl.scan_parquet(path) if fmt == "parquet" else pl.scan_ndjson(path)
             try:

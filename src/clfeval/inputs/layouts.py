@@ -8,11 +8,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
-from clfeval.count.blocks import Blocks
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
@@ -25,11 +24,13 @@ from clfeval.inputs.columns import Column, one_role_each
 from clfeval.inputs.embedded import Cells, first_line_with, read_cells
 from clfeval.inputs.engine import Engine
 from clfeval.inputs.formats import TableOptions, shown_pattern
-from clfeval.inputs.pairing import file_identity, read_cells_in_line_order
 from clfeval.inputs.relabel import NotANumber, Relabel, cell_value, single_label
 from clfeval.inputs.tally import BLOCK_KEY, unpack
 from clfeval.kinds import Counts
 from clfeval.kinds.countfile import add_counts, counts_from_dict
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = [
     "BlockSpec",
@@ -249,6 +250,8 @@ def _blocked(
     becomes a label (or label set) once, and rows that become equal merge."""
     import polars as pl
 
+    from clfeval.count.blocks import Blocks  # blocks only: a plain reading does not load it
+
     if frame is None or frame.height == 0:
         raise InputError("holds no instances (only blank lines or a header)", source)
     flags = list(is_list) if is_list is not None else [False] * n_labels
@@ -383,6 +386,8 @@ def _in_line_order(
         sources = sources + [(sources[0][0], blocks.column, "block")]
     if blocks is not None:
         options = blocks.reading(options)
+    from clfeval.inputs.pairing import read_cells_in_line_order  # files in step: a table alone does not load it
+
     rows, counts, frame, warnings = read_cells_in_line_order(
         sources,
         options,
@@ -475,6 +480,8 @@ def count_fold_column(
 
 def system_names(paths: Sequence[str]) -> list[str]:
     """Systems named after their files: the file name without its extension, or the path when those clash."""
+    from clfeval.inputs.pairing import file_identity
+
     ids = [file_identity(p) for p in paths]
     if len(set(ids)) != len(ids):  # one file under two names (./b.txt, a link) is still one system
         twice = [p for p, i in zip(paths, ids) if ids.count(i) > 1]

@@ -10,14 +10,15 @@ import csv
 import io
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from clfeval.errors import InputError
 from clfeval.inputs.chunks import Chunk, line_chunks
 
 __all__ = [
     "DISTRIBUTION",
-    "DISTRIBUTION_RE",
     "decode_line",
+    "has_distribution",
     "is_blank_line",
     "lines_of",
     "split_fields",
@@ -31,12 +32,25 @@ DISTRIBUTION = (
     r"\s+\{\s*(?:[^\s{},]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*,?\s*)+\}"
     r"(\s+[^\s{}]+)?\s*$"
 )
-DISTRIBUTION_RE = re.compile(DISTRIBUTION)
+
+
+@cache
+def _distribution_re() -> re.Pattern[str]:
+    """:data:`DISTRIBUTION` compiled, on first use: only a line with a ``{`` can hold a distribution, and most
+    files have none."""
+    return re.compile(DISTRIBUTION)
+
+
+def has_distribution(text: str) -> bool:
+    """Whether a line ends in a TiMBL class distribution (:data:`DISTRIBUTION`)."""
+    return "{" in text and _distribution_re().search(text) is not None
 
 
 def strip_distribution(text: str, keep_distance: bool) -> str:
     """A line without its trailing class distribution (and without TiMBL's distance after it, unless kept)."""
-    return DISTRIBUTION_RE.sub(r"\1" if keep_distance else "", text)
+    if "{" not in text:  # no distribution without a brace
+        return text
+    return _distribution_re().sub(r"\1" if keep_distance else "", text)
 
 
 def lines_of(src: str | bytes, offset: int = 0) -> Iterator[tuple[int, bytes]]:

@@ -10,9 +10,8 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.inputs.chunks import STDIN, ReadProgress, expand_paths
@@ -21,6 +20,9 @@ from clfeval.inputs.engine import Engine
 from clfeval.inputs.formats import TableOptions
 from clfeval.inputs.layouts import BlockSpec, train_frequencies
 from clfeval.inputs.relabel import Relabel, read_translation
+
+if TYPE_CHECKING:
+    from clfeval.count.frequencies import LabelFrequencies
 
 __all__ = ["BLOCKINGS", "Reading", "Training", "check_files"]
 

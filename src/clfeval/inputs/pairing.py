@@ -20,7 +20,6 @@ from clfeval.inputs.columns import Column, one_role_each
 from clfeval.inputs.delimited import LeftOut, delimited_column_parts
 from clfeval.inputs.formats import TableOptions, format_of, no_line_rules
 from clfeval.inputs.tally import BLOCK_KEY, Tally, unique_counts
-from clfeval.inputs.typed import typed_column_parts
 
 __all__ = ["file_identity", "read_cells_in_line_order"]
 
@@ -180,6 +179,8 @@ def _column_parts(
     name = display_name(path)
     check_source(path)
     if fmt in ("jsonl", "parquet"):
+        from clfeval.inputs.typed import typed_column_parts  # JSON Lines and Parquet only: text does not load it
+
         no_line_rules(fmt, options, blocks)
         is_list, series, field_name = typed_column_parts(path, name, fmt, col, role, meter, empty_ok)
         return is_list, series, LeftOut(), ("field", repr(field_name))

@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clfeval.count.blocks import Blocks
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.inputs.arrays import frequencies_of
 from clfeval.inputs.chunks import expand_paths
 from clfeval.inputs.columns import Column
 from clfeval.inputs.layouts import (
@@ -43,6 +41,9 @@ from clfeval.inputs.relabel import Relabel
 from clfeval.kinds import Counts, kind_of
 from clfeval.kinds.countfile import counts_to_dict
 from clfeval.output import write_text
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = [
     "Counted",
@@ -132,6 +133,8 @@ class Counted:
         ml = None if self.reading is None else self.reading.label_sets
         # labels in memory are split as the data was: a file's separator (default ","), or the arrays' (default none)
         sep = None if ml is None else ml.sep if self.inputs.get("source") == "arrays" else ml.file_sep
+        from clfeval.inputs.arrays import frequencies_of
+
         return frequencies_of(train, multilabel=self.multilabel, label_sep=sep), {}
 
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from clfeval.count.labelsets import LabelSet, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError
-from clfeval.inputs.text import read_text
 
 __all__ = ["CUTOFF_RULE", "NotANumber", "Relabel", "cell_value", "label_set", "read_translation", "single_label"]
 
@@ -35,7 +34,8 @@ class NotANumber(Exception):
         self.value = value
 
 
-_MAPPING = re.compile(r"^\s*(\S(?:.*\S)?)\s+>\s+(\S(?:.*\S)?)\s*$")
+#: A translation line, ``old > new`` (compiled on first use, by :mod:`re`'s cache: most runs translate nothing).
+_MAPPING = r"^\s*(\S(?:.*\S)?)\s+>\s+(\S(?:.*\S)?)\s*$"
 
 
 def read_translation(path: str) -> tuple[dict[str, str], dict[str, int]]:
@@ -45,13 +45,15 @@ def read_translation(path: str) -> tuple[dict[str, str], dict[str, int]]:
     themselves); blank lines and lines starting with ``#`` are passed over. A line of another
     shape, or a label mapped twice to different labels, is an error naming the line.
     """
+    from clfeval.inputs.text import read_text
+
     mapping: dict[str, str] = {}
     lines: dict[str, int] = {}
     text = read_text(path, expected="lines 'old > new'", option="--translate")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        match = _MAPPING.match(line)
+        match = re.match(_MAPPING, line)
         if match is None:
             raise InputError(
                 f"expected a mapping 'old > new' (a '>' with a space on each side), found {line!r}", path, number

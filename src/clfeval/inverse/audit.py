@@ -592,7 +592,7 @@ def audit(
     if train is not None:
         counts_of = train.counts if isinstance(train, LabelFrequencies) else train
         weights = {k: Fraction(counts_of.get(k, 0)).limit_denominator(10**9) for k in given}
-        absent = [k for k in counts_of if k not in given]
+        absent = sorted(k for k in counts_of if k not in given)  # one order, whatever the reader's
         frequencies = train_source or "given"
         if absent:
             messages.append(

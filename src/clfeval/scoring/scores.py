@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -367,6 +366,8 @@ class Scores(Result):
         try:
             return metric_key(name, labels=self.labels, task=self.family, beta=self.beta)
         except OptionError:
+            import difflib  # an unknown name only
+
             close = difflib.get_close_matches(name, self.names(), n=5, cutoff=0.6)
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
             examples = f"macro.{self.f_name}, micro.precision, accuracy, per_label.<label>.recall"
