@@ -261,7 +261,7 @@ def main() -> int:
                  "Data: a three-line TSV written here; run.py's seeded 20-label TSV files (generated once into "
                  "benchmarks/data/, git-ignored, and reused). Runs: one untimed run of every row, then round-robin "
                  f"within each table, median of {start_repeats} (start-up) and {read_repeats} (reading); children "
-                 "with compiled bytecode (PYTHONPYCACHEPREFIX=benchmarks/data/pycache).", sections, checks)
+                 "with compiled bytecode (PYTHONPYCACHEPREFIX set to the benchmarks' own pycache directory).", sections, checks)
     return 0
 
 
