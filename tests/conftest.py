@@ -112,3 +112,16 @@ def cli_error(out: subprocess.CompletedProcess, *needles: str) -> str:
     for needle in needles:
         assert needle in err, (needle, err)
     return err
+
+
+def signature_of(text: str) -> str:
+    """The signature a text report closes with (``signature: …`` and the indented lines after it, broken after
+    its '|' separators), joined back into one line."""
+    from clfeval.render.text import SIGNATURE_INDENT
+
+    lines = text.splitlines()
+    first = max(i for i, line in enumerate(lines) if line.startswith("signature: "))
+    rest = lines[first + 1 :]
+    indent = len(SIGNATURE_INDENT)
+    assert all(line.startswith(SIGNATURE_INDENT) and not line[indent:].startswith(" ") for line in rest), rest
+    return (lines[first] + "".join(line[indent:] for line in rest))[len("signature: ") :]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli_error, run_cli
+from tests.conftest import cli_error, run_cli, signature_of
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -68,6 +68,18 @@ def test_the_demo_fits_a_terminal() -> None:
         assert shown in text, shown
     notes = text.split("\nnotes:\n", 1)[1].splitlines()
     assert len(notes) <= 6 and notes[-1].startswith("signature: clfeval:")
+
+
+@pytest.mark.parametrize("ci", ["delta", "bootstrap-bca"])
+def test_the_demo_with_intervals_fits_a_terminal_signature_and_all(ci: str) -> None:
+    """The signature line wraps too (it made the demo 105 columns wide with --ci delta, 126 with bootstrap-bca):
+    broken after its '|' separators, its lines join back into the JSON's signature, which stays one line."""
+    args = ("score", str(EXAMPLES / "pos-tagger.txt"), "--train", str(EXAMPLES / "pos-train.txt"), "--ci", ci,
+            "--resamples", "200", "--seed", "1")  # fmt: skip
+    text = run_cli(*args).stdout.decode()
+    assert max(len(line) for line in text.splitlines()) <= 100
+    signature = json.loads(run_cli(*args, "--format", "json").stdout)["signature"]
+    assert signature_of(text) == signature and len(f"signature: {signature}") > 100 and "\n" not in signature
 
 
 def test_json_contract(run_file: Path, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from tests.conftest import run_cli
+from tests.conftest import run_cli, signature_of
 
 
 @pytest.fixture()
@@ -36,17 +36,8 @@ def _json(*args: str) -> dict:
 
 
 def test_three_files_text_report(systems: dict[str, Path]) -> None:
-    out = run_cli(
-        "compare",
-        str(systems["gold"]),
-        str(systems["bert"]),
-        str(systems["svm"]),
-        str(systems["rules"]),
-        "--seed",
-        "5",
-        "--rounds",
-        "2000",
-    )
+    args = ("compare", *(str(systems[k]) for k in ("gold", "bert", "svm", "rules")), "--seed", "5", "--rounds", "2000")
+    out = run_cli(*args)
     assert out.returncode == 0 and out.stderr == b""
     text = out.stdout.decode()
     for needle in (
@@ -59,7 +50,9 @@ def test_three_files_text_report(systems: dict[str, Path]) -> None:
         assert needle in " ".join(text.split()), needle  # notes wrap at 100 columns
     assert "macro.f1: unweighted mean" not in text  # the definitions: --verbose
     notes = text.split("\nnotes:\n", 1)[1].splitlines()
-    assert all(len(line) <= 100 for line in notes[:-1]) and notes[-1].startswith("signature: ")
+    assert all(len(line) <= 100 for line in notes)  # the signature too: broken after a '|', its lines indented
+    signature = _json(*args[1:])["signature"]
+    assert signature_of(text) == signature and len(signature) > 100
     pair_rows = [line.split()[:3] for line in text.splitlines() if line.startswith("macro.f1 ")]
     assert pair_rows[:3] == [["macro.f1", "bert", "svm"], ["macro.f1", "bert", "rules"], ["macro.f1", "svm", "rules"]]
     verbose = run_cli(

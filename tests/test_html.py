@@ -288,7 +288,7 @@ def test_the_page_shows_the_measures_asked_for_and_weighted_kappa_only_with_an_o
     every = unescape(" ".join(_parse(plain.render("html", measures="all", verbose=True)).text))
     for shown in ("κ, linear weights", "Jaccard", "specificity", "Hamming loss", "NPV", "mcc: Matthews"):
         assert shown in every, shown
-    ordered = clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True))
+    ordered = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=plain.labels))  # an order declared
     text = unescape(" ".join(_parse(ordered.render("html")).text))
     assert "κ, linear weights" in text and "κ, quadratic weights" in text and "reads the labels as ordered" in text
     only = unescape(" ".join(_parse(plain.render("html", measures="npv,mcc")).text))

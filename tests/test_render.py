@@ -24,9 +24,9 @@ from clfeval.errors import OptionError
 from clfeval.render import RENDERERS
 from clfeval.render.latex import latex_escape
 from clfeval.render.markdown import markdown_escape
-from clfeval.render.text import WIDTH, shorten, terminal_width, visible, wrap
+from clfeval.render.text import WIDTH, shorten, signature_lines, terminal_width, visible, wrap
 from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
-from tests.conftest import run_cli
+from tests.conftest import run_cli, signature_of
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
@@ -446,11 +446,10 @@ def _columns(line: str) -> int:
 
 
 def _assert_fits(text: str, width: int = WIDTH) -> None:
-    """Every line within ``width`` columns but the closing signature, which is never broken."""
-    lines = text.splitlines()
-    assert lines[-1].startswith("signature: ")
-    wide = [line for line in lines[:-1] if _columns(line) > width]
+    """Every line within ``width`` columns, the closing signature's too (broken after its '|' separators)."""
+    wide = [line for line in text.splitlines() if _columns(line) > width]
     assert not wide, wide[:3]
+    assert signature_of(text).startswith("clfeval:")
 
 
 #: Labels a terminal report must survive: 200 characters with and without spaces, wide CJK, combining marks, emoji.
@@ -486,6 +485,77 @@ def test_every_text_report_fits_100_columns_whatever_the_labels(n_labels: int, o
     systems = {ADVERSARIAL[1]: pred, ADVERSARIAL[2]: gold[::-1], "🙂 " * 40: gold}
     comparison = clfeval.compare(gold, systems, test=clfeval.Test(seed=1, rounds=50))
     _assert_fits(comparison.render("text", verbose=options.get("verbose", False)))
+
+
+def _rows(text: str, title: str) -> list[str]:
+    """The rows of the first text table whose title starts with ``title``: the lines between its rule and a blank."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title))
+    rule = next(i for i in range(start, len(lines)) if lines[i].startswith("-"))
+    end = next((i for i in range(rule, len(lines)) if not lines[i]), len(lines))
+    return lines[rule + 1 : end]
+
+
+def test_labels_that_shorten_alike_are_numbered_wherever_they_are_shortened() -> None:
+    """Four 201-character labels that differ only in the middle shortened to one text in every row of the per-label
+    table and the matrix: each is now numbered wherever it is shortened, a note gives each number's label whole, and
+    a long label that reads like no other keeps its plain shortening. System names in compare the same."""
+    labels = ["x" * 100 + c + "y" * 100 for c in "ABCD"]
+    other = "z" * 150
+    gold = [labels[i % 4] for i in range(20)] + [other]
+    pred = [labels[(i * 3) % 4] for i in range(20)] + [other]
+    for width in (100, 60):
+        text = clfeval.score(gold, pred, ci="delta").render("text", width=width)
+        _assert_fits(text, width)
+        for title in ("per label, with 95% CIs", "confusion matrix"):
+            names = [row.split("  ")[0] for row in _rows(text, title)]
+            assert len(set(names)) == len(names) == 5, names
+            assert [name.endswith(f" [{n}]") for n, name in enumerate(names, start=1)] == [True] * 4 + [False]
+        whole = re.sub(r"\s+", "", text)  # the note's lines joined (a long label breaks where it must)
+        assert all(f"[{n}]'{label}'" in whole for n, label in enumerate(labels, start=1))
+        assert "shortened labels or names that would read alike are numbered" in " ".join(text.split())
+        assert "[5]" not in text
+    systems = {"system_" + "x" * 60 + c + "y" * 60: pred if c == "A" else gold for c in "ABC"}
+    text = clfeval.compare(gold, systems, test=clfeval.Test(seed=1, rounds=50)).render("text")
+    _assert_fits(text)
+    names = [row.split("  ")[0] for row in _rows(text, "scores")]
+    assert names[0].endswith(" [1]") and len(set(names)) == 3, names
+    pairs = _rows(text, "pairs (")
+    for row in pairs:  # the columns A and B, 20 columns wide: each system's name with its number
+        a, b = re.split(r"\s{2,}", row)[1:3]
+        assert a != b and re.search(r" \[\d\]$", a) and re.search(r" \[\d\]$", b), row
+    assert len(pairs) == 3
+
+
+@pytest.mark.parametrize("width", [40, 60, 100])
+def test_the_signature_breaks_after_its_separators_and_joins_back(width: int) -> None:
+    """The signature line (105 columns with --ci delta, ~170 in compare) breaks after a '|' (after a ',' in a part too
+    long for a line, anywhere in a piece longer still: a baseline's long name), each further line indented."""
+    name = "b" * 150
+    signature = (
+        f"signature: clfeval:0.2.0|task:single-label|labels:union(3)|beta:1|zero:0,include|lfb:test|systems:2|"
+        f"baseline:{name}|test:ar,two-sided,n=10000,seed=1439420413,exact_limit=100000,alpha=0.05,holm|ci:none"
+    )
+    lines = signature_lines(signature, width)
+    assert all(len(line) <= width for line in lines) and len(lines) > 2
+    assert signature_of("\n".join(lines)) == signature.removeprefix("signature: ")
+    assert lines[0].endswith("|") and all(line.startswith("  ") for line in lines[1:])
+    assert signature_lines("signature: clfeval:0.2.0|ci:none", width) == ["signature: clfeval:0.2.0|ci:none"]
+
+
+def test_average_titles_name_the_measure_shown_when_f_is_not() -> None:
+    """With --measures jaccard the average rows read "macro (AF: mean of per-label F1)" beside Jaccard alone: without F
+    among the shown measures, macro's title names the measure shown and macro_fa's says it is macro's but for F."""
+    r = clfeval.score(*_nasty_data())
+    for ci in (False, True):
+        result = clfeval.with_intervals(r, "delta") if ci else r
+        jaccard = result.render("text", measures="jaccard")
+        assert "macro (mean of per-label Jaccard)" in jaccard and "macro_fa (as macro but for F)" in jaccard
+        averages = "\n".join(_rows(jaccard, "averages over the label set"))
+        assert "AF:" not in averages and "FA:" not in averages and "F1" not in averages
+        assert "macro (mean of per-label scores)" in result.render("text", measures="precision,recall")
+        assert "macro (AF: mean of per-label F1)" in result.render("text", measures="jaccard,f1")
+    assert "macro (mean of per-label Jaccard)" in r.render("html", measures="jaccard")
 
 
 def test_a_narrower_width_is_kept_too() -> None:
@@ -634,6 +704,7 @@ def _has_weighted_kappa(fmt: str, out: str) -> bool:
 
 def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_format() -> None:
     gold, pred = ["low", "mid", "high", "mid", "high", "low"], ["mid", "mid", "high", "low", "mid", "low"]
+    rank = {"low": 1, "mid": 2, "high": 10}
     undeclared = clfeval.score(gold, pred)
     for fmt, out in _human(undeclared).items():
         assert not _has_weighted_kappa(fmt, out) and "kappa_linear" not in out, fmt
@@ -643,7 +714,9 @@ def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_for
     )  # the JSON keeps it
     declared = {
         "labels": clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["low", "mid", "high"])),
-        "ordinal": clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True)),
+        "ordinal": clfeval.score(  # numbers on a scale: --ordinal orders them numerically
+            [rank[g] for g in gold], [rank[p] for p in pred], scoring=clfeval.Scoring(ordinal=True)
+        ),
     }
     for how, result in declared.items():
         for fmt, out in _human(result).items():
@@ -652,12 +725,28 @@ def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_for
     assert "'low' < 'mid' < 'high': the order the declared labels are in" in " ".join(
         declared["labels"].render("text").split()
     )
-    assert "--ordinal, the labels' sorted order" in " ".join(declared["ordinal"].render("text").split())
+    assert "'1' < '2' < '10': --ordinal, the labels' numerical order" in " ".join(
+        declared["ordinal"].render("text").split()
+    )
     assert declared["ordinal"].options["ordinal"] is True and "ordinal" not in undeclared.options
     for fmt, out in _human(undeclared, measures="default,kappa_linear").items():  # asked for by name
         assert _has_weighted_kappa(fmt, out) and "no order was declared" in " ".join(out.split()), fmt
     with pytest.raises(OptionError, match="ordinal is True or False"):
         clfeval.Scoring(ordinal="yes")
+
+
+@pytest.mark.parametrize("source", [None, "gold"])
+def test_ordinal_refuses_labels_that_are_not_numbers(source: str | None) -> None:
+    """--ordinal orders numbers numerically; a stray label ('NA') beside them has no place in that order: a one-line
+    error naming it and saying how to declare an order, never an order of text ('1' < '10' < '2' < 'NA')."""
+    gold, pred = ["1", "2", "10", "NA"], ["1", "10", "2", "2"]
+    with pytest.raises(OptionError, match=r"not a number: 'NA'; declare their order with --labels FILE") as raised:
+        clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True, labels_from=source))
+    assert "\n" not in str(raised.value)
+    with pytest.raises(OptionError, match="not a number: 'nan'"):  # NaN is no place on a scale either
+        clfeval.score(["1", "nan"], ["1", "1"], scoring=clfeval.Scoring(ordinal=True))
+    declared = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["1", "2", "10", "NA"], ordinal=True))
+    assert "'1' < '2' < '10' < 'NA': the order the declared labels are in" in " ".join(declared.render("text").split())
 
 
 def test_cli_ordinal_and_labels_declare_an_order(tmp_path: Path) -> None:
@@ -676,6 +765,12 @@ def test_cli_ordinal_and_labels_declare_an_order(tmp_path: Path) -> None:
         data["options"]["ordinal"] is True
         and "ordinal" not in json.loads(run_cli("score", str(path), "--format", "json").stdout)["options"]
     )
+    stray = tmp_path / "stray.tsv"
+    stray.write_text("1\t1\n2\t10\n10\t2\nNA\t2\n")
+    refused = run_cli("score", str(stray), "--ordinal")
+    assert refused.returncode == 2 and refused.stdout == b""
+    message = refused.stderr.decode()
+    assert message.count("\n") == 1 and "'NA'" in message and "--labels FILE" in message, message
 
 
 def test_verbose_notes_define_every_average_and_measure_the_default_says_what_moved_a_number() -> None:
@@ -712,9 +807,9 @@ def test_interval_notes_are_one_line_by_default_and_in_full_with_verbose() -> No
 
 
 def test_the_golden_notes_show_what_moved_a_number() -> None:
-    text = (GOLDEN / "single.txt").read_text(encoding="utf-8")
+    text = (GOLDEN / "single.txt").read_text(encoding="utf-8").replace("<version>", clfeval.__version__)
     notes = text.split("\nnotes:\n")[1].splitlines()
-    assert notes[-1].startswith("signature: ") and all(len(n) <= 100 for n in notes[:-1])
+    assert all(len(n) <= 100 for n in notes) and signature_of(text).endswith("|ci:none")
     assert sum(n.startswith("  - ") for n in notes) == 3  # label set, declared labels never seen, κ's order
 
 

@@ -4,6 +4,7 @@ and one number in one call, ``result[name]`` and ``result.interval(name)``, unde
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -50,6 +51,10 @@ def test_test_and_ci_shorthands_equal_the_groups() -> None:
             scoring=clfeval.Scoring(beta=2),
         )  # fmt: skip
         assert short.to_dict() == group.to_dict()
+    short = clfeval.compare(gold, preds, seed=4, rounds=300, ci="bootstrap", confidence=0.9)  # the difference's
+    group = clfeval.compare(gold, preds, test=clfeval.Test(seed=4, rounds=300, ci="bootstrap", confidence=0.9))
+    assert short.to_dict() == group.to_dict() and short.ci == "bootstrap" and short.confidence == 0.9
+    assert short.to_dict() != clfeval.compare(gold, preds, seed=4, rounds=300).to_dict()
     short_ci = clfeval.score(gold, a, ci="bootstrap", seed=5, resamples=200, confidence=0.9)
     assert short_ci.to_dict() == clfeval.score(gold, a, ci=clfeval.CI("bootstrap", 0.9, 200, 5)).to_dict()
     cv = clfeval.cv(gold, a, folds, ci="bootstrap", seed=5, resamples=200)
@@ -74,6 +79,9 @@ def test_the_separator_shorthand_means_label_sets() -> None:
         (lambda g, p: clfeval.score(g, p, multilabel=clfeval.MultiLabel(), sep=","), "sep= and multilabel=MultiLabel"),
         (lambda g, p: clfeval.score(g, p, multilabel=False, sep=","), "multilabel=False says there are none"),
         (lambda g, p: clfeval.compare(g, {"A": p, "B": g}, test=clfeval.Test(), rounds=5), "rounds= and test=Test"),
+        (lambda g, p: clfeval.compare(g, {"A": p, "B": g}, test=clfeval.Test(), ci="bootstrap"), "ci= and test=Test"),
+        (lambda g, p: clfeval.compare(g, {"A": p, "B": g}, test=clfeval.Test(), confidence=0.9), "confidence= and"),
+        (lambda g, p: clfeval.compare(g, {"A": p, "B": g}, ci=clfeval.CI("bootstrap")), "not a clfeval.CI"),
         (lambda g, p: clfeval.cv(g, p, [1] * len(g), beta=2, scoring=clfeval.Scoring()), "beta= and scoring="),
     ],
 )
@@ -127,3 +135,51 @@ def test_an_unknown_name_lists_the_close_ones() -> None:
         r.interval("macro.f1")
     with pytest.raises(UnknownName):
         r[("averages", "macro", "f")]  # type: ignore[index]
+
+
+def test_close_names_ignore_case_first_and_a_bare_measure_suggests_its_averages() -> None:
+    """r["MCC"] and r["f1"] suggested nothing, and r["per_label.b.recall"] listed 'per_label.a.recall' before
+    'per_label.B.recall': the name equal but for case comes first, a bare measure suggests the averages of it, and
+    the message stays one line that never suggests the name asked for."""
+    r = clfeval.score(["a", "B", "a", "c"], ["a", "B", "c", "c"])
+
+    def suggested(name: str) -> list[str]:
+        with pytest.raises(UnknownName) as raised:
+            r[name]
+        message = str(raised.value)
+        assert "\n" not in message and isinstance(raised.value, KeyError)
+        return re.findall(r"'([^']*)'", message.partition("did you mean ")[2].partition("?")[0])
+
+    assert suggested("MCC")[0] == "mcc" and suggested("Accuracy")[0] == "accuracy"
+    assert suggested("per_label.b.recall")[0] == "per_label.B.recall"
+    assert suggested("Macro.F1")[0] == "macro.f1"
+    for bare, measure in (("f1", "f1"), ("F1", "f1"), ("recall", "recall")):
+        assert {"micro", "macro", "macro_fa", "weighted", "lfb"} <= {
+            s.partition(".")[0] for s in suggested(bare) if s.endswith("." + measure)
+        }, bare
+
+
+def test_n_instances_is_a_count_with_no_interval() -> None:
+    """r.interval("n_instances") said "no score named 'n_instances'; did you mean 'n_instances'?"."""
+    gold, pred, _, _ = _data()
+    r = clfeval.score(gold, pred, ci="delta")
+    assert r["n_instances"] == len(gold)
+    with pytest.raises(clfeval.OptionError, match=r"n_instances is a count .* it has no interval") as raised:
+        r.interval("n_instances")
+    assert "did you mean" not in str(raised.value)
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_in_and_iteration_follow_the_names(multilabel: bool) -> None:
+    """`"macro.f1" in r` and `for x in r` raised UnknownName ("... not 0"): ``in`` is true for every name ``r[...]``
+    takes and false for any other value; iterating gives :meth:`names`, as a mapping's keys."""
+    gold, pred, _, _ = _data(5, 40)
+    if multilabel:
+        gold, pred = [[g] for g in gold], [[p, "eel"] if i % 5 == 0 else [p] for i, p in enumerate(pred)]
+    r = clfeval.score(gold, pred, multilabel=multilabel)
+    assert list(r) == r.names() and all(name in r for name in r)
+    assert {name: r[name] for name in r}.keys() == set(r.names())
+    assert "macro.f1" in r and "n_instances" in r and "per_label.dog.x.recall" in r and "subset_accuracy" in r
+    assert ("mcc" in r) is not multilabel and ("samples.f1" in r) is multilabel  # MCC: single-label data's
+    for absent in ("macro.f2", "MCC", "per_label.eagle.recall", "", 0, None, ("averages", "macro", "f")):
+        assert absent not in r, absent

@@ -42,6 +42,7 @@ from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Scores
 from clfeval.shorthands import ci_of, labelsets_of, scoring_of, test_of
+from clfeval.spans.options import Spans
 
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
@@ -307,10 +308,13 @@ def compare(
         the bootstrap resamples whole blocks and the sign test counts blocks.
     progress
         Called with (done, total) rounds.
+    ci: str | None = None,
+    confidence: float | None = None,
     labels, beta, zero_division, undefined, sep
         Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
-    seed, rounds, alternative
-        Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``.
+    seed, rounds, alternative, ci, confidence
+        Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``; ``ci`` is the
+        interval of each difference (``"bootstrap"`` or ``"none"``, as ``--ci``), ``confidence`` its coverage.
 
     Returns
     -------
@@ -331,7 +335,7 @@ def compare(
     from clfeval.infer.comparison import compare_counts
 
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
-    paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative)
+    paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     counted = _given(gold, preds, ml, blocks, "compare")
     if counted is None:

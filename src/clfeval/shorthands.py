@@ -8,7 +8,7 @@ first. Each shorthand is a field of its group, under the same name:
 group                                       shorthands
 ==========================================  ==========================================================
 :class:`~clfeval.Scoring` (``scoring=``)    ``labels``, ``beta``, ``zero_division``, ``undefined``
-:class:`~clfeval.Test` (``test=``)          ``seed``, ``rounds``, ``alternative``
+:class:`~clfeval.Test` (``test=``)          ``seed``, ``rounds``, ``alternative``, ``ci``, ``confidence`` (compare)
 :class:`~clfeval.CI` (``ci=``)              ``seed``, ``resamples``, ``confidence`` (score and cv)
 :class:`~clfeval.MultiLabel` (``multilabel=``)  ``sep`` (implies label sets)
 ==========================================  ==========================================================
@@ -34,7 +34,7 @@ __all__ = ["SHORTHANDS", "ci_of", "labelsets_of", "scoring_of", "test_of"]
 #: Each option group's shorthands: the task keywords that stand for its fields.
 SHORTHANDS: Mapping[str, tuple[str, ...]] = {
     "Scoring": ("labels", "beta", "zero_division", "undefined"),
-    "Test": ("seed", "rounds", "alternative"),
+    "Test": ("seed", "rounds", "alternative", "ci", "confidence"),
     "CI": ("seed", "resamples", "confidence"),
     "MultiLabel": ("sep",),
 }
@@ -73,11 +73,18 @@ def scoring_of(
 
 
 def test_of(test: str | Test | None, *, seed: int | None = None, rounds: int | None = None,
-            alternative: str | None = None) -> Test:  # fmt: skip
-    """The test group: ``test`` (a name or a :class:`~clfeval.Test`), with its shorthands when it is a name."""
+            alternative: str | None = None, ci: str | CI | None = None,
+            confidence: float | None = None) -> Test:  # fmt: skip
+    """The test group: ``test`` (a name or a :class:`~clfeval.Test`), with its shorthands when it is a name (``ci``
+    and ``confidence``: the interval of each difference and its coverage, the test's own)."""
     from clfeval.infer.comparison import Test
 
-    given = _given(seed=seed, rounds=rounds, alternative=alternative)
+    if isinstance(ci, CI):  # the interval group of score and cv: compare's interval is the test's
+        raise OptionError(
+            "compare's ci= is the interval of each difference, a name ('bootstrap' or 'none'), not a clfeval.CI: "
+            "give ci='bootstrap', confidence=... (or test=Test(ci=..., confidence=...))"
+        )
+    given = _given(seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     if not given:
         return Test.of(test)
     if isinstance(test, Test):

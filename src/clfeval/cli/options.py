@@ -203,8 +203,8 @@ def add_label_set_options(p: Any) -> None:
     ls.add_argument(
         "--ordinal",
         action="store_true",
-        help="the labels are ordered, in their sorted order (numbers numerically): reports show weighted κ, which "
-        "reads an order (a --labels FILE declares its own order too)",
+        help="the labels are numbers on a scale, ordered numerically: reports show weighted κ, which reads an order "
+        "(labels that are not all numbers are refused: a --labels FILE declares any order)",
     )
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
     ls.add_argument(

@@ -1,10 +1,11 @@
 """Plain-text report: aligned tables, deterministic (no terminal codes), so pipes and golden files agree.
 
 Every line fits :data:`WIDTH` columns (100), or the terminal when standard output is a narrower one: long labels
-and system names are shortened with "…" in the middle (the JSON and CSV keep them whole), a table too wide is set
-in parts that each repeat the columns naming its rows (a wide row title wraps first), and titles, warnings and notes
-are wrapped. Off a terminal the width is always :data:`WIDTH`, so pipes, files and golden files do not depend on
-the window.
+and system names are shortened with "…" in the middle (the JSON and CSV keep them whole; labels that would read
+alike once shortened are numbered, ``[1]``, and a note gives them whole), a table too wide is set in parts that each
+repeat the columns naming its rows (a wide row title wraps first), titles, warnings and notes are wrapped, and the
+signature breaks after its ``|`` separators. Off a terminal the width is always :data:`WIDTH`, so pipes, files and
+golden files do not depend on the window.
 """
 
 from __future__ import annotations
@@ -13,13 +14,23 @@ import shutil
 import sys
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clfeval.report.tables import Bounds, Label, Report, Table, format_number
 from clfeval.result import Result
 
-__all__ = ["WIDTH", "render_report_text", "render_text", "shorten", "terminal_width", "text_table", "visible", "wrap"]
+__all__ = [
+    "WIDTH",
+    "render_report_text",
+    "render_text",
+    "shorten",
+    "signature_lines",
+    "terminal_width",
+    "text_table",
+    "visible",
+    "wrap",
+]
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -141,9 +152,60 @@ def terminal_width() -> int:
     return max(MIN_WIDTH, min(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns))
 
 
+class _Marks:
+    """The labels (and system names) of one report that read alike once shortened, each given a number shown after
+    it (``xxxx…yyyy [2]``) wherever it is shortened, so that rows and columns naming them read apart; a note gives
+    them whole. Setting the report's tables records each shortened label as shown (:meth:`saw`); the labels shown
+    as one text are numbered (:meth:`number`), and the tables are set again with their numbers."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self._seen: dict[str, dict[str, None]] = {}  # shown → the whole labels shown so, in the order seen
+        self._order: dict[str, None] = {}  # every whole label shortened, in the order seen
+
+    def saw(self, shown: str, whole: str) -> None:
+        """``whole`` was shown as ``shown``."""
+        self._seen.setdefault(shown, {})[whole] = None
+        self._order[whole] = None
+
+    def number(self) -> bool:
+        """Number the labels that read alike and have no number yet; whether there were any."""
+        alike = {whole for shown, wholes in self._seen.items() if len(wholes) > 1 for whole in wholes if whole != shown}
+        new = [whole for whole in self._order if whole in alike and whole not in self.numbers]
+        for whole in new:
+            self.numbers[whole] = len(self.numbers) + 1
+        return bool(new)
+
+    def mark(self, whole: str) -> str:
+        """What follows ``whole`` where it is shortened: `` [n]``, or nothing."""
+        n = self.numbers.get(whole)
+        return "" if n is None else f" [{n}]"
+
+    def note(self) -> str | None:
+        """The note that gives each numbered label whole."""
+        if not self.numbers:
+            return None
+        listed = "; ".join(f"[{n}] '{whole}'" for whole, n in self.numbers.items())
+        return f"shortened labels or names that would read alike are numbered; in full: {listed}"
+
+
+class _Prefixed(Label):
+    """A label after a prefix, as a numbered confusion matrix's rows start (``3 NN``): shortened as one text, and
+    numbered as the label it holds when that reads like another (:class:`_Marks`)."""
+
+    prefix: str
+    label: str
+
+    def __new__(cls, prefix: str, label: str) -> _Prefixed:
+        self = super().__new__(cls, prefix + label)
+        self.prefix, self.label = prefix, label
+        return self
+
+
 @dataclass
 class _Column:
-    """A column as set: its title, its cells' texts and kinds (``num``, ``label``, ``text``), its alignment."""
+    """A column as set: its title, its cells' texts and kinds (``num``, ``label``, ``text``), its alignment; the
+    labels among them whole (shortened labels that read alike are numbered, ``marks``)."""
 
     head: str
     head_label: bool
@@ -151,6 +213,10 @@ class _Column:
     kinds: list[str]
     left: bool
     tied: bool  # an interval beside its score: set in the same part as the column before it
+    wholes: list[str] = field(default_factory=list)  # each label cell's label whole ("" for another cell)
+    prefixes: list[str] = field(default_factory=list)  # what is shown before it (a numbered matrix's row number)
+    head_whole: str = ""
+    marks: _Marks | None = None
 
     def __post_init__(self) -> None:
         sizes = [_width(c) for c in self.cells]
@@ -166,11 +232,24 @@ class _Column:
     def lines(self, i: int) -> list[str]:
         """The lines of cell ``i`` (``-1``: the title) at the column's width."""
         text, kind = (self.head, "label" if self.head_label else "text") if i < 0 else (self.cells[i], self.kinds[i])
+        if kind == "label":
+            if i < 0:
+                return [self._label(text, self.head_whole, "")]
+            return [self._label(text, self.wholes[i], self.prefixes[i])]
         if kind == "num" or _width(text) <= self.width:
             return [text]
-        if kind == "label":
-            return [shorten(text, self.width)]
         return wrap(text, self.width)
+
+    def _label(self, text: str, whole: str, prefix: str) -> str:
+        """A label (``text``: ``prefix`` and the label ``whole``, shortened to its limit) at the column's width, with
+        its number when it has one."""
+        shown = text if _width(text) <= self.width else shorten(text, self.width)
+        if self.marks is None or shown == prefix + whole:
+            return shown
+        self.marks.saw(shown, whole)
+        mark = self.marks.mark(whole)
+        room = _width(shown) - _width(prefix) - len(mark)
+        return prefix + shorten(whole, room) + mark if mark and room >= 3 else shown
 
 
 def _pad(text: str, width: int, left: bool) -> str:
@@ -178,27 +257,32 @@ def _pad(text: str, width: int, left: bool) -> str:
     return text + fill if left else fill + text
 
 
-def _cell(value: Any, digits: int, limit: int) -> tuple[str, str]:
-    """A cell's text and kind: numbers as :func:`format_number` writes them, labels shortened to ``limit``."""
+def _cell(value: Any, digits: int, limit: int) -> tuple[str, str, str, str]:
+    """A cell's text and kind, and for a label the label whole and what is shown before it: numbers as
+    :func:`format_number` writes them, labels shortened to ``limit``."""
     if type(value) in _NUMBERS:
-        return format_number(value, digits), "num"
+        return format_number(value, digits), "num", "", ""
+    if isinstance(value, _Prefixed):
+        return shorten(visible(value), limit), "label", visible(value.label), visible(value.prefix)
     if isinstance(value, Label):
-        return shorten(visible(value), limit), "label"
+        whole = visible(value)
+        return shorten(whole, limit), "label", whole, ""
     if isinstance(value, str):
-        return visible(value), "text"
-    return visible(format_number(value, digits)), "num"
+        return visible(value), "text", "", ""
+    return visible(format_number(value, digits)), "num", "", ""
 
 
-def _columns(table: Table, digits: int) -> list[_Column]:
+def _columns(table: Table, digits: int, marks: _Marks | None = None) -> list[_Column]:
     index = max(1, min(table.index, len(table.columns)))
     out = []
     for i, title in enumerate(table.columns):
         limit = LABEL_WIDTH if i < index else CELL_LABEL_WIDTH
-        pairs = [_cell(row[i], digits, limit) for row in table.rows]
+        cells = [_cell(row[i], digits, limit) for row in table.rows]
         head_label = isinstance(title, Label)
         head = shorten(visible(title), HEAD_LABEL_WIDTH) if head_label else visible(title)
-        tied = i > index and bool(pairs) and all(isinstance(row[i], Bounds) for row in table.rows)
-        out.append(_Column(head, head_label, [t for t, _ in pairs], [k for _, k in pairs], i < index, tied))
+        tied = i > index and bool(cells) and all(isinstance(row[i], Bounds) for row in table.rows)
+        texts, kinds, wholes, prefixes = ([c[k] for c in cells] for k in range(4))
+        out.append(_Column(head, head_label, texts, kinds, i < index, tied, wholes, prefixes, visible(title), marks))
     return out
 
 
@@ -305,11 +389,11 @@ def _set(columns: Sequence[_Column], n_rows: int) -> list[str]:
     return lines
 
 
-def text_table(table: Table, digits: int, width: int | None = None) -> list[str]:
+def text_table(table: Table, digits: int, width: int | None = None, marks: _Marks | None = None) -> list[str]:
     """A table as aligned lines: the columns naming its rows left-aligned, the others right-aligned; with ``width``,
     in parts that each fit it (see :func:`render_report_text`), a part after the first under a ``(continued)``
-    title line."""
-    columns = _columns(table, digits)
+    title line. ``marks`` records the labels shortened and numbers those that read alike."""
+    columns = _columns(table, digits, marks)
     if width is None:
         return _set(columns, len(table.rows))
     index = max(1, min(table.index, len(columns)))
@@ -336,7 +420,9 @@ def _numbered(table: Table, digits: int, width: int) -> Table:
         return table
     number = {t: n for n, t in enumerate(heads, start=1)}
     columns = tuple(str(number[t]) if isinstance(t, Label) and t in number else t for t in table.columns)
-    rows = tuple((Label(f"{number[row[0]]} {row[0]}") if row[0] in number else row[0], *row[1:]) for row in table.rows)
+    rows = tuple(
+        (_Prefixed(f"{number[row[0]]} ", row[0]) if row[0] in number else row[0], *row[1:]) for row in table.rows
+    )
     numbered = Table(f"{table.title}; columns numbered as the rows", columns, rows, table.key, table.index)
     shown = [shorten(visible(t), HEAD_LABEL_WIDTH) for t in heads]
     if len(set(shown)) < len(shown) or _parts_of(numbered, digits, width) < _parts_of(table, digits, width):
@@ -344,15 +430,57 @@ def _numbered(table: Table, digits: int, width: int) -> Table:
     return table
 
 
+#: The indent of the signature's lines after its first.
+SIGNATURE_INDENT = "  "
+
+
+def _pieces(text: str, separator: str) -> list[str]:
+    """``text`` cut after each ``separator``: the pieces join back into it."""
+    parts = text.split(separator)
+    return [part + separator for part in parts[:-1]] + [parts[-1]]
+
+
+def signature_lines(signature: str, width: int) -> list[str]:
+    """The signature line (``signature: clfeval:…|task:…|…``) in lines of at most ``width`` columns, broken after its
+    ``|`` separators (after a ``,`` in a part too long for a line, anywhere in a piece still too long), the lines
+    after the first indented by :data:`SIGNATURE_INDENT`: deleting each line break and the indent after it gives the
+    signature back.
+
+    >>> signature_lines("signature: clfeval:0.2.0|task:single-label|labels:union(4)|ci:none", 40)
+    ['signature: clfeval:0.2.0|', '  task:single-label|labels:union(4)|', '  ci:none']
+    """
+    room = max(width - len(SIGNATURE_INDENT), 1)
+    pieces: list[str] = []
+    for part in _pieces(signature, "|"):
+        for piece in _pieces(part, ",") if _width(part) > room else [part]:
+            while _width(piece) > room:  # a system's name longer than a line
+                head = _head(piece, room) or piece[:1]
+                pieces.append(head)
+                piece = piece[len(head) :]
+            pieces.append(piece)
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        if line.strip() and _width(line) + _width(piece) > width:
+            lines.append(line)
+            line = SIGNATURE_INDENT
+        line += piece
+    lines.append(line)
+    return lines
+
+
 def render_report_text(report: Report, digits: int, width: int | None = None) -> str:
     """A :class:`Report` as plain text (control characters in any text shown as escapes), every line within
-    ``width`` columns (default: :func:`terminal_width`) but the closing signature line, which is never broken."""
+    ``width`` columns (default: :func:`terminal_width`), the closing signature broken after its ``|`` separators
+    (:func:`signature_lines`). Labels (and system names) that read alike once shortened are numbered wherever they
+    are shortened, and a note gives them whole."""
     width = terminal_width() if width is None else width
-    lines = [*wrap(visible(report.title), width), ""]
-    for table in (_numbered(t, digits, width) for t in report.tables):
-        lines.extend(wrap(f"{visible(table.title)}:", width))
-        lines.extend(text_table(table, digits, width))
-        lines.append("")
+    marks = _Marks()
+    tables = [_numbered(t, digits, width) for t in report.tables]
+    body = _tables_text(tables, digits, width, marks)
+    if marks.number():  # set again, each label that reads like another with its number wherever it is shortened
+        body = _tables_text(tables, digits, width, marks)
+    lines = [*wrap(visible(report.title), width), "", *body]
     if report.warnings:
         lines.append("warnings:")
         for w in report.warnings:
@@ -360,12 +488,25 @@ def render_report_text(report: Report, digits: int, width: int | None = None) ->
         lines.append("")
     notes = list(report.notes)
     signature = notes.pop() if notes and notes[-1].startswith("signature: ") else None
+    shortened = marks.note()
+    if shortened is not None:
+        notes.append(shortened)
     lines.append("notes:")
     for n in notes:
         lines.extend(wrap(visible(n), width, "  - ", "    "))
-    if signature is not None:  # one line to copy whole, however long: what decides the numbers
-        lines.append(visible(signature))
+    if signature is not None:  # what decides the numbers: broken after a "|", so the lines join back into it
+        lines.extend(signature_lines(visible(signature), width))
     return "\n".join(lines) + "\n"
+
+
+def _tables_text(tables: Sequence[Table], digits: int, width: int, marks: _Marks) -> list[str]:
+    """The report's tables, each under its title and followed by a blank line."""
+    lines: list[str] = []
+    for table in tables:
+        lines.extend(wrap(f"{visible(table.title)}:", width))
+        lines.extend(text_table(table, digits, width, marks))
+        lines.append("")
+    return lines
 
 
 def render_text(

@@ -205,7 +205,7 @@ def _score_blocks(scores: Scores, view: View | None = None) -> tuple[Block, ...]
         tuple(measure_title(m, scores.beta) for m in averaged),
         tuple(
             DefinedRow(
-                average_title(name, scores),
+                average_title(name, scores, averaged),
                 _average_definition(name, scores),
                 tuple(estimate_of(scores, ("averages", name, m), values[m]) for m in averaged),
             )

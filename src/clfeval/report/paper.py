@@ -124,7 +124,10 @@ def score_paper_tables(scores: Scores, tables: Sequence[Table], view: View | Non
         out.append(CaptionedTable(title, context, ("label", "support", *head(measures)), per_label))
     for i, measures in enumerate(_groups(view.averaged(scores))):
         averages = tuple(
-            (average_title(name, scores), *(estimate_of(scores, ("averages", name, m), v[m]) for m in measures))
+            (
+                average_title(name, scores, measures),
+                *(estimate_of(scores, ("averages", name, m), v[m]) for m in measures),
+            )
             for name, v in scores.averages.items()
         )
         title = "Averages over the label set L, each named by its formula" if i == 0 else "Further averages over L"

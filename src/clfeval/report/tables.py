@@ -93,8 +93,18 @@ class Report:
         return None if self.build_page is None else self.build_page()
 
 
-def average_title(name: str, scores: Scores) -> str:
-    """The row title of an average: its JSON name and, in brackets, its formula in short."""
+#: The short formulas of the averages whose own formulas name F (macro's AF, macro_fa's FA), for a table of averages
+#: that shows no F: ``{M}`` is the measure shown ("scores" when several are).
+_WITHOUT_F = {"macro": "mean of per-label {M}", "macro_fa": "as macro but for F"}
+
+
+def average_title(name: str, scores: Scores, measures: Sequence[str] | None = None) -> str:
+    """The row title of an average: its JSON name and, in brackets, its formula in short. ``measures``, the averaged
+    measures beside it: without F among them, an average's formula names the measure shown, not F
+    (``macro (mean of per-label Jaccard)``)."""
+    if measures is not None and "f" not in measures and name in _WITHOUT_F:
+        shown = measure_title(measures[0], scores.beta) if len(measures) == 1 else "scores"
+        return f"{name} ({_WITHOUT_F[name].format(M=shown)})"
     freq = "training" if scores.lfb_source == "train" else "test gold"
     return f"{name} ({AVERAGES[name].short.format(F=f_title(scores.beta), freq=freq)})"
 
@@ -269,7 +279,10 @@ def _plain_tables(scores: Scores, view: View) -> list[Table]:
             Table(
                 "averages over the label set",
                 ("average", *(measure_title(m, scores.beta) for m in averaged)),
-                tuple((average_title(name, scores), *(v[m] for m in averaged)) for name, v in scores.averages.items()),
+                tuple(
+                    (average_title(name, scores, averaged), *(v[m] for m in averaged))
+                    for name, v in scores.averages.items()
+                ),
                 "averages",
             )
         )
@@ -301,7 +314,7 @@ def _kappa_note(scores: Scores) -> str:
     if scores.label_source == "given":
         how = "the order the declared labels are in (--labels)"
     elif scores.options.get("ordinal"):
-        how = "--ordinal, the labels' sorted order, numbers numerically"
+        how = "--ordinal, the labels' numerical order"
         if tuple(table) != sort_labels(table):
             how += f"; but the label set ({scores.label_source}) comes first, so the order is not sorted"
     else:
@@ -503,7 +516,7 @@ def _interval_tables(scores: Scores, view: View) -> list[Table]:
                 ("average", *(x for m in averaged for x in (measure_title(m, scores.beta), ci))),
                 tuple(
                     (
-                        average_title(name, scores),
+                        average_title(name, scores, averaged),
                         *(x for m in averaged for x in (v[m], _bounds(scores, ("averages", name, m)))),
                     )
                     for name, v in scores.averages.items()

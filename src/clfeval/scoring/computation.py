@@ -14,9 +14,9 @@ from clfeval.count.labelnames import declared_names, respelled  # the one rule n
 from clfeval.errors import OptionError
 from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
-from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
-from clfeval.scoring.labelset import resolve_label_set
-from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, Setting, label_measures
+from clfeval.scoring.averages import AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.scoring.labelset import check_ordinal, resolve_label_set
+from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, Setting, averaged_measures, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import parse_zero_division
 from clfeval.scoring.scores import LabelScores, Scores
@@ -287,6 +287,8 @@ def score_counts(
     seen_all = set(policy_gold) | set(policy_pred)
     table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
     cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
+    if scoring.ordinal and label_set.source != "given":  # the order --ordinal declares: numbers, numerically
+        check_ordinal(table)
     f = ScoreFunction.of_cells(
         cells,
         np.zeros(cells.n_types),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from clfeval.errors import OptionError, unknown_name
 
-__all__ = ["LABEL_SOURCES", "ChosenLabels", "resolve_label_set", "sort_labels"]
+__all__ = ["LABEL_SOURCES", "ChosenLabels", "check_ordinal", "resolve_label_set", "sort_labels"]
 
 #: Label-set policies, by name, with their one-line definitions.
 LABEL_SOURCES: Mapping[str, str] = {
@@ -19,10 +20,13 @@ LABEL_SOURCES: Mapping[str, str] = {
 
 
 def _number(label: str) -> float | None:
+    """The number a label spells (``"10"``, ``"2.5"``, ``"-1"``), or ``None`` (``"NA"``; ``"nan"``, which has no
+    place in an order)."""
     try:
-        return float(label)
+        number = float(label)
     except ValueError:
         return None
+    return None if math.isnan(number) else number
 
 
 def sort_labels(labels: Iterable[str]) -> tuple[str, ...]:
@@ -32,6 +36,26 @@ def sort_labels(labels: Iterable[str]) -> tuple[str, ...]:
     if labels and all(n is not None for n in numbers):
         return tuple(lab for _, lab in sorted(zip(numbers, labels), key=lambda t: (t[0], t[1])))
     return tuple(sorted(labels))
+
+
+def check_ordinal(labels: Iterable[str]) -> None:
+    """Refuse ``--ordinal`` (``Scoring(ordinal=True)``) over labels that are not all numbers: it orders them
+    numerically, and an order over a scale with a stray label (``'NA'``) is not one to invent.
+
+    >>> check_ordinal(["1", "10", "2"])
+    >>> check_ordinal(["1", "2", "NA"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.OptionError: --ordinal (ordinal=True) orders the labels as numbers, but 1 label is not ...: 'NA'; ...
+    """
+    stray = [lab for lab in dict.fromkeys(labels) if _number(lab) is None]
+    if stray:
+        shown = _names(stray[:10]) + (f" and {len(stray) - 10} more" if len(stray) > 10 else "")
+        count = "1 label is not a number" if len(stray) == 1 else f"{len(stray)} labels are not numbers"
+        raise OptionError(
+            f"--ordinal (ordinal=True) orders the labels as numbers, but {count}: {shown}; declare their order with "
+            "--labels FILE (one label per line, in order) or labels=[...]"
+        )
 
 
 @dataclass(frozen=True)

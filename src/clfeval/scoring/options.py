@@ -40,8 +40,9 @@ class Scoring:
         ``include`` (labels whose measure is 0/0 take part in averages with ``zero_division``) or
         ``exclude`` (they drop out); see :data:`clfeval.scoring.ratios.UNDEFINED_POLICIES`.
     ordinal
-        The labels are ordered, in their sorted order (numbers numerically): measures that read an order (weighted
-        κ) are then shown in reports. Declared labels (``labels``, source ``given``) declare their order too.
+        The labels are numbers on a scale, ordered numerically: measures that read an order (weighted κ) are then
+        shown in reports. Labels that are not all numbers (a stray ``'NA'``) are an :class:`~clfeval.OptionError` when
+        scored: declared labels (``labels``, source ``given``) declare any order, and need no ``ordinal``.
 
     Examples
     --------
