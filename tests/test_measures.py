@@ -63,7 +63,7 @@ def test_the_registry_is_complete_and_each_entry_defines_itself() -> None:
     assert clfeval.MEASURES is MEASURES
     for m in MEASURES.values():
         assert m.title and m.definition and m.undefined_when and m.scope in ("label", "overall")
-        assert m.tasks <= {"single-label", "multi-label"} and m.low < m.high
+        assert m.tasks <= {"single-label", "multi-label", "spans"} and m.low < m.high
         assert (m.denominator != "") == (m.scope == "label")
     single = [m.name for m in MEASURES.values() if m.scope == "overall" and "single-label" in m.tasks]
     assert single == [

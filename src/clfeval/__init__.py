@@ -93,6 +93,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
     )
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.options import Scoring
+    from clfeval.spans import SCHEMES, SpanCounts, Spans
 
 #: Each public name and the module that defines it.
 _HOMES: dict[str, str] = {
@@ -152,6 +153,7 @@ _HOMES: dict[str, str] = {
     "Finagle": "clfeval.scoring.finagle",
     "Accumulator": "clfeval.accumulator",
     "KINDS": "clfeval.kinds",
+    **dict.fromkeys(["SCHEMES", "SpanCounts", "Spans"], "clfeval.spans"),
 }
 
 #: The integrations (clfeval/integrations/) by their short names: modules found as attributes on first use
@@ -194,8 +196,11 @@ __all__ = [
     "PairTest",
     "PairedCounts",
     "Reading",
+    "SCHEMES",
     "Scores",
     "Scoring",
+    "SpanCounts",
+    "Spans",
     "SplitMatrix",
     "TESTS",
     "Test",

@@ -57,8 +57,9 @@ def _given(
     gold: Any, pred: Any, multilabel: bool | MultiLabel | None, blocks: Any, task: str, *extra: Any
 ) -> Counted | None:
     """``gold`` as a :class:`Counted` when it holds counts (or what a reader returned), else ``None`` (arrays)."""
-    if kind_of(gold) is not None:
-        gold = Counted(gold)  # counts of any kind; the task says which kinds it takes
+    kind = kind_of(gold)
+    if kind is not None:
+        gold = Counted(gold, blocks=kind.units(gold))  # counts of any kind (with their own units); the task says which
     if not isinstance(gold, Counted):
         return None
     given = [
@@ -116,6 +117,25 @@ def _arrays(
     return found, {"n_blocks": found.n_blocks}
 
 
+def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: Any, blocks: Any) -> Counted:
+    """Sentences of tags or entities in memory, counted as spans (one system, or every system for ``compare``)."""
+    from clfeval.spans.lists import columns_of_lists
+
+    if ml is not None or blocks is not None:
+        raise OptionError("spans come in sentences, which are the units: multilabel and blocks do not apply")
+    if any(c is None for c in columns):
+        raise OptionError("spans: give gold and predicted sentences (one list of tags or entities per sentence)")
+    found = columns_of_lists(columns, roles)
+    inputs = {"source": "arrays", "n_sentences": found.n_sentences}
+    options: dict[str, Any] = {}  # the scheme and the unit are the counts' own options
+    if len(columns) > 2:
+        rows, blocks_of = found.count_systems(spans.scheme, "sentences")
+        joint = JointCounts(tuple(roles[1:]), rows, None, "spans")
+        return Counted(joint, blocks=blocks_of, inputs=inputs, options=options)
+    counts = found.count(spans.scheme, "sentences")
+    return Counted(counts, blocks=counts.blocks, inputs=inputs, options=options)
+
+
 def score(
     gold: Any,
     pred: Iterable[Any] | None = None,
@@ -133,6 +153,7 @@ def score(
     seed: int | None = None,
     resamples: int | None = None,
     confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
 ) -> Scores:
     """Score predictions against gold labels, with every average named.
 
@@ -168,6 +189,11 @@ def score(
         Shorthand of ``multilabel``: label sets given as strings split on ``sep`` (``MultiLabel(sep=sep)``).
     seed, resamples, confidence
         Shorthands of ``ci``: ``ci="bootstrap", seed=1`` is ``ci=CI("bootstrap", seed=1)``.
+    spans
+        Score spans, not labels: ``gold`` and ``pred`` hold one list per sentence, of tags (``["B-PER", "I-PER",
+        "O"]``) read with this scheme (a name from :data:`clfeval.SCHEMES`, ``True`` for ``conlleval``, or a
+        :class:`~clfeval.Spans`), or of entities (``{"start": 0, "end": 2, "type": "PER"}``, ``end`` one past the last
+        token). Per type P, R and F of exact matches, every average, and intervals that resample sentences.
 
     Returns
     -------
@@ -188,6 +214,11 @@ def score(
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     counted = _given(gold, pred, ml, blocks, "score")
+    chosen_spans = Spans.of(spans)
+    if counted is None and chosen_spans is not None:
+        counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
+    elif chosen_spans is not None:
+        raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
     if counted is None:
         if pred is None and hasattr(gold, "n_instances"):  # counts, of no kind that is scored (LabelCounts)
             raise OptionError(f"score takes labels or ConfusionCounts / LabelSetCounts, not {type(gold).__name__}")
@@ -277,6 +308,8 @@ def compare(
     seed: int | None = None,
     rounds: int | None = None,
     alternative: str | None = None,
+    ci: str | None = None,
+    confidence: float | None = None,
 ) -> Comparison:
     """Is system A really better than B? Paired significance tests of score differences.
 
@@ -308,8 +341,6 @@ def compare(
         the bootstrap resamples whole blocks and the sign test counts blocks.
     progress
         Called with (done, total) rounds.
-    ci: str | None = None,
-    confidence: float | None = None,
     labels, beta, zero_division, undefined, sep
         Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
     seed, rounds, alternative, ci, confidence

@@ -72,6 +72,9 @@ DETAIL_LABELS: Mapping[str, str] = {
     "count_file": "count file",
     "label_sets": "label sets",
     "options": "options",
+    "prefixes": "prefixes",
+    "rules": "rules",
+    "well_formed": "well formed",
     "chosen_by": "chosen by",
 }
 
@@ -370,6 +373,18 @@ def _kind(registry: Registry, name: str, k: Any) -> Explanation:
     return registry.explanation(name, title=k.title, definition=_docstring(k), details=details)
 
 
+def _scheme(registry: Registry, name: str, s: Any) -> Explanation:
+    details = [
+        ("prefixes", "O, " + ", ".join(f"{p}-" for p in s.prefixes)),
+        ("rules", "conlleval.pl's" if s.family == "conlleval" else "seqeval's strict mode"),
+    ]
+    if s.needs_before or s.needs_after:
+        rules = [f"{k}-X after {'/'.join(v)}-X" for k, v in (s.needs_before or {}).items()]
+        rules += [f"{k}-X before {'/'.join(v)}-X" for k, v in (s.needs_after or {}).items()]
+        details.append(("well_formed", "; ".join(rules) + "; any other transition is counted as invalid"))
+    return registry.explanation(name, title=name, definition=s.definition, details=details, references=s.references)
+
+
 def _described(registry: Registry, name: str, entry: Any) -> Explanation:
     """An entry of a registry of one-line definitions (a renderer: its function and its definition)."""
     definition = entry if isinstance(entry, str) else entry[1]
@@ -451,6 +466,16 @@ REGISTRIES: tuple[Registry, ...] = (
     Registry("ENGINES", "clfeval.inputs.engine", "who counts", "--engine; Reading(engine=...)", _described),
     Registry("RENDERERS", "clfeval.render", "output formats", "--format; Result.render(fmt)", _described),
     Registry("SCENARIOS", "clfeval.scoring.finagle", "finagle's three scorings", "the rows of finagle", _described),
+    Registry(
+        "SCHEMES", "clfeval.spans.schemes", "tagging schemes: how tags become spans", "--spans; spans=...", _scheme
+    ),
+    Registry(
+        "MODES",
+        "clfeval.spans.matching",
+        "span matching modes (SemEval-2013, nervaluate)",
+        "every span report lists them",
+        _described,
+    ),
 )
 
 

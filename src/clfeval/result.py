@@ -347,8 +347,13 @@ class Result:
         figures: list[Figure] = _builder(self.figures_builder)(self)
         return figures
 
+    def renders_to(self) -> tuple[str, ...]:
+        """The formats this result renders to: :attr:`formats`, and those of its kind of data (``conlleval`` for
+        spans)."""
+        return self.formats
+
     def render(self, fmt: str = "text", **options: Any) -> str:
-        """This result rendered in the format ``fmt``, one of :attr:`formats` (see :data:`clfeval.render.RENDERERS`;
+        """This result rendered in the format ``fmt``, one of :meth:`renders_to` (see :data:`clfeval.render.RENDERERS`;
         ``options`` from :data:`clfeval.render.RENDER_OPTIONS`)."""
         from clfeval.render import render  # render sits above every result; imported on use only
 

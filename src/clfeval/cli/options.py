@@ -322,6 +322,54 @@ def training(args: argparse.Namespace) -> Training | None:
     )
 
 
+def add_span_options(p: Any, errors: bool = False) -> None:
+    """The spans group: ``--spans [SCHEME]`` and ``--unit``; with ``errors``, ``--errors FILE`` too."""
+    from clfeval.spans.options import UNITS
+    from clfeval.spans.schemes import DEFAULT_SCHEME, SCHEMES
+
+    group = p.add_argument_group("spans (taggers, chunkers, NER: CoNLL files of tags)")
+    group.add_argument(
+        "--spans",
+        nargs="?",
+        const=DEFAULT_SCHEME,
+        choices=list(SCHEMES),
+        metavar="SCHEME",
+        help="score spans (B-PER I-PER is one person), not tags: INPUT is a CoNLL file (blank lines end sentences, "
+        "-DOCSTART- lines start documents) with gold and predicted tag columns (default: the last two), or GOLD "
+        f"and PRED files. SCHEME: {', '.join(SCHEMES)}; default {DEFAULT_SCHEME}, the rules of conlleval.pl, "
+        "which the field's published numbers come from (seqeval's default mode agrees on IOB1 and IOB2 tags); "
+        "for IOBES or BILOU tags name the scheme: conlleval.pl merges adjacent spans of one type there (a warning "
+        "counts them). The other schemes are seqeval's strict mode; invalid transitions are counted and reported, "
+        "never repaired silently (clfeval explain SCHEME)",
+    )
+    group.add_argument(
+        "--unit",
+        choices=list(UNITS),
+        default="auto",
+        help="what intervals and tests resample and swap: " + "; ".join(f"{k}: {v}" for k, v in UNITS.items()),
+    )
+    if errors:
+        group.add_argument(
+            "--errors",
+            metavar="FILE",
+            help="with --spans: list every wrong span (missed, spurious, wrong type, wrong boundaries) with its "
+            "sentence, line and tokens, as tab-separated lines",
+        )
+
+
+def spans(args: argparse.Namespace) -> Any:
+    """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans."""
+    from clfeval.spans.options import Spans
+
+    if getattr(args, "spans", None) is None:
+        if getattr(args, "unit", "auto") != "auto":
+            raise ClfevalError("--unit is for spans: give --spans too")
+        if getattr(args, "errors", None):
+            raise ClfevalError("--errors lists wrong spans: give --spans too")
+        return None
+    return Spans(args.spans, args.unit)
+
+
 def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
     """How the command reads its files, as one group (checked as it is built, before anything is read).
 

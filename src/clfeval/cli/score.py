@@ -57,6 +57,7 @@ def add_score(sub: Any) -> None:
         "blocks as its independent units)",
     )
     options.add_multilabel_options(p)
+    options.add_span_options(p, errors=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
     options.add_interval_options(p, "confidence intervals")
@@ -75,6 +76,10 @@ def run_score(args: argparse.Namespace) -> str:
         counted = _score_input(args, reading)
     finally:
         options.close(reading)
+    if args.format == "conlleval":  # conlleval.pl's report of the counts (a file without a span has no scores)
+        from clfeval.render.conlleval import render_conlleval
+
+        return render_conlleval(counted.counts)
     if interval is not None:
         _say_cost(interval, counted)
     result = options.with_bar(args.ci, score, counted, scoring=scoring, ci=interval)
@@ -108,5 +113,12 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
         return counts_given(args, args.inputs, reading, "score")
     if not args.inputs:
         raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
-    return read(*layout(args), gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
-                reading=reading)  # fmt: skip
+    chosen = options.spans(args)
+    counted = read(*layout(args), gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
+                   reading=reading, spans=chosen)  # fmt: skip
+    if chosen is not None and args.errors:
+        from clfeval.inputs.conll import write_span_errors
+
+        write_span_errors(args.errors, *layout(args), gold_col=parse_column(args.gold_col),
+                          pred_col=parse_column(args.pred_col), spans=chosen, block_end=reading.block_end)  # fmt: skip
+    return counted

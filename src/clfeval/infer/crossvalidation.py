@@ -24,9 +24,8 @@ from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
 from clfeval.kinds import KINDS, kind_of
 from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
-from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.computation import score_counts, seen_labels
-from clfeval.scoring.measures import overall_measures
+from clfeval.scoring.measures import averaged_measures, overall_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key, f_title
 from clfeval.scoring.scores import Scores
@@ -76,7 +75,7 @@ class CrossValidation(Result):
         out: dict[str, Any] = {"averages": {}}
         for name in self.pooled.averages:
             row = {}
-            for m in AVERAGED:
+            for m in averaged_measures(self.pooled.family):
                 row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
         for measure in overall_measures(self.pooled.family):
@@ -89,7 +88,7 @@ class CrossValidation(Result):
         means = self.mean_of_folds()["averages"]
         rows = []
         for name, values in self.pooled.averages.items():
-            for m in AVERAGED:
+            for m in averaged_measures(self.pooled.family):
                 pooled, mean = values[m], means[name][m]
                 rows.append(
                     {
@@ -152,7 +151,7 @@ class CrossValidation(Result):
         fk = f_key(self.pooled.beta)
         means = self.mean_of_folds()
         for name, row in means["averages"].items():
-            for m in AVERAGED:
+            for m in averaged_measures(self.pooled.family):
                 measure = fk if m == "f" else m
                 out[flat_name(["mean_of_folds", name, measure], sep)] = float(row[m])
                 out[flat_name(["sd", name, measure], sep)] = float(row[f"{m}_sd"])

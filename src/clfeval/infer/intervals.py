@@ -20,10 +20,9 @@ from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
 from clfeval.kinds import KINDS, Counts, kind_of
 from clfeval.result import FrozenDict
-from clfeval.scoring.averages import AVERAGED
-from clfeval.scoring.measures import MEASURES, Setting
+from clfeval.scoring.measures import MEASURES, Setting, averaged_measures
 from clfeval.scoring.scores import Intervals, Key, Scores
-from clfeval.scoring.statistics import PER_LABEL_MEASURES
+from clfeval.scoring.statistics import family_measures
 
 __all__ = [
     "CI",
@@ -51,7 +50,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
     und = {m: set(labels) for m, labels in scores.undefined.items()}
     reasons: dict[Key, str] = {}
     for lab in scores.labels:
-        for m in PER_LABEL_MEASURES:
+        for m in family_measures(scores.family):
             if lab in und[m]:
                 reasons[("per_label", lab, m)] = f"{_MEASURE_WORDS[m]} of {lab!r} is 0/0 ({_WHY[m]})"
     weighted = {
@@ -61,7 +60,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
         "lfb": [lab for lab in scores.labels if scores.lfb_frequencies[lab] > 0],
     }
     for name, members in weighted.items():
-        for m in AVERAGED:
+        for m in averaged_measures(scores.family):
             parts = ["precision", "recall"] if (name, m) == ("macro_fa", "f") else [m]
             for part in parts:
                 hit = [lab for lab in members if lab in und[part]]
@@ -72,7 +71,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
     rows = scores.per_label.values()
     summed = [np.asarray(float(sum(getattr(r, a) for r in rows))) for a in ("tp", "fp", "fn", "tn")]
     setting = Setting(scores.beta, 0.0)
-    for m in AVERAGED:
+    for m in averaged_measures(scores.family):
         if MEASURES[m].compute(*summed, setting)[1]:
             reasons[("averages", "micro", m)] = f"micro {_MEASURE_WORDS[m]} is 0/0"
     for scope in scores.warning_scopes.values():  # the overall measures scoring found 0/0

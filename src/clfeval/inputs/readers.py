@@ -41,6 +41,7 @@ from clfeval.inputs.relabel import Relabel
 from clfeval.kinds import Counts, kind_of
 from clfeval.kinds.countfile import counts_to_dict
 from clfeval.output import write_text
+from clfeval.spans.options import Spans
 
 if TYPE_CHECKING:
     from clfeval.count.blocks import Blocks
@@ -202,6 +203,7 @@ def read(
     pred_col: Column | Sequence[Column] | None = None,
     names: Sequence[str] | None = None,
     reading: Reading | None = None,
+    spans: Spans | str | bool | None = None,
 ) -> Counted:
     """Read and count a table of gold and predicted labels, or a gold file and prediction files.
 
@@ -227,6 +229,9 @@ def read(
     reading
         How to read (:class:`~clfeval.Reading`): format, separators, multi-label options, input rules,
         blocks, engine.
+    spans
+        Score spans, not tags (a scheme's name, ``True`` for ``conlleval``, or a :class:`~clfeval.Spans`): the
+        files are CoNLL files of tags (:mod:`clfeval.inputs.conll`); sentences (or documents) are the units.
 
     Returns
     -------
@@ -245,6 +250,9 @@ def read(
     columns: list[Column | None] = (
         [pred_col] if pred_col is None or isinstance(pred_col, (str, int)) else list(pred_col)
     )
+    chosen = Spans.of(spans)
+    if chosen is not None:
+        return _read_spans(path, pred_paths, gold_col, columns, names, reading, chosen)
     relabel = reading.relabel()
     kwargs = reading.counter_options(relabel)
     spec = reading.block_spec()
@@ -296,6 +304,64 @@ def read(
         **kwargs,
     )
     return _counted(found, _file_inputs(path), reading, gold_col, relabel)
+
+
+def _read_spans(
+    path: str | Sequence[str],
+    pred_paths: Sequence[str],
+    gold_col: Column | None,
+    columns: Sequence[Column | None],
+    names: Sequence[str] | None,
+    reading: Reading,
+    spans: Spans,
+) -> Counted:
+    """CoNLL files of tags → span counts (one system) or joint rows (several), with their sentences as blocks."""
+    from clfeval.inputs.conll import TagFile, count_tag_files
+
+    if not isinstance(path, str):
+        raise OptionError("spans are read from one CoNLL file, or a gold file and prediction files")
+    unsupported = [
+        option
+        for option, value in (
+            ("--multilabel", reading.label_sets),
+            ("--skip", reading.skip),
+            ("--translate", reading.translate),
+            ("--cutoff", reading.cutoff),
+            ("--block-col", reading.block_col),
+            ("--engine dask", None if reading.engine == "polars" else reading.engine),
+        )
+        if value is not None
+    ]
+    if unsupported or reading.input_format not in (None, "text"):
+        what = ", ".join(unsupported) or f"input format {reading.input_format}"
+        raise OptionError(f"spans are read from CoNLL text files of tags: {what} does not apply")
+    if len(columns) > 1 and pred_paths:
+        raise OptionError("give prediction files or predicted columns of one file, not both")
+    if pred_paths:
+        files = [TagFile(path, [-1 if gold_col is None else gold_col], ["gold"])]
+        files += [TagFile(p, [-1 if columns[0] is None else columns[0]], ["predicted"]) for p in pred_paths]
+        systems = list(names) if names is not None else system_names([one_file(p) for p in pred_paths])
+        inputs: dict[str, Any] = {"gold_file": path}
+        inputs.update(
+            {"pred_file": pred_paths[0]} if len(pred_paths) == 1 else {"pred_files": dict(zip(systems, pred_paths))}
+        )
+    else:
+        cols = [-1 if c is None else c for c in columns]
+        files = [TagFile(path, [-2 if gold_col is None else gold_col, *cols], ["gold", *(["predicted"] * len(cols))])]
+        systems = list(names) if names is not None else [f"column {c}" for c in cols]
+        inputs = {"file": path}
+    several = len(files[0].columns) + len(files) - 2 > 1
+    counts, blocks, read_info = count_tag_files(
+        files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=several
+    )
+    inputs.update(read_info)
+    options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}
+    if several:
+        from clfeval.count.joint import JointCounts
+
+        joint = JointCounts(tuple(systems), counts, None, "spans")
+        return Counted(joint, blocks=blocks, inputs=inputs, options=options)
+    return Counted(counts, blocks=blocks, inputs=inputs, options=options)
 
 
 def fold_names(shown: Sequence[str]) -> list[str]:
@@ -436,7 +502,9 @@ def load_counts(paths: str | Sequence[str]) -> Counted:
     """
     files = expand_paths(paths)
     counts, declared = sum_count_files_declared(files)
-    return Counted(counts, inputs={"count_files": files}, declared_labels=declared)
+    kind = kind_of(counts)
+    units = kind.units(counts) if kind is not None else None  # counts that carry their own units (spans' sentences)
+    return Counted(counts, blocks=units, inputs={"count_files": files}, declared_labels=declared)
 
 
 def save_counts(counts: Counted | Counts, path: str) -> None:

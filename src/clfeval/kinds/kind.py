@@ -17,7 +17,8 @@ its confusion-matrix view       :meth:`Kind.matrix` (``None``: none)
 which measures apply            :attr:`Kind.family` (the ``tasks`` of :data:`clfeval.MEASURES` and
                                 :data:`clfeval.AVERAGES`)
 how its units resample          :meth:`Kind.rows` (instances: one multinomial draw over the rows; blocks:
-                                :class:`~clfeval.count.blocks.Blocks` keyed by the same rows)
+                                :class:`~clfeval.count.blocks.Blocks` keyed by the same rows), :meth:`Kind.units`
+                                (blocks the counts carry: a span's sentences)
 how two systems pair            :meth:`Kind.system_row`, :meth:`Kind.correct`
 ==============================  ==========================================================================
 
@@ -38,6 +39,7 @@ import numpy as np
 from clfeval.errors import OptionError
 
 if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
     from clfeval.count.confusion import ConfusionCounts
     from clfeval.count.labelsets import MultiLabel
     from clfeval.scoring.cells import CellTypes
@@ -45,7 +47,13 @@ if TYPE_CHECKING:
 __all__ = ["KINDS", "Counts", "Kind", "Row", "kind_of", "register_kind", "unregister_kind"]
 
 #: The modules of the built-in kinds, each registering its kind when imported.
-_BUILT_IN = ("clfeval.kinds.single", "clfeval.kinds.labelsets", "clfeval.kinds.joint", "clfeval.kinds.confidences")
+_BUILT_IN = (
+    "clfeval.kinds.single",
+    "clfeval.kinds.labelsets",
+    "clfeval.kinds.joint",
+    "clfeval.kinds.confidences",
+    "clfeval.kinds.spans",
+)
 
 #: One distinct kind of instance of some counts (labels, label sets, or a new kind's own values), hashable.
 Row = tuple[Any, ...]
@@ -84,6 +92,11 @@ class Kind:
         The counting options its counts carry (``duplicates``, ``empty``), recorded in results and signatures.
     joint_extra
         The values a row of joint counts holds after the systems' predictions (a weight, say): 0 for labels.
+    instances
+        What its instances are, in words (``spans in gold or predictions``).
+    formats
+        Output formats of its results besides every result's (:data:`clfeval.render.RENDERERS`): ``conlleval``
+        for spans.
     """
 
     name: ClassVar[str]
@@ -95,6 +108,8 @@ class Kind:
     label_sets: ClassVar[bool] = False
     option_names: ClassVar[tuple[str, ...]] = ()
     joint_extra: ClassVar[int] = 0
+    formats: ClassVar[tuple[str, ...]] = ()
+    instances: ClassVar[str] = "instances"
 
     # -- every kind ---------------------------------------------------------------------------------------------
 
@@ -145,6 +160,11 @@ class Kind:
     def from_document(self, doc: Mapping[str, Any], source: str) -> Any:
         """The counts a count file of this kind holds (``doc`` is its JSON; ``source`` names it in errors)."""
         raise OptionError(f"{self.title} have no count file")
+
+    def units(self, counts: Any) -> Blocks | None:
+        """The blocks the counts carry as their own units of resampling (spans: sentences), or ``None``: instances
+        are the units unless a reader grouped them."""
+        return None
 
     def n_types(self, counts: Any) -> int:
         """The number of distinct rows: what resampling and the cost of intervals grow with."""
@@ -199,6 +219,16 @@ class Kind:
         """What a result of these counts should say about how they are scored (``seen``: every label the label-set
         policy saw)."""
         return []
+
+    def warnings(self, counts: Any) -> list[str]:
+        """What a result of these counts should warn about, beyond its scores (spans: invalid transitions, spans
+        conlleval.pl merged)."""
+        return []
+
+    def details(self, counts: Any) -> dict[str, Any] | None:
+        """What a result of these counts holds beyond its scores, as JSON (written under the kind's name: the
+        ``spans`` object of a span result), or ``None``."""
+        return None
 
     def confusion(self, counts: Any) -> ConfusionCounts | None:
         """``counts`` as a confusion matrix of instances, one cell each (the multinomial model of Takahashi et al.'s

@@ -47,6 +47,10 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
         "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
         "plots with intervals, provenance; write it with -o report.html",
     ),
+    "conlleval": (
+        _renderer("conlleval"),
+        "span results (score --spans): conlleval.pl's report, byte for byte, for scripts that parse it",
+    ),
 }
 
 
@@ -91,9 +95,9 @@ def render(result: Result, fmt: str = "text", **options: Any) -> str:
     """Render a result in the format ``fmt`` (a name from :data:`RENDERERS`) with ``options`` from
     :data:`RENDER_OPTIONS` (an unknown one is an error, not ignored)."""
     check_render_options(fmt, **options)
-    if fmt not in result.formats:
+    if fmt not in result.renders_to():
         raise OptionError(
-            f"a {result.kind} result renders as {', '.join(result.formats)}, not {fmt} "
+            f"a {result.kind} result renders as {', '.join(result.renders_to())}, not {fmt} "
             f"({fmt} is for {', '.join(_kinds_with(fmt))} results)"
         )
     return RENDERERS[fmt][0](result, **options)
@@ -105,8 +109,10 @@ def _kinds_with(fmt: str) -> list[str]:
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.inverse.audit import Audit
     from clfeval.inverse.conversion import Conversion
+    from clfeval.kinds import KINDS
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scores import Scores
 
     kinds = (Scores, Comparison, CrossValidation, Conversion, Audit, Finagle)
-    return [k.kind for k in kinds if fmt in k.formats]
+    found = [k.kind for k in kinds if fmt in k.formats]
+    return found or [f"{kind.name} {k.kind}" for kind in KINDS.values() for k in kinds if fmt in kind.formats]

@@ -47,8 +47,7 @@ from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.report.tables import Bounds
 from clfeval.result import Result
-from clfeval.scoring.averages import AVERAGED
-from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
 from clfeval.scoring.metrics import metric_name
 from clfeval.scoring.scores import Key, Scores
 
@@ -102,9 +101,9 @@ def _per_label(scores: Scores) -> Columns:
     labels = list(scores.per_label)
     rows = [scores.per_label[lab] for lab in labels]
     columns: Columns = {"label": labels}
-    for count in ("support", "predicted", "tp", "fp", "fn", "tn"):
+    for count in count_names(scores.family):
         columns[count] = np.array([getattr(r, count) for r in rows], dtype=np.int64)
-    for measure in label_measures():
+    for measure in label_measures(scores.family):
         name = scores.f_name if measure.name == "f" else measure.name
         values = [float(r.values[measure.name]) for r in rows]
         _with_bounds(columns, name, values, _bounds(scores, [("per_label", lab, measure.name) for lab in labels]))
@@ -119,7 +118,7 @@ def _per_label(scores: Scores) -> Columns:
 def _averages(scores: Scores) -> Columns:
     names = list(scores.averages)
     columns: Columns = {"average": names}
-    for m in AVERAGED:
+    for m in averaged_measures(scores.family):
         values = [float(scores.averages[a][m]) for a in names]
         _with_bounds(
             columns, scores.f_name if m == "f" else m, values, _bounds(scores, [("averages", a, m) for a in names])
@@ -237,7 +236,9 @@ def comparison_frames(cmp: Comparison) -> Frames:
 def _metric_columns(scores: Scores) -> list[tuple[str, Key]]:
     """Every average's measures and every overall measure: (report name, score key)."""
     out: list[tuple[str, Key]] = [
-        (metric_name(("averages", a, m), scores.beta), ("averages", a, m)) for a in scores.averages for m in AVERAGED
+        (metric_name(("averages", a, m), scores.beta), ("averages", a, m))
+        for a in scores.averages
+        for m in averaged_measures(scores.family)
     ]
     out += [(m.name_for(scores.family), (m.name,)) for m in overall_measures(scores.family)]
     return out

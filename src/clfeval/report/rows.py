@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.report.matrix import nonzero_cells
-from clfeval.scoring.averages import AVERAGED
-from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
 from clfeval.scoring.scores import Scores
 
 if TYPE_CHECKING:
@@ -33,12 +32,12 @@ def cv_rows(cv: CrossValidation) -> list[list[Any]]:
     means = cv.mean_of_folds()
     for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
         for name, values in result.averages.items():
-            for m in AVERAGED:
+            for m in averaged_measures(result.family):
                 rows.append([scope, name, fk if m == "f" else m, values[m]])
         for m in overall:
             rows.append([scope, "overall", m, result.overall[m]])
     for name, values in means["averages"].items():
-        for m in AVERAGED:
+        for m in averaged_measures(cv.pooled.family):
             rows.append(["mean_of_folds", name, fk if m == "f" else m, values[m]])
             rows.append(["sd", name, fk if m == "f" else m, values[f"{m}_sd"]])
     for m in overall:
@@ -126,12 +125,12 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
             rows.append([section, label, f"{title}_ci_high", "" if bounds is None else bounds[1]])
 
     for lab, r in scores.per_label.items():
-        for measure in ("support", "predicted", "tp", "fp", "fn", "tn"):
+        for measure in count_names(scores.family):
             row("per_label", lab, measure, getattr(r, measure), ("per_label", lab, measure))
-        for m in label_measures():
+        for m in label_measures(scores.family):
             row("per_label", lab, m.name, r[m.name], ("per_label", lab, m.name))
     for name, values in scores.averages.items():
-        for measure in AVERAGED:
+        for measure in averaged_measures(scores.family):
             row("average", name, measure, values[measure], ("averages", name, measure))
     for m in overall_measures(scores.family):
         row("overall", "", m.name_for(scores.family), scores.overall[m.name], (m.name,))

@@ -18,7 +18,7 @@ from clfeval.report.rows import score_rows
 from clfeval.report.view import View
 from clfeval.scoring.averages import AVERAGES
 from clfeval.scoring.labelset import LABEL_SOURCES, sort_labels
-from clfeval.scoring.measures import MEASURES, overall_measures
+from clfeval.scoring.measures import MEASURES, count_names, overall_measures
 from clfeval.scoring.ratios import f_title
 from clfeval.scoring.scores import Key, Scores
 
@@ -206,8 +206,11 @@ def measure_title(measure: str, beta: float) -> str:
 #: Per-label measures shown in one table beside their intervals (the rest follow in another).
 _PER_TABLE = 4
 
-#: The columns of each label's counts beside its support (``counts`` and ``all`` views).
-_COUNTS = ("predicted", "tp", "fp", "fn", "tn")
+
+def _counts(scores: Scores) -> tuple[str, ...]:
+    """The columns of each label's counts beside its support (``counts`` and ``all`` views): predicted, tp, fp, fn
+    and, where there are true negatives, tn."""
+    return count_names(scores.family)[1:]
 
 
 def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:
@@ -254,7 +257,7 @@ def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, v
 
 def _plain_tables(scores: Scores, view: View) -> list[Table]:
     measures = view.label_measures(scores)
-    counts = _COUNTS if view.counts else ()
+    counts = _counts(scores) if view.counts else ()
     tables = []
     if measures or counts:
         tables.append(
@@ -265,7 +268,7 @@ def _plain_tables(scores: Scores, view: View) -> list[Table]:
                     (
                         Label(lab),
                         r.support,
-                        *((r.predicted, r.tp, r.fp, r.fn, r.tn) if counts else ()),
+                        *((getattr(r, c) for c in counts) if counts else ()),
                         *(r[m] for m in measures),
                     )
                     for lab, r in scores.per_label.items()
@@ -476,9 +479,10 @@ def _interval_tables(scores: Scores, view: View) -> list[Table]:
         tables.append(
             Table(
                 "per label",
-                ("label", "support", *_COUNTS),
+                ("label", "support", *_counts(scores)),
                 tuple(
-                    (Label(lab), r.support, r.predicted, r.tp, r.fp, r.fn, r.tn) for lab, r in scores.per_label.items()
+                    (Label(lab), r.support, *(getattr(r, c) for c in _counts(scores)))
+                    for lab, r in scores.per_label.items()
                 ),
                 "per_label_counts",
             )

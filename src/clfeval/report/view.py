@@ -136,14 +136,16 @@ class View:
         """The per-label measures shown for ``scores``, in report order."""
         from clfeval.scoring.measures import label_measures
 
-        return tuple(m.name for m in label_measures() if self._wanted(m.name, m.name in DEFAULT_LABEL_MEASURES))
+        return tuple(
+            m.name for m in label_measures(scores.family) if self._wanted(m.name, m.name in DEFAULT_LABEL_MEASURES)
+        )
 
     def averaged(self, scores: Scores) -> tuple[str, ...]:
         """The averaged measures shown for every average of ``scores``, in report order."""
-        from clfeval.scoring.averages import AVERAGED
+        from clfeval.scoring.measures import averaged_measures
 
         shown = self.label_measures(scores)
-        return tuple(m for m in AVERAGED if m in shown)
+        return tuple(m for m in averaged_measures(scores.family) if m in shown)
 
     def overall(self, scores: Scores) -> tuple[str, ...]:
         """The overall measures shown for ``scores``, in report order: weighted κ by default only where an order

@@ -244,7 +244,7 @@ class Average:
     references: tuple[str, ...] = ()
 
 
-_BOTH = frozenset({"single-label", "multi-label"})
+_BOTH = frozenset({"single-label", "multi-label", "spans"})
 
 #: The averaging methods, in report order.
 AVERAGES: Mapping[str, Average] = {

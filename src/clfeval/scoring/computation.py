@@ -82,6 +82,7 @@ def _undefined_messages(
     zd: float,
     undefined: str,
     per_undefined: Mapping[str, np.ndarray],
+    family: str,
 ) -> list[tuple[str, str]]:
     """Say in words every ratio that was 0/0 and what was done with it: (scope, message) pairs, the scope as
     :attr:`Scores.warning_scopes` names it."""
@@ -89,7 +90,7 @@ def _undefined_messages(
     verb = "included in" if undefined == "include" else "left out of"
     # one message per averaged measure's 0/0 condition (Jaccard's is F's: said once)
     why: dict[str, str] = {}
-    for m in AVERAGED:
+    for m in averaged_measures(family):
         why.setdefault(MEASURES[m].undefined_when, m)
     messages: list[tuple[str, str]] = []
     for condition, key in why.items():
@@ -97,7 +98,7 @@ def _undefined_messages(
         reason = condition.replace("{label} is ", "")
         if names:
             shown = ", ".join(map(repr, names[:10])) + (" …" if len(names) > 10 else "")
-            sharing = ",".join(m.name for m in label_measures() if m.undefined_when == condition)  # recall's, FNR's
+            sharing = ",".join(m.name for m in label_measures(family) if m.undefined_when == condition)  # recall's
             messages.append(
                 (
                     f"per_label:{sharing}",
@@ -266,7 +267,7 @@ def score_counts(
     task, family = kind.name, kind.family
     n = counts.n_instances
     if n == 0:
-        raise OptionError("there are no instances to score")
+        raise OptionError(f"there are no {kind.instances} to score")
 
     gold_seen, pred_seen = kind.labels_seen(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
@@ -286,9 +287,9 @@ def score_counts(
     # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
     seen_all = set(policy_gold) | set(policy_pred)
     table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
-    cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     if scoring.ordinal and label_set.source != "given":  # the order --ordinal declares: numbers, numerically
         check_ordinal(table)
+    cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     f = ScoreFunction.of_cells(
         cells,
         np.zeros(cells.n_types),
@@ -323,7 +324,7 @@ def score_counts(
             "data: is the training file read as intended (its label column --train-col, "
             "--train-sep, --train-format)?",
         ]
-    scoped = _undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, masks)
+    scoped = _undefined_messages(affected, lc, freqs, lfb_source, samples, averages, zd, undefined, masks, family)
     for name, (value, undefined_at) in e.overall.items():  # an overall measure that is 0/0 says so, and its value
         if undefined_at[0]:
             measure = MEASURES[name]
@@ -334,7 +335,7 @@ def score_counts(
                     + (" (chance level)" if measure.low < 0 and float(value[0]) == 0 else ""),
                 )
             )
-    messages = [*warnings, *label_set.warnings, *(message for _, message in scoped)]
+    messages = [*warnings, *kind.warnings(counts), *label_set.warnings, *(message for _, message in scoped)]
     notes = list(label_set.notes)
 
     notes += kind.notes(counts, lset, cells.table, gold_seen | pred_seen)

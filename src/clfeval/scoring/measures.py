@@ -31,14 +31,27 @@ import numpy as np
 from clfeval.scoring.parts import Pair, Parts, Separable
 from clfeval.scoring.ratios import f_beta, ratio
 
-__all__ = ["MEASURES", "Measure", "Setting", "Tallies", "averaged_measures", "label_measures", "overall_measures"]
+__all__ = [
+    "MEASURES",
+    "SPANS",
+    "Measure",
+    "Setting",
+    "Tallies",
+    "averaged_measures",
+    "count_names",
+    "label_measures",
+    "overall_measures",
+]
 
 #: A value array and where it is undefined (0/0), of the same shape.
 Values = tuple[np.ndarray, np.ndarray]
 
 SINGLE = "single-label"
 MULTI = "multi-label"
+#: Spans of tagger output (:mod:`clfeval.spans`): counts without true negatives, so no measure that reads tn.
+SPANS = "spans"
 _BOTH = frozenset({SINGLE, MULTI})
+_WITH_SPANS = frozenset({SINGLE, MULTI, SPANS})
 
 
 @dataclass(frozen=True)
@@ -354,7 +367,7 @@ MEASURES: Mapping[str, Measure] = {
             "precision",
             "tp / (tp + fp)",
             "label",
-            _BOTH,
+            _WITH_SPANS,
             True,
             0.0,
             1.0,
@@ -373,7 +386,7 @@ MEASURES: Mapping[str, Measure] = {
             "recall",
             "tp / (tp + fn)",
             "label",
-            _BOTH,
+            _WITH_SPANS,
             True,
             0.0,
             1.0,
@@ -392,7 +405,7 @@ MEASURES: Mapping[str, Measure] = {
             "F",
             "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp), the weighted harmonic mean of precision and recall",
             "label",
-            _BOTH,
+            _WITH_SPANS,
             True,
             0.0,
             1.0,
@@ -455,7 +468,7 @@ MEASURES: Mapping[str, Measure] = {
             "FNR",
             "fn / (fn + tp) = 1 − recall, the false negative rate (miss rate)",
             "label",
-            _BOTH,
+            _WITH_SPANS,
             False,
             0.0,
             1.0,
@@ -470,7 +483,7 @@ MEASURES: Mapping[str, Measure] = {
             "Jaccard",
             "tp / (tp + fp + fn), the Jaccard index (intersection over union; = F1 / (2 − F1))",
             "label",
-            _BOTH,
+            _WITH_SPANS,
             True,
             0.0,
             1.0,
@@ -646,14 +659,21 @@ MEASURES: Mapping[str, Measure] = {
 }
 
 
-def label_measures() -> tuple[Measure, ...]:
-    """The per-label measures, in report order."""
-    return tuple(m for m in MEASURES.values() if m.scope == "label")
+def label_measures(family: str | None = None) -> tuple[Measure, ...]:
+    """The per-label measures (of the measure family ``family``, or every one), in report order."""
+    return tuple(m for m in MEASURES.values() if m.scope == "label" and (family is None or family in m.tasks))
 
 
-def averaged_measures() -> tuple[str, ...]:
-    """The names of the per-label measures that the averages average, in report order."""
-    return tuple(m.name for m in MEASURES.values() if m.scope == "label" and m.averaged)
+def count_names(family: str) -> tuple[str, ...]:
+    """The counts a label's row reports in the measure family ``family``: support, predicted, tp, fp, fn, and tn
+    where there are true negatives (not for spans)."""
+    return ("support", "predicted", "tp", "fp", "fn") + (() if family == SPANS else ("tn",))
+
+
+def averaged_measures(family: str | None = None) -> tuple[str, ...]:
+    """The names of the per-label measures that the averages average (of ``family``, or every one), in report
+    order."""
+    return tuple(m.name for m in label_measures(family) if m.averaged)
 
 
 def overall_measures(task: str) -> tuple[Measure, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,8 +26,7 @@ from clfeval.result import (
     signature_digest,
     signature_number,
 )
-from clfeval.scoring.averages import AVERAGED
-from clfeval.scoring.measures import label_measures, overall_measures
+from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
 from clfeval.scoring.ratios import f_key
 
 if TYPE_CHECKING:
@@ -141,6 +140,26 @@ def _by_pointer(by_key: Mapping[Key, str], f_name: str) -> dict[str, str]:
     return out
 
 
+def _close_names(name: str, names: Sequence[str], n: int = 6) -> list[str]:
+    """The names of ``names`` closest to the unknown ``name``, best first: those equal to it but for case; for a
+    bare measure (``f1``, ``Recall``), the averages of it (``micro.f1``, ``macro.f1`` …); then the names most like
+    it, case aside (:func:`difflib.get_close_matches`)."""
+    import difflib
+
+    folded = name.casefold()
+    by_folded: dict[str, list[str]] = {}
+    for known in names:
+        by_folded.setdefault(known.casefold(), []).append(known)
+    averages = [
+        known
+        for known in names
+        if "." in known and not known.startswith("per_label.") and known.partition(".")[2].casefold() == folded
+    ]
+    like = difflib.get_close_matches(folded, list(by_folded), n=n, cutoff=0.6)
+    close = [*by_folded.get(folded, []), *averages, *(known for key in like for known in by_folded[key])]
+    return [known for known in dict.fromkeys(close) if known != name][:n]
+
+
 def _json_name(measure: str, f_name: str) -> str:
     return {"f": f_name, "f_wilson": f"{f_name}_wilson"}.get(measure, measure)
 
@@ -188,6 +207,12 @@ class Scores(Result):
     report_builder: ClassVar[str] = "clfeval.report.tables:score_report"
     figures_builder: ClassVar[str | None] = "clfeval.report.figures:score_figures"
     frames_builder: ClassVar[str] = "clfeval.report.frames:score_frames"
+
+    def renders_to(self) -> tuple[str, ...]:
+        from clfeval.kinds import KINDS
+
+        kind = KINDS.get(self.task)
+        return (*self.formats, *(kind.formats if kind is not None else ()))
 
     task: str
     n_instances: int
@@ -342,6 +367,22 @@ class Scores(Result):
             return float(self.n_instances)
         return self.value_at(self.key_of(name))
 
+    def __contains__(self, name: object) -> bool:
+        """Whether ``result[name]`` gives a number: ``"macro.f1" in r``."""
+        if not isinstance(name, str):
+            return False
+        if name == "n_instances":
+            return True
+        try:
+            self.key_of(name)
+        except UnknownName:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        """The names :meth:`names` lists, as a mapping's keys: ``for name in r: r[name]``."""
+        return iter(self.names())
+
     def interval(self, name: str) -> tuple[float, float] | None:
         """The interval of the score named ``name`` (as for ``result[name]``), or ``None`` when it has none (the
         reason is in ``intervals.not_estimable``).
@@ -349,9 +390,11 @@ class Scores(Result):
         Raises
         ------
         OptionError
-            When the result has no intervals (score with ``ci=...``); :class:`~clfeval.errors.UnknownName` for an
-            unknown name.
+            When the result has no intervals (score with ``ci=...``), or for ``n_instances``, a count with no
+            interval; :class:`~clfeval.errors.UnknownName` for an unknown name.
         """
+        if name == "n_instances":
+            raise OptionError("n_instances is a count of the data, not an estimate: it has no interval")
         key = self.key_of(name)
         if self.intervals is None:
             raise OptionError(f"no intervals were asked for: score with ci='delta' (or another method) for {name!r}'s")
@@ -363,12 +406,12 @@ class Scores(Result):
 
         if not isinstance(name, str):
             raise UnknownName(f"a score's name is a string such as 'macro.f1', not {name!r}")
+        if name == "n_instances":
+            raise OptionError("n_instances is a count of the data (result['n_instances']), not a score: it has no key")
         try:
             return metric_key(name, labels=self.labels, task=self.family, beta=self.beta)
         except OptionError:
-            import difflib  # an unknown name only
-
-            close = difflib.get_close_matches(name, self.names(), n=5, cutoff=0.6)
+            close = _close_names(name, self.names())
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
             examples = f"macro.{self.f_name}, micro.precision, accuracy, per_label.<label>.recall"
             raise UnknownName(f"this result holds no score named {name!r}{hint} (names: {examples} …)") from None
@@ -402,12 +445,12 @@ class Scores(Result):
                 out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
 
         for average, values in self.averages.items():
-            for m in AVERAGED:
+            for m in averaged_measures(self.family):
                 put([average, _json_name(m, fk)], values[m], ("averages", average, m))
         for measure in overall_measures(self.family):
             put([measure.name_for(self.family)], self.overall[measure.name], (measure.name,))
         if per_label:
-            names = [(m.name, _json_name(m.name, fk)) for m in label_measures()]
+            names = [(m.name, _json_name(m.name, fk)) for m in label_measures(self.family)]
             for lab, row in self.per_label.items():
                 for m, name in names:
                     put(["per_label", lab, name], row.values[m], ("per_label", lab, m))
@@ -454,22 +497,18 @@ class Scores(Result):
         """The JSON contract ``clfeval.score/2`` (docs/json.md); NaN becomes ``null``; ``matrix=False`` writes
         ``"confusion_matrix": null``."""
         fk = self.f_name
-        names = [(m.name, _json_name(m.name, fk)) for m in label_measures()]  # once, not once per label
+        names = [(m.name, _json_name(m.name, fk)) for m in label_measures(self.family)]  # once, not once per label
+        counted = count_names(self.family)
         per_label = {
             lab: {
-                "support": r.support,
-                "predicted": r.predicted,
-                "tp": r.tp,
-                "fp": r.fp,
-                "fn": r.fn,
-                "tn": r.tn,
+                **{c: getattr(r, c) for c in counted},
                 **{key: json_number(float(r.values[m])) for m, key in names},
             }
             for lab, r in self.per_label.items()
         }
         averages: dict[str, dict[str, Any]] = {}
         for name, values in self.averages.items():
-            averages[name] = {_json_name(m, fk): json_number(values[m]) for m in AVERAGED}
+            averages[name] = {_json_name(m, fk): json_number(values[m]) for m in averaged_measures(self.family)}
         if "lfb" in averages:
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
@@ -501,6 +540,12 @@ class Scores(Result):
             "in_average": self.undefined_policy,
             "affected": {k: list(v) for k, v in self.undefined.items()},
         }
+        from clfeval.kinds import KINDS
+
+        kind = KINDS.get(self.task)
+        details = kind.details(self.counts) if kind is not None else None
+        if details is not None:
+            out[kind.name] = details
         out["options"] = dict(self.options)
         out["inputs"] = dict(self.inputs)
         out["warnings"] = list(self.warnings)
@@ -559,12 +604,12 @@ class Scores(Result):
             bounds = iv.get(key)
             return None if bounds is None else [float(bounds[0]), float(bounds[1])]
 
-        measures = [m.name for m in label_measures()] + ["precision_wilson", "recall_wilson"]
+        measures = [m.name for m in label_measures(self.family)] + ["precision_wilson", "recall_wilson"]
         for lab, row in per_label.items():
             for m in measures:
                 row[_json_name(m, fk) + "_ci"] = ci(("per_label", lab, m))
         for name, row in averages.items():
-            for m in AVERAGED:
+            for m in averaged_measures(self.family):
                 row[_json_name(m, fk) + "_ci"] = ci(("averages", name, m))
         names = {alias: m.name for m in overall_measures(self.family) for alias in m.aliases.values()}
         for name in list(overall):

@@ -19,7 +19,15 @@ import numpy as np
 from clfeval.count.binary import LabelCounts
 from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.scoring.cells import CellTypes
-from clfeval.scoring.measures import MEASURES, Setting, Tallies, Values, label_measures, overall_measures
+from clfeval.scoring.measures import (
+    MEASURES,
+    Setting,
+    Tallies,
+    Values,
+    averaged_measures,
+    label_measures,
+    overall_measures,
+)
 from clfeval.scoring.parts import Parts, Separable
 from clfeval.scoring.ratios import ratio
 from clfeval.scoring.scores import Key, Scores
@@ -27,13 +35,27 @@ from clfeval.scoring.scores import Key, Scores
 if TYPE_CHECKING:
     from clfeval.kinds import Kind, Row
 
-__all__ = ["Evaluation", "Group", "PER_LABEL_MEASURES", "ScoreFunction", "overall_names", "relative"]
+__all__ = [
+    "Evaluation",
+    "Group",
+    "PER_LABEL_MEASURES",
+    "ScoreFunction",
+    "family_measures",
+    "overall_names",
+    "relative",
+]
 
 #: A group of scores computed together from one set of parts: ``("averages", name)`` or ``("overall", measure)``.
 Group = tuple[str, str]
 
 #: The per-label measures, in report order (``f`` is F_β).
 PER_LABEL_MEASURES: tuple[str, ...] = tuple(m.name for m in label_measures())
+
+
+def family_measures(family: str) -> tuple[str, ...]:
+    """The names of the per-label measures of the measure family ``family``, in report order (spans have no true
+    negatives, so no measure that reads them)."""
+    return tuple(m.name for m in label_measures(family))
 
 
 def overall_names(family: str) -> tuple[str, ...]:
@@ -146,8 +168,9 @@ class ScoreFunction:
         """
         averages = tuple(name for name, avg in AVERAGES.items() if family in avg.tasks)
         if keys is None:
-            every: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in PER_LABEL_MEASURES]
-            every += [("averages", name, m) for name in averages for m in AVERAGED]
+            per = family_measures(family)
+            every: list[Key] = [("per_label", lab, m) for lab in cells.labels for m in per]
+            every += [("averages", name, m) for name in averages for m in averaged_measures(family)]
             every += [(name,) for name in overall_names(family)]
             keys = every
         return cls(
@@ -200,9 +223,9 @@ class ScoreFunction:
             averaged |= {"precision", "recall"}
         per |= averaged
         return (
-            tuple(m for m in PER_LABEL_MEASURES if m in per),
+            tuple(m for m in family_measures(self.family) if m in per),
             tuple(a for a in self.averages if a in names),
-            tuple(m for m in AVERAGED if m in averaged),
+            tuple(m for m in averaged_measures(self.family) if m in averaged),
             tuple(m for m in overall_names(self.family) if m in overall),
         )
 
@@ -348,12 +371,13 @@ class ScoreFunction:
                 else:
                     out[:, column] = e.overall[key[0]][0]
             return out
-        per_label = out[:, : k * len(PER_LABEL_MEASURES)].reshape(b, k, len(PER_LABEL_MEASURES))
-        for j, m in enumerate(PER_LABEL_MEASURES):  # written in place: key order is (label, measure)
+        measures = family_measures(self.family)
+        per_label = out[:, : k * len(measures)].reshape(b, k, len(measures))
+        for j, m in enumerate(measures):  # written in place: key order is (label, measure)
             per_label[:, :, j] = e.per_label[m][0]
-        column = k * len(PER_LABEL_MEASURES)
+        column = k * len(measures)
         for name in self.averages:
-            for m in AVERAGED:
+            for m in averaged_measures(self.family):
                 out[:, column] = e.averages[name][m]
                 column += 1
         for name in overall_names(self.family):

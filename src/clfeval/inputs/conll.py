@@ -1,0 +1,465 @@
+"""CoNLL files → sentences of tags: a file with gold and predicted tag columns (as conlleval.pl reads it), or a gold
+file and prediction files, read a chunk at a time into :class:`~clfeval.spans.TagSequences`.
+
+A line holds a token's fields, separated by white space; a blank line ends a sentence; a line whose first field is
+``-DOCSTART-`` starts a document (and ends a sentence); a line matching ``block_end`` (``^<utt>``) ends a sentence.
+The tag columns are chosen as ``score`` chooses its columns (1-based, negative from the end).
+
+Bad input is a one-line error with the file and the line: a line end in CR LF, bytes that are not UTF-8, a line
+whose number of fields differs from the file's first token line, a tag column missing, a ``-DOCSTART-`` line tagged
+other than ``O``, prediction files of another length than gold, sentence ends or tokens that differ between files.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from clfeval.count.blocks import FEW_BLOCKS, Blocks
+from clfeval.errors import InputError, OptionError
+from clfeval.inputs.chunks import STDIN, chunk_bytes, display_name
+from clfeval.inputs.columns import Column
+from clfeval.spans.counts import blocks_joined, joined
+from clfeval.spans.sequences import TagSequences
+
+__all__ = ["DOCSTART", "TagFile", "count_tag_files", "read_tag_batches", "write_span_errors"]
+
+#: The first field of a line that starts a document (CoNLL-2003).
+DOCSTART = "-DOCSTART-"
+_FIELDS = r"\S+"
+
+
+@dataclass
+class TagFile:
+    """One file to read tags from: its path and the columns of the tags it holds (gold and/or predictions)."""
+
+    path: str
+    columns: Sequence[Column]
+    roles: Sequence[str]
+
+    @property
+    def name(self) -> str:
+        return display_name(self.path)
+
+
+@dataclass
+class _Batch:
+    """Complete sentences of one file: each column's tags (one string per token), each sentence's length, the line
+    of its first token, its document, and the first field of each token (the word, to check files agree)."""
+
+    tags: list[pl.Series]
+    words: pl.Series
+    lengths: np.ndarray
+    first_lines: np.ndarray
+    documents: np.ndarray
+    n_docstart: int
+
+
+@dataclass
+class _State:
+    """What a file's reading carries from chunk to chunk."""
+
+    n_fields: int | None = None
+    fields_line: int = 0
+    docstarts: int = 0
+    pending: pl.DataFrame | None = None
+    docstart_lines: list[tuple[list[str], int]] = field(default_factory=list)
+
+
+def _raw_chunks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
+    """Chunks of whole lines (``\\n`` ends) and the number of their first line; a byte-order mark dropped."""
+    with nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as handle:
+        rest = b""
+        line = 1
+        first = True
+        while True:
+            raw = handle.read(size)
+            data = rest + raw
+            if first and data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            first = False
+            if not raw:
+                if data:
+                    yield data, line
+                return
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            rest = data[cut:]
+            yield data[:cut], line
+            line += data.count(b"\n", 0, cut)
+
+
+def _lines(data: bytes, first_line: int, name: str) -> pl.Series:
+    """The chunk's lines as strings (without their ends), or a one-line error on CR LF or bytes that are not
+    UTF-8."""
+    cr = data.find(b"\r")
+    if cr >= 0:
+        line = first_line + data.count(b"\n", 0, cr)
+        raise InputError(
+            "the line ends in CR LF (a Windows line end): conlleval.pl scores such a file 0 without a word; convert "
+            "the file to LF line ends (dos2unix)",
+            name,
+            line,
+        )
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
+        parts.pop()
+    try:
+        return pl.Series("line", parts, dtype=pl.Binary).cast(pl.String)
+    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError):
+        for i, raw in enumerate(parts):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"is not valid UTF-8: byte 0x{raw[exc.start]:02x}", name, first_line + i) from None
+        raise
+
+
+def _index(column: Column, n_fields: int, name: str, line: int, role: str) -> int:
+    if isinstance(column, str):
+        raise OptionError(f"CoNLL files have no header: give the {role} column by number, not {column!r}")
+    index = column - 1 if column > 0 else n_fields + column
+    if not 0 <= index < n_fields:
+        raise InputError(f"no {role} column {column}: the line has {n_fields} fields", name, line)
+    return index
+
+
+def _file_batches(file: TagFile, block_end: str | None, size: int) -> Iterator[_Batch]:
+    """The file's sentences, a chunk at a time."""
+    name = file.name
+    state = _State()
+    end_pattern = re.compile(block_end) if block_end else None
+    for data, first_line in _raw_chunks(file.path, size):
+        lines = _lines(data, first_line, name)
+        frame = pl.DataFrame({"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)})
+        if state.pending is not None:
+            frame = pl.concat([state.pending, frame])
+            state.pending = None
+        batch = _batch(frame, file, state, end_pattern, last=False)
+        if batch is not None:
+            yield batch
+    if state.pending is not None:
+        frame, state.pending = state.pending, None
+        batch = _batch(frame, file, state, end_pattern, last=True)
+        if batch is not None:
+            yield batch
+
+
+def _batch(
+    frame: pl.DataFrame, file: TagFile, state: _State, end_pattern: re.Pattern[str] | None, *, last: bool
+) -> _Batch | None:
+    name = file.name
+    fields = frame.get_column("line").str.extract_all(_FIELDS)
+    n = fields.list.len().fill_null(0).to_numpy()
+    first = fields.list.first()
+    numbers = frame.get_column("number").to_numpy()
+    blank = n == 0
+    docstart = (first == DOCSTART).fill_null(False).to_numpy()
+    ends = blank | docstart
+    if end_pattern is not None:
+        ends |= frame.get_column("line").str.contains(end_pattern.pattern).fill_null(False).to_numpy()
+    if not last:  # lines after the chunk's last sentence end wait for the next chunk
+        boundary = np.flatnonzero(ends)
+        cut = int(boundary[-1]) + 1 if len(boundary) else 0
+        if cut < len(frame):
+            state.pending = frame.slice(cut)
+            frame, fields, n, first, numbers, ends, docstart = (
+                frame.slice(0, cut),
+                fields.slice(0, cut),
+                n[:cut],
+                first.slice(0, cut),
+                numbers[:cut],
+                ends[:cut],
+                docstart[:cut],
+            )
+        if cut == 0:
+            return None
+    token = ~ends
+    if state.n_fields is None and token.any():
+        i = int(np.argmax(token))
+        state.n_fields, state.fields_line = int(n[i]), int(numbers[i])
+    if token.any():
+        wrong = token & (n != state.n_fields)
+        if wrong.any():
+            i = int(np.argmax(wrong))
+            raise InputError(
+                f"expected {state.n_fields} fields, as on line {state.fields_line}, found {int(n[i])}",
+                name,
+                int(numbers[i]),
+            )
+    width = state.n_fields or 0
+    indexes = (
+        [_index(c, width, name, state.fields_line, role) for c, role in zip(file.columns, file.roles)]
+        if state.n_fields is not None
+        else [0] * len(file.columns)
+    )
+    # -DOCSTART- lines are not tokens; a tag column they hold must say O (checked once the columns are known)
+    state.docstart_lines += [(fields[d].to_list(), int(numbers[d])) for d in np.flatnonzero(docstart).tolist()]
+    if state.n_fields is not None:
+        for row, line in state.docstart_lines:
+            for index, role in zip(indexes, file.roles):
+                if len(row) == width and row[index] != "O":
+                    raise InputError(
+                        f"a {DOCSTART} line tagged {row[index]!r} in the {role} column: expected O", name, line
+                    )
+        state.docstart_lines = []
+    # sentences: runs of token lines between ends; a sentence's document: the -DOCSTART- lines before it
+    token_index = np.flatnonzero(token)
+    run_of_line = np.cumsum(ends)
+    _, run_start, lengths = np.unique(run_of_line[token_index], return_index=True, return_counts=True)
+    first_lines = numbers[token_index[run_start]] if len(token_index) else np.zeros(0, dtype=np.int64)
+    docstarts_before = state.docstarts + np.cumsum(docstart)
+    documents = docstarts_before[token_index[run_start]] if len(token_index) else np.zeros(0, dtype=np.int64)
+    n_docstart = int(docstart.sum())
+    state.docstarts += n_docstart
+    keep = pl.Series(token)
+    kept = fields.filter(keep)
+    tags = [kept.list.get(index, null_on_oob=True).alias(role) for index, role in zip(indexes, file.roles)]
+    return _Batch(tags, first.filter(keep), lengths.astype(np.int64), first_lines, documents, n_docstart)
+
+
+class _Buffer:
+    """A file's sentences read but not yet handed on."""
+
+    def __init__(self, file: TagFile, batches: Iterator[_Batch]) -> None:
+        self.file = file
+        self.batches = batches
+        self.parts: list[_Batch] = []
+        self.done = False
+
+    def sentences(self) -> int:
+        return sum(len(b.lengths) for b in self.parts)
+
+    def fill(self) -> None:
+        if not self.done:
+            try:
+                self.parts.append(next(self.batches))
+            except StopIteration:
+                self.done = True
+
+    def take(self, k: int) -> _Batch:
+        """The first ``k`` sentences."""
+        whole = _concat(self.parts)
+        n_tokens = int(whole.lengths[:k].sum())
+        head = _Batch(
+            [t.slice(0, n_tokens) for t in whole.tags],
+            whole.words.slice(0, n_tokens),
+            whole.lengths[:k],
+            whole.first_lines[:k],
+            whole.documents[:k],
+            whole.n_docstart,
+        )
+        rest = _Batch(
+            [t.slice(n_tokens) for t in whole.tags],
+            whole.words.slice(n_tokens),
+            whole.lengths[k:],
+            whole.first_lines[k:],
+            whole.documents[k:],
+            0,
+        )
+        self.parts = [rest] if len(rest.lengths) else []
+        return head
+
+
+def _concat(parts: Sequence[_Batch]) -> _Batch:
+    if len(parts) == 1:
+        return parts[0]
+    return _Batch(
+        [pl.concat([p.tags[i] for p in parts]) for i in range(len(parts[0].tags))],
+        pl.concat([p.words for p in parts]),
+        np.concatenate([p.lengths for p in parts]),
+        np.concatenate([p.first_lines for p in parts]),
+        np.concatenate([p.documents for p in parts]),
+        sum(p.n_docstart for p in parts),
+    )
+
+
+def _check_aligned(gold: TagFile, head: _Batch, other: TagFile, part: _Batch) -> None:
+    """Sentences of two files must end at the same tokens, and the tokens' words agree."""
+    if not np.array_equal(head.lengths, part.lengths):
+        s = int(np.argmax(head.lengths != part.lengths))
+        raise InputError(
+            f"sentence ends differ from {gold.name}'s: the sentence starting on line {int(part.first_lines[s])} has "
+            f"{int(part.lengths[s])} tokens, in {gold.name} (line {int(head.first_lines[s])}) it has "
+            f"{int(head.lengths[s])}",
+            other.name,
+        )
+    if len(head.words) and len(part.words):
+        differ = (head.words != part.words).to_numpy()
+        if differ.any():
+            i = int(np.argmax(differ))
+            s = int(np.searchsorted(np.cumsum(head.lengths), i, side="right"))
+            offset = i - int(np.r_[0, np.cumsum(head.lengths)][s])
+            raise InputError(
+                f"the token {part.words[i]!r} differs from {gold.name}'s {head.words[i]!r} (line "
+                f"{int(head.first_lines[s]) + offset}): the files are not aligned",
+                other.name,
+                int(part.first_lines[s]) + offset,
+            )
+
+
+def read_tag_batches(
+    files: Sequence[TagFile], *, block_end: str | None = None, size: int | None = None
+) -> Iterator[TagSequences]:
+    """Sentences of tags from ``files`` (the first holds gold as its first column), a chunk at a time: each
+    :class:`~clfeval.spans.TagSequences` holds complete sentences, numbered in the whole reading.
+
+    Raises
+    ------
+    InputError
+        Bad lines (see the module), or files whose sentences or tokens disagree, or of different lengths.
+    """
+    size = size or chunk_bytes()
+    buffers = [_Buffer(f, _file_batches(f, block_end, size)) for f in files]
+    first_sentence = 0
+    while True:
+        for b in buffers:
+            while not b.sentences() and not b.done:
+                b.fill()
+        available = [b.sentences() for b in buffers]
+        if all(b.done and not b.sentences() for b in buffers):
+            return
+        if any(a == 0 and b.done for a, b in zip(available, buffers)):
+            short = next(b for a, b in zip(available, buffers) if a == 0 and b.done)
+            longer = next(b for a, b in zip(available, buffers) if a > 0)
+            line = int(_concat(longer.parts).first_lines[0])
+            raise InputError(
+                f"ends after {first_sentence} sentences, but {longer.file.name} goes on (a sentence on line {line}): "
+                "a prediction file must hold every gold sentence",
+                short.file.name,
+            )
+        k = min(available)
+        heads = [b.take(k) for b in buffers]
+        for b, head in zip(buffers[1:], heads[1:]):
+            _check_aligned(files[0], heads[0], b.file, head)
+        yield _sequences(files, heads, first_sentence)
+        first_sentence += k
+
+
+def _sequences(files: Sequence[TagFile], heads: Sequence[_Batch], first_sentence: int) -> TagSequences:
+    columns = [t for head in heads for t in head.tags]
+    sources = tuple(f.name for f, head in zip(files, heads) for _ in head.tags)
+    lines = tuple(head.first_lines for head in heads for _ in head.tags)
+    every = pl.concat(columns).unique(maintain_order=True)
+    vocab = tuple(every.to_list())
+    mapping = {t: i for i, t in enumerate(vocab)}
+    ids = tuple(c.replace_strict(mapping, return_dtype=pl.Int32).to_numpy() for c in columns)
+    gold = heads[0]
+    return TagSequences(
+        vocab,
+        ids,
+        np.r_[0, np.cumsum(gold.lengths)].astype(np.int64),
+        gold.documents,
+        gold.n_docstart,
+        sources,
+        lines,
+        first_sentence,
+        gold.words,
+    )
+
+
+def count_tag_files(
+    files: Sequence[TagFile], scheme: str, *, unit: str = "auto", block_end: str | None = None, systems: bool = False
+) -> tuple[Any, Blocks | None, dict[str, Any]]:
+    """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, with
+    ``systems``, the rows of every predicted column and their blocks, for ``compare``), and what the result records of
+    the reading (sentences, documents, the unit).
+
+    Sentences are counted as units; ``unit`` ``documents`` regroups them by document (``-DOCSTART-`` lines), and
+    ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
+    units for an interval or a test), else keeps sentences.
+    """
+    if unit not in ("auto", "sentences", "documents"):
+        raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
+    parts: list[Any] = []
+    rows: Counter[tuple[str, ...]] = Counter()
+    blocks: list[Blocks] = []
+    documents: list[np.ndarray] = []
+    n_docstart = 0
+    for seqs in read_tag_batches(files, block_end=block_end):
+        documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
+        n_docstart += seqs.n_docstart
+        if systems:
+            part_rows, part_blocks = seqs.count_systems(scheme, "sentences")
+            rows.update(part_rows)
+            blocks.append(part_blocks)
+        else:
+            parts.append(seqs.count(scheme, "sentences"))
+    doc_of = np.concatenate(documents) if documents else np.zeros(0, dtype=np.int64)
+    n_sentences = len(doc_of)
+    doc_ids, doc_of = np.unique(doc_of, return_inverse=True) if n_sentences else (doc_of, doc_of)
+    n_documents = len(doc_ids) if n_docstart else 0
+    if unit == "documents" and not n_docstart:
+        raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
+    chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
+    read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
+    if systems:
+        joint = blocks_joined(blocks, n_sentences) if blocks else None
+        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read
+    if not parts:
+        empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
+        parts = [empty.count(scheme, "sentences")]
+    total = joined(parts, n_documents)
+    if total.blocks is not None and chosen == "documents":
+        total = replace(total, blocks=_by_document(total.blocks, doc_of, n_documents, chosen), unit="documents")
+    return total, total.blocks, read
+
+
+def _by_document(blocks: Blocks, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:
+    """Blocks of sentences regrouped by document (``doc_of[s]``: sentence s's document), when documents are the
+    units."""
+    if chosen != "documents":
+        return blocks
+    block = doc_of[blocks.block] if len(blocks.block) else blocks.block
+    key = block * (len(blocks.keys) + 1) + blocks.row
+    entry, inverse = np.unique(key, return_inverse=True)
+    count = np.bincount(inverse, weights=blocks.count).astype(np.int64)
+    return Blocks(
+        blocks.keys, entry % (len(blocks.keys) + 1), entry // (len(blocks.keys) + 1), count, n_documents, "documents"
+    )
+
+
+def write_span_errors(
+    path: str,
+    source: str,
+    *pred_paths: str,
+    gold_col: Column | None,
+    pred_col: Column | None,
+    spans: Any,
+    block_end: str | None = None,
+) -> int:
+    """Write every wrong span of a CoNLL file (or a gold file and a prediction file) to ``path`` as tab-separated
+    lines (sentence, line, error, gold, predicted, tokens), atomically; returns how many."""
+    from clfeval.output import write_text
+
+    if len(pred_paths) > 1 or (pred_col is not None and not isinstance(pred_col, (int, str))):
+        raise OptionError("--errors lists the wrong spans of one system")
+    if pred_paths:
+        files = [
+            TagFile(source, [-1 if gold_col is None else gold_col], ["gold"]),
+            TagFile(pred_paths[0], [-1 if pred_col is None else pred_col], ["predicted"]),
+        ]
+    else:
+        files = [
+            TagFile(
+                source,
+                [-2 if gold_col is None else gold_col, -1 if pred_col is None else pred_col],
+                ["gold", "predicted"],
+            )
+        ]
+    rows = ["sentence\tline\terror\tgold\tpredicted\ttokens\n"]
+    for seqs in read_tag_batches(files, block_end=block_end):
+        for row in seqs.errors(spans.scheme):
+            rows.append("\t".join(str(x) for x in row) + "\n")
+    write_text(path, "".join(rows))
+    return len(rows) - 1

@@ -1,0 +1,258 @@
+"""Span counts: the sufficient statistics of span evaluation, with the blocks (sentences or documents) they came from.
+
+Every span of the gold column and every predicted span that matches none is one *row*: ``(gold type, predicted
+type)`` with ``∅`` for no span, i.e. ``(PER, PER)`` a span found (tp of PER), ``(PER, ∅)`` one missed (fn), ``(∅,
+LOC)`` a spurious one (fp of LOC). Per type, P = tp/(tp + fp), R = tp/(tp + fn) and F over the types are the
+single-label measures of these rows over the label set of types (``∅`` is never in it), so every average, interval
+and test of clfeval applies; the rows of each sentence are its *count vector*, and intervals and tests resample and
+swap whole sentences (:class:`~clfeval.count.blocks.Blocks`).
+
+For several systems a row holds the gold type and each system's match: ``(PER, PER, ∅)`` is a gold span the first
+system found and the second missed; a spurious span of one system is a row with ``∅`` everywhere else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clfeval.errors import OptionError
+from clfeval.result import FrozenDict
+from clfeval.spans.matching import MODE_COUNTS, MODES
+from clfeval.spans.tags import NO_SPAN
+
+if TYPE_CHECKING:  # blocks load when a task resamples (a score without intervals need not)
+    from clfeval.count.blocks import Blocks
+
+__all__ = ["SpanCounts", "TokenCounts", "blocks_of_rows", "concatenated", "joined"]
+
+
+@dataclass(frozen=True)
+class TokenCounts:
+    """Tag-level counts: tokens, tokens whose predicted tag equals the gold tag, and ``-DOCSTART-`` lines (which
+    conlleval.pl counts as tokens, tagged right)."""
+
+    tokens: int
+    right: int
+    docstart: int = 0
+
+    def __add__(self, other: TokenCounts) -> TokenCounts:
+        return TokenCounts(self.tokens + other.tokens, self.right + other.right, self.docstart + other.docstart)
+
+
+def _added(a: Mapping[Any, int], b: Mapping[Any, int]) -> FrozenDict[Any, int]:
+    out: Counter[Any] = Counter(a)
+    out.update(b)
+    return FrozenDict(sorted(out.items()))
+
+
+@dataclass(frozen=True, eq=False)
+class SpanCounts:
+    """Spans of one system against gold, counted: rows with multiplicities, and what else span evaluation reports.
+
+    Attributes
+    ----------
+    scheme
+        The tagging scheme the spans were read with (:data:`clfeval.spans.SCHEMES`), or ``entities`` for spans
+        given as lists.
+    pairs
+        ``(gold type, predicted type) → count`` (exact matching; ``∅`` for no span).
+    blocks
+        The rows of each unit (sentence or document): intervals and tests resample and swap whole units.
+    unit
+        ``sentences`` or ``documents``.
+    n_sentences, n_documents
+        Sentences read (also those without a span), and documents (``-DOCSTART-`` lines; 0 without).
+    tokens
+        Tag-level counts (``None`` for spans given as lists).
+    transitions
+        ``(column, kind) → count`` of invalid transitions (``column``: ``gold`` or ``pred``; the kinds are named
+        like ``O → I-X``).
+    sites
+        Where the first few of each kind are: ``(column, kind, place)``, place like ``tagger.txt:57``.
+    merged
+        ``column → n``: spans conlleval.pl merges with the one before (``S-`` and ``E-`` tags under ``conlleval``).
+    modes
+        The partial-match counts: ``mode → type → (correct, incorrect, partial, missed, spurious)``, the type ``*``
+        for every type together (``None`` when not computed: counts from rows).
+    confusion
+        ``(gold type, predicted type, boundaries) → count`` of overlapping spans paired one to one, boundaries
+        ``exact`` or ``overlap``, ``∅`` opposite a span that overlaps none (``None`` when not computed).
+    """
+
+    scheme: str
+    pairs: Mapping[tuple[str, str], int]
+    blocks: Blocks | None = None
+    unit: str = "sentences"
+    n_sentences: int = 0
+    n_documents: int = 0
+    tokens: TokenCounts | None = None
+    transitions: Mapping[tuple[str, str], int] = field(default_factory=FrozenDict)
+    sites: tuple[tuple[str, str, str], ...] = ()
+    merged: Mapping[str, int] = field(default_factory=FrozenDict)
+    modes: Mapping[str, Mapping[str, tuple[int, ...]]] | None = None
+    confusion: Mapping[tuple[str, str, str], int] | None = None
+
+    def __post_init__(self) -> None:
+        pairs = {(str(g), str(p)): int(c) for (g, p), c in self.pairs.items() if c}
+        for (g, p), c in pairs.items():
+            if c < 0:
+                raise OptionError(f"span counts must be non-negative: ({g!r}, {p!r}) has {c}")
+            if g != NO_SPAN and p != NO_SPAN and g != p:
+                raise OptionError(
+                    f"a span row pairs a gold span with a predicted span of its own type or with {NO_SPAN!r}, "
+                    f"not ({g!r}, {p!r})"
+                )
+            if g == p == NO_SPAN:
+                raise OptionError(f"a span row has a span on at least one side, not ({NO_SPAN!r}, {NO_SPAN!r})")
+        object.__setattr__(self, "pairs", FrozenDict(sorted(pairs.items())))
+        for name in ("transitions", "merged"):
+            object.__setattr__(self, name, FrozenDict(getattr(self, name)))
+
+    @property
+    def n_instances(self) -> int:
+        """The number of rows: gold spans plus spurious predicted spans."""
+        return sum(self.pairs.values())
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every type with a span, sorted."""
+        return tuple(sorted({t for pair in self.pairs for t in pair if t != NO_SPAN}))
+
+    def type_counts(self) -> dict[str, tuple[int, int, int]]:
+        """Each type's (tp, fp, fn)."""
+        out = {t: [0, 0, 0] for t in self.types}
+        for (g, p), c in self.pairs.items():
+            if g == p:
+                out[g][0] += c
+            elif g == NO_SPAN:
+                out[p][1] += c
+            else:
+                out[g][2] += c
+        return {t: (a, b, c) for t, (a, b, c) in out.items()}
+
+    def __add__(self, other: object) -> SpanCounts:
+        if not isinstance(other, SpanCounts):
+            return NotImplemented
+        if (self.scheme, self.unit) != (other.scheme, other.unit):
+            raise OptionError(
+                f"cannot add span counts read with {other.scheme} by {other.unit} to counts read with {self.scheme} "
+                f"by {self.unit}"
+            )
+        blocks = None
+        if self.blocks is not None and other.blocks is not None:
+            blocks = concatenated(self.blocks, other.blocks)
+        tokens = None if self.tokens is None or other.tokens is None else self.tokens + other.tokens
+        modes = None
+        if self.modes is not None and other.modes is not None:
+            modes = _modes_added(self.modes, other.modes)
+        confusion = None
+        if self.confusion is not None and other.confusion is not None:
+            confusion = _added(self.confusion, other.confusion)
+        return SpanCounts(
+            self.scheme,
+            _added(self.pairs, other.pairs),
+            blocks,
+            self.unit,
+            self.n_sentences + other.n_sentences,
+            self.n_documents + other.n_documents,
+            tokens,
+            _added(self.transitions, other.transitions),
+            _sites(self.sites + other.sites),
+            _added(self.merged, other.merged),
+            modes,
+            confusion,
+        )
+
+
+#: How many places of each kind of invalid transition a result lists.
+SITES_SHOWN = 3
+
+
+def _sites(sites: Sequence[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for column, kind, place in sites:
+        if seen[column, kind] < SITES_SHOWN:
+            seen[column, kind] += 1
+            out.append((column, kind, place))
+    return tuple(out)
+
+
+def _modes_added(
+    a: Mapping[str, Mapping[str, tuple[int, ...]]], b: Mapping[str, Mapping[str, tuple[int, ...]]]
+) -> FrozenDict[str, FrozenDict[str, tuple[int, ...]]]:
+    out: dict[str, FrozenDict[str, tuple[int, ...]]] = {}
+    for mode in MODES:
+        types = sorted(set(a.get(mode, {})) | set(b.get(mode, {})))
+        zero = (0,) * len(MODE_COUNTS)
+        out[mode] = FrozenDict(
+            {t: tuple(x + y for x, y in zip(a.get(mode, {}).get(t, zero), b.get(mode, {}).get(t, zero))) for t in types}
+        )
+    return FrozenDict(out)
+
+
+def joined(parts: Sequence[SpanCounts], n_documents: int | None = None) -> SpanCounts:
+    """The counts of consecutive parts of one reading (chunks of a file), whose blocks number their units in the
+    whole reading (a document may run over two chunks): their entries together, the units renumbered in order."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = _without_blocks(total) + _without_blocks(part)
+    if n_documents is not None:
+        total = replace(total, n_documents=n_documents)
+    blocks = [p.blocks for p in parts if p.blocks is not None]
+    if len(blocks) != len(parts):
+        return total
+    n_units = total.n_documents if parts[0].unit == "documents" else total.n_sentences
+    merged = blocks_joined(blocks, n_units)
+    return replace(total, blocks=merged)
+
+
+def blocks_joined(blocks: Sequence[Blocks], n_units: int) -> Blocks:
+    """The blocks of consecutive parts of one reading, whose block numbers are already those of the whole reading:
+    their rows put over the union of their keys, the units renumbered densely in order (at least ``n_units``)."""
+    from clfeval.count.blocks import Blocks
+
+    keys = list(dict.fromkeys(k for b in blocks for k in b.keys))
+    index = {k: i for i, k in enumerate(keys)}
+    row = np.concatenate([np.array([index[k] for k in b.keys], dtype=np.int64)[b.row] for b in blocks])
+    block = np.concatenate([b.block for b in blocks])
+    count = np.concatenate([b.count for b in blocks])
+    dense = np.unique(block, return_inverse=True)[1].astype(np.int64) if len(block) else block
+    return Blocks(tuple(keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), blocks[0].unit)
+
+
+def _without_blocks(counts: SpanCounts) -> SpanCounts:
+    return replace(counts, blocks=None)
+
+
+def concatenated(first: Blocks, second: Blocks) -> Blocks:
+    """The blocks of two parts one after the other (the second's blocks numbered after the first's)."""
+    from clfeval.count.blocks import Blocks
+
+    keys = list(dict.fromkeys([*first.keys, *second.keys]))
+    index = {k: i for i, k in enumerate(keys)}
+    remap = np.array([index[k] for k in second.keys], dtype=np.int64)
+    return Blocks(
+        tuple(keys),
+        np.r_[first.row, remap[second.row] if len(second.row) else second.row],
+        np.r_[first.block, second.block + first.n_blocks],
+        np.r_[first.count, second.count],
+        first.n_blocks + second.n_blocks,
+        first.unit,
+    )
+
+
+def blocks_of_rows(
+    keys: Sequence[tuple[str, ...]], unit_of_row: np.ndarray, code_of_row: np.ndarray, n_units: int, unit: str
+) -> Blocks:
+    """Blocks from rows given one by one: row ``i`` is ``keys[code_of_row[i]]`` in unit ``unit_of_row[i]``."""
+    from clfeval.count.blocks import Blocks
+
+    width = max(len(keys), 1)
+    entry, count = np.unique(unit_of_row.astype(np.int64) * width + code_of_row, return_counts=True)
+    return Blocks(tuple(keys), entry % width, entry // width, count.astype(np.int64), n_units, unit)
