@@ -129,9 +129,17 @@ def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: 
     inputs = {"source": "arrays", "n_sentences": found.n_sentences}
     options: dict[str, Any] = {}  # the scheme and the unit are the counts' own options
     if len(columns) > 2:
-        rows, blocks_of = found.count_systems(spans.scheme, "sentences")
-        joint = JointCounts(tuple(roles[1:]), rows, None, "spans")
-        return Counted(joint, blocks=blocks_of, inputs=inputs, options=options)
+        from clfeval.kinds.spans import check_warnings
+        from clfeval.spans.sequences import SpanLists
+        from clfeval.spans.tags import ENTITIES
+
+        rows, blocks_of, checks = found.count_systems(spans.scheme, "sentences", roles[1:])
+        scheme = ENTITIES if isinstance(found, SpanLists) else spans.scheme
+        joint = JointCounts(
+            tuple(roles[1:]), rows, None, "spans", blocks_of, {"scheme": scheme, "unit": blocks_of.unit}
+        )
+        warned = tuple(check_warnings(checks, spans.scheme))
+        return Counted(joint, blocks=blocks_of, inputs=inputs, options=options, read_warnings=warned)
     counts = found.count(spans.scheme, "sentences")
     return Counted(counts, blocks=counts.blocks, inputs=inputs, options=options)
 
@@ -263,14 +271,19 @@ def check_systems(names: Sequence[str], baseline: str | None) -> None:
 
 
 def check_metrics(
-    metrics: str | Sequence[str] | None, test: Test | None = None, *, multilabel: bool | None, beta: float = 1.0
+    metrics: str | Sequence[str] | None,
+    test: Test | None = None,
+    *,
+    multilabel: bool | None,
+    beta: float = 1.0,
+    kind: str | None = None,
 ) -> None:
     """Metric names, as far as they can be checked before the labels are known (a per-label metric's label
     is checked once they are; every name once the task is known), and, given a ``test``, that a counting test
     (McNemar, the sign test) is asked for accuracy only."""
     names = [metrics] if isinstance(metrics, str) else list(metrics or [])
-    if test is not None and not all(test.method.tests(m) for m in names):
-        scope = test.method.scope
+    if test is not None and not all(test.method.tests(m, kind) for m in names):
+        scope = test.method.scope_of(kind)
         raise OptionError(f"{test.title} compares {scope} only: use --metric {scope} (or another --test)")
     if multilabel is None:
         return
@@ -310,6 +323,7 @@ def compare(
     alternative: str | None = None,
     ci: str | None = None,
     confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
 ) -> Comparison:
     """Is system A really better than B? Paired significance tests of score differences.
 
@@ -346,6 +360,10 @@ def compare(
     seed, rounds, alternative, ci, confidence
         Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``; ``ci`` is the
         interval of each difference (``"bootstrap"`` or ``"none"``, as ``--ci``), ``confidence`` its coverage.
+    spans
+        Compare taggers on spans, as :func:`score` scores them: ``gold`` and each system's predictions hold one list
+        of tags or entities per sentence. The sentence is the unit: randomization swaps whole sentences, the
+        bootstrap resamples them and the sign test counts them.
 
     Returns
     -------
@@ -369,6 +387,16 @@ def compare(
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     counted = _given(gold, preds, ml, blocks, "compare")
+    chosen_spans = Spans.of(spans)
+    if counted is None and chosen_spans is not None:
+        if preds is None:
+            raise OptionError("compare with spans= takes gold sentences and each system's predicted sentences")
+        from clfeval.inputs.arrays import systems_of
+
+        names, columns = systems_of(preds)
+        counted = _span_lists([gold, *columns], ["gold", *names], chosen_spans, ml, blocks)
+    elif chosen_spans is not None:
+        raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
     if counted is None:
         if preds is None:
             raise OptionError("compare takes gold labels and each system's predictions, or joint counts")
@@ -393,7 +421,9 @@ def compare(
             reading=Reading(multilabel=ml),
         )
     check_count_kind(counted, "compare")
-    check_metrics(metrics, paired, multilabel=counted.multilabel, beta=chosen.beta)
+    check_metrics(
+        metrics, paired, multilabel=counted.multilabel, beta=chosen.beta, kind=getattr(counted.counts, "kind", None)
+    )
     resolved, provenance = _scoring(chosen, counted)
     return compare_counts(
         cast(JointCounts, counted.counts),  # the kind that compare takes (checked above)
@@ -460,6 +490,7 @@ def cv(
     seed: int | None = None,
     resamples: int | None = None,
     confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
 ) -> CrossValidation:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
@@ -481,6 +512,9 @@ def cv(
         Called with (done, total) during long interval computations.
     labels, beta, zero_division, undefined, sep, seed, resamples, confidence
         Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`.
+    spans
+        Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
+        sentence and ``folds[s]`` names sentence s's fold.
 
     Examples
     --------
@@ -494,13 +528,21 @@ def cv(
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
     given = _folds_given(gold)
+    chosen_spans = Spans.of(spans)
     if given is not None:
+        if chosen_spans is not None:
+            raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
         _given(Counted(None), pred, ml, None, "cv", ("folds", folds))
         fold_counts, names, counted = given
     else:
         if pred is None or folds is None:
             raise OptionError("cv takes gold, predicted and fold labels, or each fold's counts")
-        fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
+        if chosen_spans is not None:
+            if ml is not None:
+                raise OptionError("spans come in sentences: multilabel does not apply")
+            fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
+        else:
+            fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
     from clfeval.infer.crossvalidation import cross_validate
@@ -536,6 +578,20 @@ def _count_folds(
         context = [*(labels or ()), *kinds_present(g, "gold"), *kinds_present(p, "pred")]
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
+    by_name = _fold_members(f)
+    counts: list[Any] = []
+    for idx in by_name.values():
+        gs, ps = _taken(g, idx), _taken(p, idx)
+        counts.append(
+            count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty)
+            if ml is not None
+            else count_labels(gs, ps, labels=context)
+        )
+    return counts, list(by_name)
+
+
+def _fold_members(f: Any) -> dict[str, np.ndarray]:
+    """Each fold's name and the positions of its instances (or sentences), folds in numeric (else text) order."""
     if isinstance(f, np.ndarray) and f.dtype.kind != "O":
         if f.dtype.kind in "fmM" and np.isnan(f).any():  # NaN, NaT
             at = int(np.flatnonzero(np.isnan(f))[0])
@@ -552,16 +608,22 @@ def _count_folds(
         names.sort(key=float)
     except ValueError:
         names.sort()
-    counts: list[Any] = []
-    for name in names:
-        idx = by_name[name]
-        gs, ps = _taken(g, idx), _taken(p, idx)
-        counts.append(
-            count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty)
-            if ml is not None
-            else count_labels(gs, ps, labels=context)
-        )
-    return counts, names
+    return {name: by_name[name] for name in names}
+
+
+def _span_folds(gold: Any, pred: Any, folds: Any, spans: Spans) -> tuple[list[Any], list[str]]:
+    """Each fold's span counts: ``folds[s]`` names sentence s's fold."""
+    from clfeval.inputs.arrays import to_sequence
+
+    g, p, f = list(gold), list(pred), to_sequence(folds, "folds")
+    if not len(g) == len(p) == len(f):
+        raise InputError(f"gold, pred and folds must have one entry per sentence: {len(g)}, {len(p)} and {len(f)}")
+    counts = []
+    by_name = _fold_members(f)
+    for idx in by_name.values():
+        taken = [[g[i] for i in idx.tolist()], [p[i] for i in idx.tolist()]]
+        counts.append(_span_lists(taken, ["gold", "pred"], spans, None, None).counts)
+    return counts, list(by_name)
 
 
 def _fold_codes(folds: Sequence[Any] | np.ndarray) -> tuple[list[str], np.ndarray]:

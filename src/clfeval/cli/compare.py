@@ -75,6 +75,7 @@ def add_compare(sub: Any) -> None:
         "counts blocks (art.py's sentence-level shuffling)",
     )
     options.add_multilabel_options(p)
+    options.add_span_options(p, systems=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
     t = p.add_argument_group("test")
@@ -157,12 +158,19 @@ def run_compare(args: argparse.Namespace) -> str:
         exact_limit=args.exact_limit,
     )
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
-    check_metrics(metrics, test, multilabel=None if args.counts else reading.label_sets is not None, beta=scoring.beta)
+    spans = options.spans(args)
+    check_metrics(
+        metrics,
+        test,
+        multilabel=None if args.counts or spans is not None else reading.label_sets is not None,
+        beta=scoring.beta,
+        kind="spans" if spans is not None else None,
+    )
     try:
         if args.counts:
             counted = counts_given(args, files, reading, "compare")
         else:
-            counted = _read_systems(args, files, pred_cols, reading)
+            counted = _read_systems(args, files, pred_cols, reading, spans)
     finally:
         options.close(reading)
     result = options.with_bar(
@@ -171,7 +179,9 @@ def run_compare(args: argparse.Namespace) -> str:
     return options.render(result, args)
 
 
-def _read_systems(args: argparse.Namespace, files: list[str], pred_cols: list[Column], reading: Reading) -> Counted:
+def _read_systems(
+    args: argparse.Namespace, files: list[str], pred_cols: list[Column], reading: Reading, spans: Any = None
+) -> Counted:
     """The systems' joint counts from GOLD and a prediction file per system, or from a table with a predicted column
     per system (every FILE a part of it); the layout and the systems' names are checked before anything is read."""
     table = len(pred_cols) > 1  # a column per system: every FILE is a part of that table
@@ -197,7 +207,7 @@ def _read_systems(args: argparse.Namespace, files: list[str], pred_cols: list[Co
     )
     if table:
         return read(files[0] if len(files) == 1 else list(files), gold_col=parse_column(args.gold_col),
-                    pred_col=pred_cols, names=args.names, reading=reading)  # fmt: skip
+                    pred_col=pred_cols, names=args.names, reading=reading, spans=spans)  # fmt: skip
     return read(
         files[0],
         *files[1:],
@@ -205,4 +215,5 @@ def _read_systems(args: argparse.Namespace, files: list[str], pred_cols: list[Co
         pred_col=pred_cols[0] if pred_cols else None,
         names=args.names,
         reading=reading,
+        spans=spans,
     )

@@ -49,6 +49,7 @@ def add_count(sub: Any) -> None:
     )
     options.add_input_rules(p)
     options.add_multilabel_options(p)
+    options.add_span_options(p)
     options.add_engine_options(p, counts=False)
     p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
     p.set_defaults(run=run_count)
@@ -67,6 +68,7 @@ def run_count(args: argparse.Namespace) -> str:
             pred_col=pred_cols if len(pred_cols) > 1 else (pred_cols[0] if pred_cols else None),
             names=args.names,
             reading=reading,
+            spans=options.spans(args),
         )
     finally:
         options.close(reading)

@@ -48,6 +48,7 @@ def add_cv(sub: Any) -> None:
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1; with --fold-col -1: -2)")
     options.add_input_rules(p)
     options.add_multilabel_options(p)
+    options.add_span_options(p)
     options.add_engine_options(p)
     options.add_label_set_options(p)
     options.add_interval_options(p, "intervals of the pooled scores")
@@ -83,6 +84,7 @@ def run_cv(args: argparse.Namespace) -> str:
                 gold_col=parse_column(args.gold_col),
                 pred_col=parse_column(args.pred_col),
                 reading=reading,
+                spans=options.spans(args),
             )
     finally:
         options.close(reading)

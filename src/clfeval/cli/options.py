@@ -322,8 +322,9 @@ def training(args: argparse.Namespace) -> Training | None:
     )
 
 
-def add_span_options(p: Any, errors: bool = False) -> None:
-    """The spans group: ``--spans [SCHEME]`` and ``--unit``; with ``errors``, ``--errors FILE`` too."""
+def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> None:
+    """The spans group: ``--spans [SCHEME]`` and ``--unit``; with ``errors``, ``--errors FILE`` too; ``systems``: the
+    files are compare's (a gold file and a file per system, or a column per system)."""
     from clfeval.spans.options import UNITS
     from clfeval.spans.schemes import DEFAULT_SCHEME, SCHEMES
 
@@ -334,9 +335,16 @@ def add_span_options(p: Any, errors: bool = False) -> None:
         const=DEFAULT_SCHEME,
         choices=list(SCHEMES),
         metavar="SCHEME",
-        help="score spans (B-PER I-PER is one person), not tags: INPUT is a CoNLL file (blank lines end sentences, "
-        "-DOCSTART- lines start documents) with gold and predicted tag columns (default: the last two), or GOLD "
-        f"and PRED files. SCHEME: {', '.join(SCHEMES)}; default {DEFAULT_SCHEME}, the rules of conlleval.pl, "
+        help="score spans (B-PER I-PER is one person), not tags: "
+        + (
+            "GOLD and each PRED are CoNLL files (blank lines end sentences, -DOCSTART- lines start documents) whose "
+            "tags are the last column (or --gold-col, --pred-col), or one CoNLL file with --gold-col and a "
+            "--pred-col per system; "
+            if systems
+            else "INPUT is a CoNLL file (blank lines end sentences, -DOCSTART- lines start documents) with gold and "
+            "predicted tag columns (default: the last two), or GOLD and PRED files. "
+        )
+        + f"SCHEME: {', '.join(SCHEMES)}; default {DEFAULT_SCHEME}, the rules of conlleval.pl, "
         "which the field's published numbers come from (seqeval's default mode agrees on IOB1 and IOB2 tags); "
         "for IOBES or BILOU tags name the scheme: conlleval.pl merges adjacent spans of one type there (a warning "
         "counts them). The other schemes are seqeval's strict mode; invalid transitions are counted and reported, "

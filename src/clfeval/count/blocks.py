@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FEW_BLOCKS", "Blocks"]
+__all__ = ["FEW_BLOCKS", "Blocks", "concatenated"]
 
 #: Below this many blocks a warning says that block-level tests and intervals rest on few independent units.
 FEW_BLOCKS = 20
@@ -112,3 +112,18 @@ class Blocks:
                 "tests and intervals rest mostly on that block"
             )
         return out
+
+
+def concatenated(first: Blocks, second: Blocks) -> Blocks:
+    """The blocks of two parts one after the other (the second's blocks numbered after the first's)."""
+    keys = list(dict.fromkeys([*first.keys, *second.keys]))
+    index = {k: i for i, k in enumerate(keys)}
+    remap = np.array([index[k] for k in second.keys], dtype=np.int64)
+    return Blocks(
+        tuple(keys),
+        np.r_[first.row, remap[second.row] if len(second.row) else second.row],
+        np.r_[first.block, second.block + first.n_blocks],
+        np.r_[first.count, second.count],
+        first.n_blocks + second.n_blocks,
+        first.unit,
+    )

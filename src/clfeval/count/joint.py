@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import MultiLabel
 from clfeval.count.limits import check_total, whole_count
 from clfeval.count.paired import PairedCounts, counts_of_rows, system_kind_name
 from clfeval.errors import InputError, OptionError
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = ["JointCounts"]
 
@@ -37,12 +40,19 @@ class JointCounts:
         The kind of each system's counts (:data:`clfeval.kinds.KINDS`): by default ``multi-label`` with
         ``multilabel``, else ``single-label``. Its :meth:`~clfeval.kinds.Kind.system_row` says how a row holds each
         system's instance.
+    units
+        The rows by unit, when the kind's instances come in units that tests must keep whole (a tagger's spans, by
+        sentence or document); ``None``: none.
+    options
+        The counting options of the systems' counts (spans: the scheme and the unit), as results record them.
     """
 
     systems: tuple[str, ...]
     rows: Mapping[tuple[Any, ...], int]
     multilabel: MultiLabel | None = None
     kind: str = ""
+    units: Blocks | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
     _systems: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -67,6 +77,7 @@ class JointCounts:
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "multilabel", None if ml is None else MultiLabel(None, ml.empty, ml.duplicates))
         object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "options", dict(self.options))
 
     @property
     def n_instances(self) -> int:
@@ -118,6 +129,13 @@ class JointCounts:
             raise OptionError(f"cannot add counts of systems {list(other.systems)} to counts of {list(self.systems)}")
         if (self.kind, self.multilabel) != (other.kind, other.multilabel):
             raise OptionError("cannot add joint counts made with different multi-label options")
+        if self.options != other.options:
+            raise OptionError(f"cannot add joint counts counted with {dict(other.options)} to {dict(self.options)}")
         merged: Counter[tuple[Any, ...]] = Counter(self.rows)
         merged.update(other.rows)
-        return JointCounts(self.systems, merged, self.multilabel, self.kind)
+        units = None
+        if self.units is not None and other.units is not None:
+            from clfeval.count.blocks import concatenated  # units are for kinds that have them (spans)
+
+            units = concatenated(self.units, other.units)
+        return JointCounts(self.systems, merged, self.multilabel, self.kind, units, self.options)

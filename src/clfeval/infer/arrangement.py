@@ -235,7 +235,9 @@ class Arrangements:
             return np.concatenate([cells.rows_of(items), cells.rows_of(items + t)], axis=1)
 
         def units() -> BlockUnits:
-            return BlockUnits.of(both, 2 * cells.width, blocks.block, blocks.row, blocks.count, blocks.unit)
+            return BlockUnits.of(
+                both, 2 * cells.width, blocks.block, blocks.row, blocks.count, blocks.unit, blocks.n_blocks
+            )
 
         return cls(f, counts, multiplicity.astype(np.float64), base_a, base_b, block_delta, units)
 

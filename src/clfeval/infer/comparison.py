@@ -406,12 +406,17 @@ class Test:
         """The test's registry entry."""
         return TESTS[self.name]
 
-    def default_metric(self, beta: float) -> str:
-        """The metric compared when none is named: the first the test takes (accuracy for McNemar's and the sign test),
-        else macro F_β."""
+    def default_metric(self, beta: float, kind: str | None = None) -> str:
+        """The metric compared when none is named: the first the test takes (accuracy for McNemar's and the sign test;
+        the kind's :attr:`~clfeval.kinds.Kind.counted_metric` for spans), else the kind's headline average of F_β
+        (macro; micro for spans)."""
+        known = KINDS.get(kind) if kind is not None else None
         if self.method.metrics is not None:
+            if known is not None and self.method.tests(known.counted_metric, kind):
+                return str(known.counted_metric)
             return min(self.method.metrics)  # accuracy before subset_accuracy
-        return "macro.f1" if beta == 1 else f"macro.f{beta:g}"
+        headline = known.headline if known is not None else "macro"
+        return f"{headline}.f1" if beta == 1 else f"{headline}.f{beta:g}"
 
 
 def compare_counts(
@@ -454,10 +459,15 @@ def compare_counts(
         raise OptionError(method.no_blocks)
     if method.kinds is not None and joint.kind not in method.kinds:
         raise OptionError(f"{method.title} compares {', '.join(sorted(method.kinds))} counts, not {joint.kind}")
+    if blocks is None and KINDS[joint.kind].needs_units:
+        raise OptionError(
+            "tests of span counts need their units (sentences or documents): spans of one sentence are not "
+            "independent; count them with --spans or spans=..., whose counts and count files keep the units"
+        )
     if blocks is not None and blocks.n_instances != joint.n_instances:
         raise ValueError("the blocks must hold every counted instance")
     if metrics is None:
-        metrics = [test.default_metric(beta)]
+        metrics = [test.default_metric(beta, joint.kind)]
     metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
     if not metrics:
         raise OptionError("no metric to compare: give at least one (e.g. macro.f1)")
@@ -467,17 +477,19 @@ def compare_counts(
             joint.system(s),
             scoring,
             seen=seen,
-            options=options,
+            options={
+                **joint.options,
+                **(options or {}),
+            },  # the systems' counting options (a span scheme), then the reading's
             inputs=inputs,
         )
         for s in systems
     }
     first = results[systems[0]]
     keys = [metric_key(m, labels=first.labels, task=first.family, beta=first.beta) for m in metrics]
-    if not all(method.tests(m) for m in metrics):
-        raise OptionError(
-            f"{method.title} compares {method.scope} only: use --metric {method.scope} (or another --test)"
-        )
+    if not all(method.tests(m, joint.kind) for m in metrics):
+        scope = method.scope_of(joint.kind)
+        raise OptionError(f"{method.title} compares {scope} only: use --metric {scope} (or another --test)")
     if not method.random:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:

@@ -117,7 +117,7 @@ def block_units(f: Statistic, counts: Counts, blocks: Blocks) -> BlockUnits:
         item = np.array([index[tuple(key)] for key in blocks.keys], dtype=np.int64)[blocks.row]
     except KeyError as exc:
         raise ValueError(f"the blocks hold a row the counts do not: {exc.args[0]!r}") from None
-    return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit)
+    return BlockUnits.of(f.cells.rows_of, f.cells.width, blocks.block, item, blocks.count, blocks.unit, blocks.n_blocks)
 
 
 def with_intervals(
@@ -176,6 +176,13 @@ def with_intervals(
         raise OptionError(
             f"{spec.name} intervals are for {', '.join(sorted(spec.kinds))} counts, not {scores.task}: choose another "
             f"--ci ({', '.join(k for k, m in INTERVAL_METHODS.items() if m.kinds is None)})"
+        )
+    from clfeval.kinds import KINDS
+
+    if blocks is None and scores.task in KINDS and KINDS[scores.task].needs_units:
+        raise OptionError(
+            "intervals of span counts need their units (sentences or documents): spans of one sentence are not "
+            "independent; count them with --spans or spans=..., whose counts and count files keep the units"
         )
     f = scores.statistic()
     run = IntervalRun(scores, f, chosen, spec, progress, block_units(f, scores.counts, blocks) if blocks else None)

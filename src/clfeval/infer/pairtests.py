@@ -22,6 +22,7 @@ from clfeval.count.paired import PairedCounts
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.significance import SignTest, mcnemar, paired_bootstrap, randomization_test, right_of
 from clfeval.infer.statistic import Statistic
+from clfeval.kinds import KINDS
 from clfeval.scoring.scores import Key
 
 __all__ = ["DIFFERENCE_INTERVALS", "TESTS", "PairRun", "Progress", "TestMethod"]
@@ -86,9 +87,19 @@ class TestMethod:
         result: list[dict[str, Any]] = getattr(importlib.import_module(module), function)(pair)
         return result
 
-    def tests(self, metric: str) -> bool:
-        """Whether the test applies to ``metric`` (a report name)."""
-        return self.metrics is None or metric in self.metrics
+    def tests(self, metric: str, kind: str | None = None) -> bool:
+        """Whether the test applies to ``metric`` (a report name) of counts of ``kind``: a test that counts units
+        (the sign test) also takes the score its kind's units cross-check (:attr:`~clfeval.kinds.Kind.counted_metric`:
+        span micro F)."""
+        if self.metrics is None or metric in self.metrics:
+            return True
+        return self.counts_units and kind is not None and KINDS[kind].counted_metric == metric
+
+    def scope_of(self, kind: str | None = None) -> str:
+        """What the test compares, for counts of ``kind``: :attr:`scope`, or the kind's counted score."""
+        if self.counts_units and kind is not None and KINDS[kind].counted_metric not in (self.metrics or ()):
+            return KINDS[kind].counted_metric
+        return self.scope
 
 
 _ACCURACY = frozenset({"accuracy", "subset_accuracy"})

@@ -143,10 +143,18 @@ class BlockUnits:
         item: np.ndarray,
         count: np.ndarray,
         unit: str,
+        n_blocks: int | None = None,
     ) -> BlockUnits:
-        """Units from entries (block, item, count) and each item's row of sums (see :func:`weighted_rows`)."""
+        """Units from entries (block, item, count) and each item's row of sums (see :func:`weighted_rows`); with
+        ``n_blocks`` above the blocks that hold entries, the others are units too, empty ones (a sentence with no span
+        is a sentence the bootstrap draws), one kind after the others."""
         u, i, c, m = signatures(block, item, count)
-        return cls(weighted_rows(rows, width, u, i, c, len(m)), m.astype(np.float64), unit)
+        sums, multiplicity = weighted_rows(rows, width, u, i, c, len(m)), m.astype(np.float64)
+        empty = 0 if n_blocks is None else n_blocks - int(m.sum())
+        if empty > 0:
+            sums = np.vstack([sums, np.zeros((1, sums.shape[1]), dtype=sums.dtype)])
+            multiplicity = np.r_[multiplicity, float(empty)]
+        return cls(sums, multiplicity, unit)
 
     def __post_init__(self) -> None:
         # float32 products where they are exact: whole-number sums whose resampled totals stay below 2²⁴

@@ -27,7 +27,7 @@ from clfeval.count.blocks import FEW_BLOCKS, Blocks
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import STDIN, chunk_bytes, display_name
 from clfeval.inputs.columns import Column
-from clfeval.spans.counts import blocks_joined, joined
+from clfeval.spans.counts import SpanChecks, blocks_joined, joined
 from clfeval.spans.sequences import TagSequences
 
 __all__ = ["DOCSTART", "TagFile", "count_tag_files", "read_tag_batches", "write_span_errors"]
@@ -369,11 +369,17 @@ def _sequences(files: Sequence[TagFile], heads: Sequence[_Batch], first_sentence
 
 
 def count_tag_files(
-    files: Sequence[TagFile], scheme: str, *, unit: str = "auto", block_end: str | None = None, systems: bool = False
-) -> tuple[Any, Blocks | None, dict[str, Any]]:
-    """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, with
-    ``systems``, the rows of every predicted column and their blocks, for ``compare``), and what the result records of
-    the reading (sentences, documents, the unit).
+    files: Sequence[TagFile],
+    scheme: str,
+    *,
+    unit: str = "auto",
+    block_end: str | None = None,
+    systems: Sequence[str] | None = None,
+) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks]:
+    """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, given the
+    ``systems``' names, the rows of every predicted column and their blocks, for ``compare``), what the result records
+    of the reading (sentences, documents, the unit), and what reading each column's tags found (for ``systems``; one
+    column's counts hold their own).
 
     Sentences are counted as units; ``unit`` ``documents`` regroups them by document (``-DOCSTART-`` lines), and
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
@@ -383,16 +389,18 @@ def count_tag_files(
         raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
     parts: list[Any] = []
     rows: Counter[tuple[str, ...]] = Counter()
+    checks = SpanChecks()
     blocks: list[Blocks] = []
     documents: list[np.ndarray] = []
     n_docstart = 0
     for seqs in read_tag_batches(files, block_end=block_end):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
         n_docstart += seqs.n_docstart
-        if systems:
-            part_rows, part_blocks = seqs.count_systems(scheme, "sentences")
+        if systems is not None:
+            part_rows, part_blocks, part_checks = seqs.count_systems(scheme, "sentences", systems)
             rows.update(part_rows)
             blocks.append(part_blocks)
+            checks = checks + part_checks
         else:
             parts.append(seqs.count(scheme, "sentences"))
     doc_of = np.concatenate(documents) if documents else np.zeros(0, dtype=np.int64)
@@ -403,16 +411,16 @@ def count_tag_files(
         raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
     chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
     read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
-    if systems:
+    if systems is not None:
         joint = blocks_joined(blocks, n_sentences) if blocks else None
-        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read
+        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks
     if not parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
         parts = [empty.count(scheme, "sentences")]
     total = joined(parts, n_documents)
     if total.blocks is not None and chosen == "documents":
         total = replace(total, blocks=_by_document(total.blocks, doc_of, n_documents, chosen), unit="documents")
-    return total, total.blocks, read
+    return total, total.blocks, read, checks
 
 
 def _by_document(blocks: Blocks, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:

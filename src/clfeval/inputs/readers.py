@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import MultiLabel
@@ -351,16 +351,20 @@ def _read_spans(
         systems = list(names) if names is not None else [f"column {c}" for c in cols]
         inputs = {"file": path}
     several = len(files[0].columns) + len(files) - 2 > 1
-    counts, blocks, read_info = count_tag_files(
-        files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=several
+    counts, blocks, read_info, checks = count_tag_files(
+        files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None
     )
     inputs.update(read_info)
     options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}
     if several:
         from clfeval.count.joint import JointCounts
+        from clfeval.kinds.spans import check_warnings
 
-        joint = JointCounts(tuple(systems), counts, None, "spans")
-        return Counted(joint, blocks=blocks, inputs=inputs, options=options)
+        joint = JointCounts(
+            tuple(systems), counts, None, "spans", blocks, {"scheme": spans.scheme, "unit": read_info["unit"]}
+        )
+        warned = tuple(check_warnings(checks, spans.scheme))
+        return Counted(joint, blocks=blocks, inputs=inputs, options=options, read_warnings=warned)
     return Counted(counts, blocks=blocks, inputs=inputs, options=options)
 
 
@@ -376,12 +380,16 @@ def read_folds(
     gold_col: Column | None = None,
     pred_col: Column | None = None,
     reading: Reading | None = None,
+    spans: Spans | None = None,
 ) -> Counted:
     """Read the folds of a cross-validation: one file per fold (each with gold and predicted columns, by
     default the last two; a fold may be a glob or a list of parts), or a table with a fold column
     (``fold_col``; every path is a part of that table; when it is the last column, gold and predicted
-    default to the two before it, else they must be given). Other parameters as in :func:`read`."""
+    default to the two before it, else they must be given). With ``spans``, one CoNLL file per fold. Other
+    parameters as in :func:`read`."""
     reading = reading or Reading()
+    if spans is not None:
+        return _span_folds(paths, fold_col, gold_col, pred_col, reading, spans)
     if reading.block_spec() is not None:
         raise OptionError(
             "cross-validation scores folds, not blocks: --blocks, --block-col and --block-end do not apply"
@@ -430,6 +438,39 @@ def read_folds(
         gold_col=gold_col,
         read_warnings=tuple(warnings),
         relabel=relabel,
+    )
+
+
+def _span_folds(
+    paths: Sequence[str | Sequence[str]],
+    fold_col: Column | None,
+    gold_col: Column | None,
+    pred_col: Column | None,
+    reading: Reading,
+    spans: Spans,
+) -> Counted:
+    """Each fold's span counts, from one CoNLL file per fold (sentences are the units of every fold)."""
+    if fold_col is not None:
+        raise OptionError("spans are read from one CoNLL file per fold: a fold column does not apply")
+    if not paths:
+        raise OptionError("give one CoNLL file per fold")
+    if any(not isinstance(p, str) for p in paths):
+        raise OptionError("spans are read from one CoNLL file per fold, not from parts")
+    folds: list[Counts] = []
+    warnings: list[str] = []
+    for path in paths:
+        found = read(cast(str, path), gold_col=gold_col, pred_col=pred_col, reading=reading, spans=spans)
+        folds.append(cast(Counts, found.counts))
+        warnings += found.warnings
+    shown = [cast(str, p) for p in paths]
+    return Counted(
+        None,
+        folds=dict(zip(fold_names(shown), folds)),
+        inputs={"fold_files": shown},
+        options=reading.to_dict(),
+        reading=reading,
+        gold_col=gold_col,
+        read_warnings=tuple(warnings),
     )
 
 

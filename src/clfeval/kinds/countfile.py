@@ -29,14 +29,19 @@ This version reads both.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, canonical_set
 from clfeval.count.limits import check_total, whole_count
 from clfeval.errors import InputError
 from clfeval.kinds.kind import KINDS, Counts, document_kind, kind_of
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = [
     "COUNTS_SCHEMA",
@@ -207,3 +212,50 @@ def doc_list(value: Any, what: str, source: str) -> list[Any]:
     if not isinstance(value, list):
         raise InputError(f"{what} must be a list, found {shown_json(value)}", source)
     return value
+
+
+def units_document(blocks: Blocks, keys: Sequence[tuple[Any, ...]]) -> list[list[Any]]:
+    """The units (sentences, documents) of a count file as their distinct count vectors: ``[[[row position, count], …],
+    how many units], …]``, the positions those of ``keys`` (the document's rows or pairs, in order)."""
+    from clfeval.infer.units import signatures
+
+    index = {tuple(k): i for i, k in enumerate(keys)}
+    item = np.array([index[tuple(k)] for k in blocks.keys], dtype=np.int64)[blocks.row]
+    unit, row, count, multiplicity = signatures(blocks.block, item, blocks.count)
+    out: list[list[Any]] = [[[], int(m)] for m in multiplicity.tolist()]
+    for u, r, c in zip(unit.tolist(), row.tolist(), count.tolist()):
+        out[u][0].append([r, c])
+    empty = blocks.n_blocks - int(multiplicity.sum())
+    if empty > 0:
+        out.append([[], empty])  # units without a span
+    return out
+
+
+def units_of(value: Any, keys: Sequence[tuple[Any, ...]], unit: str, source: str) -> Blocks:
+    """The units a count file's ``units`` field holds (:func:`units_document`), as blocks over ``keys``."""
+    from clfeval.count.blocks import Blocks
+
+    entries = doc_list(value, "units", source)
+    row, block, count = [], [], []
+    n = 0
+    for i, item in enumerate(entries):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)):
+            raise InputError(
+                f"units[{i}] must be [[[row position, count], …], how many units], found {shown_json(item)}", source
+            )
+        times = whole_count(item[1], f"units[{i}][1]", source)
+        for r, c in item[0]:
+            if not (isinstance(r, int) and 0 <= r < len(keys)):
+                raise InputError(f"units[{i}] names the row {shown_json(r)}; there are {len(keys)}", source)
+            row += [r] * times
+            block += list(range(n, n + times))
+            count += [whole_count(c, f"units[{i}]", source)] * times
+        n += times
+    return Blocks(
+        tuple(keys),
+        np.array(row, dtype=np.int64),
+        np.array(block, dtype=np.int64),
+        np.array(count, dtype=np.int64),
+        n,
+        unit,
+    )

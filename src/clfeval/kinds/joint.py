@@ -9,15 +9,18 @@ documents.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import MultiLabel
 from clfeval.count.limits import check_total, whole_count
 from clfeval.count.paired import system_kind_name
 from clfeval.errors import InputError
-from clfeval.kinds.countfile import doc_labels, doc_list, doc_policies, doc_set, shown_json
+from clfeval.kinds.countfile import doc_labels, doc_list, doc_policies, doc_set, shown_json, units_document, units_of
 from clfeval.kinds.kind import KINDS, Kind, register_kind
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = ["Joint"]
 
@@ -70,7 +73,15 @@ class Joint(Kind):
             doc.update(duplicates=ml.duplicates, empty=ml.empty)
         if counts.kind != system_kind_name("", counts.multilabel):  # a registered kind's systems: say which
             doc["system_kind"] = counts.kind
+        if counts.options:
+            doc["system_options"] = dict(counts.options)
+        if counts.units is not None:
+            doc["unit"] = counts.units.unit
+            doc["units"] = units_document(counts.units, list(counts.rows))
         return doc
+
+    def units(self, counts: JointCounts) -> Blocks | None:
+        return counts.units
 
     def from_document(self, doc: Mapping[str, Any], source: str) -> JointCounts:
         systems = doc_labels(doc["systems"], source, "systems", distinct=True)
@@ -119,7 +130,16 @@ class Joint(Kind):
                 ) from None
             rows[values] = rows.get(values, 0) + whole_count(item[-1], f"rows[{i}][{len(item) - 1}]", source)
         check_total(sum(rows.values()), "the rows' counts add up to", source)
-        return JointCounts(systems, rows, ml, name)
+        options = doc.get("system_options", {})
+        if not (isinstance(options, dict) and all(isinstance(v, (str, int, float, bool)) for v in options.values())):
+            raise InputError(f"system_options must map option names to values, found {shown_json(options)}", source)
+        units = None
+        if doc.get("units") is not None:
+            unit = doc.get("unit", "units")
+            if not isinstance(unit, str):
+                raise InputError(f"unit must name the units (sentences, documents), found {shown_json(unit)}", source)
+            units = units_of(doc["units"], list(rows), unit, source)
+        return JointCounts(systems, rows, ml, name, units, options)
 
 
 JOINT = register_kind(Joint())

@@ -97,6 +97,22 @@ class Kind:
     formats
         Output formats of its results besides every result's (:data:`clfeval.render.RENDERERS`): ``conlleval``
         for spans.
+    label_word
+        What its labels are, in words: ``labels``; ``types`` for spans.
+    matrix_title, matrix_cells, report_tables
+        The title of its confusion matrix in reports; what a cell counts (the heat map's caption); the
+        ``"module:function"`` that builds the tables its score report shows besides the scores and the matrix
+        (``scores → list[Table]``), ``None``: none.
+    needs_units
+        Whether its instances come in units that intervals and tests must keep whole (spans, in sentences): without
+        the units they are refused rather than computed as if the instances were independent.
+    headline
+        The average ``compare`` tests when no metric is named (of F_β): ``macro`` for labels, ``micro`` for spans
+        (conlleval.pl's overall score, which the field reports).
+    counted, counted_metric
+        What the sign test counts in a unit, in words (``gets more instances right``), and the overall score it
+        cross-checks: ``accuracy`` for labels; for spans, the sentences where a tagger makes fewer span errors
+        (fn + fp), a check of micro F.
     """
 
     name: ClassVar[str]
@@ -110,6 +126,14 @@ class Kind:
     joint_extra: ClassVar[int] = 0
     formats: ClassVar[tuple[str, ...]] = ()
     instances: ClassVar[str] = "instances"
+    label_word: ClassVar[str] = "labels"
+    matrix_title: ClassVar[str] = "confusion matrix"
+    matrix_cells: ClassVar[str] = "instances with gold label (row) and predicted label (column)"
+    report_tables: ClassVar[str | None] = None
+    needs_units: ClassVar[bool] = False
+    headline: ClassVar[str] = "macro"
+    counted: ClassVar[str] = "gets more instances right"
+    counted_metric: ClassVar[str] = "accuracy"
 
     # -- every kind ---------------------------------------------------------------------------------------------
 
@@ -283,8 +307,11 @@ class _Registry(Mapping[str, Kind]):
         return self._kinds.get(name, default)
 
     def __iter__(self) -> Iterator[str]:
+        """The built-in kinds in :data:`_BUILT_IN`'s order, whichever module was imported first, then the others in the
+        order they were registered."""
         self._load()
-        return iter(self._kinds)
+        order = {module: i for i, module in enumerate(_BUILT_IN)}
+        return iter(sorted(self._kinds, key=lambda n: order.get(type(self._kinds[n]).__module__, len(order))))
 
     def __len__(self) -> int:
         self._load()

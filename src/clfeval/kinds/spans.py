@@ -18,10 +18,10 @@ from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import MultiLabel
 from clfeval.count.limits import whole_count
 from clfeval.errors import InputError
-from clfeval.kinds.countfile import doc_list, shown_json
+from clfeval.kinds.countfile import doc_list, shown_json, units_document, units_of
 from clfeval.kinds.kind import Kind, Row, register_kind
 from clfeval.result import FrozenDict
-from clfeval.spans.counts import SpanCounts, TokenCounts
+from clfeval.spans.counts import SpanChecks, SpanCounts, TokenCounts
 from clfeval.spans.matching import MODE_COUNTS, MODES
 from clfeval.spans.schemes import SCHEMES
 from clfeval.spans.tags import ENTITIES, NO_SPAN
@@ -104,6 +104,37 @@ def mode_scores(mode: str, values: Sequence[int]) -> dict[str, float | None]:
     return {"precision": p, "recall": r, "f1": f}
 
 
+def _column(column: str) -> str:
+    if column == "gold":
+        return "the gold column"
+    return "the predicted column" if column == "pred" else f"the predictions of {column}"
+
+
+def check_warnings(checks: SpanChecks | SpanCounts, scheme: str) -> list[str]:
+    """The warnings of what reading tags found: spans merged by conlleval's rules, and invalid transitions per column
+    with their kinds and the first place."""
+    out = []
+    for column, n in checks.merged.items():
+        out.append(
+            f"{n} span(s) of {_column(column)} merged with the span before (S- or B- after a span of the same type): "
+            "conlleval.pl has no rule for S- and does not end a span at E-X B-X; for IOBES tags give --spans iobes"
+        )
+    by_column: dict[str, int] = {}
+    for (column, _), n in checks.transitions.items():
+        by_column[column] = by_column.get(column, 0) + n
+    for column, n in by_column.items():
+        if not n:
+            continue
+        kinds = [k for (c, k), m in checks.transitions.items() if c == column and m]
+        what = "read by conlleval.pl's rules" if scheme == "conlleval" else "belong to no span (strict)"
+        first = next((place for c, _, place in checks.sites if c == column), "")
+        out.append(
+            f"{n} invalid transition(s) in {_column(column)} ({'; '.join(kinds[:4])}{' …' if len(kinds) > 4 else ''}), "
+            f"{what}; the first at {first}"
+        )
+    return out
+
+
 class Spans(Kind):
     """Spans of tagger output against gold spans: :class:`~clfeval.spans.SpanCounts`, rows (gold type, predicted
     type), ``∅`` for no span, counted per sentence."""
@@ -116,6 +147,18 @@ class Spans(Kind):
     option_names: ClassVar[tuple[str, ...]] = ("scheme", "unit")
     formats: ClassVar[tuple[str, ...]] = ("conlleval",)
     instances: ClassVar[str] = "spans in gold or predictions"
+    label_word: ClassVar[str] = "types"
+    matrix_title: ClassVar[str] = "span confusion"
+    matrix_cells: ClassVar[str] = (
+        f"overlapping spans paired one to one, gold type (row) and predicted type (column); {NO_SPAN} opposite a span "
+        "that overlaps none (missed in the column, spurious in the row); the diagonal holds pairs whose boundaries "
+        "may differ"
+    )
+    report_tables: ClassVar[str | None] = "clfeval.report.spans:span_tables"
+    headline: ClassVar[str] = "micro"
+    needs_units: ClassVar[bool] = True
+    counted: ClassVar[str] = "makes fewer span errors (missed and spurious spans, fn + fp)"
+    counted_metric: ClassVar[str] = "micro.f1"
 
     def labels_seen(self, counts: SpanCounts) -> tuple[set[str], set[str]]:
         gold = {g for (g, _), c in counts.pairs.items() if g != NO_SPAN}
@@ -137,25 +180,7 @@ class Spans(Kind):
         return span_details(counts)
 
     def warnings(self, counts: SpanCounts) -> list[str]:
-        out = []
-        for column, n in counts.merged.items():
-            out.append(
-                f"{n} span(s) of the {'gold' if column == 'gold' else 'predicted'} column merged with the span before "
-                "(S- or B- after a span of the same type): conlleval.pl has no rule for S- and does not end a span at "
-                "E-X B-X; for IOBES tags give --spans iobes"
-            )
-        by_column: dict[str, int] = {}
-        for (column, _), n in counts.transitions.items():
-            by_column[column] = by_column.get(column, 0) + n
-        for column, n in by_column.items():
-            kinds = [k for (c, k), m in counts.transitions.items() if c == column and m]
-            what = "read by conlleval.pl's rules" if counts.scheme == "conlleval" else "belong to no span (strict)"
-            first = next((place for c, _, place in counts.sites if c == column), "")
-            out.append(
-                f"{n} invalid transition(s) in the {'gold' if column == 'gold' else 'predicted'} column "
-                f"({'; '.join(kinds[:4])}{' …' if len(kinds) > 4 else ''}), {what}; the first at {first}"
-            )
-        return out
+        return check_warnings(counts, counts.scheme)
 
     def units(self, counts: SpanCounts) -> Blocks | None:
         return counts.blocks
@@ -235,7 +260,7 @@ class Spans(Kind):
             else [[g, p, b, n] for (g, p, b), n in counts.confusion.items()],
         }
         if counts.blocks is not None:
-            doc["units"] = _units_document(counts.blocks, list(counts.pairs))
+            doc["units"] = units_document(counts.blocks, list(counts.pairs))
         return doc
 
     def from_document(self, doc: Mapping[str, Any], source: str) -> SpanCounts:
@@ -256,7 +281,7 @@ class Spans(Kind):
         if unit not in ("sentences", "documents"):
             raise InputError(f"unit must be sentences or documents, found {shown_json(unit)}", source)
         keys = list(pairs)
-        blocks = None if doc.get("units") is None else _units_of(doc["units"], keys, unit, source)
+        blocks = None if doc.get("units") is None else units_of(doc["units"], keys, unit, source)
         tokens = doc.get("tokens")
         try:
             return SpanCounts(
@@ -281,51 +306,6 @@ class Spans(Kind):
             if isinstance(exc, InputError):
                 raise
             raise InputError(f"not a span count file: {exc}", source) from None
-
-
-def _units_document(blocks: Blocks, keys: Sequence[Row]) -> list[list[Any]]:
-    """The units as their distinct count vectors: ``[[[pair position, count], …], how many units], …]``."""
-    from clfeval.infer.units import signatures
-
-    index = {tuple(k): i for i, k in enumerate(keys)}
-    item = np.array([index[tuple(k)] for k in blocks.keys], dtype=np.int64)[blocks.row]
-    unit, row, count, multiplicity = signatures(blocks.block, item, blocks.count)
-    out: list[list[Any]] = [[[], int(m)] for m in multiplicity.tolist()]
-    for u, r, c in zip(unit.tolist(), row.tolist(), count.tolist()):
-        out[u][0].append([r, c])
-    empty = blocks.n_blocks - int(multiplicity.sum())
-    if empty > 0:
-        out.append([[], empty])  # units without a span
-    return out
-
-
-def _units_of(value: Any, keys: Sequence[tuple[str, str]], unit: str, source: str) -> Blocks:
-    from clfeval.count.blocks import Blocks
-
-    entries = doc_list(value, "units", source)
-    row, block, count = [], [], []
-    n = 0
-    for i, item in enumerate(entries):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)):
-            raise InputError(
-                f"units[{i}] must be [[[pair position, count], …], how many units], found {shown_json(item)}", source
-            )
-        times = whole_count(item[1], f"units[{i}][1]", source)
-        for r, c in item[0]:
-            if not (isinstance(r, int) and 0 <= r < len(keys)):
-                raise InputError(f"units[{i}] names the pair {shown_json(r)}; pairs has {len(keys)}", source)
-            row += [r] * times
-            block += list(range(n, n + times))
-            count += [whole_count(c, f"units[{i}]", source)] * times
-        n += times
-    return Blocks(
-        tuple(keys),
-        np.array(row, dtype=np.int64),
-        np.array(block, dtype=np.int64),
-        np.array(count, dtype=np.int64),
-        n,
-        unit,
-    )
 
 
 SPANS = register_kind(Spans())

@@ -8,6 +8,7 @@ from typing import Any
 
 from clfeval.infer.comparison import Comparison, PairTest
 from clfeval.infer.pairtests import TESTS
+from clfeval.kinds import KINDS
 from clfeval.report.page import comparison_page
 from clfeval.report.rows import comparison_rows
 from clfeval.report.tables import Bounds, Label, PValue, Report, Table
@@ -68,12 +69,16 @@ def _sign_table(cmp: Comparison) -> Table | None:
         rows.append((Label(p.a), Label(p.b), p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
     if not rows or TESTS[cmp.test].counts_units:
         return None
+    kind = None
     if cmp.unit == "instances":
         title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
     else:
-        title = f"sign test on {cmp.unit}: the blocks where one system gets more instances right, ties left out"
+        kind = KINDS.get(cmp.first.task)
+        counted = kind.counted if kind is not None else "gets more instances right"
+        title = f"sign test on {cmp.unit}: the blocks where one system {counted}, ties left out"
+    checked = kind.counted_metric if cmp.unit != "instances" and kind is not None else "accuracy"
     return Table(
-        f"{title} ({cmp.alternative}; a cross-check of accuracy)",
+        f"{title} ({cmp.alternative}; a cross-check of {checked})",
         ("A", "B", "A better", "B better", "ties", "p"),
         tuple(rows),
         "sign",
@@ -145,9 +150,10 @@ def _alternative_note(cmp: Comparison) -> str:
 def title_of(cmp: Comparison) -> str:
     """The title of a comparison's report."""
     first = cmp.first
+    kind = KINDS[first.task]
     return (
-        f"clfeval compare — {first.task}, {first.n_instances} instances, {len(cmp.systems)} systems, "
-        f"{len(first.labels)} labels"
+        f"clfeval compare — {first.task}, {first.n_instances} {kind.instances}, {len(cmp.systems)} systems, "
+        f"{len(first.labels)} {kind.label_word}"
     )
 
 
@@ -191,6 +197,7 @@ def _short_notes(cmp: Comparison) -> list[str]:
     if zd != "0" or policy != "include":
         verb = "included in" if policy == "include" else "left out of"
         notes.append(f"0/0: set to {zd} and {verb} averages (--zero-division, --undefined)")
+    notes += KINDS[first.task].option_notes(first.options)
     return notes + list(cmp.notes)
 
 

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.kinds import KINDS
 from clfeval.report.page import cv_page
 from clfeval.report.rows import cv_rows
 from clfeval.report.tables import Label, Report, Table, measure_title, score_report
@@ -59,11 +60,12 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True, measures: Any = None,
         "cv",
     )
     names = list(cv.pooled.averages)
+    accuracy = ("accuracy",) if "accuracy" in cv.pooled.overall else ()  # spans have none
     folds = Table(
         "folds",
-        ("fold", "N", "accuracy", *(f"{name} {f_name}" for name in names)),
+        ("fold", "N", *accuracy, *(f"{name} {f_name}" for name in names)),
         tuple(
-            (Label(name), fold.n_instances, fold.accuracy, *(fold.averages[a]["f"] for a in names))
+            (Label(name), fold.n_instances, *(fold.accuracy for _ in accuracy), *(fold.averages[a]["f"] for a in names))
             for name, fold in zip(cv.fold_names, cv.folds)
         ),
         "folds",
@@ -90,9 +92,10 @@ def cv_report(cv: CrossValidation, *, matrix: bool = True, measures: Any = None,
             "(sd: the spread of the folds' scores)"
         )
     notes += pooled.notes
+    kind = KINDS[cv.pooled.task]
     title = (
-        f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances, "
-        f"{len(cv.pooled.labels)} labels"
+        f"clfeval cv — {cv.pooled.task}, {len(cv.folds)} folds, {cv.pooled.n_instances} {kind.instances}, "
+        f"{len(cv.pooled.labels)} {kind.label_word}"
     )
     return Report(
         title, tuple(tables), cv.warnings, tuple(notes), partial(cv_rows, cv), build_page=partial(cv_page, cv, view)

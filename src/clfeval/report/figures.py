@@ -16,6 +16,7 @@ import numpy as np
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.kinds import KINDS
 from clfeval.report.matrix import MAX_SHOWN_LABELS, shown_matrix
 from clfeval.result import Result
 from clfeval.scoring.measures import MEASURES
@@ -174,7 +175,7 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
         "whose rows add up to each label's gold frequency; the column view divides the predicted-column view by "
         "its column sums"
         if split
-        else "instances with gold label (row) and predicted label (column)"
+        else KINDS[scores.task].matrix_cells
     )
     caption = (
         f"Rows: gold; columns: predicted; labels sorted by gold support. Cells: {what}. The row view shows "
@@ -187,7 +188,7 @@ def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confus
         )
     return HeatMap(
         key,
-        title or ("split-count confusion matrix" if split else "confusion matrix"),
+        title or ("split-count confusion matrix" if split else KINDS[scores.task].matrix_title),
         caption,
         labels,
         cells,
@@ -210,6 +211,7 @@ def _weakest_first(labels: list[str], f_values: list[float], limit: int) -> tupl
 def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per-label") -> DotPlot:
     """Per-label precision, recall and F as a dot plot, weakest F first, with each score's interval."""
     f = f_title(scores.beta)
+    word = KINDS[scores.task].label_word.removesuffix("s")  # label, type
     labels = list(scores.per_label)
     rows, hidden = _weakest_first(labels, [scores.per_label[lab].f for lab in labels], limit)
     series = tuple(
@@ -236,11 +238,11 @@ def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per
         else f"drawn at {scores.zero_division:g} (--zero-division)"
     )
     caption = (
-        f"Each label's precision, recall and {f}, lowest {f} first; {bars}. A 0/0 score, named at the right of "
+        f"Each {word}'s precision, recall and {f}, lowest {f} first; {bars}. A 0/0 score, named at the right of "
         f"its row, is {zd}."
     )
     if hidden:
-        caption += f" The {hidden} labels with the highest {f} are left out; the tables list them all."
+        caption += f" The {hidden} {word}s with the highest {f} are left out; the tables list them all."
     names = {"precision": "precision", "recall": "recall", "f": f}
     zero = {m: set(labs) for m, labs in scores.undefined.items()}
     notes = tuple(
@@ -249,7 +251,7 @@ def per_label_plot(scores: Scores, *, limit: int = MAX_DOT_ROWS, key: str = "per
         else ""
         for lab in rows
     )
-    return DotPlot(key, f"per-label precision, recall and {f}", caption, tuple(rows), series, notes=notes)
+    return DotPlot(key, f"per-{word} precision, recall and {f}", caption, tuple(rows), series, notes=notes)
 
 
 def _difference_plot(cmp: Comparison) -> DotPlot:
@@ -327,8 +329,9 @@ def _fold_plot(cv: CrossValidation) -> DotPlot:
         (f"{name} {f}", ("averages", name, "f"), means["averages"][name]["f"], means["averages"][name]["f_sd"])
         for name in pooled.averages
     ]
-    accuracy = MEASURES["accuracy"].title_for(pooled.family)
-    rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))
+    if "accuracy" in means:  # spans have no accuracy
+        accuracy = MEASURES["accuracy"].title_for(pooled.family)
+        rows.append((accuracy, ("accuracy",), means["accuracy"], means["accuracy_sd"]))
 
     def value(result: Scores, key: tuple[str, ...]) -> float:
         return result.averages[key[1]][key[2]] if key[0] == "averages" else result.accuracy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -106,7 +107,10 @@ def average_title(name: str, scores: Scores, measures: Sequence[str] | None = No
         shown = measure_title(measures[0], scores.beta) if len(measures) == 1 else "scores"
         return f"{name} ({_WITHOUT_F[name].format(M=shown)})"
     freq = "training" if scores.lfb_source == "train" else "test gold"
-    return f"{name} ({AVERAGES[name].short.format(F=f_title(scores.beta), freq=freq)})"
+    short = AVERAGES[name].short.format(F=f_title(scores.beta), freq=freq)
+    if "tn" not in count_names(scores.family):  # spans: no true negatives to sum
+        short = short.replace(", tn", "")
+    return f"{name} ({short})"
 
 
 def _matrix_table(scores: Scores) -> list[Table]:
@@ -149,7 +153,7 @@ def _matrix_table(scores: Scores) -> list[Table]:
     rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(labels, shown.cells))
     tables = [
         Table(
-            f"confusion matrix (rows: gold, columns: predicted{folded})",
+            f"{KINDS[scores.task].matrix_title} (rows: gold, columns: predicted{folded})",
             ("gold \\ predicted", *labels),
             rows,
             "matrix",
@@ -230,6 +234,10 @@ def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, v
             f"{', '.join(m.name for m in overall_measures(scores.family))})"
         )
     tables = _plain_tables(scores, view) if scores.intervals is None else _interval_tables(scores, view)
+    kind = KINDS[scores.task]
+    if kind.report_tables is not None:
+        module, _, function = kind.report_tables.partition(":")
+        tables += getattr(importlib.import_module(module), function)(scores)
     tables += _matrix_table(scores) if matrix else []
     notes = scores_notes(scores, view) + ([] if scores.intervals is None else _interval_notes(scores, view))
 
@@ -243,7 +251,9 @@ def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, v
 
         return score_page(scores, view)
 
-    title = f"clfeval score — {scores.task}, {scores.n_instances} instances, {len(scores.labels)} labels"
+    title = (
+        f"clfeval score — {scores.task}, {scores.n_instances} {kind.instances}, {len(scores.labels)} {kind.label_word}"
+    )
     return Report(
         title,
         tuple(tables),

@@ -28,7 +28,7 @@ from clfeval.spans.tags import NO_SPAN
 if TYPE_CHECKING:  # blocks load when a task resamples (a score without intervals need not)
     from clfeval.count.blocks import Blocks
 
-__all__ = ["SpanCounts", "TokenCounts", "blocks_of_rows", "concatenated", "joined"]
+__all__ = ["SpanChecks", "SpanCounts", "TokenCounts", "blocks_joined", "blocks_of_rows", "joined"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,8 @@ class SpanCounts:
             )
         blocks = None
         if self.blocks is not None and other.blocks is not None:
+            from clfeval.count.blocks import concatenated
+
             blocks = concatenated(self.blocks, other.blocks)
         tokens = None if self.tokens is None or other.tokens is None else self.tokens + other.tokens
         modes = None
@@ -171,6 +173,24 @@ class SpanCounts:
 
 #: How many places of each kind of invalid transition a result lists.
 SITES_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class SpanChecks:
+    """What reading tags found in each column besides spans, for ``compare`` (one system's :class:`SpanCounts` holds
+    its own): ``(column, kind) → count`` of invalid transitions, the first places of each, and the spans merged
+    (conlleval's S-/E- rule); a column is ``gold`` or a system's name."""
+
+    transitions: Mapping[tuple[str, str], int] = field(default_factory=FrozenDict)
+    sites: tuple[tuple[str, str, str], ...] = ()
+    merged: Mapping[str, int] = field(default_factory=FrozenDict)
+
+    def __add__(self, other: SpanChecks) -> SpanChecks:
+        return SpanChecks(
+            _added(self.transitions, other.transitions),
+            _sites(self.sites + other.sites),
+            _added(self.merged, other.merged),
+        )
 
 
 def _sites(sites: Sequence[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
@@ -228,23 +248,6 @@ def blocks_joined(blocks: Sequence[Blocks], n_units: int) -> Blocks:
 
 def _without_blocks(counts: SpanCounts) -> SpanCounts:
     return replace(counts, blocks=None)
-
-
-def concatenated(first: Blocks, second: Blocks) -> Blocks:
-    """The blocks of two parts one after the other (the second's blocks numbered after the first's)."""
-    from clfeval.count.blocks import Blocks
-
-    keys = list(dict.fromkeys([*first.keys, *second.keys]))
-    index = {k: i for i, k in enumerate(keys)}
-    remap = np.array([index[k] for k in second.keys], dtype=np.int64)
-    return Blocks(
-        tuple(keys),
-        np.r_[first.row, remap[second.row] if len(second.row) else second.row],
-        np.r_[first.block, second.block + first.n_blocks],
-        np.r_[first.count, second.count],
-        first.n_blocks + second.n_blocks,
-        first.unit,
-    )
 
 
 def blocks_of_rows(

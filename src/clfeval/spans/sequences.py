@@ -16,7 +16,7 @@ from clfeval.count.blocks import Blocks
 from clfeval.errors import InputError, OptionError
 from clfeval.result import FrozenDict
 from clfeval.spans.chunks import Chunks, conlleval_flags, conlleval_matches, find_chunks, invalid_transitions, stream_of
-from clfeval.spans.counts import SITES_SHOWN, SpanCounts, TokenCounts, blocks_of_rows
+from clfeval.spans.counts import SITES_SHOWN, SpanChecks, SpanCounts, TokenCounts, blocks_of_rows
 from clfeval.spans.matching import MODES, match_spans, matched_flags
 from clfeval.spans.schemes import PREFIXES, Scheme, scheme_of
 from clfeval.spans.tags import ENTITIES, NO_SPAN, bad_tag, tag_codes
@@ -145,17 +145,18 @@ class SpanLists:
         )
 
     def count_systems(
-        self, scheme: str | Scheme | None = None, unit: str = "auto"
-    ) -> tuple[dict[tuple[str, ...], int], Blocks]:
-        """The rows of every system (gold, then each system's match) with multiplicities, and their blocks."""
-        (gold, *preds), names = self._chunks()
+        self, scheme: str | Scheme | None = None, unit: str = "auto", names: Sequence[str] | None = None
+    ) -> tuple[dict[tuple[str, ...], int], Blocks, SpanChecks]:
+        """The rows of every system (gold, then each system's match) with multiplicities, their blocks, and no
+        checks (entities have no tags to check)."""
+        (gold, *preds), type_names = self._chunks()
         units = Units.of(unit, self.n_sentences, self.documents)
         systems = []
         for pred in preds:
             hit, kept = matched_flags(gold, pred)
             systems.append((pred, hit, kept))
-        blocks = _rows(gold, systems, names, units)
-        return _pairs(blocks), blocks
+        blocks = _rows(gold, systems, type_names, units)
+        return _pairs(blocks), blocks, SpanChecks()
 
 
 def _n_docs(documents: np.ndarray) -> int:
@@ -243,10 +244,32 @@ class TagSequences:
         gold, pred = (_typed(find_chunks(s, scheme), zero) for s in streams)
         hit, kept = self._matches(scheme, streams, gold, pred, zero)
         blocks = _rows(gold, [(pred, hit, kept)], names, units)
+        checks = self._checks(streams, ("gold", "pred"), scheme)
+        modes, confusion = _modes(gold, pred, names)
+        right = int(np.count_nonzero(self.columns[0] == self.columns[1]))
+        n_tokens = int(self.offsets[-1]) if len(self.offsets) else 0
+        return SpanCounts(
+            scheme.name,
+            _pairs(blocks),  # type: ignore[arg-type]
+            blocks,
+            units.name,
+            self.n_sentences,
+            0 if self.documents is None else _n_docs(self.documents),
+            TokenCounts(n_tokens, right, self.n_docstart),
+            checks.transitions,
+            checks.sites,
+            checks.merged,
+            modes,
+            confusion,
+        )
+
+    def _checks(self, streams: Sequence[Any], columns: Sequence[str], scheme: Scheme) -> SpanChecks:
+        """The invalid transitions of each column (named by ``columns``), the first places of each kind, and the
+        spans conlleval's rules merged."""
         transitions: dict[tuple[str, str], int] = {}
         sites: list[tuple[str, str, str]] = []
         merged: dict[str, int] = {}
-        for c, (column, stream) in enumerate(zip(("gold", "pred"), streams)):
+        for c, (column, stream) in enumerate(zip(columns, streams)):
             found = invalid_transitions(stream, scheme)
             counts = np.bincount(found.kind, minlength=len(found.kinds))
             for kind, n in zip(found.kinds, counts.tolist()):
@@ -260,30 +283,17 @@ class TagSequences:
                 n = _merges(stream)
                 if n:
                     merged[column] = n
-        modes, confusion = _modes(gold, pred, names)
-        right = int(np.count_nonzero(self.columns[0] == self.columns[1]))
-        n_tokens = int(self.offsets[-1]) if len(self.offsets) else 0
-        return SpanCounts(
-            scheme.name,
-            _pairs(blocks),  # type: ignore[arg-type]
-            blocks,
-            units.name,
-            self.n_sentences,
-            0 if self.documents is None else _n_docs(self.documents),
-            TokenCounts(n_tokens, right, self.n_docstart),
-            FrozenDict(sorted(transitions.items())),
-            tuple(sites),
-            FrozenDict(merged),
-            modes,
-            confusion,
-        )
+        return SpanChecks(FrozenDict(sorted(transitions.items())), tuple(sites), FrozenDict(merged))
 
-    def count_systems(self, scheme: str | Scheme = "conlleval", unit: str = "auto") -> tuple[dict[Any, int], Blocks]:
-        """The rows of every system (gold, then each system's match) with multiplicities, and their blocks."""
+    def count_systems(
+        self, scheme: str | Scheme = "conlleval", unit: str = "auto", names: Sequence[str] | None = None
+    ) -> tuple[dict[Any, int], Blocks, SpanChecks]:
+        """The rows of every system (gold, then each system's match) with multiplicities, their blocks, and what
+        reading each column's tags found (columns named ``gold`` and ``names``, default ``pred 1``, ``pred 2`` …)."""
         scheme = scheme_of(scheme) if isinstance(scheme, str) else scheme
         codes, stream_type = self._codes(scheme)
         units = Units.of(unit, self.n_sentences, self.documents, self.first_sentence)
-        names, zero = _names(codes, scheme)
+        type_names, zero = _names(codes, scheme)
         streams = [self._stream(c, codes, stream_type) for c in range(len(self.columns))]
         gold = _typed(find_chunks(streams[0], scheme), zero)
         systems = []
@@ -291,8 +301,9 @@ class TagSequences:
             pred = _typed(find_chunks(stream, scheme), zero)
             hit, kept = self._matches(scheme, [streams[0], stream], gold, pred, zero)
             systems.append((pred, hit, kept))
-        blocks = _rows(gold, systems, names, units)
-        return _pairs(blocks), blocks
+        blocks = _rows(gold, systems, type_names, units)
+        columns = ["gold", *(names or [f"pred {i}" for i in range(1, len(streams))])]
+        return _pairs(blocks), blocks, self._checks(streams, columns, scheme)
 
     def errors(self, scheme: str | Scheme) -> list[tuple[int, int, str, str, str, str]]:
         """Every wrong span: (sentence number from 1, line or 0, error, gold span, predicted span, tokens), errors
