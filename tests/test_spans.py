@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -389,3 +390,61 @@ def test_span_count_files_round_trip(tmp_path: Path) -> None:
     a = clfeval.score(again, ci="bootstrap", seed=1, resamples=300)
     b = clfeval.score(gold, pred, spans="iob2", ci="bootstrap", seed=1, resamples=300)
     assert a.interval("micro.f1") == pytest.approx(b.interval("micro.f1"))
+
+
+# -- JSON Lines of sentences ---------------------------------------------------------------------------------------
+
+
+def test_json_lines_of_sentences_count_as_the_conll_file_does(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    rng = random.Random(21)
+    gold, pred = _random_sentences(rng, "BI", 120)
+    gold, pred = zip(*[(g, p) for g, p in zip(gold, pred) if g])  # CoNLL has no empty sentence
+    conll = "\n\n".join("\n".join(f"w {g} {p}" for g, p in zip(gs, ps)) for gs, ps in zip(gold, pred)) + "\n"
+    (tmp_path / "t.conll").write_text(conll, encoding="utf-8")
+    lines = [json.dumps({"tokens": ["w"] * len(g), "gold": g, "pred": p}) for g, p in zip(gold, pred)]
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "g.jsonl").write_text("\n".join(json.dumps({"tags": g}) for g in gold) + "\n", encoding="utf-8")
+    (tmp_path / "p.jsonl").write_text("\n".join(json.dumps({"tags": p}) for p in pred) + "\n", encoding="utf-8")
+    outputs = []
+    for args in (
+        [str(tmp_path / "t.conll")],
+        [str(tmp_path / "t.jsonl")],
+        [str(tmp_path / "t.jsonl"), "--gold-col", "gold", "--pred-col", "pred"],
+        [str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl")],
+    ):
+        assert main(["score", *args, "--spans", "iob2", "--ci", "bootstrap", "--seed", "3", "--format", "json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        outputs.append((doc["per_label"], doc["averages"], doc["ci"]["n_units"]))
+    assert all(o == outputs[0] for o in outputs[1:])
+    entities = [
+        json.dumps({"gold": [{"start": a, "end": b, "type": t} for a, b, t in _spans_of(g)],
+                    "pred": [{"start": a, "end": b, "type": t} for a, b, t in _spans_of(p)]})
+        for g, p in zip(gold, pred)
+    ]  # fmt: skip
+    (tmp_path / "e.jsonl").write_text("\n".join(entities) + "\n", encoding="utf-8")
+    assert main(["score", str(tmp_path / "e.jsonl"), "--spans", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    without_ci = {a: {m: v for m, v in row.items() if not m.endswith("_ci")} for a, row in outputs[0][1].items()}
+    assert doc["averages"] == without_ci and doc["spans"]["scheme"] == "entities"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"gold": ["B-PER"], "pred": ["B-PER"]}\n{"gold": ["B-PER", "O"], "pred": ["O"]}\n',
+            r":2: the sentence holds 1 tags",
+        ),
+        ('{"gold": ["B-PER"], "pred": ["B-PER"]}\n{"gold": ["O"] "pred": ["O"]}\n', r":2: is not a JSON object"),
+        ('{"gold": "B-PER", "pred": "B-PER"}\n', r":1: the gold field 'gold' holds String, not a list"),
+        ('{"gold": ["PER"], "pred": ["B-PER"]}\n', r"the tag 'PER' has no prefix"),
+    ],
+)
+def test_bad_json_lines_of_sentences_get_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture, text: str, message: str
+) -> None:
+    (tmp_path / "bad.jsonl").write_text(text, encoding="utf-8")
+    assert main(["score", str(tmp_path / "bad.jsonl"), "--spans", "iob2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.jsonl" in err
+    assert re.search(message, err), err

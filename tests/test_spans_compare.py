@@ -218,7 +218,7 @@ def test_the_report_s_span_tables_add_up_to_each_type_s_counts() -> None:
         label, values = str(row[0]), dict(zip(columns[1:], row[1:]))
         per = r.per_label[label]
         assert values["correct"] == per.tp
-        gold_side = sum(values[k] for k in ("correct", "type", "boundaries", "type and boundaries", "missed"))
+        gold_side = sum(values[k] for k in ("correct", "wrong type", "wrong boundaries", "both wrong", "missed"))
         assert gold_side == per.support
     total = dict(zip(columns[1:], errors.rows[-1][1:]))
     assert total["correct"] == sum(p.tp for p in r.per_label.values())
@@ -229,6 +229,11 @@ def test_the_report_s_span_tables_add_up_to_each_type_s_counts() -> None:
     assert strict[-1] == pytest.approx(r["micro.f1"])  # nervaluate's strict mode is exact matching
     text = r.render("text")
     assert "span confusion (rows: gold" in text and "where the errors are" in text and "partial-match modes" in text
+    frame = r.to_polars("span_errors")  # the report's span tables are frames too
+    assert frame.columns[:3] == ["type", "correct", "wrong type"] and frame["correct"].to_list() == [
+        row[1] for row in errors.rows
+    ]
+    assert set(r.table_names()) >= {"read", "span_errors", "modes", "transitions"}
 
 
 def test_joint_span_count_files_keep_the_units_and_the_scheme(
@@ -310,3 +315,43 @@ def test_span_counts_without_their_units_get_no_interval_and_no_test() -> None:
     joint = clfeval.JointCounts(("A", "B"), {("PER", "PER", "∅"): 3, ("PER", "∅", "PER"): 1}, kind="spans")
     with pytest.raises(ClfevalError, match="need their units"):
         clfeval.compare(joint)
+
+
+def test_the_accumulator_of_spans_is_one_call_on_every_sentence(tmp_path: Path) -> None:
+    import pickle
+
+    gold, a, _ = _corpus(43, 97)
+    whole = clfeval.score(gold, a, spans="iob2", ci="bootstrap", seed=2, resamples=300)
+    acc = clfeval.Accumulator("spans", spans="iob2")
+    for start in range(0, len(gold), 10):
+        acc.update(gold[start : start + 10], a[start : start + 10])
+    assert acc.n_sentences == len(gold) and acc.updates == 10
+    r = acc.score(ci="bootstrap", seed=2, resamples=300)
+    assert r.flat() == whole.flat()  # the same scores and, sentence by sentence, the same bootstrap intervals
+    assert r.warnings == whole.warnings  # invalid transitions named by their sentence in the whole
+    # workers: the second's sentences after the first's
+    first, second = clfeval.Accumulator("spans", spans="iob2"), clfeval.Accumulator("spans", spans="iob2")
+    first.update(gold[:50], a[:50])
+    second.update(gold[50:], a[50:])
+    merged = pickle.loads(pickle.dumps(first)) + second
+    assert merged.score(ci="bootstrap", seed=2, resamples=300).flat() == whole.flat()
+    acc.save(tmp_path / "acc.json")
+    loaded = clfeval.Accumulator.load(tmp_path / "acc.json")
+    assert loaded.score(ci="bootstrap", seed=2, resamples=300).flat() == whole.flat()
+
+
+def test_the_accumulator_of_spans_refuses_what_it_cannot_count() -> None:
+    acc = clfeval.Accumulator("spans", ["PER", "LOC"], spans="iob2")
+    acc.update([["B-PER"]], [["B-LOC"]])
+    with pytest.raises(clfeval.InputError, match=r"update 2: the type 'ORG' is not among the declared types"):
+        acc.update([["B-ORG"]], [["O"]])
+    with pytest.raises(clfeval.InputError, match=r"update 2, gold, sentence 2, token 1: the tag 'PER' has no prefix"):
+        acc.update([["PER"]], [["O"]])
+    with pytest.raises(clfeval.InputError, match="entity lists, the earlier ones tags"):
+        acc.update([[(0, 1, "PER")]], [[]])
+    assert acc.updates == 1 and acc.n_sentences == 1  # a refused update counts nothing
+    assert acc.score().labels == ("PER", "LOC")  # declared types, in their order
+    with pytest.raises(ClfevalError, match="give task='spans'"):
+        clfeval.Accumulator("single-label", spans="iob2")
+    with pytest.raises(ClfevalError, match="merges with a span accumulator"):
+        acc.merge(clfeval.Accumulator())

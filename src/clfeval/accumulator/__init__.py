@@ -18,7 +18,9 @@ multi-label pairs); the rest of the package does one job each, and never imports
 - :mod:`clfeval.accumulator.batches`: reading a batch (arrays, lists, Series, data frames, tensors through DLPack or
   ``__array__``, the framework never imported) into 1-D label arrays or 0/1 indicator matrices;
 - :mod:`clfeval.accumulator.codes`: the labels (names, values, kinds) and how a batch's values become label codes;
-- :mod:`clfeval.accumulator.sparse`: counting distinct keys with sorts (packed indicator rows, sparse cells).
+- :mod:`clfeval.accumulator.sparse`: counting distinct keys with sorts (packed indicator rows, sparse cells);
+- :mod:`clfeval.accumulator.spans`: a tagger's spans (``Accumulator("spans", spans=SCHEME)`` makes its
+  :class:`~clfeval.accumulator.spans.SpanAccumulator`, a subclass; the one module that imports this one).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ __all__ = ["TASKS", "Accumulator"]
 TASKS: Mapping[str, str] = {
     "single-label": "one label per instance: a 1-D array of gold labels and one of predicted labels",
     "multi-label": "a set of labels per instance: 0/1 indicator matrices (n × K) or sequences of label collections",
+    "spans": "a tagger's sentences: one list of tags (read with spans=SCHEME) or of entities per sentence "
+    "(clfeval.accumulator.spans)",
 }
 
 #: Where an accumulator's label set came from (recorded in the counts' provenance and scores' ``options``).
@@ -81,6 +85,9 @@ class Accumulator:
     multilabel
         Multi-label options (:class:`~clfeval.MultiLabel`: ``empty``, ``duplicates``, the ``sep`` of label
         strings); only with ``task="multi-label"``.
+    spans
+        With ``task="spans"``, the tagging scheme (:data:`clfeval.SCHEMES`): the accumulator is then a
+        :class:`~clfeval.accumulator.spans.SpanAccumulator`, updated with one list of tags (or entities) per sentence.
 
     Attributes
     ----------
@@ -138,11 +145,25 @@ class Accumulator:
     task: str
     multilabel: MultiLabel | None
 
+    def __new__(cls, task: str = "single-label", *args: Any, **kwargs: Any) -> Accumulator:
+        if cls is Accumulator and task == "spans":  # a tagger's spans: their own accumulator
+            from clfeval.accumulator.spans import SpanAccumulator
+
+            return object.__new__(SpanAccumulator)
+        return object.__new__(cls)
+
     def __init__(
-        self, task: str = "single-label", labels: Iterable[Any] | None = None, *, multilabel: MultiLabel | None = None
+        self,
+        task: str = "single-label",
+        labels: Iterable[Any] | None = None,
+        *,
+        multilabel: MultiLabel | None = None,
+        spans: Any = None,
     ) -> None:
         if task not in TASKS:
             raise unknown_name("task", task, TASKS)
+        if spans is not None:
+            raise OptionError("spans= reads a tagger's tags: give task='spans'")
         if not KINDS[task].label_sets and multilabel is not None:
             raise OptionError("multilabel options are for task='multi-label'")
         if multilabel is not None and not isinstance(multilabel, MultiLabel):
@@ -572,6 +593,10 @@ class Accumulator:
         if kind is None or kind.name not in TASKS:
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
         labels = None if stated is None else stated[1]
+        if kind.name == "spans":
+            from clfeval.accumulator.spans import SpanAccumulator
+
+            return SpanAccumulator.from_counts(counts, labels=labels)
         if labels and kind.options(counts).get("empty") == "label" and labels[-1] == EMPTY_LABEL:
             labels = labels[:-1]  # saved as scores use it, NONE last; the accumulator adds it when it scores
         out = cls.from_counts(counts, labels=labels)

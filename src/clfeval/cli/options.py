@@ -342,7 +342,8 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
             "--pred-col per system; "
             if systems
             else "INPUT is a CoNLL file (blank lines end sentences, -DOCSTART- lines start documents) with gold and "
-            "predicted tag columns (default: the last two), or GOLD and PRED files. "
+            "predicted tag columns (default: the last two), or GOLD and PRED files; or JSON Lines, one sentence "
+            "per line, a list of tags or of entities per field. "
         )
         + f"SCHEME: {', '.join(SCHEMES)}; default {DEFAULT_SCHEME}, the rules of conlleval.pl, "
         "which the field's published numbers come from (seqeval's default mode agrees on IOB1 and IOB2 tags); "

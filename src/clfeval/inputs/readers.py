@@ -332,9 +332,14 @@ def _read_spans(
         )
         if value is not None
     ]
-    if unsupported or reading.input_format not in (None, "text"):
-        what = ", ".join(unsupported) or f"input format {reading.input_format}"
-        raise OptionError(f"spans are read from CoNLL text files of tags: {what} does not apply")
+    from clfeval.inputs.formats import format_of
+
+    fmt = format_of(path, reading.table_options())
+    if unsupported or fmt not in ("text", "jsonl"):
+        what = ", ".join(unsupported) or f"input format {fmt}"
+        raise OptionError(
+            f"spans are read from CoNLL text files of tags or JSON Lines of sentences: {what} does not apply"
+        )
     if len(columns) > 1 and pred_paths:
         raise OptionError("give prediction files or predicted columns of one file, not both")
     if pred_paths:
@@ -348,12 +353,22 @@ def _read_spans(
     else:
         cols = [-1 if c is None else c for c in columns]
         files = [TagFile(path, [-2 if gold_col is None else gold_col, *cols], ["gold", *(["predicted"] * len(cols))])]
-        systems = list(names) if names is not None else [f"column {c}" for c in cols]
+        systems = list(names) if names is not None else [c if isinstance(c, str) else f"column {c}" for c in cols]
         inputs = {"file": path}
     several = len(files[0].columns) + len(files) - 2 > 1
-    counts, blocks, read_info, checks = count_tag_files(
-        files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None
-    )
+    if fmt == "jsonl":
+        from clfeval.inputs.sentences import SentenceField, count_sentence_files
+
+        if reading.block_end is not None:
+            raise OptionError("--block-end marks sentence ends in text: a JSON Lines object is a sentence")
+        fields = [SentenceField(f.path, c, role) for f in files for c, role in zip(f.columns, f.roles)]
+        counts, blocks, read_info, checks = count_sentence_files(
+            fields, spans.scheme, unit=spans.unit, systems=systems if several else None
+        )
+    else:
+        counts, blocks, read_info, checks = count_tag_files(
+            files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None
+        )
     inputs.update(read_info)
     options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}
     if several:

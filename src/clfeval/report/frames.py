@@ -24,6 +24,8 @@ compare ``scores``         ``system``, ``metric``, ``score``, ``rank``
 cv ``folds``               one row per fold: ``fold``, ``n_instances``, then every metric by its report name
                            (``micro.f1``, ``macro.f1``, ``macro_fa.f1`` …, ``accuracy``, ``mcc`` …)
 cv ``summary``             ``scope`` (``pooled``, ``mean_of_folds``, ``sd``), then the same metric columns
+score of spans             also ``read``, ``span_errors``, ``modes`` and ``transitions``: the span tables of
+                           the report (docs/spans.md)
 any other result           its report's tables, by their keys (an interval cell as ``<column>_low`` and
                            ``<column>_high``)
 =========================  ===============================================================================
@@ -35,6 +37,7 @@ With intervals, each score column of a score's tables (and the pooled row of cv'
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -45,7 +48,7 @@ import numpy as np
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
-from clfeval.report.tables import Bounds
+from clfeval.report.tables import Bounds, Label
 from clfeval.result import Result
 from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
 from clfeval.scoring.metrics import metric_name
@@ -199,6 +202,14 @@ def score_frames(scores: Scores) -> Frames:
         builders["matrix_wide"] = lambda: _matrix_wide(scores)
     if isinstance(scores.confusion, SplitMatrix):
         builders["matrix_wide_predicted_view"] = lambda: _matrix_wide(scores, predicted_view=True)
+    from clfeval.kinds import KINDS
+
+    kind = KINDS.get(scores.task)
+    if kind is not None and kind.report_tables is not None:  # the kind's own tables (spans: read, errors, modes …)
+        module, _, function = kind.report_tables.partition(":")
+        for table in getattr(importlib.import_module(module), function)(scores):
+            rows = tuple(tuple(str(v) if isinstance(v, Label) else v for v in row) for row in table.rows)
+            builders.setdefault(table.key, partial(_table_columns, table.columns, rows))
     return Frames(builders, "per_label")
 
 

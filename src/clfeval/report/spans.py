@@ -12,8 +12,15 @@ from clfeval.scoring.scores import Scores
 
 __all__ = ["span_tables"]
 
-#: The kinds of wrong span, the error table's columns after ``correct``.
-ERROR_KINDS = ("type", "boundaries", "type and boundaries", "missed", "spurious")
+#: The kinds of wrong span (as the span confusion tells them) and the error table's column for each, after
+#: ``correct``.
+ERROR_KINDS = {
+    "type": "wrong type",
+    "boundaries": "wrong boundaries",
+    "type and boundaries": "both wrong",
+    "missed": "missed",
+    "spurious": "spurious",
+}
 
 
 def span_tables(scores: Scores) -> list[Table]:
@@ -84,13 +91,13 @@ def _error_table(details: dict[str, Any]) -> Table | None:
         per[g][what] += c
     if not per:
         return None
-    columns = ("correct", *ERROR_KINDS)
-    rows = [(Label(t), *(per[t].get(k, 0) for k in columns)) for t in sorted(per)]
-    rows.append((Label("all"), *(sum(per[t].get(k, 0) for t in per) for k in columns)))
+    kinds = ("correct", *ERROR_KINDS)
+    rows = [(Label(t), *(per[t].get(k, 0) for k in kinds)) for t in sorted(per)]
+    rows.append((Label("all"), *(sum(per[t].get(k, 0) for t in per) for k in kinds)))
     return Table(
         "where the errors are (by gold type; spurious by predicted type): overlapping spans paired one to one; "
-        "type: same boundaries, another type; boundaries: same type, other boundaries",
-        ("type", *columns),
+        "wrong type: same boundaries, another type; wrong boundaries: same type, other boundaries",
+        ("type", "correct", *ERROR_KINDS.values()),
         tuple(rows),
         "span_errors",
     )
