@@ -39,7 +39,8 @@ quadratic weighted forms, balanced accuracy (plain and adjusted), the Hamming lo
 specificity, and the focus class's NPV, Jaccard, FPR and FNR, by the methods of --methods (default all four). Their
 true values are computed directly from p (new_true_values) and checked against clfeval on round(p × 10⁹). The
 run writes only its own section of docs/coverage.md, between NEW_START and NEW_END (a hand-written summary between
-NEW_SUMMARY_START and NEW_SUMMARY_END is kept), and a run of the main study keeps that section. --sizes restricts
+NEW_SUMMARY_START and NEW_SUMMARY_END is kept), and a run of the main study keeps that section, and everything from
+the line KEPT_MARKER on (sections other scripts write, e.g. benchmarks/span_coverage.py's). --sizes restricts
 it to some n. Its report also checks the simulated coverage of the Hamming loss and of the focus class's NPV,
 Jaccard, FPR and FNR (each one binomial share) against their exact coverage.
 
@@ -237,6 +238,8 @@ NEW_METHODS = METHODS
 #: Markers of the new-measure study's section in docs/coverage.md, and of its hand-written summary.
 NEW_START, NEW_END = "<!-- new-measures:start -->", "<!-- new-measures:end -->"
 NEW_SUMMARY_START, NEW_SUMMARY_END = "<!-- new-measures-summary:start -->", "<!-- new-measures-summary:end -->"
+#: Everything from this line on in an existing output file (sections other scripts write) is kept on a rewrite.
+KEPT_MARKER = "<!-- kept: sections written by other scripts -->"
 
 
 def new_score_keys(sc: Scenario) -> list[tuple[str, ...]]:
@@ -1306,8 +1309,12 @@ def main(argv: list[str] | None = None) -> None:
         write_section(args.out, text)
     else:
         kept = kept_block(args.out, NEW_START, NEW_END)  # the new measures' section stays
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        tail = old[old.find(KEPT_MARKER):] if KEPT_MARKER in old else ""  # and what other scripts wrote
+        kept = "" if kept in tail else kept  # (a new-measures section appended after the marker is in the tail)
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n" + (f"\n{kept}\n" if kept else ""), encoding="utf-8")
+        args.out.write_text(text + "\n" + (f"\n{kept}\n" if kept else "") + (f"\n{tail}" if tail else ""),
+                            encoding="utf-8")
     if args.summary_tsv:
         with open(args.summary_tsv, "w", encoding="utf-8") as fh:
             fh.write("scenario\tn\tscore\tmethod\tcoverage\tnot_estimable\tcrashed\twidth\tmiss_low\tmiss_high\t"
