@@ -1,0 +1,200 @@
+"""Scored predictions as counts: how often each distinct (gold label, scores) row occurred.
+
+A classifier that outputs a score (or a probability) per class is judged on how the scores rank (ROC AUC, average
+precision), how good they are as probabilities (log loss, Brier, calibration) and whether the gold class is among the
+top k. Every one of those is a function of the distinct rows (gold, s_1 … s_C) and their multiplicities: scores are
+often rounded or few-valued, so the rows compress, the bootstrap is a multinomial draw over them, and counts of parts
+add up with ``+``. When every score is distinct the rows are the instances (8 bytes per score, 8 per row for the gold
+code and the count).
+
+Binary scores are one column, the positive class's; multi-class scores one column per class (``columns`` names the
+class of each column, in order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from clfeval.errors import InputError, OptionError
+
+__all__ = ["ScoreCounts"]
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreCounts:
+    """Distinct (gold, scores) rows with their counts.
+
+    Attributes
+    ----------
+    labels
+        The classes, in order; ``gold[r]`` is a position in it.
+    columns
+        The class each score column belongs to: every class (multi-class), or the positive class alone (binary).
+    gold, scores, count
+        Row r: gold class ``labels[gold[r]]``, scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are
+        distinct and sorted (one column: by score, then gold; several: by gold, then the scores).
+    """
+
+    labels: tuple[str, ...]
+    columns: tuple[str, ...]
+    gold: np.ndarray
+    scores: np.ndarray
+    count: np.ndarray
+
+    def __post_init__(self) -> None:
+        labels, columns = tuple(str(x) for x in self.labels), tuple(str(x) for x in self.columns)
+        if len(set(labels)) != len(labels):
+            raise OptionError(f"the classes repeat: {', '.join(sorted({x for x in labels if labels.count(x) > 1}))}")
+        missing = [c for c in columns if c not in labels]
+        if missing or not columns:
+            raise OptionError(f"every score column belongs to a class; not among the classes: {missing}")
+        if len(columns) == 1 and len(labels) != 2:
+            raise OptionError(f"one score column is the positive class of two classes, not of {len(labels)}")
+        gold = np.asarray(self.gold, dtype=np.int64)
+        scores = np.asarray(self.scores, dtype=np.float64).reshape(len(gold), len(columns))
+        count = np.asarray(self.count, dtype=np.int64)
+        if len(count) != len(gold):
+            raise OptionError("gold, scores and count must have one entry per row")
+        if len(gold) and (gold.min() < 0 or gold.max() >= len(labels)):
+            raise OptionError("a gold code outside the classes")
+        if len(count) and count.min() < 0:
+            raise OptionError("counts must be non-negative")
+        if not np.isfinite(scores).all():
+            raise OptionError("scores must be finite numbers")
+        gold, scores, count = _distinct(gold, scores, count)
+        for name, value in (("labels", labels), ("columns", columns), ("gold", gold), ("scores", scores)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "count", count)
+
+    @classmethod
+    def of_arrays(
+        cls,
+        gold: Sequence[Any] | np.ndarray,
+        scores: Sequence[Any] | np.ndarray,
+        labels: Sequence[Any] | None = None,
+        *,
+        positive: Any = None,
+    ) -> ScoreCounts:
+        """Count gold labels against their scores: a 1-D array of scores belongs to the positive class (``positive``,
+        else the last of ``labels``, as scikit-learn's ``classes_[1]``); an (n, K) array has a column per class of
+        ``labels`` (default: the sorted gold labels, which must then be K).
+
+        Raises
+        ------
+        InputError
+            On lengths that differ, a score that is not a finite number (naming the row), a gold label outside the
+            classes.
+        """
+        y = np.asarray(gold)
+        s = np.asarray(scores, dtype=np.float64) if not isinstance(scores, np.ndarray) else scores.astype(np.float64)
+        if y.ndim != 1:
+            raise InputError(f"gold is one label per instance, not an array of shape {y.shape}", "gold")
+        if s.ndim not in (1, 2) or len(s) != len(y):
+            raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", "scores")
+        bad = ~np.isfinite(s).reshape(len(s), -1).all(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
+        distinct, which = np.unique(y, return_inverse=True)  # one sort; Python once per distinct label
+        seen = [str(v) for v in distinct.tolist()]
+        classes = [str(v) for v in labels] if labels is not None else sorted(set(seen))
+        if s.ndim == 2 and s.shape[1] == 1:
+            s = s[:, 0]
+        if s.ndim == 1:
+            if len(classes) == 1 and positive is not None and str(positive) not in classes:
+                classes = sorted([*classes, str(positive)])
+            if len(classes) != 2:
+                raise InputError(
+                    f"one score per instance is the positive class's of two classes; the classes are {classes} "
+                    "(give labels=[negative, positive])",
+                    "scores",
+                )
+            pos = classes[1] if positive is None else str(positive)
+            if pos not in classes:
+                raise OptionError(f"the positive class {pos!r} is not among the classes {classes}")
+            columns: tuple[str, ...] = (pos,)
+        else:
+            if s.shape[1] != len(classes):
+                raise InputError(f"{s.shape[1]} score columns but {len(classes)} classes {classes}", "scores")
+            columns = tuple(classes)
+        index = {c: i for i, c in enumerate(classes)}
+        codes = np.array([index.get(v, -1) for v in seen], dtype=np.int64)[which.reshape(-1)]
+        outside = np.flatnonzero(codes < 0)
+        if len(outside):
+            i = int(outside[0])
+            raise InputError(f"is {y[i].tolist()!r}, not one of the classes {classes}", "gold", index=i)
+        return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
+
+    @property
+    def n_instances(self) -> int:
+        """The number of instances counted."""
+        return int(self.count.sum())
+
+    @property
+    def binary(self) -> bool:
+        """Whether the scores are one column, the positive class's."""
+        return len(self.columns) == 1
+
+    def column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Score column ``c`` one-vs-rest: its distinct scores ascending, and at each the weight of instances of the
+        column's class (positives) and of the others (negatives)."""
+        k = self.labels.index(self.columns[c])
+        s = self.scores[:, c]
+        pos = np.where(self.gold == k, self.count, 0)
+        order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
+        v = s[order]
+        start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
+        pos_w = np.add.reduceat(pos[order], start) if len(s) else pos
+        all_w = np.add.reduceat(self.count[order], start) if len(s) else self.count
+        return v[start], pos_w.astype(np.float64), (all_w - pos_w).astype(np.float64)
+
+    def __add__(self, other: object) -> ScoreCounts:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        if (self.labels, self.columns) != (other.labels, other.columns):
+            raise OptionError(
+                f"cannot add scores of classes {list(other.labels)} (columns {list(other.columns)}) to scores of "
+                f"{list(self.labels)} (columns {list(self.columns)})"
+            )
+        return ScoreCounts(
+            self.labels,
+            self.columns,
+            np.r_[self.gold, other.gold],
+            np.vstack([self.scores, other.scores]),
+            np.r_[self.count, other.count],
+        )
+
+    def __repr__(self) -> str:
+        shape = "binary" if self.binary else f"{len(self.columns)} columns"
+        return (
+            f"ScoreCounts({len(self.labels)} classes, {shape}, {len(self.count):,} distinct rows, "
+            f"{self.n_instances:,} instances)"
+        )
+
+
+def _distinct(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped)."""
+    keep = count > 0
+    gold, scores, count = gold[keep], scores[keep], count[keep]
+    if not len(gold):
+        return gold, scores, count
+    if scores.shape[1] == 1:  # one column: one sort of the scores, then the gold classes of each distinct score
+        order = np.argsort(scores[:, 0])
+        v = scores[order, 0]
+        group = np.cumsum(np.r_[True, v[1:] != v[:-1]]) - 1
+        k = int(gold.max()) + 1
+        key = group * k + gold[order]
+        per = np.bincount(key, weights=count[order], minlength=(int(group[-1]) + 1) * k).astype(np.int64)
+        at = np.flatnonzero(per)
+        firsts = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
+        return at % k, v[firsts][at // k].reshape(-1, 1), per[at]
+    keys = [scores[:, c] for c in range(scores.shape[1] - 1, -1, -1)] + [gold]
+    order = np.lexsort(keys)
+    g, s, c = gold[order], scores[order], count[order]
+    new = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1]).any(axis=1)]
+    start = np.flatnonzero(new)
+    return g[start], s[start], np.add.reduceat(c, start)

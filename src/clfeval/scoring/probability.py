@@ -1,0 +1,250 @@
+"""How good scores are as probabilities: log loss, the Brier score, calibration error, and top-k accuracy, from
+:class:`~clfeval.count.scored.ScoreCounts`. Each convention that changes the number is a named choice here and is
+stated wherever the value is reported:
+
+* **Log loss** −(1/N) Σ log p_gold, with p clipped to [ε, 1 − ε], ε = 2.220446e-16 (float64's machine epsilon)
+  whatever the input's dtype (scores are float64 once counted).
+* **Brier score** (:data:`BRIER_NORMALISATIONS`): binary (1/N) Σ (p − y)²; multi-class (1/N) Σ_i Σ_k (p_ik − y_ik)²
+  (Brier 1950, scikit-learn's), or halved, or divided by K.
+* **Calibration error** (:data:`CALIBRATION_TARGETS`, :data:`BINNINGS`): bins (a, b] of the confidence (the first
+  bin holds 0 too); equal-width bins split [0, 1], equal-mass bins split at the quantiles of the confidences (linear
+  interpolation, as numpy's ``percentile``); ECE = Σ_b (n_b / N) |ȳ_b − p̄_b|, MCE = max_b |ȳ_b − p̄_b| over bins
+  with instances; the debiased estimator of the squared error (Kumar, Liang & Ma 2019),
+  Σ_b (n_b / N) [(ȳ_b − p̄_b)² − ȳ_b (1 − ȳ_b) / (n_b − 1)], reported as the square root of its positive part.
+* **Top-k accuracy** (:data:`TIE_RULES`): how ties with the gold class's score are counted.
+
+Probabilities must be in [0, 1] and, with a column per class, sum to 1 within :data:`SUM_TOLERANCE`; a row that
+does not is an error naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from clfeval.count.scored import ScoreCounts
+from clfeval.errors import OptionError
+
+__all__ = [
+    "BINNINGS",
+    "BRIER_NORMALISATIONS",
+    "CALIBRATION_TARGETS",
+    "LOG_LOSS_EPS",
+    "SUM_TOLERANCE",
+    "TIE_RULES",
+    "Calibration",
+    "brier",
+    "calibration",
+    "check_probabilities",
+    "classwise_ece",
+    "log_loss",
+    "top_k_accuracy",
+]
+
+#: Probabilities are clipped to [ε, 1 − ε] in the log loss: float64's machine epsilon, whatever the input's dtype.
+LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
+#: How far a row of class probabilities may sum from 1.
+SUM_TOLERANCE = 1e-6
+
+BRIER_NORMALISATIONS: Mapping[str, str] = {
+    "sum": "Σ_k (p_k − y_k)² per instance, averaged (Brier 1950; scikit-learn's multi-class Brier; binary: (p − y)²)",
+    "half": "half the sum: binary data give (p − y)²",
+    "mean": "the sum divided by the number of classes K",
+}
+CALIBRATION_TARGETS: Mapping[str, str] = {
+    "top-label": "the highest probability of each instance against whether its class is the gold one",
+    "class-wise": "each class's probability against whether the instance is of that class, averaged over classes",
+    "positive": "binary: the positive class's probability against whether the instance is positive",
+}
+BINNINGS: Mapping[str, str] = {
+    "equal-width": "bins of equal width splitting [0, 1]",
+    "equal-mass": "bins split at the quantiles of the confidences (about as many instances in each)",
+}
+TIE_RULES: Mapping[str, str] = {
+    "expected": "the chance a random order of the tied classes puts the gold class in the top k",
+    "optimistic": "right when fewer than k classes score strictly higher than the gold class",
+    "pessimistic": "right when the gold class and every class tied with it are in the top k",
+}
+
+
+def _class_probabilities(counts: ScoreCounts) -> np.ndarray:
+    """The (rows × K) class probabilities: the columns as given, or binary p and 1 − p."""
+    if counts.binary:
+        p = counts.scores[:, 0]
+        pos = counts.labels.index(counts.columns[0])
+        out = np.empty((len(p), 2))
+        out[:, pos], out[:, 1 - pos] = p, 1 - p
+        return out
+    order = [counts.columns.index(lab) for lab in counts.labels]
+    return counts.scores[:, order]
+
+
+def check_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -> None:
+    """Refuse scores that are not probabilities: outside [0, 1], or (a column per class) rows that do not sum to 1
+    within ``tolerance``.
+
+    Raises
+    ------
+    OptionError
+        Naming the first such row's scores and what was expected.
+    """
+    s = counts.scores
+    outside = np.flatnonzero(((s < 0) | (s > 1)).any(axis=1))
+    if len(outside):
+        row = s[outside[0]].tolist()
+        raise OptionError(f"scores {row} are not probabilities: every probability is in [0, 1]")
+    if not counts.binary:
+        off = np.flatnonzero(np.abs(s.sum(axis=1) - 1) > tolerance)
+        if len(off):
+            row = s[off[0]]
+            raise OptionError(
+                f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g})"
+            )
+
+
+def log_loss(counts: ScoreCounts) -> float:
+    """−(1/N) Σ log p_gold, p clipped to [ε, 1 − ε] (:data:`LOG_LOSS_EPS`)."""
+    check_probabilities(counts)
+    p = _class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
+    p = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
+    return float(-np.dot(counts.count, np.log(p)) / counts.n_instances)
+
+
+def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
+    """The Brier score, normalised as :data:`BRIER_NORMALISATIONS` names (binary data: ``sum`` counts both classes'
+    squared errors, 2 (p − y)², as the multi-class formula does; ``half`` gives the usual binary (p − y)²)."""
+    if normalisation not in BRIER_NORMALISATIONS:
+        raise OptionError(
+            f"unknown Brier normalisation {normalisation!r}; the normalisations: {', '.join(BRIER_NORMALISATIONS)}"
+        )
+    check_probabilities(counts)
+    p = _class_probabilities(counts)
+    y = np.zeros_like(p)
+    y[np.arange(len(p)), counts.gold] = 1
+    per = ((p - y) ** 2).sum(axis=1)
+    value = float(np.dot(counts.count, per) / counts.n_instances)
+    divisor = {"sum": 1.0, "half": 2.0, "mean": float(p.shape[1])}[normalisation]
+    return value / divisor
+
+
+class Calibration:
+    """A calibration error and the reliability diagram behind it: per bin the edges, the instances, the mean
+    confidence and the share right."""
+
+    def __init__(
+        self, edges: np.ndarray, n: np.ndarray, confidence: np.ndarray, accuracy: np.ndarray, target: str, binning: str
+    ) -> None:
+        self.edges, self.n, self.confidence, self.accuracy = edges, n, confidence, accuracy
+        self.target, self.binning = target, binning
+
+    @property
+    def ece(self) -> float:
+        """Σ_b (n_b / N) |ȳ_b − p̄_b|."""
+        filled = self.n > 0
+        return float(np.dot(self.n[filled], np.abs(self.accuracy[filled] - self.confidence[filled])) / self.n.sum())
+
+    @property
+    def mce(self) -> float:
+        """max_b |ȳ_b − p̄_b| over bins with instances."""
+        filled = self.n > 0
+        return float(np.abs(self.accuracy[filled] - self.confidence[filled]).max())
+
+    @property
+    def debiased(self) -> float:
+        """√max(0, Σ_b (n_b / N) [(ȳ_b − p̄_b)² − ȳ_b (1 − ȳ_b) / (n_b − 1)]) over bins of two or more instances
+        (Kumar, Liang & Ma 2019)."""
+        use = self.n > 1
+        y, p, n = self.accuracy[use], self.confidence[use], self.n[use]
+        squared = np.dot(n, (y - p) ** 2 - y * (1 - y) / (n - 1)) / self.n.sum()
+        return float(np.sqrt(max(squared, 0.0)))
+
+
+def _binned(
+    confidence: np.ndarray, right: np.ndarray, weight: np.ndarray, bins: int, binning: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    if binning == "equal-width":
+        edges = np.linspace(0.0, 1.0, bins + 1)
+    elif binning == "equal-mass":
+        edges = _weighted_percentiles(confidence, weight, np.linspace(0, 100, bins + 1))
+    else:
+        raise OptionError(f"unknown binning {binning!r}; the binnings: {', '.join(BINNINGS)}")
+    which = np.searchsorted(edges[1:-1], confidence, side="left")  # (a, b]; 0 in the first bin
+    n = np.bincount(which, weights=weight, minlength=bins)
+    conf = np.bincount(which, weights=weight * confidence, minlength=bins)
+    acc = np.bincount(which, weights=weight * right, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return edges, n, conf / n, acc / n
+
+
+def _weighted_percentiles(x: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """numpy's ``percentile`` (linear interpolation) of the data in which x[i] occurs weight[i] times."""
+    order = np.argsort(x, kind="stable")
+    xs, ws = x[order], weight[order]
+    cum = np.cumsum(ws)
+    total = cum[-1]
+    pos = q / 100 * (total - 1)
+    lo, frac = np.floor(pos), pos - np.floor(pos)
+
+    def at(k: np.ndarray) -> np.ndarray:  # the (k+1)-th smallest of the data
+        out: np.ndarray = xs[np.searchsorted(cum, k + 1, side="left")]
+        return out
+
+    low = at(lo)
+    out: np.ndarray = low + frac * (at(np.minimum(lo + 1, total - 1)) - low)
+    return out
+
+
+def calibration(
+    counts: ScoreCounts, *, target: str = "top-label", bins: int = 15, binning: str = "equal-width"
+) -> Calibration:
+    """The calibration of the probabilities (:data:`CALIBRATION_TARGETS`): ``class-wise`` gives the mean of the
+    classes' errors as :attr:`Calibration.ece` through :func:`classwise_ece`, so here it is refused."""
+    check_probabilities(counts)
+    if target not in CALIBRATION_TARGETS or target == "class-wise":
+        raise OptionError(f"calibration of {target!r}: give top-label or positive (class-wise: classwise_ece)")
+    w = counts.count.astype(np.float64)
+    if target == "positive":
+        if not counts.binary:
+            raise OptionError("the positive class's calibration is for binary scores")
+        conf = counts.scores[:, 0]
+        right = (counts.gold == counts.labels.index(counts.columns[0])).astype(np.float64)
+    else:
+        p = _class_probabilities(counts)
+        top = np.argmax(p, axis=1)  # ties: the first class of the label order
+        conf = p[np.arange(len(p)), top]
+        right = (top == counts.gold).astype(np.float64)
+    return Calibration(*_binned(conf, right, w, bins, binning), target, binning)
+
+
+def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-width") -> float:
+    """The class-wise ECE: each class's probability against whether the instance is of that class, binned apart,
+    the ECEs averaged over the classes."""
+    check_probabilities(counts)
+    p = _class_probabilities(counts)
+    w = counts.count.astype(np.float64)
+    errors = []
+    for k in range(p.shape[1]):
+        right = (counts.gold == k).astype(np.float64)
+        errors.append(Calibration(*_binned(p[:, k], right, w, bins, binning), "class-wise", binning).ece)
+    return float(np.mean(errors))
+
+
+def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = "expected") -> float:
+    """The share of instances whose gold class is among the k highest scores, ties counted as :data:`TIE_RULES`
+    names."""
+    if ties not in TIE_RULES:
+        raise OptionError(f"unknown tie rule {ties!r}; the rules: {', '.join(TIE_RULES)}")
+    p = _class_probabilities(counts)
+    if not 1 <= k <= p.shape[1]:
+        raise OptionError(f"k is between 1 and the {p.shape[1]} classes, not {k}")
+    g = p[np.arange(len(p)), counts.gold][:, None]
+    higher = (p > g).sum(axis=1)
+    tied = (p == g).sum(axis=1)  # the gold class included
+    if ties == "optimistic":
+        right = (higher < k).astype(np.float64)
+    elif ties == "pessimistic":
+        right = (higher + tied <= k).astype(np.float64)
+    else:
+        right = np.clip((k - higher) / tied, 0.0, 1.0)
+    return float(np.dot(counts.count, right) / counts.n_instances)
