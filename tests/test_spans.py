@@ -448,3 +448,36 @@ def test_bad_json_lines_of_sentences_get_a_one_line_error(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.jsonl" in err
     assert re.search(message, err), err
+
+
+# -- found by fuzzing against the peers ------------------------------------------------------------------------------
+
+
+def test_type_mode_never_finds_fewer_correct_spans_than_strict() -> None:
+    """With entity lists a gold span may meet a prediction of equal boundaries and type and another overlapping one:
+    the equal one is matched first in every mode."""
+    for gold, pred in (
+        ([(8, 10, "B")], [(8, 10, "B"), (8, 10, "A")]),
+        ([(7, 8, "C")], [(7, 8, "C"), (6, 9, "A")]),
+    ):
+        for order in (pred, pred[::-1]):
+            modes = clfeval.score([gold], [order], spans=True).counts.modes
+            assert modes["type"]["*"] == modes["strict"]["*"] == (1, 0, 0, 0, 1)
+    rng = random.Random(5)
+    for _ in range(300):
+        gold = [(a, a + rng.randint(1, 3), rng.choice("AB")) for a in rng.sample(range(10), 3)]
+        pred = [(a, a + rng.randint(1, 3), rng.choice("AB")) for a in rng.sample(range(10), 4)]
+        modes = clfeval.score([gold], [pred], spans=True).counts.modes
+        assert modes["type"]["*"][0] >= modes["strict"]["*"][0]
+        assert modes["exact"]["*"][0] >= modes["strict"]["*"][0]
+
+
+def test_docstart_lines_without_token_lines_are_read_and_checked(
+    tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    (tmp_path / "only.txt").write_bytes(b"-DOCSTART- B-X O\n")
+    code, _, err = _run(capfdbinary, "score", str(tmp_path / "only.txt"), "--spans", "--format", "conlleval")
+    assert code == 2 and b"only.txt:1: a -DOCSTART- line tagged 'B-X' in the gold column: expected O" in err
+    (tmp_path / "o.txt").write_bytes(b"a O O\n")
+    code, _, err = _run(capfdbinary, "score", str(tmp_path / "o.txt"), "--spans")
+    assert code == 2 and b"every tag is O" in err and err.count(b"\n") == 1

@@ -34,6 +34,8 @@ __all__ = ["DOCSTART", "TagFile", "count_tag_files", "read_tag_batches", "write_
 
 #: The first field of a line that starts a document (CoNLL-2003).
 DOCSTART = "-DOCSTART-"
+#: A line whose first field is this ends a sentence, as a blank line does (conlleval.pl's ``-b`` boundary, -X-).
+BOUNDARY = "-X-"
 _FIELDS = r"\S+"
 
 
@@ -153,6 +155,15 @@ def _file_batches(file: TagFile, block_end: str | None, size: int) -> Iterator[_
         batch = _batch(frame, file, state, end_pattern, last=True)
         if batch is not None:
             yield batch
+    if state.docstart_lines:  # -DOCSTART- lines and no token line: their tags are checked against their own fields
+        width = len(state.docstart_lines[0][0])
+        for row, line in state.docstart_lines:
+            for column, role in zip(file.columns, file.roles):
+                index = _index(column, width, name, line, role)
+                if len(row) == width and row[index] != "O":
+                    raise InputError(
+                        f"a {DOCSTART} line tagged {row[index]!r} in the {role} column: expected O", name, line
+                    )
 
 
 def _batch(
@@ -163,7 +174,7 @@ def _batch(
     n = fields.list.len().fill_null(0).to_numpy()
     first = fields.list.first()
     numbers = frame.get_column("number").to_numpy()
-    blank = n == 0
+    blank = (n == 0) | (first == BOUNDARY).fill_null(False).to_numpy()  # conlleval.pl's boundary line: a blank line
     docstart = (first == DOCSTART).fill_null(False).to_numpy()
     ends = blank | docstart
     if end_pattern is not None:
@@ -328,6 +339,9 @@ def read_tag_batches(
                 b.fill()
         available = [b.sentences() for b in buffers]
         if all(b.done and not b.sentences() for b in buffers):
+            left = sum(p.n_docstart for p in buffers[0].parts)  # -DOCSTART- lines after the last sentence
+            if left:
+                yield _sequences(files, [b.take(0) for b in buffers], first_sentence)
             return
         if any(a == 0 and b.done for a, b in zip(available, buffers)):
             short = next(b for a, b in zip(available, buffers) if a == 0 and b.done)
@@ -353,7 +367,10 @@ def _sequences(files: Sequence[TagFile], heads: Sequence[_Batch], first_sentence
     every = pl.concat(columns).unique(maintain_order=True)
     vocab = tuple(every.to_list())
     mapping = {t: i for i, t in enumerate(vocab)}
-    ids = tuple(c.replace_strict(mapping, return_dtype=pl.Int32).to_numpy() for c in columns)
+    ids = tuple(
+        c.replace_strict(mapping, return_dtype=pl.Int32).to_numpy() if len(c) else np.zeros(0, dtype=np.int32)
+        for c in columns
+    )
     gold = heads[0]
     return TagSequences(
         vocab,

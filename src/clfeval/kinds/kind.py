@@ -103,6 +103,8 @@ class Kind:
         The title of its confusion matrix in reports; what a cell counts (the heat map's caption); the
         ``"module:function"`` that builds the tables its score report shows besides the scores and the matrix
         (``scores → list[Table]``), ``None``: none.
+    nothing_to_score
+        What the error on counts without instances adds (spans: what conlleval.pl prints instead).
     needs_units
         Whether its instances come in units that intervals and tests must keep whole (spans, in sentences): without
         the units they are refused rather than computed as if the instances were independent.
@@ -131,6 +133,7 @@ class Kind:
     matrix_cells: ClassVar[str] = "instances with gold label (row) and predicted label (column)"
     report_tables: ClassVar[str | None] = None
     needs_units: ClassVar[bool] = False
+    nothing_to_score: ClassVar[str] = ""
     headline: ClassVar[str] = "macro"
     counted: ClassVar[str] = "gets more instances right"
     counted_metric: ClassVar[str] = "accuracy"

@@ -157,6 +157,10 @@ class Spans(Kind):
     report_tables: ClassVar[str | None] = "clfeval.report.spans:span_tables"
     headline: ClassVar[str] = "micro"
     needs_units: ClassVar[bool] = True
+    nothing_to_score: ClassVar[str] = (
+        ": every tag is O, so every span score is 0/0 (conlleval.pl prints 0.00 for them: --format conlleval gives "
+        "its report)"
+    )
     counted: ClassVar[str] = "makes fewer span errors (missed and spurious spans, fn + fp)"
     counted_metric: ClassVar[str] = "micro.f1"
 

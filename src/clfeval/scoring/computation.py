@@ -267,7 +267,7 @@ def score_counts(
     task, family = kind.name, kind.family
     n = counts.n_instances
     if n == 0:
-        raise OptionError(f"there are no {kind.instances} to score")
+        raise OptionError(f"there are no {kind.instances} to score" + kind.nothing_to_score)
 
     gold_seen, pred_seen = kind.labels_seen(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)

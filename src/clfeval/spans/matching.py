@@ -7,9 +7,10 @@ span overlaps at most one span of the other column (all tag sequences, nearly al
 array operations; sentences with a span that overlaps several are resolved one by one with the rule below.
 
 The rule (order-free): spans are taken in position order (start, end, type), whatever order the annotations came
-in; matches of the mode's exact kind are made first; then each predicted span, in order, takes the first unmatched
-gold span it overlaps (``type``: the closest of the same type, else the first of another). On spans that do not
-overlap within a column this is what nervaluate 1.2.1 computes on lists in position order.
+in; matches of the mode's exact kind are made first (``type``: equal boundaries and type); then each predicted
+span, in order, takes the first unmatched gold span it overlaps (``type``: the closest of the same type, else the
+first of another). On spans that do not overlap within a column this is what nervaluate 1.2.1 computes on lists in
+position order.
 """
 
 from __future__ import annotations
@@ -201,16 +202,16 @@ def mode_counts(gold: Sequence[Span], pred: Sequence[Span], mode: str) -> list[i
     the rule of this module, span by span (the reference the array path is tested against)."""
     matched: set[int] = set()
     taken: dict[int, str] = {}
-    # matches of the mode's exact kind first
-    if mode != "type":
-        for j, p in enumerate(pred):
-            for i, g in enumerate(gold):
-                if i in matched:
-                    continue
-                if g[0] == p[0] and g[1] == p[1] and (mode != "strict" or g[2] == p[2]):
-                    matched.add(i)
-                    taken[j] = "correct"
-                    break
+    # matches of the mode's exact kind first (type: equal boundaries and type, which no overlap can take away; in
+    # tag sequences, whose spans do not overlap within a column, no other span could have taken them)
+    for j, p in enumerate(pred):
+        for i, g in enumerate(gold):
+            if i in matched:
+                continue
+            if g[0] == p[0] and g[1] == p[1] and (mode not in ("strict", "type") or g[2] == p[2]):
+                matched.add(i)
+                taken[j] = "correct"
+                break
     for j, p in enumerate(pred):
         if j in taken:
             continue
