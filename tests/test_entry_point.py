@@ -115,5 +115,5 @@ def test_every_command_still_has_its_whole_help() -> None:
     top = run_cli_process("--help").stdout.decode()
     for command in ("score", "compare", "cv", "count", "convert", "audit", "finagle"):
         assert f"    {command}" in top
-    assert "--test {ar,bootstrap,mcnemar,sign}" in run_cli_process("compare", "--help").stdout.decode()
+    assert "--test {ar,bootstrap,mcnemar,sign,delong}" in run_cli_process("compare", "--help").stdout.decode()
     assert "--precision X" in run_cli_process("convert", "--help").stdout.decode()

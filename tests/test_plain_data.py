@@ -129,10 +129,15 @@ def test_a_type_checker_sees_the_signature_of_clfeval_score(tmp_path: Path) -> N
     revealed = [line.split("Revealed type is ", 1)[1] for line in done.stdout.splitlines() if "Revealed type" in line]
     assert len(revealed) == 6, done.stdout + done.stderr
     score, compare, scoring, averages, typed, measures = revealed
-    assert score.startswith('"def (gold: Any, pred: typing.Iterable[Any] | None =') and score.endswith(
-        'clfeval.scoring.scores.Scores"'
+    # one signature per input: labels give Scores, scores= (scored predictions) Scored
+    assert score.startswith('"Overload(def (gold: Any, pred: typing.Iterable[Any] | None =')
+    assert "-> clfeval.scoring.scores.Scores, def (gold: Any" in score
+    assert score.endswith('clfeval.scoring.scored.Scored)"')
+    assert (
+        "test: str | clfeval.infer.comparison.Test =" in compare
+        and "-> clfeval.infer.comparison.Comparison," in compare
     )
-    assert "test: str | clfeval.infer.comparison.Test =" in compare and compare.endswith('Comparison"')
+    assert compare.endswith('clfeval.infer.scored.ScoredComparison)"')
     assert "def (labels:" in scoring and scoring.endswith('clfeval.scoring.options.Scoring"')
     assert averages == '"typing.Mapping[str, typing.Mapping[str, float]]"'
     assert typed == '"types.ModuleType"' and "Any" not in measures

@@ -5,6 +5,7 @@ DeLong & Clarke-Pearson (1988)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -229,3 +230,192 @@ def test_delong_interval_and_test_read_as_pROC_states_them() -> None:
     pair = delong_paired(y == 1, a, b)
     assert pair.p_value == pytest.approx(math.erfc(abs(pair.z) / math.sqrt(2)))
     assert pair.low < pair.difference < pair.high
+
+
+# -- clfeval.score(y, scores=...) -----------------------------------------------------------------------------------
+
+
+def test_score_with_scores_gives_every_measure_named_with_intervals() -> None:
+    import clfeval
+
+    rng = np.random.default_rng(17)
+    y, p = _multiclass(rng, 400, 4, decimals=3)
+    r = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], ci="bootstrap", seed=3, resamples=200)
+    assert r["auc.macro"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12)
+    assert r["auc.ovo"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovo"), abs=1e-12)
+    assert r["log_loss"] == pytest.approx(metrics.log_loss(y, p, labels=range(4)), abs=1e-12)
+    assert r["top_1_accuracy"] == pytest.approx(metrics.accuracy_score(y, p.argmax(axis=1)), abs=1e-12)
+    low, high = r.interval("auc.macro")
+    assert low < r["auc.macro"] < high
+    again = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], ci="bootstrap", seed=3, resamples=200)
+    assert again.flat() == r.flat()  # the seed decides the draws
+    doc = r.to_dict()
+    assert doc["schema"] == "clfeval.scored/1" and doc["conventions"]["brier"] == "sum"
+    assert doc["ci"]["method"] == "bootstrap" and doc["ci"]["seed"] == 3
+    assert "calibration:15,equal-width" in r.signature and "topk_ties:expected" in r.signature
+    # the label report at the threshold is score() of the argmax predictions
+    labels = clfeval.score(y, p.argmax(axis=1), labels=[0, 1, 2, 3])
+    assert r.labels_at_threshold.flat() == labels.flat() and r.threshold == "argmax"
+    for fmt in ("text", "json", "markdown", "csv", "latex"):
+        assert r.render(fmt)
+    assert set(r.table_names()) >= {"per_class", "scores", "reliability", "labels_per_label"}
+
+
+def test_binary_scores_name_their_positive_class_and_delong_intervals_cover_the_aucs() -> None:
+    import clfeval
+
+    rng = np.random.default_rng(19)
+    y, s = _binary(rng, 300, decimals=2)
+    names = np.where(y == 1, "spam", "ham")
+    r = clfeval.score(names, scores=s, ci="delong")  # the last of the sorted labels is positive, as classes_[1]
+    assert r.counts.columns == ("spam",) and r["auc"] == pytest.approx(metrics.roc_auc_score(y, s), abs=1e-12)
+    d = delong(y == 1, s)
+    assert r.interval("auc") == pytest.approx((d.low, d.high))
+    with pytest.raises(ClfevalError, match="log_loss has no delong interval"):
+        r.interval("log_loss")  # DeLong covers the AUCs only
+    flipped = clfeval.score(names, scores=1 - s, positive="ham")
+    assert flipped["auc"] == pytest.approx(r["auc"])
+    assert "positive:ham" in flipped.signature and "threshold:score >= 0.5" in flipped.signature
+    margins = clfeval.score(y, scores=4 * s - 2)  # not probabilities: ranking only, and no label report
+    assert "log_loss" not in margins and margins.labels_at_threshold is None
+    at = clfeval.score(y, scores=4 * s - 2, threshold=0.0)
+    assert at.labels_at_threshold.flat() == clfeval.score(y, (4 * s - 2 >= 0).astype(int)).flat()
+
+
+def test_score_with_scores_refuses_what_does_not_fit() -> None:
+    import clfeval
+
+    with pytest.raises(ClfevalError, match="takes the place of pred"):
+        clfeval.score([0, 1], [0, 1], scores=[0.2, 0.8])
+    with pytest.raises(ClfevalError, match="for scored predictions"):
+        clfeval.score([0, 1], [0, 1], positive=1)
+    with pytest.raises(ClfevalError, match="3 score columns but 2 classes"):
+        clfeval.score([0, 1], scores=np.full((2, 3), 1 / 3))
+    with pytest.raises(ClfevalError, match="threshold= is for binary scores"):
+        clfeval.score([0, 1, 2], scores=np.full((3, 3), 1 / 3), threshold=0.3)
+
+
+# -- clfeval.compare(y, scores={...}) -------------------------------------------------------------------------------
+
+
+def test_compare_of_scores_tests_aucs_with_delong_and_any_score_by_resampling() -> None:
+    import clfeval
+
+    rng = np.random.default_rng(23)
+    y = rng.integers(0, 2, 250)
+    a, b = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1), np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)
+    r = clfeval.compare(y, scores={"A": a, "B": b}, test="delong")
+    direct = delong_paired(y == 1, a, b)
+    p = r.pair("A", "B", "auc")
+    assert p["difference"] == pytest.approx(direct.difference) and p["p_value"] == pytest.approx(direct.p_value)
+    assert r.to_dict()["schema"] == "clfeval.scoredpairs/1" and "test:delong" in r.signature
+    boot = clfeval.compare(y, scores={"A": a, "B": b}, test="bootstrap", metrics=["auc", "brier"], seed=4, rounds=400)
+    q = boot.pair("A", "B", "auc")
+    assert q["ci"][0] < q["difference"] < q["ci"][1]
+    assert boot.pair("A", "B", "brier")["difference"] == pytest.approx(
+        metrics.brier_score_loss(y, a) * 2 - metrics.brier_score_loss(y, b) * 2
+    )  # the Brier sum over both classes is twice the binary one
+    again = clfeval.compare(y, scores={"A": a, "B": b}, test="bootstrap", metrics=["auc", "brier"], seed=4, rounds=400)
+    assert again.flat() == boot.flat()
+    with pytest.raises(ClfevalError, match="DeLong's test compares the AUC of a score column"):
+        clfeval.compare(y, scores={"A": a, "B": b}, test="delong", metrics="brier")
+    for fmt in ("text", "json", "markdown", "csv", "latex"):
+        assert boot.render(fmt)
+
+
+def test_randomization_of_exchangeable_scores_is_calibrated() -> None:
+    import clfeval
+
+    rng = np.random.default_rng(29)
+    small = 0
+    runs = 60
+    for _ in range(runs):
+        y = rng.integers(0, 2, 60)
+        a, b = rng.normal(y, 1.5), rng.normal(y, 1.5)  # the same system twice: the null holds
+        p = clfeval.compare(y, scores={"A": a, "B": b}, test="ar", rounds=99, seed=int(rng.integers(1 << 30)))
+        small += p.pair("A", "B")["p_value"] <= 0.1
+    assert small / runs < 0.25  # about 0.10 expected; a broken test (always 0.01) would fail
+    assert small >= 1
+
+
+# -- the command line -----------------------------------------------------------------------------------------------
+
+
+def _write_multiclass(path: Path, y: np.ndarray, p: np.ndarray, names: list[str]) -> None:
+    lines = ["id,gold," + ",".join(f"p_{c}" for c in names)]
+    for i in range(len(y)):
+        lines.append(f"{i},{names[y[i]]}," + ",".join(repr(float(v)) for v in p[i]))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_score_and_compare_read_score_columns_from_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import clfeval
+    from clfeval.cli import main
+
+    rng = np.random.default_rng(31)
+    y, p = _multiclass(rng, 200, 3, decimals=4)
+    names = ["cat", "dog", "fish"]
+    _write_multiclass(tmp_path / "mc.csv", y, p, names)
+    assert main(["score", str(tmp_path / "mc.csv"), "--scores", "p_*", "--gold-col", "gold", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["classes"] == names and doc["scores"]["auc.macro"] == pytest.approx(
+        metrics.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12
+    )
+    rows = [json.dumps({"gold": names[g], "probs": [float(v) for v in row]}) for g, row in zip(y, p)]
+    (tmp_path / "mc.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / "classes.txt").write_text("cat\ndog\nfish\n", encoding="utf-8")
+    args = ["score", str(tmp_path / "mc.jsonl"), "--scores", "probs", "--labels", str(tmp_path / "classes.txt")]
+    assert main([*args, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == doc["scores"]
+    # two systems' binary scores in one file, compared from the file and in Python
+    yb = rng.integers(0, 2, 150)
+    a, b = np.round(np.clip(rng.normal(0.35 + 0.3 * yb, 0.2), 0, 1), 4), np.round(rng.uniform(0, 1, 150), 4)
+    text = "gold,a,b\n" + "".join(f"{g},{u!r},{v!r}\n" for g, u, v in zip(yb, a.tolist(), b.tolist()))
+    (tmp_path / "two.csv").write_text(text, encoding="utf-8")
+    cmd = ["compare", str(tmp_path / "two.csv"), "--gold-col", "gold", "--scores", "A=a", "--scores", "B=b"]
+    assert main([*cmd, "--test", "delong", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)["pairs"][0]
+    want = clfeval.compare(yb, scores={"A": a, "B": b}, test="delong").pair("A", "B")
+    assert got["p_value"] == pytest.approx(want["p_value"]) and got["difference"] == pytest.approx(want["difference"])
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "message"),
+    [
+        (
+            "gold,a,b\na,0.5,0.6\nb,0.3,0.7\n",
+            ["--scores", "a,b", "--gold-col", "gold"],
+            r"bad\.csv:2: the class probabilities \[0\.5, 0\.6\] sum to 1\.1",
+        ),
+        (
+            "gold,a,b\na,0.5,zz\n",
+            ["--scores", "a,b", "--gold-col", "gold"],
+            r"bad\.csv:2: the score 'zz' in column 'b' is not a number",
+        ),
+        (
+            "gold,a,b\na,0.5,0.5\n,0.5,0.5\n",
+            ["--scores", "a,b", "--gold-col", "gold"],
+            r"bad\.csv:3: the gold label in column 'gold' is missing",
+        ),
+        (
+            "gold,a\nx,0.5\n",
+            ["--scores", "q_*", "--gold-col", "gold"],
+            r"bad\.csv:1: no column matches --scores 'q_\*'",
+        ),
+        ("id,gold,a,b\n1,x,0.5,0.5\n", ["--scores", "a,b"], r"say which column holds the gold labels"),
+        ("gold,a,b\na,0.5,0.5\nx,0.5,0.5\n", ["--scores", "a,b"], r"bad\.csv:3: the gold label 'x' is not one of"),
+    ],
+)
+def test_bad_score_files_get_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, args: list[str], message: str
+) -> None:
+    import re
+
+    from clfeval.cli import main
+
+    (tmp_path / "bad.csv").write_text(text, encoding="utf-8")
+    assert main(["score", str(tmp_path / "bad.csv"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(message, err), err

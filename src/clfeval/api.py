@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 
@@ -47,8 +47,10 @@ from clfeval.spans.options import Spans
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.scored import ScoredComparison
     from clfeval.inverse.audit import Audit
     from clfeval.scoring.finagle import Finagle
+    from clfeval.scoring.scored import Conventions, Scored
 
 __all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score"]
 
@@ -117,6 +119,152 @@ def _arrays(
     return found, {"n_blocks": found.n_blocks}
 
 
+def _score_scored(
+    gold: Any,
+    scores: Any,
+    labels: Sequence[Any] | None,
+    positive: Any,
+    threshold: float | None,
+    conventions: Any,
+    ci: Any,
+    seed: int | None,
+    resamples: int | None,
+    confidence: float | None,
+    scoring: Scoring | None,
+) -> Any:
+    """Scored predictions: their counts, every score of :func:`clfeval.scoring.scored.measures_of`, the intervals
+    asked for, and the label report at the threshold."""
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.infer.scored import scored_intervals
+    from clfeval.result import FrozenDict
+    from clfeval.scoring.scored import Conventions, Scored, measures_of
+
+    counts = gold if isinstance(gold, ScoreCounts) and scores is True else ScoreCounts.of_arrays(
+        np.asarray(gold), np.asarray(scores), labels, positive=positive
+    )  # fmt: skip
+    chosen = conventions if conventions is not None else Conventions()
+    if not isinstance(chosen, Conventions):
+        raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
+    from clfeval.scoring.probability import check_probabilities
+
+    try:
+        check_probabilities(counts)
+        probabilities = True
+    except OptionError:
+        probabilities = False
+    values = measures_of(counts, chosen, probabilities)
+    method = ci.method if hasattr(ci, "method") else ci
+    intervals: dict[str, tuple[float, float]] = {}
+    info = None
+    if method not in (None, "none"):
+        intervals, info = scored_intervals(
+            counts,
+            lambda c: measures_of(c, chosen, probabilities),
+            str(method),
+            confidence=confidence if confidence is not None else getattr(ci, "confidence", 0.95),
+            resamples=resamples if resamples is not None else getattr(ci, "resamples", 2000),
+            seed=seed if seed is not None else getattr(ci, "seed", None),
+        )
+    calibration = None
+    if probabilities:
+        from clfeval.scoring.probability import calibration as calibrated
+
+        target = "positive" if counts.binary else "top-label"
+        calibration = calibrated(counts, target=target, bins=chosen.bins, binning=chosen.binning)
+    at, rule = _at_threshold(counts, threshold, probabilities, scoring)
+    return Scored(
+        counts=counts,
+        values=FrozenDict(values),
+        conventions=chosen,
+        probabilities=probabilities,
+        calibration=calibration,
+        intervals=FrozenDict(intervals),
+        interval_method=None if info is None else FrozenDict(info),
+        labels_at_threshold=at,
+        threshold=rule,
+        inputs=FrozenDict({"source": "arrays"}),
+    )
+
+
+def _at_threshold(
+    counts: Any, threshold: float | None, probabilities: bool, scoring: Scoring | None
+) -> tuple[Scores | None, str]:
+    """The label report of the predictions the scores make: binary, the positive class where its score is at least
+    the threshold (0.5 for probabilities; none without a threshold otherwise); multi-class, the highest score's class
+    (ties: the first in the class order)."""
+    from clfeval.count.confusion import ConfusionCounts
+
+    labels = counts.labels
+    if counts.binary:
+        if threshold is None and not probabilities:
+            return None, "none (give a threshold)"
+        cut = 0.5 if threshold is None else float(threshold)
+        pos = labels.index(counts.columns[0])
+        pred = np.where(counts.scores[:, 0] >= cut, pos, 1 - pos)
+        rule = f"score >= {cut:g}"
+    else:
+        if threshold is not None:
+            raise OptionError("threshold= is for binary scores; multi-class predictions are the highest score's class")
+        order = [counts.columns.index(lab) for lab in labels]
+        pred = np.argmax(counts.scores[:, order], axis=1)
+        rule = "argmax"
+    k = len(labels)
+    cells = np.bincount(counts.gold * k + pred, weights=counts.count, minlength=k * k).astype(np.int64)
+    confusion = ConfusionCounts(tuple(labels), cells.reshape(k, k))
+    chosen = Scoring.of(scoring)
+    if chosen.labels is None and chosen.labels_from is None:
+        chosen = replace(chosen, labels=tuple(labels))
+    return computation.score_counts(confusion, chosen), rule
+
+
+def _compare_scored(
+    gold: Any,
+    scores: Mapping[str, Any],
+    labels: Sequence[Any] | None,
+    metrics: str | Sequence[str] | None,
+    test: Any,
+    rounds: int | None,
+    seed: int | None,
+    confidence: float | None,
+    conventions: Any,
+    scoring: Scoring | None,
+) -> Any:
+    from clfeval.infer.scored import compare_scored
+    from clfeval.scoring.probability import check_probabilities
+    from clfeval.scoring.scored import Conventions, measures_of
+
+    if not isinstance(scores, Mapping):
+        raise OptionError("scores= maps each system's name to its scores")
+    chosen = conventions if conventions is not None else Conventions()
+    name = test if isinstance(test, str) else getattr(test, "name", test)
+    from clfeval.count.scored import ScoreCounts
+
+    y = np.asarray(gold)
+    counted = [ScoreCounts.of_arrays(y, np.asarray(v), labels) for v in scores.values()]
+    probabilities = True
+    try:
+        for c in counted:
+            check_probabilities(c)
+    except OptionError:
+        probabilities = False  # ranking only, for every system
+    if metrics is None:
+        wanted = ["auc" if counted[0].binary else "auc.macro"]
+    else:
+        wanted = [metrics] if isinstance(metrics, str) else list(metrics)
+    return compare_scored(
+        y,
+        {str(k): np.asarray(v) for k, v in scores.items()},
+        labels,
+        wanted,
+        str(name),
+        measures=lambda c: measures_of(c, chosen, probabilities, wanted),
+        score_one=lambda c: _score_scored(c, True, labels, None, None, chosen, None, None, None, None, scoring),
+        rounds=2000 if rounds is None else rounds,
+        seed=seed,
+        confidence=0.95 if confidence is None else confidence,
+    )
+
+
 def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: Any, blocks: Any) -> Counted:
     """Sentences of tags or entities in memory, counted as spans (one system, or every system for ``compare``)."""
     from clfeval.spans.lists import columns_of_lists
@@ -144,6 +292,7 @@ def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: 
     return Counted(counts, blocks=counts.blocks, inputs=inputs, options=options)
 
 
+@overload
 def score(
     gold: Any,
     pred: Iterable[Any] | None = None,
@@ -162,7 +311,54 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
-) -> Scores:
+    scores: None = None,
+    positive: None = None,
+    threshold: None = None,
+    conventions: None = None,
+) -> Scores: ...
+
+
+@overload
+def score(
+    gold: Any,
+    pred: None = None,
+    *,
+    scores: np.ndarray | Sequence[Any],
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    conventions: Conventions | None = None,
+    ci: str | None = "none",
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    scoring: Scoring | None = None,
+) -> Scored: ...
+
+
+def score(
+    gold: Any,
+    pred: Iterable[Any] | None = None,
+    *,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    ci: str | CI | None = "none",
+    blocks: Iterable[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    scores: Any = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    conventions: Any = None,
+) -> Any:
     """Score predictions against gold labels, with every average named.
 
     Parameters
@@ -202,6 +398,14 @@ def score(
         "O"]``) read with this scheme (a name from :data:`clfeval.SCHEMES`, ``True`` for ``conlleval``, or a
         :class:`~clfeval.Spans`), or of entities (``{"start": 0, "end": 2, "type": "PER"}``, ``end`` one past the last
         token). Per type P, R and F of exact matches, every average, and intervals that resample sentences.
+    scores, positive, threshold, conventions
+        Scored predictions instead of ``pred``: a 1-D array of the positive class's scores (``positive``, else the
+        last of ``labels``, as scikit-learn's ``classes_[1]``) or an (n, K) array with a column per class of
+        ``labels``. The result (:class:`~clfeval.scoring.scored.Scored`) gives ROC AUC (per class and averaged),
+        average precision and, for probabilities, log loss, Brier, calibration error and top-k accuracy, each
+        convention named (:class:`~clfeval.scoring.scored.Conventions`); ``ci="delong"`` gives DeLong's intervals of
+        the AUCs, ``ci="bootstrap"`` the count bootstrap's of every score; and the label report of the predictions
+        the scores make (argmax, or a binary score ≥ ``threshold``, 0.5 for probabilities).
 
     Returns
     -------
@@ -218,6 +422,14 @@ def score(
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
+    if scores is not None:
+        if pred is not None or spans is not None or multilabel is not None or blocks is not None:
+            raise OptionError("scores= takes the place of pred: no pred, spans, multilabel or blocks with it")
+        return _score_scored(
+            gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring
+        )
+    if positive is not None or threshold is not None or conventions is not None:
+        raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -302,6 +514,7 @@ def check_metrics(
         metric_key(name, labels=(), task=task, beta=beta)
 
 
+@overload
 def compare(
     gold: Any,
     preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]] | None = None,
@@ -324,7 +537,53 @@ def compare(
     ci: str | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
-) -> Comparison:
+    scores: None = None,
+    conventions: None = None,
+) -> Comparison: ...
+
+
+@overload
+def compare(
+    gold: Any,
+    preds: None = None,
+    *,
+    scores: Mapping[str, Any],
+    labels: Sequence[Any] | None = None,
+    metrics: str | Sequence[str] | None = None,
+    test: str = "ar",
+    seed: int | None = None,
+    rounds: int | None = None,
+    confidence: float | None = None,
+    conventions: Conventions | None = None,
+    scoring: Scoring | None = None,
+) -> ScoredComparison: ...
+
+
+def compare(
+    gold: Any,
+    preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]] | None = None,
+    *,
+    metrics: str | Sequence[str] | None = None,
+    test: str | Test = "ar",
+    baseline: str | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    blocks: Iterable[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    rounds: int | None = None,
+    alternative: str | None = None,
+    ci: str | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    scores: Mapping[str, Any] | None = None,
+    conventions: Any = None,
+) -> Any:
     """Is system A really better than B? Paired significance tests of score differences.
 
     Parameters
@@ -364,6 +623,12 @@ def compare(
         Compare taggers on spans, as :func:`score` scores them: ``gold`` and each system's predictions hold one list
         of tags or entities per sentence. The sentence is the unit: randomization swaps whole sentences, the
         bootstrap resamples them and the sign test counts them.
+    scores, conventions
+        Compare scored predictions instead (``gold`` the gold labels, ``scores`` a mapping name → each system's scores
+        as :func:`score` takes them; binary scores belong to the last of ``labels``): ``test`` ``delong`` (AUCs:
+        ``auc``, ``per_class.<c>.auc``), ``bootstrap`` or ``ar`` (any score of :func:`score`'s scored result), Holm
+        over the pairs; default metric ``auc`` (binary) or ``auc.macro``. Returns a
+        :class:`~clfeval.infer.scored.ScoredComparison`.
 
     Returns
     -------
@@ -383,6 +648,14 @@ def compare(
     """
     from clfeval.infer.comparison import compare_counts
 
+    if scores is not None:
+        if preds is not None or spans is not None or multilabel is not None or blocks is not None:
+            raise OptionError("scores= takes the place of preds: no preds, spans, multilabel or blocks with it")
+        if alternative not in (None, "two-sided"):
+            raise OptionError("tests of scored predictions are two-sided")
+        return _compare_scored(gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring)
+    if conventions is not None:
+        raise OptionError("conventions= are for scored predictions: give scores=")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)

@@ -7,7 +7,7 @@ takes, what it applies to, the names it goes by in the JSON and ``--metric``, an
 from the registries themselves, imported when asked for: nothing here restates a definition.
 
 >>> [e.registry for e in explain("bootstrap")]
-['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS']
+['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS', 'SCORED_INTERVALS', 'SCORED_TESTS']
 >>> explain("subset_accuracy")[0].name
 'accuracy'
 """
@@ -474,6 +474,51 @@ REGISTRIES: tuple[Registry, ...] = (
         "clfeval.spans.matching",
         "span matching modes (SemEval-2013, nervaluate)",
         "every span report lists them",
+        _described,
+    ),
+    Registry(
+        "AUC_AVERAGES",
+        "clfeval.scoring.ranking",
+        "multi-class ROC AUC averages",
+        "--scores; every scored report lists them (auc.macro …)",
+        _described,
+    ),
+    Registry(
+        "BRIER_NORMALISATIONS",
+        "clfeval.scoring.probability",
+        "Brier score normalisations",
+        "--brier; Conventions(brier=...)",
+        _described,
+    ),
+    Registry(
+        "BINNINGS",
+        "clfeval.scoring.probability",
+        "calibration bins",
+        "--binning; Conventions(binning=...)",
+        _described,
+    ),
+    Registry(
+        "CALIBRATION_TARGETS",
+        "clfeval.scoring.probability",
+        "what calibration error compares",
+        "binary: positive; multi-class: top-label and class-wise",
+        _described,
+    ),
+    Registry(
+        "TIE_RULES", "clfeval.scoring.probability", "top-k ties", "--top-k-ties; Conventions(ties=...)", _described
+    ),
+    Registry(
+        "SCORED_INTERVALS",
+        "clfeval.infer.scored",
+        "intervals of scored predictions' scores",
+        "score --scores --ci delong|bootstrap",
+        _described,
+    ),
+    Registry(
+        "SCORED_TESTS",
+        "clfeval.infer.scored",
+        "paired tests of scored predictions",
+        "compare --scores NAME=SPEC --test delong|bootstrap|ar",
         _described,
     ),
 )

@@ -76,6 +76,7 @@ def add_compare(sub: Any) -> None:
     )
     options.add_multilabel_options(p)
     options.add_span_options(p, systems=True)
+    options.add_scored_options(p, systems=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
     t = p.add_argument_group("test")
@@ -90,9 +91,10 @@ def add_compare(sub: Any) -> None:
     )
     t.add_argument(
         "--test",
-        choices=list(TESTS),
+        choices=[*TESTS, "delong"],
         default="ar",
-        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; default: ar",
+        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; delong (with --scores): DeLong's paired "
+        "test of two AUCs; default: ar",
     )
     t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
     t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
@@ -147,6 +149,10 @@ def run_compare(args: argparse.Namespace) -> str:
         if m.strip()
     ] or None
     scoring = options.scoring(args)
+    if args.scores is not None:
+        return _run_scored(args, files, metrics, scoring)
+    if args.test == "delong":
+        raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
     test = Test(
         name=args.test,
         rounds=args.rounds,
@@ -175,6 +181,59 @@ def run_compare(args: argparse.Namespace) -> str:
         options.close(reading)
     result = options.with_bar(
         args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring
+    )
+    return options.render(result, args)
+
+
+def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] | None, scoring: Any) -> str:
+    """``compare --scores NAME=SPEC …``: the systems' scores of one file, tested pairwise."""
+    from clfeval.inputs.scoredfile import read_scored
+
+    if len(files) != 1 or args.counts:
+        raise ClfevalError("--scores reads one file with a gold column and each system's score columns")
+    if args.test in ("mcnemar", "sign"):
+        raise ClfevalError(
+            f"--test {args.test} counts labels right and wrong: with --scores use delong, bootstrap or ar"
+        )
+    labels = None if scoring.labels is None else [str(x) for x in scoring.labels]
+    systems: dict[str, Any] = {}
+    gold = None
+    classes = None
+    for item in args.scores:
+        name, sep, spec = item.partition("=")
+        if not sep or not name or not spec:
+            raise ClfevalError(f"--scores takes NAME=SPEC per system (A='a_*'), not {item!r}")
+        if name in systems:
+            raise ClfevalError(f"system names must be distinct; repeated: {name!r}")
+        found = read_scored(
+            files[0],
+            spec,
+            gold_col=parse_column(args.gold_col),
+            labels=labels,
+            probabilities=False if args.not_probabilities else None,
+        )
+        gold, classes = found.gold, found.classes if found.classes is not None else labels
+        systems[name] = found.scores
+    if len(systems) < 2:
+        raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
+    if args.positive is not None:  # binary scores belong to the last class
+        if classes is None:
+            seen = sorted({str(v) for v in gold.tolist()}) if gold is not None else []
+            if args.positive not in seen:
+                raise ClfevalError(f"the positive class {args.positive!r} is not among the gold labels {seen}")
+            classes = [*(c for c in seen if c != args.positive), args.positive]
+        elif len(classes) == 2 and args.positive in classes:
+            classes = [*(c for c in classes if c != args.positive), args.positive]
+    result = compare(
+        gold,
+        scores=systems,
+        labels=classes,
+        metrics=metrics,
+        test=args.test,
+        rounds=args.rounds,
+        seed=args.seed,
+        confidence=args.confidence,
+        conventions=options.conventions(args),
     )
     return options.render(result, args)
 

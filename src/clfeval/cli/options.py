@@ -221,15 +221,17 @@ def add_label_set_options(p: Any) -> None:
     )
 
 
-def add_interval_options(p: Any, title: str) -> None:
-    """The interval group, titled ``title``: ``--ci`` method, ``--confidence``, ``--resamples`` and ``--seed``."""
+def add_interval_options(p: Any, title: str, scored: bool = False) -> None:
+    """The interval group, titled ``title``: ``--ci`` method, ``--confidence``, ``--resamples`` and ``--seed``
+    (``scored``: ``delong`` too, for the AUCs of scored predictions)."""
     group = p.add_argument_group(title)
     group.add_argument(
         "--ci",
-        choices=list(INTERVAL_METHODS),
+        choices=[*INTERVAL_METHODS, *(["delong"] if scored else [])],
         default="none",
         help="an interval for every score: "
         + "; ".join(f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items())
+        + ("; delong (with --scores): DeLong's interval of each AUC" if scored else "")
         + "; default: none",
     )
     group.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")
@@ -364,6 +366,54 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
             help="with --spans: list every wrong span (missed, spurious, wrong type, wrong boundaries) with its "
             "sentence, line and tokens, as tab-separated lines",
         )
+
+
+def add_scored_options(p: Any, systems: bool = False) -> None:
+    """The scored-predictions group: ``--scores`` (compare: ``NAME=SPEC`` per system), ``--positive``, the conventions
+    (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``), ``--not-probabilities`` and, for score,
+    ``--threshold``."""
+    from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, TIE_RULES
+
+    group = p.add_argument_group("scored predictions (probabilities, scores: ROC AUC, calibration, log loss)")
+    what = (
+        "NAME=SPEC, once per system: each system's score columns"
+        if systems
+        else "the score columns, instead of a predicted column"
+    )
+    group.add_argument(
+        "--scores",
+        metavar="NAME=SPEC" if systems else "SPEC",
+        action="append" if systems else "store",
+        help=f"{what}: one column (binary: the positive class's score), a glob of header names ('p_*': a column "
+        "per class, named by what * matched), names or numbers separated by commas, or a list column (JSON Lines, "
+        "Parquet; name the classes with --labels). The file is CSV, TSV, JSON Lines or Parquet, with a header",
+    )
+    group.add_argument(
+        "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
+    )
+    if not systems:
+        group.add_argument(
+            "--threshold",
+            type=float,
+            help="binary: predict the positive class where its score is at least this (default 0.5 for "
+            "probabilities) for the label report; multi-class predictions are the highest score's class",
+        )
+    group.add_argument(
+        "--not-probabilities",
+        action="store_true",
+        help="the scores are not probabilities (margins, logits): ranking measures only, no sum-to-1 check",
+    )
+    group.add_argument("--bins", type=int, default=15, help="calibration bins (default 15)")
+    group.add_argument("--binning", choices=list(BINNINGS), default="equal-width", help=choices(BINNINGS))
+    group.add_argument("--top-k-ties", choices=list(TIE_RULES), default="expected", help=choices(TIE_RULES))
+    group.add_argument("--brier", choices=list(BRIER_NORMALISATIONS), default="sum", help=choices(BRIER_NORMALISATIONS))
+
+
+def conventions(args: argparse.Namespace) -> Any:
+    """The conventions of scored predictions the options name."""
+    from clfeval.scoring.scored import Conventions
+
+    return Conventions(bins=args.bins, binning=args.binning, ties=args.top_k_ties, brier=args.brier)
 
 
 def spans(args: argparse.Namespace) -> Any:

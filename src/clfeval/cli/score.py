@@ -60,7 +60,8 @@ def add_score(sub: Any) -> None:
     options.add_span_options(p, errors=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
-    options.add_interval_options(p, "confidence intervals")
+    options.add_scored_options(p)
+    options.add_interval_options(p, "confidence intervals", scored=True)
     out = options.add_output_options(p, figures=True)
     out.add_argument("--no-matrix", action="store_true", help="leave the confusion matrix out of the report")
     options.add_report_options(out)
@@ -69,6 +70,10 @@ def add_score(sub: Any) -> None:
 
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
+    if args.scores is not None:
+        return _run_scored(args)
+    if args.ci == "delong":
+        raise ClfevalError("--ci delong is DeLong's interval of an AUC: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
@@ -84,6 +89,37 @@ def run_score(args: argparse.Namespace) -> str:
         _say_cost(interval, counted)
     result = options.with_bar(args.ci, score, counted, scoring=scoring, ci=interval)
     return options.render(result, args, matrix=not args.no_matrix)
+
+
+def _run_scored(args: argparse.Namespace) -> str:
+    """``score --scores``: the scored-predictions report of one file."""
+    from clfeval.inputs.scoredfile import read_scored
+
+    if len(args.inputs) != 1 or args.counts or args.matrix:
+        raise ClfevalError("--scores reads one file with a gold column and score columns")
+    if args.pred_col is not None:
+        raise ClfevalError("--scores takes the place of --pred-col")
+    labels = options.scoring(args).labels
+    found = read_scored(
+        args.inputs[0],
+        args.scores,
+        gold_col=parse_column(args.gold_col),
+        labels=None if labels is None else [str(x) for x in labels],
+        probabilities=False if args.not_probabilities else None,
+    )
+    result = score(
+        found.gold,
+        scores=found.scores,
+        labels=found.classes if found.classes is not None else labels,
+        positive=args.positive,
+        threshold=args.threshold,
+        conventions=options.conventions(args),
+        ci=args.ci,
+        seed=args.seed,
+        resamples=args.resamples if args.resamples != 10_000 else None,
+        confidence=args.confidence,
+    )
+    return options.render(result, args)
 
 
 def _say_cost(interval: CI, counted: Counted) -> None:

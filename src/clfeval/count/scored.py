@@ -126,8 +126,18 @@ class ScoreCounts:
         outside = np.flatnonzero(codes < 0)
         if len(outside):
             i = int(outside[0])
-            raise InputError(f"is {y[i].tolist()!r}, not one of the classes {classes}", "gold", index=i)
+            raise InputError(
+                f"is {seen[int(which.reshape(-1)[i])]!r}, not one of the classes {classes}", "gold", index=i
+            )
         return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
+
+    def with_counts(self, count: np.ndarray) -> ScoreCounts:
+        """The same rows with other counts (a bootstrap draw): rows of count 0 stay, nothing is checked again."""
+        out = object.__new__(ScoreCounts)
+        for name in ("labels", "columns", "gold", "scores"):
+            object.__setattr__(out, name, getattr(self, name))
+        object.__setattr__(out, "count", np.asarray(count, dtype=np.int64))
+        return out
 
     @property
     def n_instances(self) -> int:
@@ -143,13 +153,14 @@ class ScoreCounts:
         """Score column ``c`` one-vs-rest: its distinct scores ascending, and at each the weight of instances of the
         column's class (positives) and of the others (negatives)."""
         k = self.labels.index(self.columns[c])
-        s = self.scores[:, c]
-        pos = np.where(self.gold == k, self.count, 0)
+        held = self.count > 0  # a bootstrap draw leaves rows out
+        s, gold, count = self.scores[held, c], self.gold[held], self.count[held]
+        pos = np.where(gold == k, count, 0)
         order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
         v = s[order]
         start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
         pos_w = np.add.reduceat(pos[order], start) if len(s) else pos
-        all_w = np.add.reduceat(self.count[order], start) if len(s) else self.count
+        all_w = np.add.reduceat(count[order], start) if len(s) else count
         return v[start], pos_w.astype(np.float64), (all_w - pos_w).astype(np.float64)
 
     def __add__(self, other: object) -> ScoreCounts:

@@ -58,7 +58,16 @@ if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
     from clfeval.infer.crossvalidation import CrossValidation
 
-__all__ = ["MAX_WIDE_LABELS", "Columns", "Frames", "comparison_frames", "cv_frames", "report_frames", "score_frames"]
+__all__ = [
+    "MAX_WIDE_LABELS",
+    "Columns",
+    "Frames",
+    "comparison_frames",
+    "cv_frames",
+    "report_frames",
+    "score_frames",
+    "scored_frames",
+]
 
 #: A table: column name → values, every column the same length.
 Columns = dict[str, Any]
@@ -325,3 +334,50 @@ def report_frames(result: Result) -> Frames:
         key: partial(_table_columns, t.columns, t.rows) for key, t in zip(keys, tables)
     }
     return Frames(builders, keys[0])
+
+
+def scored_frames(r: Any) -> Frames:
+    """A scored result's tables: ``per_class`` (the default: class, support, ``auc``, ``average_precision``, each with
+    ``_ci_low``/``_ci_high``), ``scores`` (every score by its report name, ``value``, ``ci_low``, ``ci_high``),
+    ``reliability`` (the calibration bins) and, for the label report at the threshold, ``labels_per_label``,
+    ``labels_averages`` and ``labels_overall``."""
+
+    def per_class() -> Columns:
+        support = np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))
+        out: Columns = {"class": list(r.counts.columns), "support": []}
+        for c in r.counts.columns:
+            out["support"].append(int(support[r.counts.labels.index(c)]))
+        for m in ("auc", "average_precision"):
+            names = [f"per_class.{c}.{m}" for c in r.counts.columns]
+            out[m] = [r.values[n] for n in names]
+            out[f"{m}_ci_low"] = [r.intervals[n][0] if n in r.intervals else None for n in names]
+            out[f"{m}_ci_high"] = [r.intervals[n][1] if n in r.intervals else None for n in names]
+        return out
+
+    def scores() -> Columns:
+        names = [n for n in r.values if not n.startswith("per_class.")]
+        return {
+            "score": names,
+            "value": [r.values[n] for n in names],
+            "ci_low": [r.intervals[n][0] if n in r.intervals else None for n in names],
+            "ci_high": [r.intervals[n][1] if n in r.intervals else None for n in names],
+        }
+
+    def reliability() -> Columns:
+        cal = r.calibration
+        return {
+            "bin_low": cal.edges[:-1].tolist(),
+            "bin_high": cal.edges[1:].tolist(),
+            "n": cal.n.astype(np.int64).tolist(),
+            "mean_confidence": cal.confidence.tolist(),
+            "share_right": cal.accuracy.tolist(),
+        }
+
+    builders: dict[str, Callable[[], Columns]] = {"per_class": per_class, "scores": scores}
+    if r.calibration is not None:
+        builders["reliability"] = reliability
+    if r.labels_at_threshold is not None:
+        inner = score_frames(r.labels_at_threshold)
+        for name in ("per_label", "averages", "overall"):
+            builders[f"labels_{name}"] = partial(inner.columns, name)
+    return Frames(builders, "per_class")

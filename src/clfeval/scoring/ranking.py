@@ -100,13 +100,13 @@ def ovo_auc(counts: ScoreCounts, *, weighted: bool = False) -> float:
             w = (support[i] + support[j]) / support.sum() if weighted else 1.0
             total += w * a
             weights += w
-    return total / weights if weights else float("nan")
+    return float(total / weights) if weights else float("nan")
 
 
 def _pair_auc(counts: ScoreCounts, i: int, j: int) -> float:
     """A(i|j): the AUC of class i's scores, instances of class i positive and of class j negative."""
     c = counts.columns.index(counts.labels[i])
-    mine = (counts.gold == i) | (counts.gold == j)
+    mine = ((counts.gold == i) | (counts.gold == j)) & (counts.count > 0)
     s = counts.scores[mine, c]
     pos = np.where(counts.gold[mine] == i, counts.count[mine], 0).astype(np.float64)
     allw = counts.count[mine].astype(np.float64)

@@ -1,0 +1,383 @@
+"""Intervals of scored predictions' scores: DeLong's for the AUC of each score column, and the count bootstrap for
+every score (multinomial draws over the distinct (gold, scores) rows, each score recomputed on each draw: percentile
+intervals)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from clfeval.count.scored import ScoreCounts
+from clfeval.errors import OptionError
+from clfeval.infer.delong import delong
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
+
+__all__ = [
+    "SCORED_INTERVALS",
+    "SCORED_PAIRS_SCHEMA",
+    "SCORED_TESTS",
+    "ScoredComparison",
+    "compare_scored",
+    "paired_scored",
+    "scored_intervals",
+]
+
+#: The interval methods of scored predictions, by name.
+SCORED_INTERVALS: Mapping[str, str] = {
+    "delong": "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
+    "to [0, 1]; the other scores get none (use bootstrap)",
+    "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
+    "rows, every score recomputed on each draw",
+}
+
+
+def scored_intervals(
+    counts: ScoreCounts,
+    measures: Callable[[ScoreCounts], dict[str, float]],
+    method: str,
+    *,
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int | None = None,
+) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
+    """The intervals of the scores ``measures`` computes, by ``method`` (:data:`SCORED_INTERVALS`), and what the
+    result records of the method."""
+    if method not in SCORED_INTERVALS:
+        raise OptionError(
+            f"unknown interval method {method!r} for scored predictions; one of {', '.join(SCORED_INTERVALS)}"
+        )
+    if not 0 < confidence < 1:
+        raise OptionError(f"confidence is between 0 and 1, not {confidence!r}")
+    if method == "delong":
+        out: dict[str, tuple[float, float]] = {}
+        for c, name in enumerate(counts.columns):
+            values, pos, neg = counts.column(c)
+            if pos.sum() < 2 or neg.sum() < 2:
+                continue
+            score = np.r_[values, values]
+            positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
+            d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
+            out[f"per_class.{name}.auc"] = (d.low, d.high)
+            if counts.binary:
+                out["auc"] = (d.low, d.high)
+        return out, {"method": "delong", "confidence": confidence, "definition": SCORED_INTERVALS["delong"]}
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
+        raise OptionError(f"resamples is a whole number ≥ 2, not {resamples!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    rng = np.random.default_rng(seed)
+    n = counts.n_instances
+    share = counts.count / n
+    draws: dict[str, list[float]] = {}
+    for _ in range(resamples):
+        found = measures(counts.with_counts(rng.multinomial(n, share)))
+        for name, value in found.items():
+            draws.setdefault(name, []).append(value)
+    alpha = 1 - confidence
+    out = {}
+    not_estimable: dict[str, int] = {}
+    for name, drawn in draws.items():
+        x = np.array(drawn, dtype=np.float64)
+        bad = int(np.isnan(x).sum())
+        if bad:  # a draw without a value (no positives of a class): no interval, and the count says why
+            not_estimable[name] = bad
+            continue
+        low, high = np.quantile(x, [alpha / 2, 1 - alpha / 2])
+        out[name] = (float(low), float(high))
+    info = {
+        "method": "bootstrap",
+        "confidence": confidence,
+        "resamples": resamples,
+        "seed": seed,
+        "definition": SCORED_INTERVALS["bootstrap"],
+        "not_estimable": not_estimable,
+    }
+    return out, info
+
+
+#: The paired tests of scored predictions, by name.
+SCORED_TESTS: Mapping[str, str] = {
+    "delong": "DeLong's paired test of two AUCs on the same instances: z = (A₁ − A₂)/√(Var A₁ + Var A₂ − 2 Cov), "
+    "two-sided p = 2Φ(−|z|); AUCs only",
+    "bootstrap": "the paired bootstrap over the distinct (gold, scores of A, scores of B) rows, shifted to a zero "
+    "difference: p = (1 + #{|d* − d| ≥ |d|}) / (R + 1); any score",
+    "ar": "approximate randomization: each instance's two systems' scores swapped with probability ½ (a binomial "
+    "number of each distinct row): p = (1 + #{|d*| ≥ |d|}) / (R + 1); any score",
+}
+
+
+def _view(counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray) -> tuple[ScoreCounts, np.ndarray]:
+    """Rows as a ScoreCounts table without merging equal ones (so that weights can move between them), in the order
+    its functions read (one column: by score); returns the table and the order to put weights in."""
+    order = np.argsort(scores[:, 0], kind="stable") if scores.shape[1] == 1 else np.arange(len(gold))
+    out = object.__new__(ScoreCounts)
+    for name, value in (
+        ("labels", counts.labels),
+        ("columns", counts.columns),
+        ("gold", gold[order]),
+        ("scores", scores[order]),
+        ("count", np.zeros(len(gold), dtype=np.int64)),
+    ):
+        object.__setattr__(out, name, value)
+    return out, order
+
+
+def paired_scored(
+    joint_gold: np.ndarray,
+    scores_a: np.ndarray,
+    scores_b: np.ndarray,
+    count: np.ndarray,
+    template: ScoreCounts,
+    measures: Callable[[ScoreCounts], dict[str, float]],
+    metrics: list[str],
+    test: str,
+    *,
+    rounds: int = 2000,
+    seed: int | None = None,
+    confidence: float = 0.95,
+) -> list[dict[str, Any]]:
+    """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
+    with their counts; ``template`` gives the classes and columns. Returns per metric the scores, the difference
+    A − B, the p-value, its interval (DeLong, bootstrap) and the rounds."""
+    if test not in SCORED_TESTS:
+        raise OptionError(f"unknown test {test!r} for scored predictions; one of {', '.join(SCORED_TESTS)}")
+    a_view, a_order = _view(template, joint_gold, scores_a)
+    b_view, b_order = _view(template, joint_gold, scores_b)
+    base_a, base_b = measures(a_view.with_counts(count[a_order])), measures(b_view.with_counts(count[b_order]))
+    for m in metrics:
+        if m not in base_a:
+            raise OptionError(f"unknown score {m!r}; the scores: {', '.join(base_a)}")
+    out = []
+    if test == "delong":
+        from clfeval.infer.delong import delong_paired
+
+        for m in metrics:
+            column = _auc_column(template, m)
+            k = template.labels.index(template.columns[column])
+            pair = delong_paired(
+                joint_gold == k,
+                scores_a[:, column],
+                scores_b[:, column],
+                count.astype(np.float64),
+                confidence=confidence,
+            )
+            out.append(
+                {"metric": m, "score_a": pair.auc_a, "score_b": pair.auc_b, "difference": pair.difference,
+                 "p_value": pair.p_value, "ci": (pair.low, pair.high), "z": pair.z, "rounds": None}
+            )  # fmt: skip
+        return out
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise OptionError(f"rounds is a whole number ≥ 1, not {rounds!r}")
+    rng = np.random.default_rng(seed)
+    observed = {m: base_a[m] - base_b[m] for m in metrics}
+    hits = dict.fromkeys(metrics, 0)
+    draws: dict[str, list[float]] = {m: [] for m in metrics}
+    n = int(count.sum())
+    if test == "bootstrap":
+        share = count / n
+        for _ in range(rounds):
+            w = rng.multinomial(n, share)
+            da, db = measures(a_view.with_counts(w[a_order])), measures(b_view.with_counts(w[b_order]))
+            for m in metrics:
+                d = da[m] - db[m]
+                draws[m].append(d)
+                hits[m] += abs(d - observed[m]) >= abs(observed[m]) - 1e-12
+    else:
+        both_gold = np.r_[joint_gold, joint_gold]
+        mixed, mixed_order = _view(template, both_gold, np.vstack([scores_a, scores_b]))
+        for _ in range(rounds):
+            swapped = rng.binomial(count, 0.5)
+            wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
+            da, db = measures(mixed.with_counts(wa[mixed_order])), measures(mixed.with_counts(wb[mixed_order]))
+            for m in metrics:
+                d = da[m] - db[m]
+                hits[m] += abs(d) >= abs(observed[m]) - 1e-12
+    alpha = 1 - confidence
+    for m in metrics:
+        ci = None
+        if test == "bootstrap":
+            x = np.array(draws[m])
+            ci = None if np.isnan(x).any() else tuple(float(v) for v in np.quantile(x, [alpha / 2, 1 - alpha / 2]))
+        out.append(
+            {"metric": m, "score_a": base_a[m], "score_b": base_b[m], "difference": observed[m],
+             "p_value": (1 + hits[m]) / (rounds + 1), "ci": ci, "z": None, "rounds": rounds}
+        )  # fmt: skip
+    return out
+
+
+def _auc_column(counts: ScoreCounts, metric: str) -> int:
+    """The score column whose AUC ``metric`` names (``auc`` of binary scores, ``per_class.<c>.auc``)."""
+    if metric == "auc" and counts.binary:
+        return 0
+    if metric.startswith("per_class.") and metric.endswith(".auc"):
+        name = metric[len("per_class.") : -len(".auc")]
+        if name in counts.columns:
+            return counts.columns.index(name)
+    raise OptionError(
+        f"DeLong's test compares the AUC of a score column (auc, per_class.<class>.auc), not {metric!r}: "
+        "use test='bootstrap' or 'ar' for it"
+    )
+
+
+#: The JSON contract of a comparison of scored predictions.
+SCORED_PAIRS_SCHEMA = "clfeval.scoredpairs/1"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ScoredComparison(Result):
+    """The result of :func:`clfeval.compare` with ``scores=``: each pair of systems' paired test on each metric, with
+    Holm's adjustment over the pairs of a metric; ``results`` holds each system's
+    :class:`~clfeval.scoring.scored.Scored`."""
+
+    kind: ClassVar[str] = "compare"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.scored:scored_comparison_report"
+
+    systems: tuple[str, ...]
+    metrics: tuple[str, ...]
+    test: str
+    rounds: int | None
+    seed: int | None
+    confidence: float
+    alpha: float
+    pairs: tuple[Mapping[str, Any], ...]
+    results: Mapping[str, Any]
+    n_instances: int
+    distinct_rows: int
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> Mapping[str, Any]:
+        """The test of ``a`` against ``b`` on ``metric`` (default: the first)."""
+        metric = metric or self.metrics[0]
+        for p in self.pairs:
+            if (p["a"], p["b"], p["metric"]) == (a, b, metric):
+                return p
+        raise OptionError(
+            f"no pair ({a!r}, {b!r}) on {metric!r}; systems {list(self.systems)}, metrics {list(self.metrics)}"
+        )
+
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for p in self.pairs:
+            key = sep.join([p["metric"].replace(".", sep), f"{p['a']}-{p['b']}"])
+            out[f"{key}{sep}difference"] = p["difference"]
+            out[f"{key}{sep}p"] = p["p_value"]
+            out[f"{key}{sep}p_holm"] = p["p_adjusted"]
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        first = self.results[self.systems[0]]
+        parts = [p for p in first.signature_parts() if p[0] not in ("ci", "threshold")]
+        test = [self.test, "two-sided"]
+        if self.rounds is not None:
+            test += [f"n={self.rounds}", f"seed={self.seed}"]
+        test += [f"alpha={self.alpha:g}", "holm"]
+        return [*parts, ("systems", str(len(self.systems))), ("test", ",".join(test))]
+
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        from clfeval._version import __version__
+
+        return {
+            "schema": SCORED_PAIRS_SCHEMA,
+            "clfeval_version": __version__,
+            "signature": self.signature,
+            "n_instances": self.n_instances,
+            "distinct_rows": self.distinct_rows,
+            "systems": list(self.systems),
+            "metrics": list(self.metrics),
+            "test": self.test,
+            "test_definition": SCORED_TESTS[self.test],
+            "alternative": "two-sided",
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "confidence": self.confidence,
+            "alpha": self.alpha,
+            "adjustment": "holm",
+            "pairs": [
+                {
+                    **{k: (json_number(v) if isinstance(v, float) else v) for k, v in p.items() if k != "ci"},
+                    "ci": None if p["ci"] is None else [json_number(x) for x in p["ci"]],
+                }
+                for p in self.pairs
+            ],
+            "results": {s: r.to_dict(matrix=matrix) for s, r in self.results.items()},
+        }
+
+
+def compare_scored(
+    gold: np.ndarray,
+    systems: Mapping[str, np.ndarray],
+    labels: Any,
+    metrics: list[str] | None,
+    test: str,
+    *,
+    measures: Callable[[ScoreCounts], dict[str, float]],
+    score_one: Callable[[ScoreCounts], Any],
+    rounds: int = 2000,
+    seed: int | None = None,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+) -> ScoredComparison:
+    """Every pair of ``systems`` (name → scores of the same instances) tested on each metric."""
+    from clfeval.infer.multiplicity import holm
+
+    names = list(systems)
+    if len(names) < 2:
+        raise OptionError(f"compare needs at least two systems, got {len(names)}")
+    counted = {s: ScoreCounts.of_arrays(gold, np.asarray(systems[s]), labels) for s in names}
+    template = counted[names[0]]
+    for s in names[1:]:
+        if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
+            raise OptionError(
+                f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
+            )
+    # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
+    codes = _codes(gold, template)
+    columns = [np.asarray(systems[s], dtype=np.float64).reshape(len(codes), -1) for s in names]
+    width = columns[0].shape[1]
+    rows, inverse = np.unique(np.column_stack([codes, *columns]), axis=0, return_inverse=True)
+    count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
+    joint_gold = rows[:, 0].astype(np.int64)
+    split = {s: rows[:, 1 + i * width : 1 + (i + 1) * width] for i, s in enumerate(names)}
+    if metrics is None:
+        metrics = ["auc" if template.binary else "auc.macro"]
+    if seed is None and test != "delong":
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    raw = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            pair_seed = (
+                None if seed is None else int(np.random.SeedSequence([seed, i, names.index(b)]).generate_state(1)[0])
+            )
+            for found in paired_scored(
+                joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
+                rounds=rounds, seed=pair_seed, confidence=confidence,
+            ):  # fmt: skip
+                raw.append({"a": a, "b": b, **found})
+    for m in metrics:
+        mine = [p for p in raw if p["metric"] == m]
+        adjusted = holm(np.array([p["p_value"] for p in mine], dtype=np.float64))
+        for p, q in zip(mine, adjusted.tolist()):
+            p["p_adjusted"] = q
+            p["significant"] = bool(q < alpha)
+    return ScoredComparison(
+        systems=tuple(names),
+        metrics=tuple(metrics),
+        test=test,
+        rounds=None if test == "delong" else rounds,
+        seed=None if test == "delong" else seed,
+        confidence=confidence,
+        alpha=alpha,
+        pairs=tuple(FrozenDict(p) for p in raw),
+        results=FrozenDict({s: score_one(counted[s]) for s in names}),
+        n_instances=len(codes),
+        distinct_rows=len(rows),
+    )
+
+
+def _codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
+    distinct, which = np.unique(np.asarray(gold), return_inverse=True)
+    index = {c: i for i, c in enumerate(template.labels)}
+    return np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]

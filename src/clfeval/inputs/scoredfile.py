@@ -1,0 +1,157 @@
+"""Files of scored predictions: a gold column and one score column (binary: the positive class's) or a column per
+class, in CSV, TSV, JSON Lines or Parquet (a header names the columns), read by polars.
+
+Score columns are chosen by ``--scores``: a glob of header names (``'p_*'``: the classes are what ``*`` matched,
+``p_cat`` → ``cat``), names or numbers separated by commas (the classes are the names, or ``--labels``), or, in JSON
+Lines and Parquet, one column holding a list of scores per row (the classes from ``--labels``). Every error names the
+file and the line: a score that is missing or not a number, a gold label that is missing, class probabilities that
+do not sum to 1.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from clfeval.errors import InputError, OptionError
+from clfeval.inputs.columns import Column, parse_column, resolve_column
+
+__all__ = ["ScoredFile", "read_scored"]
+
+
+class ScoredFile:
+    """What a file of scored predictions held: the gold labels, the scores (n × columns), the class of each score
+    column (``None``: to be named by ``labels``), and where they came from."""
+
+    def __init__(self, gold: np.ndarray, scores: np.ndarray, classes: list[str] | None, inputs: dict[str, Any]):
+        self.gold, self.scores, self.classes, self.inputs = gold, scores, classes, inputs
+
+
+def _frame(path: str) -> tuple[pl.DataFrame, int]:
+    """The table and the line of its first row (2 under a header, 1 in JSON Lines and Parquet)."""
+    lower = path.lower()
+    try:
+        if lower.endswith((".jsonl", ".ndjson")):
+            return pl.read_ndjson(path), 1
+        if lower.endswith((".parquet", ".pq")):
+            return pl.read_parquet(path), 1
+        sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
+        return pl.read_csv(path, separator=sep, infer_schema_length=0), 2  # strings: numbers are parsed below
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
+
+
+def _score_columns(frame: pl.DataFrame, spec: str, path: str) -> tuple[list[str], list[str] | None]:
+    names = frame.columns
+    if any(ch in spec for ch in "*?["):
+        chosen = [n for n in names if fnmatch.fnmatchcase(n, spec)]
+        if not chosen:
+            raise InputError(f"no column matches --scores {spec!r}; the header has: {', '.join(names[:20])}", path, 1)
+        classes = None
+        if spec.count("*") == 1 and "?" not in spec and "[" not in spec:
+            head, tail = spec.split("*")
+            classes = [n[len(head) : len(n) - len(tail)] for n in chosen]
+        return chosen, classes
+    chosen = []
+    for part in spec.split(","):
+        column: Column = parse_column(part.strip())
+        chosen.append(names[resolve_column(column, names, path, "score")])
+    return chosen, (chosen if len(chosen) > 1 else None)
+
+
+def _numbers(series: pl.Series, path: str, first_line: int) -> np.ndarray:
+    if series.dtype == pl.String:
+        parsed = series.str.strip_chars().cast(pl.Float64, strict=False)
+        bad = parsed.is_null() | parsed.is_nan()
+    else:
+        parsed = series.cast(pl.Float64, strict=False)
+        bad = parsed.is_null() | parsed.is_nan()
+    if bad.any():
+        i = int(bad.arg_max() or 0)
+        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not a number", path, first_line + i)
+    values = parsed.to_numpy()
+    if not np.isfinite(values).all():
+        i = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not finite", path, first_line + i)
+    return values
+
+
+def read_scored(
+    path: str,
+    spec: str,
+    *,
+    gold_col: Column | None = None,
+    labels: Sequence[str] | None = None,
+    probabilities: bool | None = None,
+    tolerance: float = 1e-6,
+) -> ScoredFile:
+    """Read a file of scored predictions (see the module).
+
+    ``probabilities``: ``True`` requires every row of class columns to sum to 1 within ``tolerance`` (an error names
+    the first line that does not); ``None`` requires it when every score lies in [0, 1] and there is a column per
+    class; ``False`` reads scores of any scale.
+    """
+    frame, first_line = _frame(path)
+    list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
+    if spec in list_columns:  # a list of scores per row
+        if not labels:
+            raise OptionError(f"the scores are a list per row in {spec!r}: name their classes in order (--labels)")
+        lists = frame.get_column(spec)
+        lengths = lists.list.len().to_numpy()
+        wrong = np.flatnonzero(lengths != len(labels))
+        if len(wrong):
+            i = int(wrong[0])
+            raise InputError(f"{int(lengths[i])} scores, but {len(labels)} classes (--labels)", path, first_line + i)
+        scores = _numbers(lists.explode(), path, first_line).reshape(len(frame), len(labels))
+        columns: list[str] = [spec]
+        classes: list[str] | None = [str(x) for x in labels]
+    else:
+        columns, classes = _score_columns(frame, spec, path)
+        scores = np.column_stack([_numbers(frame.get_column(c), path, first_line) for c in columns])
+        if labels is not None:
+            if len(columns) > 1 and len(labels) != len(columns):
+                raise OptionError(f"{len(columns)} score columns but {len(labels)} classes in --labels")
+            classes = [str(x) for x in labels] if len(columns) > 1 else classes
+    names = frame.columns
+    if gold_col is None:
+        rest = [n for n in names if n not in columns]
+        if len(rest) != 1:
+            raise OptionError(f"say which column holds the gold labels (--gold-col); the others are {rest[:20]}")
+        gold_name = rest[0]
+    else:
+        gold_name = names[resolve_column(gold_col, names, path, "gold")]
+    gold = frame.get_column(gold_name).cast(pl.String)
+    missing = gold.is_null() | (gold.str.strip_chars() == "")
+    if missing.any():
+        i = int(missing.arg_max() or 0)
+        raise InputError(f"the gold label in column {gold_name!r} is missing", path, first_line + i)
+    gold_values = gold.str.strip_chars().to_numpy()
+    if classes is not None:
+        outside = ~gold.str.strip_chars().is_in(classes).to_numpy()
+        if outside.any():
+            i = int(np.argmax(outside))
+            raise InputError(
+                f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {classes}",
+                path,
+                first_line + i,
+            )
+    if scores.shape[1] > 1 and probabilities is not False:
+        in_unit = bool(((scores >= 0) & (scores <= 1)).all())
+        if probabilities or in_unit:
+            off = np.flatnonzero(np.abs(scores.sum(axis=1) - 1) > tolerance)
+            if len(off):
+                i = int(off[0])
+                raise InputError(
+                    f"the class probabilities {scores[i].tolist()} sum to {scores[i].sum():.9g}, not 1 (tolerance "
+                    f"{tolerance:g}); if they are scores, not probabilities, give --not-probabilities",
+                    path,
+                    first_line + i,
+                )
+    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns}
+    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs)

@@ -1,0 +1,196 @@
+"""Build a :class:`Report` from a :class:`~clfeval.scoring.scored.Scored` result: how the scores rank (AUC and average
+precision per class and averaged), how good they are as probabilities (log loss, Brier, calibration, top-k), the
+reliability diagram as a table, then the label report at the threshold; notes name every convention."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.report.tables import Bounds, Label, Report, Table, score_report
+from clfeval.scoring import probability, ranking
+from clfeval.scoring.scored import Scored
+
+__all__ = ["scored_report"]
+
+_TITLES = {
+    "log_loss": "log loss",
+    "brier": "Brier score",
+    "ece": "ECE (expected calibration error)",
+    "mce": "MCE (maximum calibration error)",
+    "ece_debiased": "ECE, debiased",
+    "ece_classwise": "class-wise ECE",
+}
+#: The averaged AUCs' row titles (their definitions are in the notes).
+_AVERAGE_TITLES = {
+    "macro": "macro (one-vs-rest mean)",
+    "weighted": "weighted (by gold support)",
+    "micro": "micro (pairs pooled)",
+    "ovo": "ovo (Hand & Till)",
+    "ovo_weighted": "ovo, weighted by prevalence",
+}
+
+
+def _cell(r: Scored, name: str) -> tuple[Any, ...]:
+    value = r.values[name]
+    if not r.intervals and r.interval_method is None:
+        return (value,)
+    bounds = r.intervals.get(name)
+    return (value, Bounds(*bounds) if bounds is not None else Bounds(None, None))
+
+
+def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
+    """The tables and notes of a scored result (``matrix`` applies to the label report at the threshold)."""
+    with_ci = r.interval_method is not None
+    ci = ("95% CI",) if with_ci else ()
+    if with_ci and r.interval_method is not None:
+        ci = (f"{100 * r.interval_method['confidence']:g}% CI",)
+    support = dict(zip(r.counts.labels, _support(r)))
+    rows = []
+    for c in r.counts.columns:
+        rows.append(
+            (
+                Label(c),
+                support[c],
+                *_cell(r, f"per_class.{c}.auc"),
+                *_cell(r, f"per_class.{c}.average_precision"),
+            )
+        )
+    columns = ("class", "support", "AUC", *ci, "average precision", *ci)
+    title = (
+        f"ranking of the positive class {r.counts.columns[0]!r}"
+        if r.counts.binary
+        else "ranking, each class against the rest"
+    )
+    tables = [Table(title, columns, tuple(rows), "per_class")]
+    if not r.counts.binary:
+        averaged = [(Label(f"AUC, {_AVERAGE_TITLES[a]}"), *_cell(r, f"auc.{a}")) for a in ranking.AUC_AVERAGES]
+        averaged.append((Label("average precision, macro"), *_cell(r, "average_precision.macro")))
+        tables.append(Table("averaged over the classes", ("average", "value", *ci), tuple(averaged), "averages"))
+    if r.probabilities:
+        rows2 = [(Label(_TITLES[m]), *_cell(r, m)) for m in _TITLES if m in r.values]
+        rows2 += [
+            (Label(f"top-{name.split('_')[1]} accuracy"), *_cell(r, name))
+            for name in r.values
+            if name.startswith("top_")
+        ]
+        tables.append(Table("as probabilities", ("score", "value", *ci), tuple(rows2), "probability"))
+        cal = r.calibration
+        if cal is not None:
+            bins = tuple(
+                (
+                    f"({cal.edges[i]:.3g}, {cal.edges[i + 1]:.3g}]",
+                    int(cal.n[i]),
+                    float(cal.confidence[i]),
+                    float(cal.accuracy[i]),
+                )
+                for i in range(len(cal.n))
+                if cal.n[i]
+            )
+            what = "positive class's probability" if cal.target == "positive" else "top-label confidence"
+            tables.append(
+                Table(
+                    f"reliability ({cal.binning} bins of the {what}; empty bins left out)",
+                    ("bin", "instances", "mean confidence", "share right"),
+                    bins,
+                    "reliability",
+                )
+            )
+    notes = _notes(r)
+    if r.labels_at_threshold is not None:
+        inner = score_report(r.labels_at_threshold, matrix=matrix)
+        tables += [
+            Table(f"at the threshold ({r.threshold}): {t.title}", t.columns, t.rows, t.key, t.index)
+            for t in inner.tables
+        ]
+    kind = "binary" if r.counts.binary else f"{len(r.counts.labels)} classes"
+    title = f"clfeval score — scored predictions, {kind}, {r.n_instances} instances"
+    return Report(title, tuple(tables), tuple(r.warnings), tuple(notes))
+
+
+def _support(r: Scored) -> list[int]:
+    import numpy as np
+
+    return [int(x) for x in np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))]
+
+
+def _notes(r: Scored) -> list[str]:
+    c = r.conventions
+    notes = [
+        "AUC: ties between a positive and a negative count ½ (midranks; independent of row order); average "
+        "precision: step-wise, Σ (R_n − R_{n−1}) P_n over the thresholds (scikit-learn's), no interpolation",
+    ]
+    if not r.counts.binary:
+        notes.append("averaged AUC: " + "; ".join(f"{k}: {v}" for k, v in ranking.AUC_AVERAGES.items()))
+    if r.probabilities:
+        notes += [
+            f"log loss: probabilities clipped to [ε, 1 − ε], ε = {probability.LOG_LOSS_EPS:.6g} (float64's epsilon, "
+            "whatever the input's dtype)",
+            f"Brier: {c.brier} — {probability.BRIER_NORMALISATIONS[c.brier]}",
+            f"calibration: {c.bins} {c.binning} bins (a, b], 0 in the first; ECE = Σ (n_b/N)|ȳ_b − p̄_b|; the "
+            "plug-in ECE is biased upward at small N, the debiased estimator beside it is not",
+        ]
+        if not r.counts.binary:
+            notes.append(f"top-k ties: {c.ties} — {probability.TIE_RULES[c.ties]}")
+    else:
+        notes.append("the scores are not probabilities (outside [0, 1], or rows that do not sum to 1): ranking only")
+    if r.interval_method is not None:
+        m = r.interval_method
+        text = f"intervals: {100 * m['confidence']:g}% {m['method']} — {m['definition']}"
+        if m.get("resamples"):
+            text += f"; {m['resamples']} resamples, seed {m['seed']}"
+        notes.append(text)
+    notes.append(
+        f"labels at the threshold: {r.threshold} — the label report below scores the predictions the scores make"
+    )
+    return notes + list(r.notes)
+
+
+def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Report:
+    """The tables and notes of a comparison of scored predictions: each system's scores on the metrics, then each
+    pair's test with Holm's adjustment."""
+    from clfeval.infer.scored import SCORED_TESTS
+    from clfeval.report.tables import PValue
+
+    scores = tuple((Label(s), *(cmp.results[s][m] for m in cmp.metrics)) for s in cmp.systems)
+    tables = [Table("scores", ("system", *cmp.metrics), scores, "scores")]
+    with_ci = any(p["ci"] is not None for p in cmp.pairs)
+    rows = []
+    for p in cmp.pairs:
+        ci = (Bounds(*p["ci"]) if p["ci"] is not None else Bounds(None, None),) if with_ci else ()
+        rows.append(
+            (
+                Label(p["metric"]),
+                Label(p["a"]),
+                Label(p["b"]),
+                p["score_a"],
+                p["score_b"],
+                p["difference"],
+                *ci,
+                PValue(p["p_value"]),
+                PValue(p["p_adjusted"]),
+                "yes" if p["significant"] else "no",
+            )
+        )
+    head = ("metric", "A", "B", "score A", "score B", "A − B", *((f"{100 * cmp.confidence:g}% CI",) if with_ci else ()))
+    tables.append(
+        Table(
+            f"pairs ({cmp.test}, two-sided; a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
+            (*head, "p", "p (Holm)", "holds"),
+            tuple(rows),
+            "pairs",
+            3,
+        )
+    )
+    line = f"test: {cmp.test} — {SCORED_TESTS[cmp.test]}"
+    if cmp.rounds is not None:
+        line += f"; {cmp.rounds} rounds, seed {cmp.seed}"
+    notes = [
+        line,
+        f"{cmp.n_instances} instances as {cmp.distinct_rows} distinct (gold, scores of every system) rows",
+        "Holm-adjusted over the pairs of each metric",
+    ]
+    first = cmp.results[cmp.systems[0]]
+    notes += [n for n in _notes(first) if not n.startswith(("intervals:", "labels at the threshold"))]
+    kind = "binary" if first.counts.binary else f"{len(first.counts.labels)} classes"
+    title = f"clfeval compare — scored predictions, {kind}, {cmp.n_instances} instances, {len(cmp.systems)} systems"
+    return Report(title, tuple(tables), (), tuple(notes))

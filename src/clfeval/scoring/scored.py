@@ -1,0 +1,295 @@
+"""Scores of scored predictions (probabilities, margins): the :class:`Scored` result and how counts become one.
+
+Every value of a :class:`Scored` result is a function of :class:`~clfeval.count.scored.ScoreCounts`
+(:func:`measures_of`), so the count bootstrap recomputes all of them on multinomial draws over the distinct rows;
+DeLong's interval (:mod:`clfeval.infer.delong`) covers the AUCs of score columns. The conventions that move the numbers
+(:class:`Conventions`) are named in the result, its JSON and its signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from clfeval.count.scored import ScoreCounts
+from clfeval.errors import OptionError, UnknownName
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
+from clfeval.scoring import probability, ranking
+
+__all__ = ["SCORED_SCHEMA", "Conventions", "Scored", "measures_of"]
+
+#: The JSON contract of a scored result.
+SCORED_SCHEMA = "clfeval.scored/1"
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """The choices that change the numbers of scored predictions, each stated in the output.
+
+    Attributes
+    ----------
+    bins, binning
+        Calibration bins: how many, and ``equal-width`` or ``equal-mass``
+        (:data:`~clfeval.scoring.probability.BINNINGS`).
+    ties
+        How top-k counts classes tied with the gold class (:data:`~clfeval.scoring.probability.TIE_RULES`).
+    brier
+        The Brier score's normalisation (:data:`~clfeval.scoring.probability.BRIER_NORMALISATIONS`).
+    top_k
+        The k of the top-k accuracies reported (multi-class).
+    """
+
+    bins: int = 15
+    binning: str = "equal-width"
+    ties: str = "expected"
+    brier: str = "sum"
+    top_k: tuple[int, ...] = (1, 3, 5)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.bins, bool) or not isinstance(self.bins, int) or self.bins < 1:
+            raise OptionError(f"bins is a whole number ≥ 1, not {self.bins!r}")
+        for value, registry, what in (
+            (self.binning, probability.BINNINGS, "binning"),
+            (self.ties, probability.TIE_RULES, "tie rule"),
+            (self.brier, probability.BRIER_NORMALISATIONS, "Brier normalisation"),
+        ):
+            if value not in registry:
+                raise OptionError(f"unknown {what} {value!r}; one of {', '.join(registry)}")
+        object.__setattr__(self, "top_k", tuple(sorted({int(k) for k in self.top_k})))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "auc_ties": "½ (midranks)",
+            "average_precision": "step-wise (scikit-learn), no interpolation",
+            "log_loss_clip": probability.LOG_LOSS_EPS,
+            "brier": self.brier,
+            "calibration": {"bins": self.bins, "binning": self.binning, "bin_edges": "(a, b], 0 in the first bin"},
+            "top_k_ties": self.ties,
+            "probability_sum_tolerance": probability.SUM_TOLERANCE,
+        }
+
+
+def measures_of(
+    counts: ScoreCounts, conventions: Conventions, probabilities: bool, wanted: Collection[str] | None = None
+) -> dict[str, float]:
+    """Every number of a scored result, by its report name (``auc``, ``auc.macro``, ``per_class.<c>.auc``,
+    ``log_loss`` …); the probability measures only when the scores are probabilities. ``wanted`` (names) limits the
+    work to the groups that hold them (a test's rounds compute one score, not every one)."""
+
+    def want(*names: str) -> bool:
+        return wanted is None or any(n in wanted or any(w.startswith(n) for w in wanted) for n in names)
+
+    out: dict[str, float] = {}
+    if want("per_class.", "auc", "average_precision"):
+        per_auc = ranking.ovr_auc(counts)
+        per_ap = ranking.average_precision(counts)
+        for c in counts.columns:
+            out[f"per_class.{c}.auc"] = per_auc[c]
+            out[f"per_class.{c}.average_precision"] = per_ap[c]
+        if counts.binary:
+            out["auc"] = per_auc[counts.columns[0]]
+            out["average_precision"] = per_ap[counts.columns[0]]
+        else:
+            for average in ranking.AUC_AVERAGES:
+                if want(f"auc.{average}"):
+                    out[f"auc.{average}"] = ranking.averaged_auc(counts, average)
+            out["average_precision.macro"] = float(np.mean(list(per_ap.values())))
+    if probabilities:
+        if want("log_loss"):
+            out["log_loss"] = probability.log_loss(counts)
+        if want("brier"):
+            out["brier"] = probability.brier(counts, conventions.brier)
+        if want("ece", "mce"):
+            target = "positive" if counts.binary else "top-label"
+            cal = probability.calibration(counts, target=target, bins=conventions.bins, binning=conventions.binning)
+            out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+            if not counts.binary:
+                out["ece_classwise"] = probability.classwise_ece(
+                    counts, bins=conventions.bins, binning=conventions.binning
+                )
+        if not counts.binary and want("top_"):
+            for k in conventions.top_k:
+                if k < len(counts.labels):
+                    out[f"top_{k}_accuracy"] = probability.top_k_accuracy(counts, k, conventions.ties)
+    return out
+
+
+#: Whether a lower value of a measure is the better one (by the measure's last name part).
+_LOWER_IS_BETTER = frozenset({"log_loss", "brier", "ece", "mce", "ece_debiased", "ece_classwise"})
+
+
+def lower_is_better(name: str) -> bool:
+    """Whether a lower value of the measure ``name`` is better (losses and calibration errors)."""
+    return name.rsplit(".", 1)[-1] in _LOWER_IS_BETTER
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Scored(Result):
+    """The result of :func:`clfeval.score` with ``scores=``: how well scores rank and how good they are as
+    probabilities, with every convention named.
+
+    ``values`` holds every number by its report name (``r["auc.macro"]``); ``intervals`` the (low, high) of those with
+    an interval; ``labels_at_threshold`` the label report of the predictions the scores make (argmax, or the binary
+    threshold), a :class:`~clfeval.scoring.scores.Scores`.
+    """
+
+    kind: ClassVar[str] = "score"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.scored:scored_report"
+    frames_builder: ClassVar[str] = "clfeval.report.frames:scored_frames"
+
+    counts: ScoreCounts
+    values: Mapping[str, float]
+    conventions: Conventions
+    probabilities: bool
+    calibration: Any
+    intervals: Mapping[str, tuple[float, float]] = field(default_factory=FrozenDict)
+    interval_method: Mapping[str, Any] | None = None
+    labels_at_threshold: Any = None
+    threshold: str = "argmax"
+    inputs: Mapping[str, Any] = field(default_factory=FrozenDict)
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def task(self) -> str:
+        return "scored-binary" if self.counts.binary else "scored-multiclass"
+
+    @property
+    def n_instances(self) -> int:
+        return self.counts.n_instances
+
+    def __getitem__(self, name: str) -> float:
+        if name == "n_instances":
+            return float(self.n_instances)
+        try:
+            return self.values[name]
+        except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(self.values), n=5)
+            raise UnknownName(
+                f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
+            ) from None
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self.values or name == "n_instances")
+
+    def interval(self, name: str) -> tuple[float, float]:
+        """The interval of ``name``."""
+        self[name]
+        if name not in self.intervals:
+            raise OptionError(
+                f"{name} has no interval: give ci='delong' (AUCs) or ci='bootstrap' (every score)"
+                if not self.intervals
+                else f"{name} has no {self.interval_method['method'] if self.interval_method else ''} interval"
+                + (
+                    " (DeLong's covers the AUCs of score columns: give ci='bootstrap')"
+                    if self.interval_method and self.interval_method["method"] == "delong"
+                    else ""
+                )
+            )
+        return self.intervals[name]
+
+    def names(self) -> list[str]:
+        """Every score's report name."""
+        return list(self.values)
+
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        out: dict[str, float] = {"n_instances": float(self.n_instances)}
+        for name, value in self.values.items():
+            if name.startswith("per_class.") and not per_label:
+                continue
+            key = name.replace(".", sep)
+            out[key] = value
+            if name in self.intervals:
+                out[f"{key}_ci_low"], out[f"{key}_ci_high"] = self.intervals[name]
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        c = self.conventions
+        parts = [
+            ("task", self.task),
+            ("classes", str(len(self.counts.labels))),
+            ("positive", self.counts.columns[0]) if self.counts.binary else ("columns", str(len(self.counts.columns))),
+            ("ties", "half"),
+            ("ap", "step"),
+        ]
+        if self.probabilities:
+            parts += [
+                ("logloss_eps", f"{probability.LOG_LOSS_EPS:.6g}"),
+                ("brier", c.brier),
+                ("calibration", f"{c.bins},{c.binning}"),
+            ]
+            if not self.counts.binary:
+                parts.append(("topk_ties", c.ties))
+        parts.append(("threshold", self.threshold))
+        m = self.interval_method
+        if m is None:
+            parts.append(("ci", "none"))
+        else:
+            detail = [m["method"], f"{m['confidence']:g}"]
+            if m.get("resamples"):
+                detail += [f"n={m['resamples']}", f"seed={m['seed']}"]
+            parts.append(("ci", ",".join(detail)))
+        return parts
+
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        from clfeval._version import __version__
+
+        per_class: dict[str, dict[str, Any]] = {}
+        support = np.bincount(self.counts.gold, weights=self.counts.count, minlength=len(self.counts.labels))
+        for i, lab in enumerate(self.counts.labels):
+            row: dict[str, Any] = {"support": int(support[i])}
+            for measure in ("auc", "average_precision"):
+                name = f"per_class.{lab}.{measure}"
+                if name in self.values:
+                    row[measure] = json_number(self.values[name])
+                    if name in self.intervals:
+                        row[f"{measure}_ci"] = [json_number(x) for x in self.intervals[name]]
+            per_class[lab] = row
+        scores: dict[str, Any] = {}
+        for name, value in self.values.items():
+            if name.startswith("per_class."):
+                continue
+            scores[name] = json_number(value)
+            if name in self.intervals:
+                scores[f"{name}_ci"] = [json_number(x) for x in self.intervals[name]]
+        cal = self.calibration
+        reliability = None
+        if cal is not None:
+            reliability = {
+                "target": cal.target,
+                "binning": cal.binning,
+                "edges": [float(x) for x in cal.edges],
+                "n": [int(x) for x in cal.n],
+                "confidence": [json_number(float(x)) for x in cal.confidence],
+                "accuracy": [json_number(float(x)) for x in cal.accuracy],
+            }
+        return {
+            "schema": SCORED_SCHEMA,
+            "clfeval_version": __version__,
+            "signature": self.signature,
+            "task": self.task,
+            "n_instances": self.n_instances,
+            "classes": list(self.counts.labels),
+            "score_columns": list(self.counts.columns),
+            "positive": self.counts.columns[0] if self.counts.binary else None,
+            "probabilities": self.probabilities,
+            "distinct_rows": len(self.counts.count),
+            "conventions": self.conventions.to_dict(),
+            "scores": scores,
+            "per_class": per_class,
+            "reliability": reliability,
+            "ci": dict(self.interval_method) if self.interval_method is not None else None,
+            "threshold": self.threshold,
+            "labels_at_threshold": None
+            if self.labels_at_threshold is None
+            else self.labels_at_threshold.to_dict(matrix=matrix),
+            "inputs": dict(self.inputs),
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+        }
