@@ -11,7 +11,8 @@ __all__ = ["UNITS", "Spans"]
 
 #: The units intervals and tests resample and swap, by name.
 UNITS = {
-    "auto": "documents when the input starts with a -DOCSTART- line (CoNLL-2003), else sentences",
+    "auto": "documents when the input holds at least 20 -DOCSTART- documents (CoNLL-2003's files do), else sentences "
+    "(fewer documents are too few units for an interval or a test)",
     "sentences": "sentences: the errors of a sentence hang together; sentences are taken as independent",
     "documents": "documents (-DOCSTART- lines): for when the sentences of a document are not independent either",
 }
