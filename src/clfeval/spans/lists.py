@@ -31,11 +31,12 @@ def _sentences(column: Any, role: str) -> list[Sequence[Any]]:
         raise OptionError(
             f"spans: {role} is one list per sentence (of tags, or of entities), not {type(column).__name__}"
         )
-    out: list[Sequence[Any]] = []
-    for i, sentence in enumerate(column):
+    out: list[Sequence[Any]] = list(column)
+    for i, sentence in enumerate(out):
         if isinstance(sentence, (str, bytes)):
             raise InputError(f"a sentence is a list of tags or of entities, not the string {sentence!r}", role, index=i)
-        out.append(list(sentence))
+        if not isinstance(sentence, (list, tuple)):  # lists are read as they are; other sequences once
+            out[i] = list(sentence)
     return out
 
 
@@ -93,14 +94,25 @@ def columns_of_lists(columns: Sequence[Any], roles: Sequence[str]) -> TagSequenc
         if not np.array_equal(other, lengths):
             i = int(np.argmax(other != lengths))
             raise InputError(f"{int(other[i])} tags, but the gold sentence has {int(lengths[i])}", role, index=i)
-    vocab: dict[str, int] = {}
-    ids = []
-    for col, role in zip(sentences, roles):
+    import polars as pl
+
+    columns = []
+    for col, role in zip(sentences, roles):  # the tags as one string column (polars builds it; no Python per tag)
         flat = list(chain.from_iterable(col))
-        for i, tag in enumerate(flat):
-            if not isinstance(tag, str):
-                where = int(np.searchsorted(np.cumsum(lengths), i, side="right"))
-                raise InputError(f"a tag is a string, not {tag!r} (or give entity lists)", role, index=where)
-        ids.append(np.fromiter((vocab.setdefault(t, len(vocab)) for t in flat), dtype=np.int32, count=len(flat)))
+        try:
+            series = pl.Series(role, flat, dtype=pl.String, strict=True)
+        except (TypeError, pl.exceptions.PolarsError):
+            series = None
+        if series is None or series.null_count():
+            i = next(i for i, tag in enumerate(flat) if not isinstance(tag, str))
+            where = int(np.searchsorted(np.cumsum(lengths), i, side="right"))
+            raise InputError(f"a tag is a string, not {flat[i]!r} (or give entity lists)", role, index=where)
+        columns.append(series)
+    vocab = pl.concat(columns).unique(maintain_order=True).to_list()
+    mapping = {tag: i for i, tag in enumerate(vocab)}
+    ids = tuple(
+        c.replace_strict(mapping, return_dtype=pl.Int32).to_numpy() if len(c) else np.zeros(0, dtype=np.int32)
+        for c in columns
+    )
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
-    return TagSequences(tuple(vocab), tuple(ids), offsets, sources=tuple(roles))
+    return TagSequences(tuple(vocab), ids, offsets, sources=tuple(roles))
