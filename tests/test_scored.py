@@ -419,3 +419,28 @@ def test_bad_score_files_get_a_one_line_error(
     assert main(["score", str(tmp_path / "bad.csv"), *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and re.search(message, err), err
+
+
+def test_curves_in_the_json_and_the_figures(tmp_path: Path) -> None:
+    import clfeval
+    from clfeval.scoring.scored import Conventions
+
+    rng = np.random.default_rng(37)
+    y, s = _binary(rng, 600, decimals=3)
+    every = clfeval.score(y, scores=s, conventions=Conventions(curve_points=None)).to_dict()["curves"]["1"]
+    fpr, tpr, _ = metrics.roc_curve(y, s, drop_intermediate=False)
+    assert np.allclose(every["roc"]["fpr"], fpr) and np.allclose(every["roc"]["tpr"], tpr)
+    thinned = clfeval.score(y, scores=s, conventions=Conventions(curve_points=50)).to_dict()["curves"]["1"]["roc"]
+    assert len(thinned["fpr"]) == 50 and thinned["points"] == len(fpr)
+    assert thinned["fpr"][0] == 0 and thinned["fpr"][-1] == 1 and thinned["tpr"][-1] == 1
+    r = clfeval.score(y, scores=s, ci="bootstrap", seed=2, resamples=100)
+    figures = r.figures()
+    assert [f.key for f in figures] == ["roc", "precision-recall", "reliability"]
+    roc = figures[0]
+    band = [c for c in roc.curves if c.low is not None]
+    assert band and all(lo <= hi for lo, hi in zip(band[0].low, band[0].high))
+    page = r.render("html")
+    assert page.count('class="lineplot"') == 3 and "reliability diagram" in page.lower()
+    pytest.importorskip("matplotlib")
+    written = r.plot(str(tmp_path))
+    assert {p.name for p in written} >= {"roc.png", "precision-recall.svg", "reliability.png"}

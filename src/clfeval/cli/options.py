@@ -407,13 +407,29 @@ def add_scored_options(p: Any, systems: bool = False) -> None:
     group.add_argument("--binning", choices=list(BINNINGS), default="equal-width", help=choices(BINNINGS))
     group.add_argument("--top-k-ties", choices=list(TIE_RULES), default="expected", help=choices(TIE_RULES))
     group.add_argument("--brier", choices=list(BRIER_NORMALISATIONS), default="sum", help=choices(BRIER_NORMALISATIONS))
+    group.add_argument(
+        "--curve-points",
+        default="200",
+        metavar="N",
+        help="the most points of each ROC and precision-recall curve in the JSON (evenly spaced, the ends kept); "
+        "'all' for every point (default 200)",
+    )
 
 
 def conventions(args: argparse.Namespace) -> Any:
     """The conventions of scored predictions the options name."""
     from clfeval.scoring.scored import Conventions
 
-    return Conventions(bins=args.bins, binning=args.binning, ties=args.top_k_ties, brier=args.brier)
+    points = args.curve_points
+    if points != "all" and not (points.isdigit() and int(points) >= 2):
+        raise ClfevalError(f"--curve-points is a whole number ≥ 2 or 'all', not {points!r}")
+    return Conventions(
+        bins=args.bins,
+        binning=args.binning,
+        ties=args.top_k_ties,
+        brier=args.brier,
+        curve_points=None if points == "all" else int(points),
+    )
 
 
 def spans(args: argparse.Namespace) -> Any:

@@ -15,10 +15,10 @@ from typing import Any
 
 from clfeval._version import __version__
 from clfeval.errors import OptionError
-from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg
+from clfeval.render.svg import VIEWS, dot_plot_svg, heat_map_svg, line_plot_svg
 from clfeval.render.svg import markup_text as _e
 from clfeval.report import report_of
-from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap
+from clfeval.report.figures import MAX_HEAT_LABELS, DotPlot, Figure, HeatMap, LinePlot
 from clfeval.report.page import Aside, Block, Cell, Code, DefinedTable, Definitions, Grid, Page, Paragraph, Sub
 from clfeval.report.paper import Estimate
 from clfeval.report.tables import Bounds, PValue, Report, Table, format_number
@@ -209,6 +209,11 @@ def _figure(fig: Figure, n: int | None, *, views: bool = True) -> str:
             f'<figure class="heat"{anchor}><div class="views" role="group" aria-label="normalise">'
             f'{buttons}</div><p class="viewnote ci">cells: counts</p><div class="scroll">{heat_map_svg(fig)}'
             f"</div><figcaption>{_e(fig.caption)}</figcaption></figure>"
+        )
+    if isinstance(fig, LinePlot):
+        return (
+            f'<figure class="lines"{anchor}><div class="scroll">{line_plot_svg(fig)}</div>'
+            f"<figcaption>{_e(fig.caption)}</figcaption></figure>"
         )
     assert isinstance(fig, DotPlot)
     return (

@@ -17,9 +17,9 @@ import numpy as np
 
 from clfeval.errors import ClfevalError
 from clfeval.output import atomic_path
-from clfeval.render.svg import VIEWS, blues, cell_texts, nice_ticks, series_colours, short
+from clfeval.render.svg import PALETTE, VIEWS, blues, cell_texts, nice_ticks, series_colours, short
 from clfeval.render.text import visible
-from clfeval.report.figures import DotPlot, HeatMap, figures_of
+from clfeval.report.figures import DotPlot, HeatMap, LinePlot, figures_of
 from clfeval.result import Result
 
 if TYPE_CHECKING:
@@ -158,6 +158,38 @@ def _dot_plot(plt: Any, plot: DotPlot) -> Any:
     return fig
 
 
+def _line_plot(plt: Any, plot: LinePlot) -> Any:
+    fig, ax = plt.subplots(figsize=(4.8, 4.8))
+    colour = PALETTE[0]
+    k = 0
+    for curve in plot.curves:
+        if curve.low is not None and curve.high is not None:
+            ax.fill_between(curve.x, curve.low, curve.high, color=colour, alpha=0.15, lw=0)
+            continue
+        colour = PALETTE[k % len(PALETTE)]
+        k += 1
+        if curve.sizes is None:
+            ax.plot(curve.x, curve.y, color=colour, lw=1.6, label=visible(curve.name))
+        else:
+            biggest = max(curve.sizes) or 1
+            ax.plot(curve.x, curve.y, color=colour, lw=1.0)
+            ax.scatter(
+                curve.x, curve.y, s=[12 + 80 * (n / biggest) ** 0.5 for n in curve.sizes], color=colour, alpha=0.7,
+                label=visible(curve.name),
+            )  # fmt: skip
+    if plot.diagonal:
+        ax.plot([0, 1], [0, 1], color="#444444", lw=1, ls="--")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(plot.x_label)
+    ax.set_ylabel(plot.y_label)
+    ax.grid(color="#e3e3e3", lw=0.8)
+    ax.set_axisbelow(True)
+    ax.legend(loc="lower right", frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 def write_plots(result: Result, directory: str | Path) -> list[Path]:
     """Draw the result's figures into ``directory`` (made if missing) as ``<name>.png`` and ``<name>.svg``.
 
@@ -182,6 +214,8 @@ def write_plots(result: Result, directory: str | Path) -> list[Path]:
                     (fig_data.key if v == "count" else f"{fig_data.key}-{v}", _heat_map(plt, fig_data, v))
                     for v in VIEWS
                 ]
+            elif isinstance(fig_data, LinePlot):
+                drawn = [(fig_data.key, _line_plot(plt, fig_data))]
             else:
                 drawn = [(fig_data.key, _dot_plot(plt, fig_data))]
             for name, fig in drawn:

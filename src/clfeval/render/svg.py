@@ -13,7 +13,7 @@ from html import escape
 import numpy as np
 
 from clfeval.render.text import visible
-from clfeval.report.figures import DotPlot, HeatMap, Point, Series
+from clfeval.report.figures import DotPlot, HeatMap, LinePlot, Point, Series
 
 __all__ = [
     "MUTED",
@@ -24,6 +24,7 @@ __all__ = [
     "compact",
     "dot_plot_svg",
     "heat_map_svg",
+    "line_plot_svg",
     "markup_text",
     "nice_ticks",
     "series_colours",
@@ -293,5 +294,74 @@ def dot_plot_svg(plot: DotPlot) -> str:
             parts.append(_marker(s.marker, x_of(point.value), y, colour, s.muted))
             parts.append("</g>")
             out.append("".join(parts))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def line_plot_svg(plot: LinePlot) -> str:
+    """The line plot as an SVG element: the unit square with grid lines, each curve a line (a band: a shaded area
+    between its low and high), the diagonal dashed, a legend above."""
+    size, left, top, bottom = 320, 52, 40, 40
+    named = [c for c in plot.curves if c.low is None]
+    legend_rows = (len(named) + 1) // 2
+    width, height = left + size + 24, top + 18 * legend_rows + size + bottom
+
+    y0 = top + 18 * legend_rows
+
+    def px(x: float) -> float:
+        return left + size * min(max(x, 0.0), 1.0)
+
+    def py(y: float) -> float:
+        return y0 + size * (1 - min(max(y, 0.0), 1.0))
+
+    out = [
+        f'<svg class="lineplot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" role="img" aria-label="{_e(plot.title)}" font-size="12">'
+    ]
+    for t in (0.0, 0.25, 0.5, 0.75, 1.0):
+        out.append(f'<line x1="{px(t):.1f}" y1="{y0}" x2="{px(t):.1f}" y2="{y0 + size}" class="grid"/>')
+        out.append(f'<line x1="{left}" y1="{py(t):.1f}" x2="{left + size}" y2="{py(t):.1f}" class="grid"/>')
+        out.append(f'<text x="{px(t):.1f}" y="{y0 + size + 14}" text-anchor="middle" class="tick">{t:g}</text>')
+        out.append(
+            f'<text x="{left - 6}" y="{py(t):.1f}" text-anchor="end" dominant-baseline="central" '
+            f'class="tick">{t:g}</text>'
+        )
+    out.append(
+        f'<text x="{left + size / 2}" y="{y0 + size + 32}" text-anchor="middle" class="label">{_e(plot.x_label)}</text>'
+    )
+    out.append(
+        f'<text x="14" y="{y0 + size / 2}" text-anchor="middle" class="label" '
+        f'transform="rotate(-90 14 {y0 + size / 2})">{_e(plot.y_label)}</text>'
+    )
+    if plot.diagonal:
+        out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" class="reference"/>')
+    colours: dict[str, str] = {}
+    for k, curve in enumerate(named):
+        colours[curve.name] = PALETTE[k % len(PALETTE)]
+        x, y = 8 + (k % 2) * (size // 2 + 20), 14 + 18 * (k // 2)
+        out.append(f'<rect x="{left + x}" y="{y - 5}" width="14" height="3" fill="{colours[curve.name]}"/>')
+        out.append(
+            f'<text x="{left + x + 20}" y="{y}" dominant-baseline="central" class="legend">{_e(curve.name)}</text>'
+        )
+    last = PALETTE[0]
+    for curve in plot.curves:
+        if curve.low is not None and curve.high is not None:  # a band: the area between low and high
+            upper = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(curve.x, curve.high))
+            lower = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(reversed(curve.x), reversed(curve.low)))
+            out.append(f'<polygon points="{upper} {lower}" fill="{last}" fill-opacity="0.15" stroke="none"/>')
+            continue
+        last = colours[curve.name]
+        points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(curve.x, curve.y) if not math.isnan(y))
+        if curve.sizes is None:
+            out.append(f'<polyline points="{points}" fill="none" stroke="{last}" stroke-width="1.8"/>')
+            continue
+        out.append(f'<polyline points="{points}" fill="none" stroke="{last}" stroke-width="1.2"/>')
+        biggest = max(curve.sizes) or 1
+        for cx, cy, n in zip(curve.x, curve.y, curve.sizes):
+            radius = 2.5 + 5.5 * math.sqrt(n / biggest)
+            out.append(
+                f'<circle cx="{px(cx):.1f}" cy="{py(cy):.1f}" r="{radius:.1f}" fill="{last}" fill-opacity="0.7">'
+                f"<title>{_e(f'confidence {cx:.3f}, share right {cy:.3f}, {n} instances')}</title></circle>"
+            )
     out.append("</svg>")
     return "\n".join(out)

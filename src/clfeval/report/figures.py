@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -159,7 +160,45 @@ class DotPlot:
     notes: tuple[str, ...] = ()
 
 
-Figure = HeatMap | DotPlot
+@dataclass(frozen=True)
+class Curve:
+    """One line of a line plot: points (x, y) in order, and optionally a band (``low``, ``high`` at each x: a
+    bootstrap band) and marker sizes (``sizes``: the instances behind each point of a reliability diagram)."""
+
+    name: str
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    low: tuple[float, ...] | None = None
+    high: tuple[float, ...] | None = None
+    sizes: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LinePlot:
+    """Curves on a unit square (ROC, precision-recall, reliability).
+
+    Attributes
+    ----------
+    key, title, caption
+        A file-name-safe name, a heading, and what the lines and bands are.
+    x_label, y_label
+        The axes' names.
+    curves
+        The lines, each with its name (the legend).
+    diagonal
+        Whether the line y = x is drawn (chance for ROC, perfect calibration for reliability).
+    """
+
+    key: str
+    title: str
+    caption: str
+    x_label: str
+    y_label: str
+    curves: tuple[Curve, ...]
+    diagonal: bool = False
+
+
+Figure = HeatMap | DotPlot | LinePlot
 
 
 def heat_map(scores: Scores, *, limit: int = MAX_HEAT_LABELS, key: str = "confusion", title: str = "") -> HeatMap:
@@ -419,6 +458,129 @@ def comparison_figures(cmp: Comparison) -> list[Figure]:
 def cv_figures(cv: CrossValidation) -> list[Figure]:
     """A cross-validation's figures: the fold plot, then the pooled heat map and per-label plot."""
     return [_fold_plot(cv), *_heat_maps(cv.pooled, title="pooled confusion matrix"), per_label_plot(cv.pooled)]
+
+
+#: Classes whose curves a scored result draws (one line each; beyond, the most frequent).
+MAX_CURVES = 10
+#: Bootstrap draws behind a ROC curve's band, and the false positive rates it is drawn at.
+BAND_DRAWS, BAND_GRID = 200, 101
+
+
+def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None:
+    """The pointwise percentile band of a score column's ROC curve over count-bootstrap draws (seeded by the
+    result's bootstrap seed), at :data:`BAND_GRID` false positive rates; ``None`` without a bootstrap."""
+    from clfeval.scoring.ranking import roc_curve
+
+    m = r.interval_method
+    if m is None or m.get("method") != "bootstrap":
+        return None
+    rng = np.random.default_rng([int(m["seed"]), c])
+    grid = np.linspace(0.0, 1.0, BAND_GRID)
+    n = r.counts.n_instances
+    share = r.counts.count / n
+    drawn = []
+    for _ in range(BAND_DRAWS):
+        fpr, tpr, _ = roc_curve(r.counts.with_counts(rng.multinomial(n, share)), c)
+        if np.isnan(fpr).any() or np.isnan(tpr).any():
+            continue
+        drawn.append(np.interp(grid, fpr, tpr))
+    if len(drawn) < BAND_DRAWS // 2:
+        return None
+    alpha = 1 - float(m["confidence"])
+    low, high = np.quantile(np.array(drawn), [alpha / 2, 1 - alpha / 2], axis=0)
+    return tuple(grid.tolist()), tuple(low.tolist()), tuple(high.tolist())
+
+
+def _shown_columns(r: Any) -> list[int]:
+    support = np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))
+    order = sorted(range(len(r.counts.columns)), key=lambda c: -support[r.counts.labels.index(r.counts.columns[c])])
+    return sorted(order[:MAX_CURVES])
+
+
+def scored_figures(r: Any) -> list[Figure]:
+    """A scored result's figures: the ROC curves (with the bootstrap band when the result has bootstrap intervals),
+    the precision-recall curves, and the reliability diagram with the instances in each bin."""
+    from clfeval.scoring.ranking import pr_curve, roc_curve
+
+    columns = _shown_columns(r)
+    left = len(r.counts.columns) - len(columns)
+    more = f" The {left} least frequent classes are left out; the JSON has every curve." if left else ""
+    roc_curves, pr_curves = [], []
+    banded = False
+    for c in columns:
+        name = r.counts.columns[c]
+        fpr, tpr, _ = roc_curve(r.counts, c)
+        band = _roc_band(r, c) if len(columns) <= 3 else None
+        auc = r.values.get(f"per_class.{name}.auc", float("nan"))
+        label = f"{name} (AUC {auc:.3f})"
+        if band is not None:
+            banded = True
+            roc_curves.append(Curve(label, tuple(fpr.tolist()), tuple(tpr.tolist())))
+            roc_curves.append(Curve(f"{name} band", band[0], band[1], band[1], band[2]))
+        else:
+            roc_curves.append(Curve(label, tuple(fpr.tolist()), tuple(tpr.tolist())))
+        precision, recall, _ = pr_curve(r.counts, c)
+        ap = r.values.get(f"per_class.{name}.average_precision", float("nan"))
+        pr_curves.append(
+            Curve(
+                f"{name} (AP {ap:.3f})",
+                tuple(np.r_[0.0, recall].tolist()),
+                tuple(np.r_[precision[:1], precision].tolist()),
+            )
+        )
+    what = "the positive class's score" if r.counts.binary else "each class's score against the rest"
+    band_text = (
+        f" The shaded band: the pointwise {100 * r.interval_method['confidence']:g}% interval of the true positive "
+        f"rate over {BAND_DRAWS} count-bootstrap draws (seed {r.interval_method['seed']})."
+        if banded
+        else ""
+    )
+    figures: list[Figure] = [
+        LinePlot(
+            "roc",
+            "ROC curves",
+            f"True against false positive rate as the threshold on {what} falls; the diagonal is chance; ties count "
+            f"½ (the curve runs straight through tied scores).{band_text}{more}",
+            "false positive rate",
+            "true positive rate",
+            tuple(roc_curves),
+            diagonal=True,
+        ),
+        LinePlot(
+            "precision-recall",
+            "precision-recall curves",
+            f"Precision against recall at each distinct threshold of {what}, highest first; AP is the step-wise "
+            f"average precision.{more}",
+            "recall",
+            "precision",
+            tuple(pr_curves),
+        ),
+    ]
+    cal = r.calibration
+    if cal is not None:
+        filled = cal.n > 0
+        target = "the positive class's probability" if cal.target == "positive" else "the top label's probability"
+        figures.append(
+            LinePlot(
+                "reliability",
+                "reliability diagram",
+                f"The share right against the mean confidence in each of {len(cal.n)} {cal.binning} bins of {target}; "
+                "a point's size grows with the instances in its bin (given in its tooltip and the table); the "
+                f"diagonal is perfect calibration. ECE {r.values['ece']:.4f}.",
+                "mean confidence",
+                "share right",
+                (
+                    Curve(
+                        "bins",
+                        tuple(cal.confidence[filled].tolist()),
+                        tuple(cal.accuracy[filled].tolist()),
+                        sizes=tuple(int(x) for x in cal.n[filled]),
+                    ),
+                ),
+                diagonal=True,
+            )
+        )
+    return figures
 
 
 def figures_of(result: Result) -> list[Figure]:

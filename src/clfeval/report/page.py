@@ -364,3 +364,44 @@ def cv_page(cv: CrossValidation, view: View | None = None) -> Page:
     provenance = _head(CV_SCHEMA, cv.inputs, cv.pooled) + [("folds", ", ".join(cv.fold_names))]
     provenance += _scores_provenance(cv.pooled)
     return Page(summary, (pooled,), 1, tuple(provenance), _matrix_size(cv.pooled))
+
+
+def scored_page(r: Any) -> Page:
+    """A scored result's page: its headline scores (with their intervals), what they are, and the provenance; the
+    ROC and precision-recall curves and the reliability diagram follow as figures."""
+    from clfeval.scoring.scored import SCORED_SCHEMA
+
+    names = [n for n in r.values if not n.startswith("per_class.")]
+    with_ci = r.interval_method is not None
+    columns = [("score", ""), ("value", "num")] + ([("interval", "num")] if with_ci else [])
+    rows = []
+    for name in names:
+        row = [Cell(name, "label"), Cell(r.values[name], strong=name in ("auc", "auc.macro"))]
+        if with_ci:
+            bounds = r.intervals.get(name)
+            row.append(Cell(Bounds(*(bounds if bounds is not None else (None, None))), "num ci"))
+        rows.append(tuple(row))
+    what = (
+        "binary scores of the positive class " + repr(r.counts.columns[0])
+        if r.counts.binary
+        else (f"a score per class ({len(r.counts.labels)} classes)")
+    )
+    summary: list[Block] = [
+        Paragraph(
+            (
+                f"{r.n_instances} instances with {what}, counted as {len(r.counts.count)} distinct (gold, scores) rows."
+                + (
+                    " The scores are probabilities."
+                    if r.probabilities
+                    else " The scores are not probabilities: ranking only."
+                ),
+            )
+        ),
+        Grid("scores", "summary", tuple(columns), tuple(rows)),
+    ]
+    provenance = [("clfeval", __version__), ("schema", SCORED_SCHEMA), ("N", f"{r.n_instances} instances ({r.task})")]
+    provenance += [(f"input {k}", _flat(v)) for k, v in r.inputs.items()]
+    provenance += [(k, _flat(v)) for k, v in r.conventions.to_dict().items()]
+    if r.interval_method is not None:
+        provenance += [(f"ci {k}", _flat(v)) for k, v in r.interval_method.items() if k != "not_estimable"]
+    return Page(tuple(summary), (), 0, tuple(provenance), 0)

@@ -104,7 +104,13 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
         ]
     kind = "binary" if r.counts.binary else f"{len(r.counts.labels)} classes"
     title = f"clfeval score — scored predictions, {kind}, {r.n_instances} instances"
-    return Report(title, tuple(tables), tuple(r.warnings), tuple(notes))
+
+    def page() -> Any:
+        from clfeval.report.page import scored_page
+
+        return scored_page(r)
+
+    return Report(title, tuple(tables), tuple(r.warnings), tuple(notes), build_page=page)
 
 
 def _support(r: Scored) -> list[int]:

@@ -40,6 +40,9 @@ class Conventions:
         The Brier score's normalisation (:data:`~clfeval.scoring.probability.BRIER_NORMALISATIONS`).
     top_k
         The k of the top-k accuracies reported (multi-class).
+    curve_points
+        The most points of each ROC and precision-recall curve the JSON holds (evenly spaced along the curve, its ends
+        kept); ``None``: every point.
     """
 
     bins: int = 15
@@ -47,8 +50,13 @@ class Conventions:
     ties: str = "expected"
     brier: str = "sum"
     top_k: tuple[int, ...] = (1, 3, 5)
+    curve_points: int | None = 200
 
     def __post_init__(self) -> None:
+        if self.curve_points is not None and (
+            isinstance(self.curve_points, bool) or not isinstance(self.curve_points, int) or self.curve_points < 2
+        ):
+            raise OptionError(f"curve_points is a whole number ≥ 2, or None for every point, not {self.curve_points!r}")
         if isinstance(self.bins, bool) or not isinstance(self.bins, int) or self.bins < 1:
             raise OptionError(f"bins is a whole number ≥ 1, not {self.bins!r}")
         for value, registry, what in (
@@ -69,6 +77,7 @@ class Conventions:
             "calibration": {"bins": self.bins, "binning": self.binning, "bin_edges": "(a, b], 0 in the first bin"},
             "top_k_ties": self.ties,
             "probability_sum_tolerance": probability.SUM_TOLERANCE,
+            "curve_points": self.curve_points,
         }
 
 
@@ -137,8 +146,9 @@ class Scored(Result):
     """
 
     kind: ClassVar[str] = "score"
-    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.scored:scored_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:scored_figures"
     frames_builder: ClassVar[str] = "clfeval.report.frames:scored_frames"
 
     counts: ScoreCounts
@@ -269,6 +279,28 @@ class Scored(Result):
                 "confidence": [json_number(float(x)) for x in cal.confidence],
                 "accuracy": [json_number(float(x)) for x in cal.accuracy],
             }
+        curves: dict[str, Any] = {}
+        for c, lab in enumerate(self.counts.columns):
+            fpr, tpr, roc_at = ranking.roc_curve(self.counts, c)
+            precision, recall, pr_at = ranking.pr_curve(self.counts, c)
+            keep_roc, keep_pr = (
+                _thinned(len(fpr), self.conventions.curve_points),
+                _thinned(len(precision), self.conventions.curve_points),
+            )
+            curves[lab] = {
+                "roc": {
+                    "fpr": [json_number(float(x)) for x in fpr[keep_roc]],
+                    "tpr": [json_number(float(x)) for x in tpr[keep_roc]],
+                    "threshold": [json_number(float(x)) if np.isfinite(x) else None for x in roc_at[keep_roc]],
+                    "points": len(fpr),
+                },
+                "pr": {
+                    "precision": [json_number(float(x)) for x in precision[keep_pr]],
+                    "recall": [json_number(float(x)) for x in recall[keep_pr]],
+                    "threshold": [json_number(float(x)) for x in pr_at[keep_pr]],
+                    "points": len(precision),
+                },
+            }
         return {
             "schema": SCORED_SCHEMA,
             "clfeval_version": __version__,
@@ -284,6 +316,7 @@ class Scored(Result):
             "scores": scores,
             "per_class": per_class,
             "reliability": reliability,
+            "curves": curves,
             "ci": dict(self.interval_method) if self.interval_method is not None else None,
             "threshold": self.threshold,
             "labels_at_threshold": None
@@ -293,3 +326,11 @@ class Scored(Result):
             "warnings": list(self.warnings),
             "notes": list(self.notes),
         }
+
+
+def _thinned(n: int, most: int | None) -> np.ndarray:
+    """The positions of at most ``most`` of ``n`` curve points, evenly spaced, the first and the last kept (every one
+    when ``most`` is ``None``)."""
+    if most is None or n <= most:
+        return np.arange(n)
+    return np.unique(np.round(np.linspace(0, n - 1, most)).astype(np.int64))
