@@ -215,9 +215,12 @@ _CONFUSION = '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"
         ),
         (
             '{"schema": "clfeval.counts/1", "kind": "bogus"}',
-            'kind must be confusion, labelsets, joint or spans, found "bogus"',
+            'kind must be confusion, labelsets, joint, spans or scored, found "bogus"',
         ),
-        ('{"schema": "clfeval.counts/1", "kind": ["confusion"]}', "kind must be confusion, labelsets, joint or spans"),
+        (
+            '{"schema": "clfeval.counts/1", "kind": ["confusion"]}',
+            "kind must be confusion, labelsets, joint, spans or scored",
+        ),
     ],
 )
 def test_hand_edited_count_files_get_a_named_error(tmp_path: Path, content: str, message: str) -> None:

@@ -126,7 +126,7 @@ def test_registries_have_definitions() -> None:
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
     assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())
-    assert list(clfeval.KINDS) == ["single-label", "multi-label", "joint", "confidences", "spans"]
+    assert list(clfeval.KINDS) == ["single-label", "multi-label", "joint", "confidences", "spans", "scored"]
     assert list(clfeval.SCHEMES) == ["conlleval", "iob1", "iob2", "ioe1", "ioe2", "iobes", "bilou"]
     assert all(k.title and k.tasks for k in clfeval.KINDS.values())
 

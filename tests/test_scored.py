@@ -4,6 +4,7 @@ DeLong & Clarke-Pearson (1988)."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -444,3 +445,45 @@ def test_curves_in_the_json_and_the_figures(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     written = r.plot(str(tmp_path))
     assert {p.name for p in written} >= {"roc.png", "precision-recall.svg", "reliability.png"}
+
+
+# -- counts of parts: count files and the Accumulator ---------------------------------------------------------------
+
+
+def test_count_files_and_the_accumulator_of_scores_equal_one_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pickle
+
+    import clfeval
+    from clfeval.cli import main
+
+    rng = np.random.default_rng(41)
+    y, p = _multiclass(rng, 400, 3, decimals=3)
+    names = ["a", "b", "c"]
+    whole = clfeval.score(y, scores=p, labels=[0, 1, 2], ci="delong")
+    acc = clfeval.Accumulator("scored", labels=range(3))
+    for start in range(0, 400, 64):
+        acc.update(y[start : start + 64], p[start : start + 64])
+    assert acc.n == 400 and acc.score(ci="delong").flat() == whole.flat()
+    twice = pickle.loads(pickle.dumps(acc)) + acc
+    assert twice.n == 800 and twice.score()["auc.macro"] == pytest.approx(whole["auc.macro"])
+    acc.save(tmp_path / "acc.json")
+    assert clfeval.Accumulator.load(tmp_path / "acc.json").score(ci="delong").flat() == whole.flat()
+    with pytest.raises(clfeval.InputError, match=r"update 8, gold\[0\]: is 7, not one of the classes"):
+        acc.update([7], [[0.2, 0.3, 0.5]])
+    # count files of two parts add up to the file's report
+    for part, rows in (("p1", slice(0, 150)), ("p2", slice(150, None))):
+        _write_multiclass(tmp_path / f"{part}.csv", y[rows], p[rows], names)
+        assert main(["count", str(tmp_path / f"{part}.csv"), "--scores", "p_*", "--gold-col", "gold",
+                     "-o", str(tmp_path / f"{part}.json")]) == 0  # fmt: skip
+    _write_multiclass(tmp_path / "all.csv", y, p, names)
+    outputs = []
+    for args in (
+        ["--counts", str(tmp_path / "p1.json"), str(tmp_path / "p2.json")],
+        [str(tmp_path / "all.csv"), "--scores", "p_*", "--gold-col", "gold"],
+    ):
+        assert main(["score", *args, "--ci", "delong", "--format", "json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        outputs.append((doc["scores"], doc["per_class"]))
+    assert outputs[0] == outputs[1]

@@ -119,6 +119,18 @@ def _arrays(
     return found, {"n_blocks": found.n_blocks}
 
 
+def _scored_counts(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
+    """``gold`` as counts of scored predictions with their provenance (ScoreCounts, or what load_counts returned of
+    a ``scored`` count file), or ``None``."""
+    from clfeval.count.scored import ScoreCounts
+
+    if isinstance(gold, ScoreCounts):
+        return gold, {"source": "counts"}
+    if isinstance(gold, Counted) and isinstance(gold.counts, ScoreCounts):
+        return gold.counts, dict(gold.inputs)
+    return None
+
+
 def _score_scored(
     gold: Any,
     scores: Any,
@@ -131,17 +143,20 @@ def _score_scored(
     resamples: int | None,
     confidence: float | None,
     scoring: Scoring | None,
+    inputs: Mapping[str, Any] | None = None,
 ) -> Any:
-    """Scored predictions: their counts, every score of :func:`clfeval.scoring.scored.measures_of`, the intervals
-    asked for, and the label report at the threshold."""
+    """Scored predictions (``scores`` of ``gold``, or ``gold`` already :class:`~clfeval.count.scored.ScoreCounts`
+    when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for,
+    and the label report at the threshold."""
     from clfeval.count.scored import ScoreCounts
     from clfeval.infer.scored import scored_intervals
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
 
-    counts = gold if isinstance(gold, ScoreCounts) and scores is True else ScoreCounts.of_arrays(
-        np.asarray(gold), np.asarray(scores), labels, positive=positive
-    )  # fmt: skip
+    if scores is None:
+        counts = gold
+    else:
+        counts = ScoreCounts.of_arrays(np.asarray(gold), np.asarray(scores), labels, positive=positive)
     chosen = conventions if conventions is not None else Conventions()
     if not isinstance(chosen, Conventions):
         raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
@@ -182,7 +197,7 @@ def _score_scored(
         interval_method=None if info is None else FrozenDict(info),
         labels_at_threshold=at,
         threshold=rule,
-        inputs=FrozenDict({"source": "arrays"}),
+        inputs=FrozenDict(dict(inputs) if inputs is not None else {"source": "arrays"}),
     )
 
 
@@ -258,7 +273,7 @@ def _compare_scored(
         wanted,
         str(name),
         measures=lambda c: measures_of(c, chosen, probabilities, wanted),
-        score_one=lambda c: _score_scored(c, True, labels, None, None, chosen, None, None, None, None, scoring),
+        score_one=lambda c: _score_scored(c, None, labels, None, None, chosen, None, None, None, None, scoring),
         rounds=2000 if rounds is None else rounds,
         seed=seed,
         confidence=0.95 if confidence is None else confidence,
@@ -427,6 +442,14 @@ def score(
             raise OptionError("scores= takes the place of pred: no pred, spans, multilabel or blocks with it")
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring
+        )
+    scored = _scored_counts(gold)
+    if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
+        given, provenance = scored
+        if pred is not None or spans is not None or multilabel is not None or blocks is not None:
+            raise OptionError("counts of scored predictions take no pred, spans, multilabel or blocks")
+        return _score_scored(
+            given, None, None, None, threshold, conventions, ci, seed, resamples, confidence, scoring, provenance
         )
     if positive is not None or threshold is not None or conventions is not None:
         raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")

@@ -20,7 +20,9 @@ multi-label pairs); the rest of the package does one job each, and never imports
 - :mod:`clfeval.accumulator.codes`: the labels (names, values, kinds) and how a batch's values become label codes;
 - :mod:`clfeval.accumulator.sparse`: counting distinct keys with sorts (packed indicator rows, sparse cells);
 - :mod:`clfeval.accumulator.spans`: a tagger's spans (``Accumulator("spans", spans=SCHEME)`` makes its
-  :class:`~clfeval.accumulator.spans.SpanAccumulator`, a subclass; the one module that imports this one).
+  :class:`~clfeval.accumulator.spans.SpanAccumulator`, a subclass);
+- :mod:`clfeval.accumulator.scored`: scored predictions (``Accumulator("scored", labels=...)`` makes its
+  :class:`~clfeval.accumulator.scored.ScoredAccumulator`); these two subclasses are the modules that import this one.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ TASKS: Mapping[str, str] = {
     "multi-label": "a set of labels per instance: 0/1 indicator matrices (n × K) or sequences of label collections",
     "spans": "a tagger's sentences: one list of tags (read with spans=SCHEME) or of entities per sentence "
     "(clfeval.accumulator.spans)",
+    "scored": "scored predictions: gold labels and their scores, 1-D (the positive class's) or n × K, a column per "
+    "class of labels (clfeval.accumulator.scored)",
 }
 
 #: Where an accumulator's label set came from (recorded in the counts' provenance and scores' ``options``).
@@ -150,6 +154,10 @@ class Accumulator:
             from clfeval.accumulator.spans import SpanAccumulator
 
             return object.__new__(SpanAccumulator)
+        if cls is Accumulator and task == "scored":  # scored predictions: theirs
+            from clfeval.accumulator.scored import ScoredAccumulator
+
+            return object.__new__(ScoredAccumulator)
         return object.__new__(cls)
 
     def __init__(
@@ -159,11 +167,14 @@ class Accumulator:
         *,
         multilabel: MultiLabel | None = None,
         spans: Any = None,
+        positive: Any = None,
     ) -> None:
         if task not in TASKS:
             raise unknown_name("task", task, TASKS)
         if spans is not None:
             raise OptionError("spans= reads a tagger's tags: give task='spans'")
+        if positive is not None:
+            raise OptionError("positive= names the class of binary scores: give task='scored'")
         if not KINDS[task].label_sets and multilabel is not None:
             raise OptionError("multilabel options are for task='multi-label'")
         if multilabel is not None and not isinstance(multilabel, MultiLabel):
@@ -597,6 +608,10 @@ class Accumulator:
             from clfeval.accumulator.spans import SpanAccumulator
 
             return SpanAccumulator.from_counts(counts, labels=labels)
+        if kind.name == "scored":
+            from clfeval.accumulator.scored import ScoredAccumulator
+
+            return ScoredAccumulator.from_counts(counts)
         if labels and kind.options(counts).get("empty") == "label" and labels[-1] == EMPTY_LABEL:
             labels = labels[:-1]  # saved as scores use it, NONE last; the accumulator adds it when it scores
         out = cls.from_counts(counts, labels=labels)

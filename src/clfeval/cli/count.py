@@ -50,6 +50,14 @@ def add_count(sub: Any) -> None:
     options.add_input_rules(p)
     options.add_multilabel_options(p)
     options.add_span_options(p)
+    scored = p.add_argument_group("scored predictions")
+    scored.add_argument(
+        "--scores",
+        metavar="SPEC",
+        help="count scored predictions: the score columns (as for score --scores); the count file holds the distinct "
+        "(gold, scores) rows",
+    )
+    scored.add_argument("--positive", metavar="LABEL", help="binary scores: the class they belong to")
     options.add_engine_options(p, counts=False)
     p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
     p.set_defaults(run=run_count)
@@ -59,6 +67,8 @@ def run_count(args: argparse.Namespace) -> str:
     """Run ``count``: the count file, as one line of JSON (the reading's warnings on standard error)."""
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
+    if args.scores is not None:
+        return _count_scored(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
     pred_cols = [parse_column(c) for c in args.pred_col or []]
     try:
@@ -75,3 +85,16 @@ def run_count(args: argparse.Namespace) -> str:
     for warning in counted.warnings:
         print(f"clfeval: warning: {warning}", file=sys.stderr)
     return json.dumps(counted.to_dict(), ensure_ascii=False) + "\n"
+
+
+def _count_scored(args: argparse.Namespace) -> str:
+    """``count --scores``: the count file of one file of scored predictions."""
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.inputs.scoredfile import read_scored
+    from clfeval.kinds.countfile import counts_to_dict
+
+    if len(args.inputs) != 1 or args.pred_col:
+        raise ClfevalError("--scores reads one file with a gold column and score columns (no --pred-col)")
+    found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col))
+    counts = ScoreCounts.of_arrays(found.gold, found.scores, found.classes, positive=args.positive)
+    return json.dumps(counts_to_dict(counts, inputs=found.inputs), ensure_ascii=False) + "\n"

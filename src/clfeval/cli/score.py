@@ -72,6 +72,8 @@ def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
     if args.scores is not None:
         return _run_scored(args)
+    if args.counts and _scored_files(args):
+        return _run_scored(args, counts=True)
     if args.ci == "delong":
         raise ClfevalError("--ci delong is DeLong's interval of an AUC: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
@@ -91,26 +93,51 @@ def run_score(args: argparse.Namespace) -> str:
     return options.render(result, args, matrix=not args.no_matrix)
 
 
-def _run_scored(args: argparse.Namespace) -> str:
-    """``score --scores``: the scored-predictions report of one file."""
-    from clfeval.inputs.scoredfile import read_scored
+def _scored_files(args: argparse.Namespace) -> bool:
+    """Whether the --counts files are counts of scored predictions (their first file's ``kind``)."""
+    import json
 
-    if len(args.inputs) != 1 or args.counts or args.matrix:
-        raise ClfevalError("--scores reads one file with a gold column and score columns")
-    if args.pred_col is not None:
-        raise ClfevalError("--scores takes the place of --pred-col")
-    labels = options.scoring(args).labels
-    found = read_scored(
-        args.inputs[0],
-        args.scores,
-        gold_col=parse_column(args.gold_col),
-        labels=None if labels is None else [str(x) for x in labels],
-        probabilities=False if args.not_probabilities else None,
-    )
+    from clfeval.inputs.chunks import expand_paths
+
+    try:
+        first = expand_paths(args.counts)[0]
+        with open(first, encoding="utf-8") as handle:
+            return bool(json.load(handle).get("kind") == "scored")
+    except (OSError, ValueError, AttributeError, IndexError, ClfevalError):
+        return False  # the count-file reader says what is wrong
+
+
+def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
+    """``score --scores``: the scored-predictions report of one file (or, ``counts``, of scored count files)."""
+    if counts:
+        from clfeval.inputs.readers import load_counts
+
+        if args.inputs or args.matrix:
+            raise ClfevalError("--counts takes the count files alone")
+        given: Any = load_counts(args.counts)
+        scores_of: Any = None
+        labels: Any = None
+    else:
+        from clfeval.inputs.scoredfile import read_scored
+
+        if len(args.inputs) != 1 or args.counts or args.matrix:
+            raise ClfevalError("--scores reads one file with a gold column and score columns")
+        if args.pred_col is not None:
+            raise ClfevalError("--scores takes the place of --pred-col")
+        declared = options.scoring(args).labels
+        found = read_scored(
+            args.inputs[0],
+            args.scores,
+            gold_col=parse_column(args.gold_col),
+            labels=None if declared is None else [str(x) for x in declared],
+            probabilities=False if args.not_probabilities else None,
+        )
+        given, scores_of = found.gold, found.scores
+        labels = found.classes if found.classes is not None else declared
     result = score(
-        found.gold,
-        scores=found.scores,
-        labels=found.classes if found.classes is not None else labels,
+        given,
+        scores=scores_of,
+        labels=labels,
         positive=args.positive,
         threshold=args.threshold,
         conventions=options.conventions(args),

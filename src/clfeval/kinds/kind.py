@@ -53,6 +53,7 @@ _BUILT_IN = (
     "clfeval.kinds.joint",
     "clfeval.kinds.confidences",
     "clfeval.kinds.spans",
+    "clfeval.kinds.scored",
 )
 
 #: One distinct kind of instance of some counts (labels, label sets, or a new kind's own values), hashable.

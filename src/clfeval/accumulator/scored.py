@@ -1,0 +1,221 @@
+"""The accumulator of scored predictions: gold labels and their scores (probabilities, logits) batch by batch.
+
+::
+
+    acc = clfeval.Accumulator("scored", labels=range(10))
+    for batch in loader:
+        acc.update(batch.y, model(batch.x).softmax(-1))     # numpy arrays, lists, CPU tensors
+    acc.score(ci="delong")
+
+``clfeval.Accumulator("scored", ...)`` makes one (:class:`ScoredAccumulator`, an :class:`~clfeval.Accumulator`). Each
+update counts its batch's distinct (gold, scores) rows (:class:`~clfeval.count.scored.ScoreCounts`, one sort); the
+parts are added when the counts are asked for, so the whole equals one ``clfeval.score(y, scores=...)`` on every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clfeval.accumulator import Accumulator
+from clfeval.accumulator.batches import _array
+from clfeval.errors import InputError, OptionError
+
+if TYPE_CHECKING:
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.inputs.readers import Counted
+    from clfeval.kinds import Counts
+
+__all__ = ["ScoredAccumulator"]
+
+#: Parts kept before they are added into one.
+_PARTS = 64
+
+
+class ScoredAccumulator(Accumulator):
+    """Counts of scored predictions, updated batch by batch: what ``clfeval.Accumulator("scored", labels=...)``
+    makes.
+
+    Parameters
+    ----------
+    task
+        ``"scored"``.
+    labels
+        The classes, in the order of the score columns (a 1-D score belongs to the last, or to ``positive``); named
+        by the one rule of :mod:`clfeval.count.labelnames` (``range(3)`` is ``"0", "1", "2"``). Required: a batch
+        may not hold every class.
+    positive
+        Binary scores: the class they belong to.
+
+    Examples
+    --------
+    >>> acc = Accumulator("scored", labels=[0, 1])
+    >>> acc.update([0, 1, 1], [0.2, 0.7, 0.4])
+    >>> acc.update([0], [0.5])
+    >>> acc.n, acc.score()["auc"]
+    (4, 0.75)
+    """
+
+    def __init__(
+        self,
+        task: str = "scored",
+        labels: Iterable[Any] | None = None,
+        *,
+        multilabel: Any = None,
+        spans: Any = None,
+        positive: Any = None,
+    ) -> None:
+        if task != "scored":
+            raise OptionError(f"a scored accumulator counts scored predictions, not {task}")
+        if multilabel is not None or spans is not None:
+            raise OptionError("multilabel and spans options are for other tasks")
+        if labels is None or isinstance(labels, (str, bytes)):
+            raise OptionError("a scored accumulator needs its classes, in the order of the score columns (labels=)")
+        from clfeval.count.labelnames import label_names
+
+        self.task = task
+        self.multilabel = None
+        self.classes = tuple(label_names(list(labels)))
+        if len(set(self.classes)) != len(self.classes) or len(self.classes) < 2:
+            raise OptionError(f"the classes must be two or more distinct labels, not {list(self.classes)}")
+        self.positive = None if positive is None else label_names([positive])[0]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every count (the classes stay)."""
+        self._parts: list[ScoreCounts] = []
+        self._updates = 0
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.classes
+
+    @property
+    def label_origin(self) -> str:
+        return "declared"
+
+    @property
+    def n(self) -> int:
+        """The instances counted."""
+        return sum(p.n_instances for p in self._parts)
+
+    @property
+    def counts(self) -> ScoreCounts:  # type: ignore[override]
+        """The distinct (gold, scores) rows of every update."""
+        if not self._parts:
+            raise InputError("nothing counted yet: the accumulator has had no update")
+        if len(self._parts) > 1:
+            self._parts = [_added(self._parts)]
+        return self._parts[0]
+
+    def update(self, gold: Any, scores: Any) -> None:
+        """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class).
+
+        Raises
+        ------
+        InputError
+            Naming the update: lengths that differ, a score that is not a finite number, a gold label outside the
+            classes, a batch of another shape than the earlier ones.
+        """
+        from clfeval.count.labelnames import label_names
+        from clfeval.count.scored import ScoreCounts
+
+        where = f"update {self._updates + 1}"
+        y = np.asarray(_array(gold, "gold", where))
+        s = np.asarray(_array(scores, "scores", where), dtype=np.float64)
+        if y.ndim != 1 or len(s) != len(y) or s.ndim not in (1, 2):
+            raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", where)
+        distinct, which = np.unique(y, return_inverse=True)  # Python once per distinct label, not per instance
+        index = {c: i for i, c in enumerate(self.classes)}
+        codes = np.array([index.get(n, -1) for n in label_names(distinct.tolist())], dtype=np.int64)
+        gold_codes = codes[which.reshape(-1)]
+        if (gold_codes < 0).any():
+            i = int(np.argmax(gold_codes < 0))
+            raise InputError(
+                f"is {y[i].tolist()!r}, not one of the classes {list(self.classes)}", f"{where}, gold", index=i
+            )
+        s = s[:, 0] if s.ndim == 2 and s.shape[1] == 1 else s
+        if s.ndim == 1:
+            if len(self.classes) != 2:
+                raise InputError(f"one score per instance is for two classes, not {len(self.classes)}", where)
+            columns: tuple[str, ...] = (self.positive or self.classes[1],)
+        elif s.shape[1] != len(self.classes):
+            raise InputError(f"{s.shape[1]} score columns but {len(self.classes)} classes", where)
+        else:
+            columns = self.classes
+        if not np.isfinite(s).all():
+            i = int(np.flatnonzero(~np.isfinite(s.reshape(len(s), -1)).all(axis=1))[0])
+            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", f"{where}, scores", index=i)
+        part = ScoreCounts(self.classes, columns, gold_codes, s.reshape(len(s), -1), np.ones(len(s), dtype=np.int64))
+        if self._parts and part.columns != self._parts[0].columns:
+            raise InputError(
+                f"scores for the columns {list(part.columns)}, the earlier batches for {list(self._parts[0].columns)}",
+                where,
+            )
+        self._parts.append(part)
+        if len(self._parts) > _PARTS:
+            self._parts = [_added(self._parts)]
+        self._updates += 1
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Add ``other``'s counts into this accumulator, in place, and return it."""
+        if not isinstance(other, ScoredAccumulator):
+            raise OptionError(f"a scored accumulator merges with a scored accumulator, not {type(other).__name__}")
+        if other.classes != self.classes:
+            raise OptionError(f"cannot merge scores of classes {list(other.classes)} into {list(self.classes)}")
+        self._parts += other._parts
+        self._updates += other._updates
+        return self
+
+    def copy(self) -> ScoredAccumulator:
+        out = object.__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._parts = list(self._parts)  # counts are immutable
+        return out
+
+    def counted(self) -> Counted:
+        from clfeval.inputs.readers import Counted
+
+        return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates})
+
+    def scoring_labels(self) -> tuple[str, ...] | None:
+        return self.classes
+
+    def score(self, *, ci: Any = "none", scoring: Any = None, **kwargs: Any) -> Any:
+        """Score the counts so far: :func:`clfeval.score` of scored predictions (``kwargs``: ``threshold``,
+        ``conventions``, ``seed``, ``resamples``, ``confidence``)."""
+        from clfeval.api import score
+
+        return score(self.counted(), ci=ci, scoring=scoring, **kwargs)
+
+    @classmethod
+    def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> ScoredAccumulator:
+        from clfeval.count.scored import ScoreCounts
+
+        if not isinstance(counts, ScoreCounts):
+            raise OptionError(f"a scored accumulator starts from ScoreCounts, not {type(counts).__name__}")
+        positive = counts.columns[0] if counts.binary else None
+        out = cls("scored", counts.labels, positive=positive)
+        out._parts = [counts]
+        out._updates = 1
+        return out
+
+    def __repr__(self) -> str:
+        n = self.n
+        return f"Accumulator(scored, {len(self.classes)} classes, {n:,} instances, {self._updates} updates)"
+
+
+def _added(parts: list[ScoreCounts]) -> ScoreCounts:
+    """The parts' rows together, equal rows added (one sort)."""
+    from clfeval.count.scored import ScoreCounts
+
+    first = parts[0]
+    return ScoreCounts(
+        first.labels,
+        first.columns,
+        np.concatenate([p.gold for p in parts]),
+        np.vstack([p.scores for p in parts]),
+        np.concatenate([p.count for p in parts]),
+    )

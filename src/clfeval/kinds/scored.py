@@ -1,0 +1,91 @@
+"""Scored predictions: the distinct (gold, scores) rows of :class:`~clfeval.count.scored.ScoreCounts`.
+
+Their count files are ``scored`` documents (the classes, the class of each score column, and each distinct row with
+its count); counts of parts add up with ``+`` when their classes and columns agree. They are scored by
+:func:`clfeval.score` with ``scores=`` (the :class:`~clfeval.scoring.scored.Scored` result), not through the label
+measures: the kind has no family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from clfeval.count.limits import whole_count
+from clfeval.count.scored import ScoreCounts
+from clfeval.errors import InputError, OptionError
+from clfeval.kinds.countfile import doc_labels, doc_list, shown_json
+from clfeval.kinds.kind import Kind, register_kind
+
+__all__ = ["ScoredKind"]
+
+
+class ScoredKind(Kind):
+    """Scored predictions: :class:`~clfeval.count.scored.ScoreCounts`, rows (gold, scores …)."""
+
+    name: ClassVar[str] = "scored"
+    title: ClassVar[str] = "scored predictions"
+    counts_type: ClassVar[type] = ScoreCounts
+    tasks: ClassVar[frozenset[str]] = frozenset({"score"})
+    document: ClassVar[str | None] = "scored"
+
+    def labels_seen(self, counts: ScoreCounts) -> tuple[set[str], set[str]]:
+        gold = {counts.labels[g] for g in np.unique(counts.gold).tolist()}
+        return gold, set(counts.columns)
+
+    def labels(self, counts: ScoreCounts) -> list[str]:
+        return list(counts.labels)
+
+    def merge_signature(self, counts: ScoreCounts) -> tuple[Any, ...]:
+        return (self.name, counts.labels, counts.columns)
+
+    def describe(self, counts: ScoreCounts) -> str:
+        return f"scored predictions of classes {', '.join(counts.labels)} (score columns {', '.join(counts.columns)})"
+
+    def n_types(self, counts: ScoreCounts) -> int:
+        return len(counts.count)
+
+    def to_document(self, counts: ScoreCounts) -> dict[str, Any]:
+        return {
+            "kind": self.document,
+            "n_instances": counts.n_instances,
+            "classes": list(counts.labels),
+            "score_columns": list(counts.columns),
+            "rows": [
+                [counts.labels[g], *(float(x) for x in s), int(c)]
+                for g, s, c in zip(counts.gold.tolist(), counts.scores, counts.count.tolist())
+            ],
+        }
+
+    def from_document(self, doc: Mapping[str, Any], source: str) -> ScoreCounts:
+        classes = doc_labels(doc["classes"], source, "classes", distinct=True)
+        columns = doc_labels(doc["score_columns"], source, "score_columns", distinct=True)
+        index = {c: i for i, c in enumerate(classes)}
+        width = len(columns)
+        gold, scores, count = [], [], []
+        for i, row in enumerate(doc_list(doc["rows"], "rows", source)):
+            if not (isinstance(row, list) and len(row) == width + 2 and row[0] in index):
+                raise InputError(
+                    f"rows[{i}] must be [gold class, {width} score(s), count], found {shown_json(row)}", source
+                )
+            values = row[1:-1]
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+                raise InputError(f"rows[{i}] holds a score that is not a number: {shown_json(row)}", source)
+            gold.append(index[row[0]])
+            scores.append([float(v) for v in values])
+            count.append(whole_count(row[-1], f"rows[{i}][{width + 1}]", source))
+        try:
+            return ScoreCounts(
+                classes,
+                columns,
+                np.array(gold, dtype=np.int64),
+                np.array(scores, dtype=np.float64).reshape(len(gold), width),
+                np.array(count, dtype=np.int64),
+            )
+        except OptionError as exc:
+            raise InputError(str(exc), source) from None
+
+
+SCORED = register_kind(ScoredKind())
