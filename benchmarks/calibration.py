@@ -77,6 +77,9 @@ CHECK_N = 10
 CHUNK = 25
 #: A hand-written summary between these markers in an existing output file is kept when the file is rewritten.
 SUMMARY_START, SUMMARY_END = "<!-- summary:start -->", "<!-- summary:end -->"
+#: Everything from this line on in an existing output file (sections other scripts write, e.g.
+#: benchmarks/scored_coverage.py's) is kept, after the new text, when the file is rewritten.
+KEPT_MARKER = "<!-- kept: sections written by other scripts -->"
 
 ML_LABELS = ("A", "B", "C", "D")
 ML_PREVALENCE = np.array([0.5, 0.35, 0.2, 0.1])
@@ -563,7 +566,9 @@ def main() -> None:
     text = report(results, check, cfg, wall, args.workers, command, summary)
     print(text)
     if not args.quick:
-        args.out.write_text(text)
+        old = args.out.read_text() if args.out.exists() else ""
+        tail = old[old.find(KEPT_MARKER) :] if KEPT_MARKER in old else ""
+        args.out.write_text(text + (f"\n{tail}" if tail else ""))
         print(f"\nwrote {args.out}", file=sys.stderr)
 
 

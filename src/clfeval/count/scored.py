@@ -90,7 +90,7 @@ class ScoreCounts:
             classes.
         """
         y = np.asarray(gold)
-        s = np.asarray(scores, dtype=np.float64) if not isinstance(scores, np.ndarray) else scores.astype(np.float64)
+        s = np.asarray(scores, dtype=np.float64)  # no copy of float64 input
         if y.ndim != 1:
             raise InputError(f"gold is one label per instance, not an array of shape {y.shape}", "gold")
         if s.ndim not in (1, 2) or len(s) != len(y):
@@ -99,7 +99,7 @@ class ScoreCounts:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
-        distinct, which = np.unique(y, return_inverse=True)  # one sort; Python once per distinct label
+        distinct, which = _distinct_labels(y)  # Python once per distinct label
         seen = [str(v) for v in distinct.tolist()]
         classes = [str(v) for v in labels] if labels is not None else sorted(set(seen))
         if s.ndim == 2 and s.shape[1] == 1:
@@ -151,7 +151,14 @@ class ScoreCounts:
 
     def column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score column ``c`` one-vs-rest: its distinct scores ascending, and at each the weight of instances of the
-        column's class (positives) and of the others (negatives)."""
+        column's class (positives) and of the others (negatives); computed once per column (AUC, average precision
+        and the curves read the same table)."""
+        cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = self.__dict__.setdefault("_columns", {})
+        if c not in cache:
+            cache[c] = self._column(c)
+        return cache[c]
+
+    def _column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         k = self.labels.index(self.columns[c])
         held = self.count > 0  # a bootstrap draw leaves rows out
         s, gold, count = self.scores[held, c], self.gold[held], self.count[held]
@@ -187,22 +194,44 @@ class ScoreCounts:
         )
 
 
+def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``y`` (sorted) and each value's position among them: small integer labels through a
+    table (no sort), others through ``np.unique``."""
+    if y.dtype.kind in "iub" and len(y):
+        low, high = int(y.min()), int(y.max())
+        if high - low < 1 << 20:
+            present = np.bincount((y - low).astype(np.int64), minlength=high - low + 1) > 0
+            lookup = np.cumsum(present) - 1
+            return np.flatnonzero(present) + low, lookup[(y - low).astype(np.int64)]
+    distinct, which = np.unique(y, return_inverse=True)
+    return distinct, which.reshape(-1)
+
+
 def _distinct(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped)."""
-    keep = count > 0
-    gold, scores, count = gold[keep], scores[keep], count[keep]
+    ones = bool(len(count)) and int(count.min()) == 1 and int(count.max()) == 1
+    if not ones:
+        keep = count > 0
+        gold, scores, count = gold[keep], scores[keep], count[keep]
     if not len(gold):
         return gold, scores, count
     if scores.shape[1] == 1:  # one column: one sort of the scores, then the gold classes of each distinct score
         order = np.argsort(scores[:, 0])
         v = scores[order, 0]
-        group = np.cumsum(np.r_[True, v[1:] != v[:-1]]) - 1
+        new = np.empty(len(v), dtype=bool)
+        new[0] = True
+        np.not_equal(v[1:], v[:-1], out=new[1:])
+        group = np.cumsum(new) - 1
         k = int(gold.max()) + 1
         key = group * k + gold[order]
-        per = np.bincount(key, weights=count[order], minlength=(int(group[-1]) + 1) * k).astype(np.int64)
+        size = (int(group[-1]) + 1) * k
+        if ones:  # every row one instance (arrays): an integer count, no weights
+            per = np.bincount(key, minlength=size)
+        else:
+            per = np.bincount(key, weights=count[order], minlength=size).astype(np.int64)
         at = np.flatnonzero(per)
-        firsts = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
-        return at % k, v[firsts][at // k].reshape(-1, 1), per[at]
+        firsts = np.flatnonzero(new)
+        return at % k, v[firsts][at // k].reshape(-1, 1), per[at].astype(np.int64)
     keys = [scores[:, c] for c in range(scores.shape[1] - 1, -1, -1)] + [gold]
     order = np.lexsort(keys)
     g, s, c = gold[order], scores[order], count[order]
