@@ -487,3 +487,15 @@ def test_count_files_and_the_accumulator_of_scores_equal_one_call(
         doc = json.loads(capsys.readouterr().out)
         outputs.append((doc["scores"], doc["per_class"]))
     assert outputs[0] == outputs[1]
+
+
+def test_the_binary_fast_path_counts_what_the_general_path_counts() -> None:
+    rng = np.random.default_rng(43)
+    for decimals in (0, 1, 3, 8):
+        y, s = _binary(rng, 500, decimals=decimals)
+        fast = ScoreCounts.of_arrays(y, s)  # one sort, the one-vs-rest table kept
+        general = ScoreCounts(("0", "1"), ("1",), y, s.reshape(-1, 1), np.ones(len(y), dtype=np.int64))
+        assert np.array_equal(fast.gold, general.gold) and np.array_equal(fast.count, general.count)
+        assert np.array_equal(fast.scores, general.scores)
+        for a, b in zip(fast.column(0), general.column(0)):
+            assert np.array_equal(a, b)

@@ -129,6 +129,8 @@ class ScoreCounts:
             raise InputError(
                 f"is {seen[int(which.reshape(-1)[i])]!r}, not one of the classes {classes}", "gold", index=i
             )
+        if len(columns) == 1 and len(codes):
+            return _binary_counts(tuple(classes), columns, codes, s.reshape(-1))
         return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
 
     def with_counts(self, count: np.ndarray) -> ScoreCounts:
@@ -194,15 +196,47 @@ class ScoreCounts:
         )
 
 
+def _binary_counts(labels: tuple[str, ...], columns: tuple[str, ...], gold: np.ndarray, s: np.ndarray) -> ScoreCounts:
+    """Binary scores of one instance each, counted by one sort: the distinct scores with their positives and
+    negatives (the one-vs-rest table, kept as column 0's), and from it the distinct (gold, score) rows."""
+    positive = labels.index(columns[0])
+    order = np.argsort(s)
+    v = s[order]
+    is_pos = (gold == positive)[order]  # a gather of bytes, not of int64 codes
+    new = np.empty(len(v), dtype=bool)
+    new[0] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    values = v[starts]
+    pos = np.add.reduceat(is_pos.view(np.int8), starts, dtype=np.int64)
+    neg = np.diff(np.r_[starts, len(v)]) - pos
+    # the rows: at each distinct score a negative row, then a positive one, where there are any
+    both = np.stack([neg, pos], axis=1).reshape(-1)
+    held = both > 0
+    out = object.__new__(ScoreCounts)
+    rows_gold = np.tile(np.array([1 - positive, positive], dtype=np.int64), len(values))[held]
+    for name, value in (
+        ("labels", labels),
+        ("columns", columns),
+        ("gold", rows_gold),
+        ("scores", np.repeat(values, 2)[held].reshape(-1, 1)),
+        ("count", both[held]),
+    ):
+        object.__setattr__(out, name, value)
+    out.__dict__["_columns"] = {0: (values, pos.astype(np.float64), neg.astype(np.float64))}
+    return out
+
+
 def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values of ``y`` (sorted) and each value's position among them: small integer labels through a
     table (no sort), others through ``np.unique``."""
     if y.dtype.kind in "iub" and len(y):
         low, high = int(y.min()), int(y.max())
         if high - low < 1 << 20:
-            present = np.bincount((y - low).astype(np.int64), minlength=high - low + 1) > 0
+            shifted = np.asarray(y, dtype=np.int64) - low if low else np.asarray(y, dtype=np.int64)
+            present = np.bincount(shifted, minlength=high - low + 1) > 0
             lookup = np.cumsum(present) - 1
-            return np.flatnonzero(present) + low, lookup[(y - low).astype(np.int64)]
+            return np.flatnonzero(present) + low, lookup[shifted]
     distinct, which = np.unique(y, return_inverse=True)
     return distinct, which.reshape(-1)
 
