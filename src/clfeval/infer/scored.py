@@ -246,7 +246,7 @@ class ScoredComparison(Result):
     pairs: tuple[Mapping[str, Any], ...]
     results: Mapping[str, Any]
     n_instances: int
-    distinct_rows: int
+    distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
 
     def pair(self, a: str, b: str, metric: str | None = None) -> Mapping[str, Any]:
         """The test of ``a`` against ``b`` on ``metric`` (default: the first)."""
@@ -337,10 +337,16 @@ def compare_scored(
     codes = _codes(gold, template)
     columns = [np.asarray(systems[s], dtype=np.float64).reshape(len(codes), -1) for s in names]
     width = columns[0].shape[1]
-    rows, inverse = np.unique(np.column_stack([codes, *columns]), axis=0, return_inverse=True)
-    count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-    joint_gold = rows[:, 0].astype(np.int64)
-    split = {s: rows[:, 1 + i * width : 1 + (i + 1) * width] for i, s in enumerate(names)}
+    if test == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
+        count = np.ones(len(codes), dtype=np.int64)
+        joint_gold, split = codes, dict(zip(names, columns))
+        distinct = len(codes)
+    else:  # resampling draws over the distinct joint rows
+        rows, inverse = np.unique(np.column_stack([codes, *columns]), axis=0, return_inverse=True)
+        count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
+        joint_gold = rows[:, 0].astype(np.int64)
+        split = {s: rows[:, 1 + i * width : 1 + (i + 1) * width] for i, s in enumerate(names)}
+        distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]
     if seed is None and test != "delong":
@@ -373,7 +379,7 @@ def compare_scored(
         pairs=tuple(FrozenDict(p) for p in raw),
         results=FrozenDict({s: score_one(counted[s]) for s in names}),
         n_instances=len(codes),
-        distinct_rows=len(rows),
+        distinct_rows=distinct,
     )
 
 

@@ -190,11 +190,13 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
     line = f"test: {cmp.test} — {SCORED_TESTS[cmp.test]}"
     if cmp.rounds is not None:
         line += f"; {cmp.rounds} rounds, seed {cmp.seed}"
-    notes = [
-        line,
-        f"{cmp.n_instances} instances as {cmp.distinct_rows} distinct (gold, scores of every system) rows",
-        "Holm-adjusted over the pairs of each metric",
-    ]
+    counted = (
+        f"{cmp.n_instances} instances as {cmp.distinct_rows} distinct (gold, scores of every system) rows, which the "
+        "rounds draw from"
+        if cmp.test != "delong"
+        else f"{cmp.n_instances} instances (DeLong's placements are computed once per distinct score)"
+    )
+    notes = [line, counted, "Holm-adjusted over the pairs of each metric"]
     first = cmp.results[cmp.systems[0]]
     notes += [n for n in _notes(first) if not n.startswith(("intervals:", "labels at the threshold"))]
     kind = "binary" if first.counts.binary else f"{len(first.counts.labels)} classes"
