@@ -499,3 +499,15 @@ def test_the_binary_fast_path_counts_what_the_general_path_counts() -> None:
         assert np.array_equal(fast.scores, general.scores)
         for a, b in zip(fast.column(0), general.column(0)):
             assert np.array_equal(a, b)
+
+
+def test_a_few_bootstrap_draws_without_positives_are_left_out_and_counted() -> None:
+    import clfeval
+
+    y = np.r_[np.ones(4, dtype=int), np.zeros(46, dtype=int)]
+    s = np.r_[np.linspace(0.6, 0.9, 4), np.linspace(0.0, 0.7, 46)]
+    r = clfeval.score(y, scores=s, ci="bootstrap", seed=5, resamples=500)
+    missing = r.interval_method["not_estimable"].get("auc", 0)
+    assert 0 < missing <= 0.05 * 500  # (46/50)^50 ≈ 1.5% of the draws hold no positive
+    low, high = r.interval("auc")
+    assert low <= r["auc"] <= high

@@ -25,12 +25,17 @@ __all__ = [
     "scored_intervals",
 ]
 
+#: The largest share of bootstrap draws without a value (a draw with no positive of a class has no AUC) that an
+#: interval leaves out; with more, the score gets no interval. The count is in the result (``not_estimable``).
+MOST_UNDEFINED = 0.05
+
 #: The interval methods of scored predictions, by name.
 SCORED_INTERVALS: Mapping[str, str] = {
     "delong": "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
     "to [0, 1]; the other scores get none (use bootstrap)",
     "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
-    "rows, every score recomputed on each draw",
+    "rows, every score recomputed on each draw; draws without a value (no positive of a class) are left out when "
+    "they are at most 5%, and counted",
 }
 
 
@@ -82,9 +87,11 @@ def scored_intervals(
     for name, drawn in draws.items():
         x = np.array(drawn, dtype=np.float64)
         bad = int(np.isnan(x).sum())
-        if bad:  # a draw without a value (no positives of a class): no interval, and the count says why
+        if bad:  # draws without a value (no positive of a class among them): counted, and left out when few
             not_estimable[name] = bad
-            continue
+            if bad > MOST_UNDEFINED * len(x):
+                continue
+            x = x[~np.isnan(x)]
         low, high = np.quantile(x, [alpha / 2, 1 - alpha / 2])
         out[name] = (float(low), float(high))
     info = {
