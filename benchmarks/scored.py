@@ -407,15 +407,14 @@ def profile_section(n: int, repeats: int, checks: list[str]) -> list[str]:
 NOTES = [
     "## What the profile says (issue 32)",
     "",
-    "- Done in src/ after the first run of this script: float64 scores are not copied, small integer gold labels are "
-    "coded through a table (no second sort), rows of one instance each are counted with an integer `bincount` (no "
-    "weights, no `count > 0` copies), and each score column's one-vs-rest table is computed once and reused by AUC, "
-    "average precision and the curves.",
-    "- Still to do: a one-column fast path that keeps the per-distinct-score (value, positives, negatives) table from "
-    "the counting sort itself (the argsort sketch above: about 1.4× one argsort), and, for few distinct scores, "
-    "sorting the positives' and the negatives' scores apart with `searchsorted` (the second sketch). "
-    "`clfeval.compare(test='delong')` is about 10× `delong_paired`: it counts the joint rows with a lexsort of every "
-    "column and scores each system in full (label report included).",
+    "- Done in src/ since the first run of this script: float64 scores are not copied, small integer gold labels are "
+    "coded through a table (no second sort), binary scores of one instance each are counted by one sort that keeps "
+    "the per-score (value, positives, negatives) table as column 0's, and each column's table is computed once for "
+    "AUC, average precision and the curves; `compare(test='delong')` no longer counts joint rows.",
+    "- Still to do: with all-distinct scores the counting sort is followed by gathers and by building the distinct "
+    "(gold, score) rows (n of them) that the probability measures read; a path that reads the per-score table "
+    "alone would approach the argsort sketch above. `compare(test='delong')` scores each system in full (its label "
+    "report included).",
     "- The cores were shared with other jobs (load average in the header): medians are indicative, ratios within one "
     "table more reliable than across tables.",
     "",
