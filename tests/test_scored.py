@@ -511,3 +511,26 @@ def test_a_few_bootstrap_draws_without_positives_are_left_out_and_counted() -> N
     assert 0 < missing <= 0.05 * 500  # (46/50)^50 ≈ 1.5% of the draws hold no positive
     low, high = r.interval("auc")
     assert low <= r["auc"] <= high
+
+
+def test_timbl_class_distributions_are_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import clfeval
+    from clfeval.cli import main
+
+    rng = np.random.default_rng(47)
+    y, p = _multiclass(rng, 120, 3, decimals=2)
+    names = ["LOC", "ORG", "PER"]
+    lines = []
+    for g, row in zip(y, p):
+        shown = ", ".join(f"{c} {v:g}" for c, v in zip(names, row.tolist()) if v > 0)  # TiMBL leaves zeros out
+        lines.append(f"f1 f2 {names[g]} {names[int(np.argmax(row))]} {{ {shown} }} 0.{g}")
+    (tmp_path / "out.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["score", str(tmp_path / "out.txt"), "--scores", "timbl", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    direct = clfeval.score(np.array(names)[y], scores=p, labels=names)
+    assert doc["classes"] == names
+    assert doc["scores"]["auc.macro"] == pytest.approx(direct["auc.macro"], abs=1e-12)
+    assert doc["scores"]["log_loss"] == pytest.approx(direct["log_loss"], abs=1e-12)
+    (tmp_path / "bad.txt").write_text("f1 f2 LOC LOC { LOC 1 }\nf1 f2 LOC LOC\n", encoding="utf-8")
+    assert main(["score", str(tmp_path / "bad.txt"), "--scores", "timbl"]) == 2
+    assert "bad.txt:2: expected a TiMBL class distribution" in capsys.readouterr().err

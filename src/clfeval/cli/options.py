@@ -386,7 +386,8 @@ def add_scored_options(p: Any, systems: bool = False) -> None:
         action="append" if systems else "store",
         help=f"{what}: one column (binary: the positive class's score), a glob of header names ('p_*': a column "
         "per class, named by what * matched), names or numbers separated by commas, or a list column (JSON Lines, "
-        "Parquet; name the classes with --labels). The file is CSV, TSV, JSON Lines or Parquet, with a header",
+        "Parquet; name the classes with --labels). The file is CSV, TSV, JSON Lines or Parquet, with a header; or "
+        "'timbl': TiMBL output whose lines end in class distributions { A 0.7, B 0.3 }",
     )
     group.add_argument(
         "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"

@@ -20,7 +20,7 @@ import polars as pl
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
-__all__ = ["ScoredFile", "read_scored"]
+__all__ = ["TIMBL", "ScoredFile", "read_scored", "read_timbl"]
 
 
 class ScoredFile:
@@ -82,6 +82,62 @@ def _numbers(series: pl.Series, path: str, first_line: int) -> np.ndarray:
     return values
 
 
+#: ``--scores`` of TiMBL's output: the class distribution after the predicted label, ``{ A 0.7, B 0.3 }``.
+TIMBL = "timbl"
+
+
+def read_timbl(path: str, gold_col: Column | None = None) -> ScoredFile:
+    """TiMBL output with class distributions (``+v db``): the features, the gold class, the predicted class, then
+    ``{ A 0.7, B 0.3 }`` (and maybe TiMBL's distance). Each line's distribution becomes its row of scores, a class
+    absent from it scoring 0; the classes are those of every distribution and every gold label, sorted. Read by
+    polars: no Python per line."""
+    try:
+        text = pl.read_csv(
+            path, has_header=False, separator="\x01", new_columns=["line"], quote_char=None, infer_schema_length=0
+        ).get_column("line")
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"cannot be read: {str(exc).splitlines()[0]}", path) from None
+    text = text.str.strip_chars()
+    keep = text.str.len_chars() > 0
+    lines = text.filter(keep)
+    numbers = np.flatnonzero(keep.to_numpy()) + 1
+    brace = lines.str.extract(r"\{([^}]*)\}", 1)
+    missing = brace.is_null().to_numpy()
+    if missing.any():
+        i = int(np.argmax(missing))
+        raise InputError(
+            "expected a TiMBL class distribution { A 0.7, B 0.3 } after the predicted class", path, int(numbers[i])
+        )
+    fields = lines.str.replace(r"\s*\{.*$", "").str.split(" ").list.eval(pl.element().filter(pl.element() != ""))
+    n_fields = fields.list.len().to_numpy().astype(np.int64)
+    index = -2 if gold_col is None else gold_col
+    if isinstance(index, str):
+        raise OptionError("TiMBL output has no header: give the gold column by number")
+    position = np.full(len(n_fields), index - 1) if index > 0 else n_fields + index
+    bad = (position < 0) | (position >= n_fields)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InputError(
+            f"no gold column {index}: the line has {int(n_fields[i])} fields before its distribution",
+            path,
+            int(numbers[i]),
+        )
+    gold = fields.list.get(pl.Series(position.tolist()), null_on_oob=True).to_numpy()
+    pairs = brace.str.extract_all(r"[^\s,]+\s+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+    counts = pairs.list.len().to_numpy()
+    flat = pairs.explode().drop_nulls()
+    label = flat.str.extract(r"^(\S+)", 1)
+    value = flat.str.extract(r"(\S+)$", 1).cast(pl.Float64)
+    row = np.repeat(np.arange(len(lines)), counts)
+    classes = sorted(set(label.unique().to_list()) | set(np.unique(gold.astype(str)).tolist()))
+    code = {c: i for i, c in enumerate(classes)}
+    scores = np.zeros((len(lines), len(classes)))
+    scores[row, label.replace_strict(code, return_dtype=pl.Int64).to_numpy()] = value.to_numpy()
+    return ScoredFile(gold.astype(str), scores, classes, {"file": path, "scores": "TiMBL class distributions"})
+
+
 def read_scored(
     path: str,
     spec: str,
@@ -97,6 +153,8 @@ def read_scored(
     the first line that does not); ``None`` requires it when every score lies in [0, 1] and there is a column per
     class; ``False`` reads scores of any scale.
     """
+    if spec == TIMBL:
+        return read_timbl(path, gold_col)
     frame, first_line = _frame(path)
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
