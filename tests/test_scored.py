@@ -534,3 +534,33 @@ def test_timbl_class_distributions_are_scores(tmp_path: Path, capsys: pytest.Cap
     (tmp_path / "bad.txt").write_text("f1 f2 LOC LOC { LOC 1 }\nf1 f2 LOC LOC\n", encoding="utf-8")
     assert main(["score", str(tmp_path / "bad.txt"), "--scores", "timbl"]) == 2
     assert "bad.txt:2: expected a TiMBL class distribution" in capsys.readouterr().err
+
+
+def test_cv_of_scored_folds_pools_their_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import clfeval
+    from clfeval.cli import main
+
+    rng = np.random.default_rng(53)
+    y, p = _multiclass(rng, 300, 3, decimals=3)
+    folds = np.arange(300) % 3
+    r = clfeval.cv(y, scores=p, folds=folds, labels=[0, 1, 2], ci="delong")
+    whole = clfeval.score(y, scores=p, labels=[0, 1, 2], ci="delong")
+    assert r.pooled.flat() == whole.flat()
+    for k, fold in enumerate(r.folds):
+        alone = clfeval.score(y[folds == k], scores=p[folds == k], labels=[0, 1, 2])
+        assert fold["auc.macro"] == pytest.approx(alone["auc.macro"]) and fold["log_loss"] == pytest.approx(
+            alone["log_loss"]
+        )
+    mean, sd = r.mean_of_folds()["auc.macro"]
+    assert mean == pytest.approx(np.mean([f["auc.macro"] for f in r.folds])) and sd > 0
+    assert r.to_dict()["schema"] == "clfeval.scoredcv/1" and "folds:3" in r.signature
+    for fmt in ("text", "json", "markdown", "csv", "latex"):
+        assert r.render(fmt)
+    names = ["a", "b", "c"]
+    for k in range(3):
+        _write_multiclass(tmp_path / f"fold{k}.csv", y[folds == k], p[folds == k], names)
+    files = [str(tmp_path / f"fold{k}.csv") for k in range(3)]
+    assert main(["cv", *files, "--scores", "p_*", "--gold-col", "gold", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [name.rsplit("/", 1)[-1] for name in doc["fold_names"]] == ["fold0.csv", "fold1.csv", "fold2.csv"]
+    assert doc["pooled"]["scores"]["auc.macro"] == pytest.approx(whole["auc.macro"])

@@ -47,7 +47,7 @@ from clfeval.spans.options import Spans
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
-    from clfeval.infer.scored import ScoredComparison
+    from clfeval.infer.scored import ScoredComparison, ScoredCV
     from clfeval.inverse.audit import Audit
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scored import Conventions, Scored
@@ -768,6 +768,7 @@ def _folds_given(gold: Any) -> tuple[list[Any], list[str], Counted] | None:
     return folds, names, counted
 
 
+@overload
 def cv(
     gold: Any,
     pred: Iterable[Any] | None = None,
@@ -787,7 +788,47 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
-) -> CrossValidation:
+    scores: None = None,
+) -> CrossValidation: ...
+
+
+@overload
+def cv(
+    gold: Any,
+    pred: None = None,
+    folds: Iterable[Any] | None = None,
+    *,
+    scores: np.ndarray | Sequence[Any],
+    labels: Sequence[Any] | None = None,
+    ci: str | None = "none",
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    scoring: Scoring | None = None,
+) -> ScoredCV: ...
+
+
+def cv(
+    gold: Any,
+    pred: Iterable[Any] | None = None,
+    folds: Iterable[Any] | None = None,
+    *,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    ci: str | CI | None = "none",
+    warn_above: float = 0.01,
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    scores: Any = None,
+) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
 
@@ -811,6 +852,10 @@ def cv(
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
+    scores
+        Scored predictions' folds, in the place of ``pred`` (as :func:`score` takes them; ``labels`` names the classes):
+        a :class:`~clfeval.infer.scored.ScoredCV`, the pooled scores (with ``ci``) beside each fold's and their mean
+        and sd.
 
     Examples
     --------
@@ -818,6 +863,12 @@ def cv(
     >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
+    if scores is not None:
+        if pred is not None or spans is not None or multilabel is not None:
+            raise OptionError("scores= takes the place of pred: no pred, spans or multilabel with it")
+        if folds is None:
+            raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
+        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring)
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -884,6 +935,34 @@ def _count_folds(
             else count_labels(gs, ps, labels=context)
         )
     return counts, list(by_name)
+
+
+def _cv_scored(
+    gold: Any,
+    scores: Any,
+    folds: Any,
+    labels: Sequence[Any] | None,
+    ci: Any,
+    seed: int | None,
+    resamples: int | None,
+    confidence: float | None,
+    scoring: Scoring | None,
+) -> Any:
+    """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``."""
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.infer.scored import ScoredCV
+    from clfeval.inputs.arrays import to_sequence
+
+    y, s, f = np.asarray(gold), np.asarray(scores, dtype=np.float64), to_sequence(folds, "folds")
+    if not len(y) == len(s) == len(f):
+        raise InputError(f"gold, scores and folds must have one entry per instance: {len(y)}, {len(s)} and {len(f)}")
+    classes = [str(c) for c in labels] if labels is not None else sorted({str(v) for v in np.unique(y).tolist()})
+    by_name = _fold_members(f)
+    parts = [ScoreCounts.of_arrays(y[idx], s[idx], classes) for idx in by_name.values()]
+    pooled = ScoreCounts.added(parts)
+    each = [_score_scored(p, None, None, None, None, None, None, None, None, None, scoring) for p in parts]
+    whole = _score_scored(pooled, None, None, None, None, None, ci, seed, resamples, confidence, scoring)
+    return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
 
 
 def _fold_members(f: Any) -> dict[str, np.ndarray]:

@@ -107,7 +107,7 @@ class ScoredAccumulator(Accumulator):
         if not self._parts:
             raise InputError("nothing counted yet: the accumulator has had no update")
         if len(self._parts) > 1:
-            self._parts = [_added(self._parts)]
+            self._parts = [type(self._parts[0]).added(self._parts)]
         return self._parts[0]
 
     def update(self, gold: Any, scores: Any) -> None:
@@ -156,7 +156,7 @@ class ScoredAccumulator(Accumulator):
             )
         self._parts.append(part)
         if len(self._parts) > _PARTS:
-            self._parts = [_added(self._parts)]
+            self._parts = [type(self._parts[0]).added(self._parts)]
         self._updates += 1
 
     def merge(self, other: Accumulator) -> Accumulator:
@@ -205,17 +205,3 @@ class ScoredAccumulator(Accumulator):
     def __repr__(self) -> str:
         n = self.n
         return f"Accumulator(scored, {len(self.classes)} classes, {n:,} instances, {self._updates} updates)"
-
-
-def _added(parts: list[ScoreCounts]) -> ScoreCounts:
-    """The parts' rows together, equal rows added (one sort)."""
-    from clfeval.count.scored import ScoreCounts
-
-    first = parts[0]
-    return ScoreCounts(
-        first.labels,
-        first.columns,
-        np.concatenate([p.gold for p in parts]),
-        np.vstack([p.scores for p in parts]),
-        np.concatenate([p.count for p in parts]),
-    )

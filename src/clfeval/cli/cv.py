@@ -49,9 +49,16 @@ def add_cv(sub: Any) -> None:
     options.add_input_rules(p)
     options.add_multilabel_options(p)
     options.add_span_options(p)
+    scored = p.add_argument_group("scored predictions")
+    scored.add_argument(
+        "--scores",
+        metavar="SPEC",
+        help="folds of scored predictions: each FOLD file's score columns (as for score --scores); the pooled "
+        "scores and each fold's, ROC AUC, average precision, log loss, Brier, calibration",
+    )
     options.add_engine_options(p)
     options.add_label_set_options(p)
-    options.add_interval_options(p, "intervals of the pooled scores")
+    options.add_interval_options(p, "intervals of the pooled scores", scored=True)
     p.add_argument(
         "--warn-above",
         type=float,
@@ -68,6 +75,10 @@ def add_cv(sub: Any) -> None:
 def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
+    if args.scores is not None:
+        return _cv_scored(args)
+    if args.ci == "delong":
+        raise ClfevalError("--ci delong is DeLong's interval of an AUC: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
@@ -90,3 +101,33 @@ def run_cv(args: argparse.Namespace) -> str:
         options.close(reading)
     result = options.with_bar(args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
     return options.render(result, args, matrix=not args.no_matrix)
+
+
+def _cv_scored(args: argparse.Namespace) -> str:
+    """``cv --scores``: one file of scored predictions per fold."""
+    import numpy as np
+
+    from clfeval.inputs.scoredfile import read_scored
+
+    if not args.files or args.counts or args.fold_col:
+        raise ClfevalError("--scores reads one file of scored predictions per fold")
+    labels = options.scoring(args).labels
+    found = [
+        read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=None if labels is None else
+                    [str(x) for x in labels])
+        for path in args.files
+    ]  # fmt: skip
+    classes = found[0].classes if found[0].classes is not None else labels
+    if classes is None:  # binary scores: the classes of every fold's gold labels, sorted
+        classes = sorted({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
+    gold = np.concatenate([f.gold.astype(str) for f in found])
+    scores = np.concatenate([f.scores for f in found])
+    fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
+    result = cv(gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci if args.ci != "none" else "none",
+                seed=args.seed, resamples=args.resamples if args.resamples != 10_000 else None,
+                confidence=args.confidence)  # fmt: skip
+    from dataclasses import replace
+
+    from clfeval.inputs.readers import fold_names
+
+    return options.render(replace(result, fold_names=tuple(fold_names(list(args.files)))), args)

@@ -172,6 +172,25 @@ class ScoreCounts:
         all_w = np.add.reduceat(count[order], start) if len(s) else count
         return v[start], pos_w.astype(np.float64), (all_w - pos_w).astype(np.float64)
 
+    @classmethod
+    def added(cls, parts: Sequence[ScoreCounts]) -> ScoreCounts:
+        """The counts of several parts together (one sort, however many parts): their classes and columns must
+        agree."""
+        first = parts[0]
+        for part in parts[1:]:
+            if (part.labels, part.columns) != (first.labels, first.columns):
+                raise OptionError(
+                    f"cannot add scores of classes {list(part.labels)} (columns {list(part.columns)}) to scores of "
+                    f"{list(first.labels)} (columns {list(first.columns)})"
+                )
+        return cls(
+            first.labels,
+            first.columns,
+            np.concatenate([p.gold for p in parts]),
+            np.vstack([p.scores for p in parts]),
+            np.concatenate([p.count for p in parts]),
+        )
+
     def __add__(self, other: object) -> ScoreCounts:
         if not isinstance(other, ScoreCounts):
             return NotImplemented

@@ -17,8 +17,10 @@ from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
 
 __all__ = [
     "SCORED_INTERVALS",
+    "SCORED_CV_SCHEMA",
     "SCORED_PAIRS_SCHEMA",
     "SCORED_TESTS",
+    "ScoredCV",
     "ScoredComparison",
     "compare_scored",
     "paired_scored",
@@ -394,3 +396,59 @@ def _codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
     distinct, which = np.unique(np.asarray(gold), return_inverse=True)
     index = {c: i for i, c in enumerate(template.labels)}
     return np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]
+
+
+#: The JSON contract of a cross-validation of scored predictions.
+SCORED_CV_SCHEMA = "clfeval.scoredcv/1"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ScoredCV(Result):
+    """The result of :func:`clfeval.cv` with ``scores=``: the folds' counts added and scored once (``pooled``: for
+    AUC, every fold's scores ranked together, which assumes they are on one scale), and each fold scored alone, with
+    the mean and sample sd of each score over the folds."""
+
+    kind: ClassVar[str] = "cv"
+    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    report_builder: ClassVar[str] = "clfeval.report.scored:scored_cv_report"
+
+    pooled: Any
+    folds: tuple[Any, ...]
+    fold_names: tuple[str, ...]
+
+    def mean_of_folds(self) -> dict[str, tuple[float, float]]:
+        """Each score (not per class) of the folds: its mean and sample sd (NaN with one fold)."""
+        out: dict[str, tuple[float, float]] = {}
+        for name in self.pooled.values:
+            if name.startswith("per_class."):
+                continue
+            values = np.array([f.values.get(name, float("nan")) for f in self.folds], dtype=np.float64)
+            sd = float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")
+            out[name] = (float(np.mean(values)), sd)
+        return out
+
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        out = {f"pooled{sep}{k}": v for k, v in self.pooled.flat(sep, per_label=per_label).items()}
+        for name, (mean, sd) in self.mean_of_folds().items():
+            key = name.replace(".", sep)
+            out[f"mean_of_folds{sep}{key}"], out[f"sd{sep}{key}"] = mean, sd
+        return out
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        return [*self.pooled.signature_parts(), ("folds", str(len(self.folds)))]
+
+    def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
+        from clfeval._version import __version__
+
+        means = self.mean_of_folds()
+        return {
+            "schema": SCORED_CV_SCHEMA,
+            "clfeval_version": __version__,
+            "signature": self.signature,
+            "n_folds": len(self.folds),
+            "fold_names": list(self.fold_names),
+            "pooled": self.pooled.to_dict(matrix=matrix),
+            "folds": {n: {k: json_number(v) for k, v in f.values.items()} for n, f in zip(self.fold_names, self.folds)},
+            "mean_of_folds": {k: json_number(m) for k, (m, _) in means.items()},
+            "sd": {k: json_number(s) for k, (_, s) in means.items()},
+        }

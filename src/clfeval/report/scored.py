@@ -202,3 +202,43 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
     kind = "binary" if first.counts.binary else f"{len(first.counts.labels)} classes"
     title = f"clfeval compare — scored predictions, {kind}, {cmp.n_instances} instances, {len(cmp.systems)} systems"
     return Report(title, tuple(tables), (), tuple(notes))
+
+
+def scored_cv_report(cv: Any, *, matrix: bool = True, **_: Any) -> Report:
+    """The tables of a cross-validation of scored predictions: pooled against the mean of the folds (with the sd),
+    each fold's headline scores, then the pooled report."""
+    means = cv.mean_of_folds()
+    rows = tuple(
+        (Label(name), cv.pooled.values[name], mean, sd, cv.pooled.values[name] - mean)
+        for name, (mean, sd) in means.items()
+    )
+    tables = [
+        Table(
+            "pooled (the folds' counts added, then scored) against the mean of the folds' scores",
+            ("score", "pooled", "mean of folds", "sd", "pooled − mean"),
+            rows,
+            "cv",
+        )
+    ]
+    head = [n for n in ("auc", "auc.macro", "average_precision", "log_loss", "brier", "ece") if n in cv.pooled.values]
+    tables.append(
+        Table(
+            "folds",
+            ("fold", "N", *head),
+            tuple(
+                (Label(name), f.n_instances, *(f.values.get(h, float("nan")) for h in head))
+                for name, f in zip(cv.fold_names, cv.folds)
+            ),
+            "folds",
+        )
+    )
+    pooled = scored_report(cv.pooled, matrix=matrix)
+    tables += [Table(f"pooled: {t.title}", t.columns, t.rows, t.key, t.index) for t in pooled.tables]
+    notes = [
+        f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances in all; pooled AUC ranks every fold's scores "
+        "together (it assumes the folds' models score on one scale); the mean of folds scores each fold alone",
+        *pooled.notes,
+    ]
+    kind = "binary" if cv.pooled.counts.binary else f"{len(cv.pooled.counts.labels)} classes"
+    title = f"clfeval cv — scored predictions, {kind}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances"
+    return Report(title, tuple(tables), tuple(cv.pooled.warnings), tuple(notes))
