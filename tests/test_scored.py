@@ -564,3 +564,20 @@ def test_cv_of_scored_folds_pools_their_counts(tmp_path: Path, capsys: pytest.Ca
     doc = json.loads(capsys.readouterr().out)
     assert [name.rsplit("/", 1)[-1] for name in doc["fold_names"]] == ["fold0.csv", "fold1.csv", "fold2.csv"]
     assert doc["pooled"]["scores"]["auc.macro"] == pytest.approx(whole["auc.macro"])
+
+
+def test_comparisons_and_cv_of_scores_have_pages_with_curves() -> None:
+    import clfeval
+    from clfeval.scoring.ranking import micro_roc_curve
+
+    rng = np.random.default_rng(59)
+    y, p = _multiclass(rng, 240, 3, decimals=3)
+    other = 0.7 * p + 0.3 * np.roll(p, 1, axis=1)
+    counts = ScoreCounts.of_arrays(y, p, ["0", "1", "2"])
+    fpr, tpr = micro_roc_curve(counts)
+    assert np.trapezoid(tpr, fpr) == pytest.approx(clfeval.score(y, scores=p, labels=[0, 1, 2])["auc.micro"])
+    cmp = clfeval.compare(y, scores={"A": p, "B": other}, labels=[0, 1, 2], test="bootstrap", rounds=50, seed=1)
+    page = cmp.render("html")
+    assert page.count('class="lineplot"') == 1 and "ROC curves of the systems" in page
+    cv = clfeval.cv(y, scores=p, folds=np.arange(240) % 3, labels=[0, 1, 2])
+    assert cv.render("html").count('class="lineplot"') == 3

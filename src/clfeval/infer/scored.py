@@ -242,8 +242,9 @@ class ScoredComparison(Result):
     :class:`~clfeval.scoring.scored.Scored`."""
 
     kind: ClassVar[str] = "compare"
-    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.scored:scored_comparison_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:scored_comparison_figures"
 
     systems: tuple[str, ...]
     metrics: tuple[str, ...]
@@ -409,8 +410,9 @@ class ScoredCV(Result):
     the mean and sample sd of each score over the folds."""
 
     kind: ClassVar[str] = "cv"
-    formats: ClassVar[tuple[str, ...]] = TEXT_FORMATS
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.scored:scored_cv_report"
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:scored_cv_figures"
 
     pooled: Any
     folds: tuple[Any, ...]

@@ -583,6 +583,41 @@ def scored_figures(r: Any) -> list[Figure]:
     return figures
 
 
+def scored_comparison_figures(cmp: Any) -> list[Figure]:
+    """A comparison of scored predictions: every system's ROC curve on one plot (multi-class: the curve of every
+    (instance, class) pair pooled, the micro AUC's)."""
+    from clfeval.scoring.ranking import micro_roc_curve
+
+    curves = []
+    for name in cmp.systems:
+        r = cmp.results[name]
+        fpr, tpr = micro_roc_curve(r.counts)
+        auc = r.values.get("auc", r.values.get("auc.micro", float("nan")))
+        curves.append(Curve(f"{name} (AUC {auc:.3f})", tuple(fpr.tolist()), tuple(tpr.tolist())))
+    what = (
+        "the positive class's score"
+        if cmp.results[cmp.systems[0]].counts.binary
+        else ("every (instance, class) pair pooled (the micro AUC's curve)")
+    )
+    return [
+        LinePlot(
+            "roc",
+            "ROC curves of the systems",
+            f"True against false positive rate as the threshold on {what} falls, one line per system; the diagonal is "
+            "chance.",
+            "false positive rate",
+            "true positive rate",
+            tuple(curves),
+            diagonal=True,
+        )
+    ]
+
+
+def scored_cv_figures(cv: Any) -> list[Figure]:
+    """A cross-validation of scored predictions: the pooled result's figures."""
+    return scored_figures(cv.pooled)
+
+
 def figures_of(result: Result) -> list[Figure]:
     """The figures of a result (:meth:`clfeval.result.Result.figures`): an :class:`OptionError` for a result
     without."""

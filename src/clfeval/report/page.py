@@ -405,3 +405,61 @@ def scored_page(r: Any) -> Page:
     if r.interval_method is not None:
         provenance += [(f"ci {k}", _flat(v)) for k, v in r.interval_method.items() if k != "not_estimable"]
     return Page(tuple(summary), (), 0, tuple(provenance), 0)
+
+
+def scored_comparison_page(cmp: Any) -> Page:
+    """A comparison of scored predictions' page: the test, each pair's difference with its p-value, the provenance."""
+    from clfeval.infer.scored import SCORED_PAIRS_SCHEMA, SCORED_TESTS
+
+    with_ci = any(p["ci"] is not None for p in cmp.pairs)
+    columns = [("metric", ""), ("A", ""), ("B", ""), ("score A", "num"), ("score B", "num"), ("A − B", "num")]
+    columns += [(f"{100 * cmp.confidence:g}% CI", "num")] if with_ci else []
+    columns += [("p", "num"), ("p (Holm)", "num"), ("holds", "")]
+    rows = []
+    for p in cmp.pairs:
+        row = [Cell(p["metric"], "label"), Cell(p["a"], "label"), Cell(p["b"], "label"), Cell(p["score_a"]),
+               Cell(p["score_b"]), Cell(p["difference"], strong=True)]  # fmt: skip
+        if with_ci:
+            row.append(Cell(Bounds(*(p["ci"] if p["ci"] is not None else (None, None))), "num ci"))
+        row += [
+            Cell(PValue(p["p_value"])),
+            Cell(PValue(p["p_adjusted"])),
+            Cell("yes" if p["significant"] else "no", ""),
+        ]
+        rows.append(tuple(row))
+    rounds = f"; {cmp.rounds} rounds, seed {cmp.seed}" if cmp.rounds is not None else ""
+    summary: list[Block] = [
+        Paragraph(
+            (
+                f"{cmp.test} (two-sided) — {SCORED_TESTS[cmp.test]}{rounds}. A difference holds when its "
+                f"Holm-adjusted p-value is below α = {cmp.alpha:g}.",
+            )
+        ),
+        Grid("pairs", "summary", tuple(columns), tuple(rows)),
+    ]
+    provenance = [("clfeval", __version__), ("schema", SCORED_PAIRS_SCHEMA), ("N", f"{cmp.n_instances} instances")]
+    provenance += [("systems", ", ".join(cmp.systems)), ("signature", cmp.signature)]
+    return Page(tuple(summary), (), 0, tuple(provenance), 0)
+
+
+def scored_cv_page(cv: Any) -> Page:
+    """A cross-validation of scored predictions' page: pooled against the mean of the folds, and the provenance."""
+    from clfeval.infer.scored import SCORED_CV_SCHEMA
+
+    columns = (("score", ""), ("pooled", "num"), ("mean of folds", "num"), ("sd", "num"))
+    rows = tuple(
+        (Cell(name, "label"), Cell(cv.pooled.values[name], strong=True), Cell(mean), Cell(sd))
+        for name, (mean, sd) in cv.mean_of_folds().items()
+    )
+    summary: list[Block] = [
+        Paragraph(
+            (
+                f"{len(cv.folds)} folds, {cv.pooled.n_instances} instances: the folds' counts added and scored "
+                "once (pooled), and each fold scored alone (mean and sample sd over the folds).",
+            )
+        ),
+        Grid("cv", "summary", columns, rows),
+    ]
+    provenance = [("clfeval", __version__), ("schema", SCORED_CV_SCHEMA), ("folds", ", ".join(cv.fold_names))]
+    provenance.append(("signature", cv.signature))
+    return Page(tuple(summary), (), 0, tuple(provenance), 0)

@@ -201,7 +201,13 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
     notes += [n for n in _notes(first) if not n.startswith(("intervals:", "labels at the threshold"))]
     kind = "binary" if first.counts.binary else f"{len(first.counts.labels)} classes"
     title = f"clfeval compare — scored predictions, {kind}, {cmp.n_instances} instances, {len(cmp.systems)} systems"
-    return Report(title, tuple(tables), (), tuple(notes))
+
+    def page() -> Any:
+        from clfeval.report.page import scored_comparison_page
+
+        return scored_comparison_page(cmp)
+
+    return Report(title, tuple(tables), (), tuple(notes), build_page=page)
 
 
 def scored_cv_report(cv: Any, *, matrix: bool = True, **_: Any) -> Report:
@@ -241,4 +247,10 @@ def scored_cv_report(cv: Any, *, matrix: bool = True, **_: Any) -> Report:
     ]
     kind = "binary" if cv.pooled.counts.binary else f"{len(cv.pooled.counts.labels)} classes"
     title = f"clfeval cv — scored predictions, {kind}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances"
-    return Report(title, tuple(tables), tuple(cv.pooled.warnings), tuple(notes))
+
+    def page() -> Any:
+        from clfeval.report.page import scored_cv_page
+
+        return scored_cv_page(cv)
+
+    return Report(title, tuple(tables), tuple(cv.pooled.warnings), tuple(notes), build_page=page)

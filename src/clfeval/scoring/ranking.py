@@ -26,6 +26,7 @@ __all__ = [
     "auc_of",
     "average_precision",
     "average_precision_of",
+    "micro_roc_curve",
     "averaged_auc",
     "ovo_auc",
     "ovr_auc",
@@ -148,6 +149,21 @@ def roc_curve(counts: ScoreCounts, c: int = 0) -> tuple[np.ndarray, np.ndarray, 
     fpr = np.r_[0.0, fp / n] if n else np.r_[0.0, np.full(len(fp), np.nan)]
     tpr = np.r_[0.0, tp / p] if p else np.r_[0.0, np.full(len(tp), np.nan)]
     return fpr, tpr, np.r_[np.inf, values]
+
+
+def micro_roc_curve(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
+    """The ROC curve of every (instance, class) pair pooled (the curve of ``auc.micro``; binary scores: the positive
+    class's curve): false and true positive rates from the highest threshold down."""
+    if counts.binary:
+        fpr, tpr, _ = roc_curve(counts, 0)
+        return fpr, tpr
+    tables = [counts.column(c) for c in range(len(counts.columns))]
+    values = np.concatenate([t[0] for t in tables])
+    pos, neg = np.concatenate([t[1] for t in tables]), np.concatenate([t[2] for t in tables])
+    order = np.argsort(values, kind="stable")
+    v, start = np.unique(values[order], return_index=True)
+    _, tp, fp = _descending(v, np.add.reduceat(pos[order], start), np.add.reduceat(neg[order], start))
+    return np.r_[0.0, fp / fp[-1]], np.r_[0.0, tp / tp[-1]]
 
 
 def pr_curve(counts: ScoreCounts, c: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
