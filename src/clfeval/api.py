@@ -122,11 +122,10 @@ def _arrays(
 def _scored_counts(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
     """``gold`` as counts of scored predictions with their provenance (ScoreCounts, or what load_counts returned of
     a ``scored`` count file), or ``None``."""
-    from clfeval.count.scored import ScoreCounts
-
-    if isinstance(gold, ScoreCounts):
+    kind = kind_of(gold)
+    if kind is not None and kind.scored:
         return gold, {"source": "counts"}
-    if isinstance(gold, Counted) and isinstance(gold.counts, ScoreCounts):
+    if isinstance(gold, Counted) and (held := kind_of(gold.counts)) is not None and held.scored:
         return gold.counts, dict(gold.inputs)
     return None
 

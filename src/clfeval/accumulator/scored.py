@@ -15,7 +15,7 @@ parts are added when the counts are asked for, so the whole equals one ``clfeval
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -192,10 +192,11 @@ class ScoredAccumulator(Accumulator):
 
     @classmethod
     def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> ScoredAccumulator:
-        from clfeval.count.scored import ScoreCounts
+        from clfeval.kinds import KINDS, kind_of
 
-        if not isinstance(counts, ScoreCounts):
+        if kind_of(counts) is not KINDS["scored"]:
             raise OptionError(f"a scored accumulator starts from ScoreCounts, not {type(counts).__name__}")
+        counts = cast("ScoreCounts", counts)
         positive = counts.columns[0] if counts.binary else None
         out = cls("scored", counts.labels, positive=positive)
         out._parts = [counts]

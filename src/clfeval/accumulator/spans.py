@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.accumulator import Accumulator
 from clfeval.errors import InputError, OptionError
@@ -255,10 +255,11 @@ class SpanAccumulator(Accumulator):
     @classmethod
     def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> SpanAccumulator:
         """A span accumulator starting from span counts (with their units), as one update."""
-        from clfeval.spans.counts import SpanCounts
+        from clfeval.kinds import KINDS, kind_of
 
-        if not isinstance(counts, SpanCounts):
+        if kind_of(counts) is not KINDS["spans"]:
             raise OptionError(f"a span accumulator starts from SpanCounts, not {type(counts).__name__}")
+        counts = cast("SpanCounts", counts)
         scheme = counts.scheme if counts.scheme in _schemes() else None
         out = cls("spans", labels, spans=scheme)
         if labels is not None:

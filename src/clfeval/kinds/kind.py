@@ -106,6 +106,9 @@ class Kind:
         (``scores → list[Table]``), ``None``: none.
     nothing_to_score
         What the error on counts without instances adds (spans: what conlleval.pl prints instead).
+    scored
+        Whether its instances carry scores, not predicted labels (scored predictions): :func:`clfeval.score` gives
+        their :class:`~clfeval.scoring.scored.Scored` result, not the label measures.
     needs_units
         Whether its instances come in units that intervals and tests must keep whole (spans, in sentences): without
         the units they are refused rather than computed as if the instances were independent.
@@ -134,6 +137,7 @@ class Kind:
     matrix_cells: ClassVar[str] = "instances with gold label (row) and predicted label (column)"
     report_tables: ClassVar[str | None] = None
     needs_units: ClassVar[bool] = False
+    scored: ClassVar[bool] = False
     nothing_to_score: ClassVar[str] = ""
     headline: ClassVar[str] = "macro"
     counted: ClassVar[str] = "gets more instances right"

@@ -30,6 +30,7 @@ class ScoredKind(Kind):
     counts_type: ClassVar[type] = ScoreCounts
     tasks: ClassVar[frozenset[str]] = frozenset({"score"})
     document: ClassVar[str | None] = "scored"
+    scored: ClassVar[bool] = True
 
     def labels_seen(self, counts: ScoreCounts) -> tuple[set[str], set[str]]:
         gold = {counts.labels[g] for g in np.unique(counts.gold).tolist()}

@@ -28,10 +28,11 @@ def _padded(name: str) -> str:
 def render_conlleval(result: Any, **options: Any) -> str:
     """conlleval.pl's report of a span result (``clfeval score --spans … --format conlleval``), or of span counts
     themselves (a file without a span has no scores, but conlleval.pl reports it)."""
-    from clfeval.spans.counts import SpanCounts
+    from clfeval.kinds import kind_of
 
-    counts = result if isinstance(result, SpanCounts) else getattr(result, "counts", None)
-    if not isinstance(counts, SpanCounts) or counts.tokens is None:
+    counts: Any = result if kind_of(result) is not None else getattr(result, "counts", None)
+    kind = kind_of(counts)
+    if kind is None or "conlleval" not in kind.formats or counts.tokens is None:  # the spans of tags alone
         raise OptionError("--format conlleval prints conlleval.pl's report of spans read from tags (score --spans)")
     found_gold: dict[str, int] = {}
     found_pred: dict[str, int] = {}
