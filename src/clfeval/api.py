@@ -159,13 +159,9 @@ def _score_scored(
     chosen = conventions if conventions is not None else Conventions()
     if not isinstance(chosen, Conventions):
         raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
-    from clfeval.scoring.probability import check_probabilities
+    from clfeval.scoring.probability import are_probabilities
 
-    try:
-        check_probabilities(counts)
-        probabilities = True
-    except OptionError:
-        probabilities = False
+    probabilities = are_probabilities(counts)
     values = measures_of(counts, chosen, probabilities)
     method = ci.method if hasattr(ci, "method") else ci
     intervals: dict[str, tuple[float, float]] = {}
@@ -244,34 +240,19 @@ def _compare_scored(
     scoring: Scoring | None,
 ) -> Any:
     from clfeval.infer.scored import compare_scored
-    from clfeval.scoring.probability import check_probabilities
-    from clfeval.scoring.scored import Conventions, measures_of
+    from clfeval.scoring.scored import Conventions
 
     if not isinstance(scores, Mapping):
         raise OptionError("scores= maps each system's name to its scores")
     chosen = conventions if conventions is not None else Conventions()
     name = test if isinstance(test, str) else getattr(test, "name", test)
-    from clfeval.count.scored import ScoreCounts
-
-    y = np.asarray(gold)
-    counted = [ScoreCounts.of_arrays(y, np.asarray(v), labels) for v in scores.values()]
-    probabilities = True
-    try:
-        for c in counted:
-            check_probabilities(c)
-    except OptionError:
-        probabilities = False  # ranking only, for every system
-    if metrics is None:
-        wanted = ["auc" if counted[0].binary else "auc.macro"]
-    else:
-        wanted = [metrics] if isinstance(metrics, str) else list(metrics)
     return compare_scored(
-        y,
+        np.asarray(gold),
         {str(k): np.asarray(v) for k, v in scores.items()},
         labels,
-        wanted,
+        None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
         str(name),
-        measures=lambda c: measures_of(c, chosen, probabilities, wanted),
+        conventions=chosen,
         score_one=lambda c: _score_scored(c, None, labels, None, None, chosen, None, None, None, None, scoring),
         rounds=2000 if rounds is None else rounds,
         seed=seed,

@@ -323,15 +323,19 @@ def compare_scored(
     metrics: list[str] | None,
     test: str,
     *,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    conventions: Any,
     score_one: Callable[[ScoreCounts], Any],
     rounds: int = 2000,
     seed: int | None = None,
     confidence: float = 0.95,
     alpha: float = 0.05,
 ) -> ScoredComparison:
-    """Every pair of ``systems`` (name → scores of the same instances) tested on each metric."""
+    """Every pair of ``systems`` (name → scores of the same instances) tested on each metric (default: the AUC,
+    macro for multi-class), each round computing those metrics only; ``score_one`` gives each system's own result.
+    The probability measures apply when every system's scores are probabilities."""
     from clfeval.infer.multiplicity import holm
+    from clfeval.scoring.probability import are_probabilities
+    from clfeval.scoring.scored import measures_of
 
     names = list(systems)
     if len(names) < 2:
@@ -359,6 +363,12 @@ def compare_scored(
         distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]
+    probabilities = all(are_probabilities(c) for c in counted.values())  # else ranking only, for every system
+    wanted = list(metrics)
+
+    def measures(c: ScoreCounts) -> dict[str, float]:
+        return measures_of(c, conventions, probabilities, wanted)
+
     if seed is None and test != "delong":
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     raw = []

@@ -28,6 +28,7 @@ from clfeval.errors import OptionError
 
 __all__ = [
     "BINNINGS",
+    "are_probabilities",
     "BRIER_NORMALISATIONS",
     "CALIBRATION_TARGETS",
     "LOG_LOSS_EPS",
@@ -101,6 +102,15 @@ def check_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -
             raise OptionError(
                 f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g})"
             )
+
+
+def are_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -> bool:
+    """Whether the scores are probabilities (:func:`check_probabilities` passes): the probability measures apply."""
+    try:
+        check_probabilities(counts, tolerance)
+    except OptionError:
+        return False
+    return True
 
 
 def log_loss(counts: ScoreCounts) -> float:
