@@ -50,14 +50,9 @@ def add_count(sub: Any) -> None:
     options.add_input_rules(p)
     options.add_multilabel_options(p)
     options.add_span_options(p)
-    scored = p.add_argument_group("scored predictions")
-    scored.add_argument(
-        "--scores",
-        metavar="SPEC",
-        help="count scored predictions: the score columns (as for score --scores); the count file holds the distinct "
-        "(gold, scores) rows",
+    options.add_scored_options(
+        p, what="count scored predictions (the count file holds their distinct (gold, scores) rows)", report=False
     )
-    scored.add_argument("--positive", metavar="LABEL", help="binary scores: the class they belong to")
     options.add_engine_options(p, counts=False)
     p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
     p.set_defaults(run=run_count)

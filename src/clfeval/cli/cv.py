@@ -49,12 +49,12 @@ def add_cv(sub: Any) -> None:
     options.add_input_rules(p)
     options.add_multilabel_options(p)
     options.add_span_options(p)
-    scored = p.add_argument_group("scored predictions")
-    scored.add_argument(
-        "--scores",
-        metavar="SPEC",
-        help="folds of scored predictions: each FOLD file's score columns (as for score --scores); the pooled "
-        "scores and each fold's, ROC AUC, average precision, log loss, Brier, calibration",
+    options.add_scored_options(
+        p,
+        what="folds of scored predictions, each FOLD file's score columns (the pooled scores and each fold's: ROC "
+        "AUC, average precision, log loss, Brier, calibration)",
+        positive=False,
+        report=False,
     )
     options.add_engine_options(p)
     options.add_label_set_options(p)

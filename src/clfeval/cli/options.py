@@ -368,14 +368,17 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
         )
 
 
-def add_scored_options(p: Any, systems: bool = False) -> None:
-    """The scored-predictions group: ``--scores`` (compare: ``NAME=SPEC`` per system), ``--positive``, the conventions
-    (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``), ``--not-probabilities`` and, for score,
-    ``--threshold``."""
+def add_scored_options(
+    p: Any, systems: bool = False, *, what: str | None = None, positive: bool = True, report: bool = True
+) -> None:
+    """The scored-predictions group: ``--scores`` (``systems``, compare: ``NAME=SPEC`` per system; ``what``: what the
+    command does with them), ``--positive`` (unless ``positive`` is false) and, for a command that reports (``report``),
+    the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``),
+    ``--not-probabilities`` and, for score, ``--threshold``."""
     from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, TIE_RULES
 
     group = p.add_argument_group("scored predictions (probabilities, scores: ROC AUC, calibration, log loss)")
-    what = (
+    what = what or (
         "NAME=SPEC, once per system: each system's score columns"
         if systems
         else "the score columns, instead of a predicted column"
@@ -389,9 +392,12 @@ def add_scored_options(p: Any, systems: bool = False) -> None:
         "Parquet; name the classes with --labels). The file is CSV, TSV, JSON Lines or Parquet, with a header; or "
         "'timbl': TiMBL output whose lines end in class distributions { A 0.7, B 0.3 }",
     )
-    group.add_argument(
-        "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
-    )
+    if positive:
+        group.add_argument(
+            "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
+        )
+    if not report:
+        return
     if not systems:
         group.add_argument(
             "--threshold",
