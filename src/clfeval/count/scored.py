@@ -194,18 +194,7 @@ class ScoreCounts:
     def __add__(self, other: object) -> ScoreCounts:
         if not isinstance(other, ScoreCounts):
             return NotImplemented
-        if (self.labels, self.columns) != (other.labels, other.columns):
-            raise OptionError(
-                f"cannot add scores of classes {list(other.labels)} (columns {list(other.columns)}) to scores of "
-                f"{list(self.labels)} (columns {list(self.columns)})"
-            )
-        return ScoreCounts(
-            self.labels,
-            self.columns,
-            np.r_[self.gold, other.gold],
-            np.vstack([self.scores, other.scores]),
-            np.r_[self.count, other.count],
-        )
+        return ScoreCounts.added([self, other])
 
     def __repr__(self) -> str:
         shape = "binary" if self.binary else f"{len(self.columns)} columns"
