@@ -150,13 +150,7 @@ class SpanAccumulator(Accumulator):
                 found = replace(found, first_sentence=self._sentences)  # sentences numbered after the earlier ones
                 counts = found.count(self.spans.scheme, "sentences")
             else:
-                counts = found.count(self.spans.scheme, "sentences")
-                if counts.blocks is not None and self._sentences:
-                    blocks = counts.blocks
-                    shifted = replace(
-                        blocks, block=blocks.block + self._sentences, n_blocks=blocks.n_blocks + self._sentences
-                    )
-                    counts = replace(counts, blocks=shifted)
+                counts = _after(found.count(self.spans.scheme, "sentences"), self._sentences)
         except InputError as exc:
             raise InputError(
                 exc.message, f"{where}, {exc.source}" if exc.source else where, exc.line, index=exc.index
@@ -197,16 +191,7 @@ class SpanAccumulator(Accumulator):
         if self._declared is not None and other._declared is not None and set(self._declared) != set(other._declared):
             raise OptionError("cannot merge span accumulators that declare different types")
         if other._parts:
-            theirs = other.counts
-            if theirs.blocks is not None:
-                blocks = theirs.blocks
-                theirs = replace(
-                    theirs,
-                    blocks=replace(
-                        blocks, block=blocks.block + self._sentences, n_blocks=blocks.n_blocks + self._sentences
-                    ),
-                )
-            self._parts.append(theirs)
+            self._parts.append(_after(other.counts, self._sentences))
         self._sentences += other._sentences
         self._updates += other._updates
         return self
@@ -276,6 +261,15 @@ class SpanAccumulator(Accumulator):
             f"Accumulator(spans, {self.spans.scheme}, {len(self.labels)} types ({self.label_origin}), "
             f"{self._sentences:,} sentences, {self.n:,} spans, {self._updates} updates)"
         )
+
+
+def _after(counts: SpanCounts, sentences: int) -> SpanCounts:
+    """Counts whose units (sentences) are numbered from 0, numbered after ``sentences`` earlier ones."""
+    blocks = counts.blocks
+    if blocks is None or not sentences:
+        return counts
+    shifted = replace(blocks, block=blocks.block + sentences, n_blocks=blocks.n_blocks + sentences)
+    return replace(counts, blocks=shifted)
 
 
 def _schemes() -> Any:
