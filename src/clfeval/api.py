@@ -143,19 +143,27 @@ def _score_scored(
     confidence: float | None,
     scoring: Scoring | None,
     inputs: Mapping[str, Any] | None = None,
+    blocks: Any = None,
 ) -> Any:
     """Scored predictions (``scores`` of ``gold``, or ``gold`` already :class:`~clfeval.count.scored.ScoreCounts`
-    when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for,
-    and the label report at the threshold."""
+    when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for
+    (over ``blocks``, each instance's block, when given), and the label report at the threshold."""
     from clfeval.count.scored import ScoreCounts
-    from clfeval.infer.scored import scored_intervals
+    from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
 
+    blocked = None
     if scores is None:
         counts = gold
+        if blocks is not None:
+            raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
     else:
         counts = ScoreCounts.of_arrays(np.asarray(gold), np.asarray(scores), labels, positive=positive)
+        if blocks is not None:
+            y = np.asarray(gold)
+            s = np.asarray(scores, dtype=np.float64).reshape(len(y), -1)
+            blocked = ScoreBlocks.of_arrays(gold_codes(y, counts), s, blocks)
     chosen = conventions if conventions is not None else Conventions()
     if not isinstance(chosen, Conventions):
         raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
@@ -174,6 +182,7 @@ def _score_scored(
             confidence=confidence if confidence is not None else getattr(ci, "confidence", 0.95),
             resamples=resamples if resamples is not None else getattr(ci, "resamples", 2000),
             seed=seed if seed is not None else getattr(ci, "seed", None),
+            blocks=blocked,
         )
     calibration = None
     if probabilities:
@@ -238,6 +247,7 @@ def _compare_scored(
     confidence: float | None,
     conventions: Any,
     scoring: Scoring | None,
+    blocks: Any = None,
 ) -> Any:
     from clfeval.infer.scored import compare_scored
     from clfeval.scoring.scored import Conventions
@@ -257,6 +267,7 @@ def _compare_scored(
         rounds=2000 if rounds is None else rounds,
         seed=seed,
         confidence=0.95 if confidence is None else confidence,
+        blocks=None if blocks is None else np.asarray(list(blocks) if not hasattr(blocks, "__len__") else blocks),
     )
 
 
@@ -328,6 +339,7 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     scoring: Scoring | None = None,
+    blocks: Iterable[Any] | None = None,
 ) -> Scored: ...
 
 
@@ -378,7 +390,8 @@ def score(
     blocks
         Each instance's block (sentence number, document name …): the instances of a block are not
         independent, so intervals resample whole blocks (the delta method uses the cluster-robust
-        variance over blocks), as a :class:`~clfeval.Reading`'s ``blocks`` does for files.
+        variance over blocks; with ``scores=``, DeLong's is Obuchowski's clustered variance), as a
+        :class:`~clfeval.Reading`'s ``blocks`` does for files.
     progress
         Called with (done, total) during long interval computations.
     labels, beta, zero_division, undefined
@@ -418,11 +431,12 @@ def score(
     ('bootstrap', 7, True)
     """
     if scores is not None:
-        if pred is not None or spans is not None or multilabel is not None or blocks is not None:
-            raise OptionError("scores= takes the place of pred: no pred, spans, multilabel or blocks with it")
+        if pred is not None or spans is not None or multilabel is not None:
+            raise OptionError("scores= takes the place of pred: no pred, spans or multilabel with it")
         return _score_scored(
-            gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring
-        )
+            gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring,
+            blocks=blocks,
+        )  # fmt: skip
     scored = _scored_counts(gold)
     if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
         given, provenance = scored
@@ -559,6 +573,7 @@ def compare(
     confidence: float | None = None,
     conventions: Conventions | None = None,
     scoring: Scoring | None = None,
+    blocks: Iterable[Any] | None = None,
 ) -> ScoredComparison: ...
 
 
@@ -614,7 +629,8 @@ def compare(
         system's predictions, and all systems are scored over it.
     blocks
         Each instance's block (sentence number, document name …): randomization swaps whole blocks,
-        the bootstrap resamples whole blocks and the sign test counts blocks.
+        the bootstrap resamples whole blocks and the sign test counts blocks (with ``scores=``,
+        DeLong's test uses Obuchowski's clustered variance).
     progress
         Called with (done, total) rounds.
     labels, beta, zero_division, undefined, sep
@@ -652,11 +668,13 @@ def compare(
     from clfeval.infer.comparison import compare_counts
 
     if scores is not None:
-        if preds is not None or spans is not None or multilabel is not None or blocks is not None:
-            raise OptionError("scores= takes the place of preds: no preds, spans, multilabel or blocks with it")
+        if preds is not None or spans is not None or multilabel is not None:
+            raise OptionError("scores= takes the place of preds: no preds, spans or multilabel with it")
         if alternative not in (None, "two-sided"):
             raise OptionError("tests of scored predictions are two-sided")
-        return _compare_scored(gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring)
+        return _compare_scored(
+            gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring, blocks
+        )
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)

@@ -199,6 +199,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
     systems: dict[str, Any] = {}
     gold = None
     classes = None
+    blocks = None
     for item in args.scores:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
@@ -211,8 +212,10 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             gold_col=parse_column(args.gold_col),
             labels=labels,
             probabilities=False if args.not_probabilities else None,
+            **options.score_blocks(args),
         )
         gold, classes = found.gold, found.classes if found.classes is not None else labels
+        blocks = found.blocks
         systems[name] = found.scores
     if len(systems) < 2:
         raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
@@ -234,6 +237,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         seed=args.seed,
         confidence=args.confidence,
         conventions=options.conventions(args),
+        blocks=blocks,
     )
     return options.render(result, args)
 

@@ -121,6 +121,15 @@ def add_input_rules(p: Any, blocks: str | None = None) -> None:
         )
 
 
+def score_blocks(args: Any) -> dict[str, Any]:
+    """The block options as :func:`clfeval.inputs.scoredfile.read_scored` takes them."""
+    return {
+        "block_col": parse_column(getattr(args, "block_col", None)),
+        "blank_lines": getattr(args, "blocks", None) == "blank-line",
+        "block_end": getattr(args, "block_end", None),
+    }
+
+
 def add_engine_options(p: Any, counts: bool = True) -> None:
     """The engine group: ``--engine`` and ``--scheduler``, and with ``counts`` the ``--counts FILE…`` to add up."""
     eng = p.add_argument_group("engine")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
@@ -17,6 +18,7 @@ from clfeval.inputs.options import Reading
 from clfeval.inputs.readers import Counted, read, read_matrix
 from clfeval.kinds import kind_of
 from clfeval.progress import ReadingBar
+from clfeval.result import FrozenDict
 
 __all__ = ["HELP", "add_score", "run_score"]
 
@@ -117,6 +119,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         given: Any = load_counts(args.counts)
         scores_of: Any = None
         labels: Any = None
+        blocks: Any = None
     else:
         from clfeval.inputs.scoredfile import read_scored
 
@@ -131,8 +134,9 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
             gold_col=parse_column(args.gold_col),
             labels=None if declared is None else [str(x) for x in declared],
             probabilities=False if args.not_probabilities else None,
+            **options.score_blocks(args),
         )
-        given, scores_of = found.gold, found.scores
+        given, scores_of, blocks = found.gold, found.scores, found.blocks
         labels = found.classes if found.classes is not None else declared
     result = score(
         given,
@@ -145,7 +149,10 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         seed=args.seed,
         resamples=args.resamples if args.resamples != 10_000 else None,
         confidence=args.confidence,
+        blocks=blocks,
     )
+    if not counts:  # the file, its columns and its blocks, not "arrays"
+        result = dataclasses.replace(result, inputs=FrozenDict(found.inputs))
     return options.render(result, args)
 
 

@@ -11,6 +11,14 @@ and for two scores of the same instances the covariance is the same sums of prod
 depend on the score value only, so each distinct score (with its weight of positives and negatives) is computed once.
 The interval is A ± z_{1−α/2} √Var(A), clipped to [0, 1] (as pROC's ``ci.auc(method = "delong")``); the paired test's
 z = (A_1 − A_2) / √(Var A_1 + Var A_2 − 2 Cov), two-sided p = 2 Φ(−|z|) (pROC's ``roc.test(method = "delong")``).
+
+Clustered instances (blocks: the sentences of a document, the images of a patient) are not independent. Given each
+row's cluster, the variance is Obuchowski's (1997): with I clusters, m_c positives and n_c negatives in cluster c and
+its sums of placements V10_c = Σ_{i ∈ c} V10_i and V01_c = Σ_{j ∈ c} V01_j,
+
+    T_c = (V10_c − m_c A) / P + (V01_c − n_c A) / N,    Var(A) = I / (I − 1) · Σ_c T_c²,
+
+which is S10/P + S01/N + 2 S11/(P N) in her notation; the covariance of two scores is I / (I − 1) Σ_c T_c^a T_c^b.
 """
 
 from __future__ import annotations
@@ -82,23 +90,53 @@ def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> 
     return auc, placement, round(p), round(n)
 
 
-def _rows(gold_positive: np.ndarray, weight: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _rows(
+    gold_positive: np.ndarray, weight: np.ndarray | None, n: int, cluster: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     positive = np.asarray(gold_positive, dtype=bool)
     w = np.ones(n, dtype=np.float64) if weight is None else np.asarray(weight, dtype=np.float64)
     if len(positive) != n or len(w) != n:
         raise ValueError("gold, scores and weights must have one entry per row")
-    return positive, w
+    if cluster is not None:
+        cluster = np.unique(np.asarray(cluster), return_inverse=True)[1].reshape(-1)
+        if len(cluster) != n:
+            raise ValueError("gold, scores and clusters must have one entry per row")
+    return positive, w, cluster
+
+
+def _cluster_terms(
+    v: np.ndarray, positive: np.ndarray, w: np.ndarray, auc: float, p: int, n: int, cluster: np.ndarray
+) -> np.ndarray:
+    """Each cluster's T_c = (V10_c − m_c A)/P + (V01_c − n_c A)/N (see the module)."""
+    size = int(cluster.max()) + 1 if len(cluster) else 0
+    terms = w * (v - auc) / np.where(positive, p, n)
+    return np.bincount(cluster, weights=terms, minlength=size)
+
+
+def _clustered(ta: np.ndarray, tb: np.ndarray) -> float:
+    """I / (I − 1) Σ_c T_c^a T_c^b (NaN with one cluster)."""
+    k = len(ta)
+    return float(k / (k - 1) * np.dot(ta, tb)) if k > 1 else float("nan")
 
 
 def delong(
-    gold_positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None = None, *, confidence: float = 0.95
+    gold_positive: np.ndarray,
+    score: np.ndarray,
+    weight: np.ndarray | None = None,
+    *,
+    confidence: float = 0.95,
+    cluster: np.ndarray | None = None,
 ) -> DeLong:
     """DeLong's variance and interval of the AUC of ``score`` (rows: whether gold is positive, the score, how many
-    instances the row stands for)."""
+    instances the row stands for; ``cluster``, each row's cluster: Obuchowski's clustered variance)."""
     score = np.asarray(score, dtype=np.float64)
-    positive, w = _rows(gold_positive, weight, len(score))
+    positive, w, cluster = _rows(gold_positive, weight, len(score), cluster)
     auc, v, p, n = _placements(score, positive, w)
-    variance = _var(v, positive, w, auc, auc, v, p, n)
+    if cluster is None:
+        variance = _var(v, positive, w, auc, auc, v, p, n)
+    else:
+        t = _cluster_terms(v, positive, w, auc, p, n, cluster)
+        variance = _clustered(t, t)
     half = _normal_quantile(0.5 + confidence / 2) * math.sqrt(max(variance, 0.0))
     return DeLong(auc, variance, max(0.0, auc - half), min(1.0, auc + half), confidence)
 
@@ -121,15 +159,21 @@ def delong_paired(
     weight: np.ndarray | None = None,
     *,
     confidence: float = 0.95,
+    cluster: np.ndarray | None = None,
 ) -> DeLongPair:
     """DeLong's paired test of the AUCs of two scores of the same instances (rows as in :func:`delong`, each row with
-    both scores), with the interval of A − B."""
+    both scores), with the interval of A − B; with ``cluster``, Obuchowski's clustered variances and covariance."""
     sa, sb = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
-    positive, w = _rows(gold_positive, weight, len(sa))
+    positive, w, cluster = _rows(gold_positive, weight, len(sa), cluster)
     a, va, p, n = _placements(sa, positive, w)
     b, vb, _, _ = _placements(sb, positive, w)
-    variance = _var(va, positive, w, a, a, va, p, n) + _var(vb, positive, w, b, b, vb, p, n)
-    variance -= 2 * _var(va, positive, w, a, b, vb, p, n)
+    if cluster is None:
+        variance = _var(va, positive, w, a, a, va, p, n) + _var(vb, positive, w, b, b, vb, p, n)
+        variance -= 2 * _var(va, positive, w, a, b, vb, p, n)
+    else:
+        ta, tb = _cluster_terms(va, positive, w, a, p, n, cluster), _cluster_terms(vb, positive, w, b, p, n, cluster)
+        difference = ta - tb
+        variance = _clustered(difference, difference)
     d = a - b
     sd = math.sqrt(max(variance, 0.0))
     if sd > 0:

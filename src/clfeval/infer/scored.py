@@ -1,6 +1,10 @@
 """Intervals of scored predictions' scores: DeLong's for the AUC of each score column, and the count bootstrap for
 every score (multinomial draws over the distinct (gold, scores) rows, each score recomputed on each draw: percentile
-intervals)."""
+intervals).
+
+Instances in blocks (the sentences of a document, the images of a patient; :class:`ScoreBlocks`) are not independent:
+the bootstrap then draws whole blocks, randomization swaps whole blocks, and DeLong's variance is Obuchowski's
+clustered one over the blocks."""
 
 from __future__ import annotations
 
@@ -20,9 +24,11 @@ __all__ = [
     "SCORED_CV_SCHEMA",
     "SCORED_PAIRS_SCHEMA",
     "SCORED_TESTS",
+    "ScoreBlocks",
     "ScoredCV",
     "ScoredComparison",
     "compare_scored",
+    "gold_codes",
     "paired_scored",
     "scored_intervals",
 ]
@@ -41,6 +47,47 @@ SCORED_INTERVALS: Mapping[str, str] = {
 }
 
 
+@dataclass(frozen=True, eq=False)
+class ScoreBlocks:
+    """Scored predictions in blocks: the distinct (block, gold, scores …) rows with their counts (``scores`` may hold
+    several systems' columns side by side), and each row's block among ``n_blocks``.
+
+    Rows are distinct within a block only, so that a draw of blocks (or a swap of a block's systems) weighs each row
+    by its block's draw: row r stands for ``count[r] · draw[block[r]]`` instances.
+    """
+
+    gold: np.ndarray
+    scores: np.ndarray
+    count: np.ndarray
+    block: np.ndarray
+    n_blocks: int
+
+    @classmethod
+    def of_arrays(cls, codes: np.ndarray, scores: np.ndarray, blocks: Any) -> ScoreBlocks:
+        """Rows of instances (gold codes, an (n, c) array of scores) in ``blocks`` (each instance's block: any
+        labels, a sentence number, a document name)."""
+        given = np.asarray(blocks)
+        if given.ndim != 1 or len(given) != len(codes):
+            raise OptionError(f"blocks gives each instance its block: {len(codes)} instances, blocks of {given.shape}")
+        names, first, block = np.unique(given, return_index=True, return_inverse=True)
+        rank = np.empty(len(names), dtype=np.int64)
+        rank[np.argsort(first)] = np.arange(len(names))
+        block = rank[block.reshape(-1)]  # numbered in order of appearance: the draws do not depend on the names
+        table = np.column_stack([block.reshape(-1), codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        rows, inverse = np.unique(table, axis=0, return_inverse=True)
+        count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
+        return cls(rows[:, 1].astype(np.int64), rows[:, 2:], count, rows[:, 0].astype(np.int64), len(names))
+
+    def drawn(self, rng: np.random.Generator) -> np.ndarray:
+        """The rows' counts in a bootstrap draw of whole blocks (B blocks drawn with replacement from B)."""
+        per_block = rng.multinomial(self.n_blocks, np.full(self.n_blocks, 1 / self.n_blocks))
+        return np.asarray(self.count * per_block[self.block])
+
+    def swapped(self, rng: np.random.Generator) -> np.ndarray:
+        """The rows' counts whose two systems are swapped in a randomization round: a whole block, or none of it."""
+        return np.asarray(self.count * rng.integers(0, 2, self.n_blocks)[self.block])
+
+
 def scored_intervals(
     counts: ScoreCounts,
     measures: Callable[[ScoreCounts], dict[str, float]],
@@ -49,28 +96,37 @@ def scored_intervals(
     confidence: float = 0.95,
     resamples: int = 2000,
     seed: int | None = None,
+    blocks: ScoreBlocks | None = None,
 ) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
     """The intervals of the scores ``measures`` computes, by ``method`` (:data:`SCORED_INTERVALS`), and what the
-    result records of the method."""
+    result records of the method. With ``blocks`` (the same instances in their blocks), the bootstrap draws whole
+    blocks and DeLong's variance is the clustered one."""
     if method not in SCORED_INTERVALS:
         raise OptionError(
             f"unknown interval method {method!r} for scored predictions; one of {', '.join(SCORED_INTERVALS)}"
         )
     if not 0 < confidence < 1:
         raise OptionError(f"confidence is between 0 and 1, not {confidence!r}")
+    unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     if method == "delong":
         out: dict[str, tuple[float, float]] = {}
         for c, name in enumerate(counts.columns):
             values, pos, neg = counts.column(c)
             if pos.sum() < 2 or neg.sum() < 2:
                 continue
-            score = np.r_[values, values]
-            positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
-            d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
+            if blocks is None:
+                score = np.r_[values, values]
+                positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
+                d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
+            else:
+                k = counts.labels.index(name)
+                d = delong(blocks.gold == k, blocks.scores[:, c], blocks.count, confidence=confidence,
+                           cluster=blocks.block)  # fmt: skip
             out[f"per_class.{name}.auc"] = (d.low, d.high)
             if counts.binary:
                 out["auc"] = (d.low, d.high)
-        return out, {"method": "delong", "confidence": confidence, "definition": SCORED_INTERVALS["delong"]}
+        definition = SCORED_INTERVALS["delong"] + (CLUSTERED if blocks is not None else "")
+        return out, {"method": "delong", "confidence": confidence, "definition": definition, **unit}
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
         raise OptionError(f"resamples is a whole number ≥ 2, not {resamples!r}")
     if seed is None:
@@ -78,9 +134,14 @@ def scored_intervals(
     rng = np.random.default_rng(seed)
     n = counts.n_instances
     share = counts.count / n
+    if blocks is not None:
+        rows, order = _view(counts, blocks.gold, blocks.scores)
     draws: dict[str, list[float]] = {}
     for _ in range(resamples):
-        found = measures(counts.with_counts(rng.multinomial(n, share)))
+        if blocks is None:
+            found = measures(counts.with_counts(rng.multinomial(n, share)))
+        else:
+            found = measures(rows.with_counts(blocks.drawn(rng)[order]))
         for name, value in found.items():
             draws.setdefault(name, []).append(value)
     alpha = 1 - confidence
@@ -101,11 +162,16 @@ def scored_intervals(
         "confidence": confidence,
         "resamples": resamples,
         "seed": seed,
-        "definition": SCORED_INTERVALS["bootstrap"],
+        "definition": SCORED_INTERVALS["bootstrap"] + (BLOCKED if blocks is not None else ""),
         "not_estimable": not_estimable,
+        **unit,
     }
     return out, info
 
+
+#: What blocks change in DeLong's variance, and in the resampling methods.
+CLUSTERED = "; in blocks, Obuchowski's (1997) clustered variance over the blocks"
+BLOCKED = "; in blocks, whole blocks are drawn (randomization: swapped)"
 
 #: The paired tests of scored predictions, by name.
 SCORED_TESTS: Mapping[str, str] = {
@@ -147,10 +213,13 @@ def paired_scored(
     rounds: int = 2000,
     seed: int | None = None,
     confidence: float = 0.95,
+    blocks: ScoreBlocks | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
     with their counts; ``template`` gives the classes and columns. Returns per metric the scores, the difference
-    A − B, the p-value, its interval (DeLong, bootstrap) and the rounds."""
+    A − B, the p-value, its interval (DeLong, bootstrap) and the rounds. With ``blocks`` (whose rows these are, in
+    their blocks), the bootstrap draws whole blocks, randomization swaps whole blocks and DeLong's variance is
+    clustered."""
     if test not in SCORED_TESTS:
         raise OptionError(f"unknown test {test!r} for scored predictions; one of {', '.join(SCORED_TESTS)}")
     a_view, a_order = _view(template, joint_gold, scores_a)
@@ -172,6 +241,7 @@ def paired_scored(
                 scores_b[:, column],
                 count.astype(np.float64),
                 confidence=confidence,
+                cluster=None if blocks is None else blocks.block,
             )
             out.append(
                 {"metric": m, "score_a": pair.auc_a, "score_b": pair.auc_b, "difference": pair.difference,
@@ -188,7 +258,7 @@ def paired_scored(
     if test == "bootstrap":
         share = count / n
         for _ in range(rounds):
-            w = rng.multinomial(n, share)
+            w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
             da, db = measures(a_view.with_counts(w[a_order])), measures(b_view.with_counts(w[b_order]))
             for m in metrics:
                 d = da[m] - db[m]
@@ -198,7 +268,7 @@ def paired_scored(
         both_gold = np.r_[joint_gold, joint_gold]
         mixed, mixed_order = _view(template, both_gold, np.vstack([scores_a, scores_b]))
         for _ in range(rounds):
-            swapped = rng.binomial(count, 0.5)
+            swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
             wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
             da, db = measures(mixed.with_counts(wa[mixed_order])), measures(mixed.with_counts(wb[mixed_order]))
             for m in metrics:
@@ -257,6 +327,14 @@ class ScoredComparison(Result):
     results: Mapping[str, Any]
     n_instances: int
     distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
+    n_blocks: int | None = None  # blocks: the units the tests resample, swap or cluster on
+
+    @property
+    def test_definition(self) -> str:
+        """What the test computes, and what blocks change in it."""
+        return SCORED_TESTS[self.test] + (
+            "" if self.n_blocks is None else CLUSTERED if self.test == "delong" else BLOCKED
+        )
 
     def pair(self, a: str, b: str, metric: str | None = None) -> Mapping[str, Any]:
         """The test of ``a`` against ``b`` on ``metric`` (default: the first)."""
@@ -281,6 +359,8 @@ class ScoredComparison(Result):
         first = self.results[self.systems[0]]
         parts = [p for p in first.signature_parts() if p[0] not in ("ci", "threshold")]
         test = [self.test, "two-sided"]
+        if self.n_blocks is not None:
+            test.append(f"blocks={self.n_blocks}")
         if self.rounds is not None:
             test += [f"n={self.rounds}", f"seed={self.seed}"]
         test += [f"alpha={self.alpha:g}", "holm"]
@@ -295,10 +375,12 @@ class ScoredComparison(Result):
             "signature": self.signature,
             "n_instances": self.n_instances,
             "distinct_rows": self.distinct_rows,
+            "unit": "instance" if self.n_blocks is None else "block",
+            "n_blocks": self.n_blocks,
             "systems": list(self.systems),
             "metrics": list(self.metrics),
             "test": self.test,
-            "test_definition": SCORED_TESTS[self.test],
+            "test_definition": self.test_definition,
             "alternative": "two-sided",
             "rounds": self.rounds,
             "seed": self.seed,
@@ -329,10 +411,12 @@ def compare_scored(
     seed: int | None = None,
     confidence: float = 0.95,
     alpha: float = 0.05,
+    blocks: Any = None,
 ) -> ScoredComparison:
     """Every pair of ``systems`` (name → scores of the same instances) tested on each metric (default: the AUC,
     macro for multi-class), each round computing those metrics only; ``score_one`` gives each system's own result.
-    The probability measures apply when every system's scores are probabilities."""
+    The probability measures apply when every system's scores are probabilities. ``blocks``: each instance's block
+    (the tests then treat blocks as the independent units)."""
     from clfeval.infer.multiplicity import holm
     from clfeval.scoring.probability import are_probabilities
     from clfeval.scoring.scored import measures_of
@@ -348,10 +432,15 @@ def compare_scored(
                 f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
             )
     # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
-    codes = _codes(gold, template)
+    codes = gold_codes(gold, template)
     columns = [np.asarray(systems[s], dtype=np.float64).reshape(len(codes), -1) for s in names]
     width = columns[0].shape[1]
-    if test == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
+    blocked = None
+    if blocks is not None:  # the joint rows within each block
+        blocked = ScoreBlocks.of_arrays(codes, np.column_stack(columns), blocks)
+        count, joint_gold, distinct = blocked.count, blocked.gold, len(blocked.count)
+        split = {s: blocked.scores[:, i * width : (i + 1) * width] for i, s in enumerate(names)}
+    elif test == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
         count = np.ones(len(codes), dtype=np.int64)
         joint_gold, split = codes, dict(zip(names, columns))
         distinct = len(codes)
@@ -379,7 +468,7 @@ def compare_scored(
             )
             for found in paired_scored(
                 joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
-                rounds=rounds, seed=pair_seed, confidence=confidence,
+                rounds=rounds, seed=pair_seed, confidence=confidence, blocks=blocked,
             ):  # fmt: skip
                 raw.append({"a": a, "b": b, **found})
     for m in metrics:
@@ -400,10 +489,12 @@ def compare_scored(
         results=FrozenDict({s: score_one(counted[s]) for s in names}),
         n_instances=len(codes),
         distinct_rows=distinct,
+        n_blocks=None if blocked is None else blocked.n_blocks,
     )
 
 
-def _codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
+def gold_codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
+    """Each gold label's position among ``template``'s classes."""
     distinct, which = np.unique(np.asarray(gold), return_inverse=True)
     index = {c: i for i, c in enumerate(template.labels)}
     return np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]

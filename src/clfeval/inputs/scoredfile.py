@@ -25,10 +25,44 @@ __all__ = ["TIMBL", "ScoredFile", "read_scored", "read_timbl"]
 
 class ScoredFile:
     """What a file of scored predictions held: the gold labels, the scores (n × columns), the class of each score
-    column (``None``: to be named by ``labels``), and where they came from."""
+    column (``None``: to be named by ``labels``), each instance's block (``None`` without blocks), and where they
+    came from."""
 
-    def __init__(self, gold: np.ndarray, scores: np.ndarray, classes: list[str] | None, inputs: dict[str, Any]):
-        self.gold, self.scores, self.classes, self.inputs = gold, scores, classes, inputs
+    def __init__(
+        self,
+        gold: np.ndarray,
+        scores: np.ndarray,
+        classes: list[str] | None,
+        inputs: dict[str, Any],
+        blocks: np.ndarray | None = None,
+    ):
+        self.gold, self.scores, self.classes, self.inputs, self.blocks = gold, scores, classes, inputs, blocks
+
+
+def _blank_line_blocks(
+    path: str, frame: pl.DataFrame, first_line: int, block_end: str | None
+) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
+    """Blocks separated by blank lines (and lines matching ``block_end``, which are no instances) in a CSV or TSV
+    file: the frame without those lines, each remaining row's line number and its block."""
+    import re
+
+    if block_end is not None:
+        try:
+            re.compile(block_end)
+        except re.error as exc:
+            raise OptionError(f"--block-end {block_end!r} is not a regular expression: {exc}") from None
+    lines = pl.read_csv(
+        path, has_header=False, separator="\x01", new_columns=["line"], quote_char=None, infer_schema_length=0
+    ).get_column("line")[first_line - 1 :]
+    if len(lines) != len(frame):
+        raise InputError("blank-line blocks need one row per line (a quoted field spans lines): give --block-col", path)
+    stripped = lines.str.strip_chars()
+    ends = (stripped.is_null() | (stripped == "")).to_numpy()
+    if block_end is not None:
+        ends |= lines.str.contains(block_end).fill_null(False).to_numpy()
+    keep = ~ends
+    block = np.cumsum(ends)[keep]
+    return frame.filter(pl.Series(keep)), np.flatnonzero(keep) + first_line, block
 
 
 def _frame(path: str) -> tuple[pl.DataFrame, int]:
@@ -65,7 +99,7 @@ def _score_columns(frame: pl.DataFrame, spec: str, path: str) -> tuple[list[str]
     return chosen, (chosen if len(chosen) > 1 else None)
 
 
-def _numbers(series: pl.Series, path: str, first_line: int) -> np.ndarray:
+def _numbers(series: pl.Series, path: str, line: np.ndarray) -> np.ndarray:
     if series.dtype == pl.String:
         parsed = series.str.strip_chars().cast(pl.Float64, strict=False)
         bad = parsed.is_null() | parsed.is_nan()
@@ -74,11 +108,11 @@ def _numbers(series: pl.Series, path: str, first_line: int) -> np.ndarray:
         bad = parsed.is_null() | parsed.is_nan()
     if bad.any():
         i = int(bad.arg_max() or 0)
-        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not a number", path, first_line + i)
+        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not a number", path, int(line[i]))
     values = parsed.to_numpy()
     if not np.isfinite(values).all():
         i = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not finite", path, first_line + i)
+        raise InputError(f"the score {series[i]!r} in column {series.name!r} is not finite", path, int(line[i]))
     return values
 
 
@@ -146,16 +180,30 @@ def read_scored(
     labels: Sequence[str] | None = None,
     probabilities: bool | None = None,
     tolerance: float = 1e-6,
+    block_col: Column | None = None,
+    blank_lines: bool = False,
+    block_end: str | None = None,
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
 
     ``probabilities``: ``True`` requires every row of class columns to sum to 1 within ``tolerance`` (an error names
     the first line that does not); ``None`` requires it when every score lies in [0, 1] and there is a column per
-    class; ``False`` reads scores of any scale.
+    class; ``False`` reads scores of any scale. Blocks: ``block_col`` names each row's block; ``blank_lines`` (CSV,
+    TSV) makes blank lines, and lines matching ``block_end``, end blocks.
     """
+    if block_col is not None and (blank_lines or block_end is not None):
+        raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
     if spec == TIMBL:
+        if block_col is not None or blank_lines or block_end is not None:
+            raise OptionError("TiMBL's output has no blocks here: give its scores in a table with --block-col")
         return read_timbl(path, gold_col)
     frame, first_line = _frame(path)
+    line = np.arange(len(frame)) + first_line
+    blocks: np.ndarray | None = None
+    if blank_lines or block_end is not None:
+        if first_line == 1:
+            raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
+        frame, line, blocks = _blank_line_blocks(path, frame, first_line, block_end)
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
         if not labels:
@@ -165,20 +213,30 @@ def read_scored(
         wrong = np.flatnonzero(lengths != len(labels))
         if len(wrong):
             i = int(wrong[0])
-            raise InputError(f"{int(lengths[i])} scores, but {len(labels)} classes (--labels)", path, first_line + i)
-        scores = _numbers(lists.explode(), path, first_line).reshape(len(frame), len(labels))
+            raise InputError(f"{int(lengths[i])} scores, but {len(labels)} classes (--labels)", path, int(line[i]))
+        scores = _numbers(lists.explode(), path, np.repeat(line, len(labels))).reshape(len(frame), len(labels))
         columns: list[str] = [spec]
         classes: list[str] | None = [str(x) for x in labels]
     else:
         columns, classes = _score_columns(frame, spec, path)
-        scores = np.column_stack([_numbers(frame.get_column(c), path, first_line) for c in columns])
+        scores = np.column_stack([_numbers(frame.get_column(c), path, line) for c in columns])
         if labels is not None:
             if len(columns) > 1 and len(labels) != len(columns):
                 raise OptionError(f"{len(columns)} score columns but {len(labels)} classes in --labels")
             classes = [str(x) for x in labels] if len(columns) > 1 else classes
     names = frame.columns
+    taken = list(columns)
+    if block_col is not None:
+        block_name = names[resolve_column(block_col, names, path, "block")]
+        taken.append(block_name)
+        given = frame.get_column(block_name).cast(pl.String)
+        missing = given.is_null() | (given.str.strip_chars() == "")
+        if missing.any():
+            i = int(missing.arg_max() or 0)
+            raise InputError(f"the block in column {block_name!r} is missing", path, int(line[i]))
+        blocks = given.str.strip_chars().to_numpy()
     if gold_col is None:
-        rest = [n for n in names if n not in columns]
+        rest = [n for n in names if n not in taken]
         if len(rest) != 1:
             raise OptionError(f"say which column holds the gold labels (--gold-col); the others are {rest[:20]}")
         gold_name = rest[0]
@@ -188,7 +246,7 @@ def read_scored(
     missing = gold.is_null() | (gold.str.strip_chars() == "")
     if missing.any():
         i = int(missing.arg_max() or 0)
-        raise InputError(f"the gold label in column {gold_name!r} is missing", path, first_line + i)
+        raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
     gold_values = gold.str.strip_chars().to_numpy()
     if classes is not None:
         outside = ~gold.str.strip_chars().is_in(classes).to_numpy()
@@ -197,7 +255,7 @@ def read_scored(
             raise InputError(
                 f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {classes}",
                 path,
-                first_line + i,
+                int(line[i]),
             )
     if scores.shape[1] > 1 and probabilities is not False:
         in_unit = bool(((scores >= 0) & (scores <= 1)).all())
@@ -209,7 +267,10 @@ def read_scored(
                     f"the class probabilities {scores[i].tolist()} sum to {scores[i].sum():.9g}, not 1 (tolerance "
                     f"{tolerance:g}); if they are scores, not probabilities, give --not-probabilities",
                     path,
-                    first_line + i,
+                    int(line[i]),
                 )
-    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns}
-    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs)
+    inputs: dict[str, Any] = {"file": path, "gold_column": gold_name, "score_columns": columns}
+    if blocks is not None:
+        inputs["blocks"] = f"column {block_col}" if block_col is not None else "blank lines"
+        inputs["n_blocks"] = len(np.unique(blocks))
+    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks)

@@ -144,6 +144,8 @@ def _notes(r: Scored) -> list[str]:
         text = f"intervals: {100 * m['confidence']:g}% {m['method']} — {m['definition']}"
         if m.get("resamples"):
             text += f"; {m['resamples']} resamples, seed {m['seed']}"
+        if m.get("n_blocks") is not None:
+            text += f"; {m['n_blocks']} blocks, the independent units"
         notes.append(text)
     notes.append(
         f"labels at the threshold: {r.threshold} — the label report below scores the predictions the scores make"
@@ -154,7 +156,6 @@ def _notes(r: Scored) -> list[str]:
 def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Report:
     """The tables and notes of a comparison of scored predictions: each system's scores on the metrics, then each
     pair's test with Holm's adjustment."""
-    from clfeval.infer.scored import SCORED_TESTS
     from clfeval.report.tables import PValue
 
     scores = tuple((Label(s), *(cmp.results[s][m] for m in cmp.metrics)) for s in cmp.systems)
@@ -187,15 +188,21 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
             3,
         )
     )
-    line = f"test: {cmp.test} — {SCORED_TESTS[cmp.test]}"
+    line = f"test: {cmp.test} — {cmp.test_definition}"
     if cmp.rounds is not None:
         line += f"; {cmp.rounds} rounds, seed {cmp.seed}"
-    counted = (
-        f"{cmp.n_instances} instances as {cmp.distinct_rows} distinct (gold, scores of every system) rows, which the "
-        "rounds draw from"
-        if cmp.test != "delong"
-        else f"{cmp.n_instances} instances (DeLong's placements are computed once per distinct score)"
-    )
+    if cmp.n_blocks is not None:
+        counted = (
+            f"{cmp.n_instances} instances in {cmp.n_blocks} blocks, the independent units "
+            f"({cmp.distinct_rows} distinct rows within blocks)"
+        )
+    elif cmp.test != "delong":
+        counted = (
+            f"{cmp.n_instances} instances as {cmp.distinct_rows} distinct (gold, scores of every system) rows, which "
+            "the rounds draw from"
+        )
+    else:
+        counted = f"{cmp.n_instances} instances (DeLong's placements are computed once per distinct score)"
     notes = [line, counted, "Holm-adjusted over the pairs of each metric"]
     first = cmp.results[cmp.systems[0]]
     notes += [n for n in _notes(first) if not n.startswith(("intervals:", "labels at the threshold"))]

@@ -244,6 +244,8 @@ class Scored(Result):
             detail = [m["method"], f"{m['confidence']:g}"]
             if m.get("resamples"):
                 detail += [f"n={m['resamples']}", f"seed={m['seed']}"]
+            if m.get("n_blocks") is not None:
+                detail.append(f"blocks={m['n_blocks']}")
             parts.append(("ci", ",".join(detail)))
         return parts
 

@@ -1,0 +1,212 @@
+"""Scored predictions in blocks: Obuchowski's clustered DeLong against a direct O(n²) implementation, block
+resampling and randomization against the same data without its duplicates, and blocks from files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.infer.delong import delong, delong_paired
+
+
+def _obuchowski(y: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray) -> tuple[float, float, float]:
+    """Obuchowski (1997) as she writes it, pair by pair: Var(A_a), Var(A_b) and Cov(A_a, A_b), with
+    S10 = I/((I−1)M) Σ_c (V10_c − m_c A)², S01 likewise, S11 = I/(I−1) Σ_c (V10_c − m_c A)(V01_c − n_c A) and
+    Var = S10/M + S01/N + 2 S11/(MN); the covariance takes cross products (S11 both ways)."""
+    pos, neg = y == 1, y == 0
+    m, n = pos.sum(), neg.sum()
+    ids = np.unique(cluster)
+    k = len(ids)
+
+    def parts(s: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
+        v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+        auc = float(psi.mean())
+        c10 = np.array([v10[cluster[pos] == c].sum() - (cluster[pos] == c).sum() * auc for c in ids])
+        c01 = np.array([v01[cluster[neg] == c].sum() - (cluster[neg] == c).sum() * auc for c in ids])
+        return auc, c10, c01
+
+    _, a10, a01 = parts(a)
+    _, b10, b01 = parts(b)
+
+    def cov(x10: np.ndarray, x01: np.ndarray, z10: np.ndarray, z01: np.ndarray) -> float:
+        s10 = k / ((k - 1) * m) * np.sum(x10 * z10)
+        s01 = k / ((k - 1) * n) * np.sum(x01 * z01)
+        s11 = k / (k - 1) * np.sum(x10 * z01)
+        s11b = k / (k - 1) * np.sum(z10 * x01)
+        return float(s10 / m + s01 / n + (s11 + s11b) / (m * n))
+
+    return cov(a10, a01, a10, a01), cov(b10, b01, b10, b01), cov(a10, a01, b10, b01)
+
+
+def _clustered_sample(seed: int, blocks: int = 40) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 7, blocks)
+    cluster = np.repeat(np.arange(blocks), size)
+    effect = rng.normal(size=blocks)[cluster]
+    y = (rng.random(len(cluster)) < 1 / (1 + np.exp(-effect))).astype(int)
+    y[:2] = [0, 1]
+    a = np.round(effect + rng.normal(size=len(y)) + y, 1)  # rounded: ties
+    b = np.round(0.5 * effect + rng.normal(size=len(y)) + 0.7 * y, 1)
+    return y, a, b, cluster
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_clustered_delong_equals_obuchowskis_definition(seed: int) -> None:
+    y, a, b, cluster = _clustered_sample(seed)
+    var_a, var_b, cov = _obuchowski(y, a, b, cluster)
+    assert delong(y == 1, a, cluster=cluster).variance == pytest.approx(var_a, abs=1e-12)
+    assert delong(y == 1, b, cluster=cluster).variance == pytest.approx(var_b, abs=1e-12)
+    pair = delong_paired(y == 1, a, b, cluster=cluster)
+    assert pair.variance == pytest.approx(var_a + var_b - 2 * cov, abs=1e-12)
+
+
+def test_clustered_delong_from_weighted_rows_equals_it_from_instances() -> None:
+    """Rows distinct within a cluster, with counts, give the instances' variance."""
+    y, a, b, cluster = _clustered_sample(3)
+    a, b = np.round(a), np.round(b)  # few values: rows repeat within clusters
+    table, count = np.unique(np.column_stack([cluster, y, a, b]), axis=0, return_counts=True)
+    assert len(table) < len(y)
+    rows = delong_paired(table[:, 1] == 1, table[:, 2], table[:, 3], count, cluster=table[:, 0])
+    assert rows.variance == pytest.approx(delong_paired(y == 1, a, b, cluster=cluster).variance, abs=1e-14)
+
+
+def _duplicated(k: int = 5, n: int = 300, seed: int = 4) -> tuple[np.ndarray, ...]:
+    """A sample, and the same sample with each instance copied k times into its own block."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.round(rng.normal(size=n) + 1.2 * y, 2)
+    b = np.round(rng.normal(size=n) + 1.0 * y, 2)
+    return y, a, b, np.repeat(y, k), np.repeat(a, k), np.repeat(b, k), np.repeat(np.arange(n), k)
+
+
+def test_blocks_of_copies_give_the_interval_of_the_sample_itself() -> None:
+    """Copying each instance k times into one block must not narrow the interval: by blocks it is the sample's own
+    (DeLong: up to the small-sample factors; the bootstrap: up to Monte Carlo error); ignoring the blocks, about √k
+    narrower."""
+    y, a, _, yk, ak, _, blocks = _duplicated()
+    own = clfeval.score(y, scores=a, labels=[0, 1], ci="delong").interval("auc")
+    clustered = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong", blocks=blocks).interval("auc")
+    naive = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong").interval("auc")
+    width = own[1] - own[0]
+    assert clustered[1] - clustered[0] == pytest.approx(width, rel=0.01)
+    assert naive[1] - naive[0] < 0.5 * width
+    boot = clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=2000).interval("auc")
+    kboot = clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=2, resamples=2000, blocks=blocks)
+    low, high = kboot.interval("auc")
+    assert high - low == pytest.approx(boot[1] - boot[0], rel=0.12)
+    assert kboot.interval_method["n_blocks"] == len(y)
+    assert "blocks=300" in kboot.signature
+
+
+@pytest.mark.parametrize("test", ["delong", "bootstrap", "ar"])
+def test_paired_tests_in_blocks_of_copies_agree_with_the_sample_itself(test: str) -> None:
+    y, a, b, yk, ak, bk, blocks = _duplicated(n=200, seed=7)
+    own = clfeval.compare(y, scores={"a": a, "b": b}, labels=[0, 1], test=test, seed=1, rounds=4000).pair("a", "b")
+    by_block = clfeval.compare(
+        yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=2, rounds=4000, blocks=blocks
+    )
+    p = by_block.pair("a", "b")
+    naive = clfeval.compare(yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=3, rounds=4000).pair("a", "b")
+    assert p["difference"] == pytest.approx(own["difference"], abs=1e-12)
+    assert p["p_value"] == pytest.approx(own["p_value"], abs=0.03 if test != "delong" else 0.005)
+    assert naive["p_value"] < own["p_value"] - 0.02  # copies taken as independent overstate the evidence
+    d = by_block.to_dict()
+    assert (d["unit"], d["n_blocks"]) == ("block", 200)
+    assert "in blocks" in d["test_definition"]
+
+
+def test_blocks_must_be_one_per_instance() -> None:
+    with pytest.raises(clfeval.ClfevalError, match="blocks gives each instance its block"):
+        clfeval.score([0, 1, 1], scores=[0.1, 0.5, 0.7], labels=[0, 1], ci="delong", blocks=[1, 2])
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "clfeval", *args], capture_output=True, text=True)
+
+
+@pytest.fixture
+def block_files(tmp_path: Path) -> tuple[Path, Path, Path]:
+    rng = np.random.default_rng(11)
+    by_col = ["doc,gold,a,b"]
+    blank = ["gold\ta\tb"]
+    utt = ["gold\ta\tb"]
+    for d in range(30):
+        e = rng.normal()
+        for _ in range(int(rng.integers(1, 5))):
+            y = int(rng.random() < 1 / (1 + np.exp(-e)))
+            a, b = round(e + rng.normal() + y, 2), round(0.5 * e + rng.normal() + 0.7 * y, 2)
+            by_col.append(f"d{d},{y},{a},{b}")
+            blank.append(f"{y}\t{a}\t{b}")
+            utt.append(f"{y}\t{a}\t{b}")
+        blank += ["", ""] if d % 7 == 0 else [""]  # runs of blank lines end one block
+        utt.append("<utt>")
+    (tmp_path / "col.csv").write_text("\n".join(by_col) + "\n")
+    (tmp_path / "blank.tsv").write_text("\n".join(blank) + "\n")
+    (tmp_path / "utt.tsv").write_text("\n".join(utt) + "\n")
+    return tmp_path / "col.csv", tmp_path / "blank.tsv", tmp_path / "utt.tsv"
+
+
+def test_blocks_from_a_column_blank_lines_and_block_ends_agree(block_files: tuple[Path, Path, Path]) -> None:
+    col, blank, utt = block_files
+    found = []
+    ways = ((col, ["--block-col", "doc"]), (blank, ["--blocks", "blank-line"]), (utt, ["--block-end", "^<utt>"]))
+    for path, how in ways:
+        for command in (
+            ["score", str(path), "--scores", "a", "--positive", "1", "--ci", "delong"],
+            ["compare", str(path), "--scores", "A=a", "--scores", "B=b", "--positive", "1", "--test", "ar",
+             "--seed", "3", "--rounds", "999"],
+        ):  # fmt: skip
+            done = _cli(*command, "--gold-col", "gold", *how, "--format", "json")
+            assert done.returncode == 0, done.stderr
+            found.append(json.loads(done.stdout))
+    singles, pairs = found[0::2], found[1::2]
+    assert all(s["ci"]["n_blocks"] == 30 for s in singles)
+    assert {tuple(s["scores"]["auc_ci"]) for s in singles} == {tuple(singles[0]["scores"]["auc_ci"])}
+    assert len({p["pairs"][0]["p_value"] for p in pairs}) == 1
+    assert singles[0]["inputs"]["blocks"] == "column doc" and singles[1]["inputs"]["blocks"] == "blank lines"
+    text = _cli(
+        "score", str(col), "--scores", "a", "--positive", "1", "--ci", "delong", "--gold-col", "gold",
+        "--block-col", "doc",
+    )  # fmt: skip
+    assert "30 blocks, the independent units" in text.stdout
+
+
+def test_errors_in_blocked_files_name_the_line(block_files: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    _, blank, _ = block_files
+    lines = blank.read_text().splitlines()
+    at = next(i for i in range(10, len(lines)) if lines[i] and not lines[i - 1])  # a row after a blank line
+    lines[at] = lines[at].replace("\t", "\tx", 1)
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("\n".join(lines) + "\n")
+    done = _cli("score", str(bad), "--scores", "a", "--gold-col", "gold", "--positive", "1", "--blocks", "blank-line")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"bad.tsv:{at + 1}:" in done.stderr and "is not a number" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--block-col", "doc", "--blocks", "blank-line"], "not both"),
+        (["--block-col", "nothere"], "nothere"),
+    ],
+)
+def test_block_options_that_cannot_apply_are_refused(
+    block_files: tuple[Path, Path, Path], extra: list[str], message: str
+) -> None:
+    col = block_files[0]
+    done = _cli("score", str(col), "--scores", "a", "--gold-col", "gold", "--positive", "1", *extra)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_blank_line_blocks_are_for_delimited_text(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"gold": 1, "s": 0.9}\n{"gold": 0, "s": 0.2}\n')
+    done = _cli("score", str(path), "--scores", "s", "--gold-col", "gold", "--positive", "1", "--blocks", "blank-line")
+    assert done.returncode == 2 and "--block-col" in done.stderr
