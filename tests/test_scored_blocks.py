@@ -210,3 +210,74 @@ def test_blank_line_blocks_are_for_delimited_text(tmp_path: Path) -> None:
     path.write_text('{"gold": 1, "s": 0.9}\n{"gold": 0, "s": 0.2}\n')
     done = _cli("score", str(path), "--scores", "s", "--gold-col", "gold", "--positive", "1", "--blocks", "blank-line")
     assert done.returncode == 2 and "--block-col" in done.stderr
+
+
+# --- lower is more confident (distances) ------------------------------------------------------------------------
+
+
+def test_distances_score_as_their_negatives_and_say_so() -> None:
+    from clfeval.scoring.scored import Conventions
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 400)
+    distance = np.round(rng.gamma(2.0, 1.0, 400) - 0.8 * y, 2)  # positives nearer
+    lower = Conventions(lower_is_more_confident=True)
+    r = clfeval.score(y, scores=distance, labels=[0, 1], conventions=lower, ci="delong", threshold=1.0)
+    negated = clfeval.score(y, scores=-distance, labels=[0, 1], ci="delong", threshold=-1.0)
+    assert r["auc"] == negated["auc"] > 0.6 and r.interval("auc") == negated.interval("auc")
+    assert r["average_precision"] == negated["average_precision"]
+    assert not r.probabilities and "log_loss" not in r
+    assert r.threshold == "score <= 1"
+    assert r.labels_at_threshold.to_dict() == negated.labels_at_threshold.to_dict()
+    d = r.to_dict()
+    assert d["conventions"]["direction"] == "lower is more confident (negated)" and "direction:lower" in r.signature
+    shown = [t for t in d["curves"]["1"]["roc"]["threshold"] if t is not None]
+    assert min(shown) >= distance.min() and max(shown) <= distance.max()  # in the distances' own units
+    assert shown == sorted(shown)  # the threshold rises as the curve goes on (more instances called positive)
+    c = clfeval.compare(y, scores={"a": distance, "b": distance[::-1].copy()}, labels=[0, 1], test="delong",
+                        conventions=lower)  # fmt: skip
+    assert c.pair("a", "b")["score_a"] == pytest.approx(r["auc"], abs=1e-15)
+    assert c.results["a"]["auc"] == pytest.approx(r["auc"], abs=1e-15)
+    folds = np.arange(400) % 4
+    cv = clfeval.cv(y, scores=distance, folds=folds, labels=[0, 1], conventions=lower)
+    assert cv.pooled["auc"] == pytest.approx(r["auc"], abs=1e-15)
+
+
+def test_the_command_line_reads_distances(tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 300)
+    d = np.round(rng.gamma(2.0, 1.0, 300) - 0.8 * y, 3)
+    path = tmp_path / "d.csv"
+    path.write_text("gold,dist\n" + "".join(f"{a},{b}\n" for a, b in zip(y, d)))
+    done = _cli("score", str(path), "--scores", "dist", "--gold-col", "gold", "--positive", "1",
+                "--lower-is-more-confident", "--format", "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    expected = clfeval.score(y, scores=-d, labels=[0, 1])["auc"]
+    assert json.loads(done.stdout)["scores"]["auc"] == pytest.approx(expected, abs=1e-15)
+    folds = [tmp_path / f"f{i}.csv" for i in range(3)]
+    for i, f in enumerate(folds):
+        f.write_text("gold,dist\n" + "".join(f"{a},{b}\n" for a, b in list(zip(y, d))[i::3]))
+    done = _cli("cv", *map(str, folds), "--scores", "dist", "--gold-col", "gold", "--positive", "1",
+                "--lower-is-more-confident", "--format", "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads(done.stdout)["pooled"]
+    assert pooled["scores"]["auc"] == pytest.approx(expected, abs=1e-15)
+    assert pooled["conventions"]["direction"].startswith("lower")
+
+
+def test_the_roc_band_draws_whole_blocks() -> None:
+    """Copies in blocks give about the band of the sample itself; ignoring the blocks, a narrower one."""
+    from clfeval.report.figures import _roc_band
+
+    y, a, _, yk, ak, _, blocks = _duplicated(k=6, n=250, seed=9)
+
+    def width(r: object) -> float:
+        band = _roc_band(r, 0)
+        assert band is not None
+        return float(np.mean(np.array(band[2]) - np.array(band[1])))
+
+    own = width(clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=50))
+    by_block = width(clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50, blocks=blocks))
+    naive = width(clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50))
+    assert by_block == pytest.approx(own, rel=0.15)
+    assert naive < 0.6 * own

@@ -153,23 +153,23 @@ def _score_scored(
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
 
-    blocked = None
-    if scores is None:
-        counts = gold
-        if blocks is not None:
-            raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
-    else:
-        counts = ScoreCounts.of_arrays(np.asarray(gold), np.asarray(scores), labels, positive=positive)
-        if blocks is not None:
-            y = np.asarray(gold)
-            s = np.asarray(scores, dtype=np.float64).reshape(len(y), -1)
-            blocked = ScoreBlocks.of_arrays(gold_codes(y, counts), s, blocks)
     chosen = conventions if conventions is not None else Conventions()
     if not isinstance(chosen, Conventions):
         raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
+    blocked = None
+    if scores is None:
+        counts = chosen.oriented_counts(gold)
+        if blocks is not None:
+            raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
+    else:
+        oriented = chosen.oriented(scores)
+        counts = ScoreCounts.of_arrays(np.asarray(gold), oriented, labels, positive=positive)
+        if blocks is not None:
+            y = np.asarray(gold)
+            blocked = ScoreBlocks.of_arrays(gold_codes(y, counts), oriented.reshape(len(y), -1), blocks)
     from clfeval.scoring.probability import are_probabilities
 
-    probabilities = are_probabilities(counts)
+    probabilities = not chosen.lower_is_more_confident and are_probabilities(counts)
     values = measures_of(counts, chosen, probabilities)
     method = ci.method if hasattr(ci, "method") else ci
     intervals: dict[str, tuple[float, float]] = {}
@@ -190,7 +190,7 @@ def _score_scored(
 
         target = "positive" if counts.binary else "top-label"
         calibration = calibrated(counts, target=target, bins=chosen.bins, binning=chosen.binning)
-    at, rule = _at_threshold(counts, threshold, probabilities, scoring)
+    at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
     return Scored(
         counts=counts,
         values=FrozenDict(values),
@@ -201,16 +201,18 @@ def _score_scored(
         interval_method=None if info is None else FrozenDict(info),
         labels_at_threshold=at,
         threshold=rule,
+        blocks=blocked,
         inputs=FrozenDict(dict(inputs) if inputs is not None else {"source": "arrays"}),
     )
 
 
 def _at_threshold(
-    counts: Any, threshold: float | None, probabilities: bool, scoring: Scoring | None
+    counts: Any, threshold: float | None, probabilities: bool, scoring: Scoring | None, lower: bool = False
 ) -> tuple[Scores | None, str]:
     """The label report of the predictions the scores make: binary, the positive class where its score is at least
-    the threshold (0.5 for probabilities; none without a threshold otherwise); multi-class, the highest score's class
-    (ties: the first in the class order)."""
+    the threshold (0.5 for probabilities; none without a threshold otherwise; ``lower``: at most the threshold, the
+    counts holding negated scores); multi-class, the highest score's class (``lower``: the lowest; ties: the first in
+    the class order)."""
     from clfeval.count.confusion import ConfusionCounts
 
     labels = counts.labels
@@ -219,14 +221,14 @@ def _at_threshold(
             return None, "none (give a threshold)"
         cut = 0.5 if threshold is None else float(threshold)
         pos = labels.index(counts.columns[0])
-        pred = np.where(counts.scores[:, 0] >= cut, pos, 1 - pos)
-        rule = f"score >= {cut:g}"
+        pred = np.where(counts.scores[:, 0] >= (-cut if lower else cut), pos, 1 - pos)
+        rule = f"score <= {cut:g}" if lower else f"score >= {cut:g}"
     else:
         if threshold is not None:
             raise OptionError("threshold= is for binary scores; multi-class predictions are the highest score's class")
         order = [counts.columns.index(lab) for lab in labels]
         pred = np.argmax(counts.scores[:, order], axis=1)
-        rule = "argmax"
+        rule = "argmin" if lower else "argmax"
     k = len(labels)
     cells = np.bincount(counts.gold * k + pred, weights=counts.count, minlength=k * k).astype(np.int64)
     confusion = ConfusionCounts(tuple(labels), cells.reshape(k, k))
@@ -803,6 +805,7 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     scoring: Scoring | None = None,
+    conventions: Conventions | None = None,
 ) -> ScoredCV: ...
 
 
@@ -826,6 +829,7 @@ def cv(
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
     scores: Any = None,
+    conventions: Any = None,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
@@ -854,6 +858,8 @@ def cv(
         Scored predictions' folds, in the place of ``pred`` (as :func:`score` takes them; ``labels`` names the classes):
         a :class:`~clfeval.infer.scored.ScoredCV`, the pooled scores (with ``ci``) beside each fold's and their mean
         and sd.
+    conventions
+        With ``scores``: the :class:`~clfeval.scoring.scored.Conventions` of every fold and the pooled scores.
 
     Examples
     --------
@@ -866,7 +872,7 @@ def cv(
             raise OptionError("scores= takes the place of pred: no pred, spans or multilabel with it")
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
-        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring)
+        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions)
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -945,6 +951,7 @@ def _cv_scored(
     resamples: int | None,
     confidence: float | None,
     scoring: Scoring | None,
+    conventions: Any = None,
 ) -> Any:
     """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``."""
     from clfeval.count.scored import ScoreCounts
@@ -958,8 +965,8 @@ def _cv_scored(
     by_name = _fold_members(f)
     parts = [ScoreCounts.of_arrays(y[idx], s[idx], classes) for idx in by_name.values()]
     pooled = ScoreCounts.added(parts)
-    each = [_score_scored(p, None, None, None, None, None, None, None, None, None, scoring) for p in parts]
-    whole = _score_scored(pooled, None, None, None, None, None, ci, seed, resamples, confidence, scoring)
+    each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring) for p in parts]
+    whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring)
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
 
 

@@ -53,8 +53,7 @@ def add_cv(sub: Any) -> None:
         p,
         what="folds of scored predictions, each FOLD file's score columns (the pooled scores and each fold's: ROC "
         "AUC, average precision, log loss, Brier, calibration)",
-        positive=False,
-        report=False,
+        threshold=False,
     )
     options.add_engine_options(p)
     options.add_label_set_options(p)
@@ -114,18 +113,22 @@ def _cv_scored(args: argparse.Namespace) -> str:
     labels = options.scoring(args).labels
     found = [
         read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=None if labels is None else
-                    [str(x) for x in labels])
+                    [str(x) for x in labels], probabilities=False if args.not_probabilities else None)
         for path in args.files
     ]  # fmt: skip
     classes = found[0].classes if found[0].classes is not None else labels
     if classes is None:  # binary scores: the classes of every fold's gold labels, sorted
         classes = sorted({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
+    if args.positive is not None:  # binary scores belong to the last class
+        if len(found[0].scores.shape) > 1 or args.positive not in classes:
+            raise ClfevalError(f"--positive names the class of binary scores, one of {classes}; not {args.positive!r}")
+        classes = [*(c for c in classes if c != args.positive), args.positive]
     gold = np.concatenate([f.gold.astype(str) for f in found])
     scores = np.concatenate([f.scores for f in found])
     fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
     result = cv(gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci if args.ci != "none" else "none",
                 seed=args.seed, resamples=args.resamples if args.resamples != 10_000 else None,
-                confidence=args.confidence)  # fmt: skip
+                confidence=args.confidence, conventions=options.conventions(args))  # fmt: skip
     from dataclasses import replace
 
     from clfeval.inputs.readers import fold_names

@@ -378,12 +378,18 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
 
 
 def add_scored_options(
-    p: Any, systems: bool = False, *, what: str | None = None, positive: bool = True, report: bool = True
+    p: Any,
+    systems: bool = False,
+    *,
+    what: str | None = None,
+    positive: bool = True,
+    report: bool = True,
+    threshold: bool = True,
 ) -> None:
     """The scored-predictions group: ``--scores`` (``systems``, compare: ``NAME=SPEC`` per system; ``what``: what the
     command does with them), ``--positive`` (unless ``positive`` is false) and, for a command that reports (``report``),
-    the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``),
-    ``--not-probabilities`` and, for score, ``--threshold``."""
+    the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``,
+    ``--lower-is-more-confident``), ``--not-probabilities`` and, for one system (``threshold``), ``--threshold``."""
     from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, TIE_RULES
 
     group = p.add_argument_group("scored predictions (probabilities, scores: ROC AUC, calibration, log loss)")
@@ -407,7 +413,7 @@ def add_scored_options(
         )
     if not report:
         return
-    if not systems:
+    if threshold and not systems:
         group.add_argument(
             "--threshold",
             type=float,
@@ -418,6 +424,12 @@ def add_scored_options(
         "--not-probabilities",
         action="store_true",
         help="the scores are not probabilities (margins, logits): ranking measures only, no sum-to-1 check",
+    )
+    group.add_argument(
+        "--lower-is-more-confident",
+        action="store_true",
+        help="a lower score means more confidence (distances, costs): the scores are negated before anything is "
+        "computed, so no probability measures; thresholds stay in the scores' units (positive: score ≤ threshold)",
     )
     group.add_argument("--bins", type=int, default=15, help="calibration bins (default 15)")
     group.add_argument("--binning", choices=list(BINNINGS), default="equal-width", help=choices(BINNINGS))
@@ -445,6 +457,7 @@ def conventions(args: argparse.Namespace) -> Any:
         ties=args.top_k_ties,
         brier=args.brier,
         curve_points=None if points == "all" else int(points),
+        lower_is_more_confident=args.lower_is_more_confident,
     )
 
 

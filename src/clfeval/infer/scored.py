@@ -78,6 +78,10 @@ class ScoreBlocks:
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
         return cls(rows[:, 1].astype(np.int64), rows[:, 2:], count, rows[:, 0].astype(np.int64), len(names))
 
+    def rows(self, template: ScoreCounts) -> tuple[ScoreCounts, np.ndarray]:
+        """The rows as a table of ``template``'s classes and columns that weights can be put on (see :func:`_view`)."""
+        return _view(template, self.gold, self.scores)
+
     def drawn(self, rng: np.random.Generator) -> np.ndarray:
         """The rows' counts in a bootstrap draw of whole blocks (B blocks drawn with replacement from B)."""
         per_block = rng.multinomial(self.n_blocks, np.full(self.n_blocks, 1 / self.n_blocks))
@@ -135,7 +139,7 @@ def scored_intervals(
     n = counts.n_instances
     share = counts.count / n
     if blocks is not None:
-        rows, order = _view(counts, blocks.gold, blocks.scores)
+        rows, order = blocks.rows(counts)
     draws: dict[str, list[float]] = {}
     for _ in range(resamples):
         if blocks is None:
@@ -424,7 +428,8 @@ def compare_scored(
     names = list(systems)
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
-    counted = {s: ScoreCounts.of_arrays(gold, np.asarray(systems[s]), labels) for s in names}
+    oriented = {s: conventions.oriented(systems[s]) for s in names}  # higher is more confident
+    counted = {s: ScoreCounts.of_arrays(gold, oriented[s], labels) for s in names}
     template = counted[names[0]]
     for s in names[1:]:
         if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
@@ -433,7 +438,7 @@ def compare_scored(
             )
     # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
     codes = gold_codes(gold, template)
-    columns = [np.asarray(systems[s], dtype=np.float64).reshape(len(codes), -1) for s in names]
+    columns = [oriented[s].reshape(len(codes), -1) for s in names]
     width = columns[0].shape[1]
     blocked = None
     if blocks is not None:  # the joint rows within each block
@@ -452,7 +457,7 @@ def compare_scored(
         distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]
-    probabilities = all(are_probabilities(c) for c in counted.values())  # else ranking only, for every system
+    probabilities = not conventions.lower_is_more_confident and all(are_probabilities(c) for c in counted.values())
     wanted = list(metrics)
 
     def measures(c: ScoreCounts) -> dict[str, float]:
@@ -486,7 +491,7 @@ def compare_scored(
         confidence=confidence,
         alpha=alpha,
         pairs=tuple(FrozenDict(p) for p in raw),
-        results=FrozenDict({s: score_one(counted[s]) for s in names}),
+        results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
         n_instances=len(codes),
         distinct_rows=distinct,
         n_blocks=None if blocked is None else blocked.n_blocks,

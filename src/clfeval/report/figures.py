@@ -468,7 +468,8 @@ BAND_DRAWS, BAND_GRID = 200, 101
 
 def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None:
     """The pointwise percentile band of a score column's ROC curve over count-bootstrap draws (seeded by the
-    result's bootstrap seed), at :data:`BAND_GRID` false positive rates; ``None`` without a bootstrap."""
+    result's bootstrap seed; whole blocks when the result has blocks), at :data:`BAND_GRID` false positive rates;
+    ``None`` without a bootstrap."""
     from clfeval.scoring.ranking import roc_curve
 
     m = r.interval_method
@@ -478,9 +479,17 @@ def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tup
     grid = np.linspace(0.0, 1.0, BAND_GRID)
     n = r.counts.n_instances
     share = r.counts.count / n
+    blocks = r.blocks
+    if blocks is not None:
+        rows, order = blocks.rows(r.counts)
     drawn = []
     for _ in range(BAND_DRAWS):
-        fpr, tpr, _ = roc_curve(r.counts.with_counts(rng.multinomial(n, share)), c)
+        draw = (
+            r.counts.with_counts(rng.multinomial(n, share))
+            if blocks is None
+            else rows.with_counts(blocks.drawn(rng)[order])
+        )
+        fpr, tpr, _ = roc_curve(draw, c)
         if np.isnan(fpr).any() or np.isnan(tpr).any():
             continue
         drawn.append(np.interp(grid, fpr, tpr))

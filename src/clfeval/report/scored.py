@@ -137,6 +137,11 @@ def _notes(r: Scored) -> list[str]:
         ]
         if not r.counts.binary:
             notes.append(f"top-k ties: {c.ties} — {probability.TIE_RULES[c.ties]}")
+    elif c.lower_is_more_confident:
+        notes.append(
+            "lower is more confident (distances, costs): the scores were negated before anything was computed, so "
+            "ranking only; thresholds are in the scores' own units"
+        )
     else:
         notes.append("the scores are not probabilities (outside [0, 1], or rows that do not sum to 1): ranking only")
     if r.interval_method is not None:

@@ -43,6 +43,10 @@ class Conventions:
     curve_points
         The most points of each ROC and precision-recall curve the JSON holds (evenly spaced along the curve, its ends
         kept); ``None``: every point.
+    lower_is_more_confident
+        Whether a lower score means more confidence (distances, costs, ranks): the scores are then negated before
+        anything is computed, so that every measure reads higher as more confident, the probability measures do not
+        apply, and thresholds are shown in the scores' own units (a positive prediction is a score ≤ the threshold).
     """
 
     bins: int = 15
@@ -51,8 +55,27 @@ class Conventions:
     brier: str = "sum"
     top_k: tuple[int, ...] = (1, 3, 5)
     curve_points: int | None = 200
+    lower_is_more_confident: bool = False
+
+    @property
+    def direction(self) -> str:
+        """How the scores are read, as the output states it."""
+        return "lower is more confident (negated)" if self.lower_is_more_confident else "higher is more confident"
+
+    def oriented(self, scores: Any) -> np.ndarray:
+        """The scores as every measure reads them: higher is more confident (negated when lower is)."""
+        s = np.asarray(scores, dtype=np.float64)
+        return -s if self.lower_is_more_confident else s
+
+    def oriented_counts(self, counts: ScoreCounts) -> ScoreCounts:
+        """Counts of scores as given (arrays, count files, accumulators) as every measure reads them."""
+        if not self.lower_is_more_confident:
+            return counts
+        return ScoreCounts(counts.labels, counts.columns, counts.gold, -counts.scores, counts.count)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.lower_is_more_confident, bool):
+            raise OptionError(f"lower_is_more_confident is True or False, not {self.lower_is_more_confident!r}")
         if self.curve_points is not None and (
             isinstance(self.curve_points, bool) or not isinstance(self.curve_points, int) or self.curve_points < 2
         ):
@@ -78,6 +101,7 @@ class Conventions:
             "top_k_ties": self.ties,
             "probability_sum_tolerance": probability.SUM_TOLERANCE,
             "curve_points": self.curve_points,
+            "direction": self.direction,
         }
 
 
@@ -163,6 +187,7 @@ class Scored(Result):
     inputs: Mapping[str, Any] = field(default_factory=FrozenDict)
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    blocks: Any = None  # the instances in blocks (clfeval.infer.scored.ScoreBlocks), when given: the figures' band
 
     @property
     def task(self) -> str:
@@ -228,6 +253,8 @@ class Scored(Result):
             ("ties", "half"),
             ("ap", "step"),
         ]
+        if c.lower_is_more_confident:
+            parts.append(("direction", "lower"))
         if self.probabilities:
             parts += [
                 ("logloss_eps", f"{probability.LOG_LOSS_EPS:.6g}"),
@@ -282,6 +309,7 @@ class Scored(Result):
                 "accuracy": [json_number(float(x)) for x in cal.accuracy],
             }
         curves: dict[str, Any] = {}
+        sign = -1.0 if self.conventions.lower_is_more_confident else 1.0  # thresholds in the scores' own units
         for c, lab in enumerate(self.counts.columns):
             fpr, tpr, roc_at = ranking.roc_curve(self.counts, c)
             precision, recall, pr_at = ranking.pr_curve(self.counts, c)
@@ -293,13 +321,13 @@ class Scored(Result):
                 "roc": {
                     "fpr": [json_number(float(x)) for x in fpr[keep_roc]],
                     "tpr": [json_number(float(x)) for x in tpr[keep_roc]],
-                    "threshold": [json_number(float(x)) if np.isfinite(x) else None for x in roc_at[keep_roc]],
+                    "threshold": [json_number(sign * float(x)) if np.isfinite(x) else None for x in roc_at[keep_roc]],
                     "points": len(fpr),
                 },
                 "pr": {
                     "precision": [json_number(float(x)) for x in precision[keep_pr]],
                     "recall": [json_number(float(x)) for x in recall[keep_pr]],
-                    "threshold": [json_number(float(x)) for x in pr_at[keep_pr]],
+                    "threshold": [json_number(sign * float(x)) for x in pr_at[keep_pr]],
                     "points": len(precision),
                 },
             }
