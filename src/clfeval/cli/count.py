@@ -84,12 +84,13 @@ def run_count(args: argparse.Namespace) -> str:
 
 def _count_scored(args: argparse.Namespace) -> str:
     """``count --scores``: the count file of one file of scored predictions."""
-    from clfeval.count.scored import ScoreCounts
-    from clfeval.inputs.scoredfile import read_scored
+    from clfeval.inputs.scoredfile import count_scored
     from clfeval.kinds.countfile import counts_to_dict
 
     if len(args.inputs) != 1 or args.pred_col:
         raise ClfevalError("--scores reads one file with a gold column and score columns (no --pred-col)")
-    found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col))
-    counts = ScoreCounts.of_arrays(found.gold, found.scores, found.classes, positive=args.positive)
-    return json.dumps(counts_to_dict(counts, inputs=found.inputs), ensure_ascii=False) + "\n"
+    labels = getattr(args, "labels", None)
+    declared = None if not isinstance(labels, list) else [str(x) for x in labels]
+    counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                                  positive=args.positive)  # fmt: skip
+    return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

@@ -121,28 +121,32 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         labels: Any = None
         blocks: Any = None
     else:
-        from clfeval.inputs.scoredfile import read_scored
+        from clfeval.inputs.scoredfile import count_scored, read_scored
 
         if len(args.inputs) != 1 or args.counts or args.matrix:
             raise ClfevalError("--scores reads one file with a gold column and score columns")
         if args.pred_col is not None:
             raise ClfevalError("--scores takes the place of --pred-col")
         declared = options.scoring(args).labels
-        found = read_scored(
-            args.inputs[0],
-            args.scores,
-            gold_col=parse_column(args.gold_col),
-            labels=None if declared is None else [str(x) for x in declared],
-            probabilities=False if args.not_probabilities else None,
-            **options.score_blocks(args),
-        )
-        given, scores_of, blocks = found.gold, found.scores, found.blocks
-        labels = found.classes if found.classes is not None else declared
+        declared = None if declared is None else [str(x) for x in declared]
+        in_blocks = options.score_blocks(args)
+        probabilities = False if args.not_probabilities else None
+        if any(in_blocks.values()):  # the instances themselves: blocks group them
+            found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                                probabilities=probabilities, **in_blocks)  # fmt: skip
+            given, scores_of, blocks, read_inputs = found.gold, found.scores, found.blocks, found.inputs
+            labels = found.classes if found.classes is not None else declared
+        else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
+            given, read_inputs = count_scored(
+                args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                probabilities=probabilities, positive=args.positive,
+            )  # fmt: skip
+            scores_of = labels = blocks = None
     result = score(
         given,
         scores=scores_of,
         labels=labels,
-        positive=args.positive,
+        positive=args.positive if scores_of is not None else None,
         threshold=args.threshold,
         conventions=options.conventions(args),
         ci=args.ci,
@@ -152,7 +156,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         blocks=blocks,
     )
     if not counts:  # the file, its columns and its blocks, not "arrays"
-        result = dataclasses.replace(result, inputs=FrozenDict(found.inputs))
+        result = dataclasses.replace(result, inputs=FrozenDict(read_inputs))
     return options.render(result, args)
 
 

@@ -6,6 +6,9 @@ Score columns are chosen by ``--scores``: a glob of header names (``'p_*'``: the
 Lines and Parquet, one column holding a list of scores per row (the classes from ``--labels``). Every error names the
 file and the line: a score that is missing or not a number, a gold label that is missing, class probabilities that
 do not sum to 1.
+
+:func:`count_scored` counts a CSV or TSV file chunk by chunk into its distinct (gold, scores) rows: memory is bounded
+by a chunk and the distinct rows (rounded scores: a few thousand rows however long the file), not by the file.
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from clfeval.count.scored import ScoreCounts
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
-__all__ = ["TIMBL", "ScoredFile", "read_scored", "read_timbl"]
+__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
+
+#: Distinct (gold, scores) rows of earlier chunks held before they are merged into one table again.
+MERGE_ROWS = 1 << 21
 
 
 class ScoredFile:
@@ -172,6 +179,92 @@ def read_timbl(path: str, gold_col: Column | None = None) -> ScoredFile:
     return ScoredFile(gold.astype(str), scores, classes, {"file": path, "scores": "TiMBL class distributions"})
 
 
+def _parsed(
+    frame: pl.DataFrame,
+    line: np.ndarray,
+    spec: str,
+    path: str,
+    *,
+    gold_col: Column | None,
+    labels: Sequence[str] | None,
+    block_col: Column | None,
+) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None]:
+    """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
+    score columns' names, the gold column's name and each row's block (``None`` without ``block_col``); ``line``
+    gives each row's line for the errors."""
+    list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
+    if spec in list_columns:  # a list of scores per row
+        if not labels:
+            raise OptionError(f"the scores are a list per row in {spec!r}: name their classes in order (--labels)")
+        lists = frame.get_column(spec)
+        lengths = lists.list.len().to_numpy()
+        wrong = np.flatnonzero(lengths != len(labels))
+        if len(wrong):
+            i = int(wrong[0])
+            raise InputError(f"{int(lengths[i])} scores, but {len(labels)} classes (--labels)", path, int(line[i]))
+        scores = _numbers(lists.explode(), path, np.repeat(line, len(labels))).reshape(len(frame), len(labels))
+        columns: list[str] = [spec]
+        classes: list[str] | None = [str(x) for x in labels]
+    else:
+        columns, classes = _score_columns(frame, spec, path)
+        scores = np.column_stack([_numbers(frame.get_column(c), path, line) for c in columns])
+        if labels is not None:
+            if len(columns) > 1 and len(labels) != len(columns):
+                raise OptionError(f"{len(columns)} score columns but {len(labels)} classes in --labels")
+            classes = [str(x) for x in labels] if len(columns) > 1 else classes
+    names = frame.columns
+    taken = list(columns)
+    blocks = None
+    if block_col is not None:
+        block_name = names[resolve_column(block_col, names, path, "block")]
+        taken.append(block_name)
+        given = frame.get_column(block_name).cast(pl.String)
+        missing = given.is_null() | (given.str.strip_chars() == "")
+        if missing.any():
+            i = int(missing.arg_max() or 0)
+            raise InputError(f"the block in column {block_name!r} is missing", path, int(line[i]))
+        blocks = given.str.strip_chars().to_numpy()
+    if gold_col is None:
+        rest = [n for n in names if n not in taken]
+        if len(rest) != 1:
+            raise OptionError(f"say which column holds the gold labels (--gold-col); the others are {rest[:20]}")
+        gold_name = rest[0]
+    else:
+        gold_name = names[resolve_column(gold_col, names, path, "gold")]
+    gold = frame.get_column(gold_name).cast(pl.String)
+    missing = gold.is_null() | (gold.str.strip_chars() == "")
+    if missing.any():
+        i = int(missing.arg_max() or 0)
+        raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
+    gold_values = gold.str.strip_chars().to_numpy()
+    if classes is not None:
+        outside = ~gold.str.strip_chars().is_in(classes).to_numpy()
+        if outside.any():
+            i = int(np.argmax(outside))
+            raise InputError(
+                f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {classes}",
+                path,
+                int(line[i]),
+            )
+    return gold_values, scores, classes, columns, gold_name, blocks
+
+
+def _sums(scores: np.ndarray, tolerance: float) -> tuple[bool, int | None]:
+    """Whether every score lies in [0, 1], and the first row whose scores do not sum to 1 within ``tolerance``."""
+    in_unit = bool(((scores >= 0) & (scores <= 1)).all())
+    off = np.flatnonzero(np.abs(scores.sum(axis=1) - 1) > tolerance)
+    return in_unit, int(off[0]) if len(off) else None
+
+
+def _not_summing(row: np.ndarray, tolerance: float, path: str, line: int) -> None:
+    raise InputError(
+        f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g}); if they "
+        "are scores, not probabilities, give --not-probabilities",
+        path,
+        line,
+    )
+
+
 def read_scored(
     path: str,
     spec: str,
@@ -204,73 +297,108 @@ def read_scored(
         if first_line == 1:
             raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
         frame, line, blocks = _blank_line_blocks(path, frame, first_line, block_end)
-    list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
-    if spec in list_columns:  # a list of scores per row
-        if not labels:
-            raise OptionError(f"the scores are a list per row in {spec!r}: name their classes in order (--labels)")
-        lists = frame.get_column(spec)
-        lengths = lists.list.len().to_numpy()
-        wrong = np.flatnonzero(lengths != len(labels))
-        if len(wrong):
-            i = int(wrong[0])
-            raise InputError(f"{int(lengths[i])} scores, but {len(labels)} classes (--labels)", path, int(line[i]))
-        scores = _numbers(lists.explode(), path, np.repeat(line, len(labels))).reshape(len(frame), len(labels))
-        columns: list[str] = [spec]
-        classes: list[str] | None = [str(x) for x in labels]
-    else:
-        columns, classes = _score_columns(frame, spec, path)
-        scores = np.column_stack([_numbers(frame.get_column(c), path, line) for c in columns])
-        if labels is not None:
-            if len(columns) > 1 and len(labels) != len(columns):
-                raise OptionError(f"{len(columns)} score columns but {len(labels)} classes in --labels")
-            classes = [str(x) for x in labels] if len(columns) > 1 else classes
-    names = frame.columns
-    taken = list(columns)
-    if block_col is not None:
-        block_name = names[resolve_column(block_col, names, path, "block")]
-        taken.append(block_name)
-        given = frame.get_column(block_name).cast(pl.String)
-        missing = given.is_null() | (given.str.strip_chars() == "")
-        if missing.any():
-            i = int(missing.arg_max() or 0)
-            raise InputError(f"the block in column {block_name!r} is missing", path, int(line[i]))
-        blocks = given.str.strip_chars().to_numpy()
-    if gold_col is None:
-        rest = [n for n in names if n not in taken]
-        if len(rest) != 1:
-            raise OptionError(f"say which column holds the gold labels (--gold-col); the others are {rest[:20]}")
-        gold_name = rest[0]
-    else:
-        gold_name = names[resolve_column(gold_col, names, path, "gold")]
-    gold = frame.get_column(gold_name).cast(pl.String)
-    missing = gold.is_null() | (gold.str.strip_chars() == "")
-    if missing.any():
-        i = int(missing.arg_max() or 0)
-        raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
-    gold_values = gold.str.strip_chars().to_numpy()
-    if classes is not None:
-        outside = ~gold.str.strip_chars().is_in(classes).to_numpy()
-        if outside.any():
-            i = int(np.argmax(outside))
-            raise InputError(
-                f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {classes}",
-                path,
-                int(line[i]),
-            )
-    if scores.shape[1] > 1 and probabilities is not False:
-        in_unit = bool(((scores >= 0) & (scores <= 1)).all())
-        if probabilities or in_unit:
-            off = np.flatnonzero(np.abs(scores.sum(axis=1) - 1) > tolerance)
-            if len(off):
-                i = int(off[0])
-                raise InputError(
-                    f"the class probabilities {scores[i].tolist()} sum to {scores[i].sum():.9g}, not 1 (tolerance "
-                    f"{tolerance:g}); if they are scores, not probabilities, give --not-probabilities",
-                    path,
-                    int(line[i]),
-                )
+    gold_values, scores, classes, columns, gold_name, given = _parsed(
+        frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col
+    )
+    if given is not None:
+        blocks = given
+    in_unit, off = _sums(scores, tolerance) if scores.shape[1] > 1 and probabilities is not False else (False, None)
+    if off is not None and (probabilities or in_unit):
+        _not_summing(scores[off], tolerance, path, int(line[off]))
     inputs: dict[str, Any] = {"file": path, "gold_column": gold_name, "score_columns": columns}
     if blocks is not None:
         inputs["blocks"] = f"column {block_col}" if block_col is not None else "blank lines"
         inputs["n_blocks"] = len(np.unique(blocks))
     return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks)
+
+
+def count_scored(
+    path: str,
+    spec: str,
+    *,
+    gold_col: Column | None = None,
+    labels: Sequence[str] | None = None,
+    probabilities: bool | None = None,
+    tolerance: float = 1e-6,
+    positive: str | None = None,
+    size: int | None = None,
+) -> tuple[ScoreCounts, dict[str, Any]]:
+    """The distinct (gold, scores) rows of a file of scored predictions, with what was read (``inputs``).
+
+    A CSV or TSV file is read in chunks of whole lines (``size`` bytes; :func:`~clfeval.inputs.chunks.line_chunks`),
+    each chunk checked as :func:`read_scored` checks a file (errors name the file and the line) and reduced to its
+    distinct rows, which are merged as they accumulate: memory grows with the distinct rows, not the file. JSON
+    Lines, Parquet and TiMBL output are read whole. The classes and the positive class are resolved as
+    :meth:`ScoreCounts.of_arrays` resolves them.
+    """
+    import io
+
+    from clfeval.inputs.chunks import line_chunks
+
+    lower = path.lower()
+    if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
+        found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
+                            tolerance=tolerance)  # fmt: skip
+        classes = found.classes if found.classes is not None else labels
+        return ScoreCounts.of_arrays(found.gold, found.scores, classes, positive=positive), found.inputs
+    sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
+    header: list[str] | None = None
+    parts: list[pl.DataFrame] = []
+    held = 0
+    in_unit, off_sum = True, None
+    meta: tuple[list[str] | None, list[str], str] | None = None
+    try:
+        for chunk in line_chunks(path, quoted=True, size=size):
+            source = io.BytesIO(chunk.data)
+            if header is None:
+                frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
+                header, first = frame.columns, chunk.first_line + 1
+            else:
+                frame = pl.read_csv(source, separator=sep, has_header=False, new_columns=header, infer_schema_length=0)
+                first = chunk.first_line
+            line = np.arange(len(frame)) + first
+            gold, scores, classes, columns, gold_name, _ = _parsed(
+                frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None
+            )
+            meta = (classes, columns, gold_name)
+            if scores.shape[1] > 1 and probabilities is not False and len(scores):
+                unit, off = _sums(scores, tolerance)
+                in_unit &= unit
+                if off is not None and probabilities:
+                    _not_summing(scores[off], tolerance, path, int(line[off]))
+                if off is not None and off_sum is None:
+                    off_sum = (scores[off].copy(), int(line[off]))
+            table = pl.DataFrame({"g": gold, **{f"s{i}": scores[:, i] for i in range(scores.shape[1])}})
+            parts.append(table.group_by(table.columns).len())
+            held += parts[-1].height
+            if len(parts) > 1 and held > MERGE_ROWS:
+                parts = [_merged(parts)]
+                held = parts[0].height
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
+    if meta is None or not parts:
+        raise InputError("holds no header and no rows", path)
+    if off_sum is not None and in_unit:
+        _not_summing(off_sum[0], tolerance, path, off_sum[1])
+    classes, columns, gold_name = meta
+    table = _merged(parts)
+    if not table.height:
+        raise InputError("holds no rows of scored predictions", path)
+    gold = table.get_column("g").to_numpy()
+    scores = table.select([c for c in table.columns if c.startswith("s")]).to_numpy().astype(np.float64)
+    count = table.get_column("len").to_numpy().astype(np.int64)
+    chosen = classes if classes is not None else labels
+    resolved = ScoreCounts.of_arrays(gold, scores if scores.shape[1] > 1 else scores[:, 0], chosen, positive=positive)
+    index = {c: i for i, c in enumerate(resolved.labels)}
+    codes = table.get_column("g").replace_strict(index, return_dtype=pl.Int64).to_numpy()
+    counts = ScoreCounts(resolved.labels, resolved.columns, codes, scores, count)
+    return counts, {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
+
+
+def _merged(parts: list[pl.DataFrame]) -> pl.DataFrame:
+    """Partial tables of distinct rows (with their ``len``) as one."""
+    table = pl.concat(parts)
+    keys = [c for c in table.columns if c != "len"]
+    return table.group_by(keys).agg(pl.col("len").sum())

@@ -1,0 +1,107 @@
+"""Files of scored predictions counted chunk by chunk (``count_scored``): the same counts as reading the whole file,
+errors naming the right line in any chunk, the probability check over the whole file, and the CLI's use of it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.count.scored import ScoreCounts
+from clfeval.errors import InputError
+from clfeval.inputs.scoredfile import count_scored, read_scored
+
+
+def _write(path: Path, header: str, rows: list[str]) -> Path:
+    path.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def _same(a: ScoreCounts, b: ScoreCounts) -> None:
+    """The same distinct rows and counts, whatever their order within a score."""
+    assert (a.labels, a.columns) == (b.labels, b.columns)
+
+    def rows(c: ScoreCounts) -> np.ndarray:
+        table = np.column_stack([c.gold, c.scores, c.count])
+        return table[np.lexsort(table.T[::-1])]
+
+    np.testing.assert_array_equal(rows(a), rows(b))
+
+
+@pytest.mark.parametrize("size", [64, 1000, 1 << 20])
+@pytest.mark.parametrize("seed", range(3))
+def test_chunks_count_what_the_whole_file_holds(tmp_path: Path, size: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 400))
+    y = rng.choice(["neg", "pos"], n)
+    s = np.round(rng.random(n), int(rng.integers(1, 4)))
+    binary = _write(tmp_path / "b.csv", "gold,score", [f"{a},{b}" for a, b in zip(y, s)])
+    whole = read_scored(str(binary), "score", gold_col="gold")
+    for positive in (None, "neg"):
+        counted, inputs = count_scored(str(binary), "score", gold_col="gold", positive=positive, size=size)
+        _same(counted, ScoreCounts.of_arrays(whole.gold, whole.scores, None, positive=positive))
+        assert inputs["read"] == "in chunks"
+    k = 3
+    p = rng.dirichlet(np.ones(k), n).round(2)
+    p[:, -1] = np.round(1 - p[:, :-1].sum(axis=1), 2)
+    g = rng.choice(["a", "b", "c"], n)
+    multi = _write(tmp_path / "m.tsv", "gold\tp_a\tp_b\tp_c", ["\t".join([a, *map(str, r)]) for a, r in zip(g, p)])
+    whole = read_scored(str(multi), "p_*", gold_col="gold")
+    counted, _ = count_scored(str(multi), "p_*", gold_col="gold", size=size)
+    _same(counted, ScoreCounts.of_arrays(whole.gold, whole.scores, whole.classes))
+
+
+def test_an_error_in_a_later_chunk_names_its_line(tmp_path: Path) -> None:
+    rows = [f"{'pos' if i % 3 else 'neg'},0.{i % 10}" for i in range(500)]
+    rows[437] = "pos,zero"
+    path = _write(tmp_path / "e.csv", "gold,score", rows)
+    with pytest.raises(InputError, match=r"e\.csv:439: the score 'zero'"):
+        count_scored(str(path), "score", gold_col="gold", size=128)
+    rows[437] = ",0.5"
+    path = _write(tmp_path / "e.csv", "gold,score", rows)
+    with pytest.raises(InputError, match=r"e\.csv:439: the gold label .* is missing"):
+        count_scored(str(path), "score", gold_col="gold", size=128)
+
+
+def test_the_probability_check_is_over_the_whole_file(tmp_path: Path) -> None:
+    """Rows that do not sum to 1 are an error when every score of the file lies in [0, 1] (probabilities), whichever
+    chunk holds them; a score outside [0, 1] in any chunk makes them scores, as reading the whole file does."""
+    rows = ["a,0.5,0.5" for _ in range(300)]
+    rows[10] = "a,0.5,0.4"
+    path = _write(tmp_path / "p.csv", "gold,p_a,p_b", rows)
+    with pytest.raises(InputError, match=r"p\.csv:12: the class probabilities"):
+        count_scored(str(path), "p_*", gold_col="gold", size=100)
+    rows[250] = "b,2.0,-1.0"  # margins, in a later chunk
+    path = _write(tmp_path / "p.csv", "gold,p_a,p_b", rows)
+    counted, _ = count_scored(str(path), "p_*", gold_col="gold", size=100)
+    assert counted.n_instances == 300
+    with pytest.raises(InputError, match="the class probabilities"):
+        read_scored(str(path), "p_*", gold_col="gold", probabilities=True)
+    with pytest.raises(InputError, match=r"p\.csv:12: the class probabilities"):
+        count_scored(str(path), "p_*", gold_col="gold", probabilities=True, size=100)
+
+
+def test_the_command_line_counts_in_chunks_and_scores_the_same(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 3000)
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=3000) + y))), 3)
+    path = _write(tmp_path / "s.csv", "gold,score", [f"{a},{b}" for a, b in zip(y, s)])
+    env = {"CLFEVAL_CHUNK_BYTES": "2000", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "clfeval", "score", str(path), "--scores", "score", "--gold-col",
+                           "gold", "--positive", "1", "--ci", "delong", "--format", "json"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    direct = clfeval.score(y, scores=s, labels=[0, 1], ci="delong")
+    assert out["scores"]["auc"] == pytest.approx(direct["auc"], abs=1e-15)
+    assert out["scores"]["auc_ci"] == pytest.approx(list(direct.interval("auc")), abs=1e-15)
+    assert out["inputs"]["read"] == "in chunks" and out["distinct_rows"] == len(direct.counts.count)
+    done = subprocess.run([sys.executable, "-m", "clfeval", "count", str(path), "--scores", "score", "--gold-col",
+                           "gold", "--positive", "1"], capture_output=True, text=True, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["n_instances"] == 3000
