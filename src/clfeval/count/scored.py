@@ -122,15 +122,15 @@ class ScoreCounts:
                 raise InputError(f"{s.shape[1]} score columns but {len(classes)} classes {classes}", "scores")
             columns = tuple(classes)
         index = {c: i for i, c in enumerate(classes)}
-        codes = np.array([index.get(v, -1) for v in seen], dtype=np.int64)[which.reshape(-1)]
-        outside = np.flatnonzero(codes < 0)
-        if len(outside):
-            i = int(outside[0])
-            raise InputError(
-                f"is {seen[int(which.reshape(-1)[i])]!r}, not one of the classes {classes}", "gold", index=i
-            )
-        if len(columns) == 1 and len(codes):
-            return _binary_counts(tuple(classes), columns, codes, s.reshape(-1))
+        lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
+        which = which.reshape(-1)
+        if (lookup < 0).any():
+            i = int(np.flatnonzero(lookup[which] < 0)[0])
+            raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {classes}", "gold", index=i)
+        if len(columns) == 1 and len(which):  # binary: whether each instance is positive, without the codes
+            at = seen.index(columns[0]) if columns[0] in seen else -1  # every seen label is a class: two at most
+            return _binary_counts(tuple(classes), columns, which == at, s.reshape(-1))
+        codes = lookup[which]
         return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
 
     def with_counts(self, count: np.ndarray) -> ScoreCounts:
@@ -141,9 +141,22 @@ class ScoreCounts:
         object.__setattr__(out, "count", np.asarray(count, dtype=np.int64))
         return out
 
+    def __getattr__(self, name: str) -> Any:
+        """The rows of binary scores counted by one sort (:func:`_binary_counts`), built when first read: AUC,
+        average precision and the curves read the per-score table alone."""
+        if name in ("gold", "scores", "count") and "_table" in self.__dict__:
+            for field_name, value in zip(("gold", "scores", "count"), _rows_of_table(self, *self.__dict__["_table"])):
+                object.__setattr__(self, field_name, value)
+            del self.__dict__["_table"]
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def n_instances(self) -> int:
         """The number of instances counted."""
+        if "_table" in self.__dict__:  # rows not built: the per-score table has every instance
+            _, pos, neg = self.__dict__["_table"]
+            return round(float(pos.sum() + neg.sum()))
         return int(self.count.sum())
 
     @property
@@ -204,35 +217,45 @@ class ScoreCounts:
         )
 
 
-def _binary_counts(labels: tuple[str, ...], columns: tuple[str, ...], gold: np.ndarray, s: np.ndarray) -> ScoreCounts:
-    """Binary scores of one instance each, counted by one sort: the distinct scores with their positives and
-    negatives (the one-vs-rest table, kept as column 0's), and from it the distinct (gold, score) rows."""
-    positive = labels.index(columns[0])
+def _binary_counts(
+    labels: tuple[str, ...], columns: tuple[str, ...], positive: np.ndarray, s: np.ndarray
+) -> ScoreCounts:
+    """Binary scores of one instance each (``positive``: whether the instance's gold class is the score column's),
+    counted by one sort: the distinct scores with their positives and negatives (the one-vs-rest table, kept as column
+    0's); the distinct (gold, score) rows are built from it when first read. When every score is distinct the table
+    is the sorted instances themselves (no grouping)."""
     order = np.argsort(s)
     v = s[order]
-    is_pos = (gold == positive)[order]  # a gather of bytes, not of int64 codes
+    is_pos = positive[order]  # a gather of bytes
     new = np.empty(len(v), dtype=bool)
     new[0] = True
     np.not_equal(v[1:], v[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    values = v[starts]
-    pos = np.add.reduceat(is_pos.view(np.int8), starts, dtype=np.int64)
-    neg = np.diff(np.r_[starts, len(v)]) - pos
-    # the rows: at each distinct score a negative row, then a positive one, where there are any
-    both = np.stack([neg, pos], axis=1).reshape(-1)
-    held = both > 0
+    if new.all():
+        values, pos = v, is_pos.astype(np.float64)
+        neg = 1.0 - pos
+    else:
+        starts = np.flatnonzero(new)
+        values = v[starts]
+        counted = np.add.reduceat(is_pos.view(np.int8), starts, dtype=np.int64)
+        pos, neg = counted.astype(np.float64), (np.diff(np.r_[starts, len(v)]) - counted).astype(np.float64)
     out = object.__new__(ScoreCounts)
-    rows_gold = np.tile(np.array([1 - positive, positive], dtype=np.int64), len(values))[held]
-    for name, value in (
-        ("labels", labels),
-        ("columns", columns),
-        ("gold", rows_gold),
-        ("scores", np.repeat(values, 2)[held].reshape(-1, 1)),
-        ("count", both[held]),
-    ):
-        object.__setattr__(out, name, value)
-    out.__dict__["_columns"] = {0: (values, pos.astype(np.float64), neg.astype(np.float64))}
+    object.__setattr__(out, "labels", labels)
+    object.__setattr__(out, "columns", columns)
+    out.__dict__["_columns"] = {0: (values, pos, neg)}
+    out.__dict__["_table"] = (values, pos, neg)  # the rows are built from it when first read (__getattr__)
     return out
+
+
+def _rows_of_table(
+    counts: ScoreCounts, values: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (gold, score) rows of a per-score table of positives and negatives: at each distinct score a
+    negative row, then a positive one, where there are any."""
+    positive = counts.labels.index(counts.columns[0])
+    both = np.stack([neg, pos], axis=1).reshape(-1).astype(np.int64)
+    held = both > 0
+    gold = np.tile(np.array([1 - positive, positive], dtype=np.int64), len(values))[held]
+    return gold, np.repeat(values, 2)[held].reshape(-1, 1), both[held]
 
 
 def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

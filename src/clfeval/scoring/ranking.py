@@ -50,8 +50,8 @@ def auc_of(values: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> float:
     p, n = float(pos.sum()), float(neg.sum())
     if p == 0 or n == 0:
         return float("nan")
-    below = np.cumsum(neg) - neg
-    return float(np.dot(pos, below + 0.5 * neg) / (p * n))
+    # Σ pos_i (negatives below s_i + ½ negatives at s_i) = pos · cumsum(neg) − ½ pos · neg
+    return float((np.dot(pos, np.cumsum(neg)) - 0.5 * np.dot(pos, neg)) / (p * n))
 
 
 def _column_auc(counts: ScoreCounts, c: int) -> float:
