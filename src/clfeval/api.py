@@ -144,11 +144,12 @@ def _score_scored(
     scoring: Scoring | None,
     inputs: Mapping[str, Any] | None = None,
     blocks: Any = None,
+    multilabel: MultiLabel | None = None,
 ) -> Any:
     """Scored predictions (``scores`` of ``gold``, or ``gold`` already :class:`~clfeval.count.scored.ScoreCounts`
     when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for
     (over ``blocks``, each instance's block, when given), and the label report at the threshold."""
-    from clfeval.count.scored import ScoreCounts
+    from clfeval.count.scored import ScoreCounts, label_indicator
     from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
@@ -163,10 +164,22 @@ def _score_scored(
             raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
     else:
         oriented = chosen.oriented(scores)
-        counts = ScoreCounts.of_arrays(np.asarray(gold), oriented, labels, positive=positive)
-        if blocks is not None:
-            y = np.asarray(gold)
-            blocked = ScoreBlocks.of_arrays(gold_codes(y, counts), oriented.reshape(len(y), -1), blocks)
+        if multilabel is not None:
+            if positive is not None:
+                raise OptionError(
+                    "positive= names the class of binary scores; multi-label scores have a column per label"
+                )
+            if oriented.ndim != 2:
+                raise InputError(
+                    f"multi-label scores are an (n, labels) array, not of shape {oriented.shape}", "scores"
+                )
+            indicator, names = label_indicator(label_sets(gold, multilabel), labels, oriented.shape)
+            counts = ScoreCounts.of_label_sets(indicator, oriented, names)
+        else:
+            counts = ScoreCounts.of_arrays(np.asarray(gold), oriented, labels, positive=positive)
+        if blocks is not None:  # each instance's gold (codes, or its 0/1 row), beside its scores
+            y = indicator if multilabel is not None else gold_codes(np.asarray(gold), counts)
+            blocked = ScoreBlocks.of_arrays(y, oriented.reshape(len(y), -1), blocks)
     from clfeval.scoring.probability import are_probabilities
 
     probabilities = not chosen.lower_is_more_confident and are_probabilities(counts)
@@ -188,8 +201,9 @@ def _score_scored(
     if probabilities:
         from clfeval.scoring.probability import calibration as calibrated
 
-        target = "positive" if counts.binary else "top-label"
-        calibration = calibrated(counts, target=target, bins=chosen.bins, binning=chosen.binning)
+        target = "positive" if counts.binary or counts.multilabel else "top-label"
+        pairs = counts.pooled_pairs() if counts.multilabel else counts  # multi-label: every (instance, label) pair
+        calibration = calibrated(pairs, target=target, bins=chosen.bins, binning=chosen.binning)
     at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
     return Scored(
         counts=counts,
@@ -216,6 +230,8 @@ def _at_threshold(
     from clfeval.count.confusion import ConfusionCounts
 
     labels = counts.labels
+    if counts.multilabel:
+        return _label_sets_at_threshold(counts, threshold, probabilities, scoring, lower)
     if counts.binary:
         if threshold is None and not probabilities:
             return None, "none (give a threshold)"
@@ -236,6 +252,47 @@ def _at_threshold(
     if chosen.labels is None and chosen.labels_from is None:
         chosen = replace(chosen, labels=tuple(labels))
     return computation.score_counts(confusion, chosen), rule
+
+
+def label_sets(gold: Any, multilabel: MultiLabel) -> Any:
+    """Each instance's gold label set as ``multilabel`` takes it: a collection of labels, or a string split on its
+    ``sep`` (an (n, K) 0/1 indicator matrix passes as it is)."""
+    from clfeval.count.labelsets import canonical_set
+
+    if isinstance(gold, np.ndarray) and gold.ndim == 2:
+        return gold
+    out = []
+    for g in gold:
+        items = g.split(multilabel.sep) if isinstance(g, str) and multilabel.sep is not None else g
+        items = [items] if isinstance(items, str) else [str(x).strip() for x in items]
+        out.append(canonical_set([x for x in items if x != ""], multilabel.duplicates, multilabel.empty))
+    return out
+
+
+def _label_sets_at_threshold(
+    counts: Any, threshold: float | None, probabilities: bool, scoring: Scoring | None, lower: bool
+) -> tuple[Scores | None, str]:
+    """Multi-label scores' label report: each instance's predicted set is the labels scored at least the threshold
+    (0.5 for probabilities; ``lower``: at most), scored as multi-label predictions (split counts and all)."""
+    from clfeval.count.labelsets import LabelSetCounts
+
+    if threshold is None and not probabilities:
+        return None, "none (give a threshold)"
+    cut = 0.5 if threshold is None else float(threshold)
+    pred = (counts.scores >= (-cut if lower else cut)).astype(np.int8)
+    held = counts.count > 0
+    rows, inverse = np.unique(np.hstack([counts.gold, pred])[held], axis=0, return_inverse=True)
+    weights = np.bincount(inverse.reshape(-1), weights=counts.count[held]).astype(np.int64)
+    k = len(counts.labels)
+    names = np.array(counts.labels, dtype=object)
+    pairs = {
+        (tuple(names[row[:k] == 1]), tuple(names[row[k:] == 1])): int(w) for row, w in zip(rows, weights)
+    }  # Python once per distinct (gold set, predicted set) pair
+    chosen = Scoring.of(scoring)
+    if chosen.labels is None and chosen.labels_from is None:
+        chosen = replace(chosen, labels=tuple(counts.labels))
+    rule = f"score <= {cut:g}" if lower else f"score >= {cut:g}"
+    return computation.score_counts(LabelSetCounts(pairs), chosen), f"each label with {rule}"
 
 
 def _compare_scored(
@@ -266,6 +323,7 @@ def _compare_scored(
         str(name),
         conventions=chosen,
         score_one=lambda c: _score_scored(c, None, labels, None, None, chosen, None, None, None, None, scoring),
+        # a system's own result scores its counts; multi-label counts say so themselves
         rounds=2000 if rounds is None else rounds,
         seed=seed,
         confidence=0.95 if confidence is None else confidence,
@@ -342,6 +400,8 @@ def score(
     confidence: float | None = None,
     scoring: Scoring | None = None,
     blocks: Iterable[Any] | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    sep: str | None = None,
 ) -> Scored: ...
 
 
@@ -433,11 +493,11 @@ def score(
     ('bootstrap', 7, True)
     """
     if scores is not None:
-        if pred is not None or spans is not None or multilabel is not None:
-            raise OptionError("scores= takes the place of pred: no pred, spans or multilabel with it")
+        if pred is not None or spans is not None:
+            raise OptionError("scores= takes the place of pred: no pred or spans with it")
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring,
-            blocks=blocks,
+            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
         )  # fmt: skip
     scored = _scored_counts(gold)
     if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
@@ -576,6 +636,8 @@ def compare(
     conventions: Conventions | None = None,
     scoring: Scoring | None = None,
     blocks: Iterable[Any] | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    sep: str | None = None,
 ) -> ScoredComparison: ...
 
 
@@ -670,10 +732,18 @@ def compare(
     from clfeval.infer.comparison import compare_counts
 
     if scores is not None:
-        if preds is not None or spans is not None or multilabel is not None:
-            raise OptionError("scores= takes the place of preds: no preds, spans or multilabel with it")
+        if preds is not None or spans is not None:
+            raise OptionError("scores= takes the place of preds: no preds or spans with it")
         if alternative not in (None, "two-sided"):
             raise OptionError("tests of scored predictions are two-sided")
+        ml = labelsets_of(multilabel, sep=sep)
+        if ml is not None:  # the gold sets as an indicator over the labels, for every system
+            from clfeval.count.scored import label_indicator
+
+            first = np.asarray(next(iter(scores.values()))) if isinstance(scores, Mapping) and scores else None
+            shape = first.shape if first is not None else (0, 0)
+            gold, names = label_indicator(label_sets(gold, ml), labels, shape)
+            labels = names
         return _compare_scored(
             gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring, blocks
         )

@@ -13,6 +13,7 @@ from typing import Any
 from clfeval.api import check_metrics, check_systems, compare
 from clfeval.cli import options
 from clfeval.cli.inputs import counts_given
+from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.inputs.columns import Column, parse_column
 from clfeval.inputs.options import Reading
@@ -211,7 +212,8 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             spec,
             gold_col=parse_column(args.gold_col),
             labels=labels,
-            probabilities=False if args.not_probabilities else None,
+            probabilities=False if args.not_probabilities or args.multilabel else None,
+            label_sets=args.multilabel,
             **options.score_blocks(args),
         )
         gold, classes = found.gold, found.classes if found.classes is not None else labels
@@ -238,6 +240,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         confidence=args.confidence,
         conventions=options.conventions(args),
         blocks=blocks,
+        multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None,
     )
     return options.render(result, args)
 

@@ -110,6 +110,11 @@ def _cv_scored(args: argparse.Namespace) -> str:
 
     if not args.files or args.counts or args.fold_col:
         raise ClfevalError("--scores reads one file of scored predictions per fold")
+    if args.multilabel:
+        raise ClfevalError(
+            "cv --scores takes one gold class per instance; multi-label scores are scored by score and compare "
+            "(--multilabel), not yet cross-validated"
+        )
     labels = options.scoring(args).labels
     found = [
         read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=None if labels is None else

@@ -10,6 +10,7 @@ from typing import Any
 from clfeval.api import score
 from clfeval.cli import options
 from clfeval.cli.inputs import add_input_arguments, counts_given, layout, no_rules
+from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.infer.methods import CI, cost_note
 from clfeval.inputs.columns import parse_column
@@ -111,6 +112,7 @@ def _scored_files(args: argparse.Namespace) -> bool:
 
 def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
     """``score --scores``: the scored-predictions report of one file (or, ``counts``, of scored count files)."""
+    multilabel: Any = None
     if counts:
         from clfeval.inputs.readers import load_counts
 
@@ -131,7 +133,13 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         declared = None if declared is None else [str(x) for x in declared]
         in_blocks = options.score_blocks(args)
         probabilities = False if args.not_probabilities else None
-        if any(in_blocks.values()):  # the instances themselves: blocks group them
+        if args.multilabel:  # a cell of gold labels per row, a score column per label
+            multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+            found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                                probabilities=False, label_sets=True, **in_blocks)  # fmt: skip
+            given, scores_of, blocks, read_inputs = found.gold, found.scores, found.blocks, found.inputs
+            labels = found.classes if found.classes is not None else declared
+        elif any(in_blocks.values()):  # the instances themselves: blocks group them
             found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                                 probabilities=probabilities, **in_blocks)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.scores, found.blocks, found.inputs
@@ -154,6 +162,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         resamples=args.resamples if args.resamples != 10_000 else None,
         confidence=args.confidence,
         blocks=blocks,
+        multilabel=multilabel,
     )
     if not counts:  # the file, its columns and its blocks, not "arrays"
         result = dataclasses.replace(result, inputs=FrozenDict(read_inputs))

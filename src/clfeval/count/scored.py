@@ -8,7 +8,8 @@ add up with ``+``. When every score is distinct the rows are the instances (8 by
 code and the count).
 
 Binary scores are one column, the positive class's; multi-class scores one column per class (``columns`` names the
-class of each column, in order).
+class of each column, in order). Multi-label scores are one column per label, and the gold side of a row is the set of
+its labels as a 0/1 row of the label indicator (``gold`` of shape rows × labels).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["ScoreCounts"]
+__all__ = ["ScoreCounts", "label_indicator"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,10 +34,12 @@ class ScoreCounts:
     labels
         The classes, in order; ``gold[r]`` is a position in it.
     columns
-        The class each score column belongs to: every class (multi-class), or the positive class alone (binary).
+        The class each score column belongs to: every class (multi-class), or the positive class alone (binary);
+        multi-label: every label, in the order of ``labels``.
     gold, scores, count
-        Row r: gold class ``labels[gold[r]]``, scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are
-        distinct and sorted (one column: by score, then gold; several: by gold, then the scores).
+        Row r: gold class ``labels[gold[r]]`` (multi-label: ``gold[r]`` is a 0/1 row, the labels of its gold set),
+        scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are distinct and sorted (one column: by
+        score, then gold; several: by gold, then the scores).
     """
 
     labels: tuple[str, ...]
@@ -52,15 +55,25 @@ class ScoreCounts:
         missing = [c for c in columns if c not in labels]
         if missing or not columns:
             raise OptionError(f"every score column belongs to a class; not among the classes: {missing}")
-        if len(columns) == 1 and len(labels) != 2:
-            raise OptionError(f"one score column is the positive class of two classes, not of {len(labels)}")
-        gold = np.asarray(self.gold, dtype=np.int64)
+        gold = np.asarray(self.gold)
+        if gold.ndim == 2:  # multi-label: a 0/1 row per distinct row, a score column per label
+            if columns != labels or gold.shape[1] != len(labels):
+                raise OptionError(
+                    "multi-label scores have a column per label, in the labels' order, and a gold row each"
+                )
+            if gold.size and not np.isin(gold, (0, 1)).all():
+                raise OptionError("a multi-label gold row holds 0 and 1 only")
+            gold = gold.astype(np.int8)
+        else:
+            if len(columns) == 1 and len(labels) != 2:
+                raise OptionError(f"one score column is the positive class of two classes, not of {len(labels)}")
+            gold = gold.astype(np.int64)
+            if len(gold) and (gold.min() < 0 or gold.max() >= len(labels)):
+                raise OptionError("a gold code outside the classes")
         scores = np.asarray(self.scores, dtype=np.float64).reshape(len(gold), len(columns))
         count = np.asarray(self.count, dtype=np.int64)
         if len(count) != len(gold):
             raise OptionError("gold, scores and count must have one entry per row")
-        if len(gold) and (gold.min() < 0 or gold.max() >= len(labels)):
-            raise OptionError("a gold code outside the classes")
         if len(count) and count.min() < 0:
             raise OptionError("counts must be non-negative")
         if not np.isfinite(scores).all():
@@ -133,6 +146,57 @@ class ScoreCounts:
         codes = lookup[which]
         return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
 
+    @classmethod
+    def of_label_sets(
+        cls,
+        gold: Sequence[Any] | np.ndarray,
+        scores: Sequence[Any] | np.ndarray,
+        labels: Sequence[Any] | None = None,
+    ) -> ScoreCounts:
+        """Multi-label scores: ``gold`` is each instance's set of labels (any collection of labels) or an (n, K) 0/1
+        indicator matrix, ``scores`` an (n, K) array with a column per label of ``labels`` (default: the sorted labels
+        of the gold sets, which must then be K).
+
+        Raises
+        ------
+        InputError
+            On lengths that differ, a score that is not a finite number or a gold label outside the labels (naming
+            the instance).
+        """
+        s = np.asarray(scores, dtype=np.float64)
+        if s.ndim != 2:
+            raise InputError(f"multi-label scores are an (n, labels) array, not of shape {s.shape}", "scores")
+        bad = ~np.isfinite(s).all(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
+        indicator, names = label_indicator(gold, labels, s.shape)
+        return cls(tuple(names), tuple(names), indicator, s, np.ones(len(s), dtype=np.int64))
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether the gold side of a row is a set of labels (a 0/1 row) rather than one class."""
+        return bool(np.ndim(self.__dict__.get("gold", ())) == 2)
+
+    def positives(self, gold: np.ndarray, c: int) -> np.ndarray:
+        """Whether each of the rows ``gold`` (codes, or multi-label 0/1 rows) is a positive of score column ``c``."""
+        k = self.labels.index(self.columns[c])
+        return np.asarray(gold[:, k] == 1) if gold.ndim == 2 else np.asarray(gold == k)
+
+    def support(self) -> np.ndarray:
+        """Each label's instances (multi-class: of each class; multi-label: with the label in the gold set)."""
+        if self.multilabel:
+            return np.asarray(self.count @ self.gold.astype(np.int64))
+        return np.bincount(self.gold, weights=self.count, minlength=len(self.labels)).astype(np.int64)
+
+    def pooled_pairs(self) -> ScoreCounts:
+        """Multi-label scores as binary scores of every (instance, label) pair: gold ``yes`` where the label is in the
+        instance's gold set (the counts the probability measures and the calibration of multi-label scores read)."""
+        k = len(self.columns)
+        return ScoreCounts(
+            ("no", "yes"), ("yes",), self.gold.reshape(-1), self.scores.reshape(-1, 1), np.repeat(self.count, k)
+        )
+
     def with_counts(self, count: np.ndarray) -> ScoreCounts:
         """The same rows with other counts (a bootstrap draw): rows of count 0 stay, nothing is checked again."""
         out = object.__new__(ScoreCounts)
@@ -174,10 +238,9 @@ class ScoreCounts:
         return cache[c]
 
     def _column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        k = self.labels.index(self.columns[c])
         held = self.count > 0  # a bootstrap draw leaves rows out
         s, gold, count = self.scores[held, c], self.gold[held], self.count[held]
-        pos = np.where(gold == k, count, 0)
+        pos = np.where(self.positives(gold, c), count, 0)
         order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
         v = s[order]
         start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
@@ -210,7 +273,7 @@ class ScoreCounts:
         return ScoreCounts.added([self, other])
 
     def __repr__(self) -> str:
-        shape = "binary" if self.binary else f"{len(self.columns)} columns"
+        shape = "binary" if self.binary else "multi-label" if self.multilabel else f"{len(self.columns)} columns"
         return (
             f"ScoreCounts({len(self.labels)} classes, {shape}, {len(self.count):,} distinct rows, "
             f"{self.n_instances:,} instances)"
@@ -244,6 +307,37 @@ def _binary_counts(
     out.__dict__["_columns"] = {0: (values, pos, neg)}
     out.__dict__["_table"] = (values, pos, neg)  # the rows are built from it when first read (__getattr__)
     return out
+
+
+def label_indicator(
+    gold: Sequence[Any] | np.ndarray, labels: Sequence[Any] | None, shape: tuple[int, ...]
+) -> tuple[np.ndarray, list[str]]:
+    """Gold label sets (collections of labels, or an (n, K) 0/1 matrix) as an (n, K) int8 indicator over ``labels``
+    (default: the sorted labels of the sets; a matrix's columns are numbered), checked against the scores'
+    ``shape``."""
+    if isinstance(gold, np.ndarray) and gold.ndim == 2:
+        names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(gold.shape[1])]
+        if gold.shape != tuple(shape) or len(names) != shape[1]:
+            raise InputError(f"gold of shape {gold.shape}, scores of {tuple(shape)}, {len(names)} labels", "gold")
+        if not np.isin(gold, (0, 1)).all():
+            raise InputError("a gold indicator matrix holds 0 and 1 only", "gold")
+        return gold.astype(np.int8), names
+    sets = [[str(x) for x in g] if not isinstance(g, str) else [g] for g in gold]
+    if len(sets) != shape[0]:
+        raise InputError(f"{len(sets)} gold label sets but scores of shape {tuple(shape)}", "scores")
+    names = [str(x) for x in labels] if labels is not None else sorted({x for g in sets for x in g})
+    if len(names) != shape[1]:
+        raise InputError(f"{shape[1]} score columns but {len(names)} labels {names[:20]}", "scores")
+    index = {c: i for i, c in enumerate(names)}
+    flat = [index.get(x, -1) for g in sets for x in g]  # Python once per gold label given
+    at = np.repeat(np.arange(len(sets)), [len(g) for g in sets])
+    outside = [i for i, x in enumerate(flat) if x < 0]
+    if outside:
+        i = int(at[outside[0]])
+        raise InputError(f"holds {sets[i]!r}, a label outside {names[:20]}", "gold", index=i)
+    indicator = np.zeros(tuple(shape), dtype=np.int8)
+    indicator[at, np.asarray(flat, dtype=np.int64)] = 1
+    return indicator, names
 
 
 def _rows_of_table(
@@ -280,7 +374,7 @@ def _distinct(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[
         gold, scores, count = gold[keep], scores[keep], count[keep]
     if not len(gold):
         return gold, scores, count
-    if scores.shape[1] == 1:  # one column: one sort of the scores, then the gold classes of each distinct score
+    if scores.shape[1] == 1 and gold.ndim == 1:  # one column: one sort of the scores, then each one's gold classes
         order = np.argsort(scores[:, 0])
         v = scores[order, 0]
         new = np.empty(len(v), dtype=bool)
@@ -297,9 +391,11 @@ def _distinct(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[
         at = np.flatnonzero(per)
         firsts = np.flatnonzero(new)
         return at % k, v[firsts][at // k].reshape(-1, 1), per[at].astype(np.int64)
-    keys = [scores[:, c] for c in range(scores.shape[1] - 1, -1, -1)] + [gold]
+    golds = [gold] if gold.ndim == 1 else [gold[:, k] for k in range(gold.shape[1] - 1, -1, -1)]
+    keys = [scores[:, c] for c in range(scores.shape[1] - 1, -1, -1)] + golds
     order = np.lexsort(keys)
     g, s, c = gold[order], scores[order], count[order]
-    new = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1]).any(axis=1)]
+    differ = g[1:] != g[:-1]
+    new = np.r_[True, (differ if g.ndim == 1 else differ.any(axis=1)) | (s[1:] != s[:-1]).any(axis=1)]
     start = np.flatnonzero(new)
     return g[start], s[start], np.add.reduceat(c, start)

@@ -73,10 +73,12 @@ class ScoreBlocks:
         rank = np.empty(len(names), dtype=np.int64)
         rank[np.argsort(first)] = np.arange(len(names))
         block = rank[block.reshape(-1)]  # numbered in order of appearance: the draws do not depend on the names
+        width = 1 if codes.ndim == 1 else codes.shape[1]  # multi-label: a 0/1 gold row
         table = np.column_stack([block.reshape(-1), codes, scores.reshape(len(codes), -1)]).astype(np.float64)
         rows, inverse = np.unique(table, axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-        return cls(rows[:, 1].astype(np.int64), rows[:, 2:], count, rows[:, 0].astype(np.int64), len(names))
+        gold = rows[:, 1].astype(np.int64) if codes.ndim == 1 else rows[:, 1 : 1 + width].astype(np.int8)
+        return cls(gold, rows[:, 1 + width :], count, rows[:, 0].astype(np.int64), len(names))
 
     def rows(self, template: ScoreCounts) -> tuple[ScoreCounts, np.ndarray]:
         """The rows as a table of ``template``'s classes and columns that weights can be put on (see :func:`_view`)."""
@@ -123,9 +125,8 @@ def scored_intervals(
                 positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
                 d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
             else:
-                k = counts.labels.index(name)
-                d = delong(blocks.gold == k, blocks.scores[:, c], blocks.count, confidence=confidence,
-                           cluster=blocks.block)  # fmt: skip
+                d = delong(counts.positives(blocks.gold, c), blocks.scores[:, c], blocks.count,
+                           confidence=confidence, cluster=blocks.block)  # fmt: skip
             out[f"per_class.{name}.auc"] = (d.low, d.high)
             if counts.binary:
                 out["auc"] = (d.low, d.high)
@@ -238,9 +239,8 @@ def paired_scored(
 
         for m in metrics:
             column = _auc_column(template, m)
-            k = template.labels.index(template.columns[column])
             pair = delong_paired(
-                joint_gold == k,
+                template.positives(joint_gold, column),
                 scores_a[:, column],
                 scores_b[:, column],
                 count.astype(np.float64),
@@ -429,7 +429,13 @@ def compare_scored(
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
     oriented = {s: conventions.oriented(systems[s]) for s in names}  # higher is more confident
-    counted = {s: ScoreCounts.of_arrays(gold, oriented[s], labels) for s in names}
+    multilabel = np.ndim(gold) == 2  # a 0/1 indicator of each instance's gold labels
+    counted = {
+        s: ScoreCounts.of_label_sets(gold, oriented[s], labels)
+        if multilabel
+        else ScoreCounts.of_arrays(gold, oriented[s], labels)
+        for s in names
+    }
     template = counted[names[0]]
     for s in names[1:]:
         if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
@@ -437,9 +443,10 @@ def compare_scored(
                 f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
             )
     # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
-    codes = gold_codes(gold, template)
+    codes = gold.astype(np.int8) if multilabel else gold_codes(gold, template)
     columns = [oriented[s].reshape(len(codes), -1) for s in names]
     width = columns[0].shape[1]
+    gold_width = codes.shape[1] if multilabel else 1
     blocked = None
     if blocks is not None:  # the joint rows within each block
         blocked = ScoreBlocks.of_arrays(codes, np.column_stack(columns), blocks)
@@ -452,8 +459,8 @@ def compare_scored(
     else:  # resampling draws over the distinct joint rows
         rows, inverse = np.unique(np.column_stack([codes, *columns]), axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-        joint_gold = rows[:, 0].astype(np.int64)
-        split = {s: rows[:, 1 + i * width : 1 + (i + 1) * width] for i, s in enumerate(names)}
+        joint_gold = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
+        split = {s: rows[:, gold_width + i * width : gold_width + (i + 1) * width] for i, s in enumerate(names)}
         distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]

@@ -188,6 +188,7 @@ def _parsed(
     gold_col: Column | None,
     labels: Sequence[str] | None,
     block_col: Column | None,
+    label_sets: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None]:
     """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
     score columns' names, the gold column's name and each row's block (``None`` without ``block_col``); ``line``
@@ -232,6 +233,8 @@ def _parsed(
     else:
         gold_name = names[resolve_column(gold_col, names, path, "gold")]
     gold = frame.get_column(gold_name).cast(pl.String)
+    if label_sets:  # a cell of labels: an empty one is the empty set
+        return gold.fill_null("").str.strip_chars().to_numpy(), scores, classes, columns, gold_name, blocks
     missing = gold.is_null() | (gold.str.strip_chars() == "")
     if missing.any():
         i = int(missing.arg_max() or 0)
@@ -276,13 +279,16 @@ def read_scored(
     block_col: Column | None = None,
     blank_lines: bool = False,
     block_end: str | None = None,
+    label_sets: bool = False,
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
 
     ``probabilities``: ``True`` requires every row of class columns to sum to 1 within ``tolerance`` (an error names
     the first line that does not); ``None`` requires it when every score lies in [0, 1] and there is a column per
     class; ``False`` reads scores of any scale. Blocks: ``block_col`` names each row's block; ``blank_lines`` (CSV,
-    TSV) makes blank lines, and lines matching ``block_end``, end blocks.
+    TSV) makes blank lines, and lines matching ``block_end``, end blocks. ``label_sets``: the gold cell holds a set
+    of labels (multi-label; an empty cell is the empty set), returned as the cell's text, and the scores are per
+    label (no sum to 1).
     """
     if block_col is not None and (blank_lines or block_end is not None):
         raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
@@ -298,7 +304,7 @@ def read_scored(
             raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
         frame, line, blocks = _blank_line_blocks(path, frame, first_line, block_end)
     gold_values, scores, classes, columns, gold_name, given = _parsed(
-        frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col
+        frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets
     )
     if given is not None:
         blocks = given

@@ -49,14 +49,19 @@ class ScoredKind(Kind):
         return len(counts.count)
 
     def to_document(self, counts: ScoreCounts) -> dict[str, Any]:
+        if counts.multilabel:  # each row's gold side is its list of labels
+            names = np.array(counts.labels, dtype=object)
+            gold: list[Any] = [names[row == 1].tolist() for row in counts.gold]
+        else:
+            gold = [counts.labels[g] for g in counts.gold.tolist()]
         return {
             "kind": self.document,
             "n_instances": counts.n_instances,
             "classes": list(counts.labels),
             "score_columns": list(counts.columns),
+            "multilabel": counts.multilabel,
             "rows": [
-                [counts.labels[g], *(float(x) for x in s), int(c)]
-                for g, s, c in zip(counts.gold.tolist(), counts.scores, counts.count.tolist())
+                [g, *(float(x) for x in s), int(c)] for g, s, c in zip(gold, counts.scores, counts.count.tolist())
             ],
         }
 
@@ -65,23 +70,39 @@ class ScoredKind(Kind):
         columns = doc_labels(doc["score_columns"], source, "score_columns", distinct=True)
         index = {c: i for i, c in enumerate(classes)}
         width = len(columns)
-        gold, scores, count = [], [], []
+        multilabel = doc.get("multilabel", False) is True
+        gold: list[Any] = []
+        scores, count = [], []
         for i, row in enumerate(doc_list(doc["rows"], "rows", source)):
-            if not (isinstance(row, list) and len(row) == width + 2 and row[0] in index):
+            first = row[0] if isinstance(row, list) and row else None
+            fits = (
+                isinstance(first, list) and all(isinstance(x, str) and x in index for x in first)
+                if multilabel
+                else isinstance(first, str) and first in index
+            )
+            if not (isinstance(row, list) and len(row) == width + 2 and fits):
+                what = "[gold labels]" if multilabel else "gold class"
                 raise InputError(
-                    f"rows[{i}] must be [gold class, {width} score(s), count], found {shown_json(row)}", source
+                    f"rows[{i}] must be [{what}, {width} score(s), count], found {shown_json(row)}", source
                 )
             values = row[1:-1]
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
                 raise InputError(f"rows[{i}] holds a score that is not a number: {shown_json(row)}", source)
-            gold.append(index[row[0]])
+            if multilabel:
+                indicator = np.zeros(len(classes), dtype=np.int8)
+                indicator[[index[x] for x in row[0]]] = 1
+                gold.append(indicator)
+            else:
+                gold.append(index[row[0]])
             scores.append([float(v) for v in values])
             count.append(whole_count(row[-1], f"rows[{i}][{width + 1}]", source))
         try:
             return ScoreCounts(
                 classes,
                 columns,
-                np.array(gold, dtype=np.int64),
+                np.array(gold, dtype=np.int8).reshape(-1, len(classes))
+                if multilabel
+                else np.array(gold, dtype=np.int64),
                 np.array(scores, dtype=np.float64).reshape(len(gold), width),
                 np.array(count, dtype=np.int64),
             )

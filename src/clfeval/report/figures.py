@@ -501,7 +501,7 @@ def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tup
 
 
 def _shown_columns(r: Any) -> list[int]:
-    support = np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))
+    support = r.counts.support()
     order = sorted(range(len(r.counts.columns)), key=lambda c: -support[r.counts.labels.index(r.counts.columns[c])])
     return sorted(order[:MAX_CURVES])
 

@@ -343,7 +343,7 @@ def scored_frames(r: Any) -> Frames:
     ``labels_averages`` and ``labels_overall``."""
 
     def per_class() -> Columns:
-        support = np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))
+        support = r.counts.support()
         out: Columns = {"class": list(r.counts.columns), "support": []}
         for c in r.counts.columns:
             out["support"].append(int(support[r.counts.labels.index(c)]))

@@ -20,6 +20,19 @@ _TITLES = {
     "ece_debiased": "ECE, debiased",
     "ece_classwise": "class-wise ECE",
 }
+#: Multi-label averages' row titles.
+_LABEL_AVERAGE_TITLES = {
+    "macro": "macro",
+    "weighted": "weighted by support",
+    "micro": "micro (pairs pooled)",
+    "samples": "samples (instances)",
+}
+_RANKING_TITLES = {
+    "lrap": "label ranking AP (LRAP)",
+    "coverage_error": "coverage error",
+    "ranking_loss": "ranking loss",
+}
+
 #: The averaged AUCs' row titles (their definitions are in the notes).
 _AVERAGE_TITLES = {
     "macro": "macro (one-vs-rest mean)",
@@ -44,7 +57,7 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
     ci = ("95% CI",) if with_ci else ()
     if with_ci and r.interval_method is not None:
         ci = (f"{100 * r.interval_method['confidence']:g}% CI",)
-    support = dict(zip(r.counts.labels, _support(r)))
+    support = dict(zip(r.counts.labels, (int(x) for x in r.counts.support())))
     rows = []
     for c in r.counts.columns:
         rows.append(
@@ -55,14 +68,25 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
                 *_cell(r, f"per_class.{c}.average_precision"),
             )
         )
-    columns = ("class", "support", "AUC", *ci, "average precision", *ci)
-    title = (
-        f"ranking of the positive class {r.counts.columns[0]!r}"
-        if r.counts.binary
-        else "ranking, each class against the rest"
-    )
+    multilabel = r.counts.multilabel
+    columns = ("label" if multilabel else "class", "support", "AUC", *ci, "average precision", *ci)
+    if r.counts.binary:
+        title = f"ranking of the positive class {r.counts.columns[0]!r}"
+    elif multilabel:
+        title = "ranking, each label's instances against the others (support: instances with the label)"
+    else:
+        title = "ranking, each class against the rest"
     tables = [Table(title, columns, tuple(rows), "per_class")]
-    if not r.counts.binary:
+    if multilabel:
+        averaged = [
+            (Label(f"{what}, {_LABEL_AVERAGE_TITLES[a]}"), *_cell(r, f"{name}.{a}"))
+            for name, what in (("auc", "AUC"), ("average_precision", "AP"))
+            for a in _LABEL_AVERAGE_TITLES
+        ]
+        averaged += [(Label(_RANKING_TITLES[m]), *_cell(r, m)) for m in _RANKING_TITLES]
+        tables.append(Table("averaged over the labels and instances", ("average", "value", *ci), tuple(averaged),
+                            "averages"))  # fmt: skip
+    elif not r.counts.binary:
         averaged = [(Label(f"AUC, {_AVERAGE_TITLES[a]}"), *_cell(r, f"auc.{a}")) for a in ranking.AUC_AVERAGES]
         averaged.append((Label("average precision, macro"), *_cell(r, "average_precision.macro")))
         tables.append(Table("averaged over the classes", ("average", "value", *ci), tuple(averaged), "averages"))
@@ -86,7 +110,13 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
                 for i in range(len(cal.n))
                 if cal.n[i]
             )
-            what = "positive class's probability" if cal.target == "positive" else "top-label confidence"
+            what = (
+                "probabilities of every (instance, label) pair"
+                if multilabel
+                else "positive class's probability"
+                if cal.target == "positive"
+                else "top-label confidence"
+            )
             tables.append(
                 Table(
                     f"reliability ({cal.binning} bins of the {what}; empty bins left out)",
@@ -102,7 +132,7 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
             Table(f"at the threshold ({r.threshold}): {t.title}", t.columns, t.rows, t.key, t.index)
             for t in inner.tables
         ]
-    kind = "binary" if r.counts.binary else f"{len(r.counts.labels)} classes"
+    kind = _kind(r.counts)
     title = f"clfeval score — scored predictions, {kind}, {r.n_instances} instances"
 
     def page() -> Any:
@@ -113,10 +143,13 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
     return Report(title, tuple(tables), tuple(r.warnings), tuple(notes), build_page=page)
 
 
-def _support(r: Scored) -> list[int]:
-    import numpy as np
-
-    return [int(x) for x in np.bincount(r.counts.gold, weights=r.counts.count, minlength=len(r.counts.labels))]
+def _kind(counts: Any) -> str:
+    """What the scores are, for a report's title."""
+    if counts.binary:
+        return "binary"
+    if counts.multilabel:
+        return f"multi-label, {len(counts.labels)} labels"
+    return f"{len(counts.labels)} classes"
 
 
 def _notes(r: Scored) -> list[str]:
@@ -125,17 +158,40 @@ def _notes(r: Scored) -> list[str]:
         "AUC: ties between a positive and a negative count ½ (midranks; independent of row order); average "
         "precision: step-wise, Σ (R_n − R_{n−1}) P_n over the thresholds (scikit-learn's), no interpolation",
     ]
-    if not r.counts.binary:
+    if r.counts.multilabel:
+        from clfeval.scoring.labelranking import label_ranking
+
+        undefined = label_ranking(r.counts)
+        notes.append(
+            "multi-label: each label's scores rank its instances against the others (macro: the mean over labels; "
+            "weighted: by the instances with the label; micro: every (instance, label) pair pooled; AP: average "
+            "precision); samples averages, label ranking average precision (1 for an instance without gold labels), "
+            "coverage error and ranking loss (a tie of a gold and another label counts as wrong, as scikit-learn's) "
+            "are per instance; AUC and "
+            f"average precision per instance leave out instances where they are undefined: "
+            f"{int(undefined['n_auc_undefined'])} without a gold label or with every label gold (AUC), "
+            f"{int(undefined['n_ap_undefined'])} without a gold label (average precision)"
+        )
+    elif not r.counts.binary:
         notes.append("averaged AUC: " + "; ".join(f"{k}: {v}" for k, v in ranking.AUC_AVERAGES.items()))
+    if r.probabilities and r.counts.multilabel:
+        notes.append(
+            "multi-label probabilities: log loss, Brier and calibration of every (instance, label) pair as a binary "
+            "probability: log loss = mean binary cross-entropy over the pairs (clipped as below), Brier = mean "
+            "(p − y)² over the pairs (scikit-learn's brier_score_loss of each label, averaged), calibration bins of "
+            "the pairs' probabilities"
+        )
     if r.probabilities:
         notes += [
             f"log loss: probabilities clipped to [ε, 1 − ε], ε = {probability.LOG_LOSS_EPS:.6g} (float64's epsilon, "
             "whatever the input's dtype)",
-            f"Brier: {c.brier} — {probability.BRIER_NORMALISATIONS[c.brier]}",
+            f"Brier: {c.brier} — {probability.BRIER_NORMALISATIONS[c.brier]}"
+            if not r.counts.multilabel
+            else "Brier: mean over the (instance, label) pairs",
             f"calibration: {c.bins} {c.binning} bins (a, b], 0 in the first; ECE = Σ (n_b/N)|ȳ_b − p̄_b|; the "
             "plug-in ECE is biased upward at small N, the debiased estimator beside it is not",
         ]
-        if not r.counts.binary:
+        if not r.counts.binary and not r.counts.multilabel:
             notes.append(f"top-k ties: {c.ties} — {probability.TIE_RULES[c.ties]}")
     elif c.lower_is_more_confident:
         notes.append(
@@ -211,7 +267,7 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
     notes = [line, counted, "Holm-adjusted over the pairs of each metric"]
     first = cmp.results[cmp.systems[0]]
     notes += [n for n in _notes(first) if not n.startswith(("intervals:", "labels at the threshold"))]
-    kind = "binary" if first.counts.binary else f"{len(first.counts.labels)} classes"
+    kind = _kind(first.counts)
     title = f"clfeval compare — scored predictions, {kind}, {cmp.n_instances} instances, {len(cmp.systems)} systems"
 
     def page() -> Any:
@@ -257,7 +313,7 @@ def scored_cv_report(cv: Any, *, matrix: bool = True, **_: Any) -> Report:
         "together (it assumes the folds' models score on one scale); the mean of folds scores each fold alone",
         *pooled.notes,
     ]
-    kind = "binary" if cv.pooled.counts.binary else f"{len(cv.pooled.counts.labels)} classes"
+    kind = _kind(cv.pooled.counts)
     title = f"clfeval cv — scored predictions, {kind}, {len(cv.folds)} folds, {cv.pooled.n_instances} instances"
 
     def page() -> Any:

@@ -83,7 +83,7 @@ def _class_probabilities(counts: ScoreCounts) -> np.ndarray:
 
 def check_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -> None:
     """Refuse scores that are not probabilities: outside [0, 1], or (a column per class) rows that do not sum to 1
-    within ``tolerance``.
+    within ``tolerance`` (multi-label: each label's probability stands alone, no sum).
 
     Raises
     ------
@@ -95,7 +95,7 @@ def check_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -
     if len(outside):
         row = s[outside[0]].tolist()
         raise OptionError(f"scores {row} are not probabilities: every probability is in [0, 1]")
-    if not counts.binary:
+    if not counts.binary and not counts.multilabel:
         off = np.flatnonzero(np.abs(s.sum(axis=1) - 1) > tolerance)
         if len(off):
             row = s[off[0]]

@@ -115,6 +115,8 @@ def measures_of(
     def want(*names: str) -> bool:
         return wanted is None or any(n in wanted or any(w.startswith(n) for w in wanted) for n in names)
 
+    if counts.multilabel:
+        return _multilabel_measures(counts, conventions, probabilities, want)
     out: dict[str, float] = {}
     if want("per_class.", "auc", "average_precision"):
         per_auc = ranking.ovr_auc(counts)
@@ -150,8 +152,48 @@ def measures_of(
     return out
 
 
+def _multilabel_measures(
+    counts: ScoreCounts, conventions: Conventions, probabilities: bool, want: Any
+) -> dict[str, float]:
+    """Multi-label scores: each label's AUC and average precision, their macro, weighted (by the label's gold
+    instances), micro (every (instance, label) pair pooled) and samples (per instance) averages, the label ranking
+    measures, and for probabilities the log loss, Brier score and calibration of the pooled pairs (each label a
+    binary probability)."""
+    from clfeval.scoring.labelranking import label_ranking
+
+    out: dict[str, float] = {}
+    if want("per_class.", "auc", "average_precision", "lrap", "coverage_error", "ranking_loss"):
+        per_auc, per_ap = ranking.ovr_auc(counts), ranking.average_precision(counts)
+        for c in counts.columns:
+            out[f"per_class.{c}.auc"] = per_auc[c]
+            out[f"per_class.{c}.average_precision"] = per_ap[c]
+        support = counts.support().astype(np.float64)
+        pooled = counts.pooled_pairs()
+        ranked = label_ranking(counts)
+        for name, per, micro in (
+            ("auc", per_auc, ranking.averaged_auc(pooled, "macro")),
+            ("average_precision", per_ap, ranking.average_precision(pooled)["yes"]),
+        ):
+            values = np.array(list(per.values()))
+            out[f"{name}.macro"] = float(np.mean(values))
+            out[f"{name}.weighted"] = float(np.dot(support, values) / support.sum()) if support.sum() else float("nan")
+            out[f"{name}.micro"] = micro
+            out[f"{name}.samples"] = ranked[f"{name}.samples"]
+        for name in ("lrap", "coverage_error", "ranking_loss"):
+            out[name] = ranked[name]
+    if probabilities and want("log_loss", "brier", "ece", "mce"):
+        pairs = counts.pooled_pairs()
+        out["log_loss"] = probability.log_loss(pairs)
+        out["brier"] = probability.brier(pairs, "half")
+        cal = probability.calibration(pairs, target="positive", bins=conventions.bins, binning=conventions.binning)
+        out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+    return out
+
+
 #: Whether a lower value of a measure is the better one (by the measure's last name part).
-_LOWER_IS_BETTER = frozenset({"log_loss", "brier", "ece", "mce", "ece_debiased", "ece_classwise"})
+_LOWER_IS_BETTER = frozenset(
+    {"log_loss", "brier", "ece", "mce", "ece_debiased", "ece_classwise", "coverage_error", "ranking_loss"}
+)
 
 
 def lower_is_better(name: str) -> bool:
@@ -191,6 +233,8 @@ class Scored(Result):
 
     @property
     def task(self) -> str:
+        if self.counts.multilabel:
+            return "scored-multilabel"
         return "scored-binary" if self.counts.binary else "scored-multiclass"
 
     @property
@@ -258,10 +302,10 @@ class Scored(Result):
         if self.probabilities:
             parts += [
                 ("logloss_eps", f"{probability.LOG_LOSS_EPS:.6g}"),
-                ("brier", c.brier),
+                ("brier", "pairs-half" if self.counts.multilabel else c.brier),
                 ("calibration", f"{c.bins},{c.binning}"),
             ]
-            if not self.counts.binary:
+            if not self.counts.binary and not self.counts.multilabel:
                 parts.append(("topk_ties", c.ties))
         parts.append(("threshold", self.threshold))
         m = self.interval_method
@@ -280,7 +324,7 @@ class Scored(Result):
         from clfeval._version import __version__
 
         per_class: dict[str, dict[str, Any]] = {}
-        support = np.bincount(self.counts.gold, weights=self.counts.count, minlength=len(self.counts.labels))
+        support = self.counts.support()
         for i, lab in enumerate(self.counts.labels):
             row: dict[str, Any] = {"support": int(support[i])}
             for measure in ("auc", "average_precision"):
