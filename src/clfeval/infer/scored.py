@@ -44,7 +44,15 @@ SCORED_INTERVALS: Mapping[str, str] = {
     "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
     "rows, every score recomputed on each draw; draws without a value (no positive of a class) are left out when "
     "they are at most 5%, and counted",
+    "bootstrap-bca": "BCa intervals (Efron 1987) of the same count bootstrap: percentile levels moved by the bias "
+    "correction z₀ (the share of draws below the estimate) and the acceleration a = Σ d³ / (6 (Σ d²)^{3/2}) of the "
+    "jackknife deviations d: each instance left out (computed once per distinct row, weighted by its count) up to "
+    "2,000 distinct rows, else 200 groups of rows (blocks: each block, or 200 groups of blocks), each left out",
 }
+
+#: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
+JACKKNIFE_UNITS = 2000
+JACKKNIFE_GROUPS = 200
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,6 +160,7 @@ def scored_intervals(
     alpha = 1 - confidence
     out = {}
     not_estimable: dict[str, int] = {}
+    kept: dict[str, np.ndarray] = {}
     for name, drawn in draws.items():
         x = np.array(drawn, dtype=np.float64)
         bad = int(np.isnan(x).sum())
@@ -160,18 +169,79 @@ def scored_intervals(
             if bad > MOST_UNDEFINED * len(x):
                 continue
             x = x[~np.isnan(x)]
+        kept[name] = x
         low, high = np.quantile(x, [alpha / 2, 1 - alpha / 2])
         out[name] = (float(low), float(high))
+    jackknife = None
+    if method == "bootstrap-bca":
+        out, jackknife = _bca(counts, measures, kept, alpha, rng, blocks)
     info = {
-        "method": "bootstrap",
+        "method": method,
         "confidence": confidence,
         "resamples": resamples,
         "seed": seed,
-        "definition": SCORED_INTERVALS["bootstrap"] + (BLOCKED if blocks is not None else ""),
+        "definition": SCORED_INTERVALS[method] + (BLOCKED if blocks is not None else ""),
         "not_estimable": not_estimable,
         **unit,
+        **({} if jackknife is None else {"jackknife": jackknife}),
     }
     return out, info
+
+
+def _bca(
+    counts: ScoreCounts,
+    measures: Callable[[ScoreCounts], dict[str, float]],
+    draws: Mapping[str, np.ndarray],
+    alpha: float,
+    rng: np.random.Generator,
+    blocks: ScoreBlocks | None,
+) -> tuple[dict[str, tuple[float, float]], str]:
+    """BCa intervals of the scores with bootstrap ``draws`` (see :data:`SCORED_INTERVALS`), and which jackknife gave
+    the acceleration."""
+    from clfeval.infer.bootstrap import bca_levels
+
+    estimate = measures(counts)
+    if blocks is None:
+        rows, order = counts, np.arange(len(counts.count))
+        unit_of, base = np.arange(len(counts.count)), counts.count
+        instances = True
+    else:
+        rows, order = blocks.rows(counts)
+        unit_of, base = blocks.block, blocks.count
+        instances = False
+    units = int(unit_of.max()) + 1 if len(unit_of) else 0
+    if instances and units <= JACKKNIFE_UNITS:  # each instance left out: one per distinct row, weighted by its count
+        weights = base.astype(np.float64)
+        left = [base - (np.arange(len(base)) == u) for u in range(units)]
+        how = f"instances ({units} distinct rows)"
+    elif units <= JACKKNIFE_UNITS:  # each block left out
+        weights = np.ones(units)
+        left = [np.where(unit_of == u, 0, base) for u in range(units)]
+        how = f"blocks ({units})"
+    else:  # groups of units, each left out: the delete-a-group jackknife
+        group = rng.permutation(units)[unit_of] % JACKKNIFE_GROUPS
+        weights = np.ones(JACKKNIFE_GROUPS)
+        left = [np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS)]
+        how = f"{JACKKNIFE_GROUPS} groups of {'distinct rows' if instances else 'blocks'}"
+    values: dict[str, list[float]] = {name: [] for name in draws}
+    for w in left:
+        found = measures(rows.with_counts(np.asarray(w)[order]))
+        for name in draws:
+            values[name].append(found.get(name, float("nan")))
+    out: dict[str, tuple[float, float]] = {}
+    for name, x in draws.items():
+        theta = np.array(values[name])
+        if np.isnan(theta).any() or not np.isfinite(estimate.get(name, float("nan"))):
+            continue
+        mean = weights @ theta / weights.sum()
+        dev = mean - theta
+        moments = (np.array([weights @ dev**2]), np.array([weights @ dev**3]))
+        low, high, none = bca_levels(np.array([estimate[name]]), x.reshape(-1, 1), moments, alpha)
+        if none[0]:
+            continue
+        q = np.quantile(x, [float(low[0]), float(high[0])])
+        out[name] = (float(q[0]), float(q[1]))
+    return out, how
 
 
 #: What blocks change in DeLong's variance, and in the resampling methods.

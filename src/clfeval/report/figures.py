@@ -473,7 +473,7 @@ def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tup
     from clfeval.scoring.ranking import roc_curve
 
     m = r.interval_method
-    if m is None or m.get("method") != "bootstrap":
+    if m is None or m.get("method") not in ("bootstrap", "bootstrap-bca"):
         return None
     rng = np.random.default_rng([int(m["seed"]), c])
     grid = np.linspace(0.0, 1.0, BAND_GRID)

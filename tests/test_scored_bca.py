@@ -1,0 +1,63 @@
+"""BCa intervals of scored predictions (``ci="bootstrap-bca"``): against scipy's BCa on the instances, and the
+grouped and block jackknives against the exact one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.metrics import log_loss, roc_auc_score
+
+import clfeval
+from clfeval.infer import scored as scored_infer
+
+
+def _sample(seed: int, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    return y, np.round(1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * y))), 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bca_agrees_with_scipy_on_the_instances(seed: int) -> None:
+    """scipy.stats.bootstrap(method="BCa") resamples the instances and leaves each one out for the acceleration, as
+    clfeval's count bootstrap does over distinct rows: the intervals agree up to Monte Carlo error (B = 4000)."""
+    y, s = _sample(seed)
+    r = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=seed, resamples=4000)
+    assert r.interval_method["method"] == "bootstrap-bca" and r.interval_method["jackknife"].startswith("instances")
+    for name, statistic in (("auc", roc_auc_score), ("log_loss", lambda a, b: log_loss(a, b, labels=[0, 1]))):
+        theirs = stats.bootstrap((y, s), statistic, paired=True, vectorized=False, method="BCa", n_resamples=4000,
+                                 random_state=seed + 10).confidence_interval  # fmt: skip
+        low, high = r.interval(name)
+        assert low == pytest.approx(theirs.low, abs=0.012) and high == pytest.approx(theirs.high, abs=0.012)
+        assert low <= r[name] <= high
+
+
+def test_bca_moves_a_skewed_interval_where_the_percentile_does_not() -> None:
+    """An AUC near 1 has a left-skewed bootstrap distribution: BCa reaches lower than the percentile interval."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(150) < 0.4).astype(int)
+    s = np.round(rng.normal(size=150) + 3.0 * y, 1)
+    pct = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap", seed=1, resamples=3000).interval("auc")
+    bca = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=1, resamples=3000).interval("auc")
+    assert bca[0] < pct[0] and bca[1] <= pct[1]
+
+
+def test_the_grouped_jackknife_is_close_to_the_exact_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    y, s = _sample(8, n=400)
+    exact = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=3, resamples=3000)
+    monkeypatch.setattr(scored_infer, "JACKKNIFE_UNITS", 10)  # more distinct rows than this: groups of rows
+    grouped = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=3, resamples=3000)
+    assert grouped.interval_method["jackknife"] == "200 groups of distinct rows"
+    for name in ("auc", "log_loss", "brier"):
+        assert grouped.interval(name) == pytest.approx(exact.interval(name), abs=0.01)
+
+
+def test_bca_in_blocks_leaves_blocks_out() -> None:
+    y, s = _sample(9, n=300)
+    blocks = np.arange(300) // 5
+    r = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=1, resamples=500, blocks=blocks)
+    assert r.interval_method["jackknife"] == "blocks (60)" and r.interval_method["n_blocks"] == 60
+    low, high = r.interval("auc")
+    assert low < r["auc"] < high
