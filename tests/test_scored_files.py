@@ -105,3 +105,50 @@ def test_the_command_line_counts_in_chunks_and_scores_the_same(tmp_path: Path) -
                            "gold", "--positive", "1"], capture_output=True, text=True, env=env)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["n_instances"] == 3000
+
+
+# --- binned scores ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_binned_scores_keep_the_exact_auc_within_the_stated_bound(seed: int) -> None:
+    from sklearn.metrics import roc_auc_score
+
+    from clfeval.scoring.scored import Conventions
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 5000))
+    y = (rng.random(n) < rng.uniform(0.05, 0.6)).astype(int)
+    y[:2] = [0, 1]
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) * rng.uniform(0.3, 3) + y)))
+    exact = roc_auc_score(y, s)
+    for bins in (2, 10, 100, 1000):
+        r = clfeval.score(y, scores=s, labels=[0, 1], conventions=Conventions(score_bins=bins))
+        bound = r.to_dict()["auc_bin_bound"]["auc"]
+        assert abs(r["auc"] - exact) <= bound + 1e-12
+        assert len(r.counts.count) <= 2 * bins and not r.probabilities
+        assert f"score_bins:{bins}" in r.signature
+        binned = np.minimum(np.floor(s * bins), bins - 1) / bins
+        assert r["auc"] == pytest.approx(roc_auc_score(y, binned), abs=1e-12)
+
+
+def test_a_file_of_distinct_scores_counts_into_bins(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 5000)
+    s = 1 / (1 + np.exp(-(rng.normal(size=5000) + y)))
+    path = _write(tmp_path / "d.csv", "gold,score", [f"{a},{b!r}" for a, b in zip(y.tolist(), s.tolist())])
+    env = {"CLFEVAL_CHUNK_BYTES": "4000", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "clfeval", "score", str(path), "--scores", "score", "--gold-col",
+                           "gold", "--positive", "1", "--score-bins", "100", "--format", "json"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["distinct_rows"] <= 200 and out["inputs"]["score_bins"] == 100
+    assert out["conventions"]["score_bins"] == 100
+    from sklearn.metrics import roc_auc_score
+
+    assert abs(out["scores"]["auc"] - roc_auc_score(y, s)) <= out["auc_bin_bound"]["auc"]
+    bad = _write(tmp_path / "bad.csv", "gold,score", ["1,0.5", "0,0.2", "1,1.7"])
+    command = ["score", str(bad), "--scores", "score", "--gold-col", "gold", "--positive", "1", "--score-bins", "10"]
+    done = subprocess.run([sys.executable, "-m", "clfeval", *command], capture_output=True, text=True)
+    assert done.returncode == 2 and "bad.csv:4:" in done.stderr and "outside [0, 1]" in done.stderr

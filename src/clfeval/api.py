@@ -182,7 +182,7 @@ def _score_scored(
             blocked = ScoreBlocks.of_arrays(y, oriented.reshape(len(y), -1), blocks)
     from clfeval.scoring.probability import are_probabilities
 
-    probabilities = not chosen.lower_is_more_confident and are_probabilities(counts)
+    probabilities = not chosen.ranking_only and are_probabilities(counts)
     values = measures_of(counts, chosen, probabilities)
     method = ci.method if hasattr(ci, "method") else ci
     intervals: dict[str, tuple[float, float]] = {}

@@ -411,6 +411,15 @@ def add_scored_options(
         group.add_argument(
             "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
         )
+    group.add_argument(
+        "--score-bins",
+        type=int,
+        metavar="N",
+        help="bin probabilities first into N equal-width bins, each replaced by its lower edge (a fixed grid of "
+        "thresholds, as torchmetrics' binned metrics use): counts stay small whatever the data, every measure is of "
+        "the binned scores (ranking only), and the output states each AUC's error bound ½ Σ P_b N_b / (P N) "
+        "(default: exact scores)",
+    )
     if not report:
         return
     if threshold and not systems:
@@ -458,6 +467,7 @@ def conventions(args: argparse.Namespace) -> Any:
         brier=args.brier,
         curve_points=None if points == "all" else int(points),
         lower_is_more_confident=args.lower_is_more_confident,
+        score_bins=args.score_bins,
     )
 
 

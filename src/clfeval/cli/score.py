@@ -147,7 +147,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
             given, read_inputs = count_scored(
                 args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                probabilities=probabilities, positive=args.positive,
+                probabilities=probabilities, positive=args.positive, bins=args.score_bins,
             )  # fmt: skip
             scores_of = labels = blocks = None
     result = score(

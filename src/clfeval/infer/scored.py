@@ -534,7 +534,7 @@ def compare_scored(
         distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]
-    probabilities = not conventions.lower_is_more_confident and all(are_probabilities(c) for c in counted.values())
+    probabilities = not conventions.ranking_only and all(are_probabilities(c) for c in counted.values())
     wanted = list(metrics)
 
     def measures(c: ScoreCounts) -> dict[str, float]:

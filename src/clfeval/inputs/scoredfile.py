@@ -328,6 +328,7 @@ def count_scored(
     tolerance: float = 1e-6,
     positive: str | None = None,
     size: int | None = None,
+    bins: int | None = None,
 ) -> tuple[ScoreCounts, dict[str, Any]]:
     """The distinct (gold, scores) rows of a file of scored predictions, with what was read (``inputs``).
 
@@ -335,18 +336,22 @@ def count_scored(
     each chunk checked as :func:`read_scored` checks a file (errors name the file and the line) and reduced to its
     distinct rows, which are merged as they accumulate: memory grows with the distinct rows, not the file. JSON
     Lines, Parquet and TiMBL output are read whole. The classes and the positive class are resolved as
-    :meth:`ScoreCounts.of_arrays` resolves them.
+    :meth:`ScoreCounts.of_arrays` resolves them. ``bins``: probabilities binned as they are read
+    (:func:`~clfeval.scoring.scored.binned_scores`), so that the distinct rows stay few however many scores are
+    distinct.
     """
     import io
 
     from clfeval.inputs.chunks import line_chunks
+    from clfeval.scoring.scored import binned_scores
 
     lower = path.lower()
     if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
         found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
                             tolerance=tolerance)  # fmt: skip
         classes = found.classes if found.classes is not None else labels
-        return ScoreCounts.of_arrays(found.gold, found.scores, classes, positive=positive), found.inputs
+        scores = binned_scores(found.scores, bins)
+        return ScoreCounts.of_arrays(found.gold, scores, classes, positive=positive), found.inputs
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
     parts: list[pl.DataFrame] = []
@@ -374,6 +379,12 @@ def count_scored(
                     _not_summing(scores[off], tolerance, path, int(line[off]))
                 if off is not None and off_sum is None:
                     off_sum = (scores[off].copy(), int(line[off]))
+            if bins is not None:  # after the checks of the scores as given
+                try:
+                    scores = binned_scores(scores, bins)
+                except OptionError as exc:
+                    outside = np.flatnonzero(((scores < 0) | (scores > 1)).any(axis=1))
+                    raise InputError(str(exc), path, int(line[outside[0]])) from None
             table = pl.DataFrame({"g": gold, **{f"s{i}": scores[:, i] for i in range(scores.shape[1])}})
             parts.append(table.group_by(table.columns).len())
             held += parts[-1].height
@@ -400,7 +411,8 @@ def count_scored(
     index = {c: i for i, c in enumerate(resolved.labels)}
     codes = table.get_column("g").replace_strict(index, return_dtype=pl.Int64).to_numpy()
     counts = ScoreCounts(resolved.labels, resolved.columns, codes, scores, count)
-    return counts, {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
+    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
+    return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
 
 def _merged(parts: list[pl.DataFrame]) -> pl.DataFrame:

@@ -198,6 +198,18 @@ def _notes(r: Scored) -> list[str]:
             "lower is more confident (distances, costs): the scores were negated before anything was computed, so "
             "ranking only; thresholds are in the scores' own units"
         )
+    elif c.score_bins is not None:
+        from clfeval.scoring.scored import auc_bin_bounds
+
+        bounds = auc_bin_bounds(r.counts)
+        shown = "; ".join(f"{k.removeprefix('per_class.')} ± {v:.4g}" for k, v in bounds.items() if k != "auc")
+        notes.append(
+            f"score bins: {c.score_bins} equal-width bins [k/N, (k+1)/N), each score replaced by its bin's lower edge "
+            "(a fixed grid of thresholds, as torchmetrics' binned metrics use); every measure is of the binned "
+            "scores, ranking only (the edges are no "
+            "probabilities); a positive and a negative in one bin become a tie, so the exact AUC lies within the "
+            f"bound of the binned one: {shown}"
+        )
     else:
         notes.append("the scores are not probabilities (outside [0, 1], or rows that do not sum to 1): ranking only")
     if r.interval_method is not None:

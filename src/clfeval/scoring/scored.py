@@ -19,7 +19,7 @@ from clfeval.errors import OptionError, UnknownName
 from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
 from clfeval.scoring import probability, ranking
 
-__all__ = ["SCORED_SCHEMA", "Conventions", "Scored", "measures_of"]
+__all__ = ["SCORED_SCHEMA", "Conventions", "Scored", "auc_bin_bounds", "binned_scores", "measures_of"]
 
 #: The JSON contract of a scored result.
 SCORED_SCHEMA = "clfeval.scored/1"
@@ -43,6 +43,12 @@ class Conventions:
     curve_points
         The most points of each ROC and precision-recall curve the JSON holds (evenly spaced along the curve, its ends
         kept); ``None``: every point.
+    score_bins
+        ``None`` (default): every score as given (exact). A whole number N: scores in [0, 1] are binned first, each
+        replaced by the lower edge of its bin of N equal-width bins (a fixed grid, as torchmetrics' binned metrics
+        use), so that counts stay small whatever the data; every measure is then of the binned scores (ranking only:
+        the edges are no probabilities), and the result states the bound on each AUC's error: pairs of a positive
+        and a negative in one bin become ties, so |AUC − AUC_binned| ≤ ½ Σ_b P_b N_b / (P N).
     lower_is_more_confident
         Whether a lower score means more confidence (distances, costs, ranks): the scores are then negated before
         anything is computed, so that every measure reads higher as more confident, the probability measures do not
@@ -56,6 +62,13 @@ class Conventions:
     top_k: tuple[int, ...] = (1, 3, 5)
     curve_points: int | None = 200
     lower_is_more_confident: bool = False
+    score_bins: int | None = None
+
+    @property
+    def ranking_only(self) -> bool:
+        """Whether the scores are read for ranking alone (distances; binned scores, whose bins' lower edges are no
+        probabilities): no probability measures."""
+        return self.lower_is_more_confident or self.score_bins is not None
 
     @property
     def direction(self) -> str:
@@ -63,17 +76,24 @@ class Conventions:
         return "lower is more confident (negated)" if self.lower_is_more_confident else "higher is more confident"
 
     def oriented(self, scores: Any) -> np.ndarray:
-        """The scores as every measure reads them: higher is more confident (negated when lower is)."""
-        s = np.asarray(scores, dtype=np.float64)
+        """The scores as every measure reads them: binned (``score_bins``), and higher is more confident (negated
+        when lower is)."""
+        s = binned_scores(np.asarray(scores, dtype=np.float64), self.score_bins)
         return -s if self.lower_is_more_confident else s
 
     def oriented_counts(self, counts: ScoreCounts) -> ScoreCounts:
         """Counts of scores as given (arrays, count files, accumulators) as every measure reads them."""
-        if not self.lower_is_more_confident:
+        if not self.lower_is_more_confident and self.score_bins is None:
             return counts
-        return ScoreCounts(counts.labels, counts.columns, counts.gold, -counts.scores, counts.count)
+        return ScoreCounts(counts.labels, counts.columns, counts.gold, self.oriented(counts.scores), counts.count)
 
     def __post_init__(self) -> None:
+        if self.score_bins is not None and (
+            isinstance(self.score_bins, bool) or not isinstance(self.score_bins, int) or self.score_bins < 2
+        ):
+            raise OptionError(f"score_bins is a whole number ≥ 2, or None for exact scores, not {self.score_bins!r}")
+        if self.score_bins is not None and self.lower_is_more_confident:
+            raise OptionError("score_bins bins probabilities; lower-is-more-confident scores are not probabilities")
         if not isinstance(self.lower_is_more_confident, bool):
             raise OptionError(f"lower_is_more_confident is True or False, not {self.lower_is_more_confident!r}")
         if self.curve_points is not None and (
@@ -102,7 +122,44 @@ class Conventions:
             "probability_sum_tolerance": probability.SUM_TOLERANCE,
             "curve_points": self.curve_points,
             "direction": self.direction,
+            "score_bins": self.score_bins,
         }
+
+
+def binned_scores(scores: np.ndarray, bins: int | None) -> np.ndarray:
+    """Scores in [0, 1] replaced by the lower edge of their bin of ``bins`` equal-width bins [k/N, (k+1)/N) (1 itself
+    in the last bin); ``None``: the scores as they are.
+
+    Raises
+    ------
+    OptionError
+        On a score outside [0, 1] (naming it): binning is for probabilities.
+    """
+    if bins is None:
+        return scores
+    outside = (scores < 0) | (scores > 1)
+    if outside.any():
+        raise OptionError(
+            f"score {scores[outside].reshape(-1)[0]!r} is outside [0, 1]: score bins are for probabilities"
+        )
+    k = np.floor(scores * bins)
+    k += (k + 1) / bins <= scores  # float error at an edge: the bin whose range holds the score (binning twice is
+    k -= k / bins > scores  # binning once)
+    return np.asarray(np.minimum(k, bins - 1) / bins)
+
+
+def auc_bin_bounds(counts: ScoreCounts) -> dict[str, float]:
+    """Each score column's bound on the AUC's error from binned scores: ½ Σ_b P_b N_b / (P N) over the bins (the
+    distinct binned scores), by the AUC's report name."""
+    out: dict[str, float] = {}
+    for c, name in enumerate(counts.columns):
+        _, pos, neg = counts.column(c)
+        total = float(pos.sum() * neg.sum())
+        bound = 0.5 * float(np.dot(pos, neg)) / total if total else float("nan")
+        out[f"per_class.{name}.auc"] = bound
+        if counts.binary:
+            out["auc"] = bound
+    return out
 
 
 def measures_of(
@@ -299,6 +356,8 @@ class Scored(Result):
         ]
         if c.lower_is_more_confident:
             parts.append(("direction", "lower"))
+        if c.score_bins is not None:
+            parts.append(("score_bins", str(c.score_bins)))
         if self.probabilities:
             parts += [
                 ("logloss_eps", f"{probability.LOG_LOSS_EPS:.6g}"),
@@ -387,6 +446,9 @@ class Scored(Result):
             "probabilities": self.probabilities,
             "distinct_rows": len(self.counts.count),
             "conventions": self.conventions.to_dict(),
+            "auc_bin_bound": None
+            if self.conventions.score_bins is None
+            else {k: json_number(v) for k, v in auc_bin_bounds(self.counts).items()},
             "scores": scores,
             "per_class": per_class,
             "reliability": reliability,
