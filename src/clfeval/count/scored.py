@@ -22,7 +22,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["ScoreCounts", "label_indicator"]
+__all__ = ["ScoreCounts", "distinct_rows", "label_indicator"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +78,7 @@ class ScoreCounts:
             raise OptionError("counts must be non-negative")
         if not np.isfinite(scores).all():
             raise OptionError("scores must be finite numbers")
-        gold, scores, count = _distinct(gold, scores, count)
+        gold, scores, count = distinct_rows(gold, scores, count)
         for name, value in (("labels", labels), ("columns", columns), ("gold", gold), ("scores", scores)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "count", count)
@@ -366,7 +366,7 @@ def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, which.reshape(-1)
 
 
-def _distinct(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def distinct_rows(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped)."""
     ones = bool(len(count)) and int(count.min()) == 1 and int(count.max()) == 1
     if not ones:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from clfeval.count.scored import ScoreCounts
+from clfeval.count.scored import ScoreCounts, distinct_rows
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
@@ -28,6 +28,8 @@ __all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
 
 #: Distinct (gold, scores) rows of earlier chunks held before they are merged into one table again.
 MERGE_ROWS = 1 << 21
+#: Parts held before they are merged, however few their rows.
+MERGE_PARTS = 32
 
 
 class ScoredFile:
@@ -354,10 +356,11 @@ def count_scored(
         return ScoreCounts.of_arrays(found.gold, scores, classes, positive=positive), found.inputs
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
-    parts: list[pl.DataFrame] = []
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     held = 0
     in_unit, off_sum = True, None
     meta: tuple[list[str] | None, list[str], str] | None = None
+    seen: dict[str, int] = {}  # each gold label's code, in order of appearance
     try:
         for chunk in line_chunks(path, quoted=True, size=size):
             source = io.BytesIO(chunk.data)
@@ -385,12 +388,15 @@ def count_scored(
                 except OptionError as exc:
                     outside = np.flatnonzero(((scores < 0) | (scores > 1)).any(axis=1))
                     raise InputError(str(exc), path, int(line[outside[0]])) from None
-            table = pl.DataFrame({"g": gold, **{f"s{i}": scores[:, i] for i in range(scores.shape[1])}})
-            parts.append(table.group_by(table.columns).len())
-            held += parts[-1].height
-            if len(parts) > 1 and held > MERGE_ROWS:
+            given = pl.Series(gold, dtype=pl.String)
+            for name in given.unique().to_list():  # Python once per distinct gold label of a chunk
+                seen.setdefault(name, len(seen))
+            codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
+            parts.append(distinct_rows(codes, scores, np.ones(len(codes), dtype=np.int64)))
+            held += len(parts[-1][0])
+            if len(parts) > 1 and (held > MERGE_ROWS or len(parts) > MERGE_PARTS):
                 parts = [_merged(parts)]
-                held = parts[0].height
+                held = len(parts[0][0])
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except (pl.exceptions.PolarsError, OSError) as exc:
@@ -400,23 +406,24 @@ def count_scored(
     if off_sum is not None and in_unit:
         _not_summing(off_sum[0], tolerance, path, off_sum[1])
     classes, columns, gold_name = meta
-    table = _merged(parts)
-    if not table.height:
+    gold, scores, count = _merged(parts)
+    if not len(gold):
         raise InputError("holds no rows of scored predictions", path)
-    gold = table.get_column("g").to_numpy()
-    scores = table.select([c for c in table.columns if c.startswith("s")]).to_numpy().astype(np.float64)
-    count = table.get_column("len").to_numpy().astype(np.int64)
     chosen = classes if classes is not None else labels
-    resolved = ScoreCounts.of_arrays(gold, scores if scores.shape[1] > 1 else scores[:, 0], chosen, positive=positive)
-    index = {c: i for i, c in enumerate(resolved.labels)}
-    codes = table.get_column("g").replace_strict(index, return_dtype=pl.Int64).to_numpy()
-    counts = ScoreCounts(resolved.labels, resolved.columns, codes, scores, count)
+    names = list(seen)
+    # the classes and score columns resolved as for arrays, from one row per gold label seen
+    placeholder = np.zeros((len(names), scores.shape[1])) if scores.shape[1] > 1 else np.zeros(len(names))
+    resolved = ScoreCounts.of_arrays(np.array(names), placeholder, chosen, positive=positive)
+    remap = np.array([resolved.labels.index(x) for x in names], dtype=np.int64)
+    counts = ScoreCounts(resolved.labels, resolved.columns, remap[gold], scores, count)
     inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
     return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
 
-def _merged(parts: list[pl.DataFrame]) -> pl.DataFrame:
-    """Partial tables of distinct rows (with their ``len``) as one."""
-    table = pl.concat(parts)
-    keys = [c for c in table.columns if c != "len"]
-    return table.group_by(keys).agg(pl.col("len").sum())
+def _merged(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Parts' distinct (gold code, scores) rows with their counts, as one set of distinct rows (one sort)."""
+    if len(parts) == 1:
+        return parts[0]
+    return distinct_rows(
+        np.concatenate([p[0] for p in parts]), np.vstack([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+    )
