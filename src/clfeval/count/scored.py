@@ -197,6 +197,21 @@ class ScoreCounts:
             ("no", "yes"), ("yes",), self.gold.reshape(-1), self.scores.reshape(-1, 1), np.repeat(self.count, k)
         )
 
+    @classmethod
+    def of_distinct(
+        cls, labels: tuple[str, ...], columns: tuple[str, ...], gold: np.ndarray, scores: np.ndarray, count: np.ndarray
+    ) -> ScoreCounts:
+        """Rows already distinct and, for one score column, sorted by score (:func:`distinct_rows`' output with
+        its gold codes renamed): taken as they are, without a second sort; several columns are checked and sorted as
+        the constructor does."""
+        if scores.shape[1] != 1 or gold.ndim != 1:
+            return cls(labels, columns, gold, scores, count)
+        out = object.__new__(cls)
+        for name, value in (("labels", labels), ("columns", columns), ("gold", gold), ("scores", scores)):
+            object.__setattr__(out, name, value)
+        object.__setattr__(out, "count", count)
+        return out
+
     def with_counts(self, count: np.ndarray) -> ScoreCounts:
         """The same rows with other counts (a bootstrap draw): rows of count 0 stay, nothing is checked again."""
         out = object.__new__(ScoreCounts)
@@ -366,8 +381,11 @@ def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, which.reshape(-1)
 
 
-def distinct_rows(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped)."""
+def distinct_rows(
+    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, *, runs: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped). ``runs``: the
+    rows are sorted parts one after another (one score column), which a stable sort merges."""
     ones = bool(len(count)) and int(count.min()) == 1 and int(count.max()) == 1
     if not ones:
         keep = count > 0
@@ -375,11 +393,13 @@ def distinct_rows(gold: np.ndarray, scores: np.ndarray, count: np.ndarray) -> tu
     if not len(gold):
         return gold, scores, count
     if scores.shape[1] == 1 and gold.ndim == 1:  # one column: one sort of the scores, then each one's gold classes
-        order = np.argsort(scores[:, 0])
+        order = np.argsort(scores[:, 0], kind="stable" if runs else None)
         v = scores[order, 0]
         new = np.empty(len(v), dtype=bool)
         new[0] = True
         np.not_equal(v[1:], v[:-1], out=new[1:])
+        if new.all():  # every score distinct: every row is
+            return gold[order], v.reshape(-1, 1), count[order].astype(np.int64)
         group = np.cumsum(new) - 1
         k = int(gold.max()) + 1
         key = group * k + gold[order]

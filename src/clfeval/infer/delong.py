@@ -19,6 +19,11 @@ its sums of placements V10_c = Σ_{i ∈ c} V10_i and V01_c = Σ_{j ∈ c} V01_j
     T_c = (V10_c − m_c A) / P + (V01_c − n_c A) / N,    Var(A) = I / (I − 1) · Σ_c T_c²,
 
 which is S10/P + S01/N + 2 S11/(P N) in her notation; the covariance of two scores is I / (I − 1) Σ_c T_c^a T_c^b.
+
+The same per-instance terms t_i = (V10_i − A)/P (a positive) or (V01_j − A)/N (a negative), Â − A ≈ Σ_i t_i, carry
+DeLong's variance over to functions of several AUCs of the same instances (:func:`auc_terms`,
+:func:`influence_variance`): an average of one-vs-rest AUCs has the average of the classes' terms per instance, and
+its variance is n/(n − 1) Σ_i T_i² (blocks: Obuchowski's sum over blocks).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["DeLong", "DeLongPair", "delong", "delong_paired"]
+__all__ = ["DeLong", "DeLongPair", "auc_terms", "delong", "delong_paired", "influence_variance"]
 
 
 @dataclass(frozen=True)
@@ -184,3 +189,29 @@ def delong_paired(
         p_value = 1.0 if d == 0 else 0.0
     half = _normal_quantile(0.5 + confidence / 2) * sd
     return DeLongPair(a, b, d, variance, z, p_value, d - half, d + half, confidence)
+
+
+def auc_terms(
+    gold_positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[float, np.ndarray]:
+    """The AUC of ``score`` and each row's term t (see the module): (V10 − A)/P for a positive row, (V01 − A)/N for a
+    negative one, so that Σ_rows weight · t = 0 and Var(A) ≈ n/(n − 1) Σ weight · t². NaN terms without positives or
+    negatives."""
+    score = np.asarray(score, dtype=np.float64)
+    positive, w, _ = _rows(gold_positive, weight, len(score))
+    if not (positive & (w > 0)).any() or not (~positive & (w > 0)).any():
+        return float("nan"), np.full(len(score), np.nan)
+    auc, v, p, n = _placements(score, positive, w)
+    return auc, (v - auc) / np.where(positive, p, n)
+
+
+def influence_variance(terms: np.ndarray, weight: np.ndarray, cluster: np.ndarray | None = None) -> float:
+    """The variance of a statistic whose per-row terms are ``terms`` (each row standing for ``weight`` instances):
+    n/(n − 1) Σ weight · t² over instances, or, by ``cluster``, I/(I − 1) Σ_c (Σ_{rows of c} weight · t)²."""
+    w = np.asarray(weight, dtype=np.float64)
+    if cluster is None:
+        n = float(w.sum())
+        return float(n / (n - 1) * np.dot(w, terms**2)) if n > 1 else float("nan")
+    ids = np.unique(np.asarray(cluster), return_inverse=True)[1].reshape(-1)
+    per = np.bincount(ids, weights=w * terms, minlength=int(ids.max()) + 1 if len(ids) else 0)
+    return _clustered(per, per)

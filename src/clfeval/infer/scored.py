@@ -40,7 +40,8 @@ MOST_UNDEFINED = 0.05
 #: The interval methods of scored predictions, by name.
 SCORED_INTERVALS: Mapping[str, str] = {
     "delong": "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
-    "to [0, 1]; the other scores get none (use bootstrap)",
+    "to [0, 1]; the macro, weighted and micro AUCs from the classes' DeLong terms averaged per instance, "
+    "Var = n/(n − 1) Σ T²; the other scores get none (use bootstrap)",
     "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
     "rows, every score recomputed on each draw; draws without a value (no positive of a class) are left out when "
     "they are at most 5%, and counted",
@@ -53,6 +54,30 @@ SCORED_INTERVALS: Mapping[str, str] = {
 #: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
 JACKKNIFE_UNITS = 2000
 JACKKNIFE_GROUPS = 200
+
+
+def _averaged_intervals(
+    counts: ScoreCounts, confidence: float, blocks: ScoreBlocks | None
+) -> dict[str, tuple[float, float]]:
+    """DeLong's intervals of the averaged AUCs (:data:`AVERAGED`): A ± z √Var, Var from the per-instance terms
+    (:func:`averaged_auc_terms`; blocks: clustered), clipped to [0, 1]."""
+    from statistics import NormalDist
+
+    from clfeval.infer.delong import influence_variance
+
+    if blocks is None:
+        gold, scores, weight, cluster = counts.gold, counts.scores, counts.count, None
+    else:
+        gold, scores, weight, cluster = blocks.gold, blocks.scores, blocks.count, blocks.block
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    out = {}
+    for name, average in AVERAGED.items():
+        value, terms = averaged_auc_terms(counts, gold, scores, weight, average)
+        variance = influence_variance(terms, weight, cluster)
+        if np.isfinite(value) and np.isfinite(variance):
+            half = z * float(np.sqrt(max(variance, 0.0)))
+            out[name] = (max(0.0, value - half), min(1.0, value + half))
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,6 +163,8 @@ def scored_intervals(
             out[f"per_class.{name}.auc"] = (d.low, d.high)
             if counts.binary:
                 out["auc"] = (d.low, d.high)
+        if not counts.binary:
+            out.update(_averaged_intervals(counts, confidence, blocks))
         definition = SCORED_INTERVALS["delong"] + (CLUSTERED if blocks is not None else "")
         return out, {"method": "delong", "confidence": confidence, "definition": definition, **unit}
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
@@ -251,7 +278,8 @@ BLOCKED = "; in blocks, whole blocks are drawn (randomization: swapped)"
 #: The paired tests of scored predictions, by name.
 SCORED_TESTS: Mapping[str, str] = {
     "delong": "DeLong's paired test of two AUCs on the same instances: z = (A₁ − A₂)/√(Var A₁ + Var A₂ − 2 Cov), "
-    "two-sided p = 2Φ(−|z|); AUCs only",
+    "two-sided p = 2Φ(−|z|); averaged AUCs (macro, weighted, micro) from the difference of the systems' "
+    "per-instance DeLong terms, Var = n/(n − 1) Σ (T₁ − T₂)²; AUCs only",
     "bootstrap": "the paired bootstrap over the distinct (gold, scores of A, scores of B) rows, shifted to a zero "
     "difference: p = (1 + #{|d* − d| ≥ |d|}) / (R + 1); any score",
     "ar": "approximate randomization: each instance's two systems' scores swapped with probability ½ (a binomial "
@@ -308,6 +336,9 @@ def paired_scored(
         from clfeval.infer.delong import delong_paired
 
         for m in metrics:
+            if m in AVERAGED:  # the averaged AUCs: the difference of the two systems' per-instance terms
+                out.append(_averaged_pair(template, joint_gold, scores_a, scores_b, count, m, confidence, blocks))
+                continue
             column = _auc_column(template, m)
             pair = delong_paired(
                 template.positives(joint_gold, column),
@@ -361,6 +392,75 @@ def paired_scored(
     return out
 
 
+#: The averaged AUCs DeLong's terms give intervals and paired tests for, by report name.
+AVERAGED = {"auc.macro": "macro", "auc.weighted": "weighted", "auc.micro": "micro"}
+
+
+def averaged_auc_terms(
+    template: ScoreCounts, gold: np.ndarray, scores: np.ndarray, weight: np.ndarray, average: str
+) -> tuple[float, np.ndarray]:
+    """An averaged one-vs-rest AUC of rows (gold codes or multi-label 0/1 rows, scores, weights) and each row's
+    DeLong term T (:func:`~clfeval.infer.delong.auc_terms`), Â − A ≈ Σ_i T_i:
+
+    * macro, A = (1/C) Σ_c A_c: T = (1/C) Σ_c t_c;
+    * weighted, A = Σ_c s_c A_c / S with s_c the positives of column c and S = Σ_c s_c: T = Σ_c (s_c/S) t_c +
+      Σ_c (A_c − A)(y_c − s_c/n)/S (the weights are estimated too);
+    * micro, the AUC of every (row, column) pair pooled: T = Σ_c t_(·,c) of the pooled pairs' terms.
+    """
+    from clfeval.infer.delong import auc_terms
+
+    w = np.asarray(weight, dtype=np.float64)
+    columns = range(len(template.columns))
+    positives = [template.positives(gold, c) for c in columns]
+    if average == "micro":
+        value, pooled = auc_terms(np.concatenate(positives), np.concatenate([scores[:, c] for c in columns]),
+                                  np.tile(w, len(positives)))  # fmt: skip
+        return value, pooled.reshape(len(positives), -1).sum(axis=0)
+    found = [auc_terms(positives[c], scores[:, c], w) for c in columns]
+    aucs = np.array([a for a, _ in found])
+    terms = np.column_stack([t for _, t in found])
+    if average == "macro":
+        return float(aucs.mean()), terms.mean(axis=1)
+    support = np.array([w[p].sum() for p in positives])
+    total, n = float(support.sum()), float(w.sum())
+    value = float(support @ aucs / total)
+    y = np.column_stack(positives).astype(np.float64)
+    return value, terms @ (support / total) + (y - support / n) @ (aucs - value) / total
+
+
+def _averaged_pair(
+    template: ScoreCounts,
+    gold: np.ndarray,
+    scores_a: np.ndarray,
+    scores_b: np.ndarray,
+    count: np.ndarray,
+    metric: str,
+    confidence: float,
+    blocks: ScoreBlocks | None,
+) -> dict[str, Any]:
+    """DeLong's paired test of an averaged AUC: z = (A_a − A_b) / √Var, Var from the difference of the systems'
+    per-instance terms (blocks: clustered)."""
+    from statistics import NormalDist
+
+    from clfeval.infer.delong import influence_variance
+
+    a, ta = averaged_auc_terms(template, gold, scores_a, count, AVERAGED[metric])
+    b, tb = averaged_auc_terms(template, gold, scores_b, count, AVERAGED[metric])
+    variance = influence_variance(ta - tb, count, None if blocks is None else blocks.block)
+    d = a - b
+    sd = float(np.sqrt(variance)) if variance > 0 else 0.0
+    if not np.isfinite(d) or not np.isfinite(variance):
+        z, p = float("nan"), float("nan")
+    elif sd > 0:
+        z = d / sd
+        p = min(1.0, 2 * NormalDist().cdf(-abs(z)))
+    else:
+        z, p = (0.0, 1.0) if d == 0 else (float(np.copysign(np.inf, d)), 0.0)
+    half = NormalDist().inv_cdf(0.5 + confidence / 2) * sd
+    return {"metric": metric, "score_a": a, "score_b": b, "difference": d, "p_value": p, "ci": (d - half, d + half),
+            "z": z, "rounds": None}  # fmt: skip
+
+
 def _auc_column(counts: ScoreCounts, metric: str) -> int:
     """The score column whose AUC ``metric`` names (``auc`` of binary scores, ``per_class.<c>.auc``)."""
     if metric == "auc" and counts.binary:
@@ -370,8 +470,8 @@ def _auc_column(counts: ScoreCounts, metric: str) -> int:
         if name in counts.columns:
             return counts.columns.index(name)
     raise OptionError(
-        f"DeLong's test compares the AUC of a score column (auc, per_class.<class>.auc), not {metric!r}: "
-        "use test='bootstrap' or 'ar' for it"
+        f"DeLong's test compares the AUC of a score column (auc, per_class.<class>.auc) or an averaged one "
+        f"({', '.join(AVERAGED)}), not {metric!r}: use test='bootstrap' or 'ar' for it"
     )
 
 

@@ -26,9 +26,8 @@ from clfeval.inputs.columns import Column, parse_column, resolve_column
 
 __all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
 
-#: Distinct (gold, scores) rows of earlier chunks held before they are merged into one table again.
-MERGE_ROWS = 1 << 21
-#: Parts held before they are merged, however few their rows.
+#: Parts (chunks' distinct rows) held before they are merged: then merged once their rows are at least the merged
+#: rows', so that few distinct rows stay few and many distinct rows are sorted O(log n) times, not once per chunk.
 MERGE_PARTS = 32
 
 
@@ -357,7 +356,7 @@ def count_scored(
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    held = 0
+    held = merged = 0  # rows in the parts, and in the first (merged) part
     in_unit, off_sum = True, None
     meta: tuple[list[str] | None, list[str], str] | None = None
     seen: dict[str, int] = {}  # each gold label's code, in order of appearance
@@ -394,9 +393,9 @@ def count_scored(
             codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
             parts.append(distinct_rows(codes, scores, np.ones(len(codes), dtype=np.int64)))
             held += len(parts[-1][0])
-            if len(parts) > 1 and (held > MERGE_ROWS or len(parts) > MERGE_PARTS):
+            if len(parts) > MERGE_PARTS and held >= 2 * merged:
                 parts = [_merged(parts)]
-                held = len(parts[0][0])
+                held = merged = len(parts[0][0])
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except (pl.exceptions.PolarsError, OSError) as exc:
@@ -415,7 +414,7 @@ def count_scored(
     placeholder = np.zeros((len(names), scores.shape[1])) if scores.shape[1] > 1 else np.zeros(len(names))
     resolved = ScoreCounts.of_arrays(np.array(names), placeholder, chosen, positive=positive)
     remap = np.array([resolved.labels.index(x) for x in names], dtype=np.int64)
-    counts = ScoreCounts(resolved.labels, resolved.columns, remap[gold], scores, count)
+    counts = ScoreCounts.of_distinct(resolved.labels, resolved.columns, remap[gold], scores, count)
     inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
     return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
@@ -425,5 +424,8 @@ def _merged(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.
     if len(parts) == 1:
         return parts[0]
     return distinct_rows(
-        np.concatenate([p[0] for p in parts]), np.vstack([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+        np.concatenate([p[0] for p in parts]),
+        np.vstack([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        runs=True,
     )

@@ -1,0 +1,93 @@
+"""DeLong's intervals and paired tests of averaged AUCs (macro, weighted, micro): the per-instance DeLong terms give
+the variance of the average; checked against the instance jackknife computed directly with scikit-learn."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+
+import clfeval
+from clfeval.count.scored import ScoreCounts
+from clfeval.infer.delong import auc_terms, delong, influence_variance
+from clfeval.infer.scored import averaged_auc_terms
+
+K = 3
+
+
+def _sample(seed: int, n: int = 200, shift: float = 1.2) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    logits = rng.normal(size=(n, K)) + shift * np.eye(K)[y]
+    p = np.round(np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True), 2)
+    p[:, -1] = 1 - p[:, :-1].sum(axis=1)
+    return y, p
+
+
+def _sklearn(average: str) -> object:
+    if average == "micro":
+        return lambda y, p: roc_auc_score(np.eye(K)[y], p, average="micro")
+    return lambda y, p: roc_auc_score(y, p, multi_class="ovr", average=average, labels=list(range(K)))
+
+
+def _jackknife(statistic: object, y: np.ndarray, *arrays: np.ndarray) -> float:
+    n = len(y)
+    values = np.array(
+        [statistic(np.delete(y, i, axis=0), *(np.delete(a, i, axis=0) for a in arrays)) for i in range(n)]
+    )
+    return float((n - 1) / n * ((values - values.mean()) ** 2).sum())
+
+
+def test_one_aucs_terms_give_delongs_variance() -> None:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.normal(size=300) + y, 1)
+    _, terms = auc_terms(y == 1, s)
+    assert influence_variance(terms, np.ones(300)) == pytest.approx(delong(y == 1, s).variance, rel=0.01)
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
+@pytest.mark.parametrize("seed", range(2))
+def test_the_variance_of_an_averaged_auc_is_the_instance_jackknifes(average: str, seed: int) -> None:
+    y, p = _sample(seed)
+    counts = ScoreCounts.of_arrays(y, p, list(range(K)))
+    value, terms = averaged_auc_terms(counts, y, p, np.ones(len(y)), average)
+    assert value == pytest.approx(_sklearn(average)(y, p), abs=1e-12)
+    variance = influence_variance(terms, np.ones(len(y)))
+    assert variance == pytest.approx(_jackknife(_sklearn(average), y, p), rel=0.03)
+    # from the distinct rows with their counts: the same
+    _, row_terms = averaged_auc_terms(counts, counts.gold, counts.scores, counts.count, average)
+    assert influence_variance(row_terms, counts.count) == pytest.approx(variance, rel=1e-10)
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
+def test_the_paired_test_of_an_averaged_auc(average: str) -> None:
+    y, p = _sample(4, n=180)
+    _, q = _sample(5, n=180, shift=0.8)
+    q = np.roll(q, 0)  # a second system on the same instances (its own noise)
+    metric = f"auc.{average}"
+    pair = clfeval.compare(y, scores={"p": p, "q": q}, labels=list(range(K)), test="delong", metrics=[metric])
+    found = pair.pair("p", "q")
+    f = _sklearn(average)
+    assert found["difference"] == pytest.approx(f(y, p) - f(y, q), abs=1e-12)
+    variance = _jackknife(lambda yy, pp, qq: f(yy, pp) - f(yy, qq), y, p, q)
+    assert (found["difference"] / found["z"]) ** 2 == pytest.approx(variance, rel=0.05)
+    low, high = found["ci"]
+    assert low < found["difference"] < high
+
+
+def test_score_gives_delong_intervals_of_the_averages_and_multi_label_too() -> None:
+    y, p = _sample(6)
+    r = clfeval.score(y, scores=p, labels=list(range(K)), ci="delong")
+    for name in ("auc.macro", "auc.weighted", "auc.micro"):
+        low, high = r.interval(name)
+        assert low < r[name] < high
+    with pytest.raises(clfeval.ClfevalError, match="no delong interval"):
+        r.interval("auc.ovo")
+    rng = np.random.default_rng(7)
+    y2 = (rng.random((150, 3)) < 0.4).astype(int)
+    s2 = np.round(rng.random((150, 3)) * 0.7 + 0.3 * y2, 2)
+    ml = clfeval.score(y2, scores=s2, labels=list("abc"), multilabel=True, ci="delong")
+    variance = _jackknife(lambda yy, ss: roc_auc_score(yy, ss, average="macro"), y2, s2)
+    low, high = ml.interval("auc.macro")
+    assert ((high - low) / (2 * 1.959963984540054)) ** 2 == pytest.approx(variance, rel=0.05)
