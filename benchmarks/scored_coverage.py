@@ -22,7 +22,8 @@ at πn; the bootstrap, which resamples instances i.i.d., then over-covered log l
 1.000, because the class mix, which drives most of their variance there, did not vary.)
 Replication t of a cell draws its data from default_rng(SeedSequence([SEED, cell, t])) and is scored
 
-- with ``clfeval.score(y, scores=p, ci="delong")`` (T_DELONG = 1000 replications; AUC only), and
+- with ``clfeval.score(y, scores=p, ci="delong")`` and ``ci="delong-logit"`` (T_DELONG = 1000 replications; AUC
+  only), and
 - for the first T_BOOT = 300 of them, with ``ci="bootstrap", resamples=500`` and the seed
   SeedSequence([SEED, cell, t, 1]).generate_state(1)[0] (percentile intervals of AUC, log loss and Brier).
 
@@ -172,11 +173,12 @@ def coverage_job(job: tuple) -> dict:
     rng = np.random.default_rng(np.random.SeedSequence([SEED, cell, t]))
     y, p = draw(rng, auc, prev, n)
     out: dict = {"iv": {}, "raised": []}
-    try:
-        out["iv"][("delong", "AUC")] = interval(clfeval.score(y, scores=p, ci="delong"), "auc")
-    except Exception as exc:
-        out["raised"].append(f"delong: {type(exc).__name__}: {exc}")
-        out["iv"][("delong", "AUC")] = None
+    for method in ("delong", "delong-logit"):
+        try:
+            out["iv"][(method, "AUC")] = interval(clfeval.score(y, scores=p, ci=method), "auc")
+        except Exception as exc:
+            out["raised"].append(f"{method}: {type(exc).__name__}: {exc}")
+            out["iv"][(method, "AUC")] = None
     if boot:
         seed = int(np.random.SeedSequence([SEED, cell, t, 1]).generate_state(1)[0])
         try:
@@ -323,6 +325,7 @@ def report(cov: dict, tests: dict, truths: dict, mc: dict, cfg: dict, settings: 
         tr = truths[(auc, prev)]
         for method, name in (
             ("delong", "AUC"),
+            ("delong-logit", "AUC"),
             ("bootstrap", "AUC"),
             ("bootstrap", "log loss"),
             ("bootstrap", "Brier"),

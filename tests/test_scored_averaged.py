@@ -91,3 +91,27 @@ def test_score_gives_delong_intervals_of_the_averages_and_multi_label_too() -> N
     variance = _jackknife(lambda yy, ss: roc_auc_score(yy, ss, average="macro"), y2, s2)
     low, high = ml.interval("auc.macro")
     assert ((high - low) / (2 * 1.959963984540054)) ** 2 == pytest.approx(variance, rel=0.05)
+
+
+def test_the_logit_delong_interval() -> None:
+    """logit(A) ± z √Var / (A(1 − A)), back through the logistic function: inside (0, 1), asymmetric near 1, the
+    same variance as DeLong's; none at A = 1."""
+    rng = np.random.default_rng(8)
+    y = (rng.random(80) < 0.15).astype(int)
+    y[:2] = [0, 1]
+    s = rng.normal(size=80) + 2.3 * y
+    plain = clfeval.score(y, scores=s, labels=[0, 1], ci="delong")
+    logit = clfeval.score(y, scores=s, labels=[0, 1], ci="delong-logit")
+    a = plain["auc"]
+    variance = delong(y == 1, s).variance
+    centre, half = np.log(a / (1 - a)), 1.959963984540054 * np.sqrt(variance) / (a * (1 - a))
+    expected = (1 / (1 + np.exp(-(centre - half))), 1 / (1 + np.exp(-(centre + half))))
+    assert logit.interval("auc") == pytest.approx(expected, abs=1e-12)
+    assert logit.interval("auc")[1] < 1.0 and a - logit.interval("auc")[0] > logit.interval("auc")[1] - a
+    perfect = clfeval.score([0, 0, 1, 1], scores=[0.1, 0.2, 0.8, 0.9], labels=[0, 1], ci="delong-logit")
+    with pytest.raises(clfeval.ClfevalError, match="no delong-logit interval"):
+        perfect.interval("auc")
+    y3, p3 = _sample(9)
+    multi = clfeval.score(y3, scores=p3, labels=list(range(K)), ci="delong-logit")
+    low, high = multi.interval("auc.macro")
+    assert 0 < low < multi["auc.macro"] < high < 1

@@ -76,8 +76,8 @@ def run_cv(args: argparse.Namespace) -> str:
     glob per fold)."""
     if args.scores is not None:
         return _cv_scored(args)
-    if args.ci == "delong":
-        raise ClfevalError("--ci delong is DeLong's interval of an AUC: give --scores")
+    if args.ci in ("delong", "delong-logit"):
+        raise ClfevalError(f"--ci {args.ci} is DeLong's interval of an AUC: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))

@@ -236,11 +236,15 @@ def add_interval_options(p: Any, title: str, scored: bool = False) -> None:
     group = p.add_argument_group(title)
     group.add_argument(
         "--ci",
-        choices=[*INTERVAL_METHODS, *(["delong"] if scored else [])],
+        choices=[*INTERVAL_METHODS, *(["delong", "delong-logit"] if scored else [])],
         default="none",
         help="an interval for every score: "
         + "; ".join(f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items())
-        + ("; delong (with --scores): DeLong's interval of each AUC" if scored else "")
+        + (
+            "; delong (with --scores): DeLong's interval of each AUC; delong-logit: the same on the logit scale"
+            if scored
+            else ""
+        )
         + "; default: none",
     )
     group.add_argument("--confidence", type=float, default=0.95, help="nominal coverage (default 0.95)")

@@ -77,8 +77,8 @@ def run_score(args: argparse.Namespace) -> str:
         return _run_scored(args)
     if args.counts and _scored_files(args):
         return _run_scored(args, counts=True)
-    if args.ci == "delong":
-        raise ClfevalError("--ci delong is DeLong's interval of an AUC: give --scores")
+    if args.ci in ("delong", "delong-logit"):
+        raise ClfevalError(f"--ci {args.ci} is DeLong's interval of an AUC: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))

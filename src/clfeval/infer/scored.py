@@ -42,6 +42,9 @@ SCORED_INTERVALS: Mapping[str, str] = {
     "delong": "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
     "to [0, 1]; the macro, weighted and micro AUCs from the classes' DeLong terms averaged per instance, "
     "Var = n/(n − 1) Σ T²; the other scores get none (use bootstrap)",
+    "delong-logit": "DeLong's variance on the logit scale: logit(A) ± z·√Var/(A(1 − A)), back through the logistic "
+    "function (inside (0, 1), asymmetric near 1; none at A = 0 or 1); the averaged AUCs likewise; the other scores "
+    "get none",
     "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
     "rows, every score recomputed on each draw; draws without a value (no positive of a class) are left out when "
     "they are at most 5%, and counted",
@@ -56,27 +59,40 @@ JACKKNIFE_UNITS = 2000
 JACKKNIFE_GROUPS = 200
 
 
-def _averaged_intervals(
-    counts: ScoreCounts, confidence: float, blocks: ScoreBlocks | None
-) -> dict[str, tuple[float, float]]:
-    """DeLong's intervals of the averaged AUCs (:data:`AVERAGED`): A ± z √Var, Var from the per-instance terms
-    (:func:`averaged_auc_terms`; blocks: clustered), clipped to [0, 1]."""
+def wald(auc: float, variance: float, confidence: float, logit: bool) -> tuple[float, float] | None:
+    """A ± z √Var clipped to [0, 1], or (``logit``) the interval of logit(A) ± z √Var / (A (1 − A)) taken back
+    through the logistic function; ``None`` where it does not exist (no variance; logit: A of 0 or 1)."""
     from statistics import NormalDist
 
+    if not (np.isfinite(auc) and np.isfinite(variance)):
+        return None
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    sd = float(np.sqrt(max(variance, 0.0)))
+    if not logit:
+        return max(0.0, auc - z * sd), min(1.0, auc + z * sd)
+    if not 0 < auc < 1:
+        return None
+    centre, half = float(np.log(auc / (1 - auc))), z * sd / (auc * (1 - auc))
+    return float(1 / (1 + np.exp(-(centre - half)))), float(1 / (1 + np.exp(-(centre + half))))
+
+
+def _averaged_intervals(
+    counts: ScoreCounts, confidence: float, blocks: ScoreBlocks | None, logit: bool = False
+) -> dict[str, tuple[float, float]]:
+    """DeLong's intervals of the averaged AUCs (:data:`AVERAGED`): :func:`wald` with Var from the per-instance terms
+    (:func:`averaged_auc_terms`; blocks: clustered)."""
     from clfeval.infer.delong import influence_variance
 
     if blocks is None:
         gold, scores, weight, cluster = counts.gold, counts.scores, counts.count, None
     else:
         gold, scores, weight, cluster = blocks.gold, blocks.scores, blocks.count, blocks.block
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     out = {}
     for name, average in AVERAGED.items():
         value, terms = averaged_auc_terms(counts, gold, scores, weight, average)
-        variance = influence_variance(terms, weight, cluster)
-        if np.isfinite(value) and np.isfinite(variance):
-            half = z * float(np.sqrt(max(variance, 0.0)))
-            out[name] = (max(0.0, value - half), min(1.0, value + half))
+        bounds = wald(value, influence_variance(terms, weight, cluster), confidence, logit)
+        if bounds is not None:
+            out[name] = bounds
     return out
 
 
@@ -147,7 +163,8 @@ def scored_intervals(
     if not 0 < confidence < 1:
         raise OptionError(f"confidence is between 0 and 1, not {confidence!r}")
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
-    if method == "delong":
+    if method in ("delong", "delong-logit"):
+        logit = method == "delong-logit"
         out: dict[str, tuple[float, float]] = {}
         for c, name in enumerate(counts.columns):
             values, pos, neg = counts.column(c)
@@ -160,13 +177,16 @@ def scored_intervals(
             else:
                 d = delong(counts.positives(blocks.gold, c), blocks.scores[:, c], blocks.count,
                            confidence=confidence, cluster=blocks.block)  # fmt: skip
-            out[f"per_class.{name}.auc"] = (d.low, d.high)
+            bounds = wald(d.auc, d.variance, confidence, logit)
+            if bounds is None:
+                continue
+            out[f"per_class.{name}.auc"] = bounds
             if counts.binary:
-                out["auc"] = (d.low, d.high)
+                out["auc"] = bounds
         if not counts.binary:
-            out.update(_averaged_intervals(counts, confidence, blocks))
-        definition = SCORED_INTERVALS["delong"] + (CLUSTERED if blocks is not None else "")
-        return out, {"method": "delong", "confidence": confidence, "definition": definition, **unit}
+            out.update(_averaged_intervals(counts, confidence, blocks, logit))
+        definition = SCORED_INTERVALS[method] + (CLUSTERED if blocks is not None else "")
+        return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
         raise OptionError(f"resamples is a whole number ≥ 2, not {resamples!r}")
     if seed is None:

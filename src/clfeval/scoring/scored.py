@@ -317,18 +317,19 @@ class Scored(Result):
     def interval(self, name: str) -> tuple[float, float]:
         """The interval of ``name``."""
         self[name]
-        if name not in self.intervals:
-            raise OptionError(
-                f"{name} has no interval: give ci='delong' (AUCs) or ci='bootstrap' (every score)"
-                if not self.intervals
-                else f"{name} has no {self.interval_method['method'] if self.interval_method else ''} interval"
-                + (
-                    " (DeLong's covers the AUCs of score columns: give ci='bootstrap')"
-                    if self.interval_method and self.interval_method["method"] == "delong"
-                    else ""
-                )
+        if name in self.intervals:
+            return self.intervals[name]
+        m = self.interval_method
+        if m is None:
+            raise OptionError(f"{name} has no interval: give ci='delong' (AUCs) or ci='bootstrap' (every score)")
+        if m["method"] in ("delong", "delong-logit"):
+            why = (
+                "DeLong's covers the AUCs of score columns and their macro, weighted and micro averages, where they "
+                "have a variance (and, on the logit scale, lie inside (0, 1)): give ci='bootstrap'"
             )
-        return self.intervals[name]
+        else:
+            why = "too many bootstrap draws had no value (ci.not_estimable), or the BCa correction has none"
+        raise OptionError(f"{name} has no {m['method']} interval: {why}")
 
     def names(self) -> list[str]:
         """Every score's report name."""
