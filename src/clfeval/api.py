@@ -29,7 +29,7 @@ from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
-from clfeval.count.labelsets import MultiLabel
+from clfeval.count.labelsets import MultiLabel, label_sets
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
@@ -252,21 +252,6 @@ def _at_threshold(
     if chosen.labels is None and chosen.labels_from is None:
         chosen = replace(chosen, labels=tuple(labels))
     return computation.score_counts(confusion, chosen), rule
-
-
-def label_sets(gold: Any, multilabel: MultiLabel) -> Any:
-    """Each instance's gold label set as ``multilabel`` takes it: a collection of labels, or a string split on its
-    ``sep`` (an (n, K) 0/1 indicator matrix passes as it is)."""
-    from clfeval.count.labelsets import canonical_set
-
-    if isinstance(gold, np.ndarray) and gold.ndim == 2:
-        return gold
-    out = []
-    for g in gold:
-        items = g.split(multilabel.sep) if isinstance(g, str) and multilabel.sep is not None else g
-        items = [items] if isinstance(items, str) else [str(x).strip() for x in items]
-        out.append(canonical_set([x for x in items if x != ""], multilabel.duplicates, multilabel.empty))
-    return out
 
 
 def _label_sets_at_threshold(
@@ -876,6 +861,8 @@ def cv(
     confidence: float | None = None,
     scoring: Scoring | None = None,
     conventions: Conventions | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    sep: str | None = None,
 ) -> ScoredCV: ...
 
 
@@ -938,11 +925,12 @@ def cv(
     (0.6667, 0.6667)
     """
     if scores is not None:
-        if pred is not None or spans is not None or multilabel is not None:
-            raise OptionError("scores= takes the place of pred: no pred, spans or multilabel with it")
+        if pred is not None or spans is not None:
+            raise OptionError("scores= takes the place of pred: no pred or spans with it")
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
-        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions)
+        ml = labelsets_of(multilabel, sep=sep)
+        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml)
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -1022,18 +1010,29 @@ def _cv_scored(
     confidence: float | None,
     scoring: Scoring | None,
     conventions: Any = None,
+    multilabel: MultiLabel | None = None,
 ) -> Any:
-    """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``."""
-    from clfeval.count.scored import ScoreCounts
+    """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``
+    (``multilabel``: gold label sets and a score column per label)."""
+    from clfeval.count.scored import ScoreCounts, label_indicator
     from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
 
-    y, s, f = np.asarray(gold), np.asarray(scores, dtype=np.float64), to_sequence(folds, "folds")
+    s, f = np.asarray(scores, dtype=np.float64), to_sequence(folds, "folds")
+    if multilabel is not None:
+        y, classes = label_indicator(label_sets(gold, multilabel), labels, s.shape)
+    else:
+        y = np.asarray(gold)
+        classes = [str(c) for c in labels] if labels is not None else sorted({str(v) for v in np.unique(y).tolist()})
     if not len(y) == len(s) == len(f):
         raise InputError(f"gold, scores and folds must have one entry per instance: {len(y)}, {len(s)} and {len(f)}")
-    classes = [str(c) for c in labels] if labels is not None else sorted({str(v) for v in np.unique(y).tolist()})
     by_name = _fold_members(f)
-    parts = [ScoreCounts.of_arrays(y[idx], s[idx], classes) for idx in by_name.values()]
+    parts = [
+        ScoreCounts.of_label_sets(y[idx], s[idx], classes)
+        if multilabel
+        else ScoreCounts.of_arrays(y[idx], s[idx], classes)
+        for idx in by_name.values()
+    ]
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring) for p in parts]
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring)

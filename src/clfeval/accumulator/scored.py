@@ -24,6 +24,7 @@ from clfeval.accumulator.batches import _array
 from clfeval.errors import InputError, OptionError
 
 if TYPE_CHECKING:
+    from clfeval.count.labelsets import MultiLabel
     from clfeval.count.scored import ScoreCounts
     from clfeval.inputs.readers import Counted
     from clfeval.kinds import Counts
@@ -48,6 +49,10 @@ class ScoredAccumulator(Accumulator):
         may not hold every class.
     positive
         Binary scores: the class they belong to.
+    multilabel
+        ``True`` (or a :class:`~clfeval.MultiLabel`): each instance's gold side is a set of labels (a collection of
+        labels, a string split on the group's ``sep``, or a row of an (n, K) 0/1 matrix) and the scores an (n, K)
+        array with a column per label of ``labels``.
 
     Examples
     --------
@@ -69,16 +74,20 @@ class ScoredAccumulator(Accumulator):
     ) -> None:
         if task != "scored":
             raise OptionError(f"a scored accumulator counts scored predictions, not {task}")
-        if multilabel is not None or spans is not None:
-            raise OptionError("multilabel and spans options are for other tasks")
+        if spans is not None:
+            raise OptionError("spans options are for the spans task")
+        from clfeval.count.labelsets import MultiLabel
+
+        if MultiLabel.of(multilabel) is not None and positive is not None:
+            raise OptionError("positive= names the class of binary scores; multi-label scores have a column per label")
         if labels is None or isinstance(labels, (str, bytes)):
             raise OptionError("a scored accumulator needs its classes, in the order of the score columns (labels=)")
         from clfeval.count.labelnames import label_names
 
         self.task = task
-        self.multilabel = None
+        self.multilabel = MultiLabel.of(multilabel)
         self.classes = tuple(label_names(list(labels)))
-        if len(set(self.classes)) != len(self.classes) or len(self.classes) < 2:
+        if len(set(self.classes)) != len(self.classes) or len(self.classes) < (1 if self.multilabel else 2):
             raise OptionError(f"the classes must be two or more distinct labels, not {list(self.classes)}")
         self.positive = None if positive is None else label_names([positive])[0]
         self.reset()
@@ -123,6 +132,9 @@ class ScoredAccumulator(Accumulator):
         from clfeval.count.scored import ScoreCounts
 
         where = f"update {self._updates + 1}"
+        if self.multilabel is not None:
+            self._update_label_sets(gold, scores, where)
+            return
         y = np.asarray(_array(gold, "gold", where))
         s = np.asarray(_array(scores, "scores", where), dtype=np.float64)
         if y.ndim != 1 or len(s) != len(y) or s.ndim not in (1, 2):
@@ -159,11 +171,34 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         self._updates += 1
 
+    def _update_label_sets(self, gold: Any, scores: Any, where: str) -> None:
+        """A batch of multi-label scores: gold label sets (or 0/1 rows) and a score column per label."""
+        from clfeval.count.labelsets import label_sets
+        from clfeval.count.scored import ScoreCounts, label_indicator
+
+        s = np.asarray(_array(scores, "scores", where), dtype=np.float64)
+        if s.ndim != 2 or s.shape[1] != len(self.classes):
+            raise InputError(f"multi-label scores have a column per label ({len(self.classes)}), not {s.shape}", where)
+        if not np.isfinite(s).all():
+            i = int(np.flatnonzero(~np.isfinite(s).all(axis=1))[0])
+            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", f"{where}, scores", index=i)
+        # an indicator matrix (array, tensor) as an array; label sets (ragged lists, strings) as they are
+        given = np.asarray(_array(gold, "gold", where)) if hasattr(gold, "shape") else gold
+        multilabel = cast("MultiLabel", self.multilabel)
+        try:
+            indicator, _ = label_indicator(label_sets(given, multilabel), self.classes, s.shape)
+        except InputError as exc:
+            raise InputError(str(exc).split(": ", 1)[-1], where) from None
+        self._parts.append(ScoreCounts(self.classes, self.classes, indicator, s, np.ones(len(s), dtype=np.int64)))
+        if len(self._parts) > _PARTS:
+            self._parts = [type(self._parts[0]).added(self._parts)]
+        self._updates += 1
+
     def merge(self, other: Accumulator) -> Accumulator:
         """Add ``other``'s counts into this accumulator, in place, and return it."""
         if not isinstance(other, ScoredAccumulator):
             raise OptionError(f"a scored accumulator merges with a scored accumulator, not {type(other).__name__}")
-        if other.classes != self.classes:
+        if other.classes != self.classes or (other.multilabel is None) != (self.multilabel is None):
             raise OptionError(f"cannot merge scores of classes {list(other.classes)} into {list(self.classes)}")
         self._parts += other._parts
         self._updates += other._updates
@@ -198,11 +233,12 @@ class ScoredAccumulator(Accumulator):
             raise OptionError(f"a scored accumulator starts from ScoreCounts, not {type(counts).__name__}")
         counts = cast("ScoreCounts", counts)
         positive = counts.columns[0] if counts.binary else None
-        out = cls("scored", counts.labels, positive=positive)
+        out = cls("scored", counts.labels, positive=positive, multilabel=True if counts.multilabel else None)
         out._parts = [counts]
         out._updates = 1
         return out
 
     def __repr__(self) -> str:
         n = self.n
-        return f"Accumulator(scored, {len(self.classes)} classes, {n:,} instances, {self._updates} updates)"
+        what = f"{len(self.classes)} labels, multi-label" if self.multilabel else f"{len(self.classes)} classes"
+        return f"Accumulator(scored, {what}, {n:,} instances, {self._updates} updates)"

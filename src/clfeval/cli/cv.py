@@ -9,6 +9,7 @@ from typing import Any
 from clfeval.api import cv
 from clfeval.cli import options
 from clfeval.cli.inputs import check_counts, load_count_files
+from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read_folds
@@ -110,18 +111,18 @@ def _cv_scored(args: argparse.Namespace) -> str:
 
     if not args.files or args.counts or args.fold_col:
         raise ClfevalError("--scores reads one file of scored predictions per fold")
-    if args.multilabel:
-        raise ClfevalError(
-            "cv --scores takes one gold class per instance; multi-label scores are scored by score and compare "
-            "(--multilabel), not yet cross-validated"
-        )
     labels = options.scoring(args).labels
+    declared = None if labels is None else [str(x) for x in labels]
+    probabilities = False if args.not_probabilities or args.multilabel else None
     found = [
-        read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=None if labels is None else
-                    [str(x) for x in labels], probabilities=False if args.not_probabilities else None)
+        read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                    probabilities=probabilities, label_sets=args.multilabel)
         for path in args.files
     ]  # fmt: skip
     classes = found[0].classes if found[0].classes is not None else labels
+    multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None
+    if classes is None and multilabel is not None:
+        raise ClfevalError("multi-label scores: name the labels of the score columns (a glob 'p_*', or --labels)")
     if classes is None:  # binary scores: the classes of every fold's gold labels, sorted
         classes = sorted({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
     if args.positive is not None:  # binary scores belong to the last class
@@ -133,7 +134,7 @@ def _cv_scored(args: argparse.Namespace) -> str:
     fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
     result = cv(gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci if args.ci != "none" else "none",
                 seed=args.seed, resamples=args.resamples if args.resamples != 10_000 else None,
-                confidence=args.confidence, conventions=options.conventions(args))  # fmt: skip
+                confidence=args.confidence, conventions=options.conventions(args), multilabel=multilabel)  # fmt: skip
     from dataclasses import replace
 
     from clfeval.inputs.readers import fold_names

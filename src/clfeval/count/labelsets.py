@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +25,7 @@ __all__ = [
     "Occurrences",
     "SplitMatrix",
     "canonical_set",
+    "label_sets",
     "occurrences_of",
 ]
 
@@ -63,6 +65,19 @@ def canonical_set(labels: Iterable[str], duplicates: str = "keep", empty: str = 
                 f"label {EMPTY_LABEL} stands for the empty set and cannot co-occur with other labels: {items}"
             )
     return tuple(items)
+
+
+def label_sets(gold: Any, multilabel: MultiLabel) -> Any:
+    """Each instance's gold label set as ``multilabel`` takes it: a collection of labels, or a string split on its
+    ``sep`` (an (n, K) 0/1 indicator matrix passes as it is)."""
+    if isinstance(gold, np.ndarray) and gold.ndim == 2:
+        return gold
+    out = []
+    for g in gold:
+        items = g.split(multilabel.sep) if isinstance(g, str) and multilabel.sep is not None else g
+        items = [items] if isinstance(items, str) else [str(x).strip() for x in items]
+        out.append(canonical_set([x for x in items if x != ""], multilabel.duplicates, multilabel.empty))
+    return out
 
 
 def _check_policies(duplicates: str, empty: str) -> None:
