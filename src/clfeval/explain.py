@@ -511,7 +511,7 @@ REGISTRIES: tuple[Registry, ...] = (
         "SCORED_INTERVALS",
         "clfeval.infer.scored",
         "intervals of scored predictions' scores",
-        "score --scores --ci delong|bootstrap",
+        "score --scores --ci delong|delong-logit|bootstrap|bootstrap-bca",
         _described,
     ),
     Registry(
