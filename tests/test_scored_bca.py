@@ -49,7 +49,7 @@ def test_the_grouped_jackknife_is_close_to_the_exact_one(monkeypatch: pytest.Mon
     exact = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=3, resamples=3000)
     monkeypatch.setattr(scored_infer, "JACKKNIFE_UNITS", 10)  # more distinct rows than this: groups of rows
     grouped = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=3, resamples=3000)
-    assert grouped.interval_method["jackknife"] == "200 groups of distinct rows"
+    assert grouped.interval_method["jackknife"] == "200 groups of instances"
     for name in ("auc", "log_loss", "brier"):
         assert grouped.interval(name) == pytest.approx(exact.interval(name), abs=0.01)
 

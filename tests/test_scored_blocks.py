@@ -281,3 +281,80 @@ def test_the_roc_band_draws_whole_blocks() -> None:
     naive = width(clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50))
     assert by_block == pytest.approx(own, rel=0.15)
     assert naive < 0.6 * own
+
+
+# --- edges found in review -------------------------------------------------------------------------------------
+
+
+def test_one_block_is_refused_not_reported_as_significant(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 60)
+    s = rng.normal(size=60) + y
+    with pytest.raises(clfeval.ClfevalError, match="in 1 block"):
+        clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap", blocks=np.zeros(60))
+    with pytest.raises(clfeval.ClfevalError, match="in 1 block"):
+        clfeval.compare(y, scores={"a": s, "b": -s}, labels=[0, 1], test="delong", blocks=["d"] * 60)
+    path = tmp_path / "noblank.tsv"
+    path.write_text("gold\ta\tb\n" + "".join(f"{g}\t{a:.3f}\t{b:.3f}\n" for g, a, b in zip(y, s, s[::-1])))
+    done = _cli("compare", str(path), "--gold-col", "gold", "--scores", "A=a", "--scores", "B=b", "--positive", "1",
+                "--test", "bootstrap", "--blocks", "blank-line")  # fmt: skip
+    assert done.returncode == 2 and "in 1 block" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_delongs_test_without_a_variance_gives_no_p_value() -> None:
+    """One positive: DeLong's variance does not exist, so the test has no p-value (not p = 0)."""
+    y = np.zeros(30, dtype=int)
+    y[0] = 1
+    s = np.random.default_rng(2).normal(size=30)
+    pair = clfeval.compare(y, scores={"a": s, "b": s[::-1].copy()}, labels=[0, 1], test="delong").pair("a", "b")
+    assert np.isnan(pair["p_value"]) and not pair["significant"]
+
+
+def test_every_score_tied_has_no_delong_interval() -> None:
+    y = np.array([0, 1] * 10)
+    for method in ("delong", "delong-logit"):
+        r = clfeval.score(y, scores=np.full(20, 0.5), labels=[0, 1], ci=method)
+        assert r["auc"] == 0.5
+        with pytest.raises(clfeval.ClfevalError, match="has no delong"):
+            r.interval("auc")
+
+
+def test_boolean_gold_labels_work_with_blocks() -> None:
+    rng = np.random.default_rng(3)
+    y = rng.random(100) < 0.4
+    s = rng.normal(size=100) + y
+    blocks = np.arange(100) // 5
+    r = clfeval.score(y, scores=s, ci="delong", blocks=blocks)
+    same = clfeval.score(y.astype(int), scores=s, ci="delong", blocks=blocks)
+    assert r.interval("auc") == same.interval("auc")
+    c = clfeval.compare(y, scores={"a": s, "b": s[::-1].copy()}, test="bootstrap", seed=1, rounds=99, blocks=blocks)
+    assert 0 < c.pair("a", "b")["p_value"] <= 1
+
+
+def test_rows_of_zeros_and_ones_are_an_indicator_matrix() -> None:
+    rng = np.random.default_rng(4)
+    y = (rng.random((50, 2)) < 0.5).astype(int)
+    s = rng.random((50, 2))
+    as_array = clfeval.score(y, scores=s, multilabel=True)
+    as_lists = clfeval.score(y.tolist(), scores=s, multilabel=True)
+    assert as_lists.to_dict()["scores"] == as_array.to_dict()["scores"]
+
+
+def test_declared_scores_and_distances_are_ranking_only_on_the_command_line(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 100)
+    p = np.round(rng.random(100) * 0.6 + 0.3 * y, 3)
+    path = tmp_path / "p.csv"
+    path.write_text("gold,p\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p)))
+    done = _cli("score", str(path), "--scores", "p", "--gold-col", "gold", "--positive", "1", "--not-probabilities",
+                "--format", "json")  # fmt: skip
+    out = json.loads(done.stdout)
+    assert not out["probabilities"] and "log_loss" not in out["scores"] and out["conventions"]["not_probabilities"]
+    d = rng.dirichlet(np.ones(3), 90) * 0.8  # distances in [0, 1] that do not sum to 1
+    g = rng.choice(["a", "b", "c"], 90)
+    path = tmp_path / "d.csv"
+    path.write_text("gold,d_a,d_b,d_c\n" + "".join(f"{x},{r[0]:.4f},{r[1]:.4f},{r[2]:.4f}\n" for x, r in zip(g, d)))
+    done = _cli("score", str(path), "--scores", "d_*", "--gold-col", "gold", "--lower-is-more-confident",
+                "--format", "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["threshold"] == "argmin"

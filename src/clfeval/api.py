@@ -292,6 +292,7 @@ def _compare_scored(
     conventions: Any,
     scoring: Scoring | None,
     blocks: Any = None,
+    multilabel: bool = False,
 ) -> Any:
     from clfeval.infer.scored import compare_scored
     from clfeval.scoring.scored import Conventions
@@ -313,6 +314,7 @@ def _compare_scored(
         seed=seed,
         confidence=0.95 if confidence is None else confidence,
         blocks=None if blocks is None else np.asarray(list(blocks) if not hasattr(blocks, "__len__") else blocks),
+        multilabel=multilabel,
     )
 
 
@@ -730,7 +732,7 @@ def compare(
             gold, names = label_indicator(label_sets(gold, ml), labels, shape)
             labels = names
         return _compare_scored(
-            gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring, blocks
+            gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring, blocks, ml is not None
         )
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")

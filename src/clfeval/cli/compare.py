@@ -212,7 +212,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             spec,
             gold_col=parse_column(args.gold_col),
             labels=labels,
-            probabilities=False if args.not_probabilities or args.multilabel else None,
+            probabilities=False if args.not_probabilities or args.multilabel or args.lower_is_more_confident else None,
             label_sets=args.multilabel,
             **options.score_blocks(args),
         )

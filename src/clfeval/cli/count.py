@@ -92,5 +92,5 @@ def _count_scored(args: argparse.Namespace) -> str:
     labels = getattr(args, "labels", None)
     declared = None if not isinstance(labels, list) else [str(x) for x in labels]
     counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                  positive=args.positive, bins=args.score_bins)  # fmt: skip
+                                  positive=args.positive)  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

@@ -113,7 +113,7 @@ def _cv_scored(args: argparse.Namespace) -> str:
         raise ClfevalError("--scores reads one file of scored predictions per fold")
     labels = options.scoring(args).labels
     declared = None if labels is None else [str(x) for x in labels]
-    probabilities = False if args.not_probabilities or args.multilabel else None
+    probabilities = False if args.not_probabilities or args.multilabel or args.lower_is_more_confident else None
     found = [
         read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                     probabilities=probabilities, label_sets=args.multilabel)

@@ -415,6 +415,8 @@ def add_scored_options(
         group.add_argument(
             "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
         )
+    if not report:
+        return
     group.add_argument(
         "--score-bins",
         type=int,
@@ -424,8 +426,6 @@ def add_scored_options(
         "the binned scores (ranking only), and the output states each AUC's error bound ½ Σ P_b N_b / (P N) "
         "(default: exact scores)",
     )
-    if not report:
-        return
     if threshold and not systems:
         group.add_argument(
             "--threshold",
@@ -472,6 +472,7 @@ def conventions(args: argparse.Namespace) -> Any:
         curve_points=None if points == "all" else int(points),
         lower_is_more_confident=args.lower_is_more_confident,
         score_bins=args.score_bins,
+        not_probabilities=args.not_probabilities,
     )
 
 

@@ -132,7 +132,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         declared = options.scoring(args).labels
         declared = None if declared is None else [str(x) for x in declared]
         in_blocks = options.score_blocks(args)
-        probabilities = False if args.not_probabilities else None
+        probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
         if args.multilabel:  # a cell of gold labels per row, a score column per label
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
             found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,

@@ -25,6 +25,7 @@ __all__ = [
     "Occurrences",
     "SplitMatrix",
     "canonical_set",
+    "indicator_matrix",
     "label_sets",
     "occurrences_of",
 ]
@@ -67,11 +68,24 @@ def canonical_set(labels: Iterable[str], duplicates: str = "keep", empty: str = 
     return tuple(items)
 
 
+def indicator_matrix(gold: Any) -> np.ndarray | None:
+    """``gold`` as an (n, K) indicator matrix when it is one (an array, or nested lists, of numbers or booleans in
+    rows of one length), else ``None`` (label sets: collections of labels, strings)."""
+    if isinstance(gold, (str, bytes)) or not hasattr(gold, "__len__"):
+        return None
+    try:
+        matrix = np.asarray(gold)
+    except ValueError:  # rows of different lengths: label sets
+        return None
+    return matrix if matrix.ndim == 2 and matrix.dtype.kind in "biuf" else None
+
+
 def label_sets(gold: Any, multilabel: MultiLabel) -> Any:
     """Each instance's gold label set as ``multilabel`` takes it: a collection of labels, or a string split on its
-    ``sep`` (an (n, K) 0/1 indicator matrix passes as it is)."""
-    if isinstance(gold, np.ndarray) and gold.ndim == 2:
-        return gold
+    ``sep`` (an (n, K) 0/1 indicator matrix, an array or rows of numbers, passes as an array)."""
+    matrix = indicator_matrix(gold)
+    if matrix is not None:
+        return matrix
     out = []
     for g in gold:
         items = g.split(multilabel.sep) if isinstance(g, str) and multilabel.sep is not None else g

@@ -22,7 +22,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["ScoreCounts", "distinct_rows", "label_indicator"]
+__all__ = ["ScoreCounts", "distinct_labels", "distinct_rows", "label_indicator"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,7 +39,7 @@ class ScoreCounts:
     gold, scores, count
         Row r: gold class ``labels[gold[r]]`` (multi-label: ``gold[r]`` is a 0/1 row, the labels of its gold set),
         scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are distinct and sorted (one column: by
-        score, then gold; several: by gold, then the scores).
+        score, the gold classes of one score in any order; several: by gold, then the scores).
     """
 
     labels: tuple[str, ...]
@@ -112,7 +112,7 @@ class ScoreCounts:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
-        distinct, which = _distinct_labels(y)  # Python once per distinct label
+        distinct, which = distinct_labels(y)  # Python once per distinct label
         seen = [str(v) for v in distinct.tolist()]
         classes = [str(v) for v in labels] if labels is not None else sorted(set(seen))
         if s.ndim == 2 and s.shape[1] == 1:
@@ -330,13 +330,16 @@ def label_indicator(
     """Gold label sets (collections of labels, or an (n, K) 0/1 matrix) as an (n, K) int8 indicator over ``labels``
     (default: the sorted labels of the sets; a matrix's columns are numbered), checked against the scores'
     ``shape``."""
-    if isinstance(gold, np.ndarray) and gold.ndim == 2:
-        names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(gold.shape[1])]
-        if gold.shape != tuple(shape) or len(names) != shape[1]:
-            raise InputError(f"gold of shape {gold.shape}, scores of {tuple(shape)}, {len(names)} labels", "gold")
-        if not np.isin(gold, (0, 1)).all():
+    from clfeval.count.labelsets import indicator_matrix
+
+    matrix = indicator_matrix(gold)
+    if matrix is not None:
+        names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(matrix.shape[1])]
+        if matrix.shape != tuple(shape) or len(names) != shape[1]:
+            raise InputError(f"gold of shape {matrix.shape}, scores of {tuple(shape)}, {len(names)} labels", "gold")
+        if not np.isin(matrix, (0, 1)).all():
             raise InputError("a gold indicator matrix holds 0 and 1 only", "gold")
-        return gold.astype(np.int8), names
+        return matrix.astype(np.int8), names
     sets = [[str(x) for x in g] if not isinstance(g, str) else [g] for g in gold]
     if len(sets) != shape[0]:
         raise InputError(f"{len(sets)} gold label sets but scores of shape {tuple(shape)}", "scores")
@@ -367,7 +370,7 @@ def _rows_of_table(
     return gold, np.repeat(values, 2)[held].reshape(-1, 1), both[held]
 
 
-def _distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values of ``y`` (sorted) and each value's position among them: small integer labels through a
     table (no sort), others through ``np.unique``."""
     if y.dtype.kind in "iub" and len(y):

@@ -180,6 +180,9 @@ def delong_paired(
         difference = ta - tb
         variance = _clustered(difference, difference)
     d = a - b
+    if not math.isfinite(variance):  # one positive or one negative (or one block): no variance, no test
+        nan = float("nan")
+        return DeLongPair(a, b, d, variance, nan, nan, nan, nan, confidence)
     sd = math.sqrt(max(variance, 0.0))
     if sd > 0:
         z = d / sd

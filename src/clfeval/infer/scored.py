@@ -51,7 +51,8 @@ SCORED_INTERVALS: Mapping[str, str] = {
     "bootstrap-bca": "BCa intervals (Efron 1987) of the same count bootstrap: percentile levels moved by the bias "
     "correction z₀ (the share of draws below the estimate) and the acceleration a = Σ d³ / (6 (Σ d²)^{3/2}) of the "
     "jackknife deviations d: each instance left out (computed once per distinct row, weighted by its count) up to "
-    "2,000 distinct rows, else 200 groups of rows (blocks: each block, or 200 groups of blocks), each left out",
+    "2,000 distinct rows, else 200 random groups of n/200 instances (blocks: each block, or 200 groups of blocks), "
+    "each left out",
 }
 
 #: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
@@ -61,10 +62,11 @@ JACKKNIFE_GROUPS = 200
 
 def wald(auc: float, variance: float, confidence: float, logit: bool) -> tuple[float, float] | None:
     """A ± z √Var clipped to [0, 1], or (``logit``) the interval of logit(A) ± z √Var / (A (1 − A)) taken back
-    through the logistic function; ``None`` where it does not exist (no variance; logit: A of 0 or 1)."""
+    through the logistic function; ``None`` where it does not exist (a variance that is not positive: every score
+    tied, one positive; logit: A of 0 or 1)."""
     from statistics import NormalDist
 
-    if not (np.isfinite(auc) and np.isfinite(variance)):
+    if not (np.isfinite(auc) and np.isfinite(variance)) or variance <= 0:  # no variance (every score tied …): none
         return None
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     sd = float(np.sqrt(max(variance, 0.0)))
@@ -119,6 +121,11 @@ class ScoreBlocks:
         if given.ndim != 1 or len(given) != len(codes):
             raise OptionError(f"blocks gives each instance its block: {len(codes)} instances, blocks of {given.shape}")
         names, first, block = np.unique(given, return_index=True, return_inverse=True)
+        if len(names) < 2:
+            raise OptionError(
+                f"the instances are in {len(names)} block: blocks are the units that intervals and tests resample, "
+                "so give at least two (a file without blank lines, or a block column with one value, has one)"
+            )
         rank = np.empty(len(names), dtype=np.int64)
         rank[np.argsort(first)] = np.arange(len(names))
         block = rank[block.reshape(-1)]  # numbered in order of appearance: the draws do not depend on the names
@@ -265,11 +272,22 @@ def _bca(
         weights = np.ones(units)
         left = [np.where(unit_of == u, 0, base) for u in range(units)]
         how = f"blocks ({units})"
-    else:  # groups of units, each left out: the delete-a-group jackknife
+    elif instances:  # the delete-a-group jackknife: instances in random order, cut into groups of n/G each
+        order_ = rng.permutation(len(base))
+        end = np.empty(len(base))
+        end[order_] = np.cumsum(base[order_])
+        start = end - base
+        n = float(base.sum())
+        edges = np.linspace(0.0, n, JACKKNIFE_GROUPS + 1)
+        weights = np.ones(JACKKNIFE_GROUPS)
+        left = [base - np.clip(np.minimum(end, hi) - np.maximum(start, lo), 0, None).astype(np.int64)
+                for lo, hi in zip(np.floor(edges[:-1]), np.floor(edges[1:]))]  # fmt: skip
+        how = f"{JACKKNIFE_GROUPS} groups of instances"
+    else:  # groups of blocks, each left out
         group = rng.permutation(units)[unit_of] % JACKKNIFE_GROUPS
         weights = np.ones(JACKKNIFE_GROUPS)
         left = [np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS)]
-        how = f"{JACKKNIFE_GROUPS} groups of {'distinct rows' if instances else 'blocks'}"
+        how = f"{JACKKNIFE_GROUPS} groups of blocks"
     values: dict[str, list[float]] = {name: [] for name in draws}
     for w in left:
         found = measures(rows.with_counts(np.asarray(w)[order]))
@@ -606,11 +624,13 @@ def compare_scored(
     confidence: float = 0.95,
     alpha: float = 0.05,
     blocks: Any = None,
+    multilabel: bool = False,
 ) -> ScoredComparison:
     """Every pair of ``systems`` (name → scores of the same instances) tested on each metric (default: the AUC,
     macro for multi-class), each round computing those metrics only; ``score_one`` gives each system's own result.
     The probability measures apply when every system's scores are probabilities. ``blocks``: each instance's block
-    (the tests then treat blocks as the independent units)."""
+    (the tests then treat blocks as the independent units). ``multilabel``: ``gold`` is an (n, K) 0/1 indicator of
+    each instance's gold labels."""
     from clfeval.infer.multiplicity import holm
     from clfeval.scoring.probability import are_probabilities
     from clfeval.scoring.scored import measures_of
@@ -619,7 +639,6 @@ def compare_scored(
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
     oriented = {s: conventions.oriented(systems[s]) for s in names}  # higher is more confident
-    multilabel = np.ndim(gold) == 2  # a 0/1 indicator of each instance's gold labels
     counted = {
         s: ScoreCounts.of_label_sets(gold, oriented[s], labels)
         if multilabel
@@ -696,10 +715,13 @@ def compare_scored(
 
 
 def gold_codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
-    """Each gold label's position among ``template``'s classes."""
-    distinct, which = np.unique(np.asarray(gold), return_inverse=True)
+    """Each gold label's position among ``template``'s classes (labels named as :meth:`ScoreCounts.of_arrays` names
+    them)."""
+    from clfeval.count.scored import distinct_labels
+
+    distinct, which = distinct_labels(np.asarray(gold))
     index = {c: i for i, c in enumerate(template.labels)}
-    return np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]
+    return np.asarray(np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)])
 
 
 #: The JSON contract of a cross-validation of scored predictions.

@@ -351,8 +351,12 @@ def count_scored(
         found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
                             tolerance=tolerance)  # fmt: skip
         classes = found.classes if found.classes is not None else labels
-        scores = binned_scores(found.scores, bins)
-        return ScoreCounts.of_arrays(found.gold, scores, classes, positive=positive), found.inputs
+        try:
+            scores = binned_scores(found.scores, bins)
+        except OptionError as exc:
+            raise InputError(str(exc), path) from None
+        inputs = found.inputs if bins is None else {**found.inputs, "score_bins": bins}
+        return ScoreCounts.of_arrays(found.gold, scores, classes, positive=positive), inputs
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []

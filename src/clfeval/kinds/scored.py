@@ -33,6 +33,10 @@ class ScoredKind(Kind):
     scored: ClassVar[bool] = True
 
     def labels_seen(self, counts: ScoreCounts) -> tuple[set[str], set[str]]:
+        if counts.multilabel:  # the labels of some gold set
+            held = counts.count > 0
+            present = counts.gold[held].any(axis=0) if held.any() else np.zeros(len(counts.labels), dtype=bool)
+            return {counts.labels[k] for k in np.flatnonzero(present).tolist()}, set(counts.columns)
         gold = {counts.labels[g] for g in np.unique(counts.gold).tolist()}
         return gold, set(counts.columns)
 

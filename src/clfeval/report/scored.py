@@ -198,6 +198,8 @@ def _notes(r: Scored) -> list[str]:
             "lower is more confident (distances, costs): the scores were negated before anything was computed, so "
             "ranking only; thresholds are in the scores' own units"
         )
+    elif c.not_probabilities:
+        notes.append("the scores are declared not to be probabilities (--not-probabilities): ranking only")
     elif c.score_bins is not None:
         from clfeval.scoring.scored import auc_bin_bounds
 

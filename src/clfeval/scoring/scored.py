@@ -49,6 +49,9 @@ class Conventions:
         use), so that counts stay small whatever the data; every measure is then of the binned scores (ranking only:
         the edges are no probabilities), and the result states the bound on each AUC's error: pairs of a positive
         and a negative in one bin become ties, so |AUC − AUC_binned| ≤ ½ Σ_b P_b N_b / (P N).
+    not_probabilities
+        Whether the scores are declared not to be probabilities (margins, logits that happen to lie in [0, 1]):
+        ranking measures only, whatever the scores look like.
     lower_is_more_confident
         Whether a lower score means more confidence (distances, costs, ranks): the scores are then negated before
         anything is computed, so that every measure reads higher as more confident, the probability measures do not
@@ -63,12 +66,13 @@ class Conventions:
     curve_points: int | None = 200
     lower_is_more_confident: bool = False
     score_bins: int | None = None
+    not_probabilities: bool = False
 
     @property
     def ranking_only(self) -> bool:
         """Whether the scores are read for ranking alone (distances; binned scores, whose bins' lower edges are no
         probabilities): no probability measures."""
-        return self.lower_is_more_confident or self.score_bins is not None
+        return self.lower_is_more_confident or self.score_bins is not None or self.not_probabilities
 
     @property
     def direction(self) -> str:
@@ -94,8 +98,8 @@ class Conventions:
             raise OptionError(f"score_bins is a whole number ≥ 2, or None for exact scores, not {self.score_bins!r}")
         if self.score_bins is not None and self.lower_is_more_confident:
             raise OptionError("score_bins bins probabilities; lower-is-more-confident scores are not probabilities")
-        if not isinstance(self.lower_is_more_confident, bool):
-            raise OptionError(f"lower_is_more_confident is True or False, not {self.lower_is_more_confident!r}")
+        if not isinstance(self.lower_is_more_confident, bool) or not isinstance(self.not_probabilities, bool):
+            raise OptionError("lower_is_more_confident and not_probabilities are True or False")
         if self.curve_points is not None and (
             isinstance(self.curve_points, bool) or not isinstance(self.curve_points, int) or self.curve_points < 2
         ):
@@ -123,6 +127,7 @@ class Conventions:
             "curve_points": self.curve_points,
             "direction": self.direction,
             "score_bins": self.score_bins,
+            "not_probabilities": self.not_probabilities,
         }
 
 
