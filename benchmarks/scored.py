@@ -410,11 +410,12 @@ NOTES = [
     "- Done in src/ since the first run of this script: float64 scores are not copied, small integer gold labels are "
     "coded through a table (no second sort), binary scores of one instance each are counted by one sort that keeps "
     "the per-score (value, positives, negatives) table as column 0's, and each column's table is computed once for "
-    "AUC, average precision and the curves; `compare(test='delong')` no longer counts joint rows.",
-    "- Still to do: with all-distinct scores the counting sort is followed by gathers and by building the distinct "
-    "(gold, score) rows (n of them) that the probability measures read; a path that reads the per-score table "
-    "alone would approach the argsort sketch above. `compare(test='delong')` scores each system in full (its label "
-    "report included).",
+    "AUC, average precision and the curves; `compare(test='delong')` no longer counts joint rows. The distinct "
+    "(gold, score) rows are built only when a measure reads them, and when every score is distinct the sorted "
+    "instances are the table (no grouping): the AUC alone no longer pays for the rows.",
+    "- Still to do: `clfeval.score` still builds the rows for the probability measures (log loss, Brier, "
+    "calibration) and the label report, which could read the per-score table of binary scores instead. "
+    "`compare(test='delong')` scores each system in full (its label report included).",
     "- The cores were shared with other jobs (load average in the header): medians are indicative, ratios within one "
     "table more reliable than across tables.",
     "",
