@@ -364,6 +364,9 @@ def _rows_of_table(
     """The distinct (gold, score) rows of a per-score table of positives and negatives: at each distinct score a
     negative row, then a positive one, where there are any."""
     positive = counts.labels.index(counts.columns[0])
+    if (pos + neg == 1).all():  # one instance at each score (all distinct): a row each, no interleaving
+        gold = np.where(pos > 0, positive, 1 - positive).astype(np.int64)
+        return gold, values.reshape(-1, 1), np.ones(len(values), dtype=np.int64)
     both = np.stack([neg, pos], axis=1).reshape(-1).astype(np.int64)
     held = both > 0
     gold = np.tile(np.array([1 - positive, positive], dtype=np.int64), len(values))[held]

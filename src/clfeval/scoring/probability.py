@@ -116,7 +116,11 @@ def are_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -> 
 def log_loss(counts: ScoreCounts) -> float:
     """−(1/N) Σ log p_gold, p clipped to [ε, 1 − ε] (:data:`LOG_LOSS_EPS`)."""
     check_probabilities(counts)
-    p = _class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
+    if counts.binary:  # the gold class's probability: p or 1 − p, without the rows × 2 table
+        s = counts.scores[:, 0]
+        p = np.where(counts.gold == counts.labels.index(counts.columns[0]), s, 1 - s)
+    else:
+        p = _class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
     p = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
     return float(-np.dot(counts.count, np.log(p)) / counts.n_instances)
 
@@ -129,12 +133,18 @@ def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
             f"unknown Brier normalisation {normalisation!r}; the normalisations: {', '.join(BRIER_NORMALISATIONS)}"
         )
     check_probabilities(counts)
-    p = _class_probabilities(counts)
-    y = np.zeros_like(p)
-    y[np.arange(len(p)), counts.gold] = 1
-    per = ((p - y) ** 2).sum(axis=1)
+    if counts.binary:  # both classes' squared errors are (p − y)² each: 2 (p − y)², without the rows × 2 table
+        y = counts.gold == counts.labels.index(counts.columns[0])
+        per = 2 * (counts.scores[:, 0] - y) ** 2
+        k = 2
+    else:
+        p = _class_probabilities(counts)
+        onehot = np.zeros_like(p)
+        onehot[np.arange(len(p)), counts.gold] = 1
+        per = ((p - onehot) ** 2).sum(axis=1)
+        k = p.shape[1]
     value = float(np.dot(counts.count, per) / counts.n_instances)
-    divisor = {"sum": 1.0, "half": 2.0, "mean": float(p.shape[1])}[normalisation]
+    divisor = {"sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
     return value / divisor
 
 
