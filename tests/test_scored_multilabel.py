@@ -199,3 +199,14 @@ def test_cross_validation_of_label_sets() -> None:
     for k, fold in enumerate(r.folds):
         mine = folds == k
         assert fold["lrap"] == pytest.approx(sk.label_ranking_average_precision_score(y[mine], p[mine]), abs=1e-12)
+
+
+def test_one_label_is_scored_as_that_labels_binary_scores() -> None:
+    """Multi-label scores of a single label: rows sorted by gold row first must not be read as sorted by score."""
+    rng = np.random.default_rng(21)
+    y = (rng.random((80, 1)) < 0.4).astype(int)
+    s = np.round(rng.random((80, 1)) + 0.3 * y, 1)
+    r = clfeval.score(y, scores=s, labels=["a"], multilabel=True, ci="delong")
+    binary = clfeval.score(y[:, 0], scores=s[:, 0], labels=[0, 1], ci="delong")
+    assert r["per_class.a.auc"] == pytest.approx(sk.roc_auc_score(y[:, 0], s[:, 0]), abs=1e-12)
+    assert r.interval("per_class.a.auc") == pytest.approx(binary.interval("auc"), abs=1e-12)

@@ -240,8 +240,9 @@ class ScoreCounts:
 
     @property
     def binary(self) -> bool:
-        """Whether the scores are one column, the positive class's."""
-        return len(self.columns) == 1
+        """Whether the scores are one column, the positive class's (multi-label scores of one label are not: their
+        rows are sorted by gold row first)."""
+        return len(self.columns) == 1 and not self.multilabel
 
     def column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score column ``c`` one-vs-rest: its distinct scores ascending, and at each the weight of instances of the

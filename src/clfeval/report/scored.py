@@ -148,7 +148,7 @@ def _kind(counts: Any) -> str:
     if counts.binary:
         return "binary"
     if counts.multilabel:
-        return f"multi-label, {len(counts.labels)} labels"
+        return f"multi-label, {len(counts.labels)} label{'s' if len(counts.labels) != 1 else ''}"
     return f"{len(counts.labels)} classes"
 
 
