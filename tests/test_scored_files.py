@@ -152,3 +152,9 @@ def test_a_file_of_distinct_scores_counts_into_bins(tmp_path: Path) -> None:
     command = ["score", str(bad), "--scores", "score", "--gold-col", "gold", "--positive", "1", "--score-bins", "10"]
     done = subprocess.run([sys.executable, "-m", "clfeval", *command], capture_output=True, text=True)
     assert done.returncode == 2 and "bad.csv:4:" in done.stderr and "outside [0, 1]" in done.stderr
+
+
+def test_a_gold_label_outside_the_declared_classes_is_named(tmp_path: Path) -> None:
+    path = _write(tmp_path / "x.csv", "gold,s", ["a,0.1", "b,0.9", "c,0.3"])
+    with pytest.raises(InputError, match=r"x\.csv: the gold label 'c' is not one of the classes \['a', 'b'\]"):
+        count_scored(str(path), "s", gold_col="gold", labels=["a", "b"], size=8)

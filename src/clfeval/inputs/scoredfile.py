@@ -414,6 +414,9 @@ def count_scored(
         raise InputError("holds no rows of scored predictions", path)
     chosen = classes if classes is not None else labels
     names = list(seen)
+    unknown = [x for x in names if chosen is not None and x not in chosen]
+    if unknown:  # binary scores with --labels: the chunks checked no class
+        raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(chosen or [])}", path)
     # the classes and score columns resolved as for arrays, from one row per gold label seen
     placeholder = np.zeros((len(names), scores.shape[1])) if scores.shape[1] > 1 else np.zeros(len(names))
     resolved = ScoreCounts.of_arrays(np.array(names), placeholder, chosen, positive=positive)
