@@ -8,7 +8,7 @@ clustered one over the blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -266,11 +266,11 @@ def _bca(
     units = int(unit_of.max()) + 1 if len(unit_of) else 0
     if instances and units <= JACKKNIFE_UNITS:  # each instance left out: one per distinct row, weighted by its count
         weights = base.astype(np.float64)
-        left = [base - (np.arange(len(base)) == u) for u in range(units)]
+        left: Iterable[np.ndarray] = (base - (np.arange(len(base)) == u) for u in range(units))
         how = f"instances ({units} distinct rows)"
     elif units <= JACKKNIFE_UNITS:  # each block left out
         weights = np.ones(units)
-        left = [np.where(unit_of == u, 0, base) for u in range(units)]
+        left = (np.where(unit_of == u, 0, base) for u in range(units))
         how = f"blocks ({units})"
     elif instances:  # the delete-a-group jackknife: instances in random order, cut into groups of n/G each
         order_ = rng.permutation(len(base))
@@ -280,13 +280,15 @@ def _bca(
         n = float(base.sum())
         edges = np.linspace(0.0, n, JACKKNIFE_GROUPS + 1)
         weights = np.ones(JACKKNIFE_GROUPS)
-        left = [base - np.clip(np.minimum(end, hi) - np.maximum(start, lo), 0, None).astype(np.int64)
-                for lo, hi in zip(np.floor(edges[:-1]), np.floor(edges[1:]))]  # fmt: skip
+        left = (
+            base - np.clip(np.minimum(end, hi) - np.maximum(start, lo), 0, None).astype(np.int64)
+            for lo, hi in zip(np.floor(edges[:-1]), np.floor(edges[1:]))
+        )  # fmt: skip (one at a time)
         how = f"{JACKKNIFE_GROUPS} groups of instances"
     else:  # groups of blocks, each left out
         group = rng.permutation(units)[unit_of] % JACKKNIFE_GROUPS
         weights = np.ones(JACKKNIFE_GROUPS)
-        left = [np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS)]
+        left = (np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS))
         how = f"{JACKKNIFE_GROUPS} groups of blocks"
     values: dict[str, list[float]] = {name: [] for name in draws}
     for w in left:
