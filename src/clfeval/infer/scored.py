@@ -283,7 +283,7 @@ def _bca(
         left = (
             base - np.clip(np.minimum(end, hi) - np.maximum(start, lo), 0, None).astype(np.int64)
             for lo, hi in zip(np.floor(edges[:-1]), np.floor(edges[1:]))
-        )  # fmt: skip (one at a time)
+        )  # one group at a time
         how = f"{JACKKNIFE_GROUPS} groups of instances"
     else:  # groups of blocks, each left out
         group = rng.permutation(units)[unit_of] % JACKKNIFE_GROUPS
