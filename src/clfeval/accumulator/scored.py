@@ -129,7 +129,7 @@ class ScoredAccumulator(Accumulator):
             classes, a batch of another shape than the earlier ones.
         """
         from clfeval.count.labelnames import label_names
-        from clfeval.count.scored import ScoreCounts
+        from clfeval.count.scored import ScoreCounts, check_finite
 
         where = f"update {self._updates + 1}"
         if self.multilabel is not None:
@@ -157,9 +157,7 @@ class ScoredAccumulator(Accumulator):
             raise InputError(f"{s.shape[1]} score columns but {len(self.classes)} classes", where)
         else:
             columns = self.classes
-        if not np.isfinite(s).all():
-            i = int(np.flatnonzero(~np.isfinite(s.reshape(len(s), -1)).all(axis=1))[0])
-            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", f"{where}, scores", index=i)
+        check_finite(s, f"{where}, scores")
         part = ScoreCounts(self.classes, columns, gold_codes, s.reshape(len(s), -1), np.ones(len(s), dtype=np.int64))
         if self._parts and part.columns != self._parts[0].columns:
             raise InputError(
@@ -174,14 +172,12 @@ class ScoredAccumulator(Accumulator):
     def _update_label_sets(self, gold: Any, scores: Any, where: str) -> None:
         """A batch of multi-label scores: gold label sets (or 0/1 rows) and a score column per label."""
         from clfeval.count.labelsets import label_sets
-        from clfeval.count.scored import ScoreCounts, label_indicator
+        from clfeval.count.scored import ScoreCounts, check_finite, label_indicator
 
         s = np.asarray(_array(scores, "scores", where), dtype=np.float64)
         if s.ndim != 2 or s.shape[1] != len(self.classes):
             raise InputError(f"multi-label scores have a column per label ({len(self.classes)}), not {s.shape}", where)
-        if not np.isfinite(s).all():
-            i = int(np.flatnonzero(~np.isfinite(s).all(axis=1))[0])
-            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", f"{where}, scores", index=i)
+        check_finite(s, f"{where}, scores")
         # an indicator matrix (array, tensor) as an array; label sets (ragged lists, strings) as they are
         given = np.asarray(_array(gold, "gold", where)) if hasattr(gold, "shape") else gold
         multilabel = cast("MultiLabel", self.multilabel)

@@ -22,7 +22,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["ScoreCounts", "distinct_labels", "distinct_rows", "label_indicator"]
+__all__ = ["ScoreCounts", "check_finite", "distinct_labels", "distinct_rows", "label_indicator"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,10 +108,7 @@ class ScoreCounts:
             raise InputError(f"gold is one label per instance, not an array of shape {y.shape}", "gold")
         if s.ndim not in (1, 2) or len(s) != len(y):
             raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", "scores")
-        bad = ~np.isfinite(s).reshape(len(s), -1).all(axis=1)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
+        check_finite(s, "scores")
         distinct, which = distinct_labels(y)  # Python once per distinct label
         seen = [str(v) for v in distinct.tolist()]
         classes = [str(v) for v in labels] if labels is not None else sorted(set(seen))
@@ -166,10 +163,7 @@ class ScoreCounts:
         s = np.asarray(scores, dtype=np.float64)
         if s.ndim != 2:
             raise InputError(f"multi-label scores are an (n, labels) array, not of shape {s.shape}", "scores")
-        bad = ~np.isfinite(s).all(axis=1)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"is {s[i].tolist()!r}: scores must be finite numbers", "scores", index=i)
+        check_finite(s, "scores")
         indicator, names = label_indicator(gold, labels, s.shape)
         return cls(tuple(names), tuple(names), indicator, s, np.ones(len(s), dtype=np.int64))
 
@@ -323,6 +317,20 @@ def _binary_counts(
     out.__dict__["_columns"] = {0: (values, pos, neg)}
     out.__dict__["_table"] = (values, pos, neg)  # the rows are built from it when first read (__getattr__)
     return out
+
+
+def check_finite(scores: np.ndarray, where: str) -> None:
+    """Refuse scores that are not all finite numbers, naming the first instance (row) that holds one.
+
+    Raises
+    ------
+    InputError
+        ``where`` (the argument, or an update's) with the row's scores.
+    """
+    bad = ~np.isfinite(scores).reshape(len(scores), -1).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"is {scores[i].tolist()!r}: scores must be finite numbers", where, index=i)
 
 
 def label_indicator(
