@@ -159,9 +159,9 @@ def _notes(r: Scored) -> list[str]:
         "precision: step-wise, Σ (R_n − R_{n−1}) P_n over the thresholds (scikit-learn's), no interpolation",
     ]
     if r.counts.multilabel:
-        from clfeval.scoring.labelranking import label_ranking
+        from clfeval.scoring.labelranking import undefined_instances
 
-        undefined = label_ranking(r.counts)
+        no_auc, no_ap = undefined_instances(r.counts)
         notes.append(
             "multi-label: each label's scores rank its instances against the others (macro: the mean over labels; "
             "weighted: by the instances with the label; micro: every (instance, label) pair pooled; AP: average "
@@ -169,8 +169,8 @@ def _notes(r: Scored) -> list[str]:
             "coverage error and ranking loss (a tie of a gold and another label counts as wrong, as scikit-learn's) "
             "are per instance; AUC and "
             f"average precision per instance leave out instances where they are undefined: "
-            f"{int(undefined['n_auc_undefined'])} without a gold label or with every label gold (AUC), "
-            f"{int(undefined['n_ap_undefined'])} without a gold label (average precision)"
+            f"{no_auc} without a gold label or with every label gold (AUC), "
+            f"{no_ap} without a gold label (average precision)"
         )
     elif not r.counts.binary:
         notes.append("averaged AUC: " + "; ".join(f"{k}: {v}" for k, v in ranking.AUC_AVERAGES.items()))

@@ -22,7 +22,7 @@ import numpy as np
 
 from clfeval.count.scored import ScoreCounts
 
-__all__ = ["CHUNK_CELLS", "label_ranking"]
+__all__ = ["CHUNK_CELLS", "label_ranking", "undefined_instances"]
 
 #: Rows × labels handled at a time.
 CHUNK_CELLS = 1 << 21
@@ -30,9 +30,8 @@ CHUNK_CELLS = 1 << 21
 
 def label_ranking(counts: ScoreCounts) -> dict[str, float]:
     """The per-instance measures of multi-label scores (see the module): ``lrap``, ``coverage_error``,
-    ``ranking_loss``, ``auc.samples`` and ``average_precision.samples``, with ``n_auc_undefined`` and
-    ``n_ap_undefined``, the instances without a defined AUC (no gold label, or every label gold) or AP (no gold
-    label)."""
+    ``ranking_loss``, ``auc.samples`` and ``average_precision.samples`` (over the instances where they are defined:
+    :func:`undefined_instances`)."""
     held = counts.count > 0
     scores, gold, weight = counts.scores[held], counts.gold[held].astype(np.int64), counts.count[held].astype(float)
     k = scores.shape[1]
@@ -57,9 +56,16 @@ def label_ranking(counts: ScoreCounts) -> dict[str, float]:
         "ranking_loss": sums["loss"] / total if total else nan,
         "auc.samples": sums["auc"] / sums["w_auc"] if sums["w_auc"] else nan,
         "average_precision.samples": sums["ap"] / sums["w_ap"] if sums["w_ap"] else nan,
-        "n_auc_undefined": total - sums["w_auc"],
-        "n_ap_undefined": total - sums["w_ap"],
     }
+
+
+def undefined_instances(counts: ScoreCounts) -> tuple[int, int]:
+    """The instances whose own AUC is undefined (no gold label, or every label gold) and whose own average precision
+    is (no gold label): what the samples averages leave out. From the gold rows alone, no sort."""
+    golds = counts.gold.sum(axis=1)
+    k = counts.gold.shape[1]
+    none, every = golds == 0, golds == k
+    return int(counts.count[none | every].sum()), int(counts.count[none].sum())
 
 
 def _rows(scores: np.ndarray, gold: np.ndarray) -> dict[str, np.ndarray]:
