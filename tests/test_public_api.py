@@ -122,7 +122,7 @@ def test_registries_have_definitions() -> None:
     for average in clfeval.AVERAGES.values():
         assert average.definition and average.short
     assert set(clfeval.LABEL_SOURCES) == {"union", "gold", "train", "given"}
-    assert list(clfeval.TESTS) == ["ar", "bootstrap", "mcnemar", "sign"]
+    assert list(clfeval.TESTS) == ["ar", "bootstrap", "mcnemar", "sign", "delong"]
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
     assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())

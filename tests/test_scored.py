@@ -16,6 +16,9 @@ from clfeval.count.scored import ScoreCounts
 from clfeval.errors import ClfevalError
 from clfeval.infer.delong import delong, delong_paired
 from clfeval.scoring import probability, ranking
+from clfeval.scoring.scored import Conventions
+
+MARGINS = Conventions(not_probabilities=True)  # normal scores and margins are no probabilities
 
 
 def _binary(rng: np.random.Generator, n: int, decimals: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +174,7 @@ def test_the_debiased_calibration_error_is_near_zero_for_calibrated_scores() -> 
 
 
 def test_probabilities_are_checked() -> None:
-    c = ScoreCounts.of_arrays([0, 1], np.array([[0.5, 0.6], [0.3, 0.7]]), ["0", "1"])
+    c = ScoreCounts.of_arrays([0, 1, 2], np.array([[0.5, 0.6, 0.0], [0.3, 0.7, 0.0], [0.1, 0.1, 0.8]]))
     with pytest.raises(ClfevalError, match=r"sum to 1.1, not 1 \(tolerance 1e-06\)"):
         probability.log_loss(c)
     with pytest.raises(ClfevalError, match="not probabilities"):
@@ -277,9 +280,12 @@ def test_binary_scores_name_their_positive_class_and_delong_intervals_cover_the_
     flipped = clfeval.score(names, scores=1 - s, positive="ham")
     assert flipped["auc"] == pytest.approx(r["auc"])
     assert "positive:ham" in flipped.signature and "threshold:score >= 0.5" in flipped.signature
-    margins = clfeval.score(y, scores=4 * s - 2)  # not probabilities: ranking only, and no label report
+    with pytest.raises(ClfevalError, match=r"scores\[\d+\]: the score .* is not a probability .*not_probabilities"):
+        clfeval.score(y, scores=4 * s - 2)  # margins read as probabilities: an error naming the row, never silent
+    said = Conventions(not_probabilities=True)
+    margins = clfeval.score(y, scores=4 * s - 2, conventions=said)  # said: ranking only, and no label report
     assert "log_loss" not in margins and margins.labels_at_threshold is None
-    at = clfeval.score(y, scores=4 * s - 2, threshold=0.0)
+    at = clfeval.score(y, scores=4 * s - 2, threshold=0.0, conventions=said)
     assert at.labels_at_threshold.flat() == clfeval.score(y, (4 * s - 2 >= 0).astype(int)).flat()
 
 
@@ -333,7 +339,9 @@ def test_randomization_of_exchangeable_scores_is_calibrated() -> None:
     for _ in range(runs):
         y = rng.integers(0, 2, 60)
         a, b = rng.normal(y, 1.5), rng.normal(y, 1.5)  # the same system twice: the null holds
-        p = clfeval.compare(y, scores={"A": a, "B": b}, test="ar", rounds=99, seed=int(rng.integers(1 << 30)))
+        p = clfeval.compare(
+            y, scores={"A": a, "B": b}, test="ar", rounds=99, seed=int(rng.integers(1 << 30)), conventions=MARGINS
+        )
         small += p.pair("A", "B")["p_value"] <= 0.1
     assert small / runs < 0.25  # about 0.10 expected; a broken test (always 0.01) would fail
     assert small >= 1

@@ -11,6 +11,9 @@ import clfeval
 from clfeval.count.scored import ScoreCounts
 from clfeval.infer.delong import auc_terms, delong, influence_variance
 from clfeval.infer.scored import averaged_auc_terms
+from clfeval.scoring.scored import Conventions
+
+MARGINS = Conventions(not_probabilities=True)  # normal scores and margins are no probabilities
 
 K = 3
 
@@ -100,8 +103,8 @@ def test_the_logit_delong_interval() -> None:
     y = (rng.random(80) < 0.15).astype(int)
     y[:2] = [0, 1]
     s = rng.normal(size=80) + 2.3 * y
-    plain = clfeval.score(y, scores=s, labels=[0, 1], ci="delong")
-    logit = clfeval.score(y, scores=s, labels=[0, 1], ci="delong-logit")
+    plain = clfeval.score(y, scores=s, labels=[0, 1], ci="delong", conventions=MARGINS)
+    logit = clfeval.score(y, scores=s, labels=[0, 1], ci="delong-logit", conventions=MARGINS)
     a = plain["auc"]
     variance = delong(y == 1, s).variance
     centre, half = np.log(a / (1 - a)), 1.959963984540054 * np.sqrt(variance) / (a * (1 - a))

@@ -10,6 +10,9 @@ from sklearn.metrics import log_loss, roc_auc_score
 
 import clfeval
 from clfeval.infer import scored as scored_infer
+from clfeval.scoring.scored import Conventions
+
+MARGINS = Conventions(not_probabilities=True)  # normal scores and margins are no probabilities
 
 
 def _sample(seed: int, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
@@ -39,8 +42,12 @@ def test_bca_moves_a_skewed_interval_where_the_percentile_does_not() -> None:
     rng = np.random.default_rng(5)
     y = (rng.random(150) < 0.4).astype(int)
     s = np.round(rng.normal(size=150) + 3.0 * y, 1)
-    pct = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap", seed=1, resamples=3000).interval("auc")
-    bca = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=1, resamples=3000).interval("auc")
+    pct = clfeval.score(
+        y, scores=s, labels=[0, 1], ci="bootstrap", seed=1, resamples=3000, conventions=MARGINS
+    ).interval("auc")
+    bca = clfeval.score(
+        y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=1, resamples=3000, conventions=MARGINS
+    ).interval("auc")
     assert bca[0] < pct[0] and bca[1] <= pct[1]
 
 

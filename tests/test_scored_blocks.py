@@ -13,6 +13,9 @@ import pytest
 
 import clfeval
 from clfeval.infer.delong import delong, delong_paired
+from clfeval.scoring.scored import Conventions
+
+MARGINS = Conventions(not_probabilities=True)  # normal scores and margins are no probabilities
 
 
 def _obuchowski(y: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray) -> tuple[float, float, float]:
@@ -91,14 +94,20 @@ def test_blocks_of_copies_give_the_interval_of_the_sample_itself() -> None:
     (DeLong: up to the small-sample factors; the bootstrap: up to Monte Carlo error); ignoring the blocks, about √k
     narrower."""
     y, a, _, yk, ak, _, blocks = _duplicated()
-    own = clfeval.score(y, scores=a, labels=[0, 1], ci="delong").interval("auc")
-    clustered = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong", blocks=blocks).interval("auc")
-    naive = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong").interval("auc")
+    own = clfeval.score(y, scores=a, labels=[0, 1], ci="delong", conventions=MARGINS).interval("auc")
+    clustered = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong", blocks=blocks, conventions=MARGINS).interval(
+        "auc"
+    )
+    naive = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong", conventions=MARGINS).interval("auc")
     width = own[1] - own[0]
     assert clustered[1] - clustered[0] == pytest.approx(width, rel=0.01)
     assert naive[1] - naive[0] < 0.5 * width
-    boot = clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=2000).interval("auc")
-    kboot = clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=2, resamples=2000, blocks=blocks)
+    boot = clfeval.score(
+        y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=2000, conventions=MARGINS
+    ).interval("auc")
+    kboot = clfeval.score(
+        yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=2, resamples=2000, blocks=blocks, conventions=MARGINS
+    )
     low, high = kboot.interval("auc")
     assert high - low == pytest.approx(boot[1] - boot[0], rel=0.12)
     assert kboot.interval_method["n_blocks"] == len(y)
@@ -108,12 +117,16 @@ def test_blocks_of_copies_give_the_interval_of_the_sample_itself() -> None:
 @pytest.mark.parametrize("test", ["delong", "bootstrap", "ar"])
 def test_paired_tests_in_blocks_of_copies_agree_with_the_sample_itself(test: str) -> None:
     y, a, b, yk, ak, bk, blocks = _duplicated(n=200, seed=7)
-    own = clfeval.compare(y, scores={"a": a, "b": b}, labels=[0, 1], test=test, seed=1, rounds=4000).pair("a", "b")
+    own = clfeval.compare(
+        y, scores={"a": a, "b": b}, labels=[0, 1], test=test, seed=1, rounds=4000, conventions=MARGINS
+    ).pair("a", "b")
     by_block = clfeval.compare(
-        yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=2, rounds=4000, blocks=blocks
+        yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=2, rounds=4000, blocks=blocks, conventions=MARGINS
     )
     p = by_block.pair("a", "b")
-    naive = clfeval.compare(yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=3, rounds=4000).pair("a", "b")
+    naive = clfeval.compare(
+        yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=3, rounds=4000, conventions=MARGINS
+    ).pair("a", "b")
     assert p["difference"] == pytest.approx(own["difference"], abs=1e-12)
     assert p["p_value"] == pytest.approx(own["p_value"], abs=0.03 if test != "delong" else 0.005)
     assert naive["p_value"] < own["p_value"] - 0.02  # copies taken as independent overstate the evidence
@@ -124,7 +137,7 @@ def test_paired_tests_in_blocks_of_copies_agree_with_the_sample_itself(test: str
 
 def test_blocks_must_be_one_per_instance() -> None:
     with pytest.raises(clfeval.ClfevalError, match="blocks gives each instance its block"):
-        clfeval.score([0, 1, 1], scores=[0.1, 0.5, 0.7], labels=[0, 1], ci="delong", blocks=[1, 2])
+        clfeval.score([0, 1, 1], scores=[0.1, 0.5, 0.7], labels=[0, 1], ci="delong", blocks=[1, 2], conventions=MARGINS)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -163,7 +176,7 @@ def test_blocks_from_a_column_blank_lines_and_block_ends_agree(block_files: tupl
             ["compare", str(path), "--scores", "A=a", "--scores", "B=b", "--positive", "1", "--test", "ar",
              "--seed", "3", "--rounds", "999"],
         ):  # fmt: skip
-            done = _cli(*command, "--gold-col", "gold", *how, "--format", "json")
+            done = _cli(*command, "--gold-col", "gold", *how, "--not-probabilities", "--format", "json")
             assert done.returncode == 0, done.stderr
             found.append(json.loads(done.stdout))
     singles, pairs = found[0::2], found[1::2]
@@ -173,7 +186,7 @@ def test_blocks_from_a_column_blank_lines_and_block_ends_agree(block_files: tupl
     assert singles[0]["inputs"]["blocks"] == "column doc" and singles[1]["inputs"]["blocks"] == "blank lines"
     text = _cli(
         "score", str(col), "--scores", "a", "--positive", "1", "--ci", "delong", "--gold-col", "gold",
-        "--block-col", "doc",
+        "--block-col", "doc", "--not-probabilities",
     )  # fmt: skip
     assert "30 blocks, the independent units" in " ".join(text.stdout.split())  # notes wrap at the width
 
@@ -223,7 +236,7 @@ def test_distances_score_as_their_negatives_and_say_so() -> None:
     distance = np.round(rng.gamma(2.0, 1.0, 400) - 0.8 * y, 2)  # positives nearer
     lower = Conventions(lower_is_more_confident=True)
     r = clfeval.score(y, scores=distance, labels=[0, 1], conventions=lower, ci="delong", threshold=1.0)
-    negated = clfeval.score(y, scores=-distance, labels=[0, 1], ci="delong", threshold=-1.0)
+    negated = clfeval.score(y, scores=-distance, labels=[0, 1], ci="delong", threshold=-1.0, conventions=MARGINS)
     assert r["auc"] == negated["auc"] > 0.6 and r.interval("auc") == negated.interval("auc")
     assert r["average_precision"] == negated["average_precision"]
     assert not r.probabilities and "log_loss" not in r
@@ -252,7 +265,7 @@ def test_the_command_line_reads_distances(tmp_path: Path) -> None:
     done = _cli("score", str(path), "--scores", "dist", "--gold-col", "gold", "--positive", "1",
                 "--lower-is-more-confident", "--format", "json")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    expected = clfeval.score(y, scores=-d, labels=[0, 1])["auc"]
+    expected = clfeval.score(y, scores=-d, labels=[0, 1], conventions=MARGINS)["auc"]
     assert json.loads(done.stdout)["scores"]["auc"] == pytest.approx(expected, abs=1e-15)
     folds = [tmp_path / f"f{i}.csv" for i in range(3)]
     for i, f in enumerate(folds):
@@ -276,9 +289,15 @@ def test_the_roc_band_draws_whole_blocks() -> None:
         assert band is not None
         return float(np.mean(np.array(band[2]) - np.array(band[1])))
 
-    own = width(clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=50))
-    by_block = width(clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50, blocks=blocks))
-    naive = width(clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50))
+    own = width(clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=50, conventions=MARGINS))
+    by_block = width(
+        clfeval.score(
+            yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50, blocks=blocks, conventions=MARGINS
+        )
+    )
+    naive = width(
+        clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=1, resamples=50, conventions=MARGINS)
+    )
     assert by_block == pytest.approx(own, rel=0.15)
     assert naive < 0.6 * own
 
@@ -291,13 +310,15 @@ def test_one_block_is_refused_not_reported_as_significant(tmp_path: Path) -> Non
     y = rng.integers(0, 2, 60)
     s = rng.normal(size=60) + y
     with pytest.raises(clfeval.ClfevalError, match="in 1 block"):
-        clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap", blocks=np.zeros(60))
+        clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap", blocks=np.zeros(60), conventions=MARGINS)
     with pytest.raises(clfeval.ClfevalError, match="in 1 block"):
-        clfeval.compare(y, scores={"a": s, "b": -s}, labels=[0, 1], test="delong", blocks=["d"] * 60)
+        clfeval.compare(
+            y, scores={"a": s, "b": -s}, labels=[0, 1], test="delong", blocks=["d"] * 60, conventions=MARGINS
+        )
     path = tmp_path / "noblank.tsv"
     path.write_text("gold\ta\tb\n" + "".join(f"{g}\t{a:.3f}\t{b:.3f}\n" for g, a, b in zip(y, s, s[::-1])))
     done = _cli("compare", str(path), "--gold-col", "gold", "--scores", "A=a", "--scores", "B=b", "--positive", "1",
-                "--test", "bootstrap", "--blocks", "blank-line")  # fmt: skip
+                "--test", "bootstrap", "--blocks", "blank-line", "--not-probabilities")  # fmt: skip
     assert done.returncode == 2 and "in 1 block" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -306,14 +327,16 @@ def test_delongs_test_without_a_variance_gives_no_p_value() -> None:
     y = np.zeros(30, dtype=int)
     y[0] = 1
     s = np.random.default_rng(2).normal(size=30)
-    pair = clfeval.compare(y, scores={"a": s, "b": s[::-1].copy()}, labels=[0, 1], test="delong").pair("a", "b")
+    pair = clfeval.compare(
+        y, scores={"a": s, "b": s[::-1].copy()}, labels=[0, 1], test="delong", conventions=MARGINS
+    ).pair("a", "b")
     assert np.isnan(pair["p_value"]) and not pair["significant"]
 
 
 def test_every_score_tied_has_no_delong_interval() -> None:
     y = np.array([0, 1] * 10)
     for method in ("delong", "delong-logit"):
-        r = clfeval.score(y, scores=np.full(20, 0.5), labels=[0, 1], ci=method)
+        r = clfeval.score(y, scores=np.full(20, 0.5), labels=[0, 1], ci=method, conventions=MARGINS)
         assert r["auc"] == 0.5
         with pytest.raises(clfeval.ClfevalError, match="has no delong"):
             r.interval("auc")
@@ -324,10 +347,12 @@ def test_boolean_gold_labels_work_with_blocks() -> None:
     y = rng.random(100) < 0.4
     s = rng.normal(size=100) + y
     blocks = np.arange(100) // 5
-    r = clfeval.score(y, scores=s, ci="delong", blocks=blocks)
-    same = clfeval.score(y.astype(int), scores=s, ci="delong", blocks=blocks)
+    r = clfeval.score(y, scores=s, ci="delong", blocks=blocks, conventions=MARGINS)
+    same = clfeval.score(y.astype(int), scores=s, ci="delong", blocks=blocks, conventions=MARGINS)
     assert r.interval("auc") == same.interval("auc")
-    c = clfeval.compare(y, scores={"a": s, "b": s[::-1].copy()}, test="bootstrap", seed=1, rounds=99, blocks=blocks)
+    c = clfeval.compare(
+        y, scores={"a": s, "b": s[::-1].copy()}, test="bootstrap", seed=1, rounds=99, blocks=blocks, conventions=MARGINS
+    )
     assert 0 < c.pair("a", "b")["p_value"] <= 1
 
 
@@ -335,8 +360,8 @@ def test_rows_of_zeros_and_ones_are_an_indicator_matrix() -> None:
     rng = np.random.default_rng(4)
     y = (rng.random((50, 2)) < 0.5).astype(int)
     s = rng.random((50, 2))
-    as_array = clfeval.score(y, scores=s, multilabel=True)
-    as_lists = clfeval.score(y.tolist(), scores=s, multilabel=True)
+    as_array = clfeval.score(y, scores=s, multilabel=True, conventions=MARGINS)
+    as_lists = clfeval.score(y.tolist(), scores=s, multilabel=True, conventions=MARGINS)
     assert as_lists.to_dict()["scores"] == as_array.to_dict()["scores"]
 
 

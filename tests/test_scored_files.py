@@ -69,21 +69,28 @@ def test_an_error_in_a_later_chunk_names_its_line(tmp_path: Path) -> None:
 
 
 def test_the_probability_check_is_over_the_whole_file(tmp_path: Path) -> None:
-    """Rows that do not sum to 1 are an error when every score of the file lies in [0, 1] (probabilities), whichever
-    chunk holds them; a score outside [0, 1] in any chunk makes them scores, as reading the whole file does."""
+    """Scores are probabilities unless said otherwise: a row that does not sum to 1, or a score outside [0, 1] beyond
+    round-off, is an error naming its line, whichever chunk holds it (as reading the whole file); round-off is
+    clipped and counted; ``probabilities=False`` (--not-probabilities) reads margins."""
     rows = ["a,0.5,0.5" for _ in range(300)]
     rows[10] = "a,0.5,0.4"
     path = _write(tmp_path / "p.csv", "gold,p_a,p_b", rows)
     with pytest.raises(InputError, match=r"p\.csv:12: the class probabilities"):
         count_scored(str(path), "p_*", gold_col="gold", size=100)
+    rows[10] = "a,0.5,0.5"
     rows[250] = "b,2.0,-1.0"  # margins, in a later chunk
     path = _write(tmp_path / "p.csv", "gold,p_a,p_b", rows)
-    counted, _ = count_scored(str(path), "p_*", gold_col="gold", size=100)
+    with pytest.raises(InputError, match=r"p\.csv:252: the score \[2\.0, -1\.0\] is not a probability"):
+        count_scored(str(path), "p_*", gold_col="gold", size=100)
+    with pytest.raises(InputError, match=r"p\.csv:252: the score"):
+        read_scored(str(path), "p_*", gold_col="gold")
+    counted, _ = count_scored(str(path), "p_*", gold_col="gold", probabilities=False, size=100)
     assert counted.n_instances == 300
-    with pytest.raises(InputError, match="the class probabilities"):
-        read_scored(str(path), "p_*", gold_col="gold", probabilities=True)
-    with pytest.raises(InputError, match=r"p\.csv:12: the class probabilities"):
-        count_scored(str(path), "p_*", gold_col="gold", probabilities=True, size=100)
+    rows[250] = "b,1.0000000000000002,-2e-16"  # round-off: clipped, and said
+    path = _write(tmp_path / "p.csv", "gold,p_a,p_b", rows)
+    counted, inputs = count_scored(str(path), "p_*", gold_col="gold", size=100)
+    assert inputs["clipped"].startswith("2 probabilities") and counted.scores.min() == 0.0  # p_b: -2e-16 → 0
+    assert read_scored(str(path), "p_*", gold_col="gold").inputs["clipped"].startswith("2 probabilities")
 
 
 def test_the_command_line_counts_in_chunks_and_scores_the_same(tmp_path: Path) -> None:

@@ -18,6 +18,9 @@ import clfeval
 from clfeval.count.scored import ScoreCounts
 from clfeval.errors import ClfevalError
 from clfeval.kinds import kind_of
+from clfeval.scoring.scored import Conventions
+
+MARGINS = Conventions(not_probabilities=True)  # normal scores and margins are no probabilities
 
 
 def _data(seed: int, n: int | None = None, k: int | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -206,7 +209,7 @@ def test_one_label_is_scored_as_that_labels_binary_scores() -> None:
     rng = np.random.default_rng(21)
     y = (rng.random((80, 1)) < 0.4).astype(int)
     s = np.round(rng.random((80, 1)) + 0.3 * y, 1)
-    r = clfeval.score(y, scores=s, labels=["a"], multilabel=True, ci="delong")
-    binary = clfeval.score(y[:, 0], scores=s[:, 0], labels=[0, 1], ci="delong")
+    r = clfeval.score(y, scores=s, labels=["a"], multilabel=True, ci="delong", conventions=MARGINS)
+    binary = clfeval.score(y[:, 0], scores=s[:, 0], labels=[0, 1], ci="delong", conventions=MARGINS)
     assert r["per_class.a.auc"] == pytest.approx(sk.roc_auc_score(y[:, 0], s[:, 0]), abs=1e-12)
     assert r.interval("per_class.a.auc") == pytest.approx(binary.interval("auc"), abs=1e-12)

@@ -145,11 +145,13 @@ def _score_scored(
     inputs: Mapping[str, Any] | None = None,
     blocks: Any = None,
     multilabel: MultiLabel | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Any:
     """Scored predictions (``scores`` of ``gold``, or ``gold`` already :class:`~clfeval.count.scored.ScoreCounts`
     when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for
     (over ``blocks``, each instance's block, when given), and the label report at the threshold."""
-    from clfeval.count.scored import ScoreCounts, label_indicator
+    from clfeval.count.classes import named_scores
+    from clfeval.count.scored import ScoreCounts, check_finite, label_indicator, layout_of
     from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
@@ -163,39 +165,41 @@ def _score_scored(
         if blocks is not None:
             raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
     else:
-        oriented = chosen.oriented(scores)
+        given, names = named_scores(scores)
         if multilabel is not None:
             if positive is not None:
                 raise OptionError(
                     "positive= names the class of binary scores; multi-label scores have a column per label"
                 )
-            if oriented.ndim != 2:
-                raise InputError(
-                    f"multi-label scores are an (n, labels) array, not of shape {oriented.shape}", "scores"
-                )
-            indicator, names = label_indicator(label_sets(gold, multilabel), labels, oriented.shape)
-            counts = ScoreCounts.of_label_sets(indicator, oriented, names)
+            raw = np.asarray(given, dtype=np.float64)
+            if raw.ndim != 2:
+                raise InputError(f"multi-label scores are an (n, labels) array, not of shape {raw.shape}", "scores")
+            check_finite(raw, "scores")
+            indicator, classes, layout = label_indicator(label_sets(gold, multilabel), labels, raw.shape, names=names)
+            kept, clipped = chosen.checked(layout.apply(raw), rows_sum=False)
+            counts = ScoreCounts.of_label_sets(indicator, kept, classes)
         else:
-            counts = ScoreCounts.of_arrays(np.asarray(gold), oriented, labels, positive=positive)
+            y, raw, seen, which, layout = layout_of(gold, given, labels, positive=positive, names=names)
+            kept, clipped = chosen.checked(layout.apply(raw), rows_sum=len(layout.columns) > 1, full=raw)
+            counts = ScoreCounts.of_layout(y, kept, seen, which, replace(layout, take=None))
+        inputs = {**(dict(inputs) if inputs is not None else {"source": "arrays"}), **layout.to_dict()}
+        if clipped:
+            inputs["clipped"] = f"{clipped} probabilities within 1e-06 outside [0, 1] (round-off) clipped to [0, 1]"
         if blocks is not None:  # each instance's gold (codes, or its 0/1 row), beside its scores
             y = indicator if multilabel is not None else gold_codes(np.asarray(gold), counts)
-            blocked = ScoreBlocks.of_arrays(y, oriented.reshape(len(y), -1), blocks)
-    from clfeval.scoring.probability import are_probabilities
-
-    probabilities = not chosen.ranking_only and are_probabilities(counts)
+            blocked = ScoreBlocks.of_arrays(y, kept.reshape(len(y), -1), blocks)
+    probabilities = chosen.probabilities_of(counts)
     values = measures_of(counts, chosen, probabilities)
-    method = ci.method if hasattr(ci, "method") else ci
+    interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)  # the one CI group of every kind
     intervals: dict[str, tuple[float, float]] = {}
     info = None
-    if method not in (None, "none"):
+    if interval is not None:
         intervals, info = scored_intervals(
             counts,
             lambda c: measures_of(c, chosen, probabilities),
-            str(method),
-            confidence=confidence if confidence is not None else getattr(ci, "confidence", 0.95),
-            resamples=resamples if resamples is not None else getattr(ci, "resamples", 2000),
-            seed=seed if seed is not None else getattr(ci, "seed", None),
+            interval,
             blocks=blocked,
+            progress=progress,
         )
     calibration = None
     if probabilities:
@@ -285,14 +289,13 @@ def _compare_scored(
     scores: Mapping[str, Any],
     labels: Sequence[Any] | None,
     metrics: str | Sequence[str] | None,
-    test: Any,
-    rounds: int | None,
-    seed: int | None,
-    confidence: float | None,
+    test: Test,
+    baseline: str | None,
     conventions: Any,
     scoring: Scoring | None,
     blocks: Any = None,
     multilabel: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Any:
     from clfeval.infer.scored import compare_scored
     from clfeval.scoring.scored import Conventions
@@ -300,21 +303,19 @@ def _compare_scored(
     if not isinstance(scores, Mapping):
         raise OptionError("scores= maps each system's name to its scores")
     chosen = conventions if conventions is not None else Conventions()
-    name = test if isinstance(test, str) else getattr(test, "name", test)
     return compare_scored(
-        np.asarray(gold),
-        {str(k): np.asarray(v) for k, v in scores.items()},
+        gold if multilabel else np.asarray(gold),
+        {str(k): v for k, v in scores.items()},
         labels,
         None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
-        str(name),
+        test,
         conventions=chosen,
         score_one=lambda c: _score_scored(c, None, labels, None, None, chosen, None, None, None, None, scoring),
         # a system's own result scores its counts; multi-label counts say so themselves
-        rounds=2000 if rounds is None else rounds,
-        seed=seed,
-        confidence=0.95 if confidence is None else confidence,
+        baseline=baseline,
         blocks=None if blocks is None else np.asarray(list(blocks) if not hasattr(blocks, "__len__") else blocks),
         multilabel=multilabel,
+        progress=progress,
     )
 
 
@@ -484,7 +485,7 @@ def score(
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring,
-            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
+            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep), progress=progress,
         )  # fmt: skip
     scored = _scored_counts(gold)
     if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
@@ -492,7 +493,19 @@ def score(
         if pred is not None or spans is not None or multilabel is not None or blocks is not None:
             raise OptionError("counts of scored predictions take no pred, spans, multilabel or blocks")
         return _score_scored(
-            given, None, None, None, threshold, conventions, ci, seed, resamples, confidence, scoring, provenance
+            given,
+            None,
+            None,
+            None,
+            threshold,
+            conventions,
+            ci,
+            seed,
+            resamples,
+            confidence,
+            scoring,
+            provenance,
+            progress=progress,
         )
     if positive is not None or threshold is not None or conventions is not None:
         raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
@@ -721,19 +734,12 @@ def compare(
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
-        if alternative not in (None, "two-sided"):
-            raise OptionError("tests of scored predictions are two-sided")
+        paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
         ml = labelsets_of(multilabel, sep=sep)
-        if ml is not None:  # the gold sets as an indicator over the labels, for every system
-            from clfeval.count.scored import label_indicator
-
-            first = np.asarray(next(iter(scores.values()))) if isinstance(scores, Mapping) and scores else None
-            shape = first.shape if first is not None else (0, 0)
-            gold, names = label_indicator(label_sets(gold, ml), labels, shape)
-            labels = names
         return _compare_scored(
-            gold, scores, labels, metrics, test, rounds, seed, confidence, conventions, scoring, blocks, ml is not None
-        )
+            label_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
+            scoring, blocks, ml is not None, progress,
+        )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
@@ -932,7 +938,8 @@ def cv(
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
         ml = labelsets_of(multilabel, sep=sep)
-        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml)
+        return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml,
+                          progress)  # fmt: skip
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -1013,31 +1020,42 @@ def _cv_scored(
     scoring: Scoring | None,
     conventions: Any = None,
     multilabel: MultiLabel | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Any:
     """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``
     (``multilabel``: gold label sets and a score column per label)."""
-    from clfeval.count.scored import ScoreCounts, label_indicator
+    from clfeval.count.classes import named_scores
+    from clfeval.count.scored import ScoreCounts, check_finite, label_indicator, layout_of
     from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
+    from clfeval.scoring.scored import Conventions
 
-    s, f = np.asarray(scores, dtype=np.float64), to_sequence(folds, "folds")
-    if multilabel is not None:
-        y, classes = label_indicator(label_sets(gold, multilabel), labels, s.shape)
-    else:
-        y = np.asarray(gold)
-        classes = [str(c) for c in labels] if labels is not None else sorted({str(v) for v in np.unique(y).tolist()})
-    if not len(y) == len(s) == len(f):
-        raise InputError(f"gold, scores and folds must have one entry per instance: {len(y)}, {len(s)} and {len(f)}")
+    chosen = conventions if conventions is not None else Conventions()
+    given, names = named_scores(scores)
+    f = to_sequence(folds, "folds")
+    n_scores = len(given) if hasattr(given, "__len__") else 0
+    if not len(gold) == n_scores == len(f):
+        raise InputError(
+            f"gold, scores and folds must have one entry per instance: {len(gold)}, {n_scores} and {len(f)}"
+        )
     by_name = _fold_members(f)
-    parts = [
-        ScoreCounts.of_label_sets(y[idx], s[idx], classes)
-        if multilabel
-        else ScoreCounts.of_arrays(y[idx], s[idx], classes)
-        for idx in by_name.values()
-    ]
+    if multilabel is not None:  # the classes and columns of the whole data, by the one contract; then each fold's
+        raw = np.asarray(given, dtype=np.float64)
+        if raw.ndim != 2:
+            raise InputError(f"multi-label scores are an (n, labels) array, not of shape {raw.shape}", "scores")
+        check_finite(raw, "scores")
+        y, classes, layout = label_indicator(label_sets(gold, multilabel), labels, raw.shape, names=names)
+        s, _ = chosen.checked(layout.apply(raw), rows_sum=False, orient=False)
+        parts = [ScoreCounts.of_label_sets(y[idx], s[idx], classes) for idx in by_name.values()]
+    else:
+        y, raw, seen, which, layout = layout_of(gold, given, labels, names=names)
+        s, _ = chosen.checked(layout.apply(raw), rows_sum=len(layout.columns) > 1, full=raw, orient=False)
+        kept = replace(layout, take=None)
+        parts = [ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept) for idx in by_name.values()]
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring) for p in parts]
-    whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring)
+    whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
+                          progress=progress)  # fmt: skip
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
 
 

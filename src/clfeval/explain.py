@@ -7,7 +7,7 @@ takes, what it applies to, the names it goes by in the JSON and ``--metric``, an
 from the registries themselves, imported when asked for: nothing here restates a definition.
 
 >>> [e.registry for e in explain("bootstrap")]
-['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS', 'SCORED_INTERVALS', 'SCORED_TESTS']
+['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS']
 >>> explain("subset_accuracy")[0].name
 'accuracy'
 """
@@ -506,20 +506,6 @@ REGISTRIES: tuple[Registry, ...] = (
     ),
     Registry(
         "TIE_RULES", "clfeval.scoring.probability", "top-k ties", "--top-k-ties; Conventions(ties=...)", _described
-    ),
-    Registry(
-        "SCORED_INTERVALS",
-        "clfeval.infer.scored",
-        "intervals of scored predictions' scores",
-        "score --scores --ci delong|delong-logit|bootstrap|bootstrap-bca",
-        _described,
-    ),
-    Registry(
-        "SCORED_TESTS",
-        "clfeval.infer.scored",
-        "paired tests of scored predictions",
-        "compare --scores NAME=SPEC --test delong|bootstrap|ar",
-        _described,
     ),
 )
 

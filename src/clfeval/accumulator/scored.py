@@ -182,7 +182,7 @@ class ScoredAccumulator(Accumulator):
         given = np.asarray(_array(gold, "gold", where)) if hasattr(gold, "shape") else gold
         multilabel = cast("MultiLabel", self.multilabel)
         try:
-            indicator, _ = label_indicator(label_sets(given, multilabel), self.classes, s.shape)
+            indicator, _, _ = label_indicator(label_sets(given, multilabel), self.classes, s.shape)
         except InputError as exc:
             raise InputError(str(exc).split(": ", 1)[-1], where) from None
         self._parts.append(ScoreCounts(self.classes, self.classes, indicator, s, np.ones(len(s), dtype=np.int64)))

@@ -92,10 +92,9 @@ def add_compare(sub: Any) -> None:
     )
     t.add_argument(
         "--test",
-        choices=[*TESTS, "delong"],
+        choices=list(TESTS),
         default="ar",
-        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())}; delong (with --scores): DeLong's paired "
-        "test of two AUCs; default: ar",
+        help=f"{'; '.join(f'{k}: {v.title}' for k, v in TESTS.items())} (with --scores: AUCs); default: ar",
     )
     t.add_argument("--rounds", type=int, default=10_000, help="randomization or bootstrap rounds (default 10000)")
     t.add_argument("--seed", type=int, help="the seed (default: drawn at random and printed in the report)")
@@ -151,6 +150,7 @@ def run_compare(args: argparse.Namespace) -> str:
     ] or None
     scoring = options.scoring(args)
     if args.scores is not None:
+        check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
         raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
@@ -187,15 +187,14 @@ def run_compare(args: argparse.Namespace) -> str:
 
 
 def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] | None, scoring: Any) -> str:
-    """``compare --scores NAME=SPEC …``: the systems' scores of one file, tested pairwise."""
+    """``compare --scores NAME=SPEC …``: the systems' scores of one file, tested pairwise (or each against
+    ``--baseline``), with the test group every kind takes."""
+    from clfeval.count.classes import class_order
+    from clfeval.infer.comparison import Test
     from clfeval.inputs.scoredfile import read_scored
 
     if len(files) != 1 or args.counts:
         raise ClfevalError("--scores reads one file with a gold column and each system's score columns")
-    if args.test in ("mcnemar", "sign"):
-        raise ClfevalError(
-            f"--test {args.test} counts labels right and wrong: with --scores use delong, bootstrap or ar"
-        )
     labels = None if scoring.labels is None else [str(x) for x in scoring.labels]
     systems: dict[str, Any] = {}
     gold = None
@@ -212,32 +211,42 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             spec,
             gold_col=parse_column(args.gold_col),
             labels=labels,
-            probabilities=False if args.not_probabilities or args.multilabel or args.lower_is_more_confident else None,
+            probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
             label_sets=args.multilabel,
             **options.score_blocks(args),
         )
-        gold, classes = found.gold, found.classes if found.classes is not None else labels
+        gold, classes = found.gold, labels
         blocks = found.blocks
-        systems[name] = found.scores
+        systems[name] = found.named()
     if len(systems) < 2:
         raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
     if args.positive is not None:  # binary scores belong to the last class
         if classes is None:
-            seen = sorted({str(v) for v in gold.tolist()}) if gold is not None else []
+            seen = class_order(str(v) for v in gold.tolist()) if gold is not None else []
             if args.positive not in seen:
                 raise ClfevalError(f"the positive class {args.positive!r} is not among the gold labels {seen}")
             classes = [*(c for c in seen if c != args.positive), args.positive]
         elif len(classes) == 2 and args.positive in classes:
             classes = [*(c for c in classes if c != args.positive), args.positive]
-    result = compare(
+    test = Test(
+        name=args.test,
+        rounds=args.rounds,
+        seed=args.seed,
+        alternative=args.alternative,
+        alpha=args.alpha,
+        ci=args.ci,
+        confidence=args.confidence,
+        exact_limit=args.exact_limit,
+    )
+    result = options.with_bar(
+        args.test,
+        compare,
         gold,
         scores=systems,
         labels=classes,
         metrics=metrics,
-        test=args.test,
-        rounds=args.rounds,
-        seed=args.seed,
-        confidence=args.confidence,
+        test=test,
+        baseline=args.baseline,
         conventions=options.conventions(args),
         blocks=blocks,
         multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None,

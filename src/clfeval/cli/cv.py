@@ -106,35 +106,42 @@ def run_cv(args: argparse.Namespace) -> str:
 def _cv_scored(args: argparse.Namespace) -> str:
     """``cv --scores``: one file of scored predictions per fold."""
     import numpy as np
+    import polars as pl
 
+    from clfeval.count.classes import class_order
     from clfeval.inputs.scoredfile import read_scored
 
     if not args.files or args.counts or args.fold_col:
         raise ClfevalError("--scores reads one file of scored predictions per fold")
     labels = options.scoring(args).labels
     declared = None if labels is None else [str(x) for x in labels]
-    probabilities = False if args.not_probabilities or args.multilabel or args.lower_is_more_confident else None
+    probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
     found = [
         read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                     probabilities=probabilities, label_sets=args.multilabel)
         for path in args.files
     ]  # fmt: skip
-    classes = found[0].classes if found[0].classes is not None else labels
+    names = found[0].classes
+    classes = declared
     multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None
-    if classes is None and multilabel is not None:
+    if classes is None and names is None and multilabel is not None:
         raise ClfevalError("multi-label scores: name the labels of the score columns (a glob 'p_*', or --labels)")
-    if classes is None:  # binary scores: the classes of every fold's gold labels, sorted
-        classes = sorted({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
+    if classes is None and names is None:  # binary scores: the classes of every fold's gold labels, in order
+        classes = class_order({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
     if args.positive is not None:  # binary scores belong to the last class
-        if len(found[0].scores.shape) > 1 or args.positive not in classes:
+        if len(found[0].scores.shape) > 1 or classes is None or args.positive not in classes:
             raise ClfevalError(f"--positive names the class of binary scores, one of {classes}; not {args.positive!r}")
         classes = [*(c for c in classes if c != args.positive), args.positive]
     gold = np.concatenate([f.gold.astype(str) for f in found])
-    scores = np.concatenate([f.scores for f in found])
+    if any(f.classes != names for f in found[1:]):
+        raise ClfevalError(f"every fold's file names the same score columns: {args.files[0]} names {names}")
+    stacked = np.concatenate([f.scores for f in found])
+    scores = stacked if names is None or stacked.ndim == 1 else pl.DataFrame(stacked, schema=names, orient="row")
     fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
-    result = cv(gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci if args.ci != "none" else "none",
-                seed=args.seed, resamples=args.resamples if args.resamples != 10_000 else None,
-                confidence=args.confidence, conventions=options.conventions(args), multilabel=multilabel)  # fmt: skip
+    result = options.with_bar(
+        args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
+        **options.interval_settings(args), conventions=options.conventions(args), multilabel=multilabel,
+    )  # fmt: skip
     from dataclasses import replace
 
     from clfeval.inputs.readers import fold_names

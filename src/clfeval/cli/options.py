@@ -527,6 +527,18 @@ def ci(args: argparse.Namespace) -> CI | None:
     return CI.of(CI(args.ci, args.confidence, args.resamples, args.seed))
 
 
+def interval_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The interval's settings as the tasks' keywords (``seed``, ``resamples``, ``confidence``): the ones given, and
+    none without an interval (the CLI's defaults are no request)."""
+    if args.ci in (None, "none"):
+        return {}
+    return {
+        "seed": args.seed,
+        "resamples": args.resamples if args.resamples != 10_000 else None,
+        "confidence": args.confidence,
+    }
+
+
 def with_bar(label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
     """``task(*args, **kwargs, progress=...)`` with a progress bar named ``label`` on standard error (drawn on a
     terminal only; the task gets no callback otherwise), closed however the task ends."""

@@ -136,21 +136,23 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         if args.multilabel:  # a cell of gold labels per row, a score column per label
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
             found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                probabilities=False, label_sets=True, **in_blocks)  # fmt: skip
-            given, scores_of, blocks, read_inputs = found.gold, found.scores, found.blocks, found.inputs
-            labels = found.classes if found.classes is not None else declared
+                                probabilities=probabilities, label_sets=True, **in_blocks)  # fmt: skip
+            given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
+            labels = declared
         elif any(in_blocks.values()):  # the instances themselves: blocks group them
             found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                                 probabilities=probabilities, **in_blocks)  # fmt: skip
-            given, scores_of, blocks, read_inputs = found.gold, found.scores, found.blocks, found.inputs
-            labels = found.classes if found.classes is not None else declared
+            given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
+            labels = declared
         else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
             given, read_inputs = count_scored(
                 args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                 probabilities=probabilities, positive=args.positive, bins=args.score_bins,
             )  # fmt: skip
             scores_of = labels = blocks = None
-    result = score(
+    result = options.with_bar(
+        args.ci,
+        score,
         given,
         scores=scores_of,
         labels=labels,
@@ -158,14 +160,13 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         threshold=args.threshold,
         conventions=options.conventions(args),
         ci=args.ci,
-        seed=args.seed,
-        resamples=args.resamples if args.resamples != 10_000 else None,
-        confidence=args.confidence,
+        **options.interval_settings(args),
         blocks=blocks,
         multilabel=multilabel,
     )
-    if not counts:  # the file, its columns and its blocks, not "arrays"
-        result = dataclasses.replace(result, inputs=FrozenDict(read_inputs))
+    if not counts:  # the file, its columns and its blocks, not "arrays"; how the columns were matched
+        matched = {k: v for k, v in result.inputs.items() if k in ("columns_matched", "positive", "clipped")}
+        result = dataclasses.replace(result, inputs=FrozenDict({**read_inputs, **matched}))
     return options.render(result, args)
 
 

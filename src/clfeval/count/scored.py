@@ -91,49 +91,31 @@ class ScoreCounts:
         labels: Sequence[Any] | None = None,
         *,
         positive: Any = None,
+        names: Sequence[str] | None = None,
     ) -> ScoreCounts:
-        """Count gold labels against their scores: a 1-D array of scores belongs to the positive class (``positive``,
-        else the last of ``labels``, as scikit-learn's ``classes_[1]``); an (n, K) array has a column per class of
-        ``labels`` (default: the sorted gold labels, which must then be K).
+        """Count gold labels against their scores, classes and columns by :func:`clfeval.count.classes.score_layout`:
+        a 1-D array of scores belongs to the positive class (``positive``, else the last class); an (n, 2) array is
+        binary too; an (n, K) array has a column per class: named by ``names`` where the input names its columns,
+        else positional in the order of ``labels`` (default: the gold labels in scikit-learn's order).
 
         Raises
         ------
         InputError
             On lengths that differ, a score that is not a finite number (naming the row), a gold label outside the
-            classes.
+            classes, columns that do not match the classes.
         """
-        y = np.asarray(gold)
-        s = np.asarray(scores, dtype=np.float64)  # no copy of float64 input
-        if y.ndim != 1:
-            raise InputError(f"gold is one label per instance, not an array of shape {y.shape}", "gold")
-        if s.ndim not in (1, 2) or len(s) != len(y):
-            raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", "scores")
-        check_finite(s, "scores")
-        distinct, which = distinct_labels(y)  # Python once per distinct label
-        seen = [str(v) for v in distinct.tolist()]
-        classes = [str(v) for v in labels] if labels is not None else sorted(set(seen))
-        if s.ndim == 2 and s.shape[1] == 1:
+        return cls.of_layout(*layout_of(gold, scores, labels, positive=positive, names=names))
+
+    @classmethod
+    def of_layout(cls, y: np.ndarray, s: np.ndarray, seen: list[str], which: np.ndarray, layout: Any) -> ScoreCounts:
+        """Counts of gold values ``y`` (their distinct names ``seen`` and each instance's position ``which`` among
+        them) and scores ``s`` laid out by ``layout`` (a :class:`~clfeval.count.classes.ScoreLayout`)."""
+        classes, columns = list(layout.classes), layout.columns
+        s = layout.apply(s)
+        if s.ndim == 2 and len(columns) == 1:
             s = s[:, 0]
-        if s.ndim == 1:
-            if len(classes) == 1 and positive is not None and str(positive) not in classes:
-                classes = sorted([*classes, str(positive)])
-            if len(classes) != 2:
-                raise InputError(
-                    f"one score per instance is the positive class's of two classes; the classes are {classes} "
-                    "(give labels=[negative, positive])",
-                    "scores",
-                )
-            pos = classes[1] if positive is None else str(positive)
-            if pos not in classes:
-                raise OptionError(f"the positive class {pos!r} is not among the classes {classes}")
-            columns: tuple[str, ...] = (pos,)
-        else:
-            if s.shape[1] != len(classes):
-                raise InputError(f"{s.shape[1]} score columns but {len(classes)} classes {classes}", "scores")
-            columns = tuple(classes)
         index = {c: i for i, c in enumerate(classes)}
         lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
-        which = which.reshape(-1)
         if (lookup < 0).any():
             i = int(np.flatnonzero(lookup[which] < 0)[0])
             raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {classes}", "gold", index=i)
@@ -149,23 +131,29 @@ class ScoreCounts:
         gold: Sequence[Any] | np.ndarray,
         scores: Sequence[Any] | np.ndarray,
         labels: Sequence[Any] | None = None,
+        *,
+        names: Sequence[str] | None = None,
     ) -> ScoreCounts:
         """Multi-label scores: ``gold`` is each instance's set of labels (any collection of labels) or an (n, K) 0/1
-        indicator matrix, ``scores`` an (n, K) array with a column per label of ``labels`` (default: the sorted labels
-        of the gold sets, which must then be K).
+        indicator matrix, ``scores`` an (n, K) array (or data frame) with a column per label, laid out by
+        :func:`label_indicator`.
 
         Raises
         ------
         InputError
             On lengths that differ, a score that is not a finite number or a gold label outside the labels (naming
-            the instance).
+            the instance), columns that do not match the labels.
         """
+        if names is None:
+            from clfeval.count.classes import named_scores
+
+            scores, names = named_scores(scores)
         s = np.asarray(scores, dtype=np.float64)
         if s.ndim != 2:
             raise InputError(f"multi-label scores are an (n, labels) array, not of shape {s.shape}", "scores")
         check_finite(s, "scores")
-        indicator, names = label_indicator(gold, labels, s.shape)
-        return cls(tuple(names), tuple(names), indicator, s, np.ones(len(s), dtype=np.int64))
+        indicator, classes, layout = label_indicator(gold, labels, s.shape, names=names)
+        return cls(tuple(classes), tuple(classes), indicator, layout.apply(s), np.ones(len(s), dtype=np.int64))
 
     @property
     def multilabel(self) -> bool:
@@ -319,6 +307,44 @@ def _binary_counts(
     return out
 
 
+def layout_of(
+    gold: Sequence[Any] | np.ndarray,
+    scores: Sequence[Any] | np.ndarray,
+    labels: Sequence[Any] | None = None,
+    *,
+    positive: Any = None,
+    names: Sequence[str] | None = None,
+    where: str = "scores",
+) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray, Any]:
+    """Gold values and scores checked (lengths, finite scores), the gold labels' names (by the naming rule, jointly
+    with the declared ``labels`` and ``positive``), each instance's position among them, and the
+    :class:`~clfeval.count.classes.ScoreLayout` of the classes and columns: what :meth:`ScoreCounts.of_arrays` counts
+    and the callers that say how the columns were matched read."""
+    from clfeval.count.classes import named_scores, score_layout
+    from clfeval.count.labelnames import declared_names, label_names
+
+    if names is None:
+        scores, names = named_scores(scores)
+    y = np.asarray(gold)
+    s = np.asarray(scores, dtype=np.float64)  # no copy of float64 input
+    if y.ndim != 1:
+        raise InputError(f"gold is one label per instance, not an array of shape {y.shape}", "gold")
+    if s.ndim not in (1, 2) or len(s) != len(y):
+        raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", where)
+    check_finite(s, where)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+        names = None
+    distinct, which = distinct_labels(y)  # Python once per distinct label
+    seen = label_names(distinct.tolist())
+    given = declared_names(list(labels), seen) if labels is not None else None
+    pos = declared_names([positive], seen)[0] if positive is not None else None
+    layout = score_layout(
+        seen, None if s.ndim == 1 else s.shape[1], names=names, labels=given, positive=pos, where=where
+    )
+    return y, s, seen, which.reshape(-1), layout
+
+
 def check_finite(scores: np.ndarray, where: str) -> None:
     """Refuse scores that are not all finite numbers, naming the first instance (row) that holds one.
 
@@ -334,37 +360,47 @@ def check_finite(scores: np.ndarray, where: str) -> None:
 
 
 def label_indicator(
-    gold: Sequence[Any] | np.ndarray, labels: Sequence[Any] | None, shape: tuple[int, ...]
-) -> tuple[np.ndarray, list[str]]:
-    """Gold label sets (collections of labels, or an (n, K) 0/1 matrix) as an (n, K) int8 indicator over ``labels``
-    (default: the sorted labels of the sets; a matrix's columns are numbered), checked against the scores'
-    ``shape``."""
+    gold: Sequence[Any] | np.ndarray,
+    labels: Sequence[Any] | None,
+    shape: tuple[int, ...],
+    *,
+    names: Sequence[str] | None = None,
+) -> tuple[np.ndarray, list[str], Any]:
+    """Gold label sets (collections of labels, or an (n, K) 0/1 matrix whose columns follow the score columns) as an
+    (n, K) int8 indicator over the labels, checked against the scores' ``shape``, with the labels in order and the
+    :class:`~clfeval.count.classes.ScoreLayout` that puts the score columns in that order (``names``: the score
+    columns' names, matched by name; else positional in the order of ``labels``, default the gold sets' labels in
+    scikit-learn's order, or a matrix's column numbers)."""
+    from clfeval.count.classes import score_layout
     from clfeval.count.labelsets import indicator_matrix
 
+    if len(shape) != 2:
+        raise InputError(f"multi-label scores are an (n, labels) array, not of shape {tuple(shape)}", "scores")
+    declared = [str(x) for x in labels] if labels is not None else None
     matrix = indicator_matrix(gold)
     if matrix is not None:
-        names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(matrix.shape[1])]
-        if matrix.shape != tuple(shape) or len(names) != shape[1]:
-            raise InputError(f"gold of shape {matrix.shape}, scores of {tuple(shape)}, {len(names)} labels", "gold")
+        if matrix.shape != tuple(shape):
+            raise InputError(f"gold of shape {matrix.shape}, scores of {tuple(shape)}", "gold")
         if not np.isin(matrix, (0, 1)).all():
             raise InputError("a gold indicator matrix holds 0 and 1 only", "gold")
-        return matrix.astype(np.int8), names
+        seen = [str(i) for i in range(shape[1])] if declared is None and names is None else []
+        layout = score_layout(seen, shape[1], names=names, labels=declared, multilabel=True)
+        return layout.apply(matrix.astype(np.int8)), list(layout.classes), layout
     sets = [[str(x) for x in g] if not isinstance(g, str) else [g] for g in gold]
     if len(sets) != shape[0]:
         raise InputError(f"{len(sets)} gold label sets but scores of shape {tuple(shape)}", "scores")
-    names = [str(x) for x in labels] if labels is not None else sorted({x for g in sets for x in g})
-    if len(names) != shape[1]:
-        raise InputError(f"{shape[1]} score columns but {len(names)} labels {names[:20]}", "scores")
-    index = {c: i for i, c in enumerate(names)}
+    layout = score_layout(sorted({x for g in sets for x in g}), shape[1], names=names, labels=declared, multilabel=True)
+    classes = list(layout.classes)
+    index = {c: i for i, c in enumerate(classes)}
     flat = [index.get(x, -1) for g in sets for x in g]  # Python once per gold label given
     at = np.repeat(np.arange(len(sets)), [len(g) for g in sets])
     outside = [i for i, x in enumerate(flat) if x < 0]
     if outside:
         i = int(at[outside[0]])
-        raise InputError(f"holds {sets[i]!r}, a label outside {names[:20]}", "gold", index=i)
+        raise InputError(f"holds {sets[i]!r}, a label outside {classes[:20]}", "gold", index=i)
     indicator = np.zeros(tuple(shape), dtype=np.int8)
     indicator[at, np.asarray(flat, dtype=np.int64)] = 1
-    return indicator, names
+    return indicator, classes, layout
 
 
 def _rows_of_table(

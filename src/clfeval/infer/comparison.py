@@ -313,7 +313,7 @@ def check_test_options(
         raise OptionError(f"confidence must be between 0 and 1, not {confidence!r}")
     if not (isinstance(exact_limit, (int, np.integer)) and exact_limit >= 0):
         raise OptionError(f"the exact limit (--exact-limit) must be a non-negative integer, not {exact_limit!r}")
-    if not TESTS[test].random and ci != "none":
+    if not TESTS[test].random and not TESTS[test].own_interval and ci != "none":
         raise OptionError(
             f"{TESTS[test].title} has no interval of the difference: leave out --ci (ci=None), or use --test bootstrap"
         )
@@ -457,8 +457,12 @@ def compare_counts(
     method = TESTS[name]
     if blocks is not None and method.no_blocks:
         raise OptionError(method.no_blocks)
-    if method.kinds is not None and joint.kind not in method.kinds:
-        raise OptionError(f"{method.title} compares {', '.join(sorted(method.kinds))} counts, not {joint.kind}")
+    if not method.applies_to(joint.kind):
+        raise OptionError(
+            f"{method.title} compares {', '.join(sorted(method.kinds or ()))} counts, not {joint.kind}"
+            if method.kinds is not None
+            else f"{method.title} does not compare {joint.kind} counts"
+        )
     if blocks is None and KINDS[joint.kind].needs_units:
         raise OptionError(
             "tests of span counts need their units (sentences or documents): spans of one sentence are not "

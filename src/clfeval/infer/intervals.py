@@ -172,13 +172,11 @@ def with_intervals(
     if chosen is None:
         return replace(scores, intervals=None)
     spec = INTERVAL_METHODS[chosen.method]
-    if spec.kinds is not None and scores.task not in spec.kinds:
+    if scores.task in KINDS and not spec.applies_to(scores.task):
         raise OptionError(
-            f"{spec.name} intervals are for {', '.join(sorted(spec.kinds))} counts, not {scores.task}: choose another "
-            f"--ci ({', '.join(k for k, m in INTERVAL_METHODS.items() if m.kinds is None)})"
+            f"{spec.name} intervals are for {', '.join(sorted(spec.kinds or ()))} counts, not {scores.task}: choose "
+            f"another --ci ({', '.join(k for k, m in INTERVAL_METHODS.items() if m.applies_to(scores.task))})"
         )
-    from clfeval.kinds import KINDS
-
     if blocks is None and scores.task in KINDS and KINDS[scores.task].needs_units:
         raise OptionError(
             "intervals of span counts need their units (sentences or documents): spans of one sentence are not "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,8 @@ class IntervalMethod:
         The kinds of counts (:data:`clfeval.kinds.KINDS`) and the measures it gives intervals of; ``None``: every one.
     references
         Where the method is defined (author, year), for ``clfeval explain``.
+    kind_definitions
+        The definition worded for a kind's counts, by kind (scored predictions: distinct (gold, scores) rows).
     """
 
     name: str
@@ -56,6 +58,19 @@ class IntervalMethod:
     kinds: frozenset[str] | None = None
     measures: frozenset[str] | None = None
     references: tuple[str, ...] = ()
+    kind_definitions: Mapping[str, str] = field(default_factory=dict)
+
+    def definition_for(self, kind: str | None) -> str:
+        """The definition for counts of ``kind``, where it is worded for that kind (scored predictions' rows)."""
+        return self.kind_definitions.get(kind or "", self.definition)
+
+    def applies_to(self, kind: str) -> bool:
+        """Whether the method gives intervals of counts of ``kind``: its :attr:`kinds` admit the kind (``None``: every
+        kind) and the kind takes it (:attr:`clfeval.kinds.Kind.interval_methods`)."""
+        from clfeval.kinds import KINDS
+
+        taken = KINDS[kind].interval_methods if kind in KINDS else None
+        return (self.kinds is None or kind in self.kinds) and (taken is None or self.name in taken)
 
     def compute(self, run: Any) -> None:
         """Fill ``run`` (an :class:`~clfeval.infer.intervals.IntervalRun`) with every score's interval."""
@@ -66,6 +81,7 @@ class IntervalMethod:
 
 
 _DELTA_BLOCKS = "the delta method's variance is the cluster-robust one over blocks"
+_SCORED = frozenset({"scored"})
 _BOOTSTRAP_BLOCKS = "the bootstrap draws whole blocks"
 _BCA_COVERS = "; bootstrap-bca covered 0.93–0.97 from 10 of each"
 
@@ -121,6 +137,11 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
                 "Efron 1987 (bootstrap confidence intervals: the percentile interval and its BCa correction)",
                 "docs/coverage.md (coverage in simulation)",
             ),
+            kind_definitions={
+                "scored": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, "
+                "scores) rows, every score recomputed on each draw; draws without a value (no positive of a class) "
+                "are left out when they are at most 5%, and counted"
+            },
         ),
         IntervalMethod(
             "bootstrap-bca",
@@ -137,6 +158,41 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
                 "Efron 1987 (bias-corrected and accelerated intervals)",
                 "docs/coverage.md (coverage in simulation)",
             ),
+            kind_definitions={
+                "scored": "BCa intervals (Efron 1987) of the same count bootstrap: percentile levels moved by the bias "
+                "correction z₀ (the share of draws below the estimate) and the acceleration "
+                "a = Σ d³ / (6 (Σ d²)^{3/2}) of the jackknife deviations d: each instance left out (computed once "
+                "per distinct row, weighted by its count) up to 2,000 distinct rows, else 200 random groups of n/200 "
+                "instances (blocks: each block, or 200 groups of blocks), each left out"
+            },
+        ),
+        IntervalMethod(
+            "delong",
+            "DeLong's interval of each AUC",
+            "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
+            "to [0, 1]; the macro, weighted and micro AUCs from the classes' DeLong terms averaged per instance, "
+            "Var = n/(n − 1) Σ T²; the other scores get none (use bootstrap)",
+            False,
+            "clfeval.infer.scored:delong_intervals",
+            block_note="Obuchowski's (1997) clustered variance over the blocks",
+            kinds=_SCORED,
+            references=(
+                "DeLong, DeLong & Clarke-Pearson 1988",
+                "Sun & Xu 2014 (the midrank algorithm)",
+                "Obuchowski 1997 (clustered data)",
+            ),
+        ),
+        IntervalMethod(
+            "delong-logit",
+            "DeLong's interval on the logit scale",
+            "DeLong's variance on the logit scale: logit(A) ± z·√Var/(A(1 − A)), back through the logistic "
+            "function (inside (0, 1), asymmetric near 1; none at A = 0 or 1); the averaged AUCs likewise; the other "
+            "scores get none",
+            False,
+            "clfeval.infer.scored:delong_intervals",
+            block_note="Obuchowski's (1997) clustered variance over the blocks",
+            kinds=_SCORED,
+            references=("DeLong, DeLong & Clarke-Pearson 1988", "Pepe 2003 §5.2 (the logit-scale interval)"),
         ),
     )
 }

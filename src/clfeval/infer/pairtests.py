@@ -95,6 +95,12 @@ class TestMethod:
             return True
         return self.counts_units and kind is not None and KINDS[kind].counted_metric == metric
 
+    def applies_to(self, kind: str) -> bool:
+        """Whether the test runs on counts of ``kind``: its :attr:`kinds` admit the kind (``None``: every kind) and the
+        kind takes it (:attr:`clfeval.kinds.Kind.paired_tests`)."""
+        taken = KINDS[kind].paired_tests if kind in KINDS else None
+        return (self.kinds is None or kind in self.kinds) and (taken is None or self.name in taken)
+
     def scope_of(self, kind: str | None = None) -> str:
         """What the test compares, for counts of ``kind``: :attr:`scope`, or the kind's counted score."""
         if self.counts_units and kind is not None and KINDS[kind].counted_metric not in (self.metrics or ()):
@@ -157,6 +163,25 @@ TESTS: Mapping[str, TestMethod] = {
             arrangements=True,
             counts_units=True,
             references=("McNemar 1947 (on instances the sign test is McNemar's exact test)",),
+        ),
+        TestMethod(
+            "delong",
+            "DeLong's test",
+            "DeLong's paired test of two AUCs on the same instances: z = (A₁ − A₂)/√(Var A₁ + Var A₂ − 2 Cov) "
+            "(Sun & Xu's midrank algorithm), p = 2Φ(−|z|) two-sided, Φ(−z) for greater, Φ(z) for less; averaged AUCs "
+            "(macro, weighted, micro) from the difference of the systems' per-instance DeLong terms, "
+            "Var = n/(n − 1) Σ (T₁ − T₂)²; its interval of the difference is d ± z·√Var",
+            "clfeval.infer.delong:delong_paired",
+            metrics=frozenset({"auc", "auc.macro", "auc.weighted", "auc.micro"}),
+            scope="AUCs (auc, auc.macro, auc.weighted, auc.micro, per_class.<class>.auc)",
+            kinds=frozenset({"scored"}),
+            random=False,
+            own_interval=True,
+            references=(
+                "DeLong, DeLong & Clarke-Pearson 1988",
+                "Sun & Xu 2014 (the midrank algorithm)",
+                "Obuchowski 1997 (clustered data)",
+            ),
         ),
     )
 }

@@ -20,10 +20,8 @@ from clfeval.infer.delong import delong
 from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
 
 __all__ = [
-    "SCORED_INTERVALS",
     "SCORED_CV_SCHEMA",
     "SCORED_PAIRS_SCHEMA",
-    "SCORED_TESTS",
     "ScoreBlocks",
     "ScoredCV",
     "ScoredComparison",
@@ -36,24 +34,6 @@ __all__ = [
 #: The largest share of bootstrap draws without a value (a draw with no positive of a class has no AUC) that an
 #: interval leaves out; with more, the score gets no interval. The count is in the result (``not_estimable``).
 MOST_UNDEFINED = 0.05
-
-#: The interval methods of scored predictions, by name.
-SCORED_INTERVALS: Mapping[str, str] = {
-    "delong": "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
-    "to [0, 1]; the macro, weighted and micro AUCs from the classes' DeLong terms averaged per instance, "
-    "Var = n/(n − 1) Σ T²; the other scores get none (use bootstrap)",
-    "delong-logit": "DeLong's variance on the logit scale: logit(A) ± z·√Var/(A(1 − A)), back through the logistic "
-    "function (inside (0, 1), asymmetric near 1; none at A = 0 or 1); the averaged AUCs likewise; the other scores "
-    "get none",
-    "bootstrap": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, scores) "
-    "rows, every score recomputed on each draw; draws without a value (no positive of a class) are left out when "
-    "they are at most 5%, and counted",
-    "bootstrap-bca": "BCa intervals (Efron 1987) of the same count bootstrap: percentile levels moved by the bias "
-    "correction z₀ (the share of draws below the estimate) and the acceleration a = Σ d³ / (6 (Σ d²)^{3/2}) of the "
-    "jackknife deviations d: each instance left out (computed once per distinct row, weighted by its count) up to "
-    "2,000 distinct rows, else 200 random groups of n/200 instances (blocks: each block, or 200 groups of blocks), "
-    "each left out",
-}
 
 #: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
 JACKKNIFE_UNITS = 2000
@@ -150,52 +130,61 @@ class ScoreBlocks:
         return np.asarray(self.count * rng.integers(0, 2, self.n_blocks)[self.block])
 
 
+def delong_intervals(
+    counts: ScoreCounts, confidence: float, blocks: ScoreBlocks | None, logit: bool
+) -> dict[str, tuple[float, float]]:
+    """DeLong's intervals (``logit``: on the logit scale) of every score column's AUC and, multi-class and
+    multi-label, of the averaged AUCs: the ``delong`` and ``delong-logit`` entries of
+    :data:`~clfeval.infer.methods.INTERVAL_METHODS`. With ``blocks``, Obuchowski's clustered variance."""
+    out: dict[str, tuple[float, float]] = {}
+    for c, name in enumerate(counts.columns):
+        values, pos, neg = counts.column(c)
+        if pos.sum() < 2 or neg.sum() < 2:
+            continue
+        if blocks is None:
+            score = np.r_[values, values]
+            positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
+            d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
+        else:
+            d = delong(counts.positives(blocks.gold, c), blocks.scores[:, c], blocks.count,
+                       confidence=confidence, cluster=blocks.block)  # fmt: skip
+        bounds = wald(d.auc, d.variance, confidence, logit)
+        if bounds is None:
+            continue
+        out[f"per_class.{name}.auc"] = bounds
+        if counts.binary:
+            out["auc"] = bounds
+    if not counts.binary:
+        out.update(_averaged_intervals(counts, confidence, blocks, logit))
+    return out
+
+
 def scored_intervals(
     counts: ScoreCounts,
     measures: Callable[[ScoreCounts], dict[str, float]],
-    method: str,
+    ci: Any,
     *,
-    confidence: float = 0.95,
-    resamples: int = 2000,
-    seed: int | None = None,
     blocks: ScoreBlocks | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
-    """The intervals of the scores ``measures`` computes, by ``method`` (:data:`SCORED_INTERVALS`), and what the
-    result records of the method. With ``blocks`` (the same instances in their blocks), the bootstrap draws whole
-    blocks and DeLong's variance is the clustered one."""
-    if method not in SCORED_INTERVALS:
+    """The intervals of the scores ``measures`` computes, by ``ci`` (a :class:`~clfeval.CI`: its method from
+    :data:`~clfeval.infer.methods.INTERVAL_METHODS`, confidence, resamples and seed), and what the result records of
+    the method. With ``blocks`` (the same instances in their blocks), the bootstrap draws whole blocks and DeLong's
+    variance is the clustered one. ``progress`` is called with (done, total) resamples."""
+    from clfeval.infer.methods import INTERVAL_METHODS
+
+    method, confidence, resamples, seed = ci.method, ci.confidence, ci.resamples, ci.seed
+    spec = INTERVAL_METHODS[method]
+    if not spec.applies_to("scored"):
         raise OptionError(
-            f"unknown interval method {method!r} for scored predictions; one of {', '.join(SCORED_INTERVALS)}"
+            f"{method} intervals are not for scored predictions; one of "
+            f"{', '.join(k for k, m in INTERVAL_METHODS.items() if m.applies_to('scored') and k != 'none')}"
         )
-    if not 0 < confidence < 1:
-        raise OptionError(f"confidence is between 0 and 1, not {confidence!r}")
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     if method in ("delong", "delong-logit"):
-        logit = method == "delong-logit"
-        out: dict[str, tuple[float, float]] = {}
-        for c, name in enumerate(counts.columns):
-            values, pos, neg = counts.column(c)
-            if pos.sum() < 2 or neg.sum() < 2:
-                continue
-            if blocks is None:
-                score = np.r_[values, values]
-                positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
-                d = delong(positive, score, np.r_[pos, neg], confidence=confidence)
-            else:
-                d = delong(counts.positives(blocks.gold, c), blocks.scores[:, c], blocks.count,
-                           confidence=confidence, cluster=blocks.block)  # fmt: skip
-            bounds = wald(d.auc, d.variance, confidence, logit)
-            if bounds is None:
-                continue
-            out[f"per_class.{name}.auc"] = bounds
-            if counts.binary:
-                out["auc"] = bounds
-        if not counts.binary:
-            out.update(_averaged_intervals(counts, confidence, blocks, logit))
-        definition = SCORED_INTERVALS[method] + (CLUSTERED if blocks is not None else "")
+        out = delong_intervals(counts, confidence, blocks, method == "delong-logit")
+        definition = spec.definition_for("scored") + (CLUSTERED if blocks is not None else "")
         return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
-        raise OptionError(f"resamples is a whole number ≥ 2, not {resamples!r}")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     rng = np.random.default_rng(seed)
@@ -204,13 +193,15 @@ def scored_intervals(
     if blocks is not None:
         rows, order = blocks.rows(counts)
     draws: dict[str, list[float]] = {}
-    for _ in range(resamples):
+    for r in range(resamples):
         if blocks is None:
             found = measures(counts.with_counts(rng.multinomial(n, share)))
         else:
             found = measures(rows.with_counts(blocks.drawn(rng)[order]))
         for name, value in found.items():
             draws.setdefault(name, []).append(value)
+        if progress is not None and ((r + 1) % 50 == 0 or r + 1 == resamples):
+            progress(r + 1, resamples)
     alpha = 1 - confidence
     out = {}
     not_estimable: dict[str, int] = {}
@@ -234,7 +225,7 @@ def scored_intervals(
         "confidence": confidence,
         "resamples": resamples,
         "seed": seed,
-        "definition": SCORED_INTERVALS[method] + (BLOCKED if blocks is not None else ""),
+        "definition": spec.definition_for("scored") + (BLOCKED if blocks is not None else ""),
         "not_estimable": not_estimable,
         **unit,
         **({} if jackknife is None else {"jackknife": jackknife}),
@@ -315,17 +306,6 @@ def _bca(
 CLUSTERED = "; in blocks, Obuchowski's (1997) clustered variance over the blocks"
 BLOCKED = "; in blocks, whole blocks are drawn (randomization: swapped)"
 
-#: The paired tests of scored predictions, by name.
-SCORED_TESTS: Mapping[str, str] = {
-    "delong": "DeLong's paired test of two AUCs on the same instances: z = (A₁ − A₂)/√(Var A₁ + Var A₂ − 2 Cov), "
-    "two-sided p = 2Φ(−|z|); averaged AUCs (macro, weighted, micro) from the difference of the systems' "
-    "per-instance DeLong terms, Var = n/(n − 1) Σ (T₁ − T₂)²; AUCs only",
-    "bootstrap": "the paired bootstrap over the distinct (gold, scores of A, scores of B) rows, shifted to a zero "
-    "difference: p = (1 + #{|d* − d| ≥ |d|}) / (R + 1); any score",
-    "ar": "approximate randomization: each instance's two systems' scores swapped with probability ½ (a binomial "
-    "number of each distinct row): p = (1 + #{|d*| ≥ |d|}) / (R + 1); any score",
-}
-
 
 def _view(counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray) -> tuple[ScoreCounts, np.ndarray]:
     """Rows as a ScoreCounts table without merging equal ones (so that weights can move between them), in the order
@@ -351,20 +331,22 @@ def paired_scored(
     template: ScoreCounts,
     measures: Callable[[ScoreCounts], dict[str, float]],
     metrics: list[str],
-    test: str,
+    test: Any,
     *,
-    rounds: int = 2000,
     seed: int | None = None,
-    confidence: float = 0.95,
     blocks: ScoreBlocks | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
-    with their counts; ``template`` gives the classes and columns. Returns per metric the scores, the difference
-    A − B, the p-value, its interval (DeLong, bootstrap) and the rounds. With ``blocks`` (whose rows these are, in
-    their blocks), the bootstrap draws whole blocks, randomization swaps whole blocks and DeLong's variance is
-    clustered."""
-    if test not in SCORED_TESTS:
-        raise OptionError(f"unknown test {test!r} for scored predictions; one of {', '.join(SCORED_TESTS)}")
+    with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group (its
+    name from :data:`~clfeval.infer.pairtests.TESTS`, alternative, rounds, confidence). Returns per metric the scores,
+    the difference d = A − B, the p-value for the alternative on d, its interval (DeLong, bootstrap) and the rounds.
+    With ``blocks`` (whose rows these are, in their blocks), the bootstrap draws whole blocks, randomization swaps
+    whole blocks and DeLong's variance is clustered. ``progress`` is called with the rounds done since its last
+    call."""
+    from clfeval.infer.significance import extreme, p_of_z
+
+    name, alternative, confidence = test.name, test.alternative, test.confidence
     a_view, a_order = _view(template, joint_gold, scores_a)
     b_view, b_order = _view(template, joint_gold, scores_b)
     base_a, base_b = measures(a_view.with_counts(count[a_order])), measures(b_view.with_counts(count[b_order]))
@@ -372,62 +354,63 @@ def paired_scored(
         if m not in base_a:
             raise OptionError(f"unknown score {m!r}; the scores: {', '.join(base_a)}")
     out = []
-    if test == "delong":
+    if name == "delong":
         from clfeval.infer.delong import delong_paired
 
         for m in metrics:
             if m in AVERAGED:  # the averaged AUCs: the difference of the two systems' per-instance terms
-                out.append(_averaged_pair(template, joint_gold, scores_a, scores_b, count, m, confidence, blocks))
-                continue
-            column = _auc_column(template, m)
-            pair = delong_paired(
-                template.positives(joint_gold, column),
-                scores_a[:, column],
-                scores_b[:, column],
-                count.astype(np.float64),
-                confidence=confidence,
-                cluster=None if blocks is None else blocks.block,
-            )
-            out.append(
-                {"metric": m, "score_a": pair.auc_a, "score_b": pair.auc_b, "difference": pair.difference,
-                 "p_value": pair.p_value, "ci": (pair.low, pair.high), "z": pair.z, "rounds": None}
-            )  # fmt: skip
+                found = _averaged_pair(template, joint_gold, scores_a, scores_b, count, m, confidence, blocks)
+            else:
+                column = _auc_column(template, m)
+                pair = delong_paired(
+                    template.positives(joint_gold, column),
+                    scores_a[:, column],
+                    scores_b[:, column],
+                    count.astype(np.float64),
+                    confidence=confidence,
+                    cluster=None if blocks is None else blocks.block,
+                )
+                found = {"metric": m, "score_a": pair.auc_a, "score_b": pair.auc_b, "difference": pair.difference,
+                         "p_value": pair.p_value, "ci": (pair.low, pair.high), "z": pair.z, "rounds": None}  # fmt: skip
+            z = found["z"]
+            if z is not None and not np.isnan(z):
+                found["p_value"] = p_of_z(float(z), alternative)
+            out.append(found)
         return out
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise OptionError(f"rounds is a whole number ≥ 1, not {rounds!r}")
+    rounds = test.rounds
     rng = np.random.default_rng(seed)
-    observed = {m: base_a[m] - base_b[m] for m in metrics}
-    hits = dict.fromkeys(metrics, 0)
-    draws: dict[str, list[float]] = {m: [] for m in metrics}
+    observed = np.array([base_a[m] - base_b[m] for m in metrics])
+    draws = np.empty((rounds, len(metrics)))
     n = int(count.sum())
-    if test == "bootstrap":
+    if name == "bootstrap":
         share = count / n
-        for _ in range(rounds):
+        for r in range(rounds):
             w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
             da, db = measures(a_view.with_counts(w[a_order])), measures(b_view.with_counts(w[b_order]))
-            for m in metrics:
-                d = da[m] - db[m]
-                draws[m].append(d)
-                hits[m] += abs(d - observed[m]) >= abs(observed[m]) - 1e-12
+            draws[r] = [da[m] - db[m] for m in metrics]
+            if progress is not None:
+                progress(1)
+        hits = extreme(draws - observed, observed, alternative).sum(axis=0)  # shifted to a zero difference
     else:
         both_gold = np.r_[joint_gold, joint_gold]
         mixed, mixed_order = _view(template, both_gold, np.vstack([scores_a, scores_b]))
-        for _ in range(rounds):
+        for r in range(rounds):
             swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
             wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
             da, db = measures(mixed.with_counts(wa[mixed_order])), measures(mixed.with_counts(wb[mixed_order]))
-            for m in metrics:
-                d = da[m] - db[m]
-                hits[m] += abs(d) >= abs(observed[m]) - 1e-12
+            draws[r] = [da[m] - db[m] for m in metrics]
+            if progress is not None:
+                progress(1)
+        hits = extreme(draws, observed, alternative).sum(axis=0)
     alpha = 1 - confidence
-    for m in metrics:
+    for i, m in enumerate(metrics):
         ci = None
-        if test == "bootstrap":
-            x = np.array(draws[m])
+        if name == "bootstrap":
+            x = draws[:, i]
             ci = None if np.isnan(x).any() else tuple(float(v) for v in np.quantile(x, [alpha / 2, 1 - alpha / 2]))
         out.append(
-            {"metric": m, "score_a": base_a[m], "score_b": base_b[m], "difference": observed[m],
-             "p_value": (1 + hits[m]) / (rounds + 1), "ci": ci, "z": None, "rounds": rounds}
+            {"metric": m, "score_a": base_a[m], "score_b": base_b[m], "difference": float(observed[i]),
+             "p_value": (1 + int(hits[i])) / (rounds + 1), "ci": ci, "z": None, "rounds": rounds}
         )  # fmt: skip
     return out
 
@@ -542,11 +525,15 @@ class ScoredComparison(Result):
     n_instances: int
     distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
     n_blocks: int | None = None  # blocks: the units the tests resample, swap or cluster on
+    alternative: str = "two-sided"
+    baseline: str | None = None
 
     @property
     def test_definition(self) -> str:
-        """What the test computes, and what blocks change in it."""
-        return SCORED_TESTS[self.test] + (
+        """What the test computes (its entry of :data:`~clfeval.infer.pairtests.TESTS`), and what blocks change."""
+        from clfeval.infer.pairtests import TESTS
+
+        return TESTS[self.test].definition + (
             "" if self.n_blocks is None else CLUSTERED if self.test == "delong" else BLOCKED
         )
 
@@ -572,12 +559,14 @@ class ScoredComparison(Result):
     def signature_parts(self) -> list[tuple[str, str]]:
         first = self.results[self.systems[0]]
         parts = [p for p in first.signature_parts() if p[0] not in ("ci", "threshold")]
-        test = [self.test, "two-sided"]
+        test = [self.test, self.alternative]
         if self.n_blocks is not None:
             test.append(f"blocks={self.n_blocks}")
         if self.rounds is not None:
             test += [f"n={self.rounds}", f"seed={self.seed}"]
         test += [f"alpha={self.alpha:g}", "holm"]
+        if self.baseline is not None:
+            test.append(f"baseline={self.baseline}")
         return [*parts, ("systems", str(len(self.systems))), ("test", ",".join(test))]
 
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
@@ -595,7 +584,9 @@ class ScoredComparison(Result):
             "metrics": list(self.metrics),
             "test": self.test,
             "test_definition": self.test_definition,
-            "alternative": "two-sided",
+            "alternative": self.alternative,
+            "comparisons": "baseline" if self.baseline is not None else "all-pairs",
+            "baseline": self.baseline,
             "rounds": self.rounds,
             "seed": self.seed,
             "confidence": self.confidence,
@@ -614,39 +605,68 @@ class ScoredComparison(Result):
 
 def compare_scored(
     gold: np.ndarray,
-    systems: Mapping[str, np.ndarray],
+    systems: Mapping[str, Any],
     labels: Any,
     metrics: list[str] | None,
-    test: str,
+    test: Any,
     *,
     conventions: Any,
     score_one: Callable[[ScoreCounts], Any],
-    rounds: int = 2000,
-    seed: int | None = None,
-    confidence: float = 0.95,
-    alpha: float = 0.05,
+    baseline: str | None = None,
     blocks: Any = None,
     multilabel: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoredComparison:
-    """Every pair of ``systems`` (name → scores of the same instances) tested on each metric (default: the AUC,
-    macro for multi-class), each round computing those metrics only; ``score_one`` gives each system's own result.
-    The probability measures apply when every system's scores are probabilities. ``blocks``: each instance's block
-    (the tests then treat blocks as the independent units). ``multilabel``: ``gold`` is an (n, K) 0/1 indicator of
-    each instance's gold labels."""
+    """Every pair of ``systems`` (name → scores of the same instances; each against ``baseline`` when given) tested on
+    each metric (default: the AUC, macro for multi-class) by ``test`` (the :class:`~clfeval.Test` group: its name from
+    :data:`~clfeval.infer.pairtests.TESTS`, alternative, α, rounds, seed, confidence), each round computing those
+    metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result.
+    The probability measures apply unless the conventions say the scores are not probabilities (every system's scores
+    are then checked as probabilities). ``blocks``: each instance's block (the tests then treat blocks as the
+    independent units). ``multilabel``: ``gold`` holds each instance's gold label set (or an (n, K) 0/1 matrix)."""
+    from dataclasses import replace
+
+    from clfeval.count.classes import named_scores
+    from clfeval.count.scored import check_finite, label_indicator, layout_of
     from clfeval.infer.multiplicity import holm
-    from clfeval.scoring.probability import are_probabilities
+    from clfeval.infer.pairtests import TESTS
     from clfeval.scoring.scored import measures_of
 
     names = list(systems)
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
-    oriented = {s: conventions.oriented(systems[s]) for s in names}  # higher is more confident
-    counted = {
-        s: ScoreCounts.of_label_sets(gold, oriented[s], labels)
-        if multilabel
-        else ScoreCounts.of_arrays(gold, oriented[s], labels)
-        for s in names
-    }
+    if baseline is not None and baseline not in names:
+        raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, names))}")
+    spec = TESTS[test.name]
+    if not spec.applies_to("scored"):
+        raise OptionError(
+            f"{spec.title} tests {spec.scope}: with scores use "
+            f"{', '.join(k for k, t in TESTS.items() if t.applies_to('scored'))}"
+        )
+    if spec.random and test.interval != ("bootstrap" if spec.own_interval else "none"):
+        raise OptionError(
+            f"{spec.title} of scores gives no other interval of the difference than its own: leave out ci (--ci), or "
+            "use test 'bootstrap' (its percentile interval) or 'delong' (DeLong's interval of AUC differences)"
+        )
+    if test.exact_limit != type(test)().exact_limit:
+        raise OptionError("randomization of scores draws its rounds; it does not enumerate arrangements (exact_limit)")
+    oriented, counted, layouts = {}, {}, {}
+    for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
+        given, column_names = named_scores(systems[s])
+        where = f"scores[{s!r}]"
+        if multilabel:
+            values = np.asarray(given, dtype=np.float64)
+            check_finite(values, where)
+            indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
+            oriented[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where)
+            counted[s] = ScoreCounts.of_label_sets(indicator, oriented[s], classes)
+        else:
+            y, values, seen, which, layout = layout_of(gold, given, labels, names=column_names, where=where)
+            oriented[s], _ = conventions.checked(
+                layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where
+            )
+            counted[s] = ScoreCounts.of_layout(y, oriented[s], seen, which, replace(layout, take=None))
+        layouts[s] = layout
     template = counted[names[0]]
     for s in names[1:]:
         if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
@@ -654,7 +674,7 @@ def compare_scored(
                 f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
             )
     # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
-    codes = gold.astype(np.int8) if multilabel else gold_codes(gold, template)
+    codes = indicator if multilabel else gold_codes(gold, template)
     columns = [oriented[s].reshape(len(codes), -1) for s in names]
     width = columns[0].shape[1]
     gold_width = codes.shape[1] if multilabel else 1
@@ -663,7 +683,7 @@ def compare_scored(
         blocked = ScoreBlocks.of_arrays(codes, np.column_stack(columns), blocks)
         count, joint_gold, distinct = blocked.count, blocked.gold, len(blocked.count)
         split = {s: blocked.scores[:, i * width : (i + 1) * width] for i, s in enumerate(names)}
-    elif test == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
+    elif test.name == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
         count = np.ones(len(codes), dtype=np.int64)
         joint_gold, split = codes, dict(zip(names, columns))
         distinct = len(codes)
@@ -675,39 +695,56 @@ def compare_scored(
         distinct = len(rows)
     if metrics is None:
         metrics = ["auc" if template.binary else "auc.macro"]
-    probabilities = not conventions.ranking_only and all(are_probabilities(c) for c in counted.values())
+    probabilities = not conventions.ranking_only  # every system's scores checked as probabilities above
     wanted = list(metrics)
 
     def measures(c: ScoreCounts) -> dict[str, float]:
         return measures_of(c, conventions, probabilities, wanted)
 
-    if seed is None and test != "delong":
+    seed = test.seed
+    if seed is None and spec.random:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
+    pairs = (
+        [(s, baseline) for s in names if s != baseline]
+        if baseline is not None
+        else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    )
+    total, done = len(pairs) * (test.rounds if spec.random else 0), 0
+
+    def advanced(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None and (done % 50 == 0 or done == total):
+            progress(done, total)
+
     raw = []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            pair_seed = (
-                None if seed is None else int(np.random.SeedSequence([seed, i, names.index(b)]).generate_state(1)[0])
-            )
-            for found in paired_scored(
-                joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
-                rounds=rounds, seed=pair_seed, confidence=confidence, blocks=blocked,
-            ):  # fmt: skip
-                raw.append({"a": a, "b": b, **found})
+    for a, b in pairs:
+        pair_seed = (
+            None
+            if seed is None
+            else int(np.random.SeedSequence([seed, names.index(a), names.index(b)]).generate_state(1)[0])
+        )
+        for found in paired_scored(
+            joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
+            seed=pair_seed, blocks=blocked, progress=advanced if spec.random else None,
+        ):  # fmt: skip
+            raw.append({"a": a, "b": b, **found})
     for m in metrics:
         mine = [p for p in raw if p["metric"] == m]
         adjusted = holm(np.array([p["p_value"] for p in mine], dtype=np.float64))
         for p, q in zip(mine, adjusted.tolist()):
             p["p_adjusted"] = q
-            p["significant"] = bool(q < alpha)
+            p["significant"] = bool(q < test.alpha)
     return ScoredComparison(
         systems=tuple(names),
         metrics=tuple(metrics),
-        test=test,
-        rounds=None if test == "delong" else rounds,
-        seed=None if test == "delong" else seed,
-        confidence=confidence,
-        alpha=alpha,
+        test=test.name,
+        rounds=test.rounds if spec.random else None,
+        seed=seed if spec.random else None,
+        confidence=test.confidence,
+        alpha=test.alpha,
+        alternative=test.alternative,
+        baseline=baseline,
         pairs=tuple(FrozenDict(p) for p in raw),
         results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
         n_instances=len(codes),
@@ -719,11 +756,13 @@ def compare_scored(
 def gold_codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
     """Each gold label's position among ``template``'s classes (labels named as :meth:`ScoreCounts.of_arrays` names
     them)."""
+    from clfeval.count.labelnames import label_names
     from clfeval.count.scored import distinct_labels
 
     distinct, which = distinct_labels(np.asarray(gold))
     index = {c: i for i, c in enumerate(template.labels)}
-    return np.asarray(np.array([index[str(v)] for v in distinct.tolist()], dtype=np.int64)[which.reshape(-1)])
+    names = label_names(distinct.tolist())
+    return np.asarray(np.array([index[v] for v in names], dtype=np.int64)[which.reshape(-1)])
 
 
 #: The JSON contract of a cross-validation of scored predictions.

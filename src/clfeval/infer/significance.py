@@ -28,6 +28,8 @@ __all__ = [
     "mcnemar",
     "paired_bootstrap",
     "randomization_test",
+    "extreme",
+    "p_of_z",
     "right_of",
     "sign_test",
 ]
@@ -64,7 +66,19 @@ class TestResult:
     undefined: np.ndarray | None = None
 
 
-def _extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
+def p_of_z(z: float, alternative: str) -> float:
+    """The normal test's p-value of z = d / se for the alternative (:data:`ALTERNATIVES`): two-sided 2Φ(−|z|),
+    ``greater`` Φ(−z), ``less`` Φ(z); NaN for a NaN z."""
+    from statistics import NormalDist
+
+    if math.isnan(z):
+        return float("nan")
+    if alternative == "two-sided":
+        return min(1.0, 2 * NormalDist().cdf(-abs(z)))
+    return NormalDist().cdf(-z if alternative == "greater" else z)
+
+
+def extreme(draws: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
     """Which draws are at least as extreme as ``observed``; an undefined (NaN) draw counts as extreme (conservative)."""
     tol = _TIE * np.maximum(1.0, np.abs(observed))
     if alternative == "two-sided":
@@ -141,7 +155,7 @@ def randomization_test(
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
         a, b = arr.swapped(sampler.draw(size, rng, arr.swap_dtype))
-        hits += _extreme(a[:, columns] - b[:, columns], observed, alternative).sum(axis=0)
+        hits += extreme(a[:, columns] - b[:, columns], observed, alternative).sum(axis=0)
         if progress is not None:
             progress(start + size, rounds)
     return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False)
@@ -164,7 +178,7 @@ def _exact(
     for start in range(0, len(swaps), batch):
         part = slice(start, start + batch)
         a, b = arr.swapped(swaps[part])
-        mass += weight[part] @ _extreme(a[:, columns] - b[:, columns], observed, alternative)
+        mass += weight[part] @ extreme(a[:, columns] - b[:, columns], observed, alternative)
     return TestResult(observed, np.minimum(mass / weight.sum(), 1.0), patterns, True)
 
 
@@ -207,7 +221,7 @@ def paired_bootstrap(
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column: no interval (NaN), said by the caller
         ci = np.nanquantile(draws, [alpha / 2, 1 - alpha / 2], axis=0).T
-    hits = _extreme(draws - observed, observed, alternative).sum(axis=0)
+    hits = extreme(draws - observed, observed, alternative).sum(axis=0)
     return TestResult(observed, (hits + 1) / (rounds + 1), rounds, False, ci, np.isnan(draws).sum(axis=0))
 
 

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from clfeval.count.scored import ScoreCounts, distinct_rows
+from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order, score_layout
+from clfeval.count.scored import ScoreCounts, distinct_rows, layout_of
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
@@ -45,6 +46,14 @@ class ScoredFile:
         blocks: np.ndarray | None = None,
     ):
         self.gold, self.scores, self.classes, self.inputs, self.blocks = gold, scores, classes, inputs, blocks
+
+    def named(self) -> Any:
+        """The scores as the one contract of classes and columns takes them (:mod:`clfeval.count.classes`): a
+        data frame whose columns are the classes they name, where the file names them (a glob's matches, a header's
+        names, TiMBL's classes), else the array (positional in the declared classes' order)."""
+        if self.classes is None or self.scores.ndim == 1:
+            return self.scores
+        return pl.DataFrame(self.scores, schema=list(self.classes), orient="row")
 
 
 def _blank_line_blocks(
@@ -131,7 +140,8 @@ TIMBL = "timbl"
 def read_timbl(path: str, gold_col: Column | None = None) -> ScoredFile:
     """TiMBL output with class distributions (``+v db``): the features, the gold class, the predicted class, then
     ``{ A 0.7, B 0.3 }`` (and maybe TiMBL's distance). Each line's distribution becomes its row of scores, a class
-    absent from it scoring 0; the classes are those of every distribution and every gold label, sorted. Read by
+    absent from it scoring 0; the classes are those of every distribution and every gold label, in scikit-learn's order
+    (:func:`~clfeval.count.classes.class_order`). Read by
     polars: no Python per line."""
     try:
         text = pl.read_csv(
@@ -173,7 +183,7 @@ def read_timbl(path: str, gold_col: Column | None = None) -> ScoredFile:
     label = flat.str.extract(r"^(\S+)", 1)
     value = flat.str.extract(r"(\S+)$", 1).cast(pl.Float64)
     row = np.repeat(np.arange(len(lines)), counts)
-    classes = sorted(set(label.unique().to_list()) | set(np.unique(gold.astype(str)).tolist()))
+    classes = class_order(set(label.unique().to_list()) | set(np.unique(gold.astype(str)).tolist()))
     code = {c: i for i, c in enumerate(classes)}
     scores = np.zeros((len(lines), len(classes)))
     scores[row, label.replace_strict(code, return_dtype=pl.Int64).to_numpy()] = value.to_numpy()
@@ -209,11 +219,13 @@ def _parsed(
         classes: list[str] | None = [str(x) for x in labels]
     else:
         columns, classes = _score_columns(frame, spec, path)
+        glob = any(ch in spec for ch in "*?[")
         scores = np.column_stack([_numbers(frame.get_column(c), path, line) for c in columns])
-        if labels is not None:
-            if len(columns) > 1 and len(labels) != len(columns):
+        if labels is not None and len(columns) > 1:
+            if len(labels) != len(columns):
                 raise OptionError(f"{len(columns)} score columns but {len(labels)} classes in --labels")
-            classes = [str(x) for x in labels] if len(columns) > 1 else classes
+            if classes is not None and not glob and not set(classes) & {str(x) for x in labels}:
+                classes = None  # header names that name no class: the columns are --labels in order
     names = frame.columns
     taken = list(columns)
     blocks = None
@@ -241,32 +253,24 @@ def _parsed(
         i = int(missing.arg_max() or 0)
         raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
     gold_values = gold.str.strip_chars().to_numpy()
-    if classes is not None:
-        outside = ~gold.str.strip_chars().is_in(classes).to_numpy()
+    known = classes if classes is not None else ([str(x) for x in labels] if labels is not None else None)
+    if known is not None and len(columns) > 1:
+        outside = ~gold.str.strip_chars().is_in(known).to_numpy()
         if outside.any():
             i = int(np.argmax(outside))
             raise InputError(
-                f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {classes}",
+                f"the gold label {gold_values[i]!r} is not one of the classes of the score columns {known}",
                 path,
                 int(line[i]),
             )
     return gold_values, scores, classes, columns, gold_name, blocks
 
 
-def _sums(scores: np.ndarray, tolerance: float) -> tuple[bool, int | None]:
-    """Whether every score lies in [0, 1], and the first row whose scores do not sum to 1 within ``tolerance``."""
-    in_unit = bool(((scores >= 0) & (scores <= 1)).all())
-    off = np.flatnonzero(np.abs(scores.sum(axis=1) - 1) > tolerance)
-    return in_unit, int(off[0]) if len(off) else None
+_HINT = "if they are scores, not probabilities, give --not-probabilities"
 
 
-def _not_summing(row: np.ndarray, tolerance: float, path: str, line: int) -> None:
-    raise InputError(
-        f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g}); if they "
-        "are scores, not probabilities, give --not-probabilities",
-        path,
-        line,
-    )
+def _clipped_note(n: int) -> str:
+    return f"{n} probabilities within {PROBABILITY_TOLERANCE:g} outside [0, 1] (round-off) clipped to [0, 1]"
 
 
 def read_scored(
@@ -284,12 +288,12 @@ def read_scored(
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
 
-    ``probabilities``: ``True`` requires every row of class columns to sum to 1 within ``tolerance`` (an error names
-    the first line that does not); ``None`` requires it when every score lies in [0, 1] and there is a column per
-    class; ``False`` reads scores of any scale. Blocks: ``block_col`` names each row's block; ``blank_lines`` (CSV,
-    TSV) makes blank lines, and lines matching ``block_end``, end blocks. ``label_sets``: the gold cell holds a set
-    of labels (multi-label; an empty cell is the empty set), returned as the cell's text, and the scores are per
-    label (no sum to 1).
+    ``probabilities`` (``None`` or ``True``): every score is a probability, in [0, 1], and a row of class columns
+    sums to 1, each within ``tolerance`` (round-off outside [0, 1] is clipped and counted in ``inputs``; an error names
+    the first line that is no probability); ``False`` reads scores of any scale. Blocks: ``block_col`` names each
+    row's block; ``blank_lines`` (CSV, TSV) makes blank lines, and lines matching ``block_end``, end blocks.
+    ``label_sets``: the gold cell holds a set of labels (multi-label; an empty cell is the empty set), returned as the
+    cell's text, and the scores are per label (no sum to 1).
     """
     if block_col is not None and (blank_lines or block_end is not None):
         raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
@@ -309,10 +313,14 @@ def read_scored(
     )
     if given is not None:
         blocks = given
-    in_unit, off = _sums(scores, tolerance) if scores.shape[1] > 1 and probabilities is not False else (False, None)
-    if off is not None and (probabilities or in_unit):
-        _not_summing(scores[off], tolerance, path, int(line[off]))
+    clipped = 0
+    if probabilities is not False:  # probabilities unless said otherwise: an error names the line
+        scores, clipped = checked_probabilities(
+            scores, rows_sum=not label_sets, where=path, lines=line, tolerance=tolerance, hint=_HINT
+        )
     inputs: dict[str, Any] = {"file": path, "gold_column": gold_name, "score_columns": columns}
+    if clipped:
+        inputs["clipped"] = _clipped_note(clipped)
     if blocks is not None:
         inputs["blocks"] = f"column {block_col}" if block_col is not None else "blank lines"
         inputs["n_blocks"] = len(np.unique(blocks))
@@ -350,18 +358,19 @@ def count_scored(
     if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
         found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
                             tolerance=tolerance)  # fmt: skip
-        classes = found.classes if found.classes is not None else labels
         try:
             scores = binned_scores(found.scores, bins)
         except OptionError as exc:
             raise InputError(str(exc), path) from None
         inputs = found.inputs if bins is None else {**found.inputs, "score_bins": bins}
-        return ScoreCounts.of_arrays(found.gold, scores, classes, positive=positive), inputs
+        names = found.classes if scores.ndim == 2 else None
+        y, raw, seen_names, which, layout = layout_of(found.gold, scores, labels, positive=positive, names=names)
+        return ScoreCounts.of_layout(y, raw, seen_names, which, layout), {**inputs, **layout.to_dict()}
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     held = merged = 0  # rows in the parts, and in the first (merged) part
-    in_unit, off_sum = True, None
+    n_clipped = 0
     meta: tuple[list[str] | None, list[str], str] | None = None
     seen: dict[str, int] = {}  # each gold label's code, in order of appearance
     try:
@@ -378,13 +387,11 @@ def count_scored(
                 frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None
             )
             meta = (classes, columns, gold_name)
-            if scores.shape[1] > 1 and probabilities is not False and len(scores):
-                unit, off = _sums(scores, tolerance)
-                in_unit &= unit
-                if off is not None and probabilities:
-                    _not_summing(scores[off], tolerance, path, int(line[off]))
-                if off is not None and off_sum is None:
-                    off_sum = (scores[off].copy(), int(line[off]))
+            if probabilities is not False and len(scores):  # each chunk checked as the whole-file reader checks it
+                scores, clipped = checked_probabilities(
+                    scores, rows_sum=True, where=path, lines=line, tolerance=tolerance, hint=_HINT
+                )
+                n_clipped += clipped
             if bins is not None:  # after the checks of the scores as given
                 try:
                     scores = binned_scores(scores, bins)
@@ -406,23 +413,29 @@ def count_scored(
         raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
     if meta is None or not parts:
         raise InputError("holds no header and no rows", path)
-    if off_sum is not None and in_unit:
-        _not_summing(off_sum[0], tolerance, path, off_sum[1])
     classes, columns, gold_name = meta
     gold, scores, count = _merged(parts)
     if not len(gold):
         raise InputError("holds no rows of scored predictions", path)
-    chosen = classes if classes is not None else labels
     names = list(seen)
-    unknown = [x for x in names if chosen is not None and x not in chosen]
-    if unknown:  # binary scores with --labels: the chunks checked no class
-        raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(chosen or [])}", path)
-    # the classes and score columns resolved as for arrays, from one row per gold label seen
-    placeholder = np.zeros((len(names), scores.shape[1])) if scores.shape[1] > 1 else np.zeros(len(names))
-    resolved = ScoreCounts.of_arrays(np.array(names), placeholder, chosen, positive=positive)
-    remap = np.array([resolved.labels.index(x) for x in names], dtype=np.int64)
-    counts = ScoreCounts.of_distinct(resolved.labels, resolved.columns, remap[gold], scores, count)
-    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
+    # the classes and score columns by the one contract (as for arrays), from the gold labels seen
+    layout = score_layout(
+        names,
+        None if scores.shape[1] == 1 else scores.shape[1],
+        names=classes if scores.shape[1] > 1 else None,
+        labels=None if labels is None else [str(x) for x in labels],
+        positive=positive,
+        where=path,
+    )
+    unknown = [x for x in names if x not in layout.classes]
+    if unknown:
+        raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(layout.classes)}", path)
+    remap = np.array([layout.classes.index(x) for x in names], dtype=np.int64)
+    counts = ScoreCounts.of_distinct(layout.classes, layout.columns, remap[gold], layout.apply(scores), count)
+    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks",
+              **layout.to_dict()}  # fmt: skip
+    if n_clipped:
+        inputs["clipped"] = _clipped_note(n_clipped)
     return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
 

@@ -138,6 +138,10 @@ class Kind:
     report_tables: ClassVar[str | None] = None
     needs_units: ClassVar[bool] = False
     scored: ClassVar[bool] = False
+    #: The interval methods (:data:`~clfeval.infer.methods.INTERVAL_METHODS`) and paired tests
+    #: (:data:`~clfeval.infer.pairtests.TESTS`) its counts take; ``None``: every one whose ``kinds`` admit the kind.
+    interval_methods: ClassVar[frozenset[str] | None] = None
+    paired_tests: ClassVar[frozenset[str] | None] = None
     nothing_to_score: ClassVar[str] = ""
     headline: ClassVar[str] = "macro"
     counted: ClassVar[str] = "gets more instances right"

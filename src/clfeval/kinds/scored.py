@@ -31,6 +31,10 @@ class ScoredKind(Kind):
     tasks: ClassVar[frozenset[str]] = frozenset({"score"})
     document: ClassVar[str | None] = "scored"
     scored: ClassVar[bool] = True
+    interval_methods: ClassVar[frozenset[str] | None] = frozenset(
+        {"none", "delong", "delong-logit", "bootstrap", "bootstrap-bca"}
+    )
+    paired_tests: ClassVar[frozenset[str] | None] = frozenset({"delong", "ar", "bootstrap"})
 
     def labels_seen(self, counts: ScoreCounts) -> tuple[set[str], set[str]]:
         if counts.multilabel:  # the labels of some gold set

@@ -409,7 +409,7 @@ def scored_page(r: Any) -> Page:
 
 def scored_comparison_page(cmp: Any) -> Page:
     """A comparison of scored predictions' page: the test, each pair's difference with its p-value, the provenance."""
-    from clfeval.infer.scored import SCORED_PAIRS_SCHEMA, SCORED_TESTS
+    from clfeval.infer.scored import SCORED_PAIRS_SCHEMA
 
     with_ci = any(p["ci"] is not None for p in cmp.pairs)
     columns = [("metric", ""), ("A", ""), ("B", ""), ("score A", "num"), ("score B", "num"), ("A − B", "num")]
@@ -431,7 +431,7 @@ def scored_comparison_page(cmp: Any) -> Page:
     summary: list[Block] = [
         Paragraph(
             (
-                f"{cmp.test} (two-sided) — {SCORED_TESTS[cmp.test]}{rounds}. A difference holds when its "
+                f"{cmp.test} ({cmp.alternative}) — {cmp.test_definition}{rounds}. A difference holds when its "
                 f"Holm-adjusted p-value is below α = {cmp.alpha:g}.",
             )
         ),

@@ -256,7 +256,7 @@ def scored_comparison_report(cmp: Any, *, matrix: bool = True, **_: Any) -> Repo
     head = ("metric", "A", "B", "score A", "score B", "A − B", *((f"{100 * cmp.confidence:g}% CI",) if with_ci else ()))
     tables.append(
         Table(
-            f"pairs ({cmp.test}, two-sided; a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
+            f"pairs ({cmp.test}, {cmp.alternative}; a difference holds when its Holm-adjusted p < {cmp.alpha:g})",
             (*head, "p", "p (Holm)", "holds"),
             tuple(rows),
             "pairs",

@@ -91,16 +91,20 @@ def check_probabilities(counts: ScoreCounts, tolerance: float = SUM_TOLERANCE) -
         Naming the first such row's scores and what was expected.
     """
     s = counts.scores
-    outside = np.flatnonzero(((s < 0) | (s > 1)).any(axis=1))
+    outside = np.flatnonzero(((s < -tolerance) | (s > 1 + tolerance)).any(axis=1))
+    hint = (
+        "; if the scores are not probabilities, say so (--not-probabilities; Python: "
+        "conventions=Conventions(not_probabilities=True))"
+    )
     if len(outside):
         row = s[outside[0]].tolist()
-        raise OptionError(f"scores {row} are not probabilities: every probability is in [0, 1]")
+        raise OptionError(f"scores {row} are not probabilities: every probability is in [0, 1]{hint}")
     if not counts.binary and not counts.multilabel:
         off = np.flatnonzero(np.abs(s.sum(axis=1) - 1) > tolerance)
         if len(off):
             row = s[off[0]]
             raise OptionError(
-                f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g})"
+                f"the class probabilities {row.tolist()} sum to {row.sum():.9g}, not 1 (tolerance {tolerance:g}){hint}"
             )
 
 

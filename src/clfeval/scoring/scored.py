@@ -85,6 +85,53 @@ class Conventions:
         s = binned_scores(np.asarray(scores, dtype=np.float64), self.score_bins)
         return -s if self.lower_is_more_confident else s
 
+    @property
+    def checks_probabilities(self) -> bool:
+        """Whether the scores are held to be probabilities (checked, and errors when they are not): unless the user
+        says they are not (``not_probabilities``) or lower is more confident."""
+        return not (self.not_probabilities or self.lower_is_more_confident)
+
+    def checked(
+        self,
+        scores: Any,
+        *,
+        rows_sum: bool,
+        full: np.ndarray | None = None,
+        where: str = "scores",
+        lines: np.ndarray | None = None,
+        orient: bool = True,
+    ) -> tuple[np.ndarray, int]:
+        """The scores as every measure reads them (:meth:`oriented`), checked first as probabilities unless the user
+        says they are not (:func:`clfeval.count.classes.checked_probabilities`: an error names the row; round-off
+        outside [0, 1] is clipped). ``rows_sum``: a column per class, whose rows sum to 1; ``full``: the columns as
+        given, when binary scores are one column of them (their rows are what sum to 1); ``orient``: ``False`` keeps
+        the scores as given (counts scored later are oriented then). Returns the scores and the number clipped."""
+        from clfeval.count.classes import checked_probabilities
+
+        s = np.asarray(scores, dtype=np.float64)
+        clipped = 0
+        if self.checks_probabilities:
+            if full is not None and np.ndim(full) == 2 and np.shape(full)[1] > 1 and not rows_sum:
+                checked_probabilities(np.asarray(full), rows_sum=True, where=where, lines=lines)
+            s, clipped = checked_probabilities(s, rows_sum=rows_sum, where=where, lines=lines)
+        return (self.oriented(s) if orient else s), clipped
+
+    def probabilities_of(self, counts: ScoreCounts) -> bool:
+        """Whether the probability measures apply to ``counts``: unless the scores are read for ranking alone
+        (:attr:`ranking_only`), they are probabilities, checked here for counts made elsewhere (count files,
+        accumulators; arrays and files are checked as they are read).
+
+        Raises
+        ------
+        OptionError
+            Naming the first row that is no probability, and how to say the scores are not probabilities.
+        """
+        if self.ranking_only:
+            return False
+        if self.checks_probabilities:
+            probability.check_probabilities(counts)
+        return True
+
     def oriented_counts(self, counts: ScoreCounts) -> ScoreCounts:
         """Counts of scores as given (arrays, count files, accumulators) as every measure reads them."""
         if not self.lower_is_more_confident and self.score_bins is None:
