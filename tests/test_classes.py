@@ -131,7 +131,7 @@ def test_probabilities_are_checked_or_said_not_to_be() -> None:
 
 def test_counts_that_are_no_probabilities_are_refused_unless_said() -> None:
     counts = ScoreCounts(("0", "1"), ("1",), np.array([0, 1]), np.array([[-2.0], [3.0]]), np.array([1, 1]))
-    with pytest.raises(ClfevalError, match="not probabilities.*not_probabilities"):
+    with pytest.raises(ClfevalError, match=r"not probabilities.*not_probabilities"):
         clfeval.score(counts)
     assert clfeval.score(counts, conventions=Conventions(not_probabilities=True))["auc"] == 1.0
 
