@@ -1,17 +1,25 @@
-"""The guard every reader shares (issue 37, point 9): a file that changes while clfeval reads it is an error naming it,
-for every kind and format — labels, label sets, a confusion matrix, scores, spans (CoNLL and JSON Lines), count
-files, and the small files options name. The span readers had skipped it: a CoNLL file appended during the read was
-scored as more sentences than it held when reading began, exit 0.
+"""The guards every reader and every writer share (issue 37, point 9).
+
+Readers: a file that changes while clfeval reads it is an error naming it, for every kind and format — labels,
+label sets, a confusion matrix, scores, spans (CoNLL and JSON Lines), count files, and the small files options
+name. The span readers had skipped it: a CoNLL file appended during the read was scored as more sentences than it
+held when reading began, exit 0. Writers: every CSV and TSV written (``--format csv`` of every command,
+``--errors``, the MLflow confusion matrix, tested in tests/test_trackers.py) goes through one cell rule, which
+quotes a line break and neutralises a formula unless ``--raw-csv``; a span tag ``B-\r=2+2`` reached
+``--format csv`` with its carriage return bare (a live formula cell in a spreadsheet), and ``--errors`` wrote a
+token ``=cmd|'/Ccalc'!A0`` as it was.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import csv
 import io
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +27,7 @@ import pytest
 
 import clfeval
 from clfeval import InputError
+from clfeval.output import FORMULA_STARTS, delimited_row
 from tests.conftest import cli_error, run_cli
 
 SRC = Path(__file__).parents[1] / "src" / "clfeval"
@@ -275,7 +284,123 @@ def test_a_span_file_appended_between_chunks_is_an_error_not_more_sentences(
         clfeval.read(*map(str, paths), spans="iob2", reading=reading)
 
 
-# -- the shape: one guard ---------------------------------------------------------------------------------------------
+# -- writers -------------------------------------------------------------------------------------------------------
+
+
+def _rows(text: str, sep: str = ",") -> list[list[str]]:
+    """CSV or TSV as a spreadsheet or a program reads it (quoted fields may hold line breaks)."""
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))
+
+
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _live(cell: str) -> bool:
+    """Whether a spreadsheet would run the cell as a formula."""
+    return cell.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(cell)
+
+
+def test_every_formula_start_is_neutralised_and_every_line_break_quoted() -> None:
+    for sep in (",", "\t"):
+        for start in FORMULA_STARTS:
+            cell = f"{start}2+2"
+            assert _rows(delimited_row(["x", cell, "y"], sep), sep) == [["x", "'" + cell, "y"]]
+            assert _rows(delimited_row(["x", cell, "y"], sep, raw=True), sep) == [["x", cell, "y"]]
+        for cell in ("a\rb", "a\nb", "a\r\nb", "\n=2+2", 'say "hi"', "a,b", "a\tb"):
+            for raw in (False, True):  # quoted either way: the row keeps its cells
+                line = delimited_row([cell, 1, None, 0.5], sep, raw)
+                assert line.endswith("\n") and _rows(line, sep) == [[cell, "1", "", "0.5"]]
+    for number in ("-1", "+1", "-0.5", "+2e-3"):  # a spreadsheet reads these as numbers, not formulas
+        assert delimited_row([number]) == number + "\n"
+
+
+#: Labels a spreadsheet would run (stripped as every label is, so a carriage return inside one), and span types.
+HOSTILE_LABELS = ("x\r=2+2", "=cmd|'/Ccalc'!A0", "x\n@SUM(1)")
+HOSTILE_TYPES = ("\r=2+2", "=cmd|'/Ccalc'!A0")
+
+
+def _hostile_files(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    gold = [rng.choice([*HOSTILE_LABELS, "plain"]) for _ in range(40)]
+    pred = [g if rng.random() < 0.6 else rng.choice([*HOSTILE_LABELS, "plain"]) for g in gold]
+    (tmp_path / "labels.jsonl").write_text(
+        "".join(json.dumps({"g": g, "p": p, "q": g}) + "\n" for g, p in zip(gold, pred))
+    )
+    lines = []
+    for _ in range(30):
+        gold = [f"B-{rng.choice([*HOSTILE_TYPES, 'PER'])}" if rng.random() < 0.5 else "O" for _ in range(3)]
+        pred = [g if rng.random() < 0.7 else f"B-{rng.choice([*HOSTILE_TYPES, 'PER'])}" for g in gold]
+        lines.append(json.dumps({"gold": gold, "pred": pred}))
+    (tmp_path / "spans.jsonl").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "hostile"),
+    [
+        (["score", "labels.jsonl", "--gold-col", "g", "--pred-col", "p"], HOSTILE_LABELS),
+        (
+            [
+                "compare",
+                "labels.jsonl",
+                "--gold-col",
+                "g",
+                "--pred-col",
+                "p",
+                "--pred-col",
+                "q",
+                "--seed",
+                "1",
+                "--name",
+                "=HYPERLINK(1)",
+                "--name",
+                "x\r=1",
+            ],
+            ("=HYPERLINK(1)", "x\r=1"),
+        ),
+        (["score", "spans.jsonl", "--spans"], HOSTILE_TYPES),
+    ],
+    ids=["score", "compare", "score --spans"],
+)
+def test_csv_reports_quote_line_breaks_and_neutralise_formulas(
+    tmp_path: Path, command: list[str], hostile: tuple[str, ...]
+) -> None:
+    """A label (a span type) holding a carriage return went out bare: a spreadsheet started a new row at it, and the
+    cell after it, ``=2+2``, was a live formula. Each row now has the header's width, each hostile label comes back
+    whole — with its apostrophe where it starts like a formula, or exactly as it is under --raw-csv — and no cell
+    is live."""
+    _hostile_files(tmp_path)
+    for raw in (False, True):
+        out = run_cli(*command, "--format", "csv", *(["--raw-csv"] if raw else []), cwd=tmp_path)
+        assert out.returncode == 0, out.stderr.decode()
+        rows = _rows(out.stdout.decode())
+        assert len({len(row) for row in rows}) == 1, {len(row) for row in rows}
+        cells = {cell for row in rows for cell in row}
+        if raw:
+            assert set(hostile) <= cells
+        else:
+            assert {"'" + h if _live(h) else h for h in hostile} <= cells and not [c for c in cells if _live(c)]
+
+
+def test_the_errors_file_neutralises_formulas_unless_raw_csv(tmp_path: Path) -> None:
+    """``--errors FILE`` wrote each cell as it was: a token ``=cmd|'/Ccalc'!A0`` was a live formula in a
+    spreadsheet. Its cells take the one rule of every CSV and TSV: an apostrophe (or nothing, with --raw-csv), and
+    a token with a double quote is quoted so that the TSV reads back."""
+    (tmp_path / "ner.txt").write_text(
+        "=cmd|'/Ccalc'!A0 B-=1+1 O\nsaid O O\n\n\" B-PER O\n+x I-PER O\n\nok B-LOC B-LOC\n", encoding="utf-8"
+    )
+    for raw in (False, True):
+        args = ["score", "ner.txt", "--spans", "--errors", "e.tsv", *(["--raw-csv"] if raw else [])]
+        assert run_cli(*args, cwd=tmp_path).returncode == 0
+        rows = _rows((tmp_path / "e.tsv").read_text(encoding="utf-8"), "\t")
+        assert rows[0] == ["sentence", "line", "error", "gold", "predicted", "tokens"]
+        mark = "" if raw else "'"
+        assert rows[1:] == [
+            ["1", "1", "missed", mark + "=1+1 1-1", "", mark + "=cmd|'/Ccalc'!A0"],
+            ["2", "4", "missed", "PER 1-2", "", '" +x'],
+        ]
+
+
+# -- the shape: one guard, one cell rule ---------------------------------------------------------------------------
 
 
 def test_readers_open_files_only_through_the_shared_guard() -> None:

@@ -441,10 +441,13 @@ def write_span_errors(
     pred_col: Column | None,
     spans: Any,
     block_end: str | None = None,
+    raw: bool = False,
 ) -> int:
     """Write every wrong span of a CoNLL file (or a gold file and a prediction file) to ``path`` as tab-separated
-    lines (sentence, line, error, gold, predicted, tokens), atomically; returns how many."""
-    from clfeval.output import write_text
+    lines (sentence, line, error, gold, predicted, tokens), atomically; returns how many. Cells go through
+    :func:`clfeval.output.delimited_row`, as every CSV and TSV written does: a cell a spreadsheet would run as a
+    formula gets a leading apostrophe unless ``raw`` (``--raw-csv``)."""
+    from clfeval.output import delimited_row, write_text
 
     if len(pred_paths) > 1 or (pred_col is not None and not isinstance(pred_col, (int, str))):
         raise OptionError("--errors lists the wrong spans of one system")
@@ -461,9 +464,8 @@ def write_span_errors(
                 ["gold", "predicted"],
             )
         ]
-    rows = ["sentence\tline\terror\tgold\tpredicted\ttokens\n"]
+    rows = [delimited_row(["sentence", "line", "error", "gold", "predicted", "tokens"], "\t")]
     for seqs in read_tag_batches(files, block_end=block_end):
-        for row in seqs.errors(spans.scheme):
-            rows.append("\t".join(str(x) for x in row) + "\n")
+        rows += [delimited_row(row, "\t", raw) for row in seqs.errors(spans.scheme)]
     write_text(path, "".join(rows))
     return len(rows) - 1
