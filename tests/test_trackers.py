@@ -169,8 +169,8 @@ def test_mlflow_log_to_a_real_file_store(tmp_path, monkeypatch) -> None:
     import clfeval.mlflow
 
     mlflow.set_tracking_uri((tmp_path / "mlruns").as_uri())
-    gold = GOLD + ["a|b:c"]
-    pred = PRED + ["a|b:c"]
+    gold = GOLD + ["a|b:c", "=1+1", "x\r=2"]
+    pred = PRED + ["a|b:c", "=1+1", "x\r=2"]
     r = clfeval.score(gold, pred, ci="delta")
     with mlflow.start_run() as run:
         run_id = clfeval.mlflow.log(r, prefix="test/", per_label=True, step=3)
@@ -198,8 +198,11 @@ def test_mlflow_log_to_a_real_file_store(tmp_path, monkeypatch) -> None:
     assert data["schema"] == "clfeval.score/2" and data["signature"] == r.signature
     assert "<svg" in (tmp_path / "a" / "clfeval" / "report.html").read_text(encoding="utf-8")
     assert folder.endswith("clfeval")
-    cells = (tmp_path / "a" / "clfeval" / "confusion_matrix.csv").read_text(encoding="utf-8").splitlines()
-    assert cells[0] == "gold,pred,count" and len(cells) == 1 + len(r.confusion.count)
+    text = (tmp_path / "a" / "clfeval" / "confusion_matrix.csv").read_bytes().decode("utf-8")
+    cells = list(csv.reader(io.StringIO(text, newline="")))
+    assert cells[0] == ["gold", "pred", "count"] and len(cells) == 1 + len(r.confusion.count)
+    # the one rule of every CSV written: a label a spreadsheet would run gets an apostrophe, a line break is quoted
+    assert ["'=1+1", "'=1+1", "1"] in cells and ["x\r=2", "x\r=2", "1"] in cells
 
 
 def test_mlflow_log_without_a_run_starts_and_ends_one(tmp_path, monkeypatch) -> None:

@@ -1,20 +1,56 @@
-"""Output files written whole or not at all: a temporary file beside the target, then a rename.
+"""Output files written whole or not at all, and the one rule for the cells of every CSV or TSV written.
 
-A full disk, a file-size limit or Ctrl-C in the middle of writing a report, a count file or a
-figure leaves the target as it was (absent, or its earlier content) and no temporary file behind.
-Targets that are not regular files (``/dev/stdout``, a named pipe) are written directly: they
-cannot be renamed over.
+Files: a temporary file beside the target, then a rename. A full disk, a file-size limit or Ctrl-C in the
+middle of writing a report, a count file or a figure leaves the target as it was (absent, or its earlier
+content) and no temporary file behind. Targets that are not regular files (``/dev/stdout``, a named pipe) are
+written directly: they cannot be renamed over.
+
+Cells: every CSV or TSV clfeval writes (``--format csv`` of every command, ``--errors``, the MLflow confusion
+matrix) goes through :func:`delimited_row`. Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@``
+(or a tab or carriage return) as a formula: a label such as ``=cmd|' /C calc'!A0`` would be one (CSV injection).
+As OWASP recommends, such a text cell is written with a leading apostrophe (``'=cmd…``), which spreadsheets show
+as text; cells that are plain numbers (``-1``, ``+1``, ``-0.5``, as SVM labels are) are left as they are, since a
+spreadsheet reads them as numbers. ``raw`` (``--raw-csv``) writes every cell exactly, for programs. Whatever
+``raw``, a cell holding a line break (``\\n`` or ``\\r``), the separator or a double quote is quoted (a double
+quote doubled), as Python's csv module and spreadsheets read it: a line break inside a label can neither end the
+row nor start a new cell.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
-__all__ = ["atomic_path", "write_text"]
+__all__ = ["FORMULA_STARTS", "atomic_path", "delimited_row", "safe_cell", "write_text"]
+
+#: What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def safe_cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula, with a leading apostrophe; anything else as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def delimited_row(cells: Iterable[Any], sep: str = ",", raw: bool = False) -> str:
+    """One line of a CSV (``sep`` ``,``) or TSV (``sep`` a tab) file, ending in ``\\n``: each cell as Python's csv
+    module writes it (``None`` empty, a float as ``repr``), made safe for spreadsheets unless ``raw`` (see the
+    module), and quoted when it holds a line break, the separator or a double quote."""
+    out = io.StringIO()
+    # "\r\n" as the writer's line end makes it quote a cell holding either byte (with "\n" alone, a "\r" went out
+    # bare); the row then ends in "\n" as every clfeval file does
+    csv.writer(out, delimiter=sep, lineterminator="\r\n").writerow(cells if raw else [safe_cell(c) for c in cells])
+    return out.getvalue()[:-2] + "\n"
 
 
 @contextmanager

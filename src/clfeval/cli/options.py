@@ -267,8 +267,9 @@ def add_output_options(p: Any, figures: bool = False) -> Any:
     out.add_argument(
         "--raw-csv",
         action="store_true",
-        help="with --format csv: write every cell exactly, for programs (by default a label that a "
-        "spreadsheet would run as a formula, starting with = + - @, gets a leading apostrophe)",
+        help="in every CSV and TSV written (--format csv, score --spans --errors FILE): write every cell exactly, "
+        "for programs (by default a cell that a spreadsheet would run as a formula, starting with = + - @, a tab or "
+        "a carriage return, gets a leading apostrophe); a cell holding a line break is quoted either way",
     )
     if figures:
         out.add_argument(

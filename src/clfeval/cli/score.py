@@ -204,5 +204,6 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
         from clfeval.inputs.conll import write_span_errors
 
         write_span_errors(args.errors, *layout(args), gold_col=parse_column(args.gold_col),
-                          pred_col=parse_column(args.pred_col), spans=chosen, block_end=reading.block_end)  # fmt: skip
+                          pred_col=parse_column(args.pred_col), spans=chosen, block_end=reading.block_end,
+                          raw=args.raw_csv)  # fmt: skip
     return counted

@@ -5,6 +5,11 @@ Parquet file's rows), counts the chunk, and keeps only the counts: memory is set
 chunk size and the number of distinct label rows, never by the file's length. Chunks know
 their first line's number, so a bad line is named exactly, and a :class:`Meter` reports the
 bytes and rows done to a progress callback.
+
+This module is also the one guard every reader shares: each file is opened here (:func:`byte_blocks`),
+read up to the size it had when reading began, and a file that grows, is cut or is rewritten meanwhile
+is an error naming it (:class:`FileVersion`) — labels, label sets, matrices, scores, spans in CoNLL and
+JSON Lines, count files and the small files options name (``--labels``, ``--translate``) alike.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ __all__ = [
     "FileVersion",
     "Meter",
     "ReadProgress",
+    "byte_blocks",
     "check_source",
     "chunk_bytes",
     "display_name",
@@ -171,7 +177,9 @@ class FileVersion:
     """The size and modification time of a file when reading began, to catch a file changed while it is read.
 
     A file that grows, is cut or is rewritten while clfeval reads it would give counts of neither
-    version; :meth:`check` stops that with an error naming the file.
+    version; :meth:`check` stops that with an error naming the file. Every reader holds a file to it:
+    through :func:`byte_blocks` (and :func:`line_chunks`, :func:`read_bytes` on top of it), or, for a
+    Parquet file polars reads in slices, directly (``inputs/typed.py``).
     """
 
     def __init__(self, path: str, handle: Any = None) -> None:
@@ -191,7 +199,7 @@ class FileVersion:
         if read is not None and read < self.size:
             raise InputError(
                 f"was cut while it was read: {self.size} bytes when reading began, only {read} "
-                "could be read; the counts would be incomplete, so nothing was scored",
+                "could be read; what was read would be incomplete, so nothing was scored or written",
                 self.path,
             )
         if stat.st_size != self.size or stat.st_mtime_ns != self.mtime:
@@ -201,63 +209,91 @@ class FileVersion:
                 else "it was rewritten"
             )
             raise InputError(
-                f"changed while it was read ({change}): the counts would mix two versions of the "
-                "file, so nothing was scored; read it again once it is complete (or read a copy)",
+                f"changed while it was read ({change}): what was read would mix two versions of the "
+                "file, so nothing was scored or written; read it again once it is complete (or read a copy)",
                 self.path,
             )
 
 
-def line_chunks(
-    path: str, *, quoted: bool = False, size: int | None = None, meter: Meter | None = None
-) -> Iterator[Chunk]:
-    """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
-
-    A UTF-8 byte-order mark at the start is dropped. Lines may end in ``\\n``, ``\\r\\n`` or ``\\r`` alone, in any
-    mix: chunks come with ``\\n`` line ends (:func:`lf_bytes`). With ``quoted`` (CSV), a chunk never ends inside
-    a double-quoted field, so a quoted line break stays within one chunk. A regular file is read up to the size it
-    had when reading began, and a file that changes meanwhile is an error (:class:`FileVersion`).
-    """
+def byte_blocks(path: str, *, size: int | None = None, meter: Meter | None = None) -> Iterator[bytes]:
+    """Read ``path`` (``-``: standard input) as blocks of about ``size`` bytes, under the one guard every reader
+    shares: a regular file is read up to the size it had when reading began, and a file that grew, was cut or was
+    rewritten meanwhile is an :class:`InputError` naming it (:class:`FileVersion`), raised after the last block,
+    before a reader hands on what it counted. ``meter`` is told the bytes of each block."""
     size = size or chunk_bytes()
     # standard input is not ours to close
     with nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as handle:
         version = FileVersion(path, handle) if path != STDIN else None
         left = version.size if version is not None and version.regular else None  # bytes still to read
-        rest = b""
-        line = 1
-        start = True
-        carry = b""  # a \r ending a block: its \n may open the next block
         read = 0
         while True:
             raw = handle.read(size if left is None else min(size, left))
+            if not raw:
+                if version is not None:
+                    version.check(handle, read)
+                return
             read += len(raw)
             if left is not None:
                 left -= len(raw)
             if meter is not None:
                 meter.add(len(raw))
-            eof = not raw
-            block = carry + raw if carry else raw
-            carry = b""
+            yield raw
+
+
+def read_bytes(path: str, *, meter: Meter | None = None) -> bytes:
+    """A whole file (``-``: standard input) as bytes, read under the guard of :func:`byte_blocks`: for the readers
+    that parse a file whole (JSON Lines of sentences, count files, score files in JSON Lines or Parquet, small
+    text files)."""
+    return b"".join(byte_blocks(path, meter=meter))
+
+
+def line_chunks(
+    path: str,
+    *,
+    quoted: bool = False,
+    size: int | None = None,
+    meter: Meter | None = None,
+    universal: bool = True,
+) -> Iterator[Chunk]:
+    """Read ``path`` (``-``: standard input) as chunks of about ``size`` bytes of whole lines.
+
+    A UTF-8 byte-order mark at the start is dropped. With ``universal`` (the default), lines may end in ``\\n``,
+    ``\\r\\n`` or ``\\r`` alone, in any mix: chunks come with ``\\n`` line ends (:func:`lf_bytes`); without it the bytes
+    are handed on as they are, cut after a ``\\n`` (for a reader that refuses a ``\\r`` itself). With ``quoted`` (CSV),
+    a chunk never ends inside a double-quoted field, so a quoted line break stays within one chunk. The file is read
+    through :func:`byte_blocks`: up to the size it had when reading began, and a file that changes meanwhile is an
+    error.
+    """
+    rest = b""
+    line = 1
+    start = True
+    carry = b""  # a \r ending a block: its \n may open the next block
+    blocks = byte_blocks(path, size=size, meter=meter)
+    while True:
+        raw = next(blocks, b"")
+        eof = not raw
+        block = carry + raw if carry else raw
+        carry = b""
+        if universal:
             if raw and block.endswith(b"\r"):
                 block, carry = block[:-1], b"\r"
             block = lf_bytes(block)
-            data = rest + block if rest else block
-            if start and (len(data) >= len(_BOM) or eof):
-                start = False
-                if data.startswith(_BOM):
-                    data = data[len(_BOM) :]
-            if eof:
-                if version is not None:
-                    version.check(handle, read)
-                if data:
-                    yield Chunk(data, line)
-                return
-            if start:
-                rest = data
-                continue
-            cut = _cut(data, quoted)
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            yield Chunk(data[:cut], line)
-            line += line_ends(data, cut)
+        data = rest + block if rest else block
+        if start and (len(data) >= len(_BOM) or eof):
+            start = False
+            if data.startswith(_BOM):
+                data = data[len(_BOM) :]
+        if eof:
+            if data:
+                yield Chunk(data, line)
+            return
+        if start:
+            rest = data
+            continue
+        cut = _cut(data, quoted)
+        if cut == 0:
+            rest = data
+            continue
+        rest = data[cut:]
+        yield Chunk(data[:cut], line)
+        line += line_ends(data, cut)

@@ -13,10 +13,8 @@ other than ``O``, prediction files of another length than gold, sentence ends or
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,7 +23,7 @@ import polars as pl
 
 from clfeval.count.blocks import FEW_BLOCKS, Blocks
 from clfeval.errors import InputError, OptionError
-from clfeval.inputs.chunks import STDIN, chunk_bytes, display_name
+from clfeval.inputs.chunks import Meter, chunk_bytes, display_name, line_chunks
 from clfeval.inputs.columns import Column
 from clfeval.spans.counts import SpanChecks, blocks_joined, joined
 from clfeval.spans.sequences import TagSequences
@@ -76,31 +74,6 @@ class _State:
     docstart_lines: list[tuple[list[str], int]] = field(default_factory=list)
 
 
-def _raw_chunks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
-    """Chunks of whole lines (``\\n`` ends) and the number of their first line; a byte-order mark dropped."""
-    with nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as handle:
-        rest = b""
-        line = 1
-        first = True
-        while True:
-            raw = handle.read(size)
-            data = rest + raw
-            if first and data.startswith(b"\xef\xbb\xbf"):
-                data = data[3:]
-            first = False
-            if not raw:
-                if data:
-                    yield data, line
-                return
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            yield data[:cut], line
-            line += data.count(b"\n", 0, cut)
-
-
 def _lines(data: bytes, first_line: int, name: str) -> pl.Series:
     """The chunk's lines as strings (without their ends), or a one-line error on CR LF or bytes that are not
     UTF-8."""
@@ -136,12 +109,13 @@ def _index(column: Column, n_fields: int, name: str, line: int, role: str) -> in
     return index
 
 
-def _file_batches(file: TagFile, block_end: str | None, size: int) -> Iterator[_Batch]:
-    """The file's sentences, a chunk at a time."""
+def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter | None) -> Iterator[_Batch]:
+    """The file's sentences, a chunk at a time (read as every reader reads: a file that changes meanwhile is an
+    error naming it; line ends as they are, since a CR is refused below)."""
     name = file.name
     state = _State()
     end_pattern = re.compile(block_end) if block_end else None
-    for data, first_line in _raw_chunks(file.path, size):
+    for data, first_line in line_chunks(file.path, size=size, meter=meter, universal=False):
         lines = _lines(data, first_line, name)
         frame = pl.DataFrame({"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)})
         if state.pending is not None:
@@ -320,18 +294,20 @@ def _check_aligned(gold: TagFile, head: _Batch, other: TagFile, part: _Batch) ->
 
 
 def read_tag_batches(
-    files: Sequence[TagFile], *, block_end: str | None = None, size: int | None = None
+    files: Sequence[TagFile], *, block_end: str | None = None, size: int | None = None, meter: Meter | None = None
 ) -> Iterator[TagSequences]:
     """Sentences of tags from ``files`` (the first holds gold as its first column), a chunk at a time: each
-    :class:`~clfeval.spans.TagSequences` holds complete sentences, numbered in the whole reading.
+    :class:`~clfeval.spans.TagSequences` holds complete sentences, numbered in the whole reading. ``meter`` is told
+    the bytes read.
 
     Raises
     ------
     InputError
-        Bad lines (see the module), or files whose sentences or tokens disagree, or of different lengths.
+        Bad lines (see the module), files whose sentences or tokens disagree, or of different lengths, or a file
+        that changed while it was read.
     """
     size = size or chunk_bytes()
-    buffers = [_Buffer(f, _file_batches(f, block_end, size)) for f in files]
+    buffers = [_Buffer(f, _file_batches(f, block_end, size, meter)) for f in files]
     first_sentence = 0
     while True:
         for b in buffers:
@@ -392,6 +368,7 @@ def count_tag_files(
     unit: str = "auto",
     block_end: str | None = None,
     systems: Sequence[str] | None = None,
+    meter: Meter | None = None,
 ) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks]:
     """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, given the
     ``systems``' names, the rows of every predicted column and their blocks, for ``compare``), what the result records
@@ -400,7 +377,7 @@ def count_tag_files(
 
     Sentences are counted as units; ``unit`` ``documents`` regroups them by document (``-DOCSTART-`` lines), and
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
-    units for an interval or a test), else keeps sentences.
+    units for an interval or a test), else keeps sentences. ``meter`` is told the bytes and sentences read.
     """
     if unit not in ("auto", "sentences", "documents"):
         raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
@@ -410,8 +387,10 @@ def count_tag_files(
     blocks: list[Blocks] = []
     documents: list[np.ndarray] = []
     n_docstart = 0
-    for seqs in read_tag_batches(files, block_end=block_end):
+    for seqs in read_tag_batches(files, block_end=block_end, meter=meter):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
+        if meter is not None:
+            meter.add(rows=seqs.n_sentences)
         n_docstart += seqs.n_docstart
         if systems is not None:
             part_rows, part_blocks, part_checks = seqs.count_systems(scheme, "sentences", systems)
@@ -462,10 +441,13 @@ def write_span_errors(
     pred_col: Column | None,
     spans: Any,
     block_end: str | None = None,
+    raw: bool = False,
 ) -> int:
     """Write every wrong span of a CoNLL file (or a gold file and a prediction file) to ``path`` as tab-separated
-    lines (sentence, line, error, gold, predicted, tokens), atomically; returns how many."""
-    from clfeval.output import write_text
+    lines (sentence, line, error, gold, predicted, tokens), atomically; returns how many. Cells go through
+    :func:`clfeval.output.delimited_row`, as every CSV and TSV written does: a cell a spreadsheet would run as a
+    formula gets a leading apostrophe unless ``raw`` (``--raw-csv``)."""
+    from clfeval.output import delimited_row, write_text
 
     if len(pred_paths) > 1 or (pred_col is not None and not isinstance(pred_col, (int, str))):
         raise OptionError("--errors lists the wrong spans of one system")
@@ -482,9 +464,8 @@ def write_span_errors(
                 ["gold", "predicted"],
             )
         ]
-    rows = ["sentence\tline\terror\tgold\tpredicted\ttokens\n"]
+    rows = [delimited_row(["sentence", "line", "error", "gold", "predicted", "tokens"], "\t")]
     for seqs in read_tag_batches(files, block_end=block_end):
-        for row in seqs.errors(spans.scheme):
-            rows.append("\t".join(str(x) for x in row) + "\n")
+        rows += [delimited_row(row, "\t", raw) for row in seqs.errors(spans.scheme)]
     write_text(path, "".join(rows))
     return len(rows) - 1

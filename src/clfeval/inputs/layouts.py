@@ -19,7 +19,7 @@ from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import MultiLabel
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
-from clfeval.inputs.chunks import expand_paths
+from clfeval.inputs.chunks import expand_paths, read_bytes
 from clfeval.inputs.columns import Column, one_role_each
 from clfeval.inputs.embedded import Cells, first_line_with, read_cells
 from clfeval.inputs.engine import Engine
@@ -784,13 +784,12 @@ def count_document(path: str) -> Any:
     Raises
     ------
     InputError
-        Naming the file: missing, a directory, not UTF-8, not JSON.
+        Naming the file: missing, a directory, not UTF-8, not JSON, or changed while it was read.
     """
     if path == "-":
         raise OptionError("count files are read from files, not standard input")
     try:
-        with open(path, encoding="utf-8") as handle:
-            doc = json.load(handle)
+        doc = json.loads(read_bytes(path).decode("utf-8"))
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
-from clfeval.inputs.chunks import expand_paths
+from clfeval.inputs.chunks import Meter, expand_paths, size_of
 from clfeval.inputs.columns import Column
 from clfeval.inputs.layouts import (
     FileCounts,
@@ -356,6 +356,7 @@ def _read_spans(
         systems = list(names) if names is not None else [c if isinstance(c, str) else f"column {c}" for c in cols]
         inputs = {"file": path}
     several = len(files[0].columns) + len(files) - 2 > 1
+    meter = Meter(size_of([f.path for f in files]), reading.progress)
     if fmt == "jsonl":
         from clfeval.inputs.sentences import SentenceField, count_sentence_files
 
@@ -363,11 +364,16 @@ def _read_spans(
             raise OptionError("--block-end marks sentence ends in text: a JSON Lines object is a sentence")
         fields = [SentenceField(f.path, c, role) for f in files for c, role in zip(f.columns, f.roles)]
         counts, blocks, read_info, checks = count_sentence_files(
-            fields, spans.scheme, unit=spans.unit, systems=systems if several else None
+            fields, spans.scheme, unit=spans.unit, systems=systems if several else None, meter=meter
         )
     else:
         counts, blocks, read_info, checks = count_tag_files(
-            files, spans.scheme, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None
+            files,
+            spans.scheme,
+            unit=spans.unit,
+            block_end=reading.block_end,
+            systems=systems if several else None,
+            meter=meter,
         )
     inputs.update(read_info)
     options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}

@@ -14,6 +14,7 @@ by a chunk and the distinct rows (rounded scores: a few thousand rows however lo
 from __future__ import annotations
 
 import fnmatch
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ import polars as pl
 from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order, score_layout
 from clfeval.count.scored import ScoreCounts, distinct_rows, layout_of
 from clfeval.errors import InputError, OptionError
+from clfeval.inputs.chunks import line_chunks, read_bytes
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
 __all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
@@ -57,10 +59,11 @@ class ScoredFile:
 
 
 def _blank_line_blocks(
-    path: str, frame: pl.DataFrame, first_line: int, block_end: str | None
+    path: str, data: bytes, frame: pl.DataFrame, first_line: int, block_end: str | None
 ) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
     """Blocks separated by blank lines (and lines matching ``block_end``, which are no instances) in a CSV or TSV
-    file: the frame without those lines, each remaining row's line number and its block."""
+    file (``data``, the bytes the frame was read from): the frame without those lines, each remaining row's line
+    number and its block."""
     import re
 
     if block_end is not None:
@@ -69,7 +72,12 @@ def _blank_line_blocks(
         except re.error as exc:
             raise OptionError(f"--block-end {block_end!r} is not a regular expression: {exc}") from None
     lines = pl.read_csv(
-        path, has_header=False, separator="\x01", new_columns=["line"], quote_char=None, infer_schema_length=0
+        io.BytesIO(data),
+        has_header=False,
+        separator="\x01",
+        new_columns=["line"],
+        quote_char=None,
+        infer_schema_length=0,
     ).get_column("line")[first_line - 1 :]
     if len(lines) != len(frame):
         raise InputError("blank-line blocks need one row per line (a quoted field spans lines): give --block-col", path)
@@ -82,16 +90,20 @@ def _blank_line_blocks(
     return frame.filter(pl.Series(keep)), np.flatnonzero(keep) + first_line, block
 
 
-def _frame(path: str) -> tuple[pl.DataFrame, int]:
-    """The table and the line of its first row (2 under a header, 1 in JSON Lines and Parquet)."""
+def _frame(path: str) -> tuple[pl.DataFrame, int, bytes]:
+    """The table, the line of its first row (2 under a header, 1 in JSON Lines and Parquet) and the file's bytes,
+    read as every reader reads (:func:`~clfeval.inputs.chunks.read_bytes`: a file that changes meanwhile is an
+    error naming it)."""
     lower = path.lower()
     try:
+        data = read_bytes(path)
         if lower.endswith((".jsonl", ".ndjson")):
-            return pl.read_ndjson(path), 1
+            return pl.read_ndjson(io.BytesIO(data)), 1, data
         if lower.endswith((".parquet", ".pq")):
-            return pl.read_parquet(path), 1
+            return pl.read_parquet(io.BytesIO(data)), 1, data
         sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
-        return pl.read_csv(path, separator=sep, infer_schema_length=0), 2  # strings: numbers are parsed below
+        # strings: numbers are parsed below
+        return pl.read_csv(io.BytesIO(data), separator=sep, infer_schema_length=0), 2, data
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except (pl.exceptions.PolarsError, OSError) as exc:
@@ -145,7 +157,12 @@ def read_timbl(path: str, gold_col: Column | None = None) -> ScoredFile:
     polars: no Python per line."""
     try:
         text = pl.read_csv(
-            path, has_header=False, separator="\x01", new_columns=["line"], quote_char=None, infer_schema_length=0
+            io.BytesIO(read_bytes(path)),
+            has_header=False,
+            separator="\x01",
+            new_columns=["line"],
+            quote_char=None,
+            infer_schema_length=0,
         ).get_column("line")
     except FileNotFoundError:
         raise InputError("no such file", path) from None
@@ -301,13 +318,13 @@ def read_scored(
         if block_col is not None or blank_lines or block_end is not None:
             raise OptionError("TiMBL's output has no blocks here: give its scores in a table with --block-col")
         return read_timbl(path, gold_col)
-    frame, first_line = _frame(path)
+    frame, first_line, data = _frame(path)
     line = np.arange(len(frame)) + first_line
     blocks: np.ndarray | None = None
     if blank_lines or block_end is not None:
         if first_line == 1:
             raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
-        frame, line, blocks = _blank_line_blocks(path, frame, first_line, block_end)
+        frame, line, blocks = _blank_line_blocks(path, data, frame, first_line, block_end)
     gold_values, scores, classes, columns, gold_name, given = _parsed(
         frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets
     )
@@ -349,9 +366,6 @@ def count_scored(
     (:func:`~clfeval.scoring.scored.binned_scores`), so that the distinct rows stay few however many scores are
     distinct.
     """
-    import io
-
-    from clfeval.inputs.chunks import line_chunks
     from clfeval.scoring.scored import binned_scores
 
     lower = path.lower()

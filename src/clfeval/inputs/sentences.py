@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from clfeval.errors import InputError, OptionError
+from clfeval.inputs.chunks import Meter, read_bytes
 from clfeval.inputs.columns import Column, resolve_column
 
 __all__ = ["SentenceField", "count_sentence_files"]
@@ -32,10 +33,10 @@ class SentenceField:
         self.path, self.column, self.role = path, column, role
 
 
-def _frame(path: str) -> pl.DataFrame:
+def _frame(path: str, meter: Meter | None) -> pl.DataFrame:
+    """The file parsed whole, read as every reader reads (a file that changes meanwhile is an error naming it)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_bytes(path, meter=meter)
     except OSError as exc:
         raise InputError(f"cannot be read: {exc.strerror}", path) from None
     try:
@@ -71,10 +72,16 @@ def _field(frame: pl.DataFrame, field: SentenceField) -> pl.Series:
 
 
 def count_sentence_files(
-    fields: Sequence[SentenceField], scheme: str, *, unit: str = "auto", systems: Sequence[str] | None = None
+    fields: Sequence[SentenceField],
+    scheme: str,
+    *,
+    unit: str = "auto",
+    systems: Sequence[str] | None = None,
+    meter: Meter | None = None,
 ) -> tuple[Any, Any, dict[str, Any], Any]:
     """Count the spans of JSON Lines fields (gold first): as :func:`clfeval.inputs.conll.count_tag_files` returns
-    them (counts or joint rows, blocks, what was read, what reading the tags found)."""
+    them (counts or joint rows, blocks, what was read, what reading the tags found). ``meter`` is told the bytes
+    and sentences read."""
     from clfeval.spans.counts import SpanChecks
     from clfeval.spans.lists import columns_of_lists
     from clfeval.spans.sequences import TagSequences
@@ -85,9 +92,11 @@ def count_sentence_files(
     series = []
     for field in fields:
         if field.path not in frames:
-            frames[field.path] = _frame(field.path)
+            frames[field.path] = _frame(field.path, meter)
         series.append(_field(frames[field.path], field))
     n = len(series[0])
+    if meter is not None:
+        meter.add(rows=n)
     for field, s in zip(fields[1:], series[1:]):
         if len(s) != n:
             raise InputError(f"holds {len(s)} sentences, but the gold file {fields[0].path} holds {n}", field.path)

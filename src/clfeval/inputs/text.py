@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
 from clfeval.errors import InputError
+from clfeval.inputs.chunks import STDIN, read_bytes
 
 __all__ = ["read_text"]
 
@@ -22,12 +25,12 @@ def read_text(path: str, *, expected: str, option: str = "") -> str:
     Raises
     ------
     InputError
-        The file is missing or a directory, or a byte is not UTF-8 (the error names its line).
+        The file is missing or a directory, a byte is not UTF-8 (the error names its line), or the file changed
+        while it was read.
     """
     tag = f" ({option})" if option else ""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bytes(os.path.join(os.curdir, path) if path == STDIN else path)  # a file named -, not stdin
     except FileNotFoundError:
         raise InputError(f"no such file{tag}", path) from None
     except IsADirectoryError:

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from clfeval.errors import OptionError
+from clfeval.output import delimited_row
 from clfeval.result import Result
 
 __all__ = ["MAX_NAME", "SIGNATURE_TAG", "log", "metric_names"]
@@ -111,8 +112,10 @@ def log(
             (out / "report.txt").write_text(result.render("text"), encoding="utf-8")
             if "html" in result.formats:
                 (out / "report.html").write_text(result.render("html"), encoding="utf-8")
-            if "matrix" in result.table_names():
-                result.to_polars("matrix").write_csv(out / "confusion_matrix.csv")
+            if "matrix" in result.table_names():  # the one rule of every CSV written: labels safe for spreadsheets
+                matrix = result.to_polars("matrix")
+                rows = [delimited_row(matrix.columns), *(delimited_row(row) for row in matrix.iter_rows())]
+                (out / "confusion_matrix.csv").write_text("".join(rows), encoding="utf-8", newline="")
             mlflow.log_artifacts(folder, artifact_path)
         run_id: str = run.info.run_id
         failed = False

@@ -60,7 +60,7 @@ RENDER_OPTIONS: Mapping[str, str] = {
     "matrix": "whether the confusion matrix is part of the output (--no-matrix: false)",
     "command": "the command line that made the result, for the HTML report's provenance",
     "raw_csv": "CSV cells exactly as written, for programs; by default a text cell a spreadsheet would run as a "
-    "formula (=, +, -, @ …) gets a leading apostrophe",
+    "formula (=, +, -, @ …) gets a leading apostrophe (a cell holding a line break is quoted either way)",
     "measures": "the measures text, Markdown, LaTeX and HTML show: 'all', or names ('npv,fpr,jaccard', or a list) of "
     "measures and of the groups default, counts, all (default: support, precision, recall and F per label and "
     "averaged; accuracy, balanced accuracy, MCC and κ; weighted κ where an order of the labels is declared); JSON "
