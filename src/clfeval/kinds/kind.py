@@ -191,6 +191,12 @@ class Kind:
         """The counting options the counts were made with (:attr:`option_names`), by name."""
         return {}
 
+    def read_under(self, counts: Any) -> dict[str, Any]:
+        """What ``counts`` were read under that changes them and that a task cannot apply to them afterwards, by name
+        (spans: ``scheme`` and ``unit``): their count files hold it, and a task given another value refuses it
+        (``score --counts c.json --spans conlleval`` of spans read as ``iob1``). By default the counting options."""
+        return self.options(counts)
+
     def option_notes(self, options: Mapping[str, Any]) -> list[str]:
         """A report's notes on the counting options of a result (its ``options``), one per option."""
         return []
