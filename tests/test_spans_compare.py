@@ -148,6 +148,8 @@ def test_the_sign_test_of_spans_on_the_command_line_names_its_quantity(
     text = capsys.readouterr().out
     assert "span_errors  a  b   0.6667   1.3333  -0.6667" in text and "span_errors: span errors per unit" in text
     assert "micro.f1" not in text
+    assert main(["compare", *files, "--spans", "--test", "sign", "--format", "html"]) == 0
+    assert "<strong>span_errors</strong>: span errors per unit" in capsys.readouterr().out  # defined on the page
     # beside randomization of micro F1, the sign test is named as a test of span errors, not of micro F1
     assert main(["compare", *files, "--spans", "--seed", "1"]) == 0
     text = capsys.readouterr().out

@@ -73,7 +73,8 @@ def _sign_table(cmp: Comparison) -> Table | None:
     if cmp.unit == "instances":
         title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
     else:
-        title = f"sign test on {cmp.unit}: the {cmp.unit} where one system {kind.counted}, ties left out"
+        units = cmp.unit if " " not in cmp.unit else "blocks"  # sentences, documents; blocks delimited by …
+        title = f"sign test on {cmp.unit}: the {units} where one system {kind.counted}, ties left out"
     quantity = kind.counted_metric
     others = [m for m in cmp.metrics if not kind.counts_metric(m)]
     beside = f"; a test of {quantity}" + (f", not of {', '.join(others)}" if others else "")
