@@ -100,8 +100,10 @@ def test_json_contract(systems: dict[str, Path]) -> None:
         "rounds",
         "sign_test",
     }
-    assert set(pair["sign_test"]) == {"unit", "a_better", "b_better", "ties", "p_value"}
+    assert set(pair["sign_test"]) == {"metric", "unit", "a_better", "b_better", "ties", "p_value"}
     assert pair["sign_test"]["unit"] == "instances" and data["unit"] == "instances" and data["n_units"] == 400
+    assert pair["sign_test"]["metric"] == "accuracy"  # what it tests, whatever the metric
+    assert data["higher_is_better"] == {"macro.f1": True, "micro.f1": True, "weighted.recall": True}
     assert (pair["a"], pair["b"], pair["ci"]) == ("bert", "svm", None)
     assert pair["difference"] == pytest.approx(pair["score_a"] - pair["score_b"])
     assert data["results"]["svm"]["schema"] == "clfeval.score/2"

@@ -425,3 +425,132 @@ def test_bootstrap_interval_is_optional_and_ignores_undefined_resamples() -> Non
 def test_exact_limit_zero_never_enumerates() -> None:
     same = clfeval.compare(["a", "b"], [["a", "a"], ["a", "a"]], test=clfeval.Test(rounds=20, seed=1, exact_limit=0))
     assert not same.pairs[0].exact and same.pairs[0].rounds == 20
+
+
+# -- a test ranks what it tests (issue 37, point 4) --------------------------------------------------------------
+
+
+def _labels_case(rng: np.random.Generator) -> dict:
+    gold = rng.integers(0, 4, 600)
+    preds = {"weak": _noisy(rng, gold, 4, 0.5), "mid": _noisy(rng, gold, 4, 0.65), "strong": _noisy(rng, gold, 4, 0.85)}
+    return {"gold": gold, "preds": preds}
+
+
+def _blocks_against_accuracy() -> dict:
+    """10 blocks where A gets 2 of 2 right and B 1 of 2, and one block of 30 that only B gets right: A wins more
+    blocks, B has the higher accuracy (0.8 against 0.4); the sign test's two-sided p is 0.012."""
+    gold, a, b, blocks = [], [], [], []
+    for k in range(10):
+        gold += ["x", "x"]
+        a += ["x", "x"]
+        b += ["x", "y"]
+        blocks += [k, k]
+    gold += ["x"] * 30
+    a += ["y"] * 30
+    b += ["x"] * 30
+    blocks += [10] * 30
+    return {"gold": gold, "preds": {"A": a, "B": b}, "blocks": blocks}
+
+
+def _blocks_case(rng: np.random.Generator) -> dict:
+    case = _labels_case(rng)
+    return {**case, "blocks": np.repeat(np.arange(100), 6)}
+
+
+def _spans_case(rng: np.random.Generator) -> dict:
+    tags = ["O", "B-PER", "I-PER", "B-LOC"]
+    gold = [[str(rng.choice(tags)) for _ in range(int(rng.integers(1, 6)))] for _ in range(150)]
+
+    def tagger(p: float) -> list[list[str]]:
+        return [[t if rng.random() > p else str(rng.choice(tags)) for t in s] for s in gold]
+
+    return {"gold": gold, "preds": {"weak": tagger(0.5), "mid": tagger(0.3), "strong": tagger(0.05)}, "spans": True}
+
+
+def _label_sets_case(rng: np.random.Generator) -> dict:
+    gold, a, b = _label_sets(rng, 500)
+    return {"gold": gold, "preds": {"A": a, "B": b}, "multilabel": True}
+
+
+def _spans_against_f1() -> dict:
+    from tests.test_spans_compare import _fewer_errors_lower_f1
+
+    gold, a, b = _fewer_errors_lower_f1()
+    return {"gold": gold, "preds": {"A": a, "B": b}, "spans": True}
+
+
+#: Per kind of counts, cases built to give significant differences; the ``against`` ones are built so that the sign
+#: test's units favour the other system than the difference of a score does (issue 37's reproducers).
+_CASES = {
+    "single-label": [_labels_case, _blocks_case, lambda rng: _blocks_against_accuracy()],
+    "multi-label": [lambda rng: _label_sets_case(rng)],
+    "spans": [_spans_case, lambda rng: _spans_against_f1()],
+}
+
+
+@pytest.mark.parametrize("name", sorted(clfeval.TESTS))
+def test_every_test_ranks_by_the_sign_of_the_difference_it_tests(name: str) -> None:
+    """For every test of TESTS on every kind it applies to: each pair's A − B is the difference of the quantity the
+    test tests (score A − score B of the metric reported), and the ranking's verdicts follow its sign in that metric's
+    direction (a significant pair makes the better-ranked system the one its difference favours)."""
+    method = clfeval.TESTS[name]
+    rng = np.random.default_rng(37)
+    runs, significant = 0, 0
+    for kind, builders in _CASES.items():
+        if method.kinds is not None and kind not in method.kinds:
+            continue
+        for build in builders:
+            case = build(rng)
+            blocked = "blocks" in case or case.get("spans")
+            if blocked and method.no_blocks:
+                continue
+            metric_sets = [None]  # the test's default metric
+            if method.quantity == "metric" and kind != "spans":
+                metric_sets.append(["hamming_loss", "macro.f1"])  # a lower-is-better score beside a higher one
+            for metrics in metric_sets:
+                r = clfeval.compare(
+                    case["gold"],
+                    case["preds"],
+                    metrics=metrics,
+                    test=clfeval.Test(name, rounds=300, seed=5) if method.random else name,
+                    blocks=case.get("blocks"),
+                    spans=case.get("spans"),
+                    multilabel=case.get("multilabel"),
+                )
+                runs += 1
+                doc = r.to_dict()
+                for metric in r.metrics:
+                    higher = r.higher_is_better(metric)
+                    assert doc["higher_is_better"][metric] is higher
+                    ranking = {x["system"]: x for x in r.ranking(metric)}
+                    for p in (p for p in r.pairs if p.metric == metric):
+                        assert p.score_a == pytest.approx(r.score(p.a, metric), abs=1e-12)
+                        assert p.difference == pytest.approx(p.score_a - p.score_b, abs=1e-12), (name, kind, metric)
+                        if not p.significant:
+                            assert p.b not in ranking[p.a]["better_than"] + ranking[p.a]["worse_than"]
+                            continue
+                        significant += 1
+                        better, worse = (p.a, p.b) if (p.difference > 0) == higher else (p.b, p.a)
+                        assert worse in ranking[better]["better_than"], (name, kind, metric, p)
+                        assert better in ranking[worse]["worse_than"], (name, kind, metric, p)
+                        assert ranking[better]["rank"] < ranking[worse]["rank"], (name, kind, metric, p)
+                        if p.sign is not None and method.counts_units:  # the units it counted favour it too
+                            wins = (
+                                (p.sign.a_better, p.sign.b_better)
+                                if better == p.a
+                                else (p.sign.b_better, p.sign.a_better)
+                            )
+                            assert wins[0] > wins[1], (name, kind, metric, p)
+    assert runs, f"{name} applies to none of the kinds this test builds data for: add a case of its kinds"
+    assert significant, f"no significant pair for {name}: the check above checked nothing"
+
+
+def test_a_sign_test_whose_blocks_favour_the_less_accurate_system_decides_nothing() -> None:
+    case = _blocks_against_accuracy()
+    r = clfeval.compare(case["gold"], case["preds"], test="sign", blocks=case["blocks"])
+    (p,) = r.pairs
+    assert (p.metric, p.score_a, p.score_b, p.difference) == ("accuracy", 0.4, 0.8, pytest.approx(-0.4))
+    assert (p.sign.a_better, p.sign.b_better) == (10, 1) and p.p_adjusted == pytest.approx(0.01171875)
+    assert not p.significant  # the blocks favour A, accuracy B: no difference holds either way
+    assert all(not x["better_than"] and not x["worse_than"] for x in r.ranking("accuracy"))
+    assert any("the units favour one system and the difference the other" in n for n in r.notes)

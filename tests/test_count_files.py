@@ -331,3 +331,97 @@ def test_training_labels_in_memory_are_split_as_the_data_was(tmp_path: Path) -> 
         ["a|b"], ["a"], multilabel=clfeval.MultiLabel(sep="|"), scoring=clfeval.Scoring(train=["a|b"])
     )
     assert dict(piped.lfb_frequencies) == pytest.approx({"a": 0.5, "b": 0.5})
+
+
+# -- count files carry what they were read under (issue 37, point 5) --------------------------------------------
+
+_TAGS = "w1 B-PER B-PER\nw2 I-PER I-PER\nw3 O O\nw4 B-LOC B-LOC\n\nw1 I-ORG I-ORG\nw2 O B-ORG\n\n"
+
+
+def _span_counts(tmp_path: Path, *options: str) -> tuple[Path, Path]:
+    text = tmp_path / "tags.txt"
+    text.write_text(_TAGS, encoding="utf-8")
+    counts = tmp_path / "c.json"
+    assert run_cli("count", str(text), *options, "-o", str(counts)).returncode == 0
+    return text, counts
+
+
+def test_a_span_count_file_refuses_another_scheme_or_unit(tmp_path: Path) -> None:
+    from tests.conftest import cli_error
+
+    text, counts = _span_counts(tmp_path, "--spans", "iob1")
+    # the two readings differ: conlleval.pl finds 3 gold phrases where IOB1's strict rules find 2
+    script = run_cli("score", str(text), "--spans", "conlleval", "--format", "conlleval").stdout.decode()
+    strict = run_cli("score", str(text), "--spans", "iob1", "--format", "conlleval").stdout.decode()
+    assert "with 3 phrases" in script and "with 2 phrases" in strict
+    for command in (["score"], ["score", "--format", "conlleval"], ["cv"]):
+        cli_error(
+            run_cli(*command, "--counts", str(counts), "--spans", "conlleval"),
+            f"{counts}: was counted with scheme iob1; --spans conlleval contradicts it",
+        )
+    cli_error(
+        run_cli("score", "--counts", str(counts), "--spans", "--unit", "documents", "--ci", "bootstrap"),
+        f"{counts}: was counted with unit sentences; --unit documents contradicts it",
+    )
+    # what agrees is taken: the same scheme, --spans alone, the same unit, --unit auto
+    assert (
+        run_cli("score", "--counts", str(counts), "--spans", "iob1", "--format", "conlleval").stdout.decode() == strict
+    )
+    for agreeing in (["--spans"], ["--spans", "iob1", "--unit", "sentences"], ["--unit", "auto"], []):
+        out = run_cli("score", "--counts", str(counts), *agreeing, "--format", "json")
+        assert out.returncode == 0 and json.loads(out.stdout)["spans"]["scheme"] == "iob1", agreeing
+    cli_error(run_cli("score", "--counts", str(counts), "--spans", "--errors", str(tmp_path / "e.tsv")), "--errors")
+
+
+def test_joint_span_count_files_refuse_another_scheme_and_label_counts_refuse_span_options(tmp_path: Path) -> None:
+    from tests.conftest import cli_error
+
+    text = tmp_path / "two.txt"
+    # the tagger's column twice: two systems
+    text.write_text(
+        "\n".join(" ".join([*line.split(), line.split()[-1]]) if line else "" for line in _TAGS.split("\n"))
+    )
+    joint = tmp_path / "joint.json"
+    args = ["--gold-col", "2", "--pred-col", "3", "--pred-col", "4"]
+    assert run_cli("count", str(text), "--spans", "iob2", *args, "-o", str(joint)).returncode == 0
+    cli_error(
+        run_cli("compare", "--counts", str(joint), "--spans", "conlleval"),
+        f"{joint}: was counted with scheme iob2; --spans conlleval contradicts it",
+    )
+    assert run_cli("compare", "--counts", str(joint), "--spans", "iob2", "--test", "sign").returncode == 0
+    whole, _ = _write_parts(tmp_path, n=60, parts=1)
+    labels = tmp_path / "labels.json"
+    assert run_cli("count", str(whole), "--gold-col", "gold", "--pred-col", "sys0", "-o", str(labels)).returncode == 0
+    for option in (["--spans"], ["--spans", "iob2"], ["--unit", "sentences"]):
+        cli_error(
+            run_cli("score", "--counts", str(labels), *option),
+            f"{labels}: holds single-label counts, read without {option[0]}",
+        )
+
+
+@pytest.mark.parametrize("option", [[], ["--lower-is-more-confident"], ["--score-bins", "10"], ["--not-probabilities"]])
+def test_a_scored_count_file_holds_the_scores_as_given_so_direction_and_binning_apply_exactly(
+    tmp_path: Path, option: list[str]
+) -> None:
+    """``count --scores`` has no direction or binning option: the count file holds each score as the file gave it,
+    so --lower-is-more-confident, --score-bins and --not-probabilities given when scoring it apply exactly, as they
+    do to the file itself; a span option does not apply."""
+    from tests.conftest import cli_error
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 120)
+    p = np.round(np.clip(0.3 * y + 0.7 * rng.random(120), 0, 1), 3)
+    csv = tmp_path / "s.csv"
+    csv.write_text("gold,p\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p)))
+    counts = tmp_path / "s.json"
+    assert run_cli("count", str(csv), "--scores", "p", "--gold-col", "gold", "-o", str(counts)).returncode == 0
+    held = json.loads(counts.read_text())
+    assert sorted((r[0], r[1]) for r in held["rows"]) == sorted({(str(a), float(b)) for a, b in zip(y, p)})
+
+    def scored(*source: str) -> dict:
+        out = json.loads(run_cli("score", *source, *option, "--format", "json").stdout)
+        out.pop("inputs")
+        return out
+
+    assert scored("--counts", str(counts)) == scored(str(csv), "--scores", "p", "--gold-col", "gold")
+    cli_error(run_cli("score", "--counts", str(counts), "--spans"), "holds scored predictions, read without --spans")

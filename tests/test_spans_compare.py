@@ -89,9 +89,73 @@ def test_the_sign_test_counts_sentences_where_a_tagger_makes_fewer_span_errors()
     b_better = sum(x > y for x, y in zip(errors_a, errors_b))
     r = clfeval.compare(gold, {"A": a, "B": b}, spans=True, test="sign")
     pair = r.pair("A", "B")
-    assert r.metrics == ("micro.f1",)  # the default metric of a span comparison
+    assert r.metrics == ("span_errors",)  # what it counts, not micro F1
     assert (pair.sign.a_better, pair.sign.b_better, pair.sign.ties) == (a_better, b_better, 120 - a_better - b_better)
     assert pair.p_value == pytest.approx(binomtest(a_better, a_better + b_better).pvalue, rel=1e-9)
+    # its A − B and scores are span errors per sentence
+    assert (pair.score_a, pair.score_b) == pytest.approx((sum(errors_a) / 120, sum(errors_b) / 120), abs=1e-12)
+    assert pair.difference == pytest.approx((sum(errors_a) - sum(errors_b)) / 120, abs=1e-12)
+    for alternative, fewer in (("less", a_better), ("greater", b_better)):  # d < 0: A makes fewer errors
+        one = clfeval.compare(gold, {"A": a, "B": b}, spans=True, test=clfeval.Test("sign", alternative=alternative))
+        assert one.pair("A", "B").p_value == pytest.approx(
+            binomtest(fewer, a_better + b_better, alternative="greater").pvalue, rel=1e-9
+        )
+
+
+def _fewer_errors_lower_f1() -> tuple[list[list[str]], list[list[str]], list[list[str]]]:
+    """Issue 37's case: 15 sentences ``B-PER O O``; in 10 A finds nothing and B finds the person and two spurious
+    places. A makes fewer span errors in 10 sentences (10 errors against 20), B has the higher micro F1 (0.6 > 0.5)."""
+    gold = [["B-PER", "O", "O"] for _ in range(15)]
+    a = [["O", "O", "O"] if i < 10 else ["B-PER", "O", "O"] for i in range(15)]
+    b = [["B-PER", "B-LOC", "B-LOC"] if i < 10 else ["B-PER", "O", "O"] for i in range(15)]
+    return gold, a, b
+
+
+def test_the_sign_test_ranks_span_errors_not_the_micro_f1_it_does_not_test() -> None:
+    gold, a, b = _fewer_errors_lower_f1()
+    r = clfeval.compare(gold, {"A": a, "B": b}, spans=True, test="sign")
+    pair = r.pair("A", "B")
+    assert pair.metric == "span_errors" and r.metrics == ("span_errors",)
+    assert (pair.score_a, pair.score_b, pair.difference) == pytest.approx((10 / 15, 20 / 15, -10 / 15), abs=1e-12)
+    assert (pair.sign.a_better, pair.sign.b_better, pair.sign.ties) == (10, 0, 5)
+    assert pair.p_value == pytest.approx(2 / 2**10, abs=1e-15) and pair.significant
+    ranking = r.ranking("span_errors")
+    assert [x["system"] for x in ranking] == ["A", "B"]  # fewer errors is better
+    assert ranking[0]["better_than"] == ["B"] and ranking[1]["worse_than"] == ["A"]
+    # micro F1 is B's, and the sign test says nothing of it: randomization tests it
+    f1 = clfeval.compare(gold, {"A": a, "B": b}, spans=True, seed=1)
+    assert f1.pair("A", "B").difference == pytest.approx(0.5 - 0.6, abs=1e-12)
+    assert [x["system"] for x in f1.ranking("micro.f1")] == ["B", "A"]
+
+
+def test_the_sign_test_of_spans_on_the_command_line_names_its_quantity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, a, b = _fewer_errors_lower_f1()
+    for name, column in (("gold", gold), ("a", a), ("b", b)):
+        _write(tmp_path / f"{name}.conll", [column])
+    files = [str(tmp_path / f"{n}.conll") for n in ("gold", "a", "b")]
+    assert main(["compare", *files, "--spans", "--test", "sign", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["metric"] == ["span_errors"] and doc["higher_is_better"] == {"span_errors": False}
+    (pair,) = doc["pairs"]
+    assert (pair["metric"], pair["difference"], pair["significant"]) == ("span_errors", pytest.approx(-2 / 3), True)
+    assert pair["sign_test"]["metric"] == "span_errors" and pair["sign_test"]["a_better"] == 10
+    assert doc["ranking"]["span_errors"][0]["system"] == "a" and doc["ranking"]["span_errors"][0]["better_than"] == [
+        "b"
+    ]
+    assert main(["compare", *files, "--spans", "--test", "sign"]) == 0
+    text = capsys.readouterr().out
+    assert "span_errors  a  b   0.6667   1.3333  -0.6667" in text and "span_errors: span errors per unit" in text
+    assert "micro.f1" not in text
+    assert main(["compare", *files, "--spans", "--test", "sign", "--format", "html"]) == 0
+    assert "<strong>span_errors</strong>: span errors per unit" in capsys.readouterr().out  # defined on the page
+    # beside randomization of micro F1, the sign test is named as a test of span errors, not of micro F1
+    assert main(["compare", *files, "--spans", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "a test of span_errors, not of micro.f1" in text and "cross-check" not in text
+    assert main(["compare", *files, "--spans", "--test", "sign", "--metric", "micro.f1"]) == 2
+    assert "sign test compares span_errors only" in capsys.readouterr().err
 
 
 def test_the_default_metric_of_a_span_comparison_is_micro_f1_conlleval_s_overall_score() -> None:
@@ -102,8 +166,10 @@ def test_the_default_metric_of_a_span_comparison_is_micro_f1_conlleval_s_overall
 
 def test_counting_tests_on_spans_refuse_what_they_do_not_count() -> None:
     gold, a, b = _corpus(3, 40)
-    with pytest.raises(ClfevalError, match=r"sign test compares micro\.f1 only"):
-        clfeval.compare(gold, [a, b], spans=True, test="sign", metrics="macro.f1")
+    with pytest.raises(ClfevalError, match=r"sign test compares span_errors only: use --metric span_errors"):
+        clfeval.compare(gold, [a, b], spans=True, test="sign", metrics="micro.f1")
+    with pytest.raises(ClfevalError, match="span_errors"):  # no score: randomization cannot test it
+        clfeval.compare(gold, [a, b], spans=True, metrics="span_errors")
     with pytest.raises(ClfevalError, match="McNemar's test counts instances as independent"):
         clfeval.compare(gold, [a, b], spans=True, test="mcnemar")
     with pytest.raises(ClfevalError, match="accuracy"):
@@ -174,7 +240,7 @@ def test_two_taggers_conll_outputs_compare_end_to_end(tmp_path: Path, capsys: py
     assert [w for w in doc["warnings"] if "predictions of a" in w]  # invalid transitions named by system
     assert main([*args, "--unit", "sentences", "--test", "sign", "--format", "json"]) == 0
     sign = json.loads(capsys.readouterr().out)
-    assert sign["unit"] == "sentences" and sign["n_units"] == len(gold) and sign["metric"] == ["micro.f1"]
+    assert sign["unit"] == "sentences" and sign["n_units"] == len(gold) and sign["metric"] == ["span_errors"]
     assert main([*args]) == 0
     text = capsys.readouterr().out
     assert "makes fewer span errors" in text and "spans: conlleval" in text

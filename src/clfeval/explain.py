@@ -331,7 +331,15 @@ def _interval_method(registry: Registry, name: str, m: Any) -> Explanation:
 
 def _test(registry: Registry, name: str, t: Any) -> Explanation:
     details = [
-        ("scope", t.scope + ("" if t.metrics is None else f" ({', '.join(sorted(t.metrics))})")),
+        (
+            "scope",
+            "its kind's counted quantity, and nothing else: accuracy (subset accuracy for label sets), span_errors "
+            "for spans (span errors per sentence); A − B and the ranking are of that quantity"
+            if t.quantity == "counted"
+            else "the difference A − B of the metric asked, which the ranking orders by: "
+            + t.scope
+            + ("" if t.metrics is None else f" ({', '.join(sorted(t.metrics))})"),
+        ),
         ("kinds", _everything(t.kinds, "every kind of counts")),
         ("blocks", f"does not run: {t.no_blocks}" if t.no_blocks else "runs on blocks (sentences) as the units"),
         ("random", "draws --rounds rounds (with --seed)" if t.random else "none: an exact test, it draws nothing"),
@@ -413,6 +421,13 @@ REGISTRIES: tuple[Registry, ...] = (
         "INTERVAL_METHODS", "clfeval.infer.methods", "confidence intervals", "--ci; ci=... or CI(...)", _interval_method
     ),
     Registry("TESTS", "clfeval.infer.pairtests", "paired tests of two systems", "compare --test; Test(...)", _test),
+    Registry(
+        "COUNTED_QUANTITIES",
+        "clfeval.infer.pairtests",
+        "what a counting test tests where it is not a score (the sign test on spans)",
+        "compare --test sign (its default --metric)",
+        _described,
+    ),
     Registry(
         "ALTERNATIVES",
         "clfeval.infer.significance",

@@ -23,6 +23,7 @@ from clfeval.inputs.text import read_text
 __all__ = [
     "add_input_arguments",
     "check_counts",
+    "check_read_under",
     "counts_given",
     "layout",
     "load_count_files",
@@ -89,7 +90,34 @@ def load_count_files(args: argparse.Namespace, paths: str | Sequence[str], task:
     """
     counted = load_counts(paths)
     check_count_kind(counted, task)
+    check_read_under(args, counted)
     return replace(counted, reading=Reading(multilabel=MultiLabel(args.label_sep) if counted.multilabel else None))
+
+
+def check_read_under(args: argparse.Namespace, counted: Counted) -> None:
+    """Count files carry what they were read under (a span scheme, the unit: :meth:`clfeval.kinds.Kind.read_under`)
+    and it cannot be changed after counting: an option that says otherwise is a one-line error naming the file, the
+    value it holds and the option; one that agrees (or ``--spans`` alone, ``--unit auto``) is taken."""
+    from clfeval.cli.options import read_under
+    from clfeval.kinds import kind_of
+
+    if getattr(args, "errors", None):
+        raise ClfevalError("--errors lists the wrong spans of tag files; count files hold no spans to list")
+    kind = kind_of(counted.counts)
+    if kind is None:
+        return
+    stored = kind.read_under(counted.counts)
+    files = list(counted.inputs.get("count_files") or ["the counts"])
+    source = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
+    for name, (option, value) in read_under(args).items():
+        if name not in stored:
+            raise InputError(f"holds {kind.title}, read without {option}: {option} does not apply to them", source)
+        if value is not True and stored[name] != value:
+            raise InputError(
+                f"was counted with {name} {stored[name]}; {option} {value} contradicts it (count the input again "
+                f"with {option} {value}, or leave {option} out)",
+                source,
+            )
 
 
 def counts_given(args: argparse.Namespace, files: Sequence[str], reading: Reading, task: str) -> Counted:

@@ -348,7 +348,7 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
     group.add_argument(
         "--spans",
         nargs="?",
-        const=DEFAULT_SCHEME,
+        const=True,  # --spans alone: the default scheme, or a count file's own
         choices=list(SCHEMES),
         metavar="SCHEME",
         help="score spans (B-PER I-PER is one person), not tags: "
@@ -480,6 +480,7 @@ def conventions(args: argparse.Namespace) -> Any:
 def spans(args: argparse.Namespace) -> Any:
     """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans."""
     from clfeval.spans.options import Spans
+    from clfeval.spans.schemes import DEFAULT_SCHEME
 
     if getattr(args, "spans", None) is None:
         if getattr(args, "unit", "auto") != "auto":
@@ -487,7 +488,19 @@ def spans(args: argparse.Namespace) -> Any:
         if getattr(args, "errors", None):
             raise ClfevalError("--errors lists wrong spans: give --spans too")
         return None
-    return Spans(args.spans, args.unit)
+    return Spans(DEFAULT_SCHEME if args.spans is True else args.spans, args.unit)
+
+
+def read_under(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
+    """What the arguments say about how instances are read that count files carry (:meth:`clfeval.kinds.Kind.
+    read_under`), by name: ``scheme`` (``--spans``; ``True`` when it is given alone, naming no scheme) and ``unit``
+    (``--unit`` other than ``auto``), each with its option."""
+    said: dict[str, tuple[str, Any]] = {}
+    if getattr(args, "spans", None) is not None:
+        said["scheme"] = ("--spans", args.spans)
+    if getattr(args, "unit", "auto") != "auto":
+        said["unit"] = ("--unit", args.unit)
+    return said
 
 
 def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:

@@ -9,7 +9,7 @@ from typing import Any
 
 from clfeval.api import score
 from clfeval.cli import options
-from clfeval.cli.inputs import add_input_arguments, counts_given, layout, no_rules
+from clfeval.cli.inputs import add_input_arguments, check_read_under, counts_given, layout, no_rules
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.infer.methods import CI, cost_note
@@ -118,7 +118,9 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
 
         if args.inputs or args.matrix:
             raise ClfevalError("--counts takes the count files alone")
-        given: Any = load_counts(args.counts)
+        loaded = load_counts(args.counts)
+        check_read_under(args, loaded)  # a scored count file holds its scores as given: no span option applies
+        given: Any = loaded
         scores_of: Any = None
         labels: Any = None
         blocks: Any = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -68,8 +68,9 @@ class PairTest:
     discordant
         McNemar only: instances only ``a`` got right, only ``b``, both, neither.
     sign
-        The sign test of the pair on its units (instances or blocks), reported beside every test as a
-        cross-check (it concerns accuracy, whatever the metric).
+        The sign test of the pair on its units (instances or blocks), reported beside every test: a test of its
+        kind's counted quantity (accuracy; span errors for spans), whatever the metric, oriented like it (its
+        ``a_better`` counts the units where A does better on that quantity).
     undefined_rounds
         Bootstrap resamples in which a score was undefined (NaN): left out of the interval, counted as at
         least as extreme in p.
@@ -124,6 +125,7 @@ class Comparison(Result):
     notes: tuple[str, ...] = ()
     unit: str = "instances"
     n_units: int | None = None
+    own_scores: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     @property
     def first(self) -> Scores:
@@ -131,8 +133,34 @@ class Comparison(Result):
         return self.results[self.systems[0]]
 
     def score(self, system: str, metric: str) -> float:
-        """The value of ``metric`` for ``system``."""
+        """The value of ``metric`` for ``system``: one of its scores, or the quantity a counting test defines
+        (``span_errors``, :attr:`own_scores`)."""
+        if metric in self.own_scores:
+            return self.own_scores[metric][system]
         return self.results[system].value_at(self.keys[self.metrics.index(metric)])
+
+    def higher_is_better(self, metric: str) -> bool:
+        """Whether a higher value of ``metric`` is the better one (false for losses, error rates, span errors): the
+        direction of its ranking."""
+        if metric in self.own_scores:
+            return KINDS[self.joint_kind].counted_higher_is_better
+        return higher_is_better(self.keys[self.metrics.index(metric)])
+
+    def definition(self, metric: str) -> str | None:
+        """The definition of a quantity a counting test defines (``span_errors``), ``None`` for a score."""
+        if metric in self.own_scores:
+            return KINDS[self.joint_kind].counted_definition
+        return None
+
+    @property
+    def joint_kind(self) -> str:
+        """The kind of each system's counts (``single-label``, ``spans`` …)."""
+        return self.first.task
+
+    def winner(self, p: PairTest) -> str | None:
+        """The system ``p``'s difference (A − B of the quantity tested) favours, in its metric's direction; ``None``
+        when it is 0 (up to rounding) or undefined."""
+        return _favoured(p, self.higher_is_better(p.metric))
 
     def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
         """The test of ``a`` against ``b`` on ``metric`` (default: the first), found in either order: it is the
@@ -147,10 +175,11 @@ class Comparison(Result):
         """Systems from best to worst on ``metric``, each with the systems it beats, and is beaten by, significantly.
 
         Ties in score (equal up to rounding, 1e-12 relative) share a rank; a system whose score is
-        undefined (NaN) comes last with rank ``None``. "Beats" means the adjusted p-value is below
-        ``alpha`` and the score is the better one (higher, or lower for Hamming loss and micro FPR).
+        undefined (NaN) comes last with rank ``None``. "Beats" means the pair's difference holds (its adjusted
+        p-value is below ``alpha``) and favours it: the pair's A − B, the difference of the quantity its test
+        tests, is in the better direction for it (higher, or lower for Hamming loss, micro FPR and span errors).
         """
-        sign = 1.0 if higher_is_better(self.keys[self.metrics.index(metric)]) else -1.0
+        sign = 1.0 if self.higher_is_better(metric) else -1.0
         values = {s: self.score(s, metric) for s in self.systems}
 
         def ahead(s: str, o: str) -> bool:  # s strictly better than o, beyond rounding
@@ -166,7 +195,9 @@ class Comparison(Result):
                 if p.metric != metric or s not in (p.a, p.b) or not p.significant:
                     continue
                 other = p.b if s == p.a else p.a
-                (wins if ahead(s, other) else losses).append(other)
+                winner = self.winner(p)
+                if winner is not None:
+                    (wins if winner == s else losses).append(other)
             rank = None if math.isnan(values[s]) else 1 + sum(ahead(o, s) for o in self.systems)
             out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
         return out
@@ -178,7 +209,7 @@ class Comparison(Result):
         difference); an undefined value is NaN. ``per_label`` adds each system's per-label scores
         (``<system>/per_label/<label>/f1`` …)."""
         beta = self.first.beta
-        paths = {m: metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
+        paths = {m: [m] if m in self.own_scores else metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
         out = FlatScores(sep)
         for system in self.systems:
             for metric in self.metrics:
@@ -244,6 +275,7 @@ class Comparison(Result):
                 entry["mcnemar"] = dict(p.discordant)
             if p.sign is not None:
                 entry["sign_test"] = {
+                    "metric": KINDS[self.joint_kind].counted_metric,
                     "unit": p.sign.unit,
                     "a_better": p.sign.a_better,
                     "b_better": p.sign.b_better,
@@ -277,6 +309,7 @@ class Comparison(Result):
             "beta": first.beta,
             "zero_division": {"value": "nan" if math.isnan(zd) else int(zd), "in_average": first.undefined_policy},
             "scores": {s: {m: json_safe(self.score(s, m)) for m in self.metrics} for s in self.systems},
+            "higher_is_better": {m: self.higher_is_better(m) for m in self.metrics},
             "pairs": pairs,
             "ranking": {m: [{**r, "score": json_safe(r["score"])} for r in self.ranking(m)] for m in self.metrics},
             "results": {s: r.to_dict(matrix=matrix) for s, r in self.results.items()},
@@ -407,14 +440,14 @@ class Test:
         return TESTS[self.name]
 
     def default_metric(self, beta: float, kind: str | None = None) -> str:
-        """The metric compared when none is named: the first the test takes (accuracy for McNemar's and the sign test;
-        the kind's :attr:`~clfeval.kinds.Kind.counted_metric` for spans), else the kind's headline average of F_β
-        (macro; micro for spans)."""
+        """The metric compared when none is named: a counting test's counted quantity (accuracy for McNemar's and
+        the sign test; span errors per sentence for spans: :attr:`~clfeval.kinds.Kind.counted_metric`), the first
+        metric a test restricted to some takes, else the kind's headline average of F_β (macro; micro for spans)."""
         known = KINDS.get(kind) if kind is not None else None
+        if self.method.quantity == "counted":
+            return self.method.scope_of(kind)
         if self.method.metrics is not None:
-            if known is not None and self.method.tests(known.counted_metric, kind):
-                return str(known.counted_metric)
-            return min(self.method.metrics)  # accuracy before subset_accuracy
+            return min(self.method.metrics)
         headline = known.headline if known is not None else "macro"
         return f"{headline}.f1" if beta == 1 else f"{headline}.f{beta:g}"
 
@@ -490,10 +523,28 @@ def compare_counts(
         for s in systems
     }
     first = results[systems[0]]
-    keys = [metric_key(m, labels=first.labels, task=first.family, beta=first.beta) for m in metrics]
+    kind = KINDS[joint.kind]
+    own = [m for m in metrics if kind.counts_metric(m) and not kind.counted_in_scores]  # span_errors: no score
+    if own and method.quantity != "counted":
+        raise OptionError(
+            f"{own[0]} is what the sign test counts (--test sign, test='sign'); {method.title} compares scores "
+            f"(e.g. {kind.headline}.f1)"
+        )
     if not all(method.tests(m, joint.kind) for m in metrics):
         scope = method.scope_of(joint.kind)
         raise OptionError(f"{method.title} compares {scope} only: use --metric {scope} (or another --test)")
+    keys = [
+        ("counted", m) if m in own else metric_key(m, labels=first.labels, task=first.family, beta=first.beta)
+        for m in metrics
+    ]
+    n_units = blocks.n_blocks if blocks is not None else joint.n_instances
+    own_scores: dict[str, dict[str, float]] = {}
+    if own:
+        values = {}
+        for s in systems:
+            counts = joint.system(s)
+            values[s] = kind.counted_value(kind.right(counts), counts.n_instances, n_units)
+        own_scores = dict.fromkeys(own, values)
     if not method.random:
         seed = None  # an exact test: nothing random to seed
     elif seed is None:
@@ -506,30 +557,38 @@ def compare_counts(
     for a, b in pairs:
         paired = joint.paired(a, b)
         pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
-        sign = sign_test(paired, alternative, pair_blocks)
+        # the sign test's alternative is on d of the counted quantity: flipped where less of it is better
+        sign = sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
         run = PairRun(
             paired, pair_blocks, template, keys, rounds, _stream(seed, a, b), alternative, confidence, ci,
             exact_limit, bar, sign,
         )  # fmt: skip
         raw.append([{**found, "sign": sign} for found in method.run(run)])
     tests = []
+    against: list[str] = []
     for i, (metric, key) in enumerate(zip(metrics, keys)):
         p_values = np.array([r[i]["p_value"] for r in raw])
         adjusted = holm(p_values)
+        higher = kind.counted_higher_is_better if metric in own else higher_is_better(key)
         for (a, b), r, p_adj in zip(pairs, raw, adjusted):
-            tests.append(
-                PairTest(
-                    metric,
-                    a,
-                    b,
-                    results[a].value_at(key),
-                    results[b].value_at(key),
-                    p_adjusted=float(p_adj),
-                    significant=bool(p_adj < alpha),
-                    **r[i],
-                )
+            found = dict(r[i])
+            favours = found.pop("favours", False)  # the system the test's own statistic favours, when it says
+            score_a, score_b = (own_scores[metric][x] if metric in own else results[x].value_at(key) for x in (a, b))
+            tested = PairTest(
+                metric, a, b, score_a, score_b, p_adjusted=float(p_adj), significant=bool(p_adj < alpha), **found
             )
+            if favours is not False:  # a difference holds only where the test's statistic favours the same system
+                side = {"a": a, "b": b}.get(favours) if favours is not None else None
+                if tested.significant and side != _favoured(tested, higher):
+                    tested = replace(tested, significant=False)
+                    against.append(f"{metric} ({a} vs {b})")
+            tests.append(tested)
     notes = _notes(tests, "instances" if blocks is None else "blocks")
+    if against:
+        notes.append(
+            f"{method.title}: the units favour one system and the difference the other, so no difference holds: "
+            f"{', '.join(against)}"
+        )
     shared_warnings = _system_warnings(results)
     if blocks is not None:
         shared_warnings += blocks.cautions()
@@ -561,7 +620,20 @@ def compare_counts(
         tuple(notes),
         "instances" if blocks is None else blocks.unit,
         joint.n_instances if blocks is None else blocks.n_blocks,
+        FrozenDict({m: FrozenDict(v) for m, v in own_scores.items()}),
     )
+
+
+#: An alternative on d of a quantity read the other way round (d of its negative).
+_FLIPPED = {"two-sided": "two-sided", "greater": "less", "less": "greater"}
+
+
+def _favoured(test: PairTest, higher: bool) -> str | None:
+    """The system a pair's difference favours (``higher``: a higher value is better), ``None`` for no difference."""
+    d = test.difference
+    if math.isnan(d) or abs(d) <= _TIE * max(1.0, abs(test.score_a), abs(test.score_b)):
+        return None
+    return test.a if (d > 0) == higher else test.b
 
 
 def _few_differing_blocks(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +23,10 @@ from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.significance import SignTest, mcnemar, paired_bootstrap, randomization_test, right_of
 from clfeval.infer.statistic import Statistic
 from clfeval.kinds import KINDS
+from clfeval.kinds.kind import Kind
 from clfeval.scoring.scores import Key
 
-__all__ = ["DIFFERENCE_INTERVALS", "TESTS", "PairRun", "Progress", "TestMethod"]
+__all__ = ["COUNTED_QUANTITIES", "DIFFERENCE_INTERVALS", "TESTS", "PairRun", "Progress", "TestMethod"]
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,14 @@ class TestMethod:
         Its registry name, how reports name it, and what it does.
     computation
         ``"module:function"`` testing one pair (a :class:`PairRun` → one result per metric), imported when it runs.
+    quantity
+        What it tests, which is what its ``A − B``, its direction and the ranking it decides are of: ``metric``, the
+        difference d = score(A) − score(B) of each metric asked (randomization, the bootstrap); ``counted``, the
+        quantity its kind's counting tests test (:attr:`~clfeval.kinds.Kind.counted_metric`, of the instances each
+        system gets right: accuracy, ``subset_accuracy`` for label sets, ``span_errors`` for spans), and no other
+        metric: McNemar's and the sign test count instances (or units) right, so they test that and nothing else.
     metrics, scope
-        The metrics it tests (report names; ``None``: every score) and those in words: McNemar's and the sign test
-        count instances right, so test accuracy (``subset_accuracy`` for label sets) only.
+        The metrics a ``metric`` test takes (report names; ``None``: every score) and those in words.
     kinds
         The kinds of counts (:data:`clfeval.kinds.KINDS`) it applies to; ``None``: every one.
     no_blocks
@@ -55,7 +61,9 @@ class TestMethod:
         Whether its p-value is a probability over arrangements of the units where the systems differ (so at least
         2^−k with k of them: ``compare`` warns when no arrangement can reach α).
     counts_units
-        Whether its p-value is the sign test on the units (reports give its counts as the pair's own columns).
+        Whether its p-value is the sign test on the units (reports give its counts as the pair's own columns). On
+        blocks its statistic (the units where one system does better) can favour the other system than the
+        difference of the counted quantity does; a difference then does not hold (the comparison says so).
     extreme
         Alternative → when a draw counts as at least as extreme as the observed difference, in words.
     references
@@ -68,6 +76,7 @@ class TestMethod:
     title: str
     definition: str
     computation: str
+    quantity: str = "metric"
     metrics: frozenset[str] | None = None
     scope: str = "every score"
     kinds: frozenset[str] | None = None
@@ -88,12 +97,11 @@ class TestMethod:
         return result
 
     def tests(self, metric: str, kind: str | None = None) -> bool:
-        """Whether the test applies to ``metric`` (a report name) of counts of ``kind``: a test that counts units
-        (the sign test) also takes the score its kind's units cross-check (:attr:`~clfeval.kinds.Kind.counted_metric`:
-        span micro F)."""
-        if self.metrics is None or metric in self.metrics:
-            return True
-        return self.counts_units and kind is not None and KINDS[kind].counted_metric == metric
+        """Whether the test applies to ``metric`` (a report name) of counts of ``kind`` (``None``: labels, not yet
+        read): a ``counted`` test to its kind's counted quantity only, a ``metric`` test to :attr:`metrics`."""
+        if self.quantity == "counted":
+            return _kind(kind).counts_metric(metric)
+        return self.metrics is None or metric in self.metrics
 
     def applies_to(self, kind: str) -> bool:
         """Whether the test runs on counts of ``kind``: its :attr:`kinds` admit the kind (``None``: every kind) and the
@@ -102,13 +110,14 @@ class TestMethod:
         return (self.kinds is None or kind in self.kinds) and (taken is None or self.name in taken)
 
     def scope_of(self, kind: str | None = None) -> str:
-        """What the test compares, for counts of ``kind``: :attr:`scope`, or the kind's counted score."""
-        if self.counts_units and kind is not None and KINDS[kind].counted_metric not in (self.metrics or ()):
-            return KINDS[kind].counted_metric
-        return self.scope
+        """What the test compares, for counts of ``kind``: its kind's counted quantity, or :attr:`scope`."""
+        return _kind(kind).counted_metric if self.quantity == "counted" else self.scope
 
 
-_ACCURACY = frozenset({"accuracy", "subset_accuracy"})
+def _kind(name: str | None) -> Kind:
+    """The kind of counts ``name``; ``None``, labels not read yet: what every label kind shares."""
+    return KINDS[name] if name is not None else Kind()
+
 
 #: The paired tests, by name.
 TESTS: Mapping[str, TestMethod] = {
@@ -141,9 +150,9 @@ TESTS: Mapping[str, TestMethod] = {
             "mcnemar",
             "McNemar's exact test",
             "of accuracy: an exact binomial test of the instances only A gets right against those only B "
-            "gets right (multi-label: the whole label set right)",
+            "gets right (multi-label: the whole label set right); A − B is the difference in accuracy",
             "clfeval.infer.pairtests:mcnemar_pair",
-            metrics=_ACCURACY,
+            quantity="counted",
             scope="accuracy",
             no_blocks="McNemar's test counts instances as independent; with blocks use the sign test on blocks "
             "(--test sign), randomization or the bootstrap",
@@ -153,12 +162,13 @@ TESTS: Mapping[str, TestMethod] = {
         TestMethod(
             "sign",
             "sign test",
-            "of accuracy: an exact binomial test of the units where A gets more instances right than B against "
-            "those where B does (ties left out); on instances it is McNemar's test, on blocks (sentences) it "
-            "respects their dependence",
+            "of the kind's counted quantity (accuracy; span errors per sentence for spans): an exact binomial test "
+            "of the units where A does better on it than B against those where B does (ties left out); on "
+            "instances it is McNemar's test, on blocks (sentences) it respects their dependence; A − B is the "
+            "difference of that quantity, and a difference holds only when the units favour the same system",
             "clfeval.infer.pairtests:sign_pair",
-            metrics=_ACCURACY,
-            scope="accuracy",
+            quantity="counted",
+            scope="the counted quantity (accuracy; span_errors)",
             random=False,
             arrangements=True,
             counts_units=True,
@@ -185,6 +195,27 @@ TESTS: Mapping[str, TestMethod] = {
         ),
     )
 }
+
+
+class _Counted(Mapping[str, str]):
+    """The quantities counting tests test that are not scores, by name (from :data:`~clfeval.kinds.KINDS`, read when
+    used, so a registered kind's shows too)."""
+
+    def _entries(self) -> dict[str, str]:
+        return {k.counted_metric: k.counted_definition for k in KINDS.values() if not k.counted_in_scores}
+
+    def __getitem__(self, name: str) -> str:
+        return self._entries()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries())
+
+    def __len__(self) -> int:
+        return len(self._entries())
+
+
+#: What the counting tests (McNemar's, the sign test) test where it is not a score, by name: ``span_errors``.
+COUNTED_QUANTITIES: Mapping[str, str] = _Counted()
 
 #: Confidence intervals of the differences, by name.
 DIFFERENCE_INTERVALS: Mapping[str, str] = {
@@ -248,10 +279,13 @@ class PairRun:
 
 
 def mcnemar_pair(pair: PairRun) -> list[dict[str, Any]]:
-    """McNemar's exact test of accuracy on the instances only one system gets right."""
+    """McNemar's exact test of accuracy on the instances only one system gets right: d = (only A − only B) / N, the
+    difference in accuracy."""
     m = mcnemar(pair.paired, pair.alternative)
     discordant = {"only_a": m.only_a, "only_b": m.only_b, "both": m.both, "neither": m.neither}
-    difference = (m.only_a - m.only_b) / pair.paired.n_instances
+    kind = KINDS[pair.paired.kind]
+    n = pair.paired.n_instances
+    difference = kind.counted_value(m.only_a + m.both, n, n) - kind.counted_value(m.only_b + m.both, n, n)
     return [
         {"difference": difference, "p_value": m.p_value, "rounds": None, "exact": True, "discordant": discordant}
         for _ in pair.keys
@@ -259,12 +293,22 @@ def mcnemar_pair(pair: PairRun) -> list[dict[str, Any]]:
 
 
 def sign_pair(pair: PairRun) -> list[dict[str, Any]]:
-    """The sign test of accuracy on the units (instances or blocks) where one system gets more right."""
+    """The sign test on the units (instances or blocks) where one system does better on its kind's counted quantity:
+    d is the difference of that quantity (accuracy; span errors per unit), ``favours`` the system the units favour
+    (``None`` on a tie), which a difference that holds must agree with."""
+    kind = KINDS[pair.paired.kind]
     right = right_of(pair.paired)
     counts = list(pair.paired.triples.values())
     a_right, b_right = (sum(c for r, c in zip(right, counts) if r[k]) for k in (0, 1))
-    difference = (a_right - b_right) / pair.paired.n_instances
-    return [{"difference": difference, "p_value": pair.sign.p_value, "rounds": None, "exact": True} for _ in pair.keys]
+    n = pair.paired.n_instances
+    units = pair.blocks.n_blocks if pair.blocks is not None else n
+    difference = kind.counted_value(a_right, n, units) - kind.counted_value(b_right, n, units)
+    sign = pair.sign
+    favours = "a" if sign.a_better > sign.b_better else "b" if sign.b_better > sign.a_better else None
+    return [
+        {"difference": difference, "p_value": sign.p_value, "rounds": None, "exact": True, "favours": favours}
+        for _ in pair.keys
+    ]
 
 
 def randomization_pair(pair: PairRun) -> list[dict[str, Any]]:

@@ -80,6 +80,12 @@ class Joint(Kind):
             doc["units"] = units_document(counts.units, list(counts.rows))
         return doc
 
+    def read_under(self, counts: JointCounts) -> dict[str, Any]:
+        # the systems' counting options (a span scheme and unit), and the label-set policies
+        ml = counts.multilabel
+        policies = {} if ml is None else {"duplicates": ml.duplicates, "empty": ml.empty}
+        return {**policies, **counts.options}
+
     def units(self, counts: JointCounts) -> Blocks | None:
         return counts.units
 

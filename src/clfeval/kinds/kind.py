@@ -31,6 +31,7 @@ of a result (its ``task``). A new kind is one subclass and one :func:`register_k
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -115,10 +116,15 @@ class Kind:
     headline
         The average ``compare`` tests when no metric is named (of F_β): ``macro`` for labels, ``micro`` for spans
         (conlleval.pl's overall score, which the field reports).
-    counted, counted_metric
-        What the sign test counts in a unit, in words (``gets more instances right``), and the overall score it
-        cross-checks: ``accuracy`` for labels; for spans, the sentences where a tagger makes fewer span errors
-        (fn + fp), a check of micro F.
+    counted, counted_metric, counted_aliases
+        The quantity the counting tests (McNemar's, the sign test: :attr:`TestMethod.quantity
+        <clfeval.infer.pairtests.TestMethod.quantity>` ``counted``) test, of the instances each system gets right
+        (:meth:`correct`): what a unit counts for the better system, in words (``gets more instances right``), and the
+        quantity's report name (and its other names): ``accuracy`` for labels (``subset_accuracy`` for label sets); for
+        spans ``span_errors``, missed plus spurious spans per unit, never micro F (which fewer errors need not raise).
+    counted_in_scores, counted_higher_is_better, counted_definition
+        Whether the counted quantity is one of the scores (accuracy: its value is the score's), else
+        :meth:`counted_value` gives it; its direction; its definition, for reports (empty: the measure's).
     """
 
     name: ClassVar[str]
@@ -146,6 +152,10 @@ class Kind:
     headline: ClassVar[str] = "macro"
     counted: ClassVar[str] = "gets more instances right"
     counted_metric: ClassVar[str] = "accuracy"
+    counted_aliases: ClassVar[tuple[str, ...]] = ("subset_accuracy",)
+    counted_in_scores: ClassVar[bool] = True
+    counted_higher_is_better: ClassVar[bool] = True
+    counted_definition: ClassVar[str] = ""
 
     # -- every kind ---------------------------------------------------------------------------------------------
 
@@ -184,6 +194,12 @@ class Kind:
     def options(self, counts: Any) -> dict[str, Any]:
         """The counting options the counts were made with (:attr:`option_names`), by name."""
         return {}
+
+    def read_under(self, counts: Any) -> dict[str, Any]:
+        """What ``counts`` were read under that changes them and that a task cannot apply to them afterwards, by name
+        (spans: ``scheme`` and ``unit``): their count files hold it, and a task given another value refuses it
+        (``score --counts c.json --spans conlleval`` of spans read as ``iob1``). By default the counting options."""
+        return self.options(counts)
 
     def option_notes(self, options: Mapping[str, Any]) -> list[str]:
         """A report's notes on the counting options of a result (its ``options``), one per option."""
@@ -288,6 +304,20 @@ class Kind:
         """Whether the row's prediction is right (the whole label set, for sets): what McNemar's and the sign test
         count."""
         return bool(row[0] == row[1])
+
+    def counts_metric(self, metric: str) -> bool:
+        """Whether ``metric`` names the quantity the counting tests test (:attr:`counted_metric` or an alias)."""
+        return metric == self.counted_metric or metric in self.counted_aliases
+
+    def counted_value(self, right: int, n: int, n_units: int) -> float:
+        """The counted quantity of a system that gets ``right`` of ``n`` instances right (:meth:`correct`) in
+        ``n_units`` units: accuracy, right / n (NaN without instances)."""
+        return right / n if n else math.nan
+
+    def right(self, counts: Any) -> int:
+        """How many instances of one system's ``counts`` are right (:meth:`correct`)."""
+        rows, weights = self.rows(counts)
+        return int(sum(w for row, w in zip(rows, np.asarray(weights).tolist()) if self.correct(row)))
 
 
 class _Registry(Mapping[str, Kind]):

@@ -9,6 +9,7 @@ that overlap); its count files are ``spans`` documents.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -162,7 +163,15 @@ class Spans(Kind):
         "its report)"
     )
     counted: ClassVar[str] = "makes fewer span errors (missed and spurious spans, fn + fp)"
-    counted_metric: ClassVar[str] = "micro.f1"
+    counted_metric: ClassVar[str] = "span_errors"
+    counted_aliases: ClassVar[tuple[str, ...]] = ()
+    counted_in_scores: ClassVar[bool] = False
+    counted_higher_is_better: ClassVar[bool] = False
+    counted_definition: ClassVar[str] = (
+        "span errors per unit (sentence, or document with --unit documents): missed plus spurious spans (fn + fp) of "
+        "every type, divided by the number of units; lower is better. It is not micro F: fewer errors can come with "
+        "a lower F1 (a tagger that finds nothing makes no spurious span)"
+    )
 
     def labels_seen(self, counts: SpanCounts) -> tuple[set[str], set[str]]:
         gold = {g for (g, _), c in counts.pairs.items() if g != NO_SPAN}
@@ -234,6 +243,10 @@ class Spans(Kind):
                 "whose boundaries may differ"
             )
         return notes
+
+    def counted_value(self, right: int, n: int, n_units: int) -> float:
+        # a row is a span right (g = p) or one error: missed (g, ∅) or spurious (∅, p)
+        return (n - right) / n_units if n_units else math.nan
 
     def errors(self, counts: SpanCounts, label_set: Sequence[str]) -> int:
         inside = set(label_set)

@@ -15,7 +15,6 @@ from clfeval.report.tables import Bounds, Label, PValue, Report, Table
 from clfeval.report.view import View
 from clfeval.scoring.averages import AVERAGES
 from clfeval.scoring.labelset import LABEL_SOURCES
-from clfeval.scoring.metrics import higher_is_better
 
 __all__ = ["comparison_report"]
 
@@ -59,7 +58,8 @@ def _pairs_table(cmp: Comparison) -> Table:
 
 
 def _sign_table(cmp: Comparison) -> Table | None:
-    """The sign test of each pair, once per pair (it concerns accuracy, whatever the metric): a cross-check."""
+    """The sign test of each pair, once per pair: a test of its own quantity (accuracy; span errors for spans), named
+    as such, whatever the metric; ``None`` when it is the comparison's test (its counts are then the pairs' columns)."""
     rows = []
     seen: set[tuple[str, str]] = set()
     for p in cmp.pairs:
@@ -69,16 +69,17 @@ def _sign_table(cmp: Comparison) -> Table | None:
         rows.append((Label(p.a), Label(p.b), p.sign.a_better, p.sign.b_better, p.sign.ties, PValue(p.sign.p_value)))
     if not rows or TESTS[cmp.test].counts_units:
         return None
-    kind = None
+    kind = KINDS[cmp.joint_kind]
     if cmp.unit == "instances":
         title = "sign test (McNemar's exact test) on the instances where exactly one system is right"
     else:
-        kind = KINDS.get(cmp.first.task)
-        counted = kind.counted if kind is not None else "gets more instances right"
-        title = f"sign test on {cmp.unit}: the blocks where one system {counted}, ties left out"
-    checked = kind.counted_metric if cmp.unit != "instances" and kind is not None else "accuracy"
+        units = cmp.unit if " " not in cmp.unit else "blocks"  # sentences, documents; blocks delimited by …
+        title = f"sign test on {cmp.unit}: the {units} where one system {kind.counted}, ties left out"
+    quantity = kind.counted_metric
+    others = [m for m in cmp.metrics if not kind.counts_metric(m)]
+    beside = f"; a test of {quantity}" + (f", not of {', '.join(others)}" if others else "")
     return Table(
-        f"{title} ({cmp.alternative}; a cross-check of {checked})",
+        f"{title} ({cmp.alternative}{beside})",
         ("A", "B", "A better", "B better", "ties", "p"),
         tuple(rows),
         "sign",
@@ -112,7 +113,10 @@ def _ranking_table(cmp: Comparison) -> Table:
 def _metric_definitions(cmp: Comparison) -> list[str]:
     notes = []
     for metric, key in zip(cmp.metrics, cmp.keys):
-        if key[0] == "averages":
+        own = cmp.definition(metric)
+        if own is not None:
+            notes.append(f"{metric}: {own}")
+        elif key[0] == "averages":
             notes.append(f"{metric}: {AVERAGES[key[1]].definition}")
     return list(dict.fromkeys(notes))
 
@@ -141,7 +145,7 @@ def _alternative_note(cmp: Comparison) -> str:
     if extreme is not None:
         note += f"; a round counts as at least as extreme when {extreme[cmp.alternative]}"
     note += ")"
-    lower = [m for m, k in zip(cmp.metrics, cmp.keys) if not higher_is_better(k)]
+    lower = [m for m in cmp.metrics if not cmp.higher_is_better(m)]
     if lower and cmp.alternative != "two-sided":
         note += f"; for {', '.join(lower)} a lower score is the better one, so '{cmp.alternative}' concerns the loss"
     return note
@@ -182,7 +186,7 @@ def _short_notes(cmp: Comparison) -> list[str]:
     if cmp.unit != "instances":
         line += f"; units: {cmp.n_units} {cmp.unit}" if cmp.n_units is not None else f"; units: {cmp.unit}"
     notes.append(line)
-    lower = [m for m, k in zip(cmp.metrics, cmp.keys) if not higher_is_better(k)]
+    lower = [m for m in cmp.metrics if not cmp.higher_is_better(m)]
     if lower and cmp.alternative != "two-sided":
         notes.append(
             f"for {', '.join(lower)} a lower score is the better one, so '{cmp.alternative}' concerns the loss"
@@ -197,6 +201,7 @@ def _short_notes(cmp: Comparison) -> list[str]:
     if zd != "0" or policy != "include":
         verb = "included in" if policy == "include" else "left out of"
         notes.append(f"0/0: set to {zd} and {verb} averages (--zero-division, --undefined)")
+    notes += [f"{m}: {cmp.definition(m)}" for m in cmp.metrics if cmp.definition(m) is not None]
     notes += KINDS[first.task].option_notes(first.options)
     return notes + list(cmp.notes)
 

@@ -313,7 +313,7 @@ def comparison_page(cmp: Comparison) -> Page:
         (metric, f"{average_title(key[1], first)} — {_average_definition(key[1], first)}")
         for metric, key in zip(cmp.metrics, cmp.keys)
         if key[0] == "averages"
-    )
+    ) + tuple((m, str(cmp.definition(m))) for m in cmp.metrics if cmp.definition(m) is not None)
     rounds = "" if cmp.rounds is None or all(p.exact for p in cmp.pairs) else f"; {cmp.rounds} rounds, seed {cmp.seed}"
     summary: list[Block] = [
         Paragraph(
