@@ -479,12 +479,23 @@ def _spans_against_f1() -> dict:
     return {"gold": gold, "preds": {"A": a, "B": b}, "spans": True}
 
 
+def _scored_case(rng: np.random.Generator) -> dict:
+    y = rng.integers(0, 2, 300)
+    scores = {
+        "weak": np.clip(rng.normal(0.45 + 0.1 * y, 0.2), 0, 1),
+        "mid": np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1),
+        "strong": np.clip(rng.normal(0.25 + 0.5 * y, 0.15), 0, 1),
+    }
+    return {"gold": y, "preds": scores, "scores": True}
+
+
 #: Per kind of counts, cases built to give significant differences; the ``against`` ones are built so that the sign
 #: test's units favour the other system than the difference of a score does (issue 37's reproducers).
 _CASES = {
     "single-label": [_labels_case, _blocks_case, lambda rng: _blocks_against_accuracy()],
     "multi-label": [lambda rng: _label_sets_case(rng)],
     "spans": [_spans_case, lambda rng: _spans_against_f1()],
+    "scored": [_scored_case],
 }
 
 
@@ -497,7 +508,7 @@ def test_every_test_ranks_by_the_sign_of_the_difference_it_tests(name: str) -> N
     rng = np.random.default_rng(37)
     runs, significant = 0, 0
     for kind, builders in _CASES.items():
-        if method.kinds is not None and kind not in method.kinds:
+        if not method.applies_to(kind):
             continue
         for build in builders:
             case = build(rng)
@@ -505,12 +516,15 @@ def test_every_test_ranks_by_the_sign_of_the_difference_it_tests(name: str) -> N
             if blocked and method.no_blocks:
                 continue
             metric_sets = [None]  # the test's default metric
-            if method.quantity == "metric" and kind != "spans":
+            if method.quantity == "metric" and kind not in ("spans", "scored"):
                 metric_sets.append(["hamming_loss", "macro.f1"])  # a lower-is-better score beside a higher one
+            elif kind == "scored" and method.metrics is None:
+                metric_sets.append(["log_loss", "auc"])
             for metrics in metric_sets:
+                given = {"scores": case["preds"]} if case.get("scores") else {"preds": case["preds"]}
                 r = clfeval.compare(
                     case["gold"],
-                    case["preds"],
+                    **given,
                     metrics=metrics,
                     test=clfeval.Test(name, rounds=300, seed=5) if method.random else name,
                     blocks=case.get("blocks"),

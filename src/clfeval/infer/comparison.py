@@ -39,6 +39,7 @@ __all__ = [
     "COMPARE_SCHEMA",
     "Comparison",
     "PairTest",
+    "Paired",
     "TESTS",
     "check_test_options",
     "compare_counts",
@@ -91,10 +92,85 @@ class PairTest:
     discordant: Mapping[str, int] | None = None
     undefined_rounds: int = 0
     sign: SignTest | None = None
+    z: float | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        """A field by name (``p["p_value"]`` as ``p.p_value``): the pairs of every kind are this one type, read
+        either way."""
+        if name not in self.__dataclass_fields__:
+            raise KeyError(f"a pair has no {name!r}; it has {', '.join(self.__dataclass_fields__)}")
+        return getattr(self, name)
+
+
+class Paired:
+    """What every comparison of systems answers, whatever its kind: :meth:`pair`, :meth:`winner` and
+    :meth:`ranking`, from its ``systems``, ``metrics``, ``pairs`` (:class:`PairTest`) and its own :meth:`score` and
+    :meth:`higher_is_better`."""
+
+    systems: tuple[str, ...]
+    metrics: tuple[str, ...]
+    pairs: tuple[PairTest, ...]
+
+    def score(self, system: str, metric: str) -> float:
+        """The value of ``metric`` for ``system``."""
+        raise NotImplementedError
+
+    def higher_is_better(self, metric: str) -> bool:
+        """Whether a higher value of ``metric`` is the better one: the direction of its ranking."""
+        raise NotImplementedError
+
+    def winner(self, p: PairTest) -> str | None:
+        """The system ``p``'s difference (A − B of the quantity tested) favours, in its metric's direction; ``None``
+        when it is 0 (up to rounding) or undefined."""
+        return _favoured(p, self.higher_is_better(p.metric))
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
+        """The test of ``a`` against ``b`` on ``metric`` (default: the first), found in either order: it is the
+        test as run, so check its ``a`` and ``b`` (its difference is score(a) − score(b) of those)."""
+        metric = metric or self.metrics[0]
+        for p in self.pairs:
+            if p.metric == metric and {p.a, p.b} == {a, b}:
+                return p
+        raise OptionError(
+            f"no comparison of {a!r} with {b!r} on {metric!r}; systems {list(self.systems)}, metrics "
+            f"{list(self.metrics)}"
+        )
+
+    def ranking(self, metric: str) -> list[dict[str, Any]]:
+        """Systems from best to worst on ``metric``, each with the systems it beats, and is beaten by, significantly.
+
+        Ties in score (equal up to rounding, 1e-12 relative) share a rank; a system whose score is
+        undefined (NaN) comes last with rank ``None``. "Beats" means the pair's difference holds (its adjusted
+        p-value is below ``alpha``) and favours it: the pair's A − B, the difference of the quantity its test
+        tests, is in the better direction for it (higher, or lower for Hamming loss, micro FPR, span errors, log loss,
+        Brier and calibration error).
+        """
+        sign = 1.0 if self.higher_is_better(metric) else -1.0
+        values = {s: self.score(s, metric) for s in self.systems}
+
+        def ahead(s: str, o: str) -> bool:  # s strictly better than o, beyond rounding
+            x, y = values[s], values[o]
+            return not (math.isnan(x) or math.isnan(y)) and sign * (x - y) > _TIE * max(1.0, abs(x), abs(y))
+
+        order = sorted(self.systems, key=lambda s: math.inf if math.isnan(values[s]) else -sign * values[s])
+        out = []
+        for s in order:
+            wins: list[str] = []
+            losses: list[str] = []
+            for p in self.pairs:
+                if p.metric != metric or s not in (p.a, p.b) or not p.significant:
+                    continue
+                other = p.b if s == p.a else p.a
+                winner = self.winner(p)
+                if winner is not None:
+                    (wins if winner == s else losses).append(other)
+            rank = None if math.isnan(values[s]) else 1 + sum(ahead(o, s) for o in self.systems)
+            out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
+        return out
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Comparison(Result):
+class Comparison(Paired, Result):
     """The result of :func:`clfeval.compare`: every system's scores and the test of each pair, per metric.
 
     ``results[name]`` is each system's full :class:`Scores` over the common label set.
@@ -156,51 +232,6 @@ class Comparison(Result):
     def joint_kind(self) -> str:
         """The kind of each system's counts (``single-label``, ``spans`` …)."""
         return self.first.task
-
-    def winner(self, p: PairTest) -> str | None:
-        """The system ``p``'s difference (A − B of the quantity tested) favours, in its metric's direction; ``None``
-        when it is 0 (up to rounding) or undefined."""
-        return _favoured(p, self.higher_is_better(p.metric))
-
-    def pair(self, a: str, b: str, metric: str | None = None) -> PairTest:
-        """The test of ``a`` against ``b`` on ``metric`` (default: the first), found in either order: it is the
-        test as run, so check its ``a`` and ``b`` (its difference is score(a) − score(b) of those)."""
-        metric = metric or self.metrics[0]
-        for p in self.pairs:
-            if p.metric == metric and {p.a, p.b} == {a, b}:
-                return p
-        raise OptionError(f"no comparison of {a!r} with {b!r} on {metric!r}")
-
-    def ranking(self, metric: str) -> list[dict[str, Any]]:
-        """Systems from best to worst on ``metric``, each with the systems it beats, and is beaten by, significantly.
-
-        Ties in score (equal up to rounding, 1e-12 relative) share a rank; a system whose score is
-        undefined (NaN) comes last with rank ``None``. "Beats" means the pair's difference holds (its adjusted
-        p-value is below ``alpha``) and favours it: the pair's A − B, the difference of the quantity its test
-        tests, is in the better direction for it (higher, or lower for Hamming loss, micro FPR and span errors).
-        """
-        sign = 1.0 if self.higher_is_better(metric) else -1.0
-        values = {s: self.score(s, metric) for s in self.systems}
-
-        def ahead(s: str, o: str) -> bool:  # s strictly better than o, beyond rounding
-            x, y = values[s], values[o]
-            return not (math.isnan(x) or math.isnan(y)) and sign * (x - y) > _TIE * max(1.0, abs(x), abs(y))
-
-        order = sorted(self.systems, key=lambda s: math.inf if math.isnan(values[s]) else -sign * values[s])
-        out = []
-        for s in order:
-            wins: list[str] = []
-            losses: list[str] = []
-            for p in self.pairs:
-                if p.metric != metric or s not in (p.a, p.b) or not p.significant:
-                    continue
-                other = p.b if s == p.a else p.a
-                winner = self.winner(p)
-                if winner is not None:
-                    (wins if winner == s else losses).append(other)
-            rank = None if math.isnan(values[s]) else 1 + sum(ahead(o, s) for o in self.systems)
-            out.append({"system": s, "score": values[s], "rank": rank, "better_than": wins, "worse_than": losses})
-        return out
 
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         """The comparison as one flat mapping for an experiment tracker: each system's score of each metric

@@ -16,6 +16,7 @@ import numpy as np
 
 from clfeval.count.scored import ScoreCounts
 from clfeval.errors import OptionError
+from clfeval.infer.comparison import Paired, PairTest
 from clfeval.infer.delong import delong
 from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
 
@@ -503,7 +504,7 @@ SCORED_PAIRS_SCHEMA = "clfeval.scoredpairs/1"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ScoredComparison(Result):
+class ScoredComparison(Paired, Result):
     """The result of :func:`clfeval.compare` with ``scores=``: each pair of systems' paired test on each metric, with
     Holm's adjustment over the pairs of a metric; ``results`` holds each system's
     :class:`~clfeval.scoring.scored.Scored`."""
@@ -520,7 +521,7 @@ class ScoredComparison(Result):
     seed: int | None
     confidence: float
     alpha: float
-    pairs: tuple[Mapping[str, Any], ...]
+    pairs: tuple[PairTest, ...]
     results: Mapping[str, Any]
     n_instances: int
     distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
@@ -537,23 +538,32 @@ class ScoredComparison(Result):
             "" if self.n_blocks is None else CLUSTERED if self.test == "delong" else BLOCKED
         )
 
-    def pair(self, a: str, b: str, metric: str | None = None) -> Mapping[str, Any]:
-        """The test of ``a`` against ``b`` on ``metric`` (default: the first)."""
-        metric = metric or self.metrics[0]
-        for p in self.pairs:
-            if (p["a"], p["b"], p["metric"]) == (a, b, metric):
-                return p
-        raise OptionError(
-            f"no pair ({a!r}, {b!r}) on {metric!r}; systems {list(self.systems)}, metrics {list(self.metrics)}"
-        )
+    def score(self, system: str, metric: str) -> float:
+        """The value of ``metric`` for ``system`` (its own result's)."""
+        return float(self.results[system][metric])
+
+    def higher_is_better(self, metric: str) -> bool:
+        """Whether a higher value of ``metric`` is the better one (not for losses and calibration errors)."""
+        from clfeval.scoring.scored import lower_is_better
+
+        return not lower_is_better(metric)
 
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        """The comparison as one flat mapping, named as every comparison names it: each system's score of each metric
+        (``<system>/macro/auc``) and each pair's test (``macro/auc/<a>_vs_<b>/difference``, ``…/p_value``,
+        ``…/p_adjusted``, ``…/significant`` as 1 or 0, ``…/ci_low``, ``…/ci_high`` with an interval)."""
         out: dict[str, float] = {}
+        for system in self.systems:
+            for metric in self.metrics:
+                out[sep.join([system, *metric.split(".")])] = self.score(system, metric)
         for p in self.pairs:
-            key = sep.join([p["metric"].replace(".", sep), f"{p['a']}-{p['b']}"])
-            out[f"{key}{sep}difference"] = p["difference"]
-            out[f"{key}{sep}p"] = p["p_value"]
-            out[f"{key}{sep}p_holm"] = p["p_adjusted"]
+            head = sep.join([*p.metric.split("."), f"{p.a}_vs_{p.b}"])
+            values = {"difference": p.difference, "p_value": p.p_value, "p_adjusted": p.p_adjusted}
+            values["significant"] = float(p.significant)
+            if p.ci is not None:
+                values["ci_low"], values["ci_high"] = p.ci
+            for name, value in values.items():
+                out[f"{head}{sep}{name}"] = float(value)
         return out
 
     def signature_parts(self) -> list[tuple[str, str]]:
@@ -592,13 +602,25 @@ class ScoredComparison(Result):
             "confidence": self.confidence,
             "alpha": self.alpha,
             "adjustment": "holm",
+            "higher_is_better": {m: self.higher_is_better(m) for m in self.metrics},
             "pairs": [
                 {
-                    **{k: (json_number(v) if isinstance(v, float) else v) for k, v in p.items() if k != "ci"},
-                    "ci": None if p["ci"] is None else [json_number(x) for x in p["ci"]],
-                }
+                    "a": p.a,
+                    "b": p.b,
+                    "metric": p.metric,
+                    "score_a": json_number(p.score_a),
+                    "score_b": json_number(p.score_b),
+                    "difference": json_number(p.difference),
+                    "p_value": json_number(p.p_value),
+                    "ci": None if p.ci is None else [json_number(x) for x in p.ci],
+                    "z": None if p.z is None else json_number(p.z),
+                    "rounds": p.rounds,
+                    "p_adjusted": json_number(p.p_adjusted),
+                    "significant": p.significant,
+                }  # fmt: skip
                 for p in self.pairs
             ],
+            "ranking": {m: self.ranking(m) for m in self.metrics},
             "results": {s: r.to_dict(matrix=matrix) for s, r in self.results.items()},
         }
 
@@ -735,6 +757,24 @@ def compare_scored(
         for p, q in zip(mine, adjusted.tolist()):
             p["p_adjusted"] = q
             p["significant"] = bool(q < test.alpha)
+    tested = tuple(
+        PairTest(
+            metric=p["metric"],
+            a=p["a"],
+            b=p["b"],
+            score_a=p["score_a"],
+            score_b=p["score_b"],
+            difference=p["difference"],
+            p_value=p["p_value"],
+            p_adjusted=p["p_adjusted"],
+            significant=p["significant"],
+            ci=None if p["ci"] is None else (float(p["ci"][0]), float(p["ci"][1])),
+            exact=False,
+            rounds=p["rounds"],
+            z=None if p["z"] is None else float(p["z"]),
+        )  # fmt: skip
+        for p in raw
+    )
     return ScoredComparison(
         systems=tuple(names),
         metrics=tuple(metrics),
@@ -745,7 +785,7 @@ def compare_scored(
         alpha=test.alpha,
         alternative=test.alternative,
         baseline=baseline,
-        pairs=tuple(FrozenDict(p) for p in raw),
+        pairs=tested,
         results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
         n_instances=len(codes),
         distinct_rows=distinct,
