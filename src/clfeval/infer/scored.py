@@ -617,7 +617,7 @@ class ScoredComparison(Paired, Result):
                     "rounds": p.rounds,
                     "p_adjusted": json_number(p.p_adjusted),
                     "significant": p.significant,
-                }  # fmt: skip
+                }
                 for p in self.pairs
             ],
             "ranking": {m: self.ranking(m) for m in self.metrics},
@@ -772,7 +772,7 @@ def compare_scored(
             exact=False,
             rounds=p["rounds"],
             z=None if p["z"] is None else float(p["z"]),
-        )  # fmt: skip
+        )
         for p in raw
     )
     return ScoredComparison(
