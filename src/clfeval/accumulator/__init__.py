@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -150,14 +150,9 @@ class Accumulator:
     multilabel: MultiLabel | None
 
     def __new__(cls, task: str = "single-label", *args: Any, **kwargs: Any) -> Accumulator:
-        if cls is Accumulator and task == "spans":  # a tagger's spans: their own accumulator
-            from clfeval.accumulator.spans import SpanAccumulator
-
-            return object.__new__(SpanAccumulator)
-        if cls is Accumulator and task == "scored":  # scored predictions: theirs
-            from clfeval.accumulator.scored import ScoredAccumulator
-
-            return object.__new__(ScoredAccumulator)
+        own = KINDS[task].accumulator_class() if cls is Accumulator and task in KINDS else None
+        if own is not None:  # a kind with an accumulator of its own (spans, scored predictions): the kind says which
+            return cast("Accumulator", object.__new__(own))
         return object.__new__(cls)
 
     def __init__(
@@ -604,14 +599,10 @@ class Accumulator:
         if kind is None or kind.name not in TASKS:
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
         labels = None if stated is None else stated[1]
-        if kind.name == "spans":
-            from clfeval.accumulator.spans import SpanAccumulator
-
-            return SpanAccumulator.from_counts(counts, labels=labels)
-        if kind.name == "scored":
-            from clfeval.accumulator.scored import ScoredAccumulator
-
-            return ScoredAccumulator.from_counts(counts)
+        own = kind.accumulator_class()
+        if own is not None:  # the kind's own accumulator
+            made: Accumulator = own.from_counts(counts, labels=labels)
+            return made
         if labels and kind.options(counts).get("empty") == "label" and labels[-1] == EMPTY_LABEL:
             labels = labels[:-1]  # saved as scores use it, NONE last; the accumulator adds it when it scores
         out = cls.from_counts(counts, labels=labels)

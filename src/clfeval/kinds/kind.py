@@ -148,6 +148,19 @@ class Kind:
     #: (:data:`~clfeval.infer.pairtests.TESTS`) its counts take; ``None``: every one whose ``kinds`` admit the kind.
     interval_methods: ClassVar[frozenset[str] | None] = None
     paired_tests: ClassVar[frozenset[str] | None] = None
+    #: Its own accumulator (``"module:Class"``, a subclass of :class:`clfeval.Accumulator` whose ``from_counts`` takes
+    #: the counts and ``labels=``), or ``None``: the accumulator of labels and label sets.
+    accumulator: ClassVar[str | None] = None
+
+    def accumulator_class(self) -> Any:
+        """The class :attr:`accumulator` names, imported when asked (``None``: the accumulator of labels)."""
+        if self.accumulator is None:
+            return None
+        import importlib
+
+        module, _, name = self.accumulator.partition(":")
+        return getattr(importlib.import_module(module), name)
+
     nothing_to_score: ClassVar[str] = ""
     headline: ClassVar[str] = "macro"
     counted: ClassVar[str] = "gets more instances right"

@@ -35,6 +35,7 @@ class ScoredKind(Kind):
         {"none", "delong", "delong-logit", "bootstrap", "bootstrap-bca"}
     )
     paired_tests: ClassVar[frozenset[str] | None] = frozenset({"delong", "ar", "bootstrap"})
+    accumulator: ClassVar[str | None] = "clfeval.accumulator.scored:ScoredAccumulator"
 
     def labels_seen(self, counts: ScoreCounts) -> tuple[set[str], set[str]]:
         if counts.multilabel:  # the labels of some gold set

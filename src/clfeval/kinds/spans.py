@@ -141,6 +141,7 @@ class Spans(Kind):
     type), ``∅`` for no span, counted per sentence."""
 
     name: ClassVar[str] = "spans"
+    accumulator: ClassVar[str | None] = "clfeval.accumulator.spans:SpanAccumulator"
     title: ClassVar[str] = "span counts"
     counts_type: ClassVar[type] = SpanCounts
     document: ClassVar[str | None] = "spans"
