@@ -225,3 +225,22 @@ def test_tests_that_do_not_apply_to_scores_are_refused() -> None:
     with pytest.raises(ClfevalError, match="delong intervals are for scored counts"):
         clfeval.score([0, 1, 1], [0, 1, 0], ci="delong")
     assert clfeval.CI("delong").method == "delong"  # one registry: the group takes every method
+
+
+def test_every_cross_validation_answers_by_name() -> None:
+    """Issue 37, 6: the cv result could not be indexed. Both kinds answer r[name] (the pooled score),
+    r["mean_of_folds.<name>"], r["sd.<name>"] and r.interval(name), in the score's naming scheme."""
+    labels = clfeval.cv(["a", "b", "a", "b", "a", "b"], ["a", "b", "b", "b", "a", "a"], folds=[0, 0, 0, 1, 1, 1],
+                        ci="delta")  # fmt: skip
+    assert labels["macro.f1"] == labels.pooled["macro.f1"] == labels["pooled.macro.f1"]
+    assert labels["mean_of_folds.macro.f1"] == pytest.approx(np.mean([f["macro.f1"] for f in labels.folds]))
+    assert labels.interval("macro.f1") == labels.pooled.interval("macro.f1")
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 60)
+    s = np.clip(rng.normal(0.3 + 0.4 * y, 0.2), 0, 1)
+    scored = clfeval.cv(y, scores=s, folds=np.arange(60) % 3, ci="delong")
+    assert scored["auc"] == scored.pooled["auc"] and "sd.auc" in scored
+    assert scored["sd.auc"] == pytest.approx(np.std([f["auc"] for f in scored.folds], ddof=1))
+    assert scored.interval("auc") == scored.pooled.interval("auc")
+    with pytest.raises(ClfevalError, match="unknown score 'nonsense'"):
+        scored["nonsense"]

@@ -385,3 +385,44 @@ class Result:
         from clfeval.render.notebook import fragment  # render sits above every result; imported on use only
 
         return fragment(self)
+
+
+class Folded:
+    """What a cross-validation answers, of every kind, in the naming scheme of a score: ``r["macro.f1"]`` is the
+    pooled score (the folds' counts added, then scored: the recommended summary), ``r["pooled.macro.f1"]`` the same,
+    ``r["mean_of_folds.macro.f1"]`` and ``r["sd.macro.f1"]`` the folds' mean and sd; ``r.interval(name)`` the pooled
+    score's interval; :meth:`names` every name (its :meth:`flat` names joined by ``.``)."""
+
+    pooled: Any
+
+    def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
+        raise NotImplementedError
+
+    def names(self) -> list[str]:
+        """Every name :meth:`__getitem__` answers: the pooled scores bare and as ``pooled.…``, and the folds' mean
+        and sd."""
+        flat = self.flat(".", per_label=True)
+        bare = [n[len("pooled.") :] for n in flat if n.startswith("pooled.")]
+        return [*bare, *flat]
+
+    def __getitem__(self, name: str) -> float:
+        flat = self.flat(".", per_label=True)
+        if name in flat:
+            return flat[name]
+        if f"pooled.{name}" in flat:
+            return flat[f"pooled.{name}"]
+        import difflib
+
+        from clfeval.errors import UnknownName
+
+        close = difflib.get_close_matches(name, self.names(), n=5)
+        raise UnknownName(
+            f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
+        )
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.names()
+
+    def interval(self, name: str) -> Any:
+        """The pooled score's interval (the one the pooled counts give, with ``ci=``)."""
+        return self.pooled.interval(name[len("pooled.") :] if name.startswith("pooled.") else name)

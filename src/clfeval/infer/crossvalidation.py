@@ -23,7 +23,7 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
 from clfeval.kinds import KINDS, kind_of
-from clfeval.result import TEXT_FORMATS, FlatScores, Result, flat_name, json_safe
+from clfeval.result import TEXT_FORMATS, FlatScores, Folded, Result, flat_name, json_safe
 from clfeval.scoring.computation import score_counts, seen_labels
 from clfeval.scoring.measures import averaged_measures, overall_measures
 from clfeval.scoring.options import Scoring
@@ -37,7 +37,7 @@ CV_SCHEMA = "clfeval.cv/2"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CrossValidation(Result):
+class CrossValidation(Folded, Result):
     """Scores of k folds: pooled (counts added, then scored) and each fold's own.
 
     Attributes

@@ -18,7 +18,7 @@ from clfeval.count.scored import ScoreCounts
 from clfeval.errors import OptionError
 from clfeval.infer.comparison import Paired, PairTest
 from clfeval.infer.delong import delong
-from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
+from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
 
 __all__ = [
     "SCORED_CV_SCHEMA",
@@ -810,7 +810,7 @@ SCORED_CV_SCHEMA = "clfeval.scoredcv/1"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ScoredCV(Result):
+class ScoredCV(Folded, Result):
     """The result of :func:`clfeval.cv` with ``scores=``: the folds' counts added and scored once (``pooled``: for
     AUC, every fold's scores ranked together, which assumes they are on one scale), and each fold scored alone, with
     the mean and sample sd of each score over the folds."""
