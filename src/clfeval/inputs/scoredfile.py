@@ -392,7 +392,8 @@ def count_scored(
                     outside = np.flatnonzero(((scores < 0) | (scores > 1)).any(axis=1))
                     raise InputError(str(exc), path, int(line[outside[0]])) from None
             given = pl.Series(gold, dtype=pl.String)
-            for name in given.unique().to_list():  # Python once per distinct gold label of a chunk
+            # Python once per distinct gold label of a chunk, coded in the order of the file (no hash order)
+            for name in given.unique(maintain_order=True).to_list():
                 seen.setdefault(name, len(seen))
             codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
             parts.append(distinct_rows(codes, scores, np.ones(len(codes), dtype=np.int64)))
@@ -421,7 +422,10 @@ def count_scored(
     placeholder = np.zeros((len(names), scores.shape[1])) if scores.shape[1] > 1 else np.zeros(len(names))
     resolved = ScoreCounts.of_arrays(np.array(names), placeholder, chosen, positive=positive)
     remap = np.array([resolved.labels.index(x) for x in names], dtype=np.int64)
-    counts = ScoreCounts.of_distinct(resolved.labels, resolved.columns, remap[gold], scores, count)
+    gold = remap[gold]
+    if scores.shape[1] == 1 and (np.diff(remap) < 0).any():  # the rows of one score are sorted by class, not by code
+        gold, scores, count = distinct_rows(gold, scores, count, runs=True)
+    counts = ScoreCounts.of_distinct(resolved.labels, resolved.columns, gold, scores, count)
     inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks"}
     return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
