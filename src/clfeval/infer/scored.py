@@ -116,21 +116,26 @@ class ScoreBlocks:
     @classmethod
     def of_arrays(cls, codes: np.ndarray, scores: np.ndarray, blocks: Any) -> ScoreBlocks:
         """Rows of instances (gold codes, an (n, c) array of scores) in ``blocks`` (each instance's block: any
-        labels, a sentence number, a document name)."""
+        labels, a sentence number, a document name). Blocks are numbered in the order of their contents
+        (:func:`~clfeval.infer.units.content_ranks`), so a seeded draw gives the same numbers whatever the blocks'
+        names and order."""
+        from clfeval.infer.units import content_ranks
+
         given = np.asarray(blocks)
         if given.ndim != 1 or len(given) != len(codes):
             raise OptionError(f"blocks gives each instance its block: {len(codes)} instances, blocks of {given.shape}")
-        names, first, block = np.unique(given, return_index=True, return_inverse=True)
+        names, block = np.unique(given, return_inverse=True)
         if len(names) < 2:
             raise OptionError(
                 f"the instances are in {len(names)} block: blocks are the units that intervals and tests resample, "
                 "so give at least two (a file without blank lines, or a block column with one value, has one)"
             )
-        rank = np.empty(len(names), dtype=np.int64)
-        rank[np.argsort(first)] = np.arange(len(names))
-        block = rank[block.reshape(-1)]  # numbered in order of appearance: the draws do not depend on the names
         width = 1 if codes.ndim == 1 else codes.shape[1]  # multi-label: a 0/1 gold row
-        table = np.column_stack([block.reshape(-1), codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        values = np.column_stack([codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        item = np.unique(values, axis=0, return_inverse=True)[1].reshape(-1)
+        block = block.reshape(-1)
+        block = content_ranks(block, item)[block]  # numbered by their contents: the draws depend on no name or order
+        table = np.column_stack([block, values])
         rows, inverse = np.unique(table, axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
         gold = rows[:, 1].astype(np.int64) if codes.ndim == 1 else rows[:, 1 : 1 + width].astype(np.int8)
