@@ -111,6 +111,23 @@ class CellTypes:
         start = 4 * k + scalars.index(name)
         return slice(start, start + 1)
 
+    def columns_of(self, reads: Iterable[str]) -> np.ndarray:
+        """Which of the D sums hold the sums named ``reads`` (names of :data:`~clfeval.scoring.measures.SUMS`): a
+        mask. ``tn`` is N less ``present``; ``disagreement_<w>`` is ``kappa_<w>`` and ``samples`` every
+        ``sum_<measure>`` and ``defined_<measure>``; a sum this layout does not hold (weighted κ's of label sets)
+        marks nothing."""
+        wanted = set(reads)
+        names = {"tp": ["tp"], "fp": ["fp"], "fn": ["fn"], "tn": ["present", "n"], "n": ["n"], "exact": ["exact"]}
+        names.update({f"disagreement_{w}": [f"kappa_{w}"] for w in _KAPPA_WEIGHTS})
+        names["samples"] = [f"{what}_{m}" for what in ("sum", "defined") for m in AVERAGED]
+        read = np.zeros(self.width, dtype=bool)
+        held = {"tp", "fp", "fn", "present", *self._scalars()}
+        for name in wanted:
+            for column in names[name]:
+                if column in held:
+                    read[self.column(column)] = True
+        return read
+
     def tallies(self, sums: np.ndarray) -> Tallies:
         """The sums (shape (B, D)) by name, as the measures take them."""
         tp, fp, fn, present = (sums[:, self.column(name)] for name in ("tp", "fp", "fn", "present"))
