@@ -31,6 +31,7 @@ ENVIRONMENTS: dict[str, dict[str, str]] = {
         "CLFEVAL_CHUNK_BYTES": "97",
     },
     "hash 2": {"PYTHONHASHSEED": "2"},
+    "hash 3, one BLAS thread": {"PYTHONHASHSEED": "3", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
 }
 
 LABELS = ["zeta", "alpha", "mid", "beta"]
@@ -167,7 +168,8 @@ def _run_all(folder: Path, out: Path, env: dict[str, str]) -> subprocess.Popen[b
     out.mkdir()
     jobs = [(str(out / f"{i}.json"), _argv(command, folder)) for i, (_, command) in enumerate(COMMANDS)]
     source = str(Path(clfeval.__file__).parents[1])  # this tree's clfeval, whatever is installed
-    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "POLARS_MAX_THREADS")}
+    managed = {"PYTHONHASHSEED", *(name for variables in ENVIRONMENTS.values() for name in variables)}
+    environ = {k: v for k, v in os.environ.items() if k not in managed}
     environ.update({"PYTHONPATH": os.pathsep.join([source, environ.get("PYTHONPATH", "")]), **env})
     return subprocess.Popen(
         [sys.executable, "-c", _DRIVER, json.dumps(jobs)], env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE

@@ -311,3 +311,24 @@ def test_a_measure_registered_in_a_test_is_gone_after_it() -> None:
     from clfeval.scoring.measures import MEASURES
 
     assert not set(NEW_MEASURES) & set(MEASURES)
+
+
+def test_ordered_products_add_fractions_in_a_fixed_order() -> None:
+    """Resampled sums are the same bytes whatever the number of BLAS threads: whole-number columns of whole-number
+    weights are exact (BLAS, in any order); fractional ones are added by numpy's own loop, never split by threads."""
+    from clfeval.scoring.cells import OrderedProduct, ordered_dot
+
+    rng = np.random.default_rng(12)
+    matrix = rng.integers(0, 4, size=(300, 9)).astype(np.float64)
+    matrix[:, [2, 5]] = rng.random((300, 2))  # per-instance sums of samples averages: fractions
+    weights = rng.integers(0, 20, size=(7, 300)).astype(np.float64)
+    product = OrderedProduct(matrix)
+    assert product.whole.tolist() == [True, True, False, True, True, False, True, True, True]
+    out = product(weights)
+    exact = weights.astype(np.int64) @ matrix[:, product.whole].astype(np.int64)
+    np.testing.assert_array_equal(out[:, product.whole], exact.astype(np.float64))
+    np.testing.assert_array_equal(out[:, ~product.whole], np.einsum("bu,ud->bd", weights, matrix[:, ~product.whole]))
+    halves = weights / 2  # weights that are not whole: every column in numpy's order
+    np.testing.assert_array_equal(product(halves), np.einsum("bu,ud->bd", halves, matrix))
+    np.testing.assert_array_equal(ordered_dot(weights[0], matrix), np.einsum("u,ud->d", weights[0], matrix))
+    np.testing.assert_allclose(out, weights @ matrix, rtol=1e-12)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.errors import OptionError
+from clfeval.scoring.cells import OrderedProduct, ordered_dot
 
 __all__ = ["BlockUnits", "content_ranks", "signatures", "weighted_rows"]
 
@@ -182,6 +183,7 @@ class BlockUnits:
         whole = bool(np.array_equal(self.sums, np.round(self.sums)))
         exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2**24  # bounds partial sums
         object.__setattr__(self, "_product", self.sums.astype(np.float32 if exact32 else np.float64))
+        object.__setattr__(self, "_ordered", OrderedProduct(self.__dict__["_product"]))
         index_type = np.int32 if len(self.multiplicity) < 2**31 else np.int64
         object.__setattr__(
             self,
@@ -208,11 +210,10 @@ class BlockUnits:
 
     def resampled_sums(self, weights: np.ndarray) -> np.ndarray:
         """The sums of resamples with block weights ``weights`` (shape (R, J) → (R, D))."""
-        product = self.__dict__["_product"]
-        sums: np.ndarray = (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        sums: np.ndarray = self.__dict__["_ordered"](weights).astype(np.float64)  # the same bytes for any threads
         return sums
 
     def leave_one_out(self) -> np.ndarray:
         """The sums with one block of each kind left out: (J, D)."""
-        sums: np.ndarray = self.multiplicity @ self.sums - self.sums
+        sums: np.ndarray = ordered_dot(self.multiplicity, self.sums) - self.sums
         return sums
