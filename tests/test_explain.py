@@ -37,6 +37,7 @@ NOT_EXPLAINED = {
     "DEFAULT_OVERALL": "the overall measures a default report shows, by family",
     "MEASURE_GROUPS": "--measures' groups (report/view.py, being written for issue 30 item 1): explain once it lands",
     "DETAIL_LABELS": "explain's own labels of its details",
+    "SUMS": "the sums a measure's entry declares it reads (reads=), for whoever adds a measure: docs/measures.md",
 }
 
 #: The registries whose every entry carries references (``none``, no interval, has none to carry).

@@ -158,7 +158,7 @@ def test_a_file_of_distinct_scores_counts_into_bins(tmp_path: Path) -> None:
     bad = _write(tmp_path / "bad.csv", "gold,score", ["1,0.5", "0,0.2", "1,1.7"])
     command = ["score", str(bad), "--scores", "score", "--gold-col", "gold", "--positive", "1", "--score-bins", "10"]
     done = subprocess.run([sys.executable, "-m", "clfeval", *command], capture_output=True, text=True)
-    assert done.returncode == 2 and "bad.csv:4:" in done.stderr and "outside [0, 1]" in done.stderr
+    assert done.returncode == 2 and "bad.csv:4:" in done.stderr and "is not a probability" in done.stderr
 
 
 def test_a_gold_label_outside_the_declared_classes_is_named(tmp_path: Path) -> None:

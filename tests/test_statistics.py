@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 import clfeval
 from clfeval.scoring import cells as cells_module
+from clfeval.scoring.measures import Measure, Setting, Tallies
+from clfeval.scoring.parts import Separable
+from clfeval.scoring.ratios import ratio
 from clfeval.scoring.statistics import ScoreFunction
 
 
@@ -77,9 +83,10 @@ def _rescored(scores: clfeval.Scores, f: ScoreFunction, weights: np.ndarray) -> 
     )
     counts = scores.counts
     if isinstance(counts, clfeval.ConfusionCounts):
-        g, p = np.nonzero(counts.cells)
+        index = {lab: i for i, lab in enumerate(counts.labels)}
         cells = np.zeros_like(counts.cells)
-        cells[g, p] = weights
+        for (g, p), w in zip(clfeval.KINDS["single-label"].rows(counts)[0], weights):  # the types of f, in order
+            cells[index[g], index[p]] = w
         return clfeval.score(clfeval.ConfusionCounts(counts.labels, cells), scoring=scoring)
     pairs = Counter({key: int(w) for key, w in zip(counts.pairs, weights)})
     return clfeval.score(clfeval.LabelSetCounts(pairs, counts.duplicates, counts.empty), scoring=scoring)
@@ -155,3 +162,173 @@ def test_observed_sums_equal_the_maps_sums_of_the_observed_weights() -> None:
         cells, weights = KINDS["single-label"].cells(counts, label_set, beta=1.0, table=layout.table)
         assert layout.table == cells.table and layout.width == cells.width
         np.testing.assert_array_equal(direct[0], cells.sums(weights[None, :])[0])
+
+
+# -- the sums each score reads: declared by its registry entries, never chosen by a name ---------------------------
+
+
+def _spans(rng: np.random.Generator, trial: int) -> clfeval.Scores:
+    tags = ["O", "B-PER", "I-PER", "B-LOC"]
+    gold = [[tags[int(i)] for i in rng.integers(0, 4, 6)] for _ in range(12)]
+    pred = [[t if rng.random() < 0.7 else tags[int(rng.integers(0, 4))] for t in sentence] for sentence in gold]
+    return clfeval.score(gold, pred, spans=True)
+
+
+@pytest.mark.parametrize("make", [_single, _multi, _spans])
+def test_every_score_reads_only_the_sums_its_entries_declare(make) -> None:
+    """Each score alone (as compare asks for it): sums outside ``sums_read()`` may hold anything without changing it,
+    so a randomization round that leaves them still is exact. This holds every entry of MEASURES and AVERAGES to
+    its declaration of ``reads``."""
+    rng = np.random.default_rng(11)
+    for trial in range(3):
+        scores = make(rng, trial)
+        f = ScoreFunction.of(scores)
+        weights = rng.multinomial(scores.n_instances, f.weights / f.weights.sum(), size=5).astype(float)
+        sums = f.cells.sums(weights)
+        for key in f.keys:
+            one = f.on(f.cells, f.weights, keys=[key])
+            unread = ~one.sums_read()
+            assert unread.shape == (f.cells.width,)
+            noisy = sums.copy()
+            noisy[:, unread] = rng.integers(0, 50, size=(len(sums), int(unread.sum())))
+            np.testing.assert_array_equal(one.from_sums(noisy), one.from_sums(sums), err_msg=str(key))
+
+
+def test_a_declaration_names_known_sums() -> None:
+    from clfeval.scoring.measures import MEASURES
+
+    with pytest.raises(ValueError, match="not sums"):
+        replace(MEASURES["accuracy"], name="odd", reads=frozenset({"n", "errors"}))
+    with pytest.raises(ValueError, match="declares no sums"):
+        replace(MEASURES["accuracy"], name="odd", reads=frozenset())
+
+
+def _no_parts(t: Tallies, s: Setting) -> dict[str, np.ndarray]:
+    return {}
+
+
+def _ordinal_mae(r: object, t: Tallies, s: Setting) -> tuple[np.ndarray, np.ndarray]:
+    """Σ |i − j| / N: the mean distance between gold and predicted label in the table's order."""
+    return ratio(t.disagreement["linear"], t.n, s.zero_division)
+
+
+def _instance_jaccard(r: object, t: Tallies, s: Setting) -> tuple[np.ndarray, np.ndarray]:
+    """Σ over instances of |G ∩ P| / |G ∪ P| (0 where both are empty), over N."""
+    total, _ = t.samples["jaccard"]
+    return ratio(total, t.n, s.zero_division)
+
+
+#: Two measures of this file alone, each reading sums that no built-in average or measure of its name reads:
+#: weighted κ's disagreement, and the multi-label per-instance sums of the samples average.
+NEW_MEASURES = {
+    "ordinal_mae": Measure(
+        "ordinal_mae", "ordinal MAE", "Σ |i − j| / N over the instances", "overall", frozenset({"single-label"}),
+        False, 0.0, np.inf, False, "there are no instances", Separable(_no_parts, _ordinal_mae),
+        reads=frozenset({"disagreement_linear", "n"}),
+    ),
+    "instance_jaccard": Measure(
+        "instance_jaccard", "instance Jaccard", "Σ |G ∩ P| / |G ∪ P| / N", "overall", frozenset({"multi-label"}),
+        True, 0.0, 1.0, False, "there are no instances", Separable(_no_parts, _instance_jaccard),
+        reads=frozenset({"samples", "n"}),
+    ),
+}  # fmt: skip
+
+
+@pytest.fixture
+def new_measures(monkeypatch) -> Iterator[None]:
+    """NEW_MEASURES registered for one test: monkeypatch takes them out of MEASURES again."""
+    from clfeval.scoring.measures import MEASURES
+
+    for name, measure in NEW_MEASURES.items():
+        monkeypatch.setitem(MEASURES, name, measure)  # type: ignore[arg-type]
+    yield
+
+
+def _ordinal(gold: Sequence[str], pred: Sequence[str]) -> float:
+    return float(np.mean(np.abs(np.array(gold, dtype=int) - np.array(pred, dtype=int))))
+
+
+def _jaccard(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]) -> float:
+    values = [len(set(g) & set(p)) / len(set(g) | set(p)) if set(g) | set(p) else 0.0 for g, p in zip(gold, pred)]
+    return float(np.mean(values))
+
+
+def _permutation_p(metric, gold: list, a: list, b: list) -> tuple[float, float]:
+    """The reference: every way of swapping the two systems' predictions instance by instance (each swap with
+    probability ½), the metric recomputed on each; p = the share of arrangements with |d*| ≥ |d|."""
+    observed = metric(gold, a) - metric(gold, b)
+    differ = [i for i in range(len(gold)) if a[i] != b[i]]
+    hits = 0
+    for pattern in itertools.product((False, True), repeat=len(differ)):
+        x, y = list(a), list(b)
+        for i, swap in zip(differ, pattern):
+            if swap:
+                x[i], y[i] = b[i], a[i]
+        hits += abs(metric(gold, x) - metric(gold, y)) >= abs(observed) - 1e-12
+    return observed, hits / 2 ** len(differ)
+
+
+def _ordinal_data(rng: np.random.Generator) -> tuple[list, list, list, dict]:
+    gold = rng.integers(1, 6, 16)
+    a = np.clip(gold + rng.integers(-1, 2, 16), 1, 5)
+    b = np.clip(gold + rng.integers(-2, 3, 16), 1, 5)
+    g, x, y = ([str(v) for v in arr] for arr in (gold, a, b))
+    return g, x, y, {"labels": [str(v) for v in range(1, 6)]}
+
+
+def _label_set_data(rng: np.random.Generator) -> tuple[list, list, list, dict]:
+    names = ["x", "y", "z"]
+    gold = [sorted({names[j] for j in range(3) if rng.random() < 0.5}) for _ in range(13)]
+    a = [sorted({lab for lab in g if rng.random() < 0.8} | ({"z"} if rng.random() < 0.2 else set())) for g in gold]
+    b = [sorted({names[j] for j in range(3) if rng.random() < 0.4}) for _ in gold]
+    return gold, a, b, {"multilabel": clfeval.MultiLabel(duplicates="collapse")}
+
+
+@pytest.mark.parametrize(
+    ("name", "metric", "data"),
+    [("ordinal_mae", _ordinal, _ordinal_data), ("instance_jaccard", _jaccard, _label_set_data)],
+)
+def test_a_new_measure_gets_the_p_value_of_a_direct_permutation(new_measures, name, metric, data) -> None:
+    """A measure added to MEASURES, asked for alone, is tested on the sums it declares: its exact randomization p
+    (and, over many rounds, its approximate one) equals a permutation test written out instance by instance —
+    not p = 1 from sums that never moved."""
+    rng = np.random.default_rng(21)
+    gold, a, b, options = data(rng)
+    observed, expected = _permutation_p(metric, gold, a, b)
+    assert observed != 0 and expected < 1
+    exact = clfeval.compare(gold, {"A": a, "B": b}, metrics=name, test="ar", seed=5, **options).pairs[0]
+    assert exact.exact and exact.difference == pytest.approx(observed, abs=1e-12)
+    assert exact.p_value == pytest.approx(expected, abs=1e-12)
+    rounds = 20_000
+    drawn = clfeval.compare(
+        gold, {"A": a, "B": b}, metrics=name, test=clfeval.Test("ar", rounds=rounds, seed=5, exact_limit=0), **options
+    ).pairs[0]
+    assert not drawn.exact
+    assert abs(drawn.p_value - expected) < 5 * np.sqrt(expected * (1 - expected) / rounds) + 2 / rounds
+
+
+def test_a_measure_registered_in_a_test_is_gone_after_it() -> None:
+    from clfeval.scoring.measures import MEASURES
+
+    assert not set(NEW_MEASURES) & set(MEASURES)
+
+
+def test_ordered_products_add_fractions_in_a_fixed_order() -> None:
+    """Resampled sums are the same bytes whatever the number of BLAS threads: whole-number columns of whole-number
+    weights are exact (BLAS, in any order); fractional ones are added by numpy's own loop, never split by threads."""
+    from clfeval.scoring.cells import OrderedProduct, ordered_dot
+
+    rng = np.random.default_rng(12)
+    matrix = rng.integers(0, 4, size=(300, 9)).astype(np.float64)
+    matrix[:, [2, 5]] = rng.random((300, 2))  # per-instance sums of samples averages: fractions
+    weights = rng.integers(0, 20, size=(7, 300)).astype(np.float64)
+    product = OrderedProduct(matrix)
+    assert product.whole.tolist() == [True, True, False, True, True, False, True, True, True]
+    out = product(weights)
+    exact = weights.astype(np.int64) @ matrix[:, product.whole].astype(np.int64)
+    np.testing.assert_array_equal(out[:, product.whole], exact.astype(np.float64))
+    np.testing.assert_array_equal(out[:, ~product.whole], np.einsum("bu,ud->bd", weights, matrix[:, ~product.whole]))
+    halves = weights / 2  # weights that are not whole: every column in numpy's order
+    np.testing.assert_array_equal(product(halves), np.einsum("bu,ud->bd", halves, matrix))
+    np.testing.assert_array_equal(ordered_dot(weights[0], matrix), np.einsum("u,ud->d", weights[0], matrix))
+    np.testing.assert_allclose(out, weights @ matrix, rtol=1e-12)

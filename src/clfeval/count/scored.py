@@ -39,7 +39,8 @@ class ScoreCounts:
     gold, scores, count
         Row r: gold class ``labels[gold[r]]`` (multi-label: ``gold[r]`` is a 0/1 row, the labels of its gold set),
         scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are distinct and sorted (one column: by
-        score, the gold classes of one score in any order; several: by gold, then the scores).
+        score, then by gold class; several: by gold, then the scores): a canonical order, which a seeded resample
+        draws over.
     """
 
     labels: tuple[str, ...]
@@ -183,9 +184,9 @@ class ScoreCounts:
     def of_distinct(
         cls, labels: tuple[str, ...], columns: tuple[str, ...], gold: np.ndarray, scores: np.ndarray, count: np.ndarray
     ) -> ScoreCounts:
-        """Rows already distinct and, for one score column, sorted by score (:func:`distinct_rows`' output with
-        its gold codes renamed): taken as they are, without a second sort; several columns are checked and sorted as
-        the constructor does."""
+        """Rows already distinct and, for one score column, sorted by score, then by gold code (:func:`distinct_rows`'
+        output): taken as they are, without a second sort; several columns are checked and sorted as the constructor
+        does."""
         if scores.shape[1] != 1 or gold.ndim != 1:
             return cls(labels, columns, gold, scores, count)
         out = object.__new__(cls)
@@ -406,15 +407,15 @@ def label_indicator(
 def _rows_of_table(
     counts: ScoreCounts, values: np.ndarray, pos: np.ndarray, neg: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct (gold, score) rows of a per-score table of positives and negatives: at each distinct score a
-    negative row, then a positive one, where there are any."""
+    """The distinct (gold, score) rows of a per-score table of positives and negatives: at each distinct score a row
+    of each class with instances there, in the classes' order (the rows :func:`distinct_rows` gives)."""
     positive = counts.labels.index(counts.columns[0])
     if (pos + neg == 1).all():  # one instance at each score (all distinct): a row each, no interleaving
         gold = np.where(pos > 0, positive, 1 - positive).astype(np.int64)
         return gold, values.reshape(-1, 1), np.ones(len(values), dtype=np.int64)
-    both = np.stack([neg, pos], axis=1).reshape(-1).astype(np.int64)
+    both = np.stack([neg, pos] if positive else [pos, neg], axis=1).reshape(-1).astype(np.int64)
     held = both > 0
-    gold = np.tile(np.array([1 - positive, positive], dtype=np.int64), len(values))[held]
+    gold = np.tile(np.array([0, 1], dtype=np.int64), len(values))[held]
     return gold, np.repeat(values, 2)[held].reshape(-1, 1), both[held]
 
 

@@ -22,6 +22,7 @@ from clfeval.errors import OptionError
 from clfeval.infer.statistic import Statistic
 from clfeval.infer.units import BlockUnits, signatures, weighted_rows
 from clfeval.kinds import KINDS
+from clfeval.scoring.cells import OrderedProduct
 from clfeval.scoring.scores import Key
 
 __all__ = ["Arrangements", "HalfBinomial", "SwapRows", "binomial_half"]
@@ -264,6 +265,7 @@ class Arrangements:
         largest = np.abs(self.delta).max(axis=1) if len(self.delta) else np.zeros(0)
         exact32 = whole and float(self.swap_counts @ np.maximum(largest, 1.0)) < 2**24
         object.__setattr__(self, "_delta_product", self.delta.astype(np.float32 if exact32 else np.float64))
+        object.__setattr__(self, "_ordered", OrderedProduct(self.__dict__["_delta_product"]))  # any BLAS threads
 
     def reordered(self, order: np.ndarray) -> Arrangements:
         """The same arrangements with the swap units in ``order`` (the columns of ``swaps``)."""
@@ -275,8 +277,7 @@ class Arrangements:
         if isinstance(self.delta, SwapRows):
             moved = self.delta.product(swaps)
         else:
-            product = self.__dict__["_delta_product"]
-            moved = (np.asarray(swaps, dtype=product.dtype) @ product).astype(np.float64)
+            moved = self.__dict__["_ordered"](swaps).astype(np.float64)
         return self.f.from_sums(self.base_a + moved), self.f.from_sums(self.base_b - moved)
 
     @property

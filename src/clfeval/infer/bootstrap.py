@@ -17,6 +17,7 @@ import numpy as np
 from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
 from clfeval.scoring.averages import AVERAGED
+from clfeval.scoring.cells import ordered_dot
 from clfeval.scoring.measures import Tallies
 from clfeval.scoring.parts import Pair, linear_spread
 
@@ -94,7 +95,7 @@ def jackknife_replicates(f: Statistic) -> np.ndarray:
 
 def _leave_one_block_out(f: Statistic, units: BlockUnits) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For chunks of kinds of block: their indices and every score with one block of each kind left out."""
-    base = units.multiplicity @ units.sums
+    base = ordered_dot(units.multiplicity, units.sums)
     chunk = max(1, _BATCH_FLOATS // (2 * max(units.sums.shape[1], len(f.keys))))
     for start in range(0, len(units.multiplicity), chunk):
         kinds = np.arange(start, min(len(units.multiplicity), start + chunk))
@@ -124,14 +125,14 @@ def type_jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tup
 
     mean = np.zeros(len(f.keys))
     for types, values in passes():
-        mean += c[types] @ values
+        mean += ordered_dot(c[types], values)
     mean /= c.sum()
     second = np.zeros(len(f.keys))
     third = np.zeros(len(f.keys))
     for types, values in passes():
         dev = mean - values
-        second += c[types] @ dev**2
-        third += c[types] @ dev**3
+        second += ordered_dot(c[types], dev**2)
+        third += ordered_dot(c[types], dev**3)
     return second, third
 
 
@@ -188,9 +189,9 @@ def bca_levels(
 
 def _weighted_moments(c: np.ndarray, values: np.ndarray, n: float) -> tuple[float, float]:
     """Σ c (θ̄ − θ)² and Σ c (θ̄ − θ)³ of values θ with weights c, θ̄ = Σ cθ / n."""
-    mean = c @ values / n
+    mean = ordered_dot(c, values) / n
     dev = mean - values
-    return float(c @ dev**2), float(c @ dev**3)
+    return float(ordered_dot(c, dev**2)), float(ordered_dot(c, dev**3))
 
 
 def label_jackknife_moments(f: SeparableStatistic) -> tuple[np.ndarray, np.ndarray]:

@@ -43,6 +43,7 @@ __all__ = [
     "TESTS",
     "check_test_options",
     "compare_counts",
+    "pair_stream",
 ]
 
 #: The JSON schema name and version of a comparison.
@@ -591,7 +592,7 @@ def compare_counts(
         # the sign test's alternative is on d of the counted quantity: flipped where less of it is better
         sign = sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
         run = PairRun(
-            paired, pair_blocks, template, keys, rounds, _stream(seed, a, b), alternative, confidence, ci,
+            paired, pair_blocks, template, keys, rounds, pair_stream(seed, a, b), alternative, confidence, ci,
             exact_limit, bar, sign,
         )  # fmt: skip
         raw.append([{**found, "sign": sign} for found in method.run(run)])
@@ -703,7 +704,7 @@ def _pair_blocks(joint: JointCounts, a: str, b: str, paired: PairedCounts, block
     return blocks.regrouped(np.array([index[joint.triple(row, i, j)] for row in blocks.keys], dtype=np.int64), triples)
 
 
-def _stream(seed: int | None, a: str, b: str) -> np.random.Generator:
+def pair_stream(seed: int | None, a: str, b: str) -> np.random.Generator:
     """The random stream of the pair (a, b): the seed's, keyed by the two names, so a pair draws the same numbers
     whichever other systems are compared."""
     key = tuple(zlib.crc32(name.encode("utf-8")) for name in (a, b))

@@ -16,7 +16,7 @@ import numpy as np
 
 from clfeval.count.scored import ScoreCounts
 from clfeval.errors import OptionError
-from clfeval.infer.comparison import Paired, PairTest
+from clfeval.infer.comparison import Paired, PairTest, pair_stream
 from clfeval.infer.delong import delong
 from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
 
@@ -97,21 +97,26 @@ class ScoreBlocks:
     @classmethod
     def of_arrays(cls, codes: np.ndarray, scores: np.ndarray, blocks: Any) -> ScoreBlocks:
         """Rows of instances (gold codes, an (n, c) array of scores) in ``blocks`` (each instance's block: any
-        labels, a sentence number, a document name)."""
+        labels, a sentence number, a document name). Blocks are numbered in the order of their contents
+        (:func:`~clfeval.infer.units.content_ranks`), so a seeded draw gives the same numbers whatever the blocks'
+        names and order."""
+        from clfeval.infer.units import content_ranks
+
         given = np.asarray(blocks)
         if given.ndim != 1 or len(given) != len(codes):
             raise OptionError(f"blocks gives each instance its block: {len(codes)} instances, blocks of {given.shape}")
-        names, first, block = np.unique(given, return_index=True, return_inverse=True)
+        names, block = np.unique(given, return_inverse=True)
         if len(names) < 2:
             raise OptionError(
                 f"the instances are in {len(names)} block: blocks are the units that intervals and tests resample, "
                 "so give at least two (a file without blank lines, or a block column with one value, has one)"
             )
-        rank = np.empty(len(names), dtype=np.int64)
-        rank[np.argsort(first)] = np.arange(len(names))
-        block = rank[block.reshape(-1)]  # numbered in order of appearance: the draws do not depend on the names
         width = 1 if codes.ndim == 1 else codes.shape[1]  # multi-label: a 0/1 gold row
-        table = np.column_stack([block.reshape(-1), codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        values = np.column_stack([codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        item = np.unique(values, axis=0, return_inverse=True)[1].reshape(-1)
+        block = block.reshape(-1)
+        block = content_ranks(block, item)[block]  # numbered by their contents: the draws depend on no name or order
+        table = np.column_stack([block, values])
         rows, inverse = np.unique(table, axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
         gold = rows[:, 1].astype(np.int64) if codes.ndim == 1 else rows[:, 1 : 1 + width].astype(np.int8)
@@ -334,7 +339,7 @@ def paired_scored(
     metrics: list[str],
     test: Any,
     *,
-    seed: int | None = None,
+    rng: np.random.Generator | None = None,
     blocks: ScoreBlocks | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
@@ -343,7 +348,8 @@ def paired_scored(
     name from :data:`~clfeval.infer.pairtests.TESTS`, alternative, rounds, confidence). Returns per metric the scores,
     the difference d = A − B, the p-value for the alternative on d, its interval (DeLong, bootstrap) and the rounds.
     With ``blocks`` (whose rows these are, in their blocks), the bootstrap draws whole blocks, randomization swaps
-    whole blocks and DeLong's variance is clustered. ``progress`` is called with the rounds done since its last
+    whole blocks and DeLong's variance is clustered. ``rng``: the pair's random stream (keyed by the two systems'
+    names, :func:`~clfeval.infer.comparison.pair_stream`). ``progress`` is called with the rounds done since its last
     call."""
     from clfeval.infer.significance import extreme, p_of_z
 
@@ -379,7 +385,7 @@ def paired_scored(
             out.append(found)
         return out
     rounds = test.rounds
-    rng = np.random.default_rng(seed)
+    rng = rng if rng is not None else np.random.default_rng()
     observed = np.array([base_a[m] - base_b[m] for m in metrics])
     draws = np.empty((rounds, len(metrics)))
     n = int(count.sum())
@@ -741,14 +747,9 @@ def compare_scored(
 
     raw = []
     for a, b in pairs:
-        pair_seed = (
-            None
-            if seed is None
-            else int(np.random.SeedSequence([seed, names.index(a), names.index(b)]).generate_state(1)[0])
-        )
         for found in paired_scored(
             joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
-            seed=pair_seed, blocks=blocked, progress=advanced if spec.random else None,
+            rng=pair_stream(seed, a, b), blocks=blocked, progress=advanced if spec.random else None,
         ):  # fmt: skip
             raw.append({"a": a, "b": b, **found})
     for m in metrics:

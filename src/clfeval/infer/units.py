@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.errors import OptionError
+from clfeval.scoring.cells import OrderedProduct, ordered_dot
 
-__all__ = ["BlockUnits", "signatures", "weighted_rows"]
+__all__ = ["BlockUnits", "content_ranks", "signatures", "weighted_rows"]
 
 #: Rows of (entries × sums) formed at once when adding up the rows of units.
 _CHUNK_FLOATS = 8_000_000
@@ -40,8 +41,10 @@ def signatures(
     Returns
     -------
     unit, item, count, multiplicity
-        The representative entries (``unit`` numbers the groups 0…J−1, in the order of each group's
-        first block, so a seeded draw is reproducible) and how many blocks each group stands for.
+        The representative entries (``unit`` numbers the groups 0…J−1 in the order of their contents: the
+        sorted (item, count) entries, compared as sequences) and how many blocks each group stands for. The
+        order depends on the contents alone — not on the order or the names of the blocks, nor on a hash or a
+        thread — so a seeded draw over the groups gives the same numbers for the same blocks in any order.
     """
     import polars as pl
 
@@ -52,12 +55,7 @@ def signatures(
     base = int(count.max()) + 1
     frame = pl.DataFrame({"b": block, "e": item * base + count})
     per_block = frame.group_by("b").agg(pl.col("e").sort())
-    groups = (
-        per_block.group_by("e")
-        .agg(pl.col("b").min().alias("first"), pl.len().alias("m"))
-        .sort("first")
-        .with_row_index("u")
-    )
+    groups = per_block.group_by("e").agg(pl.len().alias("m")).sort("e").with_row_index("u")
     entries = groups.select("u", "e").explode("e")
     code = entries.get_column("e").to_numpy()
     return (
@@ -66,6 +64,30 @@ def signatures(
         code % base,
         groups.get_column("m").to_numpy().astype(np.int64),
     )
+
+
+def content_ranks(block: np.ndarray, item: np.ndarray) -> np.ndarray:
+    """Each block's place when the blocks are sorted by their contents: ``out[b]`` for block ``b`` (0…B−1), whose
+    instances are ``item[i]`` for the ``i`` with ``block[i] = b``.
+
+    Blocks are compared by their sorted (item, count) entries, as sequences (blocks of equal contents by their
+    numbers): a seeded draw over blocks in this order depends neither on their order nor on their names, and never
+    on a hash or a thread. Every block 0…B−1 must hold an instance.
+    """
+    import polars as pl
+
+    block, item = np.asarray(block, dtype=np.int64), np.asarray(item, dtype=np.int64)
+    n_blocks = int(block.max()) + 1 if len(block) else 0
+    width = int(item.max()) + 1 if len(item) else 1
+    key, count = np.unique(block * width + item, return_counts=True)
+    base = int(count.max()) + 1 if len(count) else 1
+    frame = pl.DataFrame({"b": key // width, "e": (key % width) * base + count})
+    order = frame.group_by("b").agg(pl.col("e").sort()).sort(["e", "b"]).get_column("b").to_numpy()
+    if len(order) != n_blocks:
+        raise ValueError(f"blocks 0…{n_blocks - 1} each hold an instance: {len(order)} do")
+    ranks = np.empty(n_blocks, dtype=np.int64)
+    ranks[order] = np.arange(n_blocks)
+    return ranks
 
 
 def weighted_rows(
@@ -161,6 +183,7 @@ class BlockUnits:
         whole = bool(np.array_equal(self.sums, np.round(self.sums)))
         exact32 = whole and float(self.n_blocks * np.abs(self.sums).max(initial=0)) < 2**24  # bounds partial sums
         object.__setattr__(self, "_product", self.sums.astype(np.float32 if exact32 else np.float64))
+        object.__setattr__(self, "_ordered", OrderedProduct(self.__dict__["_product"]))
         index_type = np.int32 if len(self.multiplicity) < 2**31 else np.int64
         object.__setattr__(
             self,
@@ -187,11 +210,10 @@ class BlockUnits:
 
     def resampled_sums(self, weights: np.ndarray) -> np.ndarray:
         """The sums of resamples with block weights ``weights`` (shape (R, J) → (R, D))."""
-        product = self.__dict__["_product"]
-        sums: np.ndarray = (np.asarray(weights, dtype=product.dtype) @ product).astype(np.float64)
+        sums: np.ndarray = self.__dict__["_ordered"](weights).astype(np.float64)  # the same bytes for any threads
         return sums
 
     def leave_one_out(self) -> np.ndarray:
         """The sums with one block of each kind left out: (J, D)."""
-        sums: np.ndarray = self.multiplicity @ self.sums - self.sums
+        sums: np.ndarray = ordered_dot(self.multiplicity, self.sums) - self.sums
         return sums

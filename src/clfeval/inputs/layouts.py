@@ -100,7 +100,8 @@ def _frame_to_counts(frame: Any, source: str, relabel: Relabel | None) -> Confus
         return None
     maps = []
     for column in (0, 1):
-        values = frame.get_column(f"c{column}").unique().to_list()
+        # sorted: a counted frame's rows come in a hash order, and the bad value an error names is the same each run
+        values = frame.get_column(f"c{column}").unique().sort().to_list()
         maps.append({v: _label(v, column, source, None, relabel) for v in values})
     labels = sorted(set(maps[0].values()) | set(maps[1].values()))
     index = {lab: i for i, lab in enumerate(labels)}

@@ -413,7 +413,8 @@ def count_scored(
                     outside = np.flatnonzero(((scores < 0) | (scores > 1)).any(axis=1))
                     raise InputError(str(exc), path, int(line[outside[0]])) from None
             given = pl.Series(gold, dtype=pl.String)
-            for name in given.unique().to_list():  # Python once per distinct gold label of a chunk
+            # Python once per distinct gold label of a chunk, coded in the order of the file (no hash order)
+            for name in given.unique(maintain_order=True).to_list():
                 seen.setdefault(name, len(seen))
             codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
             parts.append(distinct_rows(codes, scores, np.ones(len(codes), dtype=np.int64)))
@@ -445,7 +446,11 @@ def count_scored(
     if unknown:
         raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(layout.classes)}", path)
     remap = np.array([layout.classes.index(x) for x in names], dtype=np.int64)
-    counts = ScoreCounts.of_distinct(layout.classes, layout.columns, remap[gold], layout.apply(scores), count)
+    gold, kept = remap[gold], layout.apply(scores)
+    if kept.shape[1] == 1 and (scores.shape[1] > 1 or (np.diff(remap) < 0).any()):
+        # one score column: its rows sorted by score, then by class (not by code, nor by a dropped column)
+        gold, kept, count = distinct_rows(gold, kept, count, runs=scores.shape[1] == 1)
+    counts = ScoreCounts.of_distinct(layout.classes, layout.columns, gold, kept, count)
     inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks",
               **layout.to_dict()}  # fmt: skip
     if n_clipped:

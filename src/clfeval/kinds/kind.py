@@ -239,7 +239,9 @@ class Kind:
 
     def rows(self, counts: Any) -> tuple[Sequence[Row], np.ndarray]:
         """The distinct rows of ``counts`` in a canonical order (the order of :meth:`cells`' types and of a seeded
-        resample), and each one's count."""
+        resample), and each one's count. Canonical: sorted by the rows' labels (names), so that a seeded resample
+        gives the same numbers however a reader ordered the labels or the instances — never by a hash, a thread or
+        the order in which labels were first seen."""
         raise OptionError(f"{self.title} are not scored as they are")
 
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> Any:

@@ -45,6 +45,18 @@ def confusion_of_pairs(pairs: Mapping[Row, int]) -> ConfusionCounts:
     return ConfusionCounts.from_entries(labels, gold, pred, counts)
 
 
+def _by_name(counts: ConfusionCounts) -> np.ndarray:
+    """The order of the non-zero cells by (gold label, predicted label) as strings: the rows a seeded resample draws
+    over are ordered by the labels' names, not by their positions in ``counts.labels`` (which follow a reader, a
+    declared label list or the order labels were first seen)."""
+    labels = counts.labels
+    if list(labels) == sorted(labels):  # positions already follow the names
+        return np.arange(len(counts.count))
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[np.array(sorted(range(len(labels)), key=labels.__getitem__), dtype=np.int64)] = np.arange(len(labels))
+    return np.argsort(rank[counts.gold] * len(labels) + rank[counts.pred], kind="stable")
+
+
 class SingleLabel(Kind):
     """One label per instance: :class:`~clfeval.ConfusionCounts`, rows (gold, predicted)."""
 
@@ -64,7 +76,10 @@ class SingleLabel(Kind):
         return counts.n_cells
 
     def rows(self, counts: ConfusionCounts) -> tuple[Sequence[Row], np.ndarray]:
-        return [(g, p) for g, p, _ in counts.entries()], counts.count
+        order = _by_name(counts)
+        labels = counts.labels
+        rows = [(labels[g], labels[p]) for g, p in zip(counts.gold[order].tolist(), counts.pred[order].tolist())]
+        return rows, counts.count[order]
 
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> ConfusionCounts:
         return confusion_of_pairs(rows)
@@ -83,11 +98,12 @@ class SingleLabel(Kind):
 
         index = {lab: i for i, lab in enumerate(table)}
         position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
-        g, p = counts.gold, counts.pred  # the non-zero cells, in (gold, predicted) order: the order of rows()
+        order = _by_name(counts)
+        g, p = counts.gold[order], counts.pred[order]  # the non-zero cells in the order of rows()
         if len(g) and (position[g].min() < 0 or position[p].min() < 0):
             raise ValueError("the table's labels must hold every label with counts")
         cells = CellTypes.of_positions(tuple(label_set), tuple(table), position[g], position[p])
-        return cells, counts.count.astype(np.float64)
+        return cells, counts.count[order].astype(np.float64)
 
     def observed(
         self, counts: ConfusionCounts, label_set: Sequence[str], *, beta: float, table: Sequence[str]

@@ -6,13 +6,13 @@ Every average is a registry entry with its formula in words; nothing averages im
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.labelsets import LabelSetCounts, Occurrences
-from clfeval.scoring.measures import MEASURES, Setting, averaged_measures
+from clfeval.scoring.measures import MEASURES, Setting, averaged_measures, check_reads
 from clfeval.scoring.parts import Parts, Separable
 from clfeval.scoring.ratios import ratio
 
@@ -233,6 +233,10 @@ class Average:
         weighted mean, the counts micro sums) and what combines their sums.
     references
         Where the average is defined or named (author, year), for ``clfeval explain``.
+    reads
+        The sums (names of :data:`~clfeval.scoring.measures.SUMS`) it reads besides those of the measures it
+        averages (a keyword, required; empty when the measures' own sums are all it reads): the gold support of a
+        weighted mean, the per-instance sums of ``samples``.
     """
 
     name: str
@@ -242,6 +246,10 @@ class Average:
     tasks: frozenset[str]
     compute: Separable
     references: tuple[str, ...] = ()
+    reads: frozenset[str] = field(kw_only=True)
+
+    def __post_init__(self) -> None:
+        check_reads(self.reads, f"the average {self.name!r}")
 
 
 _BOTH = frozenset({"single-label", "multi-label", "spans"})
@@ -262,6 +270,7 @@ AVERAGES: Mapping[str, Average] = {
                 "Frank 2019 (single-label: micro P = micro R = micro F = accuracy)",
                 "Takahashi et al. 2022 (miF1)",
             ),
+            reads=frozenset(),
         ),
         Average(
             "macro",
@@ -275,6 +284,7 @@ AVERAGES: Mapping[str, Average] = {
                 "Opitz & Burst 2019 (AF: the mean of per-label F1)",
                 "Takahashi et al. 2022 (maF1)",
             ),
+            reads=frozenset(),
         ),
         Average(
             "macro_fa",
@@ -288,6 +298,7 @@ AVERAGES: Mapping[str, Average] = {
                 "Opitz & Burst 2019 (FA ≥ AF; rankings can flip)",
                 "Takahashi et al. 2022 (maF1*)",
             ),
+            reads=frozenset(),
         ),
         Average(
             "weighted",
@@ -297,6 +308,7 @@ AVERAGES: Mapping[str, Average] = {
             _BOTH,
             Separable(_support_parts, _weighted),
             references=("Frank 2019 (Weka's weighted average)", "Sefidian 2022 (scikit-learn's average='weighted')"),
+            reads=frozenset({"tp", "fn"}),
         ),
         Average(
             "lfb",
@@ -309,6 +321,7 @@ AVERAGES: Mapping[str, Average] = {
             references=(
                 "Van Asch 2013 §3.3, eq. 10 (label-frequency-based micro-average, after Daelemans et al. 2010)",
             ),
+            reads=frozenset({"tp", "fn"}),
         ),
         Average(
             "samples",
@@ -321,6 +334,7 @@ AVERAGES: Mapping[str, Average] = {
                 "Tsoumakas et al. 2010 (example-based measures of multi-label data)",
                 "scikit-learn's average='samples'",
             ),
+            reads=frozenset({"samples", "n"}),
         ),
     )
 }

@@ -22,12 +22,54 @@ from clfeval.scoring.averages import AVERAGED, instance_measures
 from clfeval.scoring.labelset import sort_labels
 from clfeval.scoring.measures import Tallies
 
-__all__ = ["CellTypes", "table_order"]
+__all__ = ["CellTypes", "OrderedProduct", "ordered_dot", "table_order"]
 
 #: Entries of ``M`` up to which it is kept dense (a BLAS product beats the sparse gather below this).
 _DENSE_LIMIT = 4_000_000
 #: The weights of weighted κ whose sums over the cells single-label types carry.
 _KAPPA_WEIGHTS = ("linear", "quadratic")
+
+
+def _whole(values: np.ndarray) -> bool:
+    return bool(np.array_equal(values, np.round(values)))
+
+
+class OrderedProduct:
+    """``weights @ matrix`` for a fixed (U, D) ``matrix``, in the same bytes whatever the number of BLAS threads.
+
+    A multi-threaded BLAS splits a long sum among its threads, so a sum of fractions can end in another last bit when
+    the number of threads changes, and a seeded resample then gives another interval. Products and sums of whole
+    numbers are exact in any order (below 2⁵³; in float32, below 2²⁴, which the callers check), so the matrix's
+    whole-number columns keep BLAS when the weights are whole numbers too (bootstrap draws, swap counts); its other
+    columns — and every column, for weights that are not whole — are added by numpy's own loop (``einsum``), whose
+    order does not depend on threads.
+    """
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = np.asarray(matrix)
+        self.whole = np.all(self.matrix == np.round(self.matrix), axis=0)
+        self._whole_columns = np.ascontiguousarray(self.matrix[:, self.whole])
+        self._other_columns = np.ascontiguousarray(self.matrix[:, ~self.whole].T)  # (D', U): each column contiguous
+
+    def __call__(self, weights: np.ndarray) -> np.ndarray:
+        w = np.asarray(weights, dtype=self.matrix.dtype)
+        if not _whole(w):
+            out: np.ndarray = np.einsum("...u,ud->...d", w, self.matrix)
+            return out
+        if self.whole.all():
+            product: np.ndarray = w @ self.matrix
+            return product
+        out = np.empty(w.shape[:-1] + (self.matrix.shape[1],), dtype=self.matrix.dtype)
+        out[..., self.whole] = w @ self._whole_columns
+        out[..., ~self.whole] = np.einsum("...u,du->...d", w, self._other_columns)
+        return out
+
+
+def ordered_dot(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``weights @ values`` for a vector of weights (length U) and values of shape (U, …), added in a fixed order
+    (numpy's own loop, not a BLAS that splits the sum among threads: see :class:`OrderedProduct`)."""
+    out: np.ndarray = np.einsum("u,u...->...", np.asarray(weights, dtype=np.float64), np.asarray(values))
+    return out
 
 
 def table_order(label_set: Sequence[str], labels: Iterable[str]) -> tuple[str, ...]:
@@ -110,6 +152,23 @@ class CellTypes:
             raise KeyError(name)
         start = 4 * k + scalars.index(name)
         return slice(start, start + 1)
+
+    def columns_of(self, reads: Iterable[str]) -> np.ndarray:
+        """Which of the D sums hold the sums named ``reads`` (names of :data:`~clfeval.scoring.measures.SUMS`): a
+        mask. ``tn`` is N less ``present``; ``disagreement_<w>`` is ``kappa_<w>`` and ``samples`` every
+        ``sum_<measure>`` and ``defined_<measure>``; a sum this layout does not hold (weighted κ's of label sets)
+        marks nothing."""
+        wanted = set(reads)
+        names = {"tp": ["tp"], "fp": ["fp"], "fn": ["fn"], "tn": ["present", "n"], "n": ["n"], "exact": ["exact"]}
+        names.update({f"disagreement_{w}": [f"kappa_{w}"] for w in _KAPPA_WEIGHTS})
+        names["samples"] = [f"{what}_{m}" for what in ("sum", "defined") for m in AVERAGED]
+        read = np.zeros(self.width, dtype=bool)
+        held = {"tp", "fp", "fn", "present", *self._scalars()}
+        for name in wanted:
+            for column in names[name]:
+                if column in held:
+                    read[self.column(column)] = True
+        return read
 
     def tallies(self, sums: np.ndarray) -> Tallies:
         """The sums (shape (B, D)) by name, as the measures take them."""
@@ -272,8 +331,11 @@ class CellTypes:
         weights = np.asarray(weights, dtype=np.float64)
         dense = self.dense()
         if dense is not None:
-            product: np.ndarray = weights @ dense
-            return product
+            product = self.__dict__.get("_product")
+            if product is None:
+                product = OrderedProduct(dense)  # the same bytes whatever the number of BLAS threads
+                object.__setattr__(self, "_product", product)
+            return product(weights)
         if self.positions is not None:
             return self._single_sums(weights)
         out = np.zeros(weights.shape[:-1] + (self.width,))

@@ -16,7 +16,9 @@ Two kinds of measure:
   the delta method differentiates it label by label (``scoring/parts.py``).
 
 Adding a measure is adding an entry here (and its tests): reports, JSON, CSV, LaTeX, HTML,
-intervals, ``compare --metric`` and ``cv`` read this registry.
+intervals, ``compare --metric`` and ``cv`` read this registry. The entry declares the sums its computation
+reads (``reads``, names of :data:`SUMS`): the bootstrap and randomization move those sums, and nothing
+chooses them by the measure's name.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ from clfeval.scoring.ratios import f_beta, ratio
 __all__ = [
     "MEASURES",
     "SPANS",
+    "SUMS",
     "Measure",
     "Setting",
     "Tallies",
     "averaged_measures",
+    "check_reads",
     "count_names",
     "label_measures",
     "overall_measures",
@@ -52,6 +56,29 @@ MULTI = "multi-label"
 SPANS = "spans"
 _BOTH = frozenset({SINGLE, MULTI})
 _WITH_SPANS = frozenset({SINGLE, MULTI, SPANS})
+
+#: The sums of :class:`Tallies` that a measure or an average may read, by name: what each entry of :data:`MEASURES`
+#: (and of :data:`clfeval.AVERAGES`) declares in ``reads``. A resample or a randomization round moves the sums the
+#: scores asked for read (:meth:`clfeval.scoring.statistics.ScoreFunction.sums_read`), and only those.
+SUMS: Mapping[str, str] = {
+    "tp": "each label's true positives",
+    "fp": "each label's false positives",
+    "fn": "each label's false negatives",
+    "tn": "each label's true negatives: N less the instances whose gold or predicted labels hold it",
+    "n": "the instances, N",
+    "exact": "the instances predicted exactly right (the whole label set, for label sets)",
+    "disagreement_linear": "single-label: Σ |i − j| over the instances, i and j the table positions of the gold and "
+    "predicted label",
+    "disagreement_quadratic": "single-label: Σ (i − j)² over the instances",
+    "samples": "multi-label: each averaged measure summed over the instances where it is defined, and their number",
+}
+
+
+def check_reads(reads: frozenset[str], what: str) -> None:
+    """Refuse a declaration of sums read that names a sum :data:`SUMS` does not hold."""
+    unknown = sorted(set(reads) - set(SUMS))
+    if unknown:
+        raise ValueError(f"{what} reads {', '.join(map(repr, unknown))}, not sums; the sums: {', '.join(SUMS)}")
 
 
 @dataclass(frozen=True)
@@ -163,6 +190,10 @@ class Measure:
         declared (``--labels FILE``, ``--ordinal``) or it is asked for by name; the JSON keeps it always.
     references
         Where the measure is defined (author, year, what), for ``clfeval explain``.
+    reads
+        The sums of :class:`Tallies` its computation reads, by their names in :data:`SUMS` (a keyword, required):
+        resamples and randomization rounds move exactly the sums that the measures and averages asked for declare,
+        so a sum left out here stays at its observed value in every round.
     """
 
     name: str
@@ -184,6 +215,12 @@ class Measure:
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     ordered: bool = False
     references: tuple[str, ...] = ()
+    reads: frozenset[str] = field(kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not self.reads:
+            raise ValueError(f"the measure {self.name!r} declares no sums it reads (reads=…, from {', '.join(SUMS)})")
+        check_reads(self.reads, f"the measure {self.name!r}")
 
     def title_for(self, task: str) -> str:
         """The title of this measure for ``task``."""
@@ -380,6 +417,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Van Asch 2013 §2, eq. 1",
                 "Wilson 1927 (the Wilson interval each label's precision gets)",
             ),
+            reads=frozenset({"tp", "fp"}),
         ),
         Measure(
             "recall",
@@ -399,6 +437,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Van Asch 2013 §2, eq. 2",
                 "Wilson 1927 (the Wilson interval each label's recall gets)",
             ),
+            reads=frozenset({"tp", "fn"}),
         ),
         Measure(
             "f",
@@ -414,6 +453,7 @@ MEASURES: Mapping[str, Measure] = {
             _f,
             denominator="tp + fp + fn",
             references=("van Rijsbergen 1975 (cited in Van Asch 2013 §1)", "Van Asch 2013 §2, eqs. 3–4"),
+            reads=frozenset({"tp", "fp", "fn"}),
         ),
         Measure(
             "specificity",
@@ -432,6 +472,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Takahashi et al. 2022 §1 (specificity and predictive values in diagnostic studies)",
                 "PyCM TNR (test oracle)",
             ),
+            reads=frozenset({"tn", "fp"}),
         ),
         Measure(
             "npv",
@@ -447,6 +488,7 @@ MEASURES: Mapping[str, Measure] = {
             _npv,
             denominator="tn + fn",
             references=("Takahashi et al. 2022 §1 (negative and positive predictive values)", "PyCM NPV (test oracle)"),
+            reads=frozenset({"tn", "fn"}),
         ),
         Measure(
             "fpr",
@@ -462,6 +504,7 @@ MEASURES: Mapping[str, Measure] = {
             _fpr,
             denominator="fp + tn",
             references=("Frank 2019 §4 (the false positive rate and its micro average)", "PyCM FPR (test oracle)"),
+            reads=frozenset({"fp", "tn"}),
         ),
         Measure(
             "fnr",
@@ -477,6 +520,7 @@ MEASURES: Mapping[str, Measure] = {
             _fnr,
             denominator="fn + tp",
             references=("Takahashi et al. 2022 §1 (the false negative probability)", "PyCM FNR (test oracle)"),
+            reads=frozenset({"fn", "tp"}),
         ),
         Measure(
             "jaccard",
@@ -492,6 +536,7 @@ MEASURES: Mapping[str, Measure] = {
             _jaccard,
             denominator="tp + fp + fn",
             references=("scikit-learn jaccard_score (test oracle)", "PyCM J (test oracle)"),
+            reads=frozenset({"tp", "fp", "fn"}),
         ),
         Measure(
             "accuracy",
@@ -512,6 +557,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Van Asch 2013 §2, eqs. 6–7 (accuracy = micro-averaged recall)",
                 "Frank 2019 (micro P = micro R = micro F = accuracy for single-label data)",
             ),
+            reads=frozenset({"exact", "n"}),
         ),
         Measure(
             "hamming_loss",
@@ -531,6 +577,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Tsoumakas et al. 2010 (multi-label evaluation; cited in Van Asch 2013 §5)",
                 "scikit-learn hamming_loss (test oracle)",
             ),
+            reads=frozenset({"n", "exact", "fp", "fn"}),
         ),
         Measure(
             "micro_fpr",
@@ -545,6 +592,7 @@ MEASURES: Mapping[str, Measure] = {
             "Σ (fp + tn) = 0 over the label set",
             Separable(_micro_fpr_parts, _micro_fpr),
             references=("Frank 2019 §4 (micro FPR differs from the error rate for more than two labels)",),
+            reads=frozenset({"fp", "tn"}),
         ),
         Measure(
             "balanced_accuracy",
@@ -561,6 +609,7 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_balanced_parts, _balanced_accuracy),
             short="mean recall over the gold labels",
             references=("scikit-learn balanced_accuracy_score (test oracle)",),
+            reads=frozenset({"tp", "fn"}),
         ),
         Measure(
             "balanced_accuracy_adjusted",
@@ -577,6 +626,7 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_balanced_parts, _balanced_accuracy_adjusted),
             short="0 by chance, 1 perfect",
             references=("scikit-learn balanced_accuracy_score with adjusted=True (test oracle)",),
+            reads=frozenset({"tp", "fn"}),
         ),
         Measure(
             "mcc",
@@ -598,6 +648,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Gorodkin 2004 (R_K, the multi-class MCC)",
                 "scikit-learn matthews_corrcoef and PyCM (test oracles)",
             ),
+            reads=frozenset({"tp", "fp", "fn", "n"}),
         ),
         Measure(
             "kappa",
@@ -614,6 +665,7 @@ MEASURES: Mapping[str, Measure] = {
             Separable(_kappa_parts("none"), _kappa_with("none")),
             short="(p_o − p_e) / (1 − p_e)",
             references=("Cohen 1960", "scikit-learn cohen_kappa_score and PyCM (test oracles)"),
+            reads=frozenset({"tp", "fp", "fn", "n"}),
         ),
         Measure(
             "kappa_linear",
@@ -634,6 +686,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Cohen 1968 (weighted κ)",
                 "scikit-learn cohen_kappa_score with weights='linear' (test oracle)",
             ),
+            reads=frozenset({"tp", "fp", "fn", "n", "disagreement_linear"}),
         ),
         Measure(
             "kappa_quadratic",
@@ -654,6 +707,7 @@ MEASURES: Mapping[str, Measure] = {
                 "Cohen 1968 (weighted κ)",
                 "scikit-learn cohen_kappa_score with weights='quadratic' and PyCM weighted_kappa (test oracles)",
             ),
+            reads=frozenset({"tp", "fp", "fn", "n", "disagreement_quadratic"}),
         ),
     )
 }

@@ -230,17 +230,17 @@ class ScoreFunction:
         )
 
     def sums_read(self) -> np.ndarray:
-        """Which of the D sums the scores of :attr:`keys` read: a column that carries one overall measure's own sum
-        (``kappa_linear``) is read only when that measure is asked for, a multi-label per-instance sum only when
-        the samples average is. A product of swaps can leave the others at 0 (and stay in float32)."""
-        _, names, _, overall = self._plan
-        read = np.ones(self.cells.width, dtype=bool)
-        for column in self.cells.scalar_columns():
-            if column in MEASURES and column not in overall:
-                read[self.cells.column(column)] = False
-            if column.startswith(("sum_", "defined_")) and "samples" not in names:
-                read[self.cells.column(column)] = False
-        return read
+        """Which of the D sums the scores of :attr:`keys` read: those that the measures and averages computed for
+        them declare (``reads`` of their :data:`MEASURES` and :data:`~clfeval.AVERAGES` entries), through the
+        layout of the cells (:meth:`CellTypes.columns_of`). A product of swaps can leave the others at 0 (and stay
+        in float32)."""
+        per, names, averaged, overall = self._plan
+        reads: set[str] = set()
+        for m in (*per, *averaged, *overall):
+            reads |= MEASURES[m].reads
+        for name in names:
+            reads |= AVERAGES[name].reads
+        return self.cells.columns_of(reads)
 
     @cached_property
     def _full(self) -> bool:

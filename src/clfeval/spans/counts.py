@@ -81,7 +81,8 @@ class SpanCounts:
         for every type together (``None`` when not computed: counts from rows).
     confusion
         ``(gold type, predicted type, boundaries) → count`` of overlapping spans paired one to one, boundaries
-        ``exact`` or ``overlap``, ``∅`` opposite a span that overlaps none (``None`` when not computed).
+        ``exact`` or ``overlap``, ``∅`` opposite a span that overlaps none (``None`` when not computed); sorted
+        by gold type, predicted type and boundaries, ``∅`` first.
     """
 
     scheme: str
@@ -110,6 +111,9 @@ class SpanCounts:
             if g == p == NO_SPAN:
                 raise OptionError(f"a span row has a span on at least one side, not ({NO_SPAN!r}, {NO_SPAN!r})")
         object.__setattr__(self, "pairs", FrozenDict(sorted(pairs.items())))
+        if self.confusion is not None:  # one order however the counts were made (one read, or parts added)
+            confusion = sorted(self.confusion.items(), key=lambda kv: tuple((t != NO_SPAN, t) for t in kv[0]))
+            object.__setattr__(self, "confusion", FrozenDict(confusion))
         for name in ("transitions", "merged"):
             object.__setattr__(self, name, FrozenDict(getattr(self, name)))
 
