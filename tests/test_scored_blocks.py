@@ -17,12 +17,14 @@ from clfeval.infer.delong import delong, delong_paired
 
 def _obuchowski(y: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray) -> tuple[float, float, float]:
     """Obuchowski (1997) as she writes it, pair by pair: Var(A_a), Var(A_b) and Cov(A_a, A_b), with
-    S10 = I/((I−1)M) Σ_c (V10_c − m_c A)², S01 likewise, S11 = I/(I−1) Σ_c (V10_c − m_c A)(V01_c − n_c A) and
-    Var = S10/M + S01/N + 2 S11/(MN); the covariance takes cross products (S11 both ways)."""
+    S10 = I10/((I10−1)M) Σ_c (V10_c − m_c A)² (I10: the clusters with a positive), S01 likewise with I01 (with a
+    negative), S11 = I/(I−1) Σ_c (V10_c − m_c A)(V01_c − n_c A) and Var = S10/M + S01/N + 2 S11/(MN); the covariance
+    takes cross products (S11 both ways)."""
     pos, neg = y == 1, y == 0
     m, n = pos.sum(), neg.sum()
     ids = np.unique(cluster)
     k = len(ids)
+    k10, k01 = len(np.unique(cluster[pos])), len(np.unique(cluster[neg]))
 
     def parts(s: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
@@ -36,8 +38,8 @@ def _obuchowski(y: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray
     _, b10, b01 = parts(b)
 
     def cov(x10: np.ndarray, x01: np.ndarray, z10: np.ndarray, z01: np.ndarray) -> float:
-        s10 = k / ((k - 1) * m) * np.sum(x10 * z10)
-        s01 = k / ((k - 1) * n) * np.sum(x01 * z01)
+        s10 = k10 / ((k10 - 1) * m) * np.sum(x10 * z10)
+        s01 = k01 / ((k01 - 1) * n) * np.sum(x01 * z01)
         s11 = k / (k - 1) * np.sum(x10 * z01)
         s11b = k / (k - 1) * np.sum(z10 * x01)
         return float(s10 / m + s01 / n + (s11 + s11b) / (m * n))
