@@ -4,8 +4,10 @@ stated wherever the value is reported:
 
 * **Log loss** −(1/N) Σ log p_gold, with p clipped to [ε, 1 − ε], ε = 2.220446e-16 (float64's machine epsilon)
   whatever the input's dtype (scores are float64 once counted).
-* **Brier score** (:data:`BRIER_NORMALISATIONS`): binary (1/N) Σ (p − y)²; multi-class (1/N) Σ_i Σ_k (p_ik − y_ik)²
-  (Brier 1950, scikit-learn's), or halved, or divided by K.
+* **Brier score** (:data:`BRIER_NORMALISATIONS`): by default scikit-learn's ``brier_score_loss`` (its
+  ``scale_by_half="auto"``): two classes (1/N) Σ (p − y)², p the positive class's probability; three or more classes
+  (1/N) Σ_i Σ_k (p_ik − y_ik)² (Brier 1950). Or the sum for any number of classes (two classes: 2 (p − y)²), half
+  of it, or the sum divided by K.
 * **Calibration error** (:data:`CALIBRATION_TARGETS`, :data:`BINNINGS`): bins (a, b] of the confidence (the first
   bin holds 0 too); equal-width bins split [0, 1], equal-mass bins split at the quantiles of the confidences (linear
   interpolation, as numpy's ``percentile``); ECE = Σ_b (n_b / N) |ȳ_b − p̄_b|, MCE = max_b |ȳ_b − p̄_b| over bins
@@ -31,11 +33,13 @@ __all__ = [
     "are_probabilities",
     "BRIER_NORMALISATIONS",
     "CALIBRATION_TARGETS",
+    "DEFAULT_BRIER",
     "LOG_LOSS_EPS",
     "SUM_TOLERANCE",
     "TIE_RULES",
     "Calibration",
     "brier",
+    "brier_formula",
     "calibration",
     "check_probabilities",
     "classwise_ece",
@@ -49,10 +53,15 @@ LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 SUM_TOLERANCE = 1e-6
 
 BRIER_NORMALISATIONS: Mapping[str, str] = {
-    "sum": "Σ_k (p_k − y_k)² per instance, averaged (Brier 1950; scikit-learn's multi-class Brier; binary: (p − y)²)",
-    "half": "half the sum: binary data give (p − y)²",
+    "sklearn": "scikit-learn's brier_score_loss (scale_by_half='auto'): two classes (p − y)² per instance, p the "
+    "positive class's probability (half the sum); three or more classes the sum Σ_k (p_k − y_k)², averaged",
+    "sum": "Σ_k (p_k − y_k)² per instance, averaged, whatever the number of classes (Brier 1950; two classes: "
+    "2 (p − y)², twice scikit-learn's binary Brier)",
+    "half": "half the sum, whatever the number of classes (two classes: (p − y)²)",
     "mean": "the sum divided by the number of classes K",
 }
+#: The Brier normalisation of :func:`brier`, the :class:`~clfeval.scoring.scored.Conventions` and ``--brier``.
+DEFAULT_BRIER = "sklearn"
 CALIBRATION_TARGETS: Mapping[str, str] = {
     "top-label": "the highest probability of each instance against whether its class is the gold one",
     "class-wise": "each class's probability against whether the instance is of that class, averaged over classes",
@@ -125,9 +134,11 @@ def log_loss(counts: ScoreCounts) -> float:
     return float(-np.dot(counts.count, np.log(p)) / counts.n_instances)
 
 
-def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
-    """The Brier score, normalised as :data:`BRIER_NORMALISATIONS` names (binary data: ``sum`` counts both classes'
-    squared errors, 2 (p − y)², as the multi-class formula does; ``half`` gives the usual binary (p − y)²)."""
+def brier(counts: ScoreCounts, normalisation: str = DEFAULT_BRIER) -> float:
+    """The Brier score, normalised as :data:`BRIER_NORMALISATIONS` names: ``sklearn`` (the default) equals
+    scikit-learn's ``brier_score_loss`` (two classes, binary scores or a column per class: (1/N) Σ (p − y)²; three or
+    more classes: (1/N) Σ_i Σ_k (p_ik − y_ik)²); ``sum`` counts both classes' squared errors of two classes too,
+    2 (p − y)²."""
     if normalisation not in BRIER_NORMALISATIONS:
         raise OptionError(
             f"unknown Brier normalisation {normalisation!r}; the normalisations: {', '.join(BRIER_NORMALISATIONS)}"
@@ -144,8 +155,23 @@ def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
         per = ((p - onehot) ** 2).sum(axis=1)
         k = p.shape[1]
     value = float(np.dot(counts.count, per) / counts.n_instances)
-    divisor = {"sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
+    divisor = {"sklearn": 2.0 if k == 2 else 1.0, "sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
     return value / divisor
+
+
+def brier_formula(normalisation: str, classes: int) -> str:
+    """What the Brier score of :func:`brier` is for data of ``classes`` classes under ``normalisation``, as a
+    formula (the report states it beside the normalisation's name)."""
+    full = "(1/N) Σ_i Σ_k (p_ik − y_ik)²"
+    if classes == 2 and normalisation in ("sklearn", "half"):
+        return "(1/N) Σ (p − y)², p the positive class's probability"
+    if classes == 2 and normalisation == "sum":
+        return "(2/N) Σ (p − y)², p the positive class's probability"
+    if normalisation == "half":
+        return f"½ {full}"
+    if normalisation == "mean":
+        return f"(1/{classes}) {full}"
+    return full
 
 
 class Calibration:
