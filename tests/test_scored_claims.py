@@ -1,9 +1,11 @@
 """The claims docs/scored.md makes about scored predictions against scikit-learn (issue 37, point 10), checked on many
 random cases: the Brier score's default is scikit-learn's ``brier_score_loss`` (binary (p − y)², multi-class the sum
-over classes) in Python, on the command line and for multi-label pairs."""
+over classes) in Python, on the command line and for multi-label pairs; top-k accuracy's ``sklearn`` tie rule is
+``top_k_accuracy_score`` and the default ``expected`` is what the docs say."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -119,7 +121,7 @@ def test_the_command_line_brier_is_scikit_learns(tmp_path: Path, capsys: pytest.
     with pytest.raises(SystemExit):
         main(["score", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "(default sklearn)" in text and "brier_score_loss" in text
+    assert "(default sklearn)" in text and "brier_score_loss" in text and "(default expected)" in text
 
 
 def test_multi_label_brier_is_scikit_learns_per_label_averaged() -> None:
@@ -136,3 +138,84 @@ def test_multi_label_brier_is_scikit_learns_per_label_averaged() -> None:
         summed = clfeval.score(y, scores=p, labels=labels, multilabel=True, conventions=Conventions(brier="sum"))
         assert summed["brier"] == pytest.approx(2 * expected, abs=1e-12)  # --brier is honoured, not dropped
         assert "brier:pairs-half" in r.signature and "brier:pairs-sum" in summed.signature
+
+
+# --- top-k ties -------------------------------------------------------------------------------------------------
+
+
+def test_the_sklearn_tie_rule_equals_top_k_accuracy_score_on_many_tied_cases() -> None:
+    rng = np.random.default_rng(375)
+    differ = compared = 0
+    for case in range(150):
+        k = int(rng.integers(3, 8))
+        y, p = _multiclass(rng, int(rng.integers(3, 120)), k)
+        c = ScoreCounts.of_arrays(y, p, [str(i) for i in range(k)])
+        for top in range(1, k):
+            expected = metrics.top_k_accuracy_score(y, p, k=top, labels=list(range(k)))
+            assert probability.top_k_accuracy(c, top, "sklearn") == pytest.approx(expected, abs=1e-12), (case, top)
+            compared += 1
+            differ += probability.top_k_accuracy(c, top) != pytest.approx(expected, abs=1e-12)
+    assert differ > compared / 2  # the default (expected) is another rule: it differs wherever ties cross place k
+
+
+def test_every_tie_rule_is_scikit_learns_without_ties() -> None:
+    rng = np.random.default_rng(376)
+    for _ in range(20):
+        k = int(rng.integers(3, 7))
+        y = rng.integers(0, k, 150)
+        p = rng.dirichlet(np.ones(k), 150)  # continuous: no ties
+        c = ScoreCounts.of_arrays(y, p, [str(i) for i in range(k)])
+        for top in range(1, k):
+            expected = metrics.top_k_accuracy_score(y, p, k=top, labels=list(range(k)))
+            for rule in probability.TIE_RULES:
+                assert probability.top_k_accuracy(c, top, rule) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_default_tie_rule_is_the_mean_over_every_order_of_the_tied_classes() -> None:
+    """``expected``: the chance that a random order of the classes tied with the gold class puts it in the top k,
+    by enumerating every order; ``optimistic`` and ``pessimistic`` are the best and worst order."""
+    rng = np.random.default_rng(377)
+    for _ in range(60):
+        k = int(rng.integers(3, 6))
+        y, p = _multiclass(rng, 12, k)
+        c = ScoreCounts.of_arrays(y, p, [str(i) for i in range(k)])
+        for top in range(1, k):
+            hits = []
+            for g, row in zip(y, p):
+                per_order = []
+                for order in itertools.permutations(range(k)):  # every tie-break, each as likely
+                    rank = sorted(range(k), key=lambda j: (-row[j], order.index(j)))
+                    per_order.append(g in rank[:top])
+                hits.append((np.mean(per_order), max(per_order), min(per_order)))
+            mean, best, worst = np.array(hits).mean(axis=0)
+            assert probability.top_k_accuracy(c, top) == pytest.approx(mean, abs=1e-12)
+            assert probability.top_k_accuracy(c, top, "optimistic") == pytest.approx(best, abs=1e-12)
+            assert probability.top_k_accuracy(c, top, "pessimistic") == pytest.approx(worst, abs=1e-12)
+    assert probability.DEFAULT_TIES == "expected" == Conventions().ties
+
+
+def test_the_tie_rule_is_chosen_by_name_and_named_in_the_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from clfeval.cli import main
+
+    y = np.array([0, 1, 2, 3, 0, 2])
+    p = np.full((6, 4), 0.25)  # every class tied: scikit-learn ranks the last class first
+    r = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], conventions=Conventions(ties="sklearn"))
+    assert r["top_1_accuracy"] == metrics.top_k_accuracy_score(y, p, k=1, labels=[0, 1, 2, 3]) == 1 / 6
+    assert r["top_3_accuracy"] == metrics.top_k_accuracy_score(y, p, k=3, labels=[0, 1, 2, 3]) == 4 / 6
+    assert clfeval.score(y, scores=p, labels=[0, 1, 2, 3])["top_1_accuracy"] == 0.25  # expected: 1 in 4
+    assert "topk_ties:sklearn" in r.signature and r.to_dict()["conventions"]["top_k_ties"] == "sklearn"
+    assert any(n.startswith("top-k ties: sklearn — scikit-learn's top_k_accuracy_score") for n in r.report().notes)
+    (tmp_path / "t.csv").write_text(
+        "gold,p_0,p_1,p_2,p_3\n" + "".join(f"{g},0.25,0.25,0.25,0.25\n" for g in y), encoding="utf-8"
+    )
+    args = ["score", str(tmp_path / "t.csv"), "--gold-col", "gold", "--scores", "p_*", "--format", "json"]
+    assert main([*args, "--top-k-ties", "sklearn"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scores"]["top_1_accuracy"] == pytest.approx(1 / 6) and doc["conventions"]["top_k_ties"] == "sklearn"
+    from clfeval.explain import explain, render_explanations
+
+    text = " ".join(render_explanations(explain("sklearn")).split())
+    assert "TIE_RULES: sklearn" in text and "top_k_accuracy_score" in text
+    assert "BRIER_NORMALISATIONS: sklearn" in text and "brier_score_loss" in text

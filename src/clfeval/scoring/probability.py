@@ -34,6 +34,7 @@ __all__ = [
     "BRIER_NORMALISATIONS",
     "CALIBRATION_TARGETS",
     "DEFAULT_BRIER",
+    "DEFAULT_TIES",
     "LOG_LOSS_EPS",
     "SUM_TOLERANCE",
     "TIE_RULES",
@@ -75,7 +76,11 @@ TIE_RULES: Mapping[str, str] = {
     "expected": "the chance a random order of the tied classes puts the gold class in the top k",
     "optimistic": "right when fewer than k classes score strictly higher than the gold class",
     "pessimistic": "right when the gold class and every class tied with it are in the top k",
+    "sklearn": "scikit-learn's top_k_accuracy_score: tied classes ranked by the class order, the later class first "
+    "(a stable ascending sort, reversed): right when fewer than k classes score higher or tie and come later",
 }
+#: The tie rule of :func:`top_k_accuracy`, the :class:`~clfeval.scoring.scored.Conventions` and ``--top-k-ties``.
+DEFAULT_TIES = "expected"
 
 
 def _class_probabilities(counts: ScoreCounts) -> np.ndarray:
@@ -276,9 +281,12 @@ def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-
     return float(np.mean(errors))
 
 
-def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = "expected") -> float:
-    """The share of instances whose gold class is among the k highest scores, ties counted as :data:`TIE_RULES`
-    names."""
+def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = DEFAULT_TIES) -> float:
+    """The share of instances whose gold class is among the k highest scores, ties with the gold class's score
+    counted as :data:`TIE_RULES` names: with h classes scoring higher and t classes tied (the gold class included),
+    ``expected`` counts min(1, max(0, (k − h) / t)), ``optimistic`` h < k, ``pessimistic`` h + t ≤ k and ``sklearn``
+    h + (the tied classes after the gold class in the class order) < k, as scikit-learn's ``top_k_accuracy_score``
+    ranks them (its ``labels`` in this class order)."""
     if ties not in TIE_RULES:
         raise OptionError(f"unknown tie rule {ties!r}; the rules: {', '.join(TIE_RULES)}")
     p = _class_probabilities(counts)
@@ -291,6 +299,9 @@ def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = "expected") -> f
         right = (higher < k).astype(np.float64)
     elif ties == "pessimistic":
         right = (higher + tied <= k).astype(np.float64)
+    elif ties == "sklearn":
+        later = np.arange(p.shape[1])[None, :] > counts.gold[:, None]
+        right = (higher + ((p == g) & later).sum(axis=1) < k).astype(np.float64)
     else:
         right = np.clip((k - higher) / tied, 0.0, 1.0)
     return float(np.dot(counts.count, right) / counts.n_instances)

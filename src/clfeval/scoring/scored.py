@@ -60,7 +60,7 @@ class Conventions:
 
     bins: int = 15
     binning: str = "equal-width"
-    ties: str = "expected"
+    ties: str = probability.DEFAULT_TIES
     brier: str = probability.DEFAULT_BRIER
     top_k: tuple[int, ...] = (1, 3, 5)
     curve_points: int | None = 200
