@@ -90,14 +90,14 @@ def _duplicated(k: int = 5, n: int = 300, seed: int = 4) -> tuple[np.ndarray, ..
 
 def test_blocks_of_copies_give_the_interval_of_the_sample_itself() -> None:
     """Copying each instance k times into one block must not narrow the interval: by blocks it is the sample's own
-    (DeLong: up to the small-sample factors; the bootstrap: up to Monte Carlo error); ignoring the blocks, about √k
-    narrower."""
+    (DeLong exactly: Obuchowski's I10 and I01 are the sample's P and N; the bootstrap: up to Monte Carlo error);
+    ignoring the blocks, about √k narrower."""
     y, a, _, yk, ak, _, blocks = _duplicated()
     own = clfeval.score(y, scores=a, labels=[0, 1], ci="delong").interval("auc")
     clustered = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong", blocks=blocks).interval("auc")
     naive = clfeval.score(yk, scores=ak, labels=[0, 1], ci="delong").interval("auc")
     width = own[1] - own[0]
-    assert clustered[1] - clustered[0] == pytest.approx(width, rel=0.01)
+    assert clustered == pytest.approx(own, abs=1e-12)
     assert naive[1] - naive[0] < 0.5 * width
     boot = clfeval.score(y, scores=a, labels=[0, 1], ci="bootstrap", seed=1, resamples=2000).interval("auc")
     kboot = clfeval.score(yk, scores=ak, labels=[0, 1], ci="bootstrap", seed=2, resamples=2000, blocks=blocks)
@@ -117,7 +117,7 @@ def test_paired_tests_in_blocks_of_copies_agree_with_the_sample_itself(test: str
     p = by_block.pair("a", "b")
     naive = clfeval.compare(yk, scores={"a": ak, "b": bk}, labels=[0, 1], test=test, seed=3, rounds=4000).pair("a", "b")
     assert p["difference"] == pytest.approx(own["difference"], abs=1e-12)
-    assert p["p_value"] == pytest.approx(own["p_value"], abs=0.03 if test != "delong" else 0.005)
+    assert p["p_value"] == pytest.approx(own["p_value"], abs=0.03 if test != "delong" else 1e-12)
     assert naive["p_value"] < own["p_value"] - 0.02  # copies taken as independent overstate the evidence
     d = by_block.to_dict()
     assert (d["unit"], d["n_blocks"]) == ("block", 200)
