@@ -254,7 +254,7 @@ def test_score_with_scores_gives_every_measure_named_with_intervals() -> None:
     again = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], ci="bootstrap", seed=3, resamples=200)
     assert again.flat() == r.flat()  # the seed decides the draws
     doc = r.to_dict()
-    assert doc["schema"] == "clfeval.scored/1" and doc["conventions"]["brier"] == "sum"
+    assert doc["schema"] == "clfeval.scored/1" and doc["conventions"]["brier"] == "sklearn"
     assert doc["ci"]["method"] == "bootstrap" and doc["ci"]["seed"] == 3
     assert "calibration:15,equal-width" in r.signature and "topk_ties:expected" in r.signature
     # the label report at the threshold is score() of the argmax predictions
@@ -320,8 +320,8 @@ def test_compare_of_scores_tests_aucs_with_delong_and_any_score_by_resampling() 
     q = boot.pair("A", "B", "auc")
     assert q["ci"][0] < q["difference"] < q["ci"][1]
     assert boot.pair("A", "B", "brier")["difference"] == pytest.approx(
-        metrics.brier_score_loss(y, a) * 2 - metrics.brier_score_loss(y, b) * 2
-    )  # the Brier sum over both classes is twice the binary one
+        metrics.brier_score_loss(y, a) - metrics.brier_score_loss(y, b)
+    )  # the default Brier is scikit-learn's: binary (p − y)²
     again = clfeval.compare(y, scores={"A": a, "B": b}, test="bootstrap", metrics=["auc", "brier"], seed=4, rounds=400)
     assert again.flat() == boot.flat()
     with pytest.raises(ClfevalError, match="DeLong's test compares the AUC of a score column"):

@@ -1,5 +1,8 @@
 """DeLong's intervals and paired tests of averaged AUCs (macro, weighted, micro): the per-instance DeLong terms give
-the variance of the average; checked against the instance jackknife computed directly with scikit-learn."""
+the variance of the average, with Bessel's correction per sample (a class's positives, its negatives) as DeLong's and
+Obuchowski's own; a binary AUC given as two columns gets DeLong's variance exactly, and the averages are checked
+against the instance jackknife computed directly with scikit-learn (the range over random cases:
+benchmarks/scored_averaged.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from sklearn.metrics import roc_auc_score
 
 import clfeval
 from clfeval.count.scored import ScoreCounts
-from clfeval.infer.delong import auc_terms, delong, influence_variance
+from clfeval.infer.delong import auc_terms, delong, delong_paired, influence_variance
 from clfeval.infer.scored import averaged_auc_terms
 from clfeval.scoring.scored import Conventions
 
@@ -46,6 +49,9 @@ def test_one_aucs_terms_give_delongs_variance() -> None:
     y = rng.integers(0, 2, 300)
     s = np.round(rng.normal(size=300) + y, 1)
     _, terms = auc_terms(y == 1, s)
+    parts = np.column_stack([np.where(y == 1, terms, np.nan), np.where(y == 1, np.nan, terms)])
+    assert influence_variance(parts, np.ones(300)) == pytest.approx(delong(y == 1, s).variance, abs=1e-14)
+    # pooled into one sample, n/(n − 1) Σ t², the terms give about DeLong's variance, short of P/(P − 1), N/(N − 1)
     assert influence_variance(terms, np.ones(300)) == pytest.approx(delong(y == 1, s).variance, rel=0.01)
 
 
@@ -118,3 +124,86 @@ def test_the_logit_delong_interval() -> None:
     multi = clfeval.score(y3, scores=p3, labels=list(range(K)), ci="delong-logit")
     low, high = multi.interval("auc.macro")
     assert 0 < low < multi["auc.macro"] < high < 1
+
+
+@pytest.mark.parametrize("positives", [3, 5, 20])
+def test_a_binary_auc_given_as_two_columns_gets_delongs_variance_exactly(positives: int) -> None:
+    """Bessel's correction per sample (P − 1 for the positives, N − 1 for the negatives, as DeLong's S10 and S01):
+    the macro and weighted averages of the two columns of a binary problem are its AUC, and their variance is
+    DeLong's, to 1e-12 — the pooled n/(n − 1) gave 0.83 times the standard error at 3 positives (issue 37)."""
+    rng = np.random.default_rng(positives)
+    y = np.zeros(60, dtype=int)
+    y[:positives] = 1
+    s = np.round(rng.uniform(0, 1, 60) * 0.7 + 0.3 * y, 1)  # ties
+    two = np.column_stack([1 - s, s])
+    binary = delong(y == 1, s)
+    counts = ScoreCounts(("0", "1"), ("0", "1"), y, two, np.ones(60, dtype=np.int64))  # a column per class, as given
+    for average in ("macro", "weighted"):
+        value, terms = averaged_auc_terms(counts, y, two, np.ones(60), average)
+        assert value == pytest.approx(binary.auc, abs=1e-12)
+        assert influence_variance(terms, np.ones(60)) == pytest.approx(binary.variance, abs=1e-12)
+        _, rows = averaged_auc_terms(counts, counts.gold, counts.scores, counts.count, average)
+        assert influence_variance(rows, counts.count) == pytest.approx(binary.variance, abs=1e-12)
+    one = clfeval.score(y, scores=s, labels=[0, 1], ci="delong").interval("auc")
+    both = clfeval.score(counts, ci="delong")
+    assert both.interval("auc.macro") == pytest.approx(one, abs=1e-12)
+    assert both.interval("auc.weighted") == pytest.approx(one, abs=1e-12)
+    proba = clfeval.score(y, scores=two, labels=[0, 1], ci="delong")  # predict_proba's two columns: binary
+    assert proba.task == "scored-binary" and proba.interval("auc") == pytest.approx(one, abs=1e-12)
+    # one label of multi-label data is the binary problem too
+    ml = clfeval.score(y[:, None], scores=s[:, None], labels=["x"], multilabel=True, ci="delong")
+    assert ml.interval("auc.macro") == pytest.approx(one, abs=1e-12)
+    # and a paired test of two systems' macro AUCs is DeLong's paired test
+    q = np.round(rng.uniform(0, 1, 60) * 0.5 + 0.5 * y, 1)
+    direct = delong_paired(y == 1, s, q)
+    pair = clfeval.compare(y, scores={"p": two, "q": np.column_stack([1 - q, q])}, labels=[0, 1], test="delong",
+                           metrics=["auc"]).pair("p", "q")  # fmt: skip
+    assert pair["z"] == pytest.approx(direct.z, abs=1e-9) and pair["p_value"] == pytest.approx(direct.p_value)
+    from clfeval.infer.scored import _averaged_pair
+
+    qq = np.column_stack([1 - q, q])
+    macro = _averaged_pair(counts, y, two, qq, np.ones(60, dtype=np.int64), "auc.macro", 0.95, None)
+    assert macro["z"] == pytest.approx(direct.z, abs=1e-9) and macro["p_value"] == pytest.approx(direct.p_value)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_blocks_give_obuchowskis_variance_to_averages_too(seed: int) -> None:
+    """In blocks the per-sample correction is Obuchowski's I10/(I10 − 1) and I01/(I01 − 1) (blocks with a positive,
+    with a negative) and I/(I − 1) for the cross products: a binary AUC as two columns gets her variance exactly, and
+    blocks of one instance each give the variance without blocks, for every average."""
+    rng = np.random.default_rng(40 + seed)
+    size = rng.integers(1, 6, 40)
+    block = np.repeat(np.arange(40), size)
+    effect = rng.normal(size=40)[block]
+    y = (rng.random(len(block)) < 1 / (1 + np.exp(-1.5 * effect))).astype(int)
+    y[:2] = [0, 1]
+    s = np.round(1 / (1 + np.exp(-(effect + rng.normal(size=len(y)) + y))), 1)
+    two = np.column_stack([1 - s, s])
+    counts = ScoreCounts(("0", "1"), ("0", "1"), y, two, np.ones(len(y), dtype=np.int64))  # a column per class
+    ones = np.ones(len(y))
+    assert len(np.unique(block[y == 1])) < 40 and len(np.unique(block[y == 0])) < 40  # I10, I01 < I
+    clustered = delong(y == 1, s, cluster=block).variance
+    for average in ("macro", "weighted"):
+        _, terms = averaged_auc_terms(counts, y, two, ones, average)
+        assert influence_variance(terms, ones, block) == pytest.approx(clustered, abs=1e-12)
+    yk, pk = _sample(seed, n=150)
+    counts = ScoreCounts.of_arrays(yk, pk, list(range(K)))
+    for average in ("macro", "weighted", "micro"):
+        _, terms = averaged_auc_terms(counts, yk, pk, np.ones(150), average)
+        alone = influence_variance(terms, np.ones(150), np.arange(150))
+        assert alone == pytest.approx(influence_variance(terms, np.ones(150)), abs=1e-14)
+    assert delong(y == 1, s, cluster=np.arange(len(y))).variance == pytest.approx(delong(y == 1, s).variance, abs=1e-14)
+
+
+def test_an_average_over_a_class_of_one_instance_has_no_delong_variance() -> None:
+    """As DeLong's variance of one AUC needs two positives and two negatives, an average over a class of one gold
+    instance has none (no interval) rather than a number without its correction."""
+    rng = np.random.default_rng(9)
+    y = np.r_[0, rng.integers(1, 3, 59)]
+    p = rng.dirichlet(np.ones(3), 60)
+    counts = ScoreCounts.of_arrays(y, p, [0, 1, 2])
+    _, terms = averaged_auc_terms(counts, y, p, np.ones(60), "macro")
+    assert np.isnan(influence_variance(terms, np.ones(60)))
+    assert np.isnan(delong(y == 0, p[:, 0]).variance)
+    with pytest.raises(clfeval.ClfevalError, match="no delong interval"):
+        clfeval.score(y, scores=p, labels=[0, 1, 2], ci="delong").interval("auc.macro")

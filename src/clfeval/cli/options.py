@@ -395,7 +395,7 @@ def add_scored_options(
     command does with them), ``--positive`` (unless ``positive`` is false) and, for a command that reports (``report``),
     the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``,
     ``--lower-is-more-confident``), ``--not-probabilities`` and, for one system (``threshold``), ``--threshold``."""
-    from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, TIE_RULES
+    from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, DEFAULT_BRIER, DEFAULT_TIES, TIE_RULES
 
     group = p.add_argument_group("scored predictions (probabilities, scores: ROC AUC, calibration, log loss)")
     what = what or (
@@ -447,8 +447,19 @@ def add_scored_options(
     )
     group.add_argument("--bins", type=int, default=15, help="calibration bins (default 15)")
     group.add_argument("--binning", choices=list(BINNINGS), default="equal-width", help=choices(BINNINGS))
-    group.add_argument("--top-k-ties", choices=list(TIE_RULES), default="expected", help=choices(TIE_RULES))
-    group.add_argument("--brier", choices=list(BRIER_NORMALISATIONS), default="sum", help=choices(BRIER_NORMALISATIONS))
+    group.add_argument(
+        "--top-k-ties",
+        choices=list(TIE_RULES),
+        default=DEFAULT_TIES,
+        help=f"how top-k accuracy counts classes tied with the gold class (default {DEFAULT_TIES}): "
+        f"{choices(TIE_RULES)}",
+    )
+    group.add_argument(
+        "--brier",
+        choices=list(BRIER_NORMALISATIONS),
+        default=DEFAULT_BRIER,
+        help=f"the Brier score's normalisation (default {DEFAULT_BRIER}): {choices(BRIER_NORMALISATIONS)}",
+    )
     group.add_argument(
         "--curve-points",
         default="200",

@@ -13,17 +13,25 @@ The interval is A ± z_{1−α/2} √Var(A), clipped to [0, 1] (as pROC's ``ci.a
 z = (A_1 − A_2) / √(Var A_1 + Var A_2 − 2 Cov), two-sided p = 2 Φ(−|z|) (pROC's ``roc.test(method = "delong")``).
 
 Clustered instances (blocks: the sentences of a document, the images of a patient) are not independent. Given each
-row's cluster, the variance is Obuchowski's (1997): with I clusters, m_c positives and n_c negatives in cluster c and
-its sums of placements V10_c = Σ_{i ∈ c} V10_i and V01_c = Σ_{j ∈ c} V01_j,
+row's cluster, the variance is Obuchowski's (1997): with I clusters, I10 of them holding a positive and I01 a
+negative, m_c positives and n_c negatives in cluster c and its sums of placements V10_c = Σ_{i ∈ c} V10_i and
+V01_c = Σ_{j ∈ c} V01_j, a_c = (V10_c − m_c A) / P and b_c = (V01_c − n_c A) / N,
 
-    T_c = (V10_c − m_c A) / P + (V01_c − n_c A) / N,    Var(A) = I / (I − 1) · Σ_c T_c²,
+    Var(A) = I10 / (I10 − 1) Σ_c a_c² + I01 / (I01 − 1) Σ_c b_c² + 2 I / (I − 1) Σ_c a_c b_c,
 
-which is S10/P + S01/N + 2 S11/(P N) in her notation; the covariance of two scores is I / (I − 1) Σ_c T_c^a T_c^b.
+which is S10/P + S01/N + 2 S11/(P N) in her notation; the covariance of two scores takes the same sums of products
+(her S11 both ways). With every instance its own cluster, a_c b_c = 0, I10 = P and I01 = N: DeLong's variance.
 
 The same per-instance terms t_i = (V10_i − A)/P (a positive) or (V01_j − A)/N (a negative), Â − A ≈ Σ_i t_i, carry
 DeLong's variance over to functions of several AUCs of the same instances (:func:`auc_terms`,
-:func:`influence_variance`): an average of one-vs-rest AUCs has the average of the classes' terms per instance, and
-its variance is n/(n − 1) Σ_i T_i² (blocks: Obuchowski's sum over blocks).
+:func:`influence_variance`). The terms come in *parts*, each a sum over one sample of instances (the positives of a
+class, its negatives; parts over the same instances are one part); with u_s the part of sample s summed per unit (an
+instance, or a cluster) and I_s the units with an instance of s, of I units,
+
+    Var = Σ_s I_s / (I_s − 1) Σ_units u_s² + I / (I − 1) Σ_{s ≠ s'} Σ_units u_s u_s',
+
+Bessel's correction per sample as DeLong's S10 and S01 (P − 1, N − 1) and Obuchowski's (I10 − 1, I01 − 1) make it:
+one AUC gives DeLong's (or Obuchowski's) variance exactly, and so does a binary AUC given as two columns and averaged.
 """
 
 from __future__ import annotations
@@ -109,19 +117,44 @@ def _rows(
     return positive, w, cluster
 
 
-def _cluster_terms(
-    v: np.ndarray, positive: np.ndarray, w: np.ndarray, auc: float, p: int, n: int, cluster: np.ndarray
-) -> np.ndarray:
-    """Each cluster's T_c = (V10_c − m_c A)/P + (V01_c − n_c A)/N (see the module)."""
-    size = int(cluster.max()) + 1 if len(cluster) else 0
-    terms = w * (v - auc) / np.where(positive, p, n)
-    return np.bincount(cluster, weights=terms, minlength=size)
+def _parts(v: np.ndarray, positive: np.ndarray, auc: float, p: int, n: int) -> np.ndarray:
+    """The rows' terms as two parts (see the module): (V10 − A)/P in the positives' column, (V01 − A)/N in the
+    negatives', NaN where a row is not of the part's sample."""
+    t = (v - auc) / np.where(positive, p, n)
+    return np.column_stack([np.where(positive, t, np.nan), np.where(positive, np.nan, t)])
 
 
-def _clustered(ta: np.ndarray, tb: np.ndarray) -> float:
-    """I / (I − 1) Σ_c T_c^a T_c^b (NaN with one cluster)."""
-    k = len(ta)
-    return float(k / (k - 1) * np.dot(ta, tb)) if k > 1 else float("nan")
+def _parts_variance(parts: np.ndarray, weight: np.ndarray, cluster: np.ndarray | None) -> float:
+    """Σ_s I_s/(I_s − 1) Σ_units u_s² + I/(I − 1) Σ_{s ≠ s'} Σ_units u_s u_s' of the parts (rows × parts, NaN where
+    a row is not of the part's sample; see the module), each row standing for ``weight`` instances; units are the
+    instances, or the clusters. Parts over the same rows are added into one; a part of no row is left out. NaN when
+    a sample (or all of them) has fewer than two units."""
+    w = np.asarray(weight, dtype=np.float64)
+    parts = np.asarray(parts, dtype=np.float64).reshape(len(w), -1)
+    member = ~np.isnan(parts) & (w > 0)[:, None]
+    used = member.any(axis=0)
+    samples, which = np.unique(member[:, used].T, axis=0, return_inverse=True)
+    merged = np.zeros((len(w), len(samples)))
+    for s, col in zip(np.asarray(which).reshape(-1), np.flatnonzero(used), strict=True):
+        merged[:, s] += np.where(member[:, col], parts[:, col], 0.0)
+    members = samples.T.astype(np.float64) * w[:, None]  # rows × samples: the instances of each sample
+    if cluster is None:
+        units, sizes = float(w.sum()), members.sum(axis=0)
+        products = merged.T @ (w[:, None] * merged)
+    else:
+        ids = np.unique(np.asarray(cluster), return_inverse=True)[1].reshape(-1)
+        count = int(ids.max()) + 1 if len(ids) else 0
+
+        def summed(x: np.ndarray) -> np.ndarray:  # clusters × columns: the sums of each cluster's rows
+            return np.column_stack([np.bincount(ids, weights=col, minlength=count) for col in x.T])
+
+        per = summed(w[:, None] * merged)
+        units, sizes = float((np.bincount(ids, weights=w, minlength=count) > 0).sum()), (summed(members) > 0).sum(0)
+        products = per.T @ per
+    if units < 2 or len(sizes) == 0 or (sizes < 2).any():
+        return float("nan")
+    within = np.diag(products)
+    return float(np.dot(sizes / (sizes - 1), within) + units / (units - 1) * (products.sum() - within.sum()))
 
 
 def delong(
@@ -140,8 +173,7 @@ def delong(
     if cluster is None:
         variance = _var(v, positive, w, auc, auc, v, p, n)
     else:
-        t = _cluster_terms(v, positive, w, auc, p, n, cluster)
-        variance = _clustered(t, t)
+        variance = _parts_variance(_parts(v, positive, auc, p, n), w, cluster)
     half = _normal_quantile(0.5 + confidence / 2) * math.sqrt(max(variance, 0.0))
     return DeLong(auc, variance, max(0.0, auc - half), min(1.0, auc + half), confidence)
 
@@ -176,9 +208,7 @@ def delong_paired(
         variance = _var(va, positive, w, a, a, va, p, n) + _var(vb, positive, w, b, b, vb, p, n)
         variance -= 2 * _var(va, positive, w, a, b, vb, p, n)
     else:
-        ta, tb = _cluster_terms(va, positive, w, a, p, n, cluster), _cluster_terms(vb, positive, w, b, p, n, cluster)
-        difference = ta - tb
-        variance = _clustered(difference, difference)
+        variance = _parts_variance(_parts(va, positive, a, p, n) - _parts(vb, positive, b, p, n), w, cluster)
     d = a - b
     if not math.isfinite(variance):  # one positive or one negative (or one block): no variance, no test
         nan = float("nan")
@@ -198,7 +228,8 @@ def auc_terms(
     gold_positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None = None
 ) -> tuple[float, np.ndarray]:
     """The AUC of ``score`` and each row's term t (see the module): (V10 − A)/P for a positive row, (V01 − A)/N for a
-    negative one, so that Σ_rows weight · t = 0 and Var(A) ≈ n/(n − 1) Σ weight · t². NaN terms without positives or
+    negative one, so that Σ_rows weight · t = 0 and Var(A) = P/(P − 1) Σ_positives weight · t² +
+    N/(N − 1) Σ_negatives weight · t² (:func:`influence_variance` of the two parts). NaN terms without positives or
     negatives."""
     score = np.asarray(score, dtype=np.float64)
     positive, w, _ = _rows(gold_positive, weight, len(score))
@@ -209,12 +240,10 @@ def auc_terms(
 
 
 def influence_variance(terms: np.ndarray, weight: np.ndarray, cluster: np.ndarray | None = None) -> float:
-    """The variance of a statistic whose per-row terms are ``terms`` (each row standing for ``weight`` instances):
-    n/(n − 1) Σ weight · t² over instances, or, by ``cluster``, I/(I − 1) Σ_c (Σ_{rows of c} weight · t)²."""
-    w = np.asarray(weight, dtype=np.float64)
-    if cluster is None:
-        n = float(w.sum())
-        return float(n / (n - 1) * np.dot(w, terms**2)) if n > 1 else float("nan")
-    ids = np.unique(np.asarray(cluster), return_inverse=True)[1].reshape(-1)
-    per = np.bincount(ids, weights=w * terms, minlength=int(ids.max()) + 1 if len(ids) else 0)
-    return _clustered(per, per)
+    """The variance of a statistic whose per-row terms are ``terms`` (each row standing for ``weight`` instances).
+
+    ``terms`` is rows × parts, NaN where a row is not of a part's sample (see the module): Bessel's correction per
+    sample, I_s/(I_s − 1), and I/(I − 1) for products of different samples; units are the instances, or the
+    clusters (``cluster``). A 1-D ``terms`` is one part over every row: n/(n − 1) Σ weight · t², or
+    I/(I − 1) Σ_c (Σ_{rows of c} weight · t)². NaN when a sample has fewer than two units."""
+    return _parts_variance(np.asarray(terms, dtype=np.float64), weight, cluster)

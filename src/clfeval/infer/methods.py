@@ -171,7 +171,8 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "DeLong's interval of each AUC",
             "DeLong's variance of each score column's AUC (Sun & Xu's midrank algorithm): AUC ± z·√Var, clipped "
             "to [0, 1]; the macro, weighted and micro AUCs from the classes' DeLong terms averaged per instance, "
-            "Var = n/(n − 1) Σ T²; the other scores get none (use bootstrap)",
+            "Var = Σ_s n_s/(n_s − 1) Σ u_s² over the samples s (a class's positives, its negatives) + n/(n − 1) × the "
+            "cross products; the other scores get none (use bootstrap)",
             False,
             "clfeval.infer.scored:delong_intervals",
             block_note="Obuchowski's (1997) clustered variance over the blocks",

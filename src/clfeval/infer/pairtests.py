@@ -179,8 +179,8 @@ TESTS: Mapping[str, TestMethod] = {
             "DeLong's test",
             "DeLong's paired test of two AUCs on the same instances: z = (A₁ − A₂)/√(Var A₁ + Var A₂ − 2 Cov) "
             "(Sun & Xu's midrank algorithm), p = 2Φ(−|z|) two-sided, Φ(−z) for greater, Φ(z) for less; averaged AUCs "
-            "(macro, weighted, micro) from the difference of the systems' per-instance DeLong terms, "
-            "Var = n/(n − 1) Σ (T₁ − T₂)²; its interval of the difference is d ± z·√Var",
+            "(macro, weighted, micro) from the difference of the systems' per-instance DeLong terms, their variance "
+            "as the interval's (Bessel's correction per sample); its interval of the difference is d ± z·√Var",
             "clfeval.infer.delong:delong_paired",
             metrics=frozenset({"auc", "auc.macro", "auc.weighted", "auc.micro"}),
             scope="AUCs (auc, auc.macro, auc.weighted, auc.micro, per_class.<class>.auc)",

@@ -247,7 +247,8 @@ def _bca(
     rng: np.random.Generator,
     blocks: ScoreBlocks | None,
 ) -> tuple[dict[str, tuple[float, float]], str]:
-    """BCa intervals of the scores with bootstrap ``draws`` (see :data:`SCORED_INTERVALS`), and which jackknife gave
+    """BCa intervals of the scores with bootstrap ``draws`` (``bootstrap-bca`` of
+    :data:`~clfeval.infer.methods.INTERVAL_METHODS`), and which jackknife gave
     the acceleration."""
     from clfeval.infer.bootstrap import bca_levels
 
@@ -309,7 +310,10 @@ def _bca(
 
 
 #: What blocks change in DeLong's variance, and in the resampling methods.
-CLUSTERED = "; in blocks, Obuchowski's (1997) clustered variance over the blocks"
+CLUSTERED = (
+    "; in blocks, Obuchowski's (1997) clustered variance over the blocks (I10/(I10 − 1), I01/(I01 − 1): the blocks "
+    "with a positive, with a negative)"
+)
 BLOCKED = "; in blocks, whole blocks are drawn (randomization: swapped)"
 
 
@@ -430,12 +434,14 @@ def averaged_auc_terms(
     template: ScoreCounts, gold: np.ndarray, scores: np.ndarray, weight: np.ndarray, average: str
 ) -> tuple[float, np.ndarray]:
     """An averaged one-vs-rest AUC of rows (gold codes or multi-label 0/1 rows, scores, weights) and each row's
-    DeLong term T (:func:`~clfeval.infer.delong.auc_terms`), Â − A ≈ Σ_i T_i:
+    DeLong terms (:func:`~clfeval.infer.delong.auc_terms`) in parts, rows × parts, NaN where a row is not of a part's
+    sample (the parts :func:`~clfeval.infer.delong.influence_variance` takes), Â − A ≈ Σ_i Σ_parts T_i:
 
-    * macro, A = (1/C) Σ_c A_c: T = (1/C) Σ_c t_c;
-    * weighted, A = Σ_c s_c A_c / S with s_c the positives of column c and S = Σ_c s_c: T = Σ_c (s_c/S) t_c +
-      Σ_c (A_c − A)(y_c − s_c/n)/S (the weights are estimated too);
-    * micro, the AUC of every (row, column) pair pooled: T = Σ_c t_(·,c) of the pooled pairs' terms.
+    * macro, A = (1/C) Σ_c A_c: (1/C) t_c, a part over the positives of column c and one over its negatives;
+    * weighted, A = Σ_c s_c A_c / S with s_c the positives of column c and S = Σ_c s_c: (s_c/S) t_c in the same
+      parts, and the weights' part over every row, Σ_c (A_c − A)(y_c − s_c/n)/S (the weights are estimated too);
+    * micro, the AUC of every (row, column) pair pooled: a row's terms of its positive pairs summed, and of its
+      negative pairs.
     """
     from clfeval.infer.delong import auc_terms
 
@@ -445,17 +451,26 @@ def averaged_auc_terms(
     if average == "micro":
         value, pooled = auc_terms(np.concatenate(positives), np.concatenate([scores[:, c] for c in columns]),
                                   np.tile(w, len(positives)))  # fmt: skip
-        return value, pooled.reshape(len(positives), -1).sum(axis=0)
+        pairs, positive = pooled.reshape(len(positives), -1), np.array(positives)
+        parts = [np.where(positive, pairs, 0.0).sum(axis=0), np.where(positive, 0.0, pairs).sum(axis=0)]
+        return value, np.column_stack([np.where(positive.any(axis=0), parts[0], np.nan),
+                                       np.where((~positive).any(axis=0), parts[1], np.nan)])  # fmt: skip
     found = [auc_terms(positives[c], scores[:, c], w) for c in columns]
     aucs = np.array([a for a, _ in found])
-    terms = np.column_stack([t for _, t in found])
-    if average == "macro":
-        return float(aucs.mean()), terms.mean(axis=1)
     support = np.array([w[p].sum() for p in positives])
     total, n = float(support.sum()), float(w.sum())
-    value = float(support @ aucs / total)
-    y = np.column_stack(positives).astype(np.float64)
-    return value, terms @ (support / total) + (y - support / n) @ (aucs - value) / total
+    if average == "macro":
+        value, share = float(aucs.mean()), np.full(len(aucs), 1 / len(aucs))
+    else:
+        value, share = float(support @ aucs / total), support / total
+    parts = []
+    for c in columns:
+        t = share[c] * found[c][1]
+        parts += [np.where(positives[c], t, np.nan), np.where(positives[c], np.nan, t)]
+    if average == "weighted":
+        y = np.column_stack(positives).astype(np.float64)
+        parts.append((y - support / n) @ (aucs - value) / total)
+    return value, np.column_stack(parts)
 
 
 def _averaged_pair(

@@ -178,16 +178,21 @@ def _notes(r: Scored) -> list[str]:
         notes.append(
             "multi-label probabilities: log loss, Brier and calibration of every (instance, label) pair as a binary "
             "probability: log loss = mean binary cross-entropy over the pairs (clipped as below), Brier = mean "
-            "(p − y)² over the pairs (scikit-learn's brier_score_loss of each label, averaged), calibration bins of "
-            "the pairs' probabilities"
+            + (
+                "2 (p − y)² over the pairs (--brier sum: both classes' squared errors)"
+                if c.brier == "sum"
+                else "(p − y)² over the pairs (scikit-learn's brier_score_loss of each label, averaged)"
+            )
+            + ", calibration bins of the pairs' probabilities"
         )
     if r.probabilities:
         notes += [
             f"log loss: probabilities clipped to [ε, 1 − ε], ε = {probability.LOG_LOSS_EPS:.6g} (float64's epsilon, "
             "whatever the input's dtype)",
-            f"Brier: {c.brier} — {probability.BRIER_NORMALISATIONS[c.brier]}"
+            f"Brier: {c.brier} — {probability.BRIER_NORMALISATIONS[c.brier]}; here, {len(r.counts.labels)} "
+            f"classes: {probability.brier_formula(c.brier, len(r.counts.labels))}"
             if not r.counts.multilabel
-            else "Brier: mean over the (instance, label) pairs",
+            else f"Brier: {c.brier} — of the (instance, label) pairs, each two classes",
             f"calibration: {c.bins} {c.binning} bins (a, b], 0 in the first; ECE = Σ (n_b/N)|ȳ_b − p̄_b|; the "
             "plug-in ECE is biased upward at small N, the debiased estimator beside it is not",
         ]

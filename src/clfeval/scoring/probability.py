@@ -4,8 +4,10 @@ stated wherever the value is reported:
 
 * **Log loss** −(1/N) Σ log p_gold, with p clipped to [ε, 1 − ε], ε = 2.220446e-16 (float64's machine epsilon)
   whatever the input's dtype (scores are float64 once counted).
-* **Brier score** (:data:`BRIER_NORMALISATIONS`): binary (1/N) Σ (p − y)²; multi-class (1/N) Σ_i Σ_k (p_ik − y_ik)²
-  (Brier 1950, scikit-learn's), or halved, or divided by K.
+* **Brier score** (:data:`BRIER_NORMALISATIONS`): by default scikit-learn's ``brier_score_loss`` (its
+  ``scale_by_half="auto"``): two classes (1/N) Σ (p − y)², p the positive class's probability; three or more classes
+  (1/N) Σ_i Σ_k (p_ik − y_ik)² (Brier 1950). Or the sum for any number of classes (two classes: 2 (p − y)²), half
+  of it, or the sum divided by K.
 * **Calibration error** (:data:`CALIBRATION_TARGETS`, :data:`BINNINGS`): bins (a, b] of the confidence (the first
   bin holds 0 too); equal-width bins split [0, 1], equal-mass bins split at the quantiles of the confidences (linear
   interpolation, as numpy's ``percentile``); ECE = Σ_b (n_b / N) |ȳ_b − p̄_b|, MCE = max_b |ȳ_b − p̄_b| over bins
@@ -31,11 +33,14 @@ __all__ = [
     "are_probabilities",
     "BRIER_NORMALISATIONS",
     "CALIBRATION_TARGETS",
+    "DEFAULT_BRIER",
+    "DEFAULT_TIES",
     "LOG_LOSS_EPS",
     "SUM_TOLERANCE",
     "TIE_RULES",
     "Calibration",
     "brier",
+    "brier_formula",
     "calibration",
     "check_probabilities",
     "classwise_ece",
@@ -49,10 +54,15 @@ LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 SUM_TOLERANCE = 1e-6
 
 BRIER_NORMALISATIONS: Mapping[str, str] = {
-    "sum": "Σ_k (p_k − y_k)² per instance, averaged (Brier 1950; scikit-learn's multi-class Brier; binary: (p − y)²)",
-    "half": "half the sum: binary data give (p − y)²",
+    "sklearn": "scikit-learn's brier_score_loss (scale_by_half='auto'): two classes (p − y)² per instance, p the "
+    "positive class's probability (half the sum); three or more classes the sum Σ_k (p_k − y_k)², averaged",
+    "sum": "Σ_k (p_k − y_k)² per instance, averaged, whatever the number of classes (Brier 1950; two classes: "
+    "2 (p − y)², twice scikit-learn's binary Brier)",
+    "half": "half the sum, whatever the number of classes (two classes: (p − y)²)",
     "mean": "the sum divided by the number of classes K",
 }
+#: The Brier normalisation of :func:`brier`, the :class:`~clfeval.scoring.scored.Conventions` and ``--brier``.
+DEFAULT_BRIER = "sklearn"
 CALIBRATION_TARGETS: Mapping[str, str] = {
     "top-label": "the highest probability of each instance against whether its class is the gold one",
     "class-wise": "each class's probability against whether the instance is of that class, averaged over classes",
@@ -66,7 +76,11 @@ TIE_RULES: Mapping[str, str] = {
     "expected": "the chance a random order of the tied classes puts the gold class in the top k",
     "optimistic": "right when fewer than k classes score strictly higher than the gold class",
     "pessimistic": "right when the gold class and every class tied with it are in the top k",
+    "sklearn": "scikit-learn's top_k_accuracy_score: tied classes ranked by the class order, the later class first "
+    "(a stable ascending sort, reversed): right when fewer than k classes score higher or tie and come later",
 }
+#: The tie rule of :func:`top_k_accuracy`, the :class:`~clfeval.scoring.scored.Conventions` and ``--top-k-ties``.
+DEFAULT_TIES = "expected"
 
 
 def _class_probabilities(counts: ScoreCounts) -> np.ndarray:
@@ -129,9 +143,11 @@ def log_loss(counts: ScoreCounts) -> float:
     return float(-np.dot(counts.count, np.log(p)) / counts.n_instances)
 
 
-def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
-    """The Brier score, normalised as :data:`BRIER_NORMALISATIONS` names (binary data: ``sum`` counts both classes'
-    squared errors, 2 (p − y)², as the multi-class formula does; ``half`` gives the usual binary (p − y)²)."""
+def brier(counts: ScoreCounts, normalisation: str = DEFAULT_BRIER) -> float:
+    """The Brier score, normalised as :data:`BRIER_NORMALISATIONS` names: ``sklearn`` (the default) equals
+    scikit-learn's ``brier_score_loss`` (two classes, binary scores or a column per class: (1/N) Σ (p − y)²; three or
+    more classes: (1/N) Σ_i Σ_k (p_ik − y_ik)²); ``sum`` counts both classes' squared errors of two classes too,
+    2 (p − y)²."""
     if normalisation not in BRIER_NORMALISATIONS:
         raise OptionError(
             f"unknown Brier normalisation {normalisation!r}; the normalisations: {', '.join(BRIER_NORMALISATIONS)}"
@@ -148,8 +164,23 @@ def brier(counts: ScoreCounts, normalisation: str = "sum") -> float:
         per = ((p - onehot) ** 2).sum(axis=1)
         k = p.shape[1]
     value = float(np.dot(counts.count, per) / counts.n_instances)
-    divisor = {"sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
+    divisor = {"sklearn": 2.0 if k == 2 else 1.0, "sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
     return value / divisor
+
+
+def brier_formula(normalisation: str, classes: int) -> str:
+    """What the Brier score of :func:`brier` is for data of ``classes`` classes under ``normalisation``, as a
+    formula (the report states it beside the normalisation's name)."""
+    full = "(1/N) Σ_i Σ_k (p_ik − y_ik)²"
+    if classes == 2 and normalisation in ("sklearn", "half"):
+        return "(1/N) Σ (p − y)², p the positive class's probability"
+    if classes == 2 and normalisation == "sum":
+        return "(2/N) Σ (p − y)², p the positive class's probability"
+    if normalisation == "half":
+        return f"½ {full}"
+    if normalisation == "mean":
+        return f"(1/{classes}) {full}"
+    return full
 
 
 class Calibration:
@@ -254,9 +285,12 @@ def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-
     return float(np.mean(errors))
 
 
-def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = "expected") -> float:
-    """The share of instances whose gold class is among the k highest scores, ties counted as :data:`TIE_RULES`
-    names."""
+def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = DEFAULT_TIES) -> float:
+    """The share of instances whose gold class is among the k highest scores, ties with the gold class's score
+    counted as :data:`TIE_RULES` names: with h classes scoring higher and t classes tied (the gold class included),
+    ``expected`` counts min(1, max(0, (k − h) / t)), ``optimistic`` h < k, ``pessimistic`` h + t ≤ k and ``sklearn``
+    h + (the tied classes after the gold class in the class order) < k, as scikit-learn's ``top_k_accuracy_score``
+    ranks them (its ``labels`` in this class order)."""
     if ties not in TIE_RULES:
         raise OptionError(f"unknown tie rule {ties!r}; the rules: {', '.join(TIE_RULES)}")
     p = _class_probabilities(counts)
@@ -269,6 +303,9 @@ def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = "expected") -> f
         right = (higher < k).astype(np.float64)
     elif ties == "pessimistic":
         right = (higher + tied <= k).astype(np.float64)
+    elif ties == "sklearn":
+        later = np.arange(p.shape[1])[None, :] > counts.gold[:, None]
+        right = (higher + ((p == g) & later).sum(axis=1) < k).astype(np.float64)
     else:
         right = np.clip((k - higher) / tied, 0.0, 1.0)
     return float(np.dot(counts.count, right) / counts.n_instances)

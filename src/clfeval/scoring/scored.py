@@ -60,8 +60,8 @@ class Conventions:
 
     bins: int = 15
     binning: str = "equal-width"
-    ties: str = "expected"
-    brier: str = "sum"
+    ties: str = probability.DEFAULT_TIES
+    brier: str = probability.DEFAULT_BRIER
     top_k: tuple[int, ...] = (1, 3, 5)
     curve_points: int | None = 200
     lower_is_more_confident: bool = False
@@ -293,7 +293,7 @@ def _multilabel_measures(
     if probabilities and want("log_loss", "brier", "ece", "mce"):
         pairs = counts.pooled_pairs()
         out["log_loss"] = probability.log_loss(pairs)
-        out["brier"] = probability.brier(pairs, "half")
+        out["brier"] = probability.brier(pairs, conventions.brier)  # pairs: two classes each
         cal = probability.calibration(pairs, target="positive", bins=conventions.bins, binning=conventions.binning)
         out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
     return out
@@ -414,7 +414,7 @@ class Scored(Result):
         if self.probabilities:
             parts += [
                 ("logloss_eps", f"{probability.LOG_LOSS_EPS:.6g}"),
-                ("brier", "pairs-half" if self.counts.multilabel else c.brier),
+                ("brier", f"pairs-{'sum' if c.brier == 'sum' else 'half'}" if self.counts.multilabel else c.brier),
                 ("calibration", f"{c.bins},{c.binning}"),
             ]
             if not self.counts.binary and not self.counts.multilabel:
