@@ -33,14 +33,14 @@ def test_numeric_classes_are_ordered_by_value_as_scikit_learn_orders_them(k: int
     for scores in (p, noisy):
         r = clfeval.score(y, scores=scores)
         assert r.counts.labels == tuple(str(i) for i in range(k))
-        assert r["auc.macro"] == pytest.approx(metrics.roc_auc_score(y, scores, multi_class="ovr"), abs=1e-12)
+        assert r["macro.auc"] == pytest.approx(metrics.roc_auc_score(y, scores, multi_class="ovr"), abs=1e-12)
         assert r["top_1_accuracy"] == pytest.approx(metrics.top_k_accuracy_score(y, scores, k=1), abs=1e-12)
         # the same through compare and cv, which share the contract
         c = clfeval.compare(y, scores={"a": scores, "b": p}, test="delong")
-        assert c.results["a"]["auc.macro"] == pytest.approx(r["auc.macro"], abs=1e-12)
+        assert c.results["a"]["macro.auc"] == pytest.approx(r["macro.auc"], abs=1e-12)
         folds = np.arange(len(y)) % 2
         cv = clfeval.cv(y, scores=scores, folds=folds)
-        assert cv.pooled["auc.macro"] == pytest.approx(r["auc.macro"], abs=1e-12)
+        assert cv.pooled["macro.auc"] == pytest.approx(r["macro.auc"], abs=1e-12)
 
 
 @pytest.mark.parametrize(("gold", "positive"), [([9, 10], "10"), ([2, 10], "10"), ([-1, 1], "1"), ([0.5, 2.0], "2")])
@@ -78,13 +78,13 @@ def test_data_frame_columns_are_matched_by_name(frame: str) -> None:
     given = df if frame == "pandas" else pl.from_pandas(df)
     for labels in (None, ["a", "b", "c"], ["c", "b", "a"]):
         r = clfeval.score(y, scores=given, labels=labels)
-        assert r["auc.macro"] == pytest.approx(expected, abs=1e-12)
+        assert r["macro.auc"] == pytest.approx(expected, abs=1e-12)
         assert r.inputs["columns_matched"] == "by name"
         assert r.counts.labels == tuple(labels or ["a", "b", "c"])
     c = clfeval.compare(y, scores={"x": given, "y": p}, labels=["a", "b", "c"], test="delong")
     assert c.pair("x", "y")["difference"] == pytest.approx(0.0, abs=1e-12)  # by name = the positional array
     cv = clfeval.cv(y, scores=given, folds=np.arange(len(y)) % 3)
-    assert cv.pooled["auc.macro"] == pytest.approx(expected, abs=1e-12)
+    assert cv.pooled["macro.auc"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_columns_that_do_not_match_the_classes_are_named_in_one_error() -> None:
@@ -157,7 +157,7 @@ def test_the_command_line_matches_glob_columns_by_name(tmp_path: Path, capsys: p
                               capsys)  # fmt: skip
         assert code == 0, err
         found = json.loads(out)
-        assert found["scores"]["auc.macro"] == pytest.approx(expected, abs=1e-12)
+        assert found["scores"]["macro.auc"] == pytest.approx(expected, abs=1e-12)
         assert found["inputs"]["score_columns"] == ["p_a", "p_b", "p_c"]  # the file's own column names
         assert found["inputs"]["columns_matched"] == "by name"
     (tmp_path / "bad.labels").write_text("a\nb\nd\n")

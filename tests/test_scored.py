@@ -245,16 +245,16 @@ def test_score_with_scores_gives_every_measure_named_with_intervals() -> None:
     rng = np.random.default_rng(17)
     y, p = _multiclass(rng, 400, 4, decimals=3)
     r = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], ci="bootstrap", seed=3, resamples=200)
-    assert r["auc.macro"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12)
-    assert r["auc.ovo"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovo"), abs=1e-12)
+    assert r["macro.auc"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12)
+    assert r["ovo.auc"] == pytest.approx(metrics.roc_auc_score(y, p, multi_class="ovo"), abs=1e-12)
     assert r["log_loss"] == pytest.approx(metrics.log_loss(y, p, labels=range(4)), abs=1e-12)
     assert r["top_1_accuracy"] == pytest.approx(metrics.accuracy_score(y, p.argmax(axis=1)), abs=1e-12)
-    low, high = r.interval("auc.macro")
-    assert low < r["auc.macro"] < high
+    low, high = r.interval("macro.auc")
+    assert low < r["macro.auc"] < high
     again = clfeval.score(y, scores=p, labels=[0, 1, 2, 3], ci="bootstrap", seed=3, resamples=200)
     assert again.flat() == r.flat()  # the seed decides the draws
     doc = r.to_dict()
-    assert doc["schema"] == "clfeval.scored/1" and doc["conventions"]["brier"] == "sklearn"
+    assert doc["schema"] == "clfeval.scored/2" and doc["conventions"]["brier"] == "sklearn"
     assert doc["ci"]["method"] == "bootstrap" and doc["ci"]["seed"] == 3
     assert "calibration:15,equal-width" in r.signature and "topk_ties:expected" in r.signature
     # the label report at the threshold is score() of the argmax predictions
@@ -262,7 +262,7 @@ def test_score_with_scores_gives_every_measure_named_with_intervals() -> None:
     assert r.labels_at_threshold.flat() == labels.flat() and r.threshold == "argmax"
     for fmt in ("text", "json", "markdown", "csv", "latex"):
         assert r.render(fmt)
-    assert set(r.table_names()) >= {"per_class", "scores", "reliability", "labels_per_label"}
+    assert set(r.table_names()) >= {"per_label", "scores", "reliability", "labels_per_label"}
 
 
 def test_binary_scores_name_their_positive_class_and_delong_intervals_cover_the_aucs() -> None:
@@ -315,7 +315,7 @@ def test_compare_of_scores_tests_aucs_with_delong_and_any_score_by_resampling() 
     direct = delong_paired(y == 1, a, b)
     p = r.pair("A", "B", "auc")
     assert p["difference"] == pytest.approx(direct.difference) and p["p_value"] == pytest.approx(direct.p_value)
-    assert r.to_dict()["schema"] == "clfeval.scoredpairs/1" and "test:delong" in r.signature
+    assert r.to_dict()["schema"] == "clfeval.scoredpairs/2" and "test:delong" in r.signature
     boot = clfeval.compare(y, scores={"A": a, "B": b}, test="bootstrap", metrics=["auc", "brier"], seed=4, rounds=400)
     q = boot.pair("A", "B", "auc")
     assert q["ci"][0] < q["difference"] < q["ci"][1]
@@ -369,7 +369,7 @@ def test_score_and_compare_read_score_columns_from_files(tmp_path: Path, capsys:
     _write_multiclass(tmp_path / "mc.csv", y, p, names)
     assert main(["score", str(tmp_path / "mc.csv"), "--scores", "p_*", "--gold-col", "gold", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["classes"] == names and doc["scores"]["auc.macro"] == pytest.approx(
+    assert doc["classes"] == names and doc["scores"]["macro.auc"] == pytest.approx(
         metrics.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12
     )
     rows = [json.dumps({"gold": names[g], "probs": [float(v) for v in row]}) for g, row in zip(y, p)]
@@ -475,7 +475,7 @@ def test_count_files_and_the_accumulator_of_scores_equal_one_call(
         acc.update(y[start : start + 64], p[start : start + 64])
     assert acc.n == 400 and acc.score(ci="delong").flat() == whole.flat()
     twice = pickle.loads(pickle.dumps(acc)) + acc
-    assert twice.n == 800 and twice.score()["auc.macro"] == pytest.approx(whole["auc.macro"])
+    assert twice.n == 800 and twice.score()["macro.auc"] == pytest.approx(whole["macro.auc"])
     acc.save(tmp_path / "acc.json")
     assert clfeval.Accumulator.load(tmp_path / "acc.json").score(ci="delong").flat() == whole.flat()
     with pytest.raises(clfeval.InputError, match=r"update 8, gold\[0\]: is 7, not one of the classes"):
@@ -493,7 +493,7 @@ def test_count_files_and_the_accumulator_of_scores_equal_one_call(
     ):
         assert main(["score", *args, "--ci", "delong", "--format", "json"]) == 0
         doc = json.loads(capsys.readouterr().out)
-        outputs.append((doc["scores"], doc["per_class"]))
+        outputs.append((doc["scores"], doc["per_label"]))
     assert outputs[0] == outputs[1]
 
 
@@ -537,7 +537,7 @@ def test_timbl_class_distributions_are_scores(tmp_path: Path, capsys: pytest.Cap
     doc = json.loads(capsys.readouterr().out)
     direct = clfeval.score(np.array(names)[y], scores=p, labels=names)
     assert doc["classes"] == names
-    assert doc["scores"]["auc.macro"] == pytest.approx(direct["auc.macro"], abs=1e-12)
+    assert doc["scores"]["macro.auc"] == pytest.approx(direct["macro.auc"], abs=1e-12)
     assert doc["scores"]["log_loss"] == pytest.approx(direct["log_loss"], abs=1e-12)
     (tmp_path / "bad.txt").write_text("f1 f2 LOC LOC { LOC 1 }\nf1 f2 LOC LOC\n", encoding="utf-8")
     assert main(["score", str(tmp_path / "bad.txt"), "--scores", "timbl"]) == 2
@@ -556,12 +556,12 @@ def test_cv_of_scored_folds_pools_their_counts(tmp_path: Path, capsys: pytest.Ca
     assert r.pooled.flat() == whole.flat()
     for k, fold in enumerate(r.folds):
         alone = clfeval.score(y[folds == k], scores=p[folds == k], labels=[0, 1, 2])
-        assert fold["auc.macro"] == pytest.approx(alone["auc.macro"]) and fold["log_loss"] == pytest.approx(
+        assert fold["macro.auc"] == pytest.approx(alone["macro.auc"]) and fold["log_loss"] == pytest.approx(
             alone["log_loss"]
         )
-    mean, sd = r.mean_of_folds()["auc.macro"]
-    assert mean == pytest.approx(np.mean([f["auc.macro"] for f in r.folds])) and sd > 0
-    assert r.to_dict()["schema"] == "clfeval.scoredcv/1" and "folds:3" in r.signature
+    mean, sd = r.mean_of_folds()["macro.auc"]
+    assert mean == pytest.approx(np.mean([f["macro.auc"] for f in r.folds])) and sd > 0
+    assert r.to_dict()["schema"] == "clfeval.scoredcv/2" and "folds:3" in r.signature
     for fmt in ("text", "json", "markdown", "csv", "latex"):
         assert r.render(fmt)
     names = ["a", "b", "c"]
@@ -571,7 +571,7 @@ def test_cv_of_scored_folds_pools_their_counts(tmp_path: Path, capsys: pytest.Ca
     assert main(["cv", *files, "--scores", "p_*", "--gold-col", "gold", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [name.rsplit("/", 1)[-1] for name in doc["fold_names"]] == ["fold0.csv", "fold1.csv", "fold2.csv"]
-    assert doc["pooled"]["scores"]["auc.macro"] == pytest.approx(whole["auc.macro"])
+    assert doc["pooled"]["scores"]["macro.auc"] == pytest.approx(whole["macro.auc"])
 
 
 def test_comparisons_and_cv_of_scores_have_pages_with_curves() -> None:
@@ -583,7 +583,7 @@ def test_comparisons_and_cv_of_scores_have_pages_with_curves() -> None:
     other = 0.7 * p + 0.3 * np.roll(p, 1, axis=1)
     counts = ScoreCounts.of_arrays(y, p, ["0", "1", "2"])
     fpr, tpr = micro_roc_curve(counts)
-    assert np.trapezoid(tpr, fpr) == pytest.approx(clfeval.score(y, scores=p, labels=[0, 1, 2])["auc.micro"])
+    assert np.trapezoid(tpr, fpr) == pytest.approx(clfeval.score(y, scores=p, labels=[0, 1, 2])["micro.auc"])
     cmp = clfeval.compare(y, scores={"A": p, "B": other}, labels=[0, 1, 2], test="bootstrap", rounds=50, seed=1)
     page = cmp.render("html")
     assert page.count('class="lineplot"') == 1 and "ROC curves of the systems" in page

@@ -74,7 +74,7 @@ def test_the_paired_test_of_an_averaged_auc(average: str) -> None:
     y, p = _sample(4, n=180)
     _, q = _sample(5, n=180, shift=0.8)
     q = np.roll(q, 0)  # a second system on the same instances (its own noise)
-    metric = f"auc.{average}"
+    metric = f"{average}.auc"
     pair = clfeval.compare(y, scores={"p": p, "q": q}, labels=list(range(K)), test="delong", metrics=[metric])
     found = pair.pair("p", "q")
     f = _sklearn(average)
@@ -88,17 +88,17 @@ def test_the_paired_test_of_an_averaged_auc(average: str) -> None:
 def test_score_gives_delong_intervals_of_the_averages_and_multi_label_too() -> None:
     y, p = _sample(6)
     r = clfeval.score(y, scores=p, labels=list(range(K)), ci="delong")
-    for name in ("auc.macro", "auc.weighted", "auc.micro"):
+    for name in ("macro.auc", "weighted.auc", "micro.auc"):
         low, high = r.interval(name)
         assert low < r[name] < high
     with pytest.raises(clfeval.ClfevalError, match="no delong interval"):
-        r.interval("auc.ovo")
+        r.interval("ovo.auc")
     rng = np.random.default_rng(7)
     y2 = (rng.random((150, 3)) < 0.4).astype(int)
     s2 = np.round(rng.random((150, 3)) * 0.7 + 0.3 * y2, 2)
     ml = clfeval.score(y2, scores=s2, labels=list("abc"), multilabel=True, ci="delong")
     variance = _jackknife(lambda yy, ss: roc_auc_score(yy, ss, average="macro"), y2, s2)
-    low, high = ml.interval("auc.macro")
+    low, high = ml.interval("macro.auc")
     assert ((high - low) / (2 * 1.959963984540054)) ** 2 == pytest.approx(variance, rel=0.05)
 
 
@@ -122,8 +122,8 @@ def test_the_logit_delong_interval() -> None:
         perfect.interval("auc")
     y3, p3 = _sample(9)
     multi = clfeval.score(y3, scores=p3, labels=list(range(K)), ci="delong-logit")
-    low, high = multi.interval("auc.macro")
-    assert 0 < low < multi["auc.macro"] < high < 1
+    low, high = multi.interval("macro.auc")
+    assert 0 < low < multi["macro.auc"] < high < 1
 
 
 @pytest.mark.parametrize("positives", [3, 5, 20])
@@ -146,13 +146,13 @@ def test_a_binary_auc_given_as_two_columns_gets_delongs_variance_exactly(positiv
         assert influence_variance(rows, counts.count) == pytest.approx(binary.variance, abs=1e-12)
     one = clfeval.score(y, scores=s, labels=[0, 1], ci="delong").interval("auc")
     both = clfeval.score(counts, ci="delong")
-    assert both.interval("auc.macro") == pytest.approx(one, abs=1e-12)
-    assert both.interval("auc.weighted") == pytest.approx(one, abs=1e-12)
+    assert both.interval("macro.auc") == pytest.approx(one, abs=1e-12)
+    assert both.interval("weighted.auc") == pytest.approx(one, abs=1e-12)
     proba = clfeval.score(y, scores=two, labels=[0, 1], ci="delong")  # predict_proba's two columns: binary
     assert proba.task == "scored-binary" and proba.interval("auc") == pytest.approx(one, abs=1e-12)
     # one label of multi-label data is the binary problem too
     ml = clfeval.score(y[:, None], scores=s[:, None], labels=["x"], multilabel=True, ci="delong")
-    assert ml.interval("auc.macro") == pytest.approx(one, abs=1e-12)
+    assert ml.interval("macro.auc") == pytest.approx(one, abs=1e-12)
     # and a paired test of two systems' macro AUCs is DeLong's paired test
     q = np.round(rng.uniform(0, 1, 60) * 0.5 + 0.5 * y, 1)
     direct = delong_paired(y == 1, s, q)
@@ -162,7 +162,7 @@ def test_a_binary_auc_given_as_two_columns_gets_delongs_variance_exactly(positiv
     from clfeval.infer.scored import _averaged_pair
 
     qq = np.column_stack([1 - q, q])
-    macro = _averaged_pair(counts, y, two, qq, np.ones(60, dtype=np.int64), "auc.macro", 0.95, None)
+    macro = _averaged_pair(counts, y, two, qq, np.ones(60, dtype=np.int64), "macro.auc", 0.95, None)
     assert macro["z"] == pytest.approx(direct.z, abs=1e-9) and macro["p_value"] == pytest.approx(direct.p_value)
 
 
@@ -206,4 +206,4 @@ def test_an_average_over_a_class_of_one_instance_has_no_delong_variance() -> Non
     assert np.isnan(influence_variance(terms, np.ones(60)))
     assert np.isnan(delong(y == 0, p[:, 0]).variance)
     with pytest.raises(clfeval.ClfevalError, match="no delong interval"):
-        clfeval.score(y, scores=p, labels=[0, 1, 2], ci="delong").interval("auc.macro")
+        clfeval.score(y, scores=p, labels=[0, 1, 2], ci="delong").interval("macro.auc")

@@ -242,22 +242,22 @@ def test_a_class_without_gold_instances_is_the_named_exception() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sk = {
-            "auc.weighted": metrics.roc_auc_score(y, p, multi_class="ovr", average="weighted", labels=labels),
-            "auc.ovo": metrics.roc_auc_score(y, p, multi_class="ovo", labels=labels),
-            "average_precision.macro": metrics.average_precision_score(onehot, p, average="macro"),
-            "per_class.3.average_precision": metrics.average_precision_score(onehot, p, average=None)[3],
-            "auc.macro": metrics.roc_auc_score(y, p, multi_class="ovr", labels=labels),
-            "per_class.3.auc": metrics.roc_auc_score(onehot, p, average=None)[3],
+            "weighted.auc": metrics.roc_auc_score(y, p, multi_class="ovr", average="weighted", labels=labels),
+            "ovo.auc": metrics.roc_auc_score(y, p, multi_class="ovo", labels=labels),
+            "macro.average_precision": metrics.average_precision_score(onehot, p, average="macro"),
+            "per_label.3.average_precision": metrics.average_precision_score(onehot, p, average=None)[3],
+            "macro.auc": metrics.roc_auc_score(y, p, multi_class="ovr", labels=labels),
+            "per_label.3.auc": metrics.roc_auc_score(onehot, p, average=None)[3],
         }
-    assert sk["per_class.3.average_precision"] == 0 and np.isfinite(sk["auc.weighted"]) and np.isfinite(sk["auc.ovo"])
-    for name in ("auc.weighted", "auc.ovo", "auc.ovo_weighted", "average_precision.macro"):
+    assert sk["per_label.3.average_precision"] == 0 and np.isfinite(sk["weighted.auc"]) and np.isfinite(sk["ovo.auc"])
+    for name in ("weighted.auc", "ovo.auc", "ovo_weighted.auc", "macro.average_precision"):
         assert np.isnan(r[name]), name
-    assert np.isnan(r["per_class.3.average_precision"])
-    assert np.isnan(sk["auc.macro"]) and np.isnan(r["auc.macro"])  # both undefined
-    assert np.isnan(sk["per_class.3.auc"]) and np.isnan(r["per_class.3.auc"])
+    assert np.isnan(r["per_label.3.average_precision"])
+    assert np.isnan(sk["macro.auc"]) and np.isnan(r["macro.auc"])  # both undefined
+    assert np.isnan(sk["per_label.3.auc"]) and np.isnan(r["per_label.3.auc"])
     for c in range(3):
-        assert r[f"per_class.{c}.auc"] == pytest.approx(metrics.roc_auc_score(onehot[:, c], p[:, c]), abs=1e-12)
-    assert r["auc.micro"] == pytest.approx(metrics.roc_auc_score(onehot, p, average="micro"), abs=1e-12)
+        assert r[f"per_label.{c}.auc"] == pytest.approx(metrics.roc_auc_score(onehot[:, c], p[:, c]), abs=1e-12)
+    assert r["micro.auc"] == pytest.approx(metrics.roc_auc_score(onehot, p, average="micro"), abs=1e-12)
     assert r["log_loss"] == pytest.approx(metrics.log_loss(y, p, labels=labels), abs=1e-12)
     assert r["brier"] == pytest.approx(metrics.brier_score_loss(y, p, labels=labels), abs=1e-12)
     ranked = clfeval.score(y, scores=p, labels=labels, conventions=Conventions(ties="sklearn"))
@@ -304,11 +304,11 @@ def test_a_multi_label_label_without_gold_instances_is_the_named_exception() -> 
         assert np.isfinite(metrics.average_precision_score(y, p, average="macro"))
         assert np.isfinite(metrics.roc_auc_score(y, p, average="weighted"))
         assert np.isfinite(metrics.average_precision_score(y, p, average="weighted"))
-    for name in ("per_class.c.average_precision", "average_precision.macro", "average_precision.weighted",
-                 "auc.weighted", "auc.macro"):  # fmt: skip
+    for name in ("per_label.c.average_precision", "macro.average_precision", "weighted.average_precision",
+                 "weighted.auc", "macro.auc"):  # fmt: skip
         assert np.isnan(r[name]), name
     for average in ("micro",):
-        assert r[f"auc.{average}"] == pytest.approx(metrics.roc_auc_score(y, p, average=average), abs=1e-12)
-        assert r[f"average_precision.{average}"] == pytest.approx(
+        assert r[f"{average}.auc"] == pytest.approx(metrics.roc_auc_score(y, p, average=average), abs=1e-12)
+        assert r[f"{average}.average_precision"] == pytest.approx(
             metrics.average_precision_score(y, p, average=average), abs=1e-12
         )

@@ -38,13 +38,13 @@ def test_every_measure_equals_scikit_learn(seed: int) -> None:
     y, p, labels = _data(seed)
     r = clfeval.score(y, scores=p, labels=labels, multilabel=True)
     for average in ("macro", "weighted", "micro"):
-        assert r[f"auc.{average}"] == pytest.approx(sk.roc_auc_score(y, p, average=average), abs=1e-12)
-        assert r[f"average_precision.{average}"] == pytest.approx(
+        assert r[f"{average}.auc"] == pytest.approx(sk.roc_auc_score(y, p, average=average), abs=1e-12)
+        assert r[f"{average}.average_precision"] == pytest.approx(
             sk.average_precision_score(y, p, average=average), abs=1e-12
         )
     for j, name in enumerate(labels):
-        assert r[f"per_class.{name}.auc"] == pytest.approx(sk.roc_auc_score(y[:, j], p[:, j]), abs=1e-12)
-        assert r[f"per_class.{name}.average_precision"] == pytest.approx(
+        assert r[f"per_label.{name}.auc"] == pytest.approx(sk.roc_auc_score(y[:, j], p[:, j]), abs=1e-12)
+        assert r[f"per_label.{name}.average_precision"] == pytest.approx(
             sk.average_precision_score(y[:, j], p[:, j]), abs=1e-12
         )
     assert r["lrap"] == pytest.approx(sk.label_ranking_average_precision_score(y, p), abs=1e-12)
@@ -52,9 +52,9 @@ def test_every_measure_equals_scikit_learn(seed: int) -> None:
     assert r["ranking_loss"] == pytest.approx(sk.label_ranking_loss(y, p), abs=1e-12)
     # samples averages: scikit-learn's on the instances where they are defined (clfeval leaves the others out)
     both = (y.sum(axis=1) > 0) & (y.sum(axis=1) < y.shape[1])
-    assert r["auc.samples"] == pytest.approx(sk.roc_auc_score(y[both], p[both], average="samples"), abs=1e-12)
+    assert r["samples.auc"] == pytest.approx(sk.roc_auc_score(y[both], p[both], average="samples"), abs=1e-12)
     some = y.sum(axis=1) > 0
-    assert r["average_precision.samples"] == pytest.approx(
+    assert r["samples.average_precision"] == pytest.approx(
         sk.average_precision_score(y[some], p[some], average="samples"), abs=1e-12
     )
     # probabilities: each (instance, label) pair a binary probability
@@ -67,8 +67,8 @@ def test_instances_without_a_defined_samples_score_are_left_out_and_counted() ->
     y = np.array([[1, 0, 0], [0, 0, 0], [1, 1, 1], [0, 1, 0]])
     p = np.array([[0.9, 0.2, 0.1], [0.3, 0.2, 0.1], [0.5, 0.5, 0.5], [0.6, 0.4, 0.2]])
     r = clfeval.score(y, scores=p, labels=["a", "b", "c"], multilabel=True)
-    assert r["auc.samples"] == pytest.approx((1.0 + 0.5) / 2)  # rows 0 and 3 only
-    assert r["average_precision.samples"] == pytest.approx((1.0 + 1.0 + 0.5) / 3)  # row 1 has no gold label
+    assert r["samples.auc"] == pytest.approx((1.0 + 0.5) / 2)  # rows 0 and 3 only
+    assert r["samples.average_precision"] == pytest.approx((1.0 + 1.0 + 0.5) / 3)  # row 1 has no gold label
     note = next(n for n in r.report().notes if n.startswith("multi-label:"))
     assert "2 without a gold label or with every label gold (AUC), 1 without a gold label" in note
 
@@ -102,9 +102,9 @@ def test_intervals_per_label_are_the_binary_ones() -> None:
     r = clfeval.score(y, scores=p, labels=labels, multilabel=True, ci="delong")
     for j, name in enumerate(labels):
         one = clfeval.score(y[:, j], scores=p[:, j], labels=[0, 1], ci="delong")
-        assert r.interval(f"per_class.{name}.auc") == pytest.approx(one.interval("auc"), abs=1e-12)
+        assert r.interval(f"per_label.{name}.auc") == pytest.approx(one.interval("auc"), abs=1e-12)
     boot = clfeval.score(y, scores=p, labels=labels, multilabel=True, ci="bootstrap", seed=1, resamples=200)
-    for name in ("auc.macro", "auc.samples", "lrap", "ranking_loss", "log_loss"):
+    for name in ("macro.auc", "samples.auc", "lrap", "ranking_loss", "log_loss"):
         low, high = boot.interval(name)
         assert low <= boot[name] <= high
 
@@ -114,11 +114,11 @@ def test_paired_tests_of_multi_label_scores() -> None:
     rng = np.random.default_rng(1)
     q = np.clip(np.round(p * 0.6 + rng.random(p.shape) * 0.4, 2), 0, 1)
     one = clfeval.compare(y, scores={"p": p, "q": q}, labels=labels, multilabel=True, test="delong",
-                          metrics=["per_class.L1.auc"]).pair("p", "q")  # fmt: skip
+                          metrics=["per_label.L1.auc"]).pair("p", "q")  # fmt: skip
     binary = clfeval.compare(y[:, 1], scores={"p": p[:, 1], "q": q[:, 1]}, labels=[0, 1], test="delong").pair("p", "q")
     assert one["p_value"] == pytest.approx(binary["p_value"], rel=1e-12)
     ar = clfeval.compare(y, scores={"p": p, "q": q}, labels=labels, multilabel=True, test="ar", seed=2, rounds=300)
-    assert ar.metrics == ("auc.macro",) and 0 < ar.pair("p", "q")["p_value"] <= 1
+    assert ar.metrics == ("macro.auc",) and 0 < ar.pair("p", "q")["p_value"] <= 1
 
 
 def test_count_files_of_multi_label_scores_round_trip_and_add() -> None:
@@ -129,7 +129,7 @@ def test_count_files_of_multi_label_scores_round_trip_and_add() -> None:
     assert again.multilabel and np.array_equal(again.gold, counts.gold) and np.array_equal(again.count, counts.count)
     doubled = clfeval.score(counts + again)
     assert doubled.n_instances == 2 * len(y)
-    assert doubled["auc.macro"] == pytest.approx(clfeval.score(counts)["auc.macro"], abs=1e-12)
+    assert doubled["macro.auc"] == pytest.approx(clfeval.score(counts)["macro.auc"], abs=1e-12)
 
 
 def test_bad_multi_label_input_is_refused_clearly() -> None:
@@ -159,14 +159,14 @@ def test_the_command_line_scores_and_compares_label_sets(tmp_path: Path) -> None
         return json.loads(done.stdout)
 
     one = run("score", str(path), "--scores", "a_*", "--ci", "delong")
-    assert one["scores"]["auc.macro"] == pytest.approx(sk.roc_auc_score(y, p, average="macro"), abs=1e-12)
-    assert one["task"] == "scored-multilabel" and one["per_class"]["L0"]["support"] == int(y[:, 0].sum())
+    assert one["scores"]["macro.auc"] == pytest.approx(sk.roc_auc_score(y, p, average="macro"), abs=1e-12)
+    assert one["task"] == "scored-multilabel" and one["per_label"]["L0"]["support"] == int(y[:, 0].sum())
     two = run("compare", str(path), "--scores", "A=a_*", "--scores", "B=b_*", "--test", "delong",
-              "--metric", "per_class.L2.auc")  # fmt: skip
+              "--metric", "per_label.L2.auc")  # fmt: skip
     expected = clfeval.compare(y[:, 2], scores={"A": p[:, 2], "B": q[:, 2]}, labels=[0, 1], test="delong")
     assert two["pairs"][0]["p_value"] == pytest.approx(expected.pair("A", "B")["p_value"], rel=1e-9)
     folds = run("cv", str(path), str(path), "--scores", "a_*")
-    assert folds["pooled"]["scores"]["auc.macro"] == pytest.approx(one["scores"]["auc.macro"], abs=1e-12)
+    assert folds["pooled"]["scores"]["macro.auc"] == pytest.approx(one["scores"]["macro.auc"], abs=1e-12)
     assert folds["mean_of_folds"]["lrap"] == pytest.approx(one["scores"]["lrap"], abs=1e-12)
 
 
@@ -198,7 +198,7 @@ def test_cross_validation_of_label_sets() -> None:
     y, p, labels = _data(19, n=200, k=3)
     folds = np.arange(200) % 4
     r = clfeval.cv(y, scores=p, folds=folds, labels=labels, multilabel=True)
-    assert r.pooled["auc.macro"] == pytest.approx(sk.roc_auc_score(y, p, average="macro"), abs=1e-12)
+    assert r.pooled["macro.auc"] == pytest.approx(sk.roc_auc_score(y, p, average="macro"), abs=1e-12)
     for k, fold in enumerate(r.folds):
         mine = folds == k
         assert fold["lrap"] == pytest.approx(sk.label_ranking_average_precision_score(y[mine], p[mine]), abs=1e-12)
@@ -211,5 +211,5 @@ def test_one_label_is_scored_as_that_labels_binary_scores() -> None:
     s = np.round(rng.random((80, 1)) + 0.3 * y, 1)
     r = clfeval.score(y, scores=s, labels=["a"], multilabel=True, ci="delong", conventions=MARGINS)
     binary = clfeval.score(y[:, 0], scores=s[:, 0], labels=[0, 1], ci="delong", conventions=MARGINS)
-    assert r["per_class.a.auc"] == pytest.approx(sk.roc_auc_score(y[:, 0], s[:, 0]), abs=1e-12)
-    assert r.interval("per_class.a.auc") == pytest.approx(binary.interval("auc"), abs=1e-12)
+    assert r["per_label.a.auc"] == pytest.approx(sk.roc_auc_score(y[:, 0], s[:, 0]), abs=1e-12)
+    assert r.interval("per_label.a.auc") == pytest.approx(binary.interval("auc"), abs=1e-12)

@@ -709,8 +709,8 @@ def compare(
     scores, conventions
         Compare scored predictions instead (``gold`` the gold labels, ``scores`` a mapping name → each system's scores
         as :func:`score` takes them; binary scores belong to the last of ``labels``): ``test`` ``delong`` (AUCs:
-        ``auc``, ``per_class.<c>.auc``), ``bootstrap`` or ``ar`` (any score of :func:`score`'s scored result), Holm
-        over the pairs; default metric ``auc`` (binary) or ``auc.macro``. Returns a
+        ``auc``, ``per_label.<c>.auc``), ``bootstrap`` or ``ar`` (any score of :func:`score`'s scored result), Holm
+        over the pairs; default metric ``auc`` (binary) or ``macro.auc``. Returns a
         :class:`~clfeval.infer.scored.ScoredComparison`.
 
     Returns

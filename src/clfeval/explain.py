@@ -495,7 +495,7 @@ REGISTRIES: tuple[Registry, ...] = (
         "AUC_AVERAGES",
         "clfeval.scoring.ranking",
         "multi-class ROC AUC averages",
-        "--scores; every scored report lists them (auc.macro …)",
+        "--scores; every scored report lists them (macro.auc …)",
         _described,
     ),
     Registry(

@@ -182,8 +182,8 @@ TESTS: Mapping[str, TestMethod] = {
             "(macro, weighted, micro) from the difference of the systems' per-instance DeLong terms, their variance "
             "as the interval's (Bessel's correction per sample); its interval of the difference is d ± z·√Var",
             "clfeval.infer.delong:delong_paired",
-            metrics=frozenset({"auc", "auc.macro", "auc.weighted", "auc.micro"}),
-            scope="AUCs (auc, auc.macro, auc.weighted, auc.micro, per_class.<class>.auc)",
+            metrics=frozenset({"auc", "macro.auc", "weighted.auc", "micro.auc"}),
+            scope="AUCs (auc, macro.auc, weighted.auc, micro.auc, per_label.<class>.auc)",
             kinds=frozenset({"scored"}),
             random=False,
             own_interval=True,

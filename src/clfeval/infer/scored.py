@@ -157,7 +157,7 @@ def delong_intervals(
         bounds = wald(d.auc, d.variance, confidence, logit)
         if bounds is None:
             continue
-        out[f"per_class.{name}.auc"] = bounds
+        out[f"per_label.{name}.auc"] = bounds
         if counts.binary:
             out["auc"] = bounds
     if not counts.binary:
@@ -427,7 +427,7 @@ def paired_scored(
 
 
 #: The averaged AUCs DeLong's terms give intervals and paired tests for, by report name.
-AVERAGED = {"auc.macro": "macro", "auc.weighted": "weighted", "auc.micro": "micro"}
+AVERAGED = {"macro.auc": "macro", "weighted.auc": "weighted", "micro.auc": "micro"}
 
 
 def averaged_auc_terms(
@@ -507,21 +507,21 @@ def _averaged_pair(
 
 
 def _auc_column(counts: ScoreCounts, metric: str) -> int:
-    """The score column whose AUC ``metric`` names (``auc`` of binary scores, ``per_class.<c>.auc``)."""
+    """The score column whose AUC ``metric`` names (``auc`` of binary scores, ``per_label.<c>.auc``)."""
     if metric == "auc" and counts.binary:
         return 0
-    if metric.startswith("per_class.") and metric.endswith(".auc"):
-        name = metric[len("per_class.") : -len(".auc")]
+    if metric.startswith("per_label.") and metric.endswith(".auc"):
+        name = metric[len("per_label.") : -len(".auc")]
         if name in counts.columns:
             return counts.columns.index(name)
     raise OptionError(
-        f"DeLong's test compares the AUC of a score column (auc, per_class.<class>.auc) or an averaged one "
+        f"DeLong's test compares the AUC of a score column (auc, per_label.<class>.auc) or an averaged one "
         f"({', '.join(AVERAGED)}), not {metric!r}: use test='bootstrap' or 'ar' for it"
     )
 
 
 #: The JSON contract of a comparison of scored predictions.
-SCORED_PAIRS_SCHEMA = "clfeval.scoredpairs/1"
+SCORED_PAIRS_SCHEMA = "clfeval.scoredpairs/2"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -737,7 +737,7 @@ def compare_scored(
         split = {s: rows[:, gold_width + i * width : gold_width + (i + 1) * width] for i, s in enumerate(names)}
         distinct = len(rows)
     if metrics is None:
-        metrics = ["auc" if template.binary else "auc.macro"]
+        metrics = ["auc" if template.binary else "macro.auc"]
     probabilities = not conventions.ranking_only  # every system's scores checked as probabilities above
     wanted = list(metrics)
 
@@ -822,7 +822,7 @@ def gold_codes(gold: np.ndarray, template: ScoreCounts) -> np.ndarray:
 
 
 #: The JSON contract of a cross-validation of scored predictions.
-SCORED_CV_SCHEMA = "clfeval.scoredcv/1"
+SCORED_CV_SCHEMA = "clfeval.scoredcv/2"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -844,7 +844,7 @@ class ScoredCV(Folded, Result):
         """Each score (not per class) of the folds: its mean and sample sd (NaN with one fold)."""
         out: dict[str, tuple[float, float]] = {}
         for name in self.pooled.values:
-            if name.startswith("per_class."):
+            if name.startswith("per_label."):
                 continue
             values = np.array([f.values.get(name, float("nan")) for f in self.folds], dtype=np.float64)
             sd = float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")

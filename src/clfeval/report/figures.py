@@ -520,7 +520,7 @@ def scored_figures(r: Any) -> list[Figure]:
         name = r.counts.columns[c]
         fpr, tpr, _ = roc_curve(r.counts, c)
         band = _roc_band(r, c) if len(columns) <= 3 else None
-        auc = r.values.get(f"per_class.{name}.auc", float("nan"))
+        auc = r.values.get(f"per_label.{name}.auc", float("nan"))
         label = f"{name} (AUC {auc:.3f})"
         if band is not None:
             banded = True
@@ -529,7 +529,7 @@ def scored_figures(r: Any) -> list[Figure]:
         else:
             roc_curves.append(Curve(label, tuple(fpr.tolist()), tuple(tpr.tolist())))
         precision, recall, _ = pr_curve(r.counts, c)
-        ap = r.values.get(f"per_class.{name}.average_precision", float("nan"))
+        ap = r.values.get(f"per_label.{name}.average_precision", float("nan"))
         pr_curves.append(
             Curve(
                 f"{name} (AP {ap:.3f})",
@@ -601,7 +601,7 @@ def scored_comparison_figures(cmp: Any) -> list[Figure]:
     for name in cmp.systems:
         r = cmp.results[name]
         fpr, tpr = micro_roc_curve(r.counts)
-        auc = r.values.get("auc", r.values.get("auc.micro", float("nan")))
+        auc = r.values.get("auc", r.values.get("micro.auc", float("nan")))
         curves.append(Curve(f"{name} (AUC {auc:.3f})", tuple(fpr.tolist()), tuple(tpr.tolist())))
     what = (
         "the positive class's score"

@@ -337,25 +337,25 @@ def report_frames(result: Result) -> Frames:
 
 
 def scored_frames(r: Any) -> Frames:
-    """A scored result's tables: ``per_class`` (the default: class, support, ``auc``, ``average_precision``, each with
+    """A scored result's tables: ``per_label`` (the default: class, support, ``auc``, ``average_precision``, each with
     ``_ci_low``/``_ci_high``), ``scores`` (every score by its report name, ``value``, ``ci_low``, ``ci_high``),
     ``reliability`` (the calibration bins) and, for the label report at the threshold, ``labels_per_label``,
     ``labels_averages`` and ``labels_overall``."""
 
-    def per_class() -> Columns:
+    def per_label() -> Columns:
         support = r.counts.support()
         out: Columns = {"class": list(r.counts.columns), "support": []}
         for c in r.counts.columns:
             out["support"].append(int(support[r.counts.labels.index(c)]))
         for m in ("auc", "average_precision"):
-            names = [f"per_class.{c}.{m}" for c in r.counts.columns]
+            names = [f"per_label.{c}.{m}" for c in r.counts.columns]
             out[m] = [r.values[n] for n in names]
             out[f"{m}_ci_low"] = [r.intervals[n][0] if n in r.intervals else None for n in names]
             out[f"{m}_ci_high"] = [r.intervals[n][1] if n in r.intervals else None for n in names]
         return out
 
     def scores() -> Columns:
-        names = [n for n in r.values if not n.startswith("per_class.")]
+        names = [n for n in r.values if not n.startswith("per_label.")]
         return {
             "score": names,
             "value": [r.values[n] for n in names],
@@ -373,11 +373,11 @@ def scored_frames(r: Any) -> Frames:
             "share_right": cal.accuracy.tolist(),
         }
 
-    builders: dict[str, Callable[[], Columns]] = {"per_class": per_class, "scores": scores}
+    builders: dict[str, Callable[[], Columns]] = {"per_label": per_label, "scores": scores}
     if r.calibration is not None:
         builders["reliability"] = reliability
     if r.labels_at_threshold is not None:
         inner = score_frames(r.labels_at_threshold)
         for name in ("per_label", "averages", "overall"):
             builders[f"labels_{name}"] = partial(inner.columns, name)
-    return Frames(builders, "per_class")
+    return Frames(builders, "per_label")

@@ -371,12 +371,12 @@ def scored_page(r: Any) -> Page:
     ROC and precision-recall curves and the reliability diagram follow as figures."""
     from clfeval.scoring.scored import SCORED_SCHEMA
 
-    names = [n for n in r.values if not n.startswith("per_class.")]
+    names = [n for n in r.values if not n.startswith("per_label.")]
     with_ci = r.interval_method is not None
     columns = [("score", ""), ("value", "num")] + ([("interval", "num")] if with_ci else [])
     rows = []
     for name in names:
-        row = [Cell(name, "label"), Cell(r.values[name], strong=name in ("auc", "auc.macro"))]
+        row = [Cell(name, "label"), Cell(r.values[name], strong=name in ("auc", "macro.auc"))]
         if with_ci:
             bounds = r.intervals.get(name)
             row.append(Cell(Bounds(*(bounds if bounds is not None else (None, None))), "num ci"))

@@ -64,8 +64,8 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
             (
                 Label(c),
                 support[c],
-                *_cell(r, f"per_class.{c}.auc"),
-                *_cell(r, f"per_class.{c}.average_precision"),
+                *_cell(r, f"per_label.{c}.auc"),
+                *_cell(r, f"per_label.{c}.average_precision"),
             )
         )
     multilabel = r.counts.multilabel
@@ -76,10 +76,10 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
         title = "ranking, each label's instances against the others (support: instances with the label)"
     else:
         title = "ranking, each class against the rest"
-    tables = [Table(title, columns, tuple(rows), "per_class")]
+    tables = [Table(title, columns, tuple(rows), "per_label")]
     if multilabel:
         averaged = [
-            (Label(f"{what}, {_LABEL_AVERAGE_TITLES[a]}"), *_cell(r, f"{name}.{a}"))
+            (Label(f"{what}, {_LABEL_AVERAGE_TITLES[a]}"), *_cell(r, f"{a}.{name}"))
             for name, what in (("auc", "AUC"), ("average_precision", "AP"))
             for a in _LABEL_AVERAGE_TITLES
         ]
@@ -87,8 +87,8 @@ def scored_report(r: Scored, *, matrix: bool = True, **_: Any) -> Report:
         tables.append(Table("averaged over the labels and instances", ("average", "value", *ci), tuple(averaged),
                             "averages"))  # fmt: skip
     elif not r.counts.binary:
-        averaged = [(Label(f"AUC, {_AVERAGE_TITLES[a]}"), *_cell(r, f"auc.{a}")) for a in ranking.AUC_AVERAGES]
-        averaged.append((Label("average precision, macro"), *_cell(r, "average_precision.macro")))
+        averaged = [(Label(f"AUC, {_AVERAGE_TITLES[a]}"), *_cell(r, f"{a}.auc")) for a in ranking.AUC_AVERAGES]
+        averaged.append((Label("average precision, macro"), *_cell(r, "macro.average_precision")))
         tables.append(Table("averaged over the classes", ("average", "value", *ci), tuple(averaged), "averages"))
     if r.probabilities:
         rows2 = [(Label(_TITLES[m]), *_cell(r, m)) for m in _TITLES if m in r.values]
@@ -209,7 +209,7 @@ def _notes(r: Scored) -> list[str]:
         from clfeval.scoring.scored import auc_bin_bounds
 
         bounds = auc_bin_bounds(r.counts)
-        shown = "; ".join(f"{k.removeprefix('per_class.')} ± {v:.4g}" for k, v in bounds.items() if k != "auc")
+        shown = "; ".join(f"{k.removeprefix('per_label.')} ± {v:.4g}" for k, v in bounds.items() if k != "auc")
         notes.append(
             f"score bins: {c.score_bins} equal-width bins [k/N, (k+1)/N), each score replaced by its bin's lower edge "
             "(a fixed grid of thresholds, as torchmetrics' binned metrics use); every measure is of the binned "
@@ -313,7 +313,7 @@ def scored_cv_report(cv: Any, *, matrix: bool = True, **_: Any) -> Report:
             "cv",
         )
     ]
-    head = [n for n in ("auc", "auc.macro", "average_precision", "log_loss", "brier", "ece") if n in cv.pooled.values]
+    head = [n for n in ("auc", "macro.auc", "average_precision", "log_loss", "brier", "ece") if n in cv.pooled.values]
     tables.append(
         Table(
             "folds",

@@ -30,7 +30,7 @@ CHUNK_CELLS = 1 << 21
 
 def label_ranking(counts: ScoreCounts) -> dict[str, float]:
     """The per-instance measures of multi-label scores (see the module): ``lrap``, ``coverage_error``,
-    ``ranking_loss``, ``auc.samples`` and ``average_precision.samples`` (over the instances where they are defined:
+    ``ranking_loss``, ``samples.auc`` and ``samples.average_precision`` (over the instances where they are defined:
     :func:`undefined_instances`)."""
     held = counts.count > 0
     scores, gold, weight = counts.scores[held], counts.gold[held].astype(np.int64), counts.count[held].astype(float)
@@ -54,8 +54,8 @@ def label_ranking(counts: ScoreCounts) -> dict[str, float]:
         "lrap": sums["lrap"] / total if total else nan,
         "coverage_error": sums["coverage"] / total if total else nan,
         "ranking_loss": sums["loss"] / total if total else nan,
-        "auc.samples": sums["auc"] / sums["w_auc"] if sums["w_auc"] else nan,
-        "average_precision.samples": sums["ap"] / sums["w_ap"] if sums["w_ap"] else nan,
+        "samples.auc": sums["auc"] / sums["w_auc"] if sums["w_auc"] else nan,
+        "samples.average_precision": sums["ap"] / sums["w_ap"] if sums["w_ap"] else nan,
     }
 
 

@@ -152,7 +152,7 @@ def roc_curve(counts: ScoreCounts, c: int = 0) -> tuple[np.ndarray, np.ndarray, 
 
 
 def micro_roc_curve(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
-    """The ROC curve of every (instance, class) pair pooled (the curve of ``auc.micro``; binary scores: the positive
+    """The ROC curve of every (instance, class) pair pooled (the curve of ``micro.auc``; binary scores: the positive
     class's curve): false and true positive rates from the highest threshold down."""
     if counts.binary:
         fpr, tpr, _ = roc_curve(counts, 0)

@@ -8,6 +8,8 @@ DeLong's interval (:mod:`clfeval.infer.delong`) covers the AUCs of score columns
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -22,7 +24,7 @@ from clfeval.scoring import probability, ranking
 __all__ = ["SCORED_SCHEMA", "Conventions", "Scored", "auc_bin_bounds", "binned_scores", "measures_of"]
 
 #: The JSON contract of a scored result.
-SCORED_SCHEMA = "clfeval.scored/1"
+SCORED_SCHEMA = "clfeval.scored/2"
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ def auc_bin_bounds(counts: ScoreCounts) -> dict[str, float]:
         _, pos, neg = counts.column(c)
         total = float(pos.sum() * neg.sum())
         bound = 0.5 * float(np.dot(pos, neg)) / total if total else float("nan")
-        out[f"per_class.{name}.auc"] = bound
+        out[f"per_label.{name}.auc"] = bound
         if counts.binary:
             out["auc"] = bound
     return out
@@ -217,30 +219,32 @@ def auc_bin_bounds(counts: ScoreCounts) -> dict[str, float]:
 def measures_of(
     counts: ScoreCounts, conventions: Conventions, probabilities: bool, wanted: Collection[str] | None = None
 ) -> dict[str, float]:
-    """Every number of a scored result, by its report name (``auc``, ``auc.macro``, ``per_class.<c>.auc``,
+    """Every number of a scored result, by its report name (``auc``, ``macro.auc``, ``per_label.<c>.auc``,
     ``log_loss`` …); the probability measures only when the scores are probabilities. ``wanted`` (names) limits the
     work to the groups that hold them (a test's rounds compute one score, not every one)."""
 
-    def want(*names: str) -> bool:
-        return wanted is None or any(n in wanted or any(w.startswith(n) for w in wanted) for n in names)
+    def want(*names: str) -> bool:  # a group is computed when a wanted name starts with, or ends in, one of its names
+        return wanted is None or any(
+            n in wanted or any(w.startswith(n) or w.endswith(f".{n}") for w in wanted) for n in names
+        )
 
     if counts.multilabel:
         return _multilabel_measures(counts, conventions, probabilities, want)
     out: dict[str, float] = {}
-    if want("per_class.", "auc", "average_precision"):
+    if want("per_label.", "auc", "average_precision"):
         per_auc = ranking.ovr_auc(counts)
         per_ap = ranking.average_precision(counts)
         for c in counts.columns:
-            out[f"per_class.{c}.auc"] = per_auc[c]
-            out[f"per_class.{c}.average_precision"] = per_ap[c]
+            out[f"per_label.{c}.auc"] = per_auc[c]
+            out[f"per_label.{c}.average_precision"] = per_ap[c]
         if counts.binary:
             out["auc"] = per_auc[counts.columns[0]]
             out["average_precision"] = per_ap[counts.columns[0]]
         else:
             for average in ranking.AUC_AVERAGES:
-                if want(f"auc.{average}"):
-                    out[f"auc.{average}"] = ranking.averaged_auc(counts, average)
-            out["average_precision.macro"] = float(np.mean(list(per_ap.values())))
+                if want(f"{average}.auc"):
+                    out[f"{average}.auc"] = ranking.averaged_auc(counts, average)
+            out["macro.average_precision"] = float(np.mean(list(per_ap.values())))
     if probabilities:
         if want("log_loss"):
             out["log_loss"] = probability.log_loss(counts)
@@ -271,11 +275,11 @@ def _multilabel_measures(
     from clfeval.scoring.labelranking import label_ranking
 
     out: dict[str, float] = {}
-    if want("per_class.", "auc", "average_precision", "lrap", "coverage_error", "ranking_loss"):
+    if want("per_label.", "auc", "average_precision", "lrap", "coverage_error", "ranking_loss"):
         per_auc, per_ap = ranking.ovr_auc(counts), ranking.average_precision(counts)
         for c in counts.columns:
-            out[f"per_class.{c}.auc"] = per_auc[c]
-            out[f"per_class.{c}.average_precision"] = per_ap[c]
+            out[f"per_label.{c}.auc"] = per_auc[c]
+            out[f"per_label.{c}.average_precision"] = per_ap[c]
         support = counts.support().astype(np.float64)
         pooled = counts.pooled_pairs()
         ranked = label_ranking(counts)
@@ -284,10 +288,10 @@ def _multilabel_measures(
             ("average_precision", per_ap, ranking.average_precision(pooled)["yes"]),
         ):
             values = np.array(list(per.values()))
-            out[f"{name}.macro"] = float(np.mean(values))
-            out[f"{name}.weighted"] = float(np.dot(support, values) / support.sum()) if support.sum() else float("nan")
-            out[f"{name}.micro"] = micro
-            out[f"{name}.samples"] = ranked[f"{name}.samples"]
+            out[f"macro.{name}"] = float(np.mean(values))
+            out[f"weighted.{name}"] = float(np.dot(support, values) / support.sum()) if support.sum() else float("nan")
+            out[f"micro.{name}"] = micro
+            out[f"samples.{name}"] = ranked[f"samples.{name}"]
         for name in ("lrap", "coverage_error", "ranking_loss"):
             out[name] = ranked[name]
     if probabilities and want("log_loss", "brier", "ece", "mce"):
@@ -297,6 +301,20 @@ def _multilabel_measures(
         cal = probability.calibration(pairs, target="positive", bins=conventions.bins, binning=conventions.binning)
         out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
     return out
+
+
+_OLD_NAME = re.compile(r"^(auc|average_precision)\.(macro|weighted|micro|ovo_weighted|ovo|samples)$")
+
+
+def renamed(name: str) -> str | None:
+    """The name a score has had since ``clfeval.scored/2`` where ``name`` is its earlier one (``auc.macro`` →
+    ``macro.auc``, ``per_class.<c>.auc`` → ``per_label.<c>.auc``), else ``None``."""
+    found = _OLD_NAME.match(name)
+    if found:
+        return f"{found.group(2)}.{found.group(1)}"
+    if name.startswith("per_class."):
+        return "per_label." + name[len("per_class.") :]
+    return None
 
 
 #: Whether a lower value of a measure is the better one (by the measure's last name part).
@@ -315,7 +333,7 @@ class Scored(Result):
     """The result of :func:`clfeval.score` with ``scores=``: how well scores rank and how good they are as
     probabilities, with every convention named.
 
-    ``values`` holds every number by its report name (``r["auc.macro"]``); ``intervals`` the (low, high) of those with
+    ``values`` holds every number by its report name (``r["macro.auc"]``); ``intervals`` the (low, high) of those with
     an interval; ``labels_at_threshold`` the label report of the predictions the scores make (argmax, or the binary
     threshold), a :class:`~clfeval.scoring.scores.Scores`.
     """
@@ -358,6 +376,12 @@ class Scored(Result):
         except KeyError:
             import difflib
 
+            new = renamed(name)
+            if new is not None and new in self.values:
+                raise UnknownName(
+                    f"unknown score {name!r}: it is named {new!r} (every average before its measure, as macro.f1; "
+                    "per-class scores under per_label, since clfeval.scored/2)"
+                ) from None
             close = difflib.get_close_matches(name, list(self.values), n=5)
             raise UnknownName(
                 f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
@@ -390,7 +414,7 @@ class Scored(Result):
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         out: dict[str, float] = {"n_instances": float(self.n_instances)}
         for name, value in self.values.items():
-            if name.startswith("per_class.") and not per_label:
+            if name.startswith("per_label.") and not per_label:
                 continue
             key = name.replace(".", sep)
             out[key] = value
@@ -435,20 +459,20 @@ class Scored(Result):
     def to_dict(self, *, matrix: bool = True) -> dict[str, Any]:
         from clfeval._version import __version__
 
-        per_class: dict[str, dict[str, Any]] = {}
+        per_label: dict[str, dict[str, Any]] = {}
         support = self.counts.support()
         for i, lab in enumerate(self.counts.labels):
             row: dict[str, Any] = {"support": int(support[i])}
             for measure in ("auc", "average_precision"):
-                name = f"per_class.{lab}.{measure}"
+                name = f"per_label.{lab}.{measure}"
                 if name in self.values:
                     row[measure] = json_number(self.values[name])
                     if name in self.intervals:
                         row[f"{measure}_ci"] = [json_number(x) for x in self.intervals[name]]
-            per_class[lab] = row
+            per_label[lab] = row
         scores: dict[str, Any] = {}
         for name, value in self.values.items():
-            if name.startswith("per_class."):
+            if name.startswith("per_label."):
                 continue
             scores[name] = json_number(value)
             if name in self.intervals:
@@ -503,7 +527,7 @@ class Scored(Result):
             if self.conventions.score_bins is None
             else {k: json_number(v) for k, v in auc_bin_bounds(self.counts).items()},
             "scores": scores,
-            "per_class": per_class,
+            "per_label": per_label,
             "reliability": reliability,
             "curves": curves,
             "ci": dict(self.interval_method) if self.interval_method is not None else None,
