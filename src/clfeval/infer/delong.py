@@ -133,6 +133,8 @@ def _parts_variance(parts: np.ndarray, weight: np.ndarray, cluster: np.ndarray |
     parts = np.asarray(parts, dtype=np.float64).reshape(len(w), -1)
     member = ~np.isnan(parts) & (w > 0)[:, None]
     used = member.any(axis=0)
+    if not used.any():
+        return float("nan")
     samples, which = np.unique(member[:, used].T, axis=0, return_inverse=True)
     merged = np.zeros((len(w), len(samples)))
     for s, col in zip(np.asarray(which).reshape(-1), np.flatnonzero(used), strict=True):
