@@ -9,7 +9,6 @@ DeLong's interval (:mod:`clfeval.infer.delong`) covers the AUCs of score columns
 from __future__ import annotations
 
 import re
-
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
