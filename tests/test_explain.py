@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -216,3 +217,48 @@ def test_explaining_imports_the_registries_only() -> None:
     )
     assert "clfeval.explain" in loaded
     assert not loaded & {"polars", "pandas", "scipy", "clfeval.api", "clfeval.infer.intervals", "clfeval.report.tables"}
+
+
+def _flat_results() -> dict[str, object]:
+    """A result of every kind and task, with intervals: what the walk of flat names reads."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    gold, pred = list("abcab" * 4), list("abcba" * 4)
+    y, p = rng.integers(0, 3, 60), rng.dirichlet(np.ones(3), 60)
+    sets = rng.random((60, 3)) < 0.4
+    tags = [["B-PER", "O"], ["B-LOC", "I-LOC"]] * 10, [["B-PER", "O"], ["B-LOC", "O"]] * 10
+    boot = {"ci": "bootstrap", "seed": 1, "resamples": 30}
+    return {
+        "single-label": clfeval.score(gold, pred, ci="delta"),
+        "multi-label": clfeval.score([["a"], ["a", "b"], []] * 5, [["a"], ["b"], ["a"]] * 5, multilabel=True, **boot),
+        "spans": clfeval.score(*tags, spans=True, **boot),
+        "scored binary": clfeval.score(y % 2, scores=p[:, 0], ci="delong"),
+        "scored multi-class": clfeval.score(y, scores=p, **boot),
+        "scored multi-label": clfeval.score(sets.astype(int), scores=rng.random((60, 3)), multilabel=True, **boot),
+        "compare": clfeval.compare(gold, {"A": pred, "B": gold}, test=clfeval.Test(rounds=30, seed=1)),
+        "compare spans": clfeval.compare(tags[0], {"A": tags[1], "B": tags[0]}, spans=True, test="sign"),
+        "compare scores": clfeval.compare(y % 2, scores={"A": p[:, 0], "B": p[:, 1]}, test="delong"),
+        "cv": clfeval.cv(gold, pred, folds=[0, 1] * 10, ci="delta"),
+        "cv scores": clfeval.cv(y, scores=p, folds=np.arange(60) % 2),
+    }
+
+
+def test_explain_knows_every_name_every_kind_reports() -> None:
+    """Issue 37, 6: ``clfeval explain`` knew none of the scored names (auc, log_loss …). Every name of every kind's
+    flat() — the names of the JSON, the reports and the trackers — is explained: the score's report name, after the
+    structure flat() adds around it (a system's name, a pair's ``<a>_vs_<b>.<field>``, a fold's name)."""
+    walked = 0
+    for kind, result in _flat_results().items():
+        systems = getattr(result, "systems", ())
+        for name in result.flat(".", per_label=True):  # type: ignore[attr-defined]
+            core = name
+            for system in systems:
+                core = core.removeprefix(f"{system}.")
+            core = re.sub(r"\.[^.]+_vs_[^.]+\.(difference|p_value|p_adjusted|significant|ci_low|ci_high)$", "", core)
+            found = explain(core)
+            assert found, (kind, name)
+            walked += 1
+    assert walked > 500
+    with pytest.raises(OptionError, match="close matches"):
+        explain("macro.auk")

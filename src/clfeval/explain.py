@@ -393,6 +393,27 @@ def _scheme(registry: Registry, name: str, s: Any) -> Explanation:
     return registry.explanation(name, title=name, definition=s.definition, details=details, references=s.references)
 
 
+def _scored_measure(registry: Registry, name: str, m: Any) -> Explanation:
+    """A measure of scored predictions (:data:`~clfeval.scoring.scoredmeasures.SCORED_MEASURES`)."""
+    details = [
+        ("tasks", "scored predictions: " + ", ".join(sorted(m.applies))),
+        ("direction", "higher is better" if m.higher_is_better else "lower is better (a loss or calibration error)"),
+        ("range", _range(m.low, m.high)),
+        (
+            "scope",
+            "per class (per_label.<class>." + name + ") and averaged: " + ", ".join(m.averaged)
+            if m.averaged
+            else "overall: one value for the data set",
+        ),
+        ("family", "probabilities (--not-probabilities leaves it out)" if m.probabilities else "ranking: any score"),
+    ]
+    if m.convention:
+        details.append(("options", m.convention))
+    return registry.explanation(
+        name, title=m.title, definition=m.definition, details=tuple(details), references=m.references
+    )
+
+
 def _described(registry: Registry, name: str, entry: Any) -> Explanation:
     """An entry of a registry of one-line definitions (a renderer: its function and its definition)."""
     definition = entry if isinstance(entry, str) else entry[1]
@@ -403,6 +424,21 @@ def _described(registry: Registry, name: str, entry: Any) -> Explanation:
 REGISTRIES: tuple[Registry, ...] = (
     Registry("MEASURES", "clfeval.scoring.measures", "the measures: every score of a report", "", _measure),
     Registry("AVERAGES", "clfeval.scoring.averages", "the averages of the per-label measures", "", _average),
+    Registry("COUNT_NAMES", "clfeval.result", "the counts every result reports beside its scores", "", _described),
+    Registry(
+        "SCORED_MEASURES",
+        "clfeval.scoring.scoredmeasures",
+        "the measures of scored predictions: every score of a scored report",
+        "--scores; every scored report lists them",
+        _scored_measure,
+    ),
+    Registry(
+        "SCORED_AVERAGES",
+        "clfeval.scoring.scoredmeasures",
+        "how a measure of scored predictions is averaged over the classes (macro.auc …)",
+        "--scores; every scored report lists them",
+        _described,
+    ),
     Registry(
         "LABEL_SOURCES",
         "clfeval.scoring.labelset",
@@ -558,19 +594,36 @@ def _lookup(name: str) -> list[Explanation]:
     return found
 
 
+_MEASURE_REGISTRIES = ("MEASURES", "SCORED_MEASURES")
+
+
+def _scored_name(name: str) -> list[Explanation]:
+    """A scored report name that is no registry key itself: ``top_3_accuracy`` → ``top_k_accuracy``."""
+    from clfeval.scoring.scoredmeasures import scored_measure_of
+
+    measure = scored_measure_of(name)
+    if measure is None or "." in name or measure.name == name:
+        return []
+    return [replace(e, asked=name) for e in _lookup(measure.name) if e.registry == "SCORED_MEASURES"]
+
+
 def _dotted(name: str) -> list[Explanation]:
-    """A score's report name: ``macro_fa.f1`` → the average and the measure; ``per_label.B.recall`` → the measure."""
+    """A score's report name: ``macro_fa.f1``, ``macro.auc`` → the average and the measure; ``per_label.B.recall``,
+    ``per_label.B.auc`` → the measure."""
     head, _, rest = name.partition(".")
     if head == "per_label":
         parts = rest.split(".")
         for n in (1, 2):  # f0.5 holds a dot itself
             found = _lookup(".".join(parts[-n:])) if len(parts) > n else []
             if found:
-                return [e for e in found if e.registry == "MEASURES"]
+                return [e for e in found if e.registry in _MEASURE_REGISTRIES]
         return []
-    average = [e for e in _lookup(head) if e.registry == "AVERAGES"]
-    measure = [e for e in _lookup(rest) if e.registry == "MEASURES"]
-    return average + measure if average and measure else []
+    for averages, measures in (("AVERAGES", "MEASURES"), ("SCORED_AVERAGES", "SCORED_MEASURES")):
+        average = [e for e in _lookup(head) if e.registry == averages]
+        measure = [e for e in _lookup(rest) if e.registry == measures]
+        if average and measure:
+            return average + measure
+    return []
 
 
 def registry_names() -> dict[str, tuple[str, ...]]:
@@ -582,10 +635,12 @@ def _known() -> list[str]:
     """Every name :func:`explain` knows, for the close matches of one it does not: the registries' names, the
     measures' other names and the scores' report names (``macro_fa.f1``)."""
     from clfeval.scoring.ratios import f_key
+    from clfeval.scoring.scoredmeasures import SCORED_MEASURES
 
     names = {n for names in registry_names().values() for n in names} | set(_aliases()) | {f_key(1.0), f_key(2.0)}
     measures = [f_key(1.0) if m == "f" else m for m in _averaged()]
-    return sorted(names | {f"{a}.{m}" for a in registry_names()["AVERAGES"] for m in measures})
+    scored = {f"{a}.{m.name}" for m in SCORED_MEASURES.values() for a in m.averaged}
+    return sorted(names | {f"{a}.{m}" for a in registry_names()["AVERAGES"] for m in measures} | scored)
 
 
 def _averaged() -> list[str]:
@@ -609,14 +664,29 @@ def explain(name: str) -> tuple[Explanation, ...]:
         For a name in no registry, listing the close matches.
     """
     query = name.strip()
-    found = _lookup(query) or _lookup(query.lower())
-    if not found and "." in query:
-        found = _dotted(query) or _dotted(query.lower())
+    found = _found(query)
+    if not found:  # a score's flat name: the cross-validation's summary before it, its interval's end after it
+        core = _DECORATION.fullmatch(query)
+        if core is not None and core.group("score") != query:
+            found = [replace(e, asked=query) for e in _found(core.group("score"))]
     if found:
         return tuple(found)
     close = difflib.get_close_matches(query.lower(), _known(), n=6, cutoff=0.6)
     hint = f"; close matches: {', '.join(close)}" if close else ""
     raise OptionError(f"{name!r} is in no registry{hint} (clfeval explain lists every name)")
+
+
+#: A score's flat name (``Result.flat``) around its report name: a cross-validation's ``pooled.``,
+#: ``mean_of_folds.`` or ``sd.`` before it, an interval's ``_ci_low``, ``_ci_high`` (JSON: ``_ci``) after it.
+_DECORATION = re.compile(r"(?:pooled\.|mean_of_folds\.|sd\.)?(?P<score>.+?)(?:_ci_low|_ci_high|_ci)?")
+
+
+def _found(query: str) -> list[Explanation]:
+    """The entries a name or a score's report name names (as given, then in lower case)."""
+    found = _lookup(query) or _lookup(query.lower()) or _scored_name(query.lower())
+    if not found and "." in query:
+        found = _dotted(query) or _dotted(query.lower())
+    return found
 
 
 def explain_all() -> tuple[Explanation, ...]:

@@ -12,7 +12,7 @@ import hashlib
 import importlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar, overload
 
 from clfeval.errors import OptionError
@@ -385,6 +385,14 @@ class Result:
         from clfeval.render.notebook import fragment  # render sits above every result; imported on use only
 
         return fragment(self)
+
+
+#: The counts every result reports beside its scores, by flat name.
+COUNT_NAMES: Mapping[str, str] = {
+    "n_instances": "the number of instances counted: predictions (single-label), instances with their label sets "
+    "(multi-label), scored instances (scored predictions); for spans, the entries of the span confusion (each matched "
+    "pair, missed gold span and spurious predicted span)",
+}
 
 
 class Folded:

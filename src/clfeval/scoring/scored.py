@@ -316,15 +316,13 @@ def renamed(name: str) -> str | None:
     return None
 
 
-#: Whether a lower value of a measure is the better one (by the measure's last name part).
-_LOWER_IS_BETTER = frozenset(
-    {"log_loss", "brier", "ece", "mce", "ece_debiased", "ece_classwise", "coverage_error", "ranking_loss"}
-)
-
-
 def lower_is_better(name: str) -> bool:
-    """Whether a lower value of the measure ``name`` is better (losses and calibration errors)."""
-    return name.rsplit(".", 1)[-1] in _LOWER_IS_BETTER
+    """Whether a lower value of the score ``name`` is better (losses and calibration errors:
+    :data:`~clfeval.scoring.scoredmeasures.SCORED_MEASURES`)."""
+    from clfeval.scoring.scoredmeasures import scored_measure_of
+
+    measure = scored_measure_of(name)
+    return measure is not None and not measure.higher_is_better
 
 
 @dataclass(frozen=True, eq=False, repr=False)
