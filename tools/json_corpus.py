@@ -2410,9 +2410,9 @@ def compare(args: argparse.Namespace) -> int:
             parts.append(f"{tally['nondeterministic only']} differing only where OLD is not reproducible")
         print(f"  {kind}: {tally['compared']} runs: " + ", ".join(parts))
     if missing:
-        print(f"  runs missing in NEW: {len(missing)}: {', '.join(missing)}")
+        print(f"  runs missing in NEW: {len(missing)}: {names_list(missing, 20)}")
     if extra:
-        print(f"  runs only in NEW (not compared): {len(extra)}: {', '.join(extra)}")
+        print(f"  runs only in NEW (not compared): {len(extra)}: {names_list(extra, 20)}")
     print(
         f"numbers compared: {numbers}; largest relative difference: {max_rel:.3g}"
         + (f" ({max_rel_at})" if max_rel else "")
