@@ -1,43 +1,70 @@
 #!/usr/bin/env python3
-"""Record a corpus of clfeval CLI outputs, and compare two corpora: proof that a refactor changed no number or key.
+"""Record a corpus of clfeval outputs, and compare two corpora: proof that a change changed no number or key.
 
 Usage::
 
-    python tools/json_corpus.py generate OUTDIR [--src SRCDIR] [--python PYTHON] [--jobs N] [--force]
-    python tools/json_corpus.py compare OLDDIR NEWDIR [--rel-tol X] [--abs-tol X] [--max-diffs N] [--max-added N]
-    python tools/json_corpus.py list                      # the corpus's command lines
+    python tools/json_corpus.py generate OUTDIR [--src SRCDIR] [--python PYTHON] [--jobs N] [--force] [--hash-seed N]
+    python tools/json_corpus.py compare OLDDIR NEWDIR [--rel-tol X] [--abs-tol X] [--rerun DIR] [--report FILE]
+                                                      [--max-diffs N] [--max-added N]
+    python tools/json_corpus.py check OLDDIR [--new NEWDIR] [--src SRCDIR] [compare's options]  # generate, compare
+    python tools/json_corpus.py list                      # the corpus's command lines and Python calls
 
 ``generate`` writes a deterministic set of small input files into ``OUTDIR/inputs`` (single-label text, TSV, CSV,
 JSON Lines and Parquet tables; gold and prediction files of three systems; multi-label files; sentence blocks
 separated by blank lines or ``<utt>`` lines and a block column; confusion matrices; training data and label files;
 folds as files and as a column; TiMBL-style distances and confidences for finagle; paper tables for audit and
-convert; count files made by ``clfeval count``; a few bad files), then runs the corpus (every command, option and
-interval method and test; ``list`` prints it) with ``OUTDIR`` as the working directory, so every path in an output
-is relative. Per run it stores ``OUTDIR/runs/NAME.EXT`` (standard output, or the ``-o`` file; EXT from the format)
-and ``OUTDIR/runs/NAME.meta.json`` (argv, exit code, stderr). ``OUTDIR/manifest.json`` records the source
-directory and a digest of it, the clfeval, Python, numpy and polars versions, the inputs' hashes and the options no
-run uses. The CLI runs as ``PYTHON -c "import sys; from clfeval.cli import main; sys.exit(main(sys.argv[1:]))"``
-with ``PYTHONPATH=SRCDIR`` (default: this checkout's ``src``; PYTHON: this checkout's ``.venv/bin/python``), in a
-fixed environment (locale, terminal width, one BLAS thread; bytecode in ``OUTDIR/.pycache``, removed at the end,
-so SRCDIR is only read). Every bootstrap and test has a fixed ``--seed``. Generate warns about runs whose exit code
-is not the expected one, and fails when SRCDIR changed while it ran.
+convert; count files made by ``clfeval count``; a few bad files; for spans, ``inputs/spans``: CoNLL files of a gold
+column and two taggers with -DOCSTART- documents, invalid transitions, adjacent spans of one type, the files of each
+scheme, gold and prediction files, JSON Lines of tags and of entities, ``<utt>`` blocks, folds, tokens a spreadsheet
+would run; for scored predictions, ``inputs/scored``: binary, multi-class (3 and 12 classes) and multi-label scores of
+two or three systems as CSV, JSON Lines, Parquet and TiMBL output, with documents as blocks (a column, blank lines,
+``<utt>`` lines), folds, parts, margins and distances, classes 9 and 10, a probability of 1 + 2⁻⁵²; and
+``inputs/api.json``, the same data for the Python API), then runs the corpus with ``OUTDIR`` as the working
+directory, so every path in an output is relative: every command, option, interval method and test of labels, spans
+(``--spans`` in each scheme, units, ``--errors``, ``--format conlleval``, count files, sentence- and document-level
+tests) and scored predictions (``--scores``: DeLong, DeLong-logit, bootstrap and BCa intervals, the DeLong, bootstrap
+and randomization tests, blocks, ``--lower-is-more-confident``, ``--score-bins``, count files, cv), and the Python
+API's ``to_json()`` of ``score``, ``compare`` and ``cv`` for each kind (``list`` prints it all). The runs whose
+names start with ``spans-``, ``scored-`` and ``api-`` were added for issue 37; every run has a kind (labels, spans,
+scores; convert, audit and finagle by their command), which ``compare`` groups by.
+
+Per run it stores ``OUTDIR/runs/NAME.EXT`` (standard output, or the ``-o`` file; EXT from the format; a file of
+``--errors`` as ``NAME.FILE``) and ``OUTDIR/runs/NAME.meta.json`` (argv, kind, exit code, stderr, seconds).
+``OUTDIR/manifest.json`` records the source directory and a digest of it, the clfeval, Python, numpy and polars
+versions, the inputs' hashes, each run's kind and the options no run uses. The CLI runs as ``PYTHON -c "import sys;
+from clfeval.cli import main; sys.exit(main(sys.argv[1:]))"`` with ``PYTHONPATH=SRCDIR`` (default: this checkout's
+``src``; PYTHON: this checkout's ``.venv/bin/python``), in a fixed environment (locale, terminal width, one BLAS
+thread; bytecode in ``OUTDIR/.pycache``, removed at the end, so SRCDIR is only read; ``PYTHONHASHSEED`` unset, so
+each process draws its own as a user's would, unless ``--hash-seed``). The Python API's cases run in one interpreter
+per kind (``API_DRIVER``): a case's argv is its code, its output its result's ``to_json()``, its stderr the warnings
+it raised and, exit code 1, the exception. Every bootstrap and test has a fixed seed. Generate warns about runs whose
+exit code is not the expected one, and fails when SRCDIR changed while it ran.
 
 ``compare`` matches the runs of two corpora by name. For JSON outputs every key of OLD must exist in NEW with an
-equal value: numbers within a relative ``--rel-tol`` (default 1e-9; the largest relative difference seen is
+equal value: numbers within a relative ``--rel-tol`` (default 1e-12; the largest relative difference seen is
 reported), an int must stay an int and a float a float, lists keep their length, strings are equal after
 normalisation; keys only in NEW are listed as added and allowed; key order is not compared. Normalisation: the
 ``clfeval_version`` values are not compared, the version is replaced where clfeval writes it (``clfeval:V`` of a
 signature, ``clfeval V``), and the corpus and source directories are replaced by placeholders. Other outputs
-(text, Markdown, CSV, LaTeX, HTML) and stderr must be equal as text after the same normalisation, and exit codes
-equal. It prints a summary (the first differences of each run, as JSON paths) and exits 1 on any difference
-(or a run missing in NEW, or different inputs), 0 otherwise.
+(text, Markdown, CSV, LaTeX, HTML, conlleval), ``--errors`` files and stderr must be equal as text after the same
+normalisation, and exit codes equal. It prints, per kind, how many runs are identical, equal but for added keys, or
+differ; each differing run's first differences, each named by its category (value, string, type, length, removed,
+exit code, stderr, output, …) and JSON pointer; then every changed field across runs, by kind, category and JSON
+pointer with list indices as ``*`` (``[scores] value /pairs/*/p_value: 3 runs: …``), and the added fields likewise:
+the list a closing note needs. ``--report FILE`` writes all of it, unabridged, as JSON. ``--rerun DIR`` names a
+second corpus of OLD's source (``generate`` run twice): the paths that differ between OLD and DIR are not
+reproducible, and their differences from NEW are reported apart, without making the result DIFFERENT. It exits 1
+on any other difference (or a run missing in NEW, or different inputs), 0 otherwise. ``check OLD`` is ``generate``
+into ``--new`` (default: a new directory under /tmp) followed by ``compare``.
 
-Baseline and check, as recorded for the refactor (a private export: /tmp/base is shared with other sessions)::
+Baseline and check (issue 37: the baseline of 8b1fb06 is /work/wt/corpus-baseline, its second run
+/work/wt/corpus-baseline-rerun; a corpus is only comparable with one whose inputs this same version of the tool
+wrote)::
 
-    git archive 2c2e1ca src | tar -x -C /tmp/json-corpus-src-2c2e1ca
-    python tools/json_corpus.py generate /tmp/corpus-base --src /tmp/json-corpus-src-2c2e1ca/src
-    python tools/json_corpus.py generate /tmp/corpus-new                      # this checkout's src
-    python tools/json_corpus.py compare /tmp/corpus-base /tmp/corpus-new
+    python tools/json_corpus.py generate /work/wt/corpus-baseline --src /path/to/tree-at-8b1fb06/src
+    python tools/json_corpus.py generate /work/wt/corpus-baseline-rerun --src /path/to/tree-at-8b1fb06/src
+    python tools/json_corpus.py check /work/wt/corpus-baseline --rerun /work/wt/corpus-baseline-rerun \
+        --src /path/to/changed/src --new /tmp/corpus-new --report /tmp/corpus-new.report.json
 
 The tool itself needs only the standard library (the Parquet inputs are written by PYTHON, with polars).
 """
@@ -415,6 +442,7 @@ def make_inputs(inputs: Path, python: str) -> None:
     write(inputs / "bad/translate.txt", "JJ > ADJ\nJJ > NN\n")
     write(inputs / "bad/matrix.csv", ",A,B\nA,1,x\nB,2,3\n")
     write(inputs / "bad/table.csv", "label,precision,recall\nA,0.8,x\n")
+    make_kind_inputs(inputs, tokens, ml)
     # Parquet, written by the CLI's interpreter (polars), from the JSON Lines above
     parquet = f"""
 import json, polars as pl
@@ -423,8 +451,370 @@ pl.DataFrame(rows).write_parquet({str(inputs / "run.parquet")!r}, statistics=Fal
 ml = [json.loads(x) for x in open({str(inputs / "ml.jsonl")!r}, encoding="utf-8")]
 pl.DataFrame(ml, schema={{"gold": pl.List(pl.String), "pred": pl.List(pl.String)}}).write_parquet(
     {str(inputs / "ml.parquet")!r}, statistics=False)
+binary = [json.loads(x) for x in open({str(inputs / "scored/bin.jsonl")!r}, encoding="utf-8")]
+pl.DataFrame(binary).write_parquet({str(inputs / "scored/bin.parquet")!r}, statistics=False)
+mc = [json.loads(x) for x in open({str(inputs / "scored/mc.jsonl")!r}, encoding="utf-8")]
+pl.DataFrame(mc, schema={{"gold": pl.String, "probs": pl.List(pl.Float64)}}).write_parquet(
+    {str(inputs / "scored/mc.parquet")!r}, statistics=False)
 """
     subprocess.run([python, "-c", parquet], check=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Inputs of spans (taggers, NER) and of scored predictions (probabilities, scores), and the Python API's data
+# ---------------------------------------------------------------------------------------------------------------
+
+SPAN_SEED = SEED + 1  # the span inputs' own stream: the label inputs above stay as they were
+SCORED_SEED = SEED + 2
+SPAN_TYPES = ["PER", "LOC", "ORG", "MISC"]
+SPAN_TYPE_WEIGHTS = [4, 3, 2, 1]
+SPAN_WORDS = ["Ann", "Paris", "ACME", "Euro", "the", "met", "in", "and", "said", "of", "big", "news", "Bo", "Oslo"]
+SPAN_SYSTEMS = {"A": 0.8, "B": 0.6}  # the share of gold spans each tagger gets exactly right
+SCHEMES = ("iob1", "iob2", "ioe1", "ioe2", "iobes", "bilou")
+N_SPAN_SENTENCES = 96  # 24 documents of 4 sentences: --unit auto takes documents (20 or more)
+SPAN_DOC_EVERY = 4
+CLASSES = ["cat", "dog", "owl"]
+ML_LABELS = ["L1", "L2", "L3", "L4"]
+
+Span = tuple[int, int, str]  # start, end (one past the last token), type
+
+
+@dataclass
+class SpanSentence:
+    words: list[str]
+    gold: list[Span]
+    pred: dict[str, list[Span]]
+
+
+def other_type(rng: Rng, typ: str) -> str:
+    return str(rng.choice([t for t in SPAN_TYPES if t != typ]))
+
+
+def tagger_spans(rng: Rng, gold: list[Span], n: int, keep: float) -> list[Span]:
+    """A tagger's spans: gold spans kept, missed, retyped or moved at a boundary, and spurious ones."""
+    spans: list[Span] = []
+    for start, end, typ in gold:
+        x = rng.random()
+        if x < keep:
+            spans.append((start, end, typ))
+        elif x < keep + 0.25 * (1 - keep):
+            continue  # missed
+        elif x < keep + 0.55 * (1 - keep):
+            spans.append((start, end, other_type(rng, typ)))
+        else:  # wrong boundaries (and now and then the type too)
+            if end - start > 1 and rng.random() < 0.5:
+                end -= 1
+            elif end < n:
+                end += 1
+            elif start > 0:
+                start -= 1
+            spans.append((start, end, typ if rng.random() < 0.7 else other_type(rng, typ)))
+    for i in range(n):
+        if rng.random() < 0.04:
+            spans.append((i, i + 1, rng.weighted(SPAN_TYPES, SPAN_TYPE_WEIGHTS)))  # spurious
+    taken = [False] * n
+    kept = []
+    for start, end, typ in spans:
+        if not any(taken[start:end]):
+            kept.append((start, end, typ))
+            taken[start:end] = [True] * (end - start)
+    return sorted(kept)
+
+
+def make_span_sentences(rng: Rng) -> list[SpanSentence]:
+    out = []
+    for _ in range(N_SPAN_SENTENCES):
+        n = 2 + rng.below(11)
+        words = [rng.choice(SPAN_WORDS) for _ in range(n)]
+        gold: list[Span] = []
+        i = 0
+        while i < n:
+            if rng.random() < 0.22:
+                typ = rng.weighted(SPAN_TYPES, SPAN_TYPE_WEIGHTS)
+                length = min(1 + rng.below(3), n - i)
+                gold.append((i, i + length, typ))
+                i += length
+                if i < n and rng.random() < 0.25:  # an adjacent span of the same type: IOB1's B-, IOE1's E-
+                    length = min(1 + rng.below(2), n - i)
+                    gold.append((i, i + length, typ))
+                    i += length
+            else:
+                i += 1
+        pred = {name: tagger_spans(rng, gold, n, keep) for name, keep in SPAN_SYSTEMS.items()}
+        out.append(SpanSentence(words, gold, pred))
+    return out
+
+
+def encode(spans: Sequence[Span], n: int, scheme: str) -> list[str]:
+    """The tags of ``spans`` under ``scheme`` (one of :data:`SCHEMES`)."""
+    tags = ["O"] * n
+    ends = {end: typ for _, end, typ in spans}
+    starts = {start: typ for start, _, typ in spans}
+    for start, end, typ in spans:
+        for i in range(start, end):
+            first, last = i == start, i == end - 1
+            if scheme == "iob2":
+                prefix = "B" if first else "I"
+            elif scheme == "iob1":
+                prefix = "B" if first and ends.get(start) == typ else "I"
+            elif scheme == "ioe2":
+                prefix = "E" if last else "I"
+            elif scheme == "ioe1":
+                prefix = "E" if last and starts.get(end) == typ else "I"
+            elif scheme == "iobes":
+                prefix = "S" if first and last else "B" if first else "E" if last else "I"
+            else:  # bilou
+                prefix = "U" if first and last else "B" if first else "L" if last else "I"
+            tags[i] = f"{prefix}-{typ}"
+    return tags
+
+
+def with_invalid_transitions(rng: Rng, tags: list[str]) -> list[str]:
+    """IOB2 tags with now and then an invalid transition: ``O I-X`` (a B- made I-) or ``I-X I-Y``."""
+    tags = list(tags)
+    if rng.random() < 0.15:
+        for i, tag in enumerate(tags):
+            if tag.startswith("B-"):
+                tags[i] = "I-" + tag[2:]
+                break
+    if rng.random() < 0.1:
+        for i in range(1, len(tags)):
+            if tags[i].startswith("I-") and tags[i - 1][2:] == tags[i][2:]:
+                tags[i] = "I-" + other_type(rng, tags[i][2:])
+                break
+    return tags
+
+
+def conll(sentences: Sequence[Sequence[Sequence[str]]], docstart_every: int = 0, columns: int = 1) -> str:
+    """CoNLL text: a line of fields per token, a blank line after each sentence, -DOCSTART- lines if asked."""
+    out = []
+    for k, sentence in enumerate(sentences):
+        if docstart_every and k % docstart_every == 0:
+            out.append(" ".join(["-DOCSTART-", *(["O"] * columns)]) + "\n\n")
+        out.append("".join(" ".join(fields) + "\n" for fields in sentence) + "\n")
+    return "".join(out)
+
+
+def make_span_inputs(inputs: Path) -> dict[str, Any]:
+    """CoNLL files, JSON Lines and fold files of a gold column and two taggers; returns the API's span data."""
+    rng = Rng(SPAN_SEED)
+    sents = make_span_sentences(rng)
+    d = inputs / "spans"
+    gold = [encode(s.gold, len(s.words), "iob2") for s in sents]
+    pred = {
+        name: [with_invalid_transitions(rng, encode(s.pred[name], len(s.words), "iob2")) for s in sents]
+        for name in SPAN_SYSTEMS
+    }
+    rows = [list(zip(s.words, g, a, b)) for s, g, a, b in zip(sents, gold, pred["A"], pred["B"])]
+    write(d / "ner.conll", conll(rows, SPAN_DOC_EVERY, 3))  # word gold A B, 24 documents
+    write(d / "ner-nodoc.conll", conll([[r[:3] for r in s] for s in rows]))  # word gold A, sentences only
+    for col, name in ((1, "gold"), (2, "A"), (3, "B")):
+        write(d / f"{name}.conll", conll([[(r[0], r[col]) for r in s] for s in rows], SPAN_DOC_EVERY))
+    write(d / "utt.conll", "".join("".join(" ".join(r[:3]) + "\n" for r in s) + "<utt>\n" for s in rows))
+    for scheme in SCHEMES:  # each scheme's own valid tags: word gold A
+        tagged = [
+            list(zip(s.words, encode(s.gold, len(s.words), scheme), encode(s.pred["A"], len(s.words), scheme)))
+            for s in sents
+        ]
+        write(d / f"{scheme}.conll", conll(tagged))
+    for k in range(3):
+        write(d / f"fold{k + 1}.conll", conll([[r[:3] for r in s] for s in rows[k::3]]))
+    jsonl = [{"tokens": s.words, "gold": g, "A": a, "B": b} for s, g, a, b in zip(sents, gold, pred["A"], pred["B"])]
+    write(d / "ner.jsonl", "".join(json.dumps(x) + "\n" for x in jsonl))
+
+    def entities(spans: Sequence[Span]) -> list[dict[str, Any]]:
+        return [{"start": s, "end": e, "type": t} for s, e, t in spans]
+
+    ents = [{"gold": entities(s.gold), "pred": entities(s.pred["A"])} for s in sents]
+    write(d / "entities.jsonl", "".join(json.dumps(x) + "\n" for x in ents))
+    write(d / "types.txt", "PER\nLOC\nORG\nMISC\nEVENT\n")  # EVENT never occurs
+    # issue 37's sign-test case: A misses PER in 10 of 15 sentences, B finds it and adds two LOC spans there
+    sign = {
+        "gold": [["B-PER", "O", "O"]] * 15,
+        "A": [["O", "O", "O"]] * 10 + [["B-PER", "O", "O"]] * 5,
+        "B": [["B-PER", "B-LOC", "B-LOC"]] * 10 + [["B-PER", "O", "O"]] * 5,
+    }
+    for name, tags in sign.items():
+        write(d / f"sign-{name}.conll", conll([[(f"w{j}", t) for j, t in enumerate(s)] for s in tags]))
+    # tokens and types a spreadsheet would run as formulas (--format csv, --errors)
+    hostile = [
+        [("=cmd|'/Ccalc'!A0", "B-=2+2", "B-=2+2"), ("x", "O", "B-@SUM")],
+        [("+1", "B-PER", "B-LOC"), ("-2", "I-PER", "I-LOC"), ("@x", "O", "O")],
+        [("y", "B-a,b", "B-a,b"), ('"q"', "I-a,b", "O")],
+    ]
+    write(d / "hostile.conll", conll(hostile))
+    write(d / "bad-prefix.conll", "a PER PER\nb O O\n")
+    return {
+        "gold": gold,
+        "A": pred["A"],
+        "B": pred["B"],
+        "folds": [k % 3 for k in range(len(sents))],
+        "entities_gold": [entities(s.gold) for s in sents],
+        "entities_A": [[[st, en, ty] for st, en, ty in s.pred["A"]] for s in sents],
+        "sign": sign,
+    }
+
+
+def normal(rng: Rng) -> float:
+    """A standard normal draw (Box–Muller) from :meth:`Rng.random` alone."""
+    return math.sqrt(-2.0 * math.log(1.0 - rng.random())) * math.cos(2.0 * math.pi * rng.random())
+
+
+def sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def distribution(logits: Sequence[float], total: int) -> list[int]:
+    """Softmax probabilities as whole parts of ``total`` that sum to ``total`` exactly (the largest takes the rest)."""
+    m = max(logits)
+    e = [math.exp(x - m) for x in logits]
+    parts = [round(total * x / sum(e)) for x in e]
+    top = parts.index(max(parts))
+    parts[top] += total - sum(parts)
+    return parts
+
+
+def decimals(parts: Sequence[int], total: int) -> list[str]:
+    places = len(str(total)) - 1
+    return [f"{p / total:.{places}f}" for p in parts]
+
+
+def make_scored_inputs(inputs: Path) -> dict[str, Any]:
+    """Binary, multi-class and multi-label scores of two or three systems, in blocks and folds; the API's data."""
+    rng = Rng(SCORED_SEED)
+    d = inputs / "scored"
+    # binary: 200 instances in 40 documents of 5 (a document effect: blocks matter), three probability columns
+    # (4, 2 and 3 decimals: ties), a margin and two distances (lower is more confident)
+    head = ["id", "gold", "doc", "fold", "a", "b", "c", "m", "dist", "dist_b"]
+    binary: list[list[object]] = []
+    effect = 0.0
+    for i in range(200):
+        positive = rng.random() < 0.4
+        sign = 1.0 if positive else -1.0
+        doc = i // 5 + 1
+        if i % 5 == 0:
+            effect = 0.6 * normal(rng)
+        la = 1.2 * sign + effect + normal(rng)
+        lb = 0.6 * sign + effect + normal(rng)
+        lc = 0.9 * sign + normal(rng)
+        binary.append([
+            i + 1, "pos" if positive else "neg", doc, i % 3 + 1, f"{sigmoid(la):.4f}", f"{sigmoid(lb):.2f}",
+            f"{sigmoid(lc):.3f}", f"{la:.3f}", f"{math.exp(-la):.4f}", f"{math.exp(-lb):.4f}",
+        ])  # fmt: skip
+    write(d / "bin.csv", lines([head, *binary], ","))
+    write(d / "bin.jsonl", "".join(json.dumps(dict(zip(head, row))) + "\n" for row in binary))
+    short = [[r[1], r[4], r[5]] for r in binary]
+    blank = "gold,a,b\n" + "\n".join(lines(short[k : k + 5], ",") for k in range(0, 200, 5))
+    write(d / "bin-blank.csv", blank)
+    write(d / "bin-utt.csv", "gold,a,b\n" + "".join(lines(short[k : k + 5], ",") + "<utt>\n" for k in range(0, 200, 5)))
+    write(d / "bin-part1.csv", lines([head, *binary[:120]], ","))
+    write(d / "bin-part2.csv", lines([head, *binary[120:]], ","))
+    for k in range(3):
+        write(d / f"bin-fold{k + 1}.csv", lines([head, *(r for r in binary if r[3] == k + 1)], ","))
+    # issue 37's seams: classes 9 and 10 (numbers, not strings); a probability just above 1 (float round-off)
+    nine = []
+    for _ in range(40):
+        ten = rng.random() < 0.5
+        nine.append([10 if ten else 9, f"{sigmoid((1.5 if ten else -1.5) + normal(rng)):.3f}"])
+    write(d / "bin-9-10.csv", lines([["gold", "s"], *nine], ","))
+    roundoff: list[list[object]] = [["gold", "p"], *([r[1], r[4]] for r in binary[:30])]
+    roundoff[5][1] = "1.0000000000000002"
+    write(d / "bin-roundoff.csv", lines(roundoff, ","))
+
+    # multi-class: 180 instances of cat, dog, owl; system A in millionths, system B in hundredths (ties, zeros)
+    mc_head = ["id", "gold", "doc", "fold", *(f"p_{c}" for c in CLASSES), *(f"q_{c}" for c in CLASSES)]
+    mc, mc_gold, mc_p, mc_q = [], [], [], []
+    effect = 0.0
+    for i in range(180):
+        y = rng.weighted([0, 1, 2], [3, 2, 1])
+        if i % 6 == 0:
+            effect = 0.5 * normal(rng)
+        p = distribution([normal(rng) + (1.6 + effect) * (k == y) for k in range(3)], 1_000_000)
+        q = distribution([1.3 * normal(rng) + 1.0 * (k == y) for k in range(3)], 100)
+        mc.append([i + 1, CLASSES[y], i // 6 + 1, i % 3 + 1, *decimals(p, 1_000_000), *decimals(q, 100)])
+        mc_gold.append(CLASSES[y])
+        mc_p.append([float(x) for x in decimals(p, 1_000_000)])
+        mc_q.append([float(x) for x in decimals(q, 100)])
+    write(d / "mc.csv", lines([mc_head, *mc], ","))
+    write(d / "mc-part1.csv", lines([mc_head, *mc[:100]], ","))
+    write(d / "mc-part2.csv", lines([mc_head, *mc[100:]], ","))
+    for k in range(3):
+        write(d / f"mc-fold{k + 1}.csv", lines([mc_head, *(r for r in mc if r[3] == k + 1)], ","))
+    write(d / "mc.jsonl", "".join(json.dumps({"gold": g, "probs": ps}) + "\n" for g, ps in zip(mc_gold, mc_p)))
+    write(d / "classes.txt", "\n".join(CLASSES) + "\n")
+    write(d / "classes-reordered.txt", "owl\ncat\ndog\n")  # issue 37: columns are matched by name, not position
+    timbl = []
+    for i, (g, row) in enumerate(zip(mc_gold, mc_q)):
+        shown = ", ".join(f"{c} {v:g}" for c, v in zip(CLASSES, row) if v > 0)  # TiMBL leaves zeros out
+        timbl.append(f"f{i % 7} f{i % 3} {g} {CLASSES[row.index(max(row))]} {{ {shown} }}")
+    write(d / "mc-timbl.txt", "\n".join(timbl) + "\n")
+    # twelve classes named 0 … 11: ordered as numbers, not as strings (issue 37)
+    twelve, twelve_gold, twelve_p = [], [], []
+    for i in range(72):
+        y = i % 12
+        p = distribution([normal(rng) + 2.5 * (k == y) for k in range(12)], 10_000)
+        twelve.append([y, *decimals(p, 10_000)])
+        twelve_gold.append(y)
+        twelve_p.append([float(x) for x in decimals(p, 10_000)])
+    write(d / "mc12.csv", lines([["gold", *(f"p_{k}" for k in range(12))], *twelve], ","))
+
+    # multi-label: 150 instances, four labels (empty gold sets, and one instance with every label)
+    ml_head = ["gold", *(f"a_{x}" for x in ML_LABELS), *(f"b_{x}" for x in ML_LABELS)]
+    ml, ml_gold, ml_a, ml_b = [], [], [], []
+    for i in range(150):
+        has = [i == 0 or rng.random() < w for w in (0.5, 0.35, 0.25, 0.15)]
+        a = [f"{sigmoid((1.4 if h else -1.4) + normal(rng)):.3f}" for h in has]
+        b = [f"{sigmoid((0.7 if h else -0.7) + normal(rng)):.2f}" for h in has]
+        gold_set = [x for x, h in zip(ML_LABELS, has) if h]
+        ml.append([";".join(gold_set), *a, *b])
+        ml_gold.append(gold_set)
+        ml_a.append([float(x) for x in a])
+        ml_b.append([float(x) for x in b])
+    write(d / "ml.csv", lines([ml_head, *ml], ","))
+    for k in range(2):
+        write(d / f"ml-fold{k + 1}.csv", lines([ml_head, *ml[k::2]], ","))
+    return {
+        "binary": {
+            "gold": [r[1] for r in binary],
+            "gold01": [int(r[1] == "pos") for r in binary],
+            **{key: [float(str(r[head.index(key)])) for r in binary] for key in ("a", "b", "c", "m", "dist", "dist_b")},
+            "blocks": [r[2] for r in binary],
+            "folds": [r[3] for r in binary],
+        },
+        "nine_ten": {"gold": [r[0] for r in nine], "s": [float(r[1]) for r in nine]},
+        "multiclass": {
+            "gold": mc_gold,
+            "classes": CLASSES,
+            "P": mc_p,
+            "Q": mc_q,
+            "blocks": [r[2] for r in mc],
+            "folds": [r[3] for r in mc],
+        },
+        "twelve": {"gold": twelve_gold, "P": twelve_p},
+        "multilabel": {
+            "gold": ml_gold,
+            "labels": ML_LABELS,
+            "A": ml_a,
+            "B": ml_b,
+            "folds": [i % 2 for i in range(150)],
+        },
+    }
+
+
+def make_kind_inputs(inputs: Path, tokens: list[Token], ml: LabelSets) -> None:
+    """The span and scored inputs, and ``inputs/api.json``: the data every Python API case reads."""
+    data = {
+        "labels": {
+            "gold": [t.gold for t in tokens],
+            **{s: [t.pred[s] for t in tokens] for s in SYSTEMS},
+            "blocks": [t.sent for t in tokens],
+            "folds": [t.fold for t in tokens],
+        },
+        "labelsets": {"gold": ml.gold, "A": ml.pred["A"], "B": ml.pred["B"], "folds": ml.fold},
+        "spans": make_span_inputs(inputs),
+        **make_scored_inputs(inputs),
+    }
+    write(inputs / "api.json", json.dumps(data, ensure_ascii=False) + "\n")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -457,6 +847,21 @@ class Run:
     @property
     def extension(self) -> str:
         return EXTENSIONS.get(self.format, "out")
+
+    @property
+    def kind(self) -> str:
+        """What the run evaluates: labels, spans or scores (convert, audit and finagle: the command)."""
+        text = " ".join(self.args)
+        if self.name.startswith("spans-") or "--spans" in self.args or "counts/spans-" in text:
+            return "spans"
+        if self.name.startswith("scored-") or "--scores" in self.args or "counts/scored-" in text:
+            return "scores"
+        return self.args[0] if self.args and self.args[0] in ("convert", "audit", "finagle") else "labels"
+
+    @property
+    def extra_outputs(self) -> list[str]:
+        """Files the run writes besides its output (``--errors FILE``), stored and compared as text."""
+        return [self.args[i + 1] for i, a in enumerate(self.args[:-1]) if a == "--errors"]
 
 
 def run(name: str, command: str, expect: int = 0, stdin: str | None = None, **env: str) -> Run:
@@ -895,12 +1300,308 @@ def bad_runs() -> list[Run]:
     ]
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Spans and scored predictions (issue 37: every JSON output of labels, spans and scores)
+# ---------------------------------------------------------------------------------------------------------------
+
+SP = "inputs/spans"
+NER = f"{SP}/ner.conll --gold-col 2 --pred-col 3"  # 24 documents: --unit auto takes documents
+NER_B = f"{SP}/ner.conll --gold-col 2 --pred-col 4"
+SPAN_FILES = f"{SP}/gold.conll {SP}/A.conll {SP}/B.conll"
+SPAN_FOLDS = " ".join(f"{SP}/fold{k}.conll" for k in (1, 2, 3))
+SC = "inputs/scored"
+BIN = f"{SC}/bin.csv --gold-col gold"  # columns a, b, c (probabilities), m (a margin), dist, dist_b (distances)
+MC = f"{SC}/mc.csv --gold-col gold"  # p_* (system A), q_* (system B): cat, dog, owl
+ML_SCORES = f"{SC}/ml.csv --gold-col gold --multilabel --label-sep ';'"  # a_* and b_*: L1 … L4
+BIN_FOLDS = " ".join(f"{SC}/bin-fold{k}.csv" for k in (1, 2, 3)) + " --gold-col gold"
+MC_FOLDS = " ".join(f"{SC}/mc-fold{k}.csv" for k in (1, 2, 3)) + " --gold-col gold"
+SCORED_RESAMPLES = "--resamples 200 --seed 7"
+SCORED_ROUNDS = "--rounds 300 --seed 11"
+
+
+def span_count_runs() -> list[Run]:
+    """Span count files that later runs read (made first)."""
+    c = "-o inputs/counts"
+    return [
+        run("spans-count-A", f"count {NER} --spans {c}/spans-A.json"),
+        run("spans-count-joint", f"count {SP}/ner.conll --spans --gold-col 2 --pred-col 3 --pred-col 4 --name A "
+            f"--name B {c}/spans-joint.json"),
+        run("spans-count-iob1", f"count {SP}/iob1.conll --spans iob1 {c}/spans-iob1.json"),
+        run("spans-count-sentences", f"count {NER} --spans iob2 --unit sentences {c}/spans-sentences.json"),
+        *(run(f"spans-count-fold{k}", f"count {SP}/fold{k}.conll --spans iob2 {c}/spans-fold{k}.json")
+          for k in (1, 2, 3)),
+    ]  # fmt: skip
+
+
+def span_runs() -> list[Run]:
+    runs = [
+        # schemes and inputs
+        run("spans-score-conlleval", f"score {NER} --spans {J}"),
+        run("spans-score-conlleval-named", f"score {NER_B} --spans conlleval {J}"),
+        run("spans-score-iob2-invalid", f"score {NER} --spans iob2 {J}"),
+        run("spans-score-iobes-under-conlleval", f"score {SP}/iobes.conll --spans {J}"),  # merged spans, a warning
+        run("spans-score-gold-pred", f"score {SP}/gold.conll {SP}/A.conll --spans iob2 {J}"),
+        run("spans-score-nodoc", f"score {SP}/ner-nodoc.conll --spans {J}"),
+        run("spans-score-jsonl", f"score {SP}/ner.jsonl --spans iob2 --gold-col gold --pred-col B {J}"),
+        run("spans-score-entities", f"score {SP}/entities.jsonl --spans {J}"),
+        run("spans-score-block-end", f"score {SP}/utt.conll --spans --block-end '^<utt>' {J}"),
+        run("spans-score-types", f"score {NER} --spans --labels {SP}/types.txt {J}"),
+        run("spans-score-beta", f"score {NER} --spans iob2 --beta 0.5 --zero-division nan {J}"),
+        run("spans-score-chunks", f"score {NER} --spans iob2 --ci bootstrap {RESAMPLES} {J}", CLFEVAL_CHUNK_BYTES="97"),
+        # intervals over sentences and documents
+        run("spans-ci-bootstrap", f"score {NER} --spans --ci bootstrap {RESAMPLES} {J}"),
+        run("spans-ci-bootstrap-sentences", f"score {NER} --spans iob2 --unit sentences --ci bootstrap "
+            f"{RESAMPLES} {J}"),
+        run("spans-ci-bootstrap-documents-nodoc", f"score {SP}/ner-nodoc.conll --spans --unit sentences "
+            f"--ci bootstrap --confidence 0.9 {RESAMPLES} {J}"),
+        run("spans-ci-bca", f"score {NER} --spans iob2 --unit sentences --ci bootstrap-bca {RESAMPLES} {J}"),
+        run("spans-ci-delta", f"score {NER} --spans --ci delta {J}"),
+        run("spans-ci-delta-logit", f"score {NER_B} --spans iob2 --unit sentences --ci delta-logit {J}"),
+        run("spans-ci-delta-documents", f"score {NER} --spans iob2 --unit documents --ci delta --confidence 0.8 {J}"),
+        run("spans-ci-bootstrap-jsonl", f"score {SP}/ner.jsonl --spans iob2 --gold-col gold --pred-col A "
+            f"--ci bootstrap {RESAMPLES} {J}"),
+        # other outputs: conlleval.pl's report, text, CSV (formula cells), the list of errors
+        run("spans-format-conlleval", f"score {NER} --spans --format conlleval"),
+        run("spans-format-conlleval-iobes", f"score {SP}/iobes.conll --spans --format conlleval"),
+        run("spans-format-text", f"score {NER} --spans --ci delta"),
+        run("spans-format-text-verbose", f"score {NER} --spans iob2 --verbose --measures all"),
+        run("spans-format-markdown", f"score {NER} --spans --format markdown"),
+        run("spans-format-csv", f"score {NER} --spans iob2 --ci delta --format csv"),
+        run("spans-format-latex", f"score {NER} --spans --format latex"),
+        run("spans-format-html", f"score {NER} --spans --ci delta --format html"),
+        run("spans-errors", f"score {NER} --spans --errors out/spans-errors.tsv {J}"),
+        run("spans-hostile-csv", f"score {SP}/hostile.conll --spans --format csv"),
+        run("spans-hostile-errors", f"score {SP}/hostile.conll --spans --errors out/hostile-errors.tsv {J}"),
+        # count files
+        run("spans-counts-score", f"score --counts inputs/counts/spans-A.json {J}"),
+        run("spans-counts-bootstrap", f"score --counts inputs/counts/spans-A.json --ci bootstrap {RESAMPLES} {J}"),
+        run("spans-counts-unit-sentences", f"score --counts inputs/counts/spans-A.json --unit sentences "
+            f"--ci bootstrap {RESAMPLES} {J}"),  # issue 37: --unit at scoring time
+        run("spans-counts-sentences", f"score --counts inputs/counts/spans-sentences.json --ci delta {J}"),
+        run("spans-counts-conlleval", "score --counts inputs/counts/spans-A.json --format conlleval"),
+        run("spans-counts-iob1-as-conlleval", "score --counts inputs/counts/spans-iob1.json --spans conlleval "
+            "--format conlleval"),  # issue 37: a count file forgets its scheme
+        run("spans-counts-iob1-json", f"score --counts inputs/counts/spans-iob1.json --spans conlleval {J}"),
+        run("spans-count-stdout", f"count {SP}/ner-nodoc.conll --spans iob2"),
+        run("spans-count-jsonl", f"count {SP}/ner.jsonl --spans iob2 --gold-col gold --pred-col A"),
+        # compare: sentence- and document-level tests
+        run("spans-compare-ar", f"compare {SPAN_FILES} --spans {ROUNDS} {J}"),
+        run("spans-compare-ar-sentences", f"compare {SPAN_FILES} --spans iob2 --unit sentences "
+            f"--metric micro.f1,macro.f1,per_label.PER.f1 {ROUNDS} {J}"),
+        run("spans-compare-bootstrap", f"compare {SPAN_FILES} --spans --test bootstrap {ROUNDS} {J}"),
+        run("spans-compare-bootstrap-ci", f"compare {SPAN_FILES} --spans iob2 --unit sentences --test bootstrap "
+            f"--ci bootstrap --confidence 0.9 {ROUNDS} {J}"),
+        run("spans-compare-sign", f"compare {SPAN_FILES} --spans --test sign --seed 5 {J}"),
+        run("spans-compare-sign-sentences", f"compare {SPAN_FILES} --spans iob2 --unit sentences --test sign "
+            f"--seed 5 {J}"),
+        run("spans-compare-sign-issue", f"compare {SP}/sign-gold.conll {SP}/sign-A.conll {SP}/sign-B.conll --spans "
+            f"--test sign --seed 5 {J}"),  # issue 37: the sign test's winner
+        run("spans-compare-sign-issue-text", f"compare {SP}/sign-gold.conll {SP}/sign-A.conll {SP}/sign-B.conll "
+            "--spans --test sign --seed 5"),
+        run("spans-compare-one-file", f"compare {SP}/ner.conll --spans --gold-col 2 --pred-col 3 --pred-col 4 "
+            f"--name A --name B --alternative greater --alpha 0.01 {ROUNDS} {J}"),
+        run("spans-compare-baseline", f"compare {SPAN_FILES} --spans --name alpha --name beta --baseline beta "
+            f"--alternative less {ROUNDS} {J}"),
+        run("spans-compare-counts", f"compare --counts inputs/counts/spans-joint.json {ROUNDS} {J}"),
+        run("spans-compare-counts-bootstrap", "compare --counts inputs/counts/spans-joint.json --test bootstrap "
+            f"--metric micro.f1,macro.f1 {ROUNDS} {J}"),
+        run("spans-compare-text", f"compare {SPAN_FILES} --spans {ROUNDS}"),
+        run("spans-compare-markdown", f"compare {SPAN_FILES} --spans --test bootstrap {ROUNDS} --format markdown"),
+        # cv: one CoNLL file per fold, or one count file per fold
+        run("spans-cv", f"cv {SPAN_FOLDS} --spans {J}"),
+        run("spans-cv-iob2", f"cv {SPAN_FOLDS} --spans iob2 --beta 2 {J}"),
+        run("spans-cv-counts", f"cv --counts inputs/counts/spans-fold1.json inputs/counts/spans-fold2.json "
+            f"inputs/counts/spans-fold3.json {J}"),
+        run("spans-cv-text", f"cv {SPAN_FOLDS} --spans iob2"),
+        run("spans-cv-unit", f"cv {SPAN_FOLDS} --spans iob2 --unit sentences {J}"),
+        run("spans-cv-ci", f"cv {SPAN_FOLDS} --spans iob2 --ci bootstrap {RESAMPLES} {J}", 2),  # refused today
+        # refused input
+        run("spans-bad-prefix", f"score {SP}/bad-prefix.conll --spans {J}", 2),
+        run("spans-bad-scheme", f"score {NER} --spans iob9 {J}", 2),
+        run("spans-bad-lengths", f"compare {SP}/gold.conll {SP}/A.conll {SP}/fold1.conll --spans {J}", 2),
+        run("spans-bad-mcnemar", f"compare {SPAN_FILES} --spans --test mcnemar {J}", 2),
+        run("spans-bad-fold-col", f"cv {SP}/ner.conll --spans --fold-col 2 {J}", 2),
+    ]  # fmt: skip
+    for scheme in SCHEMES:
+        runs.append(run(f"spans-scheme-{scheme}", f"score {SP}/{scheme}.conll --spans {scheme} {J}"))
+    return runs
+
+
+def scored_count_runs() -> list[Run]:
+    """Count files of scored predictions that later runs read (made first)."""
+    c = "-o inputs/counts"
+    return [
+        run("scored-count-bin-1", f"count {SC}/bin-part1.csv --gold-col gold --scores a {c}/scored-bin-1.json"),
+        run("scored-count-bin-2", f"count {SC}/bin-part2.csv --gold-col gold --scores a {c}/scored-bin-2.json"),
+        run("scored-count-mc-1", f"count {SC}/mc-part1.csv --gold-col gold --scores 'p_*' {c}/scored-mc-1.json"),
+        run("scored-count-mc-2", f"count {SC}/mc-part2.csv --gold-col gold --scores 'p_*' {c}/scored-mc-2.json"),
+        run("scored-count-dist", f"count {BIN} --scores dist --positive pos {c}/scored-dist.json"),
+    ]
+
+
+def scored_runs() -> list[Run]:
+    runs = [
+        # binary: inputs, conventions
+        run("scored-bin", f"score {BIN} --scores a {J}"),
+        run("scored-bin-positive-neg", f"score {BIN} --scores a --positive neg {J}"),
+        run("scored-bin-threshold", f"score {BIN} --scores b --threshold 0.3 --curve-points 20 {J}"),
+        run("scored-bin-curve-points-all", f"score {BIN} --scores b --curve-points all {J}"),
+        run("scored-bin-calibration", f"score {BIN} --scores a --bins 5 --binning equal-mass --brier half {J}"),
+        run("scored-bin-brier-mean", f"score {BIN} --scores c --brier mean --bins 10 {J}"),
+        run("scored-bin-not-probabilities", f"score {BIN} --scores m --not-probabilities --threshold 0 {J}"),
+        run("scored-bin-lower", f"score {BIN} --scores dist --lower-is-more-confident --threshold 1.0 {J}"),
+        run("scored-bin-score-bins", f"score {BIN} --scores a --score-bins 10 {J}"),
+        run("scored-bin-jsonl", f"score {SC}/bin.jsonl --gold-col gold --scores a {J}"),
+        run("scored-bin-parquet", f"score {SC}/bin.parquet --gold-col gold --scores b {J}"),
+        run("scored-bin-chunks", f"score {BIN} --scores a --ci delong {J}", CLFEVAL_CHUNK_BYTES="97"),
+        run("scored-bin-9-10", f"score {SC}/bin-9-10.csv --gold-col gold --scores s {J}"),  # issue 37: 9 < 10
+        run("scored-bin-roundoff", f"score {SC}/bin-roundoff.csv --gold-col gold --scores p {J}"),  # issue 37: 1 + ε
+        # binary: intervals
+        run("scored-bin-delong", f"score {BIN} --scores a --ci delong {J}"),
+        run("scored-bin-delong-logit", f"score {BIN} --scores a --ci delong-logit --confidence 0.9 {J}"),
+        run("scored-bin-bootstrap", f"score {BIN} --scores a --ci bootstrap {SCORED_RESAMPLES} {J}"),
+        run("scored-bin-bootstrap-seed4", f"score {BIN} --scores b --ci bootstrap --seed 4 --resamples 200 {J}"),
+        run("scored-bin-bca", f"score {BIN} --scores a --ci bootstrap-bca {SCORED_RESAMPLES} {J}"),
+        run("scored-bin-delong-score-bins", f"score {BIN} --scores a --score-bins 10 --ci delong {J}"),
+        run("scored-bin-delong-lower", f"score {BIN} --scores dist --lower-is-more-confident --ci delong {J}"),
+        run("scored-bin-bootstrap-not-probabilities", f"score {BIN} --scores m --not-probabilities --ci bootstrap "
+            f"{SCORED_RESAMPLES} {J}"),
+        # binary: blocks
+        run("scored-bin-block-col-delong", f"score {BIN} --scores a --block-col doc --ci delong {J}"),
+        run("scored-bin-block-col-bootstrap", f"score {BIN} --scores a --block-col doc --ci bootstrap "
+            f"{SCORED_RESAMPLES} {J}"),
+        run("scored-bin-block-col-bca", f"score {BIN} --scores a --block-col doc --ci bootstrap-bca "
+            f"{SCORED_RESAMPLES} {J}"),
+        run("scored-bin-blank-line-delong", f"score {SC}/bin-blank.csv --gold-col gold --scores a --blocks blank-line "
+            f"--ci delong-logit {J}"),
+        run("scored-bin-block-end-bootstrap", f"score {SC}/bin-utt.csv --gold-col gold --scores b "
+            f"--block-end '^<utt>' --ci bootstrap {SCORED_RESAMPLES} {J}"),
+        # multi-class
+        run("scored-mc", f"score {MC} --scores 'p_*' {J}"),
+        run("scored-mc-ties", f"score {MC} --scores 'q_*' --top-k-ties optimistic {J}"),
+        run("scored-mc-ties-pessimistic", f"score {MC} --scores 'q_*' --top-k-ties pessimistic --brier mean {J}"),
+        run("scored-mc-list", f"score {MC} --scores p_cat,p_dog,p_owl {J}", 2),  # classes named p_cat …: refused
+        run("scored-mc-list-labels", f"score {MC} --scores p_cat,p_dog,p_owl --labels {SC}/classes.txt {J}"),
+        run("scored-mc-labels", f"score {MC} --scores 'p_*' --labels {SC}/classes.txt {J}"),
+        run("scored-mc-labels-reordered", f"score {MC} --scores 'p_*' --labels {SC}/classes-reordered.txt {J}"),
+        run("scored-mc-jsonl", f"score {SC}/mc.jsonl --gold-col gold --scores probs --labels {SC}/classes.txt {J}"),
+        run("scored-mc-parquet", f"score {SC}/mc.parquet --gold-col gold --scores probs --labels {SC}/classes.txt "
+            f"--ci delong {J}"),
+        run("scored-mc-timbl", f"score {SC}/mc-timbl.txt --scores timbl {J}"),
+        run("scored-mc-twelve", f"score {SC}/mc12.csv --gold-col gold --scores 'p_*' {J}"),  # issue 37: 0 … 11
+        run("scored-mc-not-probabilities", f"score {MC} --scores 'p_*' --not-probabilities {J}"),
+        run("scored-mc-score-bins", f"score {MC} --scores 'p_*' --score-bins 20 --ci delong {J}"),
+        run("scored-mc-equal-mass", f"score {MC} --scores 'q_*' --bins 8 --binning equal-mass {J}"),
+        run("scored-mc-delong", f"score {MC} --scores 'p_*' --ci delong {J}"),
+        run("scored-mc-delong-logit", f"score {MC} --scores 'q_*' --ci delong-logit {J}"),
+        run("scored-mc-bootstrap", f"score {MC} --scores 'p_*' --ci bootstrap {SCORED_RESAMPLES} {J}"),
+        run("scored-mc-bca", f"score {MC} --scores 'q_*' --ci bootstrap-bca {SCORED_RESAMPLES} {J}"),
+        run("scored-mc-block-col-delong", f"score {MC} --scores 'p_*' --block-col doc --ci delong {J}"),
+        run("scored-mc-block-col-bootstrap", f"score {MC} --scores 'q_*' --block-col doc --ci bootstrap "
+            f"{SCORED_RESAMPLES} {J}"),
+        # multi-label
+        run("scored-ml", f"score {ML_SCORES} --scores 'a_*' {J}"),
+        run("scored-ml-threshold", f"score {ML_SCORES} --scores 'b_*' --threshold 0.4 {J}"),
+        run("scored-ml-delong", f"score {ML_SCORES} --scores 'a_*' --ci delong {J}"),
+        run("scored-ml-bootstrap", f"score {ML_SCORES} --scores 'b_*' --ci bootstrap {SCORED_RESAMPLES} {J}"),
+        run("scored-ml-bca", f"score {ML_SCORES} --scores 'a_*' --ci bootstrap-bca {SCORED_RESAMPLES} {J}"),
+        # other outputs
+        run("scored-bin-text", f"score {BIN} --scores a --ci delong"),
+        run("scored-mc-text", f"score {MC} --scores 'p_*' --ci delong --verbose"),
+        run("scored-ml-text", f"score {ML_SCORES} --scores 'a_*'"),
+        run("scored-mc-markdown", f"score {MC} --scores 'p_*' --format markdown --measures all"),
+        run("scored-mc-csv", f"score {MC} --scores 'p_*' --ci delong --format csv"),
+        run("scored-bin-latex", f"score {BIN} --scores a --ci delong --format latex --digits 3"),
+        run("scored-mc-html", f"score {MC} --scores 'p_*' --format html"),
+        # count files
+        run("scored-counts-bin", f"score --counts inputs/counts/scored-bin-1.json inputs/counts/scored-bin-2.json "
+            f"--ci delong {J}"),
+        run("scored-counts-bin-bootstrap", "score --counts 'inputs/counts/scored-bin-*.json' --ci bootstrap "
+            f"{SCORED_RESAMPLES} {J}"),
+        run("scored-counts-mc", "score --counts inputs/counts/scored-mc-1.json inputs/counts/scored-mc-2.json "
+            f"--ci delong-logit {J}"),
+        run("scored-counts-mc-bca", "score --counts 'inputs/counts/scored-mc-*.json' --ci bootstrap-bca "
+            f"{SCORED_RESAMPLES} {J}"),
+        run("scored-counts-lower", f"score --counts inputs/counts/scored-dist.json --lower-is-more-confident {J}"),
+        run("scored-count-stdout", f"count {MC} --scores 'q_*'"),
+        run("scored-count-timbl", f"count {SC}/mc-timbl.txt --scores timbl"),
+        run("scored-count-ml", f"count {ML_SCORES} --scores 'a_*'", 2),  # count --scores does not read label sets
+        # compare: DeLong, the paired bootstrap, randomization
+        run("scored-compare-delong", f"compare {BIN} --scores A=a --scores B=b --test delong {J}"),
+        run("scored-compare-delong-greater", f"compare {BIN} --scores A=a --scores B=b --test delong "
+            f"--alternative greater --alpha 0.001 {J}"),  # issue 37: options dropped
+        run("scored-compare-bootstrap", f"compare {BIN} --scores A=a --scores B=b --scores C=c --test bootstrap "
+            f"{SCORED_ROUNDS} {J}"),
+        run("scored-compare-bootstrap-baseline", f"compare {BIN} --scores A=a --scores B=b --scores C=c "
+            f"--test bootstrap --baseline C --alternative less {SCORED_ROUNDS} {J}"),
+        run("scored-compare-bootstrap-ci", f"compare {BIN} --scores A=a --scores B=b --test bootstrap --ci bootstrap "
+            f"--confidence 0.9 {SCORED_ROUNDS} {J}"),
+        run("scored-compare-ar", f"compare {BIN} --scores A=a --scores B=b --test ar {SCORED_ROUNDS} "
+            f"--metric auc,average_precision,log_loss,brier,ece {J}"),
+        run("scored-compare-ar-three", f"compare {BIN} --scores A=a --scores B=b --scores C=c --test ar "
+            f"{SCORED_ROUNDS} {J}"),
+        run("scored-compare-lower", f"compare {BIN} --scores A=dist --scores B=dist_b --lower-is-more-confident "
+            f"--test delong {J}"),
+        run("scored-compare-score-bins", f"compare {BIN} --scores A=a --scores B=b --score-bins 10 --test delong {J}"),
+        run("scored-compare-not-probabilities", f"compare {BIN} --scores A=m --scores B=b --not-probabilities "
+            f"--test bootstrap {SCORED_ROUNDS} {J}"),
+        run("scored-compare-block-col-delong", f"compare {BIN} --scores A=a --scores B=b --block-col doc "
+            f"--test delong {J}"),
+        run("scored-compare-block-col-bootstrap", f"compare {BIN} --scores A=a --scores B=b --block-col doc "
+            f"--test bootstrap {SCORED_ROUNDS} {J}"),
+        run("scored-compare-block-col-ar", f"compare {BIN} --scores A=a --scores B=b --block-col doc --test ar "
+            f"{SCORED_ROUNDS} {J}"),
+        run("scored-compare-blank-line-ar", f"compare {SC}/bin-blank.csv --gold-col gold --scores A=a --scores B=b "
+            f"--blocks blank-line --test ar {SCORED_ROUNDS} {J}"),
+        run("scored-compare-mc-delong", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test delong "
+            f"--metric auc.macro,auc.micro,auc.weighted {J}"),
+        run("scored-compare-mc-bootstrap", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test bootstrap "
+            f"--metric auc.macro,log_loss,top_1_accuracy {SCORED_ROUNDS} {J}"),
+        run("scored-compare-mc-ar", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test ar --bins 10 "
+            f"--brier mean {SCORED_ROUNDS} {J}"),
+        run("scored-compare-mc-block-col", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --block-col doc "
+            f"--test delong {J}"),
+        run("scored-compare-ml-delong", f"compare {ML_SCORES} --scores 'A=a_*' --scores 'B=b_*' --test delong {J}"),
+        run("scored-compare-ml-bootstrap", f"compare {ML_SCORES} --scores 'A=a_*' --scores 'B=b_*' --test bootstrap "
+            f"--metric auc.macro,lrap {SCORED_ROUNDS} {J}"),
+        run("scored-compare-conventions", f"compare {BIN} --scores A=a --scores B=c --positive neg --bins 5 "
+            f"--binning equal-mass --top-k-ties pessimistic --curve-points 20 --test bootstrap {SCORED_ROUNDS} {J}"),
+        run("scored-compare-text", f"compare {BIN} --scores A=a --scores B=b --test delong"),
+        run("scored-compare-text-verbose", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test delong --verbose"),
+        run("scored-compare-markdown", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test bootstrap "
+            f"{SCORED_ROUNDS} --format markdown"),
+        # cv: one file per fold
+        run("scored-cv-bin", f"cv {BIN_FOLDS} --scores a {J}"),
+        run("scored-cv-bin-delong", f"cv {BIN_FOLDS} --scores a --ci delong {J}"),
+        run("scored-cv-bin-bootstrap", f"cv {BIN_FOLDS} --scores b --ci bootstrap {SCORED_RESAMPLES} {J}"),
+        run("scored-cv-bin-lower", f"cv {BIN_FOLDS} --scores dist --lower-is-more-confident --positive pos {J}"),
+        run("scored-cv-bin-score-bins", f"cv {BIN_FOLDS} --scores a --score-bins 10 --top-k-ties pessimistic {J}"),
+        run("scored-cv-mc", f"cv {MC_FOLDS} --scores 'p_*' --ci delong-logit {J}"),
+        run("scored-cv-mc-bca", f"cv {MC_FOLDS} --scores 'q_*' --ci bootstrap-bca {SCORED_RESAMPLES} {J}"),
+        run("scored-cv-ml", f"cv {SC}/ml-fold1.csv {SC}/ml-fold2.csv --gold-col gold --multilabel --label-sep ';' "
+            f"--scores 'a_*' --ci delong {J}"),
+        run("scored-cv-not-probabilities", f"cv {BIN_FOLDS} --scores m --not-probabilities {J}"),
+        run("scored-cv-conventions", f"cv {MC_FOLDS} --scores 'q_*' --bins 5 --binning equal-mass --brier half "
+            f"--curve-points 10 {J}"),
+        run("scored-cv-text", f"cv {MC_FOLDS} --scores 'p_*'"),
+        run("scored-cv-text-verbose", f"cv {BIN_FOLDS} --scores a --ci delong --verbose --measures all"),
+        # refused
+        run("scored-bad-delong-without-scores", f"score {RUN} --ci delong {J}", 2),
+        run("scored-bad-delta", f"score {BIN} --scores a --ci delta {J}", 2),
+        run("scored-bad-mcnemar", f"compare {BIN} --scores A=a --scores B=b --test mcnemar {J}", 2),
+        run("scored-bad-column", f"score {BIN} --scores nosuch {J}", 2),
+        run("scored-bad-cv-counts", "cv --counts inputs/counts/scored-bin-1.json inputs/counts/scored-bin-2.json "
+            f"{J}", 2),
+    ]  # fmt: skip
+    return runs
+
+
 def corpus() -> tuple[list[Run], list[Run]]:
     """(the runs that make count files, every other run); names are unique."""
-    first = count_runs()
+    first = count_runs() + span_count_runs() + scored_count_runs()
     rest = score_runs() + compare_runs() + cv_runs() + convert_runs() + audit_runs() + finagle_runs()
-    rest += other_count_runs() + bad_runs()
-    names = [r.name for r in first + rest]
+    rest += other_count_runs() + bad_runs() + span_runs() + scored_runs()
+    names = [r.name for r in first + rest] + [c.name for c in api_cases()]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     assert not duplicates, f"duplicate run names: {duplicates}"
     return first, rest
@@ -909,6 +1610,9 @@ def corpus() -> tuple[list[Run], list[Run]]:
 # ---------------------------------------------------------------------------------------------------------------
 # generate
 # ---------------------------------------------------------------------------------------------------------------
+
+
+HASH_SEED: list[str] = []  # generate --hash-seed N: PYTHONHASHSEED of every run (default: Python's random one)
 
 
 def run_env(src: Path, cache: Path, extra: dict[str, str]) -> dict[str, str]:
@@ -929,6 +1633,8 @@ def run_env(src: Path, cache: Path, extra: dict[str, str]) -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
     }
+    if HASH_SEED:
+        env["PYTHONHASHSEED"] = HASH_SEED[0]
     env.update(extra)
     return env
 
@@ -936,8 +1642,9 @@ def run_env(src: Path, cache: Path, extra: dict[str, str]) -> dict[str, str]:
 def execute(run: Run, outdir: Path, python: str, src: Path) -> dict[str, Any]:
     stdin = (outdir / run.stdin).read_bytes() if run.stdin else None
     target = outdir / run.output_file if run.output_file else None
-    if target is not None:
-        target.parent.mkdir(parents=True, exist_ok=True)
+    for path in [run.output_file, *run.extra_outputs]:
+        if path is not None:
+            (outdir / path).parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     proc = subprocess.run(
         [python, "-c", BOOT, *run.args],
@@ -951,8 +1658,15 @@ def execute(run: Run, outdir: Path, python: str, src: Path) -> dict[str, Any]:
     if target is not None and target.exists():
         output = target.read_bytes()
     (outdir / "runs" / f"{run.name}.{run.extension}").write_bytes(output)
+    extra = {}
+    for path in run.extra_outputs:
+        stored = f"{run.name}.{Path(path).name}"
+        written = outdir / path
+        (outdir / "runs" / stored).write_bytes(written.read_bytes() if written.exists() else b"")
+        extra[path] = stored
     meta = {
         "name": run.name,
+        "kind": run.kind,
         "argv": ["clfeval", *run.args],
         "stdin": run.stdin,
         "env": run.env,
@@ -960,9 +1674,11 @@ def execute(run: Run, outdir: Path, python: str, src: Path) -> dict[str, Any]:
         "output": f"{run.name}.{run.extension}",
         "output_file": run.output_file,
         "stdout_with_output_file": proc.stdout.decode("utf-8", "replace") if target is not None else None,
+        "extra_outputs": extra,
         "exit_code": proc.returncode,
         "expected_exit_code": run.expect,
         "stderr": proc.stderr.decode("utf-8", "replace"),
+        "seconds": round(seconds, 2),
     }
     write(outdir / "runs" / f"{run.name}.meta.json", json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
     return {
@@ -972,6 +1688,261 @@ def execute(run: Run, outdir: Path, python: str, src: Path) -> dict[str, Any]:
         "seconds": seconds,
         "stderr": meta["stderr"],
     }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The Python API: to_json() of score, compare and cv for every kind, in one interpreter per kind
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ApiCase:
+    """One Python call whose result's ``to_json()`` is stored: ``code`` is an expression, or statements that set
+    ``result``; it reads the data of ``inputs/api.json`` by kind (``lab``, ``lset``, ``spn``, ``binr``, ``mc``,
+    ``twelve``, ``nine_ten``, ``mlab``)."""
+
+    name: str
+    kind: str
+    code: str
+    expect: int = 0  # 1: the call raises today (its error message is then the output)
+
+
+# Run as PYTHON -c API_DRIVER OUTDIR, the cases as JSON on standard input; prints one JSON line per case.
+API_DRIVER = r"""
+import ast, json, sys, time, traceback, warnings
+import numpy as np
+import clfeval
+from clfeval import CI, Test
+from clfeval.scoring.scored import Conventions
+outdir = sys.argv[1]
+with open(outdir + "/inputs/api.json", encoding="utf-8") as f:
+    data = json.load(f)
+names = {"labels": "lab", "labelsets": "lset", "spans": "spn", "binary": "binr", "multiclass": "mc",
+         "twelve": "twelve", "nine_ten": "nine_ten", "multilabel": "mlab"}
+base = {"np": np, "clfeval": clfeval, "CI": CI, "Test": Test, "Conventions": Conventions}
+base.update({short: data[key] for key, short in names.items()})
+for case in json.load(sys.stdin):
+    started = time.monotonic()
+    ns = dict(base)
+    out, err, code = "", "", 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            try:
+                tree = compile(case["code"], "<" + case["name"] + ">", "eval")
+                result = eval(tree, ns)
+            except SyntaxError:
+                exec(compile(case["code"], "<" + case["name"] + ">", "exec"), ns)
+                result = ns["result"]
+            out = result.to_json()
+            out = out if out.endswith("\n") else out + "\n"
+        except Exception as e:  # the case's error is its output, as a CLI run's exit code and stderr
+            code = 1
+            err = "".join(traceback.format_exception_only(type(e), e))
+    lines = [f"warning: {w.category.__name__}: {w.message}\n" for w in caught]
+    with open(outdir + "/runs/" + case["name"] + ".json", "w", encoding="utf-8") as f:
+        f.write(out)
+    print(json.dumps({"name": case["name"], "exit_code": code, "stderr": "".join(lines) + err,
+                      "seconds": time.monotonic() - started}), flush=True)
+"""
+
+
+def api(name: str, kind: str, code: str, expect: int = 0) -> ApiCase:
+    return ApiCase(f"api-{name}", kind, code, expect)
+
+
+def api_cases() -> list[ApiCase]:
+    abc = '{"A": lab["A"], "B": lab["B"], "C": lab["C"]}'
+    ab_sets = '{"A": lset["A"], "B": lset["B"]}'
+    ab_spans = '{"A": spn["A"], "B": spn["B"]}'
+    bin_ab = 'scores={"A": binr["a"], "B": binr["b"]}'
+    bin_abc = 'scores={"A": binr["a"], "B": binr["b"], "C": binr["c"]}'
+    mc_ab = 'scores={"A": np.array(mc["P"]), "B": np.array(mc["Q"])}, labels=mc["classes"]'
+    ml_ab = 'scores={"A": np.array(mlab["A"]), "B": np.array(mlab["B"])}, labels=mlab["labels"], multilabel=True'
+    mcp = 'mc["gold"], scores=np.array(mc["P"]), labels=mc["classes"]'
+    mcq = 'mc["gold"], scores=np.array(mc["Q"]), labels=mc["classes"]'
+    mla = 'mlab["gold"], scores=np.array(mlab["A"]), labels=mlab["labels"], multilabel=True'
+    boot = "seed=7, resamples=200"
+    rounds = "seed=11, rounds=300"
+    return [
+        # labels and label sets
+        api("labels-score", "labels", 'clfeval.score(lab["gold"], lab["A"])'),
+        api("labels-score-bootstrap", "labels", f'clfeval.score(lab["gold"], lab["A"], ci="bootstrap", {boot})'),
+        api("labels-score-delta-blocks", "labels", 'clfeval.score(lab["gold"], lab["B"], ci="delta", '
+            'blocks=lab["blocks"])'),
+        api("labels-score-CI-bca", "labels", 'clfeval.score(lab["gold"], lab["C"], ci=CI("bootstrap-bca", '
+            'confidence=0.9, resamples=200, seed=3))'),
+        api("labels-compare-ar", "labels", f'clfeval.compare(lab["gold"], {abc}, {rounds})'),
+        api("labels-compare-bootstrap-blocks", "labels", f'clfeval.compare(lab["gold"], {abc}, test="bootstrap", '
+            f'blocks=lab["blocks"], {rounds})'),
+        api("labels-compare-Test-baseline", "labels", f'clfeval.compare(lab["gold"], {abc}, test=Test("ar", '
+            'rounds=300, seed=11, alternative="greater", alpha=0.01), baseline="C", metrics=["macro.f1", "accuracy"])'),
+        api("labels-compare-mcnemar", "labels", f'clfeval.compare(lab["gold"], {abc}, test="mcnemar", '
+            'metrics="accuracy")'),
+        api("labels-cv", "labels", 'clfeval.cv(lab["gold"], lab["A"], lab["folds"])'),
+        api("labels-cv-delta", "labels", 'clfeval.cv(lab["gold"], lab["B"], lab["folds"], ci="delta")'),
+        api("labelsets-score", "labels", 'clfeval.score(lset["gold"], lset["A"], multilabel=True, ci="delta")'),
+        api("labelsets-compare", "labels", f'clfeval.compare(lset["gold"], {ab_sets}, multilabel=True, {rounds})'),
+        api("labelsets-cv", "labels", 'clfeval.cv(lset["gold"], lset["A"], lset["folds"], multilabel=True)'),
+        # spans
+        api("spans-score", "spans", 'clfeval.score(spn["gold"], spn["A"], spans=True)'),
+        api("spans-score-iob2-bootstrap", "spans", f'clfeval.score(spn["gold"], spn["A"], spans="iob2", '
+            f'ci="bootstrap", {boot})'),
+        api("spans-score-iob2-delta", "spans", 'clfeval.score(spn["gold"], spn["B"], spans="iob2", ci="delta")'),
+        api("spans-score-entities", "spans", 'clfeval.score(spn["entities_gold"], [[tuple(e) for e in s] '
+            'for s in spn["entities_A"]], spans=True)'),
+        api("spans-compare-ar", "spans", f'clfeval.compare(spn["gold"], {ab_spans}, spans="iob2", {rounds})'),
+        api("spans-compare-bootstrap", "spans", f'clfeval.compare(spn["gold"], {ab_spans}, spans="iob2", '
+            f'test="bootstrap", metrics=["micro.f1", "macro.f1"], {rounds})'),
+        api("spans-compare-sign", "spans", f'clfeval.compare(spn["gold"], {ab_spans}, test="sign", seed=5, '
+            'spans=True)'),
+        api("spans-compare-sign-issue", "spans", 'clfeval.compare(spn["sign"]["gold"], {"A": spn["sign"]["A"], '
+            '"B": spn["sign"]["B"]}, test="sign", seed=5, spans=True)'),
+        api("spans-compare-baseline", "spans", 'clfeval.compare(spn["gold"], {"A": spn["A"], "B": spn["B"], '
+            '"G": spn["gold"]}, spans="iob2", baseline="G", alternative="less", seed=11, rounds=300)'),
+        api("spans-cv", "spans", 'clfeval.cv(spn["gold"], spn["A"], spn["folds"], spans="iob2")'),
+        api("spans-accumulator", "spans", 'acc = clfeval.Accumulator("spans", spans="iob2")\n'
+            'for k in range(0, len(spn["gold"]), 25):\n'
+            '    acc.update(spn["gold"][k:k + 25], spn["A"][k:k + 25])\n'
+            'result = acc.score(ci="bootstrap", seed=2, resamples=200)'),
+        # scored predictions: binary
+        api("scored-bin", "scores", 'clfeval.score(binr["gold"], scores=binr["a"])'),
+        api("scored-bin-array01", "scores", 'clfeval.score(np.array(binr["gold01"]), scores=np.array(binr["a"]))'),
+        api("scored-bin-delong", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci="delong")'),
+        api("scored-bin-delong-logit", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci="delong-logit", '
+            'confidence=0.9)'),
+        api("scored-bin-bootstrap", "scores", f'clfeval.score(binr["gold"], scores=binr["a"], ci="bootstrap", {boot})'),
+        api("scored-bin-bootstrap-seed4", "scores", 'clfeval.score(binr["gold"], scores=binr["b"], ci="bootstrap", '
+            'seed=4, resamples=200)'),
+        api("scored-bin-CI-bootstrap", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], '
+            'ci=CI("bootstrap", resamples=200, seed=7))'),
+        api("scored-bin-CI-delong", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci=CI("delong"))',
+            1),  # refused today, where ci="delong" works
+        api("scored-bin-bca", "scores", f'clfeval.score(binr["gold"], scores=binr["a"], ci="bootstrap-bca", {boot})'),
+        api("scored-bin-positive", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], positive="neg")'),
+        api("scored-bin-threshold", "scores", 'clfeval.score(binr["gold"], scores=binr["b"], threshold=0.3)'),
+        api("scored-bin-blocks-delong", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci="delong", '
+            'blocks=binr["blocks"])'),
+        api("scored-bin-blocks-bootstrap", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], '
+            f'ci="bootstrap", blocks=binr["blocks"], {boot})'),
+        api("scored-bin-lower", "scores", 'clfeval.score(binr["gold"], scores=binr["dist"], ci="delong", '
+            'conventions=Conventions(lower_is_more_confident=True))'),
+        api("scored-bin-score-bins", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci="delong", '
+            'conventions=Conventions(score_bins=10))'),
+        api("scored-bin-not-probabilities", "scores", 'clfeval.score(binr["gold"], scores=binr["m"], '
+            'conventions=Conventions(not_probabilities=True))'),
+        api("scored-bin-conventions", "scores", 'clfeval.score(binr["gold"], scores=binr["c"], '
+            'conventions=Conventions(bins=5, binning="equal-mass", brier="half", curve_points=20))'),
+        api("scored-nine-ten", "scores", 'clfeval.score(nine_ten["gold"], scores=nine_ten["s"])'),
+        api("scored-nine-ten-issue", "scores", "clfeval.score([9, 10, 9, 10, 9, 10], scores=[.1, .9, .2, .8, .3, .7])"),
+        api("scored-roundoff", "scores", 'clfeval.score(binr["gold"][:30], scores=binr["a"][:29] + '
+            '[1.0000000000000002])'),
+        api("scored-bin-compare-delong", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="delong")'),
+        api("scored-bin-compare-delong-greater", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="delong", '
+            'alternative="greater")', 1),  # refused today: "tests of scored predictions are two-sided"
+        api("scored-bin-compare-bootstrap", "scores", f'clfeval.compare(binr["gold"], {bin_abc}, test="bootstrap", '
+            f'{rounds})'),
+        api("scored-bin-compare-baseline", "scores", f'clfeval.compare(binr["gold"], {bin_abc}, test="bootstrap", '
+            f'baseline="C", {rounds})'),
+        api("scored-bin-compare-Test", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test=Test("bootstrap", '
+            'rounds=300, seed=11, alpha=0.001, alternative="less"))'),
+        api("scored-bin-compare-ar", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="ar", '
+            f'metrics=["auc", "log_loss", "brier"], {rounds})'),
+        api("scored-bin-compare-blocks", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="delong", '
+            'blocks=binr["blocks"])'),
+        api("scored-bin-cv", "scores", 'clfeval.cv(binr["gold"], scores=binr["a"], folds=binr["folds"])'),
+        api("scored-bin-cv-delong", "scores", 'clfeval.cv(binr["gold"], scores=binr["a"], folds=binr["folds"], '
+            'ci="delong")'),
+        api("scored-bin-cv-bootstrap", "scores", 'clfeval.cv(binr["gold"], scores=binr["b"], folds=binr["folds"], '
+            f'ci="bootstrap", {boot})'),
+        # scored predictions: multi-class
+        api("scored-mc", "scores", f"clfeval.score({mcp})"),
+        api("scored-mc-no-labels", "scores", 'clfeval.score(mc["gold"], scores=np.array(mc["P"]))'),
+        api("scored-mc-delong", "scores", f'clfeval.score({mcp}, ci="delong")'),
+        api("scored-mc-bootstrap", "scores", f'clfeval.score({mcp}, ci="bootstrap", {boot})'),
+        api("scored-mc-bca", "scores", f'clfeval.score({mcq}, ci="bootstrap-bca", {boot})'),
+        api("scored-mc-blocks-delong", "scores", f'clfeval.score({mcp}, ci="delong", blocks=mc["blocks"])'),
+        api("scored-mc-ties", "scores", f'clfeval.score({mcq}, conventions=Conventions(ties="optimistic"))'),
+        api("scored-mc-pandas-reordered", "scores", 'import pandas as pd\n'
+            'frame = pd.DataFrame(mc["P"], columns=mc["classes"])[["owl", "cat", "dog"]]\n'
+            'result = clfeval.score(mc["gold"], scores=frame, labels=mc["classes"])'),
+        api("scored-mc-polars-reordered", "scores", 'import polars as pl\n'
+            'frame = pl.DataFrame(np.array(mc["P"]), schema=mc["classes"]).select(["owl", "cat", "dog"])\n'
+            'result = clfeval.score(mc["gold"], scores=frame, labels=mc["classes"])'),
+        api("scored-mc-rows-not-summing", "scores", 'clfeval.score(mc["gold"], scores=np.array(mc["P"]) * 1.1, '
+            'labels=mc["classes"])'),
+        api("scored-twelve", "scores", 'clfeval.score(np.array(twelve["gold"]), scores=np.array(twelve["P"]))'),
+        api("scored-twelve-issue", "scores", "y = np.arange(12).repeat(5)\n"
+            "result = clfeval.score(y, scores=(np.eye(12)[y] * 0.89 + 0.01) / 1.01)"),
+        api("scored-mc-compare-delong", "scores", f'clfeval.compare(mc["gold"], {mc_ab}, test="delong")'),
+        api("scored-mc-compare-bootstrap", "scores", f'clfeval.compare(mc["gold"], {mc_ab}, test="bootstrap", '
+            f'metrics=["auc.macro", "log_loss"], {rounds})'),
+        api("scored-mc-cv", "scores", 'clfeval.cv(mc["gold"], scores=np.array(mc["P"]), folds=mc["folds"], '
+            'labels=mc["classes"], ci="delong")'),
+        api("scored-mc-accumulator", "scores", 'acc = clfeval.Accumulator("scored", labels=mc["classes"])\n'
+            'for k in range(0, len(mc["gold"]), 50):\n'
+            '    acc.update(mc["gold"][k:k + 50], np.array(mc["P"][k:k + 50]))\n'
+            'result = acc.score(ci="delong")'),
+        # scored predictions: multi-label
+        api("scored-ml", "scores", f"clfeval.score({mla})"),
+        api("scored-ml-delong", "scores", f'clfeval.score({mla}, ci="delong")'),
+        api("scored-ml-bootstrap", "scores", f'clfeval.score({mla}, ci="bootstrap", {boot})'),
+        api("scored-ml-compare-delong", "scores", f'clfeval.compare(mlab["gold"], {ml_ab}, test="delong")'),
+        api("scored-ml-compare-bootstrap", "scores", f'clfeval.compare(mlab["gold"], {ml_ab}, test="bootstrap", '
+            f'{rounds})'),
+        api("scored-ml-cv", "scores", 'clfeval.cv(mlab["gold"], scores=np.array(mlab["A"]), folds=mlab["folds"], '
+            'labels=mlab["labels"], multilabel=True)'),
+    ]  # fmt: skip
+
+
+def execute_api(cases: list[ApiCase], outdir: Path, python: str, src: Path) -> list[dict[str, Any]]:
+    """Run ``cases`` in one interpreter; write each case's meta file as a CLI run's."""
+    payload = json.dumps([{"name": c.name, "code": c.code} for c in cases]).encode("utf-8")
+    proc = subprocess.run(
+        [python, "-c", API_DRIVER, str(outdir)],
+        cwd=outdir,
+        env=run_env(src, outdir / CACHE, {}),
+        input=payload,
+        capture_output=True,
+    )
+    done = {}
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("{"):
+            item = json.loads(line)
+            done[item["name"]] = item
+    results = []
+    for case in cases:
+        item = done.get(case.name)
+        if item is None:  # the interpreter died before this case: its stderr is the case's
+            item = {"exit_code": proc.returncode or 1, "stderr": proc.stderr.decode("utf-8", "replace"), "seconds": 0}
+            (outdir / "runs" / f"{case.name}.json").write_bytes(b"")
+        meta = {
+            "name": case.name,
+            "kind": case.kind,
+            "argv": ["python", "-c", case.code],
+            "stdin": None,
+            "env": {},
+            "format": "json",
+            "output": f"{case.name}.json",
+            "output_file": None,
+            "stdout_with_output_file": None,
+            "extra_outputs": {},
+            "exit_code": item["exit_code"],
+            "expected_exit_code": case.expect,
+            "stderr": item["stderr"],
+            "seconds": round(item["seconds"], 2),
+        }
+        write(outdir / "runs" / f"{case.name}.meta.json", json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+        results.append(
+            {
+                "name": case.name,
+                "exit_code": item["exit_code"],
+                "expect": case.expect,
+                "seconds": item["seconds"],
+                "stderr": item["stderr"],
+            }
+        )
+    return results
 
 
 def cli_probe(python: str, src: Path, code: str, cache: Path) -> str:
@@ -1023,6 +1994,8 @@ def generate(args: argparse.Namespace) -> int:
             sys.exit(f"json_corpus: {outdir} does not look like a corpus; not removing it")
         shutil.rmtree(outdir)
     (outdir / "runs").mkdir(parents=True)
+    if args.hash_seed is not None:
+        HASH_SEED[:] = [str(args.hash_seed)]
     started = time.monotonic()
     digest = tree_digest(src)
     cache = outdir / CACHE
@@ -1036,11 +2009,18 @@ def generate(args: argparse.Namespace) -> int:
     make_inputs(outdir / "inputs", python)
 
     first, rest = corpus()
+    cases = api_cases()
+    groups = [[c for c in cases if c.kind == kind] for kind in dict.fromkeys(c.kind for c in cases)]
     results = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for batch in (first, rest):
-            results += list(pool.map(lambda r: execute(r, outdir, python, src), batch))
-            print(f"json_corpus: {len(results)} runs done ({time.monotonic() - started:.0f} s)", file=sys.stderr)
+        results += list(pool.map(lambda r: execute(r, outdir, python, src), first))
+        print(f"json_corpus: {len(results)} runs done ({time.monotonic() - started:.0f} s)", file=sys.stderr)
+        # the Python API's cases, an interpreter per kind, start first: they take longest
+        tasks = [lambda g=g: execute_api(g, outdir, python, src) for g in groups]
+        tasks += [lambda r=r: [execute(r, outdir, python, src)] for r in rest]
+        for done in pool.map(lambda task: task(), tasks):
+            results += done
+        print(f"json_corpus: {len(results)} runs done ({time.monotonic() - started:.0f} s)", file=sys.stderr)
     shutil.rmtree(outdir / "out", ignore_errors=True)  # -o targets, already copied into runs/
     coverage = option_coverage(python, src, cache, first + rest)
     shutil.rmtree(cache, ignore_errors=True)
@@ -1049,9 +2029,14 @@ def generate(args: argparse.Namespace) -> int:
 
     inputs = sorted(p for p in (outdir / "inputs").rglob("*") if p.is_file())
     per_command: dict[str, int] = {}
+    per_kind: dict[str, int] = {}
     for run in first + rest:
         key = run.args[0] if run.expect == 0 and run.args else "bad input (exit 2)"
         per_command[key] = per_command.get(key, 0) + 1
+        per_kind[run.kind] = per_kind.get(run.kind, 0) + 1
+    per_command["python API"] = len(cases)
+    for case in cases:
+        per_kind[case.kind] = per_kind.get(case.kind, 0) + 1
     manifest = {
         "schema": CORPUS_SCHEMA,
         "outdir": str(outdir),
@@ -1067,6 +2052,9 @@ def generate(args: argparse.Namespace) -> int:
         "seconds": round(seconds, 1),
         "runs": [r["name"] for r in results],
         "runs_per_command": per_command,
+        "runs_per_kind": per_kind,
+        "kinds": {r.name: r.kind for r in first + rest} | {c.name: c.kind for c in cases},
+        "pythonhashseed": args.hash_seed if args.hash_seed is not None else "random (a new one per process)",
         "inputs": {str(p.relative_to(outdir)): file_digest(p) for p in inputs},
         "options_not_covered": coverage,
         "options_left_out_on_purpose": NOT_COVERED,
@@ -1079,6 +2067,7 @@ def generate(args: argparse.Namespace) -> int:
     print(f"json_corpus: {len(results)} runs of clfeval {version} from {src} into {outdir} in {seconds:.1f} s")
     slowest = sorted(results, key=lambda r: -r["seconds"])[:5]
     print("  runs: " + ", ".join(f"{cmd} {n}" for cmd, n in per_command.items()))
+    print("  by kind: " + ", ".join(f"{kind} {n}" for kind, n in per_kind.items()))
     print("  slowest: " + ", ".join(f"{r['name']} {r['seconds']:.1f} s" for r in slowest))
     for r in unexpected:
         last_line = (r["stderr"].strip().splitlines() or [""])[-1]
@@ -1139,18 +2128,55 @@ class Corpus:
 
 
 @dataclass
+class Diff:
+    """One difference of a run: what changed (a category below), where (a JSON pointer, or a part of the run) and
+    how (the values)."""
+
+    what: str  # value, string, type, length, removed, exit code, stderr, stdout, output, extra output, command
+    path: str  # a JSON pointer into the output, or the part of the run ("stderr", "output line 3", …)
+    detail: str
+    rel: float | None = None  # value: the relative difference
+
+    def line(self) -> str:
+        return f"{self.path}: {self.detail}" if self.path else self.detail
+
+
+CATEGORIES = {
+    "value": "a number changed beyond the tolerance",
+    "string": "a string changed",
+    "type": "a value changed its type (int ↔ float, number ↔ null, …)",
+    "length": "a list changed its length",
+    "removed": "a key of OLD is missing in NEW",
+    "exit code": "the exit code changed",
+    "stderr": "standard error changed (warnings, errors)",
+    "stdout": "standard output changed (with -o FILE)",
+    "output": "a text output (text, Markdown, CSV, LaTeX, HTML, conlleval) changed",
+    "extra output": "a file the run writes besides its output changed (--errors FILE)",
+    "command": "the command differs (not compared further)",
+}
+
+
+@dataclass
 class Findings:
     """What one run's comparison found."""
 
-    differences: list[str] = field(default_factory=list)
+    diffs: list[Diff] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     numbers: int = 0
     max_rel: float = 0.0
     max_rel_at: str = ""
 
+    def add(self, what: str, path: str, detail: str, rel: float | None = None) -> None:
+        self.diffs.append(Diff(what, path, detail, rel))
+
 
 def pointer(path: str, key: object) -> str:
     return f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
+
+
+def general(path: str) -> str:
+    """A JSON pointer with its list indices as ``*``: one field of every item of a list (``/pairs/*/p_value``)."""
+    return re.sub(r"(?<=/)\d+(?=/|$)", "*", path)
 
 
 def show(value: Any) -> str:
@@ -1180,11 +2206,11 @@ def compare_json(
     """Every key of OLD in NEW with an equal value (keys only in NEW are recorded as added)."""
     if isinstance(old, dict):
         if not isinstance(new, dict):
-            out.differences.append(f"{path or '/'}: an object became {show(new)}")
+            out.add("type", path or "/", f"an object became {show(new)}")
             return
         for key, value in old.items():
             if key not in new:
-                out.differences.append(f"{pointer(path, key)}: missing in NEW (OLD {show(value)})")
+                out.add("removed", pointer(path, key), f"missing in NEW (OLD {show(value)})")
             elif key == "clfeval_version":
                 continue
             else:
@@ -1192,15 +2218,15 @@ def compare_json(
         out.added += [pointer(path, key) for key in new if key not in old]
     elif isinstance(old, list):
         if not isinstance(new, list):
-            out.differences.append(f"{path}: a list became {show(new)}")
+            out.add("type", path or "/", f"a list became {show(new)}")
             return
         if len(old) != len(new):
-            out.differences.append(f"{path}: {len(old)} items became {len(new)}")
+            out.add("length", path or "/", f"{len(old)} items became {len(new)}")
         for i, (a, b) in enumerate(zip(old, new)):
             compare_json(a, b, pointer(path, i), ctx, tol, out)
     elif is_number(old):
         if not is_number(new) or isinstance(old, int) != isinstance(new, int):
-            out.differences.append(f"{path}: {show(old)} became {show(new)} (a different type)")
+            out.add("type", path, f"{show(old)} became {show(new)}")
             return
         out.numbers += 1
         if old == new or (isinstance(old, float) and math.isnan(old) and math.isnan(new)):
@@ -1210,25 +2236,26 @@ def compare_json(
         if rel > out.max_rel:
             out.max_rel, out.max_rel_at = rel, path
         if rel > tol[0] and abs(old - new) > tol[1]:
-            out.differences.append(f"{path}: {old!r} became {new!r} (relative difference {rel:.3g})")
+            out.add("value", path, f"{old!r} became {new!r} (relative difference {rel:.3g})", rel)
     elif isinstance(old, str):
         if not isinstance(new, str):
-            out.differences.append(f"{path}: {show(old)} became {show(new)}")
+            out.add("type", path, f"{show(old)} became {show(new)}")
         elif ctx[0].normalise(old) != ctx[1].normalise(new):
-            out.differences.append(f"{path}: {show_strings(ctx[0].normalise(old), ctx[1].normalise(new))}")
+            out.add("string", path, show_strings(ctx[0].normalise(old), ctx[1].normalise(new)))
     elif old != new or type(old) is not type(new):  # None, booleans
-        out.differences.append(f"{path}: {show(old)} became {show(new)}")
+        out.add("type" if type(old) is not type(new) else "value", path, f"{show(old)} became {show(new)}")
 
 
-def compare_text(what: str, old: str, new: str, ctx: tuple[Corpus, Corpus], out: Findings) -> None:
+def compare_text(what: str, old: str, new: str, ctx: tuple[Corpus, Corpus], out: Findings, part: str = "") -> None:
     a, b = ctx[0].normalise(old).splitlines(), ctx[1].normalise(new).splitlines()
+    part = part or what
     if a == b and ctx[0].normalise(old).endswith("\n") == ctx[1].normalise(new).endswith("\n"):
         return
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            out.differences.append(f"{what} line {i + 1}: {show_strings(x, y)}")
+            out.add(what, part, f"line {i + 1}: {show_strings(x, y)}")
             return
-    out.differences.append(f"{what}: {len(a)} lines became {len(b)}")
+    out.add(what, part, f"{len(a)} lines became {len(b)}")
 
 
 def load_json(data: bytes) -> tuple[bool, Any]:
@@ -1242,10 +2269,10 @@ def compare_run(name: str, ctx: tuple[Corpus, Corpus], tol: tuple[float, float])
     out = Findings()
     old_meta, new_meta = ctx[0].meta(name), ctx[1].meta(name)
     if old_meta["argv"] != new_meta["argv"] or old_meta.get("env") != new_meta.get("env"):
-        out.differences.append(f"the command differs: {shlex.join(old_meta['argv'])} | {shlex.join(new_meta['argv'])}")
+        out.add("command", "", f"the command differs: {shlex.join(old_meta['argv'])} | {shlex.join(new_meta['argv'])}")
         return out
     if old_meta["exit_code"] != new_meta["exit_code"]:
-        out.differences.append(f"exit code {old_meta['exit_code']} became {new_meta['exit_code']}")
+        out.add("exit code", "exit code", f"{old_meta['exit_code']} became {new_meta['exit_code']}")
     compare_text("stderr", old_meta["stderr"], new_meta["stderr"], ctx, out)
     if old_meta.get("stdout_with_output_file") or new_meta.get("stdout_with_output_file"):
         compare_text(
@@ -1255,6 +2282,14 @@ def compare_run(name: str, ctx: tuple[Corpus, Corpus], tol: tuple[float, float])
             ctx,
             out,
         )
+    for path, stored in (old_meta.get("extra_outputs") or {}).items():
+        new_stored = (new_meta.get("extra_outputs") or {}).get(path)
+        if new_stored is None:
+            out.add("extra output", path, "missing in NEW")
+            continue
+        old_text = (ctx[0].root / "runs" / stored).read_bytes().decode("utf-8", "replace")
+        new_text = (ctx[1].root / "runs" / new_stored).read_bytes().decode("utf-8", "replace")
+        compare_text("extra output", old_text, new_text, ctx, out, path)
     old_out, new_out = ctx[0].output(old_meta), ctx[1].output(new_meta)
     old_ok, old_doc = load_json(old_out) if old_meta["format"] == "json" and old_out.strip() else (False, None)
     if old_ok:
@@ -1262,10 +2297,32 @@ def compare_run(name: str, ctx: tuple[Corpus, Corpus], tol: tuple[float, float])
         if new_ok:
             compare_json(old_doc, new_doc, "", ctx, tol, out)
         else:
-            out.differences.append("output: OLD is JSON, NEW is not")
+            out.add("output", "output", "OLD is JSON, NEW is not" + (" (empty)" if not new_out.strip() else ""))
     else:
         compare_text("output", old_out.decode("utf-8", "replace"), new_out.decode("utf-8", "replace"), ctx, out)
     return out
+
+
+def run_kind(corpus_: Corpus, name: str) -> str:
+    """A run's kind (labels, spans, scores, convert, audit, finagle), as the corpus recorded it."""
+    return (corpus_.manifest.get("kinds") or {}).get(name) or corpus_.meta(name).get("kind") or "labels"
+
+
+def noise_of(old: Corpus, rerun: Corpus, tol: tuple[float, float]) -> dict[str, set[str]]:
+    """What differs between two corpora of one source: per run, the paths that are not reproducible."""
+    ctx = (old, rerun)
+    noisy: dict[str, set[str]] = {}
+    for name in old.manifest["runs"]:
+        if name in set(rerun.manifest["runs"]):
+            found = compare_run(name, ctx, tol)
+            if found.diffs:
+                noisy[name] = {d.path for d in found.diffs}
+    return noisy
+
+
+def names_list(names: Sequence[str], most: int = 6) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f", … {len(names) - most} more" if len(names) > most else "")
 
 
 def compare(args: argparse.Namespace) -> int:
@@ -1274,6 +2331,9 @@ def compare(args: argparse.Namespace) -> int:
     tol = (args.rel_tol, args.abs_tol)
     print(f"OLD {old.root}: clfeval {old.manifest['clfeval_version']} from {old.manifest['src']}")
     print(f"NEW {new.root}: clfeval {new.manifest['clfeval_version']} from {new.manifest['src']}")
+    print(
+        f"numbers equal within relative {args.rel_tol:g}" + (f" or absolute {args.abs_tol:g}" if args.abs_tol else "")
+    )
     failed = False
     for key in ("python_version", "numpy_version", "polars_version", "input_seed"):
         if old.manifest.get(key) != new.manifest.get(key):
@@ -1287,80 +2347,147 @@ def compare(args: argparse.Namespace) -> int:
         if corpus_.manifest.get("src_changed_during_generate"):
             failed = True
             print(f"NOT OF ONE SOURCE: {corpus_.manifest['src']} changed while {corpus_.root} was made")
+    noisy: dict[str, set[str]] = {}
+    if args.rerun:
+        rerun = Corpus.load(args.rerun)
+        if rerun.manifest.get("src_digest") != old.manifest.get("src_digest"):
+            sys.exit(f"json_corpus: --rerun {rerun.root} is not of OLD's source (another src_digest)")
+        noisy = noise_of(old, rerun, tol)
+        print(f"--rerun {rerun.root}: {len(noisy)} runs of OLD are not reproducible (differences on their paths are "
+              "reported apart)")  # fmt: skip
     old_runs, new_runs = old.manifest["runs"], new.manifest["runs"]
     missing = [r for r in old_runs if r not in set(new_runs)]
     extra = [r for r in new_runs if r not in set(old_runs)]
     common = [r for r in old_runs if r in set(new_runs)]
 
-    identical, with_added, differing = 0, [], []
-    added_paths: dict[str, int] = {}
+    per_kind: dict[str, dict[str, int]] = {}
+    with_added, differing, only_noise = [], [], []
+    added_paths: dict[str, list[str]] = {}
+    by_field: dict[tuple[str, str, str], list[str]] = {}  # (kind, category, general path) → runs
     numbers, max_rel, max_rel_at = 0, 0.0, ""
+    report_runs = []
     for name in common:
+        kind = run_kind(old, name)
+        tally = per_kind.setdefault(kind, {"compared": 0, "identical": 0, "added only": 0, "differing": 0,
+                                           "nondeterministic only": 0})  # fmt: skip
+        tally["compared"] += 1
         found = compare_run(name, ctx, tol)
         numbers += found.numbers
         if found.max_rel > max_rel:
             max_rel, max_rel_at = found.max_rel, f"{name}: {found.max_rel_at}"
         for p in found.added:
-            added_paths[p] = added_paths.get(p, 0) + 1
-        if found.differences:
-            differing.append((name, found))
+            added_paths.setdefault(general(p), []).append(name)
+        real = [d for d in found.diffs if d.path not in noisy.get(name, set())]
+        noise = [d for d in found.diffs if d.path in noisy.get(name, set())]
+        for d in real:
+            runs_ = by_field.setdefault((kind, d.what, general(d.path)), [])
+            if name not in runs_:
+                runs_.append(name)
+        if real:
+            differing.append((name, kind, found, real, noise))
+            tally["differing"] += 1
+        elif noise:
+            only_noise.append((name, kind, noise))
+            tally["nondeterministic only"] += 1
         elif found.added:
             with_added.append(name)
+            tally["added only"] += 1
         else:
-            identical += 1
+            tally["identical"] += 1
+        if found.diffs or found.added:
+            report_runs.append({
+                "name": name, "kind": kind, "argv": old.meta(name)["argv"],
+                "differences": [{"what": d.what, "path": d.path, "detail": d.detail, "rel": d.rel,
+                                 "nondeterministic_in_old": d in noise} for d in found.diffs],
+                "added": found.added,
+            })  # fmt: skip
 
     print(f"runs compared: {len(common)}")
-    print(f"  identical: {identical}")
-    print(f"  equal except for added keys: {len(with_added)}")
-    print(f"  differing: {len(differing)}")
+    for kind, tally in sorted(per_kind.items()):
+        parts = [f"{tally['identical']} identical", f"{tally['added only']} equal but for added keys",
+                 f"{tally['differing']} differing"]  # fmt: skip
+        if noisy:
+            parts.append(f"{tally['nondeterministic only']} differing only where OLD is not reproducible")
+        print(f"  {kind}: {tally['compared']} runs: " + ", ".join(parts))
     if missing:
-        print(f"  runs missing in NEW: {len(missing)}: {', '.join(missing)}")
+        print(f"  runs missing in NEW: {len(missing)}: {names_list(missing, 20)}")
     if extra:
-        print(f"  runs only in NEW (not compared): {len(extra)}: {', '.join(extra)}")
+        print(f"  runs only in NEW (not compared): {len(extra)}: {names_list(extra, 20)}")
     print(
         f"numbers compared: {numbers}; largest relative difference: {max_rel:.3g}"
         + (f" ({max_rel_at})" if max_rel else "")
     )
-    for name, found in differing:
-        print(f"DIFFERS {name} ({len(found.differences)} difference{'s' if len(found.differences) > 1 else ''})")
-        for line in found.differences[: args.max_diffs]:
-            print(f"    {line}")
-        if len(found.differences) > args.max_diffs:
-            print(f"    … {len(found.differences) - args.max_diffs} more")
+    for name, kind, _, real, noise in differing:
+        print(f"DIFFERS {name} [{kind}] ({len(real)} difference{'s' if len(real) > 1 else ''})")
+        for d in real[: args.max_diffs]:
+            print(f"    {d.what}: {d.line()}")
+        if len(real) > args.max_diffs:
+            print(f"    … {len(real) - args.max_diffs} more")
+        if noise:
+            print(f"    (and {len(noise)} where OLD is not reproducible)")
+    if by_field:
+        print("changed fields, by kind and category (list indices as *; runs):")
+        for (kind, what, path), runs_ in sorted(by_field.items()):
+            print(f"    [{kind}] {what} {path or '(whole run)'}: {len(runs_)} run{'s' if len(runs_) > 1 else ''}: "
+                  f"{names_list(runs_)}")  # fmt: skip
+    if only_noise:
+        print(f"differing only where OLD is not reproducible (--rerun): {len(only_noise)} runs")
+        for name, kind, noise in only_noise:
+            print(f"    {name} [{kind}]: {', '.join(sorted({general(d.path) for d in noise})[:6])}")
     if added_paths:
-        by_key: dict[str, int] = {}
-        for p in added_paths:
-            key = p.rsplit("/", 1)[-1]
-            by_key[key] = by_key.get(key, 0) + 1
-        print(f"added keys (allowed): {len(added_paths)} distinct JSON paths, by key name:")
-        print("    " + ", ".join(f"{k} ({n} path{'s' if n > 1 else ''})" for k, n in sorted(by_key.items())))
-        for p, n in sorted(added_paths.items())[: args.max_added]:
-            print(f"    {p}  ({n} run{'s' if n > 1 else ''})")
+        print(f"added keys (allowed): {len(added_paths)} JSON paths (list indices as *):")
+        for p, runs_ in sorted(added_paths.items())[: args.max_added]:
+            print(f"    {p}: {len(runs_)} run{'s' if len(runs_) > 1 else ''}: {names_list(runs_, 3)}")
         if len(added_paths) > args.max_added:
             print(f"    … {len(added_paths) - args.max_added} more (--max-added)")
     else:
         print("added keys: none")
+    if args.report:
+        document = {
+            "old": str(old.root), "new": str(new.root), "rel_tol": args.rel_tol, "abs_tol": args.abs_tol,
+            "rerun": args.rerun, "categories": CATEGORIES, "per_kind": per_kind, "missing_in_new": missing,
+            "only_in_new": extra, "changed_fields": [
+                {"kind": k, "what": w, "path": p, "runs": r} for (k, w, p), r in sorted(by_field.items())
+            ],
+            "added_fields": [{"path": p, "runs": r} for p, r in sorted(added_paths.items())],
+            "runs": report_runs,
+        }  # fmt: skip
+        write(Path(args.report), json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        print(f"the full report: {args.report}")
     failed = failed or bool(differing) or bool(missing)
     print("RESULT: " + ("DIFFERENT" if failed else "SAME (no number or key of OLD changed)"))
     return 1 if failed else 0
 
 
+def check(args: argparse.Namespace) -> int:
+    """generate into NEW (default: a new directory under /tmp), then compare OLD with it."""
+    import tempfile
+
+    new = args.new or tempfile.mkdtemp(prefix="json-corpus-")
+    gen = argparse.Namespace(outdir=new, src=args.src, python=args.python, jobs=args.jobs, force=args.force,
+                             hash_seed=args.hash_seed)  # fmt: skip
+    code = generate(gen)
+    if code:
+        return code
+    args.new = new
+    return compare(args)
+
+
 def list_runs(args: argparse.Namespace) -> int:
     first, rest = corpus()
     for run in first + rest:
-        print(f"{run.name}: {shlex.join(['clfeval', *run.args])}" + (f" < {run.stdin}" if run.stdin else ""))
-    print(f"{len(first) + len(rest)} runs", file=sys.stderr)
+        print(
+            f"{run.name} [{run.kind}]: {shlex.join(['clfeval', *run.args])}" + (f" < {run.stdin}" if run.stdin else "")
+        )
+    cases = api_cases()
+    for case in cases:
+        print(f"{case.name} [{case.kind}]: python: {' ; '.join(case.code.splitlines())}")
+    print(f"{len(first) + len(rest)} command-line runs, {len(cases)} Python API cases", file=sys.stderr)
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def generate_options(g: argparse.ArgumentParser) -> None:
     venv = REPO / ".venv" / "bin" / "python"
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    g = sub.add_parser("generate", help="write the inputs and run the corpus into OUTDIR")
-    g.add_argument("outdir")
     g.add_argument(
         "--src", default=str(REPO / "src"), help="the source directory holding clfeval/ (default: %(default)s)"
     )
@@ -1371,19 +2498,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     g.add_argument("--jobs", type=int, default=2, help="runs at a time (default: %(default)s)")
     g.add_argument("--force", action="store_true", help="replace an existing corpus in OUTDIR")
+    g.add_argument(
+        "--hash-seed",
+        type=int,
+        help="PYTHONHASHSEED of every run (default: unset, so each process draws its own, as a user's would; "
+        "fix it to tell hash-order nondeterminism from other kinds)",
+    )
+
+
+def compare_options(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--rel-tol", type=float, default=1e-12, help="relative tolerance of numbers (default: %(default)s)")
+    c.add_argument("--abs-tol", type=float, default=0.0, help="differences up to this are tolerated too (default: 0)")
+    c.add_argument(
+        "--rerun",
+        metavar="DIR",
+        help="a second corpus of OLD's source: what differs between OLD and DIR is not reproducible, and its "
+        "differences from NEW are reported apart (they do not make the result DIFFERENT)",
+    )
+    c.add_argument("--report", metavar="FILE", help="also write every difference and added key as JSON to FILE")
+    c.add_argument("--max-diffs", type=int, default=10, help="differences shown per run (default: %(default)s)")
+    c.add_argument("--max-added", type=int, default=50, help="added JSON paths shown (default: %(default)s)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate", help="write the inputs and run the corpus into OUTDIR")
+    g.add_argument("outdir")
+    generate_options(g)
     g.set_defaults(func=generate)
     c = sub.add_parser("compare", help="compare two corpora: exit 1 on any difference")
     c.add_argument("old")
     c.add_argument("new")
-    c.add_argument("--rel-tol", type=float, default=1e-9, help="relative tolerance of numbers (default: %(default)s)")
-    c.add_argument("--abs-tol", type=float, default=0.0, help="differences up to this are tolerated too (default: 0)")
-    c.add_argument("--max-diffs", type=int, default=10, help="differences shown per run (default: %(default)s)")
-    c.add_argument("--max-added", type=int, default=50, help="added JSON paths shown (default: %(default)s)")
+    compare_options(c)
     c.set_defaults(func=compare)
+    k = sub.add_parser("check", help="generate a corpus of --src (into --new DIR, or a new directory), compare OLD")
+    k.add_argument("old")
+    k.add_argument("--new", metavar="DIR", help="where the new corpus goes (default: a new directory under /tmp)")
+    generate_options(k)
+    compare_options(k)
+    k.set_defaults(func=check)
     ls = sub.add_parser("list", help="print the corpus's runs")
     ls.set_defaults(func=list_runs)
     args = parser.parse_args(argv)
-    return args.func(args)
+    return int(args.func(args))
 
 
 if __name__ == "__main__":
