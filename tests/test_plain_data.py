@@ -37,8 +37,8 @@ def _results() -> dict[str, Any]:
         "joint": clfeval.count_systems(gold, {"A": pred, "B": other}),
         "accumulator": clfeval.Accumulator(labels=["a", "b", "c"]),
     }
-    for method in clfeval.INTERVAL_METHODS:
-        if method != "none":
+    for method, spec in clfeval.INTERVAL_METHODS.items():
+        if method != "none" and spec.applies_to("single-label"):
             ci = clfeval.CI(method, resamples=100, seed=2) if method.startswith("bootstrap") else method
             out[f"ci-{method}"] = clfeval.score(gold, pred, ci=ci)
     out["accumulator"].update(gold, pred)
