@@ -300,7 +300,7 @@ def _everything(names: frozenset[str] | None, every: str) -> str:
 
 def _interval_method(registry: Registry, name: str, m: Any) -> Explanation:
     details: list[tuple[str, str]] = []
-    if m.computation is not None:
+    if m.computation is not None or m.kind_computations:
         blocks = m.block_definition or "the same, with blocks (sentences) as the units"
         details.append(("blocks", blocks + (f" ({m.block_note})" if m.block_note else "")))
         details.append(("resampling", "yes: --resamples and --seed apply" if m.resampling else "no: it draws nothing"))
@@ -319,13 +319,18 @@ def _interval_method(registry: Registry, name: str, m: Any) -> Explanation:
         details.append(
             (
                 "undefined",
-                "a score that involves a 0/0 ratio gets an interval that holds the 0/0 value fixed (no resample "
+                "an AUC without positives or without negatives (or DeLong's variance of one positive) has no interval; "
+                "the result says why"
+                if m.kinds is not None and m.kinds <= frozenset(m.kind_computations)
+                else "a score that involves a 0/0 ratio gets an interval that holds the 0/0 value fixed (no resample "
                 "can predict what the data never predicted)"
                 if m.resampling
                 else "a score that involves a 0/0 ratio has no derivative there, so no interval; the result says why "
                 "(not estimable)",
             )
         )
+        for kind, definition in m.kind_definitions.items():
+            details.append(("family", f"{kind}: {definition}"))
     return registry.explanation(name, title=m.short, definition=m.definition, details=details, references=m.references)
 
 

@@ -44,6 +44,12 @@ class IntervalMethod:
         Where the method is defined (author, year), for ``clfeval explain``.
     kind_definitions
         The definition worded for a kind's counts, by kind (scored predictions: distinct (gold, scores) rows).
+    kind_computations
+        ``"module:function"`` computing the intervals of a kind whose scores are no function of cell-type weights
+        (scored predictions: :class:`~clfeval.infer.scored.ScoredRun` → intervals and what the result records), by
+        kind; the other kinds run :attr:`computation`.
+    bca
+        Whether the percentile levels are bias-corrected and accelerated (BCa).
     """
 
     name: str
@@ -59,6 +65,8 @@ class IntervalMethod:
     measures: frozenset[str] | None = None
     references: tuple[str, ...] = ()
     kind_definitions: Mapping[str, str] = field(default_factory=dict)
+    kind_computations: Mapping[str, str] = field(default_factory=dict)
+    bca: bool = False
 
     def definition_for(self, kind: str | None) -> str:
         """The definition for counts of ``kind``, where it is worded for that kind (scored predictions' rows)."""
@@ -71,6 +79,13 @@ class IntervalMethod:
 
         taken = KINDS[kind].interval_methods if kind in KINDS else None
         return (self.kinds is None or kind in self.kinds) and (taken is None or self.name in taken)
+
+    def compute_for(self, kind: str, run: Any) -> Any:
+        """Compute ``run`` of counts of ``kind`` by the method's computation for it (:attr:`kind_computations`)."""
+        if kind not in self.kind_computations:
+            raise OptionError(f"{self.name} has no computation for {kind} counts")
+        module, _, function = self.kind_computations[kind].partition(":")
+        return getattr(importlib.import_module(module), function)(run)
 
     def compute(self, run: Any) -> None:
         """Fill ``run`` (an :class:`~clfeval.infer.intervals.IntervalRun`) with every score's interval."""
@@ -137,6 +152,7 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
                 "Efron 1987 (bootstrap confidence intervals: the percentile interval and its BCa correction)",
                 "docs/coverage.md (coverage in simulation)",
             ),
+            kind_computations={"scored": "clfeval.infer.scored:bootstrap_run"},
             kind_definitions={
                 "scored": "percentile intervals of the count bootstrap: multinomial draws over the distinct (gold, "
                 "scores) rows, every score recomputed on each draw; draws without a value (no positive of a class) "
@@ -158,6 +174,8 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
                 "Efron 1987 (bias-corrected and accelerated intervals)",
                 "docs/coverage.md (coverage in simulation)",
             ),
+            bca=True,
+            kind_computations={"scored": "clfeval.infer.scored:bootstrap_run"},
             kind_definitions={
                 "scored": "BCa intervals (Efron 1987) of the same count bootstrap: percentile levels moved by the bias "
                 "correction z₀ (the share of draws below the estimate) and the acceleration "
@@ -174,9 +192,11 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "Var = Σ_s n_s/(n_s − 1) Σ u_s² over the samples s (a class's positives, its negatives) + n/(n − 1) × the "
             "cross products; the other scores get none (use bootstrap)",
             False,
-            "clfeval.infer.scored:delong_intervals",
+            None,
             block_note="Obuchowski's (1997) clustered variance over the blocks",
             kinds=_SCORED,
+            measures=frozenset({"auc"}),
+            kind_computations={"scored": "clfeval.infer.scored:delong_run"},
             references=(
                 "DeLong, DeLong & Clarke-Pearson 1988",
                 "Sun & Xu 2014 (the midrank algorithm)",
@@ -190,9 +210,11 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "function (inside (0, 1), asymmetric near 1; none at A = 0 or 1); the averaged AUCs likewise; the other "
             "scores get none",
             False,
-            "clfeval.infer.scored:delong_intervals",
+            None,
             block_note="Obuchowski's (1997) clustered variance over the blocks",
             kinds=_SCORED,
+            measures=frozenset({"auc"}),
+            kind_computations={"scored": "clfeval.infer.scored:delong_run"},
             references=("DeLong, DeLong & Clarke-Pearson 1988", "Pepe 2003 §5.2 (the logit-scale interval)"),
         ),
     )

@@ -12,13 +12,14 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from clfeval.count.blocks import Blocks
 from clfeval.count.paired import PairedCounts
+from clfeval.errors import OptionError
 from clfeval.infer.arrangement import Arrangements
 from clfeval.infer.significance import SignTest, mcnemar, paired_bootstrap, randomization_test, right_of
 from clfeval.infer.statistic import Statistic
@@ -38,7 +39,11 @@ class TestMethod:
     name, title, definition
         Its registry name, how reports name it, and what it does.
     computation
-        ``"module:function"`` testing one pair (a :class:`PairRun` → one result per metric), imported when it runs.
+        ``"module:function"`` testing one pair (a :class:`PairRun` → one result per metric), imported when it runs;
+        ``None`` for a test of kinds whose scores are no function of cell-type weights alone.
+    kind_computations
+        ``"module:function"`` testing one pair of such a kind, by kind (scored predictions:
+        :class:`~clfeval.infer.scored.ScoredPair` → one result per metric).
     quantity
         What it tests, which is what its ``A − B``, its direction and the ranking it decides are of: ``metric``, the
         difference d = score(A) − score(B) of each metric asked (randomization, the bootstrap); ``counted``, the
@@ -75,7 +80,7 @@ class TestMethod:
     name: str
     title: str
     definition: str
-    computation: str
+    computation: str | None
     quantity: str = "metric"
     metrics: frozenset[str] | None = None
     scope: str = "every score"
@@ -88,10 +93,22 @@ class TestMethod:
     counts_units: bool = False
     extreme: Mapping[str, str] | None = None
     references: tuple[str, ...] = ()
+    kind_computations: Mapping[str, str] = field(default_factory=dict)
+
+    def run_for(self, kind: str, pair: Any) -> list[dict[str, Any]]:
+        """Each metric's test of a pair of ``kind``, by this test's computation for the kind
+        (:attr:`kind_computations`: scored predictions, whose scores are no function of cell-type weights)."""
+        if kind not in self.kind_computations:
+            raise OptionError(f"{self.title} has no computation for {kind} counts")
+        module, _, function = self.kind_computations[kind].partition(":")
+        result: list[dict[str, Any]] = getattr(importlib.import_module(module), function)(pair)
+        return result
 
     def run(self, pair: PairRun) -> list[dict[str, Any]]:
         """Each metric's test on ``pair``: difference, p-value, exactness, rounds, interval … (:class:`PairTest`'s
         fields)."""
+        if self.computation is None:
+            raise OptionError(f"{self.title} tests {', '.join(sorted(self.kind_computations))} counts only")
         module, _, function = self.computation.partition(":")
         result: list[dict[str, Any]] = getattr(importlib.import_module(module), function)(pair)
         return result
@@ -130,6 +147,7 @@ TESTS: Mapping[str, TestMethod] = {
             "arrangement (Noreen 1989; Yeh 2000); p = (r + 1)/(R + 1), or the exact probability when every "
             "arrangement is enumerated",
             "clfeval.infer.pairtests:randomization_pair",
+            kind_computations={"scored": "clfeval.infer.scored:randomization_pair"},
             enumerates=True,
             arrangements=True,
             extreme={"two-sided": "|d*| ≥ |d|", "greater": "d* ≥ d", "less": "d* ≤ d"},
@@ -142,6 +160,7 @@ TESTS: Mapping[str, TestMethod] = {
             "interval of the difference, and p from the bootstrap distribution shifted to a zero "
             "difference (Berg-Kirkpatrick et al. 2012)",
             "clfeval.infer.pairtests:bootstrap_pair",
+            kind_computations={"scored": "clfeval.infer.scored:bootstrap_pair"},
             own_interval=True,
             extreme={"two-sided": "|d* − d| ≥ |d|", "greater": "d* − d ≥ d", "less": "d* − d ≤ d"},
             references=("Berg-Kirkpatrick et al. 2012 (the paired bootstrap, shifted to a zero difference)",),
@@ -181,12 +200,13 @@ TESTS: Mapping[str, TestMethod] = {
             "(Sun & Xu's midrank algorithm), p = 2Φ(−|z|) two-sided, Φ(−z) for greater, Φ(z) for less; averaged AUCs "
             "(macro, weighted, micro) from the difference of the systems' per-instance DeLong terms, their variance "
             "as the interval's (Bessel's correction per sample); its interval of the difference is d ± z·√Var",
-            "clfeval.infer.delong:delong_paired",
+            None,
             metrics=frozenset({"auc", "macro.auc", "weighted.auc", "micro.auc"}),
             scope="AUCs (auc, macro.auc, weighted.auc, micro.auc, per_label.<class>.auc)",
             kinds=frozenset({"scored"}),
             random=False,
             own_interval=True,
+            kind_computations={"scored": "clfeval.infer.scored:delong_pair"},
             references=(
                 "DeLong, DeLong & Clarke-Pearson 1988",
                 "Sun & Xu 2014 (the midrank algorithm)",

@@ -165,6 +165,19 @@ def delong_intervals(
     return out
 
 
+@dataclass(eq=False)
+class ScoredRun:
+    """One computation of scored predictions' intervals: what an entry of
+    :data:`~clfeval.infer.methods.INTERVAL_METHODS` computes for the ``scored`` kind (its ``kind_computations``)
+    reads. ``measures`` gives every score of counts; ``ci`` is the :class:`~clfeval.CI` group."""
+
+    counts: ScoreCounts
+    measures: Callable[[ScoreCounts], dict[str, float]]
+    ci: Any
+    blocks: ScoreBlocks | None
+    progress: Callable[[int, int], None] | None
+
+
 def scored_intervals(
     counts: ScoreCounts,
     measures: Callable[[ScoreCounts], dict[str, float]],
@@ -175,22 +188,42 @@ def scored_intervals(
 ) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
     """The intervals of the scores ``measures`` computes, by ``ci`` (a :class:`~clfeval.CI`: its method from
     :data:`~clfeval.infer.methods.INTERVAL_METHODS`, confidence, resamples and seed), and what the result records of
-    the method. With ``blocks`` (the same instances in their blocks), the bootstrap draws whole blocks and DeLong's
-    variance is the clustered one. ``progress`` is called with (done, total) resamples."""
+    the method: the entry's computation for the ``scored`` kind runs. With ``blocks`` (the same instances in their
+    blocks), the bootstrap draws whole blocks and DeLong's variance is the clustered one. ``progress`` is called with
+    (done, total) resamples."""
     from clfeval.infer.methods import INTERVAL_METHODS
 
-    method, confidence, resamples, seed = ci.method, ci.confidence, ci.resamples, ci.seed
-    spec = INTERVAL_METHODS[method]
+    spec = INTERVAL_METHODS[ci.method]
     if not spec.applies_to("scored"):
         raise OptionError(
-            f"{method} intervals are not for scored predictions; one of "
+            f"{ci.method} intervals are not for scored predictions; one of "
             f"{', '.join(k for k, m in INTERVAL_METHODS.items() if m.applies_to('scored') and k != 'none')}"
         )
+    found: tuple[dict[str, tuple[float, float]], dict[str, Any]] = spec.compute_for(
+        "scored", ScoredRun(counts, measures, ci, blocks, progress)
+    )
+    return found
+
+
+def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
+    """The ``delong`` and ``delong-logit`` intervals of scored predictions (:func:`delong_intervals`)."""
+    method, confidence, blocks = run.ci.method, run.ci.confidence, run.blocks
+    from clfeval.infer.methods import INTERVAL_METHODS
+
+    out = delong_intervals(run.counts, confidence, blocks, method == "delong-logit")
+    definition = INTERVAL_METHODS[method].definition_for("scored") + (CLUSTERED if blocks is not None else "")
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
-    if method in ("delong", "delong-logit"):
-        out = delong_intervals(counts, confidence, blocks, method == "delong-logit")
-        definition = spec.definition_for("scored") + (CLUSTERED if blocks is not None else "")
-        return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
+    return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
+
+
+def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
+    """The ``bootstrap`` and ``bootstrap-bca`` intervals of scored predictions: multinomial draws over the distinct
+    rows (or whole blocks), every score recomputed on each; BCa's acceleration from the jackknife (:func:`_bca`)."""
+    from clfeval.infer.methods import INTERVAL_METHODS
+
+    counts, measures, blocks, progress = run.counts, run.measures, run.blocks, run.progress
+    method, confidence, resamples, seed = run.ci.method, run.ci.confidence, run.ci.resamples, run.ci.seed
+    unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     rng = np.random.default_rng(seed)
@@ -224,14 +257,14 @@ def scored_intervals(
         low, high = np.quantile(x, [alpha / 2, 1 - alpha / 2])
         out[name] = (float(low), float(high))
     jackknife = None
-    if method == "bootstrap-bca":
+    if INTERVAL_METHODS[method].bca:
         out, jackknife = _bca(counts, measures, kept, alpha, rng, blocks)
     info = {
         "method": method,
         "confidence": confidence,
         "resamples": resamples,
         "seed": seed,
-        "definition": spec.definition_for("scored") + (BLOCKED if blocks is not None else ""),
+        "definition": INTERVAL_METHODS[method].definition_for("scored") + (BLOCKED if blocks is not None else ""),
         "not_estimable": not_estimable,
         **unit,
         **({} if jackknife is None else {"jackknife": jackknife}),
@@ -333,6 +366,60 @@ def _view(counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray) -> tuple[Sc
     return out, order
 
 
+@dataclass(eq=False)
+class ScoredPair:
+    """One pair of systems' scores to test: what an entry of :data:`~clfeval.infer.pairtests.TESTS` computes for the
+    ``scored`` kind (its ``kind_computations``) reads — the rows (gold, A's scores, B's scores) with their counts, the
+    classes and columns (``template``), the scores of counts (``measures``), the metrics, the
+    :class:`~clfeval.Test` group, the pair's random stream, the blocks and the progress callback."""
+
+    joint_gold: np.ndarray
+    scores_a: np.ndarray
+    scores_b: np.ndarray
+    count: np.ndarray
+    template: ScoreCounts
+    measures: Callable[[ScoreCounts], dict[str, float]]
+    metrics: list[str]
+    test: Any
+    rng: np.random.Generator
+    blocks: ScoreBlocks | None
+    progress: Callable[[int], None] | None
+
+    def __post_init__(self) -> None:
+        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a)
+        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b)
+        self.base_a = self.measures(self.a_view.with_counts(self.count[self.a_order]))
+        self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
+        for m in self.metrics:
+            if m not in self.base_a:
+                raise OptionError(f"unknown score {m!r}; the scores: {', '.join(self.base_a)}")
+
+    def resampled(self, draw: Callable[[], tuple[dict[str, float], dict[str, float]]]) -> np.ndarray:
+        """The differences A − B of the metrics over ``test.rounds`` draws (each draw: both systems' scores)."""
+        draws = np.empty((self.test.rounds, len(self.metrics)))
+        for r in range(self.test.rounds):
+            da, db = draw()
+            draws[r] = [da[m] - db[m] for m in self.metrics]
+            if self.progress is not None:
+                self.progress(1)
+        return draws
+
+    def results(self, observed: np.ndarray, hits: np.ndarray, draws: np.ndarray | None) -> list[dict[str, Any]]:
+        """Each metric's result of a resampling test: p = (1 + hits)/(R + 1); with ``draws`` (the bootstrap's), the
+        percentile interval of the difference."""
+        alpha, rounds = 1 - self.test.confidence, self.test.rounds
+        out = []
+        for i, m in enumerate(self.metrics):
+            ci = None
+            if draws is not None and not np.isnan(draws[:, i]).any():
+                ci = tuple(float(v) for v in np.quantile(draws[:, i], [alpha / 2, 1 - alpha / 2]))
+            out.append(
+                {"metric": m, "score_a": self.base_a[m], "score_b": self.base_b[m], "difference": float(observed[i]),
+                 "p_value": (1 + int(hits[i])) / (rounds + 1), "ci": ci, "z": None, "rounds": rounds}
+            )  # fmt: skip
+        return out
+
+
 def paired_scored(
     joint_gold: np.ndarray,
     scores_a: np.ndarray,
@@ -348,82 +435,90 @@ def paired_scored(
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
-    with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group (its
-    name from :data:`~clfeval.infer.pairtests.TESTS`, alternative, rounds, confidence). Returns per metric the scores,
-    the difference d = A − B, the p-value for the alternative on d, its interval (DeLong, bootstrap) and the rounds.
-    With ``blocks`` (whose rows these are, in their blocks), the bootstrap draws whole blocks, randomization swaps
-    whole blocks and DeLong's variance is clustered. ``rng``: the pair's random stream (keyed by the two systems'
-    names, :func:`~clfeval.infer.comparison.pair_stream`). ``progress`` is called with the rounds done since its last
-    call."""
-    from clfeval.infer.significance import extreme, p_of_z
+    with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group, whose
+    entry of :data:`~clfeval.infer.pairtests.TESTS` computes it for the ``scored`` kind. Returns per metric the
+    scores, the difference d = A − B, the p-value for the alternative on d, its interval (DeLong, bootstrap) and the
+    rounds. With ``blocks`` (whose rows these are, in their blocks), the bootstrap draws whole blocks, randomization
+    swaps whole blocks and DeLong's variance is clustered. ``rng``: the pair's random stream (keyed by the two
+    systems' names, :func:`~clfeval.infer.comparison.pair_stream`). ``progress`` is called with the rounds done since
+    its last call."""
+    from clfeval.infer.pairtests import TESTS
 
-    name, alternative, confidence = test.name, test.alternative, test.confidence
-    a_view, a_order = _view(template, joint_gold, scores_a)
-    b_view, b_order = _view(template, joint_gold, scores_b)
-    base_a, base_b = measures(a_view.with_counts(count[a_order])), measures(b_view.with_counts(count[b_order]))
-    for m in metrics:
-        if m not in base_a:
-            raise OptionError(f"unknown score {m!r}; the scores: {', '.join(base_a)}")
+    pair = ScoredPair(joint_gold, scores_a, scores_b, count, template, measures, metrics, test,
+                      rng if rng is not None else np.random.default_rng(), blocks, progress)  # fmt: skip
+    found: list[dict[str, Any]] = TESTS[test.name].run_for("scored", pair)
+    return found
+
+
+def delong_pair(pair: ScoredPair) -> list[dict[str, Any]]:
+    """DeLong's paired test of each AUC metric (a column's, or an averaged one's from the systems' per-instance
+    terms), its p-value for the alternative: the ``delong`` entry of :data:`~clfeval.infer.pairtests.TESTS`."""
+    from clfeval.infer.delong import delong_paired
+    from clfeval.infer.significance import p_of_z
+
+    confidence, blocks, template, count = pair.test.confidence, pair.blocks, pair.template, pair.count
     out = []
-    if name == "delong":
-        from clfeval.infer.delong import delong_paired
-
-        for m in metrics:
-            if m in AVERAGED:  # the averaged AUCs: the difference of the two systems' per-instance terms
-                found = _averaged_pair(template, joint_gold, scores_a, scores_b, count, m, confidence, blocks)
-            else:
-                column = _auc_column(template, m)
-                pair = delong_paired(
-                    template.positives(joint_gold, column),
-                    scores_a[:, column],
-                    scores_b[:, column],
-                    count.astype(np.float64),
-                    confidence=confidence,
-                    cluster=None if blocks is None else blocks.block,
-                )
-                found = {"metric": m, "score_a": pair.auc_a, "score_b": pair.auc_b, "difference": pair.difference,
-                         "p_value": pair.p_value, "ci": (pair.low, pair.high), "z": pair.z, "rounds": None}  # fmt: skip
-            z = found["z"]
-            if z is not None and not np.isnan(z):
-                found["p_value"] = p_of_z(float(z), alternative)
-            out.append(found)
-        return out
-    rounds = test.rounds
-    rng = rng if rng is not None else np.random.default_rng()
-    observed = np.array([base_a[m] - base_b[m] for m in metrics])
-    draws = np.empty((rounds, len(metrics)))
-    n = int(count.sum())
-    if name == "bootstrap":
-        share = count / n
-        for r in range(rounds):
-            w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
-            da, db = measures(a_view.with_counts(w[a_order])), measures(b_view.with_counts(w[b_order]))
-            draws[r] = [da[m] - db[m] for m in metrics]
-            if progress is not None:
-                progress(1)
-        hits = extreme(draws - observed, observed, alternative).sum(axis=0)  # shifted to a zero difference
-    else:
-        both_gold = np.r_[joint_gold, joint_gold]
-        mixed, mixed_order = _view(template, both_gold, np.vstack([scores_a, scores_b]))
-        for r in range(rounds):
-            swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
-            wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
-            da, db = measures(mixed.with_counts(wa[mixed_order])), measures(mixed.with_counts(wb[mixed_order]))
-            draws[r] = [da[m] - db[m] for m in metrics]
-            if progress is not None:
-                progress(1)
-        hits = extreme(draws, observed, alternative).sum(axis=0)
-    alpha = 1 - confidence
-    for i, m in enumerate(metrics):
-        ci = None
-        if name == "bootstrap":
-            x = draws[:, i]
-            ci = None if np.isnan(x).any() else tuple(float(v) for v in np.quantile(x, [alpha / 2, 1 - alpha / 2]))
-        out.append(
-            {"metric": m, "score_a": base_a[m], "score_b": base_b[m], "difference": float(observed[i]),
-             "p_value": (1 + int(hits[i])) / (rounds + 1), "ci": ci, "z": None, "rounds": rounds}
-        )  # fmt: skip
+    for m in pair.metrics:
+        if m in AVERAGED:  # the averaged AUCs: the difference of the two systems' per-instance terms
+            found = _averaged_pair(template, pair.joint_gold, pair.scores_a, pair.scores_b, count, m, confidence,
+                                   blocks)  # fmt: skip
+        else:
+            column = _auc_column(template, m)
+            d = delong_paired(
+                template.positives(pair.joint_gold, column),
+                pair.scores_a[:, column],
+                pair.scores_b[:, column],
+                count.astype(np.float64),
+                confidence=confidence,
+                cluster=None if blocks is None else blocks.block,
+            )
+            found = {"metric": m, "score_a": d.auc_a, "score_b": d.auc_b, "difference": d.difference,
+                     "p_value": d.p_value, "ci": (d.low, d.high), "z": d.z, "rounds": None}  # fmt: skip
+        z = found["z"]
+        if z is not None and not np.isnan(z):
+            found["p_value"] = p_of_z(float(z), pair.test.alternative)
+        out.append(found)
     return out
+
+
+def bootstrap_pair(pair: ScoredPair) -> list[dict[str, Any]]:
+    """The paired bootstrap of scored predictions: multinomial draws over the joint rows (or whole blocks), p from
+    the differences shifted to zero (``bootstrap`` of :data:`~clfeval.infer.pairtests.TESTS`)."""
+    from clfeval.infer.significance import extreme
+
+    n, rng, blocks = int(pair.count.sum()), pair.rng, pair.blocks
+    share = pair.count / n
+
+    def draw() -> tuple[dict[str, float], dict[str, float]]:
+        w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
+        return pair.measures(pair.a_view.with_counts(w[pair.a_order])), pair.measures(
+            pair.b_view.with_counts(w[pair.b_order])
+        )
+
+    observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
+    draws = pair.resampled(draw)
+    hits = extreme(draws - observed, observed, pair.test.alternative).sum(axis=0)  # shifted to a zero difference
+    return pair.results(observed, hits, draws)
+
+
+def randomization_pair(pair: ScoredPair) -> list[dict[str, Any]]:
+    """Approximate randomization of scored predictions: each joint row's (or block's) two systems' scores swapped
+    with probability ½ (``ar`` of :data:`~clfeval.infer.pairtests.TESTS`)."""
+    from clfeval.infer.significance import extreme
+
+    count, rng, blocks = pair.count, pair.rng, pair.blocks
+    mixed, mixed_order = _view(
+        pair.template, np.r_[pair.joint_gold, pair.joint_gold], np.vstack([pair.scores_a, pair.scores_b])
+    )
+
+    def draw() -> tuple[dict[str, float], dict[str, float]]:
+        swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
+        wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
+        return pair.measures(mixed.with_counts(wa[mixed_order])), pair.measures(mixed.with_counts(wb[mixed_order]))
+
+    observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
+    draws = pair.resampled(draw)
+    return pair.results(observed, extreme(draws, observed, pair.test.alternative).sum(axis=0), None)
 
 
 #: The averaged AUCs DeLong's terms give intervals and paired tests for, by report name.
@@ -726,7 +821,7 @@ def compare_scored(
         blocked = ScoreBlocks.of_arrays(codes, np.column_stack(columns), blocks)
         count, joint_gold, distinct = blocked.count, blocked.gold, len(blocked.count)
         split = {s: blocked.scores[:, i * width : (i + 1) * width] for i, s in enumerate(names)}
-    elif test.name == "delong":  # placements per distinct score are DeLong's own counting: the instances as they are
+    elif not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
         count = np.ones(len(codes), dtype=np.int64)
         joint_gold, split = codes, dict(zip(names, columns))
         distinct = len(codes)
