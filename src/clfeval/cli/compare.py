@@ -138,8 +138,6 @@ def add_compare(sub: Any) -> None:
 def run_compare(args: argparse.Namespace) -> str:
     """Run ``compare``: the tests' report, in the asked format (the metrics, systems and test are checked before
     anything is read)."""
-    from clfeval.infer.comparison import Test
-
     files = args.files
     pred_cols = [parse_column(c) for c in args.pred_col or []]
     metrics = [
@@ -154,16 +152,7 @@ def run_compare(args: argparse.Namespace) -> str:
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
         raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
-    test = Test(
-        name=args.test,
-        rounds=args.rounds,
-        seed=args.seed,
-        alternative=args.alternative,
-        alpha=args.alpha,
-        ci=args.ci,
-        confidence=args.confidence,
-        exact_limit=args.exact_limit,
-    )
+    test = _test(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
     spans = options.spans(args)
     check_metrics(
@@ -186,11 +175,26 @@ def run_compare(args: argparse.Namespace) -> str:
     return options.render(result, args)
 
 
+def _test(args: argparse.Namespace) -> Any:
+    """The one test group of every kind (:class:`~clfeval.Test`) from the command line's options."""
+    from clfeval.infer.comparison import Test
+
+    return Test(
+        name=args.test,
+        rounds=args.rounds,
+        seed=args.seed,
+        alternative=args.alternative,
+        alpha=args.alpha,
+        ci=args.ci,
+        confidence=args.confidence,
+        exact_limit=args.exact_limit,
+    )
+
+
 def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] | None, scoring: Any) -> str:
     """``compare --scores NAME=SPEC …``: the systems' scores of one file, tested pairwise (or each against
     ``--baseline``), with the test group every kind takes."""
     from clfeval.count.classes import class_order
-    from clfeval.infer.comparison import Test
     from clfeval.inputs.scoredfile import read_scored
 
     if len(files) != 1 or args.counts:
@@ -228,16 +232,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             classes = [*(c for c in seen if c != args.positive), args.positive]
         elif len(classes) == 2 and args.positive in classes:
             classes = [*(c for c in classes if c != args.positive), args.positive]
-    test = Test(
-        name=args.test,
-        rounds=args.rounds,
-        seed=args.seed,
-        alternative=args.alternative,
-        alpha=args.alpha,
-        ci=args.ci,
-        confidence=args.confidence,
-        exact_limit=args.exact_limit,
-    )
+    test = _test(args)
     result = options.with_bar(
         args.test,
         compare,

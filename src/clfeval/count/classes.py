@@ -179,12 +179,7 @@ def score_layout(
         if take == tuple(range(n_columns)):
             take = None
     else:
-        if labels is not None:
-            classes = list(labels)
-        elif multilabel:
-            classes = class_order(seen)
-        else:
-            classes = class_order(seen)
+        classes = list(labels) if labels is not None else class_order(seen)
         if len(classes) != n_columns:
             raise InputError(
                 f"{n_columns} score columns but {len(classes)} classes {classes[:20]}: unnamed columns are the classes "
