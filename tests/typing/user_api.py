@@ -30,6 +30,9 @@ if TYPE_CHECKING:
         assert_type(clfeval.score([0, 1], scores=[0.2, 0.8]), Scored)
         assert_type(clfeval.compare(["a"], {"A": ["a"], "B": ["b"]}), Comparison)
         assert_type(clfeval.compare([0, 1], scores={"A": [0.2, 0.8], "B": [0.3, 0.7]}), ScoredComparison)
+        test = clfeval.Test("delong", alternative="greater", alpha=0.01)  # the one test group of every kind
+        assert_type(clfeval.compare([0, 1], scores={"A": [0.2], "B": [0.3]}, test=test, baseline="B"), ScoredComparison)
+        assert_type(clfeval.score([0, 1], scores=[0.2, 0.8], ci=clfeval.CI("delong")), Scored)
         assert_type(clfeval.cv(["a", "b"], ["a", "a"], [0, 1]), CrossValidation)
         assert_type(clfeval.cv([0, 1], scores=[0.2, 0.8], folds=[0, 1]), ScoredCV)
         assert_type(clfeval.Scoring(labels=["a"]), clfeval.Scoring)
