@@ -235,8 +235,9 @@ def checked_probabilities(
     """
     s = np.asarray(scores, dtype=np.float64)
     two = s.reshape(len(s), -1)
-    far = (two < -tolerance) | (two > 1 + tolerance)
-    if far.any():
+    low, high = (float(two.min()), float(two.max())) if two.size else (0.0, 1.0)  # no temporary of n values
+    if low < -tolerance or high > 1 + tolerance:
+        far = (two < -tolerance) | (two > 1 + tolerance)
         i = int(np.flatnonzero(far.any(axis=1))[0])
         value = two[i].tolist()
         shown = value[0] if len(value) == 1 else value
@@ -252,11 +253,10 @@ def checked_probabilities(
                 i,
                 lines,
             )
-    outside = (two < 0) | (two > 1)
-    n = int(outside.sum())
-    if n:
-        s = np.clip(s, 0.0, 1.0)
-    return s, n
+    if low >= 0 and high <= 1:
+        return s, 0
+    n = int(((two < 0) | (two > 1)).sum())
+    return np.clip(s, 0.0, 1.0), n
 
 
 def _refuse(message: str, where: str, i: int, lines: np.ndarray | None) -> None:
