@@ -1376,12 +1376,12 @@ def span_runs() -> list[Run]:
         run("spans-counts-score", f"score --counts inputs/counts/spans-A.json {J}"),
         run("spans-counts-bootstrap", f"score --counts inputs/counts/spans-A.json --ci bootstrap {RESAMPLES} {J}"),
         run("spans-counts-unit-sentences", f"score --counts inputs/counts/spans-A.json --unit sentences "
-            f"--ci bootstrap {RESAMPLES} {J}"),  # issue 37: --unit at scoring time
+            f"--ci bootstrap {RESAMPLES} {J}", 2),  # issue 37: --unit contradicting the count file is refused
         run("spans-counts-sentences", f"score --counts inputs/counts/spans-sentences.json --ci delta {J}"),
         run("spans-counts-conlleval", "score --counts inputs/counts/spans-A.json --format conlleval"),
         run("spans-counts-iob1-as-conlleval", "score --counts inputs/counts/spans-iob1.json --spans conlleval "
-            "--format conlleval"),  # issue 37: a count file forgets its scheme
-        run("spans-counts-iob1-json", f"score --counts inputs/counts/spans-iob1.json --spans conlleval {J}"),
+            "--format conlleval", 2),  # issue 37: a scheme contradicting the count file is refused
+        run("spans-counts-iob1-json", f"score --counts inputs/counts/spans-iob1.json --spans conlleval {J}", 2),
         run("spans-count-stdout", f"count {SP}/ner-nodoc.conll --spans iob2"),
         run("spans-count-jsonl", f"count {SP}/ner.jsonl --spans iob2 --gold-col gold --pred-col A"),
         # compare: sentence- and document-level tests
@@ -1554,16 +1554,16 @@ def scored_runs() -> list[Run]:
         run("scored-compare-blank-line-ar", f"compare {SC}/bin-blank.csv --gold-col gold --scores A=a --scores B=b "
             f"--blocks blank-line --test ar {SCORED_ROUNDS} {J}"),
         run("scored-compare-mc-delong", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test delong "
-            f"--metric auc.macro,auc.micro,auc.weighted {J}"),
+            f"--metric macro.auc,micro.auc,weighted.auc {J}"),
         run("scored-compare-mc-bootstrap", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test bootstrap "
-            f"--metric auc.macro,log_loss,top_1_accuracy {SCORED_ROUNDS} {J}"),
+            f"--metric macro.auc,log_loss,top_1_accuracy {SCORED_ROUNDS} {J}"),
         run("scored-compare-mc-ar", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --test ar --bins 10 "
             f"--brier mean {SCORED_ROUNDS} {J}"),
         run("scored-compare-mc-block-col", f"compare {MC} --scores 'A=p_*' --scores 'B=q_*' --block-col doc "
             f"--test delong {J}"),
         run("scored-compare-ml-delong", f"compare {ML_SCORES} --scores 'A=a_*' --scores 'B=b_*' --test delong {J}"),
         run("scored-compare-ml-bootstrap", f"compare {ML_SCORES} --scores 'A=a_*' --scores 'B=b_*' --test bootstrap "
-            f"--metric auc.macro,lrap {SCORED_ROUNDS} {J}"),
+            f"--metric macro.auc,lrap {SCORED_ROUNDS} {J}"),
         run("scored-compare-conventions", f"compare {BIN} --scores A=a --scores B=c --positive neg --bins 5 "
             f"--binning equal-mass --top-k-ties pessimistic --curve-points 20 --test bootstrap {SCORED_ROUNDS} {J}"),
         run("scored-compare-text", f"compare {BIN} --scores A=a --scores B=b --test delong"),
@@ -1816,8 +1816,8 @@ def api_cases() -> list[ApiCase]:
             'seed=4, resamples=200)'),
         api("scored-bin-CI-bootstrap", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], '
             'ci=CI("bootstrap", resamples=200, seed=7))'),
-        api("scored-bin-CI-delong", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci=CI("delong"))',
-            1),  # refused today, where ci="delong" works
+        api("scored-bin-CI-delong", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], ci=CI("delong"))'),
+        # issue 37: one interval registry, CI("delong") as ci="delong"
         api("scored-bin-bca", "scores", f'clfeval.score(binr["gold"], scores=binr["a"], ci="bootstrap-bca", {boot})'),
         api("scored-bin-positive", "scores", 'clfeval.score(binr["gold"], scores=binr["a"], positive="neg")'),
         api("scored-bin-threshold", "scores", 'clfeval.score(binr["gold"], scores=binr["b"], threshold=0.3)'),
@@ -1839,7 +1839,7 @@ def api_cases() -> list[ApiCase]:
             '[1.0000000000000002])'),
         api("scored-bin-compare-delong", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="delong")'),
         api("scored-bin-compare-delong-greater", "scores", f'clfeval.compare(binr["gold"], {bin_ab}, test="delong", '
-            'alternative="greater")', 1),  # refused today: "tests of scored predictions are two-sided"
+            'alternative="greater")'),  # issue 37: one-sided DeLong, as pROC's
         api("scored-bin-compare-bootstrap", "scores", f'clfeval.compare(binr["gold"], {bin_abc}, test="bootstrap", '
             f'{rounds})'),
         api("scored-bin-compare-baseline", "scores", f'clfeval.compare(binr["gold"], {bin_abc}, test="bootstrap", '
@@ -1870,13 +1870,13 @@ def api_cases() -> list[ApiCase]:
             'frame = pl.DataFrame(np.array(mc["P"]), schema=mc["classes"]).select(["owl", "cat", "dog"])\n'
             'result = clfeval.score(mc["gold"], scores=frame, labels=mc["classes"])'),
         api("scored-mc-rows-not-summing", "scores", 'clfeval.score(mc["gold"], scores=np.array(mc["P"]) * 1.1, '
-            'labels=mc["classes"])'),
+            'labels=mc["classes"])', 1),  # issue 37: an error naming the row, no longer silently ranking only
         api("scored-twelve", "scores", 'clfeval.score(np.array(twelve["gold"]), scores=np.array(twelve["P"]))'),
         api("scored-twelve-issue", "scores", "y = np.arange(12).repeat(5)\n"
             "result = clfeval.score(y, scores=(np.eye(12)[y] * 0.89 + 0.01) / 1.01)"),
         api("scored-mc-compare-delong", "scores", f'clfeval.compare(mc["gold"], {mc_ab}, test="delong")'),
         api("scored-mc-compare-bootstrap", "scores", f'clfeval.compare(mc["gold"], {mc_ab}, test="bootstrap", '
-            f'metrics=["auc.macro", "log_loss"], {rounds})'),
+            f'metrics=["macro.auc", "log_loss"], {rounds})'),
         api("scored-mc-cv", "scores", 'clfeval.cv(mc["gold"], scores=np.array(mc["P"]), folds=mc["folds"], '
             'labels=mc["classes"], ci="delong")'),
         api("scored-mc-accumulator", "scores", 'acc = clfeval.Accumulator("scored", labels=mc["classes"])\n'
