@@ -11,6 +11,7 @@ from clfeval.cli import options
 from clfeval.cli.inputs import check_counts, load_count_files
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
+from clfeval.infer.methods import INTERVAL_METHODS
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read_folds
 from clfeval.progress import ReadingBar
@@ -77,8 +78,9 @@ def run_cv(args: argparse.Namespace) -> str:
     glob per fold)."""
     if args.scores is not None:
         return _cv_scored(args)
-    if args.ci in ("delong", "delong-logit"):
-        raise ClfevalError(f"--ci {args.ci} is DeLong's interval of an AUC: give --scores")
+    kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
+    if kinds is not None:
+        raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))

@@ -236,14 +236,13 @@ def add_interval_options(p: Any, title: str, scored: bool = False) -> None:
     group = p.add_argument_group(title)
     group.add_argument(
         "--ci",
-        choices=[*INTERVAL_METHODS, *(["delong", "delong-logit"] if scored else [])],
+        choices=[k for k, m in INTERVAL_METHODS.items() if scored or m.kinds is None],
         default="none",
         help="an interval for every score: "
-        + "; ".join(f"{k}: {m.short}" for k, m in INTERVAL_METHODS.items())
-        + (
-            "; delong (with --scores): DeLong's interval of each AUC; delong-logit: the same on the logit scale"
-            if scored
-            else ""
+        + "; ".join(
+            f"{k}: {m.short}" + (f" (with --scores: {', '.join(sorted(m.kinds))})" if m.kinds is not None else "")
+            for k, m in INTERVAL_METHODS.items()
+            if scored or m.kinds is None
         )
         + "; default: none",
     )

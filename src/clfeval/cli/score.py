@@ -12,7 +12,7 @@ from clfeval.cli import options
 from clfeval.cli.inputs import add_input_arguments, check_read_under, counts_given, layout, no_rules
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
-from clfeval.infer.methods import CI, cost_note
+from clfeval.infer.methods import CI, INTERVAL_METHODS, cost_note
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.matrix import MATRIX_ORIENTATIONS
 from clfeval.inputs.options import Reading
@@ -77,8 +77,9 @@ def run_score(args: argparse.Namespace) -> str:
         return _run_scored(args)
     if args.counts and _scored_files(args):
         return _run_scored(args, counts=True)
-    if args.ci in ("delong", "delong-logit"):
-        raise ClfevalError(f"--ci {args.ci} is DeLong's interval of an AUC: give --scores")
+    kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
+    if kinds is not None:
+        raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
