@@ -244,3 +244,120 @@ def test_every_cross_validation_answers_by_name() -> None:
     assert scored.interval("auc") == scored.pooled.interval("auc")
     with pytest.raises(ClfevalError, match="unknown score 'nonsense'"):
         scored["nonsense"]
+
+
+# -- the review of the contract (each a silent wrong number before it was fixed) ---------------------------------------
+
+
+def test_string_labels_that_spell_numbers_order_as_text_as_scikit_learn_does() -> None:
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(600, 5))
+    ys = ((x[:, 0] * 3).round().clip(-5, 6).astype(int) + 5).astype(str)  # classes_ '0', '1', '10', '11', '2' …
+    model = LogisticRegression(max_iter=2000).fit(x, ys)
+    p = model.predict_proba(x)
+    r = clfeval.score(ys, scores=p)
+    assert list(r.counts.labels) == list(model.classes_)
+    assert r["macro.auc"] == pytest.approx(metrics.roc_auc_score(ys, p, multi_class="ovr"), abs=1e-12)
+    assert r["top_1_accuracy"] == pytest.approx(metrics.top_k_accuracy_score(ys, p, k=1), abs=1e-12)
+    yb = np.where(x[:, 0] > 0, "10", "9")  # classes_ ['10', '9']: the positive class is '9'
+    binary = LogisticRegression().fit(x, yb)
+    s = binary.predict_proba(x)[:, 1]
+    assert clfeval.score(yb, scores=s)["auc"] == pytest.approx(metrics.roc_auc_score(yb, s), abs=1e-12)
+
+
+def test_one_named_column_is_the_class_it_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    y = np.array(["cat", "dog"] * 4)
+    s = np.array([0.2, 0.9, 0.3, 0.8, 0.1, 0.7, 0.4, 0.6])  # P(dog)
+    r = clfeval.score(y, scores=pd.DataFrame({"cat": 1 - s}))
+    assert r["auc"] == 1.0 and r.inputs["positive"] == "cat"
+    with pytest.raises(InputError, match="of two classes"):
+        clfeval.score(y, scores=pd.DataFrame({"zebra": s}))
+    with pytest.raises(ClfevalError, match="named 'cat', but positive= says 'dog'"):
+        clfeval.score(y, scores=pd.DataFrame({"cat": 1 - s}), positive="dog")
+    path = tmp_path / "one.csv"
+    path.write_text("gold,p_cat\n" + "".join(f"{g},{1 - v}\n" for g, v in zip(y, s)))
+    code, out, err = _run(["score", str(path), "--gold-col", "gold", "--scores", "p_*", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["scores"]["auc"] == 1.0 and json.loads(out)["positive"] == "cat", err
+    (tmp_path / "two.csv").write_text("gold,p_a,p_b\na,0.9,0.1\nb,0.2,0.8\n")
+    code, _, err = _run(["score", str(tmp_path / "two.csv"), "--gold-col", "gold", "--scores", "p_?"], capsys)
+    assert code == 2 and "names no classes" in err
+
+
+def test_a_gold_matrix_follows_its_own_names_or_the_class_order_never_the_scores_columns() -> None:
+    rng = np.random.default_rng(1)
+    y = (rng.random((80, 3)) < 0.4).astype(int)
+    s = np.clip(y * 0.3 + rng.random((80, 3)) * 0.7, 0, 1)
+    expected = metrics.roc_auc_score(y, s, average="macro")
+    permuted = pd.DataFrame(s[:, [2, 0, 1]], columns=["z", "x", "y"])
+    sets = [[label for label, v in zip("xyz", row) if v] for row in y]
+    for gold in (sets, y, pd.DataFrame(y, columns=["x", "y", "z"]), pd.DataFrame(y[:, [1, 2, 0]], columns=list("yzx"))):
+        assert clfeval.score(gold, scores=permuted, multilabel=True)["macro.auc"] == pytest.approx(expected, abs=1e-12)
+    ordered = pd.DataFrame(s, columns=["x", "y", "z"])
+    for systems in ({"A": permuted, "B": ordered}, {"B": ordered, "A": permuted}):
+        c = clfeval.compare(y, scores=systems, multilabel=True, test="delong")
+        assert c.score("A", "macro.auc") == pytest.approx(expected, abs=1e-12)
+        assert c.pair("A", "B").difference == pytest.approx(0.0, abs=1e-12)
+
+
+def test_the_accumulator_takes_the_contract() -> None:
+    rng = np.random.default_rng(2)
+    y = np.array(list("abc") * 20)
+    p = pd.get_dummies(y).astype(float).to_numpy() * 0.6 + rng.dirichlet(np.ones(3), size=len(y)) * 0.4
+    frame = pd.DataFrame(p[:, [2, 0, 1]], columns=["c", "a", "b"])
+    acc = clfeval.Accumulator("scored", labels=["a", "b", "c"])
+    acc.update(y[:30], frame.iloc[:30])
+    acc.update(y[30:], p[30:])
+    assert acc.score()["macro.auc"] == pytest.approx(clfeval.score(y, scores=frame)["macro.auc"], abs=1e-12)
+    yb = rng.integers(0, 2, 50)
+    p1 = np.clip(rng.normal(0.3 + 0.4 * yb, 0.2), 0, 1)
+    binary = clfeval.Accumulator("scored", labels=[0, 1])
+    binary.update(yb, np.column_stack([1 - p1, p1]))  # predict_proba: binary, as clfeval.score takes it
+    assert binary.counts.columns == ("1",) and binary.score()["auc"] == clfeval.score(yb, scores=p1)["auc"]
+    flags = clfeval.Accumulator("scored", labels=[False, True])
+    flags.update(yb.astype(bool), p1)
+    assert flags.counts.labels == clfeval.score(yb.astype(bool), scores=p1).counts.labels == ("False", "True")
+
+
+def test_a_count_file_refuses_classes_it_was_not_counted_under(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "b.csv"
+    path.write_text("gold,p\n9,0.1\n10,0.9\n9,0.2\n10,0.7\n9,0.6\n")
+    counts = tmp_path / "b9.json"
+    assert _run(["count", str(path), "--gold-col", "gold", "--scores", "p", "--positive", "9", "-o", str(counts)],
+                capsys)[0] == 0  # fmt: skip
+    code, _, err = _run(["score", "--counts", str(counts), "--positive", "10"], capsys)
+    assert code == 2 and "positive class '9'" in err and "positive= says '10'" in err
+    code, out, _ = _run(["score", "--counts", str(counts), "--positive", "9", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["positive"] == "9"
+    loaded = clfeval.load_counts(str(counts))
+    with pytest.raises(ClfevalError, match="counted over the classes"):
+        clfeval.score(loaded, labels=["9", "10", "11"])
+
+
+def test_a_scored_pair_draws_the_same_whatever_other_systems_are_compared() -> None:
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 150)
+    a, b = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1), np.clip(rng.normal(0.4 + 0.18 * y, 0.2), 0, 1)
+    c = np.clip(rng.normal(0.5, 0.2, 150), 0, 1)
+    for name in ("bootstrap", "ar"):
+        test = clfeval.Test(name, rounds=300, seed=7)
+        found = {
+            clfeval.compare(y, scores=systems, test=test).pair("A", "B").p_value
+            for systems in ({"A": a, "B": b}, {"A": a, "B": b, "C": c}, {"C": c, "A": a, "B": b})
+        }
+        assert len(found) == 1, (name, found)
+
+
+def test_options_a_scored_test_cannot_honour_are_refused_and_old_names_named() -> None:
+    y, s = [0, 1, 0, 1], {"A": [0.1, 0.9, 0.2, 0.8], "B": [0.2, 0.8, 0.3, 0.7]}
+    with pytest.raises(ClfevalError, match="its own interval of the difference"):
+        clfeval.compare(y, scores=s, test="delong", ci="bootstrap")
+    p = np.full((6, 3), 1 / 3)
+    with pytest.raises(ClfevalError, match=r"it is named 'macro\.auc'"):
+        clfeval.compare([0, 1, 2] * 2, scores={"A": p, "B": p}, metrics=["auc.macro"], test="bootstrap")
+    cv = clfeval.cv([0, 1, 2] * 2, scores=p, folds=[0, 1] * 3)
+    with pytest.raises(ClfevalError, match=r"it is named 'macro\.auc'"):
+        cv["auc.macro"]

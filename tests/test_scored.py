@@ -478,7 +478,7 @@ def test_count_files_and_the_accumulator_of_scores_equal_one_call(
     assert twice.n == 800 and twice.score()["macro.auc"] == pytest.approx(whole["macro.auc"])
     acc.save(tmp_path / "acc.json")
     assert clfeval.Accumulator.load(tmp_path / "acc.json").score(ci="delong").flat() == whole.flat()
-    with pytest.raises(clfeval.InputError, match=r"update 8, gold\[0\]: is 7, not one of the classes"):
+    with pytest.raises(clfeval.InputError, match=r"update 8, gold\[0\]: is '7', not one of the classes"):
         acc.update([7], [[0.2, 0.3, 0.5]])
     # count files of two parts add up to the file's report
     for part, rows in (("p1", slice(0, 150)), ("p2", slice(150, None))):

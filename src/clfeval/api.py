@@ -175,7 +175,7 @@ def _score_scored(
             if raw.ndim != 2:
                 raise InputError(f"multi-label scores are an (n, labels) array, not of shape {raw.shape}", "scores")
             check_finite(raw, "scores")
-            indicator, classes, layout = label_indicator(label_sets(gold, multilabel), labels, raw.shape, names=names)
+            indicator, classes, layout = label_indicator(_gold_sets(gold, multilabel), labels, raw.shape, names=names)
             kept, clipped = chosen.checked(layout.apply(raw), rows_sum=False)
             counts = ScoreCounts.of_label_sets(indicator, kept, classes)
         else:
@@ -223,6 +223,36 @@ def _score_scored(
         blocks=blocked,
         inputs=FrozenDict(dict(inputs) if inputs is not None else {"source": "arrays"}),
     )
+
+
+def _gold_sets(gold: Any, multilabel: MultiLabel) -> Any:
+    """Multi-label gold as :func:`~clfeval.count.scored.label_indicator` reads it: a data frame of 0/1 columns as it
+    is (its columns name the labels), anything else as label sets (strings split on the group's separator)."""
+    return gold if hasattr(gold, "columns") else label_sets(gold, multilabel)
+
+
+def _check_counted_classes(counts: Any, labels: Sequence[Any] | None, positive: Any) -> None:
+    """Refuse ``labels=`` or ``positive=`` that contradict what counts of scored predictions were counted under: their
+    classes in order, and binary scores' positive class (a count file cannot be scored under another)."""
+    from clfeval.count.labelnames import declared_names
+
+    if labels is not None:
+        names = declared_names(list(labels), counts.labels)
+        if tuple(names) != tuple(counts.labels):
+            raise OptionError(
+                f"the counts were counted over the classes {list(counts.labels)}, in that order; labels= says {names}: "
+                "count them again under these classes, or leave labels= out"
+            )
+    if positive is not None:
+        (pos,) = declared_names([positive], counts.labels)
+        if not counts.binary or counts.columns[0] != pos:
+            held = "a score column per class"
+            if counts.binary:
+                held = f"binary scores of the positive class {counts.columns[0]!r}"
+            raise OptionError(
+                f"the counts hold {held}; positive= says {pos!r}: count them again with that positive class, "
+                "or leave positive= out"
+            )
 
 
 def _at_threshold(
@@ -494,6 +524,7 @@ def score(
         given, provenance = scored
         if pred is not None or spans is not None or multilabel is not None or blocks is not None:
             raise OptionError("counts of scored predictions take no pred, spans, multilabel or blocks")
+        _check_counted_classes(given, labels, positive)
         return _score_scored(
             given,
             None,
@@ -743,7 +774,7 @@ def compare(
         paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
         ml = labelsets_of(multilabel, sep=sep)
         return _compare_scored(
-            label_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
+            _gold_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
             scoring, blocks, ml is not None, progress,
         )  # fmt: skip
     if conventions is not None:
@@ -1051,7 +1082,7 @@ def _cv_scored(
         if raw.ndim != 2:
             raise InputError(f"multi-label scores are an (n, labels) array, not of shape {raw.shape}", "scores")
         check_finite(raw, "scores")
-        y, classes, layout = label_indicator(label_sets(gold, multilabel), labels, raw.shape, names=names)
+        y, classes, layout = label_indicator(_gold_sets(gold, multilabel), labels, raw.shape, names=names)
         s, _ = chosen.checked(layout.apply(raw), rows_sum=False, orient=False)
         parts = [ScoreCounts.of_label_sets(y[idx], s[idx], classes) for idx in by_name.values()]
     else:

@@ -623,9 +623,13 @@ def _dotted(name: str) -> list[Explanation]:
             if found:
                 return [e for e in found if e.registry in _MEASURE_REGISTRIES]
         return []
+    from clfeval.scoring.scoredmeasures import SCORED_MEASURES
+
     for averages, measures in (("AVERAGES", "MEASURES"), ("SCORED_AVERAGES", "SCORED_MEASURES")):
         average = [e for e in _lookup(head) if e.registry == averages]
         measure = [e for e in _lookup(rest) if e.registry == measures]
+        if measures == "SCORED_MEASURES" and measure and head not in SCORED_MEASURES[measure[0].name].averaged:
+            continue  # a scored measure under an average it is not reported under (macro.log_loss)
         if average and measure:
             return average + measure
     return []

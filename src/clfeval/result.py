@@ -422,7 +422,11 @@ class Folded:
         import difflib
 
         from clfeval.errors import UnknownName
+        from clfeval.scoring.scored import renamed
 
+        new = renamed(name)
+        if new is not None and new in self:
+            raise UnknownName(f"unknown score {name!r}: it is named {new!r} (every average before its measure)")
         close = difflib.get_close_matches(name, self.names(), n=5)
         raise UnknownName(
             f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")

@@ -128,37 +128,25 @@ class ScoredAccumulator(Accumulator):
             Naming the update: lengths that differ, a score that is not a finite number, a gold label outside the
             classes, a batch of another shape than the earlier ones.
         """
-        from clfeval.count.labelnames import label_names
-        from clfeval.count.scored import ScoreCounts, check_finite
+        from clfeval.count.classes import named_scores
+        from clfeval.count.scored import ScoreCounts, layout_of
 
         where = f"update {self._updates + 1}"
         if self.multilabel is not None:
             self._update_label_sets(gold, scores, where)
             return
+        given, names = named_scores(scores)  # a frame's columns are matched to the classes by name
         y = np.asarray(_array(gold, "gold", where))
-        s = np.asarray(_array(scores, "scores", where), dtype=np.float64)
-        if y.ndim != 1 or len(s) != len(y) or s.ndim not in (1, 2):
-            raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", where)
-        distinct, which = np.unique(y, return_inverse=True)  # Python once per distinct label, not per instance
-        index = {c: i for i, c in enumerate(self.classes)}
-        codes = np.array([index.get(n, -1) for n in label_names(distinct.tolist())], dtype=np.int64)
-        gold_codes = codes[which.reshape(-1)]
-        if (gold_codes < 0).any():
-            i = int(np.argmax(gold_codes < 0))
-            raise InputError(
-                f"is {y[i].tolist()!r}, not one of the classes {list(self.classes)}", f"{where}, gold", index=i
+        s = np.asarray(_array(given, "scores", where), dtype=np.float64)
+        try:  # the one contract of classes and columns, the classes declared (an (n, 2) batch is binary)
+            y, s, seen, which, layout = layout_of(
+                y, s, list(self.classes), positive=self.positive, names=names, where=f"{where}, scores"
             )
-        s = s[:, 0] if s.ndim == 2 and s.shape[1] == 1 else s
-        if s.ndim == 1:
-            if len(self.classes) != 2:
-                raise InputError(f"one score per instance is for two classes, not {len(self.classes)}", where)
-            columns: tuple[str, ...] = (self.positive or self.classes[1],)
-        elif s.shape[1] != len(self.classes):
-            raise InputError(f"{s.shape[1]} score columns but {len(self.classes)} classes", where)
-        else:
-            columns = self.classes
-        check_finite(s, f"{where}, scores")
-        part = ScoreCounts(self.classes, columns, gold_codes, s.reshape(len(s), -1), np.ones(len(s), dtype=np.int64))
+            part = ScoreCounts.of_layout(y, s, seen, which, layout)
+        except InputError as exc:
+            if exc.source != "gold":
+                raise
+            raise InputError(exc.message, f"{where}, gold", index=exc.index) from None
         if self._parts and part.columns != self._parts[0].columns:
             raise InputError(
                 f"scores for the columns {list(part.columns)}, the earlier batches for {list(self._parts[0].columns)}",

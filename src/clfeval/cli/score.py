@@ -123,7 +123,8 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         check_read_under(args, loaded)  # a scored count file holds its scores as given: no span option applies
         given: Any = loaded
         scores_of: Any = None
-        labels: Any = None
+        declared = options.scoring(args).labels  # checked against the count file's classes when scored
+        labels: Any = None if declared is None else [str(x) for x in declared]
         blocks: Any = None
     else:
         from clfeval.inputs.scoredfile import count_scored, read_scored
@@ -159,7 +160,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         given,
         scores=scores_of,
         labels=labels,
-        positive=args.positive if scores_of is not None else None,
+        positive=args.positive,
         threshold=args.threshold,
         conventions=options.conventions(args),
         ci=args.ci,

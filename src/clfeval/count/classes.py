@@ -1,16 +1,19 @@
 """The one contract for classes and score columns: which classes there are, in which order, and which score column
-belongs to which class. Every entry point of scored predictions calls it (arrays, lists, pandas and polars frames, CLI
-files, count files, the Accumulator, cross-validation and the scikit-learn and Hugging Face paths).
+belongs to which class. Every entry point of scored predictions calls it: arrays, lists, pandas and polars frames, CLI
+files (whole and in chunks), ``compare``, ``cv`` and the Accumulator; counts made elsewhere (count files) are checked
+against the classes asked for when scored. (The scikit-learn and Hugging Face integrations score labels, not scores.)
 
-* **Order.** Classes are ordered as scikit-learn orders them (``np.unique``, an estimator's ``classes_``): by value
-  when every class name spells a number (``'2' < '10'``), else as text; ``labels=`` (``--labels``) gives the order
-  instead. :func:`class_order` is the rule; class *names* come from :mod:`clfeval.count.labelnames`.
+* **Order.** Classes are ordered as scikit-learn orders them (``np.unique``, an estimator's ``classes_``): numbers by
+  value (``2 < 10``), strings as text (``'10' < '9'``); where only names are left (files, count files) by value when
+  every name spells a number; ``labels=`` (``--labels``) gives the order instead. :func:`class_order` is the rule;
+  class *names* come from :mod:`clfeval.count.labelnames`.
 * **Columns by name.** Wherever the input names its score columns (data-frame columns, CSV headers, a glob's matches),
   a column belongs to the class of its name, and ``labels=`` only orders the named columns; a column whose name is
   no class, a class without a column, or a name given twice is a one-line error naming them. Unnamed arrays are
   positional in the stated class order, and the result says which (:attr:`ScoreLayout.matched`).
 * **Binary.** A 1-D array of scores belongs to the last class in that order (scikit-learn's ``classes_[1]``) unless
-  ``positive=``; an (n, 2) ``predict_proba`` array is binary too: its positive class's column is kept.
+  ``positive=``, or the class its name names (a one-column frame, a glob's one match); an (n, 2) ``predict_proba``
+  array is binary too: its positive class's column is kept.
 * **Probabilities.** Scores outside [0, 1] beyond float round-off, or (a column per class) rows that do not sum to 1,
   are errors naming the row unless the user says the scores are not probabilities; round-off is clipped and counted
   (:func:`checked_probabilities`).
@@ -49,18 +52,22 @@ __all__ = [
 PROBABILITY_TOLERANCE = 1e-6
 
 
-def class_order(names: Iterable[str]) -> list[str]:
-    """The distinct class names in scikit-learn's order: by the number each spells when every name spells one (as
-    ``np.unique`` orders numeric labels; ties between spellings of one number, ``'1'`` and ``'1.0'``, by text), else
-    by text (as ``np.unique`` orders strings).
+def class_order(names: Iterable[str], numbers: bool | None = None) -> list[str]:
+    """The distinct class names in scikit-learn's order: by the number each spells when the classes are numbers (as
+    ``np.unique`` orders numeric labels, exactly; ties between spellings of one number, ``'1'`` and ``'1.0'``, by
+    text), else by text (as ``np.unique`` orders strings). ``numbers``: whether the classes' values were numbers
+    (arrays and frames know: string labels ``'10'`` and ``'9'`` sort as text, as scikit-learn's ``classes_`` do);
+    ``None`` where only names are left (files, count files): numbers when every name spells one.
 
-    >>> class_order(["True", "False"]), class_order(["2.5", "-1", "10"])
-    (['False', 'True'], ['-1', '2.5', '10'])
+    >>> class_order(["True", "False"]), class_order(["2.5", "-1", "10"]), class_order(["10", "9"], numbers=False)
+    (['False', 'True'], ['-1', '2.5', '10'], ['10', '9'])
     """
     distinct = sorted(set(names))
-    numbers = [number_named(n) for n in distinct]
-    if distinct and all(v is not None for v in numbers):
-        return [n for _, n in sorted(zip(numbers, distinct), key=lambda pair: (float(pair[0]), pair[1]))]  # type: ignore[arg-type]
+    if numbers is False:
+        return distinct
+    values = [number_named(n) for n in distinct]
+    if distinct and all(v is not None for v in values):
+        return [n for _, n in sorted(zip(values, distinct))]  # Python compares ints and floats exactly
     return distinct
 
 
@@ -106,13 +113,15 @@ class ScoreLayout:
         return out
 
 
-def _by_name(names: Sequence[str], labels: Sequence[str] | None, where: str) -> tuple[list[str], str]:
+def _by_name(
+    names: Sequence[str], labels: Sequence[str] | None, where: str, numbers: bool | None = None
+) -> tuple[list[str], str]:
     """The classes of named columns, in order, and how they were matched (see :func:`score_layout`)."""
     repeated = sorted({n for n in names if list(names).count(n) > 1})
     if repeated:
         raise InputError(f"the score column name {repeated[0]!r} is given twice: each class has one column", where)
     if labels is None:
-        return class_order(names), "by name"
+        return class_order(names, numbers), "by name"
     extra = [n for n in names if n not in labels]
     missing = [c for c in labels if c not in names]
     if extra or missing:
@@ -134,6 +143,7 @@ def score_layout(
     positive: str | None = None,
     multilabel: bool = False,
     where: str = "scores",
+    numbers: bool | None = None,
 ) -> ScoreLayout:
     """The classes and score columns of scored predictions (the module's contract).
 
@@ -153,6 +163,8 @@ def score_layout(
         A column per label (never binary).
     where
         What the errors name (the argument, or the file).
+    numbers
+        Whether the classes' values were numbers (:func:`class_order`; ``None``: only names are known).
 
     Raises
     ------
@@ -160,7 +172,8 @@ def score_layout(
         Columns and classes that do not match, named.
     """
     if n_columns is None:
-        classes = list(labels) if labels is not None else class_order([*seen, *([positive] if positive else [])])
+        named = [*seen, *([positive] if positive else [])]
+        classes = list(labels) if labels is not None else class_order(named, numbers)
         if len(classes) != 2:
             raise InputError(
                 f"one score per instance is the positive class's of two classes; the classes are {classes} "
@@ -174,12 +187,12 @@ def score_layout(
     if names is not None:
         if len(names) != n_columns:
             raise InputError(f"{n_columns} score columns but {len(names)} column names", where)
-        classes, matched = _by_name([str(n) for n in names], labels, where)
+        classes, matched = _by_name([str(n) for n in names], labels, where, numbers)
         take: tuple[int, ...] | None = tuple(list(names).index(c) for c in classes)
         if take == tuple(range(n_columns)):
             take = None
     else:
-        classes = list(labels) if labels is not None else class_order(seen)
+        classes = list(labels) if labels is not None else class_order(seen, numbers)
         if len(classes) != n_columns:
             raise InputError(
                 f"{n_columns} score columns but {len(classes)} classes {classes[:20]}: unnamed columns are the classes "

@@ -322,7 +322,7 @@ def layout_of(
     :class:`~clfeval.count.classes.ScoreLayout` of the classes and columns: what :meth:`ScoreCounts.of_arrays` counts
     and the callers that say how the columns were matched read."""
     from clfeval.count.classes import named_scores, score_layout
-    from clfeval.count.labelnames import declared_names, label_names
+    from clfeval.count.labelnames import declared_names, is_number, label_names
 
     if names is None:
         scores, names = named_scores(scores)
@@ -333,16 +333,22 @@ def layout_of(
     if s.ndim not in (1, 2) or len(s) != len(y):
         raise InputError(f"{len(y)} gold labels but scores of shape {s.shape}", where)
     check_finite(s, where)
-    if s.ndim == 2 and s.shape[1] == 1:
-        s = s[:, 0]
-        names = None
     distinct, which = distinct_labels(y)  # Python once per distinct label
-    seen = label_names(distinct.tolist())
+    values = distinct.tolist()
+    seen = label_names(values)
     given = declared_names(list(labels), seen) if labels is not None else None
     pos = declared_names([positive], seen)[0] if positive is not None else None
+    if s.ndim == 2 and s.shape[1] == 1:  # one column: the positive class's, its name saying which where it has one
+        s = s[:, 0]
+        if names is not None:
+            if pos is not None and pos != names[0]:
+                raise OptionError(f"the score column is named {names[0]!r}, but positive= says {pos!r}")
+            pos, names = names[0], None
+    numbers = bool(values) and all(is_number(v) for v in values)  # numbers order by value, strings as text
     layout = score_layout(
-        seen, None if s.ndim == 1 else s.shape[1], names=names, labels=given, positive=pos, where=where
-    )
+        seen, None if s.ndim == 1 else s.shape[1], names=names, labels=given, positive=pos, where=where,
+        numbers=numbers,
+    )  # fmt: skip
     return y, s, seen, which.reshape(-1), layout
 
 
@@ -367,30 +373,45 @@ def label_indicator(
     *,
     names: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, list[str], Any]:
-    """Gold label sets (collections of labels, or an (n, K) 0/1 matrix whose columns follow the score columns) as an
-    (n, K) int8 indicator over the labels, checked against the scores' ``shape``, with the labels in order and the
+    """Gold label sets (collections of labels, or an (n, K) 0/1 matrix) as an (n, K) int8 indicator over the labels,
+    checked against the scores' ``shape``, with the labels in order and the
     :class:`~clfeval.count.classes.ScoreLayout` that puts the score columns in that order (``names``: the score
     columns' names, matched by name; else positional in the order of ``labels``, default the gold sets' labels in
-    scikit-learn's order, or a matrix's column numbers)."""
+    scikit-learn's order, or a matrix's column numbers). A gold matrix is matched by its own column names where it is
+    a data frame, else it is positional in the class order (``labels=``, or the scores' names in order), never in
+    the order of the scores' columns."""
     from clfeval.count.classes import score_layout
     from clfeval.count.labelsets import indicator_matrix
 
     if len(shape) != 2:
         raise InputError(f"multi-label scores are an (n, labels) array, not of shape {tuple(shape)}", "scores")
-    declared = [str(x) for x in labels] if labels is not None else None
-    matrix = indicator_matrix(gold)
+    from clfeval.count.classes import named_scores
+    from clfeval.count.labelnames import label_name, label_names
+
+    declared = label_names(list(labels)) if labels is not None else None
+    gold_matrix, gold_names = named_scores(gold) if hasattr(gold, "columns") else (gold, None)
+    matrix = indicator_matrix(gold_matrix)
     if matrix is not None:
         if matrix.shape != tuple(shape):
             raise InputError(f"gold of shape {matrix.shape}, scores of {tuple(shape)}", "gold")
         if not np.isin(matrix, (0, 1)).all():
             raise InputError("a gold indicator matrix holds 0 and 1 only", "gold")
-        seen = [str(i) for i in range(shape[1])] if declared is None and names is None else []
-        layout = score_layout(seen, shape[1], names=names, labels=declared, multilabel=True)
-        return layout.apply(matrix.astype(np.int8)), list(layout.classes), layout
-    sets = [[str(x) for x in g] if not isinstance(g, str) else [g] for g in gold]
+        named = names if names is not None else gold_names
+        seen = [str(i) for i in range(shape[1])] if declared is None and named is None else []
+        layout = score_layout(seen, shape[1], names=named, labels=declared, multilabel=True)
+        classes = list(layout.classes)
+        if gold_names is not None:  # a gold frame's columns are matched by their names too
+            own = score_layout([], shape[1], names=gold_names, labels=classes, multilabel=True, where="gold")
+            return own.apply(matrix.astype(np.int8)), classes, layout
+        return matrix.astype(np.int8), classes, layout  # an unnamed gold matrix: positional in the class order
+    sets = [[label_name(x) for x in g] if not isinstance(g, str) else [g] for g in gold]
     if len(sets) != shape[0]:
         raise InputError(f"{len(sets)} gold label sets but scores of shape {tuple(shape)}", "scores")
-    layout = score_layout(sorted({x for g in sets for x in g}), shape[1], names=names, labels=declared, multilabel=True)
+    values = [x for g in gold if not isinstance(g, str) for x in g]
+    numbers = bool(values) and all(isinstance(x, (int, float, np.integer, np.floating)) for x in values)
+    layout = score_layout(
+        sorted({x for g in sets for x in g}), shape[1], names=names, labels=declared, multilabel=True, numbers=numbers
+    )
     classes = list(layout.classes)
     index = {c: i for i, c in enumerate(classes)}
     flat = [index.get(x, -1) for g in sets for x in g]  # Python once per gold label given
@@ -422,7 +443,7 @@ def _rows_of_table(
 def distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values of ``y`` (sorted) and each value's position among them: small integer labels through a
     table (no sort), others through ``np.unique``."""
-    if y.dtype.kind in "iub" and len(y):
+    if y.dtype.kind in "iu" and len(y):  # booleans keep their values (False, True), not 0 and 1
         low, high = int(y.min()), int(y.max())
         if high - low < 1 << 20:
             shifted = np.asarray(y, dtype=np.int64) - low if low else np.asarray(y, dtype=np.int64)

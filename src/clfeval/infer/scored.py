@@ -392,7 +392,11 @@ class ScoredPair:
         self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
         for m in self.metrics:
             if m not in self.base_a:
-                raise OptionError(f"unknown score {m!r}; the scores: {', '.join(self.base_a)}")
+                from clfeval.scoring.scored import renamed
+
+                new = renamed(m)
+                hint = f" (it is named {new!r})" if new is not None else ""
+                raise OptionError(f"unknown score {m!r}{hint}; the scores: {', '.join(self.base_a)}")
 
     def resampled(self, draw: Callable[[], tuple[dict[str, float], dict[str, float]]]) -> np.ndarray:
         """The differences A − B of the metrics over ``test.rounds`` draws (each draw: both systems' scores)."""
@@ -786,6 +790,11 @@ def compare_scored(
             f"{spec.title} of scores gives no other interval of the difference than its own: leave out ci (--ci), or "
             "use test 'bootstrap' (its percentile interval) or 'delong' (DeLong's interval of AUC differences)"
         )
+    if not spec.random and test.ci is not None:
+        raise OptionError(
+            f"{spec.title} gives its own interval of the difference (d ± z·√Var): leave out ci (--ci), or use test "
+            "'bootstrap' for the bootstrap's"
+        )
     if test.exact_limit != type(test)().exact_limit:
         raise OptionError("randomization of scores draws its rounds; it does not enumerate arrangements (exact_limit)")
     oriented, counted, layouts = {}, {}, {}
@@ -811,26 +820,25 @@ def compare_scored(
             raise OptionError(
                 f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
             )
-    # the joint rows: gold, then each system's scores (instance by instance, so every system's rows line up)
+    # each pair's joint rows: gold, then the two systems' scores (instance by instance, so their rows line up), built
+    # from that pair alone: its draws do not depend on which other systems are compared, nor on their order
     codes = indicator if multilabel else gold_codes(gold, template)
-    columns = [oriented[s].reshape(len(codes), -1) for s in names]
-    width = columns[0].shape[1]
+    columns = {s: oriented[s].reshape(len(codes), -1) for s in names}
+    width = columns[names[0]].shape[1]
     gold_width = codes.shape[1] if multilabel else 1
-    blocked = None
-    if blocks is not None:  # the joint rows within each block
-        blocked = ScoreBlocks.of_arrays(codes, np.column_stack(columns), blocks)
-        count, joint_gold, distinct = blocked.count, blocked.gold, len(blocked.count)
-        split = {s: blocked.scores[:, i * width : (i + 1) * width] for i, s in enumerate(names)}
-    elif not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
-        count = np.ones(len(codes), dtype=np.int64)
-        joint_gold, split = codes, dict(zip(names, columns))
-        distinct = len(codes)
-    else:  # resampling draws over the distinct joint rows
-        rows, inverse = np.unique(np.column_stack([codes, *columns]), axis=0, return_inverse=True)
+
+    def joint(a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, ScoreBlocks | None]:
+        """The pair's rows (gold, A's scores, B's scores, counts) and, with blocks, its rows in their blocks."""
+        if blocks is not None:  # the joint rows within each block
+            held = ScoreBlocks.of_arrays(codes, np.column_stack([columns[a], columns[b]]), blocks)
+            return held.gold, held.scores[:, :width], held.scores[:, width:], held.count, held
+        if not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
+            return codes, columns[a], columns[b], np.ones(len(codes), dtype=np.int64), None
+        rows, inverse = np.unique(np.column_stack([codes, columns[a], columns[b]]), axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-        joint_gold = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
-        split = {s: rows[:, gold_width + i * width : gold_width + (i + 1) * width] for i, s in enumerate(names)}
-        distinct = len(rows)
+        gold_rows = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
+        return gold_rows, rows[:, gold_width : gold_width + width], rows[:, gold_width + width :], count, None
+
     if metrics is None:
         metrics = ["auc" if template.binary else "macro.auc"]
     probabilities = not conventions.ranking_only  # every system's scores checked as probabilities above
@@ -856,9 +864,13 @@ def compare_scored(
             progress(done, total)
 
     raw = []
+    distinct, n_blocks = 0, None
     for a, b in pairs:
+        joint_gold, scores_a, scores_b, count, blocked = joint(a, b)
+        distinct = max(distinct, len(count))
+        n_blocks = None if blocked is None else blocked.n_blocks
         for found in paired_scored(
-            joint_gold, split[a], split[b], count, template, measures, list(metrics), test,
+            joint_gold, scores_a, scores_b, count, template, measures, list(metrics), test,
             rng=pair_stream(seed, a, b), blocks=blocked, progress=advanced if spec.random else None,
         ):  # fmt: skip
             raw.append({"a": a, "b": b, **found})
@@ -900,7 +912,7 @@ def compare_scored(
         results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
         n_instances=len(codes),
         distinct_rows=distinct,
-        n_blocks=None if blocked is None else blocked.n_blocks,
+        n_blocks=n_blocks,
     )
 
 

@@ -53,8 +53,10 @@ class ScoredFile:
         """The scores as the one contract of classes and columns takes them (:mod:`clfeval.count.classes`): a
         data frame whose columns are the classes they name, where the file names them (a glob's matches, a header's
         names, TiMBL's classes), else the array (positional in the declared classes' order)."""
-        if self.classes is None or self.scores.ndim == 1:
+        if self.classes is None:
             return self.scores
+        if self.scores.ndim == 1:  # one column: its name (a glob's one match) names the positive class
+            return pl.DataFrame({self.classes[0]: self.scores}) if len(self.classes) == 1 else self.scores
         return pl.DataFrame(self.scores, schema=list(self.classes), orient="row")
 
 
@@ -237,6 +239,11 @@ def _parsed(
     else:
         columns, classes = _score_columns(frame, spec, path)
         glob = any(ch in spec for ch in "*?[")
+        if glob and classes is None and labels is None and len(columns) > 1:
+            raise OptionError(
+                f"the glob {spec!r} matches {', '.join(columns[:10])} but names no classes (a glob with one '*' "
+                "names them: 'p_*' makes p_cat the class cat): give --labels in the columns' order"
+            )
         scores = np.column_stack([_numbers(frame.get_column(c), path, line) for c in columns])
         if labels is not None and len(columns) > 1:
             if len(labels) != len(columns):
@@ -377,7 +384,9 @@ def count_scored(
         except OptionError as exc:
             raise InputError(str(exc), path) from None
         inputs = found.inputs if bins is None else {**found.inputs, "score_bins": bins}
-        names = found.classes if scores.ndim == 2 else None
+        names = found.classes if scores.ndim == 2 or (found.classes is not None and len(found.classes) == 1) else None
+        if scores.ndim == 1 and names is not None:
+            scores = scores.reshape(-1, 1)  # one named column: the positive class its name names
         y, raw, seen_names, which, layout = layout_of(found.gold, scores, labels, positive=positive, names=names)
         return ScoreCounts.of_layout(y, raw, seen_names, which, layout), {**inputs, **layout.to_dict()}
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
@@ -434,10 +443,15 @@ def count_scored(
         raise InputError("holds no rows of scored predictions", path)
     names = list(seen)
     # the classes and score columns by the one contract (as for arrays), from the gold labels seen
+    one = scores.shape[1] == 1
+    if one and classes is not None and len(classes) == 1:  # one named column (a glob's one match): the positive class
+        if positive is not None and positive != classes[0]:
+            raise OptionError(f"the score column names the class {classes[0]!r}, but --positive says {positive!r}")
+        positive = classes[0]
     layout = score_layout(
         names,
-        None if scores.shape[1] == 1 else scores.shape[1],
-        names=classes if scores.shape[1] > 1 else None,
+        None if one else scores.shape[1],
+        names=None if one else classes,
         labels=None if labels is None else [str(x) for x in labels],
         positive=positive,
         where=path,
