@@ -361,3 +361,17 @@ def test_options_a_scored_test_cannot_honour_are_refused_and_old_names_named() -
     cv = clfeval.cv([0, 1, 2] * 2, scores=p, folds=[0, 1] * 3)
     with pytest.raises(ClfevalError, match=r"it is named 'macro\.auc'"):
         cv["auc.macro"]
+
+
+def test_a_scored_report_as_csv_writes_its_intervals_as_numbers() -> None:
+    """A column of intervals is two columns of numbers (it was the repr of the table's Bounds cell)."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 60)
+    s = np.clip(rng.normal(0.3 + 0.4 * y, 0.2), 0, 1)
+    r = clfeval.score(y, scores=s, ci="delong")
+    text = r.render("csv")
+    assert "Bounds" not in text
+    header, first = text.splitlines()[:2]
+    assert "95% CI low,95% CI high" in header
+    low, high = r.interval("auc")
+    assert first.split(",")[4:6] == [repr(low), repr(high)]

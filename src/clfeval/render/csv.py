@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from clfeval.output import FORMULA_STARTS, delimited_row, safe_cell
-from clfeval.report.tables import Report
+from clfeval.report.tables import Bounds, Report
 from clfeval.result import Result
 
 __all__ = ["FORMULA_STARTS", "render_csv", "report_csv", "safe_cell"]
@@ -46,9 +46,22 @@ def render_csv(
 
 
 def report_csv(report: Report, raw: bool = False) -> str:
-    """Any report's tables as rows ``table,<its columns…>`` (one header row per table)."""
+    """Any report's tables as rows ``table,<its columns…>`` (one header row per table); a column of intervals is two
+    columns of numbers, ``<title> low`` and ``<title> high`` (an interval that does not exist: two empty cells)."""
     lines = []
     for table in report.tables:
-        lines.append(delimited_row(["table", *table.columns], raw=raw))
-        lines += [delimited_row([table.key, *(_value(v) for v in row)], raw=raw) for row in table.rows]
+        spans = {i for row in table.rows for i, v in enumerate(row) if isinstance(v, Bounds)}
+        header: list[Any] = []
+        for i, title in enumerate(table.columns):
+            header += [f"{title} low", f"{title} high"] if i in spans else [title]
+        lines.append(delimited_row(["table", *header], raw=raw))
+        for row in table.rows:
+            cells: list[Any] = [table.key]
+            for i, v in enumerate(row):
+                if i in spans:
+                    low, high = (v.low, v.high) if isinstance(v, Bounds) else (None, None)
+                    cells += ["" if low is None else _value(low), "" if high is None else _value(high)]
+                else:
+                    cells.append(_value(v))
+            lines.append(delimited_row(cells, raw=raw))
     return "".join(lines)
