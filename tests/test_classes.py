@@ -375,3 +375,14 @@ def test_a_scored_report_as_csv_writes_its_intervals_as_numbers() -> None:
     assert "95% CI low,95% CI high" in header
     low, high = r.interval("auc")
     assert first.split(",")[4:6] == [repr(low), repr(high)]
+
+
+def test_a_frame_with_default_column_labels_is_positional() -> None:
+    """``pd.DataFrame(model.predict_proba(X))`` has columns 0 … K−1 (polars: column_0 …) that name no class: the
+    columns are the classes in order, as for the array."""
+    y = np.array(list("abc") * 4)
+    p = pd.get_dummies(y).astype(float).to_numpy() * 0.8 + 0.2 / 3
+    expected = clfeval.score(y, scores=p)["macro.auc"]
+    for frame in (pd.DataFrame(p), pl.DataFrame(p)):
+        r = clfeval.score(y, scores=frame)
+        assert r["macro.auc"] == expected and r.inputs["columns_matched"] == "by position"

@@ -219,12 +219,16 @@ def score_layout(
 
 def named_scores(scores: Any) -> tuple[Any, list[str] | None]:
     """Scores and the class names of their columns where the input names them: a pandas or polars data frame's
-    columns (named by the label-naming rule: a column ``0`` is class ``'0'``); anything else is unnamed (``None``)."""
+    columns (named by the label-naming rule: a column ``0`` is class ``'0'``); anything else is unnamed (``None``), and
+    so is a frame with its library's default column labels (``pd.DataFrame(model.predict_proba(X))``)."""
     columns = getattr(scores, "columns", None)
     if columns is None or not hasattr(scores, "shape") or len(getattr(scores, "shape", ())) != 2:
         return scores, None
-    names = label_names(list(columns))
-    return np.asarray(scores.to_numpy() if hasattr(scores, "to_numpy") else scores, dtype=np.float64), names
+    values = np.asarray(scores.to_numpy() if hasattr(scores, "to_numpy") else scores, dtype=np.float64)
+    given = list(columns)
+    if type(columns).__name__ == "RangeIndex" or given == [f"column_{i}" for i in range(len(given))]:
+        return values, None  # a frame's default column labels (pandas 0 … K−1, polars column_0 …) name no class
+    return values, label_names(given)
 
 
 def checked_probabilities(
