@@ -98,17 +98,18 @@ def run_score(args: argparse.Namespace) -> str:
 
 
 def _scored_files(args: argparse.Namespace) -> bool:
-    """Whether the --counts files are counts of scored predictions (their first file's ``kind``)."""
-    import json
-
+    """Whether the --counts files are counts of scored predictions: the kind their first file's document names
+    (:func:`~clfeval.kinds.document_kind`) says so, read through the guarded reader of count files."""
     from clfeval.inputs.chunks import expand_paths
+    from clfeval.inputs.layouts import count_document
+    from clfeval.kinds import document_kind
 
     try:
-        first = expand_paths(args.counts)[0]
-        with open(first, encoding="utf-8") as handle:
-            return bool(json.load(handle).get("kind") == "scored")
-    except (OSError, ValueError, AttributeError, IndexError, ClfevalError):
+        doc = count_document(expand_paths(args.counts)[0])
+    except (IndexError, ClfevalError):
         return False  # the count-file reader says what is wrong
+    kind = document_kind(doc.get("kind")) if isinstance(doc, dict) else None
+    return kind is not None and kind.scored
 
 
 def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
