@@ -18,6 +18,7 @@ from clfeval.count.scored import ScoreCounts
 from clfeval.errors import OptionError
 from clfeval.infer.comparison import Paired, PairTest, pair_stream
 from clfeval.infer.delong import delong
+from clfeval.kinds.scored import ScoredKind
 from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
 
 __all__ = [
@@ -31,6 +32,9 @@ __all__ = [
     "paired_scored",
     "scored_intervals",
 ]
+
+#: The kind these computations are of: the registries' entries name their computation for it.
+_KIND = ScoredKind.name
 
 #: The largest share of bootstrap draws without a value (a draw with no positive of a class has no AUC) that an
 #: interval leaves out; with more, the score gets no interval. The count is in the result (``not_estimable``).
@@ -194,13 +198,13 @@ def scored_intervals(
     from clfeval.infer.methods import INTERVAL_METHODS
 
     spec = INTERVAL_METHODS[ci.method]
-    if not spec.applies_to("scored"):
+    if not spec.applies_to(_KIND):
         raise OptionError(
             f"{ci.method} intervals are not for scored predictions; one of "
-            f"{', '.join(k for k, m in INTERVAL_METHODS.items() if m.applies_to('scored') and k != 'none')}"
+            f"{', '.join(k for k, m in INTERVAL_METHODS.items() if m.applies_to(_KIND) and k != 'none')}"
         )
     found: tuple[dict[str, tuple[float, float]], dict[str, Any]] = spec.compute_for(
-        "scored", ScoredRun(counts, measures, ci, blocks, progress)
+        _KIND, ScoredRun(counts, measures, ci, blocks, progress)
     )
     return found
 
@@ -211,7 +215,7 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
     from clfeval.infer.methods import INTERVAL_METHODS
 
     out = delong_intervals(run.counts, confidence, blocks, method == "delong-logit")
-    definition = INTERVAL_METHODS[method].definition_for("scored") + (CLUSTERED if blocks is not None else "")
+    definition = INTERVAL_METHODS[method].definition_for(_KIND) + (CLUSTERED if blocks is not None else "")
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
 
@@ -264,7 +268,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
         "confidence": confidence,
         "resamples": resamples,
         "seed": seed,
-        "definition": INTERVAL_METHODS[method].definition_for("scored") + (BLOCKED if blocks is not None else ""),
+        "definition": INTERVAL_METHODS[method].definition_for(_KIND) + (BLOCKED if blocks is not None else ""),
         "not_estimable": not_estimable,
         **unit,
         **({} if jackknife is None else {"jackknife": jackknife}),
@@ -450,7 +454,7 @@ def paired_scored(
 
     pair = ScoredPair(joint_gold, scores_a, scores_b, count, template, measures, metrics, test,
                       rng if rng is not None else np.random.default_rng(), blocks, progress)  # fmt: skip
-    found: list[dict[str, Any]] = TESTS[test.name].run_for("scored", pair)
+    found: list[dict[str, Any]] = TESTS[test.name].run_for(_KIND, pair)
     return found
 
 
@@ -780,7 +784,7 @@ def compare_scored(
     if baseline is not None and baseline not in names:
         raise OptionError(f"unknown baseline {baseline!r}; the systems are {', '.join(map(repr, names))}")
     spec = TESTS[test.name]
-    if not spec.applies_to("scored"):
+    if not spec.applies_to(_KIND):
         raise OptionError(
             f"{spec.title} tests {spec.scope}: with scores use "
             f"{', '.join(k for k, t in TESTS.items() if t.applies_to('scored'))}"
