@@ -97,6 +97,13 @@ class IntervalMethod:
 
 _DELTA_BLOCKS = "the delta method's variance is the cluster-robust one over blocks"
 _SCORED = frozenset({"scored"})
+#: What DeLong's two intervals share: scored predictions' AUCs, computed by one function, clustered in blocks.
+_DELONG: dict[str, Any] = {
+    "block_note": "Obuchowski's (1997) clustered variance over the blocks",
+    "kinds": _SCORED,
+    "measures": frozenset({"auc"}),
+    "kind_computations": {"scored": "clfeval.infer.scored:delong_run"},
+}
 _BOOTSTRAP_BLOCKS = "the bootstrap draws whole blocks"
 _BCA_COVERS = "; bootstrap-bca covered 0.93–0.97 from 10 of each"
 
@@ -193,10 +200,7 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "cross products; the other scores get none (use bootstrap)",
             False,
             None,
-            block_note="Obuchowski's (1997) clustered variance over the blocks",
-            kinds=_SCORED,
-            measures=frozenset({"auc"}),
-            kind_computations={"scored": "clfeval.infer.scored:delong_run"},
+            **_DELONG,
             references=(
                 "DeLong, DeLong & Clarke-Pearson 1988",
                 "Sun & Xu 2014 (the midrank algorithm)",
@@ -211,10 +215,7 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = {
             "scores get none",
             False,
             None,
-            block_note="Obuchowski's (1997) clustered variance over the blocks",
-            kinds=_SCORED,
-            measures=frozenset({"auc"}),
-            kind_computations={"scored": "clfeval.infer.scored:delong_run"},
+            **_DELONG,
             references=("DeLong, DeLong & Clarke-Pearson 1988", "Pepe 2003 §5.2 (the logit-scale interval)"),
         ),
     )

@@ -55,6 +55,7 @@ class ScoredMeasure:
 
 _ALL = frozenset({"binary", "multiclass", "multilabel"})
 _INF = float("inf")
+_CALIBRATION = "--bins, --binning (conventions.calibration)"  # what moves every calibration error
 
 #: The measures of scored predictions, by report name.
 SCORED_MEASURES: Mapping[str, ScoredMeasure] = {
@@ -121,7 +122,7 @@ SCORED_MEASURES: Mapping[str, ScoredMeasure] = {
             1.0,
             True,
             _ALL,
-            convention="--bins, --binning (conventions.calibration)",
+            convention=_CALIBRATION,
             references=("Naeini, Cooper & Hauskrecht 2015", "Guo et al. 2017"),
         ),
         ScoredMeasure(
@@ -133,7 +134,7 @@ SCORED_MEASURES: Mapping[str, ScoredMeasure] = {
             1.0,
             True,
             _ALL,
-            convention="--bins, --binning (conventions.calibration)",
+            convention=_CALIBRATION,
         ),
         ScoredMeasure(
             "ece_debiased",
@@ -144,7 +145,7 @@ SCORED_MEASURES: Mapping[str, ScoredMeasure] = {
             1.0,
             True,
             _ALL,
-            convention="--bins, --binning (conventions.calibration)",
+            convention=_CALIBRATION,
             references=("Kumar, Liang & Ma 2019",),
         ),
         ScoredMeasure(
@@ -156,7 +157,7 @@ SCORED_MEASURES: Mapping[str, ScoredMeasure] = {
             1.0,
             True,
             frozenset({"multiclass"}),
-            convention="--bins, --binning (conventions.calibration)",
+            convention=_CALIBRATION,
         ),
         ScoredMeasure(
             "top_k_accuracy",
