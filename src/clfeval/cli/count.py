@@ -94,5 +94,6 @@ def _count_scored(args: argparse.Namespace) -> str:
     # a count file holds the scores as given: they are checked as probabilities when they are scored (unless said
     # otherwise then), so distances and margins count as they are
     counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                  positive=args.positive, probabilities=False)  # fmt: skip
+                                  positive=args.positive, probabilities=False,
+                                  weight_col=parse_column(args.weight_col))  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

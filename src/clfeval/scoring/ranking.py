@@ -133,9 +133,17 @@ def average_precision_of(values: np.ndarray, pos: np.ndarray, neg: np.ndarray) -
     p = float(pos.sum())
     if p == 0:
         return float("nan")
-    precision = tp / (tp + fp)
+    precision = _precision(tp, fp)
     recall = tp / p
     return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+
+
+def _precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """tp / (tp + fp), 0 at thresholds with no weight at or above them (sample weights of 0 at the top scores, as
+    scikit-learn's ``precision_recall_curve``)."""
+    out = np.zeros_like(tp, dtype=np.float64)
+    np.divide(tp, tp + fp, out=out, where=(tp + fp) != 0)
+    return out
 
 
 def average_precision(counts: ScoreCounts) -> dict[str, float]:
@@ -173,4 +181,4 @@ def pr_curve(counts: ScoreCounts, c: int = 0) -> tuple[np.ndarray, np.ndarray, n
     highest down, and the thresholds."""
     values, tp, fp = _descending(*counts.column(c))
     p = tp[-1] if len(tp) else 0.0
-    return tp / (tp + fp), (tp / p if p else np.full(len(tp), np.nan)), values
+    return _precision(tp, fp), (tp / p if p else np.full(len(tp), np.nan)), values

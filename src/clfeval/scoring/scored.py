@@ -252,7 +252,7 @@ def measures_of(
         if want("ece", "mce"):
             target = "positive" if counts.binary else "top-label"
             cal = probability.calibration(counts, target=target, bins=conventions.bins, binning=conventions.binning)
-            out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+            out.update(_calibration_errors(cal))
             if not counts.binary:
                 out["ece_classwise"] = probability.classwise_ece(
                     counts, bins=conventions.bins, binning=conventions.binning
@@ -261,6 +261,14 @@ def measures_of(
             for k in conventions.top_k:
                 if k < len(counts.labels):
                     out[f"top_{k}_accuracy"] = probability.top_k_accuracy(counts, k, conventions.ties)
+    return out
+
+
+def _calibration_errors(cal: probability.Calibration) -> dict[str, float]:
+    """ECE and MCE, and the debiased ECE where it is defined (not with sample weights)."""
+    out = {"ece": cal.ece, "mce": cal.mce}
+    if cal.weight is None:
+        out["ece_debiased"] = cal.debiased
     return out
 
 
@@ -298,7 +306,7 @@ def _multilabel_measures(
         out["log_loss"] = probability.log_loss(pairs)
         out["brier"] = probability.brier(pairs, conventions.brier)  # pairs: two classes each
         cal = probability.calibration(pairs, target="positive", bins=conventions.bins, binning=conventions.binning)
-        out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+        out.update(_calibration_errors(cal))
     return out
 
 
