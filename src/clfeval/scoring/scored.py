@@ -287,7 +287,7 @@ def _multilabel_measures(
         for c in counts.columns:
             out[f"per_label.{c}.auc"] = per_auc[c]
             out[f"per_label.{c}.average_precision"] = per_ap[c]
-        support = counts.support().astype(np.float64)
+        support = counts.weighted_support()  # with sample weights: each label's Σ m·w, as scikit-learn's
         pooled = counts.pooled_pairs()
         ranked = label_ranking(counts)
         for name, per, micro in (
