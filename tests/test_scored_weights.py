@@ -172,6 +172,8 @@ def test_whole_weights_equal_repeated_instances_and_zero_weights_equal_dropped_o
     assert "ece_debiased" not in weighted and "ece_debiased" in repeated  # not derived for weights: left out, said
     assert any("no ece_debiased" in n for n in weighted.notes)
     assert weighted.n_instances == len(y)  # instances, not weight
+    assert weighted.flat()["sample_weight/sum"] == float(w.sum()) and "sample_weight/sum" not in repeated.flat()
+    assert "weights:sample" in weighted.signature and "weights:" not in repeated.signature
     assert weighted.to_dict()["inputs"]["sample_weight"] == {
         "source": "sample_weight=",
         "sum": float(w.sum()),
@@ -238,10 +240,9 @@ def test_constant_weights_resample_as_no_weights(multilabel: bool) -> None:
         heavy = clfeval.score(y, scores=a, ci=method, seed=3, resamples=100, sample_weight=w, **extra)  # type: ignore[arg-type]
         assert heavy.interval(metric) == pytest.approx(plain.interval(metric), abs=1e-12)
     for test in ("bootstrap", "ar"):
-        plain_c = clfeval.compare(y, scores={"a": a, "b": b}, test=test, seed=5, rounds=200, metrics=[metric, "log_loss"],
-                                  **extra)  # type: ignore[arg-type]  # fmt: skip
-        heavy_c = clfeval.compare(y, scores={"a": a, "b": b}, test=test, seed=5, rounds=200, metrics=[metric, "log_loss"],
-                                  sample_weight=w, **extra)  # type: ignore[arg-type]  # fmt: skip
+        options: dict[str, object] = {"test": test, "seed": 5, "rounds": 200, "metrics": [metric, "log_loss"], **extra}
+        plain_c = clfeval.compare(y, scores={"a": a, "b": b}, **options)  # type: ignore[call-overload]
+        heavy_c = clfeval.compare(y, scores={"a": a, "b": b}, sample_weight=w, **options)  # type: ignore[call-overload]
         for p, q in zip(plain_c.pairs, heavy_c.pairs):
             assert (p.difference, p.p_value) == pytest.approx((q.difference, q.p_value), abs=1e-12)
 

@@ -418,6 +418,8 @@ class Scored(Result):
 
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         out: dict[str, float] = {"n_instances": float(self.n_instances)}
+        if self.counts.weighted:  # the weights were used: their sum, as inputs.sample_weight.sum
+            out[f"sample_weight{sep}sum"] = self.counts.total
         for name, value in self.values.items():
             if name.startswith("per_label.") and not per_label:
                 continue
@@ -436,6 +438,8 @@ class Scored(Result):
             ("ties", "half"),
             ("ap", "step"),
         ]
+        if self.counts.weighted:
+            parts.append(("weights", "sample"))
         if c.lower_is_more_confident:
             parts.append(("direction", "lower"))
         if c.score_bins is not None:
@@ -493,6 +497,8 @@ class Scored(Result):
                 "confidence": [json_number(float(x)) for x in cal.confidence],
                 "accuracy": [json_number(float(x)) for x in cal.accuracy],
             }
+            if cal.weight is not None:  # sample weights: each bin's Σw, which weighs its means and the ECE
+                reliability["weight"] = [float(x) for x in cal.weight]
         curves: dict[str, Any] = {}
         sign = -1.0 if self.conventions.lower_is_more_confident else 1.0  # thresholds in the scores' own units
         for c, lab in enumerate(self.counts.columns):
