@@ -407,3 +407,32 @@ def test_the_count_bootstrap_is_the_instance_bootstrap_with_weights() -> None:
     assert r.interval("auc") == pytest.approx(tuple(expected), abs=0.01)
     plain = clfeval.score(y, scores=p, ci="bootstrap", seed=1, resamples=3000).interval("auc")
     assert max(abs(plain[0] - expected[0]), abs(plain[1] - expected[1])) > 0.03
+
+
+def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    y, a = _binary(rng, 200)
+    b = np.round(np.clip(a + rng.normal(0, 0.2, 200), 0, 1), 2)
+    w = rng.integers(0, 4, 200) * 0.5
+    w[:2] = 1.0
+    pd.DataFrame({"gold": y, "a": a, "b": b, "w": w}).to_csv(tmp_path / "two.csv", index=False)
+    for k in range(2):
+        part = slice(k * 100, (k + 1) * 100)
+        pd.DataFrame({"gold": y[part], "a": a[part], "w": w[part]}).to_csv(tmp_path / f"f{k}.csv", index=False)
+    ran = _run("compare", "two.csv", "--scores", "A=a", "--scores", "B=b", "--gold-col", "gold", "--weight-col", "w",
+               "--test", "ar", "--seed", "1", "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    found = json.loads(ran.stdout)
+    expected = sk.roc_auc_score(y, a, sample_weight=w) - sk.roc_auc_score(y, b, sample_weight=w)
+    assert found["pairs"][0]["difference"] == pytest.approx(expected, abs=1e-12)
+    assert found["results"]["A"]["inputs"]["sample_weight"]["source"] == "w"
+    python = clfeval.compare(y, scores={"A": a, "B": b}, test="ar", seed=1, sample_weight=w)
+    assert found["pairs"][0]["p_value"] == pytest.approx(python.pairs[0].p_value, abs=1e-12)
+    folds = _run("cv", "f0.csv", "f1.csv", "--scores", "a", "--gold-col", "gold", "--weight-col", "w", "--format",
+                 "json", cwd=tmp_path)  # fmt: skip
+    assert folds.returncode == 0, folds.stderr
+    pooled = json.loads(folds.stdout)["pooled"]
+    assert pooled["scores"]["auc"] == pytest.approx(sk.roc_auc_score(y, a, sample_weight=w), abs=1e-12)
+    assert pooled["inputs"]["sample_weight"] == {"source": "w", "sum": float(w.sum()), "n_instances": 200}
+    labels_only = _run("score", "two.csv", "--gold-col", "gold", "--pred-col", "a", "--weight-col", "w", cwd=tmp_path)
+    assert labels_only.returncode == 2 and "--weight-col" in labels_only.stderr
