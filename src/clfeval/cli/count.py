@@ -12,7 +12,6 @@ from clfeval.cli.inputs import add_input_arguments, layout
 from clfeval.errors import ClfevalError
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read
-from clfeval.progress import ReadingBar
 
 __all__ = ["HELP", "add_count", "run_count"]
 
@@ -64,7 +63,7 @@ def run_count(args: argparse.Namespace) -> str:
         raise ClfevalError("give INPUT files (or - for standard input)")
     if args.scores is not None:
         return _count_scored(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     pred_cols = [parse_column(c) for c in args.pred_col or []]
     try:
         counted = read(
