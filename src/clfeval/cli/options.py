@@ -524,7 +524,7 @@ def reading(args: argparse.Namespace) -> Reading:
     Options a command does not have take their defaults; a :class:`~clfeval.progress.ReadingBar` (:func:`bar`) shows
     the reading's progress when it is enabled (on a terminal, without ``--no-progress``), and :func:`close` closes it.
     """
-    shown = bar(args, "reading", ReadingBar)
+    shown = _reading_bar(args)
     multilabel = getattr(args, "multilabel", False)
     return Reading(
         input_format=args.input_format,
@@ -550,7 +550,7 @@ def reading(args: argparse.Namespace) -> Reading:
 def reading_bar(args: argparse.Namespace) -> Iterator[ReadProgress | None]:
     """The reading bar (:func:`bar`) as a reader's ``progress`` callback (``None`` when it does not show), closed on
     leaving: for the readers that take no :class:`~clfeval.Reading` (files of scored predictions)."""
-    shown = bar(args, "reading", ReadingBar)
+    shown = _reading_bar(args)
     try:
         yield shown if shown.enabled else None
     finally:
@@ -580,10 +580,15 @@ def interval_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def bar(args: argparse.Namespace, label: str, kind: type[ProgressBar] = ProgressBar) -> ProgressBar:
+def bar(args: argparse.Namespace, label: str) -> ProgressBar:
     """The command's progress bar named ``label`` (``clfeval: <label>``, until the task names its phase) on standard
     error: enabled on a terminal only, and never with ``--no-progress``."""
-    return kind(f"clfeval: {label}", sys.stderr, enabled=not getattr(args, "no_progress", False))
+    return ProgressBar(f"clfeval: {label}", sys.stderr, enabled=not getattr(args, "no_progress", False))
+
+
+def _reading_bar(args: argparse.Namespace) -> ReadingBar:
+    """The bar of reading (``clfeval: reading``), shown as :func:`bar` is."""
+    return ReadingBar("clfeval: reading", sys.stderr, enabled=not getattr(args, "no_progress", False))
 
 
 def with_bar(options: argparse.Namespace, label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
