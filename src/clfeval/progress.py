@@ -123,9 +123,9 @@ class ProgressBar:
         return now - self.start
 
     def _draw(self, line: str) -> None:
+        self._drawn = True  # first: a Ctrl-C between the write and this line still has the line cleared
         self.stream.write("\r" + line + "\033[K")
         self.stream.flush()
-        self._drawn = True
 
     def close(self) -> None:
         """Clear the bar's line, if one was drawn."""
