@@ -92,6 +92,8 @@ def _count_scored(args: argparse.Namespace) -> str:
     declared = None if not isinstance(labels, list) else [str(x) for x in labels]
     # a count file holds the scores as given: they are checked as probabilities when they are scored (unless said
     # otherwise then), so distances and margins count as they are
-    counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                  positive=args.positive, probabilities=False)  # fmt: skip
+    with options.reading_bar(args) as progress:
+        counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
+                                      labels=declared, positive=args.positive, probabilities=False,
+                                      progress=progress)  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"
