@@ -332,15 +332,16 @@ def test_the_bar_shows_its_phases_on_a_terminal_and_never_in_a_pipe(name: str, t
     assert out == piped.stdout
 
 
-def test_no_bar_before_the_delay(tmp_path: Path) -> None:
-    """Short runs stay quiet: with the default half-second delay, a run of a fraction of a second draws nothing."""
+def test_no_bar_before_the_delay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Short runs stay quiet: nothing is drawn before the delay (here a minute, so that a loaded machine cannot make
+    the run outlast it); the delay is half a second unless the testing aid says otherwise."""
     import pty
 
     _files(tmp_path)
     master, slave = pty.openpty()
     run = subprocess.run([sys.executable, "-m", "clfeval", "score", "folds.txt", "--ci", "bootstrap",
                           "--resamples", "50", "--seed", "1"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=slave,
-                         env={k: v for k, v in os.environ.items() if k != DELAY_VARIABLE}, timeout=120)  # fmt: skip
+                         env=_env("60"), timeout=120)  # fmt: skip
     os.close(slave)
     try:
         drawn = os.read(master, 65536)
@@ -348,6 +349,12 @@ def test_no_bar_before_the_delay(tmp_path: Path) -> None:
         drawn = b""
     os.close(master)
     assert run.returncode == 0 and b"clfeval:" not in drawn, drawn
+    for value, delay in ((None, 0.5), ("0", 0.0), ("2.5", 2.5), ("soon", 0.5), ("-1", 0.0)):
+        if value is None:
+            monkeypatch.delenv(DELAY_VARIABLE, raising=False)
+        else:
+            monkeypatch.setenv(DELAY_VARIABLE, value)
+        assert ProgressBar("clfeval: x", sys.stderr).delay == delay, value
 
 
 def test_ctrl_c_under_a_bar_exits_130_quietly_and_writes_nothing(tmp_path: Path) -> None:
