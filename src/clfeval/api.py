@@ -1066,6 +1066,7 @@ def _cv_scored(
     from clfeval.count.scored import ScoreCounts, check_finite, label_indicator, layout_of
     from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
+    from clfeval.progress import steps
     from clfeval.scoring.scored import Conventions
 
     chosen = conventions if conventions is not None else Conventions()
@@ -1091,7 +1092,8 @@ def _cv_scored(
         kept = replace(layout, take=None)
         parts = [ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept) for idx in by_name.values()]
     pooled = ScoreCounts.added(parts)
-    each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring) for p in parts]
+    each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring)
+            for p in steps(progress, "folds", parts)]  # fmt: skip
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
                           progress=progress)  # fmt: skip
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))

@@ -69,6 +69,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (purpose, add) in _COMMANDS.items():
         if command is None or name == command:
             add(sub)
+            sub.choices[name].add_argument(
+                "--no-progress",
+                action="store_true",
+                help="draw no progress bar (one is drawn on standard error only when it is a terminal, for runs "
+                "of more than half a second: reading, resampling, the jackknife, folds)",
+            )
         else:
             sub.add_parser(name, help=purpose)
     return parser

@@ -19,6 +19,7 @@ from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
 from clfeval.kinds import KINDS, Counts, kind_of
+from clfeval.progress import phase
 from clfeval.result import FrozenDict
 from clfeval.scoring.measures import MEASURES, Setting, averaged_measures
 from clfeval.scoring.scores import Intervals, Key, Scores
@@ -310,7 +311,7 @@ def _delta(run: IntervalRun, logit: bool) -> None:
             "(Takahashi et al.'s closed forms assume independent instances)"
         )
     else:
-        variances = delta_variances_of(f, run.progress)
+        variances = delta_variances_of(f, phase(run.progress, "delta method"))
         closed = _closed_forms(scores)
         for key, value in closed.items():
             variances[f.index(key)] = value
@@ -465,11 +466,13 @@ def _bootstrap(run: IntervalRun, bca: bool) -> None:
     f, estimate, alpha, units, resamples = run.f, run.estimate, run.alpha, run.units, run.ci.resamples
     bounds, not_estimable, remarks = run.bounds, run.not_estimable, run.remarks
     assert run.seed is not None
-    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(run.seed), run.progress, units)
+    progress = phase(run.progress, "bootstrap")
+    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(run.seed), progress, units)
     nan_count = np.isnan(replicates).sum(axis=0)
     ordered = np.sort(replicates, axis=0)
     if bca:
-        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_moments(f, units), alpha)
+        moments = jackknife_moments(f, units, phase(run.progress, "BCa jackknife"))
+        low_level, high_level, invalid = bca_levels(estimate, replicates, moments, alpha)
     else:
         low_level = np.full(len(f.keys), alpha / 2)
         high_level = np.full(len(f.keys), 1 - alpha / 2)
