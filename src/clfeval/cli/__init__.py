@@ -112,6 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     """Parse the arguments, check the output options, run the command and write what it returns."""
+    if os.environ.get("CLFEVAL_MEASURES"):  # measures of one's own (clfeval.register_measure), before any name is read
+        from clfeval.scoring.registration import register_from_environment
+
+        try:
+            register_from_environment()
+        except ClfevalError as exc:
+            print(f"clfeval: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given[0] if given and given[0] in _COMMANDS else None)
     args = parser.parse_args(argv)

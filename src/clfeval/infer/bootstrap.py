@@ -16,9 +16,8 @@ import numpy as np
 
 from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
-from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.cells import ordered_dot
-from clfeval.scoring.measures import Tallies
+from clfeval.scoring.measures import Tallies, averaged_measures
 from clfeval.scoring.parts import Pair, linear_spread
 
 __all__ = [
@@ -295,7 +294,9 @@ def label_jackknife_moments(f: SeparableStatistic) -> tuple[np.ndarray, np.ndarr
             scalars["exact"],
             disagreement={w: scalars[f"kappa_{w}"] for w in ("linear", "quadratic") if f"kappa_{w}" in scalars},
             samples=(
-                {m: (scalars[f"sum_{m}"], scalars[f"defined_{m}"]) for m in AVERAGED} if cells.multilabel else None
+                {m: (scalars[f"sum_{m}"], scalars[f"defined_{m}"]) for m in averaged_measures()}
+                if cells.multilabel
+                else None
             ),
         )
         for group, parts in untouched_parts.items():

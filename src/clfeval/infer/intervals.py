@@ -37,8 +37,9 @@ __all__ = [
 ]
 
 
-_MEASURE_WORDS = {name: m.title for name, m in MEASURES.items()}
-_WHY = {name: m.undefined_when.replace("{label} is ", "") for name, m in MEASURES.items()}
+def _why(measure: str) -> str:
+    """When ``measure`` is 0/0, in words about a label."""
+    return MEASURES[measure].undefined_when.replace("{label} is ", "")
 
 
 def _labels_text(labels: list[str]) -> str:
@@ -53,7 +54,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
     for lab in scores.labels:
         for m in family_measures(scores.family):
             if lab in und[m]:
-                reasons[("per_label", lab, m)] = f"{_MEASURE_WORDS[m]} of {lab!r} is 0/0 ({_WHY[m]})"
+                reasons[("per_label", lab, m)] = f"{MEASURES[m].title} of {lab!r} is 0/0 ({_why(m)})"
     weighted = {
         "macro": scores.labels,
         "macro_fa": scores.labels,
@@ -67,14 +68,14 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
                 hit = [lab for lab in members if lab in und[part]]
                 if hit and ("averages", name, m) not in reasons:
                     reasons[("averages", name, m)] = (
-                        f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 ({_WHY[part]})"
+                        f"{MEASURES[part].title} of {_labels_text(hit)} is 0/0 ({_why(part)})"
                     )
     rows = scores.per_label.values()
     summed = [np.asarray(float(sum(getattr(r, a) for r in rows))) for a in ("tp", "fp", "fn", "tn")]
     setting = Setting(scores.beta, 0.0)
     for m in averaged_measures(scores.family):
         if MEASURES[m].compute(*summed, setting)[1]:
-            reasons[("averages", "micro", m)] = f"micro {_MEASURE_WORDS[m]} is 0/0"
+            reasons[("averages", "micro", m)] = f"micro {MEASURES[m].title} is 0/0"
     for scope in scores.warning_scopes.values():  # the overall measures scoring found 0/0
         kind, _, name = scope.partition(":")
         if kind == "overall":
