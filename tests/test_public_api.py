@@ -75,6 +75,9 @@ EXPECTED = {
     "audit",
     "precision_shift",
     "recall_shift",
+    # measures of one's own
+    "register_measure",
+    "unregister_measure",
     # errors and the warning where only numbers come back
     "ClfevalError",
     "ClfevalWarning",

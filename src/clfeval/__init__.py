@@ -93,6 +93,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
     )
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.options import Scoring
+    from clfeval.scoring.registration import register_measure, unregister_measure
     from clfeval.spans import SCHEMES, SpanCounts, Spans
 
 #: Each public name and the module that defines it.
@@ -151,6 +152,7 @@ _HOMES: dict[str, str] = {
         "clfeval.scoring",
     ),
     "Finagle": "clfeval.scoring.finagle",
+    **dict.fromkeys(["register_measure", "unregister_measure"], "clfeval.scoring.registration"),
     "Accumulator": "clfeval.accumulator",
     "KINDS": "clfeval.kinds",
     **dict.fromkeys(["SCHEMES", "SpanCounts", "Spans"], "clfeval.spans"),
@@ -226,8 +228,10 @@ __all__ = [
     "read_folds",
     "read_matrix",
     "recall_shift",
+    "register_measure",
     "save_counts",
     "score",
+    "unregister_measure",
     "with_intervals",
 ]
 

@@ -1140,6 +1140,7 @@ def _cv_scored(
     from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
+    from clfeval.progress import steps
     from clfeval.scoring.scored import Conventions
 
     chosen = conventions if conventions is not None else Conventions()
@@ -1173,7 +1174,7 @@ def _cv_scored(
         ]
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
-                          weight_source=weight_source) for p in parts]  # fmt: skip
+                          weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
                           progress=progress, weight_source=weight_source)  # fmt: skip
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))

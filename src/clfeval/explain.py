@@ -76,6 +76,7 @@ DETAIL_LABELS: Mapping[str, str] = {
     "rules": "rules",
     "well_formed": "well formed",
     "chosen_by": "chosen by",
+    "registered": "registered",
 }
 
 
@@ -265,6 +266,8 @@ def _measure(registry: Registry, name: str, m: Any) -> Explanation:
     if name == "f":
         names += f"; F_β is named {f_key(1.0)} for β = 1 (the default), else f and β ({f_key(2.0)}, {f_key(0.5)})"
     details.append(("names", names))
+    if m.registered:
+        details.append(("registered", f"by clfeval.register_measure; reads {', '.join(sorted(m.reads))}"))
     return registry.explanation(
         name,
         title=_by_task(m.title, m.titles),

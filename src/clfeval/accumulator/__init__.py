@@ -91,7 +91,8 @@ class Accumulator:
         strings); only with ``task="multi-label"``.
     spans
         With ``task="spans"``, the tagging scheme (:data:`clfeval.SCHEMES`): the accumulator is then a
-        :class:`~clfeval.accumulator.spans.SpanAccumulator`, updated with one list of tags (or entities) per sentence.
+        :class:`~clfeval.accumulator.spans.SpanAccumulator`, updated with one list of tags (or entities) per sentence,
+        or, given ``id2label=`` (the tag of each id), with a token classifier's (n, T) tag ids padded with −100.
 
     Attributes
     ----------

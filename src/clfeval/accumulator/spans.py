@@ -7,6 +7,14 @@
         acc.update(batch.gold_tags, decode(model(batch)))     # one list of tags per sentence
     acc.score(ci="bootstrap")                                 # sentences are the units
 
+A token classifier's evaluation loop hands over tag ids, not tags: name the tag of each id (the model config's
+``id2label``, a mapping or a list) and update with the (n, T) gold ids, padded with −100 (``ignore_index``), and the
+predicted ids or the (n, T, C) logits::
+
+    acc = clfeval.Accumulator("spans", spans="iob2", id2label=model.config.id2label)
+    for batch in loader:
+        acc.update(batch["labels"], model(**batch).logits)    # positions labelled −100 are left out
+
 ``clfeval.Accumulator("spans", ...)`` makes one (:class:`SpanAccumulator`, an :class:`~clfeval.Accumulator`). Each
 update counts its sentences' spans under the scheme (:meth:`clfeval.spans.TagSequences.count`: array operations, no
 per-token Python) and keeps them as :class:`~clfeval.spans.SpanCounts` numbered after the sentences before, so the
@@ -15,12 +23,13 @@ whole is what one call on every sentence gives, per-sentence units included.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.accumulator import Accumulator
 from clfeval.errors import InputError, OptionError
+from clfeval.spans.tags import bad_tag
 
 if TYPE_CHECKING:
     from clfeval.infer.methods import CI
@@ -51,6 +60,13 @@ class SpanAccumulator(Accumulator):
     spans
         The scheme (a name of :data:`clfeval.SCHEMES`, ``True`` for ``conlleval``, or a :class:`~clfeval.Spans`);
         entity lists need none.
+    id2label
+        The tag of each id (a list, or a mapping of ids 0 … C−1 as a model config holds it): updates then take
+        (n, T) arrays of tag ids, gold padded with ``ignore_index``, predictions as ids or (n, T, C) logits. The
+        types these tags name are the declared types (unless ``labels`` declares them).
+    ignore_index
+        With ``id2label``, the gold id of positions that are not tokens (−100, the Trainer's padding and a word's
+        later sub-word pieces): left out of both gold and predictions (``None`` keeps every position).
 
     Examples
     --------
@@ -68,8 +84,12 @@ class SpanAccumulator(Accumulator):
         *,
         multilabel: Any = None,
         spans: str | Spans | bool | None = None,
+        id2label: Sequence[Any] | Mapping[Any, Any] | None = None,
+        ignore_index: int | None = -100,
     ) -> None:
+        from clfeval.count.labelnames import names_by_id
         from clfeval.spans.options import Spans
+        from clfeval.spans.schemes import scheme_of
 
         if task != "spans":
             raise OptionError(f"a span accumulator counts spans, not {task}")
@@ -82,6 +102,20 @@ class SpanAccumulator(Accumulator):
         chosen = Spans.of(True if spans is None else spans)
         assert chosen is not None  # True is conlleval
         self.spans: Spans = chosen
+        self.id2label: tuple[str, ...] | None = None
+        self.ignore_index = ignore_index
+        if id2label is not None:
+            as_map = isinstance(id2label, Mapping)
+            names = names_by_id(None if as_map else id2label, id2label if as_map else None, None)  # type: ignore[arg-type]
+            assert names is not None
+            self.id2label = tuple(names)
+            bad = next((t for t in names if bad_tag(t, scheme_of(self.spans.scheme)) is not None), None)
+            if bad is not None:
+                raise OptionError(f"id2label: {bad_tag(bad, scheme_of(self.spans.scheme))}")
+            if labels is None:
+                labels = sorted({t[2:] for t in names if t != "O"})
+        elif ignore_index != -100:
+            raise OptionError("ignore_index is for tag ids: give id2label, the tag of each id")
         declared = None if labels is None else tuple(str(t) for t in labels)
         if declared is not None and len(set(declared)) != len(declared):
             raise OptionError(
@@ -132,7 +166,9 @@ class SpanAccumulator(Accumulator):
         return self._parts[0]
 
     def update(self, gold: Any, pred: Any) -> None:
-        """Add a batch of sentences: gold and predicted, one list of tags (or of entities) per sentence.
+        """Add a batch of sentences: gold and predicted, one list of tags (or of entities) per sentence; with
+        ``id2label``, (n, T) arrays of tag ids (gold padded with ``ignore_index``) and predicted ids or (n, T, C)
+        logits, one row per sentence (numpy arrays, tensors on the CPU, lists).
 
         Raises
         ------
@@ -141,11 +177,21 @@ class SpanAccumulator(Accumulator):
             prefix, an entity that holds no token, a type outside the declared ones.
         """
         from clfeval.spans.lists import columns_of_lists
-        from clfeval.spans.sequences import TagSequences
+        from clfeval.spans.sequences import SpanLists, TagSequences
 
         where = f"update {self._updates + 1}"
+        if self.id2label is not None:  # tensors, lists, frames as arrays (the labels' accumulator's reading)
+            from clfeval.accumulator.batches import _array
+
+            gold, pred = _array(gold, "gold", where), _array(pred, "pred", where)
+        found: TagSequences | SpanLists
         try:
-            found = columns_of_lists([gold, pred], ["gold", "pred"])
+            if self.id2label is not None:
+                from clfeval.spans.lists import columns_of_ids
+
+                found = columns_of_ids(gold, pred, self.id2label, self.ignore_index)
+            else:
+                found = columns_of_lists([gold, pred], ["gold", "pred"])
             if isinstance(found, TagSequences):
                 found = replace(found, first_sentence=self._sentences)  # sentences numbered after the earlier ones
                 counts = found.count(self.spans.scheme, "sentences")

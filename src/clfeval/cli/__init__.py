@@ -69,6 +69,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (purpose, add) in _COMMANDS.items():
         if command is None or name == command:
             add(sub)
+            sub.choices[name].add_argument(
+                "--no-progress",
+                action="store_true",
+                help="draw no progress bar (one is drawn on standard error only when it is a terminal, for runs "
+                "of more than half a second: reading, resampling, the jackknife, folds)",
+            )
         else:
             sub.add_parser(name, help=purpose)
     return parser
@@ -106,6 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     """Parse the arguments, check the output options, run the command and write what it returns."""
+    if os.environ.get("CLFEVAL_MEASURES"):  # measures of one's own (clfeval.register_measure), before any name is read
+        from clfeval.scoring.registration import register_from_environment
+
+        try:
+            register_from_environment()
+        except ClfevalError as exc:
+            print(f"clfeval: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given[0] if given and given[0] in _COMMANDS else None)
     args = parser.parse_args(argv)

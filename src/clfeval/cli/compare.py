@@ -7,7 +7,6 @@ built or it runs: another command does not load them.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from clfeval.api import check_metrics, check_systems, compare
@@ -18,7 +17,6 @@ from clfeval.errors import ClfevalError
 from clfeval.inputs.columns import Column, parse_column
 from clfeval.inputs.options import Reading
 from clfeval.inputs.readers import Counted, read, system_names_of
-from clfeval.progress import ReadingBar
 
 __all__ = ["HELP", "add_compare", "run_compare"]
 
@@ -155,7 +153,7 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.test == "delong":
         raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
     test = _test(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     spans = options.spans(args)
     check_metrics(
         metrics,
@@ -172,7 +170,7 @@ def run_compare(args: argparse.Namespace) -> str:
     finally:
         options.close(reading)
     result = options.with_bar(
-        args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring
+        args, args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring
     )
     return options.render(result, args)
 
@@ -212,16 +210,18 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             raise ClfevalError(f"--scores takes NAME=SPEC per system (A='a_*'), not {item!r}")
         if name in systems:
             raise ClfevalError(f"system names must be distinct; repeated: {name!r}")
-        found = read_scored(
-            files[0],
-            spec,
-            gold_col=parse_column(args.gold_col),
-            labels=labels,
-            probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
-            label_sets=args.multilabel,
-            weight_col=parse_column(args.weight_col),
-            **options.score_blocks(args),
-        )
+        with options.reading_bar(args) as progress:
+            found = read_scored(
+                files[0],
+                spec,
+                gold_col=parse_column(args.gold_col),
+                labels=labels,
+                probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
+                label_sets=args.multilabel,
+                weight_col=parse_column(args.weight_col),
+                **options.score_blocks(args),
+                progress=progress,
+            )
         gold, classes = found.gold, labels
         blocks, weight = found.blocks, found.weight
         systems[name] = found.named()
@@ -237,6 +237,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             classes = [*(c for c in classes if c != args.positive), args.positive]
     test = _test(args)
     result = options.with_bar(
+        args,
         args.test,
         compare,
         gold,

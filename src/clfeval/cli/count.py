@@ -12,7 +12,6 @@ from clfeval.cli.inputs import add_input_arguments, layout
 from clfeval.errors import ClfevalError
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read
-from clfeval.progress import ReadingBar
 
 __all__ = ["HELP", "add_count", "run_count"]
 
@@ -64,7 +63,7 @@ def run_count(args: argparse.Namespace) -> str:
         raise ClfevalError("give INPUT files (or - for standard input)")
     if args.scores is not None:
         return _count_scored(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     pred_cols = [parse_column(c) for c in args.pred_col or []]
     try:
         counted = read(
@@ -93,7 +92,8 @@ def _count_scored(args: argparse.Namespace) -> str:
     declared = None if not isinstance(labels, list) else [str(x) for x in labels]
     # a count file holds the scores as given: they are checked as probabilities when they are scored (unless said
     # otherwise then), so distances and margins count as they are
-    counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                  positive=args.positive, probabilities=False,
-                                  weight_col=parse_column(args.weight_col))  # fmt: skip
+    with options.reading_bar(args) as progress:
+        counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
+                                      labels=declared, positive=args.positive, probabilities=False,
+                                      progress=progress, weight_col=parse_column(args.weight_col))  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from clfeval.api import cv
@@ -14,7 +13,6 @@ from clfeval.errors import ClfevalError
 from clfeval.infer.methods import INTERVAL_METHODS
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read_folds
-from clfeval.progress import ReadingBar
 
 __all__ = ["HELP", "add_cv", "run_cv"]
 
@@ -85,7 +83,7 @@ def run_cv(args: argparse.Namespace) -> str:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     try:
         if args.counts:
             check_counts(args.files, reading)
@@ -103,7 +101,7 @@ def run_cv(args: argparse.Namespace) -> str:
             )
     finally:
         options.close(reading)
-    result = options.with_bar(args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
+    result = options.with_bar(args, args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
     return options.render(result, args, matrix=not args.no_matrix)
 
 
@@ -122,11 +120,13 @@ def _cv_scored(args: argparse.Namespace) -> str:
     labels = options.scoring(args).labels
     declared = None if labels is None else [str(x) for x in labels]
     probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
-    found = [
-        read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                    probabilities=probabilities, label_sets=args.multilabel, weight_col=parse_column(args.weight_col))
-        for path in args.files
-    ]  # fmt: skip
+    with options.reading_bar(args) as progress:
+        found = [
+            read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                        probabilities=probabilities, label_sets=args.multilabel, progress=progress,
+                        weight_col=parse_column(args.weight_col))
+            for path in args.files
+        ]  # fmt: skip
     names = found[0].classes
     classes = declared
     multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None
@@ -146,7 +146,7 @@ def _cv_scored(args: argparse.Namespace) -> str:
     fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
     weight = None if args.weight_col is None else np.concatenate([f.weight for f in found])
     result = options.with_bar(
-        args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
+        args, args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
         **options.interval_settings(args), conventions=options.conventions(args), multilabel=multilabel,
         sample_weight=weight,
     )  # fmt: skip

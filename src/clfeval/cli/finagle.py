@@ -7,14 +7,12 @@ not load it.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from clfeval.api import finagle
 from clfeval.cli import options
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.readers import read_confidences
-from clfeval.progress import ReadingBar
 
 __all__ = ["HELP", "add_finagle", "run_finagle"]
 
@@ -82,7 +80,7 @@ def run_finagle(args: argparse.Namespace) -> str:
 
     check_rule(args.threshold, args.expected_accuracy, args.bins)  # before a byte is read
     scoring = options.scoring(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     try:
         counted = read_confidences(
             args.inputs[0] if len(args.inputs) == 1 else list(args.inputs),

@@ -3,15 +3,16 @@
 The ``add_…`` functions put a group of options on a command's parser (a command's own options stay in its module);
 :func:`scoring`, :func:`training`, :func:`reading` and :func:`ci` turn the parsed options into the library's option
 groups (checked as they are built, before anything is read); :func:`render` writes a result in the asked format and
-:func:`with_bar` runs a task under a progress bar. Private to clfeval: the names are public only within
-:mod:`clfeval.cli`.
+:func:`with_bar` runs a task under a progress bar (:func:`bar`: drawn on a terminal unless ``--no-progress``).
+Private to clfeval: the names are public only within :mod:`clfeval.cli`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from clfeval.cli.inputs import read_label_list
@@ -19,6 +20,7 @@ from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, MultiLab
 from clfeval.errors import ClfevalError
 from clfeval.infer import INTERVAL_METHODS
 from clfeval.infer.methods import CI
+from clfeval.inputs.chunks import ReadProgress
 from clfeval.inputs.columns import parse_column
 from clfeval.inputs.engine import ENGINES
 from clfeval.inputs.formats import FORMATS
@@ -43,9 +45,11 @@ __all__ = [
     "ci",
     "close",
     "reading",
+    "reading_bar",
     "render",
     "scoring",
     "training",
+    "bar",
     "with_bar",
 ]
 
@@ -536,12 +540,13 @@ def read_under(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
     return said
 
 
-def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
+def reading(args: argparse.Namespace) -> Reading:
     """How the command reads its files, as one group (checked as it is built, before anything is read).
 
-    Options a command does not have take their defaults; ``bar`` shows the reading's progress when it is enabled
-    (on a terminal), and :func:`close` closes it.
+    Options a command does not have take their defaults; a :class:`~clfeval.progress.ReadingBar` (:func:`bar`) shows
+    the reading's progress when it is enabled (on a terminal, without ``--no-progress``), and :func:`close` closes it.
     """
+    shown = _reading_bar(args)
     multilabel = getattr(args, "multilabel", False)
     return Reading(
         input_format=args.input_format,
@@ -559,8 +564,19 @@ def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
         block_end=getattr(args, "block_end", None),
         engine=args.engine,
         scheduler=args.scheduler,
-        progress=bar if bar.enabled else None,
+        progress=shown if shown.enabled else None,
     )
+
+
+@contextmanager
+def reading_bar(args: argparse.Namespace) -> Iterator[ReadProgress | None]:
+    """The reading bar (:func:`bar`) as a reader's ``progress`` callback (``None`` when it does not show), closed on
+    leaving: for the readers that take no :class:`~clfeval.Reading` (files of scored predictions)."""
+    shown = _reading_bar(args)
+    try:
+        yield shown if shown.enabled else None
+    finally:
+        shown.close()
 
 
 def close(reading: Reading) -> None:
@@ -586,10 +602,22 @@ def interval_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def with_bar(label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
-    """``task(*args, **kwargs, progress=...)`` with a progress bar named ``label`` on standard error (drawn on a
-    terminal only; the task gets no callback otherwise), closed however the task ends."""
-    progress = ProgressBar(f"clfeval: {label}", sys.stderr)
+def bar(args: argparse.Namespace, label: str) -> ProgressBar:
+    """The command's progress bar named ``label`` (``clfeval: <label>``, until the task names its phase) on standard
+    error: enabled on a terminal only, and never with ``--no-progress``."""
+    return ProgressBar(f"clfeval: {label}", sys.stderr, enabled=not getattr(args, "no_progress", False))
+
+
+def _reading_bar(args: argparse.Namespace) -> ReadingBar:
+    """The bar of reading (``clfeval: reading``), shown as :func:`bar` is."""
+    return ReadingBar("clfeval: reading", sys.stderr, enabled=not getattr(args, "no_progress", False))
+
+
+def with_bar(options: argparse.Namespace, label: str, task: Any, *args: Any, **kwargs: Any) -> Any:
+    """``task(*args, **kwargs, progress=...)`` with a progress bar (:func:`bar`) named ``label`` until the task names
+    its phases (the task gets no callback when it does not show), closed however the task ends (Ctrl-C too: the line
+    is cleared)."""
+    progress = bar(options, label)
     try:
         return task(*args, progress=progress if progress.enabled else None, **kwargs)
     finally:

@@ -18,7 +18,6 @@ from clfeval.inputs.matrix import MATRIX_ORIENTATIONS
 from clfeval.inputs.options import Reading
 from clfeval.inputs.readers import Counted, read, read_matrix
 from clfeval.kinds import kind_of
-from clfeval.progress import ReadingBar
 from clfeval.result import FrozenDict
 
 __all__ = ["HELP", "add_score", "run_score"]
@@ -84,7 +83,7 @@ def run_score(args: argparse.Namespace) -> str:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
     scoring, interval = options.scoring(args), options.ci(args)
     options.check_view(args)
-    reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
+    reading = options.reading(args)
     try:
         counted = _score_input(args, reading)
     finally:
@@ -95,7 +94,7 @@ def run_score(args: argparse.Namespace) -> str:
         return render_conlleval(counted.counts)
     if interval is not None:
         _say_cost(interval, counted)
-    result = options.with_bar(args.ci, score, counted, scoring=scoring, ci=interval)
+    result = options.with_bar(args, args.ci, score, counted, scoring=scoring, ci=interval)
     return options.render(result, args, matrix=not args.no_matrix)
 
 
@@ -146,23 +145,29 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
         if args.multilabel:  # a cell of gold labels per row, a score column per label
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
-            found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                probabilities=probabilities, label_sets=True, weight_col=weight_col,
-                                **in_blocks)  # fmt: skip
+            with options.reading_bar(args) as progress:
+                found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
+                                    labels=declared, probabilities=probabilities, label_sets=True, **in_blocks,
+                                    progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
             labels, weight = declared, found.weight
         elif any(in_blocks.values()):  # the instances themselves: blocks group them
-            found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                                probabilities=probabilities, weight_col=weight_col, **in_blocks)  # fmt: skip
+            with options.reading_bar(args) as progress:
+                found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
+                                    labels=declared, probabilities=probabilities, **in_blocks,
+                                    progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
             labels, weight = declared, found.weight
         else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
-            given, read_inputs = count_scored(
-                args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                probabilities=probabilities, positive=args.positive, bins=args.score_bins, weight_col=weight_col,
-            )  # fmt: skip
+            with options.reading_bar(args) as progress:
+                given, read_inputs = count_scored(
+                    args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
+                    probabilities=probabilities, positive=args.positive, bins=args.score_bins, progress=progress,
+                    weight_col=weight_col,
+                )  # fmt: skip
             scores_of = labels = blocks = weight = None
     result = options.with_bar(
+        args,
         args.ci,
         score,
         given,

@@ -37,19 +37,20 @@ label sets (:func:`declared_names`, which :mod:`clfeval.scoring.computation` imp
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from clfeval.errors import InputError
+from clfeval.errors import InputError, OptionError
 
 __all__ = [
     "BOOL",
     "EXACT_FLOAT",
     "FLOAT",
     "INT",
+    "class_id",
     "declared_names",
     "is_missing",
     "is_number",
@@ -57,6 +58,7 @@ __all__ = [
     "value_kind",
     "label_name",
     "label_names",
+    "names_by_id",
     "number_named",
     "respelled",
     "settled",
@@ -309,3 +311,46 @@ def _spelled(seen: Collection[str]) -> dict[Any, str]:
         if number is not None:
             out.setdefault(number, name)
     return out
+
+
+def names_by_id(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: int | None) -> list[str] | None:
+    """The label names by class id: ``labels`` (a list), or ``id2label`` (a model config's mapping, keys ids as ints or
+    strings), or the ids 0 … k−1 (``None`` without ``k``); names that are numbers are named by the one rule (``0.0``
+    is ``0``).
+
+    Raises
+    ------
+    OptionError
+        For both given, ids that are not 0 … K−1 each once, and names that repeat.
+    """
+    if labels is not None and id2label is not None:
+        raise OptionError("give labels or id2label, not both")
+    if id2label is not None:
+        if not isinstance(id2label, Mapping):
+            raise OptionError(f"id2label maps class ids to label names, not {type(id2label).__name__}")
+        by_id = {class_id(key): value for key, value in id2label.items()}
+        if sorted(by_id) != list(range(len(by_id))) or len(by_id) != len(id2label):
+            raise OptionError(f"id2label must map the ids 0 … {len(by_id) - 1}, each once; it has {sorted(by_id)}")
+        names = declared_names([by_id[i] for i in range(len(by_id))], ())
+    elif labels is not None:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise OptionError(f"labels is a list of label names by class id, not {labels!r}")
+        names = declared_names(list(labels), ())
+    else:
+        return None if k is None else [str(i) for i in range(k)]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise OptionError(f"the label names must be distinct: {', '.join(map(repr, repeated))} name several ids")
+    return names
+
+
+def class_id(key: Any) -> int:
+    """An ``id2label`` key as a class id: an integer, or a string of one (``"3"``, as a JSON config holds it)."""
+    if isinstance(key, str):
+        try:
+            return int(key)
+        except ValueError:
+            pass
+    elif isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        return int(key)
+    raise OptionError(f"id2label's keys are class ids (0, 1, … or '0', '1', …), not {key!r}")

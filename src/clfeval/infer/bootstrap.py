@@ -16,9 +16,8 @@ import numpy as np
 
 from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
-from clfeval.scoring.averages import AVERAGED
 from clfeval.scoring.cells import ordered_dot
-from clfeval.scoring.measures import Tallies
+from clfeval.scoring.measures import Tallies, averaged_measures
 from clfeval.scoring.parts import Pair, linear_spread
 
 __all__ = [
@@ -102,23 +101,30 @@ def _leave_one_block_out(f: Statistic, units: BlockUnits) -> Iterator[tuple[np.n
         yield kinds, f.from_sums(base - units.sums[kinds])
 
 
-def jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
+def jackknife_moments(
+    f: Statistic, units: BlockUnits | None = None, progress: Callable[[int, int], None] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Σ_u c_u (θ̄ − θ₍u₎)² and Σ_u c_u (θ̄ − θ₍u₎)³ of the instance jackknife, per score (length S each).
 
     Over instances, from each label's parts (:func:`label_jackknife_moments`: O(types + labels)) where ``f`` gives them
     over types of one instance each (:func:`~clfeval.infer.statistic.separable`), else type by type; over blocks
     (``units``), every score with each kind of block left out, in two passes over the kinds in chunks (the
     weighted mean θ̄, then the centred moments), so memory stays bounded however many kinds and scores there are.
+    ``progress`` is called with (done, total) types or kinds of block left out over both passes (total: twice their
+    number); the label parts' closed form is one vectorised computation, without calls.
     """
     if units is None and separable(f):
         return label_jackknife_moments(cast(SeparableStatistic, f))
-    return type_jackknife_moments(f, units)
+    return type_jackknife_moments(f, units, progress)
 
 
-def type_jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tuple[np.ndarray, np.ndarray]:
+def type_jackknife_moments(
+    f: Statistic, units: BlockUnits | None = None, progress: Callable[[int, int], None] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`jackknife_moments` by evaluating every score with one instance of each type (or one block of each
     kind) left out: O(types × labels), the reference for :func:`label_jackknife_moments`."""
     c = f.weights if units is None else units.multiplicity
+    total = 2 * len(c)
 
     def passes() -> Iterator[tuple[np.ndarray, np.ndarray]]:
         return _leave_one_out(f) if units is None else _leave_one_block_out(f, units)
@@ -126,6 +132,8 @@ def type_jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tup
     mean = np.zeros(len(f.keys))
     for types, values in passes():
         mean += ordered_dot(c[types], values)
+        if progress is not None:
+            progress(int(types[-1]) + 1, total)
     mean /= c.sum()
     second = np.zeros(len(f.keys))
     third = np.zeros(len(f.keys))
@@ -133,6 +141,8 @@ def type_jackknife_moments(f: Statistic, units: BlockUnits | None = None) -> tup
         dev = mean - values
         second += ordered_dot(c[types], dev**2)
         third += ordered_dot(c[types], dev**3)
+        if progress is not None:
+            progress(len(c) + int(types[-1]) + 1, total)
     return second, third
 
 
@@ -284,7 +294,9 @@ def label_jackknife_moments(f: SeparableStatistic) -> tuple[np.ndarray, np.ndarr
             scalars["exact"],
             disagreement={w: scalars[f"kappa_{w}"] for w in ("linear", "quadratic") if f"kappa_{w}" in scalars},
             samples=(
-                {m: (scalars[f"sum_{m}"], scalars[f"defined_{m}"]) for m in AVERAGED} if cells.multilabel else None
+                {m: (scalars[f"sum_{m}"], scalars[f"defined_{m}"]) for m in averaged_measures()}
+                if cells.multilabel
+                else None
             ),
         )
         for group, parts in untouched_parts.items():

@@ -28,6 +28,7 @@ from clfeval.infer.significance import (
     sign_test,
 )
 from clfeval.kinds import KINDS
+from clfeval.progress import phase
 from clfeval.result import TEXT_FORMATS, FlatScores, FrozenDict, Result, flat_name, json_safe, signature_number
 from clfeval.scoring.computation import score_counts
 from clfeval.scoring.metrics import higher_is_better, metric_key, metric_path
@@ -583,7 +584,7 @@ def compare_counts(
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     pairs = _pairs_of(systems, baseline)
     per_pair_rounds = rounds * (1 + (ci == "bootstrap" and not method.own_interval)) if method.random else 0
-    bar = Progress(progress, per_pair_rounds * len(pairs))
+    bar = Progress(phase(progress, method.title) if method.random else None, per_pair_rounds * len(pairs))
     template = first.statistic()  # the label set, β and zero-division choices every system shares
     raw: list[list[dict[str, Any]]] = []
     for a, b in pairs:

@@ -23,6 +23,7 @@ from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
 from clfeval.kinds import KINDS, kind_of
+from clfeval.progress import steps
 from clfeval.result import TEXT_FORMATS, FlatScores, Folded, Result, flat_name, json_safe
 from clfeval.scoring.computation import score_counts, seen_labels
 from clfeval.scoring.measures import averaged_measures, overall_measures
@@ -218,7 +219,8 @@ def cross_validate(
         As in :func:`clfeval.score` (``train`` read already). One label set, resolved from the pooled
         counts, serves the pooled score and every fold (a label absent from a fold has support 0 there).
     ci, progress
-        Intervals of the pooled scores (see :func:`clfeval.with_intervals`).
+        Intervals of the pooled scores (see :func:`clfeval.with_intervals`); ``progress`` is told of the folds scored
+        too (the phase ``folds``: done of total folds), then of the intervals' phases.
     warn_above
         Warn when a pooled and a mean-of-folds value differ by more than this.
 
@@ -245,8 +247,9 @@ def cross_validate(
     pooled_counts = sum(folds[1:], folds[0])
     score = partial(score_counts, scoring=scoring, options=options)
     pooled = score(pooled_counts, inputs=inputs, warnings=warnings)
+    seen = seen_labels(pooled_counts)
+    each = steps(progress, "folds", list(zip(folds, names)))
+    scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in each)
     if ci is not None:
         pooled = with_intervals(pooled, ci, progress=progress)
-    seen = seen_labels(pooled_counts)
-    scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in zip(folds, names))
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

@@ -19,6 +19,7 @@ from clfeval.infer.proportion import wilson_interval
 from clfeval.infer.statistic import SeparableStatistic, Statistic, separable
 from clfeval.infer.units import BlockUnits
 from clfeval.kinds import KINDS, Counts, kind_of
+from clfeval.progress import phase
 from clfeval.result import FrozenDict
 from clfeval.scoring.measures import MEASURES, Setting, averaged_measures
 from clfeval.scoring.scores import Intervals, Key, Scores
@@ -36,8 +37,9 @@ __all__ = [
 ]
 
 
-_MEASURE_WORDS = {name: m.title for name, m in MEASURES.items()}
-_WHY = {name: m.undefined_when.replace("{label} is ", "") for name, m in MEASURES.items()}
+def _why(measure: str) -> str:
+    """When ``measure`` is 0/0, in words about a label."""
+    return MEASURES[measure].undefined_when.replace("{label} is ", "")
 
 
 def _labels_text(labels: list[str]) -> str:
@@ -52,7 +54,7 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
     for lab in scores.labels:
         for m in family_measures(scores.family):
             if lab in und[m]:
-                reasons[("per_label", lab, m)] = f"{_MEASURE_WORDS[m]} of {lab!r} is 0/0 ({_WHY[m]})"
+                reasons[("per_label", lab, m)] = f"{MEASURES[m].title} of {lab!r} is 0/0 ({_why(m)})"
     weighted = {
         "macro": scores.labels,
         "macro_fa": scores.labels,
@@ -66,14 +68,14 @@ def _boundary_reasons(scores: Scores) -> dict[Key, str]:
                 hit = [lab for lab in members if lab in und[part]]
                 if hit and ("averages", name, m) not in reasons:
                     reasons[("averages", name, m)] = (
-                        f"{_MEASURE_WORDS[part]} of {_labels_text(hit)} is 0/0 ({_WHY[part]})"
+                        f"{MEASURES[part].title} of {_labels_text(hit)} is 0/0 ({_why(part)})"
                     )
     rows = scores.per_label.values()
     summed = [np.asarray(float(sum(getattr(r, a) for r in rows))) for a in ("tp", "fp", "fn", "tn")]
     setting = Setting(scores.beta, 0.0)
     for m in averaged_measures(scores.family):
         if MEASURES[m].compute(*summed, setting)[1]:
-            reasons[("averages", "micro", m)] = f"micro {_MEASURE_WORDS[m]} is 0/0"
+            reasons[("averages", "micro", m)] = f"micro {MEASURES[m].title} is 0/0"
     for scope in scores.warning_scopes.values():  # the overall measures scoring found 0/0
         kind, _, name = scope.partition(":")
         if kind == "overall":
@@ -310,7 +312,7 @@ def _delta(run: IntervalRun, logit: bool) -> None:
             "(Takahashi et al.'s closed forms assume independent instances)"
         )
     else:
-        variances = delta_variances_of(f, run.progress)
+        variances = delta_variances_of(f, phase(run.progress, "delta method"))
         closed = _closed_forms(scores)
         for key, value in closed.items():
             variances[f.index(key)] = value
@@ -465,11 +467,13 @@ def _bootstrap(run: IntervalRun, bca: bool) -> None:
     f, estimate, alpha, units, resamples = run.f, run.estimate, run.alpha, run.units, run.ci.resamples
     bounds, not_estimable, remarks = run.bounds, run.not_estimable, run.remarks
     assert run.seed is not None
-    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(run.seed), run.progress, units)
+    progress = phase(run.progress, "bootstrap")
+    replicates = bootstrap_replicates(f, resamples, np.random.default_rng(run.seed), progress, units)
     nan_count = np.isnan(replicates).sum(axis=0)
     ordered = np.sort(replicates, axis=0)
     if bca:
-        low_level, high_level, invalid = bca_levels(estimate, replicates, jackknife_moments(f, units), alpha)
+        moments = jackknife_moments(f, units, phase(run.progress, "BCa jackknife"))
+        low_level, high_level, invalid = bca_levels(estimate, replicates, moments, alpha)
     else:
         low_level = np.full(len(f.keys), alpha / 2)
         high_level = np.full(len(f.keys), 1 - alpha / 2)

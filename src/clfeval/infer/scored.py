@@ -24,6 +24,7 @@ from clfeval.errors import OptionError
 from clfeval.infer.comparison import Paired, PairTest, pair_stream
 from clfeval.infer.delong import delong
 from clfeval.kinds.scored import ScoredKind
+from clfeval.progress import phase
 from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
 
 __all__ = [
@@ -153,13 +154,20 @@ class ScoreBlocks:
 
 
 def delong_intervals(
-    counts: ScoreCounts, confidence: float, blocks: ScoreBlocks | None, logit: bool
+    counts: ScoreCounts,
+    confidence: float,
+    blocks: ScoreBlocks | None,
+    logit: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """DeLong's intervals (``logit``: on the logit scale) of every score column's AUC and, multi-class and
     multi-label, of the averaged AUCs: the ``delong`` and ``delong-logit`` entries of
-    :data:`~clfeval.infer.methods.INTERVAL_METHODS`. With ``blocks``, Obuchowski's clustered variance."""
+    :data:`~clfeval.infer.methods.INTERVAL_METHODS`. With ``blocks``, Obuchowski's clustered variance. Each column is
+    one vectorised computation; ``progress`` is called with (done, total) columns."""
     out: dict[str, tuple[float, float]] = {}
     for c, name in enumerate(counts.columns):
+        if progress is not None and c:
+            progress(c, len(counts.columns))
         values, pos, neg = counts.column(c)
         if pos.sum() < 2 or neg.sum() < 2:
             continue
@@ -178,6 +186,8 @@ def delong_intervals(
             out["auc"] = bounds
     if not counts.binary:
         out.update(_averaged_intervals(counts, confidence, blocks, logit))
+    if progress is not None:
+        progress(len(counts.columns), len(counts.columns))
     return out
 
 
@@ -229,7 +239,7 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
     if run.counts.weighted:
         raise OptionError(WEIGHTED_DELONG.format(what="intervals", use="ci='bootstrap' (--ci bootstrap)"))
 
-    out = delong_intervals(run.counts, confidence, blocks, method == "delong-logit")
+    out = delong_intervals(run.counts, confidence, blocks, method == "delong-logit", phase(run.progress, "DeLong"))
     definition = INTERVAL_METHODS[method].definition_for(_KIND) + (CLUSTERED if blocks is not None else "")
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     return out, {"method": method, "confidence": confidence, "definition": definition, **unit}
@@ -240,7 +250,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
     rows (or whole blocks), every score recomputed on each; BCa's acceleration from the jackknife (:func:`_bca`)."""
     from clfeval.infer.methods import INTERVAL_METHODS
 
-    counts, measures, blocks, progress = run.counts, run.measures, run.blocks, run.progress
+    counts, measures, blocks, progress = run.counts, run.measures, run.blocks, phase(run.progress, "bootstrap")
     method, confidence, resamples, seed = run.ci.method, run.ci.confidence, run.ci.resamples, run.ci.seed
     unit = {} if blocks is None else {"unit": "block", "n_blocks": blocks.n_blocks}
     if seed is None:
@@ -258,7 +268,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
             found = measures(rows.with_counts(blocks.drawn(rng)[order]))
         for name, value in found.items():
             draws.setdefault(name, []).append(value)
-        if progress is not None and ((r + 1) % 50 == 0 or r + 1 == resamples):
+        if progress is not None:  # each draw scores every measure: a call is nothing beside it
             progress(r + 1, resamples)
     alpha = 1 - confidence
     out = {}
@@ -277,7 +287,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
         out[name] = (float(low), float(high))
     jackknife = None
     if INTERVAL_METHODS[method].bca:
-        out, jackknife = _bca(counts, measures, kept, alpha, rng, blocks)
+        out, jackknife = _bca(counts, measures, kept, alpha, rng, blocks, phase(run.progress, "BCa jackknife"))
     info = {
         "method": method,
         "confidence": confidence,
@@ -298,10 +308,11 @@ def _bca(
     alpha: float,
     rng: np.random.Generator,
     blocks: ScoreBlocks | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, tuple[float, float]], str]:
     """BCa intervals of the scores with bootstrap ``draws`` (``bootstrap-bca`` of
     :data:`~clfeval.infer.methods.INTERVAL_METHODS`), and which jackknife gave
-    the acceleration."""
+    the acceleration; ``progress`` is called with (done, total) units (or groups) left out."""
     from clfeval.infer.bootstrap import bca_levels
 
     estimate = measures(counts)
@@ -341,10 +352,12 @@ def _bca(
         left = (np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS))
         how = f"{JACKKNIFE_GROUPS} groups of blocks"
     values: dict[str, list[float]] = {name: [] for name in draws}
-    for w in left:
+    for done, w in enumerate(left, 1):
         found = measures(rows.with_counts(np.asarray(w)[order]))
         for name in draws:
             values[name].append(found.get(name, float("nan")))
+        if progress is not None:
+            progress(done, len(weights))
     out: dict[str, tuple[float, float]] = {}
     for name, x in draws.items():
         theta = np.array(values[name])
@@ -905,11 +918,12 @@ def compare_scored(
         else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     )
     total, done = len(pairs) * (test.rounds if spec.random else 0), 0
+    progress = phase(progress, spec.title) if spec.random else None
 
     def advanced(k: int) -> None:
         nonlocal done
         done += k
-        if progress is not None and (done % 50 == 0 or done == total):
+        if progress is not None:  # each round scores both systems: a call is nothing beside it
             progress(done, total)
 
     raw = []

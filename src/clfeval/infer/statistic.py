@@ -136,8 +136,13 @@ class SeparableStatistic(Statistic, Protocol):
     ) -> dict[Key, np.ndarray]:
         """:meth:`combined` with the scalar sums of tallies ``t``."""
 
+    @property
+    def separates(self) -> bool:
+        """Whether every score it computes is written in parts (a registered overall measure that reads each
+        label's counts as a whole is not)."""
+
 
 def separable(f: Statistic) -> bool:
     """Whether ``f`` gives the per-label parts the O(types + labels) methods read, over types that are one instance
     each (else the methods go type by type)."""
-    return isinstance(f, SeparableStatistic) and f.cells.unit_types
+    return isinstance(f, SeparableStatistic) and f.cells.unit_types and f.separates

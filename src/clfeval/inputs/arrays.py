@@ -61,7 +61,14 @@ def to_sequence(values: Any, role: str) -> Sequence[Any] | np.ndarray:
     """A numpy array or a Python sequence from any supported container."""
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
-            raise InputError(f"expected a one-dimensional array of labels, found shape {values.shape}", role)
+            from clfeval.spans.lists import tags_hint
+
+            hint = tags_hint(values) if values.ndim == 2 else None
+            raise InputError(
+                f"expected a one-dimensional array of labels, found shape {values.shape}"
+                + (f"; {hint}" if hint else ""),
+                role,
+            )
         return values
     module = type(values).__module__
     if module.startswith(("pandas", "polars")) and hasattr(values, "to_numpy"):
@@ -226,6 +233,12 @@ def _coded(index: _Codes, parts: Sequence[Sequence[Any] | np.ndarray], roles: Se
             map(index.__getitem__, chain.from_iterable(parts)), dtype=np.int64, count=sum(map(len, parts))
         )
     except TypeError:
+        from clfeval.spans.lists import tags_hint
+
+        hint = tags_hint(*parts) or (
+            "for a set of labels per instance (multi-label) pass multilabel=True; for a sentence of tags per "
+            "instance, spans= and the tagging scheme (spans='iob2')"
+        )
         for role, seq in zip(roles, parts):
             for i, value in enumerate(seq):
                 try:
@@ -233,8 +246,7 @@ def _coded(index: _Codes, parts: Sequence[Sequence[Any] | np.ndarray], roles: Se
                 except TypeError:
                     shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
                     raise InputError(
-                        f"is {shown}, a {type(value).__name__}: a label is a string or a number; for a set of labels "
-                        "per instance (multi-label) pass multilabel=True",
+                        f"is {shown}, a {type(value).__name__}: a label is a string or a number; {hint}",
                         role,
                         index=i,
                     ) from None

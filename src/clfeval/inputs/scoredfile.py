@@ -25,7 +25,7 @@ import polars as pl
 from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order, score_layout
 from clfeval.count.scored import ScoreCounts, distinct_rows, distinct_weighted_rows, layout_of
 from clfeval.errors import InputError, OptionError
-from clfeval.inputs.chunks import line_chunks, read_bytes
+from clfeval.inputs.chunks import Meter, ReadProgress, line_chunks, read_bytes, size_of
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
 __all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
@@ -95,13 +95,13 @@ def _blank_line_blocks(
     return frame.filter(pl.Series(keep)), np.flatnonzero(keep) + first_line, block
 
 
-def _frame(path: str) -> tuple[pl.DataFrame, int, bytes]:
+def _frame(path: str, meter: Meter | None = None) -> tuple[pl.DataFrame, int, bytes]:
     """The table, the line of its first row (2 under a header, 1 in JSON Lines and Parquet) and the file's bytes,
     read as every reader reads (:func:`~clfeval.inputs.chunks.read_bytes`: a file that changes meanwhile is an
-    error naming it)."""
+    error naming it; ``meter`` is told the bytes read, before one parse of the whole)."""
     lower = path.lower()
     try:
-        data = read_bytes(path)
+        data = read_bytes(path, meter=meter)
         if lower.endswith((".jsonl", ".ndjson")):
             return pl.read_ndjson(io.BytesIO(data)), 1, data
         if lower.endswith((".parquet", ".pq")):
@@ -341,6 +341,7 @@ def read_scored(
     block_end: str | None = None,
     label_sets: bool = False,
     weight_col: Column | None = None,
+    progress: ReadProgress | None = None,
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
 
@@ -349,7 +350,9 @@ def read_scored(
     the first line that is no probability); ``False`` reads scores of any scale. Blocks: ``block_col`` names each
     row's block; ``blank_lines`` (CSV, TSV) makes blank lines, and lines matching ``block_end``, end blocks.
     ``label_sets``: the gold cell holds a set of labels (multi-label; an empty cell is the empty set), returned as the
-    cell's text, and the scores are per label (no sum to 1). ``weight_col``: the column of each row's sample weight.
+    cell's text, and the scores are per label (no sum to 1). ``progress(bytes_done, bytes_total, rows_done)`` is
+    called as the file's bytes are read (then it is parsed whole, in one call). ``weight_col``: the column of each row's
+    sample weight.
     """
     if block_col is not None and (blank_lines or block_end is not None):
         raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
@@ -359,7 +362,10 @@ def read_scored(
         if weight_col is not None:
             raise OptionError("TiMBL's output has no weight column: give its scores in a table with --weight-col")
         return read_timbl(path, gold_col)
-    frame, first_line, data = _frame(path)
+    meter = Meter(size_of([path]), progress) if progress is not None else None
+    frame, first_line, data = _frame(path, meter)
+    if meter is not None:
+        meter.add(rows=len(frame))
     line = np.arange(len(frame)) + first_line
     blocks: np.ndarray | None = None
     if blank_lines or block_end is not None:
@@ -400,6 +406,7 @@ def count_scored(
     size: int | None = None,
     bins: int | None = None,
     weight_col: Column | None = None,
+    progress: ReadProgress | None = None,
 ) -> tuple[ScoreCounts, dict[str, Any]]:
     """The distinct (gold, scores) rows of a file of scored predictions, with what was read (``inputs``).
 
@@ -411,13 +418,14 @@ def count_scored(
     (:func:`~clfeval.scoring.scored.binned_scores`), so that the distinct rows stay few however many scores are
     distinct. ``weight_col``: the column of each row's sample weight; the distinct rows are then (gold, scores,
     weight), their weights kept (``inputs.sample_weight`` names the column).
+    ``progress(bytes_done, bytes_total, rows_done)`` is called as chunks are read and counted.
     """
     from clfeval.scoring.scored import binned_scores
 
     lower = path.lower()
     if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
         found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
-                            tolerance=tolerance, weight_col=weight_col)  # fmt: skip
+                            tolerance=tolerance, weight_col=weight_col, progress=progress)  # fmt: skip
         try:
             scores = binned_scores(found.scores, bins)
         except OptionError as exc:
@@ -437,8 +445,9 @@ def count_scored(
     n_clipped = 0
     meta: tuple[list[str] | None, list[str], str] | None = None
     seen: dict[str, int] = {}  # each gold label's code, in order of appearance
+    meter = Meter(size_of([path]), progress) if progress is not None else None
     try:
-        for chunk in line_chunks(path, quoted=True, size=size):
+        for chunk in line_chunks(path, quoted=True, size=size, meter=meter):
             source = io.BytesIO(chunk.data)
             if header is None:
                 frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
@@ -447,6 +456,8 @@ def count_scored(
                 frame = pl.read_csv(source, separator=sep, has_header=False, new_columns=header, infer_schema_length=0)
                 first = chunk.first_line
             line = np.arange(len(frame)) + first
+            if meter is not None:
+                meter.add(rows=len(frame))
             gold, scores, classes, columns, gold_name, _, weight, weight_name = _parsed(
                 frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None, weight_col=weight_col
             )

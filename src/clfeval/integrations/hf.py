@@ -10,6 +10,12 @@ How predictions become labels:
   flattened, and every position whose label id is ``ignore_index`` (−100, the Trainer's padding) is left out.
 * **multi-label**: (n, K) logits are predicted positive where logit > logit(``threshold``), i.e. where
   sigmoid(logit) > ``threshold``; label ids are the (n, K) 0/1 targets.
+* **entities** (``spans="iob2"``, or another scheme of :data:`clfeval.SCHEMES`): the label names are tags
+  (``B-PER``, ``I-PER``, ``O`` …); (n, T, C) logits (or (n, T) ids) and (n, T) label ids become one sentence of tags
+  per row, positions labelled −100 left out (as the Hugging Face token-classification example does), and the scores
+  are of entities, not tokens: seqeval's strict mode (``conlleval``: seqeval's default mode), counted through the
+  span accumulator (:class:`~clfeval.accumulator.spans.SpanAccumulator`), plus ``token_accuracy`` (seqeval's
+  ``accuracy_score``).
 
 The label set is stated, never guessed from one batch: the names in ``labels`` (or ``id2label``, the model
 config's mapping), else the ids 0 … K−1 of the model's K outputs. So every evaluation averages over the same K
@@ -25,11 +31,12 @@ labels, whatever a batch holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 
+from clfeval.count.labelnames import names_by_id as _names
 from clfeval.errors import InputError, OptionError, warn_each
 
 __all__ = ["IGNORE_INDEX", "compute", "compute_metrics"]
@@ -51,44 +58,6 @@ def _array(value: Any, what: str) -> np.ndarray:
             except (TypeError, ValueError, RuntimeError):
                 pass
         raise InputError(f"{what}: not an array of numbers ({exc})") from None
-
-
-def _names(labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, k: int | None) -> list[str] | None:
-    """The label names by id: ``labels``, or ``id2label`` (keys ids, as ints or strings), or ``None``; names that are
-    numbers are named by the one rule (:mod:`clfeval.count.labelnames`: ``0.0`` is ``0``), the ids as integers."""
-    from clfeval.count.labelnames import declared_names
-
-    if labels is not None and id2label is not None:
-        raise OptionError("give labels or id2label, not both")
-    if id2label is not None:
-        if not isinstance(id2label, Mapping):
-            raise OptionError(f"id2label maps class ids to label names, not {type(id2label).__name__}")
-        by_id = {_class_id(key): value for key, value in id2label.items()}
-        if sorted(by_id) != list(range(len(by_id))) or len(by_id) != len(id2label):
-            raise OptionError(f"id2label must map the ids 0 … {len(by_id) - 1}, each once; it has {sorted(by_id)}")
-        names = declared_names([by_id[i] for i in range(len(by_id))], ())
-    elif labels is not None:
-        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-            raise OptionError(f"labels is a list of label names by class id, not {labels!r}")
-        names = declared_names(list(labels), ())
-    else:
-        return None if k is None else [str(i) for i in range(k)]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise OptionError(f"the label names must be distinct: {', '.join(map(repr, repeated))} name several ids")
-    return names
-
-
-def _class_id(key: Any) -> int:
-    """An ``id2label`` key as a class id: an integer, or a string of one (``"3"``, as a JSON config holds it)."""
-    if isinstance(key, str):
-        try:
-            return int(key)
-        except ValueError:
-            pass
-    elif isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-        return int(key)
-    raise OptionError(f"id2label's keys are class ids (0, 1, … or '0', '1', …), not {key!r}")
 
 
 def _check_threshold(threshold: float) -> None:
@@ -148,6 +117,8 @@ def compute(
     metrics: Sequence[str] | str | None = None,
     labels: Sequence[Any] | None = None,
     id2label: Mapping[Any, Any] | None = None,
+    label_names: Sequence[Any] | Mapping[Any, Any] | None = None,
+    spans: Any = None,
     multilabel: bool = False,
     threshold: float = 0.5,
     ignore_index: int | None = IGNORE_INDEX,
@@ -166,9 +137,16 @@ def compute(
         Report names to return (``macro.f1``, ``macro_fa.f1``, ``micro.f1``, ``accuracy``, ``mcc``,
         ``per_label.<label>.f1`` …), each under its own name; default: every average's and overall measure
         (:meth:`clfeval.Scores.flat`, names joined by ``sep``).
-    labels, id2label
+    labels, id2label, label_names
         The label names by class id (the model config's ``id2label``); default: the ids 0 … K−1. They are the
-        stated label set every average runs over.
+        stated label set every average runs over. ``label_names`` is either, as a list or a mapping (give one of
+        the three).
+    spans
+        Score entities: a tagging scheme (``"iob2"``, ``"iobes"``, ``"conlleval"`` … or a :class:`clfeval.Spans`),
+        the label names being its tags. Predictions are (n, T, C) logits or (n, T) ids, references (n, T) ids; the
+        types the tags name are the stated types every average runs over. ``metrics`` then names span metrics
+        (``micro.f1``, ``per_label.PER.f1`` …) and ``token_accuracy``; the default is every average's measures, each
+        type's (``per_label/<type>/f1`` …) and ``token_accuracy``.
     multilabel, threshold
         Multi-label output: positive where sigmoid(logit) > ``threshold``.
     ignore_index
@@ -189,9 +167,11 @@ def compute(
         predicted, for ``macro.f1`` but not for ``accuracy``; :meth:`clfeval.Scores.warnings_about`), which a dict
         of numbers cannot carry.
     """
+    labels, id2label = _by_id(labels, id2label, label_names)
     out, messages = _computed(
         predictions=predictions, references=references, metrics=metrics, labels=labels, id2label=id2label,
-        multilabel=multilabel, threshold=threshold, ignore_index=ignore_index, scoring=scoring, ci=ci, sep=sep,
+        spans=_spans(spans, multilabel), multilabel=multilabel, threshold=threshold, ignore_index=ignore_index,
+        scoring=scoring, ci=ci, sep=sep,
     )  # fmt: skip
     warn_each(messages)
     return out
@@ -204,6 +184,7 @@ def _computed(
     metrics: Sequence[str] | str | None,
     labels: Sequence[Any] | None,
     id2label: Mapping[Any, Any] | None,
+    spans: Any,
     multilabel: bool,
     threshold: float,
     ignore_index: int | None,
@@ -222,6 +203,8 @@ def _computed(
     chosen = Scoring.of(scoring)
     if chosen.labels is not None or chosen.labels_from is not None:
         raise OptionError("the label set comes from labels= or id2label= (by class id); leave it out of scoring")
+    if spans is not None:
+        return _entities(p, r, labels, id2label, spans, ignore_index, chosen, ci, metrics, sep)
     if multilabel:
         gold_bits, pred_bits = _label_sets(p, r, threshold)
         names = _names(labels, id2label, p.shape[1])
@@ -250,12 +233,23 @@ def _computed(
     result = score(counts, scoring=_declared(chosen, names), ci=ci)
     if metrics is None:
         return result.flat(sep), result.warnings
+    return _chosen(result, metrics, {})
+
+
+def _chosen(
+    result: Any, metrics: Sequence[str] | str, extra: dict[str, float]
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    """The ``metrics`` of ``result`` by name (those of ``extra`` as they are), with their intervals, and the warnings
+    that bear on them."""
     from clfeval.scoring.metrics import metric_key
     from clfeval.scoring.statistics import ScoreFunction
 
     out: dict[str, float] = {}
     bearing: set[str] = set()
     for name in [metrics] if isinstance(metrics, str) else metrics:
+        if name in extra:
+            out[name] = extra[name]
+            continue
         key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
         out[name] = ScoreFunction.value_of(result, key)
         bearing.update(result.warnings_about(key))
@@ -263,6 +257,55 @@ def _computed(
             bounds = result.intervals.get(key)
             out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
     return out, tuple(w for w in result.warnings if w in bearing)
+
+
+def _entities(
+    predictions: np.ndarray,
+    references: np.ndarray,
+    labels: Sequence[Any] | None,
+    id2label: Mapping[Any, Any] | None,
+    spans: Any,
+    ignore_index: int | None,
+    scoring: Any,
+    ci: Any,
+    metrics: Sequence[str] | str | None,
+    sep: str,
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    """Entity scores of a token classifier's tag ids (the span accumulator's path) and the token accuracy."""
+    from clfeval.accumulator.spans import SpanAccumulator
+
+    names = _names(labels, id2label, None)
+    if names is None:
+        raise OptionError("spans= scores entities: give the tag of each id (label_names=, labels= or id2label=)")
+    acc = SpanAccumulator("spans", spans=spans, id2label=names, ignore_index=ignore_index)
+    acc.update(references, predictions)
+    result = acc.score(scoring=scoring, ci=ci)
+    tokens = acc.counts.tokens
+    accuracy = {"token_accuracy": tokens.right / tokens.tokens if tokens is not None and tokens.tokens else math.nan}
+    if metrics is None:
+        return {**result.flat(sep, per_label=True), **accuracy}, result.warnings
+    return _chosen(result, metrics, accuracy)
+
+
+def _by_id(
+    labels: Sequence[Any] | None, id2label: Mapping[Any, Any] | None, label_names: Any
+) -> tuple[Sequence[Any] | None, Mapping[Any, Any] | None]:
+    """``labels`` and ``id2label``, ``label_names`` (a list or a mapping) taken as the one it is."""
+    if label_names is None:
+        return labels, id2label
+    if labels is not None or id2label is not None:
+        raise OptionError("give one of label_names, labels and id2label: each names the labels by class id")
+    return (None, label_names) if isinstance(label_names, Mapping) else (label_names, None)
+
+
+def _spans(spans: Any, multilabel: bool) -> Any:
+    """The span options of ``spans=`` (``None``: labels, not entities), checked now."""
+    from clfeval.spans.options import Spans
+
+    chosen = Spans.of(spans)
+    if chosen is not None and multilabel:
+        raise OptionError("spans= scores a tagger's entities, multilabel=True label sets: give one")
+    return chosen
 
 
 def _declared(scoring: Any, names: list[str]) -> Any:
@@ -276,6 +319,8 @@ def compute_metrics(
     *,
     labels: Sequence[Any] | None = None,
     id2label: Mapping[Any, Any] | None = None,
+    label_names: Sequence[Any] | Mapping[Any, Any] | None = None,
+    spans: Any = None,
     multilabel: bool = False,
     threshold: float = 0.5,
     ignore_index: int | None = IGNORE_INDEX,
@@ -285,13 +330,22 @@ def compute_metrics(
 ) -> Callable[[Any], dict[str, float]]:
     """A ``compute_metrics`` for ``transformers.Trainer(compute_metrics=...)``: it takes the ``EvalPrediction``
     (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
-    checked here, once, before any evaluation runs (metric names with β, and a per-label metric's label when the
-    labels are given). The scores' warnings are issued as :class:`~clfeval.ClfevalWarning`, as :func:`compute`'s."""
+    checked here, once, before any evaluation runs (metric names with β, a per-label metric's label when the
+    labels are given, and with ``spans=`` the tags). The scores' warnings are issued as
+    :class:`~clfeval.ClfevalWarning`, as :func:`compute`'s.
+
+    Entity F1 for token classification (NER)::
+
+        compute_metrics = clfeval.hf.compute_metrics(spans="iob2", label_names=model.config.id2label)
+        Trainer(model, args, ..., compute_metrics=compute_metrics)   # logs micro/f1, per_label/PER/f1 … per epoch
+    """
     from clfeval.scoring.options import Scoring
 
+    labels, id2label = _by_id(labels, id2label, label_names)
+    chosen_spans = _spans(spans, multilabel)
     options: dict[str, Any] = {
-        "metrics": metrics, "labels": labels, "id2label": id2label, "multilabel": multilabel, "threshold": threshold,
-        "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
+        "metrics": metrics, "labels": labels, "id2label": id2label, "spans": chosen_spans, "multilabel": multilabel,
+        "threshold": threshold, "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
     }  # fmt: skip
     from clfeval.infer.methods import CI
 
@@ -299,7 +353,19 @@ def compute_metrics(
     names = _names(labels, id2label, None)
     chosen = Scoring.of(scoring)
     CI.of(ci)  # an unknown method fails here, not after the first evaluation
-    if metrics is not None:
+    if chosen_spans is not None:
+        from clfeval.accumulator.spans import SpanAccumulator
+
+        if names is None:
+            raise OptionError("spans= scores entities: give the tag of each id (label_names=, labels= or id2label=)")
+        types = SpanAccumulator("spans", spans=chosen_spans, id2label=names).labels  # the tags are checked now
+        if metrics is not None:
+            from clfeval.scoring.metrics import metric_key
+
+            for name in [metrics] if isinstance(metrics, str) else metrics:
+                if name != "token_accuracy":
+                    metric_key(name, labels=types, task="spans", beta=chosen.beta)
+    elif metrics is not None:
         from clfeval.api import check_metrics
         from clfeval.scoring.metrics import metric_key
 

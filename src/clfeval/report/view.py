@@ -137,7 +137,9 @@ class View:
         from clfeval.scoring.measures import label_measures
 
         return tuple(
-            m.name for m in label_measures(scores.family) if self._wanted(m.name, m.name in DEFAULT_LABEL_MEASURES)
+            m.name
+            for m in label_measures(scores.family)
+            if self._wanted(m.name, m.name in DEFAULT_LABEL_MEASURES or m.registered)
         )
 
     def averaged(self, scores: Scores) -> tuple[str, ...]:
@@ -157,7 +159,7 @@ class View:
         return tuple(
             m.name
             for m in overall_measures(scores.family)
-            if self._wanted(m.name, m.name in defaults or (m.ordered and ordered))
+            if self._wanted(m.name, m.name in defaults or (m.ordered and ordered) or (m.registered and not m.ordered))
         )
 
     def shows(self, scores: Scores, measure: str) -> bool:

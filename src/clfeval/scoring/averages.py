@@ -95,7 +95,7 @@ def instance_measures(occurrences: Occurrences, beta: float) -> dict[str, tuple[
     tn = occ.n_labels - occ.labels_per_row()
     setting = Setting(beta, 0.0, label_sets=True)
     out = {}
-    for m in AVERAGED:
+    for m in averaged_measures():
         value, undefined = MEASURES[m].compute(tp, fp, fn, tn, setting)
         out[m] = (value, ~undefined)
     return out
@@ -115,7 +115,7 @@ class AverageInput:
     undefined: str
     frequencies: np.ndarray | None
     samples: SampleSums | None
-    measures: tuple[str, ...] = AVERAGED
+    measures: tuple[str, ...] = field(default_factory=averaged_measures)
 
 
 Result = dict[str, np.ndarray]

@@ -18,9 +18,9 @@ import numpy as np
 
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import LabelSet, occurrences_of
-from clfeval.scoring.averages import AVERAGED, instance_measures
+from clfeval.scoring.averages import instance_measures
 from clfeval.scoring.labelset import sort_labels
-from clfeval.scoring.measures import Tallies
+from clfeval.scoring.measures import Tallies, averaged_measures
 
 __all__ = ["CellTypes", "OrderedProduct", "ordered_dot", "table_order"]
 
@@ -121,7 +121,8 @@ class CellTypes:
 
     def _scalars(self) -> list[str]:
         if self.multilabel:
-            return ["n", "exact"] + [f"sum_{m}" for m in AVERAGED] + [f"defined_{m}" for m in AVERAGED]
+            averaged = averaged_measures()  # the built-in ones and those registered (clfeval.register_measure)
+            return ["n", "exact"] + [f"sum_{m}" for m in averaged] + [f"defined_{m}" for m in averaged]
         return ["n", "exact"] + [f"kappa_{w}" for w in _KAPPA_WEIGHTS]
 
     @property
@@ -161,7 +162,7 @@ class CellTypes:
         wanted = set(reads)
         names = {"tp": ["tp"], "fp": ["fp"], "fn": ["fn"], "tn": ["present", "n"], "n": ["n"], "exact": ["exact"]}
         names.update({f"disagreement_{w}": [f"kappa_{w}"] for w in _KAPPA_WEIGHTS})
-        names["samples"] = [f"{what}_{m}" for what in ("sum", "defined") for m in AVERAGED]
+        names["samples"] = [f"{what}_{m}" for what in ("sum", "defined") for m in averaged_measures()]
         read = np.zeros(self.width, dtype=bool)
         held = {"tp", "fp", "fn", "present", *self._scalars()}
         for name in wanted:
@@ -178,7 +179,7 @@ class CellTypes:
         if self.multilabel:
             samples = {
                 m: (sums[:, self.column(f"sum_{m}")][:, 0], sums[:, self.column(f"defined_{m}")][:, 0])
-                for m in AVERAGED
+                for m in averaged_measures()
             }
             return Tallies(tp, fp, fn, n[:, None] - present, len(self.labels), n, exact, samples=samples)
         disagreement = {w: sums[:, self.column(f"kappa_{w}")][:, 0] for w in _KAPPA_WEIGHTS}
@@ -267,10 +268,11 @@ class CellTypes:
         cols += [np.full(len(u), 4 * k), np.full(int(exact.sum()), 4 * k + 1)]
         vals += [np.ones(len(u)), np.ones(int(exact.sum()))]
         values = instance_measures(occ, beta)
-        for j, m in enumerate(AVERAGED):
+        averaged = averaged_measures()
+        for j, m in enumerate(averaged):
             value, defined = values[m]
             rows += [u, u[defined]]
-            cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(AVERAGED) + j)]
+            cols += [np.full(len(u), 4 * k + 2 + j), np.full(int(defined.sum()), 4 * k + 2 + len(averaged) + j)]
             vals += [value, np.ones(int(defined.sum()))]
         return cls._build(
             labels, labels, True, len(u), np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)

@@ -24,8 +24,6 @@ from clfeval.scoring.statistics import ScoreFunction, relative
 
 __all__ = ["average_measures", "per_label_measures", "relative", "score_counts", "seen_labels"]
 
-_MEASURE_NAMES = {m.name: m.title for m in label_measures()}
-
 
 def seen_labels(counts: Counts) -> tuple[set[str], set[str]]:
     """The labels that occur in the gold data and in the predictions of ``counts`` (counts of any kind)."""
@@ -102,7 +100,7 @@ def _undefined_messages(
             messages.append(
                 (
                     f"per_label:{sharing}",
-                    f"{_MEASURE_NAMES[key]} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
+                    f"{MEASURES[key].title} is 0/0 for {len(names)} label(s) {reason}: {shown}; "
                     f"set to {zd_text} and {verb} averages",
                 )
             )
@@ -149,7 +147,7 @@ def _undefined_messages(
                 cause = _nan_cause(name, measure, values, weights.get(name), per_undefined, lc, samples, undefined)
                 if cause is not None:
                     messages.append(
-                        (f"average:{name}:{measure}", f"{name} {_MEASURE_NAMES[measure]} is undefined (NaN): {cause}")
+                        (f"average:{name}:{measure}", f"{name} {MEASURES[measure].title} is undefined (NaN): {cause}")
                     )
     return messages
 
@@ -165,7 +163,9 @@ def _nan_cause(
     undefined: str,
 ) -> str | None:
     """Why an average came out NaN (with zero division ``nan``), in words; None when another message says it."""
-    word = _MEASURE_NAMES[measure]
+    word = MEASURES[measure].title
+    if name == "micro" and not MEASURES[measure].denominator:  # a registered measure: its function gave NaN
+        return f"micro {word} is 0/0 on the counts summed over the label set"
     if name == "micro":
         sums = " + ".join("Σ" + part for part in MEASURES[measure].denominator.split(" + "))
         return (

@@ -194,6 +194,9 @@ class Measure:
         The sums of :class:`Tallies` its computation reads, by their names in :data:`SUMS` (a keyword, required):
         resamples and randomization rounds move exactly the sums that the measures and averages asked for declare,
         so a sum left out here stays at its observed value in every round.
+    registered
+        Whether :func:`clfeval.register_measure` added it (reports show it by default; the JSON describes it in
+        ``registered_measures``).
     """
 
     name: str
@@ -216,6 +219,7 @@ class Measure:
     ordered: bool = False
     references: tuple[str, ...] = ()
     reads: frozenset[str] = field(kw_only=True)
+    registered: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if not self.reads:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clfeval.errors import OptionError
-from clfeval.scoring.averages import AVERAGED, AVERAGES
-from clfeval.scoring.measures import MEASURES, label_measures, overall_measures
+from clfeval.scoring.averages import AVERAGES
+from clfeval.scoring.measures import MEASURES, averaged_measures, label_measures, overall_measures
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Key
 
@@ -53,12 +53,12 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
             shown = ", ".join(map(repr, labels[:10])) + (" …" if len(labels) > 10 else "")
             raise OptionError(f"unknown metric {name!r}: label {label!r} is not in the label set ({shown})")
     elif head in averages:
-        internal = _measure(rest, beta, AVERAGED)
+        internal = _measure(rest, beta, averaged_measures())
         if internal is not None:
             return ("averages", head, internal)
     raise OptionError(
         f"unknown metric {name!r}; valid: <average>.<measure> with average one of "
-        f"{', '.join(averages)} and measure one of {', '.join(_report_names(AVERAGED, beta))} (e.g. "
+        f"{', '.join(averages)} and measure one of {', '.join(_report_names(averaged_measures(), beta))} (e.g. "
         f"macro.{f_key(beta)}); {', '.join(overall)}; or per_label.<label>.<"
         f"{'|'.join(_report_names(per_label, beta))}>"
     )

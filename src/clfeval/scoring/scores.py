@@ -550,6 +550,9 @@ class Scores(Result):
         out["inputs"] = dict(self.inputs)
         out["warnings"] = list(self.warnings)
         out["notes"] = list(self.notes)
+        registered = registered_of(self.family)
+        if registered:  # only then: a document of built-in measures alone is as before
+            out["registered_measures"] = registered
         return out
 
     def to_json(self, indent: int | None = 2, *, matrix: bool = True) -> str:
@@ -632,3 +635,22 @@ class Scores(Result):
             "remarks": _by_pointer(iv.remarks, fk),
             "notes": list(iv.notes),
         }
+
+
+def registered_of(family: str) -> dict[str, dict[str, Any]]:
+    """The measures of ``family`` registered with :func:`clfeval.register_measure`, as the JSON describes them
+    (``registered_measures``: each one's scope, whether averaged, definition, sums read, direction and range)."""
+    from clfeval.scoring.measures import MEASURES
+
+    return {
+        m.name: {
+            "scope": m.scope,
+            "averaged": m.averaged,
+            "definition": m.definition,
+            "reads": sorted(m.reads),
+            "higher_is_better": m.higher_is_better,
+            "range": [json_number(m.low), json_number(m.high)],
+        }
+        for m in MEASURES.values()
+        if m.registered and family in m.tasks
+    }

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.scoring.averages import AVERAGED, AVERAGES, AverageInput, PerLabel, SampleSums
+from clfeval.scoring.averages import AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.scoring.cells import CellTypes
 from clfeval.scoring.measures import (
     MEASURES,
@@ -229,6 +229,13 @@ class ScoreFunction:
             tuple(m for m in overall_names(self.family) if m in overall),
         )
 
+    @property
+    def separates(self) -> bool:
+        """Whether every overall measure of :attr:`keys` is a :class:`~clfeval.scoring.parts.Separable` (a measure
+        registered with :func:`clfeval.register_measure` that reads each label's counts as a whole is not: the
+        methods then go cell type by cell type)."""
+        return all(isinstance(MEASURES[m].compute, Separable) for m in self._plan[3])
+
     def sums_read(self) -> np.ndarray:
         """Which of the D sums the scores of :attr:`keys` read: those that the measures and averages computed for
         them declare (``reads`` of their :data:`MEASURES` and :data:`~clfeval.AVERAGES` entries), through the
@@ -287,7 +294,8 @@ class ScoreFunction:
         per = {m: MEASURES[m].compute(tp, fp, fn, tn, setting) for m in per_measures}
         samples = None
         if t.samples is not None:
-            samples = SampleSums({m: t.samples[m][0] for m in AVERAGED}, {m: t.samples[m][1] for m in AVERAGED}, t.n)
+            every = averaged_measures()  # the layout's per-instance sums: every averaged measure's
+            samples = SampleSums({m: t.samples[m][0] for m in every}, {m: t.samples[m][1] for m in every}, t.n)
         per_label = PerLabel(lc, {m: v for m, (v, _) in per.items()}, {m: u for m, (_, u) in per.items()})
         inp = AverageInput(
             per_label,
