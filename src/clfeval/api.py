@@ -146,12 +146,15 @@ def _score_scored(
     blocks: Any = None,
     multilabel: MultiLabel | None = None,
     progress: Callable[[int, int], None] | None = None,
+    sample_weight: Any = None,
+    weight_source: str = "sample_weight=",
 ) -> Any:
     """Scored predictions (``scores`` of ``gold``, or ``gold`` already :class:`~clfeval.count.scored.ScoreCounts`
     when ``scores`` is ``None``): every score of :func:`clfeval.scoring.scored.measures_of`, the intervals asked for
-    (over ``blocks``, each instance's block, when given), and the label report at the threshold."""
+    (over ``blocks``, each instance's block, when given), and the label report at the threshold. ``sample_weight``:
+    each instance's weight (``weight_source`` names where the weights came from in ``inputs.sample_weight``)."""
     from clfeval.count.classes import named_scores
-    from clfeval.count.scored import ScoreCounts, check_finite, label_indicator, layout_of
+    from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
     from clfeval.scoring.scored import Conventions, Scored, measures_of
@@ -160,12 +163,17 @@ def _score_scored(
     if not isinstance(chosen, Conventions):
         raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
     blocked = None
+    weight = None
     if scores is None:
         counts = chosen.oriented_counts(gold)
         if blocks is not None:
             raise OptionError("counts of scored predictions hold no blocks: give the gold labels, scores and blocks")
+        if sample_weight is not None:
+            raise OptionError("counts of scored predictions carry their own weights: count them with sample_weight=")
     else:
         given, names = named_scores(scores)
+        if sample_weight is not None:
+            weight = checked_weights(_weight_values(sample_weight), len(given) if hasattr(given, "__len__") else -1)
         if multilabel is not None:
             if positive is not None:
                 raise OptionError(
@@ -177,18 +185,19 @@ def _score_scored(
             check_finite(raw, "scores")
             indicator, classes, layout = label_indicator(_gold_sets(gold, multilabel), labels, raw.shape, names=names)
             kept, clipped = chosen.checked(layout.apply(raw), rows_sum=False)
-            counts = ScoreCounts.of_label_sets(indicator, kept, classes)
+            counts = ScoreCounts.of_label_sets(indicator, kept, classes, sample_weight=weight)
         else:
             y, raw, seen, which, layout = layout_of(gold, given, labels, positive=positive, names=names)
             kept, clipped = chosen.checked(layout.apply(raw), rows_sum=len(layout.columns) > 1, full=raw)
-            counts = ScoreCounts.of_layout(y, kept, seen, which, replace(layout, take=None))
+            counts = ScoreCounts.of_layout(y, kept, seen, which, replace(layout, take=None), weight=weight)
             del which  # each instance's gold position: not held while the scores are computed (8 bytes an instance)
         inputs = {**(dict(inputs) if inputs is not None else {"source": "arrays"}), **layout.to_dict()}
         if clipped:
             inputs["clipped"] = f"{clipped} probabilities within 1e-06 outside [0, 1] (round-off) clipped to [0, 1]"
         if blocks is not None:  # each instance's gold (codes, or its 0/1 row), beside its scores
             y = indicator if multilabel is not None else gold_codes(np.asarray(gold), counts)
-            blocked = ScoreBlocks.of_arrays(y, kept.reshape(len(y), -1), blocks)
+            blocked = ScoreBlocks.of_arrays(y, kept.reshape(len(y), -1), blocks, weight=weight)
+    inputs, notes = _weight_inputs(counts, inputs, weight_source)
     probabilities = chosen.probabilities_of(counts)
     values = measures_of(counts, chosen, probabilities)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)  # the one CI group of every kind
@@ -209,7 +218,12 @@ def _score_scored(
         target = "positive" if counts.binary or counts.multilabel else "top-label"
         pairs = counts.pooled_pairs() if counts.multilabel else counts  # multi-label: every (instance, label) pair
         calibration = calibrated(pairs, target=target, bins=chosen.bins, binning=chosen.binning)
-    at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
+    if counts.weighted:  # the label report counts whole instances: ConfusionCounts hold no weights here
+        at, rule = None, "none (sample weights: the label report at a threshold counts unweighted instances)"
+        if threshold is not None:
+            raise OptionError("threshold= makes the label report, which is not weighted: leave it out with weights")
+    else:
+        at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
     return Scored(
         counts=counts,
         values=FrozenDict(values),
@@ -222,7 +236,34 @@ def _score_scored(
         threshold=rule,
         blocks=blocked,
         inputs=FrozenDict(dict(inputs) if inputs is not None else {"source": "arrays"}),
+        notes=tuple(notes),
     )
+
+
+def _weight_values(sample_weight: Any) -> Any:
+    """Sample weights as an array: a pandas or polars Series as its values, anything else as given."""
+    return sample_weight.to_numpy() if hasattr(sample_weight, "to_numpy") else sample_weight
+
+
+def _weight_inputs(
+    counts: Any, inputs: Mapping[str, Any] | None, source: str
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """What the result names of sample weights: ``inputs.sample_weight`` = {source, sum Σw, n_instances} (the
+    source a count file recorded, when it did) and a note; nothing without weights."""
+    if not counts.weighted:
+        return (None if inputs is None else dict(inputs)), []
+    out: dict[str, Any] = dict(inputs) if inputs is not None else {"source": "arrays"}
+    held = out.get("sample_weight")
+    given = held.get("source") if isinstance(held, Mapping) and isinstance(held.get("source"), str) else None
+    given = given or counts.__dict__.get("weight_source") or source  # a count file names its weights' source
+    out["sample_weight"] = {"source": given, "sum": counts.total, "n_instances": counts.n_instances}
+    shown = given if given == source else f"column {given}"
+    note = (
+        f"sample weights ({shown}): each instance weighs its weight in every score, Σw = {counts.total:g} over "
+        f"{counts.n_instances} instances; the bootstrap draws instances with their weights; no ece_debiased and no "
+        "label report at a threshold with weights"
+    )
+    return out, [note]
 
 
 def _gold_sets(gold: Any, multilabel: MultiLabel) -> Any:
@@ -327,6 +368,8 @@ def _compare_scored(
     blocks: Any = None,
     multilabel: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    sample_weight: Any = None,
+    weight_source: str = "sample_weight=",
 ) -> Any:
     from clfeval.infer.scored import compare_scored
     from clfeval.scoring.scored import Conventions
@@ -341,12 +384,14 @@ def _compare_scored(
         None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
         test,
         conventions=chosen,
-        score_one=lambda c: _score_scored(c, None, labels, None, None, chosen, None, None, None, None, scoring),
-        # a system's own result scores its counts; multi-label counts say so themselves
+        score_one=lambda c: _score_scored(
+            c, None, labels, None, None, chosen, None, None, None, None, scoring, weight_source=weight_source
+        ),  # a system's own result scores its counts; multi-label counts say so themselves
         baseline=baseline,
         blocks=None if blocks is None else np.asarray(list(blocks) if not hasattr(blocks, "__len__") else blocks),
         multilabel=multilabel,
         progress=progress,
+        sample_weight=None if sample_weight is None else _weight_values(sample_weight),
     )
 
 
@@ -400,6 +445,7 @@ def score(
     positive: None = None,
     threshold: None = None,
     conventions: None = None,
+    sample_weight: None = None,
 ) -> Scores: ...
 
 
@@ -422,6 +468,7 @@ def score(
     blocks: Iterable[Any] | None = None,
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
+    sample_weight: Any = None,
 ) -> Scored: ...
 
 
@@ -447,6 +494,7 @@ def score(
     positive: Any = None,
     threshold: float | None = None,
     conventions: Any = None,
+    sample_weight: Any = None,
 ) -> Any:
     """Score predictions against gold labels, with every average named.
 
@@ -496,6 +544,10 @@ def score(
         convention named (:class:`~clfeval.scoring.scored.Conventions`); ``ci="delong"`` gives DeLong's intervals of
         the AUCs, ``ci="bootstrap"`` the count bootstrap's of every score; and the label report of the predictions
         the scores make (argmax, or a binary score ≥ ``threshold``, 0.5 for probabilities).
+    sample_weight
+        With ``scores=``: each instance's weight (finite, ≥ 0), as scikit-learn's ``sample_weight``: every score
+        weighs each instance by it, the bootstrap draws instances with their weights (DeLong's intervals are
+        refused), and ``inputs.sample_weight`` names them.
 
     Returns
     -------
@@ -518,12 +570,15 @@ def score(
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring,
             blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep), progress=progress,
+            sample_weight=sample_weight,
         )  # fmt: skip
     scored = _scored_counts(gold)
     if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
         given, provenance = scored
         if pred is not None or spans is not None or multilabel is not None or blocks is not None:
             raise OptionError("counts of scored predictions take no pred, spans, multilabel or blocks")
+        if sample_weight is not None:
+            raise OptionError("counts of scored predictions carry their own weights: count them with sample_weight=")
         _check_counted_classes(given, labels, positive)
         return _score_scored(
             given,
@@ -542,6 +597,8 @@ def score(
         )
     if positive is not None or threshold is not None or conventions is not None:
         raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
+    if sample_weight is not None:  # the labels' weights are another part of issue 38
+        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not counted yet")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -651,6 +708,7 @@ def compare(
     spans: str | Spans | bool | None = None,
     scores: None = None,
     conventions: None = None,
+    sample_weight: None = None,
 ) -> Comparison: ...
 
 
@@ -675,6 +733,7 @@ def compare(
     blocks: Iterable[Any] | None = None,
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
+    sample_weight: Any = None,
 ) -> ScoredComparison: ...
 
 
@@ -702,6 +761,7 @@ def compare(
     spans: str | Spans | bool | None = None,
     scores: Mapping[str, Any] | None = None,
     conventions: Any = None,
+    sample_weight: Any = None,
 ) -> Any:
     """Is system A really better than B? Paired significance tests of score differences.
 
@@ -749,6 +809,9 @@ def compare(
         ``auc``, ``per_label.<c>.auc``), ``bootstrap`` or ``ar`` (any score of :func:`score`'s scored result), Holm
         over the pairs; default metric ``auc`` (binary) or ``macro.auc``. Returns a
         :class:`~clfeval.infer.scored.ScoredComparison`.
+    sample_weight
+        With ``scores=``: each instance's weight, as :func:`score` takes it; the bootstrap and randomization move
+        instances with their weights (DeLong's test is refused).
 
     Returns
     -------
@@ -775,10 +838,12 @@ def compare(
         ml = labelsets_of(multilabel, sep=sep)
         return _compare_scored(
             _gold_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
-            scoring, blocks, ml is not None, progress,
+            scoring, blocks, ml is not None, progress, sample_weight,
         )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
+    if sample_weight is not None:  # the labels' weights are another part of issue 38
+        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not compared yet")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -889,6 +954,7 @@ def cv(
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
     scores: None = None,
+    sample_weight: None = None,
 ) -> CrossValidation: ...
 
 
@@ -909,6 +975,7 @@ def cv(
     conventions: Conventions | None = None,
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
+    sample_weight: Any = None,
 ) -> ScoredCV: ...
 
 
@@ -933,6 +1000,7 @@ def cv(
     spans: str | Spans | bool | None = None,
     scores: Any = None,
     conventions: Any = None,
+    sample_weight: Any = None,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
@@ -963,6 +1031,8 @@ def cv(
         and sd.
     conventions
         With ``scores``: the :class:`~clfeval.scoring.scored.Conventions` of every fold and the pooled scores.
+    sample_weight
+        With ``scores``: each instance's weight, as :func:`score` takes it (each fold and the pooled scores weighted).
 
     Examples
     --------
@@ -977,7 +1047,9 @@ def cv(
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
         ml = labelsets_of(multilabel, sep=sep)
         return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml,
-                          progress)  # fmt: skip
+                          progress, sample_weight)  # fmt: skip
+    if sample_weight is not None:  # the labels' weights are another part of issue 38
+        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not cross-validated yet")
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
@@ -1059,11 +1131,13 @@ def _cv_scored(
     conventions: Any = None,
     multilabel: MultiLabel | None = None,
     progress: Callable[[int, int], None] | None = None,
+    sample_weight: Any = None,
+    weight_source: str = "sample_weight=",
 ) -> Any:
     """Scored predictions' folds: each fold's counts scored alone, and added (pooled) and scored with ``ci``
-    (``multilabel``: gold label sets and a score column per label)."""
+    (``multilabel``: gold label sets and a score column per label; ``sample_weight``: each instance's weight)."""
     from clfeval.count.classes import named_scores
-    from clfeval.count.scored import ScoreCounts, check_finite, label_indicator, layout_of
+    from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
     from clfeval.progress import steps
@@ -1078,6 +1152,7 @@ def _cv_scored(
             f"gold, scores and folds must have one entry per instance: {len(gold)}, {n_scores} and {len(f)}"
         )
     by_name = _fold_members(f)
+    w = None if sample_weight is None else checked_weights(_weight_values(sample_weight), len(f))
     if multilabel is not None:  # the classes and columns of the whole data, by the one contract; then each fold's
         raw = np.asarray(given, dtype=np.float64)
         if raw.ndim != 2:
@@ -1085,17 +1160,23 @@ def _cv_scored(
         check_finite(raw, "scores")
         y, classes, layout = label_indicator(_gold_sets(gold, multilabel), labels, raw.shape, names=names)
         s, _ = chosen.checked(layout.apply(raw), rows_sum=False, orient=False)
-        parts = [ScoreCounts.of_label_sets(y[idx], s[idx], classes) for idx in by_name.values()]
+        parts = [
+            ScoreCounts.of_label_sets(y[idx], s[idx], classes, sample_weight=None if w is None else w[idx])
+            for idx in by_name.values()
+        ]
     else:
         y, raw, seen, which, layout = layout_of(gold, given, labels, names=names)
         s, _ = chosen.checked(layout.apply(raw), rows_sum=len(layout.columns) > 1, full=raw, orient=False)
         kept = replace(layout, take=None)
-        parts = [ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept) for idx in by_name.values()]
+        parts = [
+            ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept, weight=None if w is None else w[idx])
+            for idx in by_name.values()
+        ]
     pooled = ScoreCounts.added(parts)
-    each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring)
-            for p in steps(progress, "folds", parts)]  # fmt: skip
+    each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
+                          weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
-                          progress=progress)  # fmt: skip
+                          progress=progress, weight_source=weight_source)  # fmt: skip
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
 
 

@@ -119,21 +119,31 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         return self._parts[0]
 
-    def update(self, gold: Any, scores: Any) -> None:
-        """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class).
+    def update(self, gold: Any, scores: Any, sample_weight: Any = None) -> None:
+        """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class), and
+        (``sample_weight``) each instance's weight — in every update or in none.
 
         Raises
         ------
         InputError
             Naming the update: lengths that differ, a score that is not a finite number, a gold label outside the
-            classes, a batch of another shape than the earlier ones.
+            classes, a weight that is not a finite number ≥ 0, a batch of another shape than the earlier ones, a
+            batch with weights after batches without (or the other way round).
         """
         from clfeval.count.classes import named_scores
-        from clfeval.count.scored import ScoreCounts, layout_of
+        from clfeval.count.scored import ScoreCounts, checked_weights, layout_of
 
         where = f"update {self._updates + 1}"
+        weight = None
+        if sample_weight is not None:
+            w = np.asarray(_array(sample_weight, "sample_weight", where))
+            weight = checked_weights(w, len(w), f"{where}, sample_weight", positive_sum=False)
+        if self._parts and self._parts[0].weighted != (weight is not None):
+            held = "with" if self._parts[0].weighted else "without"
+            raise InputError(f"the earlier updates were {held} sample_weight: give weights in every update or none",
+                             where)  # fmt: skip
         if self.multilabel is not None:
-            self._update_label_sets(gold, scores, where)
+            self._update_label_sets(gold, scores, where, weight)
             return
         given, names = named_scores(scores)  # a frame's columns are matched to the classes by name
         y = np.asarray(_array(gold, "gold", where))
@@ -142,7 +152,9 @@ class ScoredAccumulator(Accumulator):
             y, s, seen, which, layout = layout_of(
                 y, s, list(self.classes), positive=self.positive, names=names, where=f"{where}, scores"
             )
-            part = ScoreCounts.of_layout(y, s, seen, which, layout)
+            if weight is not None and len(weight) != len(y):
+                raise InputError(f"{len(y)} instances but {len(weight)} weights", f"{where}, sample_weight")
+            part = ScoreCounts.of_layout(y, s, seen, which, layout, weight=weight)
         except InputError as exc:
             if exc.source != "gold":
                 raise
@@ -157,7 +169,7 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         self._updates += 1
 
-    def _update_label_sets(self, gold: Any, scores: Any, where: str) -> None:
+    def _update_label_sets(self, gold: Any, scores: Any, where: str, weight: np.ndarray | None = None) -> None:
         """A batch of multi-label scores: gold label sets (or 0/1 rows) and a score column per label."""
         from clfeval.count.labelsets import label_sets
         from clfeval.count.scored import ScoreCounts, check_finite, label_indicator
@@ -173,7 +185,10 @@ class ScoredAccumulator(Accumulator):
             indicator, _, _ = label_indicator(label_sets(given, multilabel), self.classes, s.shape)
         except InputError as exc:
             raise InputError(str(exc).split(": ", 1)[-1], where) from None
-        self._parts.append(ScoreCounts(self.classes, self.classes, indicator, s, np.ones(len(s), dtype=np.int64)))
+        if weight is not None and len(weight) != len(s):
+            raise InputError(f"{len(s)} instances but {len(weight)} weights", f"{where}, sample_weight")
+        ones = np.ones(len(s), dtype=np.int64)
+        self._parts.append(ScoreCounts(self.classes, self.classes, indicator, s, ones, weight))
         if len(self._parts) > _PARTS:
             self._parts = [type(self._parts[0]).added(self._parts)]
         self._updates += 1

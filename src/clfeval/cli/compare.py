@@ -148,6 +148,8 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.scores is not None:
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
+    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
+        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     if args.test == "delong":
         raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
     test = _test(args)
@@ -201,7 +203,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
     systems: dict[str, Any] = {}
     gold = None
     classes = None
-    blocks = None
+    blocks = weight = None
     for item in args.scores:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
@@ -216,11 +218,12 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
                 labels=labels,
                 probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
                 label_sets=args.multilabel,
+                weight_col=parse_column(args.weight_col),
                 **options.score_blocks(args),
                 progress=progress,
             )
         gold, classes = found.gold, labels
-        blocks = found.blocks
+        blocks, weight = found.blocks, found.weight
         systems[name] = found.named()
     if len(systems) < 2:
         raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
@@ -246,7 +249,16 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         conventions=options.conventions(args),
         blocks=blocks,
         multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None,
+        sample_weight=weight,
     )
+    if weight is not None:  # the weights' source is the column, not sample_weight=
+        from dataclasses import replace
+
+        from clfeval.result import FrozenDict
+
+        column = str(args.weight_col)
+        named = {s: options.weights_named(r, column) for s, r in result.results.items()}
+        result = replace(result, results=FrozenDict(named))
     return options.render(result, args)
 
 

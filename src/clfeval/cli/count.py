@@ -95,5 +95,5 @@ def _count_scored(args: argparse.Namespace) -> str:
     with options.reading_bar(args) as progress:
         counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                       labels=declared, positive=args.positive, probabilities=False,
-                                      progress=progress)  # fmt: skip
+                                      progress=progress, weight_col=parse_column(args.weight_col))  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

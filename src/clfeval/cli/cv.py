@@ -76,6 +76,8 @@ def run_cv(args: argparse.Namespace) -> str:
     glob per fold)."""
     if args.scores is not None:
         return _cv_scored(args)
+    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
+        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
@@ -105,6 +107,8 @@ def run_cv(args: argparse.Namespace) -> str:
 
 def _cv_scored(args: argparse.Namespace) -> str:
     """``cv --scores``: one file of scored predictions per fold."""
+    from dataclasses import replace
+
     import numpy as np
     import polars as pl
 
@@ -119,7 +123,8 @@ def _cv_scored(args: argparse.Namespace) -> str:
     with options.reading_bar(args) as progress:
         found = [
             read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
-                        probabilities=probabilities, label_sets=args.multilabel, progress=progress)
+                        probabilities=probabilities, label_sets=args.multilabel, progress=progress,
+                        weight_col=parse_column(args.weight_col))
             for path in args.files
         ]  # fmt: skip
     names = found[0].classes
@@ -139,12 +144,16 @@ def _cv_scored(args: argparse.Namespace) -> str:
     stacked = np.concatenate([f.scores for f in found])
     scores = stacked if names is None or stacked.ndim == 1 else pl.DataFrame(stacked, schema=names, orient="row")
     fold_of = np.repeat(np.arange(len(found)), [len(f.gold) for f in found])
+    weight = None if args.weight_col is None else np.concatenate([f.weight for f in found])
     result = options.with_bar(
         args, args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
         **options.interval_settings(args), conventions=options.conventions(args), multilabel=multilabel,
+        sample_weight=weight,
     )  # fmt: skip
-    from dataclasses import replace
-
+    if weight is not None:  # the weights' source is the column, not sample_weight=
+        column = found[0].inputs["sample_weight"]["source"]
+        result = replace(result, pooled=options.weights_named(result.pooled, column),
+                         folds=tuple(options.weights_named(f, column) for f in result.folds))  # fmt: skip
     from clfeval.inputs.readers import fold_names
 
     return options.render(replace(result, fold_names=tuple(fold_names(list(args.files)))), args)

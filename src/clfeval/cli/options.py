@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -386,6 +386,20 @@ def add_span_options(p: Any, errors: bool = False, systems: bool = False) -> Non
         )
 
 
+def weights_named(result: Any, column: str) -> Any:
+    """A scored result whose ``inputs.sample_weight`` names the weight column it was read from."""
+    import dataclasses
+
+    from clfeval.result import FrozenDict
+
+    held = result.inputs.get("sample_weight")
+    if not isinstance(held, Mapping):
+        return result
+    inputs: FrozenDict[str, Any] = FrozenDict({**result.inputs, "sample_weight": {**held, "source": column}})
+    notes = tuple(n.replace("(sample_weight=)", f"(column {column})") for n in result.notes)
+    return dataclasses.replace(result, inputs=inputs, notes=notes)
+
+
 def add_scored_options(
     p: Any,
     systems: bool = False,
@@ -396,8 +410,8 @@ def add_scored_options(
     threshold: bool = True,
 ) -> None:
     """The scored-predictions group: ``--scores`` (``systems``, compare: ``NAME=SPEC`` per system; ``what``: what the
-    command does with them), ``--positive`` (unless ``positive`` is false) and, for a command that reports (``report``),
-    the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``,
+    command does with them), ``--positive`` (unless ``positive`` is false), ``--weight-col`` and, for a command that
+    reports (``report``), the conventions (``--bins``, ``--binning``, ``--top-k-ties``, ``--brier``, ``--curve-points``,
     ``--lower-is-more-confident``), ``--not-probabilities`` and, for one system (``threshold``), ``--threshold``."""
     from clfeval.scoring.probability import BINNINGS, BRIER_NORMALISATIONS, DEFAULT_BRIER, DEFAULT_TIES, TIE_RULES
 
@@ -419,6 +433,14 @@ def add_scored_options(
     if positive:
         group.add_argument(
             "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
+        )
+    if not any("--weight-col" in action.option_strings for action in p._actions):  # one option, whichever adds it
+        group.add_argument(
+            "--weight-col",
+            metavar="NAME",
+            help="the column of each row's sample weight (a finite number ≥ 0), as scikit-learn's sample_weight: "
+            "every score weighs each instance by it, and the bootstrap and randomization move instances with "
+            "their weights (DeLong's interval and test are refused)",
         )
     if not report:
         return

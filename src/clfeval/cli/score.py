@@ -76,6 +76,8 @@ def run_score(args: argparse.Namespace) -> str:
         return _run_scored(args)
     if args.counts and _scored_files(args):
         return _run_scored(args, counts=True)
+    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
+        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
@@ -114,11 +116,15 @@ def _scored_files(args: argparse.Namespace) -> bool:
 def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
     """``score --scores``: the scored-predictions report of one file (or, ``counts``, of scored count files)."""
     multilabel: Any = None
+    weight: Any = None
+    weight_col = parse_column(args.weight_col)
     if counts:
         from clfeval.inputs.readers import load_counts
 
         if args.inputs or args.matrix:
             raise ClfevalError("--counts takes the count files alone")
+        if weight_col is not None:
+            raise ClfevalError("a count file keeps its weights: give --weight-col when counting (clfeval count)")
         loaded = load_counts(args.counts)
         check_read_under(args, loaded)  # a scored count file holds its scores as given: no span option applies
         given: Any = loaded
@@ -142,23 +148,24 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                     labels=declared, probabilities=probabilities, label_sets=True, **in_blocks,
-                                    progress=progress)  # fmt: skip
+                                    progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
-            labels = declared
+            labels, weight = declared, found.weight
         elif any(in_blocks.values()):  # the instances themselves: blocks group them
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                     labels=declared, probabilities=probabilities, **in_blocks,
-                                    progress=progress)  # fmt: skip
+                                    progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
-            labels = declared
+            labels, weight = declared, found.weight
         else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
             with options.reading_bar(args) as progress:
                 given, read_inputs = count_scored(
                     args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                     probabilities=probabilities, positive=args.positive, bins=args.score_bins, progress=progress,
+                    weight_col=weight_col,
                 )  # fmt: skip
-            scores_of = labels = blocks = None
+            scores_of = labels = blocks = weight = None
     result = options.with_bar(
         args,
         args.ci,
@@ -173,10 +180,15 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         **options.interval_settings(args),
         blocks=blocks,
         multilabel=multilabel,
+        sample_weight=weight,
     )
     if not counts:  # the file, its columns and its blocks, not "arrays"; how the columns were matched
-        matched = {k: v for k, v in result.inputs.items() if k in ("columns_matched", "positive", "clipped")}
+        matched = {
+            k: v for k, v in result.inputs.items() if k in ("columns_matched", "positive", "clipped", "sample_weight")
+        }
         result = dataclasses.replace(result, inputs=FrozenDict({**read_inputs, **matched}))
+        if "sample_weight" in read_inputs:  # the weights' source is the column, not sample_weight=
+            result = options.weights_named(result, read_inputs["sample_weight"]["source"])
     return options.render(result, args)
 
 

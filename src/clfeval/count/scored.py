@@ -10,6 +10,11 @@ code and the count).
 Binary scores are one column, the positive class's; multi-class scores one column per class (``columns`` names the
 class of each column, in order). Multi-label scores are one column per label, and the gold side of a row is the set of
 its labels as a 0/1 row of the label indicator (``gold`` of shape rows × labels).
+
+Sample weights (scikit-learn's ``sample_weight``) make the distinct rows (gold, scores, weight value): row r stands for
+m_r = ``count[r]`` instances of weight w_r = ``weight[r]``, so every measure reads the weighted mass m_r · w_r
+(:attr:`ScoreCounts.mass`) where it read the count, and the count bootstrap draws instances (a multinomial over the m_r)
+that keep their weights. Without weights ``weight`` is ``None`` and the mass is the count.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["ScoreCounts", "check_finite", "distinct_labels", "distinct_rows", "label_indicator"]
+__all__ = ["ScoreCounts", "check_finite", "checked_weights", "distinct_labels", "distinct_rows", "label_indicator"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,8 +44,11 @@ class ScoreCounts:
     gold, scores, count
         Row r: gold class ``labels[gold[r]]`` (multi-label: ``gold[r]`` is a 0/1 row, the labels of its gold set),
         scores ``scores[r]`` (one per column), seen ``count[r]`` times. Rows are distinct and sorted (one column: by
-        score, then by gold class; several: by gold, then the scores): a canonical order, which a seeded resample
-        draws over.
+        score, then by gold class; several: by gold, then the scores; weighted: then by weight): a canonical order,
+        which a seeded resample draws over.
+    weight
+        ``None`` (no sample weights), or each row's sample weight (float64 ≥ 0): its ``count[r]`` instances each
+        weigh ``weight[r]``, and the measures read the mass ``count · weight``.
     """
 
     labels: tuple[str, ...]
@@ -48,6 +56,7 @@ class ScoreCounts:
     gold: np.ndarray
     scores: np.ndarray
     count: np.ndarray
+    weight: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         labels, columns = tuple(str(x) for x in self.labels), tuple(str(x) for x in self.columns)
@@ -79,10 +88,16 @@ class ScoreCounts:
             raise OptionError("counts must be non-negative")
         if not np.isfinite(scores).all():
             raise OptionError("scores must be finite numbers")
-        gold, scores, count = distinct_rows(gold, scores, count)
+        if self.weight is None:
+            gold, scores, count = distinct_rows(gold, scores, count)
+            weight = None
+        else:
+            weight = checked_weights(self.weight, len(count), "weight", positive_sum=False)
+            gold, scores, count, weight = distinct_weighted_rows(gold, scores, count, weight)
         for name, value in (("labels", labels), ("columns", columns), ("gold", gold), ("scores", scores)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "count", count)
+        object.__setattr__(self, "weight", weight)
 
     @classmethod
     def of_arrays(
@@ -93,11 +108,13 @@ class ScoreCounts:
         *,
         positive: Any = None,
         names: Sequence[str] | None = None,
+        sample_weight: Sequence[Any] | np.ndarray | None = None,
     ) -> ScoreCounts:
         """Count gold labels against their scores, classes and columns by :func:`clfeval.count.classes.score_layout`:
         a 1-D array of scores belongs to the positive class (``positive``, else the last class); an (n, 2) array is
         binary too; an (n, K) array has a column per class: named by ``names`` where the input names its columns,
         else positional in the order of ``labels`` (default: the gold labels in scikit-learn's order).
+        ``sample_weight``: each instance's weight (finite, ≥ 0; :func:`checked_weights`).
 
         Raises
         ------
@@ -105,12 +122,23 @@ class ScoreCounts:
             On lengths that differ, a score that is not a finite number (naming the row), a gold label outside the
             classes, columns that do not match the classes.
         """
-        return cls.of_layout(*layout_of(gold, scores, labels, positive=positive, names=names))
+        found = layout_of(gold, scores, labels, positive=positive, names=names)
+        weight = None if sample_weight is None else checked_weights(sample_weight, len(found[0]))
+        return cls.of_layout(*found, weight=weight)
 
     @classmethod
-    def of_layout(cls, y: np.ndarray, s: np.ndarray, seen: list[str], which: np.ndarray, layout: Any) -> ScoreCounts:
+    def of_layout(
+        cls,
+        y: np.ndarray,
+        s: np.ndarray,
+        seen: list[str],
+        which: np.ndarray,
+        layout: Any,
+        weight: np.ndarray | None = None,
+    ) -> ScoreCounts:
         """Counts of gold values ``y`` (their distinct names ``seen`` and each instance's position ``which`` among
-        them) and scores ``s`` laid out by ``layout`` (a :class:`~clfeval.count.classes.ScoreLayout`)."""
+        them) and scores ``s`` laid out by ``layout`` (a :class:`~clfeval.count.classes.ScoreLayout`); ``weight``:
+        each instance's sample weight, checked (:func:`checked_weights`), or ``None``."""
         classes, columns = list(layout.classes), layout.columns
         s = layout.apply(s)
         if s.ndim == 2 and len(columns) == 1:
@@ -120,11 +148,12 @@ class ScoreCounts:
         if (lookup < 0).any():
             i = int(np.flatnonzero(lookup[which] < 0)[0])
             raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {classes}", "gold", index=i)
-        if len(columns) == 1 and len(which):  # binary: whether each instance is positive, without the codes
+        if len(columns) == 1 and len(which) and weight is None:  # binary: whether each instance is positive, no codes
             at = seen.index(columns[0]) if columns[0] in seen else -1  # every seen label is a class: two at most
             return _binary_counts(tuple(classes), columns, which == at, s.reshape(-1))
         codes = lookup[which]
-        return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), np.ones(len(codes), dtype=np.int64))
+        ones = np.ones(len(codes), dtype=np.int64)
+        return cls(tuple(classes), columns, codes, s.reshape(len(codes), -1), ones, weight)
 
     @classmethod
     def of_label_sets(
@@ -134,10 +163,11 @@ class ScoreCounts:
         labels: Sequence[Any] | None = None,
         *,
         names: Sequence[str] | None = None,
+        sample_weight: Sequence[Any] | np.ndarray | None = None,
     ) -> ScoreCounts:
         """Multi-label scores: ``gold`` is each instance's set of labels (any collection of labels) or an (n, K) 0/1
         indicator matrix, ``scores`` an (n, K) array (or data frame) with a column per label, laid out by
-        :func:`label_indicator`.
+        :func:`label_indicator`; ``sample_weight``: each instance's weight.
 
         Raises
         ------
@@ -154,7 +184,9 @@ class ScoreCounts:
             raise InputError(f"multi-label scores are an (n, labels) array, not of shape {s.shape}", "scores")
         check_finite(s, "scores")
         indicator, classes, layout = label_indicator(gold, labels, s.shape, names=names)
-        return cls(tuple(classes), tuple(classes), indicator, layout.apply(s), np.ones(len(s), dtype=np.int64))
+        weight = None if sample_weight is None else checked_weights(sample_weight, len(s))
+        ones = np.ones(len(s), dtype=np.int64)
+        return cls(tuple(classes), tuple(classes), indicator, layout.apply(s), ones, weight)
 
     @property
     def multilabel(self) -> bool:
@@ -172,23 +204,53 @@ class ScoreCounts:
             return np.asarray(self.count @ self.gold.astype(np.int64))
         return np.bincount(self.gold, weights=self.count, minlength=len(self.labels)).astype(np.int64)
 
+    def weighted_support(self) -> np.ndarray:
+        """Each label's mass Σ m·w (its instances without weights): the support weighted averages read."""
+        if self.multilabel:
+            return np.asarray(self.mass @ self.gold.astype(np.float64))
+        return np.bincount(self.gold, weights=self.mass, minlength=len(self.labels))
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the instances carry sample weights."""
+        return self.weight is not None
+
+    @property
+    def mass(self) -> np.ndarray:
+        """Each row's weight in every measure: m_r · w_r with sample weights, else the count m_r (float64)."""
+        count = self.count.astype(np.float64)
+        return count if self.weight is None else count * self.weight
+
+    @property
+    def total(self) -> float:
+        """The instances' total weight Σ_r m_r w_r (without sample weights: the number of instances)."""
+        return float(self.mass.sum()) if self.weight is not None else float(self.n_instances)
+
     def pooled_pairs(self) -> ScoreCounts:
         """Multi-label scores as binary scores of every (instance, label) pair: gold ``yes`` where the label is in the
         instance's gold set (the counts the probability measures and the calibration of multi-label scores read)."""
         k = len(self.columns)
+        weight = None if self.weight is None else np.repeat(self.weight, k)
         return ScoreCounts(
-            ("no", "yes"), ("yes",), self.gold.reshape(-1), self.scores.reshape(-1, 1), np.repeat(self.count, k)
-        )
+            ("no", "yes"), ("yes",), self.gold.reshape(-1), self.scores.reshape(-1, 1), np.repeat(self.count, k),
+            weight,
+        )  # fmt: skip
 
     @classmethod
     def of_distinct(
-        cls, labels: tuple[str, ...], columns: tuple[str, ...], gold: np.ndarray, scores: np.ndarray, count: np.ndarray
+        cls,
+        labels: tuple[str, ...],
+        columns: tuple[str, ...],
+        gold: np.ndarray,
+        scores: np.ndarray,
+        count: np.ndarray,
+        weight: np.ndarray | None = None,
     ) -> ScoreCounts:
         """Rows already distinct and, for one score column, sorted by score, then by gold code (:func:`distinct_rows`'
-        output): taken as they are, without a second sort; several columns are checked and sorted as the constructor
-        does."""
-        if scores.shape[1] != 1 or gold.ndim != 1:
-            return cls(labels, columns, gold, scores, count)
+        output): taken as they are, without a second sort; several columns (or weighted rows) are checked and sorted
+        as the constructor does."""
+        if scores.shape[1] != 1 or gold.ndim != 1 or weight is not None:
+            return cls(labels, columns, gold, scores, count, weight)
         out = object.__new__(cls)
         for name, value in (("labels", labels), ("columns", columns), ("gold", gold), ("scores", scores)):
             object.__setattr__(out, name, value)
@@ -198,7 +260,7 @@ class ScoreCounts:
     def with_counts(self, count: np.ndarray) -> ScoreCounts:
         """The same rows with other counts (a bootstrap draw): rows of count 0 stay, nothing is checked again."""
         out = object.__new__(ScoreCounts)
-        for name in ("labels", "columns", "gold", "scores"):
+        for name in ("labels", "columns", "gold", "scores", "weight"):
             object.__setattr__(out, name, getattr(self, name))
         object.__setattr__(out, "count", np.asarray(count, dtype=np.int64))
         return out
@@ -238,7 +300,7 @@ class ScoreCounts:
 
     def _column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         held = self.count > 0  # a bootstrap draw leaves rows out
-        s, gold, count = self.scores[held, c], self.gold[held], self.count[held]
+        s, gold, count = self.scores[held, c], self.gold[held], self.mass[held]
         pos = np.where(self.positives(gold, c), count, 0)
         order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
         v = s[order]
@@ -258,12 +320,18 @@ class ScoreCounts:
                     f"cannot add scores of classes {list(part.labels)} (columns {list(part.columns)}) to scores of "
                     f"{list(first.labels)} (columns {list(first.columns)})"
                 )
+            if part.weighted != first.weighted:
+                raise OptionError(
+                    "cannot add scores with sample weights to scores without: give every part its weights"
+                )
+        weight = None if not first.weighted else np.concatenate([np.asarray(p.weight) for p in parts])
         return cls(
             first.labels,
             first.columns,
             np.concatenate([p.gold for p in parts]),
             np.vstack([p.scores for p in parts]),
             np.concatenate([p.count for p in parts]),
+            weight,
         )
 
     def __add__(self, other: object) -> ScoreCounts:
@@ -275,7 +343,7 @@ class ScoreCounts:
         shape = "binary" if self.binary else "multi-label" if self.multilabel else f"{len(self.columns)} columns"
         return (
             f"ScoreCounts({len(self.labels)} classes, {shape}, {len(self.count):,} distinct rows, "
-            f"{self.n_instances:,} instances)"
+            f"{self.n_instances:,} instances{f', weighted (Σw = {self.total:g})' if self.weighted else ''})"
         )
 
 
@@ -350,6 +418,33 @@ def layout_of(
         numbers=numbers,
     )  # fmt: skip
     return y, s, seen, which.reshape(-1), layout
+
+
+def checked_weights(
+    weight: Sequence[Any] | np.ndarray, n: int, where: str = "sample_weight", *, positive_sum: bool = True
+) -> np.ndarray:
+    """Sample weights as float64: one finite number ≥ 0 per instance (``n``), and (``positive_sum``) not all 0.
+
+    Raises
+    ------
+    InputError
+        ``where`` with what was expected: another length, a weight that is not a finite number ≥ 0 (naming the
+        instance), weights that sum to 0.
+    """
+    raw = np.asarray(weight)
+    if raw.ndim != 1 or len(raw) != n:
+        raise InputError(f"gives each instance a weight: {n} instances, weights of shape {raw.shape}", where)
+    try:
+        w = raw.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError("holds a weight that is not a number", where) from None
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"is {raw[i]!r}: a weight is a finite number ≥ 0", where, index=i)
+    if positive_sum and n and not w.sum() > 0:
+        raise InputError("the weights sum to 0: no instance weighs anything", where)
+    return w
 
 
 def check_finite(scores: np.ndarray, where: str) -> None:
@@ -452,6 +547,29 @@ def distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return np.flatnonzero(present) + low, lookup[shifted]
     distinct, which = np.unique(y, return_inverse=True)
     return distinct, which.reshape(-1)
+
+
+def distinct_weighted_rows(
+    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, weight: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (gold, scores, weight) rows, sorted as :func:`distinct_rows` sorts (one score column: by score,
+    then gold; several: by gold, then the scores), then by weight, with their counts added (rows of count 0
+    dropped)."""
+    keep = count > 0
+    gold, scores, count, weight = gold[keep], scores[keep], count[keep], weight[keep]
+    if not len(gold):
+        return gold, scores, count.astype(np.int64), weight
+    golds = [gold] if gold.ndim == 1 else [gold[:, k] for k in range(gold.shape[1] - 1, -1, -1)]
+    columns = [scores[:, c] for c in range(scores.shape[1] - 1, -1, -1)]
+    keys = [weight, *golds, *columns] if scores.shape[1] == 1 and gold.ndim == 1 else [weight, *columns, *golds]
+    order = np.lexsort(keys)
+    g, s, c, w = gold[order], scores[order], count[order], weight[order]
+    differ = g[1:] != g[:-1]
+    new = np.r_[
+        True, (differ if g.ndim == 1 else differ.any(axis=1)) | (s[1:] != s[:-1]).any(axis=1) | (w[1:] != w[:-1])
+    ]
+    start = np.flatnonzero(new)
+    return g[start], s[start], np.add.reduceat(c, start).astype(np.int64), w[start]
 
 
 def distinct_rows(

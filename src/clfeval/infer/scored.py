@@ -4,7 +4,12 @@ intervals).
 
 Instances in blocks (the sentences of a document, the images of a patient; :class:`ScoreBlocks`) are not independent:
 the bootstrap then draws whole blocks, randomization swaps whole blocks, and DeLong's variance is Obuchowski's
-clustered one over the blocks."""
+clustered one over the blocks.
+
+With sample weights each distinct row is (gold, scores, weight): the bootstrap draws instances (or blocks) that keep
+their weights — a multinomial over the rows' instance counts m, the scores read Σ m*·w — and randomization swaps an
+instance's two systems' scores, its weight with them. DeLong's variance is not derived for weights: refused, naming
+the bootstrap."""
 
 from __future__ import annotations
 
@@ -98,13 +103,16 @@ class ScoreBlocks:
     count: np.ndarray
     block: np.ndarray
     n_blocks: int
+    weight: np.ndarray | None = None
 
     @classmethod
-    def of_arrays(cls, codes: np.ndarray, scores: np.ndarray, blocks: Any) -> ScoreBlocks:
-        """Rows of instances (gold codes, an (n, c) array of scores) in ``blocks`` (each instance's block: any
-        labels, a sentence number, a document name). Blocks are numbered in the order of their contents
-        (:func:`~clfeval.infer.units.content_ranks`), so a seeded draw gives the same numbers whatever the blocks'
-        names and order."""
+    def of_arrays(
+        cls, codes: np.ndarray, scores: np.ndarray, blocks: Any, weight: np.ndarray | None = None
+    ) -> ScoreBlocks:
+        """Rows of instances (gold codes, an (n, c) array of scores; ``weight``: each instance's sample weight) in
+        ``blocks`` (each instance's block: any labels, a sentence number, a document name). Blocks are numbered in
+        the order of their contents (:func:`~clfeval.infer.units.content_ranks`), so a seeded draw gives the same
+        numbers whatever the blocks' names and order."""
         from clfeval.infer.units import content_ranks
 
         given = np.asarray(blocks)
@@ -118,6 +126,8 @@ class ScoreBlocks:
             )
         width = 1 if codes.ndim == 1 else codes.shape[1]  # multi-label: a 0/1 gold row
         values = np.column_stack([codes, scores.reshape(len(codes), -1)]).astype(np.float64)
+        if weight is not None:  # a row's last value is its weight
+            values = np.column_stack([values, weight])
         item = np.unique(values, axis=0, return_inverse=True)[1].reshape(-1)
         block = block.reshape(-1)
         block = content_ranks(block, item)[block]  # numbered by their contents: the draws depend on no name or order
@@ -125,11 +135,13 @@ class ScoreBlocks:
         rows, inverse = np.unique(table, axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
         gold = rows[:, 1].astype(np.int64) if codes.ndim == 1 else rows[:, 1 : 1 + width].astype(np.int8)
-        return cls(gold, rows[:, 1 + width :], count, rows[:, 0].astype(np.int64), len(names))
+        end = rows.shape[1] - (weight is not None)
+        return cls(gold, rows[:, 1 + width : end], count, rows[:, 0].astype(np.int64), len(names),
+                   None if weight is None else rows[:, end])  # fmt: skip
 
     def rows(self, template: ScoreCounts) -> tuple[ScoreCounts, np.ndarray]:
-        """The rows as a table of ``template``'s classes and columns that weights can be put on (see :func:`_view`)."""
-        return _view(template, self.gold, self.scores)
+        """The rows as a table of ``template``'s classes and columns that counts can be put on (see :func:`_view`)."""
+        return _view(template, self.gold, self.scores, self.weight)
 
     def drawn(self, rng: np.random.Generator) -> np.ndarray:
         """The rows' counts in a bootstrap draw of whole blocks (B blocks drawn with replacement from B)."""
@@ -223,6 +235,9 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
     """The ``delong`` and ``delong-logit`` intervals of scored predictions (:func:`delong_intervals`)."""
     method, confidence, blocks = run.ci.method, run.ci.confidence, run.blocks
     from clfeval.infer.methods import INTERVAL_METHODS
+
+    if run.counts.weighted:
+        raise OptionError(WEIGHTED_DELONG.format(what="intervals", use="ci='bootstrap' (--ci bootstrap)"))
 
     out = delong_intervals(run.counts, confidence, blocks, method == "delong-logit", phase(run.progress, "DeLong"))
     definition = INTERVAL_METHODS[method].definition_for(_KIND) + (CLUSTERED if blocks is not None else "")
@@ -359,6 +374,11 @@ def _bca(
     return out, how
 
 
+#: Why DeLong's interval and test are refused with sample weights, and what applies.
+WEIGHTED_DELONG = (
+    "DeLong's {what} are not derived for sample weights: use {use}, which resamples instances with their weights"
+)
+
 #: What blocks change in DeLong's variance, and in the resampling methods.
 CLUSTERED = (
     "; in blocks, Obuchowski's (1997) clustered variance over the blocks (I10/(I10 − 1), I01/(I01 − 1): the blocks "
@@ -367,9 +387,12 @@ CLUSTERED = (
 BLOCKED = "; in blocks, whole blocks are drawn (randomization: swapped)"
 
 
-def _view(counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray) -> tuple[ScoreCounts, np.ndarray]:
-    """Rows as a ScoreCounts table without merging equal ones (so that weights can move between them), in the order
-    its functions read (one column: by score); returns the table and the order to put weights in."""
+def _view(
+    counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[ScoreCounts, np.ndarray]:
+    """Rows as a ScoreCounts table without merging equal ones (so that counts can move between them), in the order
+    its functions read (one column: by score); ``weight``: each row's sample weight, which stays with the row.
+    Returns the table and the order to put counts in."""
     order = np.argsort(scores[:, 0], kind="stable") if scores.shape[1] == 1 else np.arange(len(gold))
     out = object.__new__(ScoreCounts)
     for name, value in (
@@ -378,6 +401,7 @@ def _view(counts: ScoreCounts, gold: np.ndarray, scores: np.ndarray) -> tuple[Sc
         ("gold", gold[order]),
         ("scores", scores[order]),
         ("count", np.zeros(len(gold), dtype=np.int64)),
+        ("weight", None if weight is None else np.asarray(weight, dtype=np.float64)[order]),
     ):
         object.__setattr__(out, name, value)
     return out, order
@@ -388,7 +412,8 @@ class ScoredPair:
     """One pair of systems' scores to test: what an entry of :data:`~clfeval.infer.pairtests.TESTS` computes for the
     ``scored`` kind (its ``kind_computations``) reads — the rows (gold, A's scores, B's scores) with their counts, the
     classes and columns (``template``), the scores of counts (``measures``), the metrics, the
-    :class:`~clfeval.Test` group, the pair's random stream, the blocks and the progress callback."""
+    :class:`~clfeval.Test` group, the pair's random stream, the blocks, the progress callback and each row's sample
+    weight (``None``: none)."""
 
     joint_gold: np.ndarray
     scores_a: np.ndarray
@@ -401,10 +426,11 @@ class ScoredPair:
     rng: np.random.Generator
     blocks: ScoreBlocks | None
     progress: Callable[[int], None] | None
+    weight: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a)
-        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b)
+        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
+        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
         self.base_a = self.measures(self.a_view.with_counts(self.count[self.a_order]))
         self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
         for m in self.metrics:
@@ -454,6 +480,7 @@ def paired_scored(
     rng: np.random.Generator | None = None,
     blocks: ScoreBlocks | None = None,
     progress: Callable[[int], None] | None = None,
+    weight: np.ndarray | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
     with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group, whose
@@ -462,11 +489,11 @@ def paired_scored(
     rounds. With ``blocks`` (whose rows these are, in their blocks), the bootstrap draws whole blocks, randomization
     swaps whole blocks and DeLong's variance is clustered. ``rng``: the pair's random stream (keyed by the two
     systems' names, :func:`~clfeval.infer.comparison.pair_stream`). ``progress`` is called with the rounds done since
-    its last call."""
+    its last call. ``weight``: each row's sample weight, which moves with the row."""
     from clfeval.infer.pairtests import TESTS
 
     pair = ScoredPair(joint_gold, scores_a, scores_b, count, template, measures, metrics, test,
-                      rng if rng is not None else np.random.default_rng(), blocks, progress)  # fmt: skip
+                      rng if rng is not None else np.random.default_rng(), blocks, progress, weight)  # fmt: skip
     found: list[dict[str, Any]] = TESTS[test.name].run_for(_KIND, pair)
     return found
 
@@ -478,6 +505,8 @@ def delong_pair(pair: ScoredPair) -> list[dict[str, Any]]:
     from clfeval.infer.significance import p_of_z
 
     confidence, blocks, template, count = pair.test.confidence, pair.blocks, pair.template, pair.count
+    if pair.weight is not None:
+        raise OptionError(WEIGHTED_DELONG.format(what="tests", use="test='bootstrap' or 'ar' (--test bootstrap, ar)"))
     out = []
     for m in pair.metrics:
         if m in AVERAGED:  # the averaged AUCs: the difference of the two systems' per-instance terms
@@ -528,8 +557,9 @@ def randomization_pair(pair: ScoredPair) -> list[dict[str, Any]]:
     from clfeval.infer.significance import extreme
 
     count, rng, blocks = pair.count, pair.rng, pair.blocks
+    weight = None if pair.weight is None else np.r_[pair.weight, pair.weight]  # an instance's weight: either system
     mixed, mixed_order = _view(
-        pair.template, np.r_[pair.joint_gold, pair.joint_gold], np.vstack([pair.scores_a, pair.scores_b])
+        pair.template, np.r_[pair.joint_gold, pair.joint_gold], np.vstack([pair.scores_a, pair.scores_b]), weight
     )
 
     def draw() -> tuple[dict[str, float], dict[str, float]]:
@@ -775,6 +805,7 @@ def compare_scored(
     blocks: Any = None,
     multilabel: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    sample_weight: Any = None,
 ) -> ScoredComparison:
     """Every pair of ``systems`` (name → scores of the same instances; each against ``baseline`` when given) tested on
     each metric (default: the AUC, macro for multi-class) by ``test`` (the :class:`~clfeval.Test` group: its name from
@@ -782,11 +813,13 @@ def compare_scored(
     metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result.
     The probability measures apply unless the conventions say the scores are not probabilities (every system's scores
     are then checked as probabilities). ``blocks``: each instance's block (the tests then treat blocks as the
-    independent units). ``multilabel``: ``gold`` holds each instance's gold label set (or an (n, K) 0/1 matrix)."""
+    independent units). ``multilabel``: ``gold`` holds each instance's gold label set (or an (n, K) 0/1 matrix).
+    ``sample_weight``: each instance's weight; the resampling tests move instances with their weights (DeLong's test
+    is refused)."""
     from dataclasses import replace
 
     from clfeval.count.classes import named_scores
-    from clfeval.count.scored import check_finite, label_indicator, layout_of
+    from clfeval.count.scored import check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.multiplicity import holm
     from clfeval.infer.pairtests import TESTS
     from clfeval.scoring.scored import measures_of
@@ -814,6 +847,12 @@ def compare_scored(
         )
     if test.exact_limit != type(test)().exact_limit:
         raise OptionError("randomization of scores draws its rounds; it does not enumerate arrangements (exact_limit)")
+    weight = None
+    if sample_weight is not None:
+        if not spec.random:
+            use = "test='bootstrap' or 'ar' (--test bootstrap, ar)"
+            raise OptionError(WEIGHTED_DELONG.format(what="tests", use=use))
+        weight = checked_weights(sample_weight, len(gold))
     oriented, counted, layouts = {}, {}, {}
     for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
         given, column_names = named_scores(systems[s])
@@ -823,13 +862,13 @@ def compare_scored(
             check_finite(values, where)
             indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
             oriented[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where)
-            counted[s] = ScoreCounts.of_label_sets(indicator, oriented[s], classes)
+            counted[s] = ScoreCounts.of_label_sets(indicator, oriented[s], classes, sample_weight=weight)
         else:
             y, values, seen, which, layout = layout_of(gold, given, labels, names=column_names, where=where)
             oriented[s], _ = conventions.checked(
                 layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where
             )
-            counted[s] = ScoreCounts.of_layout(y, oriented[s], seen, which, replace(layout, take=None))
+            counted[s] = ScoreCounts.of_layout(y, oriented[s], seen, which, replace(layout, take=None), weight=weight)
         layouts[s] = layout
     template = counted[names[0]]
     for s in names[1:]:
@@ -844,17 +883,23 @@ def compare_scored(
     width = columns[names[0]].shape[1]
     gold_width = codes.shape[1] if multilabel else 1
 
-    def joint(a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, ScoreBlocks | None]:
-        """The pair's rows (gold, A's scores, B's scores, counts) and, with blocks, its rows in their blocks."""
+    Joint = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, ScoreBlocks | None, np.ndarray | None]
+
+    def joint(a: str, b: str) -> Joint:
+        """The pair's rows (gold, A's scores, B's scores, counts), with blocks its rows in their blocks, and with
+        sample weights each row's weight."""
         if blocks is not None:  # the joint rows within each block
-            held = ScoreBlocks.of_arrays(codes, np.column_stack([columns[a], columns[b]]), blocks)
-            return held.gold, held.scores[:, :width], held.scores[:, width:], held.count, held
+            held = ScoreBlocks.of_arrays(codes, np.column_stack([columns[a], columns[b]]), blocks, weight=weight)
+            return held.gold, held.scores[:, :width], held.scores[:, width:], held.count, held, held.weight
         if not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
-            return codes, columns[a], columns[b], np.ones(len(codes), dtype=np.int64), None
-        rows, inverse = np.unique(np.column_stack([codes, columns[a], columns[b]]), axis=0, return_inverse=True)
+            return codes, columns[a], columns[b], np.ones(len(codes), dtype=np.int64), None, None
+        table = np.column_stack([codes, columns[a], columns[b]] + ([] if weight is None else [weight]))
+        rows, inverse = np.unique(table, axis=0, return_inverse=True)
         count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
         gold_rows = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
-        return gold_rows, rows[:, gold_width : gold_width + width], rows[:, gold_width + width :], count, None
+        end = gold_width + 2 * width
+        return (gold_rows, rows[:, gold_width : gold_width + width], rows[:, gold_width + width : end], count, None,
+                None if weight is None else rows[:, end])  # fmt: skip
 
     if metrics is None:
         metrics = ["auc" if template.binary else "macro.auc"]
@@ -884,12 +929,13 @@ def compare_scored(
     raw = []
     distinct, n_blocks = 0, None
     for a, b in pairs:
-        joint_gold, scores_a, scores_b, count, blocked = joint(a, b)
+        joint_gold, scores_a, scores_b, count, blocked, row_weight = joint(a, b)
         distinct = max(distinct, len(count))
         n_blocks = None if blocked is None else blocked.n_blocks
         for found in paired_scored(
             joint_gold, scores_a, scores_b, count, template, measures, list(metrics), test,
             rng=pair_stream(seed, a, b), blocks=blocked, progress=advanced if spec.random else None,
+            weight=row_weight,
         ):  # fmt: skip
             raw.append({"a": a, "b": b, **found})
     for m in metrics:

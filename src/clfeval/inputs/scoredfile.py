@@ -3,9 +3,10 @@ class, in CSV, TSV, JSON Lines or Parquet (a header names the columns), read by 
 
 Score columns are chosen by ``--scores``: a glob of header names (``'p_*'``: the classes are what ``*`` matched,
 ``p_cat`` → ``cat``), names or numbers separated by commas (the classes are the names, or ``--labels``), or, in JSON
-Lines and Parquet, one column holding a list of scores per row (the classes from ``--labels``). Every error names the
-file and the line: a score that is missing or not a number, a gold label that is missing, class probabilities that
-do not sum to 1.
+Lines and Parquet, one column holding a list of scores per row (the classes from ``--labels``). A weight column
+(``--weight-col``) gives each row its sample weight. Every error names the file and the line: a score that is
+missing or not a number, a gold label that is missing, class probabilities that do not sum to 1, a weight that is not
+a finite number ≥ 0.
 
 :func:`count_scored` counts a CSV or TSV file chunk by chunk into its distinct (gold, scores) rows: memory is bounded
 by a chunk and the distinct rows (rounded scores: a few thousand rows however long the file), not by the file.
@@ -22,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order, score_layout
-from clfeval.count.scored import ScoreCounts, distinct_rows, layout_of
+from clfeval.count.scored import ScoreCounts, distinct_rows, distinct_weighted_rows, layout_of
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import Meter, ReadProgress, line_chunks, read_bytes, size_of
 from clfeval.inputs.columns import Column, parse_column, resolve_column
@@ -36,8 +37,8 @@ MERGE_PARTS = 32
 
 class ScoredFile:
     """What a file of scored predictions held: the gold labels, the scores (n × columns), the class of each score
-    column (``None``: to be named by ``labels``), each instance's block (``None`` without blocks), and where they
-    came from."""
+    column (``None``: to be named by ``labels``), each instance's block (``None`` without blocks), where they came
+    from, and each instance's sample weight (``None`` without a weight column)."""
 
     def __init__(
         self,
@@ -46,8 +47,10 @@ class ScoredFile:
         classes: list[str] | None,
         inputs: dict[str, Any],
         blocks: np.ndarray | None = None,
+        weight: np.ndarray | None = None,
     ):
         self.gold, self.scores, self.classes, self.inputs, self.blocks = gold, scores, classes, inputs, blocks
+        self.weight = weight
 
     def named(self) -> Any:
         """The scores as the one contract of classes and columns takes them (:mod:`clfeval.count.classes`): a
@@ -147,6 +150,24 @@ def _numbers(series: pl.Series, path: str, line: np.ndarray) -> np.ndarray:
     return values
 
 
+def _weights(series: pl.Series, path: str, line: np.ndarray) -> np.ndarray:
+    """A weight column as float64: each cell a finite number ≥ 0 (an error names the line)."""
+    text = series.cast(pl.String).str.strip_chars()
+    values = text.cast(pl.Float64, strict=False).to_numpy()
+    bad = np.isnan(values) | ~np.isfinite(values) | (values < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(
+            f"the weight {text[i]!r} in column {series.name!r} is not a finite number ≥ 0", path, int(line[i])
+        )
+    return np.asarray(values, dtype=np.float64)
+
+
+def weight_inputs(column: str, weight: np.ndarray) -> dict[str, Any]:
+    """What ``inputs.sample_weight`` says of a weight column: its name, Σw and the instances."""
+    return {"source": column, "sum": float(weight.sum()), "n_instances": len(weight)}
+
+
 #: ``--scores`` of TiMBL's output: the class distribution after the predicted label, ``{ A 0.7, B 0.3 }``.
 TIMBL = "timbl"
 
@@ -219,10 +240,12 @@ def _parsed(
     labels: Sequence[str] | None,
     block_col: Column | None,
     label_sets: bool = False,
-) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None]:
+    weight_col: Column | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
     """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
-    score columns' names, the gold column's name and each row's block (``None`` without ``block_col``); ``line``
-    gives each row's line for the errors."""
+    score columns' names, the gold column's name, each row's block (``None`` without ``block_col``), each row's
+    weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line for the
+    errors."""
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
         if not labels:
@@ -262,6 +285,13 @@ def _parsed(
             i = int(missing.arg_max() or 0)
             raise InputError(f"the block in column {block_name!r} is missing", path, int(line[i]))
         blocks = given.str.strip_chars().to_numpy()
+    weight, weight_name = None, ""
+    if weight_col is not None:
+        weight_name = names[resolve_column(weight_col, names, path, "weight")]
+        if weight_name in taken:
+            raise OptionError(f"--weight-col {weight_name!r} is a score or block column")
+        taken.append(weight_name)
+        weight = _weights(frame.get_column(weight_name), path, line)
     if gold_col is None:
         rest = [n for n in names if n not in taken]
         if len(rest) != 1:
@@ -271,7 +301,8 @@ def _parsed(
         gold_name = names[resolve_column(gold_col, names, path, "gold")]
     gold = frame.get_column(gold_name).cast(pl.String)
     if label_sets:  # a cell of labels: an empty one is the empty set
-        return gold.fill_null("").str.strip_chars().to_numpy(), scores, classes, columns, gold_name, blocks
+        found = gold.fill_null("").str.strip_chars().to_numpy()
+        return found, scores, classes, columns, gold_name, blocks, weight, weight_name
     missing = gold.is_null() | (gold.str.strip_chars() == "")
     if missing.any():
         i = int(missing.arg_max() or 0)
@@ -287,7 +318,7 @@ def _parsed(
                 path,
                 int(line[i]),
             )
-    return gold_values, scores, classes, columns, gold_name, blocks
+    return gold_values, scores, classes, columns, gold_name, blocks, weight, weight_name
 
 
 _HINT = "if they are scores, not probabilities, give --not-probabilities"
@@ -309,6 +340,7 @@ def read_scored(
     blank_lines: bool = False,
     block_end: str | None = None,
     label_sets: bool = False,
+    weight_col: Column | None = None,
     progress: ReadProgress | None = None,
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
@@ -319,13 +351,16 @@ def read_scored(
     row's block; ``blank_lines`` (CSV, TSV) makes blank lines, and lines matching ``block_end``, end blocks.
     ``label_sets``: the gold cell holds a set of labels (multi-label; an empty cell is the empty set), returned as the
     cell's text, and the scores are per label (no sum to 1). ``progress(bytes_done, bytes_total, rows_done)`` is
-    called as the file's bytes are read (then it is parsed whole, in one call).
+    called as the file's bytes are read (then it is parsed whole, in one call). ``weight_col``: the column of each row's
+    sample weight.
     """
     if block_col is not None and (blank_lines or block_end is not None):
         raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
     if spec == TIMBL:
         if block_col is not None or blank_lines or block_end is not None:
             raise OptionError("TiMBL's output has no blocks here: give its scores in a table with --block-col")
+        if weight_col is not None:
+            raise OptionError("TiMBL's output has no weight column: give its scores in a table with --weight-col")
         return read_timbl(path, gold_col)
     meter = Meter(size_of([path]), progress) if progress is not None else None
     frame, first_line, data = _frame(path, meter)
@@ -337,9 +372,10 @@ def read_scored(
         if first_line == 1:
             raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
         frame, line, blocks = _blank_line_blocks(path, data, frame, first_line, block_end)
-    gold_values, scores, classes, columns, gold_name, given = _parsed(
-        frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets
-    )
+    gold_values, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
+        frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets,
+        weight_col=weight_col,
+    )  # fmt: skip
     if given is not None:
         blocks = given
     clipped = 0
@@ -353,7 +389,9 @@ def read_scored(
     if blocks is not None:
         inputs["blocks"] = f"column {block_col}" if block_col is not None else "blank lines"
         inputs["n_blocks"] = len(np.unique(blocks))
-    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks)
+    if weight is not None:
+        inputs["sample_weight"] = weight_inputs(weight_name, weight)
+    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight)
 
 
 def count_scored(
@@ -367,6 +405,7 @@ def count_scored(
     positive: str | None = None,
     size: int | None = None,
     bins: int | None = None,
+    weight_col: Column | None = None,
     progress: ReadProgress | None = None,
 ) -> tuple[ScoreCounts, dict[str, Any]]:
     """The distinct (gold, scores) rows of a file of scored predictions, with what was read (``inputs``).
@@ -377,14 +416,16 @@ def count_scored(
     Lines, Parquet and TiMBL output are read whole. The classes and the positive class are resolved as
     :meth:`ScoreCounts.of_arrays` resolves them. ``bins``: probabilities binned as they are read
     (:func:`~clfeval.scoring.scored.binned_scores`), so that the distinct rows stay few however many scores are
-    distinct. ``progress(bytes_done, bytes_total, rows_done)`` is called as chunks are read and counted.
+    distinct. ``weight_col``: the column of each row's sample weight; the distinct rows are then (gold, scores,
+    weight), their weights kept (``inputs.sample_weight`` names the column).
+    ``progress(bytes_done, bytes_total, rows_done)`` is called as chunks are read and counted.
     """
     from clfeval.scoring.scored import binned_scores
 
     lower = path.lower()
     if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
         found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
-                            tolerance=tolerance, progress=progress)  # fmt: skip
+                            tolerance=tolerance, weight_col=weight_col, progress=progress)  # fmt: skip
         try:
             scores = binned_scores(found.scores, bins)
         except OptionError as exc:
@@ -394,10 +435,12 @@ def count_scored(
         if scores.ndim == 1 and names is not None:
             scores = scores.reshape(-1, 1)  # one named column: the positive class its name names
         y, raw, seen_names, which, layout = layout_of(found.gold, scores, labels, positive=positive, names=names)
-        return ScoreCounts.of_layout(y, raw, seen_names, which, layout), {**inputs, **layout.to_dict()}
+        counted = ScoreCounts.of_layout(y, raw, seen_names, which, layout, weight=found.weight)
+        return counted, {**inputs, **layout.to_dict()}
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, ...]] = []
+    weight_name, n_weighed, sum_weight = "", 0, 0.0
     held = merged = 0  # rows in the parts, and in the first (merged) part
     n_clipped = 0
     meta: tuple[list[str] | None, list[str], str] | None = None
@@ -415,8 +458,8 @@ def count_scored(
             line = np.arange(len(frame)) + first
             if meter is not None:
                 meter.add(rows=len(frame))
-            gold, scores, classes, columns, gold_name, _ = _parsed(
-                frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None
+            gold, scores, classes, columns, gold_name, _, weight, weight_name = _parsed(
+                frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None, weight_col=weight_col
             )
             meta = (classes, columns, gold_name)
             if probabilities is not False and len(scores):  # each chunk checked as the whole-file reader checks it
@@ -435,7 +478,12 @@ def count_scored(
             for name in given.unique(maintain_order=True).to_list():
                 seen.setdefault(name, len(seen))
             codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
-            parts.append(distinct_rows(codes, scores, np.ones(len(codes), dtype=np.int64)))
+            ones = np.ones(len(codes), dtype=np.int64)
+            if weight is None:
+                parts.append(distinct_rows(codes, scores, ones))
+            else:
+                parts.append(distinct_weighted_rows(codes, scores, ones, weight))
+                n_weighed, sum_weight = n_weighed + len(weight), sum_weight + float(weight.sum())
             held += len(parts[-1][0])
             if len(parts) > MERGE_PARTS and held >= 2 * merged:
                 parts = [_merged(parts)]
@@ -447,7 +495,7 @@ def count_scored(
     if meta is None or not parts:
         raise InputError("holds no header and no rows", path)
     classes, columns, gold_name = meta
-    gold, scores, count = _merged(parts)
+    gold, scores, count, *weights = _merged(parts)
     if not len(gold):
         raise InputError("holds no rows of scored predictions", path)
     names = list(seen)
@@ -470,21 +518,29 @@ def count_scored(
         raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(layout.classes)}", path)
     remap = np.array([layout.classes.index(x) for x in names], dtype=np.int64)
     gold, kept = remap[gold], layout.apply(scores)
-    if kept.shape[1] == 1 and (scores.shape[1] > 1 or (np.diff(remap) < 0).any()):
-        # one score column: its rows sorted by score, then by class (not by code, nor by a dropped column)
-        gold, kept, count = distinct_rows(gold, kept, count, runs=scores.shape[1] == 1)
-    counts = ScoreCounts.of_distinct(layout.classes, layout.columns, gold, kept, count)
+    if weights:  # weighted rows: sorted (and merged where columns were dropped) by the constructor
+        counts = ScoreCounts(layout.classes, layout.columns, gold, kept, count, weights[0])
+    else:
+        if kept.shape[1] == 1 and (scores.shape[1] > 1 or (np.diff(remap) < 0).any()):
+            # one score column: its rows sorted by score, then by class (not by code, nor by a dropped column)
+            gold, kept, count = distinct_rows(gold, kept, count, runs=scores.shape[1] == 1)
+        counts = ScoreCounts.of_distinct(layout.classes, layout.columns, gold, kept, count)
     inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks",
               **layout.to_dict()}  # fmt: skip
+    if weights:
+        inputs["sample_weight"] = {"source": weight_name, "sum": sum_weight, "n_instances": n_weighed}
     if n_clipped:
         inputs["clipped"] = _clipped_note(n_clipped)
     return counts, inputs if bins is None else {**inputs, "score_bins": bins}
 
 
-def _merged(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Parts' distinct (gold code, scores) rows with their counts, as one set of distinct rows (one sort)."""
+def _merged(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """Parts' distinct (gold code, scores) rows with their counts (and weights, when the parts have them), as one
+    set of distinct rows (one sort)."""
     if len(parts) == 1:
         return parts[0]
+    if len(parts[0]) == 4:
+        return distinct_weighted_rows(*(np.concatenate([p[i] for p in parts]) for i in (0, 1, 2, 3)))
     return distinct_rows(
         np.concatenate([p[0] for p in parts]),
         np.vstack([p[1] for p in parts]),

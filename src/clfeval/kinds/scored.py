@@ -1,9 +1,10 @@
 """Scored predictions: the distinct (gold, scores) rows of :class:`~clfeval.count.scored.ScoreCounts`.
 
-Their count files are ``scored`` documents (the classes, the class of each score column, and each distinct row with
-its count); counts of parts add up with ``+`` when their classes and columns agree. They are scored by
-:func:`clfeval.score` with ``scores=`` (the :class:`~clfeval.scoring.scored.Scored` result), not through the label
-measures: the kind has no family.
+Their count files are ``scored`` documents (the classes, the class of each score column, and each distinct row with its
+count; with sample weights ``"weighted": true`` and each row's weight before its count, so that a reader that does not
+know weights refuses the rows rather than dropping the weights); counts of parts add up with ``+`` when their classes
+and columns agree. They are scored by :func:`clfeval.score` with ``scores=`` (the
+:class:`~clfeval.scoring.scored.Scored` result), not through the label measures: the kind has no family.
 """
 
 from __future__ import annotations
@@ -63,16 +64,25 @@ class ScoredKind(Kind):
             gold: list[Any] = [names[row == 1].tolist() for row in counts.gold]
         else:
             gold = [counts.labels[g] for g in counts.gold.tolist()]
-        return {
+        doc: dict[str, Any] = {
             "kind": self.document,
             "n_instances": counts.n_instances,
             "classes": list(counts.labels),
             "score_columns": list(counts.columns),
             "multilabel": counts.multilabel,
-            "rows": [
-                [g, *(float(x) for x in s), int(c)] for g, s, c in zip(gold, counts.scores, counts.count.tolist())
-            ],
         }
+        if counts.weight is None:
+            doc["rows"] = [
+                [g, *(float(x) for x in s), int(c)] for g, s, c in zip(gold, counts.scores, counts.count.tolist())
+            ]
+        else:  # [gold, scores, weight, count]: the row's instances each weigh its weight
+            doc["weighted"] = True
+            doc["sum_weight"] = counts.total
+            doc["rows"] = [
+                [g, *(float(x) for x in s), float(w), int(c)]
+                for g, s, w, c in zip(gold, counts.scores, counts.weight.tolist(), counts.count.tolist())
+            ]
+        return doc
 
     def from_document(self, doc: Mapping[str, Any], source: str) -> ScoreCounts:
         classes = doc_labels(doc["classes"], source, "classes", distinct=True)
@@ -80,8 +90,9 @@ class ScoredKind(Kind):
         index = {c: i for i, c in enumerate(classes)}
         width = len(columns)
         multilabel = doc.get("multilabel", False) is True
+        weighted = doc.get("weighted", False) is True
         gold: list[Any] = []
-        scores, count = [], []
+        scores, count, weight = [], [], []
         for i, row in enumerate(doc_list(doc["rows"], "rows", source)):
             first = row[0] if isinstance(row, list) and row else None
             fits = (
@@ -89,11 +100,20 @@ class ScoredKind(Kind):
                 if multilabel
                 else isinstance(first, str) and first in index
             )
-            if not (isinstance(row, list) and len(row) == width + 2 and fits):
+            if not (isinstance(row, list) and len(row) == width + 2 + weighted and fits):
                 what = "[gold labels]" if multilabel else "gold class"
                 raise InputError(
-                    f"rows[{i}] must be [{what}, {width} score(s), count], found {shown_json(row)}", source
+                    f"rows[{i}] must be [{what}, {width} score(s), {'weight, ' if weighted else ''}count], found "
+                    f"{shown_json(row)}",
+                    source,
                 )
+            if weighted:
+                w = row[-2]
+                if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w < 0:
+                    raise InputError(f"rows[{i}] holds a weight that is not a finite number ≥ 0: {shown_json(row)}",
+                                     source)  # fmt: skip
+                weight.append(float(w))
+                row = row[:-2] + row[-1:]
             values = row[1:-1]
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
                 raise InputError(f"rows[{i}] holds a score that is not a number: {shown_json(row)}", source)
@@ -106,7 +126,7 @@ class ScoredKind(Kind):
             scores.append([float(v) for v in values])
             count.append(whole_count(row[-1], f"rows[{i}][{width + 1}]", source))
         try:
-            return ScoreCounts(
+            counts = ScoreCounts(
                 classes,
                 columns,
                 np.array(gold, dtype=np.int8).reshape(-1, len(classes))
@@ -114,9 +134,14 @@ class ScoredKind(Kind):
                 else np.array(gold, dtype=np.int64),
                 np.array(scores, dtype=np.float64).reshape(len(gold), width),
                 np.array(count, dtype=np.int64),
+                np.array(weight, dtype=np.float64) if weighted else None,
             )
         except OptionError as exc:
             raise InputError(str(exc), source) from None
+        held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
+        if weighted and isinstance(held, dict) and isinstance(held.get("source"), str):
+            counts.__dict__["weight_source"] = held["source"]  # where the weights were read: named when scored
+        return counts
 
 
 SCORED = register_kind(ScoredKind())

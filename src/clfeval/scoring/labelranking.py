@@ -11,9 +11,9 @@ ge_j = #{l : s_l ≥ s_j} (its rank, ties counted as the worst place) and gold_j
     ranking loss   = #{(j, l) : j ∈ G, l ∉ G, s_l ≥ s_j} / (P N)   (ties count as wrong; 0 when P = 0 or N = 0)
     AUC  = #{(j, l) : j ∈ G, l ∉ G, s_l < s_j} + ½ #{… s_l = s_j}, over P N   (defined when P > 0 and N > 0)
 
-and each is averaged over instances (a distinct row weighs its count); AUC and AP over the instances where they are
-defined, the others counted. Each row's labels are sorted once (O(K log K) per row, rows in chunks): no per-instance
-Python and nothing of size K² per row.
+and each is averaged over instances (a distinct row weighs its count, with sample weights its mass Σ m·w); AUC and AP
+over the instances where they are defined, the others counted. Each row's labels are sorted once (O(K log K) per row,
+rows in chunks): no per-instance Python and nothing of size K² per row.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def label_ranking(counts: ScoreCounts) -> dict[str, float]:
     ``ranking_loss``, ``samples.auc`` and ``samples.average_precision`` (over the instances where they are defined:
     :func:`undefined_instances`)."""
     held = counts.count > 0
-    scores, gold, weight = counts.scores[held], counts.gold[held].astype(np.int64), counts.count[held].astype(float)
+    scores, gold, weight = counts.scores[held], counts.gold[held].astype(np.int64), counts.mass[held]
     k = scores.shape[1]
     step = max(1, CHUNK_CELLS // max(k, 1))
     sums = dict.fromkeys(("lrap", "coverage", "loss", "auc", "ap", "w_auc", "w_ap"), 0.0)

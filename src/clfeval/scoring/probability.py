@@ -140,7 +140,7 @@ def log_loss(counts: ScoreCounts) -> float:
     else:
         p = _class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
     p = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
-    return float(-np.dot(counts.count, np.log(p)) / counts.n_instances)
+    return float(-np.dot(counts.mass, np.log(p)) / counts.total)
 
 
 def brier(counts: ScoreCounts, normalisation: str = DEFAULT_BRIER) -> float:
@@ -163,7 +163,7 @@ def brier(counts: ScoreCounts, normalisation: str = DEFAULT_BRIER) -> float:
         onehot[np.arange(len(p)), counts.gold] = 1
         per = ((p - onehot) ** 2).sum(axis=1)
         k = p.shape[1]
-    value = float(np.dot(counts.count, per) / counts.n_instances)
+    value = float(np.dot(counts.mass, per) / counts.total)
     divisor = {"sklearn": 2.0 if k == 2 else 1.0, "sum": 1.0, "half": 2.0, "mean": float(k)}[normalisation]
     return value / divisor
 
@@ -185,30 +185,46 @@ def brier_formula(normalisation: str, classes: int) -> str:
 
 class Calibration:
     """A calibration error and the reliability diagram behind it: per bin the edges, the instances, the mean
-    confidence and the share right."""
+    confidence and the share right (with sample weights: the bins' weights ``weight`` and weighted means)."""
 
     def __init__(
-        self, edges: np.ndarray, n: np.ndarray, confidence: np.ndarray, accuracy: np.ndarray, target: str, binning: str
+        self,
+        edges: np.ndarray,
+        n: np.ndarray,
+        confidence: np.ndarray,
+        accuracy: np.ndarray,
+        target: str,
+        binning: str,
+        weight: np.ndarray | None = None,
     ) -> None:
         self.edges, self.n, self.confidence, self.accuracy = edges, n, confidence, accuracy
         self.target, self.binning = target, binning
+        self.weight = weight
+
+    @property
+    def mass(self) -> np.ndarray:
+        """Each bin's weight W_b: its instances n_b, or with sample weights Σ w over them."""
+        return np.asarray(self.n if self.weight is None else self.weight, dtype=np.float64)
 
     @property
     def ece(self) -> float:
-        """Σ_b (n_b / N) |ȳ_b − p̄_b|."""
-        filled = self.n > 0
-        return float(np.dot(self.n[filled], np.abs(self.accuracy[filled] - self.confidence[filled])) / self.n.sum())
+        """Σ_b (W_b / W) |ȳ_b − p̄_b| (W_b = n_b without sample weights; ȳ_b, p̄_b weighted means)."""
+        w = self.mass
+        filled = w > 0
+        return float(np.dot(w[filled], np.abs(self.accuracy[filled] - self.confidence[filled])) / w.sum())
 
     @property
     def mce(self) -> float:
-        """max_b |ȳ_b − p̄_b| over bins with instances."""
-        filled = self.n > 0
+        """max_b |ȳ_b − p̄_b| over bins with instances (of weight > 0)."""
+        filled = self.mass > 0
         return float(np.abs(self.accuracy[filled] - self.confidence[filled]).max())
 
     @property
     def debiased(self) -> float:
         """√max(0, Σ_b (n_b / N) [(ȳ_b − p̄_b)² − ȳ_b (1 − ȳ_b) / (n_b − 1)]) over bins of two or more instances
-        (Kumar, Liang & Ma 2019)."""
+        (Kumar, Liang & Ma 2019); NaN with sample weights, for which its bias correction is not derived."""
+        if self.weight is not None:
+            return float("nan")
         use = self.n > 1
         y, p, n = self.accuracy[use], self.confidence[use], self.n[use]
         squared = np.dot(n, (y - p) ** 2 - y * (1 - y) / (n - 1)) / self.n.sum()
@@ -250,6 +266,19 @@ def _weighted_percentiles(x: np.ndarray, weight: np.ndarray, q: np.ndarray) -> n
     return out
 
 
+def _binning_weights(counts: ScoreCounts, binning: str) -> np.ndarray:
+    """Each row's weight in the bins: its mass Σ m·w (the count without sample weights).
+
+    Raises
+    ------
+    OptionError
+        Equal-mass bins with sample weights: their edges are quantiles of instances, which weights leave undefined.
+    """
+    if counts.weighted and binning == "equal-mass":
+        raise OptionError("equal-mass calibration bins are not defined with sample weights: use equal-width bins")
+    return counts.mass
+
+
 def calibration(
     counts: ScoreCounts, *, target: str = "top-label", bins: int = 15, binning: str = "equal-width"
 ) -> Calibration:
@@ -258,7 +287,7 @@ def calibration(
     check_probabilities(counts)
     if target not in CALIBRATION_TARGETS or target == "class-wise":
         raise OptionError(f"calibration of {target!r}: give top-label or positive (class-wise: classwise_ece)")
-    w = counts.count.astype(np.float64)
+    w = _binning_weights(counts, binning)
     if target == "positive":
         if not counts.binary:
             raise OptionError("the positive class's calibration is for binary scores")
@@ -269,7 +298,20 @@ def calibration(
         top = np.argmax(p, axis=1)  # ties: the first class of the label order
         conf = p[np.arange(len(p)), top]
         right = (top == counts.gold).astype(np.float64)
-    return Calibration(*_binned(conf, right, w, bins, binning), target, binning)
+    return _calibration(counts, conf, right, w, bins, binning, target)
+
+
+def _calibration(
+    counts: ScoreCounts, conf: np.ndarray, right: np.ndarray, w: np.ndarray, bins: int, binning: str, target: str
+) -> Calibration:
+    """The bins of confidences ``conf`` and outcomes ``right`` of rows weighing ``w``; with sample weights the bins'
+    instances counted apart from their weights."""
+    edges, mass, confidence, accuracy = _binned(conf, right, w, bins, binning)
+    if not counts.weighted:
+        return Calibration(edges, mass, confidence, accuracy, target, binning)
+    which = np.searchsorted(edges[1:-1], conf, side="left")
+    n = np.bincount(which, weights=counts.count, minlength=bins)
+    return Calibration(edges, n, confidence, accuracy, target, binning, weight=mass)
 
 
 def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-width") -> float:
@@ -277,11 +319,11 @@ def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-
     the ECEs averaged over the classes."""
     check_probabilities(counts)
     p = _class_probabilities(counts)
-    w = counts.count.astype(np.float64)
+    w = _binning_weights(counts, binning)
     errors = []
     for k in range(p.shape[1]):
         right = (counts.gold == k).astype(np.float64)
-        errors.append(Calibration(*_binned(p[:, k], right, w, bins, binning), "class-wise", binning).ece)
+        errors.append(_calibration(counts, p[:, k], right, w, bins, binning, "class-wise").ece)
     return float(np.mean(errors))
 
 
@@ -308,4 +350,4 @@ def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = DEFAULT_TIES) ->
         right = (higher + ((p == g) & later).sum(axis=1) < k).astype(np.float64)
     else:
         right = np.clip((k - higher) / tied, 0.0, 1.0)
-    return float(np.dot(counts.count, right) / counts.n_instances)
+    return float(np.dot(counts.mass, right) / counts.total)

@@ -2,7 +2,8 @@
 the ROC and precision-recall curves, from :class:`~clfeval.count.scored.ScoreCounts`.
 
 Every function reads one-vs-rest tables — a column's distinct scores ascending, with the weight of positives and
-negatives at each (:meth:`ScoreCounts.column`) — so ties are grouped once and the cost after the counting sort is
+negatives at each (:meth:`ScoreCounts.column`: instances, or with sample weights their mass Σ m·w) — so ties are
+grouped once and the cost after the counting sort is
 linear in the distinct scores.
 
 Conventions, stated wherever the values are reported:
@@ -72,7 +73,7 @@ def averaged_auc(counts: ScoreCounts, average: str) -> float:
     if average == "macro":
         return float(np.mean(list(per.values())))
     if average == "weighted":
-        support = np.bincount(counts.gold, weights=counts.count, minlength=len(counts.labels))
+        support = counts.weighted_support()  # with sample weights: each class's Σ m·w, as scikit-learn's
         w = np.array([support[counts.labels.index(c)] for c in counts.columns])
         return float(np.dot(w, list(per.values())) / w.sum())
     if average == "micro":
@@ -92,7 +93,7 @@ def ovo_auc(counts: ScoreCounts, *, weighted: bool = False) -> float:
     A(i|j) is the AUC of class i's scores on the instances of classes i and j (i positive); the mean over pairs, or
     (``weighted``) weighted by the pair's prevalence (p_i + p_j), as scikit-learn's ``average="weighted"``."""
     k = len(counts.labels)
-    support = np.bincount(counts.gold, weights=counts.count, minlength=k)
+    support = counts.weighted_support()
     total = 0.0
     weights = 0.0
     for i in range(k):
@@ -109,8 +110,9 @@ def _pair_auc(counts: ScoreCounts, i: int, j: int) -> float:
     c = counts.columns.index(counts.labels[i])
     mine = ((counts.gold == i) | (counts.gold == j)) & (counts.count > 0)
     s = counts.scores[mine, c]
-    pos = np.where(counts.gold[mine] == i, counts.count[mine], 0).astype(np.float64)
-    allw = counts.count[mine].astype(np.float64)
+    mass = counts.mass[mine]
+    pos = np.where(counts.gold[mine] == i, mass, 0.0)
+    allw = mass
     order = np.argsort(s, kind="stable")
     v, start = np.unique(s[order], return_index=True)
     if not len(v):
@@ -131,9 +133,17 @@ def average_precision_of(values: np.ndarray, pos: np.ndarray, neg: np.ndarray) -
     p = float(pos.sum())
     if p == 0:
         return float("nan")
-    precision = tp / (tp + fp)
+    precision = _precision(tp, fp)
     recall = tp / p
     return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+
+
+def _precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """tp / (tp + fp), 0 at thresholds with no weight at or above them (sample weights of 0 at the top scores, as
+    scikit-learn's ``precision_recall_curve``)."""
+    out = np.zeros_like(tp, dtype=np.float64)
+    np.divide(tp, tp + fp, out=out, where=(tp + fp) != 0)
+    return out
 
 
 def average_precision(counts: ScoreCounts) -> dict[str, float]:
@@ -171,4 +181,4 @@ def pr_curve(counts: ScoreCounts, c: int = 0) -> tuple[np.ndarray, np.ndarray, n
     highest down, and the thresholds."""
     values, tp, fp = _descending(*counts.column(c))
     p = tp[-1] if len(tp) else 0.0
-    return tp / (tp + fp), (tp / p if p else np.full(len(tp), np.nan)), values
+    return _precision(tp, fp), (tp / p if p else np.full(len(tp), np.nan)), values

@@ -252,7 +252,7 @@ def measures_of(
         if want("ece", "mce"):
             target = "positive" if counts.binary else "top-label"
             cal = probability.calibration(counts, target=target, bins=conventions.bins, binning=conventions.binning)
-            out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+            out.update(_calibration_errors(cal))
             if not counts.binary:
                 out["ece_classwise"] = probability.classwise_ece(
                     counts, bins=conventions.bins, binning=conventions.binning
@@ -261,6 +261,14 @@ def measures_of(
             for k in conventions.top_k:
                 if k < len(counts.labels):
                     out[f"top_{k}_accuracy"] = probability.top_k_accuracy(counts, k, conventions.ties)
+    return out
+
+
+def _calibration_errors(cal: probability.Calibration) -> dict[str, float]:
+    """ECE and MCE, and the debiased ECE where it is defined (not with sample weights)."""
+    out = {"ece": cal.ece, "mce": cal.mce}
+    if cal.weight is None:
+        out["ece_debiased"] = cal.debiased
     return out
 
 
@@ -279,7 +287,7 @@ def _multilabel_measures(
         for c in counts.columns:
             out[f"per_label.{c}.auc"] = per_auc[c]
             out[f"per_label.{c}.average_precision"] = per_ap[c]
-        support = counts.support().astype(np.float64)
+        support = counts.weighted_support()  # with sample weights: each label's Σ m·w, as scikit-learn's
         pooled = counts.pooled_pairs()
         ranked = label_ranking(counts)
         for name, per, micro in (
@@ -298,7 +306,7 @@ def _multilabel_measures(
         out["log_loss"] = probability.log_loss(pairs)
         out["brier"] = probability.brier(pairs, conventions.brier)  # pairs: two classes each
         cal = probability.calibration(pairs, target="positive", bins=conventions.bins, binning=conventions.binning)
-        out["ece"], out["mce"], out["ece_debiased"] = cal.ece, cal.mce, cal.debiased
+        out.update(_calibration_errors(cal))
     return out
 
 
@@ -410,6 +418,8 @@ class Scored(Result):
 
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         out: dict[str, float] = {"n_instances": float(self.n_instances)}
+        if self.counts.weighted:  # the weights were used: their sum, as inputs.sample_weight.sum
+            out[f"sample_weight{sep}sum"] = self.counts.total
         for name, value in self.values.items():
             if name.startswith("per_label.") and not per_label:
                 continue
@@ -428,6 +438,8 @@ class Scored(Result):
             ("ties", "half"),
             ("ap", "step"),
         ]
+        if self.counts.weighted:
+            parts.append(("weights", "sample"))
         if c.lower_is_more_confident:
             parts.append(("direction", "lower"))
         if c.score_bins is not None:
@@ -485,6 +497,8 @@ class Scored(Result):
                 "confidence": [json_number(float(x)) for x in cal.confidence],
                 "accuracy": [json_number(float(x)) for x in cal.accuracy],
             }
+            if cal.weight is not None:  # sample weights: each bin's Σw, which weighs its means and the ECE
+                reliability["weight"] = [float(x) for x in cal.weight]
         curves: dict[str, Any] = {}
         sign = -1.0 if self.conventions.lower_is_more_confident else 1.0  # thresholds in the scores' own units
         for c, lab in enumerate(self.counts.columns):
