@@ -27,6 +27,7 @@ import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.invalid import InvalidOutputs, screen
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import MultiLabel, label_sets
@@ -391,6 +392,7 @@ def score(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -438,6 +440,7 @@ def score(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -479,6 +482,11 @@ def score(
     labels, beta, zero_division, undefined
         Shorthands of ``scoring``: ``score(y, p, labels=[...], beta=2)`` is ``scoring=Scoring(labels=[...], beta=2)``
         (:mod:`clfeval.shorthands`); a group and its shorthands together are an error.
+    invalid
+        Shorthand of ``scoring``: what a prediction that is not a label does (None, NaN, an empty string; with
+        ``labels=``, a label outside them): ``"error"`` (default), ``"wrong"`` (the column ``(invalid)`` of the
+        matrix) or ``"omit"`` (left out; the result's ``invalid`` gives the coverage and its Wilson interval);
+        :data:`clfeval.INVALID_POLICIES`. A missing gold label is an error under every policy.
     sep
         Shorthand of ``multilabel``: label sets given as strings split on ``sep`` (``MultiLabel(sep=sep)``).
     seed, resamples, confidence
@@ -512,6 +520,10 @@ def score(
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
+    if invalid is not None and (scores is not None or _scored_counts(gold) is not None):
+        raise OptionError(
+            "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
+        )
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
@@ -542,10 +554,16 @@ def score(
         )
     if positive is not None or threshold is not None or conventions is not None:
         raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     counted = _given(gold, pred, ml, blocks, "score")
+    if counted is None and pred is not None and ml is None and chosen.invalid in MARKED:
+        from clfeval.inputs.arrays import marked_invalid
+
+        pred = marked_invalid(pred, "pred")  # a missing prediction is the label (invalid), for the policy
     chosen_spans = Spans.of(spans)
     if counted is None and chosen_spans is not None:
         counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
@@ -576,12 +594,41 @@ def score(
         raise OptionError("these are the counts of folds: score them with clfeval.cv")
     check_count_kind(counted, "score")
     resolved, provenance = _scoring(chosen, counted)
-    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance)
+    counted, screened = _screened(counted, resolved, interval)
+    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance, invalid=screened)
     if interval is None:
         return result
     from clfeval.infer.intervals import with_intervals
 
     return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
+
+
+#: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
+MARKED = ("wrong", "omit")
+
+
+def _screened(counted: Counted, scoring: Scoring, interval: CI | None) -> tuple[Counted, InvalidOutputs | None]:
+    """The counted data under the scoring's invalid policy (:func:`clfeval.count.invalid.screen`), blocks too, and
+    what the policy did; as they are when no policy was chosen."""
+    if scoring.invalid is None:
+        return counted, None
+    declared = scoring.labels if scoring.labels_from == "given" else None
+    where = _where(counted)
+    counts, blocks, screened = screen(
+        cast("Any", counted.counts),
+        scoring.invalid,
+        declared,
+        blocks=counted.blocks,
+        confidence=0.95 if interval is None else interval.confidence,
+        where=where,
+    )
+    return replace(counted, counts=counts, blocks=blocks), screened
+
+
+def _where(counted: Counted) -> str:
+    """The file an error about the counted data names, as a prefix."""
+    source = counted.inputs.get("file") or (counted.inputs.get("files") or [None])[0]
+    return f"{source}: " if isinstance(source, str) else ""
 
 
 def check_systems(names: Sequence[str], baseline: str | None) -> None:
@@ -883,6 +930,7 @@ def cv(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -926,6 +974,7 @@ def cv(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
