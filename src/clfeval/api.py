@@ -27,7 +27,7 @@ import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
-from clfeval.count.invalid import InvalidOutputs, screen
+from clfeval.count.invalid import InvalidOutputs, screen, screen_joint
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import MultiLabel, label_sets
@@ -689,6 +689,7 @@ def compare(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -740,6 +741,7 @@ def compare(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -783,6 +785,10 @@ def compare(
         Called with (done, total) rounds.
     labels, beta, zero_division, undefined, sep
         Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
+    invalid
+        Shorthand of ``scoring``, as in :func:`score`: ``"wrong"`` makes an invalid prediction wrong for that system
+        in the paired data; ``"omit"`` drops an instance for every system when any system's prediction is invalid
+        (the result's ``invalid`` gives each system's count and the shared coverage).
     seed, rounds, alternative, ci, confidence
         Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``; ``ci`` is the
         interval of each difference (``"bootstrap"`` or ``"none"``, as ``--ci``), ``confidence`` its coverage.
@@ -815,6 +821,8 @@ def compare(
     """
     from clfeval.infer.comparison import compare_counts
 
+    if invalid is not None and scores is not None:
+        raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
@@ -826,7 +834,9 @@ def compare(
         )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     counted = _given(gold, preds, ml, blocks, "compare")
@@ -846,6 +856,11 @@ def compare(
         from clfeval.inputs.arrays import count_systems, systems_of  # labels in memory
 
         names, columns = systems_of(preds)
+        if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
+            from clfeval.inputs.arrays import marked_invalid
+
+            columns = [marked_invalid(c, f"pred {n!r}") for n, c in zip(names, columns)]
+            preds = dict(zip(names, columns))
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
         found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks, chosen.labels)
         if found is not None:
@@ -868,15 +883,26 @@ def compare(
         metrics, paired, multilabel=counted.multilabel, beta=chosen.beta, kind=getattr(counted.counts, "kind", None)
     )
     resolved, provenance = _scoring(chosen, counted)
+    joint, joint_blocks, screened = cast(JointCounts, counted.counts), counted.blocks, None
+    if resolved.invalid is not None:
+        joint, joint_blocks, screened = screen_joint(
+            joint,
+            resolved.invalid,
+            resolved.labels if resolved.labels_from == "given" else None,
+            blocks=joint_blocks,
+            confidence=paired.confidence,
+            where=_where(counted),
+        )
     return compare_counts(
-        cast(JointCounts, counted.counts),  # the kind that compare takes (checked above)
+        joint,  # the kind that compare takes (checked above)
         metrics=metrics,
         test=paired,
         baseline=baseline,
         scoring=resolved,
         progress=progress,
         **provenance,
-        blocks=counted.blocks,
+        blocks=joint_blocks,
+        invalid=screened,
     )
 
 

@@ -156,6 +156,27 @@ class InvalidOutputs:
             out["coverage"] = self.coverage
         return out
 
+    def of_system(self, name: str) -> InvalidOutputs:
+        """What one compared system's scores record: its own invalid predictions (``wrong``), or the shared drop of
+        instances any system answered invalidly (``omit``)."""
+        if self.policy == "omit" or not self.by_system:
+            return self
+        return InvalidOutputs(self.policy, self.n, self.by_system.get(name, 0), confidence=self.confidence)
+
+    def tests_note(self) -> str:
+        """How invalid predictions entered the paired tests between systems."""
+        if self.policy == "wrong":
+            return (
+                f"paired tests: an invalid prediction is the label {INVALID_LABEL}, wrong for that system on that "
+                "instance"
+            )
+        if self.policy == "omit":
+            return (
+                f"paired tests: on the {self.kept} of {self.n} instances every system answered with a label "
+                "(an instance is dropped for all systems when any system's prediction is invalid)"
+            )
+        return "paired tests: no prediction was invalid"
+
     def describe(self) -> str:
         """One line for a report."""
         systems = (
@@ -292,13 +313,14 @@ def screen_joint(
     policy: str,
     declared: Sequence[Any] | None = None,
     *,
+    blocks: Blocks | None = None,
     confidence: float = 0.95,
     where: str = "",
-) -> tuple[JointCounts, InvalidOutputs]:
+) -> tuple[JointCounts, Blocks | None, InvalidOutputs]:
     """Several systems' counts on one gold under an invalid policy (compare): each system's invalid predictions
     counted; ``wrong`` renames them to :data:`INVALID_LABEL` (the instance is wrong for that system in the paired
     data); ``omit`` drops an instance when any system's prediction is invalid, so the systems keep the same
-    instances and every paired test sees the shared coverage."""
+    instances and every paired test sees the shared coverage. ``blocks`` (keys: the joint rows) change alike."""
     if counts.multilabel is not None or counts.kind != "single-label" or counts.units is not None:
         raise OptionError(_unsupported(counts))
     k = len(counts.systems)
@@ -326,11 +348,12 @@ def screen_joint(
         rows[row] = rows.get(row, 0) + c
     if policy == "error":
         _refuse_error(n_invalid, example, where)
-        return counts, InvalidOutputs(policy, n, 0, by_system, confidence)
+        return counts, blocks, InvalidOutputs(policy, n, 0, by_system, confidence)
     if not rows:
         raise InputError(f"every one of the {n} instances has an invalid prediction: nothing is left to score")
     out = JointCounts(counts.systems, rows, None, counts.kind, None, counts.options)
-    return out, InvalidOutputs(policy, n, n_invalid, by_system, confidence)
+    new_blocks = None if blocks is None else _screen_blocks(blocks, bad, policy, k)
+    return out, new_blocks, InvalidOutputs(policy, n, n_invalid, by_system, confidence)
 
 
 def _unsupported(counts: Any) -> str:
