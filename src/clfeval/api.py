@@ -1027,8 +1027,9 @@ def cv(
         Warn when a pooled and a mean-of-folds value differ by more than this.
     progress
         Called with (done, total) during long interval computations.
-    labels, beta, zero_division, undefined, sep, seed, resamples, confidence
-        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`.
+    labels, beta, zero_division, undefined, invalid, sep, seed, resamples, confidence
+        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`; ``invalid`` applies to each fold,
+        and the pooled scores record the folds' totals (under ``omit``, the pooled coverage).
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
@@ -1046,6 +1047,8 @@ def cv(
     (0.6667, 0.6667)
     """
     if scores is not None:
+        if invalid is not None:
+            raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         if folds is None:
@@ -1053,7 +1056,9 @@ def cv(
         ml = labelsets_of(multilabel, sep=sep)
         return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml,
                           progress)  # fmt: skip
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
@@ -1073,6 +1078,10 @@ def cv(
                 raise OptionError("spans come in sentences: multilabel does not apply")
             fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
         else:
+            if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
+                from clfeval.inputs.arrays import marked_invalid
+
+                pred = marked_invalid(pred, "pred")
             fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
