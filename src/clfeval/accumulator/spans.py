@@ -68,7 +68,10 @@ class SpanAccumulator(Accumulator):
         *,
         multilabel: Any = None,
         spans: str | Spans | bool | None = None,
+        invalid: Any = None,
     ) -> None:
+        if invalid is not None:
+            raise OptionError("invalid= applies to single-label predictions: a tag or a score has no one label to count")
         from clfeval.spans.options import Spans
 
         if task != "spans":
