@@ -27,7 +27,7 @@ import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
-from clfeval.count.invalid import InvalidOutputs, screen, screen_joint
+from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen, screen_joint
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import MultiLabel, label_sets
@@ -611,6 +611,7 @@ def _screened(counted: Counted, scoring: Scoring, interval: CI | None) -> tuple[
     """The counted data under the scoring's invalid policy (:func:`clfeval.count.invalid.screen`), blocks too, and
     what the policy did; as they are when no policy was chosen."""
     if scoring.invalid is None:
+        refuse_reserved(counted.counts, _where(counted))
         return counted, None
     declared = scoring.labels if scoring.labels_from == "given" else None
     where = _where(counted)
@@ -627,7 +628,8 @@ def _screened(counted: Counted, scoring: Scoring, interval: CI | None) -> tuple[
 
 def _where(counted: Counted) -> str:
     """The file an error about the counted data names, as a prefix."""
-    source = counted.inputs.get("file") or (counted.inputs.get("files") or [None])[0]
+    inputs = counted.inputs
+    source = inputs.get("file") or (inputs.get("files") or inputs.get("count_files") or [None])[0]
     return f"{source}: " if isinstance(source, str) else ""
 
 
@@ -884,7 +886,9 @@ def compare(
     )
     resolved, provenance = _scoring(chosen, counted)
     joint, joint_blocks, screened = cast(JointCounts, counted.counts), counted.blocks, None
-    if resolved.invalid is not None:
+    if resolved.invalid is None:
+        refuse_reserved(joint, _where(counted))
+    else:
         joint, joint_blocks, screened = screen_joint(
             joint,
             resolved.invalid,

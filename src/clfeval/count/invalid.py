@@ -40,6 +40,7 @@ __all__ = [
     "INVALID_POLICIES",
     "InvalidOutputs",
     "check_invalid_policy",
+    "refuse_reserved",
     "screen",
     "screen_joint",
 ]
@@ -218,12 +219,24 @@ def _refuse_gold(gold_labels: Collection[str], where: str) -> None:
         )
 
 
-def _refuse_error(n_invalid: int, example: str, where: str) -> None:
-    if n_invalid:
-        shown = "missing" if example in _MISSING else repr(example)
+def refuse_reserved(counts: Any, where: str = "") -> None:
+    """Refuse single-label counts (one system's or several systems') that hold the reserved label
+    :data:`INVALID_LABEL` while no policy counts it (``error``, the default): counts kept under ``--invalid`` (a count
+    file) are scored with a policy; a label of the data by that name must be renamed."""
+    if isinstance(counts, ConfusionCounts):
+        gold, pred = counts.seen_labels()
+    elif isinstance(counts, JointCounts) and counts.multilabel is None and counts.kind == "single-label":
+        k = len(counts.systems)
+        gold = {row[0] for row in counts.rows}
+        pred = {p for row in counts.rows for p in row[1 : 1 + k]}
+    else:
+        return
+    if INVALID_LABEL in gold:
+        _refuse_gold(gold, where)
+    if INVALID_LABEL in pred:
         raise InputError(
-            f"{where}{n_invalid} prediction(s) are not labels (one is {shown}): choose invalid='wrong' or 'omit' "
-            "(--invalid wrong|omit) to count them"
+            f"{where}predictions hold the label {INVALID_LABEL!r}, invalid predictions kept by --invalid: score them "
+            "with invalid='wrong' or 'omit' (--invalid wrong|omit)"
         )
 
 
@@ -258,6 +271,9 @@ def screen(
     """
     if not isinstance(counts, ConfusionCounts):
         raise OptionError(_unsupported(counts))
+    if policy == "error":
+        refuse_reserved(counts, where)
+        return counts, blocks, InvalidOutputs(policy, counts.n_instances, 0, confidence=confidence)
     gold_seen, pred_seen = counts.seen_labels()
     _refuse_gold(gold_seen, where)
     bad = _invalid_names(pred_seen, declared, gold_seen | pred_seen)
@@ -266,9 +282,6 @@ def screen(
     cell_bad = is_bad[counts.pred] if len(counts.labels) else np.zeros(0, dtype=bool)
     n = counts.n_instances
     n_invalid = int(counts.count[cell_bad].sum())
-    if policy == "error":
-        _refuse_error(n_invalid, str(labels[counts.pred[cell_bad][0]]) if n_invalid else "", where)
-        return counts, blocks, InvalidOutputs(policy, n, 0, confidence=confidence)
     gold_names = labels[counts.gold]
     pred_names = labels[counts.pred].copy()
     keep = np.ones(len(pred_names), dtype=bool)
@@ -323,6 +336,9 @@ def screen_joint(
     instances and every paired test sees the shared coverage. ``blocks`` (keys: the joint rows) change alike."""
     if counts.multilabel is not None or counts.kind != "single-label" or counts.units is not None:
         raise OptionError(_unsupported(counts))
+    if policy == "error":
+        refuse_reserved(counts, where)
+        return counts, blocks, InvalidOutputs(policy, counts.n_instances, 0, confidence=confidence)
     k = len(counts.systems)
     gold_seen = {row[0] for row in counts.rows}
     pred_seen = {p for row in counts.rows for p in row[1 : 1 + k]}
@@ -332,23 +348,18 @@ def screen_joint(
     by_system = {name: 0 for name in counts.systems}
     n_invalid = 0
     rows: dict[tuple[Any, ...], int] = {}
-    example = ""
     for row, c in counts.rows.items():
         preds = row[1 : 1 + k]
         flags = [p in bad for p in preds]
-        for name, flag, p in zip(counts.systems, flags, preds):
+        for name, flag in zip(counts.systems, flags):
             if flag:
                 by_system[name] += c
-                example = example or p
         if any(flags):
             n_invalid += c
             if policy == "omit":
                 continue
             row = (row[0], *(INVALID_LABEL if f else p for f, p in zip(flags, preds)), *row[1 + k :])
         rows[row] = rows.get(row, 0) + c
-    if policy == "error":
-        _refuse_error(n_invalid, example, where)
-        return counts, blocks, InvalidOutputs(policy, n, 0, by_system, confidence)
     if not rows:
         raise InputError(f"every one of the {n} instances has an invalid prediction: nothing is left to score")
     out = JointCounts(counts.systems, rows, None, counts.kind, None, counts.options)

@@ -19,7 +19,7 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
-from clfeval.count.invalid import InvalidOutputs, screen
+from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
@@ -247,6 +247,9 @@ def cross_validate(
         raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
     screened: list[InvalidOutputs | None] = [None] * len(folds)
     pooled_invalid = None
+    if scoring.invalid is None:
+        for fold, name in zip(folds, names):
+            refuse_reserved(fold, f"{name}: ")
     if scoring.invalid is not None:  # each fold under the policy; the pooled counts are their sum, and so its tally
         declared = scoring.labels if scoring.labels_from == "given" else None
         level = 0.95 if ci is None else ci.confidence
