@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
         convert_labels,
     )
     from clfeval.inverse.audit import audit
+    from clfeval.count.invalid import INVALID_POLICIES
     from clfeval.kinds import KINDS
     from clfeval.kinds.countfile import (
         COUNTS_SCHEMA,
@@ -113,6 +114,7 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["Reading", "Training"], "clfeval.inputs.options"),
     "MultiLabel": "clfeval.count.labelsets",
+    "INVALID_POLICIES": "clfeval.count.invalid",
     "Scoring": "clfeval.scoring.options",
     "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
@@ -179,6 +181,7 @@ __all__ = [
     "FORMATS",
     "Finagle",
     "INTERVAL_METHODS",
+    "INVALID_POLICIES",
     "InputError",
     "Intervals",
     "JointCounts",

@@ -312,7 +312,7 @@ def add_invalid_option(p: Any) -> None:
         help="what a prediction that is not a label does (an empty cell; with --labels, a label outside them): error "
         "(the default: stop, naming the line), wrong (the matrix column (invalid), wrong in accuracy) or omit (left "
         "out; the coverage kept/n with its Wilson interval); an empty gold cell is an error under every policy "
-        "(clfeval explain INVALID_POLICIES)",
+        "(clfeval explain wrong, omit)",
     )
 
 
