@@ -559,6 +559,7 @@ def score(
     )
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
+    _check_invalid(chosen, ml, spans)
     counted = _given(gold, pred, ml, blocks, "score")
     if counted is None and pred is not None and ml is None and chosen.invalid in MARKED:
         from clfeval.inputs.arrays import marked_invalid
@@ -605,6 +606,22 @@ def score(
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
 MARKED = ("wrong", "omit")
+
+
+def _check_invalid(scoring: Scoring, ml: MultiLabel | None, spans: Any) -> None:
+    """Refuse an invalid policy where it does not apply, before anything is read: label sets and spans."""
+    if scoring.invalid is None:
+        return
+    if ml is not None:
+        raise OptionError(
+            "invalid= (--invalid) applies to single-label predictions, not multi-label ones: a label set's invalid "
+            "output has no one column to count it in; leave out such instances before scoring"
+        )
+    if spans is not None and spans is not False:
+        raise OptionError(
+            "invalid= (--invalid) applies to single-label predictions, not spans: a tagger's invalid tags are "
+            "repaired by the scheme (clfeval explain iob2)"
+        )
 
 
 def _screened(counted: Counted, scoring: Scoring, interval: CI | None) -> tuple[Counted, InvalidOutputs | None]:
@@ -841,6 +858,7 @@ def compare(
     )
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
+    _check_invalid(chosen, ml, spans)
     counted = _given(gold, preds, ml, blocks, "compare")
     chosen_spans = Spans.of(spans)
     if counted is None and chosen_spans is not None:
@@ -1067,6 +1085,7 @@ def cv(
     ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
+    _check_invalid(chosen, ml, spans)
     given = _folds_given(gold)
     chosen_spans = Spans.of(spans)
     if given is not None:
