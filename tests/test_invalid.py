@@ -239,7 +239,7 @@ def test_the_cli_reads_empty_cells_and_labels_outside_labels_under_a_policy(tmp_
 
 def test_gold_and_prediction_files_paired_line_by_line(tmp_path) -> None:
     (tmp_path / "gold.txt").write_text("a\nb\na\nb\n", encoding="utf-8")
-    (tmp_path / "pred.csv").write_text("label\na\n\"\"\nb\nb\n", encoding="utf-8")
+    (tmp_path / "pred.csv").write_text('label\na\n""\nb\nb\n', encoding="utf-8")
     (tmp_path / "pred.txt").write_text("a\nzz\nb\nb\n", encoding="utf-8")
     (tmp_path / "labels.txt").write_text("a\nb\n", encoding="utf-8")
     data = cli_json("score", "gold.txt", "pred.txt", "--labels", "labels.txt", "--invalid", "omit", cwd=tmp_path)

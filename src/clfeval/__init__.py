@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
         PairedCounts,
         SplitMatrix,
     )
+    from clfeval.count.invalid import INVALID_POLICIES
     from clfeval.count.labelsets import MultiLabel
     from clfeval.errors import (
         ClfevalError,
@@ -75,7 +76,6 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
         convert_labels,
     )
     from clfeval.inverse.audit import audit
-    from clfeval.count.invalid import INVALID_POLICIES
     from clfeval.kinds import KINDS
     from clfeval.kinds.countfile import (
         COUNTS_SCHEMA,

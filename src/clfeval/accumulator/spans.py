@@ -71,7 +71,9 @@ class SpanAccumulator(Accumulator):
         invalid: Any = None,
     ) -> None:
         if invalid is not None:
-            raise OptionError("invalid= applies to single-label predictions: a tag or a score has no one label to count")
+            raise OptionError(
+                "invalid= applies to single-label predictions: a tag or a score has no one label to count"
+            )
         from clfeval.spans.options import Spans
 
         if task != "spans":

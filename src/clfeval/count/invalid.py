@@ -180,9 +180,7 @@ class InvalidOutputs:
 
     def describe(self) -> str:
         """One line for a report."""
-        systems = (
-            " (" + ", ".join(f"{name}: {k}" for name, k in self.by_system.items()) + ")" if self.by_system else ""
-        )
+        systems = " (" + ", ".join(f"{name}: {k}" for name, k in self.by_system.items()) + ")" if self.by_system else ""
         head = f"invalid predictions: {self.n_invalid} of {self.n}{systems}, policy {self.policy!r}"
         if self.policy == "wrong":
             return f"{head}: each counted wrong, as the label {INVALID_LABEL}"
@@ -317,7 +315,9 @@ def _screen_blocks(blocks: Blocks, bad: set[str], policy: str, n_systems: int) -
         if where[r] == len(keys):
             keys.append(new)
     kept = where[blocks.row] >= 0
-    trimmed = Blocks(blocks.keys, blocks.row[kept], blocks.block[kept], blocks.count[kept], blocks.n_blocks, blocks.unit)
+    trimmed = Blocks(
+        blocks.keys, blocks.row[kept], blocks.block[kept], blocks.count[kept], blocks.n_blocks, blocks.unit
+    )
     return trimmed.regrouped(np.where(where < 0, 0, where), keys)
 
 

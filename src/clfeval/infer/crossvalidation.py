@@ -253,7 +253,10 @@ def cross_validate(
     if scoring.invalid is not None:  # each fold under the policy; the pooled counts are their sum, and so its tally
         declared = scoring.labels if scoring.labels_from == "given" else None
         level = 0.95 if ci is None else ci.confidence
-        outs = [screen(cast(Any, f), scoring.invalid, declared, confidence=level, where=f"{n}: ") for f, n in zip(folds, names)]
+        outs = [
+            screen(cast(Any, f), scoring.invalid, declared, confidence=level, where=f"{n}: ")
+            for f, n in zip(folds, names)
+        ]
         folds = [counts for counts, _, _ in outs]
         screened = [found for _, _, found in outs]
         pooled_invalid = InvalidOutputs(
@@ -266,6 +269,7 @@ def cross_validate(
         pooled = with_intervals(pooled, ci, progress=progress)
     seen = seen_labels(pooled_counts)
     scored = tuple(
-        score(fold, seen=seen, inputs={"fold": name}, invalid=found) for fold, name, found in zip(folds, names, screened)
+        score(fold, seen=seen, inputs={"fold": name}, invalid=found)
+        for fold, name, found in zip(folds, names, screened)
     )
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

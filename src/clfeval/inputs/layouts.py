@@ -340,7 +340,9 @@ def count_file(
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
     """
     _distinct_columns([gold_col, pred_col], ["gold", "predicted"])
-    cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, _empty_ok(labelsets, options), engine, blocks)
+    cells = _table(
+        path, [gold_col, pred_col], ["gold", "predicted"], options, _empty_ok(labelsets, options), engine, blocks
+    )
     where = [(path, gold_col), (path, pred_col)]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
@@ -468,7 +470,11 @@ def count_fold_column(
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
     _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
     cells = engine.cells(
-        path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options, empty_ok=_empty_ok(labelsets, options)
+        path,
+        [gold_col, pred_col, fold_col],
+        ["gold", "predicted", "fold"],
+        options,
+        empty_ok=_empty_ok(labelsets, options),
     )
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
