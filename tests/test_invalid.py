@@ -337,3 +337,35 @@ def test_json_and_text_name_the_policy() -> None:
     data = json.loads(r.to_json())
     assert data["invalid"]["policy"] == "omit" and data["options"]["invalid"] == "omit"
     assert "coverage 2/3" in str(r)
+
+
+def _doc_block(after: str) -> str:
+    """The text of docs/llm.md's fenced block that starts with the line ``after`` (the command), without it."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "llm.md").read_text(encoding="utf-8")
+    start = text.index(after + "\n") + len(after) + 1
+    return text[start : text.index("```", start)]
+
+
+def test_the_worked_example_of_docs_llm_is_a_real_run() -> None:
+    """docs/llm.md pastes these runs' output: they must still print it."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    head = "$ clfeval score examples/llm-sentiment.tsv --gold-col gold --pred-col model_a"
+    cli_error(run_cli(*head.split()[2:], cwd=root), "examples/llm-sentiment.tsv:22: the predicted label is empty")
+    wrong = head + " --labels examples/llm-labels.txt --invalid wrong"
+    out = run_cli(*wrong.split()[2:], cwd=root)
+    pasted = _doc_block(wrong).replace("clfeval:0.2.0|", f"clfeval:{clfeval.__version__}|")
+    assert out.returncode == 0 and out.stdout.decode() == pasted
+    omit = head + " --labels examples/llm-labels.txt --invalid omit --format json"
+    data = json.loads(run_cli(*omit.split()[2:], cwd=root).stdout)
+    assert json.dumps(data["invalid"]) in _doc_block(omit)
+    compare = (
+        "$ clfeval compare examples/llm-sentiment.tsv --gold-col gold --pred-col model_a --pred-col model_b "
+        "--labels examples/llm-labels.txt --invalid omit --seed 1"
+    )
+    shown = run_cli(*compare.split()[2:], cwd=root).stdout.decode()
+    for part in _doc_block(compare).split("...\n"):
+        assert part in shown
