@@ -369,3 +369,16 @@ def test_the_worked_example_of_docs_llm_is_a_real_run() -> None:
     shown = run_cli(*compare.split()[2:], cwd=root).stdout.decode()
     for part in _doc_block(compare).split("...\n"):
         assert part in shown
+
+
+def test_null_predictions_of_json_lines_and_parquet(tmp_path) -> None:
+    import polars as pl
+
+    gold, pred = ["a", "b", "a", "b"], ["a", None, "b", "b"]
+    expected = clfeval.score(gold, pred, invalid="omit").to_dict()["invalid"]
+    pl.DataFrame({"gold": gold, "pred": pred}).write_parquet(tmp_path / "llm.parquet")
+    pl.DataFrame({"gold": gold, "pred": pred}).write_ndjson(tmp_path / "llm.jsonl")
+    for name in ("llm.parquet", "llm.jsonl"):
+        args = ("score", name, "--gold-col", "gold", "--pred-col", "pred")
+        cli_error(run_cli(*args, cwd=tmp_path), f"{name}:2: the predicted label ('pred') is missing (null)")
+        assert cli_json(*args, "--invalid", "omit", cwd=tmp_path)["invalid"] == expected
