@@ -382,3 +382,18 @@ def test_null_predictions_of_json_lines_and_parquet(tmp_path) -> None:
         args = ("score", name, "--gold-col", "gold", "--pred-col", "pred")
         cli_error(run_cli(*args, cwd=tmp_path), f"{name}:2: the predicted label ('pred') is missing (null)")
         assert cli_json(*args, "--invalid", "omit", cwd=tmp_path)["invalid"] == expected
+
+
+def test_the_cli_refuses_invalid_where_it_does_not_apply(tmp_path) -> None:
+    (tmp_path / "scores.csv").write_text("gold,p\na,0.2\nb,0.9\n", encoding="utf-8")
+    (tmp_path / "sets.tsv").write_text("a,b\ta\nb\t\n", encoding="utf-8")
+    (tmp_path / "tags.conll").write_text("w B-PER B-PER\nx O O\n\ny B-LOC O\n", encoding="utf-8")
+    for command in ("score", "compare", "cv"):
+        extra = ["--scores", "A=p"] if command == "compare" else ["--scores", "p"]
+        extra += ["--fold-col", "gold"] if command == "cv" else []
+        out = run_cli(command, "scores.csv", "--gold-col", "gold", *extra, "--invalid", "omit", cwd=tmp_path)
+        cli_error(out, "--invalid is for predicted labels, not --scores")
+    cli_error(run_cli("score", "sets.tsv", "--multilabel", "--invalid", "wrong", cwd=tmp_path),
+              "applies to single-label predictions, not multi-label")  # fmt: skip
+    cli_error(run_cli("score", "tags.conll", "--spans", "--invalid", "omit", cwd=tmp_path),
+              "applies to single-label predictions, not spans")  # fmt: skip

@@ -64,8 +64,7 @@ def run_count(args: argparse.Namespace) -> str:
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
     if args.scores is not None:
-        if args.invalid is not None:
-            raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label")
+        options.refuse_invalid_for_scores(args)
         return _count_scored(args)
     reading = options.reading(args, ReadingBar("clfeval: reading", sys.stderr))
     pred_cols = [parse_column(c) for c in args.pred_col or []]
@@ -93,10 +92,11 @@ def _invalid_kept(counted: Any) -> Any:
     from dataclasses import replace
 
     from clfeval.count.invalid import screen, screen_joint
-    from clfeval.count.joint import JointCounts
+    from clfeval.kinds import kind_of
 
     where = f"{counted.inputs.get('file') or (counted.inputs.get('files') or [''])[0]}: "
-    if isinstance(counted.counts, JointCounts):
+    kind = kind_of(counted.counts)
+    if kind is not None and kind.name == "joint":
         joint, blocks, _ = screen_joint(counted.counts, "wrong", blocks=counted.blocks, where=where)
         return replace(counted, counts=joint, blocks=blocks)
     counts, blocks, _ = screen(counted.counts, "wrong", blocks=counted.blocks, where=where)

@@ -316,6 +316,12 @@ def add_invalid_option(p: Any) -> None:
     )
 
 
+def refuse_invalid_for_scores(args: argparse.Namespace) -> None:
+    """``--invalid`` with ``--scores`` (or scored count files): refused, as ``invalid=`` is with ``scores=``."""
+    if getattr(args, "invalid", None) is not None:
+        raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label to count")
+
+
 def check_view(args: argparse.Namespace) -> None:
     """Refuse an unknown name in --measures before anything is read (a one-line error listing the valid names)."""
     from clfeval.report.view import View

@@ -25,15 +25,17 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import declared_names
 from clfeval.errors import InputError, OptionError, unknown_name
+
+if TYPE_CHECKING:  # blocks load when blocks are given (a plain score does not load them)
+    from clfeval.count.blocks import Blocks
 
 __all__ = [
     "INVALID_LABEL",
@@ -221,9 +223,10 @@ def refuse_reserved(counts: Any, where: str = "") -> None:
     """Refuse single-label counts (one system's or several systems') that hold the reserved label
     :data:`INVALID_LABEL` while no policy counts it (``error``, the default): counts kept under ``--invalid`` (a count
     file) are scored with a policy; a label of the data by that name must be renamed."""
-    if isinstance(counts, ConfusionCounts):
+    kind = _kind(counts)
+    if kind == "single-label":
         gold, pred = counts.seen_labels()
-    elif isinstance(counts, JointCounts) and counts.multilabel is None and counts.kind == "single-label":
+    elif kind == "joint" and counts.kind == "single-label":
         k = len(counts.systems)
         gold = {row[0] for row in counts.rows}
         pred = {p for row in counts.rows for p in row[1 : 1 + k]}
@@ -267,7 +270,7 @@ def screen(
     ``wrong`` renames each invalid predicted label to :data:`INVALID_LABEL` (cells merge); ``omit`` drops the cells
     of an invalid prediction. Both are sums over the distinct cells: no pass over instances.
     """
-    if not isinstance(counts, ConfusionCounts):
+    if _kind(counts) != "single-label":
         raise OptionError(_unsupported(counts))
     if policy == "error":
         refuse_reserved(counts, where)
@@ -315,7 +318,7 @@ def _screen_blocks(blocks: Blocks, bad: set[str], policy: str, n_systems: int) -
         if where[r] == len(keys):
             keys.append(new)
     kept = where[blocks.row] >= 0
-    trimmed = Blocks(
+    trimmed = type(blocks)(
         blocks.keys, blocks.row[kept], blocks.block[kept], blocks.count[kept], blocks.n_blocks, blocks.unit
     )
     return trimmed.regrouped(np.where(where < 0, 0, where), keys)
@@ -334,7 +337,7 @@ def screen_joint(
     counted; ``wrong`` renames them to :data:`INVALID_LABEL` (the instance is wrong for that system in the paired
     data); ``omit`` drops an instance when any system's prediction is invalid, so the systems keep the same
     instances and every paired test sees the shared coverage. ``blocks`` (keys: the joint rows) change alike."""
-    if counts.multilabel is not None or counts.kind != "single-label" or counts.units is not None:
+    if _kind(counts) != "joint" or counts.kind != "single-label" or counts.units is not None:
         raise OptionError(_unsupported(counts))
     if policy == "error":
         refuse_reserved(counts, where)
@@ -367,11 +370,21 @@ def screen_joint(
     return out, new_blocks, InvalidOutputs(policy, n, n_invalid, by_system, confidence)
 
 
+def _kind(counts: Any) -> str | None:
+    """The name of the kind of ``counts`` (:func:`clfeval.kinds.kind_of`, asked on use: the kinds know their counts),
+    or ``None``."""
+    from clfeval.kinds import kind_of
+
+    kind = kind_of(counts)
+    return None if kind is None else kind.name
+
+
 def _unsupported(counts: Any) -> str:
-    what = getattr(counts, "kind", None) or type(counts).__name__
-    if getattr(counts, "multilabel", None) is not None or type(counts).__name__ == "LabelSetCounts":
-        what = "multi-label"
+    """The refusal of counts of another kind than single-label: named by their kind (:func:`clfeval.kinds.kind_of`,
+    asked on use: the kinds know their counts)."""
+    kind = _kind(counts)
+    what = counts.kind if kind == "joint" else kind or type(counts).__name__
     return (
-        f"invalid= (--invalid) applies to single-label predictions, not {what} counts: a label set's invalid "
-        "output, a tag or a score has no one column to count it in; leave out such instances before scoring"
+        f"invalid= (--invalid) applies to single-label predictions, not {what}: a label set's invalid output, a "
+        "tag or a score has no one column to count it in; leave out such instances before scoring"
     )
