@@ -158,6 +158,8 @@ def test_refusals_name_what_does_not_apply() -> None:
         clfeval.Accumulator("spans", spans="iob2", invalid="wrong")
     with pytest.raises(clfeval.OptionError, match="invalid= and scoring="):
         clfeval.score(["a"], ["a"], invalid="omit", scoring=clfeval.Scoring())
+    with pytest.raises(clfeval.OptionError, match="the declared labels hold '\\(invalid\\)'"):
+        clfeval.score(["a"], ["b"], labels=["a", INVALID_LABEL], invalid="wrong")
     with pytest.raises(clfeval.InputError, match="every one of the 2 predictions is invalid"):
         clfeval.score(["a", "b"], [None, None], invalid="omit")
 

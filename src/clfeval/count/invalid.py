@@ -201,6 +201,10 @@ def _invalid_names(labels: Collection[str], declared: Sequence[Any] | None, seen
     bad = {lab for lab in labels if lab in _MISSING}
     if declared is not None:
         allowed = set(declared_names(declared, seen))
+        if INVALID_LABEL in allowed:
+            raise OptionError(
+                f"the declared labels hold {INVALID_LABEL!r}, the name clfeval keeps for invalid predictions"
+            )
         bad |= {lab for lab in labels if lab not in allowed}
     return bad
 
