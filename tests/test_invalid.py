@@ -315,6 +315,9 @@ def test_blocks_follow_the_policy_into_the_intervals() -> None:
     blocks = [1, 1, 2, 2, 3, 3, 4, 4]
     r = clfeval.score(gold, pred, invalid="omit", blocks=blocks, ci="bootstrap", seed=3, resamples=200)
     assert r.n_instances == 6 and r.intervals is not None and r.intervals.n_units == 4
+    emptied = clfeval.score(gold, ["a", None, None, None, "a", "b", "a", "b"], invalid="omit", blocks=blocks,
+                            ci="bootstrap", seed=3, resamples=200)  # fmt: skip
+    assert emptied.n_instances == 5 and emptied.intervals is not None and emptied.intervals.n_units == 3
     w = clfeval.score(gold, pred, invalid="wrong", blocks=blocks, ci="bootstrap", seed=3, resamples=200)
     assert w.n_instances == 8 and w["accuracy"] == pytest.approx(5 / 8)
 

@@ -322,8 +322,9 @@ def _screen_blocks(blocks: Blocks, bad: set[str], policy: str, n_systems: int) -
         if where[r] == len(keys):
             keys.append(new)
     kept = where[blocks.row] >= 0
+    present, block = np.unique(blocks.block[kept], return_inverse=True)  # a block left empty is no block
     trimmed = type(blocks)(
-        blocks.keys, blocks.row[kept], blocks.block[kept], blocks.count[kept], blocks.n_blocks, blocks.unit
+        blocks.keys, blocks.row[kept], block.reshape(-1), blocks.count[kept], len(present), blocks.unit
     )
     return trimmed.regrouped(np.where(where < 0, 0, where), keys)
 
