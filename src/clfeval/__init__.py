@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
         PairedCounts,
         SplitMatrix,
     )
+    from clfeval.count.invalid import INVALID_POLICIES
     from clfeval.count.labelsets import MultiLabel
     from clfeval.errors import (
         ClfevalError,
@@ -114,6 +115,7 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["Reading", "Training"], "clfeval.inputs.options"),
     "MultiLabel": "clfeval.count.labelsets",
+    "INVALID_POLICIES": "clfeval.count.invalid",
     "Scoring": "clfeval.scoring.options",
     "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
@@ -181,6 +183,7 @@ __all__ = [
     "FORMATS",
     "Finagle",
     "INTERVAL_METHODS",
+    "INVALID_POLICIES",
     "InputError",
     "Intervals",
     "JointCounts",

@@ -27,6 +27,7 @@ import numpy as np
 
 from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen, screen_joint
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import MultiLabel, label_sets
@@ -436,6 +437,7 @@ def score(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -485,6 +487,7 @@ def score(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -527,6 +530,11 @@ def score(
     labels, beta, zero_division, undefined
         Shorthands of ``scoring``: ``score(y, p, labels=[...], beta=2)`` is ``scoring=Scoring(labels=[...], beta=2)``
         (:mod:`clfeval.shorthands`); a group and its shorthands together are an error.
+    invalid
+        Shorthand of ``scoring``: what a prediction that is not a label does (None, NaN, an empty string; with
+        ``labels=``, a label outside them): ``"error"`` (default), ``"wrong"`` (the column ``(invalid)`` of the
+        matrix) or ``"omit"`` (left out; the result's ``invalid`` gives the coverage and its Wilson interval);
+        :data:`clfeval.INVALID_POLICIES`. A missing gold label is an error under every policy.
     sep
         Shorthand of ``multilabel``: label sets given as strings split on ``sep`` (``MultiLabel(sep=sep)``).
     seed, resamples, confidence
@@ -564,6 +572,10 @@ def score(
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
+    if invalid is not None and (scores is not None or _scored_counts(gold) is not None):
+        raise OptionError(
+            "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
+        )
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
@@ -599,10 +611,17 @@ def score(
         raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not counted yet")
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
+    _check_invalid(chosen, ml, spans)
     counted = _given(gold, pred, ml, blocks, "score")
+    if counted is None and pred is not None and ml is None and chosen.invalid in MARKED:
+        from clfeval.inputs.arrays import marked_invalid
+
+        pred = marked_invalid(pred, "pred")  # a missing prediction is the label (invalid), for the policy
     chosen_spans = Spans.of(spans)
     if counted is None and chosen_spans is not None:
         counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
@@ -633,12 +652,59 @@ def score(
         raise OptionError("these are the counts of folds: score them with clfeval.cv")
     check_count_kind(counted, "score")
     resolved, provenance = _scoring(chosen, counted)
-    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance)
+    counted, screened = _screened(counted, resolved, interval)
+    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance, invalid=screened)
     if interval is None:
         return result
     from clfeval.infer.intervals import with_intervals
 
     return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
+
+
+#: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
+MARKED = ("wrong", "omit")
+
+
+def _check_invalid(scoring: Scoring, ml: MultiLabel | None, spans: Any) -> None:
+    """Refuse an invalid policy where it does not apply, before anything is read: label sets and spans."""
+    if scoring.invalid is None:
+        return
+    if ml is not None:
+        raise OptionError(
+            "invalid= (--invalid) applies to single-label predictions, not multi-label ones: a label set's invalid "
+            "output has no one column to count it in; leave out such instances before scoring"
+        )
+    if spans is not None and spans is not False:
+        raise OptionError(
+            "invalid= (--invalid) applies to single-label predictions, not spans: a tagger's invalid tags are "
+            "repaired by the scheme (clfeval explain iob2)"
+        )
+
+
+def _screened(counted: Counted, scoring: Scoring, interval: CI | None) -> tuple[Counted, InvalidOutputs | None]:
+    """The counted data under the scoring's invalid policy (:func:`clfeval.count.invalid.screen`), blocks too, and
+    what the policy did; as they are when no policy was chosen."""
+    if scoring.invalid is None:
+        refuse_reserved(counted.counts, _where(counted))
+        return counted, None
+    declared = scoring.labels if scoring.labels_from == "given" else None
+    where = _where(counted)
+    counts, blocks, screened = screen(
+        cast("Any", counted.counts),
+        scoring.invalid,
+        declared,
+        blocks=counted.blocks,
+        confidence=0.95 if interval is None else interval.confidence,
+        where=where,
+    )
+    return replace(counted, counts=counts, blocks=blocks), screened
+
+
+def _where(counted: Counted) -> str:
+    """The file an error about the counted data names, as a prefix."""
+    inputs = counted.inputs
+    source = inputs.get("file") or (inputs.get("files") or inputs.get("count_files") or [None])[0]
+    return f"{source}: " if isinstance(source, str) else ""
 
 
 def check_systems(names: Sequence[str], baseline: str | None) -> None:
@@ -699,6 +765,7 @@ def compare(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -752,6 +819,7 @@ def compare(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -796,6 +864,10 @@ def compare(
         Called with (done, total) rounds.
     labels, beta, zero_division, undefined, sep
         Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
+    invalid
+        Shorthand of ``scoring``, as in :func:`score`: ``"wrong"`` makes an invalid prediction wrong for that system
+        in the paired data; ``"omit"`` drops an instance for every system when any system's prediction is invalid
+        (the result's ``invalid`` gives each system's count and the shared coverage).
     seed, rounds, alternative, ci, confidence
         Shorthands of ``test``: ``test="bootstrap", seed=1`` is ``test=Test("bootstrap", seed=1)``; ``ci`` is the
         interval of each difference (``"bootstrap"`` or ``"none"``, as ``--ci``), ``confidence`` its coverage.
@@ -831,6 +903,8 @@ def compare(
     """
     from clfeval.infer.comparison import compare_counts
 
+    if invalid is not None and scores is not None:
+        raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
@@ -844,9 +918,12 @@ def compare(
         raise OptionError("conventions= are for scored predictions: give scores=")
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not compared yet")
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
+    _check_invalid(chosen, ml, spans)
     counted = _given(gold, preds, ml, blocks, "compare")
     chosen_spans = Spans.of(spans)
     if counted is None and chosen_spans is not None:
@@ -864,6 +941,11 @@ def compare(
         from clfeval.inputs.arrays import count_systems, systems_of  # labels in memory
 
         names, columns = systems_of(preds)
+        if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
+            from clfeval.inputs.arrays import marked_invalid
+
+            columns = [marked_invalid(c, f"pred {n!r}") for n, c in zip(names, columns)]
+            preds = dict(zip(names, columns))
         check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
         found, inputs = _arrays([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], ml, blocks, chosen.labels)
         if found is not None:
@@ -886,15 +968,28 @@ def compare(
         metrics, paired, multilabel=counted.multilabel, beta=chosen.beta, kind=getattr(counted.counts, "kind", None)
     )
     resolved, provenance = _scoring(chosen, counted)
+    joint, joint_blocks, screened = cast(JointCounts, counted.counts), counted.blocks, None
+    if resolved.invalid is None:
+        refuse_reserved(joint, _where(counted))
+    else:
+        joint, joint_blocks, screened = screen_joint(
+            joint,
+            resolved.invalid,
+            resolved.labels if resolved.labels_from == "given" else None,
+            blocks=joint_blocks,
+            confidence=paired.confidence,
+            where=_where(counted),
+        )
     return compare_counts(
-        cast(JointCounts, counted.counts),  # the kind that compare takes (checked above)
+        joint,  # the kind that compare takes (checked above)
         metrics=metrics,
         test=paired,
         baseline=baseline,
         scoring=resolved,
         progress=progress,
         **provenance,
-        blocks=counted.blocks,
+        blocks=joint_blocks,
+        invalid=screened,
     )
 
 
@@ -948,6 +1043,7 @@ def cv(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -993,6 +1089,7 @@ def cv(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -1020,8 +1117,9 @@ def cv(
         Warn when a pooled and a mean-of-folds value differ by more than this.
     progress
         Called with (done, total) during long interval computations.
-    labels, beta, zero_division, undefined, sep, seed, resamples, confidence
-        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`.
+    labels, beta, zero_division, undefined, invalid, sep, seed, resamples, confidence
+        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`; ``invalid`` applies to each fold,
+        and the pooled scores record the folds' totals (under ``omit``, the pooled coverage).
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
@@ -1041,6 +1139,8 @@ def cv(
     (0.6667, 0.6667)
     """
     if scores is not None:
+        if invalid is not None:
+            raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         if folds is None:
@@ -1050,11 +1150,14 @@ def cv(
                           progress, sample_weight)  # fmt: skip
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not cross-validated yet")
-    chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    chosen = scoring_of(
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
+    )
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
+    _check_invalid(chosen, ml, spans)
     given = _folds_given(gold)
     chosen_spans = Spans.of(spans)
     if given is not None:
@@ -1070,6 +1173,10 @@ def cv(
                 raise OptionError("spans come in sentences: multilabel does not apply")
             fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
         else:
+            if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
+                from clfeval.inputs.arrays import marked_invalid
+
+                pred = marked_invalid(pred, "pred")
             fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
         counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)

@@ -502,6 +502,13 @@ REGISTRIES: tuple[Registry, ...] = (
         _described,
     ),
     Registry(
+        "INVALID_POLICIES",
+        "clfeval.count.invalid",
+        "predictions that are not labels (an LLM's unparsable output, an empty cell, a label outside --labels)",
+        "--invalid; invalid=... (score, compare, cv; Accumulator(invalid=...))",
+        _described,
+    ),
+    Registry(
         "FORMATS",
         "clfeval.inputs.formats",
         "input formats",

@@ -7,7 +7,7 @@ first. Each shorthand is a field of its group, under the same name:
 ==========================================  ==========================================================
 group                                       shorthands
 ==========================================  ==========================================================
-:class:`~clfeval.Scoring` (``scoring=``)    ``labels``, ``beta``, ``zero_division``, ``undefined``
+:class:`~clfeval.Scoring` (``scoring=``)    ``labels``, ``beta``, ``zero_division``, ``undefined``, ``invalid``
 :class:`~clfeval.Test` (``test=``)          ``seed``, ``rounds``, ``alternative``, ``ci``, ``confidence`` (compare)
 :class:`~clfeval.CI` (``ci=``)              ``seed``, ``resamples``, ``confidence`` (score and cv)
 :class:`~clfeval.MultiLabel` (``multilabel=``)  ``sep`` (implies label sets)
@@ -33,7 +33,7 @@ __all__ = ["SHORTHANDS", "ci_of", "labelsets_of", "scoring_of", "test_of"]
 
 #: Each option group's shorthands: the task keywords that stand for its fields.
 SHORTHANDS: Mapping[str, tuple[str, ...]] = {
-    "Scoring": ("labels", "beta", "zero_division", "undefined"),
+    "Scoring": ("labels", "beta", "zero_division", "undefined", "invalid"),
     "Test": ("seed", "rounds", "alternative", "ci", "confidence"),
     "CI": ("seed", "resamples", "confidence"),
     "MultiLabel": ("sep",),
@@ -58,13 +58,14 @@ def scoring_of(
     beta: float | None = None,
     zero_division: float | str | None = None,
     undefined: str | None = None,
+    invalid: str | None = None,
 ) -> Scoring:
     """The scoring group: ``scoring``, or one made of its shorthands (defaults: :class:`~clfeval.Scoring`'s).
 
     >>> scoring_of(None, labels=["a", "b"], beta=2).beta
     2.0
     """
-    given = _given(labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
+    given = _given(labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid)
     if not given:
         return Scoring.of(scoring)
     if scoring is not None:

@@ -39,6 +39,7 @@ from clfeval.accumulator.batches import _array, _indicator, _one_dimensional, _t
 from clfeval.accumulator.codes import LabelCoder, _declared_entry, _holds_number, _plain
 from clfeval.accumulator.sparse import _merge_sorted, _unique_rows
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.invalid import INVALID_LABEL, check_invalid_policy
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.kinds import KINDS, Counts, kind_of
@@ -70,6 +71,8 @@ LABEL_ORIGINS: Mapping[str, str] = {
 
 _DENSE_CELLS = 1 << 22  # the largest K·K table kept dense (32 MiB of int64); beyond it the counts are sparse
 _EMPTY = np.zeros(0, dtype=np.int64)
+#: The policies under which an update keeps an invalid prediction as the label (invalid), for the policy to count.
+MARKED = ("wrong", "omit")
 
 
 class Accumulator:
@@ -93,6 +96,11 @@ class Accumulator:
         With ``task="spans"``, the tagging scheme (:data:`clfeval.SCHEMES`): the accumulator is then a
         :class:`~clfeval.accumulator.spans.SpanAccumulator`, updated with one list of tags (or entities) per sentence,
         or, given ``id2label=`` (the tag of each id), with a token classifier's (n, T) tag ids padded with −100.
+    invalid
+        What a prediction that is not a label does (single-label): ``"error"`` (default: a missing one, or one outside
+        the declared labels, is an :class:`~clfeval.InputError` of its update), ``"wrong"`` or ``"omit"``
+        (:data:`clfeval.INVALID_POLICIES`): updates keep it as the label ``(invalid)`` and :meth:`score` applies the
+        policy, as :func:`clfeval.score` does with ``invalid=``. A missing gold label is an error under every policy.
 
     Attributes
     ----------
@@ -164,9 +172,13 @@ class Accumulator:
         multilabel: MultiLabel | None = None,
         spans: Any = None,
         positive: Any = None,
+        invalid: str | None = None,
     ) -> None:
         if task not in TASKS:
             raise unknown_name("task", task, TASKS)
+        self.invalid = check_invalid_policy(invalid)
+        if self.invalid is not None and task != "single-label":
+            raise OptionError(f"invalid= applies to single-label predictions, not task={task!r}")
         if spans is not None:
             raise OptionError("spans= reads a tagger's tags: give task='spans'")
         if positive is not None:
@@ -196,6 +208,9 @@ class Accumulator:
                 raise OptionError(f"the declared labels repeat {', '.join(map(repr, repeated))}")
             if not given:
                 raise OptionError("the declared label set is empty: give the labels, or labels=None to take those seen")
+        self._declared = None if given is None else tuple(given)
+        if given is not None and self.invalid in MARKED:  # an invalid prediction is the declared label (invalid)
+            given = [*given, INVALID_LABEL]
         self._coder = LabelCoder(None if given is None else tuple(given))  # the labels; declared: values, as given
         self._clear_counts()
 
@@ -307,6 +322,8 @@ class Accumulator:
         g, p = (_one_dimensional(_array(v, role, where), role, where) for v, role in ((gold, "gold"), (pred, "pred")))
         if len(g) != len(p):
             raise InputError(f"gold has {len(g)} labels but pred has {len(p)}", where)
+        if self.invalid in MARKED:
+            p = self._marked(p, where)
         if len(g):
             old = len(self._coder.names)
             try:
@@ -325,6 +342,32 @@ class Accumulator:
                 )
             self._n += len(g)
         self._updates += 1
+
+    def _marked(self, p: np.ndarray, where: str) -> np.ndarray:
+        """Predictions with each invalid one as the label :data:`~clfeval.count.invalid.INVALID_LABEL`: a missing
+        one (:func:`clfeval.inputs.arrays.marked_invalid`) and, with declared labels, a value outside them (equal
+        numbers are one label: declared ``1`` takes ``1.0`` and ``True``). Python works once per distinct value."""
+        from clfeval.inputs.arrays import marked_invalid
+
+        marked = np.asarray(marked_invalid(p, f"{where}: pred"))
+        if self._declared is None:
+            return marked
+        declared = set(self._declared) | {INVALID_LABEL}
+        if marked.dtype.kind == "O":
+            listed = marked.tolist()
+            outside = {v for v in dict.fromkeys(listed) if v not in declared}
+            if not outside:
+                return marked
+            mask = np.fromiter(map(outside.__contains__, listed), dtype=bool, count=len(listed))
+        else:
+            values = np.unique(marked)
+            outside_values = [v for v in values.tolist() if v not in declared]
+            if not outside_values:
+                return marked
+            mask = np.isin(marked, np.array(outside_values, dtype=marked.dtype))
+        out = marked.astype(object)
+        out[mask] = INVALID_LABEL
+        return out
 
     # -- multi-label updates ----------------------------------------------------------------------------------------
 
@@ -444,6 +487,11 @@ class Accumulator:
             raise OptionError(f"an Accumulator merges with an Accumulator, not {type(other).__name__}")
         if other.task != self.task:
             raise OptionError(f"cannot merge {self.task} counts with {other.task} counts")
+        if getattr(other, "invalid", None) != getattr(self, "invalid", None):
+            raise OptionError(
+                f"cannot merge counts kept under invalid={getattr(other, 'invalid', None)!r} into counts kept under "
+                f"invalid={getattr(self, 'invalid', None)!r}"
+            )
         policies = [(m.duplicates, m.empty) for m in (self.multilabel, other.multilabel) if m is not None]
         if len(policies) == 2 and policies[0] != policies[1]:
             (d1, e1), (d2, e2) = policies
@@ -543,7 +591,7 @@ class Accumulator:
         label of their own, ``MultiLabel(empty="label")``), or ``None`` for the labels seen."""
         if self._coder.origin == "seen":
             return None
-        names = self._coder.names
+        names = [name for name in self._coder.names if name != INVALID_LABEL or self.invalid is None]
         extra = self.multilabel is not None and self.multilabel.empty == "label" and EMPTY_LABEL not in self._coder.code
         return (*names, EMPTY_LABEL) if extra else tuple(names)
 
@@ -571,6 +619,8 @@ class Accumulator:
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
         chosen = Scoring.of(scoring)
+        if self.invalid is not None and chosen.invalid is None:  # the accumulator's policy, unless scoring names one
+            chosen = replace(chosen, invalid=self.invalid)
         declared = self.scoring_labels()
         if declared is not None and chosen.labels is None and chosen.labels_from is None:
             chosen = replace(chosen, labels=declared)

@@ -71,7 +71,12 @@ class ScoredAccumulator(Accumulator):
         multilabel: Any = None,
         spans: Any = None,
         positive: Any = None,
+        invalid: Any = None,
     ) -> None:
+        if invalid is not None:
+            raise OptionError(
+                "invalid= applies to single-label predictions: a tag or a score has no one label to count"
+            )
         if task != "scored":
             raise OptionError(f"a scored accumulator counts scored predictions, not {task}")
         if spans is not None:

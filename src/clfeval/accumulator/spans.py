@@ -86,7 +86,12 @@ class SpanAccumulator(Accumulator):
         spans: str | Spans | bool | None = None,
         id2label: Sequence[Any] | Mapping[Any, Any] | None = None,
         ignore_index: int | None = -100,
+        invalid: Any = None,
     ) -> None:
+        if invalid is not None:
+            raise OptionError(
+                "invalid= applies to single-label predictions: a tag or a score has no one label to count"
+            )
         from clfeval.count.labelnames import names_by_id
         from clfeval.spans.options import Spans
         from clfeval.spans.schemes import scheme_of

@@ -53,6 +53,7 @@ def add_count(sub: Any) -> None:
         p, what="count scored predictions (the count file holds their distinct (gold, scores) rows)", report=False
     )
     options.add_engine_options(p, counts=False)
+    options.add_invalid_option(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write the count file to FILE instead of standard output")
     p.set_defaults(run=run_count)
 
@@ -62,6 +63,7 @@ def run_count(args: argparse.Namespace) -> str:
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
     if args.scores is not None:
+        options.refuse_invalid_for_scores(args)
         return _count_scored(args)
     reading = options.reading(args)
     pred_cols = [parse_column(c) for c in args.pred_col or []]
@@ -76,9 +78,28 @@ def run_count(args: argparse.Namespace) -> str:
         )
     finally:
         options.close(reading)
+    if args.invalid in ("wrong", "omit"):
+        counted = _invalid_kept(counted)
     for warning in counted.warnings:
         print(f"clfeval: warning: {warning}", file=sys.stderr)
     return json.dumps(counted.to_dict(), ensure_ascii=False) + "\n"
+
+
+def _invalid_kept(counted: Any) -> Any:
+    """The counts with each empty prediction as the label (invalid) (an empty gold cell refused): a count file keeps
+    invalid predictions whatever the policy, which applies when the counts are scored (score --counts --invalid)."""
+    from dataclasses import replace
+
+    from clfeval.count.invalid import screen, screen_joint
+    from clfeval.kinds import kind_of
+
+    where = f"{counted.inputs.get('file') or (counted.inputs.get('files') or [''])[0]}: "
+    kind = kind_of(counted.counts)
+    if kind is not None and kind.name == "joint":
+        joint, blocks, _ = screen_joint(counted.counts, "wrong", blocks=counted.blocks, where=where)
+        return replace(counted, counts=joint, blocks=blocks)
+    counts, blocks, _ = screen(counted.counts, "wrong", blocks=counted.blocks, where=where)
+    return replace(counted, counts=counts, blocks=blocks)
 
 
 def _count_scored(args: argparse.Namespace) -> str:

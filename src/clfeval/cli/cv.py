@@ -75,6 +75,7 @@ def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
     if args.scores is not None:
+        options.refuse_invalid_for_scores(args)
         return _cv_scored(args)
     if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
         raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from clfeval.cli.inputs import read_label_list
+from clfeval.count.invalid import INVALID_POLICIES
 from clfeval.count.labelsets import DUPLICATE_POLICIES, EMPTY_POLICIES, MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.infer import INTERVAL_METHODS
@@ -220,6 +221,7 @@ def add_label_set_options(p: Any) -> None:
         help="the labels are numbers on a scale, ordered numerically: reports show weighted κ, which reads an order "
         "(labels that are not all numbers are refused: a --labels FILE declares any order)",
     )
+    add_invalid_option(ls)
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
     ls.add_argument(
         "--zero-division",
@@ -305,6 +307,26 @@ def add_report_options(out: Any, measures: bool = True) -> None:
     )
 
 
+def add_invalid_option(p: Any) -> None:
+    """``--invalid POLICY``: what a prediction that is not a label does (an empty cell; with --labels, a label outside
+    them)."""
+    p.add_argument(
+        "--invalid",
+        choices=list(INVALID_POLICIES),
+        default=None,
+        help="what a prediction that is not a label does (an empty cell; with --labels, a label outside them): error "
+        "(the default: stop, naming the line), wrong (the matrix column (invalid), wrong in accuracy) or omit (left "
+        "out; the coverage kept/n with its Wilson interval); an empty gold cell is an error under every policy "
+        "(clfeval explain wrong, omit)",
+    )
+
+
+def refuse_invalid_for_scores(args: argparse.Namespace) -> None:
+    """``--invalid`` with ``--scores`` (or scored count files): refused, as ``invalid=`` is with ``scores=``."""
+    if getattr(args, "invalid", None) is not None:
+        raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label to count")
+
+
 def check_view(args: argparse.Namespace) -> None:
     """Refuse an unknown name in --measures before anything is read (a one-line error listing the valid names)."""
     from clfeval.report.view import View
@@ -325,6 +347,7 @@ def scoring(args: argparse.Namespace) -> Scoring:
         zero_division=args.zero_division,
         undefined=args.undefined,
         ordinal=getattr(args, "ordinal", False),
+        invalid=getattr(args, "invalid", None),
     )
 
 
@@ -565,6 +588,7 @@ def reading(args: argparse.Namespace) -> Reading:
         engine=args.engine,
         scheduler=args.scheduler,
         progress=shown if shown.enabled else None,
+        empty_predictions=getattr(args, "invalid", None) in ("wrong", "omit"),
     )
 
 

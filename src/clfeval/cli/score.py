@@ -73,8 +73,10 @@ def add_score(sub: Any) -> None:
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
     if args.scores is not None:
+        options.refuse_invalid_for_scores(args)
         return _run_scored(args)
     if args.counts and _scored_files(args):
+        options.refuse_invalid_for_scores(args)
         return _run_scored(args, counts=True)
     if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
         raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")

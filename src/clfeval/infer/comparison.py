@@ -17,6 +17,7 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.blocks import Blocks
+from clfeval.count.invalid import InvalidOutputs
 from clfeval.count.joint import JointCounts
 from clfeval.count.paired import PairedCounts
 from clfeval.errors import OptionError, unknown_name
@@ -204,6 +205,7 @@ class Comparison(Paired, Result):
     unit: str = "instances"
     n_units: int | None = None
     own_scores: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    invalid: InvalidOutputs | None = None
 
     @property
     def first(self) -> Scores:
@@ -244,6 +246,11 @@ class Comparison(Paired, Result):
         beta = self.first.beta
         paths = {m: [m] if m in self.own_scores else metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
         out = FlatScores(sep)
+        if self.invalid is not None:  # the shared n_invalid and coverage, and each system's invalid predictions
+            for name, value in self.invalid.flat().items():
+                out[flat_name([name], sep)] = value
+            for system, k in self.invalid.by_system.items():
+                out[flat_name([system, "n_invalid"], sep)] = float(k)
         for system in self.systems:
             for metric in self.metrics:
                 out[flat_name([system, *paths[metric]], sep)] = float(self.score(system, metric))
@@ -346,6 +353,7 @@ class Comparison(Paired, Result):
             "pairs": pairs,
             "ranking": {m: [{**r, "score": json_safe(r["score"])} for r in self.ranking(m)] for m in self.metrics},
             "results": {s: r.to_dict(matrix=matrix) for s, r in self.results.items()},
+            **({"invalid": {**self.invalid.to_dict(), "tests": self.invalid.tests_note()}} if self.invalid else {}),
             "inputs": dict(self.inputs),
             "warnings": list(self.warnings),
             "notes": list(self.notes),
@@ -497,13 +505,15 @@ def compare_counts(
     warnings: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
     blocks: Blocks | None = None,
+    invalid: InvalidOutputs | None = None,
 ) -> Comparison:
     """Compare the systems of ``joint`` pairwise on ``metrics`` with the paired ``test``.
 
     Parameters are those of :func:`clfeval.compare`; ``joint`` holds the counted rows and
     ``scoring.train`` is read (label frequencies or ``None``). With ``blocks`` (whose keys are
     ``joint``'s rows), randomization swaps whole blocks, the bootstrap resamples whole blocks and the
-    sign test counts blocks.
+    sign test counts blocks. ``invalid``: how invalid predictions entered ``joint``
+    (:func:`clfeval.count.invalid.screen_joint`), recorded in the result and in each system's scores.
 
     Notes
     -----
@@ -552,6 +562,7 @@ def compare_counts(
                 **(options or {}),
             },  # the systems' counting options (a span scheme), then the reading's
             inputs=inputs,
+            invalid=None if invalid is None else invalid.of_system(s),
         )
         for s in systems
     }
@@ -633,6 +644,8 @@ def compare_counts(
             "bootstrap resamples whole blocks and the sign test counts blocks, because the instances "
             "of a block are not independent",
         )
+    if invalid is not None:
+        notes += [invalid.describe(), invalid.tests_note()]
     return Comparison(
         tuple(systems),
         tuple(metrics),
@@ -654,6 +667,7 @@ def compare_counts(
         "instances" if blocks is None else blocks.unit,
         joint.n_instances if blocks is None else blocks.n_blocks,
         FrozenDict({m: FrozenDict(v) for m, v in own_scores.items()}),
+        invalid,
     )
 
 

@@ -13,12 +13,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen
 from clfeval.count.labelsets import LabelSetCounts
 from clfeval.errors import OptionError
 from clfeval.infer.intervals import CI, with_intervals
@@ -217,7 +218,9 @@ def cross_validate(
         Names for the report (default ``fold 1`` …).
     scoring
         As in :func:`clfeval.score` (``train`` read already). One label set, resolved from the pooled
-        counts, serves the pooled score and every fold (a label absent from a fold has support 0 there).
+        counts, serves the pooled score and every fold (a label absent from a fold has support 0 there). Its
+        ``invalid`` policy applies to each fold (:func:`clfeval.count.invalid.screen`); the pooled scores record the
+        folds' totals (under ``omit``, the pooled coverage and its interval).
     ci, progress
         Intervals of the pooled scores (see :func:`clfeval.with_intervals`); ``progress`` is told of the folds scored
         too (the phase ``folds``: done of total folds), then of the intervals' phases.
@@ -244,12 +247,29 @@ def cross_validate(
         raise OptionError("fold names must be distinct")
     if not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a non-negative number, not {warn_above!r}")
+    screened: list[InvalidOutputs | None] = [None] * len(folds)
+    pooled_invalid = None
+    if scoring.invalid is None:
+        for fold, name in zip(folds, names):
+            refuse_reserved(fold, f"{name}: ")
+    if scoring.invalid is not None:  # each fold under the policy; the pooled counts are their sum, and so its tally
+        declared = scoring.labels if scoring.labels_from == "given" else None
+        level = 0.95 if ci is None else ci.confidence
+        outs = [
+            screen(cast(Any, f), scoring.invalid, declared, confidence=level, where=f"{n}: ")
+            for f, n in zip(folds, names)
+        ]
+        folds = [counts for counts, _, _ in outs]
+        screened = [found for _, _, found in outs]
+        pooled_invalid = InvalidOutputs(
+            scoring.invalid, sum(f.n for _, _, f in outs), sum(f.n_invalid for _, _, f in outs), confidence=level
+        )
     pooled_counts = sum(folds[1:], folds[0])
     score = partial(score_counts, scoring=scoring, options=options)
-    pooled = score(pooled_counts, inputs=inputs, warnings=warnings)
+    pooled = score(pooled_counts, inputs=inputs, warnings=warnings, invalid=pooled_invalid)
     seen = seen_labels(pooled_counts)
-    each = steps(progress, "folds", list(zip(folds, names)))
-    scored = tuple(score(fold, seen=seen, inputs={"fold": name}) for fold, name in each)
+    each = steps(progress, "folds", list(zip(folds, names, screened)))
+    scored = tuple(score(fold, seen=seen, inputs={"fold": name}, invalid=found) for fold, name, found in each)
     if ci is not None:
         pooled = with_intervals(pooled, ci, progress=progress)
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

@@ -17,6 +17,7 @@ import numpy as np
 from clfeval.count.blocks import Blocks
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.invalid import INVALID_LABEL
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import (
     EXACT_FLOAT,
@@ -33,6 +34,7 @@ from clfeval.errors import InputError
 
 __all__ = [
     "label_codes",
+    "marked_invalid",
     "named_label_sets",
     "GIVEN_BLOCKS",
     "count_in_blocks",
@@ -80,6 +82,41 @@ def to_sequence(values: Any, role: str) -> Sequence[Any] | np.ndarray:
     if isinstance(values, Iterable):
         return list(values)
     raise InputError(f"expected a sequence of labels, found {type(values).__name__}", role)
+
+
+def marked_invalid(values: Any, role: str) -> Sequence[Any] | np.ndarray:
+    """Predictions with each missing one (None, NaN, ``pd.NA``, NaT) as the label
+    :data:`~clfeval.count.invalid.INVALID_LABEL`, which an invalid policy counts (:mod:`clfeval.count.invalid`);
+    the values themselves when none is missing.
+
+    A float array: one ``np.isnan``; other values: the distinct ones are looked at (one C-level hash per element),
+    then one membership test per element, in C.
+
+    >>> marked_invalid([1, None, 2.0, float("nan")], "pred").tolist()
+    [1, '(invalid)', 2.0, '(invalid)']
+    """
+    seq = to_sequence(values, role)
+    if isinstance(seq, np.ndarray) and seq.dtype.kind != "O":
+        if seq.dtype.kind != "f":
+            return seq
+        nan = np.isnan(seq)
+        if not nan.any():
+            return seq
+        out = seq.astype(object)
+        out[nan] = INVALID_LABEL
+        return out
+    listed = seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
+    try:
+        missing = {v for v in dict.fromkeys(listed) if is_missing(v)}
+    except TypeError:  # an unhashable value (a list): the counters say where
+        return seq
+    if not missing:
+        return seq
+    mask = np.fromiter(map(missing.__contains__, listed), dtype=bool, count=len(listed))
+    objects = np.empty(len(listed), dtype=object)
+    objects[:] = listed
+    objects[mask] = INVALID_LABEL
+    return objects
 
 
 def _first_missing(values: Sequence[Any] | np.ndarray) -> int:

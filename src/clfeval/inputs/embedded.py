@@ -131,7 +131,9 @@ def read_cells(
             if options.sep is not None:
                 raise OptionError(f"--sep does not apply to {fmt} input")
             no_line_rules(fmt, options, blank_line_blocks)
-            first, is_list = read_typed(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
+            first, is_list = read_typed(
+                path, name, fmt, columns, roles, tally, meter, is_list, empty_ok, options.empty_cells
+            )
             has_header = True
         else:
             first, has_header, found, block = read_delimited(

@@ -68,6 +68,9 @@ class TableOptions:
     label_sep
         The separator inside a multi-label cell (``None`` for single-label data): it may not be the
         field separator (whitespace in text input), or a cell would be split into fields.
+    empty_cells
+        Read an empty single-label cell as the empty label, not an error: what ``--invalid wrong|omit`` asks, whose
+        policy counts an empty prediction as invalid and refuses an empty gold label (:mod:`clfeval.count.invalid`).
     """
 
     input_format: str | None = None
@@ -78,6 +81,7 @@ class TableOptions:
     keep_distance: bool = False
     block_end: str | None = None
     label_sep: str | None = None
+    empty_cells: bool = False
 
     def __post_init__(self) -> None:
         if self.input_format is not None and self.input_format not in FORMATS:

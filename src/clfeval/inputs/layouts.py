@@ -286,6 +286,13 @@ def _blocked(
     )
 
 
+def _empty_ok(labelsets: MultiLabel | None, options: TableOptions) -> bool:
+    """Whether an empty label cell is read as a value: the empty label set (multi-label), or the empty label that an
+    invalid policy counts as an invalid prediction (``TableOptions.empty_cells``; an empty gold cell is then refused
+    by the policy, :mod:`clfeval.count.invalid`)."""
+    return labelsets is not None or options.empty_cells
+
+
 def _table(
     path: str | Sequence[str],
     label_cols: Sequence[Column],
@@ -333,7 +340,9 @@ def count_file(
     Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
     """
     _distinct_columns([gold_col, pred_col], ["gold", "predicted"])
-    cells = _table(path, [gold_col, pred_col], ["gold", "predicted"], options, labelsets is not None, engine, blocks)
+    cells = _table(
+        path, [gold_col, pred_col], ["gold", "predicted"], options, _empty_ok(labelsets, options), engine, blocks
+    )
     where = [(path, gold_col), (path, pred_col)]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else "c2"
@@ -418,7 +427,7 @@ def count_files(
     rows, counts, frame, key, warnings = _in_line_order(
         [(gold_path, gold_col, "gold"), (pred_path, pred_col, "predicted")],
         options,
-        labelsets is not None,
+        _empty_ok(labelsets, options),
         engine,
         blocks,
     )
@@ -461,7 +470,11 @@ def count_fold_column(
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
     _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
     cells = engine.cells(
-        path, [gold_col, pred_col, fold_col], ["gold", "predicted", "fold"], options, empty_ok=labelsets is not None
+        path,
+        [gold_col, pred_col, fold_col],
+        ["gold", "predicted", "fold"],
+        options,
+        empty_ok=_empty_ok(labelsets, options),
     )
     groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
     for (g, p, fold), c in zip(cells.rows, cells.counts):
@@ -516,7 +529,7 @@ def count_system_files(
     if len(names) != len(pred_paths):
         raise OptionError(f"{len(names)} system name(s) for {len(pred_paths)} prediction files")
     sources = [(gold_path, gold_col, "gold")] + [(p, pred_col, f"predicted ({n})") for p, n in zip(pred_paths, names)]
-    rows, counts, frame, key, warnings = _in_line_order(sources, options, labelsets is not None, engine, blocks)
+    rows, counts, frame, key, warnings = _in_line_order(sources, options, _empty_ok(labelsets, options), engine, blocks)
     source = "/".join([gold_path, *pred_paths])
     where = [(path, column) for path, column, _ in sources]
     if blocks is not None and key is not None:
@@ -558,7 +571,7 @@ def count_system_columns(
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
     _distinct_columns([gold_col, *pred_cols], roles)
-    cells = _table(path, [gold_col, *pred_cols], roles, options, labelsets is not None, engine, blocks)
+    cells = _table(path, [gold_col, *pred_cols], roles, options, _empty_ok(labelsets, options), engine, blocks)
     where = [(path, column) for column in [gold_col, *pred_cols]]
     if blocks is not None:
         key = BLOCK_KEY if blocks.column is None else f"c{len(roles)}"

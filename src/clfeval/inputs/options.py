@@ -70,6 +70,10 @@ class Reading:
     engine, scheduler, progress
         Who counts (:data:`clfeval.ENGINES`: ``polars`` here, ``dask`` on a cluster at ``scheduler``), and
         ``progress(bytes_done, bytes_total, rows)``, called while reading.
+    empty_predictions
+        Read an empty single-label cell as an invalid prediction (the empty label) instead of stopping: what
+        ``--invalid wrong|omit`` sets, for the task's ``invalid=`` policy to count (an empty gold cell is then
+        refused by the policy, naming the file: :mod:`clfeval.count.invalid`).
 
     Examples
     --------
@@ -93,6 +97,7 @@ class Reading:
     engine: str = "polars"
     scheduler: Any = None
     progress: ReadProgress | None = None
+    empty_predictions: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "multilabel", MultiLabel.of(self.multilabel))
@@ -146,7 +151,7 @@ class Reading:
         ml = self.label_sets
         return TableOptions(
             self.input_format, self.sep, self.header, self.skip, self.keep_trailing,
-            label_sep=None if ml is None else ml.file_sep,
+            label_sep=None if ml is None else ml.file_sep, empty_cells=self.empty_predictions and ml is None,
         )  # fmt: skip
 
     def block_spec(self) -> BlockSpec | None:
@@ -181,6 +186,7 @@ class Reading:
             "engine": self.engine if self.engine != "polars" else None,
             "skip": self.skip,
             "keep_trailing": True if self.keep_trailing else None,
+            "empty_predictions": True if self.empty_predictions else None,
         }
         if self.translate is not None:
             used["translate"] = self.translate if isinstance(self.translate, str) else "mapping"

@@ -146,10 +146,12 @@ def read_typed(
     meter: Meter | None,
     is_list: list[bool] | None,
     empty_ok: bool = False,
+    nulls_ok: bool = False,
 ) -> tuple[tuple[Any, ...] | None, list[bool]]:
-    """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists)."""
+    """Count a JSON Lines or Parquet file into ``tally``: (its first record's labels, which columns are lists).
+    ``nulls_ok``: a null single-label cell is the empty label (an invalid prediction under ``--invalid``)."""
     with _guarded(path, name, fmt):
-        return _read_typed_parts(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok)
+        return _read_typed_parts(path, name, fmt, columns, roles, tally, meter, is_list, empty_ok, nulls_ok)
 
 
 def _read_typed_parts(
@@ -162,6 +164,7 @@ def _read_typed_parts(
     meter: Meter | None,
     is_list: list[bool] | None,
     empty_ok: bool,
+    nulls_ok: bool = False,
 ) -> tuple[tuple[Any, ...] | None, list[bool]]:
     import polars as pl
 
@@ -187,7 +190,10 @@ def _read_typed_parts(
             raise InputError(
                 f"the {role} labels are lists of labels in some records and single labels in others", name, start
             )
-        exprs = [label_column(schema, f).alias(k) for f, k in zip(fields, keys)]
+        exprs = [
+            (label_column(schema, f).fill_null("") if nulls_ok and not flag else label_column(schema, f)).alias(k)
+            for f, k, flag in zip(fields, keys, lists)
+        ]
         selected = lf.select(exprs)
         try:
             frame = unique_counts(selected, keys)

@@ -10,6 +10,7 @@ import numpy as np
 
 from clfeval.count.binary import LabelCounts
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.invalid import INVALID_LABEL, InvalidOutputs
 from clfeval.count.labelnames import declared_names, respelled  # the one rule names declared labels too
 from clfeval.errors import OptionError
 from clfeval.kinds import Counts, kind_of
@@ -231,6 +232,7 @@ def score_counts(
     warnings: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
     seen: tuple[Collection[str], Collection[str]] | None = None,
+    invalid: InvalidOutputs | None = None,
 ) -> Scores:
     """Score counts: per-label measures over the label set and every named average.
 
@@ -248,6 +250,10 @@ def score_counts(
     seen
         The gold and predicted labels the label-set policy sees, when that is more than these
         counts hold (``compare`` scores every system over the labels of all of them).
+    invalid
+        How invalid predictions entered the counts (:func:`clfeval.count.invalid.screen`), recorded in the result;
+        under ``wrong`` the label :data:`~clfeval.count.invalid.INVALID_LABEL` is outside every label-set policy's
+        set: a column of the matrix, no row of the report.
 
     Notes
     -----
@@ -271,6 +277,8 @@ def score_counts(
 
     gold_seen, pred_seen = kind.labels_seen(counts)
     policy_gold, policy_pred = seen if seen is not None else (gold_seen, pred_seen)
+    if scoring.invalid is not None:  # the invalid predictions' column is in no label set
+        policy_pred = set(policy_pred) - {INVALID_LABEL}
     if train is not None:  # training labels named apart from the data ("1" beside "1.0") find the data's names
         train = _matched(train, set(policy_gold) | set(policy_pred))
     label_set = resolve_label_set(
@@ -360,6 +368,9 @@ def score_counts(
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined, **kind.options(counts)}
     opts.update(options or {})
     opts.update({"ordinal": True} if scoring.ordinal else {})  # an order declared: reports show weighted κ
+    if invalid is not None:
+        opts["invalid"] = invalid.policy
+        notes.append(invalid.describe())
     return Scores(
         task=task,
         n_instances=n,
@@ -382,4 +393,5 @@ def score_counts(
         notes=tuple(notes),
         inputs=FrozenDict(dict(inputs or {})),
         table=cells.table,
+        invalid=invalid,
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from clfeval.count.frequencies import LabelFrequencies
+from clfeval.count.invalid import check_invalid_policy
 from clfeval.errors import OptionError, unknown_name
 from clfeval.scoring.labelset import LABEL_SOURCES
 from clfeval.scoring.ratios import UNDEFINED_POLICIES, parse_zero_division
@@ -43,6 +44,10 @@ class Scoring:
         The labels are numbers on a scale, ordered numerically: measures that read an order (weighted κ) are then
         shown in reports. Labels that are not all numbers (a stray ``'NA'``) are an :class:`~clfeval.OptionError` when
         scored: declared labels (``labels``, source ``given``) declare any order, and need no ``ordinal``.
+    invalid
+        What a prediction that is not a label does (a missing one: None, NaN, an empty cell; with declared
+        ``labels``, one outside them): ``error`` (the default, ``None``), ``wrong`` or ``omit``; see
+        :data:`clfeval.INVALID_POLICIES` and :mod:`clfeval.count.invalid`.
 
     Examples
     --------
@@ -57,6 +62,7 @@ class Scoring:
     zero_division: float | str = 0
     undefined: str = "include"
     ordinal: bool = False
+    invalid: str | None = None
 
     def __post_init__(self) -> None:
         if self.labels is not None:
@@ -81,6 +87,7 @@ class Scoring:
             raise unknown_name("undefined policy", self.undefined, UNDEFINED_POLICIES)
         if not isinstance(self.ordinal, bool):
             raise OptionError(f"ordinal is True or False, not {self.ordinal!r}")
+        check_invalid_policy(self.invalid)
 
     @classmethod
     def of(cls, value: Scoring | None) -> Scoring:

@@ -11,6 +11,7 @@ import numpy as np
 
 from clfeval._version import __version__
 from clfeval.count.confusion import ConfusionCounts
+from clfeval.count.invalid import InvalidOutputs
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError, UnknownName
 from clfeval.result import (
@@ -200,6 +201,9 @@ class Scores(Result):
     table
         The labels of the matrix in its order (the label set, then every other label the label-set policy saw): the
         order weighted κ reads; not part of the JSON.
+    invalid
+        How predictions that are not labels entered the scores (``invalid=``; :class:`~clfeval.count.invalid.
+        InvalidOutputs`: the policy, how many, the coverage under ``omit``), or ``None`` when no policy was chosen.
     """
 
     kind: ClassVar[str] = "score"
@@ -236,6 +240,7 @@ class Scores(Result):
     intervals: Intervals | None = None
     warning_scopes: Mapping[str, str] = field(default_factory=dict)
     table: tuple[str, ...] = ()
+    invalid: InvalidOutputs | None = None
 
     @property
     def family(self) -> str:
@@ -436,6 +441,9 @@ class Scores(Result):
         fk, iv = self.f_name, self.intervals
         out = FlatScores(sep)
         out[flat_name([*prefix, "n_instances"], sep)] = float(self.n_instances)
+        if self.invalid is not None:  # n_invalid, and the coverage under omit
+            for name, value in self.invalid.flat().items():
+                out[flat_name([*prefix, name], sep)] = value
 
         def put(path: list[str], value: float, key: Key) -> None:
             name = flat_name([*prefix, *path], sep)
@@ -478,7 +486,8 @@ class Scores(Result):
         from clfeval.kinds import KINDS
 
         parts += [(key, str(self.options.get(key, ""))) for key in KINDS[self.task].option_names]
-        return [*parts, ("lfb", self.lfb_source)]
+        parts.append(("lfb", self.lfb_source))
+        return parts + ([("invalid", self.invalid.policy)] if self.invalid is not None else [])
 
     def interval_part(self) -> tuple[str, str]:
         """The interval method as a signature pair: ``none``, or the method, confidence, resamples, seed and, when
@@ -546,6 +555,8 @@ class Scores(Result):
         details = kind.details(self.counts) if kind is not None else None
         if details is not None:
             out[kind.name] = details
+        if self.invalid is not None:
+            out["invalid"] = self.invalid.to_dict()
         out["options"] = dict(self.options)
         out["inputs"] = dict(self.inputs)
         out["warnings"] = list(self.warnings)
