@@ -219,7 +219,8 @@ def indicator_sets(
     if not all(matrices):
         odd = roles[matrices.index(False)]
         raise InputError(
-            f"{odd} is not an indicator matrix like {roles[matrices.index(True)]}: give every one as (n, labels) 0/1 matrices or every one as label collections"
+            f"{odd} is not an indicator matrix like {roles[matrices.index(True)]}: give every one as (n, labels) 0/1 "
+            "matrices or every one as label collections"
         )
     framed: list[str] | None = None
     bits = []

@@ -101,7 +101,8 @@ class Scoring:
             object.__setattr__(self, "ordinal", order)
             if len(set(order)) != len(order):
                 raise OptionError(
-                    f"ordinal names each label once; it repeats {sorted({x for x in order if order.count(x) > 1}, key=str)}"
+                    "ordinal names each label once; it repeats "
+                    f"{sorted({x for x in order if order.count(x) > 1}, key=str)}"
                 )
             if self.labels is not None:  # both: the same labels, and the order is the report order too
                 if len(self.labels) != len(order) or set(self.labels) != set(order):
