@@ -500,9 +500,9 @@ class Scores(Result):
         for measure in self.given_overall():
             put([measure.name_for(self.family)], self.overall[measure.name], (measure.name,))
         if self.positive is not None:  # a binary problem's own names: the positive class's values (pos_label)
-            row = self.per_label[self.positive].values
+            positive = self.per_label[self.positive].values
             for m in ("precision", "recall", "f"):
-                put([_json_name(m, fk)], row[m], ("per_label", self.positive, m))
+                put([_json_name(m, fk)], positive[m], ("per_label", self.positive, m))
         if per_label:
             names = [(m.name, _json_name(m.name, fk)) for m in label_measures(self.family)]
             for lab, row in self.per_label.items():
