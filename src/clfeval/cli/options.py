@@ -212,8 +212,9 @@ def add_label_set_options(p: Any) -> None:
     ls.add_argument(
         "--ordinal",
         action="store_true",
-        help="the labels are numbers on a scale, ordered numerically: reports show weighted κ, which reads an order "
-        "(labels that are not all numbers are refused: a --labels FILE declares any order)",
+        help="declare the labels' order, which weighted κ (kappa_linear, kappa_quadratic) reads: the order of the "
+        "--labels FILE, or without one the labels' numerical order (labels that are not all numbers are refused); "
+        "without --ordinal weighted κ is not given (--labels alone declares no order)",
     )
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
     ls.add_argument(
@@ -320,6 +321,8 @@ def scoring(args: argparse.Namespace) -> Scoring:
         zero_division=args.zero_division,
         undefined=args.undefined,
         ordinal=getattr(args, "ordinal", False),
+        # labels, not scores: --positive names a binary problem's positive class (scikit-learn's pos_label)
+        pos_label=None if getattr(args, "scores", None) else getattr(args, "positive", None),
     )
 
 
@@ -413,7 +416,11 @@ def add_scored_options(
     )
     if positive:
         group.add_argument(
-            "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
+            "--positive",
+            metavar="LABEL",
+            help="binary scores: the class they belong to (default: the last label); labels (no --scores): a binary "
+            "problem's positive class, whose precision, recall and F are the JSON's pos_label (scikit-learn's "
+            "pos_label; default: the label 1)",
         )
     if not report:
         return

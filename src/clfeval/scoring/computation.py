@@ -427,7 +427,8 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
         if pos_label is not None:
             what = "label sets" if family != SINGLE else f"{len(label_set)} labels"
             raise OptionError(
-                f"pos_label= names the positive class of a binary problem (two labels, one per instance); this has "
+                f"pos_label= (--positive) names the positive class of a binary problem (two labels, one per instance); "
+                f"this has "
                 f"{what}: read one class's scores as result['per_label.<label>.f1'], or an average as "
                 "result['macro.f1']"
             )
@@ -435,12 +436,12 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
     if pos_label is not None:
         (name,) = declared_names([pos_label], set(label_set) | set(seen))
         if name not in label_set:
-            raise OptionError(f"pos_label={pos_label!r} is not one of the labels {list(label_set)}")
-        return name, "pos_label="
+            raise OptionError(f"pos_label={pos_label!r} (--positive) is not one of the labels {list(label_set)}")
+        return name, "pos_label= (--positive)"
     ones = [lab for lab in label_set if number_named(lab) == 1]
     if len(ones) == 1:
         return ones[0], "the label 1 (scikit-learn's default pos_label=1)"
     return None, (
         f"neither of the labels {list(label_set)} is 1 (scikit-learn's default pos_label=1): name the positive "
-        "class with pos_label="
+        "class with pos_label= (--positive)"
     )
