@@ -180,8 +180,9 @@ def decode_sets(rows: np.ndarray, names: Sequence[str]) -> tuple[list[tuple[str,
 
 
 def _is_matrix(values: Any) -> bool:
-    """Whether ``values`` is a container of an indicator matrix: a 2-D numpy array or tensor, a scipy.sparse matrix,
-    a pandas or polars data frame (Python lists are label collections, never matrices)."""
+    """Whether ``values`` is a container of an indicator matrix: a 2-D numpy array of numbers or booleans, a 2-D
+    tensor, a scipy.sparse matrix, a pandas or polars data frame (Python lists, and arrays of label names, are label
+    collections, never matrices)."""
     module = type(values).__module__
     if module.startswith("scipy.sparse") and hasattr(values, "toarray"):
         return True
@@ -189,9 +190,9 @@ def _is_matrix(values: Any) -> bool:
         return getattr(values, "ndim", len(getattr(values, "shape", ()))) == 2
     if isinstance(values, (list, tuple, str, bytes)):
         return False
-    return (isinstance(values, np.ndarray) or hasattr(values, "__dlpack__") or hasattr(values, "__array__")) and len(
-        getattr(values, "shape", ())
-    ) == 2
+    if isinstance(values, np.ndarray):  # an array of label names (rows of strings) holds label collections
+        return values.ndim == 2 and values.dtype.kind in "biuf"
+    return (hasattr(values, "__dlpack__") or hasattr(values, "__array__")) and len(getattr(values, "shape", ())) == 2
 
 
 def indicator_sets(
