@@ -114,6 +114,26 @@ def test_pos_label_is_positive_for_scored_predictions() -> None:
         clfeval.score(gold, scores=scores, positive=1, pos_label=1)
 
 
+def test_the_scorer_takes_a_binary_problems_names_as_scikit_learns_scoring_strings() -> None:
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import make_scorer
+    from sklearn.model_selection import cross_val_score
+
+    import clfeval.sklearn
+
+    X, y = make_classification(240, flip_y=0.2, random_state=3)
+    model = LogisticRegression()
+    for name in ("f1", "precision", "recall"):
+        ours = cross_val_score(model, X, y, cv=4, scoring=clfeval.sklearn.scorer(name))
+        assert ours == pytest.approx(cross_val_score(model, X, y, cv=4, scoring=name), abs=1e-12)
+    negative = clfeval.sklearn.scorer("f1", scoring=clfeval.Scoring(pos_label=0))
+    theirs = make_scorer(f1_score, pos_label=0)
+    assert cross_val_score(model, X, y, cv=4, scoring=negative) == pytest.approx(
+        cross_val_score(model, X, y, cv=4, scoring=theirs), abs=1e-12
+    )
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_classification_report_names_point_to_their_equivalents(seed: int) -> None:
     rng = np.random.default_rng(seed)
