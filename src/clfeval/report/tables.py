@@ -364,6 +364,11 @@ def scores_notes(scores: Scores, view: View | None = None) -> list[str]:
             kind_notes.append(note)
     if kappa_shown:
         kind_notes.append(_kappa_note(scores))
+    if scores.positive is not None:  # a binary problem's own names (scikit-learn's average="binary")
+        kind_notes.append(
+            f"binary: the positive class is {scores.positive!r} ({scores.positive_rule}); result['{scores.f_name}'], "
+            "['precision'] and ['recall'] are its row's values"
+        )
     if not view.verbose:
         source = scores.label_source
         notes = [f"label set L ({source}): {LABEL_SOURCES[source].split(' (')[0]}"]

@@ -440,7 +440,7 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
         return name, "pos_label= (--positive)"
     ones = [lab for lab in label_set if number_named(lab) == 1]
     if len(ones) == 1:
-        return ones[0], "the label 1 (scikit-learn's default pos_label=1)"
+        return ones[0], "the label 1, scikit-learn's default pos_label=1"
     return None, (
         f"neither of the labels {list(label_set)} is 1 (scikit-learn's default pos_label=1): name the positive "
         "class with pos_label= (--positive)"
