@@ -376,3 +376,20 @@ def test_cli_ordinal_with_a_labels_file_is_scikit_learns_weighted_kappa(tmp_path
     assert plain["kappa_quadratic"] is None and "kappa_quadratic" in plain
     markdown = run_cli("score", str(path), "--labels", str(labels), "--format", "markdown").stdout.decode()
     assert "quadratic weights" not in markdown
+
+
+def test_the_accumulator_scores_under_a_declared_order_and_a_positive_class() -> None:
+    rng = np.random.default_rng(11)
+    order = ["low", "mid", "high"]
+    gold = list(rng.choice(order, 50))
+    pred = [g if rng.random() < 0.6 else str(rng.choice(order)) for g in gold]
+    acc = clfeval.Accumulator(labels=order)
+    acc.update(gold[:20], pred[:20])
+    acc.update(gold[20:], pred[20:])
+    assert "kappa_linear" not in acc.score().flat()  # declared labels alone: no order
+    assert acc.score(ordinal=True)["kappa_linear"] == pytest.approx(
+        cohen_kappa_score(gold, pred, labels=order, weights="linear"), abs=1e-12
+    )
+    binary = clfeval.Accumulator(labels=["no", "yes"])
+    binary.update(["no", "yes", "yes", "no"], ["no", "yes", "no", "yes"])
+    assert binary.score(pos_label="yes")["recall"] == 0.5

@@ -548,7 +548,8 @@ class Accumulator:
             A :class:`~clfeval.Scoring`. When it names no labels, label source or training data, the declared labels
             are used (label source ``given``), else the labels seen (``union``).
         **kwargs
-            Passed to :func:`clfeval.score` (``progress``).
+            Passed to :func:`clfeval.score` (``progress``); the shorthands of ``scoring`` (``ordinal=``,
+            ``pos_label=``, ``beta=`` …) join the declared labels.
 
         Raises
         ------
@@ -560,7 +561,10 @@ class Accumulator:
 
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
-        chosen = Scoring.of(scoring)
+        from clfeval.shorthands import SHORTHANDS, scoring_of
+
+        given = {name: kwargs.pop(name) for name in SHORTHANDS["Scoring"] if name in kwargs}
+        chosen = scoring_of(scoring, **given)  # ordinal=, pos_label= … with the declared labels below
         declared = self.scoring_labels()
         if declared is not None and chosen.labels is None and chosen.labels_from is None:
             chosen = replace(chosen, labels=declared)
