@@ -557,7 +557,6 @@ class Accumulator:
             If nothing has been counted yet.
         """
         from clfeval.api import score
-        from clfeval.scoring.options import Scoring
 
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
