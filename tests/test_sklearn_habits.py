@@ -345,6 +345,8 @@ def test_ordinal_refuses_an_order_that_misses_a_label_or_contradicts_labels() ->
         clfeval.Scoring(ordinal=["a", "b", "a"])
     with pytest.raises(OptionError, match="two labels or more"):
         clfeval.Scoring(ordinal=["a"])
+    with pytest.raises(OptionError, match="labels_from='gold'"):
+        clfeval.Scoring(ordinal=["a", "b"], labels_from="gold")
 
 
 def test_mlflow_logs_no_weighted_kappa_without_an_order(tmp_path, monkeypatch) -> None:

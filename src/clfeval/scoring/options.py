@@ -111,7 +111,12 @@ class Scoring:
                         "ordinal= alone declares the labels and their order"
                     )
                 object.__setattr__(self, "labels", order)
-            if self.labels is None and self.labels_from in (None, "given"):  # the order declares the labels
+            if self.labels_from not in (None, "given"):
+                raise OptionError(
+                    f"ordinal=[...] declares the labels and their order, and labels_from={self.labels_from!r} another "
+                    "label set: leave one out (ordinal=True orders a policy's labels numerically)"
+                )
+            if self.labels is None:  # the order declares the labels
                 object.__setattr__(self, "labels", order)
                 object.__setattr__(self, "labels_from", "given")
         if self.pos_label is not None and (
