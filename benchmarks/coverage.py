@@ -201,7 +201,7 @@ def check_scenarios() -> dict[int, dict[str, float]]:
                 assert round(truth[name], 2) == stated, f"scenario {s}: {name} = {truth[name]:.4f}, paper {stated}"
         labels = list(sc.labels)
         counts = clfeval.ConfusionCounts(sc.labels, np.rint(sc.p * 1e9).astype(np.int64))
-        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=labels))
+        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=labels, ordinal=True))
         for name, key in zip(SCORE_NAMES, score_keys(sc)):
             got = getattr(r.per_label[key[1]], key[2]) if key[0] == "per_label" else r.averages[key[1]][key[2]]
             assert abs(got - truth[name]) < 1e-6, f"scenario {s}: clfeval {name} = {got}, direct {truth[name]}"
@@ -296,7 +296,7 @@ def check_new_truths() -> tuple[dict[int, dict[str, float]], float]:
     for s, sc in SCENARIOS.items():
         truth = new_true_values(sc)
         counts = clfeval.ConfusionCounts(sc.labels, np.rint(sc.p * 1e9).astype(np.int64))
-        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=list(sc.labels)))
+        r = clfeval.score(counts, scoring=clfeval.Scoring(labels=list(sc.labels), ordinal=True))
         for name, key in zip(NEW_NAMES, new_score_keys(sc)):
             got = _get(r, key)
             assert abs(got - truth[name]) < 1e-6, f"scenario {s}: clfeval {name} = {got}, direct {truth[name]}"
@@ -356,7 +356,8 @@ def run_chunk(job: tuple[int, int, int, np.ndarray, int, str, tuple[str, ...]]) 
     observed = np.array([observed_counts(t) for t in cells], dtype=np.int64).reshape(len(cells), 3)
     errors: Counter = Counter()
     for i, table in enumerate(cells):
-        r = clfeval.score(clfeval.ConfusionCounts(sc.labels, table), scoring=clfeval.Scoring(labels=labels))
+        ordered = clfeval.Scoring(labels=labels, ordinal=True)  # weighted κ reads the labels' declared order
+        r = clfeval.score(clfeval.ConfusionCounts(sc.labels, table), scoring=ordered)
         seed = table_seed(s, n, start + i)
         wilson_done = False
         for j, method in enumerate(methods):

@@ -115,10 +115,14 @@ def test_json_contract(run_file: Path, tmp_path: Path) -> None:
         "balanced_accuracy_adjusted",
         "mcc",
         "kappa",
-        "kappa_linear",
-        "kappa_quadratic",
     )
     assert all(isinstance(data[name], float) for name in overall)
+    # weighted κ: its keys kept, null without a declared order (issue 38), with the reason
+    assert data["kappa_linear"] is None and data["kappa_quadratic"] is None
+    assert data["label_order"]["order"] is None and data["label_order"]["withheld"] == [
+        "kappa_linear",
+        "kappa_quadratic",
+    ]
     assert set(data["averages"]) == {"micro", "macro", "macro_fa", "weighted", "lfb"}
     assert data["averages"]["lfb"]["frequencies"] == "test"
     assert data["confusion_matrix"] == {

@@ -402,3 +402,21 @@ def test_the_cli_refuses_invalid_where_it_does_not_apply(tmp_path) -> None:
               "applies to single-label predictions, not multi-label")  # fmt: skip
     cli_error(run_cli("score", "tags.conll", "--spans", "--invalid", "omit", cwd=tmp_path),
               "applies to single-label predictions, not spans")  # fmt: skip
+
+
+def test_weighted_kappa_is_withheld_under_wrong_even_with_a_declared_order() -> None:
+    """An invalid prediction has no place on an ordinal scale: under ``wrong`` weighted κ is not given (with the
+    reason), under ``omit`` the kept instances have one and it equals scikit-learn's."""
+    from sklearn.metrics import cohen_kappa_score
+
+    gold = ["low", "mid", "high", "mid", "low", "high", "mid", "low"]
+    pred = ["low", None, "high", "low", "mid", "high", "mid", ""]
+    order = ["low", "mid", "high"]
+    wrong = clfeval.score(gold, pred, ordinal=order, invalid="wrong")
+    data = wrong.to_dict()
+    assert data["kappa_linear"] is None and "invalid='wrong'" in data["label_order"]["rule"]
+    assert "kappa_linear" not in wrong.flat()
+    omit = clfeval.score(gold, pred, ordinal=order, invalid="omit")
+    kept = [(g, p) for g, p in zip(gold, pred) if p]
+    expected = cohen_kappa_score([g for g, _ in kept], [p for _, p in kept], labels=order, weights="linear")
+    assert omit["kappa_linear"] == pytest.approx(expected, rel=1e-12)

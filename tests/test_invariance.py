@@ -68,12 +68,12 @@ def test_instance_order_does_not_matter(data, rnd) -> None:
 @given(pairs)
 def test_renaming_labels_does_not_matter(data) -> None:
     rename = {"a": "zeta", "b": "alpha", "c": "mid", "d": "beta"}
-    # the same label order declared both ways: weighted κ takes the labels as ordered
-    a = clfeval.score([g for g, _ in data], [p for _, p in data], scoring=clfeval.Scoring(labels=LABELS))
+    # the same label order declared both ways (ordinal=): weighted κ reads it
+    a = clfeval.score([g for g, _ in data], [p for _, p in data], scoring=clfeval.Scoring(ordinal=LABELS))
     b = clfeval.score(
         [rename[g] for g, _ in data],
         [rename[p] for _, p in data],
-        scoring=clfeval.Scoring(labels=[rename[x] for x in LABELS]),
+        scoring=clfeval.Scoring(ordinal=[rename[x] for x in LABELS]),
     )
     assert _all_values(a, rename) == pytest.approx(_all_values(b), nan_ok=True)
     for lab, row in a.per_label.items():
@@ -159,14 +159,14 @@ def test_compare_is_antisymmetric_for_every_metric(data) -> None:
         {"A": a, "B": b},
         metrics=metrics,
         test=clfeval.Test(rounds=200, seed=7),
-        scoring=clfeval.Scoring(labels=LABELS),
+        scoring=clfeval.Scoring(ordinal=LABELS),  # weighted κ among the metrics: the labels' order declared
     )
     ba = clfeval.compare(
         gold,
         {"B": b, "A": a},
         metrics=metrics,
         test=clfeval.Test(rounds=200, seed=7),
-        scoring=clfeval.Scoring(labels=LABELS),
+        scoring=clfeval.Scoring(ordinal=LABELS),  # weighted κ among the metrics: the labels' order declared
     )
     for metric in metrics:
         x, y = ab.pair("A", "B", metric), ba.pair("A", "B", metric)

@@ -230,7 +230,9 @@ def test_comparisons_over_many_labels_keep_the_swaps_sparse(monkeypatch: pytest.
     metrics = ["macro.f1", "macro_fa.f1", "accuracy", "kappa_linear", "per_label.7.recall"]
 
     def run() -> dict:
-        result = clfeval.compare(gold, {"a": a, "b": b}, metrics=metrics, test=clfeval.Test(test, rounds=300, seed=3))
+        result = clfeval.compare(  # weighted κ under the labels' numerical order (ordinal=True)
+            gold, {"a": a, "b": b}, metrics=metrics, test=clfeval.Test(test, rounds=300, seed=3), ordinal=True
+        )
         return result.to_dict()["pairs"]
 
     dense = run()

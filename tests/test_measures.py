@@ -216,14 +216,14 @@ def test_mcc_is_phi_for_two_labels_and_kappa_weights_follow_the_stated_order() -
     assert r.overall["kappa_linear"] == pytest.approx(r.overall["kappa"])  # two labels: every weighting agrees
     ordinal = ["low", "mid", "high", "mid", "low", "high", "mid", "low"]
     guess = ["mid", "mid", "low", "high", "low", "high", "high", "mid"]
-    declared = clfeval.score(ordinal, guess, scoring=clfeval.Scoring(labels=["low", "mid", "high"]))
+    declared = clfeval.score(ordinal, guess, scoring=clfeval.Scoring(ordinal=["low", "mid", "high"]))
     assert declared.confusion.labels == ("low", "mid", "high")
-    assert declared.overall["kappa_quadratic"] == pytest.approx(
+    assert declared["kappa_quadratic"] == pytest.approx(
         cohen_kappa_score(ordinal, guess, labels=["low", "mid", "high"], weights="quadratic")
     )
-    assert any("'low' < 'mid' < 'high'" in n for n in declared.notes)
-    default = clfeval.score(ordinal, guess)  # sorted as strings: high < low < mid
-    assert default.overall["kappa_quadratic"] != pytest.approx(declared.overall["kappa_quadratic"])
+    assert declared.order == ("low", "mid", "high")
+    other = clfeval.score(ordinal, guess, ordinal=sorted(set(ordinal)))  # another order: high < low < mid
+    assert other["kappa_quadratic"] != pytest.approx(declared["kappa_quadratic"])
 
 
 def test_overall_measures_run_over_the_whole_matrix_whatever_the_label_set() -> None:
@@ -332,7 +332,7 @@ def test_weighted_kappa_takes_one_order_for_every_system_and_fold() -> None:
         {"A": a, "B": b},
         metrics=["kappa_linear", "kappa_quadratic"],
         test=clfeval.Test(rounds=200, seed=1),
-        scoring=clfeval.Scoring(labels=["a", "b"]),
+        scoring=clfeval.Scoring(ordinal=["a", "b", "x", "z"]),  # weighted κ: an order that places every label
     )
     for pair in cmp.pairs:
         assert pair.difference == pytest.approx(pair.score_a - pair.score_b)
@@ -397,6 +397,7 @@ def test_new_measures_as_compare_metrics_and_in_cv() -> None:
         {"a": a, "b": b},
         metrics=["mcc", "kappa_quadratic", "macro.jaccard", "per_label.1.npv", "hamming_loss"],
         test=clfeval.Test(rounds=500, seed=2),
+        ordinal=[0, 1, 2],  # weighted κ reads the declared order
     )
     for metric in cmp.metrics:
         pair = cmp.pair("a", "b", metric)
@@ -418,7 +419,7 @@ def test_new_measures_as_compare_metrics_and_in_cv() -> None:
 
 
 def test_every_format_carries_every_measure() -> None:
-    r = clfeval.score(["a", "b", "b", "c"], ["a", "b", "a", "c"], ci="delta")
+    r = clfeval.score(["a", "b", "b", "c"], ["a", "b", "a", "c"], ci="delta", ordinal=["a", "b", "c"])
     data = r.to_dict()
     for m in label_measures():
         key = "f1" if m.name == "f" else m.name

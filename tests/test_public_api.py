@@ -197,7 +197,10 @@ def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     for name in clfeval.__all__:
         value = getattr(clfeval, name)
         if inspect.isfunction(value):
-            widths[name] = len(set(inspect.signature(value).parameters) - shorthands)
+            named = {  # **keywords (the tasks' catch of scikit-learn's spellings, refused by name) is no option
+                p.name for p in inspect.signature(value).parameters.values() if p.kind is not p.VAR_KEYWORD
+            }
+            widths[name] = len(named - shorthands)
     assert widths and max(widths.values()) <= MOST_PARAMETERS, sorted(widths.items(), key=lambda kv: -kv[1])[:3]
 
 

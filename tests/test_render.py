@@ -49,9 +49,11 @@ NASTY = (
 
 
 def _example() -> clfeval.Scores:
-    # Sefidian's 9-instance scikit-learn example, with a declared label that never occurs
+    # Sefidian's 9-instance scikit-learn example, with a declared label that never occurs, the labels in order
     return clfeval.score(
-        [1, 2, 3, 2, 3, 3, 1, 2, 2], [2, 2, 1, 2, 1, 3, 2, 3, 2], scoring=clfeval.Scoring(labels=["1", "2", "3", "4"])
+        [1, 2, 3, 2, 3, 3, 1, 2, 2],
+        [2, 2, 1, 2, 1, 3, 2, 3, 2],
+        scoring=clfeval.Scoring(labels=["1", "2", "3", "4"], ordinal=True),
     )
 
 
@@ -703,18 +705,35 @@ def _has_weighted_kappa(fmt: str, out: str) -> bool:
 
 
 def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_format() -> None:
+    """Issue 38: labels= alone declares no order (nominal classes 'cat', 'dog', 'bird' are not a scale): weighted κ
+    is absent from every human format, flat() and the frames, and null in the JSON with the reason; ordinal=
+    declares an order (a list, or True: the declared labels' order, else numerical) and brings it back."""
     gold, pred = ["low", "mid", "high", "mid", "high", "low"], ["mid", "mid", "high", "low", "mid", "low"]
     rank = {"low": 1, "mid": 2, "high": 10}
-    undeclared = clfeval.score(gold, pred)
-    for fmt, out in _human(undeclared).items():
-        assert not _has_weighted_kappa(fmt, out) and "kappa_linear" not in out, fmt
-        assert "Cohen" in out and "MCC" in out, fmt
-    assert "kappa_linear" in undeclared.to_json() and undeclared.overall["kappa_linear"] == pytest.approx(
-        undeclared.to_dict()["kappa_linear"]
-    )  # the JSON keeps it
-    declared = {
+    undeclared = {
+        "none": clfeval.score(gold, pred),
         "labels": clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["low", "mid", "high"])),
-        "ordinal": clfeval.score(  # numbers on a scale: --ordinal orders them numerically
+    }
+    for how, result in undeclared.items():
+        for fmt, out in _human(result).items():
+            assert not _has_weighted_kappa(fmt, out) and "kappa_linear" not in out, (how, fmt)
+            assert "Cohen" in out and "MCC" in out, fmt
+        data = result.to_dict()
+        assert data["kappa_linear"] is None and data["kappa_quadratic"] is None  # the JSON keeps its keys
+        assert (
+            data["label_order"]["order"] is None
+            and "no order of the labels was declared" in data["label_order"]["rule"]
+        )
+        assert "kappa_linear" not in result.flat() and "kappa_linear" not in result.names()
+        assert "kappa_linear" not in list(result.to_pandas("overall")["measure"])
+        with pytest.raises(OptionError, match="no order of the labels was declared"):  # asked for by name
+            result.render("text", measures="default,kappa_linear")
+        with pytest.raises(OptionError, match="ordinal="):
+            result["kappa_quadratic"]
+    declared = {
+        "list": clfeval.score(gold, pred, ordinal=["low", "mid", "high"]),
+        "labels": clfeval.score(gold, pred, labels=["low", "mid", "high"], ordinal=True),
+        "ordinal": clfeval.score(  # numbers on a scale: ordinal=True orders them numerically
             [rank[g] for g in gold], [rank[p] for p in pred], scoring=clfeval.Scoring(ordinal=True)
         ),
     }
@@ -722,16 +741,17 @@ def test_weighted_kappa_shows_only_where_an_order_is_declared_in_every_human_for
         for fmt, out in _human(result).items():
             assert _has_weighted_kappa(fmt, out), (how, fmt)
             assert "reads the labels as ordered" in out, (how, fmt)
-    assert "'low' < 'mid' < 'high': the order the declared labels are in" in " ".join(
+        assert "kappa_linear" in result.flat() and result.to_dict()["kappa_linear"] == result["kappa_linear"]
+    assert "'low' < 'mid' < 'high': ordinal=[...]: the order given" in " ".join(declared["list"].render("text").split())
+    assert "'low' < 'mid' < 'high': ordinal=True (--ordinal) with declared labels" in " ".join(
         declared["labels"].render("text").split()
     )
-    assert "'1' < '2' < '10': --ordinal, the labels' numerical order" in " ".join(
+    assert "'1' < '2' < '10': ordinal=True (--ordinal): the labels' numerical order" in " ".join(
         declared["ordinal"].render("text").split()
     )
-    assert declared["ordinal"].options["ordinal"] is True and "ordinal" not in undeclared.options
-    for fmt, out in _human(undeclared, measures="default,kappa_linear").items():  # asked for by name
-        assert _has_weighted_kappa(fmt, out) and "no order was declared" in " ".join(out.split()), fmt
-    with pytest.raises(OptionError, match="ordinal is True or False"):
+    assert declared["ordinal"].options["ordinal"] is True and "ordinal" not in undeclared["none"].options
+    assert declared["list"].to_dict()["label_order"]["order"] == ["low", "mid", "high"]
+    with pytest.raises(OptionError, match="ordinal is the labels in their order"):
         clfeval.Scoring(ordinal="yes")
 
 
@@ -740,16 +760,19 @@ def test_ordinal_refuses_labels_that_are_not_numbers(source: str | None) -> None
     """--ordinal orders numbers numerically; a stray label ('NA') beside them has no place in that order: a one-line
     error naming it and saying how to declare an order, never an order of text ('1' < '10' < '2' < 'NA')."""
     gold, pred = ["1", "2", "10", "NA"], ["1", "10", "2", "2"]
-    with pytest.raises(OptionError, match=r"not a number: 'NA'; declare their order with --labels FILE") as raised:
+    with pytest.raises(OptionError, match=r"not a number: 'NA'; declare their order with --ordinal and --labels FILE"):
         clfeval.score(gold, pred, scoring=clfeval.Scoring(ordinal=True, labels_from=source))
-    assert "\n" not in str(raised.value)
     with pytest.raises(OptionError, match="not a number: 'nan'"):  # NaN is no place on a scale either
         clfeval.score(["1", "nan"], ["1", "1"], scoring=clfeval.Scoring(ordinal=True))
     declared = clfeval.score(gold, pred, scoring=clfeval.Scoring(labels=["1", "2", "10", "NA"], ordinal=True))
-    assert "'1' < '2' < '10' < 'NA': the order the declared labels are in" in " ".join(declared.render("text").split())
+    assert "'1' < '2' < '10' < 'NA': ordinal=True (--ordinal) with declared labels" in " ".join(
+        declared.render("text").split()
+    )
 
 
 def test_cli_ordinal_and_labels_declare_an_order(tmp_path: Path) -> None:
+    """--ordinal declares the order: the --labels file's order with --labels, else numerical; --labels alone
+    declares none (issue 38)."""
     path = tmp_path / "run.txt"
     path.write_text("w1 1 1\nw2 2 3\nw3 3 3\nw4 10 2\nw5 2 2\n")
     plain = run_cli("score", str(path)).stdout.decode()
@@ -758,13 +781,14 @@ def test_cli_ordinal_and_labels_declare_an_order(tmp_path: Path) -> None:
     assert "'1' < '2' < '3' < '10'" in ordinal  # numbers in numerical order
     labels = tmp_path / "labels.txt"
     labels.write_text("10\n3\n2\n1\n")
-    given = run_cli("score", str(path), "--labels", str(labels)).stdout.decode()
+    alone = run_cli("score", str(path), "--labels", str(labels)).stdout.decode()
+    assert "κ, quadratic weights" not in alone
+    given = run_cli("score", str(path), "--labels", str(labels), "--ordinal").stdout.decode()
     assert "'10' < '3' < '2' < '1'" in given and "κ, quadratic weights" in given
     data = json.loads(run_cli("score", str(path), "--ordinal", "--format", "json").stdout)
-    assert (
-        data["options"]["ordinal"] is True
-        and "ordinal" not in json.loads(run_cli("score", str(path), "--format", "json").stdout)["options"]
-    )
+    unordered = json.loads(run_cli("score", str(path), "--labels", str(labels), "--format", "json").stdout)
+    assert data["options"]["ordinal"] is True and "ordinal" not in unordered["options"]
+    assert data["label_order"]["order"] == ["1", "2", "3", "10"] and unordered["kappa_linear"] is None
     stray = tmp_path / "stray.tsv"
     stray.write_text("1\t1\n2\t10\n10\t2\nNA\t2\n")
     refused = run_cli("score", str(stray), "--ordinal")
@@ -791,7 +815,11 @@ def test_verbose_notes_define_every_average_and_measure_the_default_says_what_mo
     assert "single-label data: micro precision = micro recall" in verbose and "inputs: file=" in verbose
     assert "MCC, κ and balanced accuracy run over every label of the confusion matrix" in verbose
     assert "kappa_linear:" not in verbose  # weighted κ is not shown, so neither is its definition
-    assert "kappa_linear:" in " ".join(r.render("text", verbose=True, measures="all").split())
+    assert "kappa_linear:" not in " ".join(r.render("text", verbose=True, measures="all").split())  # no order
+    ranked = clfeval.score(  # an order declared (issue 38): weighted κ and its definition
+        clfeval.read("examples/pos-tagger.txt"), ordinal=sorted(r.table)
+    )
+    assert "kappa_linear:" in " ".join(ranked.render("text", verbose=True, measures="all").split())
     for fmt in ("markdown", "latex", "html"):
         assert "mcc: Matthews" in r.render(fmt, verbose=True) and "mcc: Matthews" not in r.render(fmt), fmt
 

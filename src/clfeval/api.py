@@ -42,7 +42,7 @@ from clfeval.scoring.measures import MULTI, SINGLE, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Scores
-from clfeval.shorthands import ci_of, labelsets_of, scoring_of, test_of
+from clfeval.shorthands import ci_of, labelsets_of, refuse_keywords, scoring_of, test_of
 from clfeval.spans.options import Spans
 
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
@@ -118,6 +118,23 @@ def _arrays(
         labels=labels,  # named jointly with the declared labels (clfeval.count.labelnames)
     )
     return found, {"n_blocks": found.n_blocks}
+
+
+def _matrices(
+    columns: Sequence[Any], roles: Sequence[str], labels: Sequence[Any] | None, multilabel: bool | MultiLabel | None
+) -> tuple[list[Any], bool | MultiLabel] | None:
+    """Multi-label 0/1 indicator matrices (n, L) given for gold and predictions, as each instance's label set and
+    the multi-label group that reads them (``True`` unless one was given); ``None`` when they are label collections.
+    Read as the Accumulator reads an update (:func:`clfeval.accumulator.batches.indicator_sets`): a data frame's
+    columns name the labels, else ``labels=`` in column order, else the positions 0 … L−1."""
+    from clfeval.accumulator.batches import indicator_sets
+
+    found = indicator_sets(columns, roles, labels)
+    if found is None:
+        return None
+    if multilabel is False:
+        raise OptionError("(n, labels) indicator matrices are label sets: leave out multilabel=False")
+    return found[0], (True if multilabel is None else multilabel)
 
 
 def _scored_counts(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
@@ -267,6 +284,14 @@ def _weight_inputs(
     return out, [note]
 
 
+def _positive_of(positive: Any, pos_label: Any, scored: bool) -> Any:
+    """Scored predictions' positive class: ``positive=``, or ``pos_label=``, scikit-learn's name for it (not both);
+    for labels, ``pos_label`` goes to the scoring group."""
+    if positive is not None and pos_label is not None and scored:
+        raise OptionError("positive= and pos_label= name the same class: give one")
+    return positive if positive is not None or not scored else pos_label
+
+
 def _gold_sets(gold: Any, multilabel: MultiLabel) -> Any:
     """Multi-label gold as :func:`~clfeval.count.scored.label_indicator` reads it: a data frame of 0/1 columns as it
     is (its columns name the labels), anything else as label sets (strings split on the group's separator)."""
@@ -328,6 +353,8 @@ def _at_threshold(
     chosen = Scoring.of(scoring)
     if chosen.labels is None and chosen.labels_from is None:
         chosen = replace(chosen, labels=tuple(labels))
+    if counts.binary:  # the label report's positive class is the scores' (r["f1"])
+        chosen = replace(chosen, pos_label=counts.columns[0])
     return computation.score_counts(confusion, chosen), rule
 
 
@@ -438,6 +465,8 @@ def score(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -459,6 +488,7 @@ def score(
     scores: Any,
     labels: Sequence[Any] | None = None,
     positive: Any = None,
+    pos_label: Any = None,
     threshold: float | None = None,
     conventions: Conventions | None = None,
     ci: str | CI | None = "none",
@@ -488,6 +518,8 @@ def score(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -498,6 +530,7 @@ def score(
     threshold: float | None = None,
     conventions: Any = None,
     sample_weight: Any = None,
+    **sklearn_keywords: Any,
 ) -> Any:
     """Score predictions against gold labels, with every average named.
 
@@ -506,7 +539,9 @@ def score(
     gold, pred
         Labels in instance order: lists, tuples, numpy arrays, pandas or polars Series. For
         multi-label data, collections of labels per instance (or strings split on the
-        :class:`~clfeval.MultiLabel` separator). Or, with no ``pred``: counts
+        :class:`~clfeval.MultiLabel` separator), or 0/1 indicator matrices (n, L), scikit-learn's multi-label
+        format: numpy arrays, scipy.sparse matrices, pandas or polars data frames whose columns name the labels
+        (an array's columns are ``labels`` in order, else 0 … L−1). Or, with no ``pred``: counts
         (:class:`~clfeval.ConfusionCounts`, :class:`~clfeval.LabelSetCounts`) or what a reader
         returned (:func:`clfeval.read`, :func:`clfeval.load_counts`, :func:`clfeval.read_matrix`).
     multilabel
@@ -527,9 +562,12 @@ def score(
         :class:`~clfeval.Reading`'s ``blocks`` does for files.
     progress
         Called with (done, total) during long interval computations.
-    labels, beta, zero_division, undefined
+    labels, beta, zero_division, undefined, ordinal, pos_label
         Shorthands of ``scoring``: ``score(y, p, labels=[...], beta=2)`` is ``scoring=Scoring(labels=[...], beta=2)``
-        (:mod:`clfeval.shorthands`); a group and its shorthands together are an error.
+        (:mod:`clfeval.shorthands`); a group and its shorthands together are an error. ``ordinal=[...]`` declares the
+        labels' order, which weighted κ reads (without one it is not given); ``pos_label`` names a binary problem's
+        positive class, whose values ``r["f1"]``, ``r["precision"]`` and ``r["recall"]`` are (default: the label 1, as
+        scikit-learn's; with ``scores=``, another name of ``positive``).
     invalid
         Shorthand of ``scoring``: what a prediction that is not a label does (None, NaN, an empty string; with
         ``labels=``, a label outside them): ``"error"`` (default), ``"wrong"`` (the column ``(invalid)`` of the
@@ -576,13 +614,15 @@ def score(
         raise OptionError(
             "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
         )
+    refuse_keywords("score", sklearn_keywords)
+    positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         return _score_scored(
-            gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence, scoring,
-            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep), progress=progress,
-            sample_weight=sample_weight,
+            gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence,
+            scoring_of(scoring, ordinal=ordinal), blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
+            progress=progress, sample_weight=sample_weight,
         )  # fmt: skip
     scored = _scored_counts(gold)
     if scored is not None:  # counts of scored predictions (a count file): scored as scores= scores them
@@ -603,18 +643,25 @@ def score(
             seed,
             resamples,
             confidence,
-            scoring,
+            scoring_of(scoring, ordinal=ordinal),
             provenance,
             progress=progress,
         )
     if positive is not None or threshold is not None or conventions is not None:
-        raise OptionError("positive=, threshold= and conventions= are for scored predictions: give scores=")
+        raise OptionError(
+            "positive=, threshold= and conventions= are for scored predictions: give scores= (a binary problem's "
+            "positive class is pos_label=)"
+        )
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not counted yet")
     chosen = scoring_of(
-        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
-    )
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
+        ordinal=ordinal, pos_label=pos_label,
+    )  # fmt: skip
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
+    matrices = _matrices([gold, pred], ["gold", "pred"], chosen.labels, multilabel) if pred is not None else None
+    if matrices is not None:
+        (gold, pred), multilabel = matrices
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
     counted = _given(gold, pred, ml, blocks, "score")
@@ -738,7 +785,11 @@ def check_metrics(
 
     task = MULTI if multilabel else SINGLE
     measures = [f_key(beta) if m.name == "f" else m.name for m in label_measures()]
+    from clfeval.scoring.sklearnnames import binary_measure
+
     for name in names:
+        if binary_measure(name, beta) is not None:  # a binary problem's own name: checked once the labels are known
+            continue
         if name.startswith("per_label."):
             if not any(name.endswith("." + m) and len(name) > len("per_label.") + len(m) + 1 for m in measures):
                 raise OptionError(
@@ -766,6 +817,8 @@ def compare(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -820,6 +873,8 @@ def compare(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     rounds: int | None = None,
@@ -830,6 +885,7 @@ def compare(
     scores: Mapping[str, Any] | None = None,
     conventions: Any = None,
     sample_weight: Any = None,
+    **sklearn_keywords: Any,
 ) -> Any:
     """Is system A really better than B? Paired significance tests of score differences.
 
@@ -862,8 +918,9 @@ def compare(
         DeLong's test uses Obuchowski's clustered variance).
     progress
         Called with (done, total) rounds.
-    labels, beta, zero_division, undefined, sep
-        Shorthands of ``scoring`` and ``multilabel``, as in :func:`score`.
+    labels, beta, zero_division, undefined, invalid, ordinal, pos_label, sep
+        Shorthands of ``scoring`` and ``multilabel``, as in :func:`score` (a binary problem's ``f1``, ``precision`` and
+        ``recall`` are metrics too, of the ``pos_label`` class).
     invalid
         Shorthand of ``scoring``, as in :func:`score`: ``"wrong"`` makes an invalid prediction wrong for that system
         in the paired data; ``"omit"`` drops an instance for every system when any system's prediction is invalid
@@ -905,9 +962,14 @@ def compare(
 
     if invalid is not None and scores is not None:
         raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
+    refuse_keywords("compare", sklearn_keywords)
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
+        if pos_label is not None or ordinal is not None:
+            raise OptionError(
+                "compare with scores= takes no pos_label= or ordinal=: binary scores belong to the last of labels="
+            )
         paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
         ml = labelsets_of(multilabel, sep=sep)
         return _compare_scored(
@@ -919,9 +981,18 @@ def compare(
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not compared yet")
     chosen = scoring_of(
-        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
-    )
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
+        ordinal=ordinal, pos_label=pos_label,
+    )  # fmt: skip
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
+    if preds is not None and spans is None and kind_of(gold) is None and not isinstance(gold, Counted):
+        from clfeval.inputs.arrays import systems_of
+
+        names, columns = systems_of(preds)
+        matrices = _matrices([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], chosen.labels, multilabel)
+        if matrices is not None:
+            (gold, *columns), multilabel = matrices
+            preds = dict(zip(names, columns))
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
     counted = _given(gold, preds, ml, blocks, "compare")
@@ -1044,6 +1115,8 @@ def cv(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -1090,6 +1163,8 @@ def cv(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
     sep: str | None = None,
     seed: int | None = None,
     resamples: int | None = None,
@@ -1098,6 +1173,7 @@ def cv(
     scores: Any = None,
     conventions: Any = None,
     sample_weight: Any = None,
+    **sklearn_keywords: Any,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
     one (their mean and sd: F_avg).
@@ -1117,9 +1193,10 @@ def cv(
         Warn when a pooled and a mean-of-folds value differ by more than this.
     progress
         Called with (done, total) during long interval computations.
-    labels, beta, zero_division, undefined, invalid, sep, seed, resamples, confidence
-        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score`; ``invalid`` applies to each fold,
-        and the pooled scores record the folds' totals (under ``omit``, the pooled coverage).
+    labels, beta, zero_division, undefined, invalid, ordinal, pos_label, sep, seed, resamples, confidence
+        Shorthands of ``scoring``, ``multilabel`` and ``ci``, as in :func:`score` (``gold`` and ``pred`` may be 0/1
+        indicator matrices, as there); ``invalid`` applies to each fold, and the pooled scores record the folds'
+        totals (under ``omit``, the pooled coverage).
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
@@ -1138,11 +1215,16 @@ def cv(
     >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
+    refuse_keywords("cv", sklearn_keywords)
     if scores is not None:
         if invalid is not None:
             raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
+        if pos_label is not None:
+            raise OptionError("cv with scores= takes no pos_label=: binary scores belong to the last of labels=")
+        if ordinal is not None:
+            scoring = scoring_of(scoring, ordinal=ordinal)
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
         ml = labelsets_of(multilabel, sep=sep)
@@ -1151,9 +1233,15 @@ def cv(
     if sample_weight is not None:  # the labels' weights are another part of issue 38
         raise OptionError("sample_weight= is taken with scores= here; weighted labels are not cross-validated yet")
     chosen = scoring_of(
-        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid
-    )
+        scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
+        ordinal=ordinal, pos_label=pos_label,
+    )  # fmt: skip
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
+    matrices = None
+    if pred is not None and folds is not None and spans is None:
+        matrices = _matrices([gold, pred], ["gold", "pred"], chosen.labels, multilabel)
+    if matrices is not None:
+        (gold, pred), multilabel = matrices
     ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")

@@ -251,8 +251,8 @@ def _measure(registry: Registry, name: str, m: Any) -> Explanation:
     details.append(
         (
             "order",
-            "yes: the value depends on the order of the labels (the confusion matrix's order; declare it with "
-            "--labels FILE)"
+            "yes: the value depends on the order of the labels, so it is given only under a declared order "
+            "(ordinal=[...]; --ordinal, with --labels FILE for the file's order)"
             if m.ordered
             else "no",
         )

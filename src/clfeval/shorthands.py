@@ -7,13 +7,18 @@ first. Each shorthand is a field of its group, under the same name:
 ==========================================  ==========================================================
 group                                       shorthands
 ==========================================  ==========================================================
-:class:`~clfeval.Scoring` (``scoring=``)    ``labels``, ``beta``, ``zero_division``, ``undefined``, ``invalid``
+:class:`~clfeval.Scoring` (``scoring=``)    ``labels``, ``beta``, ``zero_division``, ``undefined``, ``invalid``,
+                                            ``ordinal``, ``pos_label``
 :class:`~clfeval.Test` (``test=``)          ``seed``, ``rounds``, ``alternative``, ``ci``, ``confidence`` (compare)
 :class:`~clfeval.CI` (``ci=``)              ``seed``, ``resamples``, ``confidence`` (score and cv)
 :class:`~clfeval.MultiLabel` (``multilabel=``)  ``sep`` (implies label sets)
 ==========================================  ==========================================================
 
 A group and one of its shorthands together is an :class:`~clfeval.OptionError`: the group already says it.
+
+scikit-learn's keywords that clfeval spells another way (``average``, ``target_names``, ``output_dict``, ``digits``,
+``normalize``, ``weights``, ``adjusted``, ``y_true`` …) are an :class:`~clfeval.OptionError` that names clfeval's way
+(:func:`refuse_keywords`), never Python's "unexpected keyword argument".
 """
 
 from __future__ import annotations
@@ -29,11 +34,11 @@ from clfeval.scoring.options import Scoring
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Test
 
-__all__ = ["SHORTHANDS", "ci_of", "labelsets_of", "scoring_of", "test_of"]
+__all__ = ["SHORTHANDS", "SKLEARN_KEYWORDS", "ci_of", "labelsets_of", "refuse_keywords", "scoring_of", "test_of"]
 
 #: Each option group's shorthands: the task keywords that stand for its fields.
 SHORTHANDS: Mapping[str, tuple[str, ...]] = {
-    "Scoring": ("labels", "beta", "zero_division", "undefined", "invalid"),
+    "Scoring": ("labels", "beta", "zero_division", "undefined", "invalid", "ordinal", "pos_label"),
     "Test": ("seed", "rounds", "alternative", "ci", "confidence"),
     "CI": ("seed", "resamples", "confidence"),
     "MultiLabel": ("sep",),
@@ -59,13 +64,23 @@ def scoring_of(
     zero_division: float | str | None = None,
     undefined: str | None = None,
     invalid: str | None = None,
+    ordinal: Any = None,
+    pos_label: Any = None,
 ) -> Scoring:
     """The scoring group: ``scoring``, or one made of its shorthands (defaults: :class:`~clfeval.Scoring`'s).
 
     >>> scoring_of(None, labels=["a", "b"], beta=2).beta
     2.0
     """
-    given = _given(labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid)
+    given = _given(
+        labels=labels,
+        beta=beta,
+        zero_division=zero_division,
+        undefined=undefined,
+        invalid=invalid,
+        ordinal=ordinal,
+        pos_label=pos_label,
+    )
     if not given:
         return Scoring.of(scoring)
     if scoring is not None:
@@ -120,3 +135,60 @@ def labelsets_of(multilabel: bool | MultiLabel | None, *, sep: str | None = None
     if multilabel is False:
         raise OptionError("sep= splits label sets, but multilabel=False says there are none: leave one out")
     return MultiLabel(sep=sep)
+
+
+def _average(value: Any) -> str:
+    if value is None:
+        return "average=None is each label's own: result['per_label.<label>.f1'] (result.per_label)"
+    if value == "binary":
+        return (
+            "average='binary' is a binary problem's positive class: result['f1'], result['precision'] and "
+            "result['recall'] (pos_label= names the class; default the label 1)"
+        )
+    if value in ("micro", "macro", "weighted", "samples"):
+        note = " (scikit-learn's macro is clfeval's macro, not macro_fa)" if value == "macro" else ""
+        return f"every average is computed at once: read result['{value}.f1'], result['{value}.precision'] …{note}"
+    return "every average is computed at once: read result['macro.f1'], result['micro.f1'], result['weighted.f1'] …"
+
+
+#: scikit-learn's keywords that clfeval spells another way → what to write instead (a function of the value given).
+SKLEARN_KEYWORDS: Mapping[str, Any] = {
+    "average": _average,
+    "target_names": lambda v: (
+        "the labels are named by their own values: declare the set and its order with labels=[...] (rename them "
+        "before scoring for other names)"
+    ),
+    "output_dict": lambda v: "the result is the dictionary already: result.to_dict() (JSON) or result.flat()",
+    "digits": lambda v: (
+        "the numbers are kept whole: result.render('text', digits=...) rounds a report (--digits on the command line)"
+    ),
+    "normalize": lambda v: (
+        "result['accuracy'] is the share; the count is result['accuracy'] * result['n_instances'], and the "
+        "confusion matrix's counts are result.confusion"
+    ),
+    "weights": lambda v: (
+        "weighted κ is result['kappa_linear'] and result['kappa_quadratic'], given once the labels' order is "
+        "declared: ordinal=[...]"
+    ),
+    "adjusted": lambda v: "the adjusted balanced accuracy is result['balanced_accuracy_adjusted']",
+    "y_true": lambda v: "the gold labels are the first argument (gold), positionally or as gold=",
+    "y_pred": lambda v: "the predicted labels are the second argument (pred), positionally or as pred=",
+    "y_score": lambda v: "scores go in scores=",
+    "multi_class": lambda v: "scored predictions give one-vs-rest AUCs per class and averaged: give scores=",
+}
+
+
+def refuse_keywords(task: str, given: Mapping[str, Any]) -> None:
+    """Refuse keywords the task does not take: scikit-learn's (:data:`SKLEARN_KEYWORDS`) with clfeval's way in one
+    line (an :class:`~clfeval.OptionError`), any other as Python does (a ``TypeError``).
+
+    >>> refuse_keywords("score", {"average": "macro"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    clfeval.errors.OptionError: score takes no average=: every average is computed at once: read result['macro.f1'] ...
+    """
+    for name, value in given.items():
+        advice = SKLEARN_KEYWORDS.get(name)
+        if advice is not None:
+            raise OptionError(f"{task} takes no {name}= (scikit-learn's): {advice(value)}")
+    if given:
+        raise TypeError(f"{task}() got an unexpected keyword argument {next(iter(given))!r}")

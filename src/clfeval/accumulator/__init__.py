@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from clfeval.accumulator.batches import _array, _indicator, _one_dimensional, _tensor
+from clfeval.accumulator.batches import _array, _indicator, _one_dimensional, _tensor, decode_sets
 from clfeval.accumulator.codes import LabelCoder, _declared_entry, _holds_number, _plain
 from clfeval.accumulator.sparse import _merge_sorted, _unique_rows
 from clfeval.count.confusion import ConfusionCounts
@@ -448,16 +448,7 @@ class Accumulator:
     def _decode(self, rows: np.ndarray, k: int) -> tuple[list[LabelSet], np.ndarray]:
         """The distinct label sets among rows of packed bits (canonical: labels sorted by name), and each row's."""
         assert self.multilabel is not None
-        patterns, which = _unique_rows(rows, inverse=True)
-        bits = np.unpackbits(patterns, axis=1, count=k, bitorder="little")
-        row, col = np.nonzero(bits)
-        rank = np.empty(k, dtype=np.int64)
-        names = self._coder.names
-        rank[sorted(range(k), key=names.__getitem__)] = np.arange(k)
-        order = np.lexsort((rank[col], row))
-        flat = np.array(names, dtype=object)[col[order]].tolist()
-        ends = np.cumsum(np.bincount(row, minlength=len(patterns))).tolist()
-        sets = [tuple(flat[a:b]) for a, b in zip([0, *ends[:-1]], ends)]
+        sets, which = decode_sets(rows, self._coder.names[:k])
         if self.multilabel.empty == "label":  # the empty set is the label NONE, which co-occurs with no other
             sets = [
                 canonical_set(s, self.multilabel.duplicates, "label") if not s or EMPTY_LABEL in s else s for s in sets
@@ -606,7 +597,8 @@ class Accumulator:
             A :class:`~clfeval.Scoring`. When it names no labels, label source or training data, the declared labels
             are used (label source ``given``), else the labels seen (``union``).
         **kwargs
-            Passed to :func:`clfeval.score` (``progress``).
+            Passed to :func:`clfeval.score` (``progress``); the shorthands of ``scoring`` (``ordinal=``,
+            ``pos_label=``, ``beta=`` …) join the declared labels.
 
         Raises
         ------
@@ -614,11 +606,13 @@ class Accumulator:
             If nothing has been counted yet.
         """
         from clfeval.api import score
-        from clfeval.scoring.options import Scoring
 
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
-        chosen = Scoring.of(scoring)
+        from clfeval.shorthands import SHORTHANDS, scoring_of
+
+        given = {name: kwargs.pop(name) for name in SHORTHANDS["Scoring"] if name in kwargs}
+        chosen = scoring_of(scoring, **given)  # ordinal=, pos_label= … with the declared labels below
         if self.invalid is not None and chosen.invalid is None:  # the accumulator's policy, unless scoring names one
             chosen = replace(chosen, invalid=self.invalid)
         declared = self.scoring_labels()

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.count.labelnames import is_missing
-from clfeval.errors import InputError
+from clfeval.accumulator.sparse import _unique_rows
+from clfeval.count.labelnames import is_missing, label_names
+from clfeval.errors import InputError, OptionError
 from clfeval.inputs.arrays import exact_array
 
 _NONE = np.array(None, dtype=object)
@@ -160,3 +161,97 @@ def _indicator(matrix: np.ndarray, role: str, where: str) -> np.ndarray:
             index=i,
         )
     return ones
+
+
+def decode_sets(rows: np.ndarray, names: Sequence[str]) -> tuple[list[tuple[str, ...]], np.ndarray]:
+    """The distinct label sets among rows of packed bits (``np.packbits(..., bitorder="little")`` of an indicator
+    over ``names``; canonical: labels sorted by name), and each row's index into them. Python runs once per distinct
+    set, not per row."""
+    k = len(names)
+    patterns, which = _unique_rows(rows, inverse=True)
+    bits = np.unpackbits(patterns, axis=1, count=k, bitorder="little")
+    row, col = np.nonzero(bits)
+    rank = np.empty(k, dtype=np.int64)
+    rank[sorted(range(k), key=list(names).__getitem__)] = np.arange(k)
+    order = np.lexsort((rank[col], row))
+    flat = np.array(list(names), dtype=object)[col[order]].tolist()
+    ends = np.cumsum(np.bincount(row, minlength=len(patterns))).tolist()
+    return [tuple(flat[a:b]) for a, b in zip([0, *ends[:-1]], ends)], which
+
+
+def _is_matrix(values: Any) -> bool:
+    """Whether ``values`` is a container of an indicator matrix: a 2-D numpy array of numbers or booleans, a 2-D
+    tensor, a scipy.sparse matrix, a pandas or polars data frame (Python lists, and arrays of label names, are label
+    collections, never matrices)."""
+    module = type(values).__module__
+    if module.startswith("scipy.sparse") and hasattr(values, "toarray"):
+        return True
+    if module.startswith(("pandas", "polars")):
+        return getattr(values, "ndim", len(getattr(values, "shape", ()))) == 2
+    if isinstance(values, (list, tuple, str, bytes)):
+        return False
+    if isinstance(values, np.ndarray):  # an array of label names (rows of strings) holds label collections
+        return values.ndim == 2 and values.dtype.kind in "biuf"
+    return (hasattr(values, "__dlpack__") or hasattr(values, "__array__")) and len(getattr(values, "shape", ())) == 2
+
+
+def indicator_sets(
+    columns: Sequence[Any], roles: Sequence[str], labels: Sequence[Any] | None
+) -> tuple[list[list[tuple[str, ...]]], list[str]] | None:
+    """Multi-label 0/1 indicator matrices (n, K) — numpy arrays, tensors, scipy.sparse matrices, data frames whose
+    columns name the labels — as each instance's label set, read as an update of the Accumulator reads them
+    (:func:`_tensor`, :func:`_indicator`, :func:`decode_sets`), with the labels of the columns; ``None`` when no
+    column is a matrix (label collections).
+
+    The labels of the columns: a data frame's column names (every frame the same); else ``labels`` (one per column,
+    in column order); else the column positions ``0`` … ``K−1``, as the Accumulator names them.
+
+    Raises
+    ------
+    InputError
+        When some columns are matrices and others are not, for shapes that differ, and for a value other than 0/1
+        (naming its row and column).
+    OptionError
+        For ``labels`` of another length than the columns, or frames whose columns differ.
+    """
+    matrices = [_is_matrix(c) for c in columns]
+    if not any(matrices):
+        return None
+    if not all(matrices):
+        odd = roles[matrices.index(False)]
+        raise InputError(
+            f"{odd} is not an indicator matrix like {roles[matrices.index(True)]}: give every one as (n, labels) 0/1 "
+            "matrices or every one as label collections"
+        )
+    framed: list[str] | None = None
+    bits = []
+    for values, role in zip(columns, roles):
+        if type(values).__module__.startswith(("pandas", "polars")):
+            from clfeval.count.classes import named_scores
+
+            _, named = named_scores(values)  # the frame's column names (a default 0 … K−1: positional)
+            if named is not None and framed is not None and named != framed:
+                raise OptionError(f"the indicator frames name different columns: {framed} and {named} ({role})")
+            framed = named if named is not None else framed
+        matrix = _tensor(values, role, "indicator matrix")
+        if not isinstance(matrix, np.ndarray) or matrix.ndim != 2:
+            raise InputError(f"an indicator matrix is (n, labels), found {type(values).__name__}", role)
+        bits.append(_indicator(matrix, role, "indicator matrix"))
+    shape = bits[0].shape
+    for b, role in zip(bits[1:], roles[1:]):
+        if b.shape != shape:
+            raise InputError(f"the indicator matrices have shapes {shape} ({roles[0]}) and {b.shape}", role)
+    k = shape[1]
+    if framed is not None:
+        names = framed
+    elif labels is not None:
+        names = label_names(list(labels))
+        if len(names) != k:
+            raise OptionError(f"labels= names the {k} columns of the indicator matrices, in order; it has {len(names)}")
+    else:
+        names = [str(j) for j in range(k)]
+    sets = []
+    for b in bits:
+        found, which = decode_sets(np.packbits(b, axis=1, bitorder="little"), names)
+        sets.append(list(map(found.__getitem__, which.tolist())))
+    return sets, names

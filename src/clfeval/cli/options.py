@@ -218,8 +218,9 @@ def add_label_set_options(p: Any) -> None:
     ls.add_argument(
         "--ordinal",
         action="store_true",
-        help="the labels are numbers on a scale, ordered numerically: reports show weighted κ, which reads an order "
-        "(labels that are not all numbers are refused: a --labels FILE declares any order)",
+        help="declare the labels' order, which weighted κ (kappa_linear, kappa_quadratic) reads: the order of the "
+        "--labels FILE, or without one the labels' numerical order (labels that are not all numbers are refused); "
+        "without --ordinal weighted κ is not given (--labels alone declares no order)",
     )
     add_invalid_option(ls)
     ls.add_argument("--beta", type=float, default=1.0, help="β of F_β (default 1)")
@@ -348,6 +349,8 @@ def scoring(args: argparse.Namespace) -> Scoring:
         undefined=args.undefined,
         ordinal=getattr(args, "ordinal", False),
         invalid=getattr(args, "invalid", None),
+        # labels, not scores: --positive names a binary problem's positive class (scikit-learn's pos_label)
+        pos_label=None if getattr(args, "scores", None) else getattr(args, "positive", None),
     )
 
 
@@ -455,7 +458,11 @@ def add_scored_options(
     )
     if positive:
         group.add_argument(
-            "--positive", metavar="LABEL", help="binary scores: the class they belong to (default: the last label)"
+            "--positive",
+            metavar="LABEL",
+            help="binary scores: the class they belong to (default: the last label); labels (no --scores): a binary "
+            "problem's positive class, whose precision, recall and F are the JSON's pos_label (scikit-learn's "
+            "pos_label; default: the label 1)",
         )
     if not any("--weight-col" in action.option_strings for action in p._actions):  # one option, whichever adds it
         group.add_argument(

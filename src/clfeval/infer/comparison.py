@@ -35,6 +35,7 @@ from clfeval.scoring.computation import score_counts
 from clfeval.scoring.metrics import higher_is_better, metric_key, metric_path
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Key, Scores
+from clfeval.scoring.sklearnnames import binary_measure
 
 __all__ = [
     "Test",
@@ -578,7 +579,11 @@ def compare_counts(
         scope = method.scope_of(joint.kind)
         raise OptionError(f"{method.title} compares {scope} only: use --metric {scope} (or another --test)")
     keys = [
-        ("counted", m) if m in own else metric_key(m, labels=first.labels, task=first.family, beta=first.beta)
+        ("counted", m)
+        if m in own
+        else first.key_of(m)  # a binary problem's f1 (pos_label), weighted κ without an order: the result's rule
+        if binary_measure(m, first.beta) is not None or m in first.withheld()
+        else metric_key(m, labels=first.labels, task=first.family, beta=first.beta)
         for m in metrics
     ]
     n_units = blocks.n_blocks if blocks is not None else joint.n_instances

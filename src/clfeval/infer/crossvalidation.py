@@ -80,8 +80,10 @@ class CrossValidation(Folded, Result):
             for m in averaged_measures(self.pooled.family):
                 row[m], row[f"{m}_sd"] = _mean_sd([fold.averages[name][m] for fold in self.folds])
             out["averages"][name] = row
+        withheld = self.pooled.withheld()  # weighted κ without a declared order: null, as the pooled value
         for measure in overall_measures(self.pooled.family):
-            out[measure.name], out[f"{measure.name}_sd"] = _mean_sd([fold.overall[measure.name] for fold in self.folds])
+            values = [math.nan if measure.name in withheld else fold.overall[measure.name] for fold in self.folds]
+            out[measure.name], out[f"{measure.name}_sd"] = _mean_sd(values)
         return out
 
     def differences(self) -> list[dict[str, Any]]:
@@ -157,7 +159,7 @@ class CrossValidation(Folded, Result):
                 measure = fk if m == "f" else m
                 out[flat_name(["mean_of_folds", name, measure], sep)] = float(row[m])
                 out[flat_name(["sd", name, measure], sep)] = float(row[f"{m}_sd"])
-        for overall in overall_measures(self.pooled.family):
+        for overall in self.pooled.given_overall():
             shown = overall.name_for(self.pooled.family)
             out[flat_name(["mean_of_folds", shown], sep)] = float(means[overall.name])
             out[flat_name(["sd", shown], sep)] = float(means[f"{overall.name}_sd"])

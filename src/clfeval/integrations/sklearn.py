@@ -49,6 +49,7 @@ from clfeval.scoring.metrics import higher_is_better, metric_key
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Key, Scores
+from clfeval.scoring.sklearnnames import binary_measure
 
 if TYPE_CHECKING:
     from clfeval.infer.crossvalidation import CrossValidation
@@ -180,6 +181,8 @@ class Scorer:
         """The metric's key in ``scores``; a per-label metric's label may be another spelling of an equal number
         (``per_label.1.f1`` over boolean ``y``, whose labels are ``False`` and ``True``), as scikit-learn's
         ``pos_label=1`` is."""
+        if binary_measure(self.metric, scores.beta) is not None:
+            return scores.key_of(self.metric)  # the positive class's (Scores.positive), or why there is none
         try:
             return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
         except OptionError as unknown:
@@ -470,6 +473,12 @@ def _checked_key(metric: str, multilabel: bool, beta: float, labels: Sequence[An
     from clfeval.api import check_metrics
 
     task = "multi-label" if multilabel else "single-label"
+    measure = binary_measure(metric, beta)
+    if measure is not None:  # a binary problem's positive class's (Scoring(pos_label=...), default the label 1)
+        if multilabel:
+            raise OptionError(f"{metric!r} is a binary problem's {metric} of its positive class: name an average of "
+                              f"label sets (macro.{metric}, micro.{metric} …)")  # fmt: skip
+        return ("per_label", "", measure)  # the positive class is known once the data are
     if labels is not None:
         return metric_key(metric, labels=_named(labels), task=task, beta=beta)
     check_metrics(metric, multilabel=multilabel, beta=beta)

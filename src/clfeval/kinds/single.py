@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SingleLabel", "confusion_of_pairs"]
 
-#: Labels of the table a note on weighted κ's order lists before "…".
-_ORDER_SHOWN = 12
-
 
 def confusion_of_pairs(pairs: Mapping[Row, int]) -> ConfusionCounts:
     """The confusion matrix of (gold, predicted) label pairs with multiplicities; labels sorted as strings."""
@@ -124,12 +121,7 @@ class SingleLabel(Kind):
                 "single-label data: micro precision = micro recall = micro F = accuracy "
                 "(Frank 2019), and micro FPR = error rate/(K−1) for K labels"
             )
-        order = " < ".join(map(repr, table[:_ORDER_SHOWN])) + (" < …" if len(table) > _ORDER_SHOWN else "")
-        notes.append(
-            f"weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered, in the confusion "
-            f"matrix's order: {order} (declare the order with --labels); MCC, κ and balanced accuracy run "
-            "over every label of the confusion matrix"
-        )
+        notes.append("MCC, κ and balanced accuracy run over every label of the confusion matrix")
         return notes
 
     def confusion(self, counts: ConfusionCounts) -> ConfusionCounts:

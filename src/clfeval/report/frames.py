@@ -50,7 +50,7 @@ from clfeval.count.labelsets import SplitMatrix
 from clfeval.errors import OptionError
 from clfeval.report.tables import Bounds, Label
 from clfeval.result import Result
-from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
+from clfeval.scoring.measures import averaged_measures, count_names, label_measures
 from clfeval.scoring.metrics import metric_name
 from clfeval.scoring.scores import Key, Scores
 
@@ -139,7 +139,7 @@ def _averages(scores: Scores) -> Columns:
 
 
 def _overall(scores: Scores) -> Columns:
-    measures = overall_measures(scores.family)
+    measures = scores.given_overall()
     columns: Columns = {"measure": [m.name_for(scores.family) for m in measures]}
     values = [float(scores.overall[m.name]) for m in measures]
     _with_bounds(columns, "value", values, _bounds(scores, [(m.name,) for m in measures]))
@@ -260,7 +260,7 @@ def _metric_columns(scores: Scores) -> list[tuple[str, Key]]:
         for a in scores.averages
         for m in averaged_measures(scores.family)
     ]
-    out += [(m.name_for(scores.family), (m.name,)) for m in overall_measures(scores.family)]
+    out += [(m.name_for(scores.family), (m.name,)) for m in scores.given_overall()]
     return out
 
 

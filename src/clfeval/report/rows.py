@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.report.matrix import nonzero_cells
-from clfeval.scoring.measures import averaged_measures, count_names, label_measures, overall_measures
+from clfeval.scoring.measures import averaged_measures, count_names, label_measures
 from clfeval.scoring.scores import Scores
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def cv_rows(cv: CrossValidation) -> list[list[Any]]:
     rows.append(["scope", "average", "measure", "value"])
     rows.append(["signature", "", "", cv.signature])
     fk = cv.pooled.f_name
-    overall = [m.name for m in overall_measures(cv.pooled.family)]
+    overall = [m.name for m in cv.pooled.given_overall()]
     means = cv.mean_of_folds()
     for scope, result in [("pooled", cv.pooled)] + [(f"fold:{n}", f) for n, f in zip(cv.fold_names, cv.folds)]:
         for name, values in result.averages.items():
@@ -132,7 +132,7 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     for name, values in scores.averages.items():
         for measure in averaged_measures(scores.family):
             row("average", name, measure, values[measure], ("averages", name, measure))
-    for m in overall_measures(scores.family):
+    for m in scores.given_overall():
         row("overall", "", m.name_for(scores.family), scores.overall[m.name], (m.name,))
     if iv is not None:
         for key, value in (

@@ -197,7 +197,7 @@ def overall_rows(scores: Scores, view: View | None = None) -> list[OverallRow]:
     shown = None if view is None else view.overall(scores)
     return [
         OverallRow(m.title_for(scores.family), m.short_for(scores.family), scores.overall[m.name], m.name)
-        for m in overall_measures(scores.family)
+        for m in scores.given_overall()
         if shown is None or m.name in shown
     ]
 
@@ -233,6 +233,9 @@ def score_report(scores: Scores, *, matrix: bool = True, measures: Any = None, v
             f"{', '.join(missing)}: not a measure of {scores.family} data (its overall measures: "
             f"{', '.join(m.name for m in overall_measures(scores.family))})"
         )
+    asked = [name for name in view.names if name in scores.withheld()]
+    if asked:  # weighted κ asked for by name, with no order declared: what to declare, not a silent omission
+        raise OptionError(f"{', '.join(asked)}: {scores.order_rule}")
     tables = _plain_tables(scores, view) if scores.intervals is None else _interval_tables(scores, view)
     kind = KINDS[scores.task]
     if kind.report_tables is not None:
@@ -305,11 +308,9 @@ def _plain_tables(scores: Scores, view: View) -> list[Table]:
     return tables
 
 
-#: The opening of the note on weighted κ's order that single-label counts give (:meth:`clfeval.kinds.Kind.notes`):
-#: a report shows its own note on the order where it shows weighted κ.
-KAPPA_ORDER_NOTE = "weighted κ (kappa_linear, kappa_quadratic) takes the labels as ordered"
-#: The openings of notes of the counts' kind that restate a formula: shown with ``verbose`` only.
-_FORMULA_NOTES = ("single-label data: micro precision = micro recall",)
+#: The openings of notes of the counts' kind that restate a formula or a definition: shown with ``verbose`` only
+#: (a report shows its own note on weighted κ's order where it shows weighted κ).
+_FORMULA_NOTES = ("single-label data: micro precision = micro recall", "MCC, κ and balanced accuracy run over")
 #: Labels of the order a note on weighted κ lists before "…".
 _ORDER_SHOWN = 12
 
@@ -321,17 +322,12 @@ def _listed(labels: Sequence[str], limit: int = 10) -> str:
 
 
 def _kappa_note(scores: Scores) -> str:
-    """The order weighted κ reads, and whether it was declared."""
-    table = scores.table or scores.labels
+    """The order weighted κ reads and how it was declared (:attr:`~clfeval.scoring.scores.Scores.order_rule`)."""
+    table = scores.order or scores.table or scores.labels
     order = " < ".join(map(repr, table[:_ORDER_SHOWN])) + (" < …" if len(table) > _ORDER_SHOWN else "")
-    if scores.label_source == "given":
-        how = "the order the declared labels are in (--labels)"
-    elif scores.options.get("ordinal"):
-        how = "--ordinal, the labels' numerical order"
-        if tuple(table) != sort_labels(table):
-            how += f"; but the label set ({scores.label_source}) comes first, so the order is not sorted"
-    else:
-        how = "no order was declared, so this is the confusion matrix's order; declare one with --labels or --ordinal"
+    how = scores.order_rule
+    if scores.label_source != "given" and tuple(table) != sort_labels(table):
+        how += f"; but the label set ({scores.label_source}) comes first, so the order is not sorted"
     return f"weighted κ (kappa_linear, kappa_quadratic) reads the labels as ordered {order}: {how}"
 
 
@@ -364,14 +360,15 @@ def scores_notes(scores: Scores, view: View | None = None) -> list[str]:
     kappa_shown = any(MEASURES[m].ordered for m in view.overall(scores))
     kind_notes = []
     for note in scores.notes:
-        if note.startswith(KAPPA_ORDER_NOTE):
-            tail = note.split("); ", 1)[1] if "); " in note else ""
-            if view.verbose and tail:  # what κ, MCC and balanced accuracy run over
-                kind_notes.append(tail)
-        elif view.verbose or not note.startswith(_FORMULA_NOTES):
+        if view.verbose or not note.startswith(_FORMULA_NOTES):
             kind_notes.append(note)
     if kappa_shown:
         kind_notes.append(_kappa_note(scores))
+    if scores.positive is not None:  # a binary problem's own names (scikit-learn's average="binary")
+        kind_notes.append(
+            f"binary: the positive class is {scores.positive!r} ({scores.positive_rule}); result['{scores.f_name}'], "
+            "['precision'] and ['recall'] are its row's values"
+        )
     if not view.verbose:
         source = scores.label_source
         notes = [f"label set L ({source}): {LABEL_SOURCES[source].split(' (')[0]}"]

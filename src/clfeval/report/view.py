@@ -8,8 +8,8 @@ conlleval look for first:
 * every named average (micro, macro, macro_fa, weighted, lfb, and samples for label sets) of precision, recall and F;
 * overall: accuracy, balanced accuracy, MCC and Cohen's κ (single labels), subset accuracy and the Hamming loss
   (label sets);
-* weighted κ, which reads an order of the labels, only where one is declared (``--labels FILE``, ``--ordinal``:
-  :func:`order_declared`) or when it is asked for by name.
+* weighted κ, which reads an order of the labels, only where one is declared (``ordinal=``, ``--ordinal``:
+  :func:`order_declared`); without one it is withheld everywhere, even when asked for by name.
 
 ``measures`` names what to show instead: measure names of :data:`clfeval.MEASURES` (``npv``, ``mcc``,
 ``subset_accuracy``, ``f1`` for F), and the groups ``default``, ``counts`` (each label's predicted, tp, fp, fn, tn,
@@ -89,9 +89,9 @@ def _parse(measures: str | Iterable[str] | None) -> tuple[str, ...]:
 
 
 def order_declared(scores: Scores) -> bool:
-    """Whether the labels of ``scores`` have a declared order: a declared label list (source ``given``) or
-    ``ordinal`` (``--ordinal``)."""
-    return scores.label_source == "given" or bool(scores.options.get("ordinal", False))
+    """Whether the labels of ``scores`` have a declared order (``ordinal=``, ``--ordinal``): the one rule,
+    :attr:`~clfeval.scoring.scores.Scores.order`; declared labels alone declare none."""
+    return scores.order is not None
 
 
 @dataclass(frozen=True)
@@ -156,10 +156,12 @@ class View:
 
         defaults = DEFAULT_OVERALL.get(scores.family, ("accuracy",))
         ordered = order_declared(scores)
+        withheld = scores.withheld()  # weighted κ without a declared order: not even by name
         return tuple(
             m.name
             for m in overall_measures(scores.family)
-            if self._wanted(m.name, m.name in defaults or (m.ordered and ordered) or (m.registered and not m.ordered))
+            if m.name not in withheld
+            and self._wanted(m.name, m.name in defaults or (m.ordered and ordered) or (m.registered and not m.ordered))
         )
 
     def shows(self, scores: Scores, measure: str) -> bool:

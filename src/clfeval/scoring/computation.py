@@ -11,7 +11,7 @@ import numpy as np
 from clfeval.count.binary import LabelCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.invalid import INVALID_LABEL, InvalidOutputs
-from clfeval.count.labelnames import declared_names, respelled  # the one rule names declared labels too
+from clfeval.count.labelnames import declared_names, number_named, respelled  # the one rule names declared labels
 from clfeval.errors import OptionError
 from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
@@ -295,8 +295,8 @@ def score_counts(
     # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
     seen_all = set(policy_gold) | set(policy_pred)
     table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
-    if scoring.ordinal and label_set.source != "given":  # the order --ordinal declares: numbers, numerically
-        check_ordinal(table)
+    order, order_rule = _declared_order(scoring, label_set.source, lset, table)
+    positive, positive_rule = _positive(scoring.pos_label, lset, family, gold_seen | pred_seen)
     cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     f = ScoreFunction.of_cells(
         cells,
@@ -367,7 +367,7 @@ def score_counts(
     }
     opts: dict[str, Any] = {"zero_division": _zd_text(zd), "undefined": undefined, **kind.options(counts)}
     opts.update(options or {})
-    opts.update({"ordinal": True} if scoring.ordinal else {})  # an order declared: reports show weighted κ
+    opts.update({"ordinal": True} if order is not None else {})  # an order declared: weighted κ is given
     if invalid is not None:
         opts["invalid"] = invalid.policy
         notes.append(invalid.describe())
@@ -394,4 +394,72 @@ def score_counts(
         inputs=FrozenDict(dict(inputs or {})),
         table=cells.table,
         invalid=invalid,
+        order=order,
+        order_rule=order_rule,
+        positive=positive,
+        positive_rule=positive_rule,
+    )
+
+
+def _declared_order(
+    scoring: Scoring, source: str, label_set: Sequence[str], table: Sequence[str]
+) -> tuple[tuple[str, ...] | None, str]:
+    """The order of the labels weighted κ reads and how it was declared (:attr:`Scoring.ordinal`), or ``None`` and
+    why there is none. The one rule: an order is declared by ``ordinal`` alone (a list: that order; ``True``: the
+    declared labels' order, or without them the labels' numerical order), never by ``labels`` alone; a declared order
+    places every label of the confusion matrix."""
+    if scoring.ordinal is False:
+        return None, (
+            "no order of the labels was declared (ordinal=[...], --ordinal), so weighted κ (kappa_linear, "
+            "kappa_quadratic), which reads one, is not given; labels= alone declares no order"
+        )
+    if INVALID_LABEL in table:  # invalid=wrong: a prediction with no place on the scale
+        return None, (
+            f"predictions counted as wrong under invalid='wrong' (the column {INVALID_LABEL}) have no place in the "
+            "declared order, so weighted κ (kappa_linear, kappa_quadratic), which reads the distance between labels, "
+            "is not given; invalid='omit' leaves them out"
+        )
+    if source != "given":  # ordinal=True over a policy's labels: numbers, numerically
+        check_ordinal(table)
+        return tuple(table), "ordinal=True (--ordinal): the labels' numerical order"
+    outside = [lab for lab in table if lab not in set(label_set)]
+    if outside:
+        shown = ", ".join(map(repr, outside[:5])) + (" …" if len(outside) > 5 else "")
+        raise OptionError(
+            f"the declared order of the labels does not place {shown}, which the data hold: an order for weighted κ "
+            "names every label (add them to ordinal= or the --labels file)"
+        )
+    if isinstance(scoring.ordinal, tuple):
+        return tuple(table), "ordinal=[...]: the order given"
+    return tuple(table), "ordinal=True (--ordinal) with declared labels (labels=, --labels FILE): their order"
+
+
+def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Collection[str]) -> tuple[str | None, str]:
+    """The positive class of a binary problem and the rule that chose it, or ``None`` and why there is none.
+
+    scikit-learn's ``average="binary"`` reads ``pos_label`` (default 1) and refuses data whose two labels do not hold
+    it; here: ``pos_label`` when given (one of the two labels, matched as :func:`declared_names` matches declared
+    labels), else the label that is the number 1 (named ``1``, ``1.0`` or ``True``), else none (the binary names then
+    ask for ``pos_label``)."""
+    if family != SINGLE or len(label_set) != 2:
+        if pos_label is not None:
+            what = "label sets" if family != SINGLE else f"{len(label_set)} labels"
+            raise OptionError(
+                f"pos_label= (--positive) names the positive class of a binary problem (two labels, one per instance); "
+                f"this has "
+                f"{what}: read one class's scores as result['per_label.<label>.f1'], or an average as "
+                "result['macro.f1']"
+            )
+        return None, "not a binary problem (two labels, one per instance)"
+    if pos_label is not None:
+        (name,) = declared_names([pos_label], set(label_set) | set(seen))
+        if name not in label_set:
+            raise OptionError(f"pos_label={pos_label!r} (--positive) is not one of the labels {list(label_set)}")
+        return name, "pos_label= (--positive)"
+    ones = [lab for lab in label_set if number_named(lab) == 1]
+    if len(ones) == 1:
+        return ones[0], "the label 1, scikit-learn's default pos_label=1"
+    return None, (
+        f"neither of the labels {list(label_set)} is 1 (scikit-learn's default pos_label=1): name the positive "
+        "class with pos_label= (--positive)"
     )

@@ -54,7 +54,7 @@ def check_ordinal(labels: Iterable[str]) -> None:
         count = "1 label is not a number" if len(stray) == 1 else f"{len(stray)} labels are not numbers"
         raise OptionError(
             f"--ordinal (ordinal=True) orders the labels as numbers, but {count}: {shown}; declare their order with "
-            "--labels FILE (one label per line, in order) or labels=[...]"
+            "--ordinal and --labels FILE (one label per line, in order), or ordinal=[...]"
         )
 
 

@@ -186,8 +186,9 @@ class Measure:
         Per task: a title, an extra JSON/CSV name, a range that differ from the defaults
         (multi-label accuracy is subset accuracy, also named ``subset_accuracy``).
     ordered
-        Whether the value depends on an order of the labels (weighted κ): reports show it only where an order is
-        declared (``--labels FILE``, ``--ordinal``) or it is asked for by name; the JSON keeps it always.
+        Whether the value depends on an order of the labels (weighted κ): it is given only where an order is
+        declared (``ordinal=``, ``--ordinal``); without one it is withheld (``Scores.withheld``: ``null`` in the JSON,
+        absent from reports, ``flat()`` and frames).
     references
         Where the measure is defined (author, year, what), for ``clfeval explain``.
     reads

@@ -23,6 +23,11 @@ def parse_zero_division(value: object) -> float:
     if isinstance(value, str):
         value = value.strip().lower()
         table = {"0": 0.0, "1": 1.0, "nan": math.nan}
+        if value == "warn":  # scikit-learn's default: 0, with a warning
+            raise OptionError(
+                "zero_division='warn' is scikit-learn's 0 with a warning: give zero_division=0 (clfeval always says "
+                "which labels were 0/0, in result.warnings)"
+            )
         if value not in table:
             raise unknown_name("zero-division value", value, table)
         return table[value]

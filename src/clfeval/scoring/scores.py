@@ -204,6 +204,13 @@ class Scores(Result):
     invalid
         How predictions that are not labels entered the scores (``invalid=``; :class:`~clfeval.count.invalid.
         InvalidOutputs`: the policy, how many, the coverage under ``omit``), or ``None`` when no policy was chosen.
+    order, order_rule
+        The declared order of the labels that weighted κ reads (``Scoring.ordinal``), and how it was declared; or
+        ``None`` and why there is none: weighted κ is then withheld (:meth:`withheld`). JSON: ``label_order``.
+    positive, positive_rule
+        A binary problem's positive class (``result["f1"]`` is its F1, as scikit-learn's ``average="binary"``) and
+        the rule that chose it (``pos_label=``, or the label 1); or ``None`` and why there is none. JSON:
+        ``pos_label``.
     """
 
     kind: ClassVar[str] = "score"
@@ -241,6 +248,25 @@ class Scores(Result):
     warning_scopes: Mapping[str, str] = field(default_factory=dict)
     table: tuple[str, ...] = ()
     invalid: InvalidOutputs | None = None
+    order: tuple[str, ...] | None = None
+    order_rule: str = ""
+    positive: str | None = None
+    positive_rule: str = ""
+
+    def withheld(self) -> frozenset[str]:
+        """The overall measures that read an order of the labels (weighted κ) when none was declared: ``null`` in
+        the JSON (``label_order`` says why), absent from ``flat()``, frames and every report, an error by name."""
+        if self.order is not None:
+            return frozenset()
+        from clfeval.scoring.measures import overall_measures
+
+        return frozenset(m.name for m in overall_measures(self.family) if m.ordered)
+
+    def given_overall(self) -> list[Any]:
+        """The overall measures of this result's family that it gives (:data:`clfeval.MEASURES` entries): all but the
+        :meth:`withheld` ones; what ``flat()``, frames and tidy rows list."""
+        withheld = self.withheld()
+        return [m for m in overall_measures(self.family) if m.name not in withheld]
 
     @property
     def family(self) -> str:
@@ -408,11 +434,22 @@ class Scores(Result):
     def key_of(self, name: str) -> Key:
         """The key (``("averages", "macro", "f")`` …) of the score named ``name``: the name of :meth:`__getitem__`."""
         from clfeval.scoring.metrics import metric_key
+        from clfeval.scoring.sklearnnames import binary_measure, report_name_hint
 
         if not isinstance(name, str):
             raise UnknownName(f"a score's name is a string such as 'macro.f1', not {name!r}")
         if name == "n_instances":
             raise OptionError("n_instances is a count of the data (result['n_instances']), not a score: it has no key")
+        measure = binary_measure(name, self.beta)
+        if measure is not None:
+            if self.positive is None:
+                raise UnknownName(self._binary_refusal(name))
+            return ("per_label", self.positive, measure)
+        hint = report_name_hint(name, self.f_name)
+        if hint is not None:
+            raise UnknownName(hint)
+        if name in self.withheld():
+            raise UnknownName(f"{name} is not given: {self.order_rule}")
         try:
             return metric_key(name, labels=self.labels, task=self.family, beta=self.beta)
         except OptionError:
@@ -420,6 +457,19 @@ class Scores(Result):
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
             examples = f"macro.{self.f_name}, micro.precision, accuracy, per_label.<label>.recall"
             raise UnknownName(f"this result holds no score named {name!r}{hint} (names: {examples} …)") from None
+
+    def _binary_refusal(self, name: str) -> str:
+        """Why ``result[name]``, a binary problem's name (``f1``), names no score here, and what to read instead."""
+        fk = self.f_name
+        measure = name if name != fk else fk
+        if self.family == "single-label" and len(self.labels) == 2:
+            return f"{name!r} is the positive class's {measure}, but {self.positive_rule}"
+        return (
+            f"{name!r} is a binary problem's {measure} of its positive class (scikit-learn's average='binary'), and "
+            f"this result has {len(self.labels)} labels{' in sets' if self.family != 'single-label' else ''}: read "
+            f"result['macro.{measure}'] (scikit-learn's average='macro'; clfeval's macro_fa is another average), "
+            f"result['micro.{measure}'], result['weighted.{measure}'] or result['per_label.<label>.{measure}']"
+        )
 
     def names(self) -> list[str]:
         """Every name ``result[...]`` takes: those of :meth:`flat` with ``sep="."``, per-label scores included."""
@@ -455,8 +505,12 @@ class Scores(Result):
         for average, values in self.averages.items():
             for m in averaged_measures(self.family):
                 put([average, _json_name(m, fk)], values[m], ("averages", average, m))
-        for measure in overall_measures(self.family):
+        for measure in self.given_overall():
             put([measure.name_for(self.family)], self.overall[measure.name], (measure.name,))
+        if self.positive is not None:  # a binary problem's own names: the positive class's values (pos_label)
+            positive = self.per_label[self.positive].values
+            for m in ("precision", "recall", "f"):
+                put([_json_name(m, fk)], positive[m], ("per_label", self.positive, m))
         if per_label:
             names = [(m.name, _json_name(m.name, fk)) for m in label_measures(self.family)]
             for lab, row in self.per_label.items():
@@ -522,8 +576,9 @@ class Scores(Result):
             averages["lfb"]["frequencies"] = self.lfb_source
             averages["lfb"]["weights"] = dict(self.lfb_frequencies)
         overall: dict[str, Any] = {}
+        withheld = self.withheld()
         for m in overall_measures(self.family):
-            overall[m.name] = json_number(self.overall[m.name])
+            overall[m.name] = None if m.name in withheld else json_number(self.overall[m.name])
             if self.family in m.aliases:
                 overall[m.aliases[self.family]] = overall[m.name]
         if self.intervals is not None:
@@ -564,6 +619,12 @@ class Scores(Result):
         registered = registered_of(self.family)
         if registered:  # only then: a document of built-in measures alone is as before
             out["registered_measures"] = registered
+        out["label_order"] = {
+            "order": None if self.order is None else list(self.order),
+            "rule": self.order_rule,
+            "withheld": sorted(withheld),
+        }
+        out["pos_label"] = {"label": self.positive, "rule": self.positive_rule}
         return out
 
     def to_json(self, indent: int | None = 2, *, matrix: bool = True) -> str:
@@ -626,8 +687,10 @@ class Scores(Result):
             for m in averaged_measures(self.family):
                 row[_json_name(m, fk) + "_ci"] = ci(("averages", name, m))
         names = {alias: m.name for m in overall_measures(self.family) for alias in m.aliases.values()}
+        withheld = self.withheld()
         for name in list(overall):
-            overall[name + "_ci"] = ci((names.get(name, name),))
+            key = names.get(name, name)
+            overall[name + "_ci"] = None if key in withheld else ci((key,))
 
     def _ci_dict(self) -> dict[str, Any]:
         iv = self.intervals
