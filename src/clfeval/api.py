@@ -119,6 +119,38 @@ def _arrays(
     return found, {"n_blocks": found.n_blocks}
 
 
+def _weighted(
+    columns: Sequence[Any],
+    roles: Sequence[str],
+    ml: MultiLabel | None,
+    sample_weight: Any,
+    labels: Sequence[Any] | None,
+    blocks: Any,
+    spans: Any,
+    systems: Sequence[str] | None = None,
+) -> Counted:
+    """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
+    and what a result records of them (``inputs["sample_weight"]``)."""
+    from clfeval.inputs.arrays import count_weighted
+    from clfeval.kinds import KINDS
+
+    if spans is not None:
+        raise OptionError("sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights")
+    if blocks is not None:
+        raise OptionError("sample_weight= is not taken with blocks= yet: give one or the other")
+    if any(c is None for c in columns):
+        raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
+    rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
+    kind = "weighted multi-label" if ml is not None else "weighted single-label"
+    counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
+    summary = {
+        "source": "sample_weight=",
+        "sum": float(sum(r[-1] * c for r, c in rows.items())),
+        "n_instances": sum(rows.values()),
+    }
+    return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
+
+
 def _scored_counts(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
     """``gold`` as counts of scored predictions with their provenance (ScoreCounts, or what load_counts returned of
     a ``scored`` count file), or ``None``."""
@@ -396,6 +428,7 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: None = None,
     positive: None = None,
     threshold: None = None,
@@ -443,6 +476,7 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Any = None,
     positive: Any = None,
     threshold: float | None = None,
@@ -488,6 +522,11 @@ def score(
         "O"]``) read with this scheme (a name from :data:`clfeval.SCHEMES`, ``True`` for ``conlleval``, or a
         :class:`~clfeval.Spans`), or of entities (``{"start": 0, "end": 2, "type": "PER"}``, ``end`` one past the last
         token). Per type P, R and F of exact matches, every average, and intervals that resample sentences.
+    sample_weight
+        One weight (a finite number ≥ 0) per instance, as scikit-learn's ``sample_weight``: every count is the sum
+        of its instances' weights, so every measure equals scikit-learn's with ``sample_weight``; intervals resample
+        instances with their weights (bootstrap, delta); Wilson's intervals are left out. The result's
+        ``inputs["sample_weight"]`` names the source, the weights' sum and the number of instances.
     scores, positive, threshold, conventions
         Scored predictions instead of ``pred``: a 1-D array of the positive class's scores (``positive``, else the
         last of ``labels``, as scikit-learn's ``classes_[1]``) or an (n, K) array with a column per class of
@@ -512,6 +551,8 @@ def score(
     >>> r.intervals.method, r.intervals.seed, r.intervals.get(("averages", "micro", "f")) is not None
     ('bootstrap', 7, True)
     """
+    if sample_weight is not None and scores is not None:
+        raise OptionError("sample_weight= is not taken with scores= yet: weigh labels (pred=) or leave the weights out")
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
@@ -545,8 +586,10 @@ def score(
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
-    counted = _given(gold, pred, ml, blocks, "score")
+    counted = _given(gold, pred, ml, blocks, "score", ("sample_weight", sample_weight))
     chosen_spans = Spans.of(spans)
+    if sample_weight is not None:
+        counted = counted or _weighted([gold, pred], ["gold", "pred"], ml, sample_weight, chosen.labels, blocks, spans)
     if counted is None and chosen_spans is not None:
         counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
     elif chosen_spans is not None:
@@ -888,6 +931,7 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: None = None,
 ) -> CrossValidation: ...
 
@@ -970,6 +1014,8 @@ def cv(
     >>> round(r.pooled.averages["macro"]["f"], 4), round(r.mean_of_folds()["averages"]["macro"]["f"], 4)
     (0.6667, 0.6667)
     """
+    if sample_weight is not None and scores is not None:
+        raise OptionError("sample_weight= is not taken with scores= yet: weigh labels (pred=) or leave the weights out")
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")

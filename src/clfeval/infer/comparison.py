@@ -526,7 +526,7 @@ def compare_counts(
         raise OptionError(
             f"{method.title} compares {', '.join(sorted(method.kinds or ()))} counts, not {joint.kind}"
             if method.kinds is not None
-            else f"{method.title} does not compare {joint.kind} counts"
+            else f"{method.title} does not compare {joint.kind} counts{KINDS[joint.kind].refused_tests_note}"
         )
     if blocks is None and KINDS[joint.kind].needs_units:
         raise OptionError(

@@ -209,7 +209,8 @@ def with_intervals(
             if measure not in spec.measures:
                 run.bounds.pop(key, None)
                 run.not_estimable[key] = f"{spec.name} gives intervals of {', '.join(sorted(spec.measures))} only"
-    _wilson(scores, run.z, run.bounds, run.not_estimable)
+    if not KINDS[scores.task].sample_weights:  # Wilson's intervals are of counts of instances, not of weights
+        _wilson(scores, run.z, run.bounds, run.not_estimable)
     few = few_counts(scores, spec.name)
     definition = spec.block_definition if units is not None and spec.block_definition else spec.definition
     cautions = (blocks.cautions() if blocks is not None else []) + ([few] if few else [])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -300,8 +300,11 @@ def score_counts(
         train_frequencies=train_weights,
     )
     e = f.evaluate(sums)
-    tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
-    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, n)
+    if kind.sample_weights:  # weighted sums (Σ m·w), as they are
+        tp_, fp_, fn_, tn_ = (np.asarray(a[0], dtype=np.float64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
+    else:
+        tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
+    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, float(e.tallies.n[0]) if kind.sample_weights else n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
     tallies = e.tallies
     samples = (
@@ -345,14 +348,15 @@ def score_counts(
     values = {m: v[0].tolist() for m, (v, _) in e.per_label.items()}
     counts_of = [a.tolist() for a in (lc.support, lc.predicted, lc.tp, lc.fp, lc.fn, lc.tn)]
     support, predicted, tp, fp, fn, tn = counts_of
+    number: Callable[[Any], Any] = float if kind.sample_weights else int  # weighted counts are sums of weights
     rows = {
         lab: LabelScores(
-            int(support[i]),
-            int(predicted[i]),
-            int(tp[i]),
-            int(fp[i]),
-            int(fn[i]),
-            int(tn[i]),
+            number(support[i]),
+            number(predicted[i]),
+            number(tp[i]),
+            number(fp[i]),
+            number(fn[i]),
+            number(tn[i]),
             FrozenDict({m: float(v[i]) for m, v in values.items()}),
         )
         for i, lab in enumerate(lset)
