@@ -743,6 +743,7 @@ def compare(
     ci: str | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Mapping[str, Any] | None = None,
     conventions: Any = None,
 ) -> Any:
@@ -786,6 +787,10 @@ def compare(
         Compare taggers on spans, as :func:`score` scores them: ``gold`` and each system's predictions hold one list
         of tags or entities per sentence. The sentence is the unit: randomization swaps whole sentences, the
         bootstrap resamples them and the sign test counts them.
+    sample_weight
+        One weight ≥ 0 per instance, as in :func:`score`: every system is scored on the weighted instances;
+        randomization swaps an instance's two predictions with its weight, the bootstrap resamples instances with
+        their weights. McNemar's and the sign test count instances and are refused.
     scores, conventions
         Compare scored predictions instead (``gold`` the gold labels, ``scores`` a mapping name → each system's scores
         as :func:`score` takes them; binary scores belong to the last of ``labels``): ``test`` ``delong`` (AUCs:
@@ -811,6 +816,8 @@ def compare(
     """
     from clfeval.infer.comparison import compare_counts
 
+    if sample_weight is not None and scores is not None:
+        raise OptionError("sample_weight= is not taken with scores= yet: weigh labels (preds=) or leave the weights out")
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
@@ -825,8 +832,15 @@ def compare(
     chosen = scoring_of(scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined)
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
     ml = labelsets_of(multilabel, sep=sep)
-    counted = _given(gold, preds, ml, blocks, "compare")
+    counted = _given(gold, preds, ml, blocks, "compare", ("sample_weight", sample_weight))
     chosen_spans = Spans.of(spans)
+    if sample_weight is not None and counted is None:
+        from clfeval.inputs.arrays import systems_of
+
+        names, columns = systems_of(preds if preds is not None else {})
+        check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
+        roles = ["gold", *[f"pred {n!r}" for n in names]]
+        counted = _weighted([gold, *columns], roles, ml, sample_weight, chosen.labels, blocks, spans, names)
     if counted is None and chosen_spans is not None:
         if preds is None:
             raise OptionError("compare with spans= takes gold sentences and each system's predicted sentences")
@@ -975,6 +989,7 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Any = None,
     conventions: Any = None,
 ) -> Any:
@@ -1001,6 +1016,8 @@ def cv(
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
+    sample_weight
+        One weight ≥ 0 per instance, as in :func:`score`: each fold and the pooled counts are weighted.
     scores
         Scored predictions' folds, in the place of ``pred`` (as :func:`score` takes them; ``labels`` names the classes):
         a :class:`~clfeval.infer.scored.ScoredCV`, the pooled scores (with ``ci``) beside each fold's and their mean
@@ -1034,18 +1051,29 @@ def cv(
     if given is not None:
         if chosen_spans is not None:
             raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
-        _given(Counted(None), pred, ml, None, "cv", ("folds", folds))
+        _given(Counted(None), pred, ml, None, "cv", ("folds", folds), ("sample_weight", sample_weight))
         fold_counts, names, counted = given
     else:
         if pred is None or folds is None:
             raise OptionError("cv takes gold, predicted and fold labels, or each fold's counts")
+        inputs: dict[str, Any] = {"source": "arrays"}
         if chosen_spans is not None:
             if ml is not None:
                 raise OptionError("spans come in sentences: multilabel does not apply")
+            if sample_weight is not None:
+                raise OptionError(
+                    "sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights"
+                )
             fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
         else:
-            fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
-        counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
+            fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels, sample_weight)
+            if sample_weight is not None:
+                inputs["sample_weight"] = {
+                    "source": "sample_weight=",
+                    "sum": float(sum(c.weight_sum for c in fold_counts)),
+                    "n_instances": sum(c.n_instances for c in fold_counts),
+                }
+        counted = Counted(None, inputs=inputs, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
     from clfeval.infer.crossvalidation import cross_validate
 
@@ -1061,7 +1089,12 @@ def cv(
 
 
 def _count_folds(
-    gold: Any, pred: Any, folds: Any, ml: MultiLabel | None, labels: Sequence[Any] | None = None
+    gold: Any,
+    pred: Any,
+    folds: Any,
+    ml: MultiLabel | None,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
 ) -> tuple[list[Any], list[str]]:
     """Each fold's counts of in-memory labels, folds in numeric (else text) order of their names.
 
@@ -1082,6 +1115,20 @@ def _count_folds(
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     by_name = _fold_members(f)
     counts: list[Any] = []
+    if sample_weight is not None:  # each fold's weighted counts, its labels named once over the whole data
+        from clfeval.count.weighted import check_sample_weight
+        from clfeval.inputs.arrays import count_weighted, label_codes
+        from clfeval.kinds import KINDS
+
+        w = check_sample_weight(sample_weight, len(g))
+        if ml is None:
+            names_of, codes = label_codes([g, p], ["gold", "pred"])
+            g, p = (np.array(names_of, dtype=object)[c] for c in codes)
+        kind = KINDS["weighted multi-label" if ml is not None else "weighted single-label"]
+        for idx in by_name.values():
+            rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
+            counts.append(kind.from_rows(rows, ml))
+        return counts, list(by_name)
     for idx in by_name.values():
         gs, ps = _taken(g, idx), _taken(p, idx)
         counts.append(

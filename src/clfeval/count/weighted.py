@@ -26,6 +26,7 @@ __all__ = [
     "WeightedLabelSetCounts",
     "check_sample_weight",
     "weight_summary",
+    "weights_note",
     "weighted_rows",
 ]
 
@@ -57,6 +58,16 @@ def weight_summary(source: str, counts: Any) -> dict[str, Any]:
     """What a result records of the sample weights (``inputs.sample_weight``): where they came from, their sum and
     the number of instances they weigh."""
     return {"source": source, "sum": float(counts.weight_sum), "n_instances": int(counts.n_instances)}
+
+
+def weights_note(summary: Mapping[str, Any]) -> str:
+    """A report's note that sample weights were used: their source, the number of instances and their total weight
+    (``summary`` as :func:`weight_summary` makes it)."""
+    return (
+        f"sample weights ({summary['source']}): every count and score weighs each instance by its weight "
+        f"(N = {summary['n_instances']} instances of total weight {summary['sum']:.6g}); intervals and tests "
+        "resample instances with their weights"
+    )
 
 
 @dataclass(frozen=True, eq=False)

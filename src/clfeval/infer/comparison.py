@@ -590,7 +590,12 @@ def compare_counts(
         paired = joint.paired(a, b)
         pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
         # the sign test's alternative is on d of the counted quantity: flipped where less of it is better
-        sign = sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
+        # weighted instances: no sign test beside the test (it would count instances, not their weights)
+        sign = (
+            None
+            if kind.sample_weights
+            else sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
+        )
         run = PairRun(
             paired, pair_blocks, template, keys, rounds, pair_stream(seed, a, b), alternative, confidence, ci,
             exact_limit, bar, sign,

@@ -85,11 +85,7 @@ class _WeightedKind(Kind):
         return self.base.errors(self._unweighted(counts), label_set)
 
     def notes(self, counts: Any, label_set: Sequence[str], table: Sequence[str], seen: set[str]) -> list[str]:
-        return [
-            f"sample weights: every count and score weighs each instance by its weight (N = {counts.n_instances} "
-            f"instances of total weight {counts.weight_sum:.6g}); intervals resample instances with their weights",
-            *self.base.notes(self._unweighted(counts), label_set, table, seen),
-        ]
+        return self.base.notes(self._unweighted(counts), label_set, table, seen)
 
 
 class WeightedSingleLabel(_WeightedKind):

@@ -171,7 +171,7 @@ def _short_notes(cmp: Comparison) -> list[str]:
         if source == "union"
         else LABEL_SOURCES[source].split(" (")[0]
     )
-    notes = [f"label set L ({source}): {meaning}"]
+    notes = [f"label set L ({source}): {meaning}", *_weight_notes(cmp)]
     test = TESTS[cmp.test]
     line = f"test: {test.title}, {cmp.alternative}"
     if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):
@@ -202,8 +202,16 @@ def _short_notes(cmp: Comparison) -> list[str]:
         verb = "included in" if policy == "include" else "left out of"
         notes.append(f"0/0: set to {zd} and {verb} averages (--zero-division, --undefined)")
     notes += [f"{m}: {cmp.definition(m)}" for m in cmp.metrics if cmp.definition(m) is not None]
-    notes += KINDS[first.task].option_notes(first.options)
+    notes += KINDS[first.task].option_notes(first.options) + _weight_notes(cmp)
     return notes + list(cmp.notes)
+
+
+def _weight_notes(cmp: Comparison) -> list[str]:
+    """The note that sample weights were used, when they were (inputs.sample_weight)."""
+    from clfeval.count.weighted import weights_note
+
+    summary = cmp.inputs.get("sample_weight") or cmp.first.inputs.get("sample_weight")
+    return [weights_note(summary)] if summary else []
 
 
 def comparison_report(cmp: Comparison, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:

@@ -342,6 +342,11 @@ def score_counts(
     notes = list(label_set.notes)
 
     notes += kind.notes(counts, lset, cells.table, gold_seen | pred_seen)
+    inputs = _with_weights(dict(inputs or {}), counts, kind.sample_weights)
+    if "sample_weight" in inputs:
+        from clfeval.count.weighted import weights_note
+
+        notes.append(weights_note(inputs["sample_weight"]))
     confusion = kind.matrix(counts, lset, cells.table)
     overall = {name: float(v[0]) for name, (v, _) in e.overall.items()}
 
@@ -384,6 +389,16 @@ def score_counts(
         warnings=tuple(messages),
         warning_scopes=FrozenDict({message: scope for scope, message in scoped}),
         notes=tuple(notes),
-        inputs=FrozenDict(dict(inputs or {})),
+        inputs=FrozenDict(inputs),
         table=cells.table,
     )
+
+
+def _with_weights(inputs: dict[str, Any], counts: Any, weighted: bool) -> dict[str, Any]:
+    """``inputs`` with ``sample_weight`` ({source, sum, n_instances}) for weighted counts: as the reader named their
+    source (``sample_weight=``, a column), or ``counts`` (counts given or read from a count file); the sum and number
+    are the counts' own."""
+    if not weighted:
+        return inputs
+    source = inputs.get("sample_weight", {}).get("source", "counts")
+    return {**inputs, "sample_weight": {"source": source, "sum": counts.weight_sum, "n_instances": counts.n_instances}}

@@ -436,6 +436,9 @@ class Scores(Result):
         fk, iv = self.f_name, self.intervals
         out = FlatScores(sep)
         out[flat_name([*prefix, "n_instances"], sep)] = float(self.n_instances)
+        weighed = self.inputs.get("sample_weight")
+        if weighed is not None:  # the instances' total weight, beside their number
+            out[flat_name([*prefix, "sample_weight_sum"], sep)] = float(weighed["sum"])
 
         def put(path: list[str], value: float, key: Key) -> None:
             name = flat_name([*prefix, *path], sep)
