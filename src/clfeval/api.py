@@ -142,12 +142,10 @@ def _weighted(
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
     rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
     kind = "weighted multi-label" if ml is not None else "weighted single-label"
+    from clfeval.count.weighted import weight_summary
+
     counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
-    summary = {
-        "source": "sample_weight=",
-        "sum": float(sum(r[-1] * c for r, c in rows.items())),
-        "n_instances": sum(rows.values()),
-    }
+    summary = weight_summary("sample_weight=", counts)
     return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
 
 

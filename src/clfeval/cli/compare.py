@@ -51,6 +51,7 @@ def add_compare(sub: Any) -> None:
     )
     src = p.add_argument_group("input")
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--gold-col",
         metavar="COL",

@@ -41,6 +41,7 @@ def add_cv(sub: Any) -> None:
     )
     src = p.add_argument_group("input")
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--fold-col",
         metavar="COL",

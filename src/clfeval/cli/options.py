@@ -37,6 +37,7 @@ __all__ = [
     "add_output_options",
     "add_report_options",
     "add_table_options",
+    "add_weight_option",
     "choices",
     "check_view",
     "ci",
@@ -65,6 +66,17 @@ def add_table_options(src: Any) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="the first line names the columns (implied when a column is given by name)",
+    )
+
+
+def add_weight_option(src: Any) -> None:
+    """``--weight-col``: each instance's sample weight, from a column of the table (labels and label sets)."""
+    src.add_argument(
+        "--weight-col",
+        metavar="COL",
+        help="a column holding each instance's sample weight (a finite number ≥ 0), as scikit-learn's "
+        "sample_weight: every count and score weighs its instances (1-based number, negative from the end, or header "
+        "name; gold and predicted columns then default to the two before the last); not with blocks or spans",
     )
 
 
@@ -534,6 +546,7 @@ def reading(args: argparse.Namespace, bar: ReadingBar) -> Reading:
         blocks=getattr(args, "blocks", None),
         block_col=parse_column(getattr(args, "block_col", None)),
         block_end=getattr(args, "block_end", None),
+        weight_col=parse_column(getattr(args, "weight_col", None)),
         engine=args.engine,
         scheduler=args.scheduler,
         progress=bar if bar.enabled else None,

@@ -48,6 +48,7 @@ def add_score(sub: Any) -> None:
         help=f"what the matrix rows hold ({options.choices(MATRIX_ORIENTATIONS)}); default: gold",
     )
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--gold-col",
         metavar="COL",

@@ -55,9 +55,15 @@ def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight
 
 
 def weight_summary(source: str, counts: Any) -> dict[str, Any]:
-    """What a result records of the sample weights (``inputs.sample_weight``): where they came from, their sum and
-    the number of instances they weigh."""
-    return {"source": source, "sum": float(counts.weight_sum), "n_instances": int(counts.n_instances)}
+    """What a result records of the sample weights (``inputs.sample_weight``): where they came from (``source``:
+    ``sample_weight=`` or the column's name), their sum and the number of instances they weigh. ``counts`` are
+    weighted counts, or joint counts whose rows end with the weight."""
+    if hasattr(counts, "weight_sum"):
+        total, n = float(counts.weight_sum), int(counts.n_instances)
+    else:
+        total = float(sum(row[-1] * m for row, m in counts.rows.items()))
+        n = int(sum(counts.rows.values()))
+    return {"source": source, "sum": total, "n_instances": n}
 
 
 def weights_note(summary: Mapping[str, Any]) -> str:

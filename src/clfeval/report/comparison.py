@@ -171,7 +171,7 @@ def _short_notes(cmp: Comparison) -> list[str]:
         if source == "union"
         else LABEL_SOURCES[source].split(" (")[0]
     )
-    notes = [f"label set L ({source}): {meaning}", *_weight_notes(cmp)]
+    notes = [f"label set L ({source}): {meaning}"]
     test = TESTS[cmp.test]
     line = f"test: {test.title}, {cmp.alternative}"
     if cmp.rounds is not None and not all(p.exact for p in cmp.pairs):
