@@ -256,7 +256,7 @@ def _computed(
     out: dict[str, float] = {}
     bearing: set[str] = set()
     for name in [metrics] if isinstance(metrics, str) else metrics:
-        key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
+        key = metric_key(name, labels=result.labels, task=result.family, beta=result.beta)
         out[name] = ScoreFunction.value_of(result, key)
         bearing.update(result.warnings_about(key))
         if result.intervals is not None:

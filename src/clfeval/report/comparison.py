@@ -276,7 +276,7 @@ def _full_notes(cmp: Comparison, family: str) -> list[str]:
         f"β = {first.beta:g}; zero division: 0/0 is set to {first.options.get('zero_division')} and "
         f"{'included in' if first.undefined_policy == 'include' else 'left out of'} averages"
     )
-    notes += list(cmp.notes)
+    notes += _weight_notes(cmp) + list(cmp.notes)
     if cmp.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in cmp.inputs.items()))
     return notes
