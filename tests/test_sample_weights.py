@@ -7,7 +7,13 @@ compare and cv, the refusals.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -128,3 +134,201 @@ def test_whole_weights_are_the_instances_repeated() -> None:
     assert got.keys() == expected.keys()
     for name, value in expected.items():
         assert got[name] == pytest.approx(value, rel=1e-12, nan_ok=True), name
+
+
+# -- intervals and tests: whole weights are blocks of repeated instances ----------------------------------------------
+
+
+def _repeated_in_blocks(values: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return np.repeat(values, w)
+
+
+def test_the_delta_method_with_weights_is_the_sandwich_form() -> None:
+    """With whole weights the weighted delta variance (Σ m w² terms less S Sᵀ/N) is the cluster-robust delta of the
+    instances repeated, each weighted instance one block."""
+    gold, pred, _, _ = _single(7)
+    w = np.random.default_rng(7).integers(1, 4, len(gold))
+    got = clfeval.score(gold, pred, sample_weight=w, ci="delta")
+    blocks = np.repeat(np.arange(len(gold)), w)
+    expected = clfeval.score(np.repeat(gold, w), np.repeat(pred, w), blocks=blocks, ci="delta")
+    assert got.intervals is not None and expected.intervals is not None
+    compared = 0
+    for key, bounds in expected.intervals.bounds.items():
+        if key[-1].endswith("_wilson"):
+            assert got.intervals.get(key) is None  # Wilson's intervals are of counts of instances: left out
+            continue
+        assert got.intervals.get(key) == pytest.approx(bounds, rel=1e-6, abs=1e-9), key
+        compared += 1
+    assert compared > 20
+
+
+def test_randomization_swaps_an_instance_with_its_weight() -> None:
+    """Exact randomization over weighted instances equals exact randomization over their repeated instances swapped
+    in blocks; every system's scores equal scikit-learn's."""
+    rng = np.random.default_rng(11)
+    n = 30
+    gold = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.8, gold, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.85, a, rng.integers(0, 3, n))
+    w = rng.integers(1, 4, n)
+    metrics = ["macro.f1", "accuracy", "mcc"]
+    got = clfeval.compare(gold, {"A": a, "B": b}, sample_weight=w, metrics=metrics, seed=1)
+    expected = clfeval.compare(
+        np.repeat(gold, w), {"A": np.repeat(a, w), "B": np.repeat(b, w)}, metrics=metrics, seed=1,
+        blocks=np.repeat(np.arange(n), w),
+    )  # fmt: skip
+    for metric in metrics:
+        g, e = got.pair("A", "B", metric), expected.pair("A", "B", metric)
+        assert g.exact and e.exact
+        assert g.difference == pytest.approx(e.difference, rel=1e-12)
+        assert g.p_value == pytest.approx(e.p_value, rel=1e-12)
+    assert got.pair("A", "B", "accuracy").sign is None  # no unweighted sign test beside it
+    assert got.results["A"]["macro.f1"] == pytest.approx(sk.f1_score(gold, a, average="macro", sample_weight=w))
+    assert got.to_dict()["inputs"]["sample_weight"]["n_instances"] == n
+
+
+def test_cv_weighs_every_fold_and_the_pooled_counts() -> None:
+    gold, pred, w, _ = _single(13)
+    folds = np.arange(len(gold)) % 3
+    r = clfeval.cv(gold, pred, folds, sample_weight=w)
+    _close(r.pooled["macro.f1"], sk.f1_score(gold, pred, average="macro", sample_weight=w, zero_division=0))
+    labels = r.pooled.labels
+    for i, fold in enumerate(r.folds):
+        at = folds == i
+        expected = sk.f1_score(gold[at], pred[at], labels=list(labels), average="macro", sample_weight=w[at], zero_division=0)
+        _close(fold["macro.f1"], expected)
+    assert r.to_dict()["inputs"]["sample_weight"]["sum"] == pytest.approx(w.sum())
+
+
+# -- the seam: every way in gives the same numbers --------------------------------------------------------------------
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    return subprocess.run([sys.executable, "-m", "clfeval", *args], capture_output=True, text=True, cwd=cwd, env=env)
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_arrays_frames_a_file_a_count_file_and_the_accumulator_agree(tmp_path: Path, multilabel: bool) -> None:
+    import pandas as pd
+    import polars as pl
+
+    if multilabel:
+        gold_sets, pred_sets, w, names = _multi(3)
+        gold, pred = ["|".join(s) for s in gold_sets], ["|".join(s) for s in pred_sets]
+        options: dict[str, Any] = {"multilabel": clfeval.MultiLabel(sep="|")}
+        flags = ["--multilabel", "--label-sep", "|"]
+    else:
+        g, p, w, _ = _single(3)
+        gold, pred = g.tolist(), p.tolist()
+        options, flags = {}, []
+    w = np.round(w, 6)  # as the file writes them
+    expected = clfeval.score(gold, pred, sample_weight=w, **options)
+    flat = expected.flat(per_label=True)
+    assert flat["sample_weight_sum"] == pytest.approx(w.sum()) and flat["n_instances"] == len(w)
+    ways = {
+        "pandas": clfeval.score(pd.Series(gold), pd.Series(pred), sample_weight=pd.Series(w), **options),
+        "polars": clfeval.score(pl.Series(gold), pl.Series(pred), sample_weight=pl.Series(w), **options),
+        "list": clfeval.score(gold, pred, sample_weight=w.tolist(), **options),
+    }
+    acc = clfeval.Accumulator("multi-label" if multilabel else "single-label")
+    for start in range(0, len(w), 17):
+        part = slice(start, start + 17)
+        if multilabel:
+            acc.update(gold_sets[part], pred_sets[part], sample_weight=w[part])
+        else:
+            acc.update(gold[part], pred[part], sample_weight=w[part])
+    ways["accumulator"] = acc.score()
+    table = tmp_path / "data.tsv"
+    table.write_text("w\tgold\tpred\n" + "".join(f"{x:.6f}\t{a}\t{b}\n" for x, a, b in zip(w, gold, pred)))
+    run = _cli("score", str(table), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", *flags,
+               "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    from_file = json.loads(run.stdout)
+    assert from_file["inputs"]["sample_weight"] == {"source": "w", "sum": pytest.approx(w.sum()), "n_instances": len(w)}
+    assert from_file["options"]["weight_col"] == "w"
+    run = _cli("count", str(table), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", *flags, "-o",
+               "counts.json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    ways["count file"] = clfeval.score(clfeval.load_counts(str(tmp_path / "counts.json")))
+    clfeval.save_counts(expected.counts, str(tmp_path / "saved.json"))
+    ways["saved"] = clfeval.score(clfeval.load_counts(str(tmp_path / "saved.json")))
+    for name, result in ways.items():
+        got = result.flat(per_label=True)
+        assert got.keys() == flat.keys(), name
+        for key, value in flat.items():
+            assert got[key] == pytest.approx(value, rel=1e-12, nan_ok=True), (name, key)
+    assert from_file["averages"] == json.loads(expected.to_json())["averages"]
+    assert "sample weights (w)" in _cli("score", str(table), "--gold-col", "gold", "--pred-col", "pred",
+                                        "--weight-col", "w", *flags, cwd=tmp_path).stdout  # fmt: skip
+
+
+def test_count_files_keep_every_weight(tmp_path: Path) -> None:
+    gold, pred, w, _ = _single(4)
+    counts = clfeval.score(gold, pred, sample_weight=w).counts
+    clfeval.save_counts(counts, str(tmp_path / "c.json"))
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["kind"] == "weighted-confusion" and doc["weight_sum"] == pytest.approx(w.sum())
+    again = clfeval.load_counts(str(tmp_path / "c.json")).counts
+    assert again.rows == counts.rows  # the weights to the last bit
+    joint = clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="bootstrap", rounds=50, seed=1)
+    assert joint.to_dict()["inputs"]["sample_weight"]["source"] == "sample_weight="
+    half = len(gold) // 2
+    parts = [clfeval.score(gold[s], pred[s], sample_weight=w[s]).counts for s in (slice(0, half), slice(half, None))]
+    for i, part in enumerate(parts):
+        clfeval.save_counts(part, str(tmp_path / f"part{i}.json"))
+    summed = clfeval.score(clfeval.load_counts(str(tmp_path / "part*.json")))
+    assert summed["macro.f1"] == pytest.approx(clfeval.score(gold, pred, sample_weight=w)["macro.f1"], rel=1e-12)
+
+
+# -- refusals ---------------------------------------------------------------------------------------------------------
+
+
+def test_weights_that_are_not_weights_are_refused() -> None:
+    gold, pred = ["a", "b", "a"], ["a", "a", "b"]
+    for bad, message in (
+        ([1, -1, 1], r"sample_weight\[1\] is -1.0: a weight must be a finite number ≥ 0"),
+        ([1, float("nan"), 1], r"sample_weight\[1\] is nan"),
+        ([1, 1], r"sample_weight has shape \(2,\): expected one weight per instance \(3\)"),
+        ([0, 0, 0], "sample_weight sums to 0"),
+        (["x", 1, 1], "sample_weight must hold numbers"),
+    ):
+        with pytest.raises(clfeval.InputError, match=message):
+            clfeval.score(gold, pred, sample_weight=bad)
+
+
+def test_what_weights_do_not_apply_to_is_refused_in_one_line() -> None:
+    gold, pred, w = ["a", "b", "a", "b"], ["a", "a", "b", "b"], [1.0, 2.0, 1.0, 0.5]
+    cases = [
+        (lambda: clfeval.score([["B-X", "O"]], [["B-X", "O"]], spans=True, sample_weight=[1.0]), "span scores"),
+        (lambda: clfeval.score(gold, pred, blocks=[1, 1, 2, 2], sample_weight=w), "not taken with blocks="),
+        (lambda: clfeval.score(clfeval.count_labels(gold, pred), sample_weight=w), "belong"),
+        (lambda: clfeval.score(gold, scores=[0.1, 0.2, 0.3, 0.4], sample_weight=w), "not taken with scores="),
+        (lambda: clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="mcnemar"), "McNemar's and the sign test count instances"),
+        (lambda: clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="sign"), "use randomization"),
+    ]
+    for call, message in cases:
+        with pytest.raises((clfeval.OptionError, clfeval.InputError), match=message):
+            call()
+    acc = clfeval.Accumulator()
+    acc.update(gold, pred, sample_weight=w)
+    with pytest.raises(clfeval.InputError, match="update 2: this accumulator counts weighted instances"):
+        acc.update(gold, pred)
+    plain = clfeval.Accumulator()
+    plain.update(gold, pred)
+    with pytest.raises(clfeval.OptionError, match="cannot merge an accumulator of weighted instances"):
+        plain.merge(acc)
+
+
+def test_the_command_line_refuses_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "t.tsv").write_text("gold\tpred\tw\na\ta\t1\nb\ta\t-2\n")
+    (tmp_path / "g.txt").write_text("a\nb\n")
+    cases = [
+        (["score", "t.tsv", "--weight-col", "w"], "t.tsv:3: the weight '-2' is not a finite number ≥ 0"),
+        (["score", "t.tsv", "--weight-col", "w", "--block-col", "gold"], "--weight-col is not taken with blocks"),
+        (["score", "g.txt", "g.txt", "--weight-col", "1"], "--weight-col names a column of one table"),
+    ]
+    for args, message in cases:
+        run = _cli(*args, cwd=tmp_path)
+        assert run.returncode == 2, (args, run.stderr)
+        assert message in run.stderr and "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr

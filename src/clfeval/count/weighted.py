@@ -48,7 +48,7 @@ def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight
         raise InputError(f"{source} has shape {w.shape}: expected one weight per instance ({n})")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
-        raise InputError(f"{source}[{int(bad[0])}] is {w[bad[0]]!r}: a weight must be a finite number ≥ 0")
+        raise InputError(f"{source}[{int(bad[0])}] is {float(w[bad[0]])!r}: a weight must be a finite number ≥ 0")
     if n and not w.sum() > 0:
         raise InputError(f"{source} sums to 0: at least one instance must have a weight above 0")
     return w
