@@ -54,7 +54,11 @@ def test_single_label_measures_equal_scikit_learns_with_sample_weight(seed: int)
     gold, pred, w, labels = _single(seed)
     r = clfeval.score(gold, pred, sample_weight=w)
     assert r.task == "weighted single-label" and r.family == "single-label" and r.n_instances == len(gold)
-    assert r.inputs["sample_weight"] == {"source": "sample_weight=", "sum": pytest.approx(w.sum()), "n_instances": len(w)}
+    assert r.inputs["sample_weight"] == {
+        "source": "sample_weight=",
+        "sum": pytest.approx(w.sum()),
+        "n_instances": len(w),
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         p, rc, f, support = sk.precision_recall_fscore_support(
@@ -66,11 +70,17 @@ def test_single_label_measures_equal_scikit_learns_with_sample_weight(seed: int)
             _close(row.recall, rc[i])
             _close(row.f, f[i])
             _close(row.support, support[i])
-            _close(row.jaccard, sk.jaccard_score(gold, pred, labels=[lab], average=None, sample_weight=w, zero_division=0)[0])
+            _close(
+                row.jaccard,
+                sk.jaccard_score(gold, pred, labels=[lab], average=None, sample_weight=w, zero_division=0)[0],
+            )
         for average in ("micro", "macro", "weighted"):
             for measure, fn in (("precision", sk.precision_score), ("recall", sk.recall_score), ("f", sk.f1_score)):
                 _close(r.averages[average][measure], fn(gold, pred, average=average, sample_weight=w, zero_division=0))
-            _close(r.averages[average]["jaccard"], sk.jaccard_score(gold, pred, average=average, sample_weight=w, zero_division=0))
+            _close(
+                r.averages[average]["jaccard"],
+                sk.jaccard_score(gold, pred, average=average, sample_weight=w, zero_division=0),
+            )
         _close(r.overall["accuracy"], sk.accuracy_score(gold, pred, sample_weight=w))
         _close(r.overall["balanced_accuracy"], sk.balanced_accuracy_score(gold, pred, sample_weight=w))
         _close(r.overall["mcc"], sk.matthews_corrcoef(gold, pred, sample_weight=w))
@@ -80,7 +90,11 @@ def test_single_label_measures_equal_scikit_learns_with_sample_weight(seed: int)
             _close(r.overall[f"kappa_{weights}"], expected)
         _close(r.overall["hamming_loss"], sk.hamming_loss(gold, pred, sample_weight=w))
     assert r.confusion is not None
-    np.testing.assert_allclose(r.confusion.with_labels(labels).cells, sk.confusion_matrix(gold, pred, labels=labels, sample_weight=w), rtol=1e-12)
+    np.testing.assert_allclose(
+        r.confusion.with_labels(labels).cells,
+        sk.confusion_matrix(gold, pred, labels=labels, sample_weight=w),
+        rtol=1e-12,
+    )
 
 
 def _multi(seed: int) -> tuple[list[list[str]], list[list[str]], np.ndarray, list[str]]:
@@ -115,7 +129,10 @@ def test_multi_label_measures_equal_scikit_learns_with_sample_weight(seed: int) 
         for average in ("micro", "macro", "weighted", "samples"):
             for measure, fn in (("precision", sk.precision_score), ("recall", sk.recall_score), ("f", sk.f1_score)):
                 _close(r.averages[average][measure], fn(y, p, average=average, sample_weight=w, zero_division=0))
-            _close(r.averages[average]["jaccard"], sk.jaccard_score(y, p, average=average, sample_weight=w, zero_division=0))
+            _close(
+                r.averages[average]["jaccard"],
+                sk.jaccard_score(y, p, average=average, sample_weight=w, zero_division=0),
+            )
         _close(r.overall["accuracy"], sk.accuracy_score(y, p, sample_weight=w))
         _close(r.overall["hamming_loss"], sk.hamming_loss(y, p, sample_weight=w))
     mcm = sk.multilabel_confusion_matrix(y, p, sample_weight=w)
@@ -195,7 +212,9 @@ def test_cv_weighs_every_fold_and_the_pooled_counts() -> None:
     labels = r.pooled.labels
     for i, fold in enumerate(r.folds):
         at = folds == i
-        expected = sk.f1_score(gold[at], pred[at], labels=list(labels), average="macro", sample_weight=w[at], zero_division=0)
+        expected = sk.f1_score(
+            gold[at], pred[at], labels=list(labels), average="macro", sample_weight=w[at], zero_division=0
+        )
         _close(fold["macro.f1"], expected)
     assert r.to_dict()["inputs"]["sample_weight"]["sum"] == pytest.approx(w.sum())
 
@@ -214,7 +233,7 @@ def test_arrays_frames_a_file_a_count_file_and_the_accumulator_agree(tmp_path: P
     import polars as pl
 
     if multilabel:
-        gold_sets, pred_sets, w, names = _multi(3)
+        gold_sets, pred_sets, w, _ = _multi(3)
         gold, pred = ["|".join(s) for s in gold_sets], ["|".join(s) for s in pred_sets]
         options: dict[str, Any] = {"multilabel": clfeval.MultiLabel(sep="|")}
         flags = ["--multilabel", "--label-sep", "|"]
@@ -304,7 +323,10 @@ def test_what_weights_do_not_apply_to_is_refused_in_one_line() -> None:
         (lambda: clfeval.score(gold, pred, blocks=[1, 1, 2, 2], sample_weight=w), "not taken with blocks="),
         (lambda: clfeval.score(clfeval.count_labels(gold, pred), sample_weight=w), "belong"),
         (lambda: clfeval.score(gold, scores=[0.1, 0.2, 0.3, 0.4], sample_weight=w), "not taken with scores="),
-        (lambda: clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="mcnemar"), "McNemar's and the sign test count instances"),
+        (
+            lambda: clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="mcnemar"),
+            "McNemar's and the sign test count instances",
+        ),
         (lambda: clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, test="sign"), "use randomization"),
     ]
     for call, message in cases:

@@ -292,7 +292,9 @@ def test_a_scorer_weighs_instances_as_scikit_learns_own_scorer(data) -> None:
     assert scorer("mcc")(tree, X, y, sample_weight=w) == pytest.approx(
         matthews_corrcoef(y, tree.predict(X), sample_weight=w), rel=1e-12
     )
-    assert scorer("macro.f1")(tree, X, y, sample_weight=None) == pytest.approx(f1_score(y, tree.predict(X), average="macro"))
+    assert scorer("macro.f1")(tree, X, y, sample_weight=None) == pytest.approx(
+        f1_score(y, tree.predict(X), average="macro")
+    )
     with sklearn.config_context(enable_metadata_routing=True):
         model = DecisionTreeClassifier(max_depth=2, random_state=0).set_fit_request(sample_weight=True)
         ours = cross_validate(model, X, y, cv=KFold(3), scoring=scorer("macro.f1"), params={"sample_weight": w})
@@ -303,10 +305,8 @@ def test_a_scorer_weighs_instances_as_scikit_learns_own_scorer(data) -> None:
             model, X, y, cv=KFold(3), scoring=scorer("macro.f1").set_score_request(sample_weight=False),
             params={"sample_weight": w},
         )  # fmt: skip
-        unweighted = cross_validate(
-            model, X, y, cv=KFold(3), scoring=make_scorer(f1_score, average="macro").set_score_request(sample_weight=False),
-            params={"sample_weight": w},
-        )  # fmt: skip
+        unrequested = make_scorer(f1_score, average="macro").set_score_request(sample_weight=False)
+        unweighted = cross_validate(model, X, y, cv=KFold(3), scoring=unrequested, params={"sample_weight": w})
         np.testing.assert_allclose(plain["test_score"], unweighted["test_score"], rtol=1e-12)
 
 

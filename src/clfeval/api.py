@@ -815,7 +815,9 @@ def compare(
     from clfeval.infer.comparison import compare_counts
 
     if sample_weight is not None and scores is not None:
-        raise OptionError("sample_weight= is not taken with scores= yet: weigh labels (preds=) or leave the weights out")
+        raise OptionError(
+            "sample_weight= is not taken with scores= yet: weigh labels (preds=) or leave the weights out"
+        )
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")

@@ -44,6 +44,7 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.kinds import KINDS, Counts, kind_of
 
 if TYPE_CHECKING:
+    from clfeval.count.weighted import WeightedLabelCounts, WeightedLabelSetCounts
     from clfeval.infer.methods import CI
     from clfeval.inputs.readers import Counted
     from clfeval.scoring.options import Scoring
@@ -265,10 +266,11 @@ class Accumulator:
         return self._updates
 
     @property
-    def counts(self) -> Any:
+    def counts(self) -> ConfusionCounts | LabelSetCounts | WeightedLabelCounts | WeightedLabelSetCounts:
         """The counts: :class:`~clfeval.ConfusionCounts` over :attr:`labels` (single-label) or
         :class:`~clfeval.LabelSetCounts` (multi-label); with sample weights, their weighted counts
-        (:class:`~clfeval.count.weighted.WeightedLabelCounts`, :class:`~clfeval.count.weighted.WeightedLabelSetCounts`)."""
+        (:class:`~clfeval.count.weighted.WeightedLabelCounts`,
+        :class:`~clfeval.count.weighted.WeightedLabelSetCounts`)."""
         if self._weighted is not None:
             from clfeval.count.weighted import WeightedLabelCounts, WeightedLabelSetCounts
 
@@ -355,9 +357,7 @@ class Accumulator:
             return
         if weighs != (self._weighted is not None):
             held = "weighted instances" if self._weighted is not None else "instances without weights"
-            raise InputError(
-                f"this accumulator counts {held}: give sample_weight= to every update, or to none", where
-            )
+            raise InputError(f"this accumulator counts {held}: give sample_weight= to every update, or to none", where)
 
     @staticmethod
     def _sample_weight(sample_weight: Any, n: int, where: str) -> np.ndarray:

@@ -119,7 +119,7 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         return self._parts[0]
 
-    def update(self, gold: Any, scores: Any) -> None:
+    def update(self, gold: Any, scores: Any, *, sample_weight: Any = None) -> None:
         """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class).
 
         Raises
@@ -128,6 +128,8 @@ class ScoredAccumulator(Accumulator):
             Naming the update: lengths that differ, a score that is not a finite number, a gold label outside the
             classes, a batch of another shape than the earlier ones.
         """
+        if sample_weight is not None:
+            raise OptionError("sample_weight= is not taken by the accumulator of scored predictions yet")
         from clfeval.count.classes import named_scores
         from clfeval.count.scored import ScoreCounts, layout_of
 

@@ -220,11 +220,15 @@ class WeightedConfusion(ConfusionCounts):
     """
 
     @classmethod
-    def of_cells(cls, labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, weight: np.ndarray) -> WeightedConfusion:
+    def of_cells(
+        cls, labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, weight: np.ndarray
+    ) -> WeightedConfusion:
         """The matrix over ``labels`` of cells at positions (``gold``, ``pred``) with weights ``weight`` (cells may
         repeat: their weights add up; cells of weight 0 stay out)."""
         k = max(len(labels), 1)
-        keys, inverse = np.unique(np.asarray(gold, dtype=np.int64) * k + np.asarray(pred, dtype=np.int64), return_inverse=True)
+        keys, inverse = np.unique(
+            np.asarray(gold, dtype=np.int64) * k + np.asarray(pred, dtype=np.int64), return_inverse=True
+        )
         total = np.bincount(inverse.reshape(-1), weights=np.asarray(weight, dtype=np.float64), minlength=len(keys))
         keep = total > 0
         out = cls.__new__(cls)
@@ -235,7 +239,7 @@ class WeightedConfusion(ConfusionCounts):
         return (WeightedConfusion.of_cells, (self.labels, self.gold, self.pred, self.count))
 
     @property
-    def n_instances(self) -> int:  # type: ignore[override]
+    def n_instances(self) -> int:
         """Not the number of instances but their total weight (the matrix's sum), as a float."""
         return float(self.count.sum())  # type: ignore[return-value]
 
@@ -270,4 +274,6 @@ class WeightedConfusion(ConfusionCounts):
         raise OptionError("a weighted confusion matrix is a view: add the weighted counts instead")
 
     def __repr__(self) -> str:
-        return f"WeightedConfusion({len(self.labels)} labels, {self.n_cells} non-zero cells, weight {self.n_instances:g})"
+        return (
+            f"WeightedConfusion({len(self.labels)} labels, {self.n_cells} non-zero cells, weight {self.n_instances:g})"
+        )

@@ -569,8 +569,7 @@ def count_weighted(
     if multilabel is not None:
         ml = multilabel
         sets = [
-            [canonical_set(s, ml.duplicates, ml.empty) for s in column]
-            for column in _label_sets(seqs, roles, ml.sep)
+            [canonical_set(s, ml.duplicates, ml.empty) for s in column] for column in _label_sets(seqs, roles, ml.sep)
         ]
         return weighted_rows(zip(*sets), weights)
     for role, seq in zip(roles, seqs):

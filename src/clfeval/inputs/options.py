@@ -124,7 +124,9 @@ class Reading:
             raise unknown_name("way to delimit blocks", self.blocks, BLOCKINGS)
         self.block_spec()
         if self.weight_col is not None and (self.blocks is not None or self.block_col is not None or self.block_end):
-            raise OptionError("--weight-col is not taken with blocks (--blocks, --block-col, --block-end) yet: give one")
+            raise OptionError(
+                "--weight-col is not taken with blocks (--blocks, --block-col, --block-end) yet: give one"
+            )
 
     @property
     def label_sets(self) -> MultiLabel | None:

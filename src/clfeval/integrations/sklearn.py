@@ -36,13 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import declared_names, is_number, label_name, number_named, spellings
-from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
+from clfeval.count.labelsets import EMPTY_LABEL, MultiLabel
 from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.inputs.arrays import count_labels, exact_array, kinds_present
 from clfeval.scoring.metrics import higher_is_better, metric_key
@@ -116,7 +115,7 @@ class Scorer:
     def get_metadata_routing(self) -> Any:
         """The metadata this scorer's ``score`` takes (scikit-learn's routing protocol): ``sample_weight``, requested
         as :meth:`set_score_request` says."""
-        from sklearn.utils.metadata_routing import MetadataRequest
+        from sklearn.utils.metadata_routing import MetadataRequest  # type: ignore[import-untyped]
 
         request = MetadataRequest(owner=type(self).__name__)
         request.score.add_request(param="sample_weight", alias=self._weight_request)

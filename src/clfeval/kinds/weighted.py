@@ -99,7 +99,7 @@ class WeightedSingleLabel(_WeightedKind):
     base: ClassVar[Kind] = SINGLE_LABEL
 
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelCounts:
-        return WeightedLabelCounts(dict(rows))  # type: ignore[arg-type]
+        return WeightedLabelCounts(dict(rows))
 
     def matrix(self, counts: WeightedLabelCounts, label_set: Sequence[str], table: Sequence[str]) -> WeightedConfusion:
         index = {lab: i for i, lab in enumerate(table)}
@@ -127,7 +127,7 @@ class WeightedSingleLabel(_WeightedKind):
             key = (item[0], item[1], _weight(item[2], f"rows[{i}][2]", source))
             rows[key] = rows.get(key, 0) + whole_count(item[3], f"rows[{i}][3]", source)
         check_total(sum(rows.values()), "the rows' counts add up to", source)
-        return WeightedLabelCounts(rows)  # type: ignore[arg-type]
+        return WeightedLabelCounts(rows)
 
 
 class WeightedLabelSets(_WeightedKind):
@@ -150,7 +150,7 @@ class WeightedLabelSets(_WeightedKind):
 
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelSetCounts:
         ml = labelsets or MultiLabel()
-        return WeightedLabelSetCounts(dict(rows), ml.duplicates, ml.empty)  # type: ignore[arg-type]
+        return WeightedLabelSetCounts(dict(rows), ml.duplicates, ml.empty)
 
     def table(self, label_set: Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:
         return tuple(label_set)
@@ -196,7 +196,7 @@ class WeightedLabelSets(_WeightedKind):
             )
             rows[key] = rows.get(key, 0) + whole_count(item[3], f"rows[{i}][3]", source)
         check_total(sum(rows.values()), "the rows' counts add up to", source)
-        return WeightedLabelSetCounts(rows, duplicates, empty)  # type: ignore[arg-type]
+        return WeightedLabelSetCounts(rows, duplicates, empty)
 
 
 WEIGHTED_SINGLE_LABEL = register_kind(WeightedSingleLabel())

@@ -301,10 +301,14 @@ def score_counts(
     )
     e = f.evaluate(sums)
     if kind.sample_weights:  # weighted sums (Σ m·w), as they are
-        tp_, fp_, fn_, tn_ = (np.asarray(a[0], dtype=np.float64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
+        tp_, fp_, fn_, tn_ = (
+            np.asarray(a[0], dtype=np.float64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn)
+        )
     else:
-        tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
-    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, float(e.tallies.n[0]) if kind.sample_weights else n)
+        tp_, fp_, fn_, tn_ = (
+            np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn)
+        )
+    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, np.asarray(e.tallies.n[0]) if kind.sample_weights else n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
     tallies = e.tallies
     samples = (
