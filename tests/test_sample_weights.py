@@ -354,3 +354,28 @@ def test_the_command_line_refuses_in_one_line(tmp_path: Path) -> None:
         run = _cli(*args, cwd=tmp_path)
         assert run.returncode == 2, (args, run.stderr)
         assert message in run.stderr and "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr
+
+
+def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
+    gold, a, w, _ = _single(8)
+    b = np.where(np.random.default_rng(8).random(len(gold)) < 0.8, gold, a)
+    w = np.round(w, 6)
+    rows = "".join(f"{x}\t{y}\t{z}\t{v:.6f}\n" for x, y, z, v in zip(gold, a, b, w))
+    (tmp_path / "t.tsv").write_text("gold\tA\tB\tw\n" + rows)
+    run = _cli("compare", "t.tsv", "--gold-col", "gold", "--pred-col", "A", "--pred-col", "B", "--weight-col", "w",
+               "--seed", "3", "--rounds", "300", "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    expected = clfeval.compare(gold, {"A": a, "B": b}, sample_weight=w, seed=3, rounds=300).to_dict()
+    assert got["pairs"] == expected["pairs"] and got["inputs"]["sample_weight"]["source"] == "w"
+    half = len(gold) // 2
+    for name, part in (("f1.tsv", slice(0, half)), ("f2.tsv", slice(half, None))):
+        (tmp_path / name).write_text("gold\tpred\tw\n" + "".join(
+            f"{x}\t{y}\t{v:.6f}\n" for x, y, v in zip(gold[part], a[part], w[part])))  # fmt: skip
+    run = _cli("cv", "f1.tsv", "f2.tsv", "--weight-col", "w", "--format", "json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    pooled = json.loads(run.stdout)["pooled"]
+    _close(pooled["averages"]["macro"]["f1"], sk.f1_score(gold, a, average="macro", sample_weight=w, zero_division=0))
+    run = _cli("cv", "t.tsv", "--fold-col", "B", "--gold-col", "gold", "--pred-col", "A", "--weight-col", "w",
+               cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 2 and "--weight-col is not taken with a fold column" in run.stderr
