@@ -62,11 +62,16 @@ class _WeightedKind(Kind):
         return sorted(gold | pred)
 
     def _unweighted(self, counts: Any) -> Any:
-        """The counts with every weight dropped (each instance counted once): what labels and policies read."""
-        pairs: dict[Row, int] = {}
-        for (g, p, _), m in counts.rows.items():
-            pairs[(g, p)] = pairs.get((g, p), 0) + m
-        return self.base.from_rows(pairs, getattr(counts, "multilabel", None))
+        """The counts with every weight dropped (each instance counted once): what labels and policies read (made
+        once per counts)."""
+        cached = counts.__dict__.get("_unweighted")
+        if cached is None:
+            pairs: dict[Row, int] = {}
+            for (g, p, _), m in counts.rows.items():
+                pairs[(g, p)] = pairs.get((g, p), 0) + m
+            cached = self.base.from_rows(pairs, getattr(counts, "multilabel", None))
+            object.__setattr__(counts, "_unweighted", cached)
+        return cached
 
     def cells_of_rows(
         self, rows: Sequence[Row], label_set: Sequence[str], *, beta: float, table: Sequence[str]
