@@ -3,6 +3,8 @@ randomization test (the "Sample weights" section of docs/coverage.md).
 
     .venv/bin/python benchmarks/weighted_coverage.py --workers 1   # full run: prints the markdown tables
     .venv/bin/python benchmarks/weighted_coverage.py --quick       # tiny T: a smoke test
+    .venv/bin/python benchmarks/weighted_coverage.py --seed 7 --scenario "3 classes, class weights" --n 1000
+                                                                   # one cell again, on other tables
 
 Design, part 1 (coverage). Single-label instances (gold g, predicted p) are drawn i.i.d. from a table of cell
 probabilities P(g, p), each with a weight w = c_g · u: a class (cost) weight c_g of its gold class, times u = 1
@@ -79,16 +81,16 @@ def truth(spec: dict[str, Any]) -> dict[str, float]:
     return {**{name: r[key] for name, key in SCORES.items()}, "rare recall": r[f"per_label.{rare}.recall"]}
 
 
-def one_table(args: tuple[str, int, int, int]) -> dict[str, Any]:
-    name, n, t, resamples = args
+def one_table(args: tuple[str, int, int, int, int]) -> dict[str, Any]:
+    name, n, t, resamples, seed_base = args
     spec = scenarios()[name]
     k = len(spec["c"])
-    rng = np.random.default_rng(np.random.SeedSequence([SEED, list(scenarios()).index(name), n, t]))
+    rng = np.random.default_rng(np.random.SeedSequence([seed_base, list(scenarios()).index(name), n, t]))
     cells = rng.choice(k * k, size=n, p=spec["p"].ravel())
     gold, pred = cells // k, cells % k
     w = spec["c"][gold] * (rng.gamma(2.0, 0.5, n) if spec["gamma"] else 1.0)
     names = np.array([f"c{g}" for g in range(k)])
-    seed = int(np.random.SeedSequence([SEED, list(scenarios()).index(name), n, t, 1]).generate_state(1)[0])
+    seed = int(np.random.SeedSequence([seed_base, list(scenarios()).index(name), n, t, 1]).generate_state(1)[0])
     keys = {**SCORES, "rare recall": f"per_label.c{k - 1}.recall"}
     out: dict[str, Any] = {}
     for method in METHODS:
@@ -127,19 +129,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seed", type=int, default=SEED, help="the tables' seed (default: the recorded run's)")
+    parser.add_argument("--scenario", help="one scenario only (its name)")
+    parser.add_argument("--n", type=int, help="one n only")
     args = parser.parse_args()
     tables, resamples, sizes, m, rounds = (
         (20, 100, (200,), 20, 99) if args.quick else (1000, 500, (200, 1000), 500, 499)
     )
     started = time.time()
-    print(f"clfeval {clfeval.__version__}; T = {tables} tables per cell, {resamples} resamples; seed {SEED}\n")
+    if args.n is not None:
+        sizes = (args.n,)
+    chosen = {k: v for k, v in scenarios().items() if args.scenario in (None, k)}
+    print(f"clfeval {clfeval.__version__}; T = {tables} tables per cell, {resamples} resamples; seed {args.seed}\n")
     print("| scenario | n | method | " + " | ".join([*SCORES, "rare recall"]) + " |")
     print("|---|---|---|" + "---|" * (len(SCORES) + 1))
     with mp.Pool(args.workers) as pool:
-        for name, spec in scenarios().items():
+        for name, spec in chosen.items():
             true = truth(spec)
             for n in sizes:
-                found = pool.map(one_table, [(name, n, t, resamples) for t in range(tables)])
+                found = pool.map(one_table, [(name, n, t, resamples, args.seed) for t in range(tables)])
                 for method in METHODS:
                     cells = []
                     for score, value in true.items():
@@ -150,9 +158,10 @@ def main() -> None:
                     print(f"| {name} | {n} | {method} | " + " | ".join(cells) + " |", flush=True)
         print("\ntruth: " + "; ".join(f"{name}: " + ", ".join(f"{s} {v:.4f}" for s, v in truth(spec).items())
                                        for name, spec in scenarios().items()))  # fmt: skip
-        p = pool.map(test_size, [(i, rounds) for i in range(m)])
-    print(f"\nweighted randomization under the null (M = {m}, n = 300, {rounds} rounds):")
-    for metric in ("macro.f1", "accuracy"):
+        p = pool.map(test_size, [(i, rounds) for i in range(m if args.scenario is None and args.n is None else 0)])
+    if p:
+        print(f"\nweighted randomization under the null (M = {m}, n = 300, {rounds} rounds):")
+    for metric in ("macro.f1", "accuracy") if p else ():
         values = np.array([x[metric] for x in p])
         for alpha in (0.05, 0.01):
             share = float((values <= alpha).mean())
