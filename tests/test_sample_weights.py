@@ -8,6 +8,7 @@ compare and cv, the refusals.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -379,3 +380,17 @@ def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
     run = _cli("cv", "t.tsv", "--fold-col", "B", "--gold-col", "gold", "--pred-col", "A", "--weight-col", "w",
                cwd=tmp_path)  # fmt: skip
     assert run.returncode == 2 and "--weight-col is not taken with a fold column" in run.stderr
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_delta_interval_of_weighted_accuracy_is_the_ratio_estimators(seed: int) -> None:
+    """Weighted accuracy is a ratio estimator, a = Σ w y / Σ w; its linearised standard error is
+    √(Σ w² (y − a)²) / Σ w. The delta method over the weighted rows gives exactly that, for continuous weights too."""
+    gold, pred, w, _ = _single(100 + seed)
+    w[0] = max(w[0], 0.1)
+    r = clfeval.score(gold, pred, sample_weight=w, ci="delta")
+    y = (gold == pred).astype(float)
+    a = (w * y).sum() / w.sum()
+    se = math.sqrt(((w * (y - a)) ** 2).sum()) / w.sum()
+    low, high = r.interval("accuracy")
+    assert (low, high) == pytest.approx((a - 1.959963984540054 * se, a + 1.959963984540054 * se), rel=1e-9)
