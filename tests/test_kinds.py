@@ -243,8 +243,8 @@ def test_the_built_in_kinds_are_registered_and_declare_what_the_tasks_ask() -> N
         "confidences",
         "spans",
         "scored",
-        "weighted single-label",
-        "weighted multi-label",
+        "weighted-single-label",
+        "weighted-multi-label",
     ]
     single = clfeval.count_labels(["a", "b"], ["a", "a"])
     sets = clfeval.count_label_sets([["a"], ["a", "b"]], [["a"], ["b"]])
@@ -259,8 +259,8 @@ def test_the_built_in_kinds_are_registered_and_declare_what_the_tasks_ask() -> N
         "confidences": None,
         "spans": "spans",
         "scored": "scored",
-        "weighted single-label": "weighted-confusion",
-        "weighted multi-label": "weighted-labelsets",
+        "weighted-single-label": "weighted-confusion",
+        "weighted-multi-label": "weighted-labelsets",
     }
     with pytest.raises(clfeval.OptionError, match="unknown kind of counts 'nope'; the kinds are 'single-label'"):
         KINDS["nope"]

@@ -54,7 +54,7 @@ def _close(a: float, b: float) -> None:
 def test_single_label_measures_equal_scikit_learns_with_sample_weight(seed: int) -> None:
     gold, pred, w, labels = _single(seed)
     r = clfeval.score(gold, pred, sample_weight=w)
-    assert r.task == "weighted single-label" and r.family == "single-label" and r.n_instances == len(gold)
+    assert r.task == "weighted-single-label" and r.family == "single-label" and r.n_instances == len(gold)
     assert r.inputs["sample_weight"] == {
         "source": "sample_weight=",
         "sum": pytest.approx(w.sum()),
@@ -115,7 +115,7 @@ def _multi(seed: int) -> tuple[list[list[str]], list[list[str]], np.ndarray, lis
 def test_multi_label_measures_equal_scikit_learns_with_sample_weight(seed: int) -> None:
     gold, pred, w, names = _multi(seed)
     r = clfeval.score(gold, pred, multilabel=True, sample_weight=w, labels=names)
-    assert r.task == "weighted multi-label" and r.family == "multi-label"
+    assert r.task == "weighted-multi-label" and r.family == "multi-label"
     binarizer = MultiLabelBinarizer(classes=names)
     y, p = binarizer.fit_transform(gold), binarizer.transform(pred)
     with warnings.catch_warnings():

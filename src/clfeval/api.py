@@ -141,7 +141,7 @@ def _weighted(
     if any(c is None for c in columns):
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
     rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
-    kind = "weighted multi-label" if ml is not None else "weighted single-label"
+    kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     from clfeval.count.weighted import weight_summary
 
     counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
@@ -1124,7 +1124,7 @@ def _count_folds(
         if ml is None:
             names_of, codes = label_codes([g, p], ["gold", "pred"])
             g, p = (np.array(names_of, dtype=object)[c] for c in codes)
-        kind = KINDS["weighted multi-label" if ml is not None else "weighted single-label"]
+        kind = KINDS["weighted-multi-label" if ml is not None else "weighted-single-label"]
         for idx in by_name.values():
             rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
             counts.append(kind.from_rows(rows, ml))

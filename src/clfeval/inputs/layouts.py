@@ -415,7 +415,7 @@ def _weighted_table(
     counted = _located(rows, [(path, column) for column in label_cols], options)
     if not counted:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    kind = "weighted multi-label" if labelsets is not None else "weighted single-label"
+    kind = "weighted-multi-label" if labelsets is not None else "weighted-single-label"
     counts = (
         KINDS[kind].from_rows(counted, labelsets)
         if systems is None

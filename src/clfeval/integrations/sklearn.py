@@ -454,7 +454,7 @@ def cv(
             folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml, None if w is None else w[idx])
         elif w is not None:
             rows = count_weighted([gold[idx], pred[idx]], ["y", "y_pred"], w[idx], labels=context)
-            folds[name] = KINDS["weighted single-label"].from_rows(rows)
+            folds[name] = KINDS["weighted-single-label"].from_rows(rows)
         else:
             folds[name] = count_labels(gold[idx], pred[idx], labels=context)
     return cv_task(folds, scoring=chosen, ci=ci, warn_above=warn_above)

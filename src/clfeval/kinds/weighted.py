@@ -96,7 +96,7 @@ class _WeightedKind(Kind):
 class WeightedSingleLabel(_WeightedKind):
     """One label per instance, with sample weights: :class:`~clfeval.count.weighted.WeightedLabelCounts`."""
 
-    name: ClassVar[str] = "weighted single-label"
+    name: ClassVar[str] = "weighted-single-label"
     title: ClassVar[str] = "weighted single-label counts"
     counts_type: ClassVar[type] = WeightedLabelCounts
     document: ClassVar[str | None] = "weighted-confusion"
@@ -138,7 +138,7 @@ class WeightedSingleLabel(_WeightedKind):
 class WeightedLabelSets(_WeightedKind):
     """A set of labels per instance, with sample weights: :class:`~clfeval.count.weighted.WeightedLabelSetCounts`."""
 
-    name: ClassVar[str] = "weighted multi-label"
+    name: ClassVar[str] = "weighted-multi-label"
     title: ClassVar[str] = "weighted multi-label counts"
     counts_type: ClassVar[type] = WeightedLabelSetCounts
     document: ClassVar[str | None] = "weighted-labelsets"
