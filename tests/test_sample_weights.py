@@ -394,3 +394,25 @@ def test_the_delta_interval_of_weighted_accuracy_is_the_ratio_estimators(seed: i
     se = math.sqrt(((w * (y - a)) ** 2).sum()) / w.sum()
     low, high = r.interval("accuracy")
     assert (low, high) == pytest.approx((a - 1.959963984540054 * se, a + 1.959963984540054 * se), rel=1e-9)
+
+
+def test_label_sets_are_compared_and_cross_validated_with_weights() -> None:
+    gold, a, w, names = _multi(21)
+    rng = np.random.default_rng(21)
+    b = [s if rng.random() < 0.7 else [] for s in gold]
+    c = clfeval.compare(gold, {"A": a, "B": b}, multilabel=True, sample_weight=w, labels=names,
+                        metrics=["macro.f1", "samples.f1"], rounds=200, seed=1)  # fmt: skip
+    binarizer = MultiLabelBinarizer(classes=names)
+    y = binarizer.fit_transform(gold)
+    assert c.results["A"].task == "weighted-multi-label"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for system, pred in (("A", a), ("B", b)):
+            p = binarizer.transform(pred)
+            for average in ("macro", "samples", "micro"):
+                expected = sk.f1_score(y, p, average=average, sample_weight=w, zero_division=0)
+                _close(c.results[system][f"{average}.f1"], expected)
+        folds = np.arange(len(gold)) % 2
+        v = clfeval.cv(gold, a, folds, multilabel=True, sample_weight=w, labels=names)
+        _close(v.pooled["macro.f1"], sk.f1_score(y, binarizer.transform(a), average="macro", sample_weight=w,
+                                                 zero_division=0))  # fmt: skip
