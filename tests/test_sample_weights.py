@@ -416,3 +416,11 @@ def test_label_sets_are_compared_and_cross_validated_with_weights() -> None:
         v = clfeval.cv(gold, a, folds, multilabel=True, sample_weight=w, labels=names)
         _close(v.pooled["macro.f1"], sk.f1_score(y, binarizer.transform(a), average="macro", sample_weight=w,
                                                  zero_division=0))  # fmt: skip
+
+
+def test_the_warning_on_few_instances_counts_instances_not_weights() -> None:
+    gold, pred, _, _ = _single(2)
+    plain = clfeval.score(gold, pred, ci="delta")
+    for scale in (0.01, 100.0):
+        weighted = clfeval.score(gold, pred, sample_weight=np.full(len(gold), scale), ci="delta")
+        assert [w for w in weighted.warnings if "simulation" in w] == [w for w in plain.warnings if "simulation" in w]

@@ -237,6 +237,11 @@ class Kind:
         are the units unless a reader grouped them."""
         return None
 
+    def unweighted(self, counts: Any) -> Any:
+        """The counts with their sample weights dropped, each instance counted once (a kind without sample weights:
+        the counts themselves): what warnings on few instances read."""
+        return counts
+
     def n_types(self, counts: Any) -> int:
         """The number of distinct rows: what resampling and the cost of intervals grow with."""
         return len(self.rows(counts)[1])

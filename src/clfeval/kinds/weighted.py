@@ -61,6 +61,9 @@ class _WeightedKind(Kind):
         gold, pred = self.labels_seen(counts)
         return sorted(gold | pred)
 
+    def unweighted(self, counts: Any) -> Any:
+        return self._unweighted(counts)
+
     def _unweighted(self, counts: Any) -> Any:
         """The counts with every weight dropped (each instance counted once): what labels and policies read (made
         once per counts)."""
