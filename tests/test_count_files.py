@@ -215,11 +215,12 @@ _CONFUSION = '{"schema": "clfeval.counts/1", "kind": "confusion", "labels": ["a"
         ),
         (
             '{"schema": "clfeval.counts/1", "kind": "bogus"}',
-            'kind must be confusion, labelsets, joint, spans or scored, found "bogus"',
+            "kind must be confusion, labelsets, joint, spans, scored, weighted-confusion or weighted-labelsets, "
+            'found "bogus"',
         ),
         (
             '{"schema": "clfeval.counts/1", "kind": ["confusion"]}',
-            "kind must be confusion, labelsets, joint, spans or scored",
+            "kind must be confusion, labelsets, joint, spans, scored, weighted-confusion or weighted-labelsets",
         ),
     ],
 )

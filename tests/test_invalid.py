@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 import pytest
@@ -420,3 +422,57 @@ def test_weighted_kappa_is_withheld_under_wrong_even_with_a_declared_order() -> 
     kept = [(g, p) for g, p in zip(gold, pred) if p]
     expected = cohen_kappa_score([g for g, _ in kept], [p for _, p in kept], labels=order, weights="linear")
     assert omit["kappa_linear"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_invalid_predictions_with_sample_weights(seed: int) -> None:
+    """The policies apply to weighted instances as to plain ones: ``wrong`` keeps an invalid prediction's weight in
+    the gold class's false negatives, ``omit`` drops it; coverage counts outputs (instances), not weight. Equal to
+    scikit-learn with ``sample_weight``, and ``compare`` under ``omit`` to a comparison of the kept instances."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    rng = np.random.default_rng(seed)
+    n = 80
+    gold = [str(x) for x in rng.integers(0, 3, n)]
+    pred: list[Any] = [str(x) for x in rng.integers(0, 3, n)]
+    bad = rng.choice(n, 7, replace=False)
+    for i in bad:
+        pred[i] = None if i % 2 else ""
+    w = rng.integers(1, 4, n) * rng.random(n)
+    labels = ["0", "1", "2"]
+    wrong = clfeval.score(gold, pred, sample_weight=w, invalid="wrong", labels=labels)
+    outside = [p if p else "X" for p in pred]
+    assert wrong["macro.f1"] == pytest.approx(
+        f1_score(gold, outside, labels=labels, average="macro", sample_weight=w, zero_division=0), rel=1e-12
+    )
+    assert wrong["accuracy"] == pytest.approx(accuracy_score(gold, outside, sample_weight=w), rel=1e-12)
+    assert wrong.to_dict()["invalid"]["n_invalid"] == 7
+    kept = np.array([bool(p) for p in pred])
+    g_kept, p_kept = [g for g, k in zip(gold, kept) if k], [p for p, k in zip(pred, kept) if k]
+    omit = clfeval.score(gold, pred, sample_weight=w, invalid="omit")
+    assert omit["macro.f1"] == pytest.approx(
+        f1_score(g_kept, p_kept, average="macro", sample_weight=w[kept], zero_division=0), rel=1e-12
+    )
+    assert omit.to_dict()["invalid"]["coverage"]["value"] == pytest.approx((n - 7) / n)
+    both = clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, invalid="omit", seed=seed, rounds=999)
+    direct = clfeval.compare(g_kept, {"A": p_kept, "B": g_kept}, sample_weight=w[kept], seed=seed, rounds=999)
+    assert both.pairs[0].p_value == direct.pairs[0].p_value
+    assert both.results["A"]["macro.f1"] == pytest.approx(direct.results["A"]["macro.f1"], rel=1e-12)
+
+
+def test_invalid_and_weight_columns_on_the_command_line(tmp_path: Path) -> None:
+    from sklearn.metrics import f1_score
+
+    rows = [("a", "a", 1.0), ("b", "", 2.0), ("a", "b", 0.5), ("b", "b", 3.0), ("a", "a", 1.5), ("b", "a", 1.0)]
+    (tmp_path / "llm.tsv").write_text("gold\tpred\tw\n" + "".join(f"{g}\t{p}\t{w}\n" for g, p, w in rows))
+    (tmp_path / "labels.txt").write_text("a\nb\n")
+    out = run_cli("score", "llm.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w",
+                  "--invalid", "wrong", "--labels", "labels.txt", "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    expected = f1_score(
+        [g for g, _, _ in rows], [p or "X" for _, p, _ in rows], labels=["a", "b"], average="macro",
+        sample_weight=[w for _, _, w in rows],
+    )  # fmt: skip
+    assert data["averages"]["macro"]["f1"] == pytest.approx(expected, rel=1e-12)
+    assert data["invalid"]["n_invalid"] == 1 and data["inputs"]["sample_weight"]["source"] == "w"

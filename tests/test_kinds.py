@@ -236,7 +236,16 @@ def test_a_kind_is_refused_where_its_tasks_do_not_take_it(weighted: Kind) -> Non
 
 
 def test_the_built_in_kinds_are_registered_and_declare_what_the_tasks_ask() -> None:
-    assert list(KINDS) == ["single-label", "multi-label", "joint", "confidences", "spans", "scored"]
+    assert list(KINDS) == [
+        "single-label",
+        "multi-label",
+        "joint",
+        "confidences",
+        "spans",
+        "scored",
+        "weighted-single-label",
+        "weighted-multi-label",
+    ]
     single = clfeval.count_labels(["a", "b"], ["a", "a"])
     sets = clfeval.count_label_sets([["a"], ["a", "b"]], [["a"], ["b"]])
     joint = clfeval.count_systems(["a", "b"], {"X": ["a", "a"], "Y": ["b", "b"]})
@@ -250,6 +259,8 @@ def test_the_built_in_kinds_are_registered_and_declare_what_the_tasks_ask() -> N
         "confidences": None,
         "spans": "spans",
         "scored": "scored",
+        "weighted-single-label": "weighted-confusion",
+        "weighted-multi-label": "weighted-labelsets",
     }
     with pytest.raises(clfeval.OptionError, match="unknown kind of counts 'nope'; the kinds are 'single-label'"):
         KINDS["nope"]

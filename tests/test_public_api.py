@@ -130,7 +130,16 @@ def test_registries_have_definitions() -> None:
     assert all(t.title and t.definition for t in clfeval.TESTS.values())
     assert list(clfeval.ALTERNATIVES) == ["two-sided", "greater", "less"]
     assert list(clfeval.ENGINES) == ["polars", "dask"] and all(clfeval.ENGINES.values())
-    assert list(clfeval.KINDS) == ["single-label", "multi-label", "joint", "confidences", "spans", "scored"]
+    assert list(clfeval.KINDS) == [
+        "single-label",
+        "multi-label",
+        "joint",
+        "confidences",
+        "spans",
+        "scored",
+        "weighted-single-label",
+        "weighted-multi-label",
+    ]
     assert list(clfeval.SCHEMES) == ["conlleval", "iob1", "iob2", "ioe1", "ioe2", "iobes", "bilou"]
     assert all(k.title and k.tasks for k in clfeval.KINDS.values())
 
@@ -182,7 +191,8 @@ def test_a_warning_raised_in_clfeval_code_fails_the_suite() -> None:
 def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     """Options come in a few frozen groups (Reading, Scoring, CI, Test …), not one keyword per option at every
     layer: the widest public function stays within MOST_PARAMETERS, besides the shorthands of its groups (issue 30:
-    ``labels=``, ``beta=``, ``seed=`` … each a field of its group under the same name, clfeval/shorthands.py)."""
+    ``labels=``, ``beta=``, ``seed=`` … each a field of its group under the same name, clfeval/shorthands.py) and
+    ``sample_weight=``, which is data (a weight per instance, issue 38), not an option."""
     import dataclasses
     import inspect
 
@@ -191,8 +201,7 @@ def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     groups = {"Scoring": clfeval.Scoring, "Test": clfeval.Test, "CI": clfeval.CI, "MultiLabel": clfeval.MultiLabel}
     for group, names in SHORTHANDS.items():
         assert set(names) <= {f.name for f in dataclasses.fields(groups[group])}, group
-    shorthands = {name for names in SHORTHANDS.values() for name in names}
-    shorthands.add("sample_weight")  # data, one weight per instance as scikit-learn names it (issue 38), no option
+    shorthands = {name for names in SHORTHANDS.values() for name in names} | {"sample_weight"}
     widths = {}
     for name in clfeval.__all__:
         value = getattr(clfeval, name)

@@ -172,7 +172,7 @@ def test_whole_weights_equal_repeated_instances_and_zero_weights_equal_dropped_o
     assert "ece_debiased" not in weighted and "ece_debiased" in repeated  # not derived for weights: left out, said
     assert any("no ece_debiased" in n for n in weighted.notes)
     assert weighted.n_instances == len(y)  # instances, not weight
-    assert weighted.flat()["sample_weight/sum"] == float(w.sum()) and "sample_weight/sum" not in repeated.flat()
+    assert weighted.flat()["sample_weight_sum"] == float(w.sum()) and "sample_weight_sum" not in repeated.flat()
     assert "weights:sample" in weighted.signature and "weights:" not in repeated.signature
     assert weighted.to_dict()["inputs"]["sample_weight"] == {
         "source": "sample_weight=",
@@ -434,5 +434,11 @@ def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
     pooled = json.loads(folds.stdout)["pooled"]
     assert pooled["scores"]["auc"] == pytest.approx(sk.roc_auc_score(y, a, sample_weight=w), abs=1e-12)
     assert pooled["inputs"]["sample_weight"] == {"source": "w", "sum": float(w.sum()), "n_instances": 200}
-    labels_only = _run("score", "two.csv", "--gold-col", "gold", "--pred-col", "a", "--weight-col", "w", cwd=tmp_path)
-    assert labels_only.returncode == 2 and "--weight-col" in labels_only.stderr
+    thresholded = (a >= 0.5).astype(int)  # the same column of weights serves labels: one --weight-col
+    pd.DataFrame({"gold": y, "pred": thresholded, "w": w}).to_csv(tmp_path / "labels.csv", index=False)
+    labels_only = _run("score", "labels.csv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w",
+                       "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert labels_only.returncode == 0, labels_only.stderr
+    got = json.loads(labels_only.stdout)
+    assert got["accuracy"] == pytest.approx(sk.accuracy_score(y, thresholded, sample_weight=w), abs=1e-12)
+    assert got["inputs"]["sample_weight"]["source"] == "w"

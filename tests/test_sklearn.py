@@ -277,12 +277,37 @@ def test_a_per_label_metric_of_an_undeclared_label_fails_when_scored(data) -> No
         s(tree, X, y)
 
 
-def test_sample_weight_is_refused(data) -> None:
+def test_a_scorer_weighs_instances_as_scikit_learns_own_scorer(data) -> None:
+    """Called with sample_weight (directly, and through scikit-learn's metadata routing in cross_validate), the
+    scorer equals scikit-learn's weighted scorer fold by fold; set_score_request(sample_weight=False) scores without."""
+    import sklearn
+    from sklearn.metrics import f1_score, make_scorer, matthews_corrcoef
+    from sklearn.model_selection import KFold, cross_validate
+
     X, y = data
+    w = np.random.default_rng(3).gamma(2.0, 1.0, len(y))
     tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
-    with pytest.raises(OptionError, match="sample_weight is not supported"):
-        scorer("macro.f1")(tree, X, y, sample_weight=np.ones(len(y)))
-    assert scorer("macro.f1")(tree, X, y, sample_weight=None) > 0
+    expected = f1_score(y, tree.predict(X), average="macro", sample_weight=w)
+    assert scorer("macro.f1")(tree, X, y, sample_weight=w) == pytest.approx(expected, rel=1e-12)
+    assert scorer("mcc")(tree, X, y, sample_weight=w) == pytest.approx(
+        matthews_corrcoef(y, tree.predict(X), sample_weight=w), rel=1e-12
+    )
+    assert scorer("macro.f1")(tree, X, y, sample_weight=None) == pytest.approx(
+        f1_score(y, tree.predict(X), average="macro")
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = DecisionTreeClassifier(max_depth=2, random_state=0).set_fit_request(sample_weight=True)
+        ours = cross_validate(model, X, y, cv=KFold(3), scoring=scorer("macro.f1"), params={"sample_weight": w})
+        theirs = make_scorer(f1_score, average="macro").set_score_request(sample_weight=True)
+        reference = cross_validate(model, X, y, cv=KFold(3), scoring=theirs, params={"sample_weight": w})
+        np.testing.assert_allclose(ours["test_score"], reference["test_score"], rtol=1e-12)
+        plain = cross_validate(
+            model, X, y, cv=KFold(3), scoring=scorer("macro.f1").set_score_request(sample_weight=False),
+            params={"sample_weight": w},
+        )  # fmt: skip
+        unrequested = make_scorer(f1_score, average="macro").set_score_request(sample_weight=False)
+        unweighted = cross_validate(model, X, y, cv=KFold(3), scoring=unrequested, params={"sample_weight": w})
+        np.testing.assert_allclose(plain["test_score"], unweighted["test_score"], rtol=1e-12)
 
 
 def test_repr_and_pickle(data) -> None:

@@ -137,6 +137,36 @@ def _matrices(
     return found[0], (True if multilabel is None else multilabel)
 
 
+def _weighted(
+    columns: Sequence[Any],
+    roles: Sequence[str],
+    ml: MultiLabel | None,
+    sample_weight: Any,
+    labels: Sequence[Any] | None,
+    blocks: Any,
+    spans: Any,
+    systems: Sequence[str] | None = None,
+) -> Counted:
+    """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
+    and what a result records of them (``inputs["sample_weight"]``)."""
+    from clfeval.inputs.arrays import count_weighted
+    from clfeval.kinds import KINDS
+
+    if spans is not None:
+        raise OptionError("sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights")
+    if blocks is not None:
+        raise OptionError("sample_weight= is not taken with blocks= yet: give one or the other")
+    if any(c is None for c in columns):
+        raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
+    rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
+    kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
+    from clfeval.count.weighted import weight_summary
+
+    counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
+    summary = weight_summary("sample_weight=", counts)
+    return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
+
+
 def _scored_counts(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
     """``gold`` as counts of scored predictions with their provenance (ScoreCounts, or what load_counts returned of
     a ``scored`` count file), or ``None``."""
@@ -472,11 +502,11 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: None = None,
     positive: None = None,
     threshold: None = None,
     conventions: None = None,
-    sample_weight: None = None,
 ) -> Scores: ...
 
 
@@ -525,11 +555,11 @@ def score(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Any = None,
     positive: Any = None,
     threshold: float | None = None,
     conventions: Any = None,
-    sample_weight: Any = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Score predictions against gold labels, with every average named.
@@ -582,6 +612,11 @@ def score(
         "O"]``) read with this scheme (a name from :data:`clfeval.SCHEMES`, ``True`` for ``conlleval``, or a
         :class:`~clfeval.Spans`), or of entities (``{"start": 0, "end": 2, "type": "PER"}``, ``end`` one past the last
         token). Per type P, R and F of exact matches, every average, and intervals that resample sentences.
+    sample_weight
+        One weight (a finite number ≥ 0) per instance, as scikit-learn's ``sample_weight``: every count is the sum
+        of its instances' weights, so every measure equals scikit-learn's with ``sample_weight``; intervals resample
+        instances with their weights (bootstrap, delta); Wilson's intervals are left out. The result's
+        ``inputs["sample_weight"]`` names the source, the weights' sum and the number of instances.
     scores, positive, threshold, conventions
         Scored predictions instead of ``pred``: a 1-D array of the positive class's scores (``positive``, else the
         last of ``labels``, as scikit-learn's ``classes_[1]``) or an (n, K) array with a column per class of
@@ -652,8 +687,6 @@ def score(
             "positive=, threshold= and conventions= are for scored predictions: give scores= (a binary problem's "
             "positive class is pos_label=)"
         )
-    if sample_weight is not None:  # the labels' weights are another part of issue 38
-        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not counted yet")
     chosen = scoring_of(
         scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
         ordinal=ordinal, pos_label=pos_label,
@@ -664,12 +697,14 @@ def score(
         (gold, pred), multilabel = matrices
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
-    counted = _given(gold, pred, ml, blocks, "score")
+    counted = _given(gold, pred, ml, blocks, "score", ("sample_weight", sample_weight))
     if counted is None and pred is not None and ml is None and chosen.invalid in MARKED:
         from clfeval.inputs.arrays import marked_invalid
 
         pred = marked_invalid(pred, "pred")  # a missing prediction is the label (invalid), for the policy
     chosen_spans = Spans.of(spans)
+    if sample_weight is not None:
+        counted = counted or _weighted([gold, pred], ["gold", "pred"], ml, sample_weight, chosen.labels, blocks, spans)
     if counted is None and chosen_spans is not None:
         counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
     elif chosen_spans is not None:
@@ -828,7 +863,7 @@ def compare(
     spans: str | Spans | bool | None = None,
     scores: None = None,
     conventions: None = None,
-    sample_weight: None = None,
+    sample_weight: Any = None,
 ) -> Comparison: ...
 
 
@@ -882,9 +917,9 @@ def compare(
     ci: str | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Mapping[str, Any] | None = None,
     conventions: Any = None,
-    sample_weight: Any = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Is system A really better than B? Paired significance tests of score differences.
@@ -932,6 +967,10 @@ def compare(
         Compare taggers on spans, as :func:`score` scores them: ``gold`` and each system's predictions hold one list
         of tags or entities per sentence. The sentence is the unit: randomization swaps whole sentences, the
         bootstrap resamples them and the sign test counts them.
+    sample_weight
+        One weight ≥ 0 per instance, as in :func:`score`: every system is scored on the weighted instances;
+        randomization swaps an instance's two predictions with its weight, the bootstrap resamples instances with
+        their weights. McNemar's and the sign test count instances and are refused.
     scores, conventions
         Compare scored predictions instead (``gold`` the gold labels, ``scores`` a mapping name → each system's scores
         as :func:`score` takes them; binary scores belong to the last of ``labels``): ``test`` ``delong`` (AUCs:
@@ -978,8 +1017,6 @@ def compare(
         )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
-    if sample_weight is not None:  # the labels' weights are another part of issue 38
-        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not compared yet")
     chosen = scoring_of(
         scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
         ordinal=ordinal, pos_label=pos_label,
@@ -995,8 +1032,19 @@ def compare(
             preds = dict(zip(names, columns))
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
-    counted = _given(gold, preds, ml, blocks, "compare")
+    counted = _given(gold, preds, ml, blocks, "compare", ("sample_weight", sample_weight))
     chosen_spans = Spans.of(spans)
+    if sample_weight is not None and counted is None:
+        from clfeval.inputs.arrays import systems_of
+
+        names, columns = systems_of(preds if preds is not None else {})
+        check_metrics(metrics, paired, multilabel=ml is not None, beta=chosen.beta)
+        roles = ["gold", *[f"pred {n!r}" for n in names]]
+        if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
+            from clfeval.inputs.arrays import marked_invalid
+
+            columns = [marked_invalid(c, role) for c, role in zip(columns, roles[1:])]
+        counted = _weighted([gold, *columns], roles, ml, sample_weight, chosen.labels, blocks, spans, names)
     if counted is None and chosen_spans is not None:
         if preds is None:
             raise OptionError("compare with spans= takes gold sentences and each system's predicted sentences")
@@ -1122,8 +1170,8 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: None = None,
-    sample_weight: None = None,
 ) -> CrossValidation: ...
 
 
@@ -1170,9 +1218,9 @@ def cv(
     resamples: int | None = None,
     confidence: float | None = None,
     spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
     scores: Any = None,
     conventions: Any = None,
-    sample_weight: Any = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
@@ -1200,6 +1248,8 @@ def cv(
     spans
         Taggers' folds, as :func:`score` scores spans: ``gold`` and ``pred`` hold one list of tags or entities per
         sentence and ``folds[s]`` names sentence s's fold.
+    sample_weight
+        One weight ≥ 0 per instance, as in :func:`score`: each fold and the pooled counts are weighted.
     scores
         Scored predictions' folds, in the place of ``pred`` (as :func:`score` takes them; ``labels`` names the classes):
         a :class:`~clfeval.infer.scored.ScoredCV`, the pooled scores (with ``ci``) beside each fold's and their mean
@@ -1230,8 +1280,6 @@ def cv(
         ml = labelsets_of(multilabel, sep=sep)
         return _cv_scored(gold, scores, folds, labels, ci, seed, resamples, confidence, scoring, conventions, ml,
                           progress, sample_weight)  # fmt: skip
-    if sample_weight is not None:  # the labels' weights are another part of issue 38
-        raise OptionError("sample_weight= is taken with scores= here; weighted labels are not cross-validated yet")
     chosen = scoring_of(
         scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
         ordinal=ordinal, pos_label=pos_label,
@@ -1251,22 +1299,33 @@ def cv(
     if given is not None:
         if chosen_spans is not None:
             raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
-        _given(Counted(None), pred, ml, None, "cv", ("folds", folds))
+        _given(Counted(None), pred, ml, None, "cv", ("folds", folds), ("sample_weight", sample_weight))
         fold_counts, names, counted = given
     else:
         if pred is None or folds is None:
             raise OptionError("cv takes gold, predicted and fold labels, or each fold's counts")
+        inputs: dict[str, Any] = {"source": "arrays"}
         if chosen_spans is not None:
             if ml is not None:
                 raise OptionError("spans come in sentences: multilabel does not apply")
+            if sample_weight is not None:
+                raise OptionError(
+                    "sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights"
+                )
             fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
         else:
             if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
                 from clfeval.inputs.arrays import marked_invalid
 
                 pred = marked_invalid(pred, "pred")
-            fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels)
-        counted = Counted(None, inputs={"source": "arrays"}, reading=Reading(multilabel=ml))
+            fold_counts, names = _count_folds(gold, pred, folds, ml, chosen.labels, sample_weight)
+            if sample_weight is not None:
+                inputs["sample_weight"] = {
+                    "source": "sample_weight=",
+                    "sum": float(sum(c.weight_sum for c in fold_counts)),
+                    "n_instances": sum(c.n_instances for c in fold_counts),
+                }
+        counted = Counted(None, inputs=inputs, reading=Reading(multilabel=ml))
     resolved, provenance = _scoring(chosen, counted)
     from clfeval.infer.crossvalidation import cross_validate
 
@@ -1282,7 +1341,12 @@ def cv(
 
 
 def _count_folds(
-    gold: Any, pred: Any, folds: Any, ml: MultiLabel | None, labels: Sequence[Any] | None = None
+    gold: Any,
+    pred: Any,
+    folds: Any,
+    ml: MultiLabel | None,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
 ) -> tuple[list[Any], list[str]]:
     """Each fold's counts of in-memory labels, folds in numeric (else text) order of their names.
 
@@ -1303,6 +1367,20 @@ def _count_folds(
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
     by_name = _fold_members(f)
     counts: list[Any] = []
+    if sample_weight is not None:  # each fold's weighted counts, its labels named once over the whole data
+        from clfeval.count.weighted import check_sample_weight
+        from clfeval.inputs.arrays import count_weighted, label_codes
+        from clfeval.kinds import KINDS
+
+        w = check_sample_weight(sample_weight, len(g))
+        if ml is None:
+            names_of, codes = label_codes([g, p], ["gold", "pred"])
+            g, p = (np.array(names_of, dtype=object)[c] for c in codes)
+        kind = KINDS["weighted-multi-label" if ml is not None else "weighted-single-label"]
+        for idx in by_name.values():
+            rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
+            counts.append(kind.from_rows(rows, ml))
+        return counts, list(by_name)
     for idx in by_name.values():
         gs, ps = _taken(g, idx), _taken(p, idx)
         counts.append(

@@ -737,7 +737,9 @@ def render_listing(width: int = WIDTH) -> str:
                 other = ["f1", "f2", "…"]
             names.append(n + (f" ({', '.join(other)})" if other else ""))
         lines += ["", *textwrap.wrap(f"{r.name} ({r.home}): {r.about}", width)]
-        lines += textwrap.wrap(", ".join(names), width, initial_indent="  ", subsequent_indent="  ")
+        lines += textwrap.wrap(
+            ", ".join(names), width, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False
+        )  # a name is never cut at its hyphen (weighted-single-label)
     return "\n".join(lines) + "\n"
 
 

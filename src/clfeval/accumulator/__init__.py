@@ -45,6 +45,7 @@ from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.kinds import KINDS, Counts, kind_of
 
 if TYPE_CHECKING:
+    from clfeval.count.weighted import WeightedLabelCounts, WeightedLabelSetCounts
     from clfeval.infer.methods import CI
     from clfeval.inputs.readers import Counted
     from clfeval.scoring.options import Scoring
@@ -229,6 +230,8 @@ class Accumulator:
         self._keys: np.ndarray | None = None  # sparse: sorted keys gold·K + pred and their counts
         self._counts = _EMPTY
         self._pairs: dict[tuple[LabelSet, LabelSet], int] = {}  # multi-label: (gold set, predicted set) → count
+        # sample weights: (gold code, predicted code, weight) → count (single-label; label sets: the sets), or None
+        self._weighted: dict[tuple[Any, Any, float], int] | None = None
         self._grow(0)
 
     def _grow(self, old: int) -> None:
@@ -279,9 +282,18 @@ class Accumulator:
         return self._updates
 
     @property
-    def counts(self) -> ConfusionCounts | LabelSetCounts:
+    def counts(self) -> ConfusionCounts | LabelSetCounts | WeightedLabelCounts | WeightedLabelSetCounts:
         """The counts: :class:`~clfeval.ConfusionCounts` over :attr:`labels` (single-label) or
-        :class:`~clfeval.LabelSetCounts` (multi-label)."""
+        :class:`~clfeval.LabelSetCounts` (multi-label); with sample weights, their weighted counts
+        (:class:`~clfeval.count.weighted.WeightedLabelCounts`,
+        :class:`~clfeval.count.weighted.WeightedLabelSetCounts`)."""
+        if self._weighted is not None:
+            from clfeval.count.weighted import WeightedLabelCounts, WeightedLabelSetCounts
+
+            if self.multilabel is not None:
+                return WeightedLabelSetCounts(dict(self._weighted), self.multilabel.duplicates, self.multilabel.empty)
+            names = self._coder.names
+            return WeightedLabelCounts({(names[g], names[p], w): m for (g, p, w), m in self._weighted.items()})
         if self.multilabel is not None:
             return LabelSetCounts(dict(self._pairs), self.multilabel.duplicates, self.multilabel.empty)
         gold, pred, count = self._entries()
@@ -297,7 +309,7 @@ class Accumulator:
 
     # -- updates ----------------------------------------------------------------------------------------------------
 
-    def update(self, gold: Any, pred: Any) -> None:
+    def update(self, gold: Any, pred: Any, *, sample_weight: Any = None) -> None:
         """Add a batch of instances.
 
         Parameters
@@ -307,6 +319,10 @@ class Accumulator:
             ``__dlpack__`` on the CPU, or ``__array__``), one label per instance. Multi-label: 0/1 indicator
             matrices (n × K: arrays or tensors, columns in the order of the declared labels) or sequences of label
             collections (strings split on the :class:`~clfeval.MultiLabel` ``sep`` when one is given).
+        sample_weight
+            One weight (a finite number ≥ 0) per instance, as :func:`clfeval.score` takes it: the accumulator then
+            counts weighted instances, and every update must give weights (an accumulator with weights and one
+            without do not merge).
 
         Raises
         ------
@@ -315,8 +331,9 @@ class Accumulator:
             label outside the declared ones, an indicator value other than 0/1, or a tensor not on the CPU.
         """
         where = f"update {self._updates + 1}"
+        self._check_weighing(sample_weight is not None, where)
         if self.multilabel is not None:
-            self._update_sets(gold, pred, where)
+            self._update_sets(gold, pred, where, sample_weight)
             self._updates += 1
             return
         g, p = (_one_dimensional(_array(v, role, where), role, where) for v, role in ((gold, "gold"), (pred, "pred")))
@@ -324,12 +341,18 @@ class Accumulator:
             raise InputError(f"gold has {len(g)} labels but pred has {len(p)}", where)
         if self.invalid in MARKED:
             p = self._marked(p, where)
+        w = None if sample_weight is None else self._sample_weight(sample_weight, len(g), where)
         if len(g):
             old = len(self._coder.names)
             try:
                 gold_codes, pred_codes = self._coder.codes(g, p, where)
             finally:  # labels added, even by an update that fails, widen the counts
                 self._grow(old)
+            if w is not None:
+                self._add_weighted(np.stack([gold_codes, pred_codes]), w)
+                self._n += len(g)
+                self._updates += 1
+                return
             k = len(self._coder.names)
             keys = gold_codes * k
             keys += pred_codes
@@ -369,15 +392,50 @@ class Accumulator:
         out[mask] = INVALID_LABEL
         return out
 
+    # -- sample weights ---------------------------------------------------------------------------------------------
+
+    def _check_weighing(self, weighs: bool, where: str) -> None:
+        """Refuse an update with weights into an accumulator that counted instances without, and the other way."""
+        if not self._updates and not self._n:
+            self._weighted = {} if weighs else None
+            return
+        if weighs != (self._weighted is not None):
+            held = "weighted instances" if self._weighted is not None else "instances without weights"
+            raise InputError(f"this accumulator counts {held}: give sample_weight= to every update, or to none", where)
+
+    @staticmethod
+    def _sample_weight(sample_weight: Any, n: int, where: str) -> np.ndarray:
+        from clfeval.count.weighted import check_sample_weight
+
+        try:
+            return check_sample_weight(_tensor(sample_weight, "sample_weight", where), n)
+        except InputError as exc:
+            raise InputError(exc.message, where) from None
+
+    def _add_weighted(self, codes: np.ndarray, w: np.ndarray) -> None:
+        """Add single-label instances given as a (2, n) array of label codes with their weights: one ``np.unique``
+        over (gold, predicted, weight), then one dict operation per distinct row."""
+        assert self._weighted is not None
+        values, widx = np.unique(w, return_inverse=True)
+        stacked = np.vstack([codes, widx.reshape(1, -1)]).T
+        distinct, counts = np.unique(stacked, axis=0, return_counts=True)
+        listed = values.tolist()
+        for (g, p, i), m in zip(distinct.tolist(), counts.tolist()):
+            row = (g, p, listed[i])
+            self._weighted[row] = self._weighted.get(row, 0) + m
+
     # -- multi-label updates ----------------------------------------------------------------------------------------
 
-    def _update_sets(self, gold: Any, pred: Any, where: str) -> None:
+    def _update_sets(self, gold: Any, pred: Any, where: str, sample_weight: Any = None) -> None:
         ml = self.multilabel
         assert ml is not None
         gold, pred = _tensor(gold, "gold", where), _tensor(pred, "pred", where)
         g_matrix, p_matrix = (isinstance(v, np.ndarray) and v.ndim == 2 for v in (gold, pred))
         if g_matrix != p_matrix:
             raise InputError("give gold and pred both as indicator matrices or both as label collections", where)
+        if sample_weight is not None:
+            self._update_weighted_sets(gold, pred, where, sample_weight, g_matrix)
+            return
         if g_matrix:
             pairs = self._indicator_pairs(gold, pred, where)
         else:
@@ -399,6 +457,40 @@ class Accumulator:
         for key, count in pairs.items():
             self._pairs[key] = self._pairs.get(key, 0) + count
             self._n += count
+
+    def _update_weighted_sets(self, gold: Any, pred: Any, where: str, sample_weight: Any, matrices: bool) -> None:
+        """Add weighted label sets: indicator matrices (each instance's sets decoded once per distinct row) or label
+        collections."""
+        from clfeval.inputs.arrays import count_weighted, to_sequence
+
+        assert self.multilabel is not None and self._weighted is not None
+        if matrices:
+            n = gold.shape[0] if gold.ndim == 2 else 0
+            w = self._sample_weight(sample_weight, n, where)
+            sets, which = self._indicator_sets(gold, pred, where)
+            if n:
+                values, widx = np.unique(w, return_inverse=True)
+                keys, counts = np.unique(np.stack([which, widx]).T, axis=0, return_counts=True)
+                listed = values.tolist()
+                for (u, i), m in zip(keys.tolist(), counts.tolist()):
+                    row = (*sets[u], listed[i])
+                    self._weighted[row] = self._weighted.get(row, 0) + m
+                self._n += n
+            return
+        g_seq, p_seq = to_sequence(gold, f"{where}: gold"), to_sequence(pred, f"{where}: pred")
+        if len(g_seq) != len(p_seq):
+            raise InputError(f"gold has {len(g_seq)} label sets but pred has {len(p_seq)}", where)
+        w = self._sample_weight(sample_weight, len(g_seq), where)
+        if not len(g_seq):
+            return
+        try:
+            rows = count_weighted([g_seq, p_seq], ["gold", "pred"], w, multilabel=self.multilabel)
+        except InputError as exc:
+            raise InputError(exc.message, f"{where}: {exc.source}" if exc.source else where, index=exc.index) from None
+        self._check_set_labels({(r[0], r[1]): m for r, m in rows.items()}, where)
+        for row, m in rows.items():
+            self._weighted[row] = self._weighted.get(row, 0) + m
+            self._n += m
 
     def _check_set_labels(self, pairs: Mapping[tuple[LabelSet, LabelSet], int], where: str) -> None:
         """Refuse (declared labels) or add (labels seen) the labels of new distinct pairs."""
@@ -437,13 +529,27 @@ class Accumulator:
             )
         if not g.shape[0]:
             return {}
+        return dict(zip(*self._distinct_pairs(bits, k, inverse=False)))
+
+    def _indicator_sets(self, g: Any, p: Any, where: str) -> tuple[list[tuple[LabelSet, LabelSet]], np.ndarray]:
+        """The distinct (gold set, predicted set) pairs of two n × K 0/1 matrices, and each instance's pair."""
+        self._indicator_pairs(g, p, where)  # checks the matrices (and takes their columns as labels)
+        if not g.shape[0]:
+            return [], np.zeros(0, dtype=np.int64)
+        bits = [_indicator(m, role, where) for m, role in ((g, "gold"), (p, "pred"))]
+        pairs, which = self._distinct_pairs(bits, g.shape[1], inverse=True)
+        return pairs, np.asarray(which, dtype=np.int64)
+
+    def _distinct_pairs(self, bits: Sequence[np.ndarray], k: int, inverse: bool) -> tuple[list[Any], Any]:
+        """The distinct (gold set, predicted set) pairs of 0/1 matrices, and their counts (``inverse``: each row's
+        index into them)."""
         packed = [np.packbits(b, axis=1, bitorder="little") for b in bits]
-        distinct, counts = _unique_rows(np.concatenate(packed, axis=1))  # distinct (gold bits, pred bits) rows
+        distinct, found = _unique_rows(np.concatenate(packed, axis=1), inverse=inverse)  # (gold bits, pred bits)
         width = packed[0].shape[1]
         gold_sets, gold_of = self._decode(distinct[:, :width], k)
         pred_sets, pred_of = self._decode(distinct[:, width:], k)
-        keys = zip(map(gold_sets.__getitem__, gold_of.tolist()), map(pred_sets.__getitem__, pred_of.tolist()))
-        return dict(zip(keys, counts.tolist()))
+        keys = list(zip(map(gold_sets.__getitem__, gold_of.tolist()), map(pred_sets.__getitem__, pred_of.tolist())))
+        return keys, found if inverse else found.tolist()
 
     def _decode(self, rows: np.ndarray, k: int) -> tuple[list[LabelSet], np.ndarray]:
         """The distinct label sets among rows of packed bits (canonical: labels sorted by name), and each row's."""
@@ -490,13 +596,22 @@ class Accumulator:
                 f"cannot merge multi-label counts made with duplicates={d1!r}, empty={e1!r} and "
                 f"duplicates={d2!r}, empty={e2!r}"
             )
+        if (self._weighted is None) != (other._weighted is None) and (self._n or self._updates):
+            raise OptionError("cannot merge an accumulator of weighted instances with one of instances without weights")
+        if self._weighted is None and other._weighted is not None:  # nothing counted here yet: take the weights
+            self._weighted = {}
         adopt = self._coder.origin == "seen" and other._coder.origin != "seen"  # the other's declared set
         old = len(self._coder.names)
         try:
             alias = self._coder.join(other._coder)  # the other's code → this one's code of the same label
         finally:  # labels added, even by a merge that fails, widen the counts
             self._grow(old)
-        if self.multilabel is not None:
+        if self._weighted is not None:
+            assert other._weighted is not None
+            for (g, p, w), m in other._weighted.items():
+                row = (g, p, w) if self.multilabel is not None else (alias[g], alias[p], w)
+                self._weighted[row] = self._weighted.get(row, 0) + m
+        elif self.multilabel is not None:
             for key, count in other._pairs.items():
                 self._pairs[key] = self._pairs.get(key, 0) + count
         else:
@@ -525,6 +640,8 @@ class Accumulator:
             self._keys, self._counts = _EMPTY, _EMPTY
         self._coder.add(entries)
         self._grow(0)
+        if self._weighted is not None and self.multilabel is None:
+            self._weighted = {(int(position[g]), int(position[p]), w): m for (g, p, w), m in self._weighted.items()}
         if self.multilabel is None and len(count):
             self._add_entries(position[gold], position[pred], count)
 
@@ -543,6 +660,7 @@ class Accumulator:
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         out._coder, out._pairs = self._coder.copy(), dict(self._pairs)
+        out._weighted = None if self._weighted is None else dict(self._weighted)
         out._table, out._counts = self._table.copy(), self._counts.copy()
         out._keys = None if self._keys is None else self._keys.copy()
         return out
@@ -575,7 +693,10 @@ class Accumulator:
         numbers = [lab for lab, value in zip(self._coder.names, self._coder.value) if value is not None]
         if numbers:  # Accumulator.load knows these as numbers again (1.0 and True find 1; True becomes 1 beside 1)
             options["number_labels"] = "all" if len(numbers) == len(self._coder.names) else numbers
-        return Counted(self.counts, inputs={"source": "accumulator", "updates": self._updates}, options=options)
+        inputs: dict[str, Any] = {"source": "accumulator", "updates": self._updates}
+        if self._weighted is not None:  # the sum and number are the counts' own (clfeval.score adds them)
+            inputs["sample_weight"] = {"source": "sample_weight="}
+        return Counted(self.counts, inputs=inputs, options=options)
 
     def scoring_labels(self) -> tuple[str, ...] | None:
         """The labels scores average over by default: the declared ones (plus ``NONE`` when empty label sets are a
@@ -641,7 +762,7 @@ class Accumulator:
         doc = count_document(source)
         counts, stated = counts_from_dict(doc, source), stated_labels(doc)  # stated: None unless save wrote it
         kind = kind_of(counts)
-        if kind is None or kind.name not in TASKS:
+        if kind is None or (kind.name not in TASKS and not kind.sample_weights):
             raise InputError("holds the counts of several systems: an accumulator holds one system's", source)
         labels = None if stated is None else stated[1]
         own = kind.accumulator_class()
@@ -668,6 +789,8 @@ class Accumulator:
             If a label counted is not among ``labels``.
         """
         kind = kind_of(counts)
+        if kind is not None and kind.sample_weights:
+            return cls._from_weighted(kind, counts, labels)
         if kind is None or kind.name not in TASKS:
             raise OptionError(
                 f"an accumulator starts from ConfusionCounts or LabelSetCounts, not {type(counts).__name__}"
@@ -691,6 +814,26 @@ class Accumulator:
             out._add_labels(lab for lab in counts.labels if lab in outside)
             code = np.array([out._coder.code.get(lab, -1) for lab in counts.labels], dtype=np.int64)
             out._add_entries(code[counts.gold], code[counts.pred], counts.count.copy())
+        out._n, out._updates = counts.n_instances, 1
+        return out
+
+    @classmethod
+    def _from_weighted(cls, kind: Any, counts: Any, labels: Iterable[Any] | None) -> Accumulator:
+        """An accumulator starting from weighted counts (of the kind ``kind``), as one update."""
+        ml = counts.multilabel if kind.label_sets else None
+        out = cls("multi-label" if ml is not None else "single-label", labels, multilabel=ml)
+        out._weighted = {}
+        if ml is not None:
+            out._check_set_labels({(g, p): m for (g, p, _), m in counts.rows.items()}, "counts")
+            out._weighted = dict(counts.rows)
+        else:
+            gold_seen, pred_seen = kind.labels_seen(counts)
+            outside = set(gold_seen | pred_seen) - out._coder.code.keys()
+            if outside and labels is not None:
+                raise out._coder.undeclared(min(outside), "counts")
+            out._add_labels(sorted(outside))
+            code = out._coder.code
+            out._weighted = {(code[g], code[p], w): m for (g, p, w), m in counts.rows.items()}
         out._n, out._updates = counts.n_instances, 1
         return out
 

@@ -124,7 +124,7 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         return self._parts[0]
 
-    def update(self, gold: Any, scores: Any, sample_weight: Any = None) -> None:
+    def update(self, gold: Any, scores: Any, *, sample_weight: Any = None) -> None:
         """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class), and
         (``sample_weight``) each instance's weight — in every update or in none.
 

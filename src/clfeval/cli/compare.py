@@ -49,6 +49,7 @@ def add_compare(sub: Any) -> None:
     )
     src = p.add_argument_group("input")
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--gold-col",
         metavar="COL",
@@ -149,8 +150,6 @@ def run_compare(args: argparse.Namespace) -> str:
         options.refuse_invalid_for_scores(args)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
-    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
-        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     if args.test == "delong":
         raise ClfevalError("--test delong is DeLong's test of two AUCs: give --scores NAME=SPEC per system")
     test = _test(args)

@@ -32,6 +32,7 @@ def add_count(sub: Any) -> None:
     add_input_arguments(p)
     src = p.add_argument_group("input")
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument("--gold-col", metavar="COL", help="gold column (default: -2; with PRED: -1)")
     src.add_argument(
         "--pred-col",

@@ -39,6 +39,7 @@ def add_cv(sub: Any) -> None:
     )
     src = p.add_argument_group("input")
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--fold-col",
         metavar="COL",
@@ -77,8 +78,6 @@ def run_cv(args: argparse.Namespace) -> str:
     if args.scores is not None:
         options.refuse_invalid_for_scores(args)
         return _cv_scored(args)
-    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
-        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")

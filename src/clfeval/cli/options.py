@@ -41,6 +41,7 @@ __all__ = [
     "add_output_options",
     "add_report_options",
     "add_table_options",
+    "add_weight_option",
     "choices",
     "check_view",
     "ci",
@@ -71,6 +72,19 @@ def add_table_options(src: Any) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="the first line names the columns (implied when a column is given by name)",
+    )
+
+
+def add_weight_option(src: Any) -> None:
+    """``--weight-col``: each instance's sample weight, from a column of the table (labels and label sets)."""
+    src.add_argument(
+        "--weight-col",
+        metavar="COL",
+        help="a column holding each instance's sample weight (a finite number ≥ 0), as scikit-learn's "
+        "sample_weight: every count and score weighs its instances, and the bootstrap and randomization move "
+        "instances with their weights (1-based number, negative from the end, or header name; gold and predicted "
+        "columns then default to the two before the last); not with blocks or spans; with --scores, DeLong's "
+        "interval and test are refused",
     )
 
 
@@ -465,13 +479,7 @@ def add_scored_options(
             "pos_label; default: the label 1)",
         )
     if not any("--weight-col" in action.option_strings for action in p._actions):  # one option, whichever adds it
-        group.add_argument(
-            "--weight-col",
-            metavar="NAME",
-            help="the column of each row's sample weight (a finite number ≥ 0), as scikit-learn's sample_weight: "
-            "every score weighs each instance by it, and the bootstrap and randomization move instances with "
-            "their weights (DeLong's interval and test are refused)",
-        )
+        add_weight_option(group)
     if not report:
         return
     group.add_argument(
@@ -592,6 +600,7 @@ def reading(args: argparse.Namespace) -> Reading:
         blocks=getattr(args, "blocks", None),
         block_col=parse_column(getattr(args, "block_col", None)),
         block_end=getattr(args, "block_end", None),
+        weight_col=parse_column(getattr(args, "weight_col", None)),
         engine=args.engine,
         scheduler=args.scheduler,
         progress=shown if shown.enabled else None,

@@ -47,6 +47,7 @@ def add_score(sub: Any) -> None:
         help=f"what the matrix rows hold ({options.choices(MATRIX_ORIENTATIONS)}); default: gold",
     )
     options.add_table_options(src)
+    options.add_weight_option(src)
     src.add_argument(
         "--gold-col",
         metavar="COL",
@@ -78,8 +79,6 @@ def run_score(args: argparse.Namespace) -> str:
     if args.counts and _scored_files(args):
         options.refuse_invalid_for_scores(args)
         return _run_scored(args, counts=True)
-    if getattr(args, "weight_col", None) is not None:  # weighted labels: another part of issue 38
-        raise ClfevalError("--weight-col is read with --scores here; weighted labels are not counted yet")
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
         raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")

@@ -230,7 +230,10 @@ def refuse_reserved(counts: Any, where: str = "") -> None:
     kind = _kind(counts)
     if kind == "single-label":
         gold, pred = counts.seen_labels()
-    elif kind == "joint" and counts.kind == "single-label":
+    elif kind == _WEIGHTED:
+        gold = {row[0] for row in counts.rows}
+        pred = {row[1] for row in counts.rows}
+    elif kind == "joint" and counts.kind in _SINGLE:
         k = len(counts.systems)
         gold = {row[0] for row in counts.rows}
         pred = {p for row in counts.rows for p in row[1 : 1 + k]}
@@ -274,11 +277,13 @@ def screen(
     ``wrong`` renames each invalid predicted label to :data:`INVALID_LABEL` (cells merge); ``omit`` drops the cells
     of an invalid prediction. Both are sums over the distinct cells: no pass over instances.
     """
-    if _kind(counts) != "single-label":
+    if _kind(counts) not in _SINGLE:
         raise OptionError(_unsupported(counts))
     if policy == "error":
         refuse_reserved(counts, where)
         return counts, blocks, InvalidOutputs(policy, counts.n_instances, 0, confidence=confidence)
+    if _kind(counts) == _WEIGHTED:
+        return _screen_weighted(counts, policy, declared, blocks, confidence, where)
     gold_seen, pred_seen = counts.seen_labels()
     _refuse_gold(gold_seen, where)
     bad = _invalid_names(pred_seen, declared, gold_seen | pred_seen)
@@ -295,6 +300,35 @@ def screen(
     else:
         keep = ~cell_bad
     out = _named_counts(gold_names[keep], pred_names[keep], counts.count[keep], n, policy)
+    new_blocks = None if blocks is None else _screen_blocks(blocks, bad, policy, 1)
+    return out, new_blocks, InvalidOutputs(policy, n, n_invalid, confidence=confidence)
+
+
+def _screen_weighted(
+    counts: Any, policy: str, declared: Sequence[Any] | None, blocks: Blocks | None, confidence: float, where: str
+) -> tuple[Any, Blocks | None, InvalidOutputs]:
+    """:func:`screen` of weighted single-label counts (distinct (gold, predicted, weight) rows with their numbers of
+    instances): ``wrong`` renames an invalid prediction, weight kept; ``omit`` drops its rows. ``n`` and
+    ``n_invalid`` count instances, whatever their weights: coverage is the share of outputs that were labels."""
+    from clfeval.kinds import KINDS
+
+    gold_seen = {row[0] for row in counts.rows}
+    pred_seen = {row[1] for row in counts.rows}
+    _refuse_gold(gold_seen, where)
+    bad = _invalid_names(pred_seen, declared, gold_seen | pred_seen)
+    n = counts.n_instances
+    n_invalid = 0
+    rows: dict[tuple[Any, ...], int] = {}
+    for (gold, pred, weight), m in counts.rows.items():  # one step per distinct row, not per instance
+        if pred in bad:
+            n_invalid += m
+            if policy == "omit":
+                continue
+            pred = INVALID_LABEL
+        rows[(gold, pred, weight)] = rows.get((gold, pred, weight), 0) + m
+    if not rows:
+        raise InputError(f"every one of the {n} predictions is invalid: nothing is left to score (invalid={policy!r})")
+    out = KINDS[_WEIGHTED].from_rows(rows)
     new_blocks = None if blocks is None else _screen_blocks(blocks, bad, policy, 1)
     return out, new_blocks, InvalidOutputs(policy, n, n_invalid, confidence=confidence)
 
@@ -342,7 +376,7 @@ def screen_joint(
     counted; ``wrong`` renames them to :data:`INVALID_LABEL` (the instance is wrong for that system in the paired
     data); ``omit`` drops an instance when any system's prediction is invalid, so the systems keep the same
     instances and every paired test sees the shared coverage. ``blocks`` (keys: the joint rows) change alike."""
-    if _kind(counts) != "joint" or counts.kind != "single-label" or counts.units is not None:
+    if _kind(counts) != "joint" or counts.kind not in _SINGLE or counts.units is not None:
         raise OptionError(_unsupported(counts))
     if policy == "error":
         refuse_reserved(counts, where)
@@ -373,6 +407,12 @@ def screen_joint(
     out = JointCounts(counts.systems, rows, None, counts.kind, None, counts.options)
     new_blocks = None if blocks is None else _screen_blocks(blocks, bad, policy, k)
     return out, new_blocks, InvalidOutputs(policy, n, n_invalid, by_system, confidence)
+
+
+#: The kinds whose instances hold one predicted label, which an invalid prediction can replace: without and with
+#: sample weights (a weighted row ends with its weight, which a policy keeps).
+_WEIGHTED = "weighted-single-label"
+_SINGLE = frozenset({"single-label", _WEIGHTED})
 
 
 def _kind(counts: Any) -> str | None:

@@ -538,7 +538,7 @@ def compare_counts(
         raise OptionError(
             f"{method.title} compares {', '.join(sorted(method.kinds or ()))} counts, not {joint.kind}"
             if method.kinds is not None
-            else f"{method.title} does not compare {joint.kind} counts"
+            else f"{method.title} does not compare {joint.kind} counts{KINDS[joint.kind].refused_tests_note}"
         )
     if blocks is None and KINDS[joint.kind].needs_units:
         raise OptionError(
@@ -607,7 +607,12 @@ def compare_counts(
         paired = joint.paired(a, b)
         pair_blocks = _pair_blocks(joint, a, b, paired, blocks) if blocks is not None else None
         # the sign test's alternative is on d of the counted quantity: flipped where less of it is better
-        sign = sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
+        # weighted instances: no sign test beside the test (it would count instances, not their weights)
+        sign = (
+            None
+            if kind.sample_weights
+            else sign_test(paired, alternative if kind.counted_higher_is_better else _FLIPPED[alternative], pair_blocks)
+        )
         run = PairRun(
             paired, pair_blocks, template, keys, rounds, pair_stream(seed, a, b), alternative, confidence, ci,
             exact_limit, bar, sign,

@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
-from typing import cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -211,7 +211,8 @@ def with_intervals(
             if measure not in spec.measures:
                 run.bounds.pop(key, None)
                 run.not_estimable[key] = f"{spec.name} gives intervals of {', '.join(sorted(spec.measures))} only"
-    _wilson(scores, run.z, run.bounds, run.not_estimable)
+    if not KINDS[scores.task].sample_weights:  # Wilson's intervals are of counts of instances, not of weights
+        _wilson(scores, run.z, run.bounds, run.not_estimable)
     few = few_counts(scores, spec.name)
     definition = spec.block_definition if units is not None and spec.block_definition else spec.definition
     cautions = (blocks.cautions() if blocks is not None else []) + ([few] if few else [])
@@ -333,6 +334,13 @@ def _delta(run: IntervalRun, logit: bool) -> None:
         )
 
 
+class _Counted(NamedTuple):
+    """A label's number of gold instances and of predictions (not their weights)."""
+
+    support: int
+    predicted: int
+
+
 def few_counts(scores: Scores, method: str) -> str | None:
     """A warning when the counts that decide interval coverage are small for ``method``: a label of the label set
     with little gold support or few predictions, or few errors (thresholds: the method's
@@ -351,7 +359,11 @@ def few_counts(scores: Scores, method: str) -> str | None:
     if thresholds is None or not scores.per_label:
         return None
     least, errors_at_least = thresholds
-    rows = scores.per_label
+    rows: Any = scores.per_label
+    kind = KINDS[scores.task]
+    if kind.sample_weights:  # what decides coverage is the number of instances, not their weight
+        counted = kind.unweighted(scores.counts).label_counts(scores.labels)
+        rows = {lab: _Counted(int(s), int(p)) for lab, s, p in zip(scores.labels, counted.support, counted.predicted)}
     rarest = min(rows, key=lambda lab: (rows[lab].support, lab))
     seldom = min(rows, key=lambda lab: (rows[lab].predicted, lab))
     errors = KINDS[scores.task].errors(scores.counts, scores.labels)

@@ -290,7 +290,7 @@ class PairRun:
     ci: str
     exact_limit: int
     bar: Progress
-    sign: SignTest
+    sign: SignTest | None
 
     def arrangements(self) -> tuple[Arrangements, list[int]]:
         """Both systems' scores of the metrics under re-arrangements of the pair, and each metric's column."""
@@ -324,6 +324,7 @@ def sign_pair(pair: PairRun) -> list[dict[str, Any]]:
     units = pair.blocks.n_blocks if pair.blocks is not None else n
     difference = kind.counted_value(a_right, n, units) - kind.counted_value(b_right, n, units)
     sign = pair.sign
+    assert sign is not None  # the kinds that take the sign test make it beside every test
     favours = "a" if sign.a_better > sign.b_better else "b" if sign.b_better > sign.a_better else None
     return [
         {"difference": difference, "p_value": sign.p_value, "rounds": None, "exact": True, "favours": favours}

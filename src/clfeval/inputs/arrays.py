@@ -584,3 +584,50 @@ def _first_seen(values: Sequence[Any]) -> np.ndarray:
     """Each value's number in order of first sight: one hash lookup per element."""
     index = _Codes()
     return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
+
+
+def count_weighted(
+    columns: Sequence[Any],
+    roles: Sequence[str],
+    sample_weight: Any,
+    *,
+    multilabel: MultiLabel | None = None,
+    labels: Iterable[Any] | None = None,
+) -> dict[tuple[Any, ...], int]:
+    """Rows of in-memory columns (gold, then each system's predictions) with each instance's sample weight appended,
+    and the number of instances of each: the rows of weighted counts (:mod:`clfeval.count.weighted`).
+
+    Labels are named as :func:`count_labels` and :func:`count_systems` name them (sets as :func:`count_label_sets`).
+
+    Raises
+    ------
+    InputError
+        On columns of different lengths, a missing label, or weights that are not one finite number ≥ 0 per instance
+        (:func:`~clfeval.count.weighted.check_sample_weight`).
+    """
+    from clfeval.count.weighted import check_sample_weight, weighted_rows
+
+    seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
+    for role, seq in zip(roles[1:], seqs[1:]):
+        if len(seq) != len(seqs[0]):
+            short = role if len(seq) < len(seqs[0]) else roles[0]
+            raise InputError(f"{roles[0]} has {len(seqs[0])} labels but {role} has {len(seq)}: {short} ends early")
+    if len(seqs[0]) == 0:
+        raise InputError(f"no labels: {' and '.join(roles)} are empty")
+    weights = check_sample_weight(sample_weight, len(seqs[0]))
+    if multilabel is not None:
+        ml = multilabel
+        sets = [
+            [canonical_set(s, ml.duplicates, ml.empty) for s in column] for column in _label_sets(seqs, roles, ml.sep)
+        ]
+        return weighted_rows(zip(*sets), weights)
+    for role, seq in zip(roles, seqs):
+        if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
+            raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
+    names_of, codes = _column_codes(seqs, roles, _declared_values(labels))
+    values, index = np.unique(weights, return_inverse=True)
+    stacked = np.vstack([codes, index.reshape(1, -1)])
+    unique, counts = _unique_rows(stacked, max(len(names_of), len(values)))
+    named = np.array(names_of, dtype=object)[unique[:-1]]
+    listed = values[unique[-1]].tolist()
+    return {(*row, w): int(c) for row, w, c in zip(zip(*named.tolist()), listed, counts.tolist())}

@@ -334,11 +334,16 @@ def count_file(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
+    weight_col: Column | None = None,
 ) -> FileCounts:
     """Count a file holding a gold and a predicted column (or several such files, or globs, as one table).
 
-    Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`.
+    Returns the counts, reader warnings and (with ``blocks``) the instances' :class:`Blocks`; with ``weight_col``,
+    weighted counts (:mod:`clfeval.count.weighted`).
     """
+    if weight_col is not None:
+        return _weighted_table(path, [gold_col, pred_col], ["gold", "predicted"], None, weight_col, options,
+                               labelsets, engine, relabel)  # fmt: skip
     _distinct_columns([gold_col, pred_col], ["gold", "predicted"])
     cells = _table(
         path, [gold_col, pred_col], ["gold", "predicted"], options, _empty_ok(labelsets, options), engine, blocks
@@ -365,6 +370,69 @@ def count_file(
     if counts.n_instances == 0:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     return FileCounts(counts, list(cells.warnings) + _header_warning(cells, counts, labelsets, relabel))
+
+
+def _weight_of(value: Any) -> float | None:
+    """A weight cell as a number, or ``None`` when it is not a finite number ≥ 0."""
+    try:
+        w = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        return None
+    return w if math.isfinite(w) and w >= 0 else None
+
+
+def _weighted_table(
+    path: str | Sequence[str],
+    label_cols: Sequence[Column],
+    roles: Sequence[str],
+    systems: Sequence[str] | None,
+    weight_col: Column,
+    options: TableOptions,
+    labelsets: MultiLabel | None,
+    engine: Engine,
+    relabel: Relabel | None,
+) -> FileCounts:
+    """Weighted counts of a table: its label columns (gold, then one predicted column, or one per system in
+    ``systems``) and a column of each instance's weight. The engine counts the distinct (labels…, weight) rows; each
+    becomes a row of weighted counts (:mod:`clfeval.count.weighted`), or of joint counts that end with the weight.
+    A weight that is not a finite number ≥ 0 is an error naming its file and line."""
+    from clfeval.kinds import KINDS
+
+    _distinct_columns([*label_cols, weight_col], [*roles, "weight"])
+    cells = engine.cells(
+        path, [*label_cols, weight_col], [*roles, "weight"], options, empty_ok=_empty_ok(labelsets, options)
+    )
+    width = len(label_cols)
+    raw = [row[width] for row in cells.rows]
+    weights = [_weight_of(v) for v in raw]
+    if any(w is None for w in weights):
+        found = first_line_with(
+            expand_paths([path] if isinstance(path, str) else list(path)),
+            weight_col,
+            lambda text: _weight_of(text) is None,
+            options,
+        )
+        if found is None:
+            raise InputError("a weight is not a finite number ≥ 0", cells.source)
+        raise InputError(f"the weight {found[2]!r} is not a finite number ≥ 0", found[0], found[1])
+
+    def rows() -> dict[tuple[Any, ...], int]:
+        out: dict[tuple[Any, ...], int] = {}
+        for row, w, c in zip(cells.rows, weights, cells.counts):
+            key = (*(_label(v, i, cells.source, labelsets, relabel) for i, v in enumerate(row[:width])), w)
+            out[key] = out.get(key, 0) + int(c)
+        return out
+
+    counted = _located(rows, [(path, column) for column in label_cols], options)
+    if not counted:
+        raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    kind = "weighted-multi-label" if labelsets is not None else "weighted-single-label"
+    counts = (
+        KINDS[kind].from_rows(counted, labelsets)
+        if systems is None
+        else JointCounts(tuple(systems), counted, labelsets, kind)
+    )
+    return FileCounts(counts, list(cells.warnings))
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
@@ -558,8 +626,10 @@ def count_system_columns(
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
     blocks: BlockSpec | None = None,
+    weight_col: Column | None = None,
 ) -> FileCounts:
-    """Count a table (one file, or parts) that holds the gold column and one predicted column per system.
+    """Count a table (one file, or parts) that holds the gold column and one predicted column per system (and, with
+    ``weight_col``, each instance's sample weight: joint rows that end with it).
 
     ``names`` default to the columns' names (header names, or ``column N``).
     """
@@ -570,6 +640,9 @@ def count_system_columns(
     if len(set(map(str, pred_cols))) != len(pred_cols):
         raise OptionError("a predicted column is given twice")
     roles = ["gold"] + [f"predicted ({n})" for n in names]
+    if weight_col is not None:
+        return _weighted_table(path, [gold_col, *pred_cols], roles, names, weight_col, options, labelsets, engine,
+                               relabel)  # fmt: skip
     _distinct_columns([gold_col, *pred_cols], roles)
     cells = _table(path, [gold_col, *pred_cols], roles, options, _empty_ok(labelsets, options), engine, blocks)
     where = [(path, column) for column in [gold_col, *pred_cols]]

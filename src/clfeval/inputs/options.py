@@ -67,6 +67,10 @@ class Reading:
         regular expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies
         blank-line blocks; such lines are not instances). The instances of a block are not independent:
         intervals and tests then resample, swap and count whole blocks.
+    weight_col
+        A column holding each instance's sample weight (a finite number ≥ 0), for a table (one file of gold and
+        predicted columns, or a predicted column per system): every count weighs its instances
+        (:mod:`clfeval.count.weighted`). Not with blocks.
     engine, scheduler, progress
         Who counts (:data:`clfeval.ENGINES`: ``polars`` here, ``dask`` on a cluster at ``scheduler``), and
         ``progress(bytes_done, bytes_total, rows)``, called while reading.
@@ -94,6 +98,7 @@ class Reading:
     blocks: str | None = None
     block_col: Column | None = None
     block_end: str | None = None
+    weight_col: Column | None = None
     engine: str = "polars"
     scheduler: Any = None
     progress: ReadProgress | None = None
@@ -123,6 +128,10 @@ class Reading:
         if self.blocks is not None and self.blocks not in BLOCKINGS:
             raise unknown_name("way to delimit blocks", self.blocks, BLOCKINGS)
         self.block_spec()
+        if self.weight_col is not None and (self.blocks is not None or self.block_col is not None or self.block_end):
+            raise OptionError(
+                "--weight-col is not taken with blocks (--blocks, --block-col, --block-end) yet: give one"
+            )
 
     @property
     def label_sets(self) -> MultiLabel | None:
@@ -192,6 +201,8 @@ class Reading:
             used["translate"] = self.translate if isinstance(self.translate, str) else "mapping"
         if self.cutoff is not None:
             used["cutoff"] = {"value": self.cutoff, "above": self.above, "below": self.below, "rule": ">="}
+        if self.weight_col is not None:
+            used["weight_col"] = str(self.weight_col)
         spec = self.block_spec()
         if spec is not None:
             used["blocks"] = "blank-line" if spec.column is None else {"column": str(spec.column)}

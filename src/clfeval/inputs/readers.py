@@ -174,6 +174,10 @@ def _counted(
 ) -> Counted:
     if found.blocks is not None:
         inputs["n_blocks"] = found.blocks.n_blocks
+    if reading.weight_col is not None:
+        from clfeval.count.weighted import weight_summary
+
+        inputs["sample_weight"] = weight_summary(str(reading.weight_col), found.counts)
     warnings = [*found.warnings, *_cutoff_warnings(relabel, _gold_labels(found.counts))]
     return Counted(
         found.counts,
@@ -256,6 +260,12 @@ def read(
     relabel = reading.relabel()
     kwargs = reading.counter_options(relabel)
     spec = reading.block_spec()
+    weight_col = reading.weight_col
+    if weight_col is not None and (pred_paths or (len(columns) == 1 and columns[0] == weight_col)):
+        raise OptionError(
+            "--weight-col names a column of one table beside its gold and predicted columns: not with a gold file "
+            "and prediction files, nor as a predicted column"
+        )
     if names is not None and len(pred_paths) < 2 and len(columns) < 2:
         raise OptionError("names are the names of several systems: give prediction files or columns for each")
     if len(columns) > 1:
@@ -267,7 +277,7 @@ def read(
             raise OptionError("a predicted column is given twice")
         found = count_system_columns(
             path, gold_col=gold_col, pred_cols=[c for c in columns if c is not None], names=names, blocks=spec,
-            **kwargs,
+            weight_col=weight_col, **kwargs,
         )  # fmt: skip
         inputs = {**_file_inputs(path), "pred_columns": dict(zip(found.counts.systems, map(str, columns)))}
         return _counted(found, inputs, reading, gold_col, relabel)
@@ -298,9 +308,10 @@ def read(
         return _counted(found, {"gold_file": path, "pred_file": pred_paths[0]}, reading, gold_col, relabel)
     found = count_file(
         path,
-        gold_col=-2 if gold_col is None else gold_col,
-        pred_col=-1 if column is None else column,
+        gold_col=(-2 if weight_col is None else -3) if gold_col is None else gold_col,
+        pred_col=(-1 if weight_col is None else -2) if column is None else column,
         blocks=spec,
+        weight_col=weight_col,
         **kwargs,
     )
     return _counted(found, _file_inputs(path), reading, gold_col, relabel)
@@ -417,9 +428,12 @@ def read_folds(
         )
     relabel = reading.relabel()
     kwargs = reading.counter_options(relabel)
+    weight_col = reading.weight_col
     if fold_col is not None:
         if not paths:
             raise OptionError("with a fold column, give the file (or its parts)")
+        if weight_col is not None:
+            raise OptionError("--weight-col is not taken with a fold column (--fold-col) yet: give one file per fold")
         if fold_col != -1 and (gold_col is None or pred_col is None):
             raise OptionError(
                 "with a fold column other than the last (-1), say which columns hold gold and predicted "
@@ -441,8 +455,9 @@ def read_folds(
         for path in paths:
             found = count_file(
                 path,
-                gold_col=-2 if gold_col is None else gold_col,
-                pred_col=-1 if pred_col is None else pred_col,
+                gold_col=(-2 if weight_col is None else -3) if gold_col is None else gold_col,
+                pred_col=(-1 if weight_col is None else -2) if pred_col is None else pred_col,
+                weight_col=weight_col,
                 **kwargs,
             )
             folds.append(found.counts)
@@ -450,6 +465,15 @@ def read_folds(
         shown = [p if isinstance(p, str) else " + ".join(p) for p in paths]
         names = fold_names(shown)
         inputs = {"fold_files": shown}
+        if weight_col is not None:
+            from clfeval.count.weighted import weight_summary
+
+            summaries = [weight_summary(str(weight_col), f) for f in folds]
+            inputs["sample_weight"] = {
+                "source": str(weight_col),
+                "sum": sum(s["sum"] for s in summaries),
+                "n_instances": sum(s["n_instances"] for s in summaries),
+            }
     return Counted(
         None,
         folds=dict(zip(names, folds)),

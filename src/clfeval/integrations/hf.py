@@ -250,7 +250,7 @@ def _chosen(
         if name in extra:
             out[name] = extra[name]
             continue
-        key = metric_key(name, labels=result.labels, task=result.task, beta=result.beta)
+        key = metric_key(name, labels=result.labels, task=result.family, beta=result.beta)
         out[name] = ScoreFunction.value_of(result, key)
         bearing.update(result.warnings_about(key))
         if result.intervals is not None:

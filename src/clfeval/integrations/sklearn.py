@@ -36,13 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelnames import declared_names, is_number, label_name, number_named, spellings
-from clfeval.count.labelsets import EMPTY_LABEL, LabelSetCounts, MultiLabel
+from clfeval.count.labelsets import EMPTY_LABEL, MultiLabel
 from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.inputs.arrays import count_labels, exact_array, kinds_present
 from clfeval.scoring.metrics import higher_is_better, metric_key
@@ -105,14 +104,29 @@ class Scorer:
             _with_labels(chosen, self.labels)  # labels given twice, or with another label policy: refuse now
         self._key = _checked_key(metric, self.multilabel is not None, chosen.beta, known)
         self.greater_is_better = higher_is_better(self._key)
+        self._weight_request: bool | str | None = True
+
+    def set_score_request(self, *, sample_weight: bool | str | None = True) -> Scorer:
+        """Whether scikit-learn's metadata routing (``sklearn.set_config(enable_metadata_routing=True)``) passes
+        ``sample_weight`` to this scorer: requested by default, so that ``cross_validate(..., params={"sample_weight":
+        w})`` weighs the scores as it weighs the fit; ``False`` scores without weights, a string names an alias."""
+        self._weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self) -> Any:
+        """The metadata this scorer's ``score`` takes (scikit-learn's routing protocol): ``sample_weight``, requested
+        as :meth:`set_score_request` says."""
+        from sklearn.utils.metadata_routing import MetadataRequest  # type: ignore[import-untyped]
+
+        request = MetadataRequest(owner=type(self).__name__)
+        request.score.add_request(param="sample_weight", alias=self._weight_request)
+        return request
 
     def __call__(self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None) -> float:
         """Score ``estimator.predict(X)`` against ``y_true``: the metric's value (negated when lower is better).
 
-        Raises
-        ------
-        OptionError
-            When ``sample_weight`` is given: clfeval counts whole instances.
+        ``sample_weight`` (one weight ≥ 0 per instance of ``X``, as scikit-learn routes it) weighs the instances as
+        :func:`clfeval.score`'s ``sample_weight=`` does.
 
         Warns
         -----
@@ -120,20 +134,15 @@ class Scorer:
             For each warning of the fold's scores that bears on the metric (a label never predicted, for
             ``macro.f1``), as scikit-learn's ``UndefinedMetricWarning``: the float cannot say it.
         """
-        if sample_weight is not None:
-            raise OptionError(
-                "clfeval counts whole instances: sample_weight is not supported (score without weights, or "
-                "repeat the instances)"
-            )
         classes = getattr(estimator, "classes_", None)
-        result = self.scores(y_true, estimator.predict(X), classes=classes)
+        result = self.scores(y_true, estimator.predict(X), classes=classes, sample_weight=sample_weight)
         _refuse_outside(result)
         key = self._key_in(result)
         warn_each(result.warnings_about(key))  # as scikit-learn's UndefinedMetricWarning: a float cannot say 0/0
         value = self._value_at(result, key)
         return value if self.greater_is_better else -value
 
-    def scores(self, y_true: Any, y_pred: Any, *, classes: Any = None) -> Scores:
+    def scores(self, y_true: Any, y_pred: Any, *, classes: Any = None, sample_weight: Any = None) -> Scores:
         """The whole :class:`~clfeval.Scores` of one fold's predictions, over the label set the scorer chooses.
 
         Parameters
@@ -144,6 +153,8 @@ class Scorer:
         classes
             The fitted estimator's ``classes_``: single-label scores average over these (plus any label of the
             fold outside them) unless labels were declared. Ignored for multi-label data.
+        sample_weight
+            One weight ≥ 0 per instance, as :func:`clfeval.score` takes it.
         """
         chosen = Scoring.of(self.scoring)
         from clfeval.api import score
@@ -155,14 +166,15 @@ class Scorer:
             names = _column_names(_column_labels(self.labels, chosen), gold.shape[1])
             if _open(chosen):
                 chosen = _with_labels(chosen, _declared(names, self.multilabel))
-            return score(_label_set_counts(gold, pred, names, self.multilabel), scoring=chosen)
+            counted = _label_set_counts(gold, pred, names, self.multilabel, sample_weight)
+            return score(counted, scoring=chosen)
         gold, pred = _labels_1d(y_true, "y_true"), _labels_1d(y_pred, "y_pred")
         if self.labels is not None:
             chosen = _with_labels(chosen, self.labels)
         elif _open(chosen) and classes is not None and np.ndim(classes) == 1:
             chosen = _with_labels(chosen, _classes_and_rest(np.asarray(classes), gold, pred))
-        if chosen.labels is None:
-            return score(gold, pred, scoring=chosen)
+        if chosen.labels is None or sample_weight is not None:  # weights: named jointly with the declared labels too
+            return score(gold, pred, scoring=chosen, sample_weight=sample_weight)
         # the data named jointly with the declared labels (labelnames): declared 0/1 beside boolean y are the labels
         # 0 and 1, classes_ 0.0 and 1.0 beside integer y are 0 and 1
         return score(count_labels(gold, pred, labels=chosen.labels), scoring=chosen)
@@ -184,7 +196,7 @@ class Scorer:
         if binary_measure(self.metric, scores.beta) is not None:
             return scores.key_of(self.metric)  # the positive class's (Scores.positive), or why there is none
         try:
-            return metric_key(self.metric, labels=scores.labels, task=scores.task, beta=scores.beta)
+            return metric_key(self.metric, labels=scores.labels, task=scores.family, beta=scores.beta)
         except OptionError as unknown:
             if not self.metric.startswith("per_label."):
                 raise
@@ -194,7 +206,7 @@ class Scorer:
                 if number is not None:
                     respelled.update((name, label) for name in spellings(number) if name not in scores.labels)
             try:
-                key = metric_key(self.metric, labels=(*scores.labels, *respelled), task=scores.task, beta=scores.beta)
+                key = metric_key(self.metric, labels=(*scores.labels, *respelled), task=scores.family, beta=scores.beta)
             except OptionError:
                 raise unknown from None
             return (key[0], respelled.get(key[1], key[1]), *key[2:])
@@ -378,6 +390,7 @@ def cv(
     ci: str | CI | None = "none",
     multilabel: bool | MultiLabel = False,
     warn_above: float = 0.01,
+    sample_weight: Any = None,
 ) -> CrossValidation:
     """Cross-validation of ``cross_val_predict`` output: pooled (the folds' counts added, then scored) and mean of
     folds (each fold scored, then mean ± sd), as :func:`clfeval.cv`.
@@ -397,6 +410,8 @@ def cv(
         column's label (default 0 … K − 1); every column is in the label set.
     scoring, ci, multilabel, warn_above
         As in :func:`clfeval.cv` (``scoring.labels`` act as ``labels``).
+    sample_weight
+        One weight ≥ 0 per instance, as :func:`clfeval.cv` takes it: each fold and the pooled counts are weighted.
 
     Returns
     -------
@@ -429,10 +444,20 @@ def cv(
     names_of_folds, members = _fold_members(splits, n)
     # every fold named jointly with the whole data and the declared labels, so a label has one name in every fold
     context = None if ml is not None else [*(declared or ()), *kinds_present(gold), *kinds_present(pred)]
-    folds: dict[str, ConfusionCounts | LabelSetCounts] = {}
+    folds: dict[str, Any] = {}
+    w = None
+    if sample_weight is not None:
+        from clfeval.count.weighted import check_sample_weight
+        from clfeval.inputs.arrays import count_weighted
+        from clfeval.kinds import KINDS
+
+        w = check_sample_weight(sample_weight, n)
     for name, idx in zip(names_of_folds, members):
         if ml is not None:
-            folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml)
+            folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml, None if w is None else w[idx])
+        elif w is not None:
+            rows = count_weighted([gold[idx], pred[idx]], ["y", "y_pred"], w[idx], labels=context)
+            folds[name] = KINDS["weighted-single-label"].from_rows(rows)
         else:
             folds[name] = count_labels(gold[idx], pred[idx], labels=context)
     return cv_task(folds, scoring=chosen, ci=ci, warn_above=warn_above)
@@ -618,16 +643,19 @@ def _declared(names: tuple[str, ...], ml: MultiLabel) -> tuple[str, ...]:
     return names + (EMPTY_LABEL,) if ml.empty == "label" and EMPTY_LABEL not in names else names
 
 
-def _label_set_counts(gold: np.ndarray, pred: np.ndarray, names: Sequence[str], ml: MultiLabel) -> LabelSetCounts:
+def _label_set_counts(
+    gold: np.ndarray, pred: np.ndarray, names: Sequence[str], ml: MultiLabel, sample_weight: Any = None
+) -> Any:
     """Counts of the (gold set, predicted set) pairs of two indicator matrices, through
-    :class:`~clfeval.accumulator.Accumulator` (rows packed into bits, label sets built once per unique pair)."""
+    :class:`~clfeval.accumulator.Accumulator` (rows packed into bits, label sets built once per unique pair); with
+    ``sample_weight``, their weighted counts."""
     from clfeval.accumulator import Accumulator
 
     if gold.shape[0] == 0:
         raise InputError("no instances: the indicator matrices are empty")
     acc = Accumulator("multi-label", names, multilabel=ml)
-    acc.update(gold, pred)
-    return cast(LabelSetCounts, acc.counts)  # a multi-label accumulator's counts
+    acc.update(gold, pred, sample_weight=sample_weight)
+    return acc.counts  # a multi-label accumulator's counts (weighted with sample_weight)
 
 
 def _instances(where: np.ndarray) -> str:

@@ -55,6 +55,7 @@ _BUILT_IN = (
     "clfeval.kinds.confidences",
     "clfeval.kinds.spans",
     "clfeval.kinds.scored",
+    "clfeval.kinds.weighted",
 )
 
 #: One distinct kind of instance of some counts (labels, label sets, or a new kind's own values), hashable.
@@ -151,6 +152,11 @@ class Kind:
     #: Its own accumulator (``"module:Class"``, a subclass of :class:`clfeval.Accumulator` whose ``from_counts`` takes
     #: the counts and ``labels=``), or ``None``: the accumulator of labels and label sets.
     accumulator: ClassVar[str | None] = None
+    #: Whether an instance carries a sample weight (its counts are weighted sums, not whole numbers, and Wilson's
+    #: intervals of counts of instances do not apply); ``refused_tests_note`` ends the message of a paired test the
+    #: kind does not take, naming the ones it does.
+    sample_weights: ClassVar[bool] = False
+    refused_tests_note: ClassVar[str] = ""
 
     def accumulator_class(self) -> Any:
         """The class :attr:`accumulator` names, imported when asked (``None``: the accumulator of labels)."""
@@ -230,6 +236,11 @@ class Kind:
         """The blocks the counts carry as their own units of resampling (spans: sentences), or ``None``: instances
         are the units unless a reader grouped them."""
         return None
+
+    def unweighted(self, counts: Any) -> Any:
+        """The counts with their sample weights dropped, each instance counted once (a kind without sample weights:
+        the counts themselves): what warnings on few instances read."""
+        return counts
 
     def n_types(self, counts: Any) -> int:
         """The number of distinct rows: what resampling and the cost of intervals grow with."""

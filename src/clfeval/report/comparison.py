@@ -202,8 +202,16 @@ def _short_notes(cmp: Comparison) -> list[str]:
         verb = "included in" if policy == "include" else "left out of"
         notes.append(f"0/0: set to {zd} and {verb} averages (--zero-division, --undefined)")
     notes += [f"{m}: {cmp.definition(m)}" for m in cmp.metrics if cmp.definition(m) is not None]
-    notes += KINDS[first.task].option_notes(first.options)
+    notes += KINDS[first.task].option_notes(first.options) + _weight_notes(cmp)
     return notes + list(cmp.notes)
+
+
+def _weight_notes(cmp: Comparison) -> list[str]:
+    """The note that sample weights were used, when they were (inputs.sample_weight)."""
+    from clfeval.count.weighted import weights_note
+
+    summary = cmp.inputs.get("sample_weight") or cmp.first.inputs.get("sample_weight")
+    return [weights_note(summary)] if summary else []
 
 
 def comparison_report(cmp: Comparison, *, matrix: bool = True, measures: Any = None, verbose: bool = False) -> Report:
@@ -268,7 +276,7 @@ def _full_notes(cmp: Comparison, family: str) -> list[str]:
         f"β = {first.beta:g}; zero division: 0/0 is set to {first.options.get('zero_division')} and "
         f"{'included in' if first.undefined_policy == 'include' else 'left out of'} averages"
     )
-    notes += list(cmp.notes)
+    notes += _weight_notes(cmp) + list(cmp.notes)
     if cmp.inputs:
         notes.append("inputs: " + ", ".join(f"{k}={v}" for k, v in cmp.inputs.items()))
     return notes

@@ -97,7 +97,7 @@ def shown_matrix(
     return ShownMatrix(shown, cells, column_cells, folded, k)
 
 
-def top_confusions(confusion: ConfusionCounts, n: int = TOP_CONFUSIONS) -> list[tuple[str, str, int, float]]:
+def top_confusions(confusion: ConfusionCounts, n: int = TOP_CONFUSIONS) -> list[tuple[str, str, float, float]]:
     """The ``n`` largest off-diagonal cells: (gold, predicted, count, count / gold support), largest first (ties in
     (gold, predicted) position order)."""
     off = np.flatnonzero(confusion.gold != confusion.pred)
@@ -107,7 +107,12 @@ def top_confusions(confusion: ConfusionCounts, n: int = TOP_CONFUSIONS) -> list[
     chosen = off[np.lexsort((off, -counts))[:n]]
     support = confusion.gold_totals
     return [
-        (confusion.labels[g], confusion.labels[p], int(c), float(c) / float(support[g]))
+        (
+            confusion.labels[g],
+            confusion.labels[p],
+            int(c) if float(c).is_integer() else float(c),
+            float(c) / float(support[g]),
+        )
         for g, p, c in zip(confusion.gold[chosen], confusion.pred[chosen], confusion.count[chosen])
     ]
 

@@ -150,7 +150,9 @@ def _matrix_table(scores: Scores) -> list[Table]:
             )
             out.append(Table(title, ("gold \\ predicted", *labels), rows, key))
         return out
-    rows = tuple((lab, *(int(v) for v in row)) for lab, row in zip(labels, shown.cells))
+    rows = tuple(  # whole counts as integers; weighted instances' sums of weights as they are
+        (lab, *(int(v) if float(v).is_integer() else float(v) for v in row)) for lab, row in zip(labels, shown.cells)
+    )
     tables = [
         Table(
             f"{KINDS[scores.task].matrix_title} (rows: gold, columns: predicted{folded})",

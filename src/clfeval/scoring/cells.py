@@ -114,6 +114,10 @@ class CellTypes:
     #: Single-label types: the table positions of each type's gold and predicted label (the map's structure, which
     #: :meth:`sums` reads with a few ``bincount`` rather than gathering every entry of ``M``).
     positions: tuple[np.ndarray, np.ndarray] | None = None
+    #: Single-label types :meth:`scaled` by instance weights: the positions of the unscaled types and each type's
+    #: factor, so that :meth:`sums` still reads them with a few ``bincount`` (of the weights times the factors).
+    scaled_positions: tuple[np.ndarray, np.ndarray] | None = None
+    factors: np.ndarray | None = None
 
     def scalar_columns(self) -> list[str]:
         """The names of the one-column sums after the per-label blocks, in order."""
@@ -313,7 +317,10 @@ class CellTypes:
         factors = np.asarray(factors, dtype=np.float64)
         if factors.shape != (self.n_types,):
             raise ValueError(f"one factor per type: {self.n_types}, not {factors.shape}")
-        return replace(self, vals=self.vals * factors[self.rows], positions=None)
+        positions = self.positions if self.factors is None else None  # scaled once: the fast path keeps up
+        return replace(
+            self, vals=self.vals * factors[self.rows], positions=None, scaled_positions=positions, factors=factors
+        )
 
     # -- the map --------------------------------------------------------------------------------
 
@@ -339,7 +346,9 @@ class CellTypes:
                 object.__setattr__(self, "_product", product)
             return product(weights)
         if self.positions is not None:
-            return self._single_sums(weights)
+            return self._single_sums(weights, self.positions)
+        if self.scaled_positions is not None and self.factors is not None:
+            return self._single_sums(weights * self.factors, self.scaled_positions)  # diag(factors)·M, by bincount
         out = np.zeros(weights.shape[:-1] + (self.width,))
         if len(self.cols):
             starts = np.flatnonzero(np.r_[True, self.cols[1:] != self.cols[:-1]])
@@ -347,12 +356,11 @@ class CellTypes:
             out[..., self.cols[starts]] = np.add.reduceat(contrib, starts, axis=-1)
         return out
 
-    def _single_sums(self, weights: np.ndarray) -> np.ndarray:
+    def _single_sums(self, weights: np.ndarray, positions: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """:meth:`sums` of single-label types from their positions (:meth:`_PairSplit.sums`): O(B·U)."""
         split = self.__dict__.get("_split")
         if split is None:
-            assert self.positions is not None
-            split = _PairSplit.of(*self.positions)
+            split = _PairSplit.of(*positions)
             object.__setattr__(self, "_split", split)  # made once: every resample reads it
         k = len(self.table)
         flat = weights.reshape(-1, self.n_types)

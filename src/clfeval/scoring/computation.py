@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -308,8 +308,15 @@ def score_counts(
         train_frequencies=train_weights,
     )
     e = f.evaluate(sums)
-    tp_, fp_, fn_, tn_ = (np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn))
-    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, n)
+    if kind.sample_weights:  # weighted sums (Σ m·w), as they are
+        tp_, fp_, fn_, tn_ = (
+            np.asarray(a[0], dtype=np.float64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn)
+        )
+    else:
+        tp_, fp_, fn_, tn_ = (
+            np.rint(a[0]).astype(np.int64) for a in (e.counts.tp, e.counts.fp, e.counts.fn, e.counts.tn)
+        )
+    lc = LabelCounts.trusted(lset, tp_, fp_, fn_, tn_, np.asarray(e.tallies.n[0]) if kind.sample_weights else n)
     freqs, lfb_source = e.frequencies[0], ("train" if train is not None else "test")
     tallies = e.tallies
     samples = (
@@ -347,20 +354,26 @@ def score_counts(
     notes = list(label_set.notes)
 
     notes += kind.notes(counts, lset, cells.table, gold_seen | pred_seen)
+    inputs = _with_weights(dict(inputs or {}), counts, kind.sample_weights)
+    if "sample_weight" in inputs:
+        from clfeval.count.weighted import weights_note
+
+        notes.append(weights_note(inputs["sample_weight"]))
     confusion = kind.matrix(counts, lset, cells.table)
     overall = {name: float(v[0]) for name, (v, _) in e.overall.items()}
 
     values = {m: v[0].tolist() for m, (v, _) in e.per_label.items()}
     counts_of = [a.tolist() for a in (lc.support, lc.predicted, lc.tp, lc.fp, lc.fn, lc.tn)]
     support, predicted, tp, fp, fn, tn = counts_of
+    number: Callable[[Any], Any] = float if kind.sample_weights else int  # weighted counts are sums of weights
     rows = {
         lab: LabelScores(
-            int(support[i]),
-            int(predicted[i]),
-            int(tp[i]),
-            int(fp[i]),
-            int(fn[i]),
-            int(tn[i]),
+            number(support[i]),
+            number(predicted[i]),
+            number(tp[i]),
+            number(fp[i]),
+            number(fn[i]),
+            number(tn[i]),
             FrozenDict({m: float(v[i]) for m, v in values.items()}),
         )
         for i, lab in enumerate(lset)
@@ -391,7 +404,7 @@ def score_counts(
         warnings=tuple(messages),
         warning_scopes=FrozenDict({message: scope for scope, message in scoped}),
         notes=tuple(notes),
-        inputs=FrozenDict(dict(inputs or {})),
+        inputs=FrozenDict(inputs),
         table=cells.table,
         invalid=invalid,
         order=order,
@@ -463,3 +476,13 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
         f"neither of the labels {list(label_set)} is 1 (scikit-learn's default pos_label=1): name the positive "
         "class with pos_label= (--positive)"
     )
+
+
+def _with_weights(inputs: dict[str, Any], counts: Any, weighted: bool) -> dict[str, Any]:
+    """``inputs`` with ``sample_weight`` ({source, sum, n_instances}) for weighted counts: as the reader named their
+    source (``sample_weight=``, a column), or ``counts`` (counts given or read from a count file); the sum and number
+    are the counts' own."""
+    if not weighted:
+        return inputs
+    source = inputs.get("sample_weight", {}).get("source", "counts")
+    return {**inputs, "sample_weight": {"source": source, "sum": counts.weight_sum, "n_instances": counts.n_instances}}

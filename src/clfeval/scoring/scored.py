@@ -419,7 +419,7 @@ class Scored(Result):
     def flat(self, sep: str = "/", *, per_label: bool = False) -> dict[str, float]:
         out: dict[str, float] = {"n_instances": float(self.n_instances)}
         if self.counts.weighted:  # the weights were used: their sum, as inputs.sample_weight.sum
-            out[f"sample_weight{sep}sum"] = self.counts.total
+            out["sample_weight_sum"] = self.counts.total
         for name, value in self.values.items():
             if name.startswith("per_label.") and not per_label:
                 continue

@@ -494,6 +494,9 @@ class Scores(Result):
         if self.invalid is not None:  # n_invalid, and the coverage under omit
             for name, value in self.invalid.flat().items():
                 out[flat_name([*prefix, name], sep)] = value
+        weighed = self.inputs.get("sample_weight")
+        if weighed is not None:  # the instances' total weight, beside their number
+            out[flat_name([*prefix, "sample_weight_sum"], sep)] = float(weighed["sum"])
 
         def put(path: list[str], value: float, key: Key) -> None:
             name = flat_name([*prefix, *path], sep)

@@ -1,0 +1,211 @@
+"""Labels and label sets with sample weights: rows (gold, predicted, weight) with their number of instances.
+
+An instance of weight w adds w to every count a measure reads (scikit-learn's ``sample_weight``): the cell types of
+the unweighted kind, each scaled by its row's weight (:meth:`~clfeval.scoring.cells.CellTypes.scaled`). Resampling
+stays resampling of instances: the bootstrap draws the rows' instance counts and reads Σ m*·w, randomization swaps an
+instance's two predictions with its weight, and the delta method's multinomial variance over the rows is the
+sandwich form Cov(S) = Σ_u m_u w_u² M_uᵀM_u − S Sᵀ/N. McNemar's and the sign test count instances, which weights
+do not, and Wilson's intervals are of counts of instances: weighted kinds refuse the one and leave out the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from clfeval.count.labelsets import MultiLabel, SplitMatrix
+from clfeval.count.limits import check_total, whole_count
+from clfeval.count.weighted import WeightedConfusion, WeightedLabelCounts, WeightedLabelSetCounts
+from clfeval.errors import InputError
+from clfeval.kinds.countfile import doc_list, doc_policies, doc_set, shown_json
+from clfeval.kinds.kind import Kind, Row, register_kind
+from clfeval.kinds.labelsets import LABEL_SETS
+from clfeval.kinds.single import SINGLE_LABEL
+
+if TYPE_CHECKING:
+    from clfeval.scoring.cells import CellTypes
+
+__all__ = ["WeightedLabelSets", "WeightedSingleLabel"]
+
+#: Why weighted counts take no counting test, and what to use instead.
+_COUNTING_TESTS = (
+    ": McNemar's and the sign test count instances, not their weights; with sample weights use randomization "
+    "(--test ar) or the paired bootstrap (--test bootstrap)"
+)
+
+
+def _weight(value: Any, where: str, source: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (np.isfinite(value) and value >= 0):
+        raise InputError(f"{where} must be a weight (a finite number ≥ 0), found {shown_json(value)}", source)
+    return float(value)
+
+
+class _WeightedKind(Kind):
+    """What both weighted kinds share: rows end with the instance's weight, which scales its cell type."""
+
+    joint_extra: ClassVar[int] = 1  # a row of joint counts ends with the instance's weight
+    sample_weights: ClassVar[bool] = True
+    paired_tests: ClassVar[frozenset[str] | None] = frozenset({"ar", "bootstrap"})
+    refused_tests_note: ClassVar[str] = _COUNTING_TESTS
+    base: ClassVar[Kind]
+
+    def rows(self, counts: Any) -> tuple[Sequence[Row], np.ndarray]:
+        return list(counts.rows), counts.counts
+
+    def labels_seen(self, counts: Any) -> tuple[set[str], set[str]]:
+        return self.base.labels_seen(self._unweighted(counts))
+
+    def labels(self, counts: Any) -> Sequence[str]:
+        gold, pred = self.labels_seen(counts)
+        return sorted(gold | pred)
+
+    def unweighted(self, counts: Any) -> Any:
+        return self._unweighted(counts)
+
+    def _unweighted(self, counts: Any) -> Any:
+        """The counts with every weight dropped (each instance counted once): what labels and policies read (made
+        once per counts)."""
+        cached = counts.__dict__.get("_unweighted")
+        if cached is None:
+            pairs: dict[Row, int] = {}
+            for (g, p, _), m in counts.rows.items():
+                pairs[(g, p)] = pairs.get((g, p), 0) + m
+            cached = self.base.from_rows(pairs, getattr(counts, "multilabel", None))
+            object.__setattr__(counts, "_unweighted", cached)
+        return cached
+
+    def cells_of_rows(
+        self, rows: Sequence[Row], label_set: Sequence[str], *, beta: float, table: Sequence[str]
+    ) -> CellTypes:
+        pairs = [(r[0], r[1]) for r in rows]
+        cells = self.base.cells_of_rows(pairs, label_set, beta=beta, table=table)
+        return cells.scaled(np.array([r[2] for r in rows], dtype=np.float64))
+
+    def system_row(self, joint_row: Row, column: int) -> Row:
+        return (joint_row[0], joint_row[column], joint_row[-1])
+
+    def correct(self, row: Row) -> bool:
+        return self.base.correct(row[:2])
+
+    def errors(self, counts: Any, label_set: Sequence[str]) -> int:
+        return self.base.errors(self._unweighted(counts), label_set)
+
+    def notes(self, counts: Any, label_set: Sequence[str], table: Sequence[str], seen: set[str]) -> list[str]:
+        return self.base.notes(self._unweighted(counts), label_set, table, seen)
+
+
+class WeightedSingleLabel(_WeightedKind):
+    """One label per instance, with sample weights: :class:`~clfeval.count.weighted.WeightedLabelCounts`."""
+
+    name: ClassVar[str] = "weighted-single-label"
+    title: ClassVar[str] = "weighted single-label counts"
+    counts_type: ClassVar[type] = WeightedLabelCounts
+    document: ClassVar[str | None] = "weighted-confusion"
+    family: ClassVar[str | None] = "single-label"
+    base: ClassVar[Kind] = SINGLE_LABEL
+
+    def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelCounts:
+        return WeightedLabelCounts(dict(rows))
+
+    def matrix(self, counts: WeightedLabelCounts, label_set: Sequence[str], table: Sequence[str]) -> WeightedConfusion:
+        index = {lab: i for i, lab in enumerate(table)}
+        rows = list(counts.rows)
+        gold = np.array([index[r[0]] for r in rows], dtype=np.int64)
+        pred = np.array([index[r[1]] for r in rows], dtype=np.int64)
+        return WeightedConfusion.of_cells(tuple(table), gold, pred, counts.counts * counts.weights)
+
+    def to_document(self, counts: WeightedLabelCounts) -> dict[str, Any]:
+        return {
+            "kind": self.document,
+            "multilabel": False,
+            "n_instances": counts.n_instances,
+            "weight_sum": counts.weight_sum,
+            "rows": [[g, p, w, m] for (g, p, w), m in counts.rows.items()],
+        }
+
+    def from_document(self, doc: Mapping[str, Any], source: str) -> WeightedLabelCounts:
+        rows: dict[Row, int] = {}
+        for i, item in enumerate(doc_list(doc["rows"], "rows", source)):
+            if not (isinstance(item, list) and len(item) == 4 and all(isinstance(v, str) for v in item[:2])):
+                raise InputError(
+                    f"rows[{i}] must be [gold label, predicted label, weight, count], found {shown_json(item)}", source
+                )
+            key = (item[0], item[1], _weight(item[2], f"rows[{i}][2]", source))
+            rows[key] = rows.get(key, 0) + whole_count(item[3], f"rows[{i}][3]", source)
+        check_total(sum(rows.values()), "the rows' counts add up to", source)
+        return WeightedLabelCounts(rows)
+
+
+class WeightedLabelSets(_WeightedKind):
+    """A set of labels per instance, with sample weights: :class:`~clfeval.count.weighted.WeightedLabelSetCounts`."""
+
+    name: ClassVar[str] = "weighted-multi-label"
+    title: ClassVar[str] = "weighted multi-label counts"
+    counts_type: ClassVar[type] = WeightedLabelSetCounts
+    document: ClassVar[str | None] = "weighted-labelsets"
+    family: ClassVar[str | None] = "multi-label"
+    label_sets: ClassVar[bool] = True
+    option_names: ClassVar[tuple[str, ...]] = ("duplicates", "empty")
+    base: ClassVar[Kind] = LABEL_SETS
+
+    def options(self, counts: WeightedLabelSetCounts) -> dict[str, Any]:
+        return {"duplicates": counts.duplicates, "empty": counts.empty}
+
+    def option_notes(self, options: Mapping[str, Any]) -> list[str]:
+        return self.base.option_notes(options)
+
+    def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelSetCounts:
+        ml = labelsets or MultiLabel()
+        return WeightedLabelSetCounts(dict(rows), ml.duplicates, ml.empty)
+
+    def table(self, label_set: Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:
+        return tuple(label_set)
+
+    def matrix(self, counts: WeightedLabelSetCounts, label_set: Sequence[str], table: Sequence[str]) -> SplitMatrix:
+        """Van Asch's split-count matrix of the weighted instances: each pair's shares times its total weight."""
+        from clfeval.count.labelsets import LabelSetCounts
+        from clfeval.scoring.labelset import sort_labels
+
+        pairs: dict[Row, float] = {}
+        for (g, p, w), m in counts.rows.items():
+            pairs[(g, p)] = pairs.get((g, p), 0.0) + m * w
+        gold, pred = self.labels_seen(counts)
+        # the pairs with their total weights as the "counts" the split matrix spreads (its arithmetic is linear)
+        shell = LabelSetCounts({k: 1 for k in pairs}, counts.duplicates, counts.empty)
+        object.__setattr__(shell, "_weights", np.array([pairs[k] for k in shell.pairs], dtype=np.float64))
+        return shell.split_matrix(tuple(label_set) + sort_labels((gold | pred) - set(label_set)))
+
+    def to_document(self, counts: WeightedLabelSetCounts) -> dict[str, Any]:
+        return {
+            "kind": self.document,
+            "multilabel": True,
+            "duplicates": counts.duplicates,
+            "empty": counts.empty,
+            "n_instances": counts.n_instances,
+            "weight_sum": counts.weight_sum,
+            "rows": [[list(g), list(p), w, m] for (g, p, w), m in counts.rows.items()],
+        }
+
+    def from_document(self, doc: Mapping[str, Any], source: str) -> WeightedLabelSetCounts:
+        duplicates, empty = doc_policies(doc, source)
+        rows: dict[Row, int] = {}
+        for i, item in enumerate(doc_list(doc["rows"], "rows", source)):
+            if not isinstance(item, list) or len(item) != 4:
+                raise InputError(
+                    f"rows[{i}] must be [gold labels, predicted labels, weight, count], found {shown_json(item)}",
+                    source,
+                )
+            key = (
+                doc_set(item[0], source, f"rows[{i}][0]", duplicates, empty),
+                doc_set(item[1], source, f"rows[{i}][1]", duplicates, empty),
+                _weight(item[2], f"rows[{i}][2]", source),
+            )
+            rows[key] = rows.get(key, 0) + whole_count(item[3], f"rows[{i}][3]", source)
+        check_total(sum(rows.values()), "the rows' counts add up to", source)
+        return WeightedLabelSetCounts(rows, duplicates, empty)
+
+
+WEIGHTED_SINGLE_LABEL = register_kind(WeightedSingleLabel())
+WEIGHTED_LABEL_SETS = register_kind(WeightedLabelSets())
