@@ -1103,12 +1103,16 @@ def compare_runs() -> list[Run]:
     ]  # fmt: skip
     metrics = [
         "macro.f1", "macro_fa.f1", "micro.f1", "weighted.recall", "lfb.precision",
-        "accuracy", "hamming_loss", "mcc", "kappa", "kappa_quadratic", "balanced_accuracy", "per_label.NN.f1",
+        "accuracy", "hamming_loss", "mcc", "kappa", "balanced_accuracy", "per_label.NN.f1",
         "per_label.UH.precision", "macro.f1,macro_fa.f1,mcc",
     ]  # fmt: skip
     runs += [
         run(f"compare-metric-{m.replace(',', '+')}", f"compare {SYSTEMS3} --metric {m} {ROUNDS} {J}") for m in metrics
     ]
+    # weighted κ reads a declared order (issue 38): given with --ordinal, refused without one
+    runs.append(run("compare-metric-kappa_quadratic", f"compare {SYSTEMS3} --metric kappa_quadratic "
+                    f"--labels inputs/labels.txt --ordinal {ROUNDS} {J}"))  # fmt: skip
+    runs.append(run("compare-metric-kappa_quadratic-no-order", f"compare {SYSTEMS3} --metric kappa_quadratic {J}", 2))
     blocks = {
         "blank-line": "inputs/sents-gold.txt inputs/sents-A.txt inputs/sents-B.txt inputs/sents-C.txt "
         "--blocks blank-line",
