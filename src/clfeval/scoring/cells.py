@@ -212,6 +212,30 @@ class CellTypes:
         return layout, split.sums(aligned.count.astype(np.float64), len(table))[None, :]
 
     @classmethod
+    def observed_scaled(
+        cls,
+        labels: tuple[str, ...],
+        table: tuple[str, ...],
+        g: np.ndarray,
+        p: np.ndarray,
+        factors: np.ndarray,
+        weights: np.ndarray,
+    ) -> tuple[CellTypes, np.ndarray]:
+        """The layout and the sums (shape (1, D)) of single-label types at table positions (``g``, ``p``) scaled by
+        ``factors`` (instance weights) with type weights ``weights``: what
+        ``of_positions(labels, table, g, p).scaled(factors)`` and its :meth:`sums` give, in the same bytes, without
+        building the map when :meth:`sums` would not read it dense (many types: the sums are then a few
+        ``bincount`` of weights × factors)."""
+        empty = np.zeros(0, dtype=np.intp)
+        layout = cls(labels, table, False, 0, empty, empty, np.zeros(0))
+        weights = np.asarray(weights, dtype=np.float64)
+        if len(g) * layout.width <= _DENSE_LIMIT:
+            cells = cls.of_positions(labels, table, g, p).scaled(factors)
+            return cells, cells.sums(weights[None, :])
+        scaled = weights * np.asarray(factors, dtype=np.float64)
+        return layout, _PairSplit.of(g, p).sums(scaled, len(table))[None, :]
+
+    @classmethod
     def single_label(
         cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str], table: Sequence[str] | None = None
     ) -> CellTypes:
