@@ -24,6 +24,7 @@ __all__ = [
     "WeightedConfusion",
     "WeightedLabelCounts",
     "WeightedLabelSetCounts",
+    "WeightedRows",
     "check_sample_weight",
     "weight_summary",
     "weights_note",
@@ -280,6 +281,69 @@ class WeightedLabelCounts:
 
     def __repr__(self) -> str:
         return f"WeightedLabelCounts({self.n_rows} rows, {self.n_instances} instances, weight {self.weight_sum:g})"
+
+
+class WeightedRows:
+    """Weighted single-label instances gathered batch by batch as label codes (an accumulator's): each batch's
+    (gold code, predicted code, weight, count) arrays, merged by a sort once they outgrow what is merged already.
+
+    Notes
+    -----
+    An update appends arrays; no Python work per instance or row. Equal rows merge when the rows not yet merged
+    outnumber the merged ones (and 2¹⁶), so memory stays within twice the distinct rows.
+    """
+
+    def __init__(self) -> None:
+        empty = np.zeros(0, dtype=np.int64)
+        self._parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._merged = (empty, empty, np.zeros(0), empty)
+        self._pending = 0
+
+    def add(self, gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: np.ndarray | None = None) -> None:
+        """Add rows: codes, weights and counts (default one instance each)."""
+        m = np.ones(len(weights), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+        part = (np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64), np.asarray(weights, float), m)
+        self._parts.append(part)
+        self._pending += len(m)
+        if self._pending > max(2**16, len(self._merged[3])):
+            self.arrays()
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows merged: gold and predicted codes, weights and counts, sorted by (gold, pred, weight), each once."""
+        if self._parts:
+            parts = [self._merged, *self._parts]
+            gold, pred, weights, counts = (np.concatenate([part[i] for part in parts]) for i in range(4))
+            weights = weights + 0.0  # -0.0 is 0.0
+            order = np.lexsort((weights, pred, gold))
+            gold, pred, weights, counts = gold[order], pred[order], weights[order], counts[order]
+            if len(gold) > 1:
+                new = (gold[1:] != gold[:-1]) | (pred[1:] != pred[:-1]) | (weights[1:] != weights[:-1])
+                starts = np.flatnonzero(np.r_[True, new])
+                gold, pred, weights, counts = (
+                    gold[starts],
+                    pred[starts],
+                    weights[starts],
+                    np.add.reduceat(counts, starts),
+                )
+            self._merged, self._parts, self._pending = (gold, pred, weights, counts), [], 0
+        return self._merged
+
+    def counts(self, names: Sequence[str]) -> WeightedLabelCounts:
+        """The rows as weighted counts, codes read as positions into ``names``."""
+        return WeightedLabelCounts.of_codes(names, *self.arrays())
+
+    def remapped(self, position: np.ndarray) -> WeightedRows:
+        """The rows with each code ``c`` replaced by ``position[c]``."""
+        gold, pred, weights, counts = self.arrays()
+        out = WeightedRows()
+        out.add(position[gold], position[pred], weights, counts)
+        return out
+
+    def copy(self) -> WeightedRows:
+        """An independent copy."""
+        out = WeightedRows()
+        out._merged, out._parts, out._pending = self.arrays(), [], 0  # arrays are never written in place
+        return out
 
 
 def _rebuilt(

@@ -124,7 +124,11 @@ class WeightedSingleLabel(_WeightedKind):
         """The counts with every weight dropped: the confusion matrix of the instances (made once per counts)."""
         cached = counts.__dict__.get("_unweighted")
         if cached is None:
-            cached = ConfusionCounts.from_entries(counts.labels, counts.gold, counts.pred, counts.counts)
+            gold, pred, m = counts.gold, counts.pred, counts.counts
+            if len(m) > 1:  # the rows are sorted by (gold, pred): each cell's rows are a run
+                starts = np.flatnonzero(np.r_[True, (gold[1:] != gold[:-1]) | (pred[1:] != pred[:-1])])
+                gold, pred, m = gold[starts], pred[starts], np.add.reduceat(m, starts)
+            cached = ConfusionCounts.from_entries(counts.labels, gold, pred, m)
             object.__setattr__(counts, "_unweighted", cached)
         return cached
 
