@@ -362,8 +362,11 @@ def _canonical(
 
     Notes
     -----
-    Two sorts, no Python loop over rows: the weights by value (-0.0 read as 0.0), then, stably, the key
-    gold·K + pred (a radix sort when K² < 2¹⁵). Rows equal in key and weight are then adjacent and merged.
+    No Python loop over rows. The distinct weights (-0.0 read as 0.0) are found by ``np.unique``; when the rows'
+    possible values K²·W are few (repeating weights) one ``bincount`` over (gold·K + pred)·W + the weight's rank
+    counts them, in order. Otherwise two sorts: the weights by value, then, stably, the key gold·K + pred (a radix
+    sort when K² < 2¹⁵); rows equal in key and weight are then adjacent and merged. The counts, below 2⁵³, add
+    exactly in float64.
     """
     keep = counts > 0
     if not keep.all():
@@ -379,6 +382,13 @@ def _canonical(
     k = max(len(labels), 1)
     keys = position[gold] * k + position[pred]
     weights = weights + 0.0  # -0.0 is 0.0
+    values, rank = np.unique(weights, return_inverse=True)
+    nv = max(len(values), 1)
+    if k * k * nv <= 4 * len(keys) + 2**16:  # few distinct weights (class weights): one bincount, no sort of rows
+        total = np.bincount(keys * nv + rank.reshape(-1), weights=counts, minlength=k * k * nv)
+        at = np.flatnonzero(total)
+        key, w = at // nv, values[at % nv]
+        return tuple(labels), key // k, key % k, np.ascontiguousarray(w), total[at].astype(np.int64)
     by_weight = np.argsort(weights)
     sort_keys = keys[by_weight]
     if k * k < 2**15:
