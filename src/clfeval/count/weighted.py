@@ -256,8 +256,13 @@ class WeightedLabelCounts:
 
     @property
     def weight_sum(self) -> float:
-        """Σ m·w: the instances' total weight."""
-        return float(self.counts @ self.weights) if len(self.counts) else 0.0
+        """Σ m·w: the instances' total weight (computed once: the counts do not change)."""
+        cached = self.__dict__.get("_weight_sum")
+        if cached is None:
+            cached = float(self.counts @ self.weights) if len(self.counts) else 0.0
+            object.__setattr__(self, "_weight_sum", cached)
+        out: float = cached
+        return out
 
     def __add__(self, other: object) -> WeightedLabelCounts:
         if not isinstance(other, WeightedLabelCounts):
