@@ -162,7 +162,7 @@ def _weighted(
 
     kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     if systems is None and ml is None:  # one system's single labels: counted as arrays
-        counts: Any = count_weighted_labels(*columns, sample_weight, labels=labels, roles=roles)
+        counts: Any = count_weighted_labels(columns[0], columns[1], sample_weight, labels=labels, roles=roles)
     else:
         rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
         counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)

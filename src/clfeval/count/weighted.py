@@ -387,10 +387,10 @@ def _canonical(
     k = max(len(labels), 1)
     keys = position[gold] * k + position[pred]
     weights = weights + 0.0  # -0.0 is 0.0
-    values, rank = np.unique(weights, return_inverse=True)
+    values, w_rank = np.unique(weights, return_inverse=True)
     nv = max(len(values), 1)
     if k * k * nv <= 4 * len(keys) + 2**16:  # few distinct weights (class weights): one bincount, no sort of rows
-        total = np.bincount(keys * nv + rank.reshape(-1), weights=counts, minlength=k * k * nv)
+        total = np.bincount(keys * nv + w_rank.reshape(-1), weights=counts, minlength=k * k * nv)
         at = np.flatnonzero(total)
         key, w = at // nv, values[at % nv]
         return tuple(labels), key // k, key % k, np.ascontiguousarray(w), total[at].astype(np.int64)
