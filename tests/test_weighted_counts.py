@@ -174,3 +174,48 @@ def test_invalid_predictions_are_screened_on_the_arrays() -> None:
             expected = _reference(gold, np.where(bad, "(invalid)", pred), w)
         _same_rows(r.counts, expected)
         assert r.invalid is not None and r.invalid.n_invalid == int(bad.sum())
+
+
+# -- weighted label sets: each distinct pair's cell types built once, taken for every row --------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_label_set_cell_types_built_per_pair_equal_those_built_per_row(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 300))
+    labs = ["x", "y", "z", "w", "v"][: int(rng.integers(2, 6))]
+    gs = [[lab for lab in labs if rng.random() < 0.4] * int(rng.integers(1, 3)) for _ in range(n)]
+    ps = [[lab for lab in labs if rng.random() < 0.4] for _ in range(n)]
+    w = rng.choice([0.5, 1.0, 2.0], n) if seed % 2 else rng.gamma(2.0, 1.0, n)
+    duplicates, empty = ("keep", "label") if seed % 3 == 0 else ("collapse", "ignore")
+    ml = clfeval.MultiLabel(duplicates=duplicates, empty=empty)
+    r = clfeval.score(gs, ps, sample_weight=w, multilabel=ml)
+    kind = KINDS["weighted-multi-label"]
+    rows, _ = kind.rows(r.counts)
+    got = kind.cells_of_rows(rows, r.labels, beta=1.0, table=r.table)
+    direct = (
+        KINDS["multi-label"]
+        .cells_of_rows([(row[0], row[1]) for row in rows], r.labels, beta=1.0, table=r.table)
+        .scaled(np.array([row[2] for row in rows]))
+    )
+    assert got.n_types == direct.n_types == len(rows)
+    for name in ("rows", "cols", "vals"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(direct, name), err_msg=name)
+    assert list(rows) == sorted(rows)  # the canonical order: (gold set, predicted set, weight)
+
+
+def test_a_seeded_label_set_interval_is_unchanged() -> None:
+    """As the dict of rows sorted as tuples and the types built row by row gave it."""
+    rng = np.random.default_rng(8)
+    n = 300
+    labs = ["x", "y", "z", "w"]
+    gs = [[lab for lab in labs if rng.random() < 0.4] for _ in range(n)]
+    ps = [[lab for lab in labs if rng.random() < 0.4] for _ in range(n)]
+    w = rng.gamma(2.0, 1.0, n)
+    ml = clfeval.MultiLabel()
+    r = clfeval.score(gs, ps, sample_weight=w, multilabel=ml, ci="bootstrap", seed=8, resamples=200)
+    assert r.intervals is not None
+    macro = r.intervals.bounds[("averages", "macro", "f")]
+    samples = r.intervals.bounds[("averages", "samples", "f")]
+    assert macro == pytest.approx((0.3295716757265959, 0.4194538978268249), rel=1e-12)
+    assert samples == pytest.approx((0.2597155733547937, 0.35581816050725806), rel=1e-12)

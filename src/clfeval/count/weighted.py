@@ -115,8 +115,16 @@ class _Weighted:
     rows: Mapping[tuple[Any, Any, float], int]
 
     def _checked(self) -> dict[tuple[Any, Any, float], int]:
-        """The rows checked (:func:`_checked_rows`) and sorted, with their counts and weights as arrays."""
-        ordered = dict(sorted(_checked_rows(self.rows).items()))
+        """The rows checked (:func:`_checked_rows`) and sorted by (gold, predicted, weight), with their counts and
+        weights as arrays: the distinct (gold, predicted) pairs sorted, then the rows by (pair's rank, weight)."""
+        rows = _checked_rows(self.rows)
+        keys = list(rows)
+        pairs: dict[tuple[Any, Any], int] = {}
+        which = np.fromiter((pairs.setdefault((k[0], k[1]), len(pairs)) for k in keys), np.int64, count=len(keys))
+        rank = np.empty(len(pairs), dtype=np.int64)
+        rank[[pairs[pair] for pair in sorted(pairs)]] = np.arange(len(pairs))
+        weights = np.fromiter((k[2] for k in keys), dtype=np.float64, count=len(keys))
+        ordered = {keys[i]: rows[keys[i]] for i in np.lexsort((weights, rank[which])).tolist()}
         object.__setattr__(self, "_counts", np.fromiter(ordered.values(), dtype=np.int64, count=len(ordered)))
         object.__setattr__(self, "_weights", np.fromiter((k[2] for k in ordered), dtype=np.float64, count=len(ordered)))
         return ordered

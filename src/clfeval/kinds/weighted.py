@@ -219,6 +219,16 @@ class WeightedLabelSets(_WeightedKind):
         ml = labelsets or MultiLabel()
         return WeightedLabelSetCounts(dict(rows), ml.duplicates, ml.empty)
 
+    def cells_of_rows(
+        self, rows: Sequence[Row], label_set: Sequence[str], *, beta: float, table: Sequence[str]
+    ) -> CellTypes:
+        """The cell types of the distinct (gold set, predicted set) pairs, built once per pair and taken for every
+        row of that pair (:meth:`~clfeval.scoring.cells.CellTypes.taken`), each scaled by its row's weight."""
+        index: dict[Row, int] = {}
+        which = np.fromiter((index.setdefault((r[0], r[1]), len(index)) for r in rows), dtype=np.int64, count=len(rows))
+        cells = self.base.cells_of_rows(list(index), label_set, beta=beta, table=table).taken(which)
+        return cells.scaled(np.array([r[2] for r in rows], dtype=np.float64))
+
     def table(self, label_set: Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:
         return tuple(label_set)
 

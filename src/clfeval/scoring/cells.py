@@ -330,6 +330,23 @@ class CellTypes:
             vals[order].astype(np.float64),
         )
 
+    def taken(self, which: np.ndarray) -> CellTypes:
+        """The types ``which`` (indices, which may repeat) of these, as new types in that order: row u of the new
+        map is row ``which[u]`` of this one. Multi-label types whose pairs repeat (one pair under many weights) are
+        built once per distinct pair and taken for every row."""
+        which = np.asarray(which, dtype=np.intp)
+        order = np.argsort(self.rows, kind="stable")  # the entries grouped by type, each type's in column order
+        per_type = np.bincount(self.rows, minlength=self.n_types)
+        first = np.cumsum(per_type) - per_type
+        reps = per_type[which]
+        ends = np.cumsum(reps)
+        at = np.repeat(first[which] - (ends - reps), reps) + np.arange(int(ends[-1]) if len(ends) else 0)
+        entries = order[at]
+        rows = np.repeat(np.arange(len(which), dtype=np.intp), reps)
+        return self._build(
+            self.labels, self.table, self.multilabel, len(which), rows, self.cols[entries], self.vals[entries]
+        )
+
     def scaled(self, factors: np.ndarray) -> CellTypes:
         """The same types, each standing for ``factors[u]`` instances at once (an instance weight): every sum it adds
         to is multiplied by its factor.
