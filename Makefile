@@ -86,6 +86,7 @@ bench: $(VENV)/.installed-test torch
 	$(BIN)/python benchmarks/report.py
 	$(BIN)/python benchmarks/labels.py
 	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/weights.py
 	@# torchmetrics is a contender where PyTorch's CPU build is installed (make test's torch step), never downloading torch
 	-$(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/python -m pip install --quiet "torchmetrics>=1.0"
 	$(BIN)/python benchmarks/accumulator.py

@@ -149,7 +149,7 @@ def _weighted(
 ) -> Counted:
     """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
     and what a result records of them (``inputs["sample_weight"]``)."""
-    from clfeval.inputs.arrays import count_weighted
+    from clfeval.inputs.arrays import count_weighted, count_weighted_labels
     from clfeval.kinds import KINDS
 
     if spans is not None:
@@ -158,11 +158,14 @@ def _weighted(
         raise OptionError("sample_weight= is not taken with blocks= yet: give one or the other")
     if any(c is None for c in columns):
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
-    rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
-    kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     from clfeval.count.weighted import weight_summary
 
-    counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
+    kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
+    if systems is None and ml is None:  # one system's single labels: counted as arrays
+        counts: Any = count_weighted_labels(columns[0], columns[1], sample_weight, labels=labels, roles=roles)
+    else:
+        rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
+        counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
     summary = weight_summary("sample_weight=", counts)
     return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
 
@@ -1369,7 +1372,7 @@ def _count_folds(
     counts: list[Any] = []
     if sample_weight is not None:  # each fold's weighted counts, its labels named once over the whole data
         from clfeval.count.weighted import check_sample_weight
-        from clfeval.inputs.arrays import count_weighted, label_codes
+        from clfeval.inputs.arrays import count_weighted, count_weighted_labels, label_codes
         from clfeval.kinds import KINDS
 
         w = check_sample_weight(sample_weight, len(g))
@@ -1378,6 +1381,9 @@ def _count_folds(
             g, p = (np.array(names_of, dtype=object)[c] for c in codes)
         kind = KINDS["weighted-multi-label" if ml is not None else "weighted-single-label"]
         for idx in by_name.values():
+            if ml is None:
+                counts.append(count_weighted_labels(_taken(g, idx), _taken(p, idx), w[idx]))
+                continue
             rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
             counts.append(kind.from_rows(rows, ml))
         return counts, list(by_name)

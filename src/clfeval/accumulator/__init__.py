@@ -41,6 +41,7 @@ from clfeval.accumulator.sparse import _merge_sorted, _unique_rows
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.invalid import INVALID_LABEL, check_invalid_policy
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
+from clfeval.count.weighted import WeightedRows
 from clfeval.errors import InputError, OptionError, unknown_name
 from clfeval.kinds import KINDS, Counts, kind_of
 
@@ -230,8 +231,10 @@ class Accumulator:
         self._keys: np.ndarray | None = None  # sparse: sorted keys gold·K + pred and their counts
         self._counts = _EMPTY
         self._pairs: dict[tuple[LabelSet, LabelSet], int] = {}  # multi-label: (gold set, predicted set) → count
-        # sample weights: (gold code, predicted code, weight) → count (single-label; label sets: the sets), or None
+        # sample weights: None (no weights), or (label sets) (gold set, predicted set, weight) → count; single labels
+        # keep an empty dict here and their (gold code, predicted code, weight) rows as arrays in _weighted_rows
         self._weighted: dict[tuple[Any, Any, float], int] | None = None
+        self._weighted_rows = WeightedRows()
         self._grow(0)
 
     def _grow(self, old: int) -> None:
@@ -288,12 +291,11 @@ class Accumulator:
         (:class:`~clfeval.count.weighted.WeightedLabelCounts`,
         :class:`~clfeval.count.weighted.WeightedLabelSetCounts`)."""
         if self._weighted is not None:
-            from clfeval.count.weighted import WeightedLabelCounts, WeightedLabelSetCounts
+            from clfeval.count.weighted import WeightedLabelSetCounts
 
             if self.multilabel is not None:
                 return WeightedLabelSetCounts(dict(self._weighted), self.multilabel.duplicates, self.multilabel.empty)
-            names = self._coder.names
-            return WeightedLabelCounts({(names[g], names[p], w): m for (g, p, w), m in self._weighted.items()})
+            return self._weighted_rows.counts(self._coder.names)
         if self.multilabel is not None:
             return LabelSetCounts(dict(self._pairs), self.multilabel.duplicates, self.multilabel.empty)
         gold, pred, count = self._entries()
@@ -413,16 +415,10 @@ class Accumulator:
             raise InputError(exc.message, where) from None
 
     def _add_weighted(self, codes: np.ndarray, w: np.ndarray) -> None:
-        """Add single-label instances given as a (2, n) array of label codes with their weights: one ``np.unique``
-        over (gold, predicted, weight), then one dict operation per distinct row."""
+        """Add single-label instances given as a (2, n) array of label codes with their weights: arrays appended,
+        merged by a sort (:class:`~clfeval.count.weighted.WeightedRows`), no Python work per instance."""
         assert self._weighted is not None
-        values, widx = np.unique(w, return_inverse=True)
-        stacked = np.vstack([codes, widx.reshape(1, -1)]).T
-        distinct, counts = np.unique(stacked, axis=0, return_counts=True)
-        listed = values.tolist()
-        for (g, p, i), m in zip(distinct.tolist(), counts.tolist()):
-            row = (g, p, listed[i])
-            self._weighted[row] = self._weighted.get(row, 0) + m
+        self._weighted_rows.add(codes[0], codes[1], w)
 
     # -- multi-label updates ----------------------------------------------------------------------------------------
 
@@ -606,10 +602,13 @@ class Accumulator:
             alias = self._coder.join(other._coder)  # the other's code → this one's code of the same label
         finally:  # labels added, even by a merge that fails, widen the counts
             self._grow(old)
-        if self._weighted is not None:
+        if self._weighted is not None and self.multilabel is None:
+            code_of = np.array([alias[j] for j in range(len(other._coder.names))], dtype=np.int64)
+            gold, pred, weights, counts = other._weighted_rows.arrays()
+            self._weighted_rows.add(code_of[gold], code_of[pred], weights, counts)
+        elif self._weighted is not None:
             assert other._weighted is not None
-            for (g, p, w), m in other._weighted.items():
-                row = (g, p, w) if self.multilabel is not None else (alias[g], alias[p], w)
+            for row, m in other._weighted.items():
                 self._weighted[row] = self._weighted.get(row, 0) + m
         elif self.multilabel is not None:
             for key, count in other._pairs.items():
@@ -641,7 +640,7 @@ class Accumulator:
         self._coder.add(entries)
         self._grow(0)
         if self._weighted is not None and self.multilabel is None:
-            self._weighted = {(int(position[g]), int(position[p]), w): m for (g, p, w), m in self._weighted.items()}
+            self._weighted_rows = self._weighted_rows.remapped(position)
         if self.multilabel is None and len(count):
             self._add_entries(position[gold], position[pred], count)
 
@@ -661,6 +660,7 @@ class Accumulator:
         out.__dict__.update(self.__dict__)
         out._coder, out._pairs = self._coder.copy(), dict(self._pairs)
         out._weighted = None if self._weighted is None else dict(self._weighted)
+        out._weighted_rows = self._weighted_rows.copy()
         out._table, out._counts = self._table.copy(), self._counts.copy()
         out._keys = None if self._keys is None else self._keys.copy()
         return out
@@ -832,8 +832,8 @@ class Accumulator:
             if outside and labels is not None:
                 raise out._coder.undeclared(min(outside), "counts")
             out._add_labels(sorted(outside))
-            code = out._coder.code
-            out._weighted = {(code[g], code[p], w): m for (g, p, w), m in counts.rows.items()}
+            code = np.array([out._coder.code[lab] for lab in counts.labels], dtype=np.int64)
+            out._weighted_rows.add(code[counts.gold], code[counts.pred], counts.weights, counts.counts)
         out._n, out._updates = counts.n_instances, 1
         return out
 

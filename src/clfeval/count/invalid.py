@@ -231,8 +231,9 @@ def refuse_reserved(counts: Any, where: str = "") -> None:
     if kind == "single-label":
         gold, pred = counts.seen_labels()
     elif kind == _WEIGHTED:
-        gold = {row[0] for row in counts.rows}
-        pred = {row[1] for row in counts.rows}
+        from clfeval.kinds import KINDS
+
+        gold, pred = KINDS[_WEIGHTED].labels_seen(counts)
     elif kind == "joint" and counts.kind in _SINGLE:
         k = len(counts.systems)
         gold = {row[0] for row in counts.rows}
@@ -310,25 +311,22 @@ def _screen_weighted(
     """:func:`screen` of weighted single-label counts (distinct (gold, predicted, weight) rows with their numbers of
     instances): ``wrong`` renames an invalid prediction, weight kept; ``omit`` drops its rows. ``n`` and
     ``n_invalid`` count instances, whatever their weights: coverage is the share of outputs that were labels."""
+    from clfeval.count.weighted import WeightedLabelCounts
     from clfeval.kinds import KINDS
 
-    gold_seen = {row[0] for row in counts.rows}
-    pred_seen = {row[1] for row in counts.rows}
+    gold_seen, pred_seen = KINDS[_WEIGHTED].labels_seen(counts)
     _refuse_gold(gold_seen, where)
     bad = _invalid_names(pred_seen, declared, gold_seen | pred_seen)
     n = counts.n_instances
-    n_invalid = 0
-    rows: dict[tuple[Any, ...], int] = {}
-    for (gold, pred, weight), m in counts.rows.items():  # one step per distinct row, not per instance
-        if pred in bad:
-            n_invalid += m
-            if policy == "omit":
-                continue
-            pred = INVALID_LABEL
-        rows[(gold, pred, weight)] = rows.get((gold, pred, weight), 0) + m
-    if not rows:
+    is_bad = np.array([lab in bad for lab in counts.labels], dtype=bool)
+    row_bad = is_bad[counts.pred] if len(counts.labels) else np.zeros(0, dtype=bool)  # one step per label, not row
+    n_invalid = int(counts.counts[row_bad].sum())
+    keep = ~row_bad if policy == "omit" else np.ones(len(row_bad), dtype=bool)
+    if not keep.any():
         raise InputError(f"every one of the {n} predictions is invalid: nothing is left to score (invalid={policy!r})")
-    out = KINDS[_WEIGHTED].from_rows(rows)
+    names = [*counts.labels, INVALID_LABEL]
+    pred = np.where(row_bad, len(counts.labels), counts.pred)  # wrong: an invalid prediction is INVALID_LABEL
+    out = WeightedLabelCounts.of_codes(names, counts.gold[keep], pred[keep], counts.weights[keep], counts.counts[keep])
     new_blocks = None if blocks is None else _screen_blocks(blocks, bad, policy, 1)
     return out, new_blocks, InvalidOutputs(policy, n, n_invalid, confidence=confidence)
 

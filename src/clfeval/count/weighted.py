@@ -9,7 +9,7 @@ that do not (continuous importance weights) make a row per instance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "WeightedConfusion",
     "WeightedLabelCounts",
     "WeightedLabelSetCounts",
+    "WeightedRows",
     "check_sample_weight",
     "weight_summary",
     "weights_note",
@@ -76,6 +77,37 @@ def weights_note(summary: Mapping[str, Any]) -> str:
     )
 
 
+def _checked_rows(given: Mapping[tuple[Any, Any, float], int]) -> dict[tuple[Any, Any, float], int]:
+    """Rows as (gold, predicted, float weight) → whole count > 0, equal rows merged; checked with a few vectorised
+    tests (a Python loop only where a weight is not yet a float or a count not an int)."""
+    keys = list(given)
+    if any(len(key) != 3 for key in keys):
+        bad = next(key for key in keys if len(key) != 3)
+        raise InputError(f"a row of weighted counts is (gold, predicted, weight), found {bad!r}")
+    try:
+        w = np.fromiter((key[2] for key in keys), dtype=np.float64, count=len(keys))
+    except (TypeError, ValueError):
+        raise InputError("the weights of weighted counts must be numbers") from None
+    bad_w = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if len(bad_w):
+        raise InputError(f"the weight of the row {keys[int(bad_w[0])]!r} must be a finite number ≥ 0")
+    values = list(given.values())
+    plain = all(type(m) is int for m in values) and all(type(key[2]) is float for key in keys)
+    rows: dict[tuple[Any, Any, float], int] = {}
+    if plain:
+        if any(m < 0 for m in values):
+            raise InputError("the counts of weighted counts must be whole numbers ≥ 0")
+        rows = {key: m for key, m in zip(keys, values) if m}
+    else:
+        for key, m, weight in zip(keys, values, w.tolist()):
+            m = whole_count(m, f"the count of {key!r}")
+            if m:
+                k = (key[0], key[1], weight)
+                rows[k] = rows.get(k, 0) + m
+    check_total(sum(rows.values()), "the counts add up to")
+    return rows
+
+
 @dataclass(frozen=True, eq=False)
 class _Weighted:
     """Rows (gold, predicted, weight) → number of instances; the rows sorted (a canonical order for resampling)."""
@@ -83,34 +115,16 @@ class _Weighted:
     rows: Mapping[tuple[Any, Any, float], int]
 
     def _checked(self) -> dict[tuple[Any, Any, float], int]:
-        """The rows as (gold, predicted, float weight) → whole count > 0, sorted; checked with a few vectorised tests
-        (a Python loop only where a weight is not yet a float or a count not an int)."""
-        keys = list(self.rows)
-        if any(len(key) != 3 for key in keys):
-            bad = next(key for key in keys if len(key) != 3)
-            raise InputError(f"a row of weighted counts is (gold, predicted, weight), found {bad!r}")
-        try:
-            w = np.fromiter((key[2] for key in keys), dtype=np.float64, count=len(keys))
-        except (TypeError, ValueError):
-            raise InputError("the weights of weighted counts must be numbers") from None
-        bad_w = np.flatnonzero(~np.isfinite(w) | (w < 0))
-        if len(bad_w):
-            raise InputError(f"the weight of the row {keys[int(bad_w[0])]!r} must be a finite number ≥ 0")
-        values = list(self.rows.values())
-        plain = all(type(m) is int for m in values) and all(type(key[2]) is float for key in keys)
-        rows: dict[tuple[Any, Any, float], int] = {}
-        if plain:
-            if any(m < 0 for m in values):
-                raise InputError("the counts of weighted counts must be whole numbers ≥ 0")
-            rows = {key: m for key, m in zip(keys, values) if m}
-        else:
-            for key, m, weight in zip(keys, values, w.tolist()):
-                m = whole_count(m, f"the count of {key!r}")
-                if m:
-                    k = (key[0], key[1], weight)
-                    rows[k] = rows.get(k, 0) + m
-        check_total(sum(rows.values()), "the counts add up to")
-        ordered = dict(sorted(rows.items()))
+        """The rows checked (:func:`_checked_rows`) and sorted by (gold, predicted, weight), with their counts and
+        weights as arrays: the distinct (gold, predicted) pairs sorted, then the rows by (pair's rank, weight)."""
+        rows = _checked_rows(self.rows)
+        keys = list(rows)
+        pairs: dict[tuple[Any, Any], int] = {}
+        which = np.fromiter((pairs.setdefault((k[0], k[1]), len(pairs)) for k in keys), np.int64, count=len(keys))
+        rank = np.empty(len(pairs), dtype=np.int64)
+        rank[[pairs[pair] for pair in sorted(pairs)]] = np.arange(len(pairs))
+        weights = np.fromiter((k[2] for k in keys), dtype=np.float64, count=len(keys))
+        ordered = {keys[i]: rows[keys[i]] for i in np.lexsort((weights, rank[which])).tolist()}
         object.__setattr__(self, "_counts", np.fromiter(ordered.values(), dtype=np.int64, count=len(ordered)))
         object.__setattr__(self, "_weights", np.fromiter((k[2] for k in ordered), dtype=np.float64, count=len(ordered)))
         return ordered
@@ -138,26 +152,140 @@ class _Weighted:
         return float(self.counts @ self.weights) if self.rows else 0.0
 
 
-@dataclass(frozen=True, eq=False)
-class WeightedLabelCounts(_Weighted):
+class WeightedLabelCounts:
     """Single-label counts with sample weights: how many instances of each (gold, predicted, weight) occurred.
 
-    Made by ``clfeval.score(gold, pred, sample_weight=w)`` (and ``--weight-col``); they add up with ``+``.
+    Made by ``clfeval.score(gold, pred, sample_weight=w)`` (and ``--weight-col``); they add up with ``+``. ``rows``
+    maps (gold label, predicted label, weight) to a whole count ≥ 0; the counts hold them as arrays (as
+    :class:`~clfeval.ConfusionCounts` holds its cells), which is what scoring reads.
+
+    Attributes
+    ----------
+    labels
+        The labels that occur in a row, sorted as strings.
+    gold, pred, weights, counts
+        The distinct rows: gold and predicted label positions (int64), weight (float64 ≥ 0) and number of instances
+        m (int64 > 0), sorted by (gold label, predicted label, weight) — the canonical order of :attr:`rows`, of the
+        kind's cell types and of a seeded resample — each row once.
+
+    Notes
+    -----
+    Made from arrays (:meth:`of_codes`), a row costs no Python work: the rows are sorted by a few ``argsort`` and
+    equal rows merged by ``np.add.reduceat``, so continuous weights (a row per instance) stay vectorised. ``+``
+    merges two counts by the same sort. :attr:`rows`, a dict, is built on first use only (count files, small data).
     """
 
-    def __post_init__(self) -> None:
-        rows = self._checked()
-        if any(not (isinstance(g, str) and isinstance(p, str)) for g, p, _ in rows):
+    labels: tuple[str, ...]
+    gold: np.ndarray
+    pred: np.ndarray
+    weights: np.ndarray
+    counts: np.ndarray
+
+    def __init__(self, rows: Mapping[tuple[Any, Any, float], int]) -> None:
+        checked = _checked_rows(rows)
+        if any(not (isinstance(g, str) and isinstance(p, str)) for g, p, _ in checked):
             raise InputError("the gold and predicted labels of weighted single-label counts must be strings")
-        object.__setattr__(self, "rows", rows)
+        labels = sorted({lab for g, p, _ in checked for lab in (g, p)})
+        index = {lab: i for i, lab in enumerate(labels)}
+        size = len(checked)
+        gold = np.fromiter((index[g] for g, _, _ in checked), dtype=np.int64, count=size)
+        pred = np.fromiter((index[p] for _, p, _ in checked), dtype=np.int64, count=size)
+        weights = np.fromiter((w for _, _, w in checked), dtype=np.float64, count=size)
+        counts = np.fromiter(checked.values(), dtype=np.int64, count=size)
+        self._set(*_canonical(labels, gold, pred, weights, counts))
+
+    @classmethod
+    def of_codes(
+        cls, names: Sequence[str], gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: Any = None
+    ) -> WeightedLabelCounts:
+        """Counts of rows given as positions into ``names`` (distinct strings): ``counts[u]`` instances (default 1
+        each) of gold ``names[gold[u]]``, predicted ``names[pred[u]]`` and weight ``weights[u]`` (checked: finite
+        and ≥ 0, as :func:`check_sample_weight` checks them). Rows may repeat (their counts add up); rows of count 0
+        and labels in no row are dropped.
+
+        Raises
+        ------
+        InputError
+            If a weight is not a finite number ≥ 0, or the counts add up to more than float64 keeps exact.
+        """
+        w = np.asarray(weights, dtype=np.float64).reshape(-1)
+        bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+        if len(bad):
+            raise InputError(f"the weight {float(w[bad[0]])!r} of weighted counts must be a finite number ≥ 0")
+        m = np.ones(len(w), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64).reshape(-1)
+        if len(m) and m.min() < 0:
+            raise InputError("the counts of weighted counts must be whole numbers ≥ 0")
+        check_total(int(m.sum()), "the counts add up to")
+        out = cls.__new__(cls)
+        g, p = (np.asarray(a, dtype=np.int64).reshape(-1) for a in (gold, pred))
+        out._set(*_canonical(list(names), g, p, w, m))
+        return out
+
+    def _set(
+        self, labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: np.ndarray
+    ) -> None:
+        for a in (gold, pred, weights, counts):
+            a.setflags(write=False)
+        for name, value in zip(("labels", "gold", "pred", "weights", "counts"), (labels, gold, pred, weights, counts)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"WeightedLabelCounts is immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickling (Dask ships counts between processes)
+        return (_rebuilt, (self.labels, self.gold, self.pred, self.weights, self.counts))
+
+    @property
+    def rows(self) -> Mapping[tuple[str, str, float], int]:
+        """The rows (gold label, predicted label, weight) → number of instances, in the canonical order (built on
+        first use: what count files and rows of several systems read; scoring reads the arrays)."""
+        cached = self.__dict__.get("_rows")
+        if cached is None:
+            names = np.array(self.labels, dtype=object)
+            cached = dict(
+                zip(
+                    zip(names[self.gold].tolist(), names[self.pred].tolist(), self.weights.tolist()),
+                    self.counts.tolist(),
+                )
+            )
+            object.__setattr__(self, "_rows", cached)
+        out: Mapping[tuple[str, str, float], int] = cached
+        return out
+
+    @property
+    def n_rows(self) -> int:
+        """The number of distinct (gold, predicted, weight) rows."""
+        return len(self.counts)
+
+    @property
+    def n_instances(self) -> int:
+        """The number of instances counted (not their weight)."""
+        return int(self.counts.sum())
+
+    @property
+    def weight_sum(self) -> float:
+        """Σ m·w: the instances' total weight (computed once: the counts do not change)."""
+        cached = self.__dict__.get("_weight_sum")
+        if cached is None:
+            cached = float(self.counts @ self.weights) if len(self.counts) else 0.0
+            object.__setattr__(self, "_weight_sum", cached)
+        out: float = cached
+        return out
 
     def __add__(self, other: object) -> WeightedLabelCounts:
         if not isinstance(other, WeightedLabelCounts):
             return NotImplemented
-        merged = dict(self.rows)
-        for key, m in other.rows.items():
-            merged[key] = merged.get(key, 0) + m
-        return WeightedLabelCounts(merged)
+        index = {lab: i for i, lab in enumerate(self.labels)}
+        names = list(self.labels) + [lab for lab in other.labels if lab not in index]
+        index = {lab: i for i, lab in enumerate(names)}
+        code = np.array([index[lab] for lab in other.labels], dtype=np.int64)
+        return WeightedLabelCounts.of_codes(
+            names,
+            np.concatenate([self.gold, code[other.gold]]),
+            np.concatenate([self.pred, code[other.pred]]),
+            np.concatenate([self.weights, other.weights]),
+            np.concatenate([self.counts, other.counts]),
+        )
 
     def __radd__(self, other: object) -> WeightedLabelCounts:
         if other == 0:
@@ -165,7 +293,132 @@ class WeightedLabelCounts(_Weighted):
         return self.__add__(other)
 
     def __repr__(self) -> str:
-        return f"WeightedLabelCounts({len(self.rows)} rows, {self.n_instances} instances, weight {self.weight_sum:g})"
+        return f"WeightedLabelCounts({self.n_rows} rows, {self.n_instances} instances, weight {self.weight_sum:g})"
+
+
+class WeightedRows:
+    """Weighted single-label instances gathered batch by batch as label codes (an accumulator's): each batch's
+    (gold code, predicted code, weight, count) arrays, merged by a sort once they outgrow what is merged already.
+
+    Notes
+    -----
+    An update appends arrays; no Python work per instance or row. Equal rows merge when the rows not yet merged
+    outnumber the merged ones (and 2¹⁶), so memory stays within twice the distinct rows.
+    """
+
+    def __init__(self) -> None:
+        empty = np.zeros(0, dtype=np.int64)
+        self._parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._merged = (empty, empty, np.zeros(0), empty)
+        self._pending = 0
+
+    def add(self, gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: np.ndarray | None = None) -> None:
+        """Add rows: codes, weights and counts (default one instance each)."""
+        m = np.ones(len(weights), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+        part = (np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64), np.asarray(weights, float), m)
+        self._parts.append(part)
+        self._pending += len(m)
+        if self._pending > max(2**16, len(self._merged[3])):
+            self.arrays()
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows merged: gold and predicted codes, weights and counts, sorted by (gold, pred, weight), each once."""
+        if self._parts:
+            parts = [self._merged, *self._parts]
+            gold, pred, weights, counts = (np.concatenate([part[i] for part in parts]) for i in range(4))
+            weights = weights + 0.0  # -0.0 is 0.0
+            order = np.lexsort((weights, pred, gold))
+            gold, pred, weights, counts = gold[order], pred[order], weights[order], counts[order]
+            if len(gold) > 1:
+                new = (gold[1:] != gold[:-1]) | (pred[1:] != pred[:-1]) | (weights[1:] != weights[:-1])
+                starts = np.flatnonzero(np.r_[True, new])
+                gold, pred, weights, counts = (
+                    gold[starts],
+                    pred[starts],
+                    weights[starts],
+                    np.add.reduceat(counts, starts),
+                )
+            self._merged, self._parts, self._pending = (gold, pred, weights, counts), [], 0
+        return self._merged
+
+    def counts(self, names: Sequence[str]) -> WeightedLabelCounts:
+        """The rows as weighted counts, codes read as positions into ``names``."""
+        return WeightedLabelCounts.of_codes(names, *self.arrays())
+
+    def remapped(self, position: np.ndarray) -> WeightedRows:
+        """The rows with each code ``c`` replaced by ``position[c]``."""
+        gold, pred, weights, counts = self.arrays()
+        out = WeightedRows()
+        out.add(position[gold], position[pred], weights, counts)
+        return out
+
+    def copy(self) -> WeightedRows:
+        """An independent copy."""
+        out = WeightedRows()
+        out._merged, out._parts, out._pending = self.arrays(), [], 0  # arrays are never written in place
+        return out
+
+
+def _rebuilt(
+    labels: tuple[str, ...], gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: np.ndarray
+) -> WeightedLabelCounts:
+    out = WeightedLabelCounts.__new__(WeightedLabelCounts)
+    out._set(labels, gold.copy(), pred.copy(), weights.copy(), counts.copy())
+    return out
+
+
+def _canonical(
+    names: Sequence[str], gold: np.ndarray, pred: np.ndarray, weights: np.ndarray, counts: np.ndarray
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows as positions into ``names`` made canonical: the labels in a row, sorted as strings; the rows sorted by
+    (gold label, predicted label, weight), equal rows merged (their counts added), rows of count 0 dropped.
+
+    Notes
+    -----
+    No Python loop over rows. The distinct weights (-0.0 read as 0.0) are found by ``np.unique``; when the rows'
+    possible values K²·W are few (repeating weights) one ``bincount`` over (gold·K + pred)·W + the weight's rank
+    counts them, in order. Otherwise two sorts: the weights by value, then, stably, the key gold·K + pred (a radix
+    sort when K² < 2¹⁵); rows equal in key and weight are then adjacent and merged. The counts, below 2⁵³, add
+    exactly in float64.
+    """
+    keep = counts > 0
+    if not keep.all():
+        gold, pred, weights, counts = gold[keep], pred[keep], weights[keep], counts[keep]
+    used = np.zeros(len(names), dtype=bool)
+    used[gold] = True
+    used[pred] = True
+    kept = [names[i] for i in np.flatnonzero(used).tolist()]
+    labels = sorted(set(kept))  # a name given twice is one label
+    rank = {lab: i for i, lab in enumerate(labels)}
+    position = np.full(len(names), -1, dtype=np.int64)
+    position[used] = np.array([rank[lab] for lab in kept], dtype=np.int64)
+    k = max(len(labels), 1)
+    keys = position[gold] * k + position[pred]
+    weights = weights + 0.0  # -0.0 is 0.0
+    values, w_rank = np.unique(weights, return_inverse=True)
+    nv = max(len(values), 1)
+    if k * k * nv <= 4 * len(keys) + 2**16:  # few distinct weights (class weights): one bincount, no sort of rows
+        total = np.bincount(keys * nv + w_rank.reshape(-1), weights=counts, minlength=k * k * nv)
+        at = np.flatnonzero(total)
+        key, w = at // nv, values[at % nv]
+        return tuple(labels), key // k, key % k, np.ascontiguousarray(w), total[at].astype(np.int64)
+    by_weight = np.argsort(weights)
+    sort_keys = keys[by_weight]
+    if k * k < 2**15:
+        sort_keys = sort_keys.astype(np.int16)
+    order = by_weight[np.argsort(sort_keys, kind="stable")]
+    keys, weights, counts = keys[order], weights[order], counts[order]
+    if len(keys) > 1:
+        starts = np.flatnonzero(np.r_[True, (keys[1:] != keys[:-1]) | (weights[1:] != weights[:-1])])
+        if len(starts) < len(keys):
+            keys, weights, counts = keys[starts], weights[starts], np.add.reduceat(counts, starts)
+    return (
+        tuple(labels),
+        np.ascontiguousarray(keys // k),
+        np.ascontiguousarray(keys % k),
+        np.ascontiguousarray(weights),
+        np.ascontiguousarray(counts, dtype=np.int64),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,10 +499,14 @@ class WeightedConfusion(ConfusionCounts):
         """The matrix over ``labels`` of cells at positions (``gold``, ``pred``) with weights ``weight`` (cells may
         repeat: their weights add up; cells of weight 0 stay out)."""
         k = max(len(labels), 1)
-        keys, inverse = np.unique(
-            np.asarray(gold, dtype=np.int64) * k + np.asarray(pred, dtype=np.int64), return_inverse=True
-        )
-        total = np.bincount(inverse.reshape(-1), weights=np.asarray(weight, dtype=np.float64), minlength=len(keys))
+        flat = np.asarray(gold, dtype=np.int64) * k + np.asarray(pred, dtype=np.int64)
+        weight = np.asarray(weight, dtype=np.float64)
+        if k * k <= 4 * len(flat) + 4096:  # few cells: one bincount over all of them (the same sums, in row order)
+            total = np.bincount(flat, weights=weight, minlength=k * k)
+            keys = np.arange(k * k, dtype=np.int64)
+        else:
+            keys, inverse = np.unique(flat, return_inverse=True)
+            total = np.bincount(inverse.reshape(-1), weights=weight, minlength=len(keys))
         keep = total > 0
         out = cls.__new__(cls)
         out._set(tuple(labels), keys[keep] // k, keys[keep] % k, np.ascontiguousarray(total[keep]))

@@ -30,6 +30,7 @@ from clfeval.count.labelnames import (
     value_kind,
 )
 from clfeval.count.labelsets import EMPTY_SET, LabelSetCounts, MultiLabel, canonical_set
+from clfeval.count.weighted import WeightedLabelCounts, check_sample_weight, weighted_rows
 from clfeval.errors import InputError
 
 __all__ = [
@@ -595,7 +596,9 @@ def count_weighted(
     labels: Iterable[Any] | None = None,
 ) -> dict[tuple[Any, ...], int]:
     """Rows of in-memory columns (gold, then each system's predictions) with each instance's sample weight appended,
-    and the number of instances of each: the rows of weighted counts (:mod:`clfeval.count.weighted`).
+    and the number of instances of each: the rows of weighted counts (:mod:`clfeval.count.weighted`), or of joint
+    counts whose rows end with the weight. One system's single labels are better counted by
+    :func:`count_weighted_labels`, which keeps them as arrays.
 
     Labels are named as :func:`count_labels` and :func:`count_systems` name them (sets as :func:`count_label_sets`).
 
@@ -605,8 +608,47 @@ def count_weighted(
         On columns of different lengths, a missing label, or weights that are not one finite number ≥ 0 per instance
         (:func:`~clfeval.count.weighted.check_sample_weight`).
     """
-    from clfeval.count.weighted import check_sample_weight, weighted_rows
+    seqs, weights = _weighted_columns(columns, roles, sample_weight)
+    if multilabel is not None:
+        ml = multilabel
+        sets = [
+            [canonical_set(s, ml.duplicates, ml.empty) for s in column] for column in _label_sets(seqs, roles, ml.sep)
+        ]
+        return weighted_rows(zip(*sets), weights)
+    names_of, codes = _weighted_codes(seqs, roles, labels)
+    values, index = np.unique(weights, return_inverse=True)
+    stacked = np.vstack([codes, index.reshape(1, -1)])
+    unique, counts = _unique_rows(stacked, max(len(names_of), len(values)))
+    named = np.array(names_of, dtype=object)[unique[:-1]]
+    listed = values[unique[-1]].tolist()
+    return {(*row, w): int(c) for row, w, c in zip(zip(*named.tolist()), listed, counts.tolist())}
 
+
+def count_weighted_labels(
+    gold: Any,
+    pred: Any,
+    sample_weight: Any,
+    *,
+    labels: Iterable[Any] | None = None,
+    roles: Sequence[str] = ("gold", "pred"),
+) -> WeightedLabelCounts:
+    """Single labels in memory with each instance's sample weight: their
+    :class:`~clfeval.count.weighted.WeightedLabelCounts`, counted as arrays (no Python work per instance or row).
+
+    Labels are named as :func:`count_labels` names them; ``roles`` name the two columns in errors.
+
+    Raises
+    ------
+    InputError
+        As :func:`count_weighted`.
+    """
+    seqs, weights = _weighted_columns([gold, pred], roles, sample_weight)
+    names_of, codes = _weighted_codes(seqs, roles, labels)
+    return WeightedLabelCounts.of_codes([str(name) for name in names_of], codes[0], codes[1], weights)
+
+
+def _weighted_columns(columns: Sequence[Any], roles: Sequence[str], sample_weight: Any) -> tuple[list[Any], np.ndarray]:
+    """The columns as sequences of one length, not empty, and the sample weights checked against it."""
     seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
     for role, seq in zip(roles[1:], seqs[1:]):
         if len(seq) != len(seqs[0]):
@@ -614,20 +656,15 @@ def count_weighted(
             raise InputError(f"{roles[0]} has {len(seqs[0])} labels but {role} has {len(seq)}: {short} ends early")
     if len(seqs[0]) == 0:
         raise InputError(f"no labels: {' and '.join(roles)} are empty")
-    weights = check_sample_weight(sample_weight, len(seqs[0]))
-    if multilabel is not None:
-        ml = multilabel
-        sets = [
-            [canonical_set(s, ml.duplicates, ml.empty) for s in column] for column in _label_sets(seqs, roles, ml.sep)
-        ]
-        return weighted_rows(zip(*sets), weights)
+    return seqs, check_sample_weight(sample_weight, len(seqs[0]))
+
+
+def _weighted_codes(
+    seqs: Sequence[Any], roles: Sequence[str], labels: Iterable[Any] | None
+) -> tuple[list[str], np.ndarray]:
+    """Single-label columns as label names and a (columns, n) array of codes into them; a NaN is a missing label."""
     for role, seq in zip(roles, seqs):
         if isinstance(seq, np.ndarray) and seq.dtype.kind == "f" and np.isnan(seq).any():
             raise InputError("is NaN: a missing label", role, index=int(np.flatnonzero(np.isnan(seq))[0]))
     names_of, codes = _column_codes(seqs, roles, _declared_values(labels))
-    values, index = np.unique(weights, return_inverse=True)
-    stacked = np.vstack([codes, index.reshape(1, -1)])
-    unique, counts = _unique_rows(stacked, max(len(names_of), len(values)))
-    named = np.array(names_of, dtype=object)[unique[:-1]]
-    listed = values[unique[-1]].tolist()
-    return {(*row, w): int(c) for row, w, c in zip(zip(*named.tolist()), listed, counts.tolist())}
+    return list(names_of), codes

@@ -18,6 +18,7 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelsets import MultiLabel
 from clfeval.count.paired import counts_of_pairs
+from clfeval.count.weighted import WeightedLabelCounts
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths, read_bytes
 from clfeval.inputs.columns import Column, one_role_each
@@ -423,7 +424,27 @@ def _weighted_table(
             out[key] = out.get(key, 0) + int(c)
         return out
 
-    counted = _located(rows, [(path, column) for column in label_cols], options)
+    def labels() -> WeightedLabelCounts | None:
+        """One system's single labels as arrays: each column's distinct cells named once (:func:`_label`), every
+        row a code into the names (one hash lookup per cell)."""
+        if not cells.rows:
+            return None
+        names: list[str] = []
+        codes = []
+        for i, column in enumerate(list(zip(*cells.rows))[:width]):
+            index = {v: len(names) + j for j, v in enumerate(dict.fromkeys(column))}
+            names += [_label(v, i, cells.source, None, relabel) for v in index]
+            codes.append(np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column)))
+        count = np.asarray(cells.counts, dtype=np.int64)
+        return WeightedLabelCounts.of_codes(names, codes[0], codes[1], np.array(weights, dtype=np.float64), count)
+
+    where = [(path, column) for column in label_cols]
+    if systems is None and labelsets is None:
+        single = _located(labels, where, options)
+        if single is None or not single.n_instances:
+            raise InputError("holds no instances (only blank lines or a header)", cells.source)
+        return FileCounts(single, list(cells.warnings))
+    counted = _located(rows, where, options)
     if not counted:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
     kind = "weighted-multi-label" if labelsets is not None else "weighted-single-label"

@@ -448,16 +448,14 @@ def cv(
     w = None
     if sample_weight is not None:
         from clfeval.count.weighted import check_sample_weight
-        from clfeval.inputs.arrays import count_weighted
-        from clfeval.kinds import KINDS
+        from clfeval.inputs.arrays import count_weighted_labels
 
         w = check_sample_weight(sample_weight, n)
     for name, idx in zip(names_of_folds, members):
         if ml is not None:
             folds[name] = _label_set_counts(gold[idx], pred[idx], names, ml, None if w is None else w[idx])
         elif w is not None:
-            rows = count_weighted([gold[idx], pred[idx]], ["y", "y_pred"], w[idx], labels=context)
-            folds[name] = KINDS["weighted-single-label"].from_rows(rows)
+            folds[name] = count_weighted_labels(gold[idx], pred[idx], w[idx], labels=context, roles=("y", "y_pred"))
         else:
             folds[name] = count_labels(gold[idx], pred[idx], labels=context)
     return cv_task(folds, scoring=chosen, ci=ci, warn_above=warn_above)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.labelsets import MultiLabel, SplitMatrix
 from clfeval.count.limits import check_total, whole_count
 from clfeval.count.weighted import WeightedConfusion, WeightedLabelCounts, WeightedLabelSetCounts
@@ -109,20 +110,78 @@ class WeightedSingleLabel(_WeightedKind):
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelCounts:
         return WeightedLabelCounts(dict(rows))
 
-    def matrix(self, counts: WeightedLabelCounts, label_set: Sequence[str], table: Sequence[str]) -> WeightedConfusion:
+    # the arrays of the counts, never their rows as tuples: a row per instance under continuous weights
+
+    def n_types(self, counts: WeightedLabelCounts) -> int:
+        return counts.n_rows
+
+    def labels_seen(self, counts: WeightedLabelCounts) -> tuple[set[str], set[str]]:
+        k = len(counts.labels)
+        gold, pred = (np.bincount(codes, minlength=k) > 0 for codes in (counts.gold, counts.pred))
+        return {counts.labels[i] for i in np.flatnonzero(gold)}, {counts.labels[i] for i in np.flatnonzero(pred)}
+
+    def _unweighted(self, counts: Any) -> Any:
+        """The counts with every weight dropped: the confusion matrix of the instances (made once per counts)."""
+        cached = counts.__dict__.get("_unweighted")
+        if cached is None:
+            gold, pred, m = counts.gold, counts.pred, counts.counts
+            if len(m) > 1:  # the rows are sorted by (gold, pred): each cell's rows are a run
+                starts = np.flatnonzero(np.r_[True, (gold[1:] != gold[:-1]) | (pred[1:] != pred[:-1])])
+                gold, pred, m = gold[starts], pred[starts], np.add.reduceat(m, starts)
+            cached = ConfusionCounts.from_entries(counts.labels, gold, pred, m)
+            object.__setattr__(counts, "_unweighted", cached)
+        return cached
+
+    @staticmethod
+    def _positions(counts: WeightedLabelCounts, table: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's gold and predicted label as a position in ``table``, in the order of the rows."""
         index = {lab: i for i, lab in enumerate(table)}
-        rows = list(counts.rows)
-        gold = np.array([index[r[0]] for r in rows], dtype=np.int64)
-        pred = np.array([index[r[1]] for r in rows], dtype=np.int64)
-        return WeightedConfusion.of_cells(tuple(table), gold, pred, counts.counts * counts.weights)
+        position = np.array([index.get(lab, -1) for lab in counts.labels], dtype=np.int64)
+        if len(position) and position.min() < 0:
+            raise ValueError("the table's labels must hold every label with counts")
+        return position[counts.gold], position[counts.pred]
+
+    def cells(
+        self, counts: WeightedLabelCounts, label_set: Sequence[str], *, beta: float, table: Sequence[str]
+    ) -> tuple[CellTypes, np.ndarray]:
+        """The rows' (gold, predicted) cell types, each scaled by its weight (as :meth:`cells_of_rows` of
+        :meth:`rows`), and their numbers of instances as weights."""
+        from clfeval.scoring.cells import CellTypes
+
+        g, p = self._positions(counts, table)
+        cells = CellTypes.of_positions(tuple(label_set), tuple(table), g, p).scaled(counts.weights)
+        return cells, counts.counts.astype(np.float64)
+
+    def observed(
+        self, counts: WeightedLabelCounts, label_set: Sequence[str], *, beta: float, table: Sequence[str]
+    ) -> tuple[CellTypes, np.ndarray]:
+        from clfeval.scoring.cells import CellTypes
+
+        g, p = self._positions(counts, table)
+        return CellTypes.observed_scaled(
+            tuple(label_set), tuple(table), g, p, counts.weights, counts.counts.astype(np.float64)
+        )
+
+    def matrix(self, counts: WeightedLabelCounts, label_set: Sequence[str], table: Sequence[str]) -> WeightedConfusion:
+        g, p = self._positions(counts, table)
+        return WeightedConfusion.of_cells(tuple(table), g, p, counts.counts * counts.weights)
 
     def to_document(self, counts: WeightedLabelCounts) -> dict[str, Any]:
+        names = np.array(counts.labels, dtype=object)
         return {
             "kind": self.document,
             "multilabel": False,
             "n_instances": counts.n_instances,
             "weight_sum": counts.weight_sum,
-            "rows": [[g, p, w, m] for (g, p, w), m in counts.rows.items()],
+            "rows": [
+                list(row)
+                for row in zip(
+                    names[counts.gold].tolist(),
+                    names[counts.pred].tolist(),
+                    counts.weights.tolist(),
+                    counts.counts.tolist(),
+                )
+            ],
         }
 
     def from_document(self, doc: Mapping[str, Any], source: str) -> WeightedLabelCounts:
@@ -159,6 +218,16 @@ class WeightedLabelSets(_WeightedKind):
     def from_rows(self, rows: Mapping[Row, int], labelsets: MultiLabel | None = None) -> WeightedLabelSetCounts:
         ml = labelsets or MultiLabel()
         return WeightedLabelSetCounts(dict(rows), ml.duplicates, ml.empty)
+
+    def cells_of_rows(
+        self, rows: Sequence[Row], label_set: Sequence[str], *, beta: float, table: Sequence[str]
+    ) -> CellTypes:
+        """The cell types of the distinct (gold set, predicted set) pairs, built once per pair and taken for every
+        row of that pair (:meth:`~clfeval.scoring.cells.CellTypes.taken`), each scaled by its row's weight."""
+        index: dict[Row, int] = {}
+        which = np.fromiter((index.setdefault((r[0], r[1]), len(index)) for r in rows), dtype=np.int64, count=len(rows))
+        cells = self.base.cells_of_rows(list(index), label_set, beta=beta, table=table).taken(which)
+        return cells.scaled(np.array([r[2] for r in rows], dtype=np.float64))
 
     def table(self, label_set: Sequence[str], labels: Sequence[str]) -> tuple[str, ...]:
         return tuple(label_set)

@@ -212,6 +212,30 @@ class CellTypes:
         return layout, split.sums(aligned.count.astype(np.float64), len(table))[None, :]
 
     @classmethod
+    def observed_scaled(
+        cls,
+        labels: tuple[str, ...],
+        table: tuple[str, ...],
+        g: np.ndarray,
+        p: np.ndarray,
+        factors: np.ndarray,
+        weights: np.ndarray,
+    ) -> tuple[CellTypes, np.ndarray]:
+        """The layout and the sums (shape (1, D)) of single-label types at table positions (``g``, ``p``) scaled by
+        ``factors`` (instance weights) with type weights ``weights``: what
+        ``of_positions(labels, table, g, p).scaled(factors)`` and its :meth:`sums` give, in the same bytes, without
+        building the map when :meth:`sums` would not read it dense (many types: the sums are then a few
+        ``bincount`` of weights × factors)."""
+        empty = np.zeros(0, dtype=np.intp)
+        layout = cls(labels, table, False, 0, empty, empty, np.zeros(0))
+        weights = np.asarray(weights, dtype=np.float64)
+        if len(g) * layout.width <= _DENSE_LIMIT:
+            cells = cls.of_positions(labels, table, g, p).scaled(factors)
+            return cells, cells.sums(weights[None, :])
+        scaled = weights * np.asarray(factors, dtype=np.float64)
+        return layout, _PairSplit.of(g, p).sums(scaled, len(table))[None, :]
+
+    @classmethod
     def single_label(
         cls, gold: Sequence[str], pred: Sequence[str], label_set: Sequence[str], table: Sequence[str] | None = None
     ) -> CellTypes:
@@ -304,6 +328,23 @@ class CellTypes:
             rows[order].astype(np.intp),
             cols[order].astype(np.intp),
             vals[order].astype(np.float64),
+        )
+
+    def taken(self, which: np.ndarray) -> CellTypes:
+        """The types ``which`` (indices, which may repeat) of these, as new types in that order: row u of the new
+        map is row ``which[u]`` of this one. Multi-label types whose pairs repeat (one pair under many weights) are
+        built once per distinct pair and taken for every row."""
+        which = np.asarray(which, dtype=np.intp)
+        order = np.argsort(self.rows, kind="stable")  # the entries grouped by type, each type's in column order
+        per_type = np.bincount(self.rows, minlength=self.n_types)
+        first = np.cumsum(per_type) - per_type
+        reps = per_type[which]
+        ends = np.cumsum(reps)
+        at = np.repeat(first[which] - (ends - reps), reps) + np.arange(int(ends[-1]) if len(ends) else 0)
+        entries = order[at]
+        rows = np.repeat(np.arange(len(which), dtype=np.intp), reps)
+        return self._build(
+            self.labels, self.table, self.multilabel, len(which), rows, self.cols[entries], self.vals[entries]
         )
 
     def scaled(self, factors: np.ndarray) -> CellTypes:
