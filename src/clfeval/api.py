@@ -147,7 +147,7 @@ def _indicator_counted(
     from their distinct rows, as label collections are counted: with ``blocks`` (:class:`Blocks`), or with sample
     weights (the weighted kinds, the weight one more key column); what a result records of them."""
     if sample_weight is not None:
-        return _weighted(rows, list(rows.roles), ml, sample_weight, None, blocks, None, systems)
+        return _weighted([], list(rows.roles), ml, sample_weight, None, blocks, None, systems, indicators=rows)
     rows = rows.canonical(ml)
     from clfeval.inputs.arrays import GIVEN_BLOCKS
 
@@ -167,7 +167,7 @@ def _indicator_counted(
 
 
 def _weighted(
-    columns: Sequence[Any] | IndicatorRows,
+    columns: Sequence[Any],
     roles: Sequence[str],
     ml: MultiLabel | None,
     sample_weight: Any,
@@ -175,9 +175,10 @@ def _weighted(
     blocks: Any,
     spans: Any,
     systems: Sequence[str] | None = None,
+    indicators: IndicatorRows | None = None,  # indicator matrices' distinct rows, in the place of columns
 ) -> Counted:
-    """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several;
-    or indicator matrices' distinct rows), and what a result records of them (``inputs["sample_weight"]``)."""
+    """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
+    and what a result records of them (``inputs["sample_weight"]``)."""
     from clfeval.inputs.arrays import count_weighted
     from clfeval.kinds import KINDS
 
@@ -185,16 +186,20 @@ def _weighted(
         raise OptionError("sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights")
     if blocks is not None:
         raise OptionError("sample_weight= is not taken with blocks= yet: give one or the other")
-    if isinstance(columns, IndicatorRows):  # the weight one more key column of the distinct rows
-        from clfeval.count.weighted import check_sample_weight
+    if indicators is not None:  # the weight one more key column of the matrices' distinct rows
+        from clfeval.count.weighted import check_sample_weight, weight_summary
 
         assert ml is not None
-        weights = check_sample_weight(sample_weight, columns.n_instances)
-        rows = columns.canonical(ml).weighted(weights)
-    elif any(c is None for c in columns):
+        table = indicators.canonical(ml).weighted(check_sample_weight(sample_weight, indicators.n_instances))
+        kind = "weighted-multi-label"
+        counts = (
+            JointCounts(tuple(systems), table, ml, kind) if systems is not None else KINDS[kind].from_rows(table, ml)
+        )
+        summary = weight_summary("sample_weight=", counts)
+        return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
+    if any(c is None for c in columns):
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
-    else:
-        rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
+    rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
     kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     from clfeval.count.weighted import weight_summary
 
