@@ -116,6 +116,22 @@ def test_matrices_refuse_what_label_tuples_refuse_naming_the_same_instance() -> 
         assert "∅" in str(by_matrix.value) or "NONE" in str(by_matrix.value)
 
 
+def test_empty_matrices_are_refused_as_empty_label_tuples() -> None:
+    empty = np.zeros((0, 3), dtype=np.int8)
+    for call in (
+        lambda g, p, **kw: clfeval.score(g, p, **kw),
+        lambda g, p, **kw: clfeval.score(g, p, sample_weight=[], **kw),
+        lambda g, p, **kw: clfeval.score(g, p, blocks=[], **kw),
+        lambda g, p, **kw: clfeval.compare(g, {"A": p, "B": p}, **kw),
+        lambda g, p, **kw: clfeval.compare(g, {"A": p, "B": p}, sample_weight=[], **kw),
+    ):
+        with pytest.raises(InputError) as by_matrix:
+            call(empty, empty)
+        with pytest.raises(InputError) as by_sets:
+            call([], [], multilabel=True)
+        assert str(by_matrix.value) == str(by_sets.value)
+
+
 def test_matrices_are_not_counted_instance_by_instance(monkeypatch: pytest.MonkeyPatch) -> None:
     import clfeval.inputs.arrays as arrays
 

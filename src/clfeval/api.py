@@ -146,6 +146,16 @@ def _indicator_counted(
     """The counts of indicator matrices (gold and one prediction; with ``systems``, several systems' joint counts)
     from their distinct rows, as label collections are counted: with ``blocks`` (:class:`Blocks`), or with sample
     weights (the weighted kinds, the weight one more key column); what a result records of them."""
+    if not rows.n_instances:  # nothing to count: refused by the label collections' counters, in their words
+        from clfeval.inputs.arrays import count_label_sets, count_systems
+
+        gold, *preds = rows.instances()
+        if sample_weight is not None:
+            _weighted([gold, *preds], list(rows.roles), ml, sample_weight, None, blocks, None, systems)
+        elif systems is not None:
+            count_systems(gold, dict(zip(systems, preds)), multilabel=True)
+        elif blocks is None:
+            count_label_sets(gold, preds[0])
     if sample_weight is not None:
         return _weighted([], list(rows.roles), ml, sample_weight, None, blocks, None, systems, indicators=rows)
     rows = rows.canonical(ml)
