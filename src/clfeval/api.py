@@ -34,7 +34,6 @@ from clfeval.count.labelsets import LabelSetCounts, MultiLabel, label_sets
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
-from clfeval.inputs.indicators import IndicatorRows
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.readers import Counted, check_count_kind, fold_names
 from clfeval.kinds import Counts, kind_of
@@ -50,6 +49,7 @@ if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` d
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.infer.scored import ScoredComparison, ScoredCV
+    from clfeval.inputs.indicators import IndicatorRows
     from clfeval.inverse.audit import Audit
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scored import Conventions, Scored
@@ -1416,6 +1416,7 @@ def _count_folds(
     The instances are grouped by fold with one sort of the fold names (``np.unique``'s inverse); numpy arrays are
     cut with array indexing, Python sequences with ``operator.itemgetter`` (no per-instance Python code)."""
     from clfeval.inputs.arrays import count_label_sets, count_labels, kinds_present, named_label_sets, to_sequence
+    from clfeval.inputs.indicators import IndicatorRows
 
     if isinstance(gold, IndicatorRows):  # indicator matrices: each fold's instances' distinct rows counted
         return _count_indicator_folds(gold, folds, ml, sample_weight)

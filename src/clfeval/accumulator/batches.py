@@ -8,7 +8,7 @@ imported.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,7 +16,9 @@ from clfeval.accumulator.sparse import _unique_rows
 from clfeval.count.labelnames import is_missing, label_names
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.arrays import exact_array
-from clfeval.inputs.indicators import IndicatorRows
+
+if TYPE_CHECKING:
+    from clfeval.inputs.indicators import IndicatorRows
 
 _NONE = np.array(None, dtype=object)
 # DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
@@ -271,5 +273,7 @@ def indicator_sets(columns: Sequence[Any], roles: Sequence[str], labels: Sequenc
             raise OptionError(f"labels= names the {k} columns of the indicator matrices, in order; it has {len(names)}")
     else:
         names = [str(j) for j in range(k)]
+    from clfeval.inputs.indicators import IndicatorRows
+
     keys, which = distinct_rows(bits, lambda rows: decode_sets(rows, names), inverse=True)
     return IndicatorRows(tuple(keys), which, tuple(roles), tuple(names))

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clfeval.count.blocks import Blocks
 from clfeval.count.labelsets import EMPTY_LABEL, EMPTY_SET, LabelSet, MultiLabel, canonical_set
 from clfeval.errors import InputError
+
+if TYPE_CHECKING:
+    from clfeval.count.blocks import Blocks
 
 __all__ = ["IndicatorRows"]
 
@@ -150,6 +152,7 @@ class IndicatorRows:
     def blocks(self, blocks: Any, unit: str) -> Blocks:
         """The instances grouped in ``blocks`` (each instance's block id), as
         :func:`~clfeval.inputs.arrays.count_in_blocks` groups label collections."""
+        from clfeval.count.blocks import Blocks  # loaded when blocks are given
         from clfeval.inputs.arrays import block_values_of
 
         return Blocks.of_codes(self.keys, self.which, block_values_of(blocks, self.n_instances, self.roles[0]), unit)
