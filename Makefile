@@ -90,6 +90,7 @@ bench: $(VENV)/.installed-test torch
 	@# torchmetrics is a contender where PyTorch's CPU build is installed (make test's torch step), never downloading torch
 	-$(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/python -m pip install --quiet "torchmetrics>=1.0"
 	$(BIN)/python benchmarks/accumulator.py
+	$(BIN)/python benchmarks/indicators.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -30,7 +30,7 @@ from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen, screen_joint
 from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
-from clfeval.count.labelsets import MultiLabel, label_sets
+from clfeval.count.labelsets import LabelSetCounts, MultiLabel, label_sets
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI
@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` d
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.infer.scored import ScoredComparison, ScoredCV
+    from clfeval.inputs.indicators import IndicatorRows
     from clfeval.inverse.audit import Audit
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scored import Conventions, Scored
@@ -122,11 +123,13 @@ def _arrays(
 
 def _matrices(
     columns: Sequence[Any], roles: Sequence[str], labels: Sequence[Any] | None, multilabel: bool | MultiLabel | None
-) -> tuple[list[Any], bool | MultiLabel] | None:
-    """Multi-label 0/1 indicator matrices (n, L) given for gold and predictions, as each instance's label set and
-    the multi-label group that reads them (``True`` unless one was given); ``None`` when they are label collections.
-    Read as the Accumulator reads an update (:func:`clfeval.accumulator.batches.indicator_sets`): a data frame's
-    columns name the labels, else ``labels=`` in column order, else the positions 0 … L−1."""
+) -> tuple[IndicatorRows, bool | MultiLabel] | None:
+    """Multi-label 0/1 indicator matrices (n, L) given for gold and predictions, as their distinct joint rows of
+    label sets with each instance's row (:class:`~clfeval.inputs.indicators.IndicatorRows`: counted with numpy,
+    Python once per distinct row), and the multi-label group that reads them (``True`` unless one was given);
+    ``None`` when they are label collections. Read as the Accumulator reads an update
+    (:func:`clfeval.accumulator.batches.indicator_sets`): a data frame's columns name the labels, else ``labels=``
+    in column order, else the positions 0 … L−1."""
     from clfeval.accumulator.batches import indicator_sets
 
     found = indicator_sets(columns, roles, labels)
@@ -134,7 +137,43 @@ def _matrices(
         return None
     if multilabel is False:
         raise OptionError("(n, labels) indicator matrices are label sets: leave out multilabel=False")
-    return found[0], (True if multilabel is None else multilabel)
+    return found, (True if multilabel is None else multilabel)
+
+
+def _indicator_counted(
+    rows: IndicatorRows, ml: MultiLabel, blocks: Any, sample_weight: Any, systems: Sequence[str] | None = None
+) -> Counted:
+    """The counts of indicator matrices (gold and one prediction; with ``systems``, several systems' joint counts)
+    from their distinct rows, as label collections are counted: with ``blocks`` (:class:`Blocks`), or with sample
+    weights (the weighted kinds, the weight one more key column); what a result records of them."""
+    if not rows.n_instances:  # nothing to count: refused by the label collections' counters, in their words
+        from clfeval.inputs.arrays import count_label_sets, count_systems
+
+        gold, *preds = rows.instances()
+        if sample_weight is not None:
+            _weighted([gold, *preds], list(rows.roles), ml, sample_weight, None, blocks, None, systems)
+        elif systems is not None:
+            count_systems(gold, dict(zip(systems, preds)), multilabel=True)
+        elif blocks is None:
+            count_label_sets(gold, preds[0])
+    if sample_weight is not None:
+        return _weighted([], list(rows.roles), ml, sample_weight, None, blocks, None, systems, indicators=rows)
+    rows = rows.canonical(ml)
+    from clfeval.inputs.arrays import GIVEN_BLOCKS
+
+    found = rows.blocks(blocks, GIVEN_BLOCKS) if blocks is not None else None
+    table = found.totals() if found is not None else rows.tally()
+    if systems is not None:
+        counts: Any = JointCounts(tuple(systems), table, ml)
+    else:
+        counts = LabelSetCounts(table, ml.duplicates, ml.empty)
+    return Counted(
+        counts,
+        blocks=found,
+        inputs={"source": "arrays", **({"n_blocks": found.n_blocks} if found is not None else {})},
+        options={"blocks": "given"} if found is not None else {},
+        reading=Reading(multilabel=ml),
+    )
 
 
 def _weighted(
@@ -146,6 +185,7 @@ def _weighted(
     blocks: Any,
     spans: Any,
     systems: Sequence[str] | None = None,
+    indicators: IndicatorRows | None = None,  # indicator matrices' distinct rows, in the place of columns
 ) -> Counted:
     """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
     and what a result records of them (``inputs["sample_weight"]``)."""
@@ -156,6 +196,17 @@ def _weighted(
         raise OptionError("sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights")
     if blocks is not None:
         raise OptionError("sample_weight= is not taken with blocks= yet: give one or the other")
+    if indicators is not None:  # the weight one more key column of the matrices' distinct rows
+        from clfeval.count.weighted import check_sample_weight, weight_summary
+
+        assert ml is not None
+        table = indicators.canonical(ml).weighted(check_sample_weight(sample_weight, indicators.n_instances))
+        kind = "weighted-multi-label"
+        counts = (
+            JointCounts(tuple(systems), table, ml, kind) if systems is not None else KINDS[kind].from_rows(table, ml)
+        )
+        summary = weight_summary("sample_weight=", counts)
+        return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
     if any(c is None for c in columns):
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
     from clfeval.count.weighted import weight_summary
@@ -697,10 +748,16 @@ def score(
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     matrices = _matrices([gold, pred], ["gold", "pred"], chosen.labels, multilabel) if pred is not None else None
     if matrices is not None:
-        (gold, pred), multilabel = matrices
+        rows, multilabel = matrices
+        if spans is not None:  # not label sets: what spans= makes of label sets, instance by instance
+            gold, pred = rows.instances()
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
-    counted = _given(gold, pred, ml, blocks, "score", ("sample_weight", sample_weight))
+    if matrices is not None and spans is None:
+        assert ml is not None
+        counted: Counted | None = _indicator_counted(rows, ml, blocks, sample_weight)
+    else:
+        counted = _given(gold, pred, ml, blocks, "score", ("sample_weight", sample_weight))
     if counted is None and pred is not None and ml is None and chosen.invalid in MARKED:
         from clfeval.inputs.arrays import marked_invalid
 
@@ -1025,17 +1082,22 @@ def compare(
         ordinal=ordinal, pos_label=pos_label,
     )  # fmt: skip
     paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
+    matrices = None
     if preds is not None and spans is None and kind_of(gold) is None and not isinstance(gold, Counted):
         from clfeval.inputs.arrays import systems_of
 
         names, columns = systems_of(preds)
         matrices = _matrices([gold, *columns], ["gold", *[f"pred {n!r}" for n in names]], chosen.labels, multilabel)
         if matrices is not None:
-            (gold, *columns), multilabel = matrices
-            preds = dict(zip(names, columns))
+            rows, multilabel = matrices
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
-    counted = _given(gold, preds, ml, blocks, "compare", ("sample_weight", sample_weight))
+    if matrices is not None:
+        assert ml is not None
+        check_metrics(metrics, paired, multilabel=True, beta=chosen.beta)
+        counted: Counted | None = _indicator_counted(rows, ml, blocks, sample_weight, names)
+    else:
+        counted = _given(gold, preds, ml, blocks, "compare", ("sample_weight", sample_weight))
     chosen_spans = Spans.of(spans)
     if sample_weight is not None and counted is None:
         from clfeval.inputs.arrays import systems_of
@@ -1292,7 +1354,8 @@ def cv(
     if pred is not None and folds is not None and spans is None:
         matrices = _matrices([gold, pred], ["gold", "pred"], chosen.labels, multilabel)
     if matrices is not None:
-        (gold, pred), multilabel = matrices
+        gold, multilabel = matrices  # their distinct rows, counted fold by fold (_count_folds)
+        pred = gold
     ml = labelsets_of(multilabel, sep=sep)
     if isinstance(warn_above, bool) or not (isinstance(warn_above, (int, float)) and warn_above >= 0):
         raise OptionError(f"warn_above must be a number ≥ 0, not {warn_above!r}")
@@ -1356,7 +1419,10 @@ def _count_folds(
     The instances are grouped by fold with one sort of the fold names (``np.unique``'s inverse); numpy arrays are
     cut with array indexing, Python sequences with ``operator.itemgetter`` (no per-instance Python code)."""
     from clfeval.inputs.arrays import count_label_sets, count_labels, kinds_present, named_label_sets, to_sequence
+    from clfeval.inputs.indicators import IndicatorRows
 
+    if isinstance(gold, IndicatorRows):  # indicator matrices: each fold's instances' distinct rows counted
+        return _count_indicator_folds(gold, folds, ml, sample_weight)
     g, p = to_sequence(gold, "gold"), to_sequence(pred, "pred")
     f = to_sequence(folds, "folds")
     # every fold named jointly with the whole data and the declared labels: a label has one name in every fold
@@ -1395,6 +1461,31 @@ def _count_folds(
             else count_labels(gs, ps, labels=context)
         )
     return counts, list(by_name)
+
+
+def _count_indicator_folds(
+    rows: IndicatorRows, folds: Any, ml: MultiLabel | None, sample_weight: Any
+) -> tuple[list[Any], list[str]]:
+    """Each fold's counts of indicator matrices (:func:`_count_folds`): a ``bincount`` of the fold's instances'
+    distinct rows (with sample weights, the weight one more key column)."""
+    from clfeval.inputs.arrays import to_sequence
+    from clfeval.kinds import KINDS
+
+    assert ml is not None
+    f = to_sequence(folds, "folds")
+    n = rows.n_instances
+    if len(f) != n:
+        raise InputError(f"gold, pred and folds must have one entry per instance: {n}, {n} and {len(f)}")
+    by_name = _fold_members(f)
+    if sample_weight is not None:
+        from clfeval.count.weighted import check_sample_weight
+
+        w = check_sample_weight(sample_weight, n)
+        rows = rows.canonical(ml)
+        kind = KINDS["weighted-multi-label"]
+        return [kind.from_rows(rows.weighted(w[idx], idx), ml) for idx in by_name.values()], list(by_name)
+    rows = rows.canonical(ml)
+    return [LabelSetCounts(rows.tally(idx), ml.duplicates, ml.empty) for idx in by_name.values()], list(by_name)
 
 
 def _cv_scored(

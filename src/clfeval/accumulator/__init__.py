@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from clfeval.accumulator.batches import _array, _indicator, _one_dimensional, _tensor, decode_sets
+from clfeval.accumulator.batches import _array, _indicator, _one_dimensional, _tensor, decode_sets, distinct_rows
 from clfeval.accumulator.codes import LabelCoder, _declared_entry, _holds_number, _plain
-from clfeval.accumulator.sparse import _merge_sorted, _unique_rows
+from clfeval.accumulator.sparse import _merge_sorted
 from clfeval.count.confusion import ConfusionCounts
 from clfeval.count.invalid import INVALID_LABEL, check_invalid_policy
 from clfeval.count.labelsets import EMPTY_LABEL, LabelSet, LabelSetCounts, MultiLabel, canonical_set
@@ -539,12 +539,7 @@ class Accumulator:
     def _distinct_pairs(self, bits: Sequence[np.ndarray], k: int, inverse: bool) -> tuple[list[Any], Any]:
         """The distinct (gold set, predicted set) pairs of 0/1 matrices, and their counts (``inverse``: each row's
         index into them)."""
-        packed = [np.packbits(b, axis=1, bitorder="little") for b in bits]
-        distinct, found = _unique_rows(np.concatenate(packed, axis=1), inverse=inverse)  # (gold bits, pred bits)
-        width = packed[0].shape[1]
-        gold_sets, gold_of = self._decode(distinct[:, :width], k)
-        pred_sets, pred_of = self._decode(distinct[:, width:], k)
-        keys = list(zip(map(gold_sets.__getitem__, gold_of.tolist()), map(pred_sets.__getitem__, pred_of.tolist())))
+        keys, found = distinct_rows(bits, lambda rows: self._decode(rows, k), inverse)  # (gold set, pred set)
         return keys, found if inverse else found.tolist()
 
     def _decode(self, rows: np.ndarray, k: int) -> tuple[list[LabelSet], np.ndarray]:

@@ -7,8 +7,8 @@ imported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from clfeval.accumulator.sparse import _unique_rows
 from clfeval.count.labelnames import is_missing, label_names
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.arrays import exact_array
+
+if TYPE_CHECKING:
+    from clfeval.inputs.indicators import IndicatorRows
 
 _NONE = np.array(None, dtype=object)
 # DLPack device types (dlpack.h) other than the CPU (1), for the message refusing them
@@ -179,6 +182,27 @@ def decode_sets(rows: np.ndarray, names: Sequence[str]) -> tuple[list[tuple[str,
     return [tuple(flat[a:b]) for a, b in zip([0, *ends[:-1]], ends)], which
 
 
+def distinct_rows(
+    bits: Sequence[np.ndarray], decode: Callable[[np.ndarray], tuple[list[tuple[str, ...]], np.ndarray]], inverse: bool
+) -> tuple[list[tuple[tuple[str, ...], ...]], np.ndarray]:
+    """The distinct joint rows of boolean (n, K) matrices of one shape (gold, then each system's predictions) as
+    tuples of label sets, and their counts (``inverse``: each instance's index into them).
+
+    Each matrix's rows are packed into bits (``np.packbits``), the packed rows set side by side and made distinct with
+    one sort (:func:`~clfeval.accumulator.sparse._unique_rows`); ``decode`` turns each matrix's distinct packed rows
+    into label sets (:func:`decode_sets`, with the names of the columns). Python runs once per distinct row, never
+    per instance.
+    """
+    packed = [np.packbits(b, axis=1, bitorder="little") for b in bits]
+    distinct, found = _unique_rows(np.concatenate(packed, axis=1), inverse=inverse)
+    width = packed[0].shape[1]
+    columns = []
+    for c in range(len(packed)):
+        sets, of = decode(distinct[:, c * width : (c + 1) * width])
+        columns.append(map(sets.__getitem__, of.tolist()))
+    return list(zip(*columns)), np.asarray(found, dtype=np.int64)
+
+
 def _is_matrix(values: Any) -> bool:
     """Whether ``values`` is a container of an indicator matrix: a 2-D numpy array of numbers or booleans, a 2-D
     tensor, a scipy.sparse matrix, a pandas or polars data frame (Python lists, and arrays of label names, are label
@@ -195,12 +219,11 @@ def _is_matrix(values: Any) -> bool:
     return (hasattr(values, "__dlpack__") or hasattr(values, "__array__")) and len(getattr(values, "shape", ())) == 2
 
 
-def indicator_sets(
-    columns: Sequence[Any], roles: Sequence[str], labels: Sequence[Any] | None
-) -> tuple[list[list[tuple[str, ...]]], list[str]] | None:
+def indicator_sets(columns: Sequence[Any], roles: Sequence[str], labels: Sequence[Any] | None) -> IndicatorRows | None:
     """Multi-label 0/1 indicator matrices (n, K) — numpy arrays, tensors, scipy.sparse matrices, data frames whose
-    columns name the labels — as each instance's label set, read as an update of the Accumulator reads them
-    (:func:`_tensor`, :func:`_indicator`, :func:`decode_sets`), with the labels of the columns; ``None`` when no
+    columns name the labels — as their distinct joint rows of label sets and each instance's row
+    (:class:`~clfeval.inputs.indicators.IndicatorRows`), read as an update of the Accumulator reads them
+    (:func:`_tensor`, :func:`_indicator`, :func:`distinct_rows`), with the labels of the columns; ``None`` when no
     column is a matrix (label collections).
 
     The labels of the columns: a data frame's column names (every frame the same); else ``labels`` (one per column,
@@ -250,8 +273,7 @@ def indicator_sets(
             raise OptionError(f"labels= names the {k} columns of the indicator matrices, in order; it has {len(names)}")
     else:
         names = [str(j) for j in range(k)]
-    sets = []
-    for b in bits:
-        found, which = decode_sets(np.packbits(b, axis=1, bitorder="little"), names)
-        sets.append(list(map(found.__getitem__, which.tolist())))
-    return sets, names
+    from clfeval.inputs.indicators import IndicatorRows
+
+    keys, which = distinct_rows(bits, lambda rows: decode_sets(rows, names), inverse=True)
+    return IndicatorRows(tuple(keys), which, tuple(roles), tuple(names))

@@ -9,7 +9,6 @@ beside the usual totals; its rows are the same unique (gold, prediction …) row
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,12 +57,36 @@ class Blocks:
         """Blocks of instances given one by one: ``rows[i]`` is instance i's label row, ``blocks[i]`` its block."""
         if len(rows) != len(blocks):
             raise ValueError(f"{len(rows)} rows but {len(blocks)} block names")
-        keys = list(dict.fromkeys(tuple(r) for r in rows))
-        key_index = {k: i for i, k in enumerate(keys)}
-        block_index = {b: i for i, b in enumerate(dict.fromkeys(blocks))}
-        entries = Counter((block_index[b], key_index[tuple(r)]) for r, b in zip(rows, blocks))
-        block, row = (np.array(x, dtype=np.int64) for x in zip(*entries)) if entries else (np.zeros(0), np.zeros(0))
-        return cls(tuple(keys), row, block, np.array(list(entries.values()), dtype=np.int64), len(block_index), unit)
+        key_index: dict[tuple[Any, ...], int] = {}
+        row_of = np.fromiter(
+            (key_index.setdefault(tuple(r), len(key_index)) for r in rows), dtype=np.int64, count=len(rows)
+        )
+        return cls.of_codes(tuple(key_index), row_of, blocks, unit)
+
+    @classmethod
+    def of_codes(
+        cls, keys: Sequence[tuple[Any, ...]], row_of: np.ndarray, blocks: Sequence[Any], unit: str = "blocks"
+    ) -> Blocks:
+        """Blocks of instances given by their rows' numbers: instance i is row ``keys[row_of[i]]`` in block
+        ``blocks[i]``. Rows, blocks and entries are numbered in order of first sight (as :meth:`of_instances` numbers
+        them); one hash per block id, the rest ``np.unique``.
+        """
+        if len(row_of) != len(blocks):
+            raise ValueError(f"{len(row_of)} rows but {len(blocks)} block names")
+        block_index: dict[Any, int] = {}
+        block_of = np.fromiter(
+            (block_index.setdefault(b, len(block_index)) for b in blocks), dtype=np.int64, count=len(blocks)
+        )
+        row_of = np.asarray(row_of, dtype=np.int64)
+        used, first = np.unique(row_of, return_index=True)
+        used = used[np.argsort(first)]  # the rows that occur, in order of first sight
+        rank = np.zeros(len(keys), dtype=np.int64)
+        rank[used] = np.arange(len(used))
+        width = max(len(used), 1)
+        entry, first, count = np.unique(block_of * width + rank[row_of], return_index=True, return_counts=True)
+        order = np.argsort(first)  # entries in order of first sight
+        entry, count = entry[order], count[order]
+        return cls(tuple(keys[u] for u in used.tolist()), entry % width, entry // width, count, len(block_index), unit)
 
     @property
     def n_instances(self) -> int:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from clfeval.count.binary import LabelCounts
-from clfeval.count.limits import check_dense, check_total, whole_count
+from clfeval.count.limits import MAX_COUNT, check_dense, check_total, whole_count
 from clfeval.errors import InputError, OptionError, unknown_name
 
 __all__ = [
@@ -216,9 +217,12 @@ class LabelSetCounts:
     def __post_init__(self) -> None:
         _check_policies(self.duplicates, self.empty)
         # sorted: a canonical order, so seeded resampling gives the same numbers whatever order the reader used
-        pairs = {k: whole_count(v, f"the count of {k!r}") for k, v in sorted(self.pairs.items())}
-        check_total(sum(pairs.values()), "the counts add up to")
-        pairs = {k: v for k, v in pairs.items() if v}
+        items = sorted(self.pairs.items())
+        counts = list(map(itemgetter(1), items))
+        if not set(map(type, counts)) <= {int} or (counts and not 0 <= min(counts) <= max(counts) <= MAX_COUNT):
+            counts = [whole_count(v, f"the count of {k!r}") for k, v in items]  # checked one by one, named
+        check_total(sum(counts), "the counts add up to")
+        pairs = dict(compress(zip(map(itemgetter(0), items), counts), counts))  # the pairs that occur
         object.__setattr__(self, "pairs", pairs)
         object.__setattr__(self, "_keys", tuple(pairs))
         object.__setattr__(self, "_weights", np.fromiter(pairs.values(), dtype=np.int64, count=len(pairs)))
@@ -253,8 +257,7 @@ class LabelSetCounts:
     @property
     def labels(self) -> tuple[str, ...]:
         """Every label that occurs in a gold or predicted set, sorted."""
-        seen = {lab for g, p in self._keys for lab in (*g, *p)}
-        return tuple(sorted(seen))
+        return tuple(sorted(set(chain.from_iterable(chain.from_iterable(self._keys)))))
 
     def __add__(self, other: object) -> LabelSetCounts:
         if not isinstance(other, LabelSetCounts):
@@ -411,19 +414,23 @@ def occurrences_of(pairs: Sequence[tuple[LabelSet, LabelSet]], label_set: Sequen
 
     Notes
     -----
-    One pass lists each side's label positions per pair; the (row, label) keys of both sides are made unique with
-    one sort and each side's multiplicities counted with a ``bincount``.
+    Each side's labels are looked up in one C-level pass over all of them (``map`` of the index's ``get``: −1 for a
+    label outside the set); the (row, label) keys of both sides are made unique with one sort and each side's
+    multiplicities counted with a ``bincount``.
     """
     index = {lab: i for i, lab in enumerate(label_set)}
     k = len(label_set)
     keys = []
     left_out = 0
     for side in (0, 1):
-        found = [[index[lab] for lab in pair[side] if lab in index] for pair in pairs]
-        lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
-        left_out += sum(len(pair[side]) for pair in pairs) - int(lengths.sum())
-        labels = np.fromiter(chain.from_iterable(found), dtype=np.int64, count=int(lengths.sum()))
-        keys.append(np.repeat(np.arange(len(found), dtype=np.int64), lengths) * max(k, 1) + labels)
+        sets = [pair[side] for pair in pairs]
+        lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+        total = int(lengths.sum())
+        found = np.fromiter(map(index.get, chain.from_iterable(sets), repeat(-1, total)), dtype=np.int64, count=total)
+        inside = found >= 0
+        left_out += total - int(inside.sum())
+        rows = np.repeat(np.arange(len(sets), dtype=np.int64), lengths)
+        keys.append(rows[inside] * max(k, 1) + found[inside])
     entries, which = np.unique(np.concatenate(keys), return_inverse=True)
     n_gold = len(keys[0])
     gold = np.bincount(which[:n_gold], minlength=len(entries)).astype(np.int64)

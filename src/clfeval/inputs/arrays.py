@@ -38,6 +38,7 @@ __all__ = [
     "marked_invalid",
     "named_label_sets",
     "GIVEN_BLOCKS",
+    "block_values_of",
     "count_in_blocks",
     "count_label_sets",
     "count_labels",
@@ -548,17 +549,12 @@ def count_in_blocks(
     Python.
     """
     seqs = [to_sequence(c, role) for c, role in zip(columns, roles)]
-    ids = to_sequence(blocks, "blocks")
     n = len(seqs[0])
-    for role, seq in zip([*roles[1:], "blocks"], [*seqs[1:], ids]):
+    for role, seq in zip(roles[1:], seqs[1:]):
         if len(seq) != n:
             raise InputError(f"{roles[0]} has {n} entries but {role} has {len(seq)}: one per instance")
-    if n == 0:
-        raise InputError("no instances: the labels are empty")
-    block_values = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
-    at = _first_missing(block_values)
-    if at >= 0:
-        raise InputError(f"is {block_values[at]!r}: a missing block id", "blocks", index=at)
+    ids = to_sequence(blocks, "blocks")
+    block_values = block_values_of(ids, n, roles[0])
     if multilabel:
         sets = [[canonical_set(s, duplicates, empty) for s in column] for column in _label_sets(seqs, roles, label_sep)]
         return Blocks.of_instances(list(zip(*sets)), block_values, GIVEN_BLOCKS)
@@ -579,6 +575,27 @@ def count_in_blocks(
     entry, count = np.unique(row_of.ravel() * n_blocks + block_of, return_counts=True)
     keys = tuple(tuple(names_of[c] for c in row) for row in rows.tolist())
     return Blocks(keys, entry // n_blocks, entry % n_blocks, count, n_blocks, GIVEN_BLOCKS)
+
+
+def block_values_of(blocks: Any, n: int, role: str) -> list[Any]:
+    """Each instance's block id (``blocks``, one per instance of ``role``, which has ``n``), checked, as a list.
+
+    Raises
+    ------
+    InputError
+        When there are not ``n`` block ids, no instances, or a block id is missing (None, NaN …).
+    """
+    ids = to_sequence(blocks, "blocks")
+    if len(ids) != n:
+        raise InputError(f"{role} has {n} entries but blocks has {len(ids)}: one per instance")
+    if n == 0:
+        raise InputError("no instances: the labels are empty")
+    values = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+    if not (isinstance(ids, np.ndarray) and ids.dtype.kind in "iubU"):  # integers and strings are never missing
+        at = _first_missing(values)
+        if at >= 0:
+            raise InputError(f"is {values[at]!r}: a missing block id", "blocks", index=at)
+    return values
 
 
 def _first_seen(values: Sequence[Any]) -> np.ndarray:

@@ -8,6 +8,8 @@ matrix is Van Asch's split-count confusion matrix (:class:`~clfeval.SplitMatrix`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -36,12 +38,8 @@ class LabelSets(Kind):
     option_names: ClassVar[tuple[str, ...]] = ("duplicates", "empty")
 
     def labels_seen(self, counts: LabelSetCounts) -> tuple[set[str], set[str]]:
-        gold: set[str] = set()
-        pred: set[str] = set()
-        for g, p in counts.pairs:
-            gold.update(g)
-            pred.update(p)
-        return gold, pred
+        pairs = counts.pairs
+        return set(chain.from_iterable(map(itemgetter(0), pairs))), set(chain.from_iterable(map(itemgetter(1), pairs)))
 
     def options(self, counts: LabelSetCounts) -> dict[str, Any]:
         return {"duplicates": counts.duplicates, "empty": counts.empty}
