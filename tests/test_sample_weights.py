@@ -423,3 +423,19 @@ def test_the_warning_on_few_instances_counts_instances_not_weights() -> None:
     for scale in (0.01, 100.0):
         weighted = clfeval.score(gold, pred, sample_weight=np.full(len(gold), scale), ci="delta")
         assert [w for w in weighted.warnings if "simulation" in w] == [w for w in plain.warnings if "simulation" in w]
+
+
+@pytest.mark.parametrize("command", [["score"], ["cv"], ["compare"]])
+def test_weight_col_beside_count_files_is_refused_not_dropped(tmp_path: Path, command: list[str]) -> None:
+    """--weight-col with --counts: a count file keeps its weights (or has none), so the column cannot apply; it was
+    read past and the unweighted scores printed as if the weights had been used."""
+    table = tmp_path / "data.tsv"
+    table.write_text("gold\tpred\tw\n" + "a\ta\t1\nb\ta\t3\nb\tb\t0.5\na\tb\t2\n")
+    run = _cli("count", str(table), "--gold-col", "gold", "--pred-col", "pred", "-o", "c.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    files = ["c.json", "c.json"] if command == ["cv"] else ["c.json"]
+    run = _cli(*command, "--counts", *files, "--weight-col", "w", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "clfeval: error: a count file keeps its weights: give --weight-col when counting (clfeval count)"
+    ]

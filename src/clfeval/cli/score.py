@@ -9,7 +9,14 @@ from typing import Any
 
 from clfeval.api import score
 from clfeval.cli import options
-from clfeval.cli.inputs import add_input_arguments, check_read_under, counts_given, layout, no_rules
+from clfeval.cli.inputs import (
+    WEIGHTS_IN_COUNTS,
+    add_input_arguments,
+    check_read_under,
+    counts_given,
+    layout,
+    no_rules,
+)
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.infer.methods import CI, INTERVAL_METHODS, cost_note
@@ -125,7 +132,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         if args.inputs or args.matrix:
             raise ClfevalError("--counts takes the count files alone")
         if weight_col is not None:
-            raise ClfevalError("a count file keeps its weights: give --weight-col when counting (clfeval count)")
+            raise ClfevalError(WEIGHTS_IN_COUNTS)
         loaded = load_counts(args.counts)
         check_read_under(args, loaded)  # a scored count file holds its scores as given: no span option applies
         given: Any = loaded
