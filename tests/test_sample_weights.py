@@ -439,3 +439,25 @@ def test_weight_col_beside_count_files_is_refused_not_dropped(tmp_path: Path, co
     assert run.stderr.strip().splitlines() == [
         "clfeval: error: a count file keeps its weights: give --weight-col when counting (clfeval count)"
     ]
+
+
+ZERO_WEIGHTS = "the instances' weights sum to 0: at least one instance must have a weight above 0"
+
+
+def test_weights_that_sum_to_0_are_refused_from_files_count_files_and_folds(tmp_path: Path) -> None:
+    """sample_weight= of zeros is refused, but the same zeros read with --weight-col were scored: 0/0 warnings from
+    numpy and a report of zeros, and a cv fold of zero weight pulled the mean of folds to half the pooled score."""
+    zero = tmp_path / "zero.tsv"
+    zero.write_text("gold\tpred\tw\na\ta\t0\nb\ta\t0\n")
+    run = _cli("score", str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: {ZERO_WEIGHTS}\n")
+    run = _cli("count", str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", "-o", "z.json",
+               cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr  # a part may weigh 0; the counts scored may not
+    with pytest.raises(clfeval.InputError, match=ZERO_WEIGHTS):
+        clfeval.score(clfeval.load_counts(str(tmp_path / "z.json")))
+    other = tmp_path / "other.tsv"
+    other.write_text("gold\tpred\tw\na\ta\t1\nb\ta\t2\n")
+    run = _cli("cv", str(other), str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w",
+               cwd=tmp_path)  # fmt: skip
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: fold {zero}: {ZERO_WEIGHTS}\n")

@@ -245,6 +245,10 @@ def _score_scored(
         if blocks is not None:  # each instance's gold (codes, or its 0/1 row), beside its scores
             y = indicator if multilabel is not None else gold_codes(np.asarray(gold), counts)
             blocked = ScoreBlocks.of_arrays(y, kept.reshape(len(y), -1), blocks, weight=weight)
+    if counts.weighted:  # weights read from a file or a count file, all 0
+        from clfeval.count.weighted import check_weight_sum
+
+        check_weight_sum(counts.total)
     inputs, notes = _weight_inputs(counts, inputs, weight_source)
     probabilities = chosen.probabilities_of(counts)
     values = measures_of(counts, chosen, probabilities)
@@ -1445,6 +1449,11 @@ def _cv_scored(
             ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept, weight=None if w is None else w[idx])
             for idx in by_name.values()
         ]
+    if w is not None:  # a fold whose weights are all 0 has no score (every score divides by its total weight)
+        from clfeval.count.weighted import check_weight_sum
+
+        for part, name in zip(parts, by_name):
+            check_weight_sum(part.total, f"fold {name}")
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
                           weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip

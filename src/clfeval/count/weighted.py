@@ -25,6 +25,7 @@ __all__ = [
     "WeightedLabelCounts",
     "WeightedLabelSetCounts",
     "check_sample_weight",
+    "check_weight_sum",
     "weight_summary",
     "weights_note",
     "weighted_rows",
@@ -52,6 +53,20 @@ def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight
     if n and not w.sum() > 0:
         raise InputError(f"{source} sums to 0: at least one instance must have a weight above 0")
     return w
+
+
+def check_weight_sum(total: float, source: str | None = None) -> None:
+    """Counts with sample weights whose total weight ``total`` (Σ m·w) is 0 have no score: every measure divides by a
+    sum of weights. The check of :func:`check_sample_weight` for what was read from files, count files and folds
+    (``source`` names the fold or file when known); a part of a larger count may weigh 0, the counts scored may not.
+
+    Raises
+    ------
+    InputError
+        If ``total`` is not above 0.
+    """
+    if not total > 0:
+        raise InputError("the instances' weights sum to 0: at least one instance must have a weight above 0", source)
 
 
 def weight_summary(source: str, counts: Any) -> dict[str, Any]:

@@ -271,6 +271,10 @@ def score_counts(
         )
     zd = parse_zero_division(scoring.zero_division)
     task, family = kind.name, kind.family
+    if kind.sample_weights and hasattr(counts, "weight_sum"):  # a file's or a fold's weights, all 0
+        from clfeval.count.weighted import check_weight_sum
+
+        check_weight_sum(counts.weight_sum, f"fold {inputs['fold']}" if inputs and "fold" in inputs else None)
     n = counts.n_instances
     if n == 0:
         raise OptionError(f"there are no {kind.instances} to score" + kind.nothing_to_score)
