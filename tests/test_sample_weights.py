@@ -461,3 +461,25 @@ def test_weights_that_sum_to_0_are_refused_from_files_count_files_and_folds(tmp_
     run = _cli("cv", str(other), str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w",
                cwd=tmp_path)  # fmt: skip
     assert (run.returncode, run.stderr) == (2, f"clfeval: error: fold {zero}: {ZERO_WEIGHTS}\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "ner-gold.conll", "ner-tagger-a.conll", "--spans"],
+        ["compare", "ner-gold.conll", "ner-tagger-a.conll", "ner-tagger-b.conll", "--spans"],
+        ["count", "ner-gold.conll", "ner-tagger-a.conll", "--spans", "-o", "out.json"],
+        ["score", "--matrix", "matrix.csv"],
+    ],
+)
+def test_weight_col_with_spans_or_a_matrix_is_refused_not_dropped(tmp_path: Path, command: list[str]) -> None:
+    """--weight-col beside --spans (or --matrix) was read past: the unweighted span report printed, while
+    sample_weight= with spans= is refused in Python."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for name in ("ner-gold.conll", "ner-tagger-a.conll", "ner-tagger-b.conll"):
+        (tmp_path / name).write_text((examples / name).read_text())
+    (tmp_path / "matrix.csv").write_text(",a,b\na,5,1\nb,2,7\n")
+    run = _cli(*command, "--weight-col", "3", cwd=tmp_path)
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "--weight-col" in run.stderr and "weigh" in run.stderr.split("--weight-col", 1)[1]
+    assert not (tmp_path / "out.json").exists()

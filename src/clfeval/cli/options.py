@@ -553,7 +553,8 @@ def conventions(args: argparse.Namespace) -> Any:
 
 
 def spans(args: argparse.Namespace) -> Any:
-    """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans."""
+    """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans, and
+    --weight-col is refused with it."""
     from clfeval.spans.options import Spans
     from clfeval.spans.schemes import DEFAULT_SCHEME
 
@@ -563,6 +564,10 @@ def spans(args: argparse.Namespace) -> Any:
         if getattr(args, "errors", None):
             raise ClfevalError("--errors lists wrong spans: give --spans too")
         return None
+    if getattr(args, "weight_col", None) is not None:  # as sample_weight= with spans= in Python
+        raise ClfevalError(
+            "--weight-col is not taken with --spans: span scores (as seqeval's) have no instance weights"
+        )
     return Spans(DEFAULT_SCHEME if args.spans is True else args.spans, args.unit)
 
 

@@ -219,6 +219,8 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         if reading.label_sets is not None:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        if reading.weight_col is not None:
+            raise ClfevalError("--matrix holds counts already: --weight-col weighs the instances of a table")
         no_rules(reading)
         return read_matrix(
             args.matrix, rows=args.matrix_rows, reading=Reading(input_format=args.input_format, sep=args.sep)
