@@ -483,3 +483,22 @@ def test_weight_col_with_spans_or_a_matrix_is_refused_not_dropped(tmp_path: Path
     assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
     assert "--weight-col" in run.stderr and "weigh" in run.stderr.split("--weight-col", 1)[1]
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constant_weights_give_the_unweighted_intervals_by_every_method(seed: int) -> None:
+    """sample_weight of ones with ci='bootstrap-bca' failed with an AssertionError (the label jackknife read the
+    positions of unscaled types, which types scaled by 1 keep elsewhere); weights of one constant are the unweighted
+    data, so every interval, weighted κ's too, is the unweighted one."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, 120)
+    pred = np.where(rng.random(120) < 0.7, gold, rng.integers(0, 3, 120))
+    names = ["macro.f1", "micro.f1", "accuracy", "mcc", "kappa", "kappa_linear", "kappa_quadratic"]
+    for method in ("delta", "bootstrap", "bootstrap-bca"):
+        plain = clfeval.score(gold, pred, ci=method, seed=1, resamples=200, ordinal=[0, 1, 2])
+        for c in (1.0, 2.5):
+            weighted = clfeval.score(
+                gold, pred, ci=method, seed=1, resamples=200, ordinal=[0, 1, 2], sample_weight=np.full(120, c)
+            )
+            for name in names:
+                assert weighted.interval(name) == pytest.approx(plain.interval(name), abs=1e-9), (method, c, name)
