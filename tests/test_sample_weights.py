@@ -502,3 +502,25 @@ def test_constant_weights_give_the_unweighted_intervals_by_every_method(seed: in
             )
             for name in names:
                 assert weighted.interval(name) == pytest.approx(plain.interval(name), abs=1e-9), (method, c, name)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("empty.tsv", "gold\tpred\tw\na\ta\t1\nb\ta\t\n", "empty.tsv:3: the weight is empty"),
+        ("null.jsonl", '{"gold": "a", "pred": "a", "w": 1}\n{"gold": "b", "pred": "a", "w": null}\n',
+         "null.jsonl:2: the weight ('w') is missing (null)"),
+        ("short.txt", "a a 1\nb a\n",
+         "short.txt:2: expected at least 3 fields (for the gold and predicted labels and the weight), found 2"),
+    ],
+)  # fmt: skip
+def test_a_bad_weight_cell_is_called_a_weight_not_a_label(tmp_path: Path, name: str, text: str, expected: str) -> None:
+    """The reader's messages named a weight cell 'the weight label' ('no column named … for the weight labels')."""
+    (tmp_path / name).write_text(text)
+    columns = ["1", "2", "3"] if name.endswith(".txt") else ["gold", "pred", "w"]  # a text file: no header
+    run = _cli("score", name, "--gold-col", columns[0], "--pred-col", columns[1], "--weight-col", columns[2],
+               cwd=tmp_path)  # fmt: skip
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: {expected}\n")
+    (tmp_path / "header.tsv").write_text("gold\tpred\tw\na\ta\t1\n")
+    run = _cli("score", "header.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "v", cwd=tmp_path)
+    assert run.returncode == 2 and "no column named 'v' for the weights;" in run.stderr
