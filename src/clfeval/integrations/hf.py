@@ -314,6 +314,15 @@ def _declared(scoring: Any, names: list[str]) -> Any:
     return replace(scoring, labels=tuple(names))
 
 
+def _tag_scheme_of(names: Sequence[Any]) -> str | None:
+    """The scheme the label names of a token classifier look written in (``O``, ``B-PER``, ``I-PER`` …: see
+    :func:`~clfeval.spans.lists.tag_scheme`), or ``None``."""
+    from clfeval.spans.lists import tag_scheme
+
+    tags = [str(name) for name in names]
+    return tag_scheme([tags]) if len(tags) > 1 else None
+
+
 def compute_metrics(
     metrics: Sequence[str] | str | None = None,
     *,
@@ -365,7 +374,13 @@ def compute_metrics(
             for name in [metrics] if isinstance(metrics, str) else metrics:
                 if name != "token_accuracy":
                     metric_key(name, labels=types, task="spans", beta=chosen.beta)
-    elif metrics is not None:
+    elif names is not None and not multilabel and (scheme := _tag_scheme_of(names)) is not None:
+        shown = ", ".join(map(str, names[:3])) + (" …" if len(names) > 3 else "")
+        warn_each([  # the scores are right, of tokens; what a NER user wants is spans=
+            f"the labels look like the tags of a tagger ({shown}): these metrics score each token as a label; "
+            f"spans={scheme!r} scores entities (the precision, recall and F1 of seqeval and NER papers)"
+        ])  # fmt: skip
+    if chosen_spans is None and metrics is not None:
         from clfeval.api import check_metrics
         from clfeval.scoring.metrics import metric_key
 
