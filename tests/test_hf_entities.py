@@ -243,6 +243,9 @@ def test_tag_names_without_spans_warn_that_the_scores_are_of_tokens(names: objec
     key = "label_names" if isinstance(names, dict) else "labels"
     with pytest.warns(ClfevalWarning, match=f"look like the tags of a tagger .*spans='{scheme}' scores entities"):
         compute_metrics(**{key: names})
+    ids = np.array([[1, 2, 0, -100]])
+    with pytest.warns(ClfevalWarning, match=f"look like the tags of a tagger .*spans='{scheme}' scores entities"):
+        compute(predictions=np.eye(len(names))[ids.clip(0)], references=ids, **{key: names})  # evaluate's way
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compute_metrics(spans=scheme, **{key: names})  # entity F1: nothing to say
