@@ -660,7 +660,8 @@ def score(
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence,
-            scoring_of(scoring, ordinal=ordinal), blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
+            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
             progress=progress, sample_weight=sample_weight,
         )  # fmt: skip
     scored = _scored_counts(gold)
@@ -682,7 +683,7 @@ def score(
             seed,
             resamples,
             confidence,
-            scoring_of(scoring, ordinal=ordinal),
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
             provenance,
             progress=progress,
         )
@@ -1015,9 +1016,10 @@ def compare(
             )
         paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
         ml = labelsets_of(multilabel, sep=sep)
+        chosen_scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined)
         return _compare_scored(
             _gold_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
-            scoring, blocks, ml is not None, progress, sample_weight,
+            chosen_scoring, blocks, ml is not None, progress, sample_weight,
         )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
@@ -1277,8 +1279,8 @@ def cv(
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         if pos_label is not None:
             raise OptionError("cv with scores= takes no pos_label=: binary scores belong to the last of labels=")
-        if ordinal is not None:
-            scoring = scoring_of(scoring, ordinal=ordinal)
+        # the label report at the threshold of each fold reads β, 0/0 and the order, as a score's does
+        scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal)
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
         ml = labelsets_of(multilabel, sep=sep)
