@@ -250,6 +250,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         blocks=blocks,
         multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None,
         sample_weight=weight,
+        **options.scored_scoring(args),
     )
     if weight is not None:  # the weights' source is the column, not sample_weight=
         from dataclasses import replace

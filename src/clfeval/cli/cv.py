@@ -148,7 +148,7 @@ def _cv_scored(args: argparse.Namespace) -> str:
     result = options.with_bar(
         args, args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
         **options.interval_settings(args), conventions=options.conventions(args), multilabel=multilabel,
-        sample_weight=weight,
+        sample_weight=weight, **options.scored_scoring(args),
     )  # fmt: skip
     if weight is not None:  # the weights' source is the column, not sample_weight=
         column = found[0].inputs["sample_weight"]["source"]

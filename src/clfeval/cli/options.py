@@ -368,6 +368,18 @@ def scoring(args: argparse.Namespace) -> Scoring:
     )
 
 
+def scored_scoring(args: argparse.Namespace) -> dict[str, Any]:
+    """What the label report of scored predictions at a threshold reads of the measure options, as the tasks'
+    keywords: ``beta``, ``zero_division``, ``undefined`` and ``ordinal`` (``--ordinal``: the classes' order, the
+    --labels file's when it is given). The label set is the classes, given apart (``labels=``)."""
+    return {
+        "beta": args.beta,
+        "zero_division": args.zero_division,
+        "undefined": args.undefined,
+        "ordinal": True if getattr(args, "ordinal", False) else None,
+    }
+
+
 def training(args: argparse.Namespace) -> Training | None:
     """The training file, its label column and how to read it: its own --train-format, --train-sep and
     --train-header (by default, by its own extension), never the evaluated files' options."""

@@ -189,6 +189,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         blocks=blocks,
         multilabel=multilabel,
         sample_weight=weight,
+        **options.scored_scoring(args),
     )
     if not counts:  # the file, its columns and its blocks, not "arrays"; how the columns were matched
         matched = {
