@@ -201,3 +201,29 @@ def test_the_measure_options_reach_the_label_report_of_scores(tmp_path: Path, op
     if options[0] != "--ordinal":  # compare with scores= takes no order (refused)
         got = report("compare", "a.tsv", "--gold-col", "y", "--scores", "A=p", "--scores", "B=p", "--rounds", "20")
         same(got["results"]["A"]["labels_at_threshold"])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "a.tsv", "--gold-col", "y", "--scores", "p"],
+        ["count", "a.tsv", "--gold-col", "y", "--scores", "p", "-o", "out.json"],
+        ["cv", "a.tsv", "a.tsv", "--gold-col", "y", "--scores", "p"],
+        ["compare", "a.tsv", "--gold-col", "y", "--scores", "A=p", "--scores", "B=p"],
+    ],
+)
+@pytest.mark.parametrize("engine", [["--engine", "dask"], ["--scheduler", "tcp://127.0.0.1:1"]])
+def test_the_dask_engine_with_scores_is_refused_not_dropped(
+    tmp_path: Path, command: list[str], engine: list[str]
+) -> None:
+    """--engine dask with --scores was read past: the file was read locally by polars and the report printed, as if
+    the cluster had counted it (a path only the cluster reaches then fails on another error)."""
+    _write(tmp_path / "a.tsv", "y\tp", ["0\t0.2", "1\t0.7", "1\t0.4"])
+    done = subprocess.run([sys.executable, "-m", "clfeval", *command, *engine], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "clfeval: error: --engine dask (and --scheduler) count labels; --scores files are read here, chunk by "
+        "chunk: leave it out\n"
+    )
+    assert not (tmp_path / "out.json").exists()

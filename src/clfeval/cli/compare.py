@@ -147,7 +147,7 @@ def run_compare(args: argparse.Namespace) -> str:
     ] or None
     scoring = options.scoring(args)
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":

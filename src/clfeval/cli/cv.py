@@ -76,7 +76,7 @@ def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _cv_scored(args)
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:

@@ -336,10 +336,16 @@ def add_invalid_option(p: Any) -> None:
     )
 
 
-def refuse_invalid_for_scores(args: argparse.Namespace) -> None:
-    """``--invalid`` with ``--scores`` (or scored count files): refused, as ``invalid=`` is with ``scores=``."""
+def refuse_for_scores(args: argparse.Namespace) -> None:
+    """What scored predictions (``--scores``, or scored count files) do not take: ``--invalid``, refused as
+    ``invalid=`` is with ``scores=``, and ``--engine dask`` (``--scheduler``), which counts labels: score files are
+    read here, chunk by chunk."""
     if getattr(args, "invalid", None) is not None:
         raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label to count")
+    if getattr(args, "engine", "polars") != "polars" or getattr(args, "scheduler", None) is not None:
+        raise ClfevalError(
+            "--engine dask (and --scheduler) count labels; --scores files are read here, chunk by chunk: leave it out"
+        )
 
 
 def check_view(args: argparse.Namespace) -> None:

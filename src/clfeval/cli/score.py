@@ -81,10 +81,10 @@ def add_score(sub: Any) -> None:
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _run_scored(args)
     if args.counts and _scored_files(args):
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _run_scored(args, counts=True)
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
