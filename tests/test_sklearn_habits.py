@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -207,6 +208,27 @@ def test_cli_positive_names_a_binary_problems_positive_class(tmp_path) -> None:
     three.write_text("w1 a b\nw2 b c\nw3 c c\n")
     refused = run_cli("score", str(three), "--positive", "a")
     assert refused.returncode == 2 and b"--positive" in refused.stderr and refused.stderr.count(b"\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "equivalent"),
+    [("f1_macro", "macro.f1"), ("precision_weighted", "weighted.precision"), ("macro avg", "macro.f1"),
+     ("recall_micro", "micro.recall")],
+)  # fmt: skip
+def test_scikit_learns_scorer_names_as_metrics_point_to_clfevals(tmp_path, name: str, equivalent: str) -> None:
+    """r["f1_macro"] pointed to r["macro.f1"], but the same name as a metric (clfeval.sklearn.scorer, compare's
+    metrics=, --metric), where a scikit-learn user types it first (scoring="f1_macro"), listed every valid form."""
+    for refused in (
+        lambda: clfeval.sklearn.scorer(name),
+        lambda: clfeval.compare(["a", "b", "a"], {"A": ["a", "b", "b"], "B": ["a", "a", "a"]}, metrics=[name]),
+    ):
+        with pytest.raises(OptionError, match=rf"unknown metric '{name}': .*'{re.escape(equivalent)}'") as error:
+            refused()
+        assert "valid:" not in str(error.value)
+    path = tmp_path / "run.tsv"
+    path.write_text("gold\ta\tb\nx\tx\ty\ny\ty\ty\n")
+    done = run_cli("compare", str(path), "--gold-col", "gold", "--pred-col", "a", "--pred-col", "b", "--metric", name)
+    assert done.returncode == 2 and equivalent.encode() in done.stderr and done.stderr.count(b"\n") == 1
 
 
 # -- part 3: indicator matrices -------------------------------------------------------------------------------------
