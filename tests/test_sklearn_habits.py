@@ -231,6 +231,14 @@ def test_scikit_learns_scorer_names_as_metrics_point_to_clfevals(tmp_path, name:
     assert done.returncode == 2 and equivalent.encode() in done.stderr and done.stderr.count(b"\n") == 1
 
 
+def test_pos_label_with_spans_says_spans_not_label_sets() -> None:
+    """pos_label= with spans= said 'this has label sets', which spans are not."""
+    tags = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "O"]]
+    with pytest.raises(OptionError, match="this has spans of entity types: read") as error:
+        clfeval.score(tags, tags, spans="iob2", pos_label="PER")
+    assert "label sets" not in str(error.value)
+
+
 # -- part 3: indicator matrices -------------------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
 from clfeval.scoring.averages import AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.scoring.labelset import check_ordinal, resolve_label_set
-from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, Setting, averaged_measures, label_measures
+from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, SPANS, Setting, averaged_measures, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import parse_zero_division
 from clfeval.scoring.scores import LabelScores, Scores
@@ -460,7 +460,7 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
     ask for ``pos_label``)."""
     if family != SINGLE or len(label_set) != 2:
         if pos_label is not None:
-            what = "label sets" if family != SINGLE else f"{len(label_set)} labels"
+            what = {MULTI: "label sets", SPANS: "spans of entity types"}.get(family, f"{len(label_set)} labels")
             raise OptionError(
                 f"pos_label= (--positive) names the positive class of a binary problem (two labels, one per instance); "
                 f"this has "
