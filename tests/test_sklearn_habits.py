@@ -239,6 +239,26 @@ def test_pos_label_with_spans_says_spans_not_label_sets() -> None:
     assert "label sets" not in str(error.value)
 
 
+@pytest.mark.parametrize("task", ["score", "compare", "cv"])
+@pytest.mark.parametrize("kind", ["label sets", "spans"])
+def test_ordinal_with_label_sets_or_spans_is_refused_not_dropped(task: str, kind: str) -> None:
+    """ordinal= with label sets was taken and read by nothing (label sets have no weighted κ); with spans it failed
+    with 'does not place '∅'', an order to add a label no user wrote. Both now say why in one line."""
+    if kind == "label sets":
+        data: list = [["a"], ["a", "b"], ["b"]]
+        keywords: dict = {"multilabel": True, "ordinal": ["a", "b"]}
+    else:
+        data, keywords = [["B-PER", "O"], ["B-LOC", "I-LOC"], ["O", "O"]], {"spans": "iob2", "ordinal": ["PER", "LOC"]}
+    with pytest.raises(OptionError, match=f"{kind} have no weighted κ: leave it out") as error:
+        if task == "score":
+            clfeval.score(data, data, **keywords)
+        elif task == "compare":
+            clfeval.compare(data, {"A": data, "B": data}, **keywords)
+        else:
+            clfeval.cv(data, data, [1, 2, 2], **keywords)
+    assert "∅" not in str(error.value)
+
+
 # -- part 3: indicator matrices -------------------------------------------------------------------------------------
 
 

@@ -299,7 +299,7 @@ def score_counts(
     # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
     seen_all = set(policy_gold) | set(policy_pred)
     table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
-    order, order_rule = _declared_order(scoring, label_set.source, lset, table)
+    order, order_rule = _declared_order(scoring, label_set.source, lset, table, family)
     positive, positive_rule = _positive(scoring.pos_label, lset, family, gold_seen | pred_seen)
     cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     f = ScoreFunction.of_cells(
@@ -419,12 +419,17 @@ def score_counts(
 
 
 def _declared_order(
-    scoring: Scoring, source: str, label_set: Sequence[str], table: Sequence[str]
+    scoring: Scoring, source: str, label_set: Sequence[str], table: Sequence[str], family: str = SINGLE
 ) -> tuple[tuple[str, ...] | None, str]:
     """The order of the labels weighted κ reads and how it was declared (:attr:`Scoring.ordinal`), or ``None`` and
     why there is none. The one rule: an order is declared by ``ordinal`` alone (a list: that order; ``True``: the
     declared labels' order, or without them the labels' numerical order), never by ``labels`` alone; a declared order
     places every label of the confusion matrix."""
+    if scoring.ordinal is not False and family != SINGLE:  # no measure of label sets or spans reads an order
+        raise OptionError(
+            f"ordinal= (--ordinal) declares the order weighted κ reads, a measure of single-label data; "
+            f"{'label sets' if family == MULTI else 'spans'} have no weighted κ: leave it out"
+        )
     if scoring.ordinal is False:
         return None, (
             "no order of the labels was declared (ordinal=[...], --ordinal), so weighted κ (kappa_linear, "
