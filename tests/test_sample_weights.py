@@ -524,3 +524,30 @@ def test_a_bad_weight_cell_is_called_a_weight_not_a_label(tmp_path: Path, name: 
     (tmp_path / "header.tsv").write_text("gold\tpred\tw\na\ta\t1\n")
     run = _cli("score", "header.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "v", cwd=tmp_path)
     assert run.returncode == 2 and "no column named 'v' for the weights;" in run.stderr
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_an_accumulator_batch_may_weigh_0_and_the_total_is_checked_when_scored(multilabel: bool) -> None:
+    """An evaluation batch whose weights are all 0 (a masked batch) stopped the loop ('update 1: sample_weight sums
+    to 0') though the scored accumulator takes it: counts add up, so the total is what must not be 0."""
+    rng = np.random.default_rng(7)
+    gold, pred = rng.integers(0, 2, (40, 3)), rng.integers(0, 2, (40, 3))
+    w = rng.random(40)
+    w[:10] = 0
+    acc = clfeval.Accumulator("multi-label" if multilabel else "single-label", labels=["a", "b", "c"])
+    for part in (slice(0, 10), slice(10, 40)):
+        if multilabel:
+            acc.update(gold[part], pred[part], sample_weight=w[part])
+        else:
+            acc.update(np.array(["a", "b", "c"])[gold[part, 0]], np.array(["a", "b", "c"])[pred[part, 0]],
+                       sample_weight=w[part])  # fmt: skip
+    expected = (
+        sk.f1_score(gold, pred, average="macro", sample_weight=w, zero_division=0)
+        if multilabel
+        else sk.f1_score(gold[:, 0], pred[:, 0], labels=[0, 1, 2], average="macro", sample_weight=w, zero_division=0)
+    )
+    assert acc.score()["macro.f1"] == pytest.approx(expected, rel=1e-12)
+    empty = clfeval.Accumulator(labels=["a", "b"])
+    empty.update(["a", "b"], ["a", "a"], sample_weight=[0, 0])
+    with pytest.raises(clfeval.InputError, match="the instances' weights sum to 0"):
+        empty.score()

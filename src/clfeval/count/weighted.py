@@ -32,8 +32,12 @@ __all__ = [
 ]
 
 
-def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight") -> np.ndarray:
-    """``sample_weight`` as float64, one finite number ≥ 0 per instance (``n`` of them), not all 0.
+def check_sample_weight(
+    sample_weight: Any, n: int, source: str = "sample_weight", *, positive_sum: bool = True
+) -> np.ndarray:
+    """``sample_weight`` as float64, one finite number ≥ 0 per instance (``n`` of them), not all 0 (unless
+    ``positive_sum`` is false: a part of what is scored, an accumulator's batch, may weigh 0; the whole is checked
+    when scored, :func:`check_weight_sum`).
 
     Raises
     ------
@@ -50,7 +54,7 @@ def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
         raise InputError(f"{source}[{int(bad[0])}] is {float(w[bad[0]])!r}: a weight must be a finite number ≥ 0")
-    if n and not w.sum() > 0:
+    if positive_sum and n and not w.sum() > 0:
         raise InputError(f"{source} sums to 0: at least one instance must have a weight above 0")
     return w
 
