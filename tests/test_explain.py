@@ -230,6 +230,7 @@ def _flat_results() -> dict[str, object]:
     sets = rng.random((60, 3)) < 0.4
     tags = [["B-PER", "O"], ["B-LOC", "I-LOC"]] * 10, [["B-PER", "O"], ["B-LOC", "O"]] * 10
     boot = {"ci": "bootstrap", "seed": 1, "resamples": 30}
+    invalid = [None, *pred[1:6], "no idea", *pred[7:]]  # an LLM's failed parse and refusal (issue 38, 4)
     return {
         "single-label": clfeval.score(gold, pred, ci="delta"),
         "multi-label": clfeval.score([["a"], ["a", "b"], []] * 5, [["a"], ["b"], ["a"]] * 5, multilabel=True, **boot),
@@ -242,11 +243,20 @@ def _flat_results() -> dict[str, object]:
         "compare scores": clfeval.compare(y % 2, scores={"A": p[:, 0], "B": p[:, 1]}, test="delong"),
         "cv": clfeval.cv(gold, pred, folds=[0, 1] * 10, ci="delta"),
         "cv scores": clfeval.cv(y, scores=p, folds=np.arange(60) % 2),
+        "weighted": clfeval.score(gold, pred, sample_weight=np.arange(20) % 3 + 0.5, ci="delta"),
+        "weighted scores": clfeval.score(y % 2, scores=p[:, 0], sample_weight=rng.random(60), **boot),
+        "invalid omit": clfeval.score(gold, invalid, labels=list("abc"), invalid="omit", ci="delta"),
+        "invalid wrong": clfeval.score(gold, invalid, labels=list("abc"), invalid="wrong"),
+        "compare invalid": clfeval.compare(
+            gold, {"A": invalid, "B": pred}, labels=list("abc"), invalid="omit", test=clfeval.Test(rounds=30, seed=1)
+        ),
+        "cv weighted": clfeval.cv(gold, pred, folds=[0, 1] * 10, sample_weight=np.arange(20) % 3 + 0.5),
     }
 
 
 def test_explain_knows_every_name_every_kind_reports() -> None:
-    """Issue 37, 6: ``clfeval explain`` knew none of the scored names (auc, log_loss …). Every name of every kind's
+    """Issue 37, 6: ``clfeval explain`` knew none of the scored names (auc, log_loss …); issue 38 added
+    ``sample_weight_sum``, ``n_invalid`` and ``coverage`` to flat() and none was explained. Every name of every kind's
     flat() — the names of the JSON, the reports and the trackers — is explained: the score's report name, after the
     structure flat() adds around it (a system's name, a pair's ``<a>_vs_<b>.<field>``, a fold's name)."""
     walked = 0

@@ -231,3 +231,23 @@ def test_bad_arrays_are_named() -> None:
         metrics((np.full((2, 4, 9), math.nan), labels))
     with pytest.raises(InputError, match=r"gold \(2, 4\), pred \(2, 3\)"):
         metrics((np.zeros((2, 3), dtype=int), labels))
+
+
+@pytest.mark.parametrize(
+    ("names", "scheme"),
+    [({0: "O", 1: "B-PER", 2: "I-PER", 3: "B-LOC", 4: "I-LOC"}, "iob2"), (["O", "S-PER", "B-LOC", "E-LOC"], "iobes")],
+)
+def test_tag_names_without_spans_warn_that_the_scores_are_of_tokens(names: object, scheme: str) -> None:
+    """Issue 38, 5: a Trainer given a tagger's tags without spans= logged token F1 silently, the number NER users do
+    not want; as clfeval.score suggests spans= for tag lists, compute_metrics says so when it is made."""
+    key = "label_names" if isinstance(names, dict) else "labels"
+    with pytest.warns(ClfevalWarning, match=f"look like the tags of a tagger .*spans='{scheme}' scores entities"):
+        compute_metrics(**{key: names})
+    ids = np.array([[1, 2, 0, -100]])
+    with pytest.warns(ClfevalWarning, match=f"look like the tags of a tagger .*spans='{scheme}' scores entities"):
+        compute(predictions=np.eye(len(names))[ids.clip(0)], references=ids, **{key: names})  # evaluate's way
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compute_metrics(spans=scheme, **{key: names})  # entity F1: nothing to say
+        compute_metrics(labels=["neg", "pos"])  # labels that are not tags
+        compute_metrics(labels=["O", "B-PER"], multilabel=True)  # label sets: not a tagger's tags

@@ -423,3 +423,131 @@ def test_the_warning_on_few_instances_counts_instances_not_weights() -> None:
     for scale in (0.01, 100.0):
         weighted = clfeval.score(gold, pred, sample_weight=np.full(len(gold), scale), ci="delta")
         assert [w for w in weighted.warnings if "simulation" in w] == [w for w in plain.warnings if "simulation" in w]
+
+
+@pytest.mark.parametrize("command", [["score"], ["cv"], ["compare"]])
+def test_weight_col_beside_count_files_is_refused_not_dropped(tmp_path: Path, command: list[str]) -> None:
+    """--weight-col with --counts: a count file keeps its weights (or has none), so the column cannot apply; it was
+    read past and the unweighted scores printed as if the weights had been used."""
+    table = tmp_path / "data.tsv"
+    table.write_text("gold\tpred\tw\n" + "a\ta\t1\nb\ta\t3\nb\tb\t0.5\na\tb\t2\n")
+    run = _cli("count", str(table), "--gold-col", "gold", "--pred-col", "pred", "-o", "c.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    files = ["c.json", "c.json"] if command == ["cv"] else ["c.json"]
+    run = _cli(*command, "--counts", *files, "--weight-col", "w", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "clfeval: error: a count file keeps its weights: give --weight-col when counting (clfeval count)"
+    ]
+
+
+ZERO_WEIGHTS = "the instances' weights sum to 0: at least one instance must have a weight above 0"
+
+
+def test_weights_that_sum_to_0_are_refused_from_files_count_files_and_folds(tmp_path: Path) -> None:
+    """sample_weight= of zeros is refused, but the same zeros read with --weight-col were scored: 0/0 warnings from
+    numpy and a report of zeros, and a cv fold of zero weight pulled the mean of folds to half the pooled score."""
+    zero = tmp_path / "zero.tsv"
+    zero.write_text("gold\tpred\tw\na\ta\t0\nb\ta\t0\n")
+    run = _cli("score", str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: {ZERO_WEIGHTS}\n")
+    run = _cli("count", str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w", "-o", "z.json",
+               cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr  # a part may weigh 0; the counts scored may not
+    with pytest.raises(clfeval.InputError, match=ZERO_WEIGHTS):
+        clfeval.score(clfeval.load_counts(str(tmp_path / "z.json")))
+    other = tmp_path / "other.tsv"
+    other.write_text("gold\tpred\tw\na\ta\t1\nb\ta\t2\n")
+    run = _cli("cv", str(other), str(zero), "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "w",
+               cwd=tmp_path)  # fmt: skip
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: fold {zero}: {ZERO_WEIGHTS}\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "ner-gold.conll", "ner-tagger-a.conll", "--spans"],
+        ["compare", "ner-gold.conll", "ner-tagger-a.conll", "ner-tagger-b.conll", "--spans"],
+        ["count", "ner-gold.conll", "ner-tagger-a.conll", "--spans", "-o", "out.json"],
+        ["score", "--matrix", "matrix.csv"],
+    ],
+)
+def test_weight_col_with_spans_or_a_matrix_is_refused_not_dropped(tmp_path: Path, command: list[str]) -> None:
+    """--weight-col beside --spans (or --matrix) was read past: the unweighted span report printed, while
+    sample_weight= with spans= is refused in Python."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for name in ("ner-gold.conll", "ner-tagger-a.conll", "ner-tagger-b.conll"):
+        (tmp_path / name).write_text((examples / name).read_text())
+    (tmp_path / "matrix.csv").write_text(",a,b\na,5,1\nb,2,7\n")
+    run = _cli(*command, "--weight-col", "3", cwd=tmp_path)
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "--weight-col" in run.stderr and "weigh" in run.stderr.split("--weight-col", 1)[1]
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constant_weights_give_the_unweighted_intervals_by_every_method(seed: int) -> None:
+    """sample_weight of ones with ci='bootstrap-bca' failed with an AssertionError (the label jackknife read the
+    positions of unscaled types, which types scaled by 1 keep elsewhere); weights of one constant are the unweighted
+    data, so every interval, weighted κ's too, is the unweighted one."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, 120)
+    pred = np.where(rng.random(120) < 0.7, gold, rng.integers(0, 3, 120))
+    names = ["macro.f1", "micro.f1", "accuracy", "mcc", "kappa", "kappa_linear", "kappa_quadratic"]
+    for method in ("delta", "bootstrap", "bootstrap-bca"):
+        plain = clfeval.score(gold, pred, ci=method, seed=1, resamples=200, ordinal=[0, 1, 2])
+        for c in (1.0, 2.5):
+            weighted = clfeval.score(
+                gold, pred, ci=method, seed=1, resamples=200, ordinal=[0, 1, 2], sample_weight=np.full(120, c)
+            )
+            for name in names:
+                assert weighted.interval(name) == pytest.approx(plain.interval(name), abs=1e-9), (method, c, name)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("empty.tsv", "gold\tpred\tw\na\ta\t1\nb\ta\t\n", "empty.tsv:3: the weight is empty"),
+        ("null.jsonl", '{"gold": "a", "pred": "a", "w": 1}\n{"gold": "b", "pred": "a", "w": null}\n',
+         "null.jsonl:2: the weight ('w') is missing (null)"),
+        ("short.txt", "a a 1\nb a\n",
+         "short.txt:2: expected at least 3 fields (for the gold and predicted labels and the weight), found 2"),
+    ],
+)  # fmt: skip
+def test_a_bad_weight_cell_is_called_a_weight_not_a_label(tmp_path: Path, name: str, text: str, expected: str) -> None:
+    """The reader's messages named a weight cell 'the weight label' ('no column named … for the weight labels')."""
+    (tmp_path / name).write_text(text)
+    columns = ["1", "2", "3"] if name.endswith(".txt") else ["gold", "pred", "w"]  # a text file: no header
+    run = _cli("score", name, "--gold-col", columns[0], "--pred-col", columns[1], "--weight-col", columns[2],
+               cwd=tmp_path)  # fmt: skip
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: {expected}\n")
+    (tmp_path / "header.tsv").write_text("gold\tpred\tw\na\ta\t1\n")
+    run = _cli("score", "header.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "v", cwd=tmp_path)
+    assert run.returncode == 2 and "no column named 'v' for the weights;" in run.stderr
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_an_accumulator_batch_may_weigh_0_and_the_total_is_checked_when_scored(multilabel: bool) -> None:
+    """An evaluation batch whose weights are all 0 (a masked batch) stopped the loop ('update 1: sample_weight sums
+    to 0') though the scored accumulator takes it: counts add up, so the total is what must not be 0."""
+    rng = np.random.default_rng(7)
+    gold, pred = rng.integers(0, 2, (40, 3)), rng.integers(0, 2, (40, 3))
+    w = rng.random(40)
+    w[:10] = 0
+    acc = clfeval.Accumulator("multi-label" if multilabel else "single-label", labels=["a", "b", "c"])
+    for part in (slice(0, 10), slice(10, 40)):
+        if multilabel:
+            acc.update(gold[part], pred[part], sample_weight=w[part])
+        else:
+            acc.update(np.array(["a", "b", "c"])[gold[part, 0]], np.array(["a", "b", "c"])[pred[part, 0]],
+                       sample_weight=w[part])  # fmt: skip
+    expected = (
+        sk.f1_score(gold, pred, average="macro", sample_weight=w, zero_division=0)
+        if multilabel
+        else sk.f1_score(gold[:, 0], pred[:, 0], labels=[0, 1, 2], average="macro", sample_weight=w, zero_division=0)
+    )
+    assert acc.score()["macro.f1"] == pytest.approx(expected, rel=1e-12)
+    empty = clfeval.Accumulator(labels=["a", "b"])
+    empty.update(["a", "b"], ["a", "a"], sample_weight=[0, 0])
+    with pytest.raises(clfeval.InputError, match="the instances' weights sum to 0"):
+        empty.score()

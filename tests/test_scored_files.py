@@ -165,3 +165,65 @@ def test_a_gold_label_outside_the_declared_classes_is_named(tmp_path: Path) -> N
     path = _write(tmp_path / "x.csv", "gold,s", ["a,0.1", "b,0.9", "c,0.3"])
     with pytest.raises(InputError, match=r"x\.csv: the gold label 'c' is not one of the classes \['a', 'b'\]"):
         count_scored(str(path), "s", gold_col="gold", labels=["a", "b"], size=8)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--beta", "2"], ["--zero-division", "1", "--undefined", "exclude"], ["--ordinal"]],
+)
+def test_the_measure_options_reach_the_label_report_of_scores(tmp_path: Path, options: list[str]) -> None:
+    """--beta, --zero-division, --undefined and --ordinal with --scores were accepted and dropped: the label report at
+    the threshold kept β 1, 0/0 = 0 and no order. score, cv and compare now pass them as Python's keywords."""
+    rng = np.random.default_rng(4)
+    rows = [f"{y}\t{p:.3f}" for y, p in zip(rng.integers(0, 2, 60), rng.random(60))]
+    for name in ("a.tsv", "b.tsv"):
+        _write(tmp_path / name, "y\tp", rows)
+    keywords = {"beta": 2.0} if options[0] == "--beta" else {"ordinal": True} if options[0] == "--ordinal" else {
+        "zero_division": 1, "undefined": "exclude"}  # fmt: skip
+    y = np.array([int(r.split("\t")[0]) for r in rows])
+    s = np.array([float(r.split("\t")[1]) for r in rows])
+    expected = clfeval.score(y.astype(str), scores=s, **keywords).labels_at_threshold.to_dict()
+
+    def report(*command: str) -> dict:
+        done = subprocess.run([sys.executable, "-m", "clfeval", *command, *options, "--format", "json"],
+                              capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    def same(got: dict) -> None:
+        for key in ("beta", "zero_division", "label_order", "averages"):
+            assert got[key] == expected[key], key
+
+    same(report("score", "a.tsv", "--gold-col", "y", "--scores", "p")["labels_at_threshold"])
+    same(
+        report("cv", "a.tsv", "b.tsv", "--gold-col", "y", "--scores", "p")["pooled"]["labels_at_threshold"]
+    )  # twice: ratios as once
+    if options[0] != "--ordinal":  # compare with scores= takes no order (refused)
+        got = report("compare", "a.tsv", "--gold-col", "y", "--scores", "A=p", "--scores", "B=p", "--rounds", "20")
+        same(got["results"]["A"]["labels_at_threshold"])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "a.tsv", "--gold-col", "y", "--scores", "p"],
+        ["count", "a.tsv", "--gold-col", "y", "--scores", "p", "-o", "out.json"],
+        ["cv", "a.tsv", "a.tsv", "--gold-col", "y", "--scores", "p"],
+        ["compare", "a.tsv", "--gold-col", "y", "--scores", "A=p", "--scores", "B=p"],
+    ],
+)
+@pytest.mark.parametrize("engine", [["--engine", "dask"], ["--scheduler", "tcp://127.0.0.1:1"]])
+def test_the_dask_engine_with_scores_is_refused_not_dropped(
+    tmp_path: Path, command: list[str], engine: list[str]
+) -> None:
+    """--engine dask with --scores was read past: the file was read locally by polars and the report printed, as if
+    the cluster had counted it (a path only the cluster reaches then fails on another error)."""
+    _write(tmp_path / "a.tsv", "y\tp", ["0\t0.2", "1\t0.7", "1\t0.4"])
+    done = subprocess.run([sys.executable, "-m", "clfeval", *command, *engine], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "clfeval: error: --engine dask (and --scheduler) count labels; --scores files are read here, chunk by "
+        "chunk: leave it out\n"
+    )
+    assert not (tmp_path / "out.json").exists()

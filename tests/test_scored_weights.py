@@ -442,3 +442,18 @@ def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
     got = json.loads(labels_only.stdout)
     assert got["accuracy"] == pytest.approx(sk.accuracy_score(y, thresholded, sample_weight=w), abs=1e-12)
     assert got["inputs"]["sample_weight"]["source"] == "w"
+
+
+def test_scores_whose_weights_sum_to_0_are_refused(tmp_path: Path) -> None:
+    """A file's weights of 0, and a cv fold's, were scored: numpy's 0/0 warnings, then NaN scores (score) or a
+    traceback (cv: the calibration error of an empty table); sample_weight= of zeros was already refused."""
+    message = "the instances' weights sum to 0: at least one instance must have a weight above 0"
+    (tmp_path / "zero.tsv").write_text("y\tp\tw\n0\t0.2\t0\n1\t0.7\t0\n")
+    (tmp_path / "one.tsv").write_text("y\tp\tw\n0\t0.2\t1\n1\t0.7\t1\n")
+    run = _run("score", "zero.tsv", "--gold-col", "y", "--scores", "p", "--weight-col", "w", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (2, f"clfeval: error: {message}\n")
+    run = _run("cv", "one.tsv", "zero.tsv", "--gold-col", "y", "--scores", "p", "--weight-col", "w", cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr.startswith("clfeval: error: fold ") and message in run.stderr
+    assert len(run.stderr.splitlines()) == 1
+    with pytest.raises(clfeval.InputError, match=f"fold 2: {message}"):
+        clfeval.cv([0, 1, 0, 1], scores=[0.1, 0.9, 0.2, 0.3], folds=[1, 1, 2, 2], sample_weight=[1, 1, 0, 0])

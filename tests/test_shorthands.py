@@ -188,3 +188,27 @@ def test_in_and_iteration_follow_the_names(multilabel: bool) -> None:
     assert ("mcc" in r) is not multilabel and ("samples.f1" in r) is multilabel  # MCC: single-label data's
     for absent in ("macro.f2", "MCC", "per_label.eagle.recall", "", 0, None, ("averages", "macro", "f")):
         assert absent not in r, absent
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scored_predictions_take_the_scoring_shorthands_as_the_group(seed: int) -> None:
+    """With scores=, beta=, zero_division= and undefined= were taken and dropped (the label report at the threshold
+    kept β = 1), while scoring=Scoring(beta=2) was honoured: score, cv and compare read the shorthands as the group."""
+    from sklearn.metrics import fbeta_score
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 80)
+    s = np.clip(0.3 * y + rng.random(80) * 0.7, 0, 1)
+    folds = np.arange(80) % 2
+    for keywords in ({"beta": 2}, {"beta": 0.5, "zero_division": 1, "undefined": "exclude"}):
+        group = {"scoring": clfeval.Scoring(**keywords)}  # type: ignore[arg-type]
+        short = clfeval.score(y, scores=s, **keywords).labels_at_threshold
+        assert short.to_dict() == clfeval.score(y, scores=s, **group).labels_at_threshold.to_dict()
+        beta = float(keywords["beta"])
+        name = "f2" if beta == 2 else "f0.5"
+        assert short[name] == pytest.approx(fbeta_score(y, (s >= 0.5).astype(int), beta=beta))
+        pooled = clfeval.cv(y, scores=s, folds=folds, **keywords).pooled.labels_at_threshold
+        assert pooled.to_dict() == clfeval.cv(y, scores=s, folds=folds, **group).pooled.labels_at_threshold.to_dict()
+        compared = clfeval.compare(y, scores={"A": s, "B": 1 - s}, seed=1, rounds=50, **keywords)
+        grouped = clfeval.compare(y, scores={"A": s, "B": 1 - s}, seed=1, rounds=50, **group)
+        assert compared.to_dict() == grouped.to_dict()

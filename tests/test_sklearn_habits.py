@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -207,6 +208,55 @@ def test_cli_positive_names_a_binary_problems_positive_class(tmp_path) -> None:
     three.write_text("w1 a b\nw2 b c\nw3 c c\n")
     refused = run_cli("score", str(three), "--positive", "a")
     assert refused.returncode == 2 and b"--positive" in refused.stderr and refused.stderr.count(b"\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "equivalent"),
+    [("f1_macro", "macro.f1"), ("precision_weighted", "weighted.precision"), ("macro avg", "macro.f1"),
+     ("recall_micro", "micro.recall")],
+)  # fmt: skip
+def test_scikit_learns_scorer_names_as_metrics_point_to_clfevals(tmp_path, name: str, equivalent: str) -> None:
+    """r["f1_macro"] pointed to r["macro.f1"], but the same name as a metric (clfeval.sklearn.scorer, compare's
+    metrics=, --metric), where a scikit-learn user types it first (scoring="f1_macro"), listed every valid form."""
+    for refused in (
+        lambda: clfeval.sklearn.scorer(name),
+        lambda: clfeval.compare(["a", "b", "a"], {"A": ["a", "b", "b"], "B": ["a", "a", "a"]}, metrics=[name]),
+    ):
+        with pytest.raises(OptionError, match=rf"unknown metric '{name}': .*'{re.escape(equivalent)}'") as error:
+            refused()
+        assert "valid:" not in str(error.value)
+    path = tmp_path / "run.tsv"
+    path.write_text("gold\ta\tb\nx\tx\ty\ny\ty\ty\n")
+    done = run_cli("compare", str(path), "--gold-col", "gold", "--pred-col", "a", "--pred-col", "b", "--metric", name)
+    assert done.returncode == 2 and equivalent.encode() in done.stderr and done.stderr.count(b"\n") == 1
+
+
+def test_pos_label_with_spans_says_spans_not_label_sets() -> None:
+    """pos_label= with spans= said 'this has label sets', which spans are not."""
+    tags = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "O"]]
+    with pytest.raises(OptionError, match="this has spans of entity types: read") as error:
+        clfeval.score(tags, tags, spans="iob2", pos_label="PER")
+    assert "label sets" not in str(error.value)
+
+
+@pytest.mark.parametrize("task", ["score", "compare", "cv"])
+@pytest.mark.parametrize("kind", ["label sets", "spans"])
+def test_ordinal_with_label_sets_or_spans_is_refused_not_dropped(task: str, kind: str) -> None:
+    """ordinal= with label sets was taken and read by nothing (label sets have no weighted κ); with spans it failed
+    with 'does not place '∅'', an order to add a label no user wrote. Both now say why in one line."""
+    if kind == "label sets":
+        data: list = [["a"], ["a", "b"], ["b"]]
+        keywords: dict = {"multilabel": True, "ordinal": ["a", "b"]}
+    else:
+        data, keywords = [["B-PER", "O"], ["B-LOC", "I-LOC"], ["O", "O"]], {"spans": "iob2", "ordinal": ["PER", "LOC"]}
+    with pytest.raises(OptionError, match=f"{kind} have no weighted κ: leave it out") as error:
+        if task == "score":
+            clfeval.score(data, data, **keywords)
+        elif task == "compare":
+            clfeval.compare(data, {"A": data, "B": data}, **keywords)
+        else:
+            clfeval.cv(data, data, [1, 2, 2], **keywords)
+    assert "∅" not in str(error.value)
 
 
 # -- part 3: indicator matrices -------------------------------------------------------------------------------------

@@ -299,6 +299,10 @@ def _score_scored(
         if blocks is not None:  # each instance's gold (codes, or its 0/1 row), beside its scores
             y = indicator if multilabel is not None else gold_codes(np.asarray(gold), counts)
             blocked = ScoreBlocks.of_arrays(y, kept.reshape(len(y), -1), blocks, weight=weight)
+    if counts.weighted:  # weights read from a file or a count file, all 0
+        from clfeval.count.weighted import check_weight_sum
+
+        check_weight_sum(counts.total)
     inputs, notes = _weight_inputs(counts, inputs, weight_source)
     probabilities = chosen.probabilities_of(counts)
     values = measures_of(counts, chosen, probabilities)
@@ -710,7 +714,8 @@ def score(
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence,
-            scoring_of(scoring, ordinal=ordinal), blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
+            blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep),
             progress=progress, sample_weight=sample_weight,
         )  # fmt: skip
     scored = _scored_counts(gold)
@@ -732,7 +737,7 @@ def score(
             seed,
             resamples,
             confidence,
-            scoring_of(scoring, ordinal=ordinal),
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
             provenance,
             progress=progress,
         )
@@ -1071,9 +1076,10 @@ def compare(
             )
         paired = test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci, confidence=confidence)
         ml = labelsets_of(multilabel, sep=sep)
+        chosen_scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined)
         return _compare_scored(
             _gold_sets(gold, ml) if ml is not None else gold, scores, labels, metrics, paired, baseline, conventions,
-            scoring, blocks, ml is not None, progress, sample_weight,
+            chosen_scoring, blocks, ml is not None, progress, sample_weight,
         )  # fmt: skip
     if conventions is not None:
         raise OptionError("conventions= are for scored predictions: give scores=")
@@ -1338,8 +1344,8 @@ def cv(
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
         if pos_label is not None:
             raise OptionError("cv with scores= takes no pos_label=: binary scores belong to the last of labels=")
-        if ordinal is not None:
-            scoring = scoring_of(scoring, ordinal=ordinal)
+        # the label report at the threshold of each fold reads β, 0/0 and the order, as a score's does
+        scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal)
         if folds is None:
             raise OptionError("cv with scores= takes gold, scores= and folds (the fold of each instance)")
         ml = labelsets_of(multilabel, sep=sep)
@@ -1542,6 +1548,11 @@ def _cv_scored(
             ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept, weight=None if w is None else w[idx])
             for idx in by_name.values()
         ]
+    if w is not None:  # a fold whose weights are all 0 has no score (every score divides by its total weight)
+        from clfeval.count.weighted import check_weight_sum
+
+        for part, name in zip(parts, by_name):
+            check_weight_sum(part.total, f"fold {name}")
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
                           weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip

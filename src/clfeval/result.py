@@ -392,6 +392,13 @@ COUNT_NAMES: Mapping[str, str] = {
     "n_instances": "the number of instances counted: predictions (single-label), instances with their label sets "
     "(multi-label), scored instances (scored predictions); for spans, the entries of the span confusion (each matched "
     "pair, missed gold span and spurious predicted span)",
+    "sample_weight_sum": "the total weight Σw of the instances counted with sample weights (sample_weight=, "
+    "--weight-col): every count is a sum of weights, and n_instances stays the number of instances",
+    "n_invalid": "the number of invalid predictions (missing, or outside the declared labels) under invalid='wrong' "
+    "or 'omit' (--invalid); in compare, system.n_invalid is one system's and n_invalid the instances where any "
+    "system's was invalid",
+    "coverage": "under invalid='omit' (--invalid omit): the share of instances kept, kept / n, with its Wilson "
+    "interval in the JSON; the scores are those of the kept instances",
 }
 
 

@@ -410,7 +410,8 @@ class Accumulator:
         from clfeval.count.weighted import check_sample_weight
 
         try:
-            return check_sample_weight(_tensor(sample_weight, "sample_weight", where), n)
+            # a batch may weigh 0 (as the scored accumulator's): the total is checked when scored
+            return check_sample_weight(_tensor(sample_weight, "sample_weight", where), n, positive_sum=False)
         except InputError as exc:
             raise InputError(exc.message, where) from None
 

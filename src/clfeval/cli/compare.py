@@ -147,7 +147,7 @@ def run_compare(args: argparse.Namespace) -> str:
     ] or None
     scoring = options.scoring(args)
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
@@ -250,6 +250,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         blocks=blocks,
         multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None,
         sample_weight=weight,
+        **options.scored_scoring(args),
     )
     if weight is not None:  # the weights' source is the column, not sample_weight=
         from dataclasses import replace

@@ -64,7 +64,7 @@ def run_count(args: argparse.Namespace) -> str:
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _count_scored(args)
     reading = options.reading(args)
     pred_cols = [parse_column(c) for c in args.pred_col or []]

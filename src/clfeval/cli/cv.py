@@ -76,7 +76,7 @@ def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _cv_scored(args)
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
@@ -148,7 +148,7 @@ def _cv_scored(args: argparse.Namespace) -> str:
     result = options.with_bar(
         args, args.ci, cv, gold, scores=scores, folds=fold_of, labels=classes, ci=args.ci,
         **options.interval_settings(args), conventions=options.conventions(args), multilabel=multilabel,
-        sample_weight=weight,
+        sample_weight=weight, **options.scored_scoring(args),
     )  # fmt: skip
     if weight is not None:  # the weights' source is the column, not sample_weight=
         column = found[0].inputs["sample_weight"]["source"]

@@ -22,6 +22,7 @@ from clfeval.inputs.text import read_text
 
 __all__ = [
     "add_input_arguments",
+    "WEIGHTS_IN_COUNTS",
     "check_counts",
     "check_read_under",
     "counts_given",
@@ -65,12 +66,17 @@ def no_rules(reading: Reading) -> None:
         )
 
 
+WEIGHTS_IN_COUNTS = "a count file keeps its weights: give --weight-col when counting (clfeval count)"
+
+
 def check_counts(files: Sequence[str], reading: Reading) -> None:
-    """--counts takes count files as they were written: no input files, input rules, multi-label options or
-    engine beside it."""
+    """--counts takes count files as they were written: no input files, input rules, multi-label options,
+    engine or weight column beside it (a count file keeps its weights, or has none)."""
     if files:
         raise ClfevalError("give either input files or --counts FILE…, not both")
     no_rules(reading)
+    if reading.weight_col is not None:
+        raise ClfevalError(WEIGHTS_IN_COUNTS)
     if reading.label_sets is not None or reading.engine != "polars":
         raise ClfevalError("--counts takes count files as they were written: --multilabel and --engine do not apply")
 

@@ -336,10 +336,16 @@ def add_invalid_option(p: Any) -> None:
     )
 
 
-def refuse_invalid_for_scores(args: argparse.Namespace) -> None:
-    """``--invalid`` with ``--scores`` (or scored count files): refused, as ``invalid=`` is with ``scores=``."""
+def refuse_for_scores(args: argparse.Namespace) -> None:
+    """What scored predictions (``--scores``, or scored count files) do not take: ``--invalid``, refused as
+    ``invalid=`` is with ``scores=``, and ``--engine dask`` (``--scheduler``), which counts labels: score files are
+    read here, chunk by chunk."""
     if getattr(args, "invalid", None) is not None:
         raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label to count")
+    if getattr(args, "engine", "polars") != "polars" or getattr(args, "scheduler", None) is not None:
+        raise ClfevalError(
+            "--engine dask (and --scheduler) count labels; --scores files are read here, chunk by chunk: leave it out"
+        )
 
 
 def check_view(args: argparse.Namespace) -> None:
@@ -366,6 +372,18 @@ def scoring(args: argparse.Namespace) -> Scoring:
         # labels, not scores: --positive names a binary problem's positive class (scikit-learn's pos_label)
         pos_label=None if getattr(args, "scores", None) else getattr(args, "positive", None),
     )
+
+
+def scored_scoring(args: argparse.Namespace) -> dict[str, Any]:
+    """What the label report of scored predictions at a threshold reads of the measure options, as the tasks'
+    keywords: ``beta``, ``zero_division``, ``undefined`` and ``ordinal`` (``--ordinal``: the classes' order, the
+    --labels file's when it is given). The label set is the classes, given apart (``labels=``)."""
+    return {
+        "beta": args.beta,
+        "zero_division": args.zero_division,
+        "undefined": args.undefined,
+        "ordinal": True if getattr(args, "ordinal", False) else None,
+    }
 
 
 def training(args: argparse.Namespace) -> Training | None:
@@ -553,7 +571,8 @@ def conventions(args: argparse.Namespace) -> Any:
 
 
 def spans(args: argparse.Namespace) -> Any:
-    """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans."""
+    """The spans group of the arguments (``None`` without --spans); --unit and --errors need --spans, and
+    --weight-col is refused with it."""
     from clfeval.spans.options import Spans
     from clfeval.spans.schemes import DEFAULT_SCHEME
 
@@ -563,6 +582,10 @@ def spans(args: argparse.Namespace) -> Any:
         if getattr(args, "errors", None):
             raise ClfevalError("--errors lists wrong spans: give --spans too")
         return None
+    if getattr(args, "weight_col", None) is not None:  # as sample_weight= with spans= in Python
+        raise ClfevalError(
+            "--weight-col is not taken with --spans: span scores (as seqeval's) have no instance weights"
+        )
     return Spans(DEFAULT_SCHEME if args.spans is True else args.spans, args.unit)
 
 

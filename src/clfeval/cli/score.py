@@ -9,7 +9,14 @@ from typing import Any
 
 from clfeval.api import score
 from clfeval.cli import options
-from clfeval.cli.inputs import add_input_arguments, check_read_under, counts_given, layout, no_rules
+from clfeval.cli.inputs import (
+    WEIGHTS_IN_COUNTS,
+    add_input_arguments,
+    check_read_under,
+    counts_given,
+    layout,
+    no_rules,
+)
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import ClfevalError
 from clfeval.infer.methods import CI, INTERVAL_METHODS, cost_note
@@ -74,10 +81,10 @@ def add_score(sub: Any) -> None:
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
     if args.scores is not None:
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _run_scored(args)
     if args.counts and _scored_files(args):
-        options.refuse_invalid_for_scores(args)
+        options.refuse_for_scores(args)
         return _run_scored(args, counts=True)
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
@@ -125,7 +132,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         if args.inputs or args.matrix:
             raise ClfevalError("--counts takes the count files alone")
         if weight_col is not None:
-            raise ClfevalError("a count file keeps its weights: give --weight-col when counting (clfeval count)")
+            raise ClfevalError(WEIGHTS_IN_COUNTS)
         loaded = load_counts(args.counts)
         check_read_under(args, loaded)  # a scored count file holds its scores as given: no span option applies
         given: Any = loaded
@@ -182,6 +189,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         blocks=blocks,
         multilabel=multilabel,
         sample_weight=weight,
+        **options.scored_scoring(args),
     )
     if not counts:  # the file, its columns and its blocks, not "arrays"; how the columns were matched
         matched = {
@@ -212,6 +220,8 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
         if reading.label_sets is not None:
             raise ClfevalError("--matrix takes no INPUT file, no --counts and no --multilabel")
+        if reading.weight_col is not None:
+            raise ClfevalError("--matrix holds counts already: --weight-col weighs the instances of a table")
         no_rules(reading)
         return read_matrix(
             args.matrix, rows=args.matrix_rows, reading=Reading(input_format=args.input_format, sep=args.sep)

@@ -26,14 +26,19 @@ __all__ = [
     "WeightedLabelSetCounts",
     "WeightedRows",
     "check_sample_weight",
+    "check_weight_sum",
     "weight_summary",
     "weights_note",
     "weighted_rows",
 ]
 
 
-def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight") -> np.ndarray:
-    """``sample_weight`` as float64, one finite number ≥ 0 per instance (``n`` of them), not all 0.
+def check_sample_weight(
+    sample_weight: Any, n: int, source: str = "sample_weight", *, positive_sum: bool = True
+) -> np.ndarray:
+    """``sample_weight`` as float64, one finite number ≥ 0 per instance (``n`` of them), not all 0 (unless
+    ``positive_sum`` is false: a part of what is scored, an accumulator's batch, may weigh 0; the whole is checked
+    when scored, :func:`check_weight_sum`).
 
     Raises
     ------
@@ -50,9 +55,23 @@ def check_sample_weight(sample_weight: Any, n: int, source: str = "sample_weight
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
         raise InputError(f"{source}[{int(bad[0])}] is {float(w[bad[0]])!r}: a weight must be a finite number ≥ 0")
-    if n and not w.sum() > 0:
+    if positive_sum and n and not w.sum() > 0:
         raise InputError(f"{source} sums to 0: at least one instance must have a weight above 0")
     return w
+
+
+def check_weight_sum(total: float, source: str | None = None) -> None:
+    """Counts with sample weights whose total weight ``total`` (Σ m·w) is 0 have no score: every measure divides by a
+    sum of weights. The check of :func:`check_sample_weight` for what was read from files, count files and folds
+    (``source`` names the fold or file when known); a part of a larger count may weigh 0, the counts scored may not.
+
+    Raises
+    ------
+    InputError
+        If ``total`` is not above 0.
+    """
+    if not total > 0:
+        raise InputError("the instances' weights sum to 0: at least one instance must have a weight above 0", source)
 
 
 def weight_summary(source: str, counts: Any) -> dict[str, Any]:

@@ -303,8 +303,10 @@ def label_jackknife_moments(f: SeparableStatistic) -> tuple[np.ndarray, np.ndarr
             reduced: dict[str, np.ndarray] = {}
             for r, part in parts.items():
                 if isinstance(part, Pair):  # linear κ: the full data's pair sum, less the left-out instance's pairs
-                    assert cells.positions is not None
-                    g, p = cells.positions
+                    # unit types scaled by weights of 1 (sample_weight of ones) keep their positions as scaled_positions
+                    positions = cells.positions if cells.positions is not None else cells.scaled_positions
+                    assert positions is not None
+                    g, p = positions
                     gold, pred = part.gold[0], part.pred[0]
                     total = float(part.total()[0])
                     reduced[r] = total - linear_spread(pred)[g] - linear_spread(gold)[p] + np.abs(g - p)

@@ -37,7 +37,7 @@ import numpy as np
 
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
-from clfeval.inputs.columns import Column, one_role_each, resolve_column
+from clfeval.inputs.columns import Column, cell_of, one_role_each, resolve_column
 from clfeval.inputs.embedded import Cells, read_cells
 from clfeval.inputs.formats import TableOptions, format_of, separator_of
 
@@ -424,7 +424,7 @@ def _to_cells(
     missing = [m for m in missing if m[2]]
     if missing:
         what = "; ".join(
-            f"the {role} label ({name!r}) is missing (null) in {_plural(n, 'row')}" for role, name, n in missing
+            f"the {cell_of(role)} ({name!r}) is missing (null) in {_plural(n, 'row')}" for role, name, n in missing
         )
         raise InputError(what, source)
     if not empty_ok:

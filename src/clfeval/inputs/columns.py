@@ -7,7 +7,7 @@ from typing import overload
 
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["Column", "one_role_each", "parse_column", "resolve_column"]
+__all__ = ["Column", "cell_of", "one_role_each", "parse_column", "resolve_column"]
 
 Column = int | str
 
@@ -58,12 +58,18 @@ def one_role_each(
         seen[key] = i
 
 
+def cell_of(role: str) -> str:
+    """What a cell of a column in ``role`` holds, for messages: ``gold label``, ``predicted label`` …, but ``weight``
+    (a weight column holds numbers, not labels)."""
+    return "weight" if role == "weight" else f"{role} label"
+
+
 def resolve_column(col: Column, names: Sequence[str], source: str, role: str) -> int:
     """The 0-based position of ``col`` among ``names`` (the header, or column_1… without one)."""
     if isinstance(col, str):
         if col not in names:
             shown = ", ".join(repr(n) for n in names[:20])
-            raise InputError(f"no column named {col!r} for the {role} labels; the header has: {shown}", source, 1)
+            raise InputError(f"no column named {col!r} for the {cell_of(role)}s; the header has: {shown}", source, 1)
         return list(names).index(col)
     position = col - 1 if col > 0 else len(names) + col
     if not 0 <= position < len(names):

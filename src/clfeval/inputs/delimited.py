@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import Chunk, Meter, line_chunks
-from clfeval.inputs.columns import Column, resolve_column
+from clfeval.inputs.columns import Column, cell_of, resolve_column
 from clfeval.inputs.formats import TableOptions, separator_of, shown_pattern
 from clfeval.inputs.lines import (
     DISTRIBUTION,
@@ -80,16 +80,14 @@ def _diagnose(
         if ncols is not None and len(fields) != ncols:
             raise InputError(f"expected {ncols} fields, found {len(fields)}", name, number)
         if len(fields) < need:
-            raise InputError(
-                f"expected at least {need} fields (for the {' and '.join(roles)} labels), found {len(fields)}",
-                name,
-                number,
-            )
+            named = " and ".join(r for r in roles if r != "weight") + " labels"
+            named += " and the weight" if "weight" in roles else ""
+            raise InputError(f"expected at least {need} fields (for the {named}), found {len(fields)}", name, number)
         _distinct_fields(positions, roles, len(fields), name, number)
         if not empty_ok:
             for p, role in zip(positions, roles):
                 if fields[p].strip() == "":
-                    raise InputError(f"the {role} label is empty", name, number)
+                    raise InputError(f"the {cell_of(role)} is empty", name, number)
     return blank
 
 
@@ -723,7 +721,7 @@ def _column_chunk(chunk: Chunk, layout: _Layout, index: int, block: int, blank_i
     if problems.height:
         line, is_blank = problems.row(0)[0], problems.row(0)[1]
         if is_blank:
-            raise InputError(f"the {role} label is empty (a blank line)", name, line)
+            raise InputError(f"the {cell_of(role)} is empty (a blank line)", name, line)
         layout.diagnose(chunk, None, [index])
-        raise InputError(f"the {role} label is empty or missing", name, line)
+        raise InputError(f"the {cell_of(role)} is empty or missing", name, line)
     return frame.select(pl.col("v"), pl.col("__i").alias("line"), pl.col(BLOCK_KEY)), block + n_delim, n_skipped

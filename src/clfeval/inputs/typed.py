@@ -17,7 +17,7 @@ from typing import Any
 
 from clfeval.errors import InputError
 from clfeval.inputs.chunks import STDIN, FileVersion, Meter, check_source, line_chunks
-from clfeval.inputs.columns import Column, one_role_each, resolve_column
+from clfeval.inputs.columns import Column, cell_of, one_role_each, resolve_column
 from clfeval.inputs.lines import decode_line, lines_of
 from clfeval.inputs.tally import BLOCK_KEY, Tally, collect, unique_counts, unpack
 
@@ -239,7 +239,7 @@ def _typed_problem(
         .head(1)
     ).row(0, named=True)
     for f, r, flag in zip(fields, roles, lists):
-        what = f"the {r} label set ({f!r})" if flag else f"the {r} label ({f!r})"
+        what = f"the {r} label set ({f!r})" if flag else f"the {cell_of(r)} ({f!r})"
         if found[f"{r}\x00missing"]:
             raise InputError(
                 f"{what} holds a missing label (null)" if flag else f"{what} is missing (null)", name, found["__i"]

@@ -168,12 +168,14 @@ def compute(
         of numbers cannot carry.
     """
     labels, id2label = _by_id(labels, id2label, label_names)
+    chosen_spans = _spans(spans, multilabel)
     out, messages = _computed(
         predictions=predictions, references=references, metrics=metrics, labels=labels, id2label=id2label,
-        spans=_spans(spans, multilabel), multilabel=multilabel, threshold=threshold, ignore_index=ignore_index,
+        spans=chosen_spans, multilabel=multilabel, threshold=threshold, ignore_index=ignore_index,
         scoring=scoring, ci=ci, sep=sep,
     )  # fmt: skip
-    warn_each(messages)
+    tokens = _token_scores(_names(labels, id2label, None), multilabel) if chosen_spans is None else []
+    warn_each([*tokens, *messages])
     return out
 
 
@@ -314,6 +316,22 @@ def _declared(scoring: Any, names: list[str]) -> Any:
     return replace(scoring, labels=tuple(names))
 
 
+def _token_scores(names: Sequence[Any] | None, multilabel: bool) -> list[str]:
+    """The warning that label names which look like a tagger's tags (``O``, ``B-PER``, ``I-PER`` …: see
+    :func:`~clfeval.spans.lists.tag_scheme`) are scored as tokens without ``spans=``; none for other names."""
+    from clfeval.spans.lists import tag_scheme
+
+    tags = [] if names is None or multilabel else [str(name) for name in names]
+    scheme = tag_scheme([tags]) if len(tags) > 1 else None
+    if scheme is None:
+        return []
+    shown = ", ".join(tags[:3]) + (" …" if len(tags) > 3 else "")
+    return [  # the scores are right, of tokens; what a NER user wants is spans=
+        f"the labels look like the tags of a tagger ({shown}): these metrics score each token as a label; "
+        f"spans={scheme!r} scores entities (the precision, recall and F1 of seqeval and NER papers)"
+    ]
+
+
 def compute_metrics(
     metrics: Sequence[str] | str | None = None,
     *,
@@ -365,7 +383,9 @@ def compute_metrics(
             for name in [metrics] if isinstance(metrics, str) else metrics:
                 if name != "token_accuracy":
                     metric_key(name, labels=types, task="spans", beta=chosen.beta)
-    elif metrics is not None:
+    else:
+        warn_each(_token_scores(names, multilabel))
+    if chosen_spans is None and metrics is not None:
         from clfeval.api import check_metrics
         from clfeval.scoring.metrics import metric_key
 

@@ -17,7 +17,7 @@ from clfeval.kinds import Counts, kind_of
 from clfeval.result import FrozenDict
 from clfeval.scoring.averages import AVERAGES, AverageInput, PerLabel, SampleSums
 from clfeval.scoring.labelset import check_ordinal, resolve_label_set
-from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, Setting, averaged_measures, label_measures
+from clfeval.scoring.measures import MEASURES, MULTI, SINGLE, SPANS, Setting, averaged_measures, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import parse_zero_division
 from clfeval.scoring.scores import LabelScores, Scores
@@ -271,6 +271,10 @@ def score_counts(
         )
     zd = parse_zero_division(scoring.zero_division)
     task, family = kind.name, kind.family
+    if kind.sample_weights and hasattr(counts, "weight_sum"):  # a file's or a fold's weights, all 0
+        from clfeval.count.weighted import check_weight_sum
+
+        check_weight_sum(counts.weight_sum, f"fold {inputs['fold']}" if inputs and "fold" in inputs else None)
     n = counts.n_instances
     if n == 0:
         raise OptionError(f"there are no {kind.instances} to score" + kind.nothing_to_score)
@@ -295,7 +299,7 @@ def score_counts(
     # the matrix's labels: the label set, then every other label the policy saw (every system's, every fold's)
     seen_all = set(policy_gold) | set(policy_pred)
     table = kind.table(lset, [*kind.labels(counts), *sorted(seen_all)])
-    order, order_rule = _declared_order(scoring, label_set.source, lset, table)
+    order, order_rule = _declared_order(scoring, label_set.source, lset, table, family)
     positive, positive_rule = _positive(scoring.pos_label, lset, family, gold_seen | pred_seen)
     cells, sums = kind.observed(counts, lset, beta=beta, table=table)  # the sums (the map is for resampling)
     f = ScoreFunction.of_cells(
@@ -415,12 +419,17 @@ def score_counts(
 
 
 def _declared_order(
-    scoring: Scoring, source: str, label_set: Sequence[str], table: Sequence[str]
+    scoring: Scoring, source: str, label_set: Sequence[str], table: Sequence[str], family: str = SINGLE
 ) -> tuple[tuple[str, ...] | None, str]:
     """The order of the labels weighted κ reads and how it was declared (:attr:`Scoring.ordinal`), or ``None`` and
     why there is none. The one rule: an order is declared by ``ordinal`` alone (a list: that order; ``True``: the
     declared labels' order, or without them the labels' numerical order), never by ``labels`` alone; a declared order
     places every label of the confusion matrix."""
+    if scoring.ordinal is not False and family != SINGLE:  # no measure of label sets or spans reads an order
+        raise OptionError(
+            f"ordinal= (--ordinal) declares the order weighted κ reads, a measure of single-label data; "
+            f"{'label sets' if family == MULTI else 'spans'} have no weighted κ: leave it out"
+        )
     if scoring.ordinal is False:
         return None, (
             "no order of the labels was declared (ordinal=[...], --ordinal), so weighted κ (kappa_linear, "
@@ -456,7 +465,7 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
     ask for ``pos_label``)."""
     if family != SINGLE or len(label_set) != 2:
         if pos_label is not None:
-            what = "label sets" if family != SINGLE else f"{len(label_set)} labels"
+            what = {MULTI: "label sets", SPANS: "spans of entity types"}.get(family, f"{len(label_set)} labels")
             raise OptionError(
                 f"pos_label= (--positive) names the positive class of a binary problem (two labels, one per instance); "
                 f"this has "

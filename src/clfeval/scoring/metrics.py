@@ -56,6 +56,11 @@ def metric_key(name: str, *, labels: Sequence[str], task: str, beta: float = 1.0
         internal = _measure(rest, beta, averaged_measures())
         if internal is not None:
             return ("averages", head, internal)
+    from clfeval.scoring.sklearnnames import report_name_hint  # scikit-learn's "macro avg", "f1_macro" …
+
+    hint = report_name_hint(name, f_key(beta))
+    if hint is not None:
+        raise OptionError(f"unknown metric {name!r}: {hint}")
     raise OptionError(
         f"unknown metric {name!r}; valid: <average>.<measure> with average one of "
         f"{', '.join(averages)} and measure one of {', '.join(_report_names(averaged_measures(), beta))} (e.g. "
