@@ -77,7 +77,7 @@ class ScoredKind(Kind):
             ]
         else:  # [gold, scores, weight, count]: the row's instances each weigh its weight
             doc["weighted"] = True
-            doc["sum_weight"] = counts.total
+            doc["weight_sum"] = counts.total
             doc["rows"] = [
                 [g, *(float(x) for x in s), float(w), int(c)]
                 for g, s, w, c in zip(gold, counts.scores, counts.weight.tolist(), counts.count.tolist())
