@@ -251,3 +251,19 @@ def test_tag_names_without_spans_warn_that_the_scores_are_of_tokens(names: objec
         compute_metrics(spans=scheme, **{key: names})  # entity F1: nothing to say
         compute_metrics(labels=["neg", "pos"])  # labels that are not tags
         compute_metrics(labels=["O", "B-PER"], multilabel=True)  # label sets: not a tagger's tags
+
+
+def test_multilabel_on_tag_sentences_warns_that_it_scores_tokens() -> None:
+    """Tag sentences with multilabel=True are scored as token label sets (the numbers asked for) with a warning that
+    names the spans= that scores entities; label sets that are not tags get none."""
+    gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "B-ORG"]]
+    pred = [["B-PER", "O", "O"], ["B-LOC", "O", "B-PER"]]
+    with pytest.warns(clfeval.ClfevalWarning, match="spans='iob2' scores entities"):
+        clfeval.score(gold, pred, multilabel=True)
+    with pytest.warns(clfeval.ClfevalWarning, match="spans='iob2'"):
+        clfeval.compare(gold, {"A": pred, "B": gold}, multilabel=True, seed=1, rounds=99)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", clfeval.ClfevalWarning)
+        clfeval.score([["cat", "dog"], ["dog"]], [["cat"], ["dog"]], multilabel=True)

@@ -32,7 +32,7 @@ from clfeval.count.joint import JointCounts
 from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import LabelSetCounts, MultiLabel, label_sets
 from clfeval.count.paired import counts_of_pairs
-from clfeval.errors import InputError, OptionError
+from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.infer.methods import CI
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.readers import Counted, check_count_kind, fold_names
@@ -758,6 +758,8 @@ def score(
             gold, pred = rows.instances()
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
+    if matrices is None:
+        _tags_as_sets([gold, pred], ml, spans)
     if matrices is not None and spans is None:
         assert ml is not None
         counted: Counted | None = _indicator_counted(rows, ml, blocks, sample_weight)
@@ -810,6 +812,26 @@ def score(
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
 MARKED = ("wrong", "omit")
+
+
+def _tags_as_sets(columns: Sequence[Any], ml: MultiLabel | None, spans: Any) -> None:
+    """Warn when ``multilabel=`` is asked of columns that look like sentences of tags
+    (:func:`clfeval.spans.lists.tag_scheme`): their scores are of token label sets, not of the entities ``spans=``
+    scores (what seqeval and NER papers report); the numbers are right for what was asked, so a warning, not an
+    error."""
+    if ml is None or spans is not None or any(c is None or isinstance(c, Counted) for c in columns):
+        return
+    from clfeval.spans.lists import tag_scheme
+
+    scheme = tag_scheme(*columns)
+    if scheme is not None:
+        warn_each(
+            [
+                "these look like sentences of tags: multilabel=True scores each sentence's set of tags (token "
+                f"labels), not its entities; spans={scheme!r} scores entities (seqeval's and NER papers' P, R and F)"
+            ],
+            stacklevel=3,
+        )
 
 
 def _check_invalid(scoring: Scoring, ml: MultiLabel | None, spans: Any) -> None:
@@ -1098,6 +1120,8 @@ def compare(
             rows, multilabel = matrices
     ml = labelsets_of(multilabel, sep=sep)
     _check_invalid(chosen, ml, spans)
+    if matrices is None and isinstance(preds, Mapping):
+        _tags_as_sets([gold, *preds.values()], ml, spans)
     if matrices is not None:
         assert ml is not None
         check_metrics(metrics, paired, multilabel=True, beta=chosen.beta)
