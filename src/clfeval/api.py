@@ -202,7 +202,7 @@ def _weighted(
         assert ml is not None
         table = indicators.canonical(ml).weighted(check_sample_weight(sample_weight, indicators.n_instances))
         kind = "weighted-multi-label"
-        counts = (
+        counts: Any = (
             JointCounts(tuple(systems), table, ml, kind) if systems is not None else KINDS[kind].from_rows(table, ml)
         )
         summary = weight_summary("sample_weight=", counts)
@@ -213,7 +213,7 @@ def _weighted(
 
     kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     if systems is None and ml is None:  # one system's single labels: counted as arrays
-        counts: Any = count_weighted_labels(columns[0], columns[1], sample_weight, labels=labels, roles=roles)
+        counts = count_weighted_labels(columns[0], columns[1], sample_weight, labels=labels, roles=roles)
     else:
         rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
         counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
