@@ -184,7 +184,7 @@ def refuse_keywords(task: str, given: Mapping[str, Any]) -> None:
 
     >>> refuse_keywords("score", {"average": "macro"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    clfeval.errors.OptionError: score takes no average=: every average is computed at once: read result['macro.f1'] ...
+    clfeval.errors.OptionError: score takes no average= (scikit-learn's): every average is computed at once: ...
     """
     for name, value in given.items():
         advice = SKLEARN_KEYWORDS.get(name)
