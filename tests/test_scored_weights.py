@@ -204,8 +204,6 @@ def test_bad_weights_are_refused_in_one_line() -> None:
         assert "\n" not in str(info.value)
     with pytest.raises(OptionError, match="equal-width"):
         clfeval.score(y, scores=s, sample_weight=[1, 2, 1, 1], conventions=Conventions(binning="equal-mass"))
-    with pytest.raises(OptionError, match="not weighted"):
-        clfeval.score(y, scores=s, sample_weight=[1, 2, 1, 1], threshold=0.3)
 
 
 def test_delong_is_refused_with_weights_naming_the_bootstrap() -> None:
@@ -457,3 +455,35 @@ def test_scores_whose_weights_sum_to_0_are_refused(tmp_path: Path) -> None:
     assert len(run.stderr.splitlines()) == 1
     with pytest.raises(clfeval.InputError, match=f"fold 2: {message}"):
         clfeval.cv([0, 1, 0, 1], scores=[0.1, 0.9, 0.2, 0.3], folds=[1, 1, 2, 2], sample_weight=[1, 1, 0, 0])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_label_report_at_the_threshold_is_weighted(seed: int) -> None:
+    """Binary (at a threshold), multi-class (argmax) and multi-label (each label at the threshold): the label report of
+    weighted scores weighs each instance's predicted label as scikit-learn's ``sample_weight`` does."""
+    rng = np.random.default_rng(seed)
+    n = 120
+    w = rng.integers(0, 4, n) * rng.random(n)
+    w[0] = 1.0
+    y, p = _binary(rng, n)
+    cut = float(rng.choice([0.3, 0.5, 0.7]))
+    report = clfeval.score(y, scores=p, sample_weight=w, threshold=cut).labels_at_threshold
+    predicted = (p >= cut).astype(int)
+    assert report.task == "weighted-single-label"
+    assert report["f1"] == pytest.approx(sk.f1_score(y, predicted, sample_weight=w), rel=1e-12)
+    assert report["accuracy"] == pytest.approx(sk.accuracy_score(y, predicted, sample_weight=w), rel=1e-12)
+    k = 4
+    gold = rng.integers(0, k, n)
+    scores = rng.dirichlet(np.ones(k), n)
+    multi = clfeval.score(gold, scores=scores, sample_weight=w).labels_at_threshold
+    argmax = scores.argmax(axis=1)
+    assert multi["macro.f1"] == pytest.approx(
+        sk.f1_score(gold, argmax, average="macro", labels=range(k), sample_weight=w, zero_division=0), rel=1e-12
+    )
+    sets = (rng.random((n, 3)) < 0.4).astype(int)
+    probs = np.clip(sets * 0.5 + rng.random((n, 3)) * 0.5, 0, 1)
+    ml = clfeval.score(sets, scores=probs, multilabel=True, labels=["a", "b", "c"], sample_weight=w)
+    at = (probs >= 0.5).astype(int)
+    assert ml.labels_at_threshold["micro.f1"] == pytest.approx(
+        sk.f1_score(sets, at, average="micro", sample_weight=w), rel=1e-12
+    )

@@ -324,12 +324,7 @@ def _score_scored(
         target = "positive" if counts.binary or counts.multilabel else "top-label"
         pairs = counts.pooled_pairs() if counts.multilabel else counts  # multi-label: every (instance, label) pair
         calibration = calibrated(pairs, target=target, bins=chosen.bins, binning=chosen.binning)
-    if counts.weighted:  # the label report counts whole instances: ConfusionCounts hold no weights here
-        at, rule = None, "none (sample weights: the label report at a threshold counts unweighted instances)"
-        if threshold is not None:
-            raise OptionError("threshold= makes the label report, which is not weighted: leave it out with weights")
-    else:
-        at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
+    at, rule = _at_threshold(counts, threshold, probabilities, scoring, chosen.lower_is_more_confident)
     return Scored(
         counts=counts,
         values=FrozenDict(values),
@@ -366,8 +361,8 @@ def _weight_inputs(
     shown = given if given == source else f"column {given}"
     note = (
         f"sample weights ({shown}): each instance weighs its weight in every score, Σw = {counts.total:g} over "
-        f"{counts.n_instances} instances; the bootstrap draws instances with their weights; no ece_debiased and no "
-        "label report at a threshold with weights"
+        f"{counts.n_instances} instances; the bootstrap draws instances with their weights; the label report at "
+        "the threshold is weighted too; no ece_debiased with weights"
     )
     return out, [note]
 
@@ -436,8 +431,14 @@ def _at_threshold(
         pred = np.argmax(counts.scores[:, order], axis=1)
         rule = "argmin" if lower else "argmax"
     k = len(labels)
-    cells = np.bincount(counts.gold * k + pred, weights=counts.count, minlength=k * k).astype(np.int64)
-    confusion = ConfusionCounts(tuple(labels), cells.reshape(k, k))
+    confusion: Any
+    if counts.weighted:  # each instance's predicted label with its weight: the weighted label report
+        from clfeval.count.weighted import WeightedLabelCounts
+
+        confusion = WeightedLabelCounts.of_codes(tuple(labels), counts.gold, pred, counts.weight, counts.count)
+    else:
+        cells = np.bincount(counts.gold * k + pred, weights=counts.count, minlength=k * k).astype(np.int64)
+        confusion = ConfusionCounts(tuple(labels), cells.reshape(k, k))
     chosen = Scoring.of(scoring)
     if chosen.labels is None and chosen.labels_from is None:
         chosen = replace(chosen, labels=tuple(labels))
@@ -458,18 +459,31 @@ def _label_sets_at_threshold(
     cut = 0.5 if threshold is None else float(threshold)
     pred = (counts.scores >= (-cut if lower else cut)).astype(np.int8)
     held = counts.count > 0
-    rows, inverse = np.unique(np.hstack([counts.gold, pred])[held], axis=0, return_inverse=True)
-    weights = np.bincount(inverse.reshape(-1), weights=counts.count[held]).astype(np.int64)
     k = len(counts.labels)
     names = np.array(counts.labels, dtype=object)
-    pairs = {
-        (tuple(names[row[:k] == 1]), tuple(names[row[k:] == 1])): int(w) for row, w in zip(rows, weights)
-    }  # Python once per distinct (gold set, predicted set) pair
+    keys = np.hstack([counts.gold, pred])[held]
+    if counts.weighted:  # the weight one more key column: rows (gold set, predicted set, weight)
+        from clfeval.count.weighted import WeightedLabelSetCounts
+
+        values, which = np.unique(counts.weight[held], return_inverse=True)
+        rows, inverse = np.unique(np.hstack([keys, which.reshape(-1, 1)]), axis=0, return_inverse=True)
+        numbers = np.bincount(inverse.reshape(-1), weights=counts.count[held]).astype(np.int64)
+        weighted = {
+            (tuple(names[row[:k] == 1]), tuple(names[row[k : 2 * k] == 1]), float(values[row[2 * k]])): int(m)
+            for row, m in zip(rows, numbers)
+        }  # Python once per distinct (gold set, predicted set, weight) row
+        found: Any = WeightedLabelSetCounts(weighted)
+    else:
+        rows, inverse = np.unique(keys, axis=0, return_inverse=True)
+        numbers = np.bincount(inverse.reshape(-1), weights=counts.count[held]).astype(np.int64)
+        found = LabelSetCounts(
+            {(tuple(names[row[:k] == 1]), tuple(names[row[k:] == 1])): int(m) for row, m in zip(rows, numbers)}
+        )  # Python once per distinct (gold set, predicted set) pair
     chosen = Scoring.of(scoring)
     if chosen.labels is None and chosen.labels_from is None:
         chosen = replace(chosen, labels=tuple(counts.labels))
     rule = f"score <= {cut:g}" if lower else f"score >= {cut:g}"
-    return computation.score_counts(LabelSetCounts(pairs), chosen), f"each label with {rule}"
+    return computation.score_counts(found, chosen), f"each label with {rule}"
 
 
 def _compare_scored(
