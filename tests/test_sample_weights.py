@@ -551,3 +551,22 @@ def test_an_accumulator_batch_may_weigh_0_and_the_total_is_checked_when_scored(m
     empty.update(["a", "b"], ["a", "a"], sample_weight=[0, 0])
     with pytest.raises(clfeval.InputError, match="the instances' weights sum to 0"):
         empty.score()
+
+
+def test_every_weighted_result_names_its_total_weight_in_flat() -> None:
+    """score, compare and cv of labels and of scores: ``flat()["sample_weight_sum"]`` (cv: under ``pooled``) is Σw,
+    and unweighted results have no such name."""
+    gold, a, b = ["a", "b", "a", "b", "a", "b"], ["a", "b", "b", "b", "a", "a"], ["a", "a", "a", "b", "b", "b"]
+    y, sa, sb = [0, 1, 0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6, 0.4, 0.5], [0.2, 0.7, 0.1, 0.9, 0.3, 0.2]
+    w = [1.0, 2.0, 3.0, 1.0, 1.0, 0.5]
+    folds = [0, 0, 0, 1, 1, 1]
+    weighted = [
+        clfeval.score(gold, a, sample_weight=w).flat(),
+        clfeval.compare(gold, {"A": a, "B": b}, sample_weight=w, seed=1, rounds=99).flat(),
+        clfeval.compare(y, scores={"A": sa, "B": sb}, sample_weight=w, test="ar", seed=1, rounds=99).flat(),
+        clfeval.score(y, scores=sa, sample_weight=w).flat(),
+    ]
+    for flat in weighted:
+        assert flat["sample_weight_sum"] == pytest.approx(sum(w))
+    assert clfeval.cv(gold, a, folds, sample_weight=w).flat()["pooled/sample_weight_sum"] == pytest.approx(sum(w))
+    assert "sample_weight_sum" not in clfeval.compare(gold, {"A": a, "B": b}, seed=1, rounds=99).flat()

@@ -247,6 +247,9 @@ class Comparison(Paired, Result):
         beta = self.first.beta
         paths = {m: [m] if m in self.own_scores else metric_path(k, beta) for m, k in zip(self.metrics, self.keys)}
         out = FlatScores(sep)
+        weighed = self.first.inputs.get("sample_weight")
+        if weighed is not None:  # the instances' total weight, as every weighted result names it
+            out["sample_weight_sum"] = float(weighed["sum"])
         if self.invalid is not None:  # the shared n_invalid and coverage, and each system's invalid predictions
             for name, value in self.invalid.flat().items():
                 out[flat_name([name], sep)] = value

@@ -720,6 +720,9 @@ class ScoredComparison(Paired, Result):
         (``<system>/macro/auc``) and each pair's test (``macro/auc/<a>_vs_<b>/difference``, ``…/p_value``,
         ``…/p_adjusted``, ``…/significant`` as 1 or 0, ``…/ci_low``, ``…/ci_high`` with an interval)."""
         out: dict[str, float] = {}
+        weighed = self.results[self.systems[0]].inputs.get("sample_weight")
+        if weighed is not None:  # the instances' total weight, as every weighted result names it
+            out["sample_weight_sum"] = float(weighed["sum"])
         for system in self.systems:
             for metric in self.metrics:
                 out[sep.join([system, *metric.split(".")])] = self.score(system, metric)
