@@ -476,3 +476,17 @@ def test_invalid_and_weight_columns_on_the_command_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert data["averages"]["macro"]["f1"] == pytest.approx(expected, rel=1e-12)
     assert data["invalid"]["n_invalid"] == 1 and data["inputs"]["sample_weight"]["source"] == "w"
+
+
+def test_weighted_results_under_omit_record_the_weights_they_scored() -> None:
+    """Under ``omit``, ``inputs.sample_weight`` of score, compare and cv is the sum and number of the instances kept
+    (what every score of the result weighs), the same in the three tasks."""
+    gold, pred = ["a", "b", "a", "b", "a"], ["a", None, "b", "", "a"]
+    w = [1.0, 2.0, 3.0, 4.0, 5.0]
+    kept = {"source": "sample_weight=", "sum": 9.0, "n_instances": 3}
+    assert clfeval.score(gold, pred, sample_weight=w, invalid="omit").inputs["sample_weight"] == kept
+    both = clfeval.compare(gold, {"A": pred, "B": gold}, sample_weight=w, invalid="omit", seed=1, rounds=99)
+    assert both.inputs["sample_weight"] == kept and both.first.inputs["sample_weight"] == kept
+    folds = clfeval.cv(gold * 2, pred * 2, [0] * 5 + [1] * 5, sample_weight=w * 2, invalid="omit")
+    twice = {**kept, "sum": 18.0, "n_instances": 6}
+    assert folds.to_dict()["inputs"]["sample_weight"] == twice and folds.pooled.inputs["sample_weight"] == twice

@@ -1208,6 +1208,13 @@ def compare(
             confidence=paired.confidence,
             where=_where(counted),
         )
+        weighed = provenance.get("inputs", {}).get("sample_weight")
+        if weighed is not None:  # the weights of the instances the policy kept, as score records them
+            from clfeval.count.weighted import weight_summary
+
+            provenance = {**provenance, "inputs": {**provenance["inputs"], "sample_weight": weight_summary(
+                weighed["source"], joint
+            )}}  # fmt: skip
     return compare_counts(
         joint,  # the kind that compare takes (checked above)
         metrics=metrics,

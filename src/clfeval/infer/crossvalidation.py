@@ -267,6 +267,11 @@ def cross_validate(
             scoring.invalid, sum(f.n for _, _, f in outs), sum(f.n_invalid for _, _, f in outs), confidence=level
         )
     pooled_counts = sum(folds[1:], folds[0])
+    weighed = (inputs or {}).get("sample_weight")
+    if weighed is not None and scoring.invalid is not None:  # the weights of the instances the policy kept
+        from clfeval.count.weighted import weight_summary
+
+        inputs = {**dict(inputs or {}), "sample_weight": weight_summary(weighed["source"], pooled_counts)}
     score = partial(score_counts, scoring=scoring, options=options)
     pooled = score(pooled_counts, inputs=inputs, warnings=warnings, invalid=pooled_invalid)
     seen = seen_labels(pooled_counts)
