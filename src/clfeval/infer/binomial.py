@@ -1,10 +1,11 @@
-"""Exact binomial tail probabilities for p = ½ (McNemar's and the sign test), without scipy."""
+"""Exact binomial tail probabilities for p = ½ (McNemar's and the sign test), and Student's t distribution (the
+unpaired DeLong test), by the regularized incomplete beta function, without scipy."""
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["binomial_half_cdf", "two_sided_binomial_half"]
+__all__ = ["binomial_half_cdf", "student_t_cdf", "two_sided_binomial_half"]
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -78,3 +79,25 @@ def two_sided_binomial_half(b: int, c: int) -> float:
     if n == 0:
         return 1.0
     return min(1.0, 2.0 * binomial_half_cdf(min(b, c), n))
+
+
+def student_t_cdf(t: float, df: float) -> float:
+    """P(T ≤ t) for Student's t with ``df`` > 0 degrees of freedom (not necessarily whole): with x = df/(df + t²),
+    P(T ≤ −|t|) = ½ I_x(df/2, ½), the regularized incomplete beta function (near 0, ½ (1 − I_{1−x}(½, df/2))).
+    Within 5e-12 of scipy's ``t.cdf``, and 10⁻¹⁰ of it relative to a tail, in the tests (df from 1 to 10⁴; the
+    log-gamma terms of large df lose the last digits).
+
+    Examples
+    --------
+    >>> round(student_t_cdf(-2.0, 10), 6)   # R: pt(-2, 10)
+    0.036694
+    """
+    if math.isnan(t) or math.isnan(df):
+        return float("nan")
+    if math.isinf(t):
+        return 0.0 if t < 0 else 1.0
+    a, x, y = df / 2, df / (df + t * t), t * t / (df + t * t)  # y = 1 − x, without the cancellation
+    # far out, the tail's continued fraction in x keeps its relative digits; near the centre (T² ≲ 1.5),
+    # I_x(a, ½) = 1 − I_y(½, a), the fraction in the small y
+    tail = 0.5 * _betainc(a, 0.5, x) if x < (a + 1) / (a + 1.5) else 0.5 * (1.0 - _betainc(0.5, a, y))
+    return tail if t <= 0 else 1.0 - tail

@@ -32,6 +32,11 @@ instance, or a cluster) and I_s the units with an instance of s, of I units,
 
 Bessel's correction per sample as DeLong's S10 and S01 (P − 1, N − 1) and Obuchowski's (I10 − 1, I01 − 1) make it:
 one AUC gives DeLong's (or Obuchowski's) variance exactly, and so does a binary AUC given as two columns and averaged.
+
+Two AUCs of independent samples (two hospitals, two groups) have no covariance: the unpaired test
+(:func:`delong_unpaired`, pROC's ``roc.test(paired = FALSE, method = "delong")``) is
+D = (A_1 − A_2) / √(V_1 + V_2), each V the variance above of its own sample, against Student's t with Welch and
+Satterthwaite's degrees of freedom df = (V_1 + V_2)² / (V_1²/(n_1 − 1) + V_2²/(n_2 − 1)), n the instances of a sample.
 """
 
 from __future__ import annotations
@@ -39,10 +44,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["DeLong", "DeLongPair", "auc_terms", "delong", "delong_paired", "influence_variance"]
+if TYPE_CHECKING:
+    from clfeval.count.scored import ScoreCounts
+
+__all__ = [
+    "DeLong",
+    "DeLongPair",
+    "DeLongUnpaired",
+    "auc_terms",
+    "delong",
+    "delong_paired",
+    "delong_unpaired",
+    "influence_variance",
+]
 
 
 @dataclass(frozen=True)
@@ -249,3 +267,121 @@ def influence_variance(terms: np.ndarray, weight: np.ndarray, cluster: np.ndarra
     clusters (``cluster``). A 1-D ``terms`` is one part over every row: n/(n − 1) Σ weight · t², or
     I/(I − 1) Σ_c (Σ_{rows of c} weight · t)². NaN when a sample has fewer than two units."""
     return _parts_variance(np.asarray(terms, dtype=np.float64), weight, cluster)
+
+
+@dataclass(frozen=True)
+class DeLongUnpaired:
+    """DeLong's unpaired test of two AUCs of independent samples (:func:`delong_unpaired`): the AUCs, their DeLong
+    variances and sizes, the difference A − B, its standard error √(V_a + V_b), the statistic D = difference / se, the
+    Welch–Satterthwaite degrees of freedom and the p-value for ``alternative``."""
+
+    metric: str
+    auc_a: float
+    auc_b: float
+    variance_a: float
+    variance_b: float
+    n_a: int
+    n_b: int
+    difference: float
+    se: float
+    statistic: float
+    df: float
+    p_value: float
+    alternative: str
+
+
+def _auc_variance(counts: ScoreCounts, metric: str, side: str) -> tuple[float, float]:
+    """An AUC of ``counts`` and its DeLong variance, by the code of the ``delong`` intervals: a score column's
+    (``auc``, ``per_label.<c>.auc``) from its placements (:func:`delong`), an averaged one's (``macro.auc``,
+    ``weighted.auc``, ``micro.auc``) from the per-instance terms (:func:`influence_variance`)."""
+    from clfeval.errors import InputError, OptionError
+    from clfeval.infer.scored import AVERAGED, WEIGHTED_DELONG, _auc_column, averaged_auc_terms
+
+    if counts.weighted:
+        raise OptionError(WEIGHTED_DELONG.format(what="tests", use="the bootstrap (test='bootstrap')"))
+    if metric in AVERAGED:
+        value, terms = averaged_auc_terms(counts, counts.gold, counts.scores, counts.count, AVERAGED[metric])
+        variance = influence_variance(terms, counts.count)
+    else:
+        if metric == "auc" and not counts.binary:
+            raise OptionError(
+                f"DeLong's unpaired test of scores of {len(counts.columns)} columns takes an averaged AUC "
+                f"({', '.join(AVERAGED)}) or a class's (per_label.<class>.auc), not 'auc'"
+            )
+        values, pos, neg = counts.column(_auc_column(counts, metric))
+        if pos.sum() < 2 or neg.sum() < 2:
+            raise InputError(
+                f"DeLong's variance of {metric} needs two positives and two negatives; sample {side} has "
+                f"{round(float(pos.sum()))} and {round(float(neg.sum()))}"
+            )
+        score = np.r_[values, values]
+        positive = np.r_[np.ones(len(values), bool), np.zeros(len(values), bool)]
+        found = delong(positive, score, np.r_[pos, neg])
+        value, variance = found.auc, found.variance
+    if not (math.isfinite(value) and math.isfinite(variance)):
+        raise InputError(f"DeLong's variance of {metric} does not exist in sample {side} (a class of fewer than two)")
+    return value, variance
+
+
+def delong_unpaired(
+    a: ScoreCounts, b: ScoreCounts, metric: str = "auc", *, alternative: str = "two-sided"
+) -> DeLongUnpaired:
+    """DeLong's unpaired test of an AUC of two independent samples ``a`` and ``b`` (two groups, two hospitals):
+    pROC's ``roc.test(roc_a, roc_b, paired = FALSE, method = "delong")``.
+
+    Parameters
+    ----------
+    a, b
+        The two samples' scored predictions, of the same classes and score columns, without sample weights.
+    metric
+        ``auc`` (binary scores), a class's ``per_label.<class>.auc``, or an averaged ``macro.auc``,
+        ``weighted.auc``, ``micro.auc`` (variance from the per-instance DeLong terms, as the ``delong`` intervals).
+    alternative
+        ``two-sided``, ``greater`` (A_a > A_b) or ``less``.
+
+    Returns
+    -------
+    DeLongUnpaired
+        With V_a, V_b each sample's DeLong variance and n_a, n_b its instances,
+        D = (A_a − A_b) / √(V_a + V_b), df = (V_a + V_b)² / (V_a²/(n_a − 1) + V_b²/(n_b − 1)) (Welch and
+        Satterthwaite, as pROC), and p = 2 P(T_df ≤ −|D|) two-sided, P(T_df ≥ D) ``greater``, P(T_df ≤ D) ``less``.
+
+    Raises
+    ------
+    OptionError
+        Sample weights (DeLong's variance is not derived for them: the bootstrap takes them), scores of several
+        columns without an averaged or per-class metric, samples of different classes or columns, an unknown
+        alternative.
+    InputError
+        A sample with fewer than two positives or negatives, or both AUCs without variance (every score tied within
+        each class: D is not defined).
+    """
+    from clfeval.errors import InputError, OptionError
+    from clfeval.infer.binomial import student_t_cdf
+    from clfeval.infer.significance import ALTERNATIVES
+
+    if alternative not in ALTERNATIVES:
+        raise OptionError(f"unknown alternative {alternative!r}; one of {', '.join(ALTERNATIVES)}")
+    if (a.labels, a.columns) != (b.labels, b.columns):
+        raise OptionError(
+            f"the two samples score different classes: {list(a.labels)} (columns {list(a.columns)}) and "
+            f"{list(b.labels)} (columns {list(b.columns)})"
+        )
+    auc_a, var_a = _auc_variance(a, metric, "a")
+    auc_b, var_b = _auc_variance(b, metric, "b")
+    n_a, n_b = a.n_instances, b.n_instances
+    total = var_a + var_b
+    if not total > 0:
+        raise InputError(
+            f"DeLong's variance of {metric} is 0 in both samples (each sample's scores separate or tie its classes "
+            "completely): the unpaired test is not defined"
+        )
+    difference = auc_a - auc_b
+    se = math.sqrt(total)
+    statistic = difference / se
+    df = total**2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
+    if alternative == "two-sided":
+        p = min(1.0, 2 * student_t_cdf(-abs(statistic), df))
+    else:
+        p = student_t_cdf(-statistic if alternative == "greater" else statistic, df)
+    return DeLongUnpaired(metric, auc_a, auc_b, var_a, var_b, n_a, n_b, difference, se, statistic, df, p, alternative)
