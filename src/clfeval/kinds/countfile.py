@@ -136,6 +136,10 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
                 "was changed by hand or cut short",
                 source,
             )
+    held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
+    if (kind.sample_weights or getattr(counts, "weighted", False)) and isinstance(held, dict):
+        if isinstance(held.get("source"), str):  # where the weights were read (a column): named when scored
+            counts.__dict__["weight_source"] = held["source"]
     return counts
 
 
