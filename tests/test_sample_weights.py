@@ -586,7 +586,8 @@ def test_a_label_count_file_names_the_weight_column_it_was_counted_with(tmp_path
         gold, pred = list(rng.choice(names, n)), list(rng.choice(names, n))
     w = rng.uniform(0.1, 3, n)
     flags = ["--multilabel"] if multilabel else []
-    (tmp_path / "t.tsv").write_text("wt\tgold\tpred\n" + "".join(f"{x:.6f}\t{a}\t{b}\n" for x, a, b in zip(w, gold, pred)))
+    rows = "".join(f"{x:.6f}\t{a}\t{b}\n" for x, a, b in zip(w, gold, pred))
+    (tmp_path / "t.tsv").write_text("wt\tgold\tpred\n" + rows)
     run = _cli("count", "t.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "wt", *flags, "-o",
                "c.json", cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0, run.stderr

@@ -137,9 +137,9 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
                 source,
             )
     held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
-    if (kind.sample_weights or getattr(counts, "weighted", False)) and isinstance(held, dict):
-        if isinstance(held.get("source"), str):  # where the weights were read (a column): named when scored
-            counts.__dict__["weight_source"] = held["source"]
+    named = held.get("source") if isinstance(held, dict) else None
+    if isinstance(named, str) and (kind.sample_weights or getattr(counts, "weighted", False)):
+        counts.__dict__["weight_source"] = named  # where the weights were read (a column): named when scored
     return counts
 
 
