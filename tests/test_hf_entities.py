@@ -267,3 +267,21 @@ def test_multilabel_on_tag_sentences_warns_that_it_scores_tokens() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", clfeval.ClfevalWarning)
         clfeval.score([["cat", "dog"], ["dog"]], [["cat"], ["dog"]], multilabel=True)
+
+
+def test_cv_with_multilabel_on_tag_sentences_warns_as_score_does() -> None:
+    """cv with multilabel=True on tag sentences warns as score and compare do (it was silent, the folds scored as
+    token label sets); label sets that are not tags and indicator matrices get none."""
+    gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "B-ORG"]] * 3
+    pred = [["B-PER", "O", "O"], ["B-LOC", "O", "B-PER"]] * 3
+    folds = [1, 1, 2, 2, 3, 3]
+    with pytest.warns(clfeval.ClfevalWarning, match="spans='iob2' scores entities"):
+        clfeval.cv(gold, pred, folds=folds, multilabel=True)
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", clfeval.ClfevalWarning)
+        clfeval.cv([["cat", "dog"], ["dog"]] * 2, [["cat"], ["dog"]] * 2, folds=[1, 1, 2, 2], multilabel=True)
+        clfeval.cv(np.eye(4, 2, dtype=int), np.eye(4, 2, dtype=int), folds=[1, 1, 2, 2], labels=["a", "b"])

@@ -149,3 +149,35 @@ def test_matrices_are_not_counted_instance_by_instance(monkeypatch: pytest.Monke
     clfeval.cv(gold, pred, folds, sample_weight=w)
     with pytest.raises(AssertionError, match="instance by instance"):  # the patch bites: label tuples use them
         clfeval.score(_sets(gold), _sets(pred), multilabel=True, labels=NAMES)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_accumulator_reads_indicator_frames_by_column_name(seed: int) -> None:
+    """An Accumulator fed data frames counts their columns by name, as clfeval.score does: batches whose columns come
+    in another order (or in another order than the declared labels) were summed by position, each label's row
+    holding another label's counts without a word; frames that name other labels are refused."""
+    import pandas as pd
+    import polars as pl
+
+    gold, (pred,) = _matrices(seed, n=120)
+    w = np.random.default_rng(seed).uniform(0, 2, len(gold))
+    order = list(np.random.default_rng(seed + 1).permutation(len(NAMES)))
+    shuffled = [NAMES[j] for j in order]
+    for weights in (None, w):
+        expected = clfeval.score(gold, pred, labels=NAMES, sample_weight=weights).flat(per_label=True)
+        for declared in (None, NAMES):
+            acc = clfeval.Accumulator("multi-label", labels=declared)
+            half = len(gold) // 2
+            part = None if weights is None else weights[:half]
+            acc.update(pd.DataFrame(gold[:half], columns=NAMES), pd.DataFrame(pred[:half], columns=NAMES),
+                       sample_weight=part)  # fmt: skip
+            part = None if weights is None else weights[half:]
+            acc.update(pl.DataFrame(gold[half:, order], schema=shuffled), pl.DataFrame(pred[half:, order],
+                       schema=shuffled), sample_weight=part)  # fmt: skip
+            got = acc.score().flat(per_label=True)
+            assert list(acc.labels) == NAMES
+            assert got == pytest.approx(expected, rel=1e-12, nan_ok=True)
+    acc = clfeval.Accumulator("multi-label", labels=NAMES)
+    other = pd.DataFrame(gold, columns=[*NAMES[:-1], "other"])
+    with pytest.raises(InputError, match="are not the accumulator's labels"):
+        acc.update(other, other)

@@ -570,3 +570,34 @@ def test_every_weighted_result_names_its_total_weight_in_flat() -> None:
         assert flat["sample_weight_sum"] == pytest.approx(sum(w))
     assert clfeval.cv(gold, a, folds, sample_weight=w).flat()["pooled/sample_weight_sum"] == pytest.approx(sum(w))
     assert "sample_weight_sum" not in clfeval.compare(gold, {"A": a, "B": b}, seed=1, rounds=99).flat()
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_a_label_count_file_names_the_weight_column_it_was_counted_with(tmp_path: Path, multilabel: bool) -> None:
+    """Scoring a weighted label count file names the weights' column as scoring the table did (and as a scored count
+    file does); it said only "counts", though the file records the column."""
+    rng = np.random.default_rng(7)
+    n = 40
+    names = ["a", "b", "c"]
+    if multilabel:
+        gold = [",".join(sorted(set(rng.choice(names, rng.integers(0, 3))))) for _ in range(n)]
+        pred = [",".join(sorted(set(rng.choice(names, rng.integers(0, 3))))) for _ in range(n)]
+    else:
+        gold, pred = list(rng.choice(names, n)), list(rng.choice(names, n))
+    w = rng.uniform(0.1, 3, n)
+    flags = ["--multilabel"] if multilabel else []
+    rows = "".join(f"{x:.6f}\t{a}\t{b}\n" for x, a, b in zip(w, gold, pred))
+    (tmp_path / "t.tsv").write_text("wt\tgold\tpred\n" + rows)
+    run = _cli("count", "t.tsv", "--gold-col", "gold", "--pred-col", "pred", "--weight-col", "wt", *flags, "-o",
+               "c.json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    run = _cli("score", "--counts", "c.json", "--format", "json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    held = json.loads(run.stdout)["inputs"]["sample_weight"]
+    assert held == {"source": "wt", "sum": pytest.approx(w.sum(), rel=1e-6), "n_instances": n}
+    loaded = clfeval.score(clfeval.load_counts(str(tmp_path / "c.json")))
+    assert loaded.to_dict()["inputs"]["sample_weight"]["source"] == "wt"
+    unweighted = clfeval.score(["a", "b"], ["a", "a"], sample_weight=[1.0, 2.0])
+    clfeval.save_counts(unweighted.counts, str(tmp_path / "bare.json"))  # counts alone: no column to name
+    bare = clfeval.score(clfeval.load_counts(str(tmp_path / "bare.json")))
+    assert bare.to_dict()["inputs"]["sample_weight"]["source"] == "counts"

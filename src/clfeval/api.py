@@ -1431,6 +1431,8 @@ def cv(
                 )
             fold_counts, names = _span_folds(gold, pred, folds, chosen_spans)
         else:
+            if matrices is None:
+                _tags_as_sets([gold, pred], ml, None)
             if ml is None and chosen.invalid in MARKED:  # a missing prediction is the label (invalid), for the policy
                 from clfeval.inputs.arrays import marked_invalid
 

@@ -319,7 +319,8 @@ class Accumulator:
         gold, pred
             Single-label: 1-D numpy arrays, lists, pandas or polars Series, or tensors (anything with
             ``__dlpack__`` on the CPU, or ``__array__``), one label per instance. Multi-label: 0/1 indicator
-            matrices (n × K: arrays or tensors, columns in the order of the declared labels) or sequences of label
+            matrices (n × K: arrays or tensors, columns in the order of the declared labels; data frames, columns by
+            name) or sequences of label
             collections (strings split on the :class:`~clfeval.MultiLabel` ``sep`` when one is given).
         sample_weight
             One weight (a finite number ≥ 0) per instance, as :func:`clfeval.score` takes it: the accumulator then
@@ -426,8 +427,11 @@ class Accumulator:
     def _update_sets(self, gold: Any, pred: Any, where: str, sample_weight: Any = None) -> None:
         ml = self.multilabel
         assert ml is not None
+        order = self._frame_order(gold, pred, where)
         gold, pred = _tensor(gold, "gold", where), _tensor(pred, "pred", where)
         g_matrix, p_matrix = (isinstance(v, np.ndarray) and v.ndim == 2 for v in (gold, pred))
+        if order is not None and g_matrix and p_matrix:  # the frames' columns in the accumulator's label order
+            gold, pred = gold[:, order], pred[:, order]
         if g_matrix != p_matrix:
             raise InputError("give gold and pred both as indicator matrices or both as label collections", where)
         if sample_weight is not None:
@@ -454,6 +458,34 @@ class Accumulator:
         for key, count in pairs.items():
             self._pairs[key] = self._pairs.get(key, 0) + count
             self._n += count
+
+    def _frame_order(self, gold: Any, pred: Any, where: str) -> list[int] | None:
+        """The positions, in indicator data frames, of the accumulator's labels: a frame's columns name its labels
+        (:func:`~clfeval.count.classes.named_scores`, as :func:`clfeval.score` reads them), so a batch whose columns
+        come in another order is counted by name, not by position. The first named batch of an accumulator without
+        labels gives them; ``None`` when no frame names its columns (positions are the labels' order)."""
+        from clfeval.count.classes import named_scores
+
+        named = [
+            named_scores(v.head(0))[1] if type(v).__module__.startswith(("pandas", "polars")) else None
+            for v in (gold, pred)
+        ]
+        if named[0] is not None and named[1] is not None and named[0] != named[1]:
+            raise OptionError(f"the indicator frames name different columns: {named[0]} and {named[1]} ({where})")
+        names = named[0] if named[0] is not None else named[1]
+        if names is None:
+            return None
+        if self._coder.origin == "seen" and not self._coder.names:  # the frame's columns are the labels
+            self._add_labels(names)
+            self._coder.origin = "columns"
+            return None
+        held = list(self._coder.names)
+        if sorted(names) != sorted(held):
+            raise InputError(
+                f"the indicator frame's columns {names} are not the accumulator's labels {held}: name the same labels",
+                where,
+            )
+        return [names.index(x) for x in held]
 
     def _update_weighted_sets(self, gold: Any, pred: Any, where: str, sample_weight: Any, matrices: bool) -> None:
         """Add weighted label sets: indicator matrices (each instance's sets decoded once per distinct row) or label

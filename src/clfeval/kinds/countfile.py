@@ -136,6 +136,10 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
                 "was changed by hand or cut short",
                 source,
             )
+    held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
+    named = held.get("source") if isinstance(held, dict) else None
+    if isinstance(named, str) and (kind.sample_weights or getattr(counts, "weighted", False)):
+        counts.__dict__["weight_source"] = named  # where the weights were read (a column): named when scored
     return counts
 
 

@@ -138,10 +138,7 @@ class ScoredKind(Kind):
             )
         except OptionError as exc:
             raise InputError(str(exc), source) from None
-        held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
-        if weighted and isinstance(held, dict) and isinstance(held.get("source"), str):
-            counts.__dict__["weight_source"] = held["source"]  # where the weights were read: named when scored
-        return counts
+        return counts  # the weights' source, when the file names it: counts_from_dict
 
 
 SCORED = register_kind(ScoredKind())

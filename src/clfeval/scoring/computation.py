@@ -489,9 +489,9 @@ def _positive(pos_label: Any, label_set: Sequence[str], family: str, seen: Colle
 
 def _with_weights(inputs: dict[str, Any], counts: Any, weighted: bool) -> dict[str, Any]:
     """``inputs`` with ``sample_weight`` ({source, sum, n_instances}) for weighted counts: as the reader named their
-    source (``sample_weight=``, a column), or ``counts`` (counts given or read from a count file); the sum and number
+    source (``sample_weight=``, a column, or the column a count file names), else ``counts``; the sum and number
     are the counts' own."""
     if not weighted:
         return inputs
-    source = inputs.get("sample_weight", {}).get("source", "counts")
+    source = inputs.get("sample_weight", {}).get("source") or counts.__dict__.get("weight_source") or "counts"
     return {**inputs, "sample_weight": {"source": source, "sum": counts.weight_sum, "n_instances": counts.n_instances}}
