@@ -445,3 +445,21 @@ def test_the_accumulator_scores_under_a_declared_order_and_a_positive_class() ->
     binary = clfeval.Accumulator(labels=["no", "yes"])
     binary.update(["no", "yes", "yes", "no"], ["no", "yes", "no", "yes"])
     assert binary.score(pos_label="yes")["recall"] == 0.5
+
+
+def test_another_tasks_keyword_names_the_one_this_task_takes() -> None:
+    """``rounds=`` given to score or cv, ``resamples=`` to compare: a one-line OptionError naming what each is and
+    the keyword the task takes, not Python's "unexpected keyword argument"; unknown keywords stay a TypeError."""
+    gold, pred = ["a", "b", "a"], ["a", "b", "b"]
+    cases = [
+        (lambda: clfeval.score(gold, pred, rounds=9), "score takes no rounds=.*resamples="),
+        (lambda: clfeval.cv(gold, pred, [0, 1, 1], rounds=9), "cv takes no rounds=.*resamples="),
+        (lambda: clfeval.compare(gold, {"A": pred, "B": gold}, resamples=9), "compare takes no resamples=.*rounds="),
+        (lambda: clfeval.score(gold, pred, baseline="A"), "score takes no baseline="),
+    ]
+    for call, says in cases:
+        with pytest.raises(clfeval.OptionError, match=says) as info:
+            call()
+        assert "\n" not in str(info.value)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        clfeval.score(gold, pred, colour="red")

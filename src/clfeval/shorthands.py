@@ -178,9 +178,19 @@ SKLEARN_KEYWORDS: Mapping[str, Any] = {
 }
 
 
+#: Shorthands of one task that another task's users reach for: what each is, and the keyword that task takes instead.
+_OTHER_TASKS: Mapping[str, str] = {
+    "rounds": "rounds= is the number of rounds of compare's paired tests; an interval's bootstrap draws resamples=",
+    "resamples": "resamples= is the number of an interval's bootstrap draws (score, cv); compare's tests draw rounds=",
+    "alternative": "alternative= is the direction of compare's paired tests",
+    "baseline": "baseline= names the system compare tests the others against",
+}
+
+
 def refuse_keywords(task: str, given: Mapping[str, Any]) -> None:
-    """Refuse keywords the task does not take: scikit-learn's (:data:`SKLEARN_KEYWORDS`) with clfeval's way in one
-    line (an :class:`~clfeval.OptionError`), any other as Python does (a ``TypeError``).
+    """Refuse keywords the task does not take: scikit-learn's (:data:`SKLEARN_KEYWORDS`) and another task's
+    (``rounds=`` given to score …) with clfeval's way in one line (an :class:`~clfeval.OptionError`), any other as
+    Python does (a ``TypeError``).
 
     >>> refuse_keywords("score", {"average": "macro"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -190,5 +200,8 @@ def refuse_keywords(task: str, given: Mapping[str, Any]) -> None:
         advice = SKLEARN_KEYWORDS.get(name)
         if advice is not None:
             raise OptionError(f"{task} takes no {name}= (scikit-learn's): {advice(value)}")
+        elsewhere = _OTHER_TASKS.get(name)
+        if elsewhere is not None:
+            raise OptionError(f"{task} takes no {name}=: {elsewhere}")
     if given:
         raise TypeError(f"{task}() got an unexpected keyword argument {next(iter(given))!r}")
