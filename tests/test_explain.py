@@ -28,6 +28,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "clfeval"
 #: Registries of the package that ``clfeval explain`` leaves out, and why: none is a name a user chooses or reads.
 NOT_EXPLAINED = {
     "SKLEARN_KEYWORDS": "scikit-learn's keywords a task refuses, each error naming clfeval's way (shorthands.py)",
+    "_OTHER_TASKS": "another task's keywords a task refuses, each error naming the keyword it takes (shorthands.py)",
     "AVERAGE_ROWS": "audit's reading of a paper's row labels (macro avg …) as averages, which AVERAGES explains",
     "CANDIDATES": "audit's verdicts, named after the averages AVERAGES explains",
     "QUANTITIES": "convert's options, each defined in its --help",
