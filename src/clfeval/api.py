@@ -190,7 +190,7 @@ def _weighted(
     """Weighted counts of in-memory columns (gold and one prediction; with ``systems``, the joint counts of several),
     and what a result records of them (``inputs["sample_weight"]``)."""
     from clfeval.inputs.arrays import count_weighted, count_weighted_labels
-    from clfeval.kinds import KINDS
+    from clfeval.kinds.weighted import weighted_counts
 
     if spans is not None:
         raise OptionError("sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights")
@@ -201,22 +201,18 @@ def _weighted(
 
         assert ml is not None
         table = indicators.canonical(ml).weighted(check_sample_weight(sample_weight, indicators.n_instances))
-        kind = "weighted-multi-label"
-        counts: Any = (
-            JointCounts(tuple(systems), table, ml, kind) if systems is not None else KINDS[kind].from_rows(table, ml)
-        )
+        counts: Any = weighted_counts(table, ml, systems)
         summary = weight_summary("sample_weight=", counts)
         return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
     if any(c is None for c in columns):
         raise OptionError("sample_weight= weighs instances of gold and predicted labels: give both")
     from clfeval.count.weighted import weight_summary
 
-    kind = "weighted-multi-label" if ml is not None else "weighted-single-label"
     if systems is None and ml is None:  # one system's single labels: counted as arrays
         counts = count_weighted_labels(columns[0], columns[1], sample_weight, labels=labels, roles=roles)
     else:
         rows = count_weighted(columns, roles, sample_weight, multilabel=ml, labels=labels)
-        counts = JointCounts(tuple(systems), rows, ml, kind) if systems is not None else KINDS[kind].from_rows(rows, ml)
+        counts = weighted_counts(rows, ml, systems)
     summary = weight_summary("sample_weight=", counts)
     return Counted(counts, inputs={"source": "arrays", "sample_weight": summary}, reading=Reading(multilabel=ml))
 
@@ -1492,19 +1488,18 @@ def _count_folds(
     if sample_weight is not None:  # each fold's weighted counts, its labels named once over the whole data
         from clfeval.count.weighted import check_sample_weight
         from clfeval.inputs.arrays import count_weighted, count_weighted_labels, label_codes
-        from clfeval.kinds import KINDS
+        from clfeval.kinds.weighted import weighted_counts
 
         w = check_sample_weight(sample_weight, len(g))
         if ml is None:
             names_of, codes = label_codes([g, p], ["gold", "pred"])
             g, p = (np.array(names_of, dtype=object)[c] for c in codes)
-        kind = KINDS["weighted-multi-label" if ml is not None else "weighted-single-label"]
         for idx in by_name.values():
             if ml is None:
                 counts.append(count_weighted_labels(_taken(g, idx), _taken(p, idx), w[idx]))
                 continue
             rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
-            counts.append(kind.from_rows(rows, ml))
+            counts.append(weighted_counts(rows, ml))
         return counts, list(by_name)
     for idx in by_name.values():
         gs, ps = _taken(g, idx), _taken(p, idx)
@@ -1522,7 +1517,6 @@ def _count_indicator_folds(
     """Each fold's counts of indicator matrices (:func:`_count_folds`): a ``bincount`` of the fold's instances'
     distinct rows (with sample weights, the weight one more key column)."""
     from clfeval.inputs.arrays import to_sequence
-    from clfeval.kinds import KINDS
 
     assert ml is not None
     f = to_sequence(folds, "folds")
@@ -1532,11 +1526,11 @@ def _count_indicator_folds(
     by_name = _fold_members(f)
     if sample_weight is not None:
         from clfeval.count.weighted import check_sample_weight
+        from clfeval.kinds.weighted import weighted_counts
 
         w = check_sample_weight(sample_weight, n)
         rows = rows.canonical(ml)
-        kind = KINDS["weighted-multi-label"]
-        return [kind.from_rows(rows.weighted(w[idx], idx), ml) for idx in by_name.values()], list(by_name)
+        return [weighted_counts(rows.weighted(w[idx], idx), ml) for idx in by_name.values()], list(by_name)
     rows = rows.canonical(ml)
     return [LabelSetCounts(rows.tally(idx), ml.duplicates, ml.empty) for idx in by_name.values()], list(by_name)
 

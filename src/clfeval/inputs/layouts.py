@@ -397,7 +397,6 @@ def _weighted_table(
     ``systems``) and a column of each instance's weight. The engine counts the distinct (labels…, weight) rows; each
     becomes a row of weighted counts (:mod:`clfeval.count.weighted`), or of joint counts that end with the weight.
     A weight that is not a finite number ≥ 0 is an error naming its file and line."""
-    from clfeval.kinds import KINDS
 
     _distinct_columns([*label_cols, weight_col], [*roles, "weight"])
     cells = engine.cells(
@@ -447,13 +446,9 @@ def _weighted_table(
     counted = _located(rows, where, options)
     if not counted:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    kind = "weighted-multi-label" if labelsets is not None else "weighted-single-label"
-    counts = (
-        KINDS[kind].from_rows(counted, labelsets)
-        if systems is None
-        else JointCounts(tuple(systems), counted, labelsets, kind)
-    )
-    return FileCounts(counts, list(cells.warnings))
+    from clfeval.kinds.weighted import weighted_counts
+
+    return FileCounts(weighted_counts(counted, labelsets, systems), list(cells.warnings))
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:

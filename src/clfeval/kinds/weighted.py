@@ -28,7 +28,7 @@ from clfeval.kinds.single import SINGLE_LABEL
 if TYPE_CHECKING:
     from clfeval.scoring.cells import CellTypes
 
-__all__ = ["WeightedLabelSets", "WeightedSingleLabel"]
+__all__ = ["WeightedLabelSets", "WeightedSingleLabel", "weighted_counts"]
 
 #: Why weighted counts take no counting test, and what to use instead.
 _COUNTING_TESTS = (
@@ -278,3 +278,17 @@ class WeightedLabelSets(_WeightedKind):
 
 WEIGHTED_SINGLE_LABEL = register_kind(WeightedSingleLabel())
 WEIGHTED_LABEL_SETS = register_kind(WeightedLabelSets())
+
+
+def weighted_counts(
+    rows: Mapping[Row, int], labelsets: MultiLabel | None = None, systems: Sequence[str] | None = None
+) -> Any:
+    """Counts of weighted rows, in the kind that holds them: one system's (gold, predicted, weight) rows as weighted
+    single labels, or weighted label sets with ``labelsets``; with ``systems``, joint counts whose rows end with the
+    weight, of that kind. The one place that chooses between the two weighted kinds."""
+    kind = WEIGHTED_LABEL_SETS if labelsets is not None else WEIGHTED_SINGLE_LABEL
+    if systems is None:
+        return kind.from_rows(rows, labelsets)
+    from clfeval.count.joint import JointCounts
+
+    return JointCounts(tuple(systems), rows, labelsets, kind.name)
