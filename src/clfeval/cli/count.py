@@ -91,14 +91,9 @@ def _invalid_kept(counted: Any) -> Any:
     invalid predictions whatever the policy, which applies when the counts are scored (score --counts --invalid)."""
     from dataclasses import replace
 
-    from clfeval.count.invalid import screen, screen_joint
-    from clfeval.kinds import kind_of
+    from clfeval.count.invalid import screen
 
     where = f"{counted.inputs.get('file') or (counted.inputs.get('files') or [''])[0]}: "
-    kind = kind_of(counted.counts)
-    if kind is not None and kind.name == "joint":
-        joint, blocks, _ = screen_joint(counted.counts, "wrong", blocks=counted.blocks, where=where)
-        return replace(counted, counts=joint, blocks=blocks)
     counts, blocks, _ = screen(counted.counts, "wrong", blocks=counted.blocks, where=where)
     return replace(counted, counts=counts, blocks=blocks)
 

@@ -250,15 +250,16 @@ def refuse_reserved(counts: Any, where: str = "") -> None:
 
 
 def screen(
-    counts: ConfusionCounts,
+    counts: Any,
     policy: str,
     declared: Sequence[Any] | None = None,
     *,
     blocks: Blocks | None = None,
     confidence: float = 0.95,
     where: str = "",
-) -> tuple[ConfusionCounts, Blocks | None, InvalidOutputs]:
-    """One system's counts under an invalid policy: the counts (and blocks) to score, and what happened.
+) -> tuple[Any, Blocks | None, InvalidOutputs]:
+    """One system's counts under an invalid policy: the counts (and blocks) to score, and what happened; several
+    systems' joint counts are screened together (:func:`screen_joint`).
 
     Parameters
     ----------
@@ -278,6 +279,8 @@ def screen(
     ``wrong`` renames each invalid predicted label to :data:`INVALID_LABEL` (cells merge); ``omit`` drops the cells
     of an invalid prediction. Both are sums over the distinct cells: no pass over instances.
     """
+    if _kind(counts) == "joint":  # several systems' predictions: screened together (screen_joint)
+        return screen_joint(counts, policy, declared, blocks=blocks, confidence=confidence, where=where)
     if _kind(counts) not in _SINGLE:
         raise OptionError(_unsupported(counts))
     if policy == "error":
