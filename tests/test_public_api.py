@@ -76,6 +76,11 @@ EXPECTED = {
     "audit",
     "precision_shift",
     "recall_shift",
+    # scores by group (issue 39): the option group, its registries, the result
+    "Slicing",
+    "GROUP_TESTS",
+    "FAIRNESS",
+    "Sliced",
     # measures of one's own
     "register_measure",
     "unregister_measure",
@@ -192,16 +197,23 @@ def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     """Options come in a few frozen groups (Reading, Scoring, CI, Test …), not one keyword per option at every
     layer: the widest public function stays within MOST_PARAMETERS, besides the shorthands of its groups (issue 30:
     ``labels=``, ``beta=``, ``seed=`` … each a field of its group under the same name, clfeval/shorthands.py) and
-    ``sample_weight=``, which is data (a weight per instance, issue 38), not an option."""
+    ``sample_weight=`` and ``groups=``, which are data (a weight or a group per instance, issues 38 and 39), not
+    options."""
     import dataclasses
     import inspect
 
     from clfeval.shorthands import SHORTHANDS
 
-    groups = {"Scoring": clfeval.Scoring, "Test": clfeval.Test, "CI": clfeval.CI, "MultiLabel": clfeval.MultiLabel}
+    groups = {
+        "Scoring": clfeval.Scoring,
+        "Test": clfeval.Test,
+        "CI": clfeval.CI,
+        "MultiLabel": clfeval.MultiLabel,
+        "Slicing": clfeval.Slicing,
+    }
     for group, names in SHORTHANDS.items():
         assert set(names) <= {f.name for f in dataclasses.fields(groups[group])}, group
-    shorthands = {name for names in SHORTHANDS.values() for name in names} | {"sample_weight"}
+    shorthands = {name for names in SHORTHANDS.values() for name in names} | {"sample_weight", "groups"}
     widths = {}
     for name in clfeval.__all__:
         value = getattr(clfeval, name)

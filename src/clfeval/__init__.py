@@ -119,6 +119,8 @@ _HOMES: dict[str, str] = {
     "Scoring": "clfeval.scoring.options",
     "CI": "clfeval.infer.methods",
     "Test": "clfeval.infer.comparison",
+    **dict.fromkeys(["Slicing", "GROUP_TESTS", "FAIRNESS"], "clfeval.infer.slicing"),
+    "Sliced": "clfeval.infer.slices",
     **dict.fromkeys(["COUNTS_SCHEMA", "counts_from_dict", "counts_to_dict"], "clfeval.kinds.countfile"),
     **dict.fromkeys(
         [
@@ -166,6 +168,10 @@ _MODULES = frozenset({"hf", "mlflow", "sklearn"})
 
 #: The public names (written out for tools that read them statically; a test checks them against _HOMES).
 __all__ = [
+    "FAIRNESS",
+    "GROUP_TESTS",
+    "Sliced",
+    "Slicing",
     "ALTERNATIVES",
     "AVERAGES",
     "Accumulator",

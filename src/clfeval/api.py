@@ -18,9 +18,8 @@ Options come in frozen groups, validated when built: :class:`~clfeval.Scoring` (
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
@@ -29,11 +28,12 @@ from clfeval.count.confidence import ConfidenceCounts
 from clfeval.count.frequencies import LabelFrequencies
 from clfeval.count.invalid import InvalidOutputs, refuse_reserved, screen, screen_joint
 from clfeval.count.joint import JointCounts
-from clfeval.count.labelnames import is_missing
 from clfeval.count.labelsets import LabelSetCounts, MultiLabel, label_sets
 from clfeval.count.paired import counts_of_pairs
 from clfeval.errors import InputError, OptionError, warn_each
 from clfeval.infer.methods import CI
+from clfeval.infer.slicing import Slicing
+from clfeval.inputs.groups import members_of, taken
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.readers import Counted, check_count_kind, fold_names
 from clfeval.kinds import Counts, kind_of
@@ -42,13 +42,14 @@ from clfeval.scoring.measures import MULTI, SINGLE, label_measures
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.ratios import f_key
 from clfeval.scoring.scores import Scores
-from clfeval.shorthands import ci_of, labelsets_of, refuse_keywords, scoring_of, test_of
+from clfeval.shorthands import ci_of, labelsets_of, refuse_keywords, scoring_of, slicing_of, test_of
 from clfeval.spans.options import Spans
 
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.infer.scored import ScoredComparison, ScoredCV
+    from clfeval.infer.slices import Sliced
     from clfeval.inputs.indicators import IndicatorRows
     from clfeval.inverse.audit import Audit
     from clfeval.scoring.finagle import Finagle
@@ -575,7 +576,43 @@ def score(
     positive: None = None,
     threshold: None = None,
     conventions: None = None,
+    groups: None = None,
 ) -> Scores: ...
+
+
+@overload
+def score(
+    gold: Any,
+    pred: Iterable[Any] | None = None,
+    *,
+    groups: Any,
+    slicing: Slicing | None = None,
+    metrics: str | Sequence[str] | None = None,
+    test: str | None = None,
+    rounds: int | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    ci: str | CI | None = "none",
+    blocks: Iterable[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
+    scores: Any = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    conventions: Any = None,
+) -> Sliced: ...
 
 
 @overload
@@ -599,6 +636,7 @@ def score(
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
     sample_weight: Any = None,
+    groups: None = None,
 ) -> Scored: ...
 
 
@@ -628,6 +666,11 @@ def score(
     positive: Any = None,
     threshold: float | None = None,
     conventions: Any = None,
+    groups: Any = None,
+    slicing: Slicing | None = None,
+    metrics: str | Sequence[str] | None = None,
+    test: str | None = None,
+    rounds: int | None = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Score predictions against gold labels, with every average named.
@@ -718,6 +761,7 @@ def score(
             "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
         )
     refuse_keywords("score", sklearn_keywords)
+    chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=groups)
     positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
     if scores is not None:
         if pred is not None or spans is not None:
@@ -760,7 +804,41 @@ def score(
         scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
         ordinal=ordinal, pos_label=pos_label,
     )  # fmt: skip
-    interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
+    # with groups, a seed without intervals seeds the tests between groups
+    interval = ci_of(ci, seed=None if groups is not None and CI.of(ci) is None else seed, resamples=resamples,
+                     confidence=confidence)  # fmt: skip
+    if groups is not None:
+        assert chosen_slicing is not None
+        return _score_groups(
+            gold, pred, groups, chosen, interval, chosen_slicing, multilabel=multilabel, sep=sep, blocks=blocks,
+            sample_weight=sample_weight, spans=spans, progress=progress,
+        )  # fmt: skip
+    counted = _counted_labels(gold, pred, chosen, multilabel, sep, blocks, sample_weight, spans)
+    resolved, provenance = _scoring(chosen, counted)
+    counted, screened = _screened(counted, resolved, interval)
+    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance, invalid=screened)
+    if interval is None:
+        return result
+    from clfeval.infer.intervals import with_intervals
+
+    return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
+
+
+def _counted_labels(
+    gold: Any,
+    pred: Any,
+    chosen: Scoring,
+    multilabel: bool | MultiLabel | None,
+    sep: str | None,
+    blocks: Any,
+    sample_weight: Any,
+    spans: Any,
+    naming: Sequence[Any] | None = None,
+) -> Counted:
+    """Predicted labels (or label sets, spans, indicator matrices, counts) as one :class:`Counted`, by the one
+    reader of each input: what :func:`score` scores, and each group of ``score(..., groups=)``. ``naming``: values
+    whose names the labels are given jointly with (the whole data's, when a group is counted), so that a label has
+    one name in every group."""
     matrices = _matrices([gold, pred], ["gold", "pred"], chosen.labels, multilabel) if pred is not None else None
     if matrices is not None:
         rows, multilabel = matrices
@@ -781,7 +859,10 @@ def score(
         pred = marked_invalid(pred, "pred")  # a missing prediction is the label (invalid), for the policy
     chosen_spans = Spans.of(spans)
     if sample_weight is not None:
-        counted = counted or _weighted([gold, pred], ["gold", "pred"], ml, sample_weight, chosen.labels, blocks, spans)
+        counted = counted or _weighted(
+            [gold, pred], ["gold", "pred"], ml, sample_weight, naming if naming is not None else chosen.labels,
+            blocks, spans,
+        )  # fmt: skip
     if counted is None and chosen_spans is not None:
         counted = _span_lists([gold, pred], ["gold", "pred"], chosen_spans, ml, blocks)
     elif chosen_spans is not None:
@@ -793,13 +874,17 @@ def score(
             raise OptionError("score takes gold and predicted labels, or counts (or what clfeval.read returned)")
         from clfeval.inputs.arrays import count_label_sets, count_labels  # labels in memory
 
-        found, inputs = _arrays([gold, pred], ["gold", "pred"], ml, blocks, chosen.labels)
+        found, inputs = _arrays(
+            [gold, pred], ["gold", "pred"], ml, blocks, naming if naming is not None else chosen.labels
+        )
         if found is not None:
             counts: Any = counts_of_pairs(found.totals(), ml)
         elif ml is not None:
             counts = count_label_sets(gold, pred, duplicates=ml.duplicates, empty=ml.empty, label_sep=ml.sep)
         else:
-            counts = count_labels(gold, pred, labels=chosen.labels)  # declared 0/1 over booleans: 0 and 1
+            counts = count_labels(
+                gold, pred, labels=naming if naming is not None else chosen.labels
+            )  # declared 0/1 over booleans: 0 and 1
         counted = Counted(
             counts,
             blocks=found,
@@ -810,14 +895,81 @@ def score(
     if counted.folds is not None:
         raise OptionError("these are the counts of folds: score them with clfeval.cv")
     check_count_kind(counted, "score")
-    resolved, provenance = _scoring(chosen, counted)
-    counted, screened = _screened(counted, resolved, interval)
-    result = computation.score_counts(cast("Counts", counted.counts), resolved, **provenance, invalid=screened)
-    if interval is None:
-        return result
-    from clfeval.infer.intervals import with_intervals
+    return counted
 
-    return with_intervals(result, interval, progress=progress, blocks=counted.blocks)
+
+def _length(values: Any) -> int:
+    """The number of instances (rows) of a per-instance input."""
+    shape = getattr(values, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise InputError(f"expected a sequence of labels, found {type(values).__name__}", "gold")
+    return len(values)
+
+
+def _score_groups(
+    gold: Any,
+    pred: Any,
+    groups: Any,
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing,
+    *,
+    multilabel: bool | MultiLabel | None,
+    sep: str | None,
+    blocks: Any,
+    sample_weight: Any,
+    spans: Any,
+    progress: Callable[[int, int], None] | None,
+) -> Sliced:
+    """Scores by group of labels, label sets, spans or indicator matrices: the whole data read and scored as
+    :func:`score` reads it, each group's instances (sentences, for spans) cut out and read by the same path, labels
+    named jointly with the whole data's, and the groups compared (:func:`clfeval.infer.slices.sliced`)."""
+    from clfeval.infer.slices import Part, sliced
+    from clfeval.inputs.arrays import kinds_present, named_label_sets
+    from clfeval.inputs.groups import group_index
+
+    if pred is None:
+        raise OptionError(
+            "groups= cuts the instances into groups: counts hold none, so give gold and pred (a file's groups are "
+            "read with --group-col)"
+        )
+    index = group_index(groups, _length(gold), "sentence" if spans is not None else "instance")
+    whole = _counted_labels(gold, pred, chosen, multilabel, sep, blocks, sample_weight, spans)
+    kind = kind_of(whole.counts)
+    naming: list[Any] | None = None
+    ml = labelsets_of(multilabel, sep=sep)
+    if kind is not None and kind.holds_label_sets(whole.counts) and ml is not None and spans is None:
+        if not hasattr(gold, "shape"):  # label collections: named jointly over the whole data, then cut
+            gold, pred = named_label_sets([gold, pred], ["gold", "pred"], ml.sep)
+    elif spans is None and ml is None:
+        from clfeval.inputs.arrays import marked_invalid
+
+        shown = marked_invalid(pred, "pred") if chosen.invalid in MARKED else pred
+        naming = [*(chosen.labels or ()), *kinds_present(gold, "gold"), *kinds_present(shown, "pred")]
+    parts = []
+    for idx in index.members:
+        counted = _counted_labels(
+            taken(gold, idx), taken(pred, idx), chosen, multilabel, sep, taken(blocks, idx),
+            taken(sample_weight, idx), spans, naming,
+        )  # fmt: skip
+        parts.append(counted)
+    resolved, provenance = _scoring(chosen, whole)
+    whole, screened = _screened(whole, resolved, interval)
+    overall = computation.score_counts(cast("Counts", whole.counts), resolved, **provenance, invalid=screened)
+    if interval is not None:
+        from clfeval.infer.intervals import with_intervals
+
+        overall = with_intervals(overall, interval, progress=progress, blocks=whole.blocks)
+    cut = []
+    for counted in parts:
+        counted, found = _screened(counted, resolved, interval)
+        cut.append(Part(counted.counts, counted.blocks, found))
+    return sliced(
+        overall, index.columns, index.names, index.values, cut, resolved, provenance, interval, slicing,
+        overall_blocks=whole.blocks, progress=progress,
+    )  # fmt: skip
 
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
@@ -1483,7 +1635,7 @@ def _count_folds(
         context = [*(labels or ()), *kinds_present(g, "gold"), *kinds_present(p, "pred")]
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per instance: {len(g)}, {len(p)} and {len(f)}")
-    by_name = _fold_members(f)
+    by_name = members_of(f)
     counts: list[Any] = []
     if sample_weight is not None:  # each fold's weighted counts, its labels named once over the whole data
         from clfeval.count.weighted import check_sample_weight
@@ -1496,13 +1648,13 @@ def _count_folds(
             g, p = (np.array(names_of, dtype=object)[c] for c in codes)
         for idx in by_name.values():
             if ml is None:
-                counts.append(count_weighted_labels(_taken(g, idx), _taken(p, idx), w[idx]))
+                counts.append(count_weighted_labels(taken(g, idx), taken(p, idx), w[idx]))
                 continue
-            rows = count_weighted([_taken(g, idx), _taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
+            rows = count_weighted([taken(g, idx), taken(p, idx)], ["gold", "pred"], w[idx], multilabel=ml)
             counts.append(weighted_counts(rows, ml))
         return counts, list(by_name)
     for idx in by_name.values():
-        gs, ps = _taken(g, idx), _taken(p, idx)
+        gs, ps = taken(g, idx), taken(p, idx)
         counts.append(
             count_label_sets(gs, ps, duplicates=ml.duplicates, empty=ml.empty)
             if ml is not None
@@ -1523,7 +1675,7 @@ def _count_indicator_folds(
     n = rows.n_instances
     if len(f) != n:
         raise InputError(f"gold, pred and folds must have one entry per instance: {n}, {n} and {len(f)}")
-    by_name = _fold_members(f)
+    by_name = members_of(f)
     if sample_weight is not None:
         from clfeval.count.weighted import check_sample_weight
         from clfeval.kinds.weighted import weighted_counts
@@ -1568,7 +1720,7 @@ def _cv_scored(
         raise InputError(
             f"gold, scores and folds must have one entry per instance: {len(gold)}, {n_scores} and {len(f)}"
         )
-    by_name = _fold_members(f)
+    by_name = members_of(f)
     w = None if sample_weight is None else checked_weights(_weight_values(sample_weight), len(f))
     if multilabel is not None:  # the classes and columns of the whole data, by the one contract; then each fold's
         raw = np.asarray(given, dtype=np.float64)
@@ -1602,27 +1754,6 @@ def _cv_scored(
     return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
 
 
-def _fold_members(f: Any) -> dict[str, np.ndarray]:
-    """Each fold's name and the positions of its instances (or sentences), folds in numeric (else text) order."""
-    if isinstance(f, np.ndarray) and f.dtype.kind != "O":
-        if f.dtype.kind in "fmM" and np.isnan(f).any():  # NaN, NaT
-            at = int(np.flatnonzero(np.isnan(f))[0])
-            raise InputError(f"is {f[at]}: a missing fold id (each instance belongs to one fold)", "folds", index=at)
-        distinct, which = np.unique(f, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
-        fold_names = [str(v) for v in distinct.tolist()]
-    else:
-        fold_names, which = _fold_codes(f)  # Python values: a list's 1 stays "1", and "1" beside 1 is refused
-    which = which.reshape(-1)
-    members = np.split(np.argsort(which, kind="stable"), np.cumsum(np.bincount(which))[:-1])
-    by_name = dict(zip(fold_names, members))
-    names = list(by_name)
-    try:
-        names.sort(key=float)
-    except ValueError:
-        names.sort()
-    return {name: by_name[name] for name in names}
-
-
 def _span_folds(gold: Any, pred: Any, folds: Any, spans: Spans) -> tuple[list[Any], list[str]]:
     """Each fold's span counts: ``folds[s]`` names sentence s's fold."""
     from clfeval.inputs.arrays import to_sequence
@@ -1631,51 +1762,11 @@ def _span_folds(gold: Any, pred: Any, folds: Any, spans: Spans) -> tuple[list[An
     if not len(g) == len(p) == len(f):
         raise InputError(f"gold, pred and folds must have one entry per sentence: {len(g)}, {len(p)} and {len(f)}")
     counts = []
-    by_name = _fold_members(f)
+    by_name = members_of(f)
     for idx in by_name.values():
         taken = [[g[i] for i in idx.tolist()], [p[i] for i in idx.tolist()]]
         counts.append(_span_lists(taken, ["gold", "pred"], spans, None, None).counts)
     return counts, list(by_name)
-
-
-def _fold_codes(folds: Sequence[Any] | np.ndarray) -> tuple[list[str], np.ndarray]:
-    """The fold names (``str`` of the distinct fold ids, in order of first sight) and each instance's fold number.
-    Equal ids are one fold (``1`` and ``1.0``), as equal labels are one label: one hash lookup per instance.
-
-    Raises
-    ------
-    InputError
-        For a fold id that is not a string or a number, or distinct ids that print alike (``1`` and ``"1"``), which
-        would silently be one fold.
-    """
-    try:
-        number = {value: i for i, value in enumerate(dict.fromkeys(folds))}
-    except TypeError:
-        at = next(i for i, v in enumerate(folds) if not isinstance(v, Hashable))
-        raise InputError(f"is {folds[at]!r}: a fold id must be a string or a number", "folds", index=at) from None
-    named: dict[str, Any] = {}
-    for value in number:
-        if is_missing(value):
-            at = next(i for i, v in enumerate(folds) if v is value)
-            raise InputError(f"is {value!r}: a missing fold id (each instance belongs to one fold)", "folds", index=at)
-        other = named.setdefault(str(value), value)
-        if other is not value:
-            at = next(i for i, v in enumerate(folds) if v is value)
-            raise InputError(
-                f"fold ids {other!r} and {value!r} have the same name {str(value)!r}: use one type of fold id",
-                "folds",
-                index=at,
-            )
-    return list(named), np.fromiter(map(number.__getitem__, folds), dtype=np.int64, count=len(folds))
-
-
-def _taken(values: Sequence[Any] | np.ndarray, idx: np.ndarray) -> Sequence[Any] | np.ndarray:
-    """The entries at ``idx`` (ascending positions): a numpy array's by indexing, a sequence's as a list."""
-    if isinstance(values, np.ndarray):
-        return values[idx]
-    if len(idx) == 1:
-        return [values[int(idx[0])]]
-    return list(itemgetter(*idx.tolist())(values))
 
 
 def finagle(

@@ -24,6 +24,7 @@ scikit-learn's keywords that clfeval spells another way (``average``, ``target_n
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from clfeval.count.labelsets import MultiLabel
@@ -33,8 +34,18 @@ from clfeval.scoring.options import Scoring
 
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Test
+    from clfeval.infer.slicing import Slicing
 
-__all__ = ["SHORTHANDS", "SKLEARN_KEYWORDS", "ci_of", "labelsets_of", "refuse_keywords", "scoring_of", "test_of"]
+__all__ = [
+    "SHORTHANDS",
+    "SKLEARN_KEYWORDS",
+    "ci_of",
+    "labelsets_of",
+    "refuse_keywords",
+    "scoring_of",
+    "slicing_of",
+    "test_of",
+]
 
 #: Each option group's shorthands: the task keywords that stand for its fields.
 SHORTHANDS: Mapping[str, tuple[str, ...]] = {
@@ -42,6 +53,7 @@ SHORTHANDS: Mapping[str, tuple[str, ...]] = {
     "Test": ("seed", "rounds", "alternative", "ci", "confidence"),
     "CI": ("seed", "resamples", "confidence"),
     "MultiLabel": ("sep",),
+    "Slicing": ("metrics", "test", "rounds", "seed"),
 }
 
 
@@ -106,6 +118,40 @@ def test_of(test: str | Test | None, *, seed: int | None = None, rounds: int | N
     if isinstance(test, Test):
         raise _both("Test", "test", given)
     return Test("ar" if test is None else test, **given)
+
+
+def slicing_of(
+    slicing: Slicing | None,
+    *,
+    metrics: Any = None,
+    test: str | None = None,
+    rounds: int | None = None,
+    seed: int | None = None,
+    grouped: Any = None,
+) -> Slicing | None:
+    """The slicing group of ``score(..., groups=)``: ``slicing``, or one made of its shorthands (``seed`` is shared
+    with the interval's); ``None`` without ``groups``, where ``slicing=``, ``metrics=``, ``test=`` and ``rounds=``
+    are an error."""
+    from clfeval.infer.slicing import Slicing
+
+    given = _given(metrics=metrics, test=test, rounds=rounds)
+    if grouped is None:
+        named = [f"{name}=" for name in ("slicing", *given) if name != "slicing" or slicing is not None]
+        if named:
+            raise OptionError(
+                f"{', '.join(named)} compare groups: give groups= (each instance's group), or compare systems with "
+                "clfeval.compare"
+            )
+        return None
+    if isinstance(slicing, Slicing):
+        if given:
+            raise _both("Slicing", "slicing", given)
+        return slicing if seed is None or slicing.seed is not None else replace(slicing, seed=seed)
+    if slicing is not None:
+        raise OptionError(f"slicing is a clfeval.Slicing, not {type(slicing).__name__}")
+    if isinstance(given.get("metrics"), str):
+        given["metrics"] = (given["metrics"],)
+    return Slicing(**given, seed=seed)
 
 
 def ci_of(

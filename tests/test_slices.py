@@ -1,0 +1,147 @@
+"""Scores by group (score(..., groups=)): each group equals scikit-learn on its subset over the whole data's label
+set, fairlearn's MetricFrame and fairness functions; the gaps, tests and seeds of clfeval.infer.slices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from fairlearn import metrics as fm
+from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
+
+import clfeval
+from clfeval.errors import InputError, OptionError
+
+
+def _data(seed: int, n: int = 600, k: int = 3, groups: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    g = rng.choice([f"g{i}" for i in range(groups)], n)
+    right = rng.random(n) < np.where(g == "g0", 0.55, 0.8)
+    p = np.where(right, y, rng.integers(0, k, n))
+    return y, p, g
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_each_group_equals_sklearn_on_its_subset_over_the_whole_label_set(seed: int) -> None:
+    y, p, g = _data(seed, k=4, groups=4)
+    r = clfeval.score(y, p, groups=g, test="none")
+    labels = sorted(set(y) | set(p))
+    for name in r.names:
+        m = g == name
+        for average in ("macro", "micro", "weighted"):
+            want = f1_score(y[m], p[m], labels=labels, average=average, zero_division=0)
+            assert r[f"by_group.{name}.{average}.f1"] == pytest.approx(want, abs=1e-12)
+        assert r[f"by_group.{name}.accuracy"] == pytest.approx(accuracy_score(y[m], p[m]), abs=1e-12)
+        assert r.by_group[name].n_instances == int(m.sum())
+    assert r["macro.f1"] == pytest.approx(f1_score(y, p, average="macro"), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_metric_frame_and_fairness_functions_of_fairlearn(seed: int) -> None:
+    y, p, g = _data(seed, k=2, groups=3 + seed % 3)
+    r = clfeval.score(y, p, groups=g, test="none", ci="bootstrap", resamples=200, seed=seed)
+    frame = fm.MetricFrame(
+        metrics={"f1": f1_score, "precision": precision_score, "recall": recall_score, "accuracy": accuracy_score},
+        y_true=y,
+        y_pred=p,
+        sensitive_features=g,
+    )
+    for name in r.names:
+        for metric in ("f1", "precision", "recall", "accuracy"):
+            assert r.value(name, metric) == pytest.approx(frame.by_group.loc[name, metric], abs=1e-12)
+    for metric in ("f1", "precision", "recall", "accuracy"):
+        assert r.difference(metric) == pytest.approx(frame.difference()[metric], abs=1e-12)
+        assert r.ratio(metric) == pytest.approx(frame.ratio()[metric], abs=1e-12)
+        assert r.group_min(metric) == pytest.approx(frame.group_min()[metric], abs=1e-12)
+        assert r.difference(metric, "to_overall") == pytest.approx(frame.difference("to_overall")[metric], abs=1e-12)
+        assert r.ratio(metric, "to_overall") == pytest.approx(frame.ratio("to_overall")[metric], abs=1e-12)
+    for name in (
+        "demographic_parity_difference",
+        "demographic_parity_ratio",
+        "equalized_odds_difference",
+        "equalized_odds_ratio",
+        "equal_opportunity_difference",
+        "equal_opportunity_ratio",
+    ):
+        want = getattr(fm, name)(y, p, sensitive_features=g)
+        assert r[f"fairness.{name}"] == pytest.approx(want, abs=1e-12), name
+        low, high = r.interval(f"fairness.{name}")
+        assert low <= high
+
+
+def test_the_max_gap_is_fairlearn_difference_and_pairs_are_signed() -> None:
+    y, p, g = _data(3)
+    r = clfeval.score(y, p, groups=g, ci="delta", seed=4, test="delta")
+    gap = r.gap("macro.f1")
+    assert gap.difference == pytest.approx(r.difference("macro.f1"), abs=1e-12)
+    assert gap.ratio == pytest.approx(r.ratio("macro.f1"), abs=1e-12)
+    ab, ba = r.gap("macro.f1", "g0", "g1"), r.gap("macro.f1", "g1", "g0")
+    assert ab.difference == pytest.approx(-ba.difference)
+    assert ab.difference == pytest.approx(r.value("g0", "macro.f1") - r.value("g1", "macro.f1"))
+    assert ab.difference_ci is not None and ab.difference_ci[0] < ab.difference < ab.difference_ci[1]
+    rest = r.gap("macro.f1", "g0")
+    others = g != "g0"
+    want = f1_score(y[others], p[others], labels=[0, 1, 2], average="macro")
+    assert rest.value_b == pytest.approx(want, abs=1e-12)
+
+
+def test_delta_gap_variance_is_the_sum_of_the_groups_delta_variances() -> None:
+    y, p, g = _data(5, n=900)
+    r = clfeval.score(y, p, groups=g, ci="delta", test="delta")
+    a, b = r.by_group["g1"], r.by_group["g2"]
+    z = 1.959963984540054
+    (la, ha), (lb, hb) = a.interval("accuracy"), b.interval("accuracy")
+    se = np.hypot((ha - la) / (2 * z), (hb - lb) / (2 * z))
+    gap = r.gap("accuracy", "g1", "g2")
+    assert gap.difference_ci is not None
+    assert (gap.difference_ci[1] - gap.difference_ci[0]) / (2 * z) == pytest.approx(se, rel=1e-6)
+
+
+def test_seeded_results_repeat_and_seeds_are_named() -> None:
+    y, p, g = _data(1)
+    one = clfeval.score(y, p, groups=g, ci="bootstrap", seed=11, resamples=300, rounds=300)
+    two = clfeval.score(y, p, groups=g, ci="bootstrap", seed=11, resamples=300, rounds=300)
+    assert one.flat() == two.flat()
+    assert one.test_method["base_seed"] == 11
+    seeds = {r.intervals.seed for r in one.by_group.values()}
+    assert len(seeds) == len(one.names)  # one spawned seed per group
+
+
+def test_permutation_p_is_large_without_a_difference_and_small_with_one() -> None:
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 4000)
+    g = np.repeat(["a", "b"], 2000)
+    p = np.where(rng.random(4000) < np.where(g == "a", 0.9, 0.7), y, 1 - y)
+    r = clfeval.score(y, p, groups=g, metrics="accuracy", rounds=999, seed=1)
+    (test,) = [t for t in r.tests if t.between == "pair"]
+    assert test.p_value == pytest.approx(1 / 1000)
+    same = clfeval.score(y, y, groups=g, metrics="accuracy", rounds=999, seed=1)
+    assert next(t for t in same.tests if t.between == "pair").p_value == 1.0
+
+
+def test_intersections_and_frames_name_their_groups() -> None:
+    y, p, g = _data(4)
+    sex = np.where(np.arange(len(y)) % 2 == 0, "f", "m")
+    r = clfeval.score(y, p, groups={"lang": g, "sex": sex}, test="none")
+    assert r.columns == ("lang", "sex")
+    assert r.names[0] == "g0&f" and len(r.names) == 6
+    m = (g == "g2") & (sex == "m")
+    assert r["by_group.g2&m.accuracy"] == pytest.approx(accuracy_score(y[m], p[m]))
+
+
+def test_groups_errors_are_one_line() -> None:
+    y, p, g = _data(0)
+    with pytest.raises(InputError, match="one group per instance"):
+        clfeval.score(y, p, groups=g[:-1])
+    with pytest.raises(OptionError, match="one group only"):
+        clfeval.score(y, p, groups=["x"] * len(y))
+    with pytest.raises(OptionError, match="give groups="):
+        clfeval.score(y, p, test="permutation")
+    with pytest.raises(OptionError, match="counts hold none"):
+        clfeval.score(clfeval.ConfusionCounts(("a", "b"), [[1, 2], [3, 4]]), groups=["a"])
+    groups = list(g)
+    groups[7] = None
+    with pytest.raises(InputError, match="missing group"):
+        clfeval.score(y, p, groups=groups)
+    with pytest.raises(OptionError, match="unknown test"):
+        clfeval.score(y, p, groups=g, test="ttest")
