@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` d
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scored import Conventions, Scored
 
-__all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score"]
+__all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score", "score_grouped_counts"]
 
 
 def _given(
@@ -926,7 +926,6 @@ def _score_groups(
     """Scores by group of labels, label sets, spans or indicator matrices: the whole data read and scored as
     :func:`score` reads it, each group's instances (sentences, for spans) cut out and read by the same path, labels
     named jointly with the whole data's, and the groups compared (:func:`clfeval.infer.slices.sliced`)."""
-    from clfeval.infer.slices import Part, sliced
     from clfeval.inputs.arrays import kinds_present, named_label_sets
     from clfeval.inputs.groups import group_index
 
@@ -955,6 +954,25 @@ def _score_groups(
             taken(sample_weight, idx), spans, naming,
         )  # fmt: skip
         parts.append(counted)
+    return _sliced_counted(whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress)
+
+
+def _sliced_counted(
+    whole: Counted,
+    parts: Sequence[Counted],
+    columns: Sequence[str],
+    names: Sequence[str],
+    values: Sequence[tuple[str, ...]],
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing,
+    progress: Callable[[int, int], None] | None,
+) -> Sliced:
+    """The one path from the whole data's counts and each group's to scores by group: the whole data scored as
+    :func:`score` scores counts (its scoring resolved, its invalid policy applied, its intervals), each group screened
+    by the same policy, and the groups compared by :func:`clfeval.infer.slices.sliced`."""
+    from clfeval.infer.slices import Part, sliced
+
     resolved, provenance = _scoring(chosen, whole)
     whole, screened = _screened(whole, resolved, interval)
     overall = computation.score_counts(cast("Counts", whole.counts), resolved, **provenance, invalid=screened)
@@ -967,9 +985,77 @@ def _score_groups(
         counted, found = _screened(counted, resolved, interval)
         cut.append(Part(counted.counts, counted.blocks, found))
     return sliced(
-        overall, index.columns, index.names, index.values, cut, resolved, provenance, interval, slicing,
+        overall, columns, names, values, cut, resolved, provenance, interval, slicing,
         overall_blocks=whole.blocks, progress=progress,
     )  # fmt: skip
+
+
+def score_grouped_counts(
+    groups: Mapping[str, Counted | Counts],
+    columns: Sequence[str],
+    values: Sequence[tuple[str, ...]] | Mapping[str, tuple[str, ...]],
+    scoring: Scoring | None = None,
+    interval: CI | None = None,
+    slicing: Slicing | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Sliced:
+    """Scores by group of counts already kept per group (a grouped accumulator, a grouped count file): the whole
+    data's counts are the groups' merged by their kind's ``merge`` (Σ_g counts_g; blocks one group's after
+    another's), then scored by the one path of ``score(..., groups=)``.
+
+    Parameters
+    ----------
+    groups
+        Group name → its counts (a :class:`Counted`, or counts of any kind), in report order; every group's of one
+        kind.
+    columns
+        The group columns' names.
+    values
+        Each group's value in each column (in the order of ``groups``, or a mapping name → values).
+    scoring, interval, slicing, progress
+        As :func:`score` takes them (:class:`~clfeval.Scoring`, :class:`~clfeval.CI` or ``None``,
+        :class:`~clfeval.Slicing`, a progress callable).
+
+    Raises
+    ------
+    OptionError
+        Fewer than two groups, counts of different kinds, or of a kind that scores by group does not take.
+    """
+    from clfeval.count.blocks import concatenated
+
+    names = [str(name) for name in groups]
+    given = [g if isinstance(g, Counted) else Counted(g, blocks=_units_of(g)) for g in groups.values()]
+    if not given:
+        raise OptionError("no groups to score: give each group's counts")
+    kinds = {getattr(kind_of(c.counts), "name", None) for c in given}
+    if len(kinds) != 1 or None in kinds:
+        shown = ", ".join(sorted(str(k) for k in kinds))
+        raise OptionError(f"the groups' counts must be of one kind of counts, not {shown}")
+    kind = kind_of(given[0].counts)
+    assert kind is not None
+    if kind.scored:
+        raise OptionError(
+            "scores by group of scored predictions' counts are not computed here: score each group's counts on its "
+            "own, or give score(gold, scores=..., groups=...)"
+        )
+    merged: Any = given[0].counts
+    blocks = given[0].blocks
+    for counted in given[1:]:
+        merged = kind.merge(merged, counted.counts)
+        blocks = None if blocks is None or counted.blocks is None else concatenated(blocks, counted.blocks)
+    whole = replace(given[0], counts=merged, blocks=blocks)
+    listed = [tuple(values[name]) for name in names] if isinstance(values, Mapping) else [tuple(v) for v in values]
+    if len(listed) != len(names) or any(len(v) != len(columns) for v in listed):
+        raise OptionError("values gives each group one value per group column, in the order of groups")
+    return _sliced_counted(
+        whole, given, tuple(columns), names, listed, Scoring.of(scoring), CI.of(interval), Slicing.of(slicing), progress
+    )
+
+
+def _units_of(counts: Any) -> Any:
+    """The blocks counts carry of their own (a tagger's sentences), else ``None``."""
+    kind = kind_of(counts)
+    return None if kind is None else kind.units(counts)
 
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
