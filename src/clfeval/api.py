@@ -942,7 +942,7 @@ def _score_groups(
     if kind is not None and kind.holds_label_sets(whole.counts) and ml is not None and spans is None:
         if not hasattr(gold, "shape"):  # label collections: named jointly over the whole data, then cut
             gold, pred = named_label_sets([gold, pred], ["gold", "pred"], ml.sep)
-    elif spans is None and ml is None:
+    elif spans is None and ml is None and len(getattr(gold, "shape", ())) < 2:  # labels (not indicator matrices)
         from clfeval.inputs.arrays import marked_invalid
 
         shown = marked_invalid(pred, "pred") if chosen.invalid in MARKED else pred
@@ -998,6 +998,8 @@ def score_grouped_counts(
     interval: CI | None = None,
     slicing: Slicing | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    whole: Counted | None = None,
 ) -> Sliced:
     """Scores by group of counts already kept per group (a grouped accumulator, a grouped count file): the whole
     data's counts are the groups' merged by their kind's ``merge`` (Σ_g counts_g; blocks one group's after
@@ -1015,6 +1017,9 @@ def score_grouped_counts(
     scoring, interval, slicing, progress
         As :func:`score` takes them (:class:`~clfeval.Scoring`, :class:`~clfeval.CI` or ``None``,
         :class:`~clfeval.Slicing`, a progress callable).
+    whole
+        The whole data's counts with their provenance, when the caller holds them (a grouped accumulator's); they
+        must be the groups' merged. Default: the groups' counts merged, with the first group's provenance.
 
     Raises
     ------
@@ -1043,7 +1048,7 @@ def score_grouped_counts(
     for counted in given[1:]:
         merged = kind.merge(merged, counted.counts)
         blocks = None if blocks is None or counted.blocks is None else concatenated(blocks, counted.blocks)
-    whole = replace(given[0], counts=merged, blocks=blocks)
+    whole = whole if whole is not None else replace(given[0], counts=merged, blocks=blocks)
     listed = [tuple(values[name]) for name in names] if isinstance(values, Mapping) else [tuple(v) for v in values]
     if len(listed) != len(names) or any(len(v) != len(columns) for v in listed):
         raise OptionError("values gives each group one value per group column, in the order of groups")

@@ -103,6 +103,12 @@ class Accumulator:
         the declared labels, is an :class:`~clfeval.InputError` of its update), ``"wrong"`` or ``"omit"``
         (:data:`clfeval.INVALID_POLICIES`): updates keep it as the label ``(invalid)`` and :meth:`score` applies the
         policy, as :func:`clfeval.score` does with ``invalid=``. A missing gold label is an error under every policy.
+    groups
+        Count by group: ``True`` (the group columns named by the first update's groups), or the group columns' names
+        (one name or several: intersections). The accumulator is then a
+        :class:`~clfeval.accumulator.groups.GroupedAccumulator`: every update gives ``groups=`` (each instance's
+        group, for spans each sentence's, as :func:`clfeval.score` takes it), each group's counts are kept apart,
+        and :meth:`score` returns scores by group (:class:`~clfeval.Sliced`).
 
     Attributes
     ----------
@@ -161,6 +167,10 @@ class Accumulator:
     multilabel: MultiLabel | None
 
     def __new__(cls, task: str = "single-label", *args: Any, **kwargs: Any) -> Accumulator:
+        if cls is Accumulator and kwargs.get("groups") not in (None, False):  # counts kept per group
+            from clfeval.accumulator.groups import GroupedAccumulator
+
+            return object.__new__(GroupedAccumulator)
         own = KINDS[task].accumulator_class() if cls is Accumulator and task in KINDS else None
         if own is not None:  # a kind with an accumulator of its own (spans, scored predictions): the kind says which
             return cast("Accumulator", object.__new__(own))
@@ -175,7 +185,10 @@ class Accumulator:
         spans: Any = None,
         positive: Any = None,
         invalid: str | None = None,
+        groups: Any = None,
     ) -> None:
+        if groups not in (None, False):
+            raise OptionError("groups= makes a grouped accumulator: call clfeval.Accumulator(..., groups=...)")
         if task not in TASKS:
             raise unknown_name("task", task, TASKS)
         self.invalid = check_invalid_policy(invalid)
@@ -758,6 +771,12 @@ class Accumulator:
 
         if not self._n:
             raise InputError("nothing to score: the accumulator has counted no instances")
+        chosen = self._scoring_of(scoring, kwargs)
+        return score(self.counted(), scoring=chosen, ci=ci, **kwargs)
+
+    def _scoring_of(self, scoring: Scoring | None, kwargs: dict[str, Any]) -> Scoring:
+        """The scoring of :meth:`score`: ``scoring`` or its shorthands (popped from ``kwargs``), with the
+        accumulator's invalid policy and declared labels unless it names its own."""
         from clfeval.shorthands import SHORTHANDS, scoring_of
 
         given = {name: kwargs.pop(name) for name in SHORTHANDS["Scoring"] if name in kwargs}
@@ -767,7 +786,7 @@ class Accumulator:
         declared = self.scoring_labels()
         if declared is not None and chosen.labels is None and chosen.labels_from is None:
             chosen = replace(chosen, labels=declared)
-        return score(self.counted(), scoring=chosen, ci=ci, **kwargs)
+        return chosen
 
     def save(self, path: str | Path) -> None:
         """Write the counts as a count file (:func:`clfeval.save_counts`), the declared labels in its ``options``."""

@@ -72,7 +72,10 @@ class ScoredAccumulator(Accumulator):
         spans: Any = None,
         positive: Any = None,
         invalid: Any = None,
+        groups: Any = None,
     ) -> None:
+        if groups not in (None, False):
+            raise OptionError("groups= makes a grouped accumulator: call clfeval.Accumulator(..., groups=...)")
         if invalid is not None:
             raise OptionError(
                 "invalid= applies to single-label predictions: a tag or a score has no one label to count"

@@ -87,7 +87,10 @@ class SpanAccumulator(Accumulator):
         id2label: Sequence[Any] | Mapping[Any, Any] | None = None,
         ignore_index: int | None = -100,
         invalid: Any = None,
+        groups: Any = None,
     ) -> None:
+        if groups not in (None, False):
+            raise OptionError("groups= makes a grouped accumulator: call clfeval.Accumulator(..., groups=...)")
         if invalid is not None:
             raise OptionError(
                 "invalid= applies to single-label predictions: a tag or a score has no one label to count"
@@ -283,14 +286,19 @@ class SpanAccumulator(Accumulator):
             If no sentence has been counted yet.
         """
         from clfeval.api import score
-        from clfeval.scoring.options import Scoring
 
         if not self._sentences:
             raise InputError("nothing to score: the accumulator has counted no sentences")
+        return score(self.counted(), scoring=self._scoring_of(scoring, kwargs), ci=ci, **kwargs)
+
+    def _scoring_of(self, scoring: Scoring | None, kwargs: dict[str, Any]) -> Scoring:
+        """The scoring of :meth:`score`: ``scoring`` with the declared types unless it names its own."""
+        from clfeval.scoring.options import Scoring
+
         chosen = Scoring.of(scoring)
         if self._declared is not None and chosen.labels is None and chosen.labels_from is None:
             chosen = replace(chosen, labels=self._declared)
-        return score(self.counted(), scoring=chosen, ci=ci, **kwargs)
+        return chosen
 
     @classmethod
     def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> SpanAccumulator:

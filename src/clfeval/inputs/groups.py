@@ -21,7 +21,7 @@ import numpy as np
 from clfeval.count.labelnames import is_missing
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "taken", "value_codes"]
+__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "part_order", "taken", "value_codes"]
 
 #: What joins the values of an intersection of group columns in its name.
 GROUP_JOIN = "&"
@@ -73,7 +73,7 @@ def _codes(values: Any, role: str) -> tuple[list[str], np.ndarray]:
     return value_codes(values, role)  # Python values: a list's 1 stays "1", and "1" beside 1 is refused
 
 
-def _order(names: Sequence[str]) -> list[int]:
+def part_order(names: Sequence[str]) -> list[int]:
     """Positions of ``names`` in order: numerically when every name is a number, else as strings."""
     try:
         keys: list[Any] = [float(n) for n in names]
@@ -87,7 +87,7 @@ def members_of(values: Any, role: str = "folds") -> dict[str, np.ndarray]:
     order of their names."""
     names, which = _codes(values, role)
     members = np.split(np.argsort(which, kind="stable"), np.cumsum(np.bincount(which, minlength=len(names)))[:-1])
-    return {names[i]: members[i] for i in _order(names)}
+    return {names[i]: members[i] for i in part_order(names)}
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def group_index(groups: Any, n: int, unit: str = "instance") -> GroupIndex:
                 f"must name one group per {unit}: {len(values)} entries for {n} {unit}s", f"groups {name!r}"
             )
         part_names, which = _codes(values, "groups")
-        order = _order(part_names)
+        order = part_order(part_names)
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         coded.append(([part_names[i] for i in order], rank[which]))
