@@ -1527,7 +1527,36 @@ def cv(
     spans: str | Spans | bool | None = None,
     sample_weight: Any = None,
     scores: None = None,
+    groups: None = None,
 ) -> CrossValidation: ...
+
+
+@overload
+def cv(
+    gold: Any,
+    pred: Iterable[Any] | None = None,
+    folds: Iterable[Any] | None = None,
+    *,
+    groups: Any,
+    slicing: Slicing | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    ci: str | CI | None = "none",
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    resamples: int | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
+) -> Sliced: ...
 
 
 @overload
@@ -1548,6 +1577,7 @@ def cv(
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
     sample_weight: Any = None,
+    groups: None = None,
 ) -> ScoredCV: ...
 
 
@@ -1576,6 +1606,8 @@ def cv(
     sample_weight: Any = None,
     scores: Any = None,
     conventions: Any = None,
+    groups: Any = None,
+    slicing: Slicing | None = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
@@ -1613,6 +1645,12 @@ def cv(
         With ``scores``: the :class:`~clfeval.scoring.scored.Conventions` of every fold and the pooled scores.
     sample_weight
         With ``scores``: each instance's weight, as :func:`score` takes it (each fold and the pooled scores weighted).
+    groups, slicing
+        Scores by group of the pooled counts, as ``score(..., groups=)`` gives them (:class:`~clfeval.Sliced`): each
+        group's counts are its instances' added over every fold (F_tp,fp of the group, as the pooled scores), with
+        ``ci`` each group's interval and the gaps' and the tests between groups (``slicing``, a
+        :class:`~clfeval.Slicing`); the folds are named in the result's notes. Labels, label sets, spans (a group
+        per sentence) and weights; not with fold counts (they hold no groups) or ``scores=``.
 
     Examples
     --------
@@ -1621,6 +1659,11 @@ def cv(
     (0.6667, 0.6667)
     """
     refuse_keywords("cv", sklearn_keywords)
+    if scores is not None and groups is not None:
+        raise OptionError(
+            "cv of scored predictions takes no groups= yet: give score(gold, scores=..., groups=...) the pooled "
+            "instances"
+        )
     if scores is not None:
         if invalid is not None:
             raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
@@ -1639,6 +1682,14 @@ def cv(
         scoring, labels=labels, beta=beta, zero_division=zero_division, undefined=undefined, invalid=invalid,
         ordinal=ordinal, pos_label=pos_label,
     )  # fmt: skip
+    if groups is not None:
+        return _cv_groups(
+            gold, pred, folds, groups, chosen, ci_of(ci, seed=None if CI.of(ci) is None else seed,
+            resamples=resamples, confidence=confidence), slicing_of(slicing, seed=seed, grouped=groups),
+            multilabel=multilabel, sep=sep, sample_weight=sample_weight, spans=spans, progress=progress,
+        )  # fmt: skip
+    if slicing is not None:
+        raise OptionError("slicing= compares groups: give groups= (each instance's group)")
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     matrices = None
     if pred is not None and folds is not None and spans is None:
@@ -1696,6 +1747,48 @@ def cv(
         warn_above=warn_above,
         **provenance,
     )
+
+
+def _cv_groups(
+    gold: Any,
+    pred: Any,
+    folds: Any,
+    groups: Any,
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing | None,
+    *,
+    multilabel: bool | MultiLabel | None,
+    sep: str | None,
+    sample_weight: Any,
+    spans: Any,
+    progress: Callable[[int, int], None] | None,
+) -> Sliced:
+    """Cross-validation by group: each group's counts pooled over the folds (Σ_folds counts of the group's
+    instances), scored by the one path of ``score(..., groups=)``, the folds named in the notes."""
+    if _folds_given(gold) is not None:
+        raise OptionError(
+            "groups= cuts the instances into groups: fold counts hold none, so give gold, pred and folds (a file's "
+            "groups are read with --group-col)"
+        )
+    if pred is None or folds is None:
+        raise OptionError("cv with groups= takes gold, predicted and fold labels, and each instance's group")
+    assert slicing is not None
+    unit = "sentence" if spans is not None else "instance"
+    fold_values = list(folds) if not hasattr(folds, "shape") else folds
+    if _length(fold_values) != _length(gold):
+        raise InputError(f"must name one fold per {unit}: {_length(fold_values)} entries for {_length(gold)}", "folds")
+    parts = members_of(fold_values)
+    result = _score_groups(
+        gold, pred, groups, chosen, interval, slicing, multilabel=multilabel, sep=sep, blocks=None,
+        sample_weight=sample_weight, spans=spans, progress=progress,
+    )  # fmt: skip
+    shown = ", ".join(f"{name} ({len(idx)})" for name, idx in parts.items())
+    note = (
+        f"cross-validation: {len(parts)} folds pooled ({unit}s per fold: {shown}); each group's counts are its "
+        f"{unit}s' added over the folds, so its scores are pooled (F_tp,fp), not a mean over folds"
+    )
+    return replace(result, notes=(*result.notes, note))
 
 
 def _count_folds(
