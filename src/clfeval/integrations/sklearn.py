@@ -34,8 +34,9 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,6 +54,8 @@ from clfeval.scoring.sklearnnames import binary_measure
 if TYPE_CHECKING:
     from clfeval.infer.crossvalidation import CrossValidation
     from clfeval.infer.methods import CI
+    from clfeval.infer.slices import Sliced
+    from clfeval.infer.slicing import Slicing
 
 __all__ = ["Scorer", "cv", "folds_of", "scorer"]
 
@@ -87,6 +90,7 @@ class Scorer:
         labels: Sequence[Any] | np.ndarray | None = None,
         scoring: Scoring | None = None,
         multilabel: bool | MultiLabel = False,
+        slicing: Slicing | None = None,
     ) -> None:
         if not isinstance(metric, str):
             raise OptionError(f"metric is a report name such as 'macro.f1', not {type(metric).__name__}")
@@ -102,31 +106,53 @@ class Scorer:
                 known = _declared(_named(known), self.multilabel)
         elif self.labels is not None:
             _with_labels(chosen, self.labels)  # labels given twice, or with another label policy: refuse now
-        self._key = _checked_key(metric, self.multilabel is not None, chosen.beta, known)
+        self.by_group: _ByGroup | None = _by_group(metric, self.multilabel is not None, chosen.beta, known)
+        self.slicing = slicing
+        if self.by_group is None and slicing is not None:
+            raise OptionError(f"slicing= is for scores by group (gap.max.{metric} …), not {metric!r}")
+        inner = metric if self.by_group is None else self.by_group.metric
+        self._key = _checked_key(inner, self.multilabel is not None, chosen.beta, known)
         self.greater_is_better = higher_is_better(self._key)
+        if self.by_group is not None:
+            self.greater_is_better = self.by_group.higher_is_better(self.greater_is_better)
         self._weight_request: bool | str | None = True
+        self._groups_request: bool | str | None = True if self.by_group is not None else None
 
-    def set_score_request(self, *, sample_weight: bool | str | None = True) -> Scorer:
+    def set_score_request(
+        self, *, sample_weight: bool | str | None = True, sensitive_features: bool | str | None = None
+    ) -> Scorer:
         """Whether scikit-learn's metadata routing (``sklearn.set_config(enable_metadata_routing=True)``) passes
         ``sample_weight`` to this scorer: requested by default, so that ``cross_validate(..., params={"sample_weight":
-        w})`` weighs the scores as it weighs the fit; ``False`` scores without weights, a string names an alias."""
+        w})`` weighs the scores as it weighs the fit; ``False`` scores without weights, a string names an alias.
+        ``sensitive_features`` (scores by group only; requested by default): ``False`` leaves it unrouted, a string
+        routes another parameter's values as the groups (``"groups"``: the splitter's groups)."""
         self._weight_request = sample_weight
+        if sensitive_features is not None:
+            if self.by_group is None:
+                raise OptionError(f"sensitive_features is routed to scores by group (gap.max.… ), not {self.metric!r}")
+            self._groups_request = sensitive_features
         return self
 
     def get_metadata_routing(self) -> Any:
-        """The metadata this scorer's ``score`` takes (scikit-learn's routing protocol): ``sample_weight``, requested
-        as :meth:`set_score_request` says."""
+        """The metadata this scorer's ``score`` takes (scikit-learn's routing protocol): ``sample_weight`` and, for
+        scores by group, ``sensitive_features``, requested as :meth:`set_score_request` says."""
         from sklearn.utils.metadata_routing import MetadataRequest  # type: ignore[import-untyped]
 
         request = MetadataRequest(owner=type(self).__name__)
         request.score.add_request(param="sample_weight", alias=self._weight_request)
+        if self.by_group is not None:
+            request.score.add_request(param="sensitive_features", alias=self._groups_request)
         return request
 
-    def __call__(self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None) -> float:
+    def __call__(
+        self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None, sensitive_features: Any = None
+    ) -> float:
         """Score ``estimator.predict(X)`` against ``y_true``: the metric's value (negated when lower is better).
 
         ``sample_weight`` (one weight ≥ 0 per instance of ``X``, as scikit-learn routes it) weighs the instances as
-        :func:`clfeval.score`'s ``sample_weight=`` does.
+        :func:`clfeval.score`'s ``sample_weight=`` does. ``sensitive_features`` (scores by group: each instance's
+        group, one column or several, as ``clfeval.score(..., groups=)`` takes them; routed as scikit-learn routes
+        metadata, cut to the test fold) is required by a score by group and refused by any other.
 
         Warns
         -----
@@ -135,6 +161,10 @@ class Scorer:
             ``macro.f1``), as scikit-learn's ``UndefinedMetricWarning``: the float cannot say it.
         """
         classes = getattr(estimator, "classes_", None)
+        if self.by_group is not None or sensitive_features is not None:
+            return self._by_group_value(
+                y_true, estimator.predict(X), classes=classes, sample_weight=sample_weight, groups=sensitive_features
+            )
         result = self.scores(y_true, estimator.predict(X), classes=classes, sample_weight=sample_weight)
         _refuse_outside(result)
         key = self._key_in(result)
@@ -178,6 +208,56 @@ class Scorer:
         # the data named jointly with the declared labels (labelnames): declared 0/1 beside boolean y are the labels
         # 0 and 1, classes_ 0.0 and 1.0 beside integer y are 0 and 1
         return score(count_labels(gold, pred, labels=chosen.labels), scoring=chosen)
+
+    def _by_group_value(self, y_true: Any, y_pred: Any, *, classes: Any, sample_weight: Any, groups: Any) -> float:
+        """The value of a score by group in one fold (negated when lower is better): NaN, with a warning, when the
+        fold lacks the group named or holds one group only."""
+        if self.by_group is None:
+            raise OptionError(
+                f"sensitive_features groups the instances: {self.metric!r} is not a score by group (by_group.<g>."
+                f"{self.metric}, gap.max.{self.metric} …)"
+            )
+        if groups is None:
+            raise InputError(
+                f"{self.metric!r} is a score by group: pass each instance's group as sensitive_features (in "
+                "cross_validate: sklearn.set_config(enable_metadata_routing=True) and params={'sensitive_features': G})"
+            )
+        from clfeval.inputs.groups import group_index
+
+        names = group_index(groups, len(np.asarray(y_pred)), "instance").names
+        missing = [g for g in self.by_group.needed if g not in names]
+        if len(names) < 2 or missing:
+            why = f"no instance of group {missing[0]!r}" if len(names) > 1 else f"one group only ({names[0]!r})"
+            warn_each([f"{self.metric}: this fold holds {why}: its value is NaN"])
+            return math.nan
+        result = self.scores_by_group(y_true, y_pred, groups, classes=classes, sample_weight=sample_weight)
+        value = self.by_group.value(result)
+        return value if self.greater_is_better else -value
+
+    def scores_by_group(
+        self, y_true: Any, y_pred: Any, groups: Any, *, classes: Any = None, sample_weight: Any = None
+    ) -> Sliced:
+        """Scores by group of one fold's predictions (:func:`clfeval.score` with ``groups=``), over the label set the
+        scorer chooses (as :meth:`scores`), the gaps and tests of the scorer's metric."""
+        from clfeval.api import score
+        from clfeval.infer.slicing import Slicing
+
+        if self.multilabel is not None:
+            raise OptionError("scores by group score single labels here: give multi-label y to clfeval.score(groups=)")
+        chosen = Scoring.of(self.scoring)
+        gold, pred = _labels_1d(y_true, "y_true"), _labels_1d(y_pred, "y_pred")
+        if self.labels is not None:
+            chosen = _with_labels(chosen, self.labels)
+        elif _open(chosen) and classes is not None and np.ndim(classes) == 1:
+            chosen = _with_labels(chosen, _classes_and_rest(np.asarray(classes), gold, pred))
+        assert self.by_group is not None
+        inner = self.by_group.metric
+        slicing = self.slicing if self.slicing is not None else Slicing(metrics=(inner,), test=self.by_group.test)
+        if self.slicing is not None and self.slicing.metrics is not None and inner not in self.slicing.metrics:
+            slicing = replace(self.slicing, metrics=(*self.slicing.metrics, inner))
+        elif self.slicing is not None and self.slicing.metrics is None:
+            slicing = replace(self.slicing, metrics=(inner,))
+        return score(gold, pred, groups=groups, scoring=chosen, sample_weight=sample_weight, slicing=slicing)
 
     def value(self, scores: Scores) -> float:
         """The metric's value in ``scores`` (not negated).
@@ -225,7 +305,99 @@ class Scorer:
             shown.append(f"scoring={self.scoring!r}")
         if self.multilabel is not None:
             shown.append(f"multilabel={True if self.multilabel == MultiLabel() else self.multilabel!r}")
+        if self.slicing is not None:
+            shown.append(f"slicing={self.slicing!r}")
         return f"clfeval.sklearn.scorer({', '.join(shown)})"
+
+
+#: What a score by group reads from a :class:`~clfeval.Sliced`, by the first part of its name.
+_BY_GROUP_NAMES: dict[str, str] = {
+    "by_group": "by_group.<group>.<metric>: one group's value of the metric",
+    "group_min": "group_min.<metric>: the smallest group value (the worst group when higher is better; fairlearn's "
+    "MetricFrame.group_min)",
+    "group_max": "group_max.<metric>: the largest group value (fairlearn's MetricFrame.group_max)",
+    "gap": "gap.max.<metric> (max − min over groups; lower is better, returned negated), gap.<a>_vs_<b>.<metric>, "
+    "gap.<a>_vs_rest.<metric> (a − b)",
+    "ratio": "ratio.max.<metric> (min / max over groups; higher is better), ratio.<a>_vs_<b>.<metric>, "
+    "ratio.<a>_vs_rest.<metric> (a / b)",
+    "p": "p.<a>_vs_<b>.<metric>, p.<a>_vs_rest.<metric>: the test's p-value between the groups (Slicing.test)",
+    "p_holm": "p_holm.<a>_vs_<b>.<metric>: the Holm-adjusted p-value",
+}
+
+
+@dataclass(frozen=True)
+class _ByGroup:
+    """A score by group: what it reads (``by_group``, ``gap`` …), of which metric, between which groups."""
+
+    what: str
+    between: str | None  # by_group: the group; gap, ratio, p, p_holm: max, <a>_vs_<b>, <a>_vs_rest
+    metric: str
+
+    @property
+    def needed(self) -> list[str]:
+        """The groups the value needs in the fold (a group's, a pair's)."""
+        if self.what == "by_group":
+            return [str(self.between)]
+        if self.between is None or self.between == "max":
+            return []
+        a, _, b = self.between.partition("_vs_")
+        return [a] if b == "rest" else [a, b]
+
+    @property
+    def test(self) -> str:
+        """The test between groups the value needs: ``none`` unless it is a p-value."""
+        return "permutation" if self.what in ("p", "p_holm") else "none"
+
+    def higher_is_better(self, metric_higher: bool) -> bool:
+        """Whether a higher value is better: the metric's direction for a group's value or a difference a − b; the
+        largest gap lower, its ratio (min / max) higher, a p-value higher (less evidence of a difference)."""
+        if self.what == "gap" and self.between == "max":
+            return False
+        if self.what in ("ratio", "p", "p_holm") and (self.between == "max" or self.what != "ratio"):
+            return True
+        return metric_higher
+
+    def value(self, result: Sliced) -> float:
+        """The value in one fold's scores by group."""
+        if self.what == "group_min":
+            return result.group_min(self.metric)
+        if self.what == "group_max":
+            return result.group_max(self.metric)
+        if self.what in ("gap", "ratio") and self.between != "max":
+            a, _, b = str(self.between).partition("_vs_")
+            gap = result.gap(self.metric, a, b)  # either order of a pair
+            return gap.difference if self.what == "gap" else gap.ratio
+        if self.what in ("p", "p_holm"):
+            a, _, b = str(self.between).partition("_vs_")
+            name = f"{self.what}.{b}_vs_{a}.{self.metric}"
+            if b != "rest" and name in result:  # a pair's test is named in the groups' order
+                return float(result[name])
+        return float(result[f"{self.what}.{self.between}.{self.metric}"])
+
+
+def _by_group(metric: str, multilabel: bool, beta: float, known: Sequence[Any] | None) -> _ByGroup | None:
+    """The score by group a name asks for, or ``None`` for a plain metric; the metric is the longest tail of the
+    name that is a metric (a group's name may hold dots)."""
+    head, _, rest = metric.partition(".")
+    if head not in _BY_GROUP_NAMES:
+        return None
+    if multilabel:
+        raise OptionError(f"{metric!r}: scores by group score single labels here (not multilabel=)")
+    if head in ("group_min", "group_max"):
+        return _ByGroup(head, None, rest)
+    parts = rest.split(".")
+    for cut in range(1, len(parts)):
+        between, inner = ".".join(parts[:cut]), ".".join(parts[cut:])
+        try:
+            _checked_key(inner, multilabel, beta, known)
+        except OptionError:
+            continue
+        if head != "by_group" and between != "max" and "_vs_" not in between:
+            break
+        if head in ("p", "p_holm") and between == "max":
+            break
+        return _ByGroup(head, between, inner)
+    raise OptionError(f"unknown score by group {metric!r}; valid: " + "; ".join(_BY_GROUP_NAMES.values()))
 
 
 def scorer(
@@ -234,6 +406,7 @@ def scorer(
     labels: Sequence[Any] | np.ndarray | None = None,
     scoring: Scoring | None = None,
     multilabel: bool | MultiLabel = False,
+    slicing: Slicing | None = None,
 ) -> Scorer:
     """A scikit-learn scorer of any clfeval score, for ``scoring=`` in cross-validation and model selection.
 
@@ -256,6 +429,20 @@ def scorer(
     multilabel
         ``True`` (or a :class:`~clfeval.MultiLabel`, for its ``empty`` policy): ``y`` is an n × K 0/1
         indicator matrix, scikit-learn's multi-label format; column j is label ``labels[j]`` (else j).
+    slicing
+        Scores by group only: the :class:`~clfeval.Slicing` of each fold's ``clfeval.score(..., groups=)`` (the test
+        of a ``p.…`` score, its rounds and seed); default: the metric alone, no test (a permutation test for p).
+
+    Scores by group (single labels): a metric named ``by_group.<group>.<metric>``, ``group_min.<metric>`` (the
+    worst group when higher is better), ``group_max.<metric>``, ``gap.max.<metric>`` (max − min, returned negated),
+    ``ratio.max.<metric>`` (min / max), ``gap.<a>_vs_<b>.<metric>``, ``gap.<a>_vs_rest.<metric>``, ``ratio.…``,
+    ``p.<a>_vs_<b>.<metric>`` or ``p_holm.…`` is read from each fold's :class:`~clfeval.Sliced`. Each instance's
+    group comes as the metadata ``sensitive_features`` (fairlearn's name), which scikit-learn routes to the scorer
+    with ``sklearn.set_config(enable_metadata_routing=True)`` and ``cross_validate(..., params={"sensitive_features":
+    G})``, cut to each test fold. It is not called ``groups``: a splitter such as ``GroupKFold`` consumes ``groups``
+    (patients, sessions: the units kept together), which are not the groups compared (language, sex, hospital);
+    ``set_score_request(sensitive_features="groups")`` routes the splitter's groups when they are the same. A fold
+    without the group named, or with one group only, scores NaN with a warning.
 
     Returns
     -------
@@ -303,7 +490,7 @@ def scorer(
     ...
     clfeval.errors.OptionError: unknown metric 'macro.f2'; valid: <average>.<measure> with average one of micro, ...
     """
-    return Scorer(metric, labels=labels, scoring=scoring, multilabel=multilabel)
+    return Scorer(metric, labels=labels, scoring=scoring, multilabel=multilabel, slicing=slicing)
 
 
 def folds_of(splits: Iterable[tuple[Any, Any]], n_samples: int) -> np.ndarray:
