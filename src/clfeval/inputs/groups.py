@@ -21,7 +21,16 @@ import numpy as np
 from clfeval.count.labelnames import is_missing
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "part_order", "taken", "value_codes"]
+__all__ = [
+    "GROUP_JOIN",
+    "GroupIndex",
+    "group_index",
+    "group_length",
+    "members_of",
+    "part_order",
+    "taken",
+    "value_codes",
+]
 
 #: What joins the values of an intersection of group columns in its name.
 GROUP_JOIN = "&"
@@ -198,6 +207,13 @@ def group_index(groups: Any, n: int, unit: str = "instance") -> GroupIndex:
     if len(set(shown)) != len(shown):
         raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", "groups")
     return GroupIndex(tuple(names), shown, tuple(named), tuple(members), n)
+
+
+def group_length(groups: Any) -> int:
+    """The number of entries of the first group column (the instances they group, when nothing else says)."""
+    from clfeval.inputs.arrays import to_sequence
+
+    return len(to_sequence(_columns_of(groups)[0][1], "groups"))
 
 
 def taken(values: Any, idx: np.ndarray) -> Any:

@@ -38,6 +38,7 @@ import numpy as np
 
 from clfeval.count.labelnames import names_by_id as _names
 from clfeval.errors import InputError, OptionError, warn_each
+from clfeval.result import flat_name
 
 __all__ = ["IGNORE_INDEX", "compute", "compute_metrics"]
 
@@ -125,6 +126,8 @@ def compute(
     scoring: Any = None,
     ci: Any = "none",
     sep: str = "/",
+    groups: Any = None,
+    slicing: Any = None,
 ) -> dict[str, float]:
     """Score predictions against references, as ``evaluate``'s ``compute(predictions=, references=)`` does.
 
@@ -154,6 +157,15 @@ def compute(
     scoring, ci
         As in :func:`clfeval.score` (β, 0/0; an interval method adds ``<name>_ci_low`` / ``_ci_high``); the label
         set comes from ``labels``.
+    groups, slicing
+        Each row's group (an example's; for token classification and spans, a sequence's, which its tokens
+        share), one column or several, in row order, as :func:`clfeval.score` takes ``groups=``. The counts are kept
+        per group (a grouped :class:`~clfeval.Accumulator`) and scored by ``score(..., groups=)``'s path: besides
+        the overall scores (their names unchanged), ``by_group/<g>/<metric>`` for each group and the largest gap
+        ``gap/max/<metric>`` (max − min over groups) and ``ratio/max/<metric>`` (min / max), with ``ci`` their
+        intervals (``_ci_low`` / ``_ci_high``); with no ``metrics``, every name of :meth:`clfeval.Sliced.flat` (the
+        overall ones without their ``overall/``). ``slicing``: the :class:`~clfeval.Slicing` (default: the metrics
+        asked, no test between groups).
 
     Returns
     -------
@@ -172,7 +184,7 @@ def compute(
     out, messages = _computed(
         predictions=predictions, references=references, metrics=metrics, labels=labels, id2label=id2label,
         spans=chosen_spans, multilabel=multilabel, threshold=threshold, ignore_index=ignore_index,
-        scoring=scoring, ci=ci, sep=sep,
+        scoring=scoring, ci=ci, sep=sep, groups=_check_groups(groups, slicing), slicing=slicing,
     )  # fmt: skip
     tokens = _token_scores(_names(labels, id2label, None), multilabel) if chosen_spans is None else []
     warn_each([*tokens, *messages])
@@ -193,6 +205,8 @@ def _computed(
     scoring: Any,
     ci: Any,
     sep: str,
+    groups: Any = None,
+    slicing: Any = None,
 ) -> tuple[dict[str, float], tuple[str, ...]]:
     """:func:`compute`'s scores and the warnings of the result that bear on them (all of them for the default)."""
     from clfeval.accumulator import Accumulator
@@ -205,6 +219,9 @@ def _computed(
     chosen = Scoring.of(scoring)
     if chosen.labels is not None or chosen.labels_from is not None:
         raise OptionError("the label set comes from labels= or id2label= (by class id); leave it out of scoring")
+    if groups is not None:
+        return _by_group(p, r, labels, id2label, spans, multilabel, threshold, ignore_index, chosen, ci, metrics, sep,
+                         groups, slicing)  # fmt: skip
     if spans is not None:
         return _entities(p, r, labels, id2label, spans, ignore_index, chosen, ci, metrics, sep)
     if multilabel:
@@ -259,6 +276,146 @@ def _chosen(
             bounds = result.intervals.get(key)
             out[name + "_ci_low"], out[name + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
     return out, tuple(w for w in result.warnings if w in bearing)
+
+
+def _check_groups(groups: Any, slicing: Any) -> Any:
+    """The groups of the eval set's rows, checked once (``None`` without them, where ``slicing`` is refused)."""
+    if groups is None:
+        if slicing is not None:
+            raise OptionError("slicing= compares groups: give groups= (each row's group)")
+        return None
+    from clfeval.infer.slicing import Slicing
+    from clfeval.inputs.groups import GroupIndex, group_index, group_length
+
+    Slicing.of(slicing)
+    if isinstance(groups, GroupIndex):
+        return groups
+    n = group_length(groups)
+    return group_index(groups, n, "row")
+
+
+def _row_groups(index: Any, rows: int, per_row: int, keep: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Each instance's value in each group column: a row's group repeated over its ``per_row`` positions (tokens),
+    the positions ``keep`` leaves out dropped."""
+    if index.n != rows:
+        raise InputError(
+            f"groups= names {index.n} rows, this evaluation has {rows}: give the eval set's groups in eval order "
+            "(a fixed eval set, not shuffled)"
+        )
+    code = np.empty(rows, dtype=np.int64)
+    for i, members in enumerate(index.members):
+        code[members] = i
+    code = np.repeat(code, per_row)
+    if keep is not None:
+        code = code[keep]
+    return {c: np.asarray([v[j] for v in index.values], dtype=object)[code] for j, c in enumerate(index.columns)}
+
+
+def _by_group(
+    predictions: np.ndarray,
+    references: np.ndarray,
+    labels: Sequence[Any] | None,
+    id2label: Mapping[Any, Any] | None,
+    spans: Any,
+    multilabel: bool,
+    threshold: float,
+    ignore_index: int | None,
+    scoring: Any,
+    ci: Any,
+    metrics: Sequence[str] | str | None,
+    sep: str,
+    index: Any,
+    slicing: Any,
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    """Scores by group of an eval set: the counts kept per group by a grouped accumulator, scored by
+    ``score(..., groups=)``'s path (:func:`clfeval.api.score_grouped_counts`); the overall scores, each group's and
+    the largest gap of each metric, flat."""
+    from clfeval.accumulator import Accumulator
+    from clfeval.infer.slicing import Slicing
+
+    asked = None if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
+    gap_metrics = None if asked is None else tuple(m for m in asked if m != "token_accuracy") or None
+    chosen_slicing = Slicing.of(slicing)
+    if slicing is None:
+        chosen_slicing = Slicing(metrics=gap_metrics, test="none")
+    elif chosen_slicing.metrics is None and gap_metrics is not None:
+        from dataclasses import replace
+
+        chosen_slicing = replace(chosen_slicing, metrics=gap_metrics)
+    rows = references.shape[0] if references.ndim else 0
+    if spans is not None:
+        names = _names(labels, id2label, None)
+        if names is None:
+            raise OptionError("spans= scores entities: give the tag of each id (label_names=, labels= or id2label=)")
+        acc = Accumulator("spans", spans=spans, id2label=names, ignore_index=ignore_index, groups=list(index.columns))
+        acc.update(references, predictions, groups=_row_groups(index, rows, 1, None))
+    elif multilabel:
+        gold_bits, pred_bits = _label_sets(predictions, references, threshold)
+        names = _names(labels, id2label, predictions.shape[1])
+        assert names is not None
+        if len(names) != predictions.shape[1]:
+            raise OptionError(f"{len(names)} label names for {predictions.shape[1]} outputs")
+        acc = Accumulator("multi-label", names, groups=list(index.columns))
+        acc.update(gold_bits, pred_bits, groups=_row_groups(index, rows, 1, None))
+    else:
+        gold, pred, k = _single(predictions, references, ignore_index)
+        names = _names(labels, id2label, k)
+        if names is None:
+            raise OptionError(
+                "class ids without logits do not say how many labels there are: give labels= or id2label=, so "
+                "every evaluation averages over the same label set"
+            )
+        if k is not None and len(names) != k:
+            raise OptionError(f"{len(names)} label names for logits of {k} classes")
+        _check_ids(gold, len(names), "references")
+        _check_ids(pred, len(names), "predictions")
+        flat = references.reshape(-1)
+        keep = None if ignore_index is None else flat != ignore_index
+        per_row = int(np.prod(references.shape[1:], dtype=np.int64)) if references.ndim > 1 else 1
+        named = np.asarray(names, dtype=object)
+        acc = Accumulator(labels=names, groups=list(index.columns))
+        acc.update(named[gold], named[pred], groups=_row_groups(index, rows, per_row, keep))
+    result = acc.score(ci=ci, scoring=_declared(scoring, names) if spans is None else scoring, slicing=chosen_slicing)
+    extra: dict[str, float] = {}
+    by_tokens: dict[str, float] = {}
+    if spans is not None:
+        extra["token_accuracy"] = _token_accuracy(acc.counts)
+        by_tokens = {g: _token_accuracy(a.counts) for g, a in acc.by_group.items()}
+    if asked is None:
+        out: dict[str, float] = {}
+        head = f"overall{sep}"
+        for name, value in result.flat(sep, per_label=spans is not None).items():
+            out[name[len(head) :] if name.startswith(head) else name] = value
+        out.update(extra)
+        out.update({flat_name(["by_group", g, "token_accuracy"], sep): v for g, v in by_tokens.items()})
+        return out, result.warnings
+    out, messages = _chosen(result.overall, asked, extra)
+    for name in asked:
+        for group in result.names:
+            key = flat_name(["by_group", group, name], sep)
+            if name == "token_accuracy":
+                out[key] = by_tokens.get(group, math.nan)
+                continue
+            out[key] = result.value(group, name)
+            if result.overall.intervals is not None:
+                bounds = result.interval(f"by_group.{group}.{name}")
+                out[key + "_ci_low"], out[key + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
+        if name == "token_accuracy":
+            continue
+        gap = result.gap(name)
+        for what, value, bounds in (("gap", gap.difference, gap.difference_ci), ("ratio", gap.ratio, gap.ratio_ci)):
+            key = flat_name([what, "max", name], sep)
+            out[key] = value
+            if result.overall.intervals is not None:
+                out[key + "_ci_low"], out[key + "_ci_high"] = (math.nan, math.nan) if bounds is None else bounds
+    group_warnings = tuple(w for w in result.warnings if w.startswith("group "))
+    return out, (*messages, *group_warnings)
+
+
+def _token_accuracy(counts: Any) -> float:
+    """seqeval's token accuracy of span counts (NaN without tokens)."""
+    tokens = counts.tokens
+    return tokens.right / tokens.tokens if tokens is not None and tokens.tokens else math.nan
 
 
 def _entities(
@@ -345,6 +502,8 @@ def compute_metrics(
     scoring: Any = None,
     ci: Any = "none",
     sep: str = "/",
+    groups: Any = None,
+    slicing: Any = None,
 ) -> Callable[[Any], dict[str, float]]:
     """A ``compute_metrics`` for ``transformers.Trainer(compute_metrics=...)``: it takes the ``EvalPrediction``
     (or a ``(predictions, label_ids)`` tuple) and returns a flat dict of scores; the options are :func:`compute`'s,
@@ -356,6 +515,11 @@ def compute_metrics(
 
         compute_metrics = clfeval.hf.compute_metrics(spans="iob2", label_names=model.config.id2label)
         Trainer(model, args, ..., compute_metrics=compute_metrics)   # logs micro/f1, per_label/PER/f1 … per epoch
+
+    Scores by group of a fixed eval set (``groups=``: each row's group, in eval order; see :func:`compute`)::
+
+        compute_metrics = clfeval.hf.compute_metrics(["macro.f1"], labels=names, groups=eval_set["lang"])
+        # logs macro.f1, by_group/es/macro.f1 …, gap/max/macro.f1, ratio/max/macro.f1
     """
     from clfeval.scoring.options import Scoring
 
@@ -364,6 +528,7 @@ def compute_metrics(
     options: dict[str, Any] = {
         "metrics": metrics, "labels": labels, "id2label": id2label, "spans": chosen_spans, "multilabel": multilabel,
         "threshold": threshold, "ignore_index": ignore_index, "scoring": scoring, "ci": ci, "sep": sep,
+        "groups": _check_groups(groups, slicing), "slicing": slicing,
     }  # fmt: skip
     from clfeval.infer.methods import CI
 
