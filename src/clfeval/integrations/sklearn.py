@@ -397,6 +397,8 @@ def _by_group(metric: str, multilabel: bool, beta: float, known: Sequence[Any] |
         if head in ("p", "p_holm") and between == "max":
             break
         return _ByGroup(head, between, inner)
+    if len(parts) > 1 and (head == "by_group" or parts[0] == "max" or "_vs_" in parts[0]):
+        _checked_key(".".join(parts[1:]), multilabel, beta, known)  # the groups are well named: the metric is not
     raise OptionError(f"unknown score by group {metric!r}; valid: " + "; ".join(_BY_GROUP_NAMES.values()))
 
 
