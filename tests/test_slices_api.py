@@ -5,6 +5,7 @@ compute_metrics by group, with scikit-learn and seqeval on each subset as oracle
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 import warnings
@@ -38,7 +39,7 @@ def _same(a: dict[str, float], b: dict[str, float]) -> None:
 def _batches(n: int, seed: int) -> list[slice]:
     cuts = np.sort(np.random.default_rng(seed).choice(np.arange(1, n), 6, replace=False))
     edges = [0, *cuts.tolist(), n]
-    return [slice(a, b) for a, b in zip(edges, edges[1:])]
+    return [slice(a, b) for a, b in itertools.pairwise(edges)]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -201,7 +202,8 @@ def test_sklearn_scorers_by_group_through_metadata_routing_beside_group_k_fold()
         assert out["test_worst"][i] == pytest.approx(min(per.values()))
         es, fr, en = (groups == "es"), (groups == "fr"), (groups == "en")
         assert out["test_es"][i] == pytest.approx(accuracy_score(gold[es], pred[es]))
-        assert out["test_pair"][i] == pytest.approx(accuracy_score(gold[fr], pred[fr]) - accuracy_score(gold[en], pred[en]))
+        pair = accuracy_score(gold[fr], pred[fr]) - accuracy_score(gold[en], pred[en])
+        assert out["test_pair"][i] == pytest.approx(pair)
         rest = f1_score(gold[~es], pred[~es], labels=[0, 1, 2], average="macro")
         assert out["test_rest"][i] == pytest.approx(per["es"] - rest)
         assert out["test_plain"][i] == pytest.approx(f1_score(gold, pred, average="macro"))
@@ -280,7 +282,8 @@ def test_hf_compute_metrics_by_group_of_tokens_and_entities() -> None:
     prediction = transformers.EvalPrediction(predictions=pred, label_ids=ref)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", clfeval.ClfevalWarning)
-        spans = compute_metrics(["micro.f1", "token_accuracy"], label_names=TAGS, spans="iob2", groups=domain)(prediction)
+        asked = ["micro.f1", "token_accuracy"]
+        spans = compute_metrics(asked, label_names=TAGS, spans="iob2", groups=domain)(prediction)
         tokens = compute_metrics(["macro.f1"], label_names=TAGS, groups=domain)(prediction)
     f1 = {}
     for name in ("news", "web"):

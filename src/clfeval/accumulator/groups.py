@@ -193,7 +193,7 @@ class GroupedAccumulator(Accumulator):
             return
         index = group_index(self._by_name(groups), n, "sentence" if self.task == "spans" else "instance")
         columns = self._columns_of(index.columns, where)
-        found = {}
+        found: dict[tuple[str, ...], Accumulator] = {}
         for values, idx in zip(index.values, index.members):
             batch = self._fresh()
             try:
@@ -203,9 +203,9 @@ class GroupedAccumulator(Accumulator):
                 position = None if exc.index is None else int(idx[exc.index])
                 raise InputError(exc.message, source or where, exc.line, index=position) from None
             found[values] = batch
-        for values, batch in found.items():
-            held = self._children.get(values)
-            self._children[values] = batch if held is None else held.merge(batch)
+        for key, counted in found.items():
+            kept = self._children.get(key)
+            self._children[key] = counted if kept is None else kept.merge(counted)
         self._columns, self._weighs = columns, weighs
         self._updates += 1
 

@@ -330,7 +330,7 @@ def _by_group(
     """Scores by group of an eval set: the counts kept per group by a grouped accumulator, scored by
     ``score(..., groups=)``'s path (:func:`clfeval.api.score_grouped_counts`); the overall scores, each group's and
     the largest gap of each metric, flat."""
-    from clfeval.accumulator import Accumulator
+    from clfeval.accumulator.groups import GroupedAccumulator
     from clfeval.infer.slicing import Slicing
 
     asked = None if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
@@ -347,7 +347,9 @@ def _by_group(
         names = _names(labels, id2label, None)
         if names is None:
             raise OptionError("spans= scores entities: give the tag of each id (label_names=, labels= or id2label=)")
-        acc = Accumulator("spans", spans=spans, id2label=names, ignore_index=ignore_index, groups=list(index.columns))
+        acc = GroupedAccumulator(
+            "spans", spans=spans, id2label=names, ignore_index=ignore_index, groups=list(index.columns)
+        )
         acc.update(references, predictions, groups=_row_groups(index, rows, 1, None))
     elif multilabel:
         gold_bits, pred_bits = _label_sets(predictions, references, threshold)
@@ -355,7 +357,7 @@ def _by_group(
         assert names is not None
         if len(names) != predictions.shape[1]:
             raise OptionError(f"{len(names)} label names for {predictions.shape[1]} outputs")
-        acc = Accumulator("multi-label", names, groups=list(index.columns))
+        acc = GroupedAccumulator("multi-label", names, groups=list(index.columns))
         acc.update(gold_bits, pred_bits, groups=_row_groups(index, rows, 1, None))
     else:
         gold, pred, k = _single(predictions, references, ignore_index)
@@ -373,7 +375,7 @@ def _by_group(
         keep = None if ignore_index is None else flat != ignore_index
         per_row = int(np.prod(references.shape[1:], dtype=np.int64)) if references.ndim > 1 else 1
         named = np.asarray(names, dtype=object)
-        acc = Accumulator(labels=names, groups=list(index.columns))
+        acc = GroupedAccumulator(labels=names, groups=list(index.columns))
         acc.update(named[gold], named[pred], groups=_row_groups(index, rows, per_row, keep))
     result = acc.score(ci=ci, scoring=_declared(scoring, names) if spans is None else scoring, slicing=chosen_slicing)
     extra: dict[str, float] = {}
