@@ -17,6 +17,7 @@ from sklearn.metrics import accuracy_score, f1_score
 import clfeval
 from clfeval.api import score_grouped_counts
 from clfeval.errors import InputError, OptionError
+from clfeval.inputs.readers import Counted
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
 
@@ -157,10 +158,49 @@ def test_cv_by_group_pools_each_groups_counts_over_the_folds(seed: int) -> None:
         clfeval.cv(y, None, folds, scores=np.random.default_rng(0).random(len(y)), labels=[0, 1], groups=g)
 
 
-def test_compare_by_group_is_refused_in_one_line() -> None:
+@pytest.mark.parametrize("seed", range(3))
+def test_compare_by_group_is_compare_of_each_group_with_holm_over_the_groups(seed: int) -> None:
+    from clfeval.infer.multiplicity import holm
+    from clfeval.infer.slicing import spawned
+
+    y, p, g, _ = _labels(seed, n=360)
+    rng = np.random.default_rng(seed + 10)
+    systems = {"A": p, "B": np.where(rng.random(len(y)) < 0.6, y, rng.integers(0, 3, len(y))), "C": y[::-1].copy()}
+    r = clfeval.compare(y, systems, groups=g, metrics=["macro.f1", "accuracy"], seed=seed, rounds=300)
+    assert r.names == ("en", "es", "fr") and r.systems == ("A", "B", "C")
+    _same(clfeval.compare(y, systems, metrics=["macro.f1", "accuracy"], seed=seed, rounds=300).flat(),
+          {k[len("overall/") :]: v for k, v in r.flat().items() if k.startswith("overall/")})  # fmt: skip
+    for name, group_seed in zip(r.names, spawned(seed, 3)):
+        m = g == name
+        alone = clfeval.compare(y[m], {s: v[m] for s, v in systems.items()}, metrics=["macro.f1", "accuracy"],
+                                test=clfeval.Test(seed=group_seed, rounds=300), labels=["0", "1", "2"])  # fmt: skip
+        _same(alone.flat(), r.by_group[name].flat())
+        assert r.by_group[name].score("A", "macro.f1") == pytest.approx(f1_score(y[m], p[m], average="macro"))
+    for metric in ("macro.f1", "accuracy"):
+        for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
+            found = [r.test(name, a, b, metric) for name in r.names]
+            want = holm(np.array([t.p_value for t in found]))
+            assert [t.p_holm_groups for t in found] == pytest.approx(want.tolist())
+            assert all(t.significant == (t.p_holm_groups < 0.05) for t in found)
+            assert [t.p_value for t in found] == [r.by_group[n].pair(a, b, metric).p_value for n in r.names]
+    doc = r.to_dict()
+    assert doc["schema"] == "clfeval.compare-slices/1" and set(doc["by_group"]) == set(r.names)
+    assert doc["by_group"]["es"]["schema"] == "clfeval.compare/2" and len(doc["tests"]) == 3 * 2 * 3
+    assert r["by_group.es.macro.f1.A_vs_B.p_holm_groups"] == r.test("es", "A", "B", "macro.f1").p_holm_groups
+    text = r.render("text")
+    assert "pairs by group" in text and "p (Holm, groups)" in text
+    for fmt in ("markdown", "csv", "latex", "json"):
+        assert r.render(fmt)
+
+
+def test_compare_by_group_refuses_clearly() -> None:
     y, p, g, _ = _labels(1)
-    with pytest.raises(OptionError, match=r"compare takes no groups=.*clfeval.score\(gold, pred, groups=G\)"):
-        clfeval.compare(y, {"A": p, "B": y}, groups=g)
+    with pytest.raises(OptionError, match="scores= takes no groups="):
+        clfeval.compare(y, None, scores={"A": np.random.default_rng(0).random(len(y))}, labels=[0, 1], groups=g)
+    with pytest.raises(InputError, match="must name one group per instance"):
+        clfeval.compare(y, {"A": p, "B": y}, groups=g[:-1])
+    with pytest.raises(OptionError, match="counts hold none"):
+        clfeval.compare(Counted(None), groups=g)
 
 
 sklearn = pytest.importorskip("sklearn")

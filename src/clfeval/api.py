@@ -48,6 +48,7 @@ from clfeval.spans.options import Spans
 if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` does not import compare's
     from clfeval.infer.comparison import Comparison, Test
     from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.groupcomparison import SlicedComparison
     from clfeval.infer.scored import ScoredComparison, ScoredCV
     from clfeval.infer.slices import Sliced
     from clfeval.inputs.indicators import IndicatorRows
@@ -1129,6 +1130,71 @@ def _where(counted: Counted) -> str:
     return f"{source}: " if isinstance(source, str) else ""
 
 
+def _compare_groups(gold: Any, preds: Any, groups: Any, *, progress: Any, **given: Any) -> SlicedComparison:
+    """Systems compared on the whole data and within each group, by :func:`compare` itself, with Holm over the
+    groups for each pair of systems and metric (:class:`~clfeval.infer.groupcomparison.SlicedComparison`)."""
+    from clfeval.infer.groupcomparison import GroupPairTest, SlicedComparison
+    from clfeval.infer.multiplicity import holm
+    from clfeval.infer.slicing import new_seed, spawned
+    from clfeval.inputs.arrays import systems_of
+    from clfeval.inputs.groups import group_index
+    from clfeval.result import FrozenDict
+
+    if given.pop("scores") is not None or given.pop("conventions") is not None:
+        raise OptionError("compare with scores= takes no groups= yet: compare each group's scored predictions")
+    if preds is None or kind_of(gold) is not None or isinstance(gold, Counted):
+        raise OptionError(
+            "groups= cuts the instances into groups: counts hold none, so give gold and each system's predictions"
+        )
+    shorthands = {name: given.pop(name) for name in ("seed", "rounds", "alternative", "ci", "confidence")}
+    chosen = test_of(given.pop("test"), **shorthands)
+    names, columns = systems_of(preds)
+    spans = given["spans"]
+    index = group_index(groups, _length(gold), "sentence" if spans is not None else "instance")
+    overall = compare(gold, dict(zip(names, columns)), test=chosen, progress=progress, **given)
+    base = chosen.seed if chosen.seed is not None else new_seed()
+    seeds = spawned(base, len(index.names))
+    pinned = dict(given)
+    labels = tuple(overall.first.labels)
+    if given["scoring"] is not None:
+        if given["scoring"].labels is None and given["scoring"].labels_from is None:
+            pinned["scoring"] = replace(given["scoring"], labels=labels)
+    elif given["labels"] is None:
+        pinned["labels"] = labels
+    by_group = {}
+    for name, idx, seed in zip(index.names, index.members, seeds):
+        cut = {k: taken(v, idx) if k in ("blocks", "sample_weight") else v for k, v in pinned.items()}
+        by_group[name] = compare(taken(gold, idx), {s: taken(c, idx) for s, c in zip(names, columns)},
+                                 test=replace(chosen, seed=seed), **cut)  # fmt: skip
+    tests = []
+    for j, pair in enumerate(overall.pairs):
+        found = [by_group[g].pairs[j] for g in index.names]
+        adjusted = holm(np.array([p.p_value for p in found]))
+        for g, p, ph in zip(index.names, found, adjusted):
+            assert (p.metric, p.a, p.b) == (pair.metric, pair.a, pair.b)
+            tests.append(GroupPairTest(g, p.metric, p.a, p.b, p.score_a, p.score_b, p.difference, p.p_value,
+                                       p.p_adjusted, float(ph), bool(ph < chosen.alpha)))  # fmt: skip
+    warnings = [*overall.warnings, *(f"group {g!r}: {w}" for g, r in by_group.items() for w in r.warnings)]
+    method = {
+        "name": overall.test,
+        "base_seed": base,
+        "seeds": "the whole data's test as given; each group's seeded from the base seed spawned per group (numpy "
+        "SeedSequence)",
+        "multiplicity": "holm: over the pairs of systems within each group (p_holm_pairs, as compare), and over the "
+        "groups for each pair of systems and metric (p_holm_groups)",
+        "alpha": chosen.alpha,
+    }
+    notes = [
+        f"every group is compared over the label set of the whole data ({len(labels)} labels)",
+        f"seeds: base {base}, spawned (numpy SeedSequence) into one per group's test",
+    ]
+    return SlicedComparison(
+        columns=index.columns, names=index.names, values=index.values, overall=overall,
+        by_group=FrozenDict(by_group), tests=tuple(tests), test_method=FrozenDict(method),
+        warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes),
+    )  # fmt: skip
+
+
 def check_systems(names: Sequence[str], baseline: str | None) -> None:
     """The systems' names, known before reading (from --name, the files or the columns): distinct, and the
     baseline among them."""
@@ -1204,7 +1270,39 @@ def compare(
     scores: None = None,
     conventions: None = None,
     sample_weight: Any = None,
+    groups: None = None,
 ) -> Comparison: ...
+
+
+@overload
+def compare(
+    gold: Any,
+    preds: Mapping[str, Iterable[Any]] | Sequence[Iterable[Any]] | None = None,
+    *,
+    groups: Any,
+    metrics: str | Sequence[str] | None = None,
+    test: str | Test = "ar",
+    baseline: str | None = None,
+    multilabel: bool | MultiLabel | None = None,
+    scoring: Scoring | None = None,
+    blocks: Iterable[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    labels: Sequence[Any] | None = None,
+    beta: float | None = None,
+    zero_division: float | str | None = None,
+    undefined: str | None = None,
+    invalid: str | None = None,
+    ordinal: bool | Sequence[Any] | None = None,
+    pos_label: Any = None,
+    sep: str | None = None,
+    seed: int | None = None,
+    rounds: int | None = None,
+    alternative: str | None = None,
+    ci: str | None = None,
+    confidence: float | None = None,
+    spans: str | Spans | bool | None = None,
+    sample_weight: Any = None,
+) -> SlicedComparison: ...
 
 
 @overload
@@ -1229,6 +1327,7 @@ def compare(
     multilabel: bool | MultiLabel | None = None,
     sep: str | None = None,
     sample_weight: Any = None,
+    groups: None = None,
 ) -> ScoredComparison: ...
 
 
@@ -1260,6 +1359,7 @@ def compare(
     sample_weight: Any = None,
     scores: Mapping[str, Any] | None = None,
     conventions: Any = None,
+    groups: Any = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Is system A really better than B? Paired significance tests of score differences.
@@ -1320,6 +1420,13 @@ def compare(
     sample_weight
         With ``scores=``: each instance's weight, as :func:`score` takes it; the bootstrap and randomization move
         instances with their weights (DeLong's test is refused).
+    groups
+        Compare the systems within each group too (each instance's group, each sentence's for spans, as
+        :func:`score` takes ``groups=``): each group's comparison is this function's on the group's instances, over
+        the whole data's label set, its test seeded from one base seed (``seed``, else drawn) spawned per group; for
+        each pair of systems and each metric, the groups' p-values are adjusted by Holm over the groups. Returns a
+        :class:`~clfeval.infer.groupcomparison.SlicedComparison` (JSON ``clfeval.compare-slices/1``). Not with
+        ``scores=``.
 
     Returns
     -------
@@ -1339,6 +1446,15 @@ def compare(
     """
     from clfeval.infer.comparison import compare_counts
 
+    if groups is not None:
+        refuse_keywords("compare", sklearn_keywords)
+        return _compare_groups(
+            gold, preds, groups, metrics=metrics, test=test, baseline=baseline, multilabel=multilabel,
+            scoring=scoring, blocks=blocks, labels=labels, beta=beta, zero_division=zero_division,
+            undefined=undefined, invalid=invalid, ordinal=ordinal, pos_label=pos_label, sep=sep, seed=seed,
+            rounds=rounds, alternative=alternative, ci=ci, confidence=confidence, spans=spans, scores=scores,
+            conventions=conventions, sample_weight=sample_weight, progress=progress,
+        )  # fmt: skip
     if invalid is not None and scores is not None:
         raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
     refuse_keywords("compare", sklearn_keywords)

@@ -230,8 +230,6 @@ _OTHER_TASKS: Mapping[str, str] = {
     "resamples": "resamples= is the number of an interval's bootstrap draws (score, cv); compare's tests draw rounds=",
     "alternative": "alternative= is the direction of compare's paired tests",
     "baseline": "baseline= names the system compare tests the others against",
-    "groups": "scores by group are clfeval.score(gold, pred, groups=G), once per system (or clfeval.cv(..., "
-    "groups=G)); compare tests systems on the whole data",
 }
 
 
