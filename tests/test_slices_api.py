@@ -118,6 +118,9 @@ def test_grouped_accumulators_merge_pickle_and_refuse_clearly() -> None:
         clfeval.Accumulator("scored", labels=[0, 1], groups=True)
     with pytest.raises(OptionError, match="True or the group columns"):
         clfeval.Accumulator(groups=3)
+    for plain in (clfeval.Accumulator(), clfeval.Accumulator("spans", spans="iob2")):
+        with pytest.raises(OptionError, match="does not count by group"):
+            plain.update([0], [0], groups=["a"])
     with pytest.raises(OptionError, match="one group only"):
         one = clfeval.Accumulator(groups=True)
         one.update([0, 1], [0, 1], groups=["a", "a"])
@@ -343,3 +346,15 @@ def seqeval_scheme() -> type:
     from seqeval.scheme import IOB2
 
     return IOB2
+
+
+def test_sklearn_cv_by_group_is_cv_by_group_of_the_out_of_fold_predictions() -> None:
+    from sklearn.model_selection import KFold
+
+    from clfeval.sklearn import cv
+
+    y, p, g, _ = _labels(2)
+    splits = list(KFold(4, shuffle=True, random_state=0).split(y))
+    r = cv(y, p, splits, sensitive_features=g, ci="delta")
+    assert isinstance(r, clfeval.Sliced) and "4 folds pooled" in r.notes[-1]
+    _same(clfeval.score(y, p, groups=g, ci="delta", seed=r.test_method["base_seed"]).flat(), r.flat())

@@ -324,7 +324,7 @@ class Accumulator:
 
     # -- updates ----------------------------------------------------------------------------------------------------
 
-    def update(self, gold: Any, pred: Any, *, sample_weight: Any = None) -> None:
+    def update(self, gold: Any, pred: Any, *, sample_weight: Any = None, groups: Any = None) -> None:
         """Add a batch of instances.
 
         Parameters
@@ -346,6 +346,11 @@ class Accumulator:
             On different lengths, a 2-D single-label batch (scores: take ``argmax(axis=1)``), a missing label, a
             label outside the declared ones, an indicator value other than 0/1, or a tensor not on the CPU.
         """
+        if groups is not None:
+            raise OptionError(
+                "this accumulator does not count by group: make it with clfeval.Accumulator(..., groups=True) (or "
+                "the group columns' names)"
+            )
         where = f"update {self._updates + 1}"
         self._check_weighing(sample_weight is not None, where)
         if self.multilabel is not None:

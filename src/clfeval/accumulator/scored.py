@@ -127,7 +127,7 @@ class ScoredAccumulator(Accumulator):
             self._parts = [type(self._parts[0]).added(self._parts)]
         return self._parts[0]
 
-    def update(self, gold: Any, scores: Any, *, sample_weight: Any = None) -> None:
+    def update(self, gold: Any, scores: Any, *, sample_weight: Any = None, groups: Any = None) -> None:
         """Add a batch: gold labels and their scores (1-D: the positive class's; n × K: a column per class), and
         (``sample_weight``) each instance's weight — in every update or in none.
 
@@ -138,6 +138,11 @@ class ScoredAccumulator(Accumulator):
             classes, a weight that is not a finite number ≥ 0, a batch of another shape than the earlier ones, a
             batch with weights after batches without (or the other way round).
         """
+        if groups is not None:
+            raise OptionError(
+                "this accumulator does not count by group: make it with clfeval.Accumulator(..., groups=True) (or "
+                "the group columns' names)"
+            )
         from clfeval.count.classes import named_scores
         from clfeval.count.scored import ScoreCounts, checked_weights, layout_of
 

@@ -173,7 +173,7 @@ class SpanAccumulator(Accumulator):
             self._parts = [joined(self._parts)]
         return self._parts[0]
 
-    def update(self, gold: Any, pred: Any, *, sample_weight: Any = None) -> None:
+    def update(self, gold: Any, pred: Any, *, sample_weight: Any = None, groups: Any = None) -> None:
         """Add a batch of sentences: gold and predicted, one list of tags (or of entities) per sentence; with
         ``id2label``, (n, T) arrays of tag ids (gold padded with ``ignore_index``) and predicted ids or (n, T, C)
         logits, one row per sentence (numpy arrays, tensors on the CPU, lists).
@@ -184,6 +184,11 @@ class SpanAccumulator(Accumulator):
             Naming the update, the column and the sentence: a sentence of another length, a tag without a valid
             prefix, an entity that holds no token, a type outside the declared ones.
         """
+        if groups is not None:
+            raise OptionError(
+                "this accumulator does not count by group: make it with clfeval.Accumulator(..., groups=True) (or "
+                "the group columns' names)"
+            )
         if sample_weight is not None:
             raise OptionError(
                 "sample_weight= is not taken with spans: span scores (as seqeval's) have no instance weights"

@@ -580,7 +580,8 @@ def cv(
     multilabel: bool | MultiLabel = False,
     warn_above: float = 0.01,
     sample_weight: Any = None,
-) -> CrossValidation:
+    sensitive_features: Any = None,
+) -> CrossValidation | Sliced:
     """Cross-validation of ``cross_val_predict`` output: pooled (the folds' counts added, then scored) and mean of
     folds (each fold scored, then mean ± sd), as :func:`clfeval.cv`.
 
@@ -601,11 +602,15 @@ def cv(
         As in :func:`clfeval.cv` (``scoring.labels`` act as ``labels``).
     sample_weight
         One weight ≥ 0 per instance, as :func:`clfeval.cv` takes it: each fold and the pooled counts are weighted.
+    sensitive_features
+        Each instance's group (one column or several), as the scorers by group take it: the result is then
+        ``clfeval.cv(..., groups=)``'s, each group's counts pooled over the folds (a :class:`~clfeval.Sliced`).
 
     Returns
     -------
     CrossValidation
-        ``pooled`` (F_tp,fp), ``folds`` (each fold's scores over the pooled label set) and ``mean_of_folds()``.
+        ``pooled`` (F_tp,fp), ``folds`` (each fold's scores over the pooled label set) and ``mean_of_folds()``;
+        with ``sensitive_features``, a :class:`~clfeval.Sliced`.
 
     Raises
     ------
@@ -631,6 +636,12 @@ def cv(
             raise InputError(f"y and y_pred have {len(gold)} and {len(pred)} instances")
     n = len(gold)
     names_of_folds, members = _fold_members(splits, n)
+    if sensitive_features is not None:  # each group pooled over the folds: clfeval.cv(..., groups=)
+        fold_of = np.empty(n, dtype=object)
+        for name, idx in zip(names_of_folds, members):
+            fold_of[idx] = name
+        return cv_task(gold, pred, fold_of, groups=sensitive_features, scoring=chosen, ci=ci,
+                       multilabel=ml, sample_weight=sample_weight)  # fmt: skip
     # every fold named jointly with the whole data and the declared labels, so a label has one name in every fold
     context = None if ml is not None else [*(declared or ()), *kinds_present(gold), *kinds_present(pred)]
     folds: dict[str, Any] = {}
