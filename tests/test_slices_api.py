@@ -358,3 +358,26 @@ def test_sklearn_cv_by_group_is_cv_by_group_of_the_out_of_fold_predictions() -> 
     r = cv(y, p, splits, sensitive_features=g, ci="delta")
     assert isinstance(r, clfeval.Sliced) and "4 folds pooled" in r.notes[-1]
     _same(clfeval.score(y, p, groups=g, ci="delta", seed=r.test_method["base_seed"]).flat(), r.flat())
+
+
+def test_hf_compute_by_group_of_label_sets_equals_sklearn_on_each_subset() -> None:
+    from clfeval.hf import compute
+
+    rng = np.random.default_rng(6)
+    targets = rng.integers(0, 2, (300, 4))
+    logits = np.where(targets == 1, 1.0, -1.0) + rng.normal(scale=1.2, size=(300, 4))
+    site = rng.choice(["x", "y", "z"], 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", clfeval.ClfevalWarning)
+        out = compute(predictions=logits, references=targets, metrics=["macro.f1", "micro.f1"], multilabel=True,
+                      labels=["a", "b", "c", "d"], groups={"site": site})  # fmt: skip
+    pred = (logits > 0).astype(int)
+    per = []
+    for name in ("x", "y", "z"):
+        m = site == name
+        want = f1_score(targets[m], pred[m], average="macro", zero_division=0)
+        assert out[f"by_group/{name}/macro.f1"] == pytest.approx(want)
+        assert out[f"by_group/{name}/micro.f1"] == pytest.approx(f1_score(targets[m], pred[m], average="micro"))
+        per.append(want)
+    assert out["gap/max/macro.f1"] == pytest.approx(max(per) - min(per))
+    assert out["macro.f1"] == pytest.approx(f1_score(targets, pred, average="macro", zero_division=0))
