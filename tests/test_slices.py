@@ -145,3 +145,23 @@ def test_groups_errors_are_one_line() -> None:
         clfeval.score(y, p, groups=groups)
     with pytest.raises(OptionError, match="unknown test"):
         clfeval.score(y, p, groups=g, test="ttest")
+
+
+def test_permutation_within_strata_removes_a_confounded_difference() -> None:
+    """Accuracy depends on the stratum alone, and group a lives mostly in the easy stratum: the plain permutation
+    finds a difference, the permutation within strata does not (and says which strata it used)."""
+    rng = np.random.default_rng(0)
+    n = 3000
+    stratum = rng.integers(0, 3, n)
+    g = np.where(rng.random(n) < np.where(stratum == 0, 0.8, 0.2), "a", "b")
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < np.array([0.9, 0.7, 0.6])[stratum], y, 1 - y)
+    plain = clfeval.score(y, p, groups=g, metrics="accuracy", rounds=999, seed=1)
+    within = clfeval.score(y, p, groups=g, strata=stratum, metrics="accuracy", rounds=999, seed=1)
+    assert next(t for t in plain.tests if t.between == "pair").p_value < 0.01
+    assert next(t for t in within.tests if t.between == "pair").p_value > 0.05
+    assert within.test_method["strata"] == {"columns": ["stratum"], "n_strata": 3}
+    with pytest.raises(OptionError, match="permutation test reads it"):
+        clfeval.score(y, p, groups=g, strata=stratum, test="bootstrap")
+    with pytest.raises(OptionError, match="give groups="):
+        clfeval.score(y, p, strata=stratum)
