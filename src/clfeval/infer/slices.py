@@ -9,6 +9,7 @@ as the label set says), by the same path as the whole data (:func:`clfeval.scori
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -32,6 +33,7 @@ from clfeval.infer.slicing import (
     new_seed,
     percentile,
     permutation_p,
+    range_interval,
     rates_of,
     ratio,
     spawned,
@@ -50,6 +52,13 @@ from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["SLICES_SCHEMA", "GroupGap", "GroupTest", "Part", "Sliced", "sliced"]
 
+#: How the largest gap's interval (and each fairness summary's) is computed, in words.
+RANGE_METHOD = (
+    "simultaneous group-stratified bootstrap intervals of every pairwise difference (max-|t| over the pairs), the "
+    "largest gap's bounds read from them: [max over pairs of the distance of 0 to the pair's interval, max over pairs "
+    "of its farthest end]; min / max likewise on the log scale (coverage at least the level when every pair's "
+    "interval covers)"
+)
 #: The JSON contract of a result by group.
 SLICES_SCHEMA = "clfeval.slices/1"
 
@@ -769,12 +778,11 @@ def _gaps(
         high, low = int(np.nanargmax(column)), int(np.nanargmin(column))
         d_ci = r_ci = None
         if confidence is not None and boot is not None:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                top, bottom = np.max(boot[:, :, j], axis=0), np.min(boot[:, :, j], axis=0)
-                d_ci = percentile(top - bottom, confidence)
-                r_ci = percentile(np.where(top != 0, bottom / top, np.nan), confidence)
+            d_ci = range_interval(column, boot[:, :, j], confidence)
+            logged = range_interval(column, boot[:, :, j], confidence, log=True)
+            r_ci = None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
         top_value, bottom_value = float(column[high]), float(column[low])
-        method = None if confidence is None else described["bootstrap"]
+        method = None if confidence is None else RANGE_METHOD
         out.append(
             GroupGap(metric, "max", names[high], names[low], top_value, bottom_value, top_value - bottom_value,
                      ratio(bottom_value, top_value), d_ci, r_ci, method)
@@ -850,10 +858,25 @@ def _fairness(
         value = float(summary_of(name, stacked))
         bounds = None
         if rates is not None and confidence is not None:
-            bounds = percentile(summary_of(name, rates), confidence)
+            bounds = _summary_bounds(name, stacked, rates, confidence)
         summaries[name] = {"value": value, "ci": bounds}
     by_group = {g: {rate: by_rate[rate][i] for rate in RATES} for i, g in enumerate(names)}
     return FrozenDict({"positive": overall.positive, "by_group": by_group, "summaries": summaries})
+
+
+def _summary_bounds(
+    name: str, values: Mapping[str, np.ndarray], draws: Mapping[str, np.ndarray], confidence: float
+) -> tuple[float, float] | None:
+    """A fairness summary's interval (:func:`~clfeval.infer.slicing.range_interval`): every rate it reads makes one
+    family of the simultaneous intervals, so the worst gap over the rates (equalized odds: the larger of the TPR's
+    and the FPR's) is bounded as one; a ratio is exp(−gap) of the logs."""
+    fairness = FAIRNESS[name]
+    found = np.stack([values[r] for r in fairness.rates])
+    drawn = np.stack([draws[r] for r in fairness.rates])
+    if fairness.combine == "difference":
+        return range_interval(found, drawn, confidence)
+    logged = range_interval(found, drawn, confidence, log=True)
+    return None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
 
 
 def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -> dict[str, Any]:
@@ -867,8 +890,9 @@ def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -
         return {
             "name": "bootstrap",
             "definition": "the group-stratified bootstrap: each group's units (instances, or blocks) redrawn with "
-            "replacement in its own size, every group's scores and every gap read from the same draws; percentile "
-            "intervals (BCa is not applied to gaps)",
+            "replacement in its own size, every group's scores and every gap read from the same draws; pairs and "
+            "groups against the rest: percentile intervals of the difference and the ratio (BCa is not applied to "
+            f"gaps); the largest gap and the fairness summaries: {RANGE_METHOD}",
             "confidence": interval.confidence,
             **boot,
         }
@@ -876,8 +900,8 @@ def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -
         "name": "delta",
         "definition": "pairs and groups against the rest: the delta method with the groups independent, Var(θ_a − "
         "θ_b) = Var θ_a + Var θ_b, the ratio's interval on the log scale; the rest's variance is that of its counts "
-        "pooled. The largest gap (max − min, min / max) and the fairness summaries have no derivative: their "
-        "intervals are the group-stratified bootstrap's (percentile)",
+        "pooled. The largest gap (max − min, min / max) and the fairness summaries have no derivative: "
+        f"{RANGE_METHOD}",
         "confidence": interval.confidence,
         **boot,
     }
