@@ -961,9 +961,7 @@ def _score_groups(
             taken(sample_weight, idx), spans, naming,
         )  # fmt: skip
         parts.append(counted)
-    return _sliced_counted(
-        whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress
-    )
+    return _sliced_counted(whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress)
 
 
 def _score_counted_groups(
@@ -1043,7 +1041,16 @@ def _sliced_counted(
         counted, found = _screened(counted, resolved, interval)
         cut.append(Part(counted.counts, counted.blocks, found))
     return sliced(
-        overall, columns, names, values, cut, resolved, provenance, interval, slicing, overall_blocks=whole.blocks,
+        overall,
+        columns,
+        names,
+        values,
+        cut,
+        resolved,
+        provenance,
+        interval,
+        slicing,
+        overall_blocks=whole.blocks,
         progress=progress,
     )
 
