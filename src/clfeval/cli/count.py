@@ -72,7 +72,7 @@ def run_count(args: argparse.Namespace) -> str:
             ("--spans", args.spans),
             ("--pred-col repeated (several systems)", len(args.pred_col or []) > 1 or None),
             ("GOLD PRED files (give one table holding gold, predicted and group columns)",
-             len(args.inputs) == 2 and not args.parts or None),
+             (len(args.inputs) == 2 and not args.parts) or None),
         )  # fmt: skip
     if args.scores is not None:
         options.refuse_for_scores(args)

@@ -124,7 +124,7 @@ def _refuse_for_groups(args: argparse.Namespace) -> None:
         ("--matrix", args.matrix),
         ("--format conlleval", args.format == "conlleval" or None),
         ("GOLD PRED files (give one table holding gold, predicted and group columns)",
-         len(args.inputs) == 2 and not args.parts or None),
+         (len(args.inputs) == 2 and not args.parts) or None),
     )  # fmt: skip
 
 
