@@ -95,7 +95,8 @@ def test_groups_are_ordered_and_named_by_the_one_rule(tmp_path: Path) -> None:
     index = clfeval.score(table["gold"], table["pred"], groups={"site": table["site"], "lang": table["lang"]},
                           seed=1, rounds=10)  # fmt: skip
     assert tuple(counted.groups or ()) == index.names
-    assert list(counted.groups or ())[0] == "1&de" and list(counted.groups or ())[-1].startswith("10&")
+    names = list(counted.groups or ())
+    assert names[0] == "1&de" and names[-1].startswith("10&")
     assert counted.group_values is not None and counted.group_values["1&de"] == ("1", "de")
     assert counted.options["group_col"] == ["site", "lang"]
 
