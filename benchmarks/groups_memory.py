@@ -31,7 +31,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
 from common import (
     DATA,
     MIB,
