@@ -192,6 +192,14 @@ def test_cli_weights_and_label_sets(tmp_path: Path) -> None:
     assert _numbers(doc) == _numbers(json.loads(arrays.to_json()))
     assert doc["overall"]["inputs"]["sample_weight"]["source"] == "w"
     assert any("sample weights (w)" in note for note in doc["by_group"]["de"]["notes"])
+    out = run_cli("count", path, "--gold-col", "gold", "--pred-col", "pred", "--group-col", "lang", "--multilabel",
+                  "--weight-col", "w", "-o", str(tmp_path / "c.json"))  # fmt: skip
+    assert out.returncode == 0, out.stderr.decode()
+    counted = _cli_json("score", "--counts", str(tmp_path / "c.json"), "--seed", "3", "--rounds", "100", "--format",
+                        "json")  # fmt: skip
+    assert _numbers(counted) == _numbers(doc)
+    assert counted["overall"]["inputs"]["sample_weight"]["source"] == "w"
+    assert any("sample weights (w)" in note for note in counted["by_group"]["de"]["notes"])
 
 
 def test_invalid_predictions_by_group(tmp_path: Path) -> None:

@@ -669,9 +669,13 @@ def _load_grouped(files: Sequence[str]) -> Counted:
     total = add_counts([(f"group {n!r}", c) for n, c in by_name.items()])
     if kind.units(total) is not None:
         raise InputError("holds counts with their units (sentences) by group: not taken yet", files[0])
+    inputs: dict[str, Any] = {"count_files": list(files)}
+    source = held[0].__dict__.get("weight_source")
+    if isinstance(source, str):  # weights read from a column: named when scored, as a count file's
+        inputs["sample_weight"] = {"source": source}
     return Counted(
         total,
-        inputs={"count_files": list(files)},
+        inputs=inputs,
         groups=by_name,
         group_columns=columns,
         group_values={name: values[name] for name in by_name},

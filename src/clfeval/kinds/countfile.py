@@ -256,6 +256,12 @@ def grouped_from_dict(
         except InputError as exc:
             raise InputError(f"groups[{i}] ({name!r}): {exc.message}", source) from None
         groups[name], values[name] = counts, tuple(given.values())
+    held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
+    named = held.get("source") if isinstance(held, dict) else None
+    for counts in groups.values():  # the column the weights were read from, named when scored (as a count file's)
+        kind = kind_of(counts)
+        if isinstance(named, str) and kind is not None and (kind.sample_weights or getattr(counts, "weighted", False)):
+            counts.__dict__["weight_source"] = named
     add_counts([(f"{source} group {n!r}", c) for n, c in groups.items()])  # one kind, counted alike
     if "n_instances" in doc:
         stated = whole_count(doc["n_instances"], "n_instances", source)
