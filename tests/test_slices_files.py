@@ -349,3 +349,20 @@ def test_dask_counts_groups_where_they_lie(client: Any, tmp_path: Path) -> None:
     assert list(on_dask.groups or ()) == list(embedded.groups or ()) == list(arrays.names)
     assert clfeval.score(on_dask, **options).flat() == clfeval.score(embedded, **options).flat() == arrays.flat()
     assert on_dask.options["engine"] == "dask"
+
+
+@pytest.mark.cluster
+def test_cli_engine_dask_by_group(tmp_path: Path) -> None:
+    """`count --engine dask --group-col` on its own local cluster writes the count file of the embedded engine."""
+    rng = np.random.default_rng(31)
+    table = _table(rng, 1200)
+    for i, rows in enumerate((slice(0, 500), slice(500, 900), slice(900, None))):
+        _write(tmp_path / f"part-{i}.tsv", table, rows)
+    parts = [str(tmp_path / f"part-{i}.tsv") for i in range(3)]
+    args = ["--parts", "--gold-col", "gold", "--pred-col", "pred", "--group-col", "lang", "--group-col", "site"]
+    for engine in ("dask", "polars"):
+        out = run_cli("count", *parts, *args, "--engine", engine, "-o", str(tmp_path / f"{engine}.json"))
+        assert out.returncode == 0, out.stderr.decode()
+    dask, embedded = (json.loads((tmp_path / f"{e}.json").read_text()) for e in ("dask", "polars"))
+    assert dask["groups"] == embedded["groups"] and dask["n_instances"] == 1200
+    assert dask["options"]["engine"] == "dask"
