@@ -586,6 +586,7 @@ def score(
     pred: Iterable[Any] | None = None,
     *,
     groups: Any,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -667,6 +668,7 @@ def score(
     threshold: float | None = None,
     conventions: Any = None,
     groups: Any = None,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -763,6 +765,8 @@ def score(
     refuse_keywords("score", sklearn_keywords)
     grouped = groups if groups is not None else getattr(gold, "groups", None) if isinstance(gold, Counted) else None
     chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=grouped)
+    if strata is not None and groups is None:
+        raise OptionError("strata= permutes group membership within strata: give groups= too")
     positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
     if scores is not None:
         if pred is not None or spans is not None:
@@ -818,7 +822,7 @@ def score(
         assert chosen_slicing is not None
         return _score_groups(
             gold, pred, groups, chosen, interval, chosen_slicing, multilabel=multilabel, sep=sep, blocks=blocks,
-            sample_weight=sample_weight, spans=spans, progress=progress,
+            sample_weight=sample_weight, spans=spans, progress=progress, strata=strata,
         )  # fmt: skip
     counted = _counted_labels(gold, pred, chosen, multilabel, sep, blocks, sample_weight, spans)
     resolved, provenance = _scoring(chosen, counted)
@@ -929,6 +933,7 @@ def _score_groups(
     sample_weight: Any,
     spans: Any,
     progress: Callable[[int, int], None] | None,
+    strata: Any = None,
 ) -> Sliced:
     """Scores by group of labels, label sets, spans or indicator matrices: the whole data read and scored as
     :func:`score` reads it, each group's instances (sentences, for spans) cut out and read by the same path, labels
@@ -954,14 +959,32 @@ def _score_groups(
 
         shown = marked_invalid(pred, "pred") if chosen.invalid in MARKED else pred
         naming = [*(chosen.labels or ()), *kinds_present(gold, "gold"), *kinds_present(shown, "pred")]
-    parts = []
-    for idx in index.members:
-        counted = _counted_labels(
+
+    def counted_at(idx: np.ndarray) -> Counted:
+        return _counted_labels(
             taken(gold, idx), taken(pred, idx), chosen, multilabel, sep, taken(blocks, idx),
             taken(sample_weight, idx), spans, naming,
         )  # fmt: skip
-        parts.append(counted)
-    return _sliced_counted(whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress)
+
+    parts = [counted_at(idx) for idx in index.members]
+    cells: list[list[Counted | None]] | None = None
+    strata_columns: tuple[str, ...] = ()
+    if strata is not None:  # each group's instances in each stratum, strata in one order for every group
+        layers = group_index(strata, index.n, "sentence" if spans is not None else "instance", "stratum")
+        strata_columns = layers.columns
+        layer_of = np.empty(index.n, dtype=np.int64)
+        for s, idx in enumerate(layers.members):
+            layer_of[idx] = s
+        cells = []
+        for idx in index.members:
+            split = layer_of[idx]
+            cells.append(
+                [counted_at(idx[split == s]) if (split == s).any() else None for s in range(len(layers.names))]
+            )
+    return _sliced_counted(
+        whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress,
+        strata=cells, strata_columns=strata_columns,
+    )  # fmt: skip
 
 
 def _score_counted_groups(
@@ -1023,10 +1046,14 @@ def _sliced_counted(
     interval: CI | None,
     slicing: Slicing,
     progress: Callable[[int, int], None] | None,
+    *,
+    strata: Sequence[Sequence[Counted | None]] | None = None,
+    strata_columns: Sequence[str] = (),
 ) -> Sliced:
     """Scores by group of counted data: the whole scored as :func:`score` scores it (its invalid policy, its
-    intervals), each group's counts screened by the same policy, then compared (:func:`clfeval.infer.slices.sliced`):
-    the one path of groups of arrays and of counts kept by group."""
+    intervals), each group's counts (and, with ``strata``, each group's counts in each stratum) screened by the same
+    policy, then compared (:func:`clfeval.infer.slices.sliced`): the one path of groups of arrays and of counts kept
+    by group."""
     from clfeval.infer.slices import Part, sliced
 
     resolved, provenance = _scoring(chosen, whole)
@@ -1036,23 +1063,16 @@ def _sliced_counted(
         from clfeval.infer.intervals import with_intervals
 
         overall = with_intervals(overall, interval, progress=progress, blocks=whole.blocks)
-    cut = []
-    for counted in parts:
+
+    def part(counted: Counted) -> Part:
         counted, found = _screened(counted, resolved, interval)
-        cut.append(Part(counted.counts, counted.blocks, found))
+        return Part(counted.counts, counted.blocks, found)
+
+    layered = None if strata is None else [[None if c is None else part(c) for c in row] for row in strata]
     return sliced(
-        overall,
-        columns,
-        names,
-        values,
-        cut,
-        resolved,
-        provenance,
-        interval,
-        slicing,
-        overall_blocks=whole.blocks,
-        progress=progress,
-    )
+        overall, columns, names, values, [part(c) for c in parts], resolved, provenance, interval, slicing,
+        overall_blocks=whole.blocks, strata=layered, strata_columns=tuple(strata_columns), progress=progress,
+    )  # fmt: skip
 
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.
