@@ -266,6 +266,8 @@ def test_count_file_errors(tmp_path: Path) -> None:
     assert "without groups" in _error("score", "--counts", lang, plain, "--format", "json")
     assert "by group" in _error("score", "--counts", plain, lang, "--format", "json")
     assert "other groups" in _error("score", "--counts", lang, "--group-col", "site", "--format", "json")
+    assert "cv does not take them" in _error("cv", "--counts", lang, lang)
+    assert "compare does not take them" in _error("compare", "--counts", lang)
     doc = json.loads(Path(lang).read_text())
     del doc["groups"][0]["counts"]
     bad = tmp_path / "bad.json"

@@ -744,9 +744,15 @@ def check_count_kind(counted: Counted, task: str) -> None:
     """Refuse counts the task does not take (:attr:`clfeval.kinds.Kind.tasks`): joint counts where one system's are
     expected and the other way round, naming the count file; other counts (confidences to score) by their type."""
     kind = kind_of(counted.counts)
+    where = counted.inputs.get("count_files", ["counts"])[0]
+    if counted.groups is not None and task != "score":
+        raise InputError(
+            f"holds counts by group (by {', '.join(counted.group_columns or ())}): {task} does not take them; score "
+            "them by group (clfeval score --counts, clfeval.score)",
+            where,
+        )
     if kind is not None and task in kind.tasks:
         return
-    where = counted.inputs.get("count_files", ["counts"])[0]
     if task == "compare":
         raise InputError(
             "holds the counts of one system; to compare systems, count a table with a predicted column "
