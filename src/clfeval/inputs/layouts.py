@@ -652,12 +652,13 @@ def count_fold_column(
     labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
+    weight_col: Column | None = None,
 ) -> tuple[list[str], list[Counts], list[str]]:
     """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts
-    (:func:`count_parts`, the path of group columns too)."""
+    (:func:`count_parts`, the path of group columns too; with ``weight_col``, weighted)."""
     found = count_parts(
-        path, gold_col=gold_col, pred_col=pred_col, part_cols=[fold_col], role="fold", options=options,
-        labelsets=labelsets, engine=engine, relabel=relabel,
+        path, gold_col=gold_col, pred_col=pred_col, part_cols=[fold_col], role="fold", weight_col=weight_col,
+        options=options, labelsets=labelsets, engine=engine, relabel=relabel,
     )  # fmt: skip
     by_name = {key[0]: counts for key, counts in zip(found.keys, found.counts)}
     names = _in_order(by_name)

@@ -488,9 +488,7 @@ def read_folds(
     if fold_col is not None:
         if not paths:
             raise OptionError("with a fold column, give the file (or its parts)")
-        if weight_col is not None:
-            raise OptionError("--weight-col is not taken with a fold column (--fold-col) yet: give one file per fold")
-        if fold_col != -1 and (gold_col is None or pred_col is None):
+        if (fold_col != -1 or weight_col is not None) and (gold_col is None or pred_col is None):
             raise OptionError(
                 "with a fold column other than the last (-1), say which columns hold gold and predicted "
                 "labels (--gold-col, --pred-col)"
@@ -501,9 +499,12 @@ def read_folds(
             gold_col=-3 if gold_col is None else gold_col,
             pred_col=-2 if pred_col is None else pred_col,
             fold_col=fold_col,
+            weight_col=weight_col,
             **kwargs,
         )
         inputs: dict[str, Any] = {**_file_inputs(table[0] if len(table) == 1 else table), "fold_col": str(fold_col)}
+        if weight_col is not None:
+            inputs["sample_weight"] = _weights_summary(str(weight_col), folds)
     else:
         if not paths:
             raise OptionError("give one file per fold, or one file and its fold column")
@@ -522,14 +523,7 @@ def read_folds(
         names = fold_names(shown)
         inputs = {"fold_files": shown}
         if weight_col is not None:
-            from clfeval.count.weighted import weight_summary
-
-            summaries = [weight_summary(str(weight_col), f) for f in folds]
-            inputs["sample_weight"] = {
-                "source": str(weight_col),
-                "sum": sum(s["sum"] for s in summaries),
-                "n_instances": sum(s["n_instances"] for s in summaries),
-            }
+            inputs["sample_weight"] = _weights_summary(str(weight_col), folds)
     return Counted(
         None,
         folds=dict(zip(names, folds)),
@@ -540,6 +534,18 @@ def read_folds(
         read_warnings=tuple(warnings),
         relabel=relabel,
     )
+
+
+def _weights_summary(source: str, folds: Sequence[Counts]) -> dict[str, Any]:
+    """What a result records of the weights of every fold together: their column, sum and number of instances."""
+    from clfeval.count.weighted import weight_summary
+
+    summaries = [weight_summary(source, f) for f in folds]
+    return {
+        "source": source,
+        "sum": sum(s["sum"] for s in summaries),
+        "n_instances": sum(s["n_instances"] for s in summaries),
+    }
 
 
 def _span_folds(
