@@ -107,8 +107,8 @@ def add_group_options(p: Any, scores: bool = True) -> None:
     group.add_argument(
         "--group-test",
         choices=list(GROUP_TESTS),
-        help="the test between groups (default permutation; delong is for --scores); clfeval explain NAME says "
-        "what each tests",
+        help="the test between groups (default permutation; delong is for scored predictions, not read by group from "
+        "files yet)",
     )
     group.add_argument(
         "--group-metric",
