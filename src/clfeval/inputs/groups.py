@@ -21,7 +21,7 @@ import numpy as np
 from clfeval.count.labelnames import is_missing
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "taken", "value_codes"]
+__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "named_keys", "taken", "value_codes"]
 
 #: What joins the values of an intersection of group columns in its name.
 GROUP_JOIN = "&"
@@ -203,6 +203,30 @@ def group_index(groups: Any, n: int, unit: str = "instance", word: str = "group"
     if len(set(shown)) != len(shown):
         raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", role)
     return GroupIndex(tuple(names), shown, tuple(named), tuple(members), n)
+
+
+def named_keys(keys: Sequence[tuple[str, ...]], where: str = "groups") -> tuple[list[int], list[str]]:
+    """The groups of counted keys (each group's value in each column, as :func:`clfeval.inputs.layouts.count_parts`
+    reads them from a file): their order and names by the rule of :func:`group_index` — ordered column by column,
+    each column numerically when every value is a number, else as strings; named by their values joined with
+    :data:`GROUP_JOIN`.
+
+    Returns
+    -------
+    order, names
+        The keys' positions in group order, and each ordered group's name.
+    """
+    width = len(keys[0]) if keys else 0
+    ranks = []
+    for at in range(width):
+        distinct = list(dict.fromkeys(k[at] for k in keys))
+        rank = {distinct[i]: r for r, i in enumerate(_order(distinct))}
+        ranks.append(rank)
+    order = sorted(range(len(keys)), key=lambda i: tuple(ranks[at][keys[i][at]] for at in range(width)))
+    names = [GROUP_JOIN.join(keys[i]) for i in order]
+    if len(set(names)) != len(names):
+        raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", where)
+    return order, names
 
 
 def taken(values: Any, idx: np.ndarray) -> Any:
