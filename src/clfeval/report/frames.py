@@ -405,7 +405,7 @@ def _by_group(r: Sliced) -> Columns:
     names = list(r.names)
     group_columns = _unique(["group", *r.columns, "n_instances"])
     columns: Columns = {group_columns[0]: names}
-    for i, column in enumerate(r.columns):
+    for i in range(len(r.columns)):
         columns[group_columns[1 + i]] = [values[i] for values in r.values]
     columns[group_columns[-1]] = np.array([r.by_group[g].n_instances for g in names], dtype=np.int64)
     with_ci = r.gap_method["name"] != "none"

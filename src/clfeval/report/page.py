@@ -524,9 +524,7 @@ def slices_page(r: Sliced) -> Page:
             )
         )
     if r.fairness is not None:
-        sections.append(
-            Section("fairness", "Fairness", (TableRef("fairness_rates"), TableRef("fairness")))
-        )
+        sections.append(Section("fairness", "Fairness", (TableRef("fairness_rates"), TableRef("fairness"))))
     provenance = [
         ("clfeval", __version__),
         ("schema", SLICES_SCHEMA),
