@@ -87,6 +87,8 @@ def test_every_format_renders_every_group(result: Any) -> None:
     page = result.render("html")
     assert page.startswith("<!DOCTYPE html>") and page.count('<svg class="dotplot"') == len(result.metrics)
     assert "http" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", page)  # nothing loaded from the network
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), ids  # one forest plot per metric, each its own anchor
     latex = result.render("latex")
     assert latex.count(r"\begin{tabular}") == len(result.report().tables)
 
