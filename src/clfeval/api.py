@@ -586,6 +586,7 @@ def score(
     pred: Iterable[Any] | None = None,
     *,
     groups: Any,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -667,6 +668,7 @@ def score(
     threshold: float | None = None,
     conventions: Any = None,
     groups: Any = None,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -762,6 +764,8 @@ def score(
         )
     refuse_keywords("score", sklearn_keywords)
     chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=groups)
+    if strata is not None and groups is None:
+        raise OptionError("strata= permutes group membership within strata: give groups= too")
     positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
     if scores is not None:
         if pred is not None or spans is not None:
@@ -811,7 +815,7 @@ def score(
         assert chosen_slicing is not None
         return _score_groups(
             gold, pred, groups, chosen, interval, chosen_slicing, multilabel=multilabel, sep=sep, blocks=blocks,
-            sample_weight=sample_weight, spans=spans, progress=progress,
+            sample_weight=sample_weight, spans=spans, progress=progress, strata=strata,
         )  # fmt: skip
     counted = _counted_labels(gold, pred, chosen, multilabel, sep, blocks, sample_weight, spans)
     resolved, provenance = _scoring(chosen, counted)
@@ -922,6 +926,7 @@ def _score_groups(
     sample_weight: Any,
     spans: Any,
     progress: Callable[[int, int], None] | None,
+    strata: Any = None,
 ) -> Sliced:
     """Scores by group of labels, label sets, spans or indicator matrices: the whole data read and scored as
     :func:`score` reads it, each group's instances (sentences, for spans) cut out and read by the same path, labels
@@ -948,13 +953,28 @@ def _score_groups(
 
         shown = marked_invalid(pred, "pred") if chosen.invalid in MARKED else pred
         naming = [*(chosen.labels or ()), *kinds_present(gold, "gold"), *kinds_present(shown, "pred")]
-    parts = []
-    for idx in index.members:
-        counted = _counted_labels(
+
+    def counted_at(idx: np.ndarray) -> Counted:
+        return _counted_labels(
             taken(gold, idx), taken(pred, idx), chosen, multilabel, sep, taken(blocks, idx),
             taken(sample_weight, idx), spans, naming,
         )  # fmt: skip
-        parts.append(counted)
+
+    parts = [counted_at(idx) for idx in index.members]
+    cells: list[list[Counted | None]] | None = None
+    strata_columns: tuple[str, ...] = ()
+    if strata is not None:  # each group's instances in each stratum, strata in one order for every group
+        layers = group_index(strata, index.n, "sentence" if spans is not None else "instance", "stratum")
+        strata_columns = layers.columns
+        layer_of = np.empty(index.n, dtype=np.int64)
+        for s, idx in enumerate(layers.members):
+            layer_of[idx] = s
+        cells = []
+        for idx in index.members:
+            split = layer_of[idx]
+            cells.append(
+                [counted_at(idx[split == s]) if (split == s).any() else None for s in range(len(layers.names))]
+            )
     resolved, provenance = _scoring(chosen, whole)
     whole, screened = _screened(whole, resolved, interval)
     overall = computation.score_counts(cast("Counts", whole.counts), resolved, **provenance, invalid=screened)
@@ -962,13 +982,15 @@ def _score_groups(
         from clfeval.infer.intervals import with_intervals
 
         overall = with_intervals(overall, interval, progress=progress, blocks=whole.blocks)
-    cut = []
-    for counted in parts:
+
+    def part(counted: Counted) -> Part:
         counted, found = _screened(counted, resolved, interval)
-        cut.append(Part(counted.counts, counted.blocks, found))
+        return Part(counted.counts, counted.blocks, found)
+
+    layered = None if cells is None else [[None if c is None else part(c) for c in row] for row in cells]
     return sliced(
-        overall, index.columns, index.names, index.values, cut, resolved, provenance, interval, slicing,
-        overall_blocks=whole.blocks, progress=progress,
+        overall, index.columns, index.names, index.values, [part(c) for c in parts], resolved, provenance, interval,
+        slicing, overall_blocks=whole.blocks, strata=layered, strata_columns=strata_columns, progress=progress,
     )  # fmt: skip
 
 
