@@ -40,6 +40,16 @@ def _binary(seed: int, ci: str | None = "bootstrap", two_columns: bool = False) 
     return clfeval.score(gold, pred, groups=groups, rounds=99, seed=seed, **extra)
 
 
+def _stratified(seed: int) -> Any:
+    rng = np.random.default_rng(seed)
+    n = 300
+    site = rng.choice(["north", "south"], n)
+    gold = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < np.where(site == "north", 0.9, 0.7), gold, 1 - gold)
+    lang = np.where(rng.random(n) < np.where(site == "north", 0.8, 0.2), "es", "en")
+    return clfeval.score(gold, pred, groups=lang, strata=site, ci="bootstrap", resamples=50, rounds=50, seed=seed)
+
+
 def _multiclass(seed: int) -> Any:
     rng = np.random.default_rng(seed)
     n = 240
@@ -67,6 +77,7 @@ CASES = {
     "binary": lambda: _binary(1),
     "binary two columns": lambda: _binary(2, ci="delta", two_columns=True),
     "binary no ci": lambda: _binary(3, ci=None),
+    "binary within strata": lambda: _stratified(8),
     "multi-class": lambda: _multiclass(4),
     "multi-label": lambda: _multilabel(5),
     "spans": lambda: _spans(6),
@@ -142,6 +153,8 @@ def test_the_gaps_and_tests_tables_hold_every_gap_and_test(result: Any) -> None:
         assert "tests" not in tables
     assert ("fairness" in tables) == (result.fairness is not None)
     notes = " ".join(report.notes)
+    strata = result.test_method.get("strata")
+    assert ("permuted within" in notes) == bool(strata)
     assert "r.by_group[g]" in notes and str(result.test_method["name"]) in notes
     assert notes.endswith(result.signature)
 

@@ -200,6 +200,9 @@ def _method_notes(r: Sliced, view: View) -> list[str]:
         line = f"tests between groups: {test['name']}, {test['alternative']}"
         line += f", {test['rounds']} rounds" if test.get("rounds") else ""
         line += f", seed {test['seed']}" if test.get("seed") is not None else ""
+        strata = test.get("strata")
+        if strata:
+            line += f", group membership permuted within {strata['n_strata']} strata of {', '.join(strata['columns'])}"
         line += f"; {test['multiplicity']}; significant at α = {float(test['alpha']):g}"
         notes.append(line)
         if view.verbose:
