@@ -135,7 +135,7 @@ def test_groups_errors_are_one_line() -> None:
         clfeval.score(y, p, groups=g[:-1])
     with pytest.raises(OptionError, match="one group only"):
         clfeval.score(y, p, groups=["x"] * len(y))
-    with pytest.raises(OptionError, match="give groups="):
+    with pytest.raises(OptionError, match="without groups="):
         clfeval.score(y, p, test="permutation")
     with pytest.raises(OptionError, match="counts hold none"):
         clfeval.score(clfeval.ConfusionCounts(("a", "b"), [[1, 2], [3, 4]]), groups=["a"])

@@ -764,7 +764,8 @@ def score(
             "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
         )
     refuse_keywords("score", sklearn_keywords)
-    chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=groups)
+    grouped = groups if groups is not None else getattr(gold, "groups", None) if isinstance(gold, Counted) else None
+    chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=grouped)
     if strata is not None and groups is None:
         raise OptionError("strata= permutes group membership within strata: give groups= too")
     positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
@@ -810,8 +811,14 @@ def score(
         ordinal=ordinal, pos_label=pos_label,
     )  # fmt: skip
     # with groups, a seed without intervals seeds the tests between groups
-    interval = ci_of(ci, seed=None if groups is not None and CI.of(ci) is None else seed, resamples=resamples,
+    interval = ci_of(ci, seed=None if grouped is not None and CI.of(ci) is None else seed, resamples=resamples,
                      confidence=confidence)  # fmt: skip
+    if grouped is not None and groups is None:  # counts kept by group: a file's group columns, a grouped count file
+        assert chosen_slicing is not None
+        return _score_counted_groups(
+            gold, pred, chosen, interval, chosen_slicing, multilabel=multilabel, blocks=blocks,
+            sample_weight=sample_weight, spans=spans, progress=progress,
+        )  # fmt: skip
     if groups is not None:
         assert chosen_slicing is not None
         return _score_groups(
@@ -981,6 +988,55 @@ def _score_groups(
     )  # fmt: skip
 
 
+def _score_counted_groups(
+    counted: Counted,
+    pred: Any,
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing,
+    *,
+    multilabel: Any,
+    blocks: Any,
+    sample_weight: Any,
+    spans: Any,
+    progress: Callable[[int, int], None] | None,
+) -> Sliced:
+    """Scores by group of counts kept by group (:attr:`Counted.groups`: a table read with group columns, grouped
+    count files): the whole data is the groups' counts merged (the kind's ``merge``), then scored by the one path
+    of arrays' groups (:func:`_sliced_counted`)."""
+    _given(counted, pred, multilabel, blocks, "score", ("sample_weight", sample_weight))
+    if spans is not None:
+        raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
+    assert counted.groups is not None and counted.group_columns is not None and counted.group_values is not None
+    check_count_kind(counted, "score")
+    names = list(counted.groups)
+    parts = [
+        Counted(counts, blocks=_units(counts), inputs=counted.inputs, reading=counted.reading)
+        for counts in counted.groups.values()
+    ]
+    whole = counted if counted.counts is not None else replace(counted, counts=_merged(parts))
+    return _sliced_counted(
+        whole, parts, counted.group_columns, names, [counted.group_values[n] for n in names], chosen, interval,
+        slicing, progress,
+    )  # fmt: skip
+
+
+def _units(counts: Any) -> Any:
+    """The units counts carry (spans' sentences), or ``None``."""
+    kind = kind_of(counts)
+    return None if kind is None else kind.units(counts)
+
+
+def _merged(parts: Sequence[Counted]) -> Any:
+    """The counts of parts together, by their kind's ``merge``."""
+    kind = kind_of(parts[0].counts)
+    assert kind is not None
+    total = parts[0].counts
+    for part in parts[1:]:
+        total = kind.merge(total, part.counts)
+    return total
+
+
 def _sliced_counted(
     whole: Counted,
     parts: Sequence[Counted],
@@ -993,12 +1049,12 @@ def _sliced_counted(
     progress: Callable[[int, int], None] | None,
     *,
     strata: Sequence[Sequence[Counted | None]] | None = None,
-    strata_columns: tuple[str, ...] = (),
+    strata_columns: Sequence[str] = (),
 ) -> Sliced:
-    """The one path from the whole data's counts and each group's to scores by group: the whole data scored as
-    :func:`score` scores counts (its scoring resolved, its invalid policy applied, its intervals), each group (and
-    each group's part in each stratum) screened by the same policy, and the groups compared by
-    :func:`clfeval.infer.slices.sliced`."""
+    """Scores by group of counted data: the whole scored as :func:`score` scores it (its invalid policy, its
+    intervals), each group's counts (and, with ``strata``, each group's counts in each stratum) screened by the same
+    policy, then compared (:func:`clfeval.infer.slices.sliced`): the one path of groups of arrays and of counts kept
+    by group."""
     from clfeval.infer.slices import Part, sliced
 
     resolved, provenance = _scoring(chosen, whole)
@@ -1016,7 +1072,7 @@ def _sliced_counted(
     layered = None if strata is None else [[None if c is None else part(c) for c in row] for row in strata]
     return sliced(
         overall, columns, names, values, [part(c) for c in parts], resolved, provenance, interval, slicing,
-        overall_blocks=whole.blocks, strata=layered, strata_columns=strata_columns, progress=progress,
+        overall_blocks=whole.blocks, strata=layered, strata_columns=tuple(strata_columns), progress=progress,
     )  # fmt: skip
 
 
@@ -1059,7 +1115,7 @@ def score_grouped_counts(
     from clfeval.count.blocks import concatenated
 
     names = [str(name) for name in groups]
-    given = [g if isinstance(g, Counted) else Counted(g, blocks=_units_of(g)) for g in groups.values()]
+    given = [g if isinstance(g, Counted) else Counted(g, blocks=_units(g)) for g in groups.values()]
     if not given:
         raise OptionError("no groups to score: give each group's counts")
     kinds = {getattr(kind_of(c.counts), "name", None) for c in given}
@@ -1073,24 +1129,17 @@ def score_grouped_counts(
             "scores by group of scored predictions' counts are not computed here: score each group's counts on its "
             "own, or give score(gold, scores=..., groups=...)"
         )
-    merged: Any = given[0].counts
-    blocks = given[0].blocks
-    for counted in given[1:]:
-        merged = kind.merge(merged, counted.counts)
-        blocks = None if blocks is None or counted.blocks is None else concatenated(blocks, counted.blocks)
-    whole = whole if whole is not None else replace(given[0], counts=merged, blocks=blocks)
+    if whole is None:
+        blocks = given[0].blocks
+        for counted in given[1:]:
+            blocks = None if blocks is None or counted.blocks is None else concatenated(blocks, counted.blocks)
+        whole = replace(given[0], counts=_merged(given), blocks=blocks)
     listed = [tuple(values[name]) for name in names] if isinstance(values, Mapping) else [tuple(v) for v in values]
     if len(listed) != len(names) or any(len(v) != len(columns) for v in listed):
         raise OptionError("values gives each group one value per group column, in the order of groups")
     return _sliced_counted(
         whole, given, tuple(columns), names, listed, Scoring.of(scoring), CI.of(interval), Slicing.of(slicing), progress
     )
-
-
-def _units_of(counts: Any) -> Any:
-    """The blocks counts carry of their own (a tagger's sentences), else ``None``."""
-    kind = kind_of(counts)
-    return None if kind is None else kind.units(counts)
 
 
 #: The policies under which a missing prediction is kept, as the label (invalid), for the policy to count.

@@ -111,16 +111,12 @@ class GroupedAccumulator(Accumulator):
 
     def _ordered(self) -> list[tuple[str, ...]]:
         """The groups' values in report order: column by column, numerically when every value of the column is a
-        number, else as strings (the order of ``score(..., groups=)``)."""
-        from clfeval.inputs.groups import part_order
+        number, else as strings (the order of ``score(..., groups=)``, :func:`~clfeval.inputs.groups.named_keys`)."""
+        from clfeval.inputs.groups import named_keys
 
         keys = list(self._children)
-        ranks = []
-        for column in range(len(self.group_columns)):
-            distinct = list(dict.fromkeys(k[column] for k in keys))
-            rank = {distinct[i]: r for r, i in enumerate(part_order(distinct))}
-            ranks.append(rank)
-        return sorted(keys, key=lambda k: tuple(rank[v] for rank, v in zip(ranks, k)))
+        order, _ = named_keys(keys)
+        return [keys[i] for i in order]
 
     @property
     def by_group(self) -> dict[str, Accumulator]:

@@ -27,7 +27,7 @@ __all__ = [
     "group_index",
     "group_length",
     "members_of",
-    "part_order",
+    "named_keys",
     "taken",
     "value_codes",
 ]
@@ -84,7 +84,7 @@ def _codes(values: Any, role: str) -> tuple[list[str], np.ndarray]:
     return value_codes(values, role)  # Python values: a list's 1 stays "1", and "1" beside 1 is refused
 
 
-def part_order(names: Sequence[str]) -> list[int]:
+def _order(names: Sequence[str]) -> list[int]:
     """Positions of ``names`` in order: numerically when every name is a number, else as strings."""
     try:
         keys: list[Any] = [float(n) for n in names]
@@ -98,7 +98,7 @@ def members_of(values: Any, role: str = "folds") -> dict[str, np.ndarray]:
     order of their names."""
     names, which = _codes(values, role)
     members = np.split(np.argsort(which, kind="stable"), np.cumsum(np.bincount(which, minlength=len(names)))[:-1])
-    return {names[i]: members[i] for i in part_order(names)}
+    return {names[i]: members[i] for i in _order(names)}
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def group_index(groups: Any, n: int, unit: str = "instance", word: str = "group"
                 f"must name one group per {unit}: {len(values)} entries for {n} {unit}s", f"{role} {name!r}"
             )
         part_names, which = _codes(values, role)
-        order = part_order(part_names)
+        order = _order(part_names)
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         coded.append(([part_names[i] for i in order], rank[which]))
@@ -219,6 +219,30 @@ def group_length(groups: Any) -> int:
     from clfeval.inputs.arrays import to_sequence
 
     return len(to_sequence(_columns_of(groups)[0][1], "groups"))
+
+
+def named_keys(keys: Sequence[tuple[str, ...]], where: str = "groups") -> tuple[list[int], list[str]]:
+    """The groups of counted keys (each group's value in each column, as :func:`clfeval.inputs.layouts.count_parts`
+    reads them from a file): their order and names by the rule of :func:`group_index` — ordered column by column,
+    each column numerically when every value is a number, else as strings; named by their values joined with
+    :data:`GROUP_JOIN`.
+
+    Returns
+    -------
+    order, names
+        The keys' positions in group order, and each ordered group's name.
+    """
+    width = len(keys[0]) if keys else 0
+    ranks = []
+    for at in range(width):
+        distinct = list(dict.fromkeys(k[at] for k in keys))
+        rank = {distinct[i]: r for r, i in enumerate(_order(distinct))}
+        ranks.append(rank)
+    order = sorted(range(len(keys)), key=lambda i: tuple(ranks[at][keys[i][at]] for at in range(width)))
+    names = [GROUP_JOIN.join(keys[i]) for i in order]
+    if len(set(names)) != len(names):
+        raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", where)
+    return order, names
 
 
 def taken(values: Any, idx: np.ndarray) -> Any:
