@@ -6,9 +6,13 @@ compute_metrics by group, with scikit-learn and seqeval on each subset as oracle
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import pickle
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -110,8 +114,6 @@ def test_grouped_accumulators_merge_pickle_and_refuse_clearly() -> None:
         acc.update(y, p, groups=g[:-1])
     with pytest.raises(InputError, match="not the accumulator's group columns"):
         acc.update(y, p, groups={"a": g, "b": g})
-    with pytest.raises(OptionError, match="writes no count file"):
-        acc.save("x.json")
     with pytest.raises(OptionError, match="merges with a grouped accumulator"):
         acc.merge(clfeval.Accumulator())
     with pytest.raises(OptionError, match="scored predictions"):
@@ -125,6 +127,39 @@ def test_grouped_accumulators_merge_pickle_and_refuse_clearly() -> None:
         one = clfeval.Accumulator(groups=True)
         one.update([0, 1], [0, 1], groups=["a", "a"])
         one.score()
+
+
+def test_grouped_accumulator_saves_counts_by_group_that_score_and_the_command_line_read(tmp_path: Path) -> None:
+    rng = np.random.default_rng(8)
+    y, p, g, _ = _labels(8)
+    gold = rng.integers(0, 2, (300, 3))
+    found = np.where(rng.random((300, 3)) < 0.8, gold, 1 - gold)
+    w = rng.random(300)
+    cases = [
+        (clfeval.Accumulator(labels=[0, 1, 2], groups="lang"), (y, p, g, None)),
+        (clfeval.Accumulator("multi-label", ["u", "v", "z"], groups=True), (gold, found, g[:300], None)),
+        (clfeval.Accumulator(groups=True), (gold[:, 0], found[:, 0], g[:300], w)),
+    ]
+    for i, (acc, (a, b, groups, weights)) in enumerate(cases):
+        for part in _batches(len(a), i):
+            acc.update(a[part], b[part], groups=groups[part], sample_weight=None if weights is None else weights[part])
+        path = tmp_path / f"counts{i}.json"
+        acc.save(path)
+        want = acc.score(ci="delta", seed=3).flat()
+        _same(want, clfeval.score(clfeval.load_counts(str(path)), ci="delta", seed=3).flat())
+        _same(want, clfeval.score(acc.counted(), ci="delta", seed=3).flat())
+    shown = subprocess.run(
+        [sys.executable, "-m", "clfeval", "score", "--counts", str(tmp_path / "counts0.json"), "--format", "json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    doc = json.loads(shown.stdout)
+    assert doc["schema"] == "clfeval.slices/1" and [x["name"] for x in doc["groups"]] == ["en", "es", "fr"]
+    spans = clfeval.Accumulator("spans", spans="iob2", groups=True)
+    spans.update([["B-PER", "O"], ["O"]], [["B-PER", "O"], ["B-LOC"]], groups=["a", "b"])
+    with pytest.raises(OptionError, match="not written to one count file yet"):
+        spans.save(tmp_path / "spans.json")
+    with pytest.raises(OptionError, match="load_counts"):
+        type(spans).load(tmp_path / "counts0.json")
 
 
 def test_score_grouped_counts_equals_score_of_groups() -> None:

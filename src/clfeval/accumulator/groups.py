@@ -281,8 +281,19 @@ class GroupedAccumulator(Accumulator):
     # -- scoring and files ------------------------------------------------------------------------------------------
 
     def counted(self) -> Counted:
-        """The whole data's counts with their provenance (every group's merged)."""
-        return self.whole().counted()
+        """The whole data's counts with their provenance (every group's merged) and each group's counts
+        (``groups``, ``group_columns``, ``group_values``): what :func:`clfeval.score` scores by group and
+        :func:`clfeval.save_counts` writes as counts by group."""
+        from dataclasses import replace
+
+        keys = self._ordered()
+        names = list(self.by_group)
+        return replace(
+            self.whole().counted(),
+            groups={name: self._children[key].counts for name, key in zip(names, keys)},
+            group_columns=self.group_columns,
+            group_values=dict(zip(names, keys)),
+        )
 
     def scoring_labels(self) -> tuple[str, ...] | None:
         """The labels scores average over by default (as the accumulator of the kind says)."""
@@ -341,16 +352,35 @@ class GroupedAccumulator(Accumulator):
         )  # fmt: skip
 
     def save(self, path: str | Path) -> None:
-        """Refused: a grouped accumulator's counts are saved group by group (``acc.by_group[name].save(path)``)."""
-        raise OptionError(
-            "a grouped accumulator writes no count file: save each group's counts (acc.by_group[name].save(path)); "
-            "clfeval count --group-col writes grouped count files"
-        )
+        """Write the counts by group as one count file (``"group_columns"``, ``"groups"``: each group's name, values
+        and counts, ``clfeval count --group-col``'s document), which :func:`clfeval.load_counts` reads and
+        ``clfeval score --counts`` scores by group.
+
+        Raises
+        ------
+        InputError
+            If nothing has been counted yet.
+        OptionError
+            For spans, whose count files by group are not read yet.
+        """
+        from clfeval.inputs.readers import save_counts
+
+        if not self._children:
+            raise InputError("nothing to save: the accumulator has counted no instances")
+        if self.task == "spans":  # count files by group do not take counts with their units (sentences) yet
+            raise OptionError(
+                "counts of spans by group are not written to one count file yet (their sentences): save each "
+                "group's (acc.by_group[name].save(path))"
+            )
+        save_counts(self.counted(), str(path))
 
     @classmethod
     def load(cls, path: str | Path) -> Accumulator:
-        """Refused: load a count file with :meth:`clfeval.Accumulator.load`."""
-        raise OptionError("a grouped accumulator does not load count files: use clfeval.Accumulator.load")
+        """Refused: a count file by group is scored as it is, ``clfeval.score(clfeval.load_counts(path))``."""
+        raise OptionError(
+            "a grouped accumulator does not load count files: score counts by group with "
+            "clfeval.score(clfeval.load_counts(path)), or load one group's counts with clfeval.Accumulator.load"
+        )
 
     @classmethod
     def from_counts(cls, counts: Counts, labels: Iterable[Any] | None = None) -> Accumulator:
