@@ -55,6 +55,40 @@ def auc_of(values: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> float:
     return float((np.dot(pos, np.cumsum(neg)) - 0.5 * np.dot(pos, neg)) / (p * n))
 
 
+class BatchedAUCs:
+    """Each score column's one-vs-rest AUC (as :func:`ovr_auc`) of many count vectors over the rows of ``counts`` at
+    once (resamples): the formula of :func:`auc_of`, A = (pos · cumsum(neg) − ½ pos · neg) / (P N) over the distinct
+    scores of a column, each row's weight (with sample weights, its count times its weight) summed per distinct
+    score for every vector together. The rows are sorted once, when built."""
+
+    def __init__(self, counts: ScoreCounts) -> None:
+        self.weight = np.ones(len(counts.count)) if counts.weight is None else np.asarray(counts.weight, np.float64)
+        self.columns = []
+        for c in range(len(counts.columns)):
+            s = counts.scores[:, c]
+            order = np.argsort(s, kind="stable")
+            v = s[order]
+            start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
+            self.columns.append((order, start, counts.positives(counts.gold, c)[order]))
+
+    def __call__(self, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The AUC of each column (size, C) and the weight of its positives (size, C), of ``draws`` (size, rows):
+        each row's count in each vector; NaN without positives or negatives."""
+        aucs = np.empty((len(draws), len(self.columns)))
+        positives = np.empty_like(aucs)
+        by_row = np.ascontiguousarray(np.asarray(draws, dtype=np.float64).T)  # rows × vectors: sums run down rows
+        for c, (order, start, positive) in enumerate(self.columns):
+            mass = by_row[order] * self.weight[order, None]
+            pos = np.add.reduceat(np.where(positive[:, None], mass, 0.0), start, axis=0)
+            neg = np.add.reduceat(mass, start, axis=0) - pos
+            p, n = pos.sum(axis=0), neg.sum(axis=0)
+            found = (pos * np.cumsum(neg, axis=0)).sum(axis=0) - 0.5 * (pos * neg).sum(axis=0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                aucs[:, c] = np.where((p > 0) & (n > 0), found / (p * n), np.nan)
+            positives[:, c] = p
+        return aucs, positives
+
+
 def _column_auc(counts: ScoreCounts, c: int) -> float:
     return auc_of(*counts.column(c))
 
