@@ -106,8 +106,8 @@ class Slicing:
         default: the kind's headline average of F_β and, where the kind has it, accuracy (AUC for scored
         predictions). Every score is reported per group whatever this says.
     test
-        The test between groups, one of :data:`GROUP_TESTS` (default ``permutation``; for scored predictions,
-        ``delong``).
+        The test between groups, one of :data:`GROUP_TESTS` (default ``permutation``; for scored predictions whose
+        gap metrics are all AUCs, without sample weights or blocks, ``delong``).
     rounds
         The permutations (or resamples) of a resampling test (default 10000).
     seed
