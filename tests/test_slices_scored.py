@@ -300,3 +300,27 @@ def test_batched_aucs_equal_the_scores_of_each_resample(kind: str) -> None:
             assert aucs[r].mean() == pytest.approx(want["macro.auc"], abs=1e-12)
             weighted = (aucs[r] * positives[r]).sum() / positives[r].sum()
             assert weighted == pytest.approx(want["weighted.auc"], abs=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["macro.auc", "weighted.auc", "per_label.b.auc"])
+def test_delong_gap_variance_is_the_sum_of_the_groups_delong_variances(metric: str) -> None:
+    rng = np.random.default_rng(12)
+    n = 900
+    g = rng.choice(["es", "en"], n)
+    y = rng.choice(["a", "b", "c"], n)
+    s = rng.dirichlet([2, 2, 2], n)
+    s[np.arange(n), np.searchsorted(["a", "b", "c"], y)] += np.where(g == "es", 0.2, 0.5)
+    s /= s.sum(axis=1, keepdims=True)
+    r = clfeval.score(y, scores=s, groups=g, metrics=metric, ci=clfeval.CI("delong", resamples=100, seed=1))
+
+    def half(result: clfeval.scoring.scored.Scored) -> float:
+        low, high = result.interval(metric)
+        assert low > 0 and high < 1  # not clipped: the half-width is z √V
+        return (high - low) / 2
+
+    gap = r.gap(metric, "en", "es")
+    low, high = gap.difference_ci
+    assert ((high - low) / 2) ** 2 == pytest.approx(half(r.by_group["en"]) ** 2 + half(r.by_group["es"]) ** 2,
+                                                    rel=1e-9)  # fmt: skip
+    assert gap.difference == pytest.approx(r[f"by_group.en.{metric}"] - r[f"by_group.es.{metric}"], abs=1e-12)
+    assert r.test_method["name"] == "delong" and all(t.p_value < 0.05 for t in r.tests)
