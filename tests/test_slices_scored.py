@@ -202,6 +202,12 @@ def test_blocks_are_resampled_whole_within_groups() -> None:
         return high - low
 
     assert width(whole) == pytest.approx(width(once), rel=0.15)
+    for r in (once, whole):  # the draws are of the groups' own rows: the interval lies around the observed gap
+        gap = r.gap("auc", "g0", "g1")
+        low, high = gap.difference_ci
+        assert low < gap.difference < high and abs((low + high) / 2 - gap.difference) < 0.15 * (high - low)
+    assert whole.gap("auc", "g0", "g1").difference_ci == pytest.approx(once.gap("auc", "g0", "g1").difference_ci,
+                                                                       abs=0.02)  # fmt: skip
     assert width(loose) < 0.6 * width(whole)
     assert whole.test_method["name"] == "permutation"  # blocks: DeLong's unpaired test is not for them
     p_whole = whole.tests[0].p_value
@@ -324,3 +330,23 @@ def test_delong_gap_variance_is_the_sum_of_the_groups_delong_variances(metric: s
                                                     rel=1e-9)  # fmt: skip
     assert gap.difference == pytest.approx(r[f"by_group.en.{metric}"] - r[f"by_group.es.{metric}"], abs=1e-12)
     assert r.test_method["name"] == "delong" and all(t.p_value < 0.05 for t in r.tests)
+
+
+def test_stratified_block_bootstrap_gap_variance_is_the_sum_of_the_groups_block_bootstraps() -> None:
+    """Groups are independent: the stratified bootstrap's gap has (nearly) the variance of the two groups' own
+    block-bootstrap intervals (the path of score(..., blocks=) alone) added, with blocks of several rows each."""
+    rng = np.random.default_rng(4)
+    n = 1200
+    g = np.repeat(rng.choice(["g0", "g1"], n // 4), 4)
+    blocks = np.repeat(np.arange(n // 4), 4)
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.random(n) * 0.7 + np.where(g == "g0", 0.15, 0.35) * y, 0, 1).round(3)
+    r = clfeval.score(y, scores=s, groups=g, blocks=blocks, ci="bootstrap", resamples=3000, seed=1, test="none")
+
+    def half(bounds: tuple[float, float]) -> float:
+        return (bounds[1] - bounds[0]) / 2
+
+    gap = r.gap("auc", "g0", "g1")
+    alone = half(r.by_group["g0"].interval("auc")) ** 2 + half(r.by_group["g1"].interval("auc")) ** 2
+    assert half(gap.difference_ci) ** 2 == pytest.approx(alone, rel=0.2)
+    assert gap.difference_ci[0] < gap.difference < gap.difference_ci[1]

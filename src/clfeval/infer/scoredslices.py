@@ -113,8 +113,7 @@ def _sample(whole: ScoreCounts, part: Any) -> GroupSample:
             return out
 
         return GroupSample(np.asarray(counts.count, dtype=np.float64), on_rows, "instances")
-    rows, _ = blocks.rows(part.counts)
-    at = placed(whole, rows.gold, rows.scores, rows.weight)
+    at = placed(whole, blocks.gold, blocks.scores, blocks.weight)  # each (block, gold, scores) row's row of the whole
     count, block = np.asarray(blocks.count, dtype=np.float64), np.asarray(blocks.block)
 
     def blocks_on_rows(w: np.ndarray) -> np.ndarray:
