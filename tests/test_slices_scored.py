@@ -350,3 +350,22 @@ def test_stratified_block_bootstrap_gap_variance_is_the_sum_of_the_groups_block_
     alone = half(r.by_group["g0"].interval("auc")) ** 2 + half(r.by_group["g1"].interval("auc")) ** 2
     assert half(gap.difference_ci) ** 2 == pytest.approx(alone, rel=0.2)
     assert gap.difference_ci[0] < gap.difference < gap.difference_ci[1]
+
+
+@pytest.mark.parametrize("case", FIXTURES["asah"], ids=lambda c: c["case"])
+def test_delong_by_gender_on_asah_equals_proc(case: dict) -> None:
+    """pROC's aSAH data grouped by its gender column: the test between the groups is pROC's roc.test(paired = FALSE)
+    of the two genders' ROC curves."""
+    import pandas as pd
+
+    asah = pd.read_csv(Path(__file__).parent / "data" / "proc" / "asah.csv")
+    r = clfeval.score(asah["outcome"], scores=asah[case["marker"]].astype(float), positive="Poor",
+                      groups=asah["gender"], conventions=_ranking())  # fmt: skip
+    assert r.columns == ("gender",) and set(r.names) == {"Female", "Male"}
+    assert r["by_group.Male.auc"] == pytest.approx(case["auc_a"], abs=1e-12)
+    assert r["by_group.Female.auc"] == pytest.approx(case["auc_b"], abs=1e-12)
+    pair = next(t for t in r.tests if t.between == "pair")
+    assert (pair.a, pair.b) == ("Female", "Male")
+    assert pair.difference == pytest.approx(case["auc_b"] - case["auc_a"], abs=1e-12)
+    assert pair.p_value == pytest.approx(case["p_two_sided"], rel=1e-9)
+    assert r.test_method["name"] == "delong" and "roc.test" in r.test_method["definition"]
