@@ -369,3 +369,24 @@ def test_delong_by_gender_on_asah_equals_proc(case: dict) -> None:
     assert pair.difference == pytest.approx(case["auc_b"] - case["auc_a"], abs=1e-12)
     assert pair.p_value == pytest.approx(case["p_two_sided"], rel=1e-9)
     assert r.test_method["name"] == "delong" and "roc.test" in r.test_method["definition"]
+
+
+def test_permutation_within_strata_removes_a_confounded_auc_difference() -> None:
+    """Scores informative in stratum A, not in B; group g0 mostly in A, g1 mostly in B: the permutation of the whole
+    data finds a difference of AUC, the permutation within strata does not, and says which strata it used."""
+    rng = np.random.default_rng(2)
+    n = 800
+    g = rng.choice(["g0", "g1"], n)
+    stratum = np.where(rng.random(n) < np.where(g == "g0", 0.85, 0.15), "A", "B")
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.random(n) * 0.6 + np.where(stratum == "A", 0.4, 0.02) * y, 0, 1).round(3)
+    plain = clfeval.score(y, scores=s, groups=g, test="permutation", rounds=999, seed=1)
+    within = clfeval.score(y, scores=s, groups=g, strata=stratum, rounds=999, seed=1)
+    assert within.test_method["name"] == "permutation"  # strata: the permutation test, not DeLong's
+    pair = next(t for t in plain.tests if t.between == "pair")
+    pair_within = next(t for t in within.tests if t.between == "pair")
+    assert pair.p_value < 0.01 and pair_within.p_value > 0.05  # under H0 within strata, p is uniform
+    assert within.test_method["strata"] == {"columns": ["stratum"], "n_strata": 2}
+    assert plain.test_method["strata"] is None
+    with pytest.raises(OptionError, match="strata="):
+        clfeval.score(y, scores=s, groups=g, strata=stratum, test="delong")

@@ -26,6 +26,7 @@ from clfeval.count.scored import ScoreCounts
 from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI, INTERVAL_METHODS
 from clfeval.infer.slices import (
+    RANGE_METHOD,
     Sliced,
     _fairness,
     _gap_method,
@@ -47,8 +48,8 @@ __all__ = ["DELONG_GAPS", "default_scored_metrics", "delong_metric", "sliced_sco
 DELONG_GAPS = (
     "DeLong's variances, groups independent: Var(A_a − A_b) = V_a + V_b (Wald; the ratio on the log scale), each V "
     "DeLong's variance of its own sample (an averaged AUC's from the per-instance terms), the rest's that of its "
-    "counts pooled; a score that is not an AUC has no DeLong interval. The largest gap (max − min, min / max) has "
-    "no derivative: its interval is the group-stratified bootstrap's (percentile)"
+    "counts pooled; a score that is not an AUC has no DeLong interval. The largest gap (max − min, min / max) and "
+    f"the fairness summaries have no derivative: {RANGE_METHOD}"
 )
 
 
@@ -208,6 +209,8 @@ def sliced_scored(
     slicing: Slicing,
     *,
     predicted: np.ndarray | None = None,
+    strata: Sequence[Sequence[Any | None]] | None = None,
+    strata_columns: Sequence[str] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Sliced:
     """Scores by group of scored predictions.
@@ -225,11 +228,14 @@ def sliced_scored(
         Every group's interval (the CI group: ``delong``, ``delong-logit``, ``bootstrap``, ``bootstrap-bca``).
     slicing
         The gap metrics (default ``auc`` of binary scores, else ``macro.auc``; any scored measure's report name),
-        the test (default ``delong`` when every gap metric is an AUC and there are neither weights nor blocks, else
-        ``permutation``), its rounds and seed.
+        the test (default ``delong`` when every gap metric is an AUC and there are neither weights, blocks nor
+        strata, else ``permutation``), its rounds and seed.
     predicted
         Binary scores with a threshold: each of the whole data's rows predicted positive or not; the fairness
         summaries read the label report at the threshold.
+    strata, strata_columns
+        Each group's scored predictions in each stratum (``None`` where it has none; strata in one order for every
+        group), and the strata's columns: the permutation test then permutes group membership within each stratum.
 
     Returns
     -------
@@ -245,9 +251,9 @@ def sliced_scored(
         overall[metric]  # an unknown name's error, with the names close to it
     aucs = all(delong_metric(m, whole) for m in metrics)
     blocked = overall.blocks is not None
-    test = slicing.test if slicing.test is not None else ("delong" if aucs and not whole.weighted and not blocked
-                                                          else "permutation")  # fmt: skip
-    base, seeds = checked_groups(names, test, "scored", slicing, interval)
+    plain = aucs and not whole.weighted and not blocked and strata is None  # what DeLong's unpaired test takes
+    test = slicing.test if slicing.test is not None else ("delong" if plain else "permutation")
+    base, seeds = checked_groups(names, test, "scored", slicing, interval, stratified=strata is not None)
     if test == "delong":
         from clfeval.infer.scored import WEIGHTED_DELONG
 
@@ -325,14 +331,18 @@ def sliced_scored(
         pool = groups[0].sample
         for g in groups[1:]:
             pool = pool.pooled(g.sample)
+        cells = None
+        if strata is not None:
+            cells = [[None if c is None else _sample(whole, c) for c in row] for row in strata]
         draws = _permuted(groups, pool, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
-                          phase(progress, "permutation of groups"))  # fmt: skip
+                          phase(progress, "permutation of groups"), cells)  # fmt: skip
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
     positive = whole.columns[0] if whole.binary else None
     fairness = _fairness(positive, names, groups, rated, rates, confidence)
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2],
                              None if resampling else ("delong", DELONG_GAPS))  # fmt: skip
-    test_method = test_method_of(test, slicing, rounds, seeds, base)
+    held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
+    test_method = test_method_of(test, slicing, rounds, seeds, base, held)
     unit = "whole blocks" if blocked else "instances (each distinct row with its sample weight)"
     notes = [
         f"every group is scored over the classes and score columns of the whole data ({len(whole.labels)} classes)",
