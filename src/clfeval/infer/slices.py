@@ -45,7 +45,7 @@ from clfeval.infer.slicing import (
 )
 from clfeval.kinds import KINDS, Kind
 from clfeval.progress import phase
-from clfeval.result import FrozenDict, Result, flat_name, json_number
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, flat_name, json_number
 from clfeval.scoring import computation
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Key, Scores
@@ -166,7 +166,7 @@ def _pair(bounds: tuple[float, float] | None) -> list[float | None] | None:
     return None if bounds is None else [json_number(bounds[0]), json_number(bounds[1])]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Sliced(Result):
     """Scores by group: the whole data's result, each group's, the gaps and tests between groups, and fairness
     summaries (a binary problem of labels).
@@ -179,9 +179,10 @@ class Sliced(Result):
     """
 
     kind: ClassVar[str] = "slices"
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.slices:slices_report"
     frames_builder: ClassVar[str] = "clfeval.report.frames:slices_frames"
-    figures_builder: ClassVar[str | None] = None
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:slices_figures"
 
     columns: tuple[str, ...]
     names: tuple[str, ...]
@@ -217,6 +218,20 @@ class Sliced(Result):
         if result is None:
             raise UnknownName(f"unknown group {group!r}; the groups are {', '.join(map(repr, self.names))}")
         return float(result[metric])
+
+    def interval_of(self, group: str, metric: str) -> tuple[float, float] | None:
+        """The interval of one group's ``metric`` (``overall`` for the whole data); ``None`` without intervals or
+        where the score has none (its result says why)."""
+        result = self.overall if group == "overall" else self.by_group.get(group)
+        if result is None:
+            raise UnknownName(f"unknown group {group!r}; the groups are {', '.join(map(repr, self.names))}")
+        try:
+            bounds = result.interval(metric)
+        except UnknownName:
+            raise
+        except OptionError:  # no intervals were asked for, or this score has none
+            return None
+        return None if bounds is None else (float(bounds[0]), float(bounds[1]))
 
     def _values(self, metric: str) -> dict[str, float]:
         return {name: self.value(name, metric) for name in self.names}

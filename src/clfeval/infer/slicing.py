@@ -37,6 +37,8 @@ __all__ = [
     "Fairness",
     "GroupSample",
     "GroupTestMethod",
+    "RATES",
+    "SLICE_NAMES",
     "Slicing",
     "bootstrap_p",
     "permutation_p",
@@ -368,6 +370,29 @@ RATES: Mapping[str, str] = {
     "selection_rate": "the share of instances predicted positive, (tp + fp) / n",
     "tpr": "the true positive rate, tp / (tp + fn): recall of the positive class",
     "fpr": "the false positive rate, fp / (fp + tn)",
+}
+
+
+#: The first part of the flat names of a result by group (``r.flat(".")``, ``r[name]``), and what the rest names.
+SLICE_NAMES: Mapping[str, str] = {
+    "overall": "overall.<score>: the whole data's score (r['<score>'] reads it too), with its interval "
+    "(_ci_low, _ci_high) when ci= was given",
+    "by_group": "by_group.<group>.<score>: one group's score, the group scored alone over the label set of the whole "
+    "data, with its interval (_ci_low, _ci_high) when ci= was given; a group of several columns is named by their "
+    "values joined by & (es&female)",
+    "gap": "gap.<between>.<score>: a gap between groups in a score, a statistic with its own interval: gap.max (the "
+    "largest, max − min over the groups: fairlearn's MetricFrame.difference()), gap.<a>_vs_<b> (group a − group b), "
+    "gap.<a>_vs_rest (group a − every other group together); _ci_low, _ci_high: its group-stratified bootstrap or "
+    "delta-method interval",
+    "ratio": "ratio.<between>.<score>: the ratio of a gap: ratio.max (min / max over the groups: fairlearn's "
+    "MetricFrame.ratio()), ratio.<a>_vs_<b> (a / b), ratio.<a>_vs_rest; undefined when its denominator is 0; with "
+    "its interval",
+    "p": "p.<a>_vs_<b>.<score>, p.<a>_vs_rest.<score>: the two-sided p-value of the test between groups "
+    "(GROUP_TESTS; --group-test, test=) of the score's difference",
+    "p_holm": "p_holm.<a>_vs_<b>.<score>, p_holm.<a>_vs_rest.<score>: the p-value adjusted by Holm's method within "
+    "its family: the pairs of groups, or the groups against the rest, of each score",
+    "fairness": "fairness.<summary>: a fairness summary of a binary problem's positive class (FAIRNESS), with its "
+    "group-stratified bootstrap interval; fairness.<group>.<rate>: the positive class's rate in a group (RATES)",
 }
 
 
