@@ -339,6 +339,78 @@ def _score_scored(
     )
 
 
+def _score_scored_groups(
+    gold: Any,
+    scores: Any,
+    groups: Any,
+    slicing: Slicing,
+    labels: Sequence[Any] | None,
+    positive: Any,
+    threshold: float | None,
+    conventions: Any,
+    ci: Any,
+    seed: int | None,
+    resamples: int | None,
+    confidence: float | None,
+    scoring: Scoring | None,
+    *,
+    blocks: Any,
+    multilabel: MultiLabel | None,
+    progress: Callable[[int, int], None] | None,
+    sample_weight: Any,
+    strata: Any = None,
+) -> Sliced:
+    """Scores by group of scored predictions: the whole data scored as :func:`score` scores ``scores=``, each group's
+    instances cut out (gold, scores, blocks, weights) and scored by the same path over the whole data's classes and
+    score columns (``labels=`` its classes, binary scores its positive class), and the groups compared
+    (:func:`clfeval.infer.scoredslices.sliced_scored`)."""
+    from clfeval.infer.scoredslices import sliced_scored
+    from clfeval.inputs.groups import group_index
+
+    index = group_index(groups, _length(gold), "instance")
+    # with groups, a seed without intervals seeds the tests between groups
+    interval = ci_of(ci, seed=None if CI.of(ci) is None else seed, resamples=resamples, confidence=confidence)
+    shared = (threshold, conventions)
+    overall = _score_scored(gold, scores, labels, positive, *shared, interval, None, None, None, scoring,
+                            blocks=blocks, multilabel=multilabel, progress=progress,
+                            sample_weight=sample_weight)  # fmt: skip
+    counts = overall.counts
+    classes = list(counts.labels)
+    given_positive = counts.columns[0] if counts.binary else None  # binary scores: the whole data's positive class
+
+    def scored_at(idx: np.ndarray, group_interval: CI | None) -> Any:
+        return _score_scored(
+            taken(gold, idx), taken(scores, idx), classes, given_positive, *shared, group_interval, None, None, None,
+            scoring, blocks=taken(blocks, idx), multilabel=multilabel, sample_weight=taken(sample_weight, idx),
+        )  # fmt: skip
+
+    def score_group(i: int, group_interval: CI | None) -> Any:
+        return scored_at(index.members[i], group_interval)
+
+    cells: list[list[Any]] | None = None
+    strata_columns: tuple[str, ...] = ()
+    if strata is not None:  # each group's instances in each stratum, strata in one order for every group
+        layers = group_index(strata, index.n, "instance", "stratum")
+        strata_columns = layers.columns
+        layer_of = np.empty(index.n, dtype=np.int64)
+        for s, idx in enumerate(layers.members):
+            layer_of[idx] = s
+        cells = []
+        for idx in index.members:
+            split = layer_of[idx]
+            cells.append([scored_at(idx[split == s], None) if (split == s).any() else None
+                          for s in range(len(layers.names))])  # fmt: skip
+
+    predicted = None
+    if counts.binary:
+        predicted = _predicted_positive(counts, threshold, overall.probabilities,
+                                        overall.conventions.lower_is_more_confident)  # fmt: skip
+    return sliced_scored(
+        overall, index.columns, index.names, index.values, score_group, interval, slicing, predicted=predicted,
+        strata=cells, strata_columns=strata_columns, progress=progress,
+    )  # fmt: skip
+
+
 def _weight_values(sample_weight: Any) -> Any:
     """Sample weights as an array: a pandas or polars Series as its values, anything else as given."""
     return sample_weight.to_numpy() if hasattr(sample_weight, "to_numpy") else sample_weight
@@ -416,11 +488,12 @@ def _at_threshold(
     if counts.multilabel:
         return _label_sets_at_threshold(counts, threshold, probabilities, scoring, lower)
     if counts.binary:
-        if threshold is None and not probabilities:
+        positive = _predicted_positive(counts, threshold, probabilities, lower)
+        if positive is None:
             return None, "none (give a threshold)"
         cut = 0.5 if threshold is None else float(threshold)
         pos = labels.index(counts.columns[0])
-        pred = np.where(counts.scores[:, 0] >= (-cut if lower else cut), pos, 1 - pos)
+        pred = np.where(positive, pos, 1 - pos)
         rule = f"score <= {cut:g}" if lower else f"score >= {cut:g}"
     else:
         if threshold is not None:
@@ -443,6 +516,15 @@ def _at_threshold(
     if counts.binary:  # the label report's positive class is the scores' (r["f1"])
         chosen = replace(chosen, pos_label=counts.columns[0])
     return computation.score_counts(confusion, chosen), rule
+
+
+def _predicted_positive(counts: Any, threshold: float | None, probabilities: bool, lower: bool) -> np.ndarray | None:
+    """Binary scores' prediction at the threshold, row by row: the score at least the threshold (0.5 for
+    probabilities; ``lower``: at most, the counts holding negated scores); ``None`` without a threshold."""
+    if threshold is None and not probabilities:
+        return None
+    cut = 0.5 if threshold is None else float(threshold)
+    return np.asarray(counts.scores[:, 0] >= (-cut if lower else cut))
 
 
 def _label_sets_at_threshold(
@@ -772,6 +854,15 @@ def score(
     if scores is not None:
         if pred is not None or spans is not None:
             raise OptionError("scores= takes the place of pred: no pred or spans with it")
+        if groups is not None:
+            assert chosen_slicing is not None
+            return _score_scored_groups(
+                gold, scores, groups, chosen_slicing, labels, positive, threshold, conventions, ci, seed, resamples,
+                confidence,
+                scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
+                blocks=blocks, multilabel=labelsets_of(multilabel, sep=sep), progress=progress,
+                sample_weight=sample_weight, strata=strata,
+            )  # fmt: skip
         return _score_scored(
             gold, scores, labels, positive, threshold, conventions, ci, seed, resamples, confidence,
             scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal),
@@ -785,6 +876,11 @@ def score(
             raise OptionError("counts of scored predictions take no pred, spans, multilabel or blocks")
         if sample_weight is not None:
             raise OptionError("counts of scored predictions carry their own weights: count them with sample_weight=")
+        if groups is not None:
+            raise OptionError(
+                "groups= cuts the instances into groups: counts of scored predictions hold none, so give gold and "
+                "scores= (a file's groups are read with --group-col)"
+            )
         _check_counted_classes(given, labels, positive)
         return _score_scored(
             given,
@@ -952,8 +1048,10 @@ def _score_groups(
     kind = kind_of(whole.counts)
     naming: list[Any] | None = None
     ml = labelsets_of(multilabel, sep=sep)
-    if kind is not None and kind.holds_label_sets(whole.counts) and ml is not None and spans is None:
-        if not hasattr(gold, "shape"):  # label collections: named jointly over the whole data, then cut
+    if kind is not None and kind.holds_label_sets(whole.counts) and spans is None:
+        # label collections: named jointly over the whole data, then cut; 0/1 indicator matrices (multilabel=
+        # implied by their shape) keep their columns, which name the labels in every group
+        if ml is not None and not hasattr(gold, "shape"):
             gold, pred = named_label_sets([gold, pred], ["gold", "pred"], ml.sep)
     elif spans is None and ml is None and len(getattr(gold, "shape", ())) < 2:  # labels (not indicator matrices)
         from clfeval.inputs.arrays import marked_invalid

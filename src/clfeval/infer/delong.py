@@ -56,6 +56,7 @@ __all__ = [
     "DeLongPair",
     "DeLongUnpaired",
     "auc_terms",
+    "auc_variance",
     "delong",
     "delong_paired",
     "delong_unpaired",
@@ -290,7 +291,7 @@ class DeLongUnpaired:
     alternative: str
 
 
-def _auc_variance(counts: ScoreCounts, metric: str, side: str) -> tuple[float, float]:
+def auc_variance(counts: ScoreCounts, metric: str, side: str) -> tuple[float, float]:
     """An AUC of ``counts`` and its DeLong variance, by the code of the ``delong`` intervals: a score column's
     (``auc``, ``per_label.<c>.auc``) from its placements (:func:`delong`), an averaged one's (``macro.auc``,
     ``weighted.auc``, ``micro.auc``) from the per-instance terms (:func:`influence_variance`)."""
@@ -367,8 +368,8 @@ def delong_unpaired(
             f"the two samples score different classes: {list(a.labels)} (columns {list(a.columns)}) and "
             f"{list(b.labels)} (columns {list(b.columns)})"
         )
-    auc_a, var_a = _auc_variance(a, metric, "a")
-    auc_b, var_b = _auc_variance(b, metric, "b")
+    auc_a, var_a = auc_variance(a, metric, "a")
+    auc_b, var_b = auc_variance(b, metric, "b")
     n_a, n_b = a.n_instances, b.n_instances
     total = var_a + var_b
     if not total > 0:

@@ -52,6 +52,9 @@ from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["SLICES_SCHEMA", "GroupGap", "GroupTest", "Part", "Sliced", "sliced"]
 
+#: What reads the positive class's rates (:data:`RATES`) from sums (size, D): rate → (size,).
+Rated = Callable[[np.ndarray], dict[str, np.ndarray]]
+
 #: How the largest gap's interval (and each fairness summary's) is computed, in words.
 RANGE_METHOD = (
     "simultaneous group-stratified bootstrap intervals of every pairwise difference (max-|t| over the pairs), the "
@@ -478,6 +481,33 @@ def _variances(kind: Kind, f_all: Any, keys: Sequence[Key], part: Part) -> np.nd
     return delta_variances_of(f)
 
 
+def checked_groups(
+    names: Sequence[str], test: str, task: str, slicing: Slicing, interval: CI | None, *, stratified: bool = False
+) -> tuple[int, list[int]]:
+    """Refuse one group, a test not for the kind (``task``: the kind's name, ``scored`` for scored predictions), or
+    strata (``stratified``) with a test other than the permutation; the base seed (the slicing's, else the
+    interval's, else drawn) and the seeds spawned from it: one per group's intervals, then the gaps' bootstrap's,
+    then the test's."""
+    if len(names) < 2:
+        raise OptionError(
+            f"one group only ({names[0]!r}): slices compare groups, so give at least two (or score without groups=)"
+        )
+    if stratified and test != "permutation":
+        raise OptionError(
+            f"strata= says within which strata group membership is permuted: the permutation test reads it, not "
+            f"the {test} test (test='permutation')"
+        )
+    spec = GROUP_TESTS[test]
+    if spec.kinds is not None and task not in spec.kinds:
+        raise OptionError(
+            f"the {test} test between groups is for {', '.join(sorted(spec.kinds))}, not {task}: choose "
+            f"{', '.join(t for t, m in GROUP_TESTS.items() if m.kinds is None or task in m.kinds)}"
+        )
+    base = slicing.seed if slicing.seed is not None else (interval.seed if interval and interval.seed is not None
+                                                         else new_seed())  # fmt: skip
+    return base, spawned(base, len(names) + 2)
+
+
 def sliced(
     overall: Scores,
     columns: Sequence[str],
@@ -519,25 +549,8 @@ def sliced(
         the strata's columns: the permutation test then permutes group membership within each stratum.
     """
     kind = KINDS[overall.task]
-    if len(names) < 2:
-        raise OptionError(
-            f"one group only ({names[0]!r}): slices compare groups, so give at least two (or score without groups=)"
-        )
     test = slicing.test_for(scored=False)
-    spec = GROUP_TESTS[test]
-    if strata is not None and test != "permutation":
-        raise OptionError(
-            f"strata= says within which strata group membership is permuted: the permutation test reads it, not "
-            f"the {test} test (test='permutation')"
-        )
-    if spec.kinds is not None and overall.task not in spec.kinds:
-        raise OptionError(
-            f"the {test} test between groups is for {', '.join(sorted(spec.kinds))}, not {overall.task}: choose "
-            f"{', '.join(t for t, m in GROUP_TESTS.items() if m.kinds is None or overall.task in m.kinds)}"
-        )
-    base = slicing.seed if slicing.seed is not None else (interval.seed if interval and interval.seed is not None
-                                                         else new_seed())  # fmt: skip
-    seeds = spawned(base, len(names) + 2)
+    base, seeds = checked_groups(names, test, overall.task, slicing, interval, stratified=strata is not None)
     pinned = pinned_scoring(scoring, overall)
     by_group: dict[str, Scores] = {}
     warnings: list[str] = []
@@ -564,14 +577,14 @@ def sliced(
     total = total_of([g.sample for g in groups])
     point = np.stack([reader.from_sums(g.sums[None, :])[0] for g in groups])  # (G, M)
     rest_point = np.stack([reader.from_sums((total - g.sums)[None, :])[0] for g in groups])
-    positive = _positive_index(overall)
+    rated = _label_rates(reader, _positive_index(overall))
     confidence = interval.confidence if interval is not None else None
     resampling = interval is not None and INTERVAL_METHODS[interval.method].resampling
     need_bootstrap = interval is not None or test == "bootstrap"
     rounds = interval.resamples if interval is not None else slicing.rounds
     boot = rest = rates = None
     if need_bootstrap:
-        boot, rest, rates = _stratified(groups, total, reader, positive, rounds, np.random.default_rng(seeds[-2]),
+        boot, rest, rates = _stratified(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
                                         phase(progress, "group-stratified bootstrap"))  # fmt: skip
     variances = rest_variances = None
     if (interval is not None and not resampling) or test == "delta":
@@ -587,21 +600,10 @@ def sliced(
         draws = _permuted(groups, overall_sample, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
-    fairness = _fairness(overall, names, groups, reader, positive, rates, confidence)
+    fairness = _fairness(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
-    test_method = {
-        "name": test,
-        "definition": spec.definition,
-        "rounds": slicing.rounds if test == "permutation" else rounds if test == "bootstrap" else None,
-        "seed": seeds[-1] if test == "permutation" else seeds[-2] if test == "bootstrap" else None,
-        "base_seed": base,
-        "alternative": "two-sided",
-        "multiplicity": "holm: over the pairs of groups, and over the groups against the rest, for each score",
-        "alpha": slicing.alpha,
-        "strata": None
-        if strata is None
-        else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0},
-    }
+    held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
+    test_method = test_method_of(test, slicing, rounds, seeds, base, held)
     notes = [
         f"every group is scored over the label set of the whole data ({len(overall.labels)} labels)",
         "seeds: one base seed, spawned (numpy SeedSequence) into one per group's intervals, one for the gaps' "
@@ -636,17 +638,21 @@ def _stratified(
     groups: Sequence[_Group],
     total: np.ndarray,
     reader: Any,
-    positive: int | None,
+    rated: Rated | None,
     rounds: int,
     rng: np.random.Generator,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray] | None]:
     """The group-stratified bootstrap: every group's units redrawn in its own size, ``rounds`` times; each group's
-    gap metrics (G, R, M), its rest's (G, R, M), and the positive class's rates by group (rate → (G, R))."""
+    gap metrics (G, R, M), its rest's (G, R, M) — the other groups' draws added, so the rest is stratified too — and
+    the positive class's rates by group (rate → (G, R)) when ``rated`` reads them from sums.
+
+    ``reader.from_sums`` reads the gap metrics from sums (size, D) of the units' weights (``GroupSample.to_sums``);
+    ``reader.keys`` names them."""
     g_count, m = len(groups), len(reader.keys)
     boot = np.empty((g_count, rounds, m))
     rest = np.empty((g_count, rounds, m))
-    rates = {r: np.empty((g_count, rounds)) for r in RATES} if positive is not None else None
+    rates = {r: np.empty((g_count, rounds)) for r in RATES} if rated is not None else None
     batch = batch_size(rounds, len(total), g_count)
     for start in range(0, rounds, batch):
         size = min(batch, rounds - start)
@@ -656,10 +662,8 @@ def _stratified(
             boot[i, start : start + size] = reader.from_sums(sums)
             rest[i, start : start + size] = reader.from_sums(together - sums)
             if rates is not None:
-                assert positive is not None
-                t = reader.cells.tallies(sums)
-                found = rates_of(t.tp[:, positive], t.fp[:, positive], t.fn[:, positive], t.tn[:, positive])
-                for rate, x in found.items():
+                assert rated is not None
+                for rate, x in rated(sums).items():
                     rates[rate][i, start : start + size] = x
         if progress is not None:
             progress(start + size, rounds)
@@ -752,15 +756,18 @@ def _gaps(
     rest_variances: np.ndarray | None,
     confidence: float | None,
     resampling: bool,
+    analytic: str = "delta method, groups independent (Wald; the ratio on the log scale)",
 ) -> list[GroupGap]:
-    """Every gap of every metric: each pair, each group against the rest, and the largest, with their intervals."""
+    """Every gap of every metric: each pair, each group against the rest, and the largest, with their intervals
+    (resampled: percentiles of the group-stratified bootstrap; else Wald's from the groups' variances, Var θ_a + Var
+    θ_b, the method named by ``analytic``; a metric without a variance (NaN) has no such interval)."""
     out = []
     g_count = len(names)
     pair_method = None if confidence is None else "bootstrap" if resampling else "delta"
     described = {
         None: None,
         "bootstrap": "group-stratified bootstrap (percentile)",
-        "delta": "delta method, groups independent (Wald; the ratio on the log scale)",
+        "delta": analytic,
     }
     for j, metric in enumerate(metrics):
         for a in range(g_count):
@@ -816,8 +823,11 @@ def _tests(
     variances: np.ndarray | None,
     rest_variances: np.ndarray | None,
     draws: Mapping[tuple[int, int], np.ndarray] | None,
+    p_values: Mapping[tuple[int, int], np.ndarray] | None = None,
 ) -> list[GroupTest]:
-    """The tests of every metric's pairs and groups against the rest, Holm-adjusted within each family."""
+    """The tests of every metric's pairs and groups against the rest, Holm-adjusted within each family.
+    ``p_values``: each pair's (a, b; b = −1 the rest) p-values by metric (M,) of a test computed by its own
+    formula (DeLong's unpaired test), in place of Wald's p from ``variances``."""
     if test == "none":
         return []
     g_count = len(names)
@@ -838,6 +848,8 @@ def _tests(
                 elif test == "bootstrap":
                     assert boot is not None and rest is not None
                     p = bootstrap_p(boot[a, :, j] - (boot[b, :, j] if b >= 0 else rest[a, :, j]), d)
+                elif p_values is not None:
+                    p = float(p_values[(a, b)][j])
                 else:
                     assert variances is not None and rest_variances is not None
                     p = wald_p(d, float(variances[a, j] + (variances[b, j] if b >= 0 else rest_variances[a, j])))
@@ -848,24 +860,36 @@ def _tests(
     return out
 
 
+def _label_rates(reader: Any, positive: int | None) -> Rated | None:
+    """The positive class's rates (:data:`RATES`) of sums of labels' cell types, or ``None`` without a positive
+    class."""
+    if positive is None:
+        return None
+    column = positive
+
+    def rated(sums: np.ndarray) -> dict[str, np.ndarray]:
+        t = reader.cells.tallies(sums)
+        return rates_of(t.tp[:, column], t.fp[:, column], t.fn[:, column], t.tn[:, column])
+
+    return rated
+
+
 def _fairness(
-    overall: Any,
+    positive: Any,
     names: Sequence[str],
     groups: Sequence[_Group],
-    reader: Any,
-    positive: int | None,
+    rated: Rated | None,
     rates: Mapping[str, np.ndarray] | None,
     confidence: float | None,
 ) -> FrozenDict[str, Any] | None:
-    """Each group's selection rate, TPR and FPR of the positive class, and every summary of :data:`FAIRNESS` with
-    its group-stratified bootstrap interval."""
-    if positive is None:
+    """Each group's selection rate, TPR and FPR of the ``positive`` class (``rated`` reads them from a group's sums),
+    and every summary of :data:`FAIRNESS` with its group-stratified bootstrap interval (from the bootstrap's
+    ``rates``)."""
+    if rated is None:
         return None
     by_rate: dict[str, list[float]] = {r: [] for r in RATES}
     for g in groups:
-        t = reader.cells.tallies(g.sums[None, :])
-        found = rates_of(t.tp[:, positive], t.fp[:, positive], t.fn[:, positive], t.tn[:, positive])
-        for rate, x in found.items():
+        for rate, x in rated(g.sums[None, :]).items():
             by_rate[rate].append(float(x[0]))
     stacked = {rate: np.array(v) for rate, v in by_rate.items()}
     summaries = {}
@@ -876,7 +900,26 @@ def _fairness(
             bounds = _summary_bounds(name, stacked, rates, confidence)
         summaries[name] = {"value": value, "ci": bounds}
     by_group = {g: {rate: by_rate[rate][i] for rate in RATES} for i, g in enumerate(names)}
-    return FrozenDict({"positive": overall.positive, "by_group": by_group, "summaries": summaries})
+    return FrozenDict({"positive": positive, "by_group": by_group, "summaries": summaries})
+
+
+def test_method_of(
+    test: str, slicing: Slicing, rounds: int, seeds: Sequence[int], base: int, strata: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the result names of the test between groups: its name, definition, rounds and seed (the last of
+    ``seeds`` the permutation's, the one before the bootstrap's), the base seed, the alternative, Holm's families and
+    the strata membership was permuted within (``None``: none)."""
+    return {
+        "name": test,
+        "definition": GROUP_TESTS[test].definition,
+        "rounds": slicing.rounds if test == "permutation" else rounds if test == "bootstrap" else None,
+        "seed": seeds[-1] if test == "permutation" else seeds[-2] if test == "bootstrap" else None,
+        "base_seed": base,
+        "alternative": "two-sided",
+        "multiplicity": "holm: over the pairs of groups, and over the groups against the rest, for each score",
+        "alpha": slicing.alpha,
+        "strata": strata,
+    }
 
 
 def _summary_bounds(
@@ -894,7 +937,11 @@ def _summary_bounds(
     return None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
 
 
-def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -> dict[str, Any]:
+def _gap_method(
+    interval: CI | None, resampling: bool, rounds: int, seed: int, analytic: tuple[str, str] | None = None
+) -> dict[str, Any]:
+    """What the result names of the gaps' intervals; ``analytic``: the name and definition of an interval method
+    that is not the bootstrap, in place of the delta method's."""
     if interval is None:
         return {"name": "none", "definition": "no intervals of gaps: score with ci= for them"}
     boot = {
@@ -911,6 +958,8 @@ def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -
             "confidence": interval.confidence,
             **boot,
         }
+    if analytic is not None:
+        return {"name": analytic[0], "definition": analytic[1], "confidence": interval.confidence, **boot}
     return {
         "name": "delta",
         "definition": "pairs and groups against the rest: the delta method with the groups independent, Var(θ_a − "

@@ -108,8 +108,8 @@ class Slicing:
         default: the kind's headline average of F_β and, where the kind has it, accuracy (AUC for scored
         predictions). Every score is reported per group whatever this says.
     test
-        The test between groups, one of :data:`GROUP_TESTS` (default ``permutation``; for scored predictions,
-        ``delong``).
+        The test between groups, one of :data:`GROUP_TESTS` (default ``permutation``; for scored predictions whose
+        gap metrics are all AUCs, without sample weights, blocks or strata, ``delong``).
     rounds
         The permutations (or resamples) of a resampling test (default 10000).
     seed
@@ -467,7 +467,8 @@ def simultaneous(values: np.ndarray, draws: np.ndarray, confidence: float) -> tu
     low[fixed] = high[fixed] = values[fixed]
     if moving.any():
         t = np.abs(draws[moving] - values[moving, None]) / se[moving, None]
-        worst = np.nanmax(t, axis=0)
+        worst = np.max(np.where(np.isnan(t), -np.inf, t), axis=0)  # a resample where every estimate is undefined:
+        worst[worst == -np.inf] = np.nan  # no maximum (nanmax would warn of an all-NaN slice)
         c = float(np.quantile(worst[~np.isnan(worst)], confidence))
         low[moving] = values[moving] - c * se[moving]
         high[moving] = values[moving] + c * se[moving]
