@@ -191,3 +191,15 @@ def test_the_largest_gap_interval_reads_simultaneous_pairwise_intervals() -> Non
     gap = r.gap("accuracy")
     assert gap.difference_ci is not None and gap.difference_ci[0] <= gap.difference <= gap.difference_ci[1]
     assert gap.ratio_ci is not None and gap.ratio_ci[0] <= gap.ratio <= gap.ratio_ci[1]
+
+
+def test_groups_of_sentences_name_their_sentences() -> None:
+    """Spans by group: a group's n_instances is its span confusion's entries (as its score's), and its sentences, the
+    units resampled and permuted, are named beside them."""
+    gold = [["B-PER", "O"], ["O"], ["B-LOC"], ["B-ORG", "I-ORG"]]
+    pred = [["B-PER", "O"], ["B-LOC"], ["B-LOC"], ["B-ORG", "O"]]
+    r = clfeval.score(gold, pred, spans="iob2", groups=["a", "b", "a", "b"], test="none")
+    groups = {g["name"]: g for g in r.to_dict()["groups"]}
+    assert groups["a"]["n_units"] == 2 and groups["a"]["unit"] == "sentences"
+    assert groups["b"]["n_instances"] == r.by_group["b"].n_instances == 3  # a spurious LOC, ORG missed and spurious
+    assert "n_units" not in clfeval.score(["a", "b"], ["a", "a"], groups=["x", "y"], test="none").to_dict()["groups"][0]

@@ -369,6 +369,7 @@ def sliced_scored(
         test_method=FrozenDict(test_method),
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(notes),
+        units=FrozenDict({g: ("blocks", r.blocks.n_blocks) for g, r in by_group.items() if r.blocks is not None}),
     )
 
 

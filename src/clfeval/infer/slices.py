@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -197,6 +197,7 @@ class Sliced(Result):
     test_method: FrozenDict[str, Any]
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    units: FrozenDict[str, tuple[str, int]] = field(default_factory=FrozenDict)  # blocks resampled: (unit, number)
 
     @property
     def task(self) -> str:
@@ -360,7 +361,12 @@ class Sliced(Result):
             "n_instances": self.n_instances,
             "group_columns": list(self.columns),
             "groups": [
-                {"name": name, "values": dict(zip(self.columns, values)), "n_instances": int(r.n_instances)}
+                {
+                    "name": name,
+                    "values": dict(zip(self.columns, values)),
+                    "n_instances": int(r.n_instances),
+                    **({"unit": self.units[name][0], "n_units": self.units[name][1]} if name in self.units else {}),
+                }
                 for name, values, r in zip(self.names, self.values, self.by_group.values())
             ],
             "metrics": list(self.metrics),
@@ -609,6 +615,7 @@ def sliced(
         "seeds: one base seed, spawned (numpy SeedSequence) into one per group's intervals, one for the gaps' "
         f"bootstrap and one for the test: base {base}",
     ]
+    units = {name: (p.blocks.unit, p.blocks.n_blocks) for name, p in zip(names, parts) if p.blocks is not None}
     return Sliced(
         columns=tuple(columns),
         names=tuple(names),
@@ -623,6 +630,7 @@ def sliced(
         test_method=FrozenDict(test_method),
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(notes),
+        units=FrozenDict(units),
     )
 
 
