@@ -58,7 +58,9 @@ FAIRNESS = ("demographic_parity_difference", "equalized_odds_difference")
 
 def binary(prevalence: float, tpr: float, fpr: float) -> np.ndarray:
     """The population table P(gold, predicted) of a binary group, classes 0 and 1."""
-    return np.array([[(1 - prevalence) * (1 - fpr), (1 - prevalence) * fpr], [prevalence * (1 - tpr), prevalence * tpr]])
+    return np.array(
+        [[(1 - prevalence) * (1 - fpr), (1 - prevalence) * fpr], [prevalence * (1 - tpr), prevalence * tpr]]
+    )
 
 
 def multiclass(prevalence: list[float], right: float) -> np.ndarray:
@@ -210,7 +212,11 @@ def one_table(args: tuple[str, int, int, int]) -> dict[str, Any]:
 
 
 def covered(bounds: Any, value: float) -> bool:
-    return bounds is not None and not any(math.isnan(x) for x in bounds) and bounds[0] - 1e-12 <= value <= bounds[1] + 1e-12
+    return (
+        bounds is not None
+        and not any(math.isnan(x) for x in bounds)
+        and bounds[0] - 1e-12 <= value <= bounds[1] + 1e-12
+    )
 
 
 def cell(found: list[dict[Any, Any]], true: dict[Any, float], what: str, metric: str) -> str:
@@ -264,8 +270,11 @@ def main() -> None:
                     cells = [cell([f[method] for f in found], true, what, m) for m in METRICS]
                     print(f"| {name} | {method} | {what} | " + " | ".join(cells) + " |", flush=True)
             if any(k[0] == "fairness" for k in true):
-                fair_lines.append(f"| {name} | " + " | ".join(
-                    cell([f["bootstrap"] for f in found], true, "fairness", fair) for fair in FAIRNESS) + " |")
+                fair_lines.append(
+                    f"| {name} | "
+                    + " | ".join(cell([f["bootstrap"] for f in found], true, "fairness", fair) for fair in FAIRNESS)
+                    + " |"
+                )
     if fair_lines:
         print("\n| scenario (bootstrap) | demographic parity difference | equalized odds difference |")
         print("|---|---|---|")

@@ -940,8 +940,9 @@ def _score_groups(
     kind = kind_of(whole.counts)
     naming: list[Any] | None = None
     ml = labelsets_of(multilabel, sep=sep)
-    if kind is not None and kind.holds_label_sets(whole.counts) and ml is not None and spans is None:
-        if not hasattr(gold, "shape"):  # label collections: named jointly over the whole data, then cut
+    if kind is not None and kind.holds_label_sets(whole.counts) and spans is None:
+        # indicator matrices (multilabel= not needed: their columns are the labels) are cut row by row as they are
+        if ml is not None and not hasattr(gold, "shape"):  # label collections: named jointly, then cut
             gold, pred = named_label_sets([gold, pred], ["gold", "pred"], ml.sep)
     elif spans is None and ml is None:
         from clfeval.inputs.arrays import marked_invalid
