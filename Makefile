@@ -91,6 +91,7 @@ bench: $(VENV)/.installed-test torch
 	-$(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/python -m pip install --quiet "torchmetrics>=1.0"
 	$(BIN)/python benchmarks/accumulator.py
 	$(BIN)/python benchmarks/indicators.py
+	$(BIN)/python benchmarks/groups_memory.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -185,7 +185,7 @@ def test_the_command_explains_a_name(name: str, heading: str, needles: list[str]
 def test_a_name_in_several_registries_is_explained_under_each() -> None:
     text = run_cli("explain", "bootstrap").stdout.decode()
     headings = [line.split(":")[0] for line in text.splitlines() if line and not line.startswith(" ")]
-    assert headings == ["INTERVAL_METHODS", "TESTS", "DIFFERENCE_INTERVALS"]
+    assert headings == ["INTERVAL_METHODS", "TESTS", "DIFFERENCE_INTERVALS", "GROUP_TESTS"]
     assert "Efron 1987" in text and "Berg-Kirkpatrick et al. 2012" in text
     doc = json.loads(run_cli("explain", "bootstrap", "--format", "json").stdout)
     assert doc["schema"] == EXPLAIN_SCHEMA and doc["query"] == "bootstrap"

@@ -131,7 +131,7 @@ def test_each_result_says_which_formats_it_renders_to() -> None:
     with pytest.raises(
         clfeval.OptionError,
         match=r"a convert result renders as text, json, markdown, csv, latex, "
-        r"not html \(html is for score, compare, cv results\)",
+        r"not html \(html is for score, compare, cv, slices results\)",
     ):
         conversion.render("html")
     score = clfeval.score(["a", "b"], ["a", "a"])

@@ -197,8 +197,8 @@ def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     """Options come in a few frozen groups (Reading, Scoring, CI, Test …), not one keyword per option at every
     layer: the widest public function stays within MOST_PARAMETERS, besides the shorthands of its groups (issue 30:
     ``labels=``, ``beta=``, ``seed=`` … each a field of its group under the same name, clfeval/shorthands.py) and
-    ``sample_weight=`` and ``groups=``, which are data (a weight or a group per instance, issues 38 and 39), not
-    options."""
+    ``sample_weight=``, ``groups=`` and ``strata=``, which are data (a weight, a group or a stratum per instance,
+    issues 38 and 39), not options."""
     import dataclasses
     import inspect
 
@@ -213,7 +213,7 @@ def test_no_public_function_takes_more_than_a_dozen_parameters() -> None:
     }
     for group, names in SHORTHANDS.items():
         assert set(names) <= {f.name for f in dataclasses.fields(groups[group])}, group
-    shorthands = {name for names in SHORTHANDS.values() for name in names} | {"sample_weight", "groups"}
+    shorthands = {name for names in SHORTHANDS.values() for name in names} | {"sample_weight", "groups", "strata"}
     widths = {}
     for name in clfeval.__all__:
         value = getattr(clfeval, name)

@@ -376,9 +376,17 @@ def test_compare_and_cv_read_the_weight_column(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     pooled = json.loads(run.stdout)["pooled"]
     _close(pooled["averages"]["macro"]["f1"], sk.f1_score(gold, a, average="macro", sample_weight=w, zero_division=0))
-    run = _cli("cv", "t.tsv", "--fold-col", "B", "--gold-col", "gold", "--pred-col", "A", "--weight-col", "w",
-               cwd=tmp_path)  # fmt: skip
-    assert run.returncode == 2 and "--weight-col is not taken with a fold column" in run.stderr
+    folds = (np.arange(len(gold)) >= half).astype(int) + 1  # f1.tsv, then f2.tsv, as a fold column
+    (tmp_path / "folds.tsv").write_text("gold\tpred\tw\tfold\n" + "".join(
+        f"{x}\t{y}\t{v:.6f}\t{f}\n" for x, y, v, f in zip(gold, a, w, folds)))  # fmt: skip
+    run = _cli("cv", "folds.tsv", "--fold-col", "fold", "--gold-col", "gold", "--pred-col", "pred", "--weight-col",
+               "w", "--format", "json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    by_column = json.loads(run.stdout)
+    assert by_column["pooled"]["averages"] == pooled["averages"]
+    assert by_column["inputs"]["sample_weight"]["source"] == "w"
+    run = _cli("cv", "folds.tsv", "--fold-col", "fold", "--weight-col", "w", cwd=tmp_path)
+    assert run.returncode == 2 and "--gold-col" in run.stderr
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -135,7 +135,7 @@ def test_groups_errors_are_one_line() -> None:
         clfeval.score(y, p, groups=g[:-1])
     with pytest.raises(OptionError, match="one group only"):
         clfeval.score(y, p, groups=["x"] * len(y))
-    with pytest.raises(OptionError, match="give groups="):
+    with pytest.raises(OptionError, match="without groups="):
         clfeval.score(y, p, test="permutation")
     with pytest.raises(OptionError, match="counts hold none"):
         clfeval.score(clfeval.ConfusionCounts(("a", "b"), [[1, 2], [3, 4]]), groups=["a"])
@@ -145,3 +145,49 @@ def test_groups_errors_are_one_line() -> None:
         clfeval.score(y, p, groups=groups)
     with pytest.raises(OptionError, match="unknown test"):
         clfeval.score(y, p, groups=g, test="ttest")
+
+
+def test_permutation_within_strata_removes_a_confounded_difference() -> None:
+    """Accuracy depends on the stratum alone, and group a lives mostly in the easy stratum: the plain permutation
+    finds a difference, the permutation within strata does not (and says which strata it used)."""
+    rng = np.random.default_rng(0)
+    n = 3000
+    stratum = rng.integers(0, 3, n)
+    g = np.where(rng.random(n) < np.where(stratum == 0, 0.8, 0.2), "a", "b")
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < np.array([0.9, 0.7, 0.6])[stratum], y, 1 - y)
+    plain = clfeval.score(y, p, groups=g, metrics="accuracy", rounds=999, seed=1)
+    within = clfeval.score(y, p, groups=g, strata=stratum, metrics="accuracy", rounds=999, seed=1)
+    assert next(t for t in plain.tests if t.between == "pair").p_value < 0.01
+    assert next(t for t in within.tests if t.between == "pair").p_value > 0.05
+    assert within.test_method["strata"] == {"columns": ["stratum"], "n_strata": 3}
+    with pytest.raises(OptionError, match="permutation test reads it"):
+        clfeval.score(y, p, groups=g, strata=stratum, test="bootstrap")
+    with pytest.raises(OptionError, match="give groups="):
+        clfeval.score(y, p, strata=stratum)
+
+
+def test_the_largest_gap_interval_reads_simultaneous_pairwise_intervals() -> None:
+    """max − min's interval comes from simultaneous intervals of every pairwise difference, not from the percentile
+    of resampled max − min (biased away from 0 where groups tie): groups of one accuracy get an interval from 0, and
+    the bounds are those of the widest pair."""
+    from clfeval.infer.slicing import range_interval, simultaneous
+
+    rng = np.random.default_rng(0)
+    values = np.array([0.8, 0.8, 0.8])
+    draws = values[:, None] + rng.normal(0, 0.02, (3, 4000))
+    low, high = range_interval(values, draws, 0.95)
+    assert low == 0.0 and 0.04 < high < 0.12
+    d = np.array([0.0, 0.0, 0.0])
+    assert range_interval(np.array([0.9, 0.5, 0.7]), np.array([0.9, 0.5, 0.7])[:, None] + 0 * draws, 0.95) == (
+        pytest.approx(0.4),
+        pytest.approx(0.4),
+    )
+    one_low, one_high = simultaneous(d, rng.normal(0, 1, (3, 20000)), 0.95)
+    # three independent N(0, 1): the simultaneous 95% half-width is the 0.983 quantile of |Z|, about 2.39
+    assert one_high == pytest.approx(np.full(3, 2.39), abs=0.05) and one_low == pytest.approx(-one_high)
+    y, p, g = _data(2)
+    r = clfeval.score(y, p, groups=g, ci="bootstrap", resamples=400, seed=3, test="none")
+    gap = r.gap("accuracy")
+    assert gap.difference_ci is not None and gap.difference_ci[0] <= gap.difference <= gap.difference_ci[1]
+    assert gap.ratio_ci is not None and gap.ratio_ci[0] <= gap.ratio <= gap.ratio_ci[1]

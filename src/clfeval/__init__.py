@@ -50,6 +50,8 @@ if TYPE_CHECKING:  # the names' own types, for type checkers (at run time each l
     )
     from clfeval.infer.comparison import Test
     from clfeval.infer.methods import CI
+    from clfeval.infer.slices import Sliced
+    from clfeval.infer.slicing import FAIRNESS, GROUP_TESTS, Slicing
     from clfeval.inputs import (
         ENGINES,
         FORMATS,

@@ -586,6 +586,7 @@ def score(
     pred: Iterable[Any] | None = None,
     *,
     groups: Any,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -667,6 +668,7 @@ def score(
     threshold: float | None = None,
     conventions: Any = None,
     groups: Any = None,
+    strata: Any = None,
     slicing: Slicing | None = None,
     metrics: str | Sequence[str] | None = None,
     test: str | None = None,
@@ -761,7 +763,10 @@ def score(
             "invalid= is for predicted labels: a missing score has no label to count as wrong; leave out such rows"
         )
     refuse_keywords("score", sklearn_keywords)
-    chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=groups)
+    grouped = groups if groups is not None else getattr(gold, "groups", None) if isinstance(gold, Counted) else None
+    chosen_slicing = slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, seed=seed, grouped=grouped)
+    if strata is not None and groups is None:
+        raise OptionError("strata= permutes group membership within strata: give groups= too")
     positive = _positive_of(positive, pos_label, scores is not None or _scored_counts(gold) is not None)
     if scores is not None:
         if pred is not None or spans is not None:
@@ -805,13 +810,19 @@ def score(
         ordinal=ordinal, pos_label=pos_label,
     )  # fmt: skip
     # with groups, a seed without intervals seeds the tests between groups
-    interval = ci_of(ci, seed=None if groups is not None and CI.of(ci) is None else seed, resamples=resamples,
+    interval = ci_of(ci, seed=None if grouped is not None and CI.of(ci) is None else seed, resamples=resamples,
                      confidence=confidence)  # fmt: skip
+    if grouped is not None and groups is None:  # counts kept by group: a file's group columns, a grouped count file
+        assert chosen_slicing is not None
+        return _score_counted_groups(
+            gold, pred, chosen, interval, chosen_slicing, multilabel=multilabel, blocks=blocks,
+            sample_weight=sample_weight, spans=spans, progress=progress,
+        )  # fmt: skip
     if groups is not None:
         assert chosen_slicing is not None
         return _score_groups(
             gold, pred, groups, chosen, interval, chosen_slicing, multilabel=multilabel, sep=sep, blocks=blocks,
-            sample_weight=sample_weight, spans=spans, progress=progress,
+            sample_weight=sample_weight, spans=spans, progress=progress, strata=strata,
         )  # fmt: skip
     counted = _counted_labels(gold, pred, chosen, multilabel, sep, blocks, sample_weight, spans)
     resolved, provenance = _scoring(chosen, counted)
@@ -922,11 +933,11 @@ def _score_groups(
     sample_weight: Any,
     spans: Any,
     progress: Callable[[int, int], None] | None,
+    strata: Any = None,
 ) -> Sliced:
     """Scores by group of labels, label sets, spans or indicator matrices: the whole data read and scored as
     :func:`score` reads it, each group's instances (sentences, for spans) cut out and read by the same path, labels
     named jointly with the whole data's, and the groups compared (:func:`clfeval.infer.slices.sliced`)."""
-    from clfeval.infer.slices import Part, sliced
     from clfeval.inputs.arrays import kinds_present, named_label_sets
     from clfeval.inputs.groups import group_index
 
@@ -949,13 +960,103 @@ def _score_groups(
 
         shown = marked_invalid(pred, "pred") if chosen.invalid in MARKED else pred
         naming = [*(chosen.labels or ()), *kinds_present(gold, "gold"), *kinds_present(shown, "pred")]
-    parts = []
-    for idx in index.members:
-        counted = _counted_labels(
+
+    def counted_at(idx: np.ndarray) -> Counted:
+        return _counted_labels(
             taken(gold, idx), taken(pred, idx), chosen, multilabel, sep, taken(blocks, idx),
             taken(sample_weight, idx), spans, naming,
         )  # fmt: skip
-        parts.append(counted)
+
+    parts = [counted_at(idx) for idx in index.members]
+    cells: list[list[Counted | None]] | None = None
+    strata_columns: tuple[str, ...] = ()
+    if strata is not None:  # each group's instances in each stratum, strata in one order for every group
+        layers = group_index(strata, index.n, "sentence" if spans is not None else "instance", "stratum")
+        strata_columns = layers.columns
+        layer_of = np.empty(index.n, dtype=np.int64)
+        for s, idx in enumerate(layers.members):
+            layer_of[idx] = s
+        cells = []
+        for idx in index.members:
+            split = layer_of[idx]
+            cells.append(
+                [counted_at(idx[split == s]) if (split == s).any() else None for s in range(len(layers.names))]
+            )
+    return _sliced_counted(
+        whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress,
+        strata=cells, strata_columns=strata_columns,
+    )  # fmt: skip
+
+
+def _score_counted_groups(
+    counted: Counted,
+    pred: Any,
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing,
+    *,
+    multilabel: Any,
+    blocks: Any,
+    sample_weight: Any,
+    spans: Any,
+    progress: Callable[[int, int], None] | None,
+) -> Sliced:
+    """Scores by group of counts kept by group (:attr:`Counted.groups`: a table read with group columns, grouped
+    count files): the whole data is the groups' counts merged (the kind's ``merge``), then scored by the one path
+    of arrays' groups (:func:`_sliced_counted`)."""
+    _given(counted, pred, multilabel, blocks, "score", ("sample_weight", sample_weight))
+    if spans is not None:
+        raise OptionError("spans= says how to read tags; counts (and what clfeval.read returned) carry their own")
+    assert counted.groups is not None and counted.group_columns is not None and counted.group_values is not None
+    check_count_kind(counted, "score")
+    names = list(counted.groups)
+    parts = [
+        Counted(counts, blocks=_units(counts), inputs=counted.inputs, reading=counted.reading)
+        for counts in counted.groups.values()
+    ]
+    whole = counted if counted.counts is not None else replace(counted, counts=_merged(parts))
+    return _sliced_counted(
+        whole, parts, counted.group_columns, names, [counted.group_values[n] for n in names], chosen, interval,
+        slicing, progress,
+    )  # fmt: skip
+
+
+def _units(counts: Any) -> Any:
+    """The units counts carry (spans' sentences), or ``None``."""
+    kind = kind_of(counts)
+    return None if kind is None else kind.units(counts)
+
+
+def _merged(parts: Sequence[Counted]) -> Any:
+    """The counts of parts together, by their kind's ``merge``."""
+    kind = kind_of(parts[0].counts)
+    assert kind is not None
+    total = parts[0].counts
+    for part in parts[1:]:
+        total = kind.merge(total, part.counts)
+    return total
+
+
+def _sliced_counted(
+    whole: Counted,
+    parts: Sequence[Counted],
+    columns: Sequence[str],
+    names: Sequence[str],
+    values: Sequence[tuple[str, ...]],
+    chosen: Scoring,
+    interval: CI | None,
+    slicing: Slicing,
+    progress: Callable[[int, int], None] | None,
+    *,
+    strata: Sequence[Sequence[Counted | None]] | None = None,
+    strata_columns: Sequence[str] = (),
+) -> Sliced:
+    """Scores by group of counted data: the whole scored as :func:`score` scores it (its invalid policy, its
+    intervals), each group's counts (and, with ``strata``, each group's counts in each stratum) screened by the same
+    policy, then compared (:func:`clfeval.infer.slices.sliced`): the one path of groups of arrays and of counts kept
+    by group."""
+    from clfeval.infer.slices import Part, sliced
+
     resolved, provenance = _scoring(chosen, whole)
     whole, screened = _screened(whole, resolved, interval)
     overall = computation.score_counts(cast("Counts", whole.counts), resolved, **provenance, invalid=screened)
@@ -963,13 +1064,15 @@ def _score_groups(
         from clfeval.infer.intervals import with_intervals
 
         overall = with_intervals(overall, interval, progress=progress, blocks=whole.blocks)
-    cut = []
-    for counted in parts:
+
+    def part(counted: Counted) -> Part:
         counted, found = _screened(counted, resolved, interval)
-        cut.append(Part(counted.counts, counted.blocks, found))
+        return Part(counted.counts, counted.blocks, found)
+
+    layered = None if strata is None else [[None if c is None else part(c) for c in row] for row in strata]
     return sliced(
-        overall, index.columns, index.names, index.values, cut, resolved, provenance, interval, slicing,
-        overall_blocks=whole.blocks, progress=progress,
+        overall, columns, names, values, [part(c) for c in parts], resolved, provenance, interval, slicing,
+        overall_blocks=whole.blocks, strata=layered, strata_columns=tuple(strata_columns), progress=progress,
     )  # fmt: skip
 
 

@@ -7,7 +7,7 @@ takes, what it applies to, the names it goes by in the JSON and ``--metric``, an
 from the registries themselves, imported when asked for: nothing here restates a definition.
 
 >>> [e.registry for e in explain("bootstrap")]
-['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS']
+['INTERVAL_METHODS', 'TESTS', 'DIFFERENCE_INTERVALS', 'GROUP_TESTS']
 >>> explain("subset_accuracy")[0].name
 'accuracy'
 """
@@ -422,6 +422,33 @@ def _scored_measure(registry: Registry, name: str, m: Any) -> Explanation:
     )
 
 
+def _group_test(registry: Registry, name: str, t: Any) -> Explanation:
+    """A test between groups (:data:`~clfeval.infer.slicing.GROUP_TESTS`)."""
+    if name == "none":
+        return registry.explanation(name, title="", definition=t.definition)
+    details = [
+        ("scope", "the difference of a score between two independent groups, and between a group and the rest"
+         + ("" if t.metrics is None else f" ({t.metrics} only)")),
+        ("kinds", _everything(t.kinds, "every kind of counts")),
+        ("random", "draws --rounds rounds (rounds=, with seed=)" if t.resampling else "none: it draws nothing"),
+        ("undefined", "a difference that is undefined (a 0/0 score in a group) gets no p-value; draws with no value "
+         "are left out of a resampling test's count"),
+    ]  # fmt: skip
+    return registry.explanation(name, title="", definition=t.definition, details=details)
+
+
+def _fairness(registry: Registry, name: str, f: Any) -> Explanation:
+    """A fairness summary (:data:`~clfeval.infer.slicing.FAIRNESS`)."""
+    details = [
+        ("measures", "reads each group's " + " and ".join(f.rates) + " of the positive class (RATES)"),
+        ("scope", "max − min over the groups, the largest over the rates it reads"
+         if f.combine == "difference" else "min / max over the groups, the smallest over the rates it reads"),
+        ("tasks", "a binary problem of single labels with a positive class, scored by group"),
+        ("names", f"fairness.{name}, with fairness.{name}_ci_low and _ci_high (group-stratified bootstrap)"),
+    ]  # fmt: skip
+    return registry.explanation(name, title="", definition=f.definition, details=details)
+
+
 def _described(registry: Registry, name: str, entry: Any) -> Explanation:
     """An entry of a registry of one-line definitions (a renderer: its function and its definition)."""
     definition = entry if isinstance(entry, str) else entry[1]
@@ -484,6 +511,30 @@ REGISTRIES: tuple[Registry, ...] = (
         "clfeval.infer.pairtests",
         "intervals of a difference between two systems",
         "compare --ci; Test(ci=...)",
+        _described,
+    ),
+    Registry(
+        "GROUP_TESTS",
+        "clfeval.infer.slicing",
+        "tests of a score's difference between groups",
+        "--group-test; Slicing(test=...), or test= with groups=",
+        _group_test,
+    ),
+    Registry(
+        "FAIRNESS",
+        "clfeval.infer.slicing",
+        "fairness summaries of a binary problem scored by group (fairlearn's functions)",
+        "",
+        _fairness,
+    ),
+    Registry(
+        "RATES", "clfeval.infer.slicing", "the positive class's rates by group that fairness reads", "", _described
+    ),
+    Registry(
+        "SLICE_NAMES",
+        "clfeval.infer.slicing",
+        "the names of a result by group's numbers (flat() and r[name]): their first part",
+        "",
         _described,
     ),
     Registry("KINDS", "clfeval.kinds", "the kinds of counted data (a result's task)", "", _kind),
@@ -704,8 +755,36 @@ def _found(query: str) -> list[Explanation]:
     """The entries a name or a score's report name names (as given, then in lower case)."""
     found = _lookup(query) or _lookup(query.lower()) or _scored_name(query.lower())
     if not found and "." in query:
-        found = _dotted(query) or _dotted(query.lower())
+        found = _dotted(query) or _dotted(query.lower()) or _sliced(query)
     return found
+
+
+def _sliced(query: str) -> list[Explanation]:
+    """A flat name of a result by group (:data:`~clfeval.infer.slicing.SLICE_NAMES`): its first part's entry, then
+    the entries of what it holds — ``by_group.es.macro.f1`` and ``gap.max.macro.f1`` the score's, ``fairness.<summary>``
+    the summary's, ``fairness.<group>.tpr`` the rate's. A group's name may hold dots: the shortest that leaves a name
+    explain knows is taken."""
+    from clfeval.infer.slicing import FAIRNESS, RATES, SLICE_NAMES
+
+    head, _, rest = query.partition(".")
+    if head not in SLICE_NAMES or not rest:
+        return []
+    own = [e for e in _lookup(head) if e.registry == "SLICE_NAMES"]
+    inner: list[Explanation] = []
+    core = _DECORATION.fullmatch(rest)
+    plain = rest if core is None else core.group("score")
+    parts = plain.split(".")
+    if head == "overall":
+        inner = _found(plain)
+    elif head == "fairness":
+        name = plain if plain in FAIRNESS else parts[-1] if len(parts) > 1 and parts[-1] in RATES else ""
+        inner = [e for e in _lookup(name) if e.registry in ("FAIRNESS", "RATES")] if name else []
+    else:  # by_group.<group>.<score>, gap.<between>.<score> …: the group or pair's name, then the score's
+        for i in range(1, len(parts)):
+            inner = _found(".".join(parts[i:]))
+            if inner:
+                break
+    return [replace(e, asked=query) for e in own + inner] if inner else []
 
 
 def explain_all() -> tuple[Explanation, ...]:

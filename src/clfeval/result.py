@@ -397,6 +397,8 @@ COUNT_NAMES: Mapping[str, str] = {
     "n_invalid": "the number of invalid predictions (missing, or outside the declared labels) under invalid='wrong' "
     "or 'omit' (--invalid); in compare, system.n_invalid is one system's and n_invalid the instances where any "
     "system's was invalid",
+    "n_groups": "the number of groups of a result by group (score(..., groups=), --group-col): each distinct value of "
+    "the group column, or each combination of the values of several columns present in the data",
     "coverage": "under invalid='omit' (--invalid omit): the share of instances kept, kept / n, with its Wilson "
     "interval in the JSON; the scores are those of the kept instances",
 }

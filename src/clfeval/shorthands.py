@@ -139,8 +139,9 @@ def slicing_of(
         named = [f"{name}=" for name in ("slicing", *given) if name != "slicing" or slicing is not None]
         if named:
             raise OptionError(
-                f"{', '.join(named)} compare groups: give groups= (each instance's group), or compare systems with "
-                "clfeval.compare"
+                f"score takes no {', '.join(named)} without groups=: they say how groups are compared (groups=, each "
+                "instance's group); compare's paired tests of systems draw rounds=, an interval's bootstrap "
+                "draws resamples="
             )
         return None
     if isinstance(slicing, Slicing):

@@ -27,7 +27,8 @@ def add_count(sub: Any) -> None:
         description="Count the label columns of INPUT (the layouts of score; with --pred-col repeated, one column per "
         "system, as for compare) and write the sufficient statistics as a count file (JSON, schema "
         "clfeval.counts/1). Count files of parts add up, labels aligned by name: score --counts a.json "
-        "b.json, compare --counts, cv --counts (one per fold).",
+        "b.json, compare --counts, cv --counts (one per fold). With --group-col, the counts are kept per group "
+        "(count files by the same group columns add up group by group).",
     )
     add_input_arguments(p)
     src = p.add_argument_group("input")
@@ -47,6 +48,7 @@ def add_count(sub: Any) -> None:
         dest="names",
         help="the systems' names, with --pred-col repeated (default: the column names)",
     )
+    options.add_group_options(p, scores=False)
     options.add_input_rules(p)
     options.add_multilabel_options(p)
     options.add_span_options(p)
@@ -63,6 +65,15 @@ def run_count(args: argparse.Namespace) -> str:
     """Run ``count``: the count file, as one line of JSON (the reading's warnings on standard error)."""
     if not args.inputs:
         raise ClfevalError("give INPUT files (or - for standard input)")
+    if args.group_col:
+        options.refuse_for_groups(
+            args,
+            ("--scores", args.scores),
+            ("--spans", args.spans),
+            ("--pred-col repeated (several systems)", len(args.pred_col or []) > 1 or None),
+            ("GOLD PRED files (give one table holding gold, predicted and group columns)",
+             (len(args.inputs) == 2 and not args.parts) or None),
+        )  # fmt: skip
     if args.scores is not None:
         options.refuse_for_scores(args)
         return _count_scored(args)
@@ -95,6 +106,9 @@ def _invalid_kept(counted: Any) -> Any:
 
     where = f"{counted.inputs.get('file') or (counted.inputs.get('files') or [''])[0]}: "
     counts, blocks, _ = screen(counted.counts, "wrong", blocks=counted.blocks, where=where)
+    if counted.groups is not None:  # each group's counts, as the whole's
+        groups = {name: screen(c, "wrong", where=where)[0] for name, c in counted.groups.items()}
+        return replace(counted, counts=counts, blocks=blocks, groups=groups)
     return replace(counted, counts=counts, blocks=blocks)
 
 

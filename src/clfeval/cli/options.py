@@ -88,6 +88,79 @@ def add_weight_option(src: Any) -> None:
     )
 
 
+def add_group_options(p: Any, scores: bool = True) -> None:
+    """``--group-col`` (repeatable: intersections) and, with ``scores``, how groups are compared: ``--group-test``,
+    ``--group-metric`` (repeatable) and ``--rounds`` (:class:`~clfeval.Slicing`)."""
+    from clfeval.infer.slicing import GROUP_TESTS
+
+    group = p.add_argument_group("groups (scores by group: every score per group, the gaps and tests between groups)")
+    group.add_argument(
+        "--group-col",
+        metavar="COL",
+        action="append",
+        help="a column naming each instance's group (language, domain, site …): the counts are kept per group, in "
+        "bounded memory (1-based number, negative from the end, or header name); repeat it for the intersections "
+        "of several columns (es&female); --gold-col and --pred-col must then be given",
+    )
+    if not scores:
+        return
+    group.add_argument(
+        "--group-test",
+        choices=list(GROUP_TESTS),
+        help="the test between groups (default permutation; delong is for scored predictions, not read by group from "
+        "files yet)",
+    )
+    group.add_argument(
+        "--group-metric",
+        metavar="NAME",
+        action="append",
+        help="a score whose gaps and tests between groups are reported, by report name (macro.f1, accuracy …); "
+        "repeat it for several (default: the headline F average and accuracy); every score is reported per group",
+    )
+    group.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="permutations (or resamples) of the test between groups (default 10000)",
+    )
+
+
+def slicing(args: argparse.Namespace, grouped: bool) -> Any:
+    """The :class:`~clfeval.Slicing` the group options ask for (its seed: ``--seed``), or ``None`` without groups,
+    where a group option is an error naming it."""
+    from clfeval.infer.slicing import Slicing
+
+    given = [
+        option
+        for option, value in (
+            ("--group-test", getattr(args, "group_test", None)),
+            ("--group-metric", getattr(args, "group_metric", None)),
+            ("--rounds", getattr(args, "rounds", None)),
+        )
+        if value is not None
+    ]
+    if not grouped:
+        if given:
+            raise ClfevalError(f"{', '.join(given)} compare groups: give --group-col (or count files by group)")
+        return None
+    rounds = getattr(args, "rounds", None)
+    metrics = getattr(args, "group_metric", None)
+    return Slicing(
+        metrics=tuple(metrics) if metrics else None,
+        test=getattr(args, "group_test", None),
+        rounds=10_000 if rounds is None else rounds,
+        seed=getattr(args, "seed", None),
+    )
+
+
+def refuse_for_groups(args: argparse.Namespace, *pairs: tuple[str, Any]) -> None:
+    """What ``--group-col`` is not taken with (yet), each named in one line: ``pairs`` of (option, value given)."""
+    given = [option for option, value in pairs if value not in (None, False, [], "none")]
+    if given:
+        them = "it" if len(given) == 1 else "them"
+        raise ClfevalError(f"--group-col is not taken with {', '.join(given)} (yet): leave {them} out")
+
+
 def add_input_rules(p: Any, blocks: str | None = None) -> None:
     """The input rules (lines skipped, labels translated, TiMBL distributions, a cut-off for real values); with
     ``blocks``, what blocks do in this command, the block options too (--blocks, --block-end, --block-col)."""
@@ -624,6 +697,7 @@ def reading(args: argparse.Namespace) -> Reading:
         block_col=parse_column(getattr(args, "block_col", None)),
         block_end=getattr(args, "block_end", None),
         weight_col=parse_column(getattr(args, "weight_col", None)),
+        group_col=[parse_column(c) for c in args.group_col] if getattr(args, "group_col", None) else None,
         engine=args.engine,
         scheduler=args.scheduler,
         progress=shown if shown.enabled else None,

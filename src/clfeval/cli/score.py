@@ -60,6 +60,7 @@ def add_score(sub: Any) -> None:
         metavar="COL",
         help="gold column: 1-based number, negative from the end, or header name (default: -2; with PRED: -1)",
     )
+    options.add_group_options(p)
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
     options.add_input_rules(
         p,
@@ -80,6 +81,8 @@ def add_score(sub: Any) -> None:
 
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
+    if args.group_col:
+        _refuse_for_groups(args)
     if args.scores is not None:
         options.refuse_for_scores(args)
         return _run_scored(args)
@@ -100,10 +103,42 @@ def run_score(args: argparse.Namespace) -> str:
         from clfeval.render.conlleval import render_conlleval
 
         return render_conlleval(counted.counts)
+    if args.group_col and counted.group_columns is not None:
+        _same_group_columns(args, counted)
+    slicing = options.slicing(args, counted.groups is not None)
     if interval is not None:
         _say_cost(interval, counted)
-    result = options.with_bar(args, args.ci, score, counted, scoring=scoring, ci=interval)
+    grouped = {} if slicing is None else {"slicing": slicing}
+    result = options.with_bar(args, args.ci, score, counted, scoring=scoring, ci=interval, **grouped)
     return options.render(result, args, matrix=not args.no_matrix)
+
+
+def _refuse_for_groups(args: argparse.Namespace) -> None:
+    """What ``--group-col`` is not taken with (yet), each named: scored predictions, spans, a matrix, a gold file and
+    a predictions file paired line by line, conlleval's report."""
+    options.refuse_for_groups(
+        args,
+        ("--scores", args.scores),
+        ("--spans", args.spans),
+        ("--errors", args.errors),
+        ("--matrix", args.matrix),
+        ("--format conlleval", args.format == "conlleval" or None),
+        ("GOLD PRED files (give one table holding gold, predicted and group columns)",
+         (len(args.inputs) == 2 and not args.parts) or None),
+    )  # fmt: skip
+
+
+def _same_group_columns(args: argparse.Namespace, counted: Counted) -> None:
+    """--group-col beside count files by group names their group columns (as strings), or is an error."""
+    if not args.counts:
+        return
+    asked = [str(c) for c in args.group_col]
+    held = list(counted.group_columns or ())
+    if asked != held:
+        raise ClfevalError(
+            f"--group-col {' '.join(asked)} asks for other groups than the count files hold (by {', '.join(held)}): "
+            "count the table again with those --group-col, or leave --group-col out"
+        )
 
 
 def _scored_files(args: argparse.Namespace) -> bool:

@@ -9,6 +9,7 @@ as the label set says), by the same path as the whole data (:func:`clfeval.scori
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -32,6 +33,7 @@ from clfeval.infer.slicing import (
     new_seed,
     percentile,
     permutation_p,
+    range_interval,
     rates_of,
     ratio,
     spawned,
@@ -43,13 +45,20 @@ from clfeval.infer.slicing import (
 )
 from clfeval.kinds import KINDS, Kind
 from clfeval.progress import phase
-from clfeval.result import FrozenDict, Result, flat_name, json_number
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, flat_name, json_number
 from clfeval.scoring import computation
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Key, Scores
 
 __all__ = ["SLICES_SCHEMA", "GroupGap", "GroupTest", "Part", "Sliced", "sliced"]
 
+#: How the largest gap's interval (and each fairness summary's) is computed, in words.
+RANGE_METHOD = (
+    "simultaneous group-stratified bootstrap intervals of every pairwise difference (max-|t| over the pairs), the "
+    "largest gap's bounds read from them: [max over pairs of the distance of 0 to the pair's interval, max over pairs "
+    "of its farthest end]; min / max likewise on the log scale (coverage at least the level when every pair's "
+    "interval covers)"
+)
 #: The JSON contract of a result by group.
 SLICES_SCHEMA = "clfeval.slices/1"
 
@@ -154,7 +163,7 @@ def _pair(bounds: tuple[float, float] | None) -> list[float | None] | None:
     return None if bounds is None else [json_number(bounds[0]), json_number(bounds[1])]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Sliced(Result):
     """Scores by group: the whole data's result, each group's, the gaps and tests between groups, and fairness
     summaries (a binary problem of labels).
@@ -167,9 +176,10 @@ class Sliced(Result):
     """
 
     kind: ClassVar[str] = "slices"
+    formats: ClassVar[tuple[str, ...]] = (*TEXT_FORMATS, "html")
     report_builder: ClassVar[str] = "clfeval.report.slices:slices_report"
     frames_builder: ClassVar[str] = "clfeval.report.frames:slices_frames"
-    figures_builder: ClassVar[str | None] = None
+    figures_builder: ClassVar[str | None] = "clfeval.report.figures:slices_figures"
 
     columns: tuple[str, ...]
     names: tuple[str, ...]
@@ -205,6 +215,20 @@ class Sliced(Result):
         if result is None:
             raise UnknownName(f"unknown group {group!r}; the groups are {', '.join(map(repr, self.names))}")
         return float(result[metric])
+
+    def interval_of(self, group: str, metric: str) -> tuple[float, float] | None:
+        """The interval of one group's ``metric`` (``overall`` for the whole data); ``None`` without intervals or
+        where the score has none (its result says why)."""
+        result = self.overall if group == "overall" else self.by_group.get(group)
+        if result is None:
+            raise UnknownName(f"unknown group {group!r}; the groups are {', '.join(map(repr, self.names))}")
+        try:
+            bounds = result.interval(metric)
+        except UnknownName:
+            raise
+        except OptionError:  # no intervals were asked for, or this score has none
+            return None
+        return None if bounds is None else (float(bounds[0]), float(bounds[1]))
 
     def _values(self, metric: str) -> dict[str, float]:
         return {name: self.value(name, metric) for name in self.names}
@@ -466,6 +490,8 @@ def sliced(
     slicing: Slicing,
     *,
     overall_blocks: Blocks | None = None,
+    strata: Sequence[Sequence[Part | None]] | None = None,
+    strata_columns: Sequence[str] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Sliced:
     """Scores by group of counts of any kind with a score function (labels, label sets, spans, with weights).
@@ -488,6 +514,9 @@ def sliced(
         The metrics whose gaps and tests are reported, the test, its rounds and seed (:class:`Slicing`).
     overall_blocks
         The whole data's blocks (the pool a group against the rest is permuted in), when there are blocks.
+    strata, strata_columns
+        Each group's counts in each stratum (``None`` where it has none; strata in one order for every group), and
+        the strata's columns: the permutation test then permutes group membership within each stratum.
     """
     kind = KINDS[overall.task]
     if len(names) < 2:
@@ -496,6 +525,11 @@ def sliced(
         )
     test = slicing.test_for(scored=False)
     spec = GROUP_TESTS[test]
+    if strata is not None and test != "permutation":
+        raise OptionError(
+            f"strata= says within which strata group membership is permuted: the permutation test reads it, not "
+            f"the {test} test (test='permutation')"
+        )
     if spec.kinds is not None and overall.task not in spec.kinds:
         raise OptionError(
             f"the {test} test between groups is for {', '.join(sorted(spec.kinds))}, not {overall.task}: choose "
@@ -547,8 +581,11 @@ def sliced(
     draws = None
     if test == "permutation":
         overall_sample = _overall_sample(kind, f_all, keys, overall, overall_blocks)
+        cells = None
+        if strata is not None:
+            cells = [[None if c is None else _sample(kind, f_all, keys, c) for c in row] for row in strata]
         draws = _permuted(groups, overall_sample, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
-                          phase(progress, "permutation of groups"))  # fmt: skip
+                          phase(progress, "permutation of groups"), cells)  # fmt: skip
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
     fairness = _fairness(overall, names, groups, reader, positive, rates, confidence)
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
@@ -561,6 +598,9 @@ def sliced(
         "alternative": "two-sided",
         "multiplicity": "holm: over the pairs of groups, and over the groups against the rest, for each score",
         "alpha": slicing.alpha,
+        "strata": None
+        if strata is None
+        else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0},
     }
     notes = [
         f"every group is scored over the label set of the whole data ({len(overall.labels)} labels)",
@@ -626,11 +666,46 @@ def _stratified(
     return boot, rest, rates
 
 
+def _sample(kind: Kind, f_all: Any, keys: Sequence[Key], part: Part) -> GroupSample:
+    """The units of one group's counts in one stratum."""
+    rows, weights = kind.rows(part.counts)
+    f = f_all.on_rows(kind, rows, weights, keys=keys)
+    return GroupSample.of(f, block_units(f, part.counts, part.blocks) if part.blocks is not None else None)
+
+
 def _overall_sample(kind: Kind, f_all: Any, keys: Sequence[Key], overall: Scores, blocks: Blocks | None) -> GroupSample:
     """The whole data's units: the pool a group and its rest are dealt from."""
     rows, weights = kind.rows(overall.counts)
     f = f_all.on_rows(kind, rows, weights, keys=keys)
     return GroupSample.of(f, block_units(f, overall.counts, blocks) if blocks is not None else None)
+
+
+def _deals(
+    groups: Sequence[_Group], a: int, b: int, pool: GroupSample, strata: Sequence[Sequence[GroupSample | None]] | None
+) -> tuple[list[tuple[GroupSample, int]], np.ndarray]:
+    """What one permutation deals, (pool, units of group a) per stratum, and the sums that stay a's; b = −1 for the
+    rest of a. Without strata, one pool: the two groups' units (the whole data's, for the rest). With strata,
+    membership is permuted within each stratum: a stratum's pool is a's and b's units in it (every group's, for the
+    rest), a's share its own units there; in a stratum where the other side has no unit, a keeps its own."""
+    first = groups[a]
+    if strata is None:
+        pooled = first.sample.pooled(groups[b].sample) if b >= 0 else pool
+        return [(pooled, first.sample.n)], np.zeros_like(first.sums)
+    deals = []
+    kept = np.zeros_like(first.sums)
+    for s, mine in enumerate(strata[a]):
+        if mine is None:
+            continue
+        others = [strata[b][s]] if b >= 0 else [strata[g][s] for g in range(len(groups)) if g != a]
+        present = [o for o in others if o is not None]
+        if not present:
+            kept = kept + mine.observed()
+            continue
+        both = mine
+        for other in present:
+            both = both.pooled(other)
+        deals.append((both, mine.n))
+    return deals, kept
 
 
 def _permuted(
@@ -641,21 +716,24 @@ def _permuted(
     rounds: int,
     rng: np.random.Generator,
     progress: Callable[[int, int], None] | None,
+    strata: Sequence[Sequence[GroupSample | None]] | None = None,
 ) -> dict[tuple[int, int], np.ndarray]:
     """The permutation distributions of the difference of every gap metric: for each pair (a, b) of groups, and
-    each group against the rest ((a, −1)), (R, M) differences of a random split of the pool in the groups' sizes."""
+    each group against the rest ((a, −1)), (R, M) differences of a random split of the pool in the groups' sizes
+    (within each stratum, with ``strata``: each group's units per stratum, ``None`` where it has none)."""
     g_count = len(groups)
     pairs = [(a, b) for a in range(g_count) for b in range(a + 1, g_count)] + [(a, -1) for a in range(g_count)]
     out: dict[tuple[int, int], np.ndarray] = {}
     batch = batch_size(rounds, len(total), 2)
     for done, (a, b) in enumerate(pairs):
-        first = groups[a]
-        both = first.sample.pooled(groups[b].sample) if b >= 0 else pool
-        together = first.sums + groups[b].sums if b >= 0 else total
+        together = groups[a].sums + groups[b].sums if b >= 0 else total
+        deals, kept = _deals(groups, a, b, pool, strata)
         draws = np.empty((rounds, len(reader.keys)))
         for start in range(0, rounds, batch):
             size = min(batch, rounds - start)
-            sums = both.dealt(first.sample.n, size, rng)
+            sums = np.tile(kept, (size, 1))
+            for both, n_first in deals:
+                sums += both.dealt(n_first, size, rng)
             draws[start : start + size] = reader.from_sums(sums) - reader.from_sums(together - sums)
         out[(a, b)] = draws
         if progress is not None:
@@ -715,12 +793,11 @@ def _gaps(
         high, low = int(np.nanargmax(column)), int(np.nanargmin(column))
         d_ci = r_ci = None
         if confidence is not None and boot is not None:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                top, bottom = np.max(boot[:, :, j], axis=0), np.min(boot[:, :, j], axis=0)
-                d_ci = percentile(top - bottom, confidence)
-                r_ci = percentile(np.where(top != 0, bottom / top, np.nan), confidence)
+            d_ci = range_interval(column, boot[:, :, j], confidence)
+            logged = range_interval(column, boot[:, :, j], confidence, log=True)
+            r_ci = None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
         top_value, bottom_value = float(column[high]), float(column[low])
-        method = None if confidence is None else described["bootstrap"]
+        method = None if confidence is None else RANGE_METHOD
         out.append(
             GroupGap(metric, "max", names[high], names[low], top_value, bottom_value, top_value - bottom_value,
                      ratio(bottom_value, top_value), d_ci, r_ci, method)
@@ -796,10 +873,25 @@ def _fairness(
         value = float(summary_of(name, stacked))
         bounds = None
         if rates is not None and confidence is not None:
-            bounds = percentile(summary_of(name, rates), confidence)
+            bounds = _summary_bounds(name, stacked, rates, confidence)
         summaries[name] = {"value": value, "ci": bounds}
     by_group = {g: {rate: by_rate[rate][i] for rate in RATES} for i, g in enumerate(names)}
     return FrozenDict({"positive": overall.positive, "by_group": by_group, "summaries": summaries})
+
+
+def _summary_bounds(
+    name: str, values: Mapping[str, np.ndarray], draws: Mapping[str, np.ndarray], confidence: float
+) -> tuple[float, float] | None:
+    """A fairness summary's interval (:func:`~clfeval.infer.slicing.range_interval`): every rate it reads makes one
+    family of the simultaneous intervals, so the worst gap over the rates (equalized odds: the larger of the TPR's
+    and the FPR's) is bounded as one; a ratio is exp(−gap) of the logs."""
+    fairness = FAIRNESS[name]
+    found = np.stack([values[r] for r in fairness.rates])
+    drawn = np.stack([draws[r] for r in fairness.rates])
+    if fairness.combine == "difference":
+        return range_interval(found, drawn, confidence)
+    logged = range_interval(found, drawn, confidence, log=True)
+    return None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
 
 
 def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -> dict[str, Any]:
@@ -813,8 +905,9 @@ def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -
         return {
             "name": "bootstrap",
             "definition": "the group-stratified bootstrap: each group's units (instances, or blocks) redrawn with "
-            "replacement in its own size, every group's scores and every gap read from the same draws; percentile "
-            "intervals (BCa is not applied to gaps)",
+            "replacement in its own size, every group's scores and every gap read from the same draws; pairs and "
+            "groups against the rest: percentile intervals of the difference and the ratio (BCa is not applied to "
+            f"gaps); the largest gap and the fairness summaries: {RANGE_METHOD}",
             "confidence": interval.confidence,
             **boot,
         }
@@ -822,8 +915,8 @@ def _gap_method(interval: CI | None, resampling: bool, rounds: int, seed: int) -
         "name": "delta",
         "definition": "pairs and groups against the rest: the delta method with the groups independent, Var(θ_a − "
         "θ_b) = Var θ_a + Var θ_b, the ratio's interval on the log scale; the rest's variance is that of its counts "
-        "pooled. The largest gap (max − min, min / max) and the fairness summaries have no derivative: their "
-        "intervals are the group-stratified bootstrap's (percentile)",
+        "pooled. The largest gap (max − min, min / max) and the fairness summaries have no derivative: "
+        f"{RANGE_METHOD}",
         "confidence": interval.confidence,
         **boot,
     }

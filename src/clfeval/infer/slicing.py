@@ -37,6 +37,8 @@ __all__ = [
     "Fairness",
     "GroupSample",
     "GroupTestMethod",
+    "RATES",
+    "SLICE_NAMES",
     "Slicing",
     "bootstrap_p",
     "permutation_p",
@@ -371,6 +373,29 @@ RATES: Mapping[str, str] = {
 }
 
 
+#: The first part of the flat names of a result by group (``r.flat(".")``, ``r[name]``), and what the rest names.
+SLICE_NAMES: Mapping[str, str] = {
+    "overall": "overall.<score>: the whole data's score (r['<score>'] reads it too), with its interval "
+    "(_ci_low, _ci_high) when ci= was given",
+    "by_group": "by_group.<group>.<score>: one group's score, the group scored alone over the label set of the whole "
+    "data, with its interval (_ci_low, _ci_high) when ci= was given; a group of several columns is named by their "
+    "values joined by & (es&female)",
+    "gap": "gap.<between>.<score>: a gap between groups in a score, a statistic with its own interval: gap.max (the "
+    "largest, max − min over the groups: fairlearn's MetricFrame.difference()), gap.<a>_vs_<b> (group a − group b), "
+    "gap.<a>_vs_rest (group a − every other group together); _ci_low, _ci_high: its group-stratified bootstrap or "
+    "delta-method interval",
+    "ratio": "ratio.<between>.<score>: the ratio of a gap: ratio.max (min / max over the groups: fairlearn's "
+    "MetricFrame.ratio()), ratio.<a>_vs_<b> (a / b), ratio.<a>_vs_rest; undefined when its denominator is 0; with "
+    "its interval",
+    "p": "p.<a>_vs_<b>.<score>, p.<a>_vs_rest.<score>: the two-sided p-value of the test between groups "
+    "(GROUP_TESTS; --group-test, test=) of the score's difference",
+    "p_holm": "p_holm.<a>_vs_<b>.<score>, p_holm.<a>_vs_rest.<score>: the p-value adjusted by Holm's method within "
+    "its family: the pairs of groups, or the groups against the rest, of each score",
+    "fairness": "fairness.<summary>: a fairness summary of a binary problem's positive class (FAIRNESS), with its "
+    "group-stratified bootstrap interval; fairness.<group>.<rate>: the positive class's rate in a group (RATES)",
+}
+
+
 def rates_of(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray) -> dict[str, np.ndarray]:
     """Each rate of :data:`RATES` from the positive class's counts (arrays of any shape; 0/0 is NaN)."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -401,3 +426,127 @@ def total_of(samples: Sequence[GroupSample]) -> np.ndarray:
     observed = np.stack([s.observed() for s in samples])
     total: np.ndarray = ordered_dot(np.ones(len(samples)), observed)
     return total
+
+
+def simultaneous(values: np.ndarray, draws: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Simultaneous intervals of several independent estimates from their bootstrap draws (max-|t|).
+
+    Parameters
+    ----------
+    values
+        The estimates θ̂_g (G,).
+    draws
+        Their bootstrap replicates θ*_g (G, R).
+    confidence
+        The level at which every interval covers at once.
+
+    Returns
+    -------
+    low, high
+        θ̂_g ∓ c·se_g, se_g the replicates' standard deviation and c the ``confidence`` quantile over resamples of
+        max_g |θ*_g − θ̂_g| / se_g: all G intervals cover together with probability ``confidence`` (the bootstrap's
+        max-t, as Romano and Wolf's). An estimate whose replicates never move (se 0) has the point for interval and
+        no part in the maximum; one without a value (NaN), or without replicates (a tenth or more undefined or
+        infinite: the log of a rate of 0), has none; fewer undefined replicates are left out.
+
+    Notes
+    -----
+    A gap between the largest and the smallest of several estimates (max − min, fairlearn's ``difference()``) is not
+    smooth where two groups tie, and its percentile bootstrap is biased away from 0 there (the resampled maximum
+    exceeds the true one): with 3 groups of the same accuracy, percentile intervals of max − min exclude 0 nearly
+    always. :func:`range_bounds` reads the range's interval from these simultaneous intervals instead.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    draws = np.where(np.isfinite(draws), draws, np.nan)  # the log of a resampled 0: no value
+    low, high = np.full(len(values), np.nan), np.full(len(values), np.nan)
+    valid = ~np.isnan(values) & (np.isnan(draws).mean(axis=1) < 0.1)
+    with np.errstate(invalid="ignore"):
+        se = np.where(valid, np.nanstd(np.where(valid[:, None], draws, 0.0), axis=1, ddof=1), np.nan)
+    fixed = valid & (se == 0)
+    moving = valid & (se > 0)
+    low[fixed] = high[fixed] = values[fixed]
+    if moving.any():
+        t = np.abs(draws[moving] - values[moving, None]) / se[moving, None]
+        worst = np.nanmax(t, axis=0)
+        c = float(np.quantile(worst[~np.isnan(worst)], confidence))
+        low[moving] = values[moving] - c * se[moving]
+        high[moving] = values[moving] + c * se[moving]
+    return low, high
+
+
+def range_bounds(low: np.ndarray, high: np.ndarray, bottom: float = -math.inf) -> tuple[float, float] | None:
+    """The interval of max − min over groups from simultaneous intervals [low_g, high_g] of their values: when every
+    interval covers, the true range lies in [max(0, max_g low_g − min_g high_g), max_g high_g − min_g low_g] (values
+    at or above ``bottom``: a group's lower bound below it is read as ``bottom``). ``None`` when a group has none."""
+    if np.isnan(low).any() or np.isnan(high).any() or len(low) == 0:
+        return None
+    low = np.maximum(low, bottom)
+    return max(0.0, float(np.max(low) - np.min(high))), float(np.max(high) - np.min(low))
+
+
+def ratio_bounds(low: np.ndarray, high: np.ndarray) -> tuple[float, float] | None:
+    """The interval of min / max over groups of values ≥ 0 from simultaneous intervals of them: [max(0, min_g low_g)
+    / max_g high_g, min(1, min_g high_g / max_g low_g)] (1 when the largest lower bound is 0 or less)."""
+    if np.isnan(low).any() or np.isnan(high).any() or len(low) == 0:
+        return None
+    low = np.maximum(low, 0.0)
+    top_high, top_low = float(np.max(high)), float(np.max(low))
+    lower = float(np.min(low)) / top_high if top_high > 0 else math.nan
+    upper = min(1.0, float(np.min(high)) / top_low) if top_low > 0 else 1.0
+    return lower, upper
+
+
+#: The most pairs of groups whose differences make one simultaneous family (above, each group's value does).
+MOST_PAIRS = 500
+
+
+def range_interval(
+    values: np.ndarray, draws: np.ndarray, confidence: float, *, log: bool = False
+) -> tuple[float, float] | None:
+    """The interval of the largest gap max_{a,b} |θ_a − θ_b| (= max − min) over one or several families of groups.
+
+    Parameters
+    ----------
+    values, draws
+        Each family's group values (F, G) and their group-stratified bootstrap replicates (F, G, R).
+    confidence
+        The interval's level.
+    log
+        Gaps of log θ (the ratio min / max is exp(−gap)): values must be > 0.
+
+    Returns
+    -------
+    tuple or None
+        [max_{a,b} max(0, |d̂_ab| − c·se_ab), max_{a,b} (|d̂_ab| + c·se_ab)] over every pair of every family, where
+        d̂_ab ± c·se_ab are simultaneous intervals of all the pairwise differences (max-|t| over the pairs of the
+        bootstrap's resamples, :func:`simultaneous`): when they all cover, every |d_ab| lies within its bounds, so
+        the largest does. Above :data:`MOST_PAIRS` pairs, each group's value makes the family instead
+        (:func:`range_bounds`, wider). ``None`` when a value is undefined.
+    """
+    values = np.atleast_2d(np.asarray(values, dtype=np.float64))
+    draws = np.asarray(draws, dtype=np.float64).reshape(values.shape + (-1,))
+    if np.isnan(values).any() or (log and (values <= 0).any()):
+        return None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if log:
+            values, draws = np.log(values), np.log(draws)
+    f_count, g_count = values.shape
+    if g_count < 2:
+        return None
+    first, second = np.triu_indices(g_count, k=1)
+    if f_count * len(first) > MOST_PAIRS:
+        low, high = simultaneous(values.reshape(-1), draws.reshape(f_count * g_count, -1), confidence)
+        found = [range_bounds(low[i * g_count : (i + 1) * g_count], high[i * g_count : (i + 1) * g_count])
+                 for i in range(f_count)]  # fmt: skip
+        if any(b is None for b in found):
+            return None
+        return max(b[0] for b in found if b), max(b[1] for b in found if b)
+    d = (values[:, first] - values[:, second]).reshape(-1)
+    with np.errstate(invalid="ignore"):  # log 0 in a resample: −∞ − (−∞) is undefined, and counted so
+        dd = (draws[:, first] - draws[:, second]).reshape(len(d), -1)
+    low, high = simultaneous(d, dd, confidence)
+    if np.isnan(low).any():
+        return None
+    nearest = np.where((low <= 0) & (high >= 0), 0.0, np.minimum(np.abs(low), np.abs(high)))
+    farthest = np.maximum(np.abs(low), np.abs(high))
+    return float(nearest.max()), float(farthest.max())

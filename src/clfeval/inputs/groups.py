@@ -21,10 +21,12 @@ import numpy as np
 from clfeval.count.labelnames import is_missing
 from clfeval.errors import InputError, OptionError
 
-__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "taken", "value_codes"]
+__all__ = ["GROUP_JOIN", "GroupIndex", "group_index", "members_of", "named_keys", "taken", "value_codes"]
 
 #: What joins the values of an intersection of group columns in its name.
 GROUP_JOIN = "&"
+#: What one part is called, by the name of the input that gives the parts.
+_WORDS = {"folds": "fold", "groups": "group", "strata": "stratum"}
 
 
 def value_codes(values: Sequence[Any] | np.ndarray, role: str = "folds") -> tuple[list[str], np.ndarray]:
@@ -37,7 +39,7 @@ def value_codes(values: Sequence[Any] | np.ndarray, role: str = "folds") -> tupl
         For an id that is not a string or a number, a missing id, or distinct ids that print alike (``1`` and
         ``"1"``), which would silently be one part.
     """
-    what = "fold" if role == "folds" else "group"
+    what = _WORDS.get(role, "group")
     try:
         number = {value: i for i, value in enumerate(dict.fromkeys(values))}
     except TypeError:
@@ -120,7 +122,7 @@ class GroupIndex:
         return {name: len(m) for name, m in zip(self.names, self.members)}
 
 
-def _columns_of(groups: Any) -> list[tuple[str, Any]]:
+def _columns_of(groups: Any, word: str = "group") -> list[tuple[str, Any]]:
     """The group columns given: one column (a sequence, array or Series), several (a frame, a mapping of name →
     column, a list of columns), named."""
     module = type(groups).__module__
@@ -130,25 +132,25 @@ def _columns_of(groups: Any) -> list[tuple[str, Any]]:
         return [(str(name), column) for name, column in groups.items()]
     if module.startswith(("pandas", "polars")) and hasattr(groups, "to_numpy"):  # a Series: its name, if any
         name = getattr(groups, "name", None)
-        return [(str(name) if name not in (None, "") else "group", groups)]
+        return [(str(name) if name not in (None, "") else word, groups)]
     if isinstance(groups, np.ndarray) and groups.ndim == 2:
-        return [(f"group {i + 1}", groups[:, i]) for i in range(groups.shape[1])]
+        return [(f"{word} {i + 1}", groups[:, i]) for i in range(groups.shape[1])]
     if (
         isinstance(groups, (list, tuple))
         and groups
         and all(isinstance(c, np.ndarray) or (hasattr(c, "to_numpy") and hasattr(c, "__len__")) for c in groups)
     ):
-        return [(f"group {i + 1}" if len(groups) > 1 else "group", c) for i, c in enumerate(groups)]
+        return [(f"{word} {i + 1}" if len(groups) > 1 else word, c) for i, c in enumerate(groups)]
     if isinstance(groups, (list, tuple)) and groups and all(isinstance(v, tuple) for v in groups):
         widths = {len(v) for v in groups}
         if len(widths) != 1:
             raise InputError("every instance's tuple of groups must have one value per group column", "groups")
         (width,) = widths
-        return [(f"group {i + 1}", [v[i] for v in groups]) for i in range(width)]
-    return [("group", groups)]
+        return [(f"{word} {i + 1}", [v[i] for v in groups]) for i in range(width)]
+    return [(word, groups)]
 
 
-def group_index(groups: Any, n: int, unit: str = "instance") -> GroupIndex:
+def group_index(groups: Any, n: int, unit: str = "instance", word: str = "group") -> GroupIndex:
     """Each instance's group, from one column or several (their intersections).
 
     Parameters
@@ -160,27 +162,30 @@ def group_index(groups: Any, n: int, unit: str = "instance") -> GroupIndex:
         The number of instances (or, for spans, sentences) the groups must name one each.
     unit
         What one entry of a column groups (``instance``, ``sentence``), for messages.
+    word
+        What a part is called (``group``, ``stratum``): an unnamed column's name and the inputs' name in messages.
     """
     from clfeval.inputs.arrays import to_sequence
 
-    columns = _columns_of(groups)
+    role = next((r for r, w in _WORDS.items() if w == word), "groups")
+    columns = _columns_of(groups, word)
     names = [name for name, _ in columns]
     if len(set(names)) != len(names):
         raise OptionError(f"group columns must have distinct names: {', '.join(names)}")
     coded = []
     for name, column in columns:
-        values = to_sequence(column, "groups")
+        values = to_sequence(column, role)
         if len(values) != n:
             raise InputError(
-                f"must name one group per {unit}: {len(values)} entries for {n} {unit}s", f"groups {name!r}"
+                f"must name one group per {unit}: {len(values)} entries for {n} {unit}s", f"{role} {name!r}"
             )
-        part_names, which = _codes(values, "groups")
+        part_names, which = _codes(values, role)
         order = _order(part_names)
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         coded.append(([part_names[i] for i in order], rank[which]))
     if n == 0:
-        raise InputError("no instances to group", "groups")
+        raise InputError("no instances to group", role)
     radix = [len(c[0]) for c in coded]
     joint = np.zeros(n, dtype=np.int64)
     for (_, codes), size in zip(coded, radix):  # column-major key: groups ordered column by column
@@ -196,8 +201,32 @@ def group_index(groups: Any, n: int, unit: str = "instance") -> GroupIndex:
         named.append(tuple(reversed(parts)))
     shown = tuple(GROUP_JOIN.join(v) for v in named)
     if len(set(shown)) != len(shown):
-        raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", "groups")
+        raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", role)
     return GroupIndex(tuple(names), shown, tuple(named), tuple(members), n)
+
+
+def named_keys(keys: Sequence[tuple[str, ...]], where: str = "groups") -> tuple[list[int], list[str]]:
+    """The groups of counted keys (each group's value in each column, as :func:`clfeval.inputs.layouts.count_parts`
+    reads them from a file): their order and names by the rule of :func:`group_index` — ordered column by column,
+    each column numerically when every value is a number, else as strings; named by their values joined with
+    :data:`GROUP_JOIN`.
+
+    Returns
+    -------
+    order, names
+        The keys' positions in group order, and each ordered group's name.
+    """
+    width = len(keys[0]) if keys else 0
+    ranks = []
+    for at in range(width):
+        distinct = list(dict.fromkeys(k[at] for k in keys))
+        rank = {distinct[i]: r for r, i in enumerate(_order(distinct))}
+        ranks.append(rank)
+    order = sorted(range(len(keys)), key=lambda i: tuple(ranks[at][keys[i][at]] for at in range(width)))
+    names = [GROUP_JOIN.join(keys[i]) for i in order]
+    if len(set(names)) != len(names):
+        raise InputError(f"group values hold {GROUP_JOIN!r}, so two intersections print alike", where)
+    return order, names
 
 
 def taken(values: Any, idx: np.ndarray) -> Any:

@@ -40,6 +40,8 @@ __all__ = [
     "count_file",
     "count_files",
     "count_fold_column",
+    "count_parts",
+    "PartCounts",
     "count_system_columns",
     "count_system_files",
     "cut_error",
@@ -48,6 +50,7 @@ __all__ = [
     "read_count_file",
     "sum_count_files",
     "sum_count_files_declared",
+    "sum_grouped_count_files",
     "one_file",
     "system_names",
     "train_frequencies",
@@ -382,6 +385,59 @@ def _weight_of(value: Any) -> float | None:
     return w if math.isfinite(w) and w >= 0 else None
 
 
+def _weights_of(
+    cells: Cells, width: int, path: str | Sequence[str], weight_col: Column, options: TableOptions
+) -> list[float]:
+    """Each counted row's weight (the cell after its ``width`` label columns); a weight that is not a finite number
+    ≥ 0 is an error naming its file and line."""
+    weights = [_weight_of(row[width]) for row in cells.rows]
+    if any(w is None for w in weights):
+        found = first_line_with(
+            expand_paths([path] if isinstance(path, str) else list(path)),
+            weight_col,
+            lambda text: _weight_of(text) is None,
+            options,
+        )
+        if found is None:
+            raise InputError("a weight is not a finite number ≥ 0", cells.source)
+        raise InputError(f"the weight {found[2]!r} is not a finite number ≥ 0", found[0], found[1])
+    return cast("list[float]", weights)
+
+
+def _weighted_rows(
+    rows: Sequence[tuple[Any, ...]],
+    counts: Sequence[int] | np.ndarray,
+    weights: Sequence[float],
+    width: int,
+    source: str,
+    systems: Sequence[str] | None,
+    labelsets: MultiLabel | None,
+    relabel: Relabel | None,
+) -> Counts | None:
+    """Weighted counts of counted rows (``width`` label columns: gold, then one predicted column or one per system)
+    with each row's weight: one system's single labels as arrays (each column's distinct cells named once by
+    :func:`_label`, every row a code into the names), else rows of weighted or joint counts
+    (:func:`clfeval.kinds.weighted.weighted_counts`). ``None`` when there are no rows."""
+    if not len(rows):
+        return None
+    if systems is None and labelsets is None:
+        names: list[str] = []
+        codes = []
+        for i, column in enumerate(list(zip(*rows))[:width]):
+            index = {v: len(names) + j for j, v in enumerate(dict.fromkeys(column))}
+            names += [_label(v, i, source, None, relabel) for v in index]
+            codes.append(np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column)))
+        count = np.asarray(counts, dtype=np.int64)
+        return WeightedLabelCounts.of_codes(names, codes[0], codes[1], np.array(weights, dtype=np.float64), count)
+    out: dict[tuple[Any, ...], int] = {}
+    for row, w, c in zip(rows, weights, counts):
+        key = (*(_label(v, i, source, labelsets, relabel) for i, v in enumerate(row[:width])), w)
+        out[key] = out.get(key, 0) + int(c)
+    from clfeval.kinds.weighted import weighted_counts
+
+    return weighted_counts(out, labelsets, systems)
+
+
 def _weighted_table(
     path: str | Sequence[str],
     label_cols: Sequence[Column],
@@ -403,52 +459,98 @@ def _weighted_table(
         path, [*label_cols, weight_col], [*roles, "weight"], options, empty_ok=_empty_ok(labelsets, options)
     )
     width = len(label_cols)
-    raw = [row[width] for row in cells.rows]
-    weights = [_weight_of(v) for v in raw]
-    if any(w is None for w in weights):
-        found = first_line_with(
-            expand_paths([path] if isinstance(path, str) else list(path)),
-            weight_col,
-            lambda text: _weight_of(text) is None,
-            options,
-        )
-        if found is None:
-            raise InputError("a weight is not a finite number ≥ 0", cells.source)
-        raise InputError(f"the weight {found[2]!r} is not a finite number ≥ 0", found[0], found[1])
-
-    def rows() -> dict[tuple[Any, ...], int]:
-        out: dict[tuple[Any, ...], int] = {}
-        for row, w, c in zip(cells.rows, weights, cells.counts):
-            key = (*(_label(v, i, cells.source, labelsets, relabel) for i, v in enumerate(row[:width])), w)
-            out[key] = out.get(key, 0) + int(c)
-        return out
-
-    def labels() -> WeightedLabelCounts | None:
-        """One system's single labels as arrays: each column's distinct cells named once (:func:`_label`), every
-        row a code into the names (one hash lookup per cell)."""
-        if not cells.rows:
-            return None
-        names: list[str] = []
-        codes = []
-        for i, column in enumerate(list(zip(*cells.rows))[:width]):
-            index = {v: len(names) + j for j, v in enumerate(dict.fromkeys(column))}
-            names += [_label(v, i, cells.source, None, relabel) for v in index]
-            codes.append(np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column)))
-        count = np.asarray(cells.counts, dtype=np.int64)
-        return WeightedLabelCounts.of_codes(names, codes[0], codes[1], np.array(weights, dtype=np.float64), count)
-
+    weights = _weights_of(cells, width, path, weight_col, options)
     where = [(path, column) for column in label_cols]
-    if systems is None and labelsets is None:
-        single = _located(labels, where, options)
-        if single is None or not single.n_instances:
-            raise InputError("holds no instances (only blank lines or a header)", cells.source)
-        return FileCounts(single, list(cells.warnings))
-    counted = _located(rows, where, options)
-    if not counted:
+    counted = _located(
+        lambda: _weighted_rows(cells.rows, cells.counts, weights, width, cells.source, systems, labelsets, relabel),
+        where,
+        options,
+    )
+    if counted is None or not counted.n_instances:
         raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    from clfeval.kinds.weighted import weighted_counts
+    return FileCounts(counted, list(cells.warnings))
 
-    return FileCounts(weighted_counts(counted, labelsets, systems), list(cells.warnings))
+
+class PartCounts(NamedTuple):
+    """What :func:`count_parts` returns: each part's key (its value in each part column, in the order the rows
+    came), its counts, and reader warnings."""
+
+    keys: list[tuple[str, ...]]
+    counts: list[Counts]
+    warnings: list[str]
+
+
+def count_parts(
+    path: str | Sequence[str],
+    *,
+    gold_col: Column,
+    pred_col: Column,
+    part_cols: Sequence[Column],
+    role: str = "group",
+    weight_col: Column | None = None,
+    options: TableOptions = TableOptions(),
+    labelsets: MultiLabel | None = None,
+    engine: Engine = Engine(),
+    relabel: Relabel | None = None,
+) -> PartCounts:
+    """Count a table (one file, or parts) per value of its part columns (a fold column, or group columns): the
+    engine counts the distinct (gold, predicted[, weight], part…) rows — on a cluster, each partition where it lies
+    — and the rows are split by their part key, so memory grows with the distinct rows, never the instances.
+
+    Labels are named jointly over the whole table (each distinct cell once, :func:`_label`), so a label is one label
+    in every part; a part's value is its cell's stripped text (never translated); an empty one is an error naming
+    its file and line. With ``weight_col``, each part's counts are weighted (:func:`_weighted_rows`).
+    """
+    label_cols = [gold_col, pred_col]
+    extra = [] if weight_col is None else [weight_col]
+    columns = [*label_cols, *extra, *part_cols]
+    roles = ["gold", "predicted", *(["weight"] if extra else []), *[role] * len(part_cols)]
+    _distinct_columns(columns, roles)
+    cells = engine.cells(path, columns, roles, options, empty_ok=_empty_ok(labelsets, options))
+    width = len(label_cols) + len(extra)
+    weights = _weights_of(cells, len(label_cols), path, extra[0], options) if extra else None
+    members: dict[tuple[str, ...], list[int]] = {}
+    for i, row in enumerate(cells.rows):
+        key = tuple("" if v is None else single_label(v, cells.source) for v in row[width:])
+        members.setdefault(key, []).append(i)
+    if not members:
+        raise InputError("holds no instances (only blank lines or a header)", cells.source)
+    for at, column in enumerate(part_cols):
+        if any(key[at] == "" for key in members):  # an empty cell where empty label sets are read
+            found = first_line_with(
+                expand_paths([path] if isinstance(path, str) else list(path)),
+                column,
+                lambda value: value is None or (isinstance(value, str) and not value.strip()),
+                options,
+            )
+            what = f"has no {role} (column {column!s}): each instance belongs to one {role}"
+            if found is None:
+                raise InputError(what, cells.source)
+            raise InputError(what, found[0], found[1])
+    named: dict[Any, Any] = {}  # each distinct cell a label once, for every part
+
+    def label(value: Any, column: int) -> Any:
+        key = (column > 0, value)
+        if key not in named:
+            named[key] = _label(value, column, cells.source, labelsets, relabel)
+        return named[key]
+
+    def counted(idx: list[int]) -> Counts:
+        rows = [cells.rows[i] for i in idx]
+        counts = [int(cells.counts[i]) for i in idx]
+        if weights is not None:
+            found = _weighted_rows(rows, counts, [weights[i] for i in idx], len(label_cols), cells.source, None,
+                                   labelsets, relabel)  # fmt: skip
+            assert found is not None
+            return found
+        pairs: Counter[tuple[Any, Any]] = Counter()
+        for (g, p, *_), c in zip(rows, counts):
+            pairs[(label(g, 0), label(p, 1))] += c
+        return cast(Counts, counts_of_pairs(pairs, labelsets))
+
+    keys = list(members)
+    found = _located(lambda: [counted(members[k]) for k in keys], [(path, gold_col), (path, pred_col)], options)
+    return PartCounts(keys, found, list(cells.warnings))
 
 
 def _distinct_columns(columns: Sequence[Column], roles: Sequence[str]) -> None:
@@ -550,30 +652,17 @@ def count_fold_column(
     labelsets: MultiLabel | None = None,
     engine: Engine = Engine(),
     relabel: Relabel | None = None,
+    weight_col: Column | None = None,
 ) -> tuple[list[str], list[Counts], list[str]]:
-    """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts."""
-    _distinct_columns([gold_col, pred_col, fold_col], ["gold", "predicted", "fold"])
-    cells = engine.cells(
-        path,
-        [gold_col, pred_col, fold_col],
-        ["gold", "predicted", "fold"],
-        options,
-        empty_ok=_empty_ok(labelsets, options),
-    )
-    groups: dict[str, tuple[list[tuple[Any, Any]], list[int]]] = {}
-    for (g, p, fold), c in zip(cells.rows, cells.counts):
-        rows, counts = groups.setdefault(single_label(fold, cells.source), ([], []))
-        rows.append((g, p))
-        counts.append(int(c))
-    if not groups:
-        raise InputError("holds no instances (only blank lines or a header)", cells.source)
-    names = _in_order(groups)
-    folds = _located(
-        lambda: [_to_counts(groups[n][0], np.array(groups[n][1]), cells.source, labelsets, relabel) for n in names],
-        [(path, gold_col), (path, pred_col)],
-        options,
-    )
-    return names, folds, list(cells.warnings)
+    """Count a table (one file, or parts) per value of its fold column: the fold names (sorted), each fold's counts
+    (:func:`count_parts`, the path of group columns too; with ``weight_col``, weighted)."""
+    found = count_parts(
+        path, gold_col=gold_col, pred_col=pred_col, part_cols=[fold_col], role="fold", weight_col=weight_col,
+        options=options, labelsets=labelsets, engine=engine, relabel=relabel,
+    )  # fmt: skip
+    by_name = {key[0]: counts for key, counts in zip(found.keys, found.counts)}
+    names = _in_order(by_name)
+    return names, [by_name[n] for n in names], found.warnings
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
@@ -828,6 +917,48 @@ def sum_count_files_declared(paths: str | Sequence[str]) -> tuple[Counts, tuple[
             )
         declared, first = declared or labels, first or path
     return add_counts(parts), declared
+
+
+def sum_grouped_count_files(
+    paths: str | Sequence[str],
+) -> tuple[tuple[str, ...], dict[str, Counts], dict[str, tuple[str, ...]]]:
+    """Read count files of counts by group (:func:`clfeval.kinds.countfile.grouped_to_dict`) and add them up group
+    by group (a group absent from a file adds nothing): the group columns, each group's counts (in the order the
+    files name them) and values.
+
+    Raises
+    ------
+    InputError
+        Naming the file: one that does not hold counts by group, or by other group columns than the first; and as
+        :func:`sum_count_files` for the counts themselves.
+    """
+    from clfeval.kinds.countfile import grouped_from_dict, is_grouped
+
+    columns: tuple[str, ...] | None = None
+    parts: dict[str, list[tuple[str, Counts]]] = {}
+    values: dict[str, tuple[str, ...]] = {}
+    first = ""
+    for path in expand_paths(paths):
+        doc = count_document(path)
+        if not is_grouped(doc):
+            raise InputError(
+                f"holds counts without groups, and {first} holds counts by group: add count files by the same group "
+                "columns (clfeval count --group-col)",
+                path,
+            )
+        found, groups, given = grouped_from_dict(doc, path)
+        if columns is not None and found != columns:
+            raise InputError(
+                f"holds counts by the group columns {list(found)}, and {first} by {list(columns)}: count files add up "
+                "group by group only over the same group columns",
+                path,
+            )
+        columns, first = found, first or path
+        for name, counts in groups.items():
+            parts.setdefault(name, []).append((f"{path} (group {name!r})", counts))
+            values.setdefault(name, given[name])
+    assert columns is not None
+    return columns, {name: add_counts(found) for name, found in parts.items()}, values
 
 
 def load_count_files(paths: str | Sequence[str]) -> list[tuple[str, Counts]]:

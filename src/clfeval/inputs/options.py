@@ -10,7 +10,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.count.labelsets import MultiLabel
 from clfeval.errors import InputError, OptionError, unknown_name
@@ -67,6 +67,10 @@ class Reading:
         regular expression for lines that end a block as blank lines do (MBT's ``^<utt>``; implies
         blank-line blocks; such lines are not instances). The instances of a block are not independent:
         intervals and tests then resample, swap and count whole blocks.
+    group_col
+        A column (or several: their intersections) naming each instance's group, for a table of gold and predicted
+        columns: the counts are kept per group (:attr:`Counted.groups`), for scores by group
+        (:func:`clfeval.score` of what :func:`clfeval.read` returns). Not with blocks, spans or several systems.
     weight_col
         A column holding each instance's sample weight (a finite number ≥ 0), for a table (one file of gold and
         predicted columns, or a predicted column per system): every count weighs its instances
@@ -99,6 +103,7 @@ class Reading:
     block_col: Column | None = None
     block_end: str | None = None
     weight_col: Column | None = None
+    group_col: Column | Sequence[Column] | None = None
     engine: str = "polars"
     scheduler: Any = None
     progress: ReadProgress | None = None
@@ -128,10 +133,22 @@ class Reading:
         if self.blocks is not None and self.blocks not in BLOCKINGS:
             raise unknown_name("way to delimit blocks", self.blocks, BLOCKINGS)
         self.block_spec()
+        if self.group_col is not None:
+            given = (self.group_col,) if isinstance(self.group_col, (str, int)) else tuple(self.group_col)
+            if not given or len(set(map(str, given))) != len(given):
+                raise OptionError("--group-col names each group column once")
+            object.__setattr__(self, "group_col", given)
+            if self.block_spec() is not None:
+                raise OptionError("--group-col is not taken with blocks (--blocks, --block-col, --block-end) yet")
         if self.weight_col is not None and (self.blocks is not None or self.block_col is not None or self.block_end):
             raise OptionError(
                 "--weight-col is not taken with blocks (--blocks, --block-col, --block-end) yet: give one"
             )
+
+    @property
+    def group_columns(self) -> tuple[Column, ...]:
+        """The group columns given (none: ``()``)."""
+        return cast("tuple[Column, ...]", self.group_col or ())
 
     @property
     def label_sets(self) -> MultiLabel | None:
@@ -203,6 +220,8 @@ class Reading:
             used["cutoff"] = {"value": self.cutoff, "above": self.above, "below": self.below, "rule": ">="}
         if self.weight_col is not None:
             used["weight_col"] = str(self.weight_col)
+        if self.group_columns:
+            used["group_col"] = [str(c) for c in self.group_columns]
         spec = self.block_spec()
         if spec is not None:
             used["blocks"] = "blank-line" if spec.column is None else {"column": str(spec.column)}

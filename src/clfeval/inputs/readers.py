@@ -26,9 +26,11 @@ from clfeval.inputs.layouts import (
     _to_counts,
     _to_joint,
     count_confidences,
+    count_document,
     count_file,
     count_files,
     count_fold_column,
+    count_parts,
     count_system_columns,
     count_system_files,
     one_file,
@@ -39,7 +41,7 @@ from clfeval.inputs.matrix import MATRIX_ORIENTATIONS, matrix_counts
 from clfeval.inputs.options import Reading, Training
 from clfeval.inputs.relabel import Relabel
 from clfeval.kinds import Counts, kind_of
-from clfeval.kinds.countfile import counts_to_dict
+from clfeval.kinds.countfile import add_counts, counts_to_dict, grouped_to_dict
 from clfeval.output import write_text
 from clfeval.spans.options import Spans
 
@@ -87,6 +89,14 @@ class Counted:
     declared_labels
         The label set the counts were declared over (count files written by :meth:`clfeval.Accumulator.save`):
         the tasks score over it when no label set or policy is given.
+    groups
+        Group name → that group's counts, in group order, when the counts were kept by group (a table read with
+        group columns, :attr:`clfeval.Reading.group_col`, or a grouped count file); ``counts`` is then their
+        merge, and :func:`clfeval.score` scores them by group. ``None`` otherwise.
+    group_columns
+        The group columns' names (their header names, or as given), with ``groups``.
+    group_values
+        Group name → its value in each group column, in column order, with ``groups``.
     """
 
     counts: Counts | None
@@ -99,6 +109,9 @@ class Counted:
     read_warnings: tuple[str, ...] = ()
     relabel: Relabel | None = field(default=None, repr=False)
     declared_labels: tuple[str, ...] | None = None
+    groups: Mapping[str, Counts] | None = None
+    group_columns: tuple[str, ...] | None = None
+    group_values: Mapping[str, tuple[str, ...]] | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -119,6 +132,11 @@ class Counted:
         if self.counts is None or kind is None or kind.document is None:
             what = "folds" if self.folds is not None else "confidences"
             raise OptionError(f"a count file holds one table of counts, not {what}")
+        if self.groups is not None:
+            assert self.group_columns is not None and self.group_values is not None
+            return grouped_to_dict(
+                self.group_columns, self.groups, self.group_values, inputs=self.inputs, options=self.options
+            )
         return counts_to_dict(self.counts, inputs=self.inputs, options=self.options)
 
     def training(self, train: Any) -> tuple[LabelFrequencies | None, dict[str, Any]]:
@@ -306,6 +324,8 @@ def read(
             **kwargs,
         )
         return _counted(found, {"gold_file": path, "pred_file": pred_paths[0]}, reading, gold_col, relabel)
+    if reading.group_columns:
+        return _read_groups(path, gold_col, column, reading, relabel)
     found = count_file(
         path,
         gold_col=(-2 if weight_col is None else -3) if gold_col is None else gold_col,
@@ -315,6 +335,42 @@ def read(
         **kwargs,
     )
     return _counted(found, _file_inputs(path), reading, gold_col, relabel)
+
+
+def _read_groups(
+    path: str | Sequence[str], gold_col: Column | None, pred_col: Column | None, reading: Reading,
+    relabel: Relabel | None,
+) -> Counted:  # fmt: skip
+    """A table counted by group (:func:`clfeval.inputs.layouts.count_parts`): each group's counts, their merge, and
+    the groups named and ordered by the one rule of :mod:`clfeval.inputs.groups`."""
+    from clfeval.inputs.groups import named_keys
+
+    columns = reading.group_columns
+    if gold_col is None or pred_col is None:
+        raise OptionError(
+            "with group columns (--group-col), say which columns hold gold and predicted labels (--gold-col, "
+            "--pred-col)"
+        )
+    found = count_parts(
+        path, gold_col=gold_col, pred_col=pred_col, part_cols=columns, weight_col=reading.weight_col,
+        **reading.counter_options(relabel),
+    )  # fmt: skip
+    order, names = named_keys(found.keys, _shown(path))
+    groups = {name: found.counts[i] for name, i in zip(names, order)}
+    values = {name: found.keys[i] for name, i in zip(names, order)}
+    kind = kind_of(found.counts[0])
+    assert kind is not None
+    total = found.counts[order[0]]
+    for i in order[1:]:
+        total = kind.merge(total, found.counts[i])
+    header = [str(c) for c in columns]
+    counted = _counted(FileCounts(total, found.warnings), _file_inputs(path), reading, gold_col, relabel)
+    return replace(counted, groups=groups, group_columns=tuple(header), group_values=values)
+
+
+def _shown(path: str | Sequence[str]) -> str:
+    """A table's files, for a message."""
+    return path if isinstance(path, str) else ", ".join(path)
 
 
 def _read_spans(
@@ -432,9 +488,7 @@ def read_folds(
     if fold_col is not None:
         if not paths:
             raise OptionError("with a fold column, give the file (or its parts)")
-        if weight_col is not None:
-            raise OptionError("--weight-col is not taken with a fold column (--fold-col) yet: give one file per fold")
-        if fold_col != -1 and (gold_col is None or pred_col is None):
+        if (fold_col != -1 or weight_col is not None) and (gold_col is None or pred_col is None):
             raise OptionError(
                 "with a fold column other than the last (-1), say which columns hold gold and predicted "
                 "labels (--gold-col, --pred-col)"
@@ -445,9 +499,12 @@ def read_folds(
             gold_col=-3 if gold_col is None else gold_col,
             pred_col=-2 if pred_col is None else pred_col,
             fold_col=fold_col,
+            weight_col=weight_col,
             **kwargs,
         )
         inputs: dict[str, Any] = {**_file_inputs(table[0] if len(table) == 1 else table), "fold_col": str(fold_col)}
+        if weight_col is not None:
+            inputs["sample_weight"] = _weights_summary(str(weight_col), folds)
     else:
         if not paths:
             raise OptionError("give one file per fold, or one file and its fold column")
@@ -466,14 +523,7 @@ def read_folds(
         names = fold_names(shown)
         inputs = {"fold_files": shown}
         if weight_col is not None:
-            from clfeval.count.weighted import weight_summary
-
-            summaries = [weight_summary(str(weight_col), f) for f in folds]
-            inputs["sample_weight"] = {
-                "source": str(weight_col),
-                "sum": sum(s["sum"] for s in summaries),
-                "n_instances": sum(s["n_instances"] for s in summaries),
-            }
+            inputs["sample_weight"] = _weights_summary(str(weight_col), folds)
     return Counted(
         None,
         folds=dict(zip(names, folds)),
@@ -484,6 +534,18 @@ def read_folds(
         read_warnings=tuple(warnings),
         relabel=relabel,
     )
+
+
+def _weights_summary(source: str, folds: Sequence[Counts]) -> dict[str, Any]:
+    """What a result records of the weights of every fold together: their column, sum and number of instances."""
+    from clfeval.count.weighted import weight_summary
+
+    summaries = [weight_summary(source, f) for f in folds]
+    return {
+        "source": source,
+        "sum": sum(s["sum"] for s in summaries),
+        "n_instances": sum(s["n_instances"] for s in summaries),
+    }
 
 
 def _span_folds(
@@ -587,10 +649,43 @@ def load_counts(paths: str | Sequence[str]) -> Counted:
         Naming the file: missing, not JSON, not a count file, or counted differently from the first.
     """
     files = expand_paths(paths)
+    from clfeval.kinds.countfile import is_grouped
+
+    if files and is_grouped(count_document(files[0])):
+        return _load_grouped(files)
     counts, declared = sum_count_files_declared(files)
     kind = kind_of(counts)
     units = kind.units(counts) if kind is not None else None  # counts that carry their own units (spans' sentences)
     return Counted(counts, blocks=units, inputs={"count_files": files}, declared_labels=declared)
+
+
+def _load_grouped(files: Sequence[str]) -> Counted:
+    """Count files of counts by group, added up group by group, the groups ordered by the one rule of
+    :mod:`clfeval.inputs.groups`."""
+    from clfeval.inputs.groups import named_keys
+    from clfeval.inputs.layouts import sum_grouped_count_files
+
+    columns, groups, values = sum_grouped_count_files(files)
+    keys = [values[name] for name in groups]
+    order, names = named_keys(keys, files[0])
+    held = list(groups.values())
+    by_name = {name: held[i] for name, i in zip(names, order)}
+    kind = kind_of(held[0])
+    assert kind is not None
+    total = add_counts([(f"group {n!r}", c) for n, c in by_name.items()])
+    if kind.units(total) is not None:
+        raise InputError("holds counts with their units (sentences) by group: not taken yet", files[0])
+    inputs: dict[str, Any] = {"count_files": list(files)}
+    source = held[0].__dict__.get("weight_source")
+    if isinstance(source, str):  # weights read from a column: named when scored, as a count file's
+        inputs["sample_weight"] = {"source": source}
+    return Counted(
+        total,
+        inputs=inputs,
+        groups=by_name,
+        group_columns=columns,
+        group_values={name: values[name] for name in by_name},
+    )
 
 
 def save_counts(counts: Counted | Counts, path: str) -> None:
@@ -655,9 +750,15 @@ def check_count_kind(counted: Counted, task: str) -> None:
     """Refuse counts the task does not take (:attr:`clfeval.kinds.Kind.tasks`): joint counts where one system's are
     expected and the other way round, naming the count file; other counts (confidences to score) by their type."""
     kind = kind_of(counted.counts)
+    where = counted.inputs.get("count_files", ["counts"])[0]
+    if counted.groups is not None and task != "score":
+        raise InputError(
+            f"holds counts by group (by {', '.join(counted.group_columns or ())}): {task} does not take them; score "
+            "them by group (clfeval score --counts, clfeval.score)",
+            where,
+        )
     if kind is not None and task in kind.tasks:
         return
-    where = counted.inputs.get("count_files", ["counts"])[0]
     if task == "compare":
         raise InputError(
             "holds the counts of one system; to compare systems, count a table with a predicted column "

@@ -24,6 +24,14 @@ A confusion over more than :data:`DENSE_COUNT_LABELS` labels is written as its n
 ``entries`` ([gold position, predicted position, count] into ``labels``), under the schema
 ``clfeval.counts/2``; everything else is written as ``clfeval.counts/1``, which earlier versions read.
 This version reads both.
+
+Counts kept by group (``clfeval count --group-col``) are one document whose groups each hold the kind's own count
+document, so that count files of parts add up group by group::
+
+    {"schema": "clfeval.counts/1", "clfeval_version": "…",
+     "group_columns": ["lang"], "n_instances": 1234,
+     "groups": [{"name": "de", "values": {"lang": "de"}, "counts": {"schema": …, "kind": "confusion", …}}, …],
+     "inputs": {…}, "options": {…}}
 """
 
 from __future__ import annotations
@@ -51,6 +59,9 @@ __all__ = [
     "add_counts",
     "counts_from_dict",
     "counts_to_dict",
+    "grouped_from_dict",
+    "grouped_to_dict",
+    "is_grouped",
     "doc_labels",
     "doc_list",
     "doc_policy",
@@ -108,6 +119,12 @@ def counts_from_dict(doc: Any, source: str = "counts") -> Counts:
         raise InputError(
             f"is not a clfeval count file: expected schema {COUNTS_SCHEMA!r}, found {found!r} "
             "(write one with `clfeval count`)",
+            source,
+        )
+    if is_grouped(doc):
+        raise InputError(
+            f"holds counts by group (group columns {shown_json(doc.get('group_columns'))}): add it only to count files "
+            "by the same group columns",
             source,
         )
     if doc["schema"] not in READ_SCHEMAS:
@@ -168,6 +185,94 @@ def add_counts(parts: list[tuple[str, Counts]]) -> Counts:
         check_total(total.n_instances + counts.n_instances, "with the files before it, the counts add up to", name)
         total = first_kind.merge(total, counts)
     return total
+
+
+def is_grouped(doc: Any) -> bool:
+    """Whether a count document holds counts by group (a ``groups`` field)."""
+    return isinstance(doc, dict) and "groups" in doc
+
+
+def grouped_to_dict(
+    columns: Sequence[str],
+    groups: Mapping[str, Counts],
+    values: Mapping[str, Sequence[str]],
+    *,
+    inputs: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The count document of counts by group: the group columns, and each group's name, its value in each column
+    and its counts as their own count document (:func:`counts_to_dict`), in group order."""
+    return {
+        "schema": COUNTS_SCHEMA,
+        "clfeval_version": __version__,
+        "group_columns": list(columns),
+        "n_instances": sum(c.n_instances for c in groups.values()),
+        "groups": [
+            {
+                "name": name,
+                "values": dict(zip(columns, values[name])),
+                "counts": {k: v for k, v in counts_to_dict(counts).items() if k not in ("inputs", "options")},
+            }
+            for name, counts in groups.items()
+        ],
+        "inputs": dict(inputs or {}),
+        "options": dict(options or {}),
+    }
+
+
+def grouped_from_dict(
+    doc: Any, source: str = "counts"
+) -> tuple[tuple[str, ...], dict[str, Counts], dict[str, tuple[str, ...]]]:
+    """The group columns, each group's counts and each group's values of a document of counts by group
+    (:func:`grouped_to_dict`); each group's counts checked as a count file is (:func:`counts_from_dict`).
+
+    Raises
+    ------
+    InputError
+        Naming the file and the field: not a list of groups, a group without its name, values or counts, values
+        that are not one string per group column, a name twice, or groups of different kinds.
+    """
+    columns = doc.get("group_columns")
+    if not isinstance(columns, list) or not columns or not all(isinstance(c, str) for c in columns):
+        raise InputError(f"group_columns must be a list of column names, found {shown_json(columns)}", source)
+    entries = doc_list(doc.get("groups"), "groups", source)
+    if not entries:
+        raise InputError("groups is empty: counts by group hold at least one group", source)
+    groups: dict[str, Counts] = {}
+    values: dict[str, tuple[str, ...]] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not {"name", "values", "counts"} <= entry.keys():
+            raise InputError(f"groups[{i}] must hold name, values and counts, found {shown_json(entry)}", source)
+        name, given = entry["name"], entry["values"]
+        if not isinstance(name, str) or name in groups:
+            raise InputError(f"groups[{i}].name must be a new group name (a string), found {shown_json(name)}", source)
+        if not isinstance(given, dict) or list(given) != columns or not all(isinstance(v, str) for v in given.values()):
+            raise InputError(
+                f"groups[{i}].values must give a string for each of group_columns {columns}, found {shown_json(given)}",
+                source,
+            )
+        try:
+            counts = counts_from_dict(entry["counts"], source)
+        except InputError as exc:
+            raise InputError(f"groups[{i}] ({name!r}): {exc.message}", source) from None
+        groups[name], values[name] = counts, tuple(given.values())
+    held = doc.get("inputs", {}).get("sample_weight") if isinstance(doc.get("inputs"), dict) else None
+    named = held.get("source") if isinstance(held, dict) else None
+    for counts in groups.values():  # the column the weights were read from, named when scored (as a count file's)
+        kind = kind_of(counts)
+        if isinstance(named, str) and kind is not None and (kind.sample_weights or getattr(counts, "weighted", False)):
+            counts.__dict__["weight_source"] = named
+    add_counts([(f"{source} group {n!r}", c) for n, c in groups.items()])  # one kind, counted alike
+    if "n_instances" in doc:
+        stated = whole_count(doc["n_instances"], "n_instances", source)
+        total = sum(c.n_instances for c in groups.values())
+        if stated != total:
+            raise InputError(
+                f"n_instances is {stated:,} but the groups' counts add up to {total:,}: the file was changed by hand "
+                "or cut short",
+                source,
+            )
+    return tuple(columns), groups, values
 
 
 # -- what the kinds' documents share ------------------------------------------------------------------------------

@@ -44,8 +44,8 @@ RENDERERS: Mapping[str, tuple[Callable[..., str], str]] = {
     ),
     "html": (
         _renderer("html"),
-        "one self-contained page (score, compare, cv): summary with definitions, heat map, dot "
-        "plots with intervals, provenance; write it with -o report.html",
+        "one self-contained page (score, compare, cv, score by group): summary with definitions, heat map, dot "
+        "plots with intervals (forest plots by group), provenance; write it with -o report.html",
     ),
     "conlleval": (
         _renderer("conlleval"),
@@ -107,12 +107,13 @@ def _kinds_with(fmt: str) -> list[str]:
     """The kinds of result that render to ``fmt``."""
     from clfeval.infer.comparison import Comparison
     from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.slices import Sliced
     from clfeval.inverse.audit import Audit
     from clfeval.inverse.conversion import Conversion
     from clfeval.kinds import KINDS
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scores import Scores
 
-    kinds = (Scores, Comparison, CrossValidation, Conversion, Audit, Finagle)
+    kinds = (Scores, Comparison, CrossValidation, Sliced, Conversion, Audit, Finagle)
     found = [k.kind for k in kinds if fmt in k.formats]
     return found or [f"{kind.name} {k.kind}" for kind in KINDS.values() for k in kinds if fmt in kind.formats]

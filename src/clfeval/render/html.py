@@ -252,7 +252,8 @@ def page_parts(
     def drawn(fig: Figure, n: int) -> str:
         return _figure(fig, n if anchors else None, views=views)
 
-    lead = "".join(drawn(fig, 0) for fig in first)  # compare's differences, cv's folds: part of the summary
+    lead = "".join(drawn(fig, n) for n, fig in enumerate(first))  # compare's differences, cv's folds, the forest
+    # plots of scores by group: part of the summary, each with its own id
     parts = [("summary", "Summary", summary + lead)]
     for section in page.sections:
         parts.append((section.id, section.title, "".join(_block(b, report, digits) for b in section.blocks)))

@@ -200,6 +200,30 @@ def _compare_lines(tables: dict[str, Table], provenance: dict[str, str]) -> list
     return lines
 
 
+def _slices_lines(tables: dict[str, Table], provenance: dict[str, str]) -> list[str]:
+    """A result by group: its groups, then each gap metric's whole-data value and its largest gap (highest − lowest,
+    with its interval), and how many tests hold."""
+    groups = tables["by_group"]
+    names = [str(row[0]) for row in groups.rows[1:]]
+    lines = [_fit(f"groups ({provenance.get('group columns', '')}): {_listed(names, 70)}")]
+    overall = groups.rows[0]
+    largest = [row for row in tables["gaps"].rows if str(row[1]).startswith("largest")]
+    gaps = tables["gaps"]
+    ci = gaps.columns[7].endswith("CI")
+    width = min(24, max([len(str(row[0])) for row in largest] + [1]))
+    for row in largest:
+        metric = str(row[0])
+        column = groups.columns.index(metric)
+        whole = _with_interval(overall[column], _interval(groups, overall, column))
+        gap = f"{_number(row[6])}" + (f" {_number(row[7])}" if ci else "")
+        lines.append(_fit(f"  {_fit(metric, 24):<{width}}  overall {whole} · largest gap {row[2]} − {row[3]} = {gap}"))
+    tests = tables.get("tests")
+    if tests is not None:
+        held = sum(1 for row in tests.rows if row[-1] == "yes")
+        lines.append(_fit(f"tests: {len(tests.rows)} ({provenance.get('test name', '')}, Holm), {held} significant"))
+    return lines
+
+
 def _generic_lines(report: Report) -> list[str]:
     lines = [
         _fit(f"  {t.title}: {len(t.rows)} row{'s' * (len(t.rows) != 1)} × {len(t.columns)} columns")
@@ -247,6 +271,8 @@ def compact_text(result: Result) -> str:
     lines = [_fit(report.title)]
     if "pairs" in tables and provenance:
         lines += _compare_lines(tables, provenance) + _label_set_line(provenance)
+    elif "by_group" in tables and "gaps" in tables and provenance:
+        lines += _slices_lines(tables, provenance)
     elif "cv" in tables and provenance:
         lines += _label_set_line(provenance) + _cv_lines(tables, provenance)
     elif "averages" in tables and "overall" in tables and provenance:

@@ -17,6 +17,7 @@ import numpy as np
 from clfeval.count.labelsets import SplitMatrix
 from clfeval.infer.comparison import Comparison
 from clfeval.infer.crossvalidation import CrossValidation
+from clfeval.infer.slices import Sliced
 from clfeval.kinds import KINDS
 from clfeval.report.matrix import MAX_SHOWN_LABELS, shown_matrix
 from clfeval.result import Result
@@ -38,6 +39,7 @@ __all__ = [
     "heat_map",
     "per_label_plot",
     "score_figures",
+    "slices_figures",
 ]
 
 #: A heat map shows at most this many labels; beyond it the least frequent are folded into one "other" row and
@@ -625,6 +627,62 @@ def scored_comparison_figures(cmp: Any) -> list[Figure]:
 def scored_cv_figures(cv: Any) -> list[Figure]:
     """A cross-validation of scored predictions: the pooled result's figures."""
     return scored_figures(cv.pooled)
+
+
+def _scale(values: list[float]) -> tuple[float, float]:
+    """A scale for scores: :func:`_zoomed` within [0, 1], else the values' range with a tenth to spare."""
+    if not values:
+        return 0.0, 1.0
+    if min(values) >= 0.0 and max(values) <= 1.0:
+        return _zoomed(values)
+    low, high = min(values), max(values)
+    pad = 0.1 * (high - low) or 0.05 * max(abs(low), 1.0)
+    return low - pad, high + pad
+
+
+def _forest_plot(r: Sliced, metric: str) -> DotPlot:
+    """A forest plot of one score: each group's value with its interval, the whole data's in the first row and as
+    the dashed line, the largest gap's two ends named at the right."""
+    largest = next((g for g in r.gaps if g.metric == metric and g.between == "max"), None)
+    notes = {}
+    if largest is not None:
+        bounds = largest.difference_ci
+        gap = f"{largest.difference:.3g}" + (f" [{bounds[0]:.3g}, {bounds[1]:.3g}]" if bounds is not None else "")
+        notes[largest.a] = f"highest · largest gap {gap}"
+        notes[largest.b] = "lowest"
+    rows = ("overall", *r.names)
+    points = [Point(r.value(g, metric), *(r.interval_of(g, metric) or (None, None))) for g in rows]
+    series = (
+        Series("overall", "diamond", (points[0], *(None for _ in r.names))),
+        Series(f"{metric}, each group", "circle", (None, *points[1:])),
+    )
+    overall = r.value("overall", metric)
+    low, high = _scale(_drawn(series))
+    ci = r.gap_method["name"] != "none"
+    bars = f"bars: {100 * float(r.gap_method['confidence']):g}% intervals" if ci else "no intervals (score with ci=)"
+    caption = (
+        f"Each group's {metric} (circles) and the whole data's (diamond, and the dashed line); {bars}. At the "
+        "right: the ends of the largest gap, max − min"
+        + (" with its group-stratified bootstrap interval" if ci and largest is not None else "")
+        + f". The scale runs from {low:.3g} to {high:.3g}."
+    )
+    key = "forest-" + "".join(c if c.isalnum() or c in "-_" else "-" for c in metric)
+    return DotPlot(
+        key,
+        f"{metric} by group",
+        caption,
+        rows,
+        series,
+        low,
+        high,
+        None if math.isnan(overall) else overall,
+        tuple(notes.get(g, "") for g in rows),
+    )
+
+
+def slices_figures(r: Sliced) -> list[Figure]:
+    """A result by group's figures: a forest plot of each score whose gaps it reads."""
+    return [_forest_plot(r, metric) for metric in r.metrics]
 
 
 def figures_of(result: Result) -> list[Figure]:

@@ -24,6 +24,17 @@ compare ``scores``         ``system``, ``metric``, ``score``, ``rank``
 cv ``folds``               one row per fold: ``fold``, ``n_instances``, then every metric by its report name
                            (``micro.f1``, ``macro.f1``, ``macro_fa.f1`` …, ``accuracy``, ``mcc`` …)
 cv ``summary``             ``scope`` (``pooled``, ``mean_of_folds``, ``sd``), then the same metric columns
+by group ``by_group``      one row per group (fairlearn's ``MetricFrame.by_group``): ``group``, each group
+                           column's value (named by the column), ``n_instances``, then each gap metric by its
+                           report name (``f1``, ``macro.f1``, ``accuracy`` …)
+by group ``gaps``          one row per gap: ``metric``, ``between`` (``max``, ``rest``, ``pair``), ``a``, ``b``,
+                           ``value_a``, ``value_b``, ``difference``, ``ratio`` (each with ``_ci_low`` and
+                           ``_ci_high``), ``method``
+by group ``tests``         one row per test: ``metric``, ``between``, ``a``, ``b``, ``difference``, ``p_value``,
+                           ``p_holm``, ``significant``, ``test``
+by group ``fairness``      one row per group: ``group``, ``selection_rate``, ``tpr``, ``fpr`` (of the positive
+                           class; a binary problem of labels only); ``fairness_summaries``: ``summary``,
+                           ``value``, ``ci_low``, ``ci_high``, one row per fairness summary
 score of spans             also ``read``, ``span_errors``, ``modes`` and ``transitions``: the span tables of
                            the report (docs/spans.md)
 any other result           its report's tables, by their keys (an interval cell as ``<column>_low`` and
@@ -57,6 +68,7 @@ from clfeval.scoring.scores import Key, Scores
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
     from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.slices import Sliced
 
 __all__ = [
     "MAX_WIDE_LABELS",
@@ -67,6 +79,7 @@ __all__ = [
     "report_frames",
     "score_frames",
     "scored_frames",
+    "slices_frames",
 ]
 
 #: A table: column name → values, every column the same length.
@@ -381,3 +394,81 @@ def scored_frames(r: Any) -> Frames:
         for name in ("per_label", "averages", "overall"):
             builders[f"labels_{name}"] = partial(inner.columns, name)
     return Frames(builders, "per_label")
+
+
+def _pair_columns(columns: Columns, name: str, bounds: list[tuple[float, float] | None]) -> None:
+    columns[f"{name}_ci_low"] = [math.nan if b is None else float(b[0]) for b in bounds]
+    columns[f"{name}_ci_high"] = [math.nan if b is None else float(b[1]) for b in bounds]
+
+
+def _by_group(r: Sliced) -> Columns:
+    names = list(r.names)
+    group_columns = _unique(["group", *r.columns, "n_instances"])
+    columns: Columns = {group_columns[0]: names}
+    for i in range(len(r.columns)):
+        columns[group_columns[1 + i]] = [values[i] for values in r.values]
+    columns[group_columns[-1]] = np.array([r.by_group[g].n_instances for g in names], dtype=np.int64)
+    with_ci = r.gap_method["name"] != "none"
+    for metric in r.metrics:
+        columns[metric] = [r.value(g, metric) for g in names]
+        if with_ci:
+            _pair_columns(columns, metric, [r.interval_of(g, metric) for g in names])
+    return columns
+
+
+def _gaps(r: Sliced) -> Columns:
+    gaps = r.gaps
+    columns: Columns = {name: [getattr(g, name) for g in gaps] for name in ("metric", "between", "a", "b")}
+    columns["value_a"] = [float(g.value_a) for g in gaps]
+    columns["value_b"] = [float(g.value_b) for g in gaps]
+    columns["difference"] = [float(g.difference) for g in gaps]
+    _pair_columns(columns, "difference", [g.difference_ci for g in gaps])
+    columns["ratio"] = [float(g.ratio) for g in gaps]
+    _pair_columns(columns, "ratio", [g.ratio_ci for g in gaps])
+    columns["method"] = [g.method for g in gaps]
+    return columns
+
+
+def _tests(r: Sliced) -> Columns:
+    tests = r.tests
+    alpha = float(r.test_method["alpha"])
+    columns: Columns = {name: [getattr(t, name) for t in tests] for name in ("metric", "between", "a", "b")}
+    columns["difference"] = [float(t.difference) for t in tests]
+    columns["p_value"] = [float(t.p_value) for t in tests]
+    columns["p_holm"] = [float(t.p_holm) for t in tests]
+    columns["significant"] = [bool(t.p_holm < alpha) for t in tests]  # NaN (no test) is not significant
+    columns["test"] = [t.test for t in tests]
+    return columns
+
+
+def _fairness(r: Sliced) -> Columns:
+    assert r.fairness is not None
+    by_group = r.fairness["by_group"]
+    columns: Columns = {"group": list(by_group)}
+    for rate in ("selection_rate", "tpr", "fpr"):
+        columns[rate] = [float(rates[rate]) for rates in by_group.values()]
+    return columns
+
+
+def _fairness_summaries(r: Sliced) -> Columns:
+    assert r.fairness is not None
+    summaries = r.fairness["summaries"]
+    columns: Columns = {"summary": list(summaries), "value": [float(e["value"]) for e in summaries.values()]}
+    _pair_columns(columns, "", [e["ci"] for e in summaries.values()])
+    columns["ci_low"], columns["ci_high"] = columns.pop("_ci_low"), columns.pop("_ci_high")
+    return columns
+
+
+def slices_frames(r: Sliced) -> Frames:
+    """A result by group's tables: ``by_group`` (the default; one row per group, as fairlearn's
+    ``MetricFrame.by_group``), ``gaps``, ``tests`` and, for a binary problem with a positive class, ``fairness``
+    (each group's rates) and ``fairness_summaries``."""
+    builders: dict[str, Callable[[], Columns]] = {
+        "by_group": lambda: _by_group(r),
+        "gaps": lambda: _gaps(r),
+        "tests": lambda: _tests(r),
+    }
+    if r.fairness is not None:
+        builders["fairness"] = lambda: _fairness(r)
+        builders["fairness_summaries"] = lambda: _fairness_summaries(r)
+    return Frames(builders, "by_group")

@@ -16,6 +16,7 @@ from clfeval._version import __version__
 from clfeval.infer.comparison import COMPARE_SCHEMA, Comparison
 from clfeval.infer.crossvalidation import CV_SCHEMA, CrossValidation
 from clfeval.infer.pairtests import TESTS
+from clfeval.infer.slices import SLICES_SCHEMA, Sliced
 from clfeval.report.paper import Estimate, estimate_of
 from clfeval.report.tables import Bounds, PValue, average_title, measure_title, overall_rows
 from clfeval.report.view import View
@@ -40,6 +41,7 @@ __all__ = [
     "comparison_page",
     "cv_page",
     "score_page",
+    "slices_page",
 ]
 
 
@@ -463,3 +465,78 @@ def scored_cv_page(cv: Any) -> Page:
     provenance = [("clfeval", __version__), ("schema", SCORED_CV_SCHEMA), ("folds", ", ".join(cv.fold_names))]
     provenance.append(("signature", cv.signature))
     return Page(tuple(summary), (), 0, tuple(provenance), 0)
+
+
+def slices_page(r: Sliced) -> Page:
+    """A result by group's page: the groups side by side with the forest plots, the largest gaps, then the tests
+    and the fairness summaries; the provenance names the gaps' method, the test and their seeds."""
+    ci = r.gap_method["name"] != "none"
+    head = f"{100 * float(r.gap_method['confidence']):g}% CI" if ci else ""
+    columns = [("metric", ""), ("highest", ""), ("lowest", ""), ("max − min", "num")]
+    columns += [(head, "num")] if ci else []
+    columns += [("min / max", "num")] + ([(head, "num")] if ci else [])
+    rows = []
+    for gap in r.gaps:
+        if gap.between != "max":
+            continue
+        row = [Cell(gap.metric, "label"), Cell(f"{gap.a} ({gap.value_a:.4f})", "label"),
+               Cell(f"{gap.b} ({gap.value_b:.4f})", "label"), Cell(gap.difference, strong=True)]  # fmt: skip
+        row += [Cell(Bounds(*(gap.difference_ci or (None, None))), "num ci")] if ci else []
+        row += [Cell(gap.ratio)] + ([Cell(Bounds(*(gap.ratio_ci or (None, None))), "num ci")] if ci else [])
+        rows.append(tuple(row))
+    columns_named = " & ".join(r.columns)
+    gaps = (
+        f"The gaps' intervals: {r.gap_method['name']} — {r.gap_method['definition']}."
+        if ci
+        else "No intervals were asked for: score with ci= for an interval of every group's score and every gap."
+    )
+    summary: list[Block] = [
+        Paragraph(
+            (
+                f"{len(r.names)} groups of {columns_named}, {r.n_instances} instances in all, each scored over the "
+                "label set of the whole data. The forest plots show each group's score with its interval, the whole "
+                "data's as a dashed line, and the ends of the largest gap.",
+            )
+        ),
+        TableRef("by_group"),
+        Paragraph(("The largest gap of each score: the highest group against the lowest. " + gaps,)),
+        Grid("largest", "summary", tuple(columns), tuple(rows)),
+    ]
+    sections = [Section("gaps", "Gaps between groups", (TableRef("gaps"),))]
+    test = r.test_method
+    if r.tests:
+        seed = f", seed {test['seed']}" if test.get("seed") is not None else ""
+        rounds = f", {test['rounds']} rounds" if test.get("rounds") else ""
+        sections.append(
+            Section(
+                "tests",
+                "Tests between groups",
+                (
+                    Paragraph(
+                        (
+                            f"{test['name']} ({test['alternative']}{rounds}{seed}) — {test['definition']}. "
+                            f"Holm's adjustment: {test['multiplicity']}; significant when below α = "
+                            f"{float(test['alpha']):g}.",
+                        )
+                    ),
+                    TableRef("tests"),
+                ),
+            )
+        )
+    if r.fairness is not None:
+        sections.append(Section("fairness", "Fairness", (TableRef("fairness_rates"), TableRef("fairness"))))
+    provenance = [
+        ("clfeval", __version__),
+        ("schema", SLICES_SCHEMA),
+        ("N", f"{r.n_instances} instances ({r.task})"),
+        ("group columns", ", ".join(r.columns)),
+        ("groups", f"{len(r.names)}: " + ", ".join(r.names[:30]) + (" …" if len(r.names) > 30 else "")),
+        ("metrics", ", ".join(r.metrics)),
+        *((f"gaps {k}", _flat(v)) for k, v in r.gap_method.items() if k != "definition"),
+        *((f"test {k}", _flat(v)) for k, v in test.items() if k != "definition"),
+        ("signature", r.signature),
+    ]
+    labels = getattr(r.overall, "labels", None)
+    if labels is not None:
+        provenance.append(("label set", f"{len(labels)} labels, source {getattr(r.overall, 'label_source', '—')}"))
+    return Page(tuple(summary), tuple(sections), len(r.metrics), tuple(provenance), 0)

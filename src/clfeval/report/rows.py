@@ -16,8 +16,9 @@ from clfeval.scoring.scores import Scores
 if TYPE_CHECKING:
     from clfeval.infer.comparison import Comparison
     from clfeval.infer.crossvalidation import CrossValidation
+    from clfeval.infer.slices import Sliced
 
-__all__ = ["comparison_rows", "cv_rows", "score_rows"]
+__all__ = ["comparison_rows", "cv_rows", "score_rows", "slices_rows"]
 
 
 def cv_rows(cv: CrossValidation) -> list[list[Any]]:
@@ -151,4 +152,40 @@ def score_rows(scores: Scores, matrix: bool = True) -> list[list[Any]]:
     sections = ("confusion_matrix", "confusion_matrix_predicted_view") if split else ("confusion_matrix",)
     for view, section in enumerate(sections):
         rows.extend([section, g, p, values[view]] for g, p, values in cells)
+    return rows
+
+
+def slices_rows(r: Sliced) -> list[list[Any]]:
+    """Rows ``section,group,name,value``, every number of a result by group: section ``overall`` (group empty) and
+    ``by_group`` (group = the group), name a score's flat name (``macro.f1``, ``per_label.<label>.f1``, with
+    ``_ci_low`` and ``_ci_high`` beside it when there are intervals); ``gap`` and ``ratio`` (group = ``max``,
+    ``<a>_vs_<b>`` or ``<a>_vs_rest``, name = the metric, with its interval's ends); ``p`` and ``p_holm`` (group =
+    the pair); ``fairness`` (group empty: a summary and its interval's ends; group = a group: its rates); ``count``
+    (``n_instances``, ``n_groups``); and a ``signature`` row. An undefined value is an empty cell."""
+    rows: list[list[Any]] = [["section", "group", "name", "value"]]
+    rows.append(["count", "", "n_instances", r.n_instances])
+    rows.append(["count", "", "n_groups", len(r.names)])
+    for name, value in r.overall.flat(".", per_label=True).items():
+        rows.append(["overall", "", name, value])
+    for group, result in r.by_group.items():
+        for name, value in result.flat(".", per_label=True).items():
+            rows.append(["by_group", group, name, value])
+    for gap in r.gaps:
+        for section, value, bounds in (("gap", gap.difference, gap.difference_ci), ("ratio", gap.ratio, gap.ratio_ci)):
+            rows.append([section, gap.name, gap.metric, value])
+            if bounds is not None:
+                rows.append([section, gap.name, f"{gap.metric}_ci_low", bounds[0]])
+                rows.append([section, gap.name, f"{gap.metric}_ci_high", bounds[1]])
+    for test in r.tests:
+        rows.append(["p", f"{test.a}_vs_{test.b}", test.metric, test.p_value])
+        rows.append(["p_holm", f"{test.a}_vs_{test.b}", test.metric, test.p_holm])
+    if r.fairness is not None:
+        for name, entry in r.fairness["summaries"].items():
+            rows.append(["fairness", "", name, entry["value"]])
+            if entry["ci"] is not None:
+                rows.append(["fairness", "", f"{name}_ci_low", entry["ci"][0]])
+                rows.append(["fairness", "", f"{name}_ci_high", entry["ci"][1]])
+        for group, rates in r.fairness["by_group"].items():
+            rows.extend(["fairness", group, rate, value] for rate, value in rates.items())
+    rows.append(["signature", "", "", r.signature])
     return rows
