@@ -177,9 +177,9 @@ def check_truth(spec: dict[str, Any], true: dict[Any, float]) -> None:
             assert abs(found - true[("fairness", name, -1, -1)]) < 0.004, (name, found)
 
 
-def one_table(args: tuple[str, int, int, int]) -> dict[str, Any]:
-    """Both methods' intervals of every gap of one data set: method → (what, metric, a, b) → bounds or None."""
-    name, t, resamples, seed_base = args
+def one_table(args: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
+    """The methods' intervals of every gap of one data set: method → (what, metric, a, b) → bounds or None."""
+    name, t, resamples, seed_base, methods = args
     spec = scenarios()[name]
     index = list(scenarios()).index(name)
     rng = np.random.default_rng(np.random.SeedSequence([seed_base, index, t]))
@@ -188,7 +188,7 @@ def one_table(args: tuple[str, int, int, int]) -> dict[str, Any]:
     seed = int(np.random.SeedSequence([seed_base, index, t, 1]).generate_state(1)[0])
     g = len(spec["sizes"])
     out: dict[str, Any] = {}
-    for method in METHODS:
+    for method in methods:
         r = clfeval.score(gold, pred, groups=group, labels=labels, ci=method, resamples=resamples, seed=seed,
                           metrics=list(METRICS), test="none")  # fmt: skip
         found: dict[Any, Any] = {}
@@ -242,7 +242,9 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, help="bootstrap resamples (default 500; --quick 200)")
     parser.add_argument("--seed", type=int, default=SEED, help="the tables' seed (default: the recorded run's)")
     parser.add_argument("--scenario", help="one scenario only (its name, or the start of it)")
+    parser.add_argument("--methods", default=",".join(METHODS), help="the methods, comma-separated (default: both)")
     args = parser.parse_args()
+    methods = tuple(m for m in METHODS if m in args.methods.split(","))
     tables = args.tables or (40 if args.quick else 1000)
     resamples = args.resamples or (200 if args.quick else 500)
     chosen = {k: v for k, v in scenarios().items() if args.scenario is None or k.startswith(args.scenario)}
@@ -262,14 +264,14 @@ def main() -> None:
                 f"{m} " + ", ".join(f"{metric_of(t, m):.4f}" for t in spec["tables"]) for m in METRICS
             ) + "".join(f"; {f} {true[('fairness', f, -1, -1)]:.4f}" for f in FAIRNESS
                         if ("fairness", f, -1, -1) in true))  # fmt: skip
-            found = pool.map(one_table, [(name, t, resamples, args.seed) for t in range(tables)])
-            for method in METHODS:
+            found = pool.map(one_table, [(name, t, resamples, args.seed, methods) for t in range(tables)])
+            for method in methods:
                 for what in rows:
                     if what.startswith("max") and method == "delta":
                         continue  # the largest gap takes the bootstrap whatever the method
                     cells = [cell([f[method] for f in found], true, what, m) for m in METRICS]
                     print(f"| {name} | {method} | {what} | " + " | ".join(cells) + " |", flush=True)
-            if any(k[0] == "fairness" for k in true):
+            if any(k[0] == "fairness" for k in true) and "bootstrap" in methods:
                 fair_lines.append(
                     f"| {name} | "
                     + " | ".join(cell([f["bootstrap"] for f in found], true, "fairness", fair) for fair in FAIRNESS)
