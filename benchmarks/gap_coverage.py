@@ -27,9 +27,11 @@ coverage (the share of tables whose interval holds the true value, inclusive to 
 - max: max − min and min / max; fairness: demographic parity difference and equalized odds difference (binary).
 
 The largest gap and the fairness summaries have no delta interval: both methods give them the group-stratified
-percentile bootstrap, so they are shown for the bootstrap run only. A missing interval (not estimable) is a miss,
-its share in parentheses. Known: max − min ≥ 0 in every resample, so where the true gap is 0 its percentile interval
-lies above 0 and cannot cover it (and min / max lies below 1): the null scenarios measure how badly.
+bootstrap (since main's 1bb94c2, read from simultaneous max-|t| intervals of every pairwise difference; before, the
+percentile interval of the resampled max − min), so they are shown for the bootstrap run only (``--methods
+bootstrap`` runs it alone). A missing interval (not estimable) is a miss, its share in parentheses. The null
+scenarios (true gap 0) and the small true demographic-parity gaps (0.01, 0.02) are where the percentile interval of
+max − min failed: max − min ≥ 0 in every resample and is biased upward, so its interval lay above 0.
 """
 
 from __future__ import annotations
