@@ -203,3 +203,17 @@ def test_groups_of_sentences_name_their_sentences() -> None:
     assert groups["a"]["n_units"] == 2 and groups["a"]["unit"] == "sentences"
     assert groups["b"]["n_instances"] == r.by_group["b"].n_instances == 3  # a spurious LOC, ORG missed and spurious
     assert "n_units" not in clfeval.score(["a", "b"], ["a", "a"], groups=["x", "y"], test="none").to_dict()["groups"][0]
+
+
+def test_one_seed_repeats_everything_a_result_by_group_draws() -> None:
+    """A seed given to the slicing alone seeds the whole data's interval too (no draw of the run is left unseeded);
+    without any seed, the one drawn is reported and repeats the run."""
+    y, p, g = _data(6)
+    one = clfeval.score(y, p, groups=g, ci="bootstrap", resamples=200, slicing=clfeval.Slicing(seed=5, rounds=200))
+    two = clfeval.score(y, p, groups=g, ci="bootstrap", resamples=200, slicing=clfeval.Slicing(seed=5, rounds=200))
+    assert one.overall.intervals.seed == 5 and one.flat() == two.flat()
+    drawn = clfeval.score(y, p, groups=g, ci="bootstrap", resamples=200, rounds=200)
+    again = clfeval.score(
+        y, p, groups=g, ci="bootstrap", resamples=200, rounds=200, seed=drawn.test_method["base_seed"]
+    )
+    assert drawn.overall.intervals.seed == drawn.test_method["base_seed"] and drawn.flat() == again.flat()

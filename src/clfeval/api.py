@@ -370,6 +370,7 @@ def _score_scored_groups(
     index = group_index(groups, _length(gold), "instance")
     # with groups, a seed without intervals seeds the tests between groups
     interval = ci_of(ci, seed=None if CI.of(ci) is None else seed, resamples=resamples, confidence=confidence)
+    interval, slicing = _seeded(interval, slicing)
     shared = (threshold, conventions)
     overall = _score_scored(gold, scores, labels, positive, *shared, interval, None, None, None, scoring,
                             blocks=blocks, multilabel=multilabel, progress=progress,
@@ -1135,6 +1136,22 @@ def _merged(parts: Sequence[Counted]) -> Any:
     return total
 
 
+def _seeded(interval: CI | None, slicing: Slicing) -> tuple[CI | None, Slicing]:
+    """One seed for everything a result by group draws: the interval's or the slicing's (either given; the interval's
+    when both are), else one drawn here, given to both, so that the whole data's interval is seeded as the groups'
+    draws are (each spawned from it) and one reported number repeats the run."""
+    from clfeval.infer.slicing import new_seed
+
+    base = slicing.seed if slicing.seed is not None else None
+    if interval is not None and interval.seed is not None:
+        base = interval.seed if base is None else base
+    if base is None:
+        base = new_seed()
+    if interval is not None and interval.seed is None:
+        interval = replace(interval, seed=base)
+    return interval, slicing if slicing.seed is not None else replace(slicing, seed=base)
+
+
 def _sliced_counted(
     whole: Counted,
     parts: Sequence[Counted],
@@ -1155,6 +1172,7 @@ def _sliced_counted(
     by group."""
     from clfeval.infer.slices import Part, sliced
 
+    interval, slicing = _seeded(interval, slicing)
     resolved, provenance = _scoring(chosen, whole)
     whole, screened = _screened(whole, resolved, interval)
     overall = computation.score_counts(cast("Counts", whole.counts), resolved, **provenance, invalid=screened)
