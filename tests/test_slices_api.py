@@ -145,11 +145,12 @@ def test_grouped_accumulator_saves_counts_by_group_that_score_and_the_command_li
             acc.update(a[part], b[part], groups=groups[part], sample_weight=None if weights is None else weights[part])
         path = tmp_path / f"counts{i}.json"
         acc.save(path)
-        want = acc.score(ci="delta", seed=3).flat()
-        _same(want, clfeval.score(clfeval.load_counts(str(path)), ci="delta", seed=3).flat())
-        _same(want, clfeval.score(acc.counted(), ci="delta", seed=3).flat())
+        want = acc.score(ci="delta", seed=3, rounds=300).flat()
+        _same(want, clfeval.score(clfeval.load_counts(str(path)), ci="delta", seed=3, rounds=300).flat())
+        _same(want, clfeval.score(acc.counted(), ci="delta", seed=3, rounds=300).flat())
     shown = subprocess.run(
-        [sys.executable, "-m", "clfeval", "score", "--counts", str(tmp_path / "counts0.json"), "--format", "json"],
+        [sys.executable, "-m", "clfeval", "score", "--counts", str(tmp_path / "counts0.json"), "--rounds", "300",
+         "--format", "json"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     doc = json.loads(shown.stdout)
