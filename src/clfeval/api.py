@@ -1345,8 +1345,9 @@ def _compare_groups(gold: Any, preds: Any, groups: Any, *, progress: Any, **give
     names, columns = systems_of(preds)
     spans = given["spans"]
     index = group_index(groups, _length(gold), "sentence" if spans is not None else "instance")
+    base = chosen.seed if chosen.seed is not None else new_seed()  # one seed repeats the whole run
+    chosen = replace(chosen, seed=base)
     overall = compare(gold, dict(zip(names, columns)), test=chosen, progress=progress, **given)
-    base = chosen.seed if chosen.seed is not None else new_seed()
     seeds = spawned(base, len(index.names))
     pinned = dict(given)
     labels = tuple(overall.first.labels)
@@ -1372,8 +1373,8 @@ def _compare_groups(gold: Any, preds: Any, groups: Any, *, progress: Any, **give
     method = {
         "name": overall.test,
         "base_seed": base,
-        "seeds": "the whole data's test as given; each group's seeded from the base seed spawned per group (numpy "
-        "SeedSequence)",
+        "seeds": "the whole data's test seeded with the base seed (given, else drawn); each group's with the base seed "
+        "spawned per group (numpy SeedSequence)",
         "multiplicity": "holm: over the pairs of systems within each group (p_holm_pairs, as compare), and over the "
         "groups for each pair of systems and metric (p_holm_groups)",
         "alpha": chosen.alpha,
