@@ -83,6 +83,7 @@ def _scored_table(rng: np.random.Generator, n: int, kind: str) -> dict[str, Any]
         "lang": rng.choice(["de", "en", "fr"], n, p=[0.5, 0.3, 0.2]).tolist(),
         "site": rng.choice(["1", "2", "10"], n).tolist(),
         "w": rng.choice([0.5, 1.0, 2.0], n).tolist(),
+        "blk": [f"b{i // 4}" for i in range(n)],  # four rows a block
     }
 
 
@@ -104,6 +105,7 @@ SCORED = [
         {"kind": "multiclass", "columns": ["lang"], "scores": "p_*", "weights": True}, id="multiclass-weights"
     ),
     pytest.param({"kind": "multilabel", "columns": ["lang"], "scores": "p_*"}, id="multilabel"),
+    pytest.param({"kind": "multiclass", "columns": ["lang"], "scores": "p_*", "blocks": True}, id="multiclass-blocks"),
 ]
 
 
@@ -118,6 +120,7 @@ def test_scored_file_by_group_equals_arrays(tmp_path: Path, case: dict[str, Any]
     extra = ["--multilabel"] if case["kind"] == "multilabel" else []
     extra += ["--weight-col", "w"] if case.get("weights") else []
     extra += ["--ci", "bootstrap", "--resamples", "200"] if case.get("ci") else []
+    extra += ["--block-col", "blk", "--ci", "bootstrap", "--resamples", "100"] if case.get("blocks") else []
     doc = _json("score", path, "--scores", case["scores"], "--gold-col", "gold", *grouping, *extra,
                 "--rounds", "200", "--seed", "4")  # fmt: skip
     score_columns = [c for c in table if c == case["scores"] or c.startswith("p_")]
@@ -130,7 +133,9 @@ def test_scored_file_by_group_equals_arrays(tmp_path: Path, case: dict[str, Any]
         gold, scores=scores, groups={c: table[c] for c in case["columns"]},
         multilabel=True if case["kind"] == "multilabel" else None,
         sample_weight=table["w"] if case.get("weights") else None, rounds=200, seed=4,
+        blocks=table["blk"] if case.get("blocks") else None,
         **({"ci": "bootstrap", "resamples": 200} if case.get("ci") else {}),
+        **({"ci": "bootstrap", "resamples": 100} if case.get("blocks") else {}),
     )  # fmt: skip
     expected = json.loads(arrays.to_json())
     assert _numbers(doc) == _numbers(expected)
@@ -140,6 +145,8 @@ def test_scored_file_by_group_equals_arrays(tmp_path: Path, case: dict[str, Any]
         assert result["inputs"]["file"] == path and result["inputs"]["gold_column"] == "gold"
         if case.get("weights"):
             assert result["inputs"]["sample_weight"]["source"] == "w"
+    if case.get("blocks"):
+        assert doc["overall"]["inputs"]["n_blocks"] == 125 and doc["overall"]["ci"]["unit"] == "block"
 
 
 def test_scored_groups_report_and_test_names(tmp_path: Path) -> None:

@@ -242,10 +242,11 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         **({} if grouped is None else {"groups": grouped, "slicing": options.slicing(args, True)}),
     )
     if not counts and grouped is not None:  # each group's result, and the whole's, names the file
+        of_group = {k: v for k, v in read_inputs.items() if k not in ("n_blocks", "clipped")}  # the whole file's
         result = dataclasses.replace(
             result,
             overall=_from_file(result.overall, read_inputs),
-            by_group=FrozenDict({g: _from_file(r, read_inputs) for g, r in result.by_group.items()}),
+            by_group=FrozenDict({g: _from_file(r, of_group) for g, r in result.by_group.items()}),
         )
     elif not counts:
         result = _from_file(result, read_inputs)

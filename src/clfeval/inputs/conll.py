@@ -477,8 +477,8 @@ def _sentence_keys(seqs: TagSequences, head: _Batch, file: TagFile, groups: Sequ
             s = int(np.searchsorted(seqs.offsets, i, side="right")) - 1
             line = int(head.first_lines[s])
             raise InputError(
-                f"the group column {number} holds {str(given[i])!r}, but {str(first[s])!r} on line {line}, the sentence's "
-                "first token: every token of a sentence is in one group",
+                f"the group column {number} holds {str(given[i])!r}, but {str(first[s])!r} on line {line}, the "
+                "sentence's first token: every token of a sentence is in one group",
                 file.name,
                 line + i - int(starts[s]),
             )
