@@ -363,3 +363,17 @@ def test_spans_errors(tmp_path: Path) -> None:
         clfeval.read(str(path), gold_col=3, pred_col=4, spans=True, reading=clfeval.Reading(group_col=2))
     with pytest.raises(OptionError, match="DOCSTART"):
         clfeval.read(str(path), gold_col=3, pred_col=4, spans=True, reading=clfeval.Reading(group_col="document"))
+
+
+def test_spans_by_group_python_refusals(tmp_path: Path) -> None:
+    """What CoNLL counts by group are not taken by yet, each in one line: a count file (load_counts does not read
+    spans by group back), folds of spans (cv), several systems."""
+    gold, pred = str(EXAMPLES / "ner-gold.conll"), str(EXAMPLES / "ner-tagger-a.conll")
+    counted = clfeval.read(gold, pred, spans=True, reading=clfeval.Reading(group_col="document"))
+    with pytest.raises(OptionError, match="count file"):
+        clfeval.save_counts(counted, str(tmp_path / "c.json"))
+    with pytest.raises(OptionError, match="folds of spans"):
+        clfeval.read_folds([gold], spans=clfeval.Spans("conlleval"), reading=clfeval.Reading(group_col=2))
+    with pytest.raises(OptionError, match="several systems"):
+        clfeval.read(gold, pred, str(EXAMPLES / "ner-tagger-b.conll"), spans=True,
+                     reading=clfeval.Reading(group_col="document"))  # fmt: skip

@@ -134,6 +134,11 @@ class Counted:
             raise OptionError(f"a count file holds one table of counts, not {what}")
         if self.groups is not None:
             assert self.group_columns is not None and self.group_values is not None
+            if kind.units(self.counts) is not None:  # load_counts does not take them back yet
+                raise OptionError(
+                    "counts with their units (spans' sentences) by group are not written to a count file yet: score "
+                    "them as read (clfeval.score(counted))"
+                )
             return grouped_to_dict(
                 self.group_columns, self.groups, self.group_values, inputs=self.inputs, options=self.options
             )
@@ -586,6 +591,10 @@ def _span_folds(
     """Each fold's span counts, from one CoNLL file per fold (sentences are the units of every fold)."""
     if fold_col is not None:
         raise OptionError("spans are read from one CoNLL file per fold: a fold column does not apply")
+    if reading.group_columns:
+        raise OptionError(
+            "folds of spans are not read by group: score the pooled sentences with score(..., spans=, groups=)"
+        )
     if not paths:
         raise OptionError("give one CoNLL file per fold")
     if any(not isinstance(p, str) for p in paths):
