@@ -116,8 +116,7 @@ def add_group_options(p: Any, scores: bool = True, documents: bool = False) -> N
     group.add_argument(
         "--group-test",
         choices=list(GROUP_TESTS),
-        help="the test between groups (default permutation; delong is for scored predictions, not read by group from "
-        "files yet)",
+        help="the test between groups (default permutation; delong, DeLong's unpaired test of AUCs, is for --scores)",
     )
     group.add_argument(
         "--group-metric",
