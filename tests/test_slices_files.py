@@ -233,7 +233,9 @@ def test_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
     cols = ["--gold-col", "gold", "--pred-col", "pred"]
     assert "no column named 'nope'" in _error("score", path, *cols, "--group-col", "nope", "--format", "json")
     assert "t.tsv" in _error("score", path, *cols, "--group-col", "nope")
-    assert "--spans" in _error("score", path, *cols, "--group-col", "lang", "--spans")
+    # spans and scores by group are read from their own files (tests/test_slices_cli_kinds.py): a TSV of labels is not
+    # CoNLL, and --scores takes the place of --pred-col
+    assert "CoNLL" in _error("score", path, *cols, "--group-col", "lang", "--spans")
     assert "--scores" in _error("score", path, *cols, "--group-col", "lang", "--scores", "gold")
     assert "--matrix" in _error("score", "--matrix", path, "--group-col", "lang")
     assert "GOLD PRED" in _error("score", path, path, "--group-col", "lang")

@@ -88,9 +88,10 @@ def add_weight_option(src: Any) -> None:
     )
 
 
-def add_group_options(p: Any, scores: bool = True) -> None:
-    """``--group-col`` (repeatable: intersections) and, with ``scores``, how groups are compared: ``--group-test``,
-    ``--group-metric`` (repeatable) and ``--rounds`` (:class:`~clfeval.Slicing`)."""
+def add_group_options(p: Any, scores: bool = True, documents: bool = False) -> None:
+    """``--group-col`` (repeatable: intersections), with ``documents`` ``--group-by document`` (spans: a group per
+    ``-DOCSTART-`` document) and, with ``scores``, how groups are compared: ``--group-test``, ``--group-metric``
+    (repeatable) and ``--rounds`` (:class:`~clfeval.Slicing`)."""
     from clfeval.infer.slicing import GROUP_TESTS
 
     group = p.add_argument_group("groups (scores by group: every score per group, the gaps and tests between groups)")
@@ -100,15 +101,22 @@ def add_group_options(p: Any, scores: bool = True) -> None:
         action="append",
         help="a column naming each instance's group (language, domain, site …): the counts are kept per group, in "
         "bounded memory (1-based number, negative from the end, or header name); repeat it for the intersections "
-        "of several columns (es&female); --gold-col and --pred-col must then be given",
+        "of several columns (es&female); --gold-col and --pred-col must then be given (with --scores: --gold-col; "
+        "with --spans: a token column of the gold CoNLL file, by number, the same on every token of a sentence)",
     )
+    if documents:
+        group.add_argument(
+            "--group-by",
+            choices=["document"],
+            help="with --spans: each -DOCSTART- document is a group (sentences before the first one: document 0); "
+            "with --group-col, their intersections",
+        )
     if not scores:
         return
     group.add_argument(
         "--group-test",
         choices=list(GROUP_TESTS),
-        help="the test between groups (default permutation; delong is for scored predictions, not read by group from "
-        "files yet)",
+        help="the test between groups (default permutation; delong, DeLong's unpaired test of AUCs, is for --scores)",
     )
     group.add_argument(
         "--group-metric",
@@ -151,6 +159,22 @@ def slicing(args: argparse.Namespace, grouped: bool) -> Any:
         rounds=10_000 if rounds is None else rounds,
         seed=getattr(args, "seed", None),
     )
+
+
+def group_columns(args: argparse.Namespace) -> list[Any] | None:
+    """The group columns ``--group-col`` names, then ``document`` for ``--group-by document`` (the name of CoNLL
+    sentences' documents, :data:`clfeval.inputs.conll.BY_DOCUMENT`), or ``None``."""
+    columns = [parse_column(c) for c in getattr(args, "group_col", None) or ()]
+    if getattr(args, "group_by", None) is not None:
+        from clfeval.inputs.conll import BY_DOCUMENT
+
+        if not getattr(args, "spans", None):
+            raise ClfevalError(
+                "--group-by document makes each -DOCSTART- document of CoNLL files a group: give --spans (a table's "
+                "groups are its columns: --group-col)"
+            )
+        columns.append(BY_DOCUMENT)
+    return columns or None
 
 
 def refuse_for_groups(args: argparse.Namespace, *pairs: tuple[str, Any]) -> None:
@@ -697,7 +721,7 @@ def reading(args: argparse.Namespace) -> Reading:
         block_col=parse_column(getattr(args, "block_col", None)),
         block_end=getattr(args, "block_end", None),
         weight_col=parse_column(getattr(args, "weight_col", None)),
-        group_col=[parse_column(c) for c in args.group_col] if getattr(args, "group_col", None) else None,
+        group_col=group_columns(args),
         engine=args.engine,
         scheduler=args.scheduler,
         progress=shown if shown.enabled else None,

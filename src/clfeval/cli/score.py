@@ -24,6 +24,7 @@ from clfeval.inputs.columns import parse_column
 from clfeval.inputs.matrix import MATRIX_ORIENTATIONS
 from clfeval.inputs.options import Reading
 from clfeval.inputs.readers import Counted, read, read_matrix
+from clfeval.inputs.scoredfile import TIMBL
 from clfeval.kinds import kind_of
 from clfeval.result import FrozenDict
 
@@ -60,7 +61,7 @@ def add_score(sub: Any) -> None:
         metavar="COL",
         help="gold column: 1-based number, negative from the end, or header name (default: -2; with PRED: -1)",
     )
-    options.add_group_options(p)
+    options.add_group_options(p, documents=True)
     src.add_argument("--pred-col", metavar="COL", help="predicted column (default: -1)")
     options.add_input_rules(
         p,
@@ -81,7 +82,8 @@ def add_score(sub: Any) -> None:
 
 def run_score(args: argparse.Namespace) -> str:
     """Run ``score``: the report, in the asked format."""
-    if args.group_col:
+    if args.group_col or args.group_by:
+        options.group_columns(args)  # --group-by document is for spans: refused, by name, with any other input
         _refuse_for_groups(args)
     if args.scores is not None:
         options.refuse_for_scores(args)
@@ -114,17 +116,18 @@ def run_score(args: argparse.Namespace) -> str:
 
 
 def _refuse_for_groups(args: argparse.Namespace) -> None:
-    """What ``--group-col`` is not taken with (yet), each named: scored predictions, spans, a matrix, a gold file and
-    a predictions file paired line by line, conlleval's report."""
+    """What ``--group-col`` is not taken with (yet), each named: a matrix, conlleval's report, a gold file and a
+    predictions file paired line by line (but CoNLL files of spans, whose sentences are paired), scored count files
+    and TiMBL's distributions (they hold no group column)."""
     options.refuse_for_groups(
         args,
-        ("--scores", args.scores),
-        ("--spans", args.spans),
-        ("--errors", args.errors),
         ("--matrix", args.matrix),
         ("--format conlleval", args.format == "conlleval" or None),
         ("GOLD PRED files (give one table holding gold, predicted and group columns)",
-         (len(args.inputs) == 2 and not args.parts) or None),
+         (len(args.inputs) == 2 and not args.parts and not args.spans) or None),
+        ("scored count files (they hold no groups: score the file of scores with --group-col)",
+         (args.counts and _scored_files(args)) or None),
+        ("--scores timbl (TiMBL's output has no group column)", args.scores == TIMBL or None),
     )  # fmt: skip
 
 
@@ -132,7 +135,7 @@ def _same_group_columns(args: argparse.Namespace, counted: Counted) -> None:
     """--group-col beside count files by group names their group columns (as strings), or is an error."""
     if not args.counts:
         return
-    asked = [str(c) for c in args.group_col]
+    asked = [str(c) for c in options.group_columns(args) or ()]
     held = list(counted.group_columns or ())
     if asked != held:
         raise ClfevalError(
@@ -160,6 +163,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
     """``score --scores``: the scored-predictions report of one file (or, ``counts``, of scored count files)."""
     multilabel: Any = None
     weight: Any = None
+    grouped: Any = None
     weight_col = parse_column(args.weight_col)
     if counts:
         from clfeval.inputs.readers import load_counts
@@ -186,7 +190,17 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         declared = None if declared is None else [str(x) for x in declared]
         in_blocks = options.score_blocks(args)
         probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
-        if args.multilabel:  # a cell of gold labels per row, a score column per label
+        if args.group_col:  # the rows themselves (gold, scores, weights, blocks) and each row's group
+            with options.reading_bar(args) as progress:
+                found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
+                                    labels=declared, probabilities=probabilities, label_sets=bool(args.multilabel),
+                                    **in_blocks, progress=progress, weight_col=weight_col,
+                                    group_col=[parse_column(c) for c in args.group_col])  # fmt: skip
+            given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
+            labels, weight, grouped = declared, found.weight, found.groups
+            if args.multilabel:
+                multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+        elif args.multilabel:  # a cell of gold labels per row, a score column per label
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
@@ -225,15 +239,30 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         multilabel=multilabel,
         sample_weight=weight,
         **options.scored_scoring(args),
+        **({} if grouped is None else {"groups": grouped, "slicing": options.slicing(args, True)}),
     )
-    if not counts:  # the file, its columns and its blocks, not "arrays"; how the columns were matched
-        matched = {
-            k: v for k, v in result.inputs.items() if k in ("columns_matched", "positive", "clipped", "sample_weight")
-        }
-        result = dataclasses.replace(result, inputs=FrozenDict({**read_inputs, **matched}))
-        if "sample_weight" in read_inputs:  # the weights' source is the column, not sample_weight=
-            result = options.weights_named(result, read_inputs["sample_weight"]["source"])
+    if not counts and grouped is not None:  # each group's result, and the whole's, names the file
+        of_group = {k: v for k, v in read_inputs.items() if k not in ("n_blocks", "clipped")}  # the whole file's
+        result = dataclasses.replace(
+            result,
+            overall=_from_file(result.overall, read_inputs),
+            by_group=FrozenDict({g: _from_file(r, of_group) for g, r in result.by_group.items()}),
+        )
+    elif not counts:
+        result = _from_file(result, read_inputs)
     return options.render(result, args)
+
+
+def _from_file(result: Any, read_inputs: dict[str, Any]) -> Any:
+    """A scored result whose inputs are the file, its columns and its blocks, not "arrays"; how the columns were
+    matched; its weights' source the weight column, not ``sample_weight=``."""
+    matched = {
+        k: v for k, v in result.inputs.items() if k in ("columns_matched", "positive", "clipped", "sample_weight")
+    }
+    result = dataclasses.replace(result, inputs=FrozenDict({**read_inputs, **matched}))
+    if "sample_weight" in read_inputs:
+        result = options.weights_named(result, read_inputs["sample_weight"]["source"])
+    return result
 
 
 def _say_cost(interval: CI, counted: Counted) -> None:

@@ -25,10 +25,18 @@ from clfeval.count.blocks import FEW_BLOCKS, Blocks
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import Meter, chunk_bytes, display_name, line_chunks
 from clfeval.inputs.columns import Column
-from clfeval.spans.counts import SpanChecks, blocks_joined, joined
+from clfeval.spans.counts import SpanChecks, SpanCounts, blocks_joined, joined
 from clfeval.spans.sequences import TagSequences
 
-__all__ = ["DOCSTART", "TagFile", "count_tag_files", "read_tag_batches", "write_span_errors"]
+__all__ = [
+    "BY_DOCUMENT",
+    "DOCSTART",
+    "TagFile",
+    "count_tag_files",
+    "count_tag_groups",
+    "read_tag_batches",
+    "write_span_errors",
+]
 
 #: The first field of a line that starts a document (CoNLL-2003).
 DOCSTART = "-DOCSTART-"
@@ -44,6 +52,8 @@ class TagFile:
     path: str
     columns: Sequence[Column]
     roles: Sequence[str]
+    #: Token columns naming each sentence's group (numbers: CoNLL files have no header), read beside the tags.
+    group_cols: Sequence[int] = ()
 
     @property
     def name(self) -> str:
@@ -61,6 +71,7 @@ class _Batch:
     first_lines: np.ndarray
     documents: np.ndarray
     n_docstart: int
+    groups: list[pl.Series] = field(default_factory=list)
 
 
 @dataclass
@@ -210,7 +221,11 @@ def _batch(
     keep = pl.Series(token)
     kept = fields.filter(keep)
     tags = [kept.list.get(index, null_on_oob=True).alias(role) for index, role in zip(indexes, file.roles)]
-    return _Batch(tags, first.filter(keep), lengths.astype(np.int64), first_lines, documents, n_docstart)
+    at = [
+        _index(c, width, name, state.fields_line, "group") if state.n_fields is not None else 0 for c in file.group_cols
+    ]
+    groups = [kept.list.get(index, null_on_oob=True) for index in at]
+    return _Batch(tags, first.filter(keep), lengths.astype(np.int64), first_lines, documents, n_docstart, groups)
 
 
 class _Buffer:
@@ -243,6 +258,7 @@ class _Buffer:
             whole.first_lines[:k],
             whole.documents[:k],
             whole.n_docstart,
+            [g.slice(0, n_tokens) for g in whole.groups],
         )
         rest = _Batch(
             [t.slice(n_tokens) for t in whole.tags],
@@ -251,6 +267,7 @@ class _Buffer:
             whole.first_lines[k:],
             whole.documents[k:],
             0,
+            [g.slice(n_tokens) for g in whole.groups],
         )
         self.parts = [rest] if len(rest.lengths) else []
         return head
@@ -266,6 +283,7 @@ def _concat(parts: Sequence[_Batch]) -> _Batch:
         np.concatenate([p.first_lines for p in parts]),
         np.concatenate([p.documents for p in parts]),
         sum(p.n_docstart for p in parts),
+        [pl.concat([p.groups[i] for p in parts]) for i in range(len(parts[0].groups))],
     )
 
 
@@ -306,6 +324,14 @@ def read_tag_batches(
         Bad lines (see the module), files whose sentences or tokens disagree, or of different lengths, or a file
         that changed while it was read.
     """
+    for seqs, _ in _aligned(files, block_end=block_end, size=size, meter=meter):
+        yield seqs
+
+
+def _aligned(
+    files: Sequence[TagFile], *, block_end: str | None = None, size: int | None = None, meter: Meter | None = None
+) -> Iterator[tuple[TagSequences, _Batch]]:
+    """What :func:`read_tag_batches` yields, each with the gold file's batch it was made of (its group columns)."""
     size = size or chunk_bytes()
     buffers = [_Buffer(f, _file_batches(f, block_end, size, meter)) for f in files]
     first_sentence = 0
@@ -317,7 +343,8 @@ def read_tag_batches(
         if all(b.done and not b.sentences() for b in buffers):
             left = sum(p.n_docstart for p in buffers[0].parts)  # -DOCSTART- lines after the last sentence
             if left:
-                yield _sequences(files, [b.take(0) for b in buffers], first_sentence)
+                heads = [b.take(0) for b in buffers]
+                yield _sequences(files, heads, first_sentence), heads[0]
             return
         if any(a == 0 and b.done for a, b in zip(available, buffers)):
             short = next(b for a, b in zip(available, buffers) if a == 0 and b.done)
@@ -332,7 +359,7 @@ def read_tag_batches(
         heads = [b.take(k) for b in buffers]
         for b, head in zip(buffers[1:], heads[1:]):
             _check_aligned(files[0], heads[0], b.file, head)
-        yield _sequences(files, heads, first_sentence)
+        yield _sequences(files, heads, first_sentence), heads[0]
         first_sentence += k
 
 
@@ -379,15 +406,133 @@ def count_tag_files(
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
     units for an interval or a test), else keeps sentences. ``meter`` is told the bytes and sentences read.
     """
+    total, blocks, read, checks, _ = _count(files, scheme, unit, block_end, systems, meter, ())
+    return total, blocks, read, checks
+
+
+def count_tag_groups(
+    files: Sequence[TagFile],
+    scheme: str,
+    groups: Sequence[int | str],
+    *,
+    unit: str = "auto",
+    block_end: str | None = None,
+    meter: Meter | None = None,
+) -> tuple[SpanCounts, Blocks | None, dict[str, Any], dict[tuple[str, ...], SpanCounts]]:
+    """The counts of :func:`count_tag_files` (one predicted column) and, beside them, each group's: a group is
+    the sentences whose key is alike, a sentence's key its value in each of ``groups`` — a token column of the gold
+    file (a number; every token of a sentence must hold one value), or :data:`BY_DOCUMENT`, the sentence's
+    document (``"0"`` before the first ``-DOCSTART-`` line, then ``"1"``, ``"2"`` … by their order).
+
+    Each group's sentences are counted by :meth:`~clfeval.spans.TagSequences.count`, chunk by chunk as the whole
+    is, so Σ_g counts_g holds the whole's rows; a group's ``-DOCSTART-`` lines are those before its sentences (those
+    after the last sentence, the last sentence's group's); its units are the whole's (sentences, or documents).
+    Memory: the whole's counts, and each group's.
+
+    Raises
+    ------
+    InputError
+        A sentence whose tokens hold two values of a group column (naming the file, the line and both values), or
+        what :func:`read_tag_batches` raises.
+    OptionError
+        :data:`BY_DOCUMENT` without ``-DOCSTART-`` lines.
+    """
+    total, blocks, read, _, by_group = _count(files, scheme, unit, block_end, None, meter, tuple(groups))
+    assert by_group is not None
+    return total, blocks, read, by_group
+
+
+#: The group "column" of CoNLL sentences that names their document (CoNLL files have no header, so no column has a
+#: name): ``-DOCSTART-`` lines start documents.
+BY_DOCUMENT = "document"
+
+
+@dataclass
+class _Group:
+    """One group's parts as they are read: its chunks' counts, its sentences' documents, its sentences so far."""
+
+    parts: list[SpanCounts] = field(default_factory=list)
+    documents: list[np.ndarray] = field(default_factory=list)
+    n_sentences: int = 0
+
+
+def _sentence_keys(seqs: TagSequences, head: _Batch, file: TagFile, groups: Sequence[int | str]) -> np.ndarray:
+    """Each sentence's value in each group column (sentences × columns, strings); a sentence whose tokens differ in
+    a column is an error naming the token's line, its value and the sentence's first value."""
+    lengths = np.diff(seqs.offsets)
+    starts = seqs.offsets[:-1]
+    columns = []
+    token_columns = iter(zip(file.group_cols, head.groups))
+    for column in groups:
+        if column == BY_DOCUMENT:
+            docs = seqs.documents if seqs.documents is not None else np.zeros(len(starts), np.int64)
+            columns.append(docs.astype(str))
+            continue
+        number, values = next(token_columns)
+        given = values.to_numpy().astype(str)
+        first = given[starts]
+        differ = np.flatnonzero(given != np.repeat(first, lengths))
+        if len(differ):
+            i = int(differ[0])
+            s = int(np.searchsorted(seqs.offsets, i, side="right")) - 1
+            line = int(head.first_lines[s])
+            raise InputError(
+                f"the group column {number} holds {str(given[i])!r}, but {str(first[s])!r} on line {line}, the "
+                "sentence's first token: every token of a sentence is in one group",
+                file.name,
+                line + i - int(starts[s]),
+            )
+        columns.append(first)
+    return np.column_stack(columns) if columns else np.zeros((len(starts), 0), dtype=str)
+
+
+def _sentences(seqs: TagSequences, idx: np.ndarray, first_sentence: int, n_docstart: int) -> TagSequences:
+    """The sentences ``idx`` (ascending) of ``seqs``, numbered from ``first_sentence``, with ``n_docstart``
+    ``-DOCSTART-`` lines."""
+    lengths = np.diff(seqs.offsets)
+    chosen = np.zeros(len(lengths), dtype=bool)
+    chosen[idx] = True
+    tokens = np.repeat(chosen, lengths)
+    return TagSequences(
+        seqs.vocab,
+        tuple(c[tokens] for c in seqs.columns),
+        np.r_[0, np.cumsum(lengths[idx])].astype(np.int64),
+        None if seqs.documents is None else seqs.documents[idx],
+        n_docstart,
+        seqs.sources,
+        tuple(None if lines is None else lines[idx] for lines in seqs.first_lines),
+        first_sentence,
+    )
+
+
+def _count(
+    files: Sequence[TagFile],
+    scheme: str,
+    unit: str,
+    block_end: str | None,
+    systems: Sequence[str] | None,
+    meter: Meter | None,
+    groups: tuple[int | str, ...],
+) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks, dict[tuple[str, ...], SpanCounts] | None]:
+    """What :func:`count_tag_files` returns and, with ``groups``, each group's counts (:func:`count_tag_groups`)."""
     if unit not in ("auto", "sentences", "documents"):
         raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
+    if groups:
+        named = [g for g in groups if isinstance(g, str) and g != BY_DOCUMENT]
+        if named:
+            raise OptionError(
+                f"CoNLL files have no header: give the group column by number (or {BY_DOCUMENT!r}), not {named[0]!r}"
+            )
+        files = [replace(files[0], group_cols=[g for g in groups if isinstance(g, int)]), *files[1:]]
     parts: list[Any] = []
     rows: Counter[tuple[str, ...]] = Counter()
     checks = SpanChecks()
     blocks: list[Blocks] = []
     documents: list[np.ndarray] = []
     n_docstart = 0
-    for seqs in read_tag_batches(files, block_end=block_end, meter=meter):
+    by_key: dict[tuple[str, ...], _Group] = {}
+    last_document, last_key = 0, None
+    for seqs, head in _aligned(files, block_end=block_end, meter=meter):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
         if meter is not None:
             meter.add(rows=seqs.n_sentences)
@@ -397,26 +542,63 @@ def count_tag_files(
             rows.update(part_rows)
             blocks.append(part_blocks)
             checks = checks + part_checks
-        else:
-            parts.append(seqs.count(scheme, "sentences"))
+            continue
+        parts.append(seqs.count(scheme, "sentences"))
+        if not groups:
+            continue
+        if not seqs.n_sentences:  # -DOCSTART- lines after the last sentence: the last sentence's group's
+            if last_key is not None:
+                by_key[last_key].parts.append(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
+                                              .count(scheme, "sentences"))  # fmt: skip
+            continue
+        keys = _sentence_keys(seqs, head, files[0], groups)
+        docs = documents[-1]
+        before = np.diff(np.r_[last_document, docs])  # the -DOCSTART- lines just before each sentence
+        last_document = int(docs[-1])
+        distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for k, key in enumerate(map(tuple, distinct.tolist())):
+            idx = np.flatnonzero(inverse == k)
+            group = by_key.setdefault(key, _Group())
+            sub = _sentences(seqs, idx, group.n_sentences, int(before[idx].sum()))
+            group.parts.append(sub.count(scheme, "sentences"))
+            group.documents.append(docs[idx])
+            group.n_sentences += len(idx)
+        last_key = tuple(keys[-1].tolist())
     doc_of = np.concatenate(documents) if documents else np.zeros(0, dtype=np.int64)
     n_sentences = len(doc_of)
     doc_ids, doc_of = np.unique(doc_of, return_inverse=True) if n_sentences else (doc_of, doc_of)
     n_documents = len(doc_ids) if n_docstart else 0
     if unit == "documents" and not n_docstart:
         raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
+    if BY_DOCUMENT in groups and not n_docstart:
+        raise OptionError(f"grouping by {BY_DOCUMENT} needs {DOCSTART} lines in the input: none were read")
     chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
     read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
     if systems is not None:
         joint = blocks_joined(blocks, n_sentences) if blocks else None
-        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks
+        return (dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks,
+                None)  # fmt: skip
     if not parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
         parts = [empty.count(scheme, "sentences")]
-    total = joined(parts, n_documents)
-    if total.blocks is not None and chosen == "documents":
-        total = replace(total, blocks=_by_document(total.blocks, doc_of, n_documents, chosen), unit="documents")
-    return total, total.blocks, read, checks
+    total = _documents_as_units(joined(parts, n_documents), doc_of, n_documents, chosen)
+    by_group = None
+    if groups:
+        by_group = {}
+        for key, group in by_key.items():
+            own = np.concatenate(group.documents)
+            ids, own_of = np.unique(own, return_inverse=True)
+            n_own = len(ids) if n_docstart else 0
+            by_group[key] = _documents_as_units(joined(group.parts, n_own), own_of, n_own, chosen)
+    return total, total.blocks, read, checks, by_group
+
+
+def _documents_as_units(counts: SpanCounts, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:
+    """Counts whose units are their documents, when documents are the units (``chosen``)."""
+    if counts.blocks is None or chosen != "documents":
+        return counts
+    return replace(counts, blocks=_by_document(counts.blocks, doc_of, n_documents, chosen), unit="documents")
 
 
 def _by_document(blocks: Blocks, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:

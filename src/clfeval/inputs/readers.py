@@ -134,6 +134,11 @@ class Counted:
             raise OptionError(f"a count file holds one table of counts, not {what}")
         if self.groups is not None:
             assert self.group_columns is not None and self.group_values is not None
+            if kind.units(self.counts) is not None:  # load_counts does not take them back yet
+                raise OptionError(
+                    "counts with their units (spans' sentences) by group are not written to a count file yet: score "
+                    "them as read (clfeval.score(counted))"
+                )
             return grouped_to_dict(
                 self.group_columns, self.groups, self.group_values, inputs=self.inputs, options=self.options
             )
@@ -424,6 +429,11 @@ def _read_spans(
         inputs = {"file": path}
     several = len(files[0].columns) + len(files) - 2 > 1
     meter = Meter(size_of([f.path for f in files]), reading.progress)
+    if reading.group_columns:
+        if several or fmt != "text":
+            what = "several systems" if several else "JSON Lines"
+            raise OptionError(f"spans by group (--group-col) are read from CoNLL text files of one system, not {what}")
+        return _span_groups(files, inputs, reading, spans, meter)
     if fmt == "jsonl":
         from clfeval.inputs.sentences import SentenceField, count_sentence_files
 
@@ -454,6 +464,28 @@ def _read_spans(
         warned = tuple(check_warnings(checks, spans.scheme))
         return Counted(joint, blocks=blocks, inputs=inputs, options=options, read_warnings=warned)
     return Counted(counts, blocks=blocks, inputs=inputs, options=options)
+
+
+def _span_groups(files: Sequence[Any], inputs: dict[str, Any], reading: Reading, spans: Spans, meter: Meter) -> Counted:
+    """CoNLL files counted by group of sentences (:func:`clfeval.inputs.conll.count_tag_groups`: a token column of
+    the gold file, or the sentence's document), the groups named and ordered by the one rule of
+    :mod:`clfeval.inputs.groups`; the whole's counts are counted as without groups."""
+    from clfeval.inputs.conll import count_tag_groups
+    from clfeval.inputs.groups import named_keys
+
+    columns = reading.group_columns
+    counts, blocks, read_info, by_key = count_tag_groups(
+        files, spans.scheme, columns, unit=spans.unit, block_end=reading.block_end, meter=meter
+    )
+    keys = list(by_key)
+    order, names = named_keys(keys, files[0].path)
+    groups = {name: by_key[keys[i]] for name, i in zip(names, order)}
+    values = {name: keys[i] for name, i in zip(names, order)}
+    inputs.update(read_info)
+    return Counted(
+        counts, blocks=blocks, inputs=inputs, options={"group_col": [str(c) for c in columns]}, groups=groups,
+        group_columns=tuple(str(c) for c in columns), group_values=values,
+    )  # fmt: skip
 
 
 def fold_names(shown: Sequence[str]) -> list[str]:
@@ -559,6 +591,10 @@ def _span_folds(
     """Each fold's span counts, from one CoNLL file per fold (sentences are the units of every fold)."""
     if fold_col is not None:
         raise OptionError("spans are read from one CoNLL file per fold: a fold column does not apply")
+    if reading.group_columns:
+        raise OptionError(
+            "folds of spans are not read by group: score the pooled sentences with score(..., spans=, groups=)"
+        )
     if not paths:
         raise OptionError("give one CoNLL file per fold")
     if any(not isinstance(p, str) for p in paths):

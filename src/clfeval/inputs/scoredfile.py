@@ -38,7 +38,8 @@ MERGE_PARTS = 32
 class ScoredFile:
     """What a file of scored predictions held: the gold labels, the scores (n × columns), the class of each score
     column (``None``: to be named by ``labels``), each instance's block (``None`` without blocks), where they came
-    from, and each instance's sample weight (``None`` without a weight column)."""
+    from, each instance's sample weight (``None`` without a weight column) and its value in each group column (the
+    column's header name → the values, as strings; ``None`` without group columns)."""
 
     def __init__(
         self,
@@ -48,9 +49,10 @@ class ScoredFile:
         inputs: dict[str, Any],
         blocks: np.ndarray | None = None,
         weight: np.ndarray | None = None,
+        groups: dict[str, np.ndarray] | None = None,
     ):
         self.gold, self.scores, self.classes, self.inputs, self.blocks = gold, scores, classes, inputs, blocks
-        self.weight = weight
+        self.weight, self.groups = weight, groups
 
     def named(self) -> Any:
         """The scores as the one contract of classes and columns takes them (:mod:`clfeval.count.classes`): a
@@ -241,11 +243,13 @@ def _parsed(
     block_col: Column | None,
     label_sets: bool = False,
     weight_col: Column | None = None,
+    taken_out: list[str] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
     """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
     score columns' names, the gold column's name, each row's block (``None`` without ``block_col``), each row's
     weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line for the
-    errors."""
+    errors. ``taken_out``: columns of the table that are neither gold nor scores (group columns), left out of the
+    default gold column."""
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
         if not labels:
@@ -274,7 +278,7 @@ def _parsed(
             if classes is not None and not glob and not set(classes) & {str(x) for x in labels}:
                 classes = None  # header names that name no class: the columns are --labels in order
     names = frame.columns
-    taken = list(columns)
+    taken = [*columns, *(taken_out or ())]
     blocks = None
     if block_col is not None:
         block_name = names[resolve_column(block_col, names, path, "block")]
@@ -342,6 +346,7 @@ def read_scored(
     label_sets: bool = False,
     weight_col: Column | None = None,
     progress: ReadProgress | None = None,
+    group_col: Sequence[Column] = (),
 ) -> ScoredFile:
     """Read a file of scored predictions (see the module).
 
@@ -352,7 +357,8 @@ def read_scored(
     ``label_sets``: the gold cell holds a set of labels (multi-label; an empty cell is the empty set), returned as the
     cell's text, and the scores are per label (no sum to 1). ``progress(bytes_done, bytes_total, rows_done)`` is
     called as the file's bytes are read (then it is parsed whole, in one call). ``weight_col``: the column of each row's
-    sample weight.
+    sample weight. ``group_col``: columns naming each row's group (:attr:`ScoredFile.groups`; a missing value is an
+    error naming its line).
     """
     if block_col is not None and (blank_lines or block_end is not None):
         raise OptionError("blocks come from --block-col or from blank lines (--blocks, --block-end), not both")
@@ -361,6 +367,8 @@ def read_scored(
             raise OptionError("TiMBL's output has no blocks here: give its scores in a table with --block-col")
         if weight_col is not None:
             raise OptionError("TiMBL's output has no weight column: give its scores in a table with --weight-col")
+        if group_col:
+            raise OptionError("TiMBL's output has no group column: give its scores in a table with --group-col")
         return read_timbl(path, gold_col)
     meter = Meter(size_of([path]), progress) if progress is not None else None
     frame, first_line, data = _frame(path, meter)
@@ -372,10 +380,14 @@ def read_scored(
         if first_line == 1:
             raise OptionError("blank-line blocks are for CSV and TSV files: give --block-col")
         frame, line, blocks = _blank_line_blocks(path, data, frame, first_line, block_end)
+    group_names = [frame.columns[resolve_column(c, frame.columns, path, "group")] for c in group_col]
+    if len(set(group_names)) != len(group_names):
+        raise OptionError("--group-col names each group column once")
     gold_values, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
         frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets,
-        weight_col=weight_col,
+        weight_col=weight_col, taken_out=group_names,
     )  # fmt: skip
+    groups = _groups(frame, line, path, group_names, [gold_name, *columns, weight_name]) if group_names else None
     if given is not None:
         blocks = given
     clipped = 0
@@ -391,7 +403,29 @@ def read_scored(
         inputs["n_blocks"] = len(np.unique(blocks))
     if weight is not None:
         inputs["sample_weight"] = weight_inputs(weight_name, weight)
-    return ScoredFile(gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight)
+    return ScoredFile(
+        gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
+    )
+
+
+def _groups(
+    frame: pl.DataFrame, line: np.ndarray, path: str, names: Sequence[str], taken: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """Each group column's values (as strings, stripped): a group column that is the gold, a score or the weight
+    column, or a missing value, is an error."""
+    found = {}
+    for name in names:
+        if name in taken:
+            raise OptionError(
+                f"--group-col {name!r} is the gold, a score or the weight column: give a column of its own"
+            )
+        given = frame.get_column(name).cast(pl.String)
+        missing = given.is_null() | (given.str.strip_chars() == "")
+        if missing.any():
+            i = int(missing.arg_max() or 0)
+            raise InputError(f"the group in column {name!r} is missing", path, int(line[i]))
+        found[name] = given.str.strip_chars().to_numpy()
+    return found
 
 
 def count_scored(
