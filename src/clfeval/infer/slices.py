@@ -427,7 +427,12 @@ def default_metrics(overall: Any) -> tuple[str, ...]:
 
 
 def pinned_scoring(scoring: Scoring, overall: Scores) -> Scoring:
-    """The scoring of every group: the whole data's label set, in its order, and every other choice as given."""
+    """The scoring of every group: the whole data's label set, in its order, and every other choice as given.
+
+    A declared ordinal order (``ordinal=[...]``) already is the label set, in the user's own values, which the
+    whole data's label names (strings) would contradict: it is kept as it is."""
+    if not isinstance(scoring.ordinal, bool):
+        return scoring
     return replace(scoring, labels=tuple(overall.labels), labels_from=None)
 
 
