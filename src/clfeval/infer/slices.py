@@ -9,6 +9,7 @@ as the label set says), by the same path as the whole data (:func:`clfeval.scori
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from clfeval.count.blocks import Blocks, concatenated
-from clfeval.errors import OptionError, UnknownName
+from clfeval.errors import InputError, OptionError, UnknownName
 from clfeval.infer.delta import block_delta_variances
 from clfeval.infer.intervals import block_units, delta_variances_of, few_counts, with_intervals
 from clfeval.infer.methods import CI, INTERVAL_METHODS
@@ -503,6 +504,18 @@ def checked_groups(
         raise OptionError(
             f"one group only ({names[0]!r}): slices compare groups, so give at least two (or score without groups=)"
         )
+    seen: dict[str, tuple[str, str]] = {}
+    for a, b in [*itertools.combinations(sorted(names), 2), *((g, "rest") for g in names)]:
+        # a gap's flat name (gap/<a>_vs_<b>, p/<a>_vs_rest) must name one gap: a group called "rest", or names holding
+        # "_vs_", would let a pair and a group against the rest overwrite each other in flat() and r[name]
+        key = f"{a}_vs_{b}"
+        if key in seen:
+            raise InputError(
+                f"groups {seen[key][0]!r} against {seen[key][1]!r} and {a!r} against {b!r} would both be named "
+                f"{key!r} in the gaps and tests: rename the group "
+                f"{'rest' if 'rest' in names else next(g for g in (a, b, *seen[key]) if '_vs_' in g)!r}"
+            )
+        seen[key] = (a, b)
     if stratified and test != "permutation":
         raise OptionError(
             f"strata= says within which strata group membership is permuted: the permutation test reads it, not "
