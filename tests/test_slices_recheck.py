@@ -55,3 +55,32 @@ def test_gap_and_test_flat_names_are_unique() -> None:
     assert len(keys) == len(set(keys))
     tests = [(f"{t.a}_vs_{t.b}", t.metric) for t in r.tests]
     assert len(tests) == len(set(tests))
+
+
+def test_a_pair_read_in_either_order_when_a_ratio_bound_is_zero() -> None:
+    # r.gap(m, b, a) raised ZeroDivisionError when the stored pair's ratio interval reached 0 (a small group whose
+    # recall resampled to 0)
+    from fairlearn.metrics import MetricFrame
+    from sklearn.metrics import recall_score
+
+    rng = np.random.default_rng(3)
+    n = 400
+    groups = rng.integers(0, 30, n).astype(str)
+    gold = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.7, gold, 1 - gold)
+    r = clfeval.score(gold, pred, groups=groups, pos_label=1, metrics="recall", ci="bootstrap", seed=1,
+                      resamples=200, rounds=200)  # fmt: skip
+    by = MetricFrame(metrics=recall_score, y_true=gold, y_pred=pred, sensitive_features=groups).by_group
+    zero_bound = 0
+    for gap in [g for g in r.gaps if g.between == "pair"]:
+        back = r.gap("recall", gap.b, gap.a)
+        assert back.difference == pytest.approx(by[gap.b] - by[gap.a], abs=1e-12)
+        assert back.difference_ci == pytest.approx((-gap.difference_ci[1], -gap.difference_ci[0]))
+        if gap.ratio_ci is None:
+            assert back.ratio_ci is None
+            continue
+        low, high = gap.ratio_ci
+        zero_bound += low == 0
+        assert back.ratio_ci[0] == pytest.approx(1 / high if high else np.inf)
+        assert back.ratio_ci[1] == pytest.approx(1 / low if low else np.inf)
+    assert zero_bound > 0  # the case this checks occurs

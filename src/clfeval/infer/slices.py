@@ -412,8 +412,14 @@ def _swapped(gap: GroupGap) -> GroupGap:
         difference=-gap.difference,
         ratio=ratio(gap.value_b, gap.value_a),
         difference_ci=None if gap.difference_ci is None else (-gap.difference_ci[1], -gap.difference_ci[0]),
-        ratio_ci=None if gap.ratio_ci is None else (1 / gap.ratio_ci[1], 1 / gap.ratio_ci[0]),
+        ratio_ci=None if gap.ratio_ci is None else (_inverse(gap.ratio_ci[1]), _inverse(gap.ratio_ci[0])),
     )
+
+
+def _inverse(bound: float) -> float:
+    """1 / ``bound`` of a ratio's interval bound (ratios are ≥ 0): ∞ for 0, as the bound of b / a where a / b reached
+    0."""
+    return math.inf if bound == 0 else 1 / bound
 
 
 def default_metrics(overall: Any) -> tuple[str, ...]:
