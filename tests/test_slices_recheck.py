@@ -84,3 +84,32 @@ def test_a_pair_read_in_either_order_when_a_ratio_bound_is_zero() -> None:
         assert back.ratio_ci[0] == pytest.approx(1 / high if high else np.inf)
         assert back.ratio_ci[1] == pytest.approx(1 / low if low else np.inf)
     assert zero_bound > 0  # the case this checks occurs
+
+
+@pytest.mark.parametrize("scored", [False, True], ids=["labels", "scores at a threshold"])
+def test_a_group_without_positives_names_its_undefined_fairness(scored: bool) -> None:
+    # a group with no gold positive has TPR 0/0: every summary reading the TPR was NaN with no word of why (fairlearn's
+    # functions give a number there, reading the rate as 0)
+    from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate
+
+    rng = np.random.default_rng(7)
+    n = 240
+    groups = rng.choice(["a", "b", "c"], n)
+    gold = rng.integers(0, 2, n)
+    gold[groups == "c"] = 0
+    prob = np.clip(0.5 * gold + rng.random(n) * 0.6, 0, 1)
+    pred = (prob >= 0.5).astype(int)
+    if scored:
+        r = clfeval.score(gold, scores=prob, groups=groups, threshold=0.5)
+    else:
+        r = clfeval.score(gold, pred, groups=groups, pos_label=1)
+    assert np.isnan(r.fairness["by_group"]["c"]["tpr"])
+    assert np.isnan(r["fairness.equal_opportunity_difference"])
+    warned = [w for w in r.warnings if w.startswith("tpr is undefined")]
+    assert len(warned) == 1 and "'c'" in warned[0] and "equal_opportunity_difference" in warned[0]
+    assert "demographic_parity_difference" not in warned[0]
+    frame = MetricFrame(metrics={"selection_rate": selection_rate, "fpr": false_positive_rate}, y_true=gold,
+                        y_pred=pred, sensitive_features=groups)  # fmt: skip
+    assert r["fairness.demographic_parity_difference"] == pytest.approx(frame.difference()["selection_rate"])
+    for g in "abc":
+        assert r.fairness["by_group"][g]["fpr"] == pytest.approx(frame.by_group["fpr"][g])

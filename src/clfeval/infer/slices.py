@@ -631,6 +631,7 @@ def sliced(
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
     fairness = _fairness(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
+    warnings.extend(undefined_rates(fairness))
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
     held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
     test_method = test_method_of(test, slicing, rounds, seeds, base, held)
@@ -933,6 +934,28 @@ def _fairness(
         summaries[name] = {"value": value, "ci": bounds}
     by_group = {g: {rate: by_rate[rate][i] for rate in RATES} for i, g in enumerate(names)}
     return FrozenDict({"positive": positive, "by_group": by_group, "summaries": summaries})
+
+
+def undefined_rates(fairness: Mapping[str, Any] | None) -> list[str]:
+    """A warning naming each group whose rate of the positive class is 0/0 (TPR without a gold positive, FPR
+    without a gold negative, in the group), and the fairness summaries it leaves undefined (NaN): fairlearn's
+    functions read such a rate as 0 (scikit-learn's zero_division), which a summary here does not assume."""
+    if fairness is None:
+        return []
+    out = []
+    held = {"tpr": "no gold instance of the positive class", "fpr": "no gold instance outside the positive class"}
+    for rate, why in held.items():
+        empty = [g for g, rates in fairness["by_group"].items() if math.isnan(rates[rate])]
+        if empty:
+            reading = [
+                n for n, f in FAIRNESS.items() if rate in f.rates and math.isnan(fairness["summaries"][n]["value"])
+            ]
+            out.append(
+                f"{rate} is undefined (0/0) in group(s) {', '.join(map(repr, empty))}: {why}; "
+                + (f"so {', '.join(reading)} {'is' if len(reading) == 1 else 'are'} NaN (fairlearn would read the rate "
+                   "as 0)" if reading else "the fairness summaries leave the group out")
+            )  # fmt: skip
+    return out
 
 
 def test_method_of(
