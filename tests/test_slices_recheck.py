@@ -113,3 +113,23 @@ def test_a_group_without_positives_names_its_undefined_fairness(scored: bool) ->
     assert r["fairness.demographic_parity_difference"] == pytest.approx(frame.difference()["selection_rate"])
     for g in "abc":
         assert r.fairness["by_group"][g]["fpr"] == pytest.approx(frame.by_group["fpr"][g])
+
+
+def test_delta_p_values_between_groups_are_never_zero() -> None:
+    # Wald's p was 2 (1 − Φ(|z|)), which rounds to 0.0 beyond |z| ≈ 8.3: p = 0 (and Holm's p = 0) for a large gap
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(0)
+    n = 600
+    groups = rng.choice(["a", "b", "c"], n)
+    gold = rng.choice(["x", "y"], n)
+    right = rng.random(n) < np.where(groups == "b", 0.5, 0.95)
+    pred = np.where(right, gold, np.where(gold == "x", "y", "x"))
+    r = clfeval.score(gold, pred, groups=groups, test="delta", ci="delta", metrics="accuracy")
+    for t in r.tests:
+        gap = r.gap("accuracy", t.a, None if t.b == "rest" else t.b)
+        se = (gap.difference_ci[1] - gap.difference_ci[0]) / (2 * norm.ppf(0.975))
+        oracle = 2 * norm.sf(abs(t.difference) / se)
+        assert 0 < t.p_value <= 1 and t.p_holm >= t.p_value
+        assert t.p_value == pytest.approx(oracle, rel=1e-6)
+    assert min(t.p_value for t in r.tests) < 1e-20  # the case this checks occurs
