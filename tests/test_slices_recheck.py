@@ -133,3 +133,20 @@ def test_delta_p_values_between_groups_are_never_zero() -> None:
         assert 0 < t.p_value <= 1 and t.p_holm >= t.p_value
         assert t.p_value == pytest.approx(oracle, rel=1e-6)
     assert min(t.p_value for t in r.tests) < 1e-20  # the case this checks occurs
+
+
+def test_a_block_split_across_groups_is_named() -> None:
+    # groups= with blocks= accepted a block holding instances of two groups and said nothing: each group then
+    # resampled (and the permutation dealt) its part of the block as an independent unit (30 + 31 units of 60 blocks)
+    rng = np.random.default_rng(4)
+    n = 300
+    blocks = np.repeat(np.arange(60), 5)
+    groups = np.where(blocks < 30, "a", "b")
+    gold = rng.choice(["x", "y"], n)
+    pred = np.where(rng.random(n) < 0.7, gold, rng.choice(["x", "y"], n))
+    kept = clfeval.score(gold, pred, groups=groups, blocks=blocks, ci="bootstrap", seed=1, resamples=50, rounds=50)
+    assert not [w for w in kept.warnings if "block(s) hold instances of several groups" in w]
+    groups[[0, 7]] = "b"
+    split = clfeval.score(gold, pred, groups=groups, blocks=blocks, ci="bootstrap", seed=1, resamples=50, rounds=50)
+    warned = [w for w in split.warnings if "block(s) hold instances of several groups" in w]
+    assert len(warned) == 1 and warned[0].startswith("2 block(s)") and "'0', '1'" in warned[0]
