@@ -150,3 +150,23 @@ def test_a_block_split_across_groups_is_named() -> None:
     split = clfeval.score(gold, pred, groups=groups, blocks=blocks, ci="bootstrap", seed=1, resamples=50, rounds=50)
     warned = [w for w in split.warnings if "block(s) hold instances of several groups" in w]
     assert len(warned) == 1 and warned[0].startswith("2 block(s)") and "'0', '1'" in warned[0]
+
+
+@pytest.mark.parametrize("option", [{"ci": "delta"}, {"test": "delta"}], ids=["ci", "test"])
+def test_macro_fa_gaps_by_the_delta_method(option: dict[str, str]) -> None:
+    # metrics="macro_fa.f1" with the delta method raised KeyError ('averages', 'macro_fa', 'precision'): the delta
+    # gradient asked a function restricted to the F of averages for the averages it reads
+    rng = np.random.default_rng(3)
+    n = 400
+    groups = rng.choice(["a", "b"], n)
+    gold = rng.choice(["x", "y", "z"], n)
+    pred = np.where(rng.random(n) < 0.6, gold, rng.choice(["x", "y", "z"], n))
+    r = clfeval.score(gold, pred, groups=groups, metrics="macro_fa.f1", **option)
+    whole = {g: clfeval.score(gold[groups == g], pred[groups == g], ci="delta") for g in "ab"}
+    gap = r.gap("macro_fa.f1", "a", "b")
+    assert gap.difference == pytest.approx(whole["a"]["macro_fa.f1"] - whole["b"]["macro_fa.f1"])
+    if "ci" in option:  # Var(a − b) = Var a + Var b: each group's own delta interval
+        half = [(hi - lo) / 2 for lo, hi in (whole[g].interval("macro_fa.f1") for g in "ab")]
+        assert (gap.difference_ci[1] - gap.difference_ci[0]) / 2 == pytest.approx(np.hypot(*half), rel=1e-6)
+    else:
+        assert 0 < r.tests[0].p_value <= 1
