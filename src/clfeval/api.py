@@ -1081,10 +1081,41 @@ def _score_groups(
             cells.append(
                 [counted_at(idx[split == s]) if (split == s).any() else None for s in range(len(layers.names))]
             )
-    return _sliced_counted(
+    result = _sliced_counted(
         whole, parts, index.columns, index.names, index.values, chosen, interval, slicing, progress,
         strata=cells, strata_columns=strata_columns,
     )  # fmt: skip
+    if blocks is not None and spans is None:
+        shared = _blocks_across_groups(blocks, index.members, index.n)
+        if shared:
+            return replace(result, warnings=(*result.warnings, shared))
+    return result
+
+
+def _blocks_across_groups(blocks: Any, members: Sequence[np.ndarray], n: int) -> str | None:
+    """A warning naming the blocks whose instances fall in more than one group (``None``: none do). Each group takes
+    its part of such a block as a unit of its own, so the groups are not the independent samples the gaps' intervals
+    and the tests between groups assume."""
+    ids = np.asarray(list(blocks) if not hasattr(blocks, "__len__") else blocks)
+    if ids.ndim != 1 or len(ids) != n:
+        return None
+    _, block = np.unique(ids.astype(str) if ids.dtype == object else ids, return_inverse=True)
+    group = np.empty(n, dtype=np.int64)
+    for g, idx in enumerate(members):
+        group[idx] = g
+    pairs = np.unique(np.stack([block.ravel(), group]), axis=1)
+    blocks_of, seen = np.unique(pairs[0], return_counts=True)
+    split = blocks_of[seen > 1]
+    if not len(split):
+        return None
+    first = np.flatnonzero(np.isin(block.ravel(), split))
+    shown = list(dict.fromkeys(str(ids[i]) for i in first[:200]))[:5]
+    return (
+        f"{len(split)} block(s) hold instances of several groups ({', '.join(map(repr, shown))}"
+        f"{', …' if len(split) > len(shown) else ''}): each group resamples and permutes its part of such a block as "
+        "a unit of its own, so the groups are not the independent samples the gaps' intervals and the tests between "
+        "groups assume; give groups that are constant within each block"
+    )
 
 
 def _score_counted_groups(

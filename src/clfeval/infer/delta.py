@@ -154,7 +154,10 @@ def delta_variances(f: SeparableStatistic, progress: Callable[[int, int], None] 
         for group, group_parts in parts.items():
             reduced = summed(base_parts[group])
             local_d = np.zeros((len(_COORDINATES), 0))
-            keys = list(f.combined(group, reduced, base))
+            # the scores asked for: a restricted function (keys=[macro_fa F]) also combines what they read (macro_fa
+            # precision and recall), which it has no column for
+            asked = set(f.keys)
+            keys = [key for key in f.combined(group, reduced, base) if key in asked]
             grad = {key: np.zeros(cells.width) for key in keys}
             for r, part in group_parts.items():
                 # ∂ψ_r/∂x_λ for every label and coordinate

@@ -37,6 +37,7 @@ from clfeval.infer.slices import (
     _tests,
     checked_groups,
     test_method_of,
+    undefined_rates,
 )
 from clfeval.infer.slicing import GroupSample, Slicing, rates_of
 from clfeval.progress import phase
@@ -339,6 +340,7 @@ def sliced_scored(
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
     positive = whole.columns[0] if whole.binary else None
     fairness = _fairness(positive, names, groups, rated, rates, confidence)
+    warnings.extend(undefined_rates(fairness))
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2],
                              None if resampling else ("delong", DELONG_GAPS))  # fmt: skip
     held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}

@@ -9,6 +9,7 @@ as the label set says), by the same path as the whole data (:func:`clfeval.scori
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from clfeval.count.blocks import Blocks, concatenated
-from clfeval.errors import OptionError, UnknownName
+from clfeval.errors import InputError, OptionError, UnknownName
 from clfeval.infer.delta import block_delta_variances
 from clfeval.infer.intervals import block_units, delta_variances_of, few_counts, with_intervals
 from clfeval.infer.methods import CI, INTERVAL_METHODS
@@ -411,8 +412,14 @@ def _swapped(gap: GroupGap) -> GroupGap:
         difference=-gap.difference,
         ratio=ratio(gap.value_b, gap.value_a),
         difference_ci=None if gap.difference_ci is None else (-gap.difference_ci[1], -gap.difference_ci[0]),
-        ratio_ci=None if gap.ratio_ci is None else (1 / gap.ratio_ci[1], 1 / gap.ratio_ci[0]),
+        ratio_ci=None if gap.ratio_ci is None else (_inverse(gap.ratio_ci[1]), _inverse(gap.ratio_ci[0])),
     )
+
+
+def _inverse(bound: float) -> float:
+    """1 / ``bound`` of a ratio's interval bound (ratios are ≥ 0): ∞ for 0, as the bound of b / a where a / b reached
+    0."""
+    return math.inf if bound == 0 else 1 / bound
 
 
 def default_metrics(overall: Any) -> tuple[str, ...]:
@@ -427,7 +434,12 @@ def default_metrics(overall: Any) -> tuple[str, ...]:
 
 
 def pinned_scoring(scoring: Scoring, overall: Scores) -> Scoring:
-    """The scoring of every group: the whole data's label set, in its order, and every other choice as given."""
+    """The scoring of every group: the whole data's label set, in its order, and every other choice as given.
+
+    A declared ordinal order (``ordinal=[...]``) already is the label set, in the user's own values, which the
+    whole data's label names (strings) would contradict: it is kept as it is."""
+    if not isinstance(scoring.ordinal, bool):
+        return scoring
     return replace(scoring, labels=tuple(overall.labels), labels_from=None)
 
 
@@ -498,6 +510,18 @@ def checked_groups(
         raise OptionError(
             f"one group only ({names[0]!r}): slices compare groups, so give at least two (or score without groups=)"
         )
+    seen: dict[str, tuple[str, str]] = {}
+    for a, b in [*itertools.combinations(sorted(names), 2), *((g, "rest") for g in names)]:
+        # a gap's flat name (gap/<a>_vs_<b>, p/<a>_vs_rest) must name one gap: a group called "rest", or names holding
+        # "_vs_", would let a pair and a group against the rest overwrite each other in flat() and r[name]
+        key = f"{a}_vs_{b}"
+        if key in seen:
+            raise InputError(
+                f"groups {seen[key][0]!r} against {seen[key][1]!r} and {a!r} against {b!r} would both be named "
+                f"{key!r} in the gaps and tests: rename the group "
+                f"{'rest' if 'rest' in names else next(g for g in (a, b, *seen[key]) if '_vs_' in g)!r}"
+            )
+        seen[key] = (a, b)
     if stratified and test != "permutation":
         raise OptionError(
             f"strata= says within which strata group membership is permuted: the permutation test reads it, not "
@@ -607,6 +631,7 @@ def sliced(
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
     tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
     fairness = _fairness(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
+    warnings.extend(undefined_rates(fairness))
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
     held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
     test_method = test_method_of(test, slicing, rounds, seeds, base, held)
@@ -909,6 +934,28 @@ def _fairness(
         summaries[name] = {"value": value, "ci": bounds}
     by_group = {g: {rate: by_rate[rate][i] for rate in RATES} for i, g in enumerate(names)}
     return FrozenDict({"positive": positive, "by_group": by_group, "summaries": summaries})
+
+
+def undefined_rates(fairness: Mapping[str, Any] | None) -> list[str]:
+    """A warning naming each group whose rate of the positive class is 0/0 (TPR without a gold positive, FPR
+    without a gold negative, in the group), and the fairness summaries it leaves undefined (NaN): fairlearn's
+    functions read such a rate as 0 (scikit-learn's zero_division), which a summary here does not assume."""
+    if fairness is None:
+        return []
+    out = []
+    held = {"tpr": "no gold instance of the positive class", "fpr": "no gold instance outside the positive class"}
+    for rate, why in held.items():
+        empty = [g for g, rates in fairness["by_group"].items() if math.isnan(rates[rate])]
+        if empty:
+            reading = [
+                n for n, f in FAIRNESS.items() if rate in f.rates and math.isnan(fairness["summaries"][n]["value"])
+            ]
+            out.append(
+                f"{rate} is undefined (0/0) in group(s) {', '.join(map(repr, empty))}: {why}; "
+                + (f"so {', '.join(reading)} {'is' if len(reading) == 1 else 'are'} NaN (fairlearn would read the rate "
+                   "as 0)" if reading else "the fairness summaries leave the group out")
+            )  # fmt: skip
+    return out
 
 
 def test_method_of(

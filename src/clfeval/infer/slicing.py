@@ -265,11 +265,12 @@ def bootstrap_p(draws: np.ndarray, observed: float) -> float:
 
 
 def wald_p(difference: float, variance: float) -> float:
-    """Two-sided p of z = d / √Var from the normal distribution (NaN without a variance)."""
+    """Two-sided p of z = d / √Var from the normal distribution, 2 (1 − Φ(|z|)) = erfc(|z| / √2) (NaN without a
+    variance); erfc keeps the tail exact where 1 − Φ(|z|) would round to 0 (|z| above about 8.3)."""
     if not (variance > 0) or math.isnan(difference):
         return math.nan
     z = abs(difference) / math.sqrt(variance)
-    return 2 * (1 - NormalDist().cdf(z))
+    return math.erfc(z / math.sqrt(2))
 
 
 def percentile(draws: np.ndarray, confidence: float) -> tuple[float, float] | None:
