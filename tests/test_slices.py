@@ -217,3 +217,28 @@ def test_one_seed_repeats_everything_a_result_by_group_draws() -> None:
         y, p, groups=g, ci="bootstrap", resamples=200, rounds=200, seed=drawn.test_method["base_seed"]
     )
     assert drawn.overall.intervals.seed == drawn.test_method["base_seed"] and drawn.flat() == again.flat()
+
+
+@pytest.mark.parametrize("test", ["permutation", "bootstrap", "delta"])
+def test_two_groups_test_one_hypothesis_once(test: str) -> None:
+    """With two groups, a group against the rest is the pair itself: one p for all three, not three draws that
+    Holm then doubles."""
+    y, p, g = _data(7, groups=2)
+    r = clfeval.score(y, p, groups=g, metrics="accuracy", test=test, ci="bootstrap", resamples=300, rounds=300, seed=2)
+    pair = next(t for t in r.tests if t.between == "pair")
+    rests = [t for t in r.tests if t.between == "rest"]
+    assert [t.p_value for t in rests] == [pair.p_value] * 2 and [t.p_holm for t in rests] == [pair.p_value] * 2
+    assert rests[0].difference == pytest.approx(pair.difference) and rests[1].difference == pytest.approx(
+        -pair.difference
+    )
+
+
+def test_group_ids_are_named_as_labels_and_as_a_files_reader_names_them() -> None:
+    """1.0 is the group '1' (as a float column read from a file names it), and 0.3 beside 0.30000000000000004 two."""
+    r = clfeval.score([1, 0, 1, 0], [1, 1, 1, 0], groups=np.array([1.0, 1.0, 2.0, 2.0]), test="none")
+    assert r.names == ("1", "2")
+    assert clfeval.score([1, 0, 1, 0], [1, 1, 1, 0], groups=[0.1, 0.1, 0.1 + 0.2, 0.3], test="none").names == (
+        "0.1",
+        "0.3",
+        "0.30000000000000004",
+    )

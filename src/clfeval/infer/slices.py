@@ -759,7 +759,8 @@ def _permuted(
     each group against the rest ((a, −1)), (R, M) differences of a random split of the pool in the groups' sizes
     (within each stratum, with ``strata``: each group's units per stratum, ``None`` where it has none)."""
     g_count = len(groups)
-    pairs = [(a, b) for a in range(g_count) for b in range(a + 1, g_count)] + [(a, -1) for a in range(g_count)]
+    pairs = [(a, b) for a in range(g_count) for b in range(a + 1, g_count)]
+    pairs += [(a, -1) for a in range(g_count)] if g_count > 2 else []  # two groups: a rest is the other group
     out: dict[tuple[int, int], np.ndarray] = {}
     batch = batch_size(rounds, len(total), 2)
     for done, (a, b) in enumerate(pairs):
@@ -858,7 +859,8 @@ def _tests(
     draws: Mapping[tuple[int, int], np.ndarray] | None,
     p_values: Mapping[tuple[int, int], np.ndarray] | None = None,
 ) -> list[GroupTest]:
-    """The tests of every metric's pairs and groups against the rest, Holm-adjusted within each family.
+    """The tests of every metric's pairs and groups against the rest, Holm-adjusted within each family. With two
+    groups, a group against the rest is the pair itself: both take the pair's p, unadjusted (one hypothesis).
     ``p_values``: each pair's (a, b; b = −1 the rest) p-values by metric (M,) of a test computed by its own
     formula (DeLong's unpaired test), in place of Wald's p from ``variances``."""
     if test == "none":
@@ -866,6 +868,7 @@ def _tests(
     g_count = len(names)
     out: list[GroupTest] = []
     for j, metric in enumerate(metrics):
+        tested: dict[tuple[int, int], float] = {}
         for family in ("pair", "rest"):
             pairs = (
                 [(a, b) for a in range(g_count) for b in range(a + 1, g_count)]
@@ -875,6 +878,9 @@ def _tests(
             found = []
             for a, b in pairs:
                 d = float(point[a, j] - (point[b, j] if b >= 0 else rest_point[a, j]))
+                if family == "rest" and g_count == 2:  # the rest of a is the other group: the pair's one hypothesis
+                    found.append((a, b, d, tested[(0, 1)]))
+                    continue
                 if test == "permutation":
                     assert draws is not None
                     p = permutation_p(draws[(a, b)][:, j], d)
@@ -887,7 +893,10 @@ def _tests(
                     assert variances is not None and rest_variances is not None
                     p = wald_p(d, float(variances[a, j] + (variances[b, j] if b >= 0 else rest_variances[a, j])))
                 found.append((a, b, d, p))
+                tested[(a, b)] = p
             adjusted = holm(np.array([p for *_, p in found]))
+            if family == "rest" and g_count == 2:  # one hypothesis, said twice: nothing to adjust for
+                adjusted = np.array([p for *_, p in found])
             for (a, b, d, p), ph in zip(found, adjusted):
                 out.append(GroupTest(metric, family, names[a], names[b] if b >= 0 else "rest", d, p, float(ph), test))
     return out

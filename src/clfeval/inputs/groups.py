@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.count.labelnames import is_missing
+from clfeval.count.labelnames import is_missing, label_name
 from clfeval.errors import InputError, OptionError
 
 __all__ = [
@@ -39,8 +39,9 @@ _WORDS = {"folds": "fold", "groups": "group", "strata": "stratum"}
 
 
 def value_codes(values: Sequence[Any] | np.ndarray, role: str = "folds") -> tuple[list[str], np.ndarray]:
-    """The part names (``str`` of the distinct ids, in order of first sight) and each instance's part number.
-    Equal ids are one part (``1`` and ``1.0``), as equal labels are one label: one hash lookup per instance.
+    """The part names (the distinct ids named by the one rule of labels, :func:`~clfeval.count.labelnames.label_name`:
+    ``1.0`` is ``1``, as a file's reader names it; in order of first sight) and each instance's part number. Equal
+    ids are one part (``1`` and ``1.0``), as equal labels are one label: one hash lookup per instance.
 
     Raises
     ------
@@ -59,11 +60,12 @@ def value_codes(values: Sequence[Any] | np.ndarray, role: str = "folds") -> tupl
         if is_missing(value):
             at = next(i for i, v in enumerate(values) if v is value or (v != v and value != value))
             raise InputError(f"is {value!r}: a missing {what} id (each instance belongs to one {what})", role, index=at)
-        other = named.setdefault(str(value), value)
+        name = label_name(value)
+        other = named.setdefault(name, value)
         if other is not value:
             at = next(i for i, v in enumerate(values) if v is value)
             raise InputError(
-                f"{what} ids {other!r} and {value!r} have the same name {str(value)!r}: use one type of {what} id",
+                f"{what} ids {other!r} and {value!r} have the same name {name!r}: use one type of {what} id",
                 role,
                 index=at,
             )
@@ -79,8 +81,8 @@ def _codes(values: Any, role: str) -> tuple[list[str], np.ndarray]:
             raise InputError(
                 f"is {values[at]}: a missing {what} id (each instance belongs to one {what})", role, index=at
             )
-        distinct, which = np.unique(values, return_inverse=True)  # str of distinct numbers is one-to-one (repr)
-        return [str(v) for v in distinct.tolist()], which.reshape(-1)
+        distinct, which = np.unique(values, return_inverse=True)
+        return [label_name(v) for v in distinct.tolist()], which.reshape(-1)  # one-to-one over distinct numbers
     return value_codes(values, role)  # Python values: a list's 1 stays "1", and "1" beside 1 is refused
 
 
