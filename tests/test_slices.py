@@ -242,3 +242,15 @@ def test_group_ids_are_named_as_labels_and_as_a_files_reader_names_them() -> Non
         "0.3",
         "0.30000000000000004",
     )
+
+
+def test_cv_by_group_takes_the_slicing_shorthands_and_refuses_them_without_groups() -> None:
+    y, p, g = _data(8)
+    folds = np.arange(len(y)) % 3
+    r = clfeval.cv(y, p, folds, groups=g, metrics="accuracy", test="bootstrap", rounds=200, seed=1)
+    assert r.metrics == ("accuracy",) and r.test_method["name"] == "bootstrap" and r.test_method["rounds"] == 200
+    for keyword in ({"rounds": 20}, {"test": "permutation"}, {"metrics": "accuracy"}):
+        with pytest.raises(OptionError, match=r"cv takes no .* without groups="):
+            clfeval.cv(y, p, folds, **keyword)
+        with pytest.raises(OptionError, match=r"cv takes no .* without groups="):
+            clfeval.cv(y, scores=np.linspace(0, 1, len(y)), folds=folds, **keyword)

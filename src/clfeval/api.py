@@ -1950,6 +1950,9 @@ def cv(
     conventions: Any = None,
     groups: Any = None,
     slicing: Slicing | None = None,
+    metrics: str | Sequence[str] | None = None,
+    test: str | None = None,
+    rounds: int | None = None,
     **sklearn_keywords: Any,
 ) -> Any:
     """Cross-validation: the folds scored pooled (their counts added: F_tp,fp, the one to report) and one by
@@ -2001,6 +2004,8 @@ def cv(
     (0.6667, 0.6667)
     """
     refuse_keywords("cv", sklearn_keywords)
+    if groups is None:  # slicing=, metrics=, test=, rounds= without groups: refused, whatever the kind
+        slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, grouped=None, task="cv")
     if scores is not None and groups is not None:
         raise OptionError(
             "cv of scored predictions takes no groups= yet: give score(gold, scores=..., groups=...) the pooled "
@@ -2027,11 +2032,10 @@ def cv(
     if groups is not None:
         return _cv_groups(
             gold, pred, folds, groups, chosen, ci_of(ci, seed=None if CI.of(ci) is None else seed,
-            resamples=resamples, confidence=confidence), slicing_of(slicing, seed=seed, grouped=groups),
+            resamples=resamples, confidence=confidence), slicing_of(slicing, metrics=metrics, test=test,
+            rounds=rounds, seed=seed, grouped=groups, task="cv"),
             multilabel=multilabel, sep=sep, sample_weight=sample_weight, spans=spans, progress=progress,
         )  # fmt: skip
-    if slicing is not None:
-        raise OptionError("slicing= compares groups: give groups= (each instance's group)")
     interval = ci_of(ci, seed=seed, resamples=resamples, confidence=confidence)
     matrices = None
     if pred is not None and folds is not None and spans is None:

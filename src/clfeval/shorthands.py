@@ -128,6 +128,7 @@ def slicing_of(
     rounds: int | None = None,
     seed: int | None = None,
     grouped: Any = None,
+    task: str = "score",
 ) -> Slicing | None:
     """The slicing group of ``score(..., groups=)``: ``slicing``, or one made of its shorthands (``seed`` is shared
     with the interval's); ``None`` without ``groups``, where ``slicing=``, ``metrics=``, ``test=`` and ``rounds=``
@@ -139,7 +140,7 @@ def slicing_of(
         named = [f"{name}=" for name in ("slicing", *given) if name != "slicing" or slicing is not None]
         if named:
             raise OptionError(
-                f"score takes no {', '.join(named)} without groups=: they say how groups are compared (groups=, each "
+                f"{task} takes no {', '.join(named)} without groups=: they say how groups are compared (groups=, each "
                 "instance's group); compare's paired tests of systems draw rounds=, an interval's bootstrap "
                 "draws resamples="
             )
