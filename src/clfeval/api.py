@@ -56,7 +56,17 @@ if TYPE_CHECKING:  # the tasks' modules load when a task runs: `clfeval score` d
     from clfeval.scoring.finagle import Finagle
     from clfeval.scoring.scored import Conventions, Scored
 
-__all__ = ["audit_file", "check_metrics", "check_systems", "compare", "cv", "finagle", "score", "score_grouped_counts"]
+__all__ = [
+    "audit_file",
+    "check_metrics",
+    "check_systems",
+    "compare",
+    "cv",
+    "finagle",
+    "folds_noted",
+    "score",
+    "score_grouped_counts",
+]
 
 
 def _given(
@@ -2129,9 +2139,15 @@ def _cv_groups(
         gold, pred, groups, chosen, interval, slicing, multilabel=multilabel, sep=sep, blocks=None,
         sample_weight=sample_weight, spans=spans, progress=progress,
     )  # fmt: skip
-    shown = ", ".join(f"{name} ({len(idx)})" for name, idx in parts.items())
+    return folds_noted(result, {name: len(idx) for name, idx in parts.items()}, unit)
+
+
+def folds_noted(result: Sliced, sizes: Mapping[str, int], unit: str = "instance") -> Sliced:
+    """A result by group of pooled folds with the folds named in its notes: each fold's name and its number of
+    units (``unit``: instances, or sentences; ``cv(..., groups=)`` and ``clfeval cv --fold-col --group-col`` alike)."""
+    shown = ", ".join(f"{name} ({size})" for name, size in sizes.items())
     note = (
-        f"cross-validation: {len(parts)} folds pooled ({unit}s per fold: {shown}); each group's counts are its "
+        f"cross-validation: {len(sizes)} folds pooled ({unit}s per fold: {shown}); each group's counts are its "
         f"{unit}s' added over the folds, so its scores are pooled (F_tp,fp), not a mean over folds"
     )
     return replace(result, notes=(*result.notes, note))

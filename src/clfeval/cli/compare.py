@@ -79,6 +79,7 @@ def add_compare(sub: Any) -> None:
     options.add_scored_options(p, systems=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
+    options.add_group_options(p, scores=False)
     t = p.add_argument_group("test")
     t.add_argument(
         "--metric",
@@ -146,6 +147,8 @@ def run_compare(args: argparse.Namespace) -> str:
         if m.strip()
     ] or None
     scoring = options.scoring(args)
+    if args.group_col:
+        return _compare_groups(args, files, pred_cols, metrics, scoring)
     if args.scores is not None:
         options.refuse_for_scores(args)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
@@ -172,6 +175,60 @@ def run_compare(args: argparse.Namespace) -> str:
     result = options.with_bar(
         args, args.test, compare, counted, metrics=metrics, test=test, baseline=args.baseline, scoring=scoring
     )
+    return options.render(result, args)
+
+
+def _compare_groups(
+    args: argparse.Namespace, files: list[str], pred_cols: list[Column], metrics: list[str] | None, scoring: Any
+) -> str:
+    """``compare TABLE --gold-col G --pred-col A --pred-col B --group-col COL``: the table's gold, predicted and group
+    columns held in memory (:func:`~clfeval.inputs.readers.read_label_columns`) and compared by
+    ``clfeval.compare(gold, systems, groups=...)`` (a :class:`~clfeval.infer.groupcomparison.SlicedComparison`);
+    what it does not read by group is refused, by name, before anything is read."""
+    from clfeval.inputs.readers import read_label_columns
+
+    options.refuse_for_groups(
+        args,
+        ("--scores", args.scores),
+        ("--counts (count files hold no instances to compare by group)", args.counts or None),
+        ("--spans", args.spans),
+        ("--engine dask (compare by group holds the columns in memory)", (args.engine != "polars") or None),
+        ("--scheduler", args.scheduler),
+        ("--blocks", args.blocks or None),
+        ("--block-col", args.block_col),
+        ("--block-end", args.block_end),
+        ("--weight-col", args.weight_col),
+        ("--multilabel", args.multilabel or None),
+        ("--invalid", args.invalid),
+        ("--input-format", args.input_format),
+        ("--sep", args.sep),
+        ("--no-header", (args.header is False) or None),
+        ("--skip", args.skip),
+        ("--keep-trailing", args.keep_trailing or None),
+        ("--translate", args.translate),
+        ("--cutoff", args.cutoff),
+        ("prediction files (give one table with a --pred-col per system)", (len(files) != 1) or None),
+    )  # fmt: skip
+    if args.gold_col is None or len(pred_cols) < 2:
+        raise ClfevalError("with --group-col, name the table's gold column and a predicted column per system "
+                           "(--gold-col, --pred-col repeated)")  # fmt: skip
+    test = _test(args)
+    check_metrics(metrics, test, multilabel=False, beta=scoring.beta)
+    if args.names is not None:
+        check_systems(list(args.names), args.baseline)
+    with options.reading_bar(args):
+        found = read_label_columns(
+            files[0],
+            gold_col=parse_column(args.gold_col),
+            pred_cols=pred_cols,
+            group_cols=[parse_column(c) for c in args.group_col],
+            names=args.names,
+        )
+    check_systems(list(found.preds), args.baseline)
+    result = options.with_bar(
+        args, args.test, compare, found.gold, found.preds, groups=found.groups, metrics=metrics, test=test,
+        baseline=args.baseline, scoring=scoring,
+    )  # fmt: skip
     return options.render(result, args)
 
 

@@ -59,6 +59,7 @@ def add_cv(sub: Any) -> None:
     options.add_engine_options(p)
     options.add_label_set_options(p)
     options.add_interval_options(p, "intervals of the pooled scores", scored=True)
+    options.add_group_options(p)
     p.add_argument(
         "--warn-above",
         type=float,
@@ -75,6 +76,9 @@ def add_cv(sub: Any) -> None:
 def run_cv(args: argparse.Namespace) -> str:
     """Run ``cv``: the pooled and mean-of-folds report, in the asked format (with ``--counts``, one count file or
     glob per fold)."""
+    if args.group_col:
+        return _cv_groups(args)
+    options.slicing(args, False)  # --group-test, --group-metric, --rounds without --group-col: refused, by name
     if args.scores is not None:
         options.refuse_for_scores(args)
         return _cv_scored(args)
@@ -103,6 +107,50 @@ def run_cv(args: argparse.Namespace) -> str:
         options.close(reading)
     result = options.with_bar(args, args.ci, cv, folds, scoring=scoring, ci=interval, warn_above=args.warn_above)
     return options.render(result, args, matrix=not args.no_matrix)
+
+
+def _cv_groups(args: argparse.Namespace) -> str:
+    """``cv --fold-col F --group-col COL``: each group's counts pooled over the folds, scored by the one path of
+    ``score --group-col`` (the table's distinct (gold, predicted, group…, fold) rows counted once,
+    :func:`~clfeval.inputs.readers.read_fold_groups`), the folds and their sizes named in the notes as
+    ``clfeval.cv(..., groups=)`` names them."""
+    from clfeval.api import folds_noted, score
+    from clfeval.inputs.readers import read_fold_groups
+
+    options.refuse_for_groups(
+        args,
+        ("--scores (score the pooled file of scores with score --group-col)", args.scores),
+        ("--counts (fold count files hold no groups)", args.counts or None),
+        ("--spans (score the pooled sentences with score --spans --group-col)", args.spans),
+        ("--warn-above (by group there is no mean of folds to compare)", (args.warn_above != 0.01) or None),
+        ("one file per fold (give one table and its --fold-col)", (bool(args.files) and args.fold_col is None) or None),
+    )  # fmt: skip
+    if not args.files or args.fold_col is None:
+        raise ClfevalError("--group-col reads one table (or its parts) with its --fold-col")
+    if args.gold_col is None or args.pred_col is None:
+        raise ClfevalError(
+            "with --group-col, say which columns hold gold and predicted labels (--gold-col, --pred-col)"
+        )
+    kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
+    if kinds is not None:
+        raise ClfevalError(f"--ci {args.ci} is for {', '.join(sorted(kinds))} counts: give --scores")
+    scoring, interval = options.scoring(args), options.ci(args)
+    options.check_view(args)
+    slicing = options.slicing(args, True)
+    reading = options.reading(args)
+    try:
+        table = [p for spec in args.files for p in ([spec] if isinstance(spec, str) else spec)]
+        counted, sizes = read_fold_groups(
+            table[0] if len(table) == 1 else table,
+            fold_col=parse_column(args.fold_col),
+            gold_col=parse_column(args.gold_col),
+            pred_col=parse_column(args.pred_col),
+            reading=reading,
+        )
+    finally:
+        options.close(reading)
+    result = options.with_bar(args, args.ci, score, counted, scoring=scoring, ci=interval, slicing=slicing)
+    return options.render(folds_noted(result, sizes), args, matrix=not args.no_matrix)
 
 
 def _cv_scored(args: argparse.Namespace) -> str:

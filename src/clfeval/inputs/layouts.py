@@ -486,7 +486,7 @@ def count_parts(
     gold_col: Column,
     pred_col: Column,
     part_cols: Sequence[Column],
-    role: str = "group",
+    role: str | Sequence[str] = "group",
     weight_col: Column | None = None,
     options: TableOptions = TableOptions(),
     labelsets: MultiLabel | None = None,
@@ -499,12 +499,14 @@ def count_parts(
 
     Labels are named jointly over the whole table (each distinct cell once, :func:`_label`), so a label is one label
     in every part; a part's value is its cell's stripped text (never translated); an empty one is an error naming
-    its file and line. With ``weight_col``, each part's counts are weighted (:func:`_weighted_rows`).
+    its file and line. With ``weight_col``, each part's counts are weighted (:func:`_weighted_rows`). ``role``
+    names what a part column holds in messages: one word for every part column, or one per column.
     """
+    part_roles = [role] * len(part_cols) if isinstance(role, str) else list(role)
     label_cols = [gold_col, pred_col]
     extra = [] if weight_col is None else [weight_col]
     columns = [*label_cols, *extra, *part_cols]
-    roles = ["gold", "predicted", *(["weight"] if extra else []), *[role] * len(part_cols)]
+    roles = ["gold", "predicted", *(["weight"] if extra else []), *part_roles]
     _distinct_columns(columns, roles)
     cells = engine.cells(path, columns, roles, options, empty_ok=_empty_ok(labelsets, options))
     width = len(label_cols) + len(extra)
@@ -523,7 +525,7 @@ def count_parts(
                 lambda value: value is None or (isinstance(value, str) and not value.strip()),
                 options,
             )
-            what = f"has no {role} (column {column!s}): each instance belongs to one {role}"
+            what = f"has no {part_roles[at]} (column {column!s}): each instance belongs to one {part_roles[at]}"
             if found is None:
                 raise InputError(what, cells.source)
             raise InputError(what, found[0], found[1])

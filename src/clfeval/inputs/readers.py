@@ -23,6 +23,7 @@ from clfeval.inputs.chunks import Meter, expand_paths, size_of
 from clfeval.inputs.columns import Column
 from clfeval.inputs.layouts import (
     FileCounts,
+    PartCounts,
     _to_counts,
     _to_joint,
     count_confidences,
@@ -55,6 +56,8 @@ __all__ = [
     "load_counts",
     "read",
     "read_confidences",
+    "read_fold_groups",
+    "read_label_columns",
     "read_folds",
     "read_matrix",
     "save_counts",
@@ -348,8 +351,6 @@ def _read_groups(
 ) -> Counted:  # fmt: skip
     """A table counted by group (:func:`clfeval.inputs.layouts.count_parts`): each group's counts, their merge, and
     the groups named and ordered by the one rule of :mod:`clfeval.inputs.groups`."""
-    from clfeval.inputs.groups import named_keys
-
     columns = reading.group_columns
     if gold_col is None or pred_col is None:
         raise OptionError(
@@ -360,6 +361,17 @@ def _read_groups(
         path, gold_col=gold_col, pred_col=pred_col, part_cols=columns, weight_col=reading.weight_col,
         **reading.counter_options(relabel),
     )  # fmt: skip
+    return _named_groups(path, found, gold_col, reading, relabel)
+
+
+def _named_groups(
+    path: str | Sequence[str], found: PartCounts, gold_col: Column | None, reading: Reading, relabel: Relabel | None
+) -> Counted:
+    """The counts of each group key (:class:`~clfeval.inputs.layouts.PartCounts`), named and ordered by the one
+    rule of :mod:`clfeval.inputs.groups`, and their merge, as :func:`read` returns them."""
+    from clfeval.inputs.groups import named_keys
+
+    columns = reading.group_columns
     order, names = named_keys(found.keys, _shown(path))
     groups = {name: found.counts[i] for name, i in zip(names, order)}
     values = {name: found.keys[i] for name, i in zip(names, order)}
@@ -371,6 +383,118 @@ def _read_groups(
     header = [str(c) for c in columns]
     counted = _counted(FileCounts(total, found.warnings), _file_inputs(path), reading, gold_col, relabel)
     return replace(counted, groups=groups, group_columns=tuple(header), group_values=values)
+
+
+def read_fold_groups(
+    path: str | Sequence[str], *, fold_col: Column, gold_col: Column, pred_col: Column, reading: Reading
+) -> tuple[Counted, dict[str, int]]:
+    """A cross-validation table counted by group, each group's counts pooled over the folds (Σ_folds counts of the
+    group's instances): the distinct (gold, predicted[, weight], group…, fold) rows counted once by the one counter
+    of group and fold columns (:func:`~clfeval.inputs.layouts.count_parts`), each group's counts then merged over
+    its folds by their kind's ``merge``.
+
+    Returns
+    -------
+    counted, folds
+        What :func:`read` returns of the table with ``reading.group_col`` (the fold column changes no count), and
+        each fold's name and number of instances, folds in the order of :func:`clfeval.inputs.groups.members_of`.
+    """
+    from clfeval.inputs.groups import named_keys
+
+    columns = reading.group_columns
+    if not columns:
+        raise OptionError("cross-validation by group takes group columns (--group-col)")
+    if str(fold_col) in {str(c) for c in columns}:
+        raise OptionError(f"column {fold_col!s} is given as the fold column and as a group column")
+    relabel = reading.relabel()
+    found = count_parts(
+        path, gold_col=gold_col, pred_col=pred_col, part_cols=[*columns, fold_col],
+        role=[*["group"] * len(columns), "fold"], weight_col=reading.weight_col,
+        **reading.counter_options(relabel),
+    )  # fmt: skip
+    kind = kind_of(found.counts[0])
+    assert kind is not None
+    pooled: dict[tuple[str, ...], Any] = {}
+    sizes: dict[str, int] = {}
+    for key, counts in zip(found.keys, found.counts):
+        group, fold = key[:-1], key[-1]
+        pooled[group] = counts if group not in pooled else kind.merge(pooled[group], counts)
+        sizes[fold] = sizes.get(fold, 0) + counts.n_instances
+    folds = [(f,) for f in sizes]
+    order, names = named_keys(folds, _shown(path))
+    counted = _named_groups(path, PartCounts(list(pooled), list(pooled.values()), found.warnings), gold_col, reading,
+                            relabel)  # fmt: skip
+    return replace(counted, inputs={**counted.inputs, "fold_col": str(fold_col)}), {
+        name: sizes[folds[i][0]] for name, i in zip(names, order)
+    }
+
+
+@dataclass(frozen=True)
+class LabelColumns:
+    """A table's gold, predicted and group columns held in memory (:func:`read_label_columns`).
+
+    Attributes
+    ----------
+    gold
+        The gold labels, one stripped string per row.
+    preds
+        Each predicted column's name → its labels, one stripped string per row, in the order given.
+    groups
+        Each group column's name → its values (stripped strings), in the order given.
+    inputs
+        What was read: the file, the gold column, the predicted columns by system and the group columns.
+    """
+
+    gold: Any
+    preds: dict[str, Any]
+    groups: dict[str, Any]
+    inputs: dict[str, Any]
+
+
+def read_label_columns(
+    path: str, *, gold_col: Column, pred_cols: Sequence[Column], group_cols: Sequence[Column],
+    names: Sequence[str] | None = None,
+) -> LabelColumns:  # fmt: skip
+    """The gold, predicted and group columns of one table (CSV, TSV, JSON Lines or Parquet, by its name's ending,
+    with a header) held in memory, read as the files of scored predictions are (polars, one parse of the whole): a
+    missing gold or predicted label, or group, is an error naming its line; a column given for two roles is refused.
+    ``names`` name the predicted columns' systems (default: the columns' names)."""
+    import numpy as np
+    import polars as pl
+
+    from clfeval.inputs.columns import resolve_column
+    from clfeval.inputs.scoredfile import _frame, _groups
+
+    frame, first_line, _ = _frame(path)
+    line = np.arange(len(frame)) + first_line
+    if not len(frame):
+        raise InputError("holds no instances (only blank lines or a header)", path)
+    gold_name = frame.columns[resolve_column(gold_col, frame.columns, path, "gold")]
+    pred_names = [frame.columns[resolve_column(c, frame.columns, path, "predicted")] for c in pred_cols]
+    group_names = [frame.columns[resolve_column(c, frame.columns, path, "group")] for c in group_cols]
+    used = [gold_name, *pred_names]
+    if len(set(used)) != len(used):
+        raise OptionError("the gold column and each predicted column must be distinct columns")
+    if len(set(group_names)) != len(group_names):
+        raise OptionError("--group-col names each group column once")
+    systems = list(names) if names is not None else pred_names
+    if len(systems) != len(pred_names):
+        raise OptionError(f"{len(systems)} names for {len(pred_names)} predicted columns: give one --name per column")
+
+    def labels(name: str, role: str) -> Any:
+        given = frame.get_column(name).cast(pl.String)
+        missing = given.is_null() | (given.str.strip_chars() == "")
+        if missing.any():
+            i = int(missing.arg_max() or 0)
+            raise InputError(f"the {role} label in column {name!r} is missing", path, int(line[i]))
+        return given.str.strip_chars().to_numpy()
+
+    gold = labels(gold_name, "gold")
+    preds = {s: labels(c, "predicted") for s, c in zip(systems, pred_names)}
+    groups = _groups(frame, line, path, group_names, used)
+    inputs = {"file": path, "gold_column": gold_name, "pred_columns": dict(zip(systems, pred_names)),
+              "group_col": group_names}  # fmt: skip
+    return LabelColumns(gold, preds, groups, inputs)
 
 
 def _shown(path: str | Sequence[str]) -> str:
