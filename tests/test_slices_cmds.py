@@ -144,6 +144,8 @@ def test_compare_by_group_equals_python(tmp_path: Path, case: dict[str, Any]) ->
         systems, kw = {"a": table["a"], "b": table["b"]}, {}
     expected = clfeval.compare(table["gold"], systems, groups=groups, seed=case["seed"], rounds=200, **kw)
     assert doc["schema"] == "clfeval.compare-slices/1"
+    read = doc["notes"].pop()
+    assert read.startswith(f"read from {path}: gold column gold, systems ") and "column a" in read
     assert doc == json.loads(expected.to_json())
     text = _run(*args)
     assert text.returncode == 0 and "comparison by group" in text.stdout

@@ -7,6 +7,7 @@ built or it runs: another command does not load them.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from clfeval.api import check_metrics, check_systems, compare
@@ -79,7 +80,13 @@ def add_compare(sub: Any) -> None:
     options.add_scored_options(p, systems=True)
     options.add_engine_options(p)
     options.add_label_set_options(p)
-    options.add_group_options(p, scores=False)
+    options.add_group_options(
+        p,
+        scores=False,
+        column="a column naming each instance's group: the systems are compared within each group too, with Holm "
+        "over the groups (header name or 1-based number); repeat it for intersections; with one table (CSV, TSV, "
+        "JSON Lines or Parquet, with a header), its --gold-col and a --pred-col per system, held in memory",
+    )
     t = p.add_argument_group("test")
     t.add_argument(
         "--metric",
@@ -229,7 +236,12 @@ def _compare_groups(
         args, args.test, compare, found.gold, found.preds, groups=found.groups, metrics=metrics, test=test,
         baseline=args.baseline, scoring=scoring,
     )  # fmt: skip
-    return options.render(result, args)
+    systems = ", ".join(f"{s} (column {c})" for s, c in found.inputs["pred_columns"].items())
+    read = (
+        f"read from {found.inputs['file']}: gold column {found.inputs['gold_column']}, systems {systems}, groups "
+        f"by {', '.join(found.inputs['group_col'])}; its columns held in memory"
+    )
+    return options.render(replace(result, notes=(*result.notes, read)), args)
 
 
 def _test(args: argparse.Namespace) -> Any:
@@ -310,8 +322,6 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         **options.scored_scoring(args),
     )
     if weight is not None:  # the weights' source is the column, not sample_weight=
-        from dataclasses import replace
-
         from clfeval.result import FrozenDict
 
         column = str(args.weight_col)

@@ -59,7 +59,12 @@ def add_cv(sub: Any) -> None:
     options.add_engine_options(p)
     options.add_label_set_options(p)
     options.add_interval_options(p, "intervals of the pooled scores", scored=True)
-    options.add_group_options(p)
+    options.add_group_options(
+        p,
+        column="a column naming each instance's group (language, domain, site …): each group's counts pooled over "
+        "the folds, kept per group in bounded memory (1-based number, negative from the end, or header name); repeat "
+        "it for the intersections of several columns; with one table, its --fold-col, --gold-col and --pred-col",
+    )
     p.add_argument(
         "--warn-above",
         type=float,

@@ -88,10 +88,11 @@ def add_weight_option(src: Any) -> None:
     )
 
 
-def add_group_options(p: Any, scores: bool = True, documents: bool = False) -> None:
+def add_group_options(p: Any, scores: bool = True, documents: bool = False, column: str | None = None) -> None:
     """``--group-col`` (repeatable: intersections), with ``documents`` ``--group-by document`` (spans: a group per
     ``-DOCSTART-`` document) and, with ``scores``, how groups are compared: ``--group-test``, ``--group-metric``
-    (repeatable) and ``--rounds`` (:class:`~clfeval.Slicing`)."""
+    (repeatable) and ``--rounds`` (:class:`~clfeval.Slicing`). ``column``: the command's own help of
+    ``--group-col`` (default: score's)."""
     from clfeval.infer.slicing import GROUP_TESTS
 
     group = p.add_argument_group("groups (scores by group: every score per group, the gaps and tests between groups)")
@@ -99,7 +100,8 @@ def add_group_options(p: Any, scores: bool = True, documents: bool = False) -> N
         "--group-col",
         metavar="COL",
         action="append",
-        help="a column naming each instance's group (language, domain, site …): the counts are kept per group, in "
+        help=column
+        or "a column naming each instance's group (language, domain, site …): the counts are kept per group, in "
         "bounded memory (1-based number, negative from the end, or header name); repeat it for the intersections "
         "of several columns (es&female); --gold-col and --pred-col must then be given (with --scores: --gold-col; "
         "with --spans: a token column of the gold CoNLL file, by number, the same on every token of a sentence)",
