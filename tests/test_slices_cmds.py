@@ -67,6 +67,7 @@ CV_CASES = [
     pytest.param({"columns": ["lang"], "seed": 3}, id="one-column"),
     pytest.param({"columns": ["lang", "site"], "seed": 8, "ci": True}, id="intersections-bootstrap"),
     pytest.param({"columns": ["site"], "seed": 11, "weights": True, "test": "bootstrap"}, id="weights"),
+    pytest.param({"columns": ["lang"], "seed": 13, "sets": True}, id="label-sets"),
 ]
 
 
@@ -74,6 +75,10 @@ CV_CASES = [
 def test_cv_by_group_equals_python(tmp_path: Path, case: dict[str, Any]) -> None:
     """Each group's counts pooled over the folds, gaps, tests and the folds' note: the very JSON of cv(groups=)."""
     table = _table(case["seed"], 400)
+    if case.get("sets"):  # label sets: a cell of comma-separated labels
+        rng = np.random.default_rng(case["seed"])
+        for column in ("gold", "a"):
+            table[column] = [",".join(sorted(set(rng.choice(LABELS, rng.integers(1, 3)).tolist()))) for _ in range(400)]
     path = _write(tmp_path / "cv.tsv", table)
     args = ["cv", path, "--fold-col", "fold", "--gold-col", "gold", "--pred-col", "a", "--rounds", "200",
             "--seed", str(case["seed"]), "--group-metric", "accuracy", "--group-metric", "macro.f1"]  # fmt: skip
@@ -89,9 +94,13 @@ def test_cv_by_group_equals_python(tmp_path: Path, case: dict[str, Any]) -> None
     if case.get("test"):
         args += ["--group-test", case["test"]]
         kw["test"] = case["test"]
+    if case.get("sets"):
+        args += ["--multilabel"]
+        kw["multilabel"] = True
     doc = _json(*args)
     groups = {c: table[c] for c in case["columns"]}
-    expected = json.loads(clfeval.cv(table["gold"], table["a"], table["fold"], groups=groups, **kw).to_json())
+    gold, pred = ([c.split(",") for c in table[k]] if case.get("sets") else table[k] for k in ("gold", "a"))
+    expected = json.loads(clfeval.cv(gold, pred, table["fold"], groups=groups, **kw).to_json())
     assert doc["schema"] == "clfeval.slices/1"
     assert _numbers(doc) == _numbers(expected)
     sizes = ", ".join(f"{f} ({table['fold'].count(f)})" for f in ["1", "2", "3", "4"])
