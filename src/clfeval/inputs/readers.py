@@ -463,9 +463,9 @@ def read_label_columns(
     import polars as pl
 
     from clfeval.inputs.columns import resolve_column
-    from clfeval.inputs.scoredfile import _frame, _groups
+    from clfeval.inputs.scoredfile import group_values, table_frame
 
-    frame, first_line, _ = _frame(path)
+    frame, first_line, _ = table_frame(path)
     line = np.arange(len(frame)) + first_line
     if not len(frame):
         raise InputError("holds no instances (only blank lines or a header)", path)
@@ -491,7 +491,7 @@ def read_label_columns(
 
     gold = labels(gold_name, "gold")
     preds = {s: labels(c, "predicted") for s, c in zip(systems, pred_names)}
-    groups = _groups(frame, line, path, group_names, used)
+    groups = group_values(frame, line, path, group_names, used)
     inputs = {"file": path, "gold_column": gold_name, "pred_columns": dict(zip(systems, pred_names)),
               "group_col": group_names}  # fmt: skip
     return LabelColumns(gold, preds, groups, inputs)

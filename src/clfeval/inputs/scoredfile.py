@@ -97,7 +97,7 @@ def _blank_line_blocks(
     return frame.filter(pl.Series(keep)), np.flatnonzero(keep) + first_line, block
 
 
-def _frame(path: str, meter: Meter | None = None) -> tuple[pl.DataFrame, int, bytes]:
+def table_frame(path: str, meter: Meter | None = None) -> tuple[pl.DataFrame, int, bytes]:
     """The table, the line of its first row (2 under a header, 1 in JSON Lines and Parquet) and the file's bytes,
     read as every reader reads (:func:`~clfeval.inputs.chunks.read_bytes`: a file that changes meanwhile is an
     error naming it; ``meter`` is told the bytes read, before one parse of the whole)."""
@@ -371,7 +371,7 @@ def read_scored(
             raise OptionError("TiMBL's output has no group column: give its scores in a table with --group-col")
         return read_timbl(path, gold_col)
     meter = Meter(size_of([path]), progress) if progress is not None else None
-    frame, first_line, data = _frame(path, meter)
+    frame, first_line, data = table_frame(path, meter)
     if meter is not None:
         meter.add(rows=len(frame))
     line = np.arange(len(frame)) + first_line
@@ -387,7 +387,7 @@ def read_scored(
         frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets,
         weight_col=weight_col, taken_out=group_names,
     )  # fmt: skip
-    groups = _groups(frame, line, path, group_names, [gold_name, *columns, weight_name]) if group_names else None
+    groups = group_values(frame, line, path, group_names, [gold_name, *columns, weight_name]) if group_names else None
     if given is not None:
         blocks = given
     clipped = 0
@@ -408,7 +408,7 @@ def read_scored(
     )
 
 
-def _groups(
+def group_values(
     frame: pl.DataFrame, line: np.ndarray, path: str, names: Sequence[str], taken: Sequence[str]
 ) -> dict[str, np.ndarray]:
     """Each group column's values (as strings, stripped): a group column that is the gold, a score or the weight
