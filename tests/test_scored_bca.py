@@ -22,15 +22,33 @@ def _sample(seed: int, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
     return y, np.round(1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * y))), 2)
 
 
+def _auc(y: np.ndarray, s: np.ndarray, axis: int = -1) -> np.ndarray:
+    """ROC AUC of each row (Mann–Whitney with midranks): scikit-learn's roc_auc_score, row by row at once."""
+    ranks = stats.rankdata(s, axis=axis)
+    positives = y.sum(axis=axis)
+    return ((ranks * y).sum(axis=axis) - positives * (positives + 1) / 2) / (positives * (y.shape[axis] - positives))
+
+
+def _log_loss(y: np.ndarray, s: np.ndarray, axis: int = -1) -> np.ndarray:
+    """scikit-learn's log_loss (probabilities clipped to [ε, 1 − ε]) of each row at once."""
+    eps = np.finfo(np.float64).eps
+    p = np.clip(s, eps, 1 - eps)
+    return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p), axis=axis)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_bca_agrees_with_scipy_on_the_instances(seed: int) -> None:
     """scipy.stats.bootstrap(method="BCa") resamples the instances and leaves each one out for the acceleration, as
-    clfeval's count bootstrap does over distinct rows: the intervals agree up to Monte Carlo error (B = 4000)."""
+    clfeval's count bootstrap does over distinct rows: the intervals agree up to Monte Carlo error (B = 4000). scipy
+    scores its resamples with row-wise forms of scikit-learn's AUC and log loss (equal to them on the data: checked
+    here; as scipy's intervals with scikit-learn's own functions, 100 times faster)."""
     y, s = _sample(seed)
+    assert _auc(y, s) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert _log_loss(y, s) == pytest.approx(log_loss(y, s, labels=[0, 1]), abs=1e-12)
     r = clfeval.score(y, scores=s, labels=[0, 1], ci="bootstrap-bca", seed=seed, resamples=4000)
     assert r.interval_method["method"] == "bootstrap-bca" and r.interval_method["jackknife"].startswith("instances")
-    for name, statistic in (("auc", roc_auc_score), ("log_loss", lambda a, b: log_loss(a, b, labels=[0, 1]))):
-        theirs = stats.bootstrap((y, s), statistic, paired=True, vectorized=False, method="BCa", n_resamples=4000,
+    for name, statistic in (("auc", _auc), ("log_loss", _log_loss)):
+        theirs = stats.bootstrap((y, s), statistic, paired=True, vectorized=True, method="BCa", n_resamples=4000,
                                  random_state=seed + 10).confidence_interval  # fmt: skip
         low, high = r.interval(name)
         assert low == pytest.approx(theirs.low, abs=0.012) and high == pytest.approx(theirs.high, abs=0.012)
