@@ -118,7 +118,8 @@ def add_group_options(p: Any, scores: bool = True, documents: bool = False, colu
     group.add_argument(
         "--group-test",
         choices=list(GROUP_TESTS),
-        help="the test between groups (default permutation; delong, DeLong's unpaired test of AUCs, is for --scores)",
+        help="the test between groups (default permutation; with --scores, delong, DeLong's unpaired test of AUCs, "
+        "when every group metric is an AUC and there are no weights, blocks or strata)",
     )
     group.add_argument(
         "--group-metric",
