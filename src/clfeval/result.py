@@ -404,6 +404,28 @@ COUNT_NAMES: Mapping[str, str] = {
 }
 
 
+def unknown_name(name: str, names: Sequence[str], what: str = "score") -> Exception:
+    """The error for a name ``r[name]`` does not know: :class:`~clfeval.errors.UnknownName` naming the known names
+    closest to it (:func:`difflib.get_close_matches`)."""
+    import difflib
+
+    from clfeval.errors import UnknownName
+
+    close = difflib.get_close_matches(name, list(names), n=5)
+    return UnknownName(f"unknown {what} {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else ""))
+
+
+def flat_number(flat: Mapping[str, float], name: str, whole: str, what: str = "score") -> float:
+    """The number of a result's :meth:`~Result.flat` (joined by dots) named ``name``, or ``<whole>.<name>`` (the
+    whole data's, or the pooled folds', read bare), else :func:`unknown_name`'s error over the names it has."""
+    if name in flat:
+        return flat[name]
+    if f"{whole}.{name}" in flat:
+        return flat[f"{whole}.{name}"]
+    prefix = f"{whole}."
+    raise unknown_name(name, [*(n[len(prefix) :] for n in flat if n.startswith(prefix)), *flat], what)
+
+
 class Folded:
     """What a cross-validation answers, of every kind, in the naming scheme of a score: ``r["macro.f1"]`` is the
     pooled score (the folds' counts added, then scored: the recommended summary), ``r["pooled.macro.f1"]`` the same,
@@ -424,22 +446,15 @@ class Folded:
 
     def __getitem__(self, name: str) -> float:
         flat = self.flat(".", per_label=True)
-        if name in flat:
-            return flat[name]
-        if f"pooled.{name}" in flat:
-            return flat[f"pooled.{name}"]
-        import difflib
-
+        if name in flat or f"pooled.{name}" in flat:
+            return flat_number(flat, name, "pooled")
         from clfeval.errors import UnknownName
         from clfeval.scoring.scored import renamed
 
         new = renamed(name)
         if new is not None and new in self:
             raise UnknownName(f"unknown score {name!r}: it is named {new!r} (every average before its measure)")
-        close = difflib.get_close_matches(name, self.names(), n=5)
-        raise UnknownName(
-            f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
-        )
+        return flat_number(flat, name, "pooled")
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name in self.names()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.accumulator import Accumulator
 from clfeval.errors import InputError, OptionError
+from clfeval.kinds import KINDS
 
 if TYPE_CHECKING:
     from clfeval.infer.methods import CI
@@ -67,7 +68,7 @@ class GroupedAccumulator(Accumulator):
         if isinstance(labels, Iterable) and not isinstance(labels, (str, bytes)):
             labels = list(labels)  # a range or generator, read once for every group
         template = Accumulator(task, labels, **options)  # checks the options once
-        if template.task == "scored":
+        if KINDS[template.task].scored:
             raise OptionError(
                 "groups= is not taken by the accumulator of scored predictions yet: keep one accumulator per group, "
                 "or give clfeval.score(gold, scores=..., groups=...)"
@@ -187,7 +188,8 @@ class GroupedAccumulator(Accumulator):
             self._fresh().update(gold, pred, sample_weight=sample_weight)  # an empty batch checked as the kind's
             self._updates += 1
             return
-        index = group_index(self._by_name(groups), n, "sentence" if self.task == "spans" else "instance")
+        unit = "sentence" if KINDS[self.task].needs_units else "instance"  # a kind in units: a group per unit
+        index = group_index(self._by_name(groups), n, unit)
         columns = self._columns_of(index.columns, where)
         found: dict[tuple[str, ...], Accumulator] = {}
         for values, idx in zip(index.values, index.members):
@@ -367,7 +369,7 @@ class GroupedAccumulator(Accumulator):
 
         if not self._children:
             raise InputError("nothing to save: the accumulator has counted no instances")
-        if self.task == "spans":  # count files by group do not take counts with their units (sentences) yet
+        if KINDS[self.task].needs_units:  # count files by group do not take counts with their units (sentences) yet
             raise OptionError(
                 "counts of spans by group are not written to one count file yet (their sentences): save each "
                 "group's (acc.by_group[name].save(path))"

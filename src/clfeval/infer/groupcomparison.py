@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from clfeval.errors import UnknownName
-from clfeval.result import FrozenDict, Result, flat_name, json_number
+from clfeval.result import FrozenDict, Result, flat_name, flat_number, json_number
 
 __all__ = ["COMPARE_SLICES_SCHEMA", "GroupPairTest", "SlicedComparison"]
 
@@ -137,17 +137,7 @@ class SlicedComparison(Result):
         return out
 
     def __getitem__(self, name: str) -> float:
-        flat = self.flat(".")
-        if name in flat:
-            return flat[name]
-        if f"overall.{name}" in flat:
-            return flat[f"overall.{name}"]
-        import difflib
-
-        close = difflib.get_close_matches(name, list(flat), n=5)
-        raise UnknownName(
-            f"unknown number {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
-        )
+        return flat_number(self.flat("."), name, "overall", "number")
 
     def signature_parts(self) -> list[tuple[str, str]]:
         parts = list(self.overall.signature_parts())

@@ -27,6 +27,7 @@ from clfeval.errors import InputError, OptionError
 from clfeval.infer.methods import CI, INTERVAL_METHODS
 from clfeval.infer.slices import (
     RANGE_METHOD,
+    SEEDS_NOTE,
     Sliced,
     _fairness,
     _gap_method,
@@ -343,15 +344,13 @@ def sliced_scored(
     warnings.extend(undefined_rates(fairness))
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2],
                              None if resampling else ("delong", DELONG_GAPS))  # fmt: skip
-    held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
-    test_method = test_method_of(test, slicing, rounds, seeds, base, held)
+    test_method = test_method_of(test, slicing, rounds, seeds, base, strata, strata_columns)
     unit = "whole blocks" if blocked else "instances (each distinct row with its sample weight)"
     notes = [
         f"every group is scored over the classes and score columns of the whole data ({len(whole.labels)} classes)",
         f"the group-stratified bootstrap and the permutation of groups resample {unit}; the rest of a group in a "
         "bootstrap replicate is every other group's replicate added",
-        "seeds: one base seed, spawned (numpy SeedSequence) into one per group's intervals, one for the gaps' "
-        f"bootstrap and one for the test: base {base}",
+        SEEDS_NOTE.format(base=base),
     ]
     if whole.binary and predicted is None:
         notes.append("no fairness summaries: the scores have no threshold (give threshold=)")

@@ -46,7 +46,7 @@ from clfeval.infer.slicing import (
 )
 from clfeval.kinds import KINDS, Kind
 from clfeval.progress import phase
-from clfeval.result import TEXT_FORMATS, FrozenDict, Result, flat_name, json_number
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, flat_name, flat_number, json_number
 from clfeval.scoring import computation
 from clfeval.scoring.options import Scoring
 from clfeval.scoring.scores import Key, Scores
@@ -62,6 +62,11 @@ RANGE_METHOD = (
     "largest gap's bounds read from them: [max over pairs of the distance of 0 to the pair's interval, max over pairs "
     "of its farthest end]; min / max likewise on the log scale (coverage at least the level when every pair's "
     "interval covers)"
+)
+#: The note that names the seeds of a result by group.
+SEEDS_NOTE = (
+    "seeds: one base seed, spawned (numpy SeedSequence) into one per group's intervals, one for the gaps' bootstrap "
+    "and one for the test: base {base}"
 )
 #: The JSON contract of a result by group.
 SLICES_SCHEMA = "clfeval.slices/1"
@@ -317,17 +322,7 @@ class Sliced(Result):
         return [*(n[len("overall.") :] for n in flat if n.startswith("overall.")), *flat]
 
     def __getitem__(self, name: str) -> float:
-        flat = self.flat(".", per_label=True)
-        if name in flat:
-            return flat[name]
-        if f"overall.{name}" in flat:
-            return flat[f"overall.{name}"]
-        import difflib
-
-        close = difflib.get_close_matches(name, self.names_of(), n=5)
-        raise UnknownName(
-            f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
-        )
+        return flat_number(self.flat(".", per_label=True), name, "overall")
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and (name in self.names_of())
@@ -633,12 +628,10 @@ def sliced(
     fairness = _fairness(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
     warnings.extend(undefined_rates(fairness))
     gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
-    held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
-    test_method = test_method_of(test, slicing, rounds, seeds, base, held)
+    test_method = test_method_of(test, slicing, rounds, seeds, base, strata, strata_columns)
     notes = [
         f"every group is scored over the label set of the whole data ({len(overall.labels)} labels)",
-        "seeds: one base seed, spawned (numpy SeedSequence) into one per group's intervals, one for the gaps' "
-        f"bootstrap and one for the test: base {base}",
+        SEEDS_NOTE.format(base=base),
     ]
     units = {name: (p.blocks.unit, p.blocks.n_blocks) for name, p in zip(names, parts) if p.blocks is not None}
     return Sliced(
@@ -968,11 +961,19 @@ def undefined_rates(fairness: Mapping[str, Any] | None) -> list[str]:
 
 
 def test_method_of(
-    test: str, slicing: Slicing, rounds: int, seeds: Sequence[int], base: int, strata: dict[str, Any] | None = None
+    test: str,
+    slicing: Slicing,
+    rounds: int,
+    seeds: Sequence[int],
+    base: int,
+    strata: Sequence[Sequence[Any]] | None = None,
+    strata_columns: Sequence[str] = (),
 ) -> dict[str, Any]:
     """What the result names of the test between groups: its name, definition, rounds and seed (the last of
     ``seeds`` the permutation's, the one before the bootstrap's), the base seed, the alternative, Holm's families and
-    the strata membership was permuted within (``None``: none)."""
+    the strata membership was permuted within (each group's parts per stratum, and the strata's columns; ``None``:
+    none)."""
+    held = None if strata is None else {"columns": list(strata_columns), "n_strata": len(strata[0]) if strata else 0}
     return {
         "name": test,
         "definition": GROUP_TESTS[test].definition,
@@ -982,7 +983,7 @@ def test_method_of(
         "alternative": "two-sided",
         "multiplicity": "holm: over the pairs of groups, and over the groups against the rest, for each score",
         "alpha": slicing.alpha,
-        "strata": strata,
+        "strata": held,
     }
 
 
