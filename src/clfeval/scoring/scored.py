@@ -17,7 +17,7 @@ import numpy as np
 
 from clfeval.count.scored import ScoreCounts
 from clfeval.errors import OptionError, UnknownName
-from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number
+from clfeval.result import TEXT_FORMATS, FrozenDict, Result, json_number, unknown_name
 from clfeval.scoring import probability, ranking
 
 __all__ = ["SCORED_SCHEMA", "Conventions", "Scored", "auc_bin_bounds", "binned_scores", "measures_of"]
@@ -379,18 +379,13 @@ class Scored(Result):
         try:
             return self.values[name]
         except KeyError:
-            import difflib
-
             new = renamed(name)
             if new is not None and new in self.values:
                 raise UnknownName(
                     f"unknown score {name!r}: it is named {new!r} (every average before its measure, as macro.f1; "
                     "per-class scores under per_label, since clfeval.scored/2)"
                 ) from None
-            close = difflib.get_close_matches(name, list(self.values), n=5)
-            raise UnknownName(
-                f"unknown score {name!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else "")
-            ) from None
+            raise unknown_name(name, list(self.values)) from None
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and (name in self.values or name == "n_instances")
