@@ -1,5 +1,4 @@
-"""The ``clfeval`` command (and ``python -m clfeval``): Ctrl-C is quiet from the first instant, in the command and in
-the worker processes of a local Dask cluster it starts.
+"""The ``clfeval`` command (and ``python -m clfeval``): Ctrl-C is quiet from the first instant.
 
 Importing the command's modules takes a few tenths of a second; a Ctrl-C meanwhile exits with 130 and no
 traceback, as one later does (:func:`clfeval.cli.main` takes over the signal once it runs).
@@ -13,14 +12,6 @@ import sys
 from types import FrameType
 
 __all__ = ["run"]
-
-
-if sys.argv[1:2] == ["--multiprocessing-fork"]:  # noqa: SIM102 - a process this command spawned (multiprocessing.spawn)
-    # A worker of the local Dask cluster the command started imports this module first. Ctrl-C at a terminal reaches
-    # every process of its group: the command closes its cluster and exits 130; the workers, which would each print
-    # the traceback of a KeyboardInterrupt in whatever they were importing, leave it to the command (they exit when
-    # it closes them, or when it is gone).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:

@@ -22,6 +22,7 @@ strings with a separator (``"a,b"``) stay strings: the caller parses them after 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import logging
@@ -172,10 +173,8 @@ def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
         for one in [client, *clusters]:
             if one is None:
                 continue
-            try:
+            with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
                 one.close(timeout=5)
-            except BaseException:  # a half-made cluster fails its own checks as it closes; a second Ctrl-C
-                pass
             SpecCluster._instances.discard(one)
     finally:
         for one, level in zip(loggers, levels):
