@@ -32,7 +32,7 @@ import re
 import signal
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +48,17 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     import dask.dataframe
     import pandas
 
-__all__ = ["DASK_HINT", "cluster_cells", "frame_cells"]
+__all__ = [
+    "DASK_HINT",
+    "check_paths",
+    "cluster_cells",
+    "dask_client",
+    "first_line",
+    "frame_cells",
+    "is_local",
+    "lost_worker",
+    "map_parts",
+]
 
 #: The message when the optional Dask dependencies are missing.
 DASK_HINT = "the dask engine needs the optional dask extra: pip install 'clfeval[dask]'"
@@ -711,26 +721,10 @@ def _count_files(
     total: dict[tuple[Any, ...], int] = {}
     headers: list[bool] = []
     found: list[str] = []
-    with dask_client(scheduler) as client:
-        futures = client.map(
-            _file_task,
-            list(files),
-            columns=list(columns),
-            roles=list(roles),
-            options=options,
-            empty_ok=empty_ok,
-            pure=False,
-        )
-        parts = {future.key: path for future, path in zip(futures, files)}
-        try:
-            results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
-        except Exception as exc:
-            lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
-            if lost is None:
-                raise
-            raise lost from None
-        finally:
-            client.cancel(futures)
+    results = map_parts(
+        _file_task, list(files), files, source, scheduler,
+        columns=list(columns), roles=list(roles), options=options, empty_ok=empty_ok,
+    )  # fmt: skip
     for rows, counts, header, file_warnings in results:
         for row, count in zip(rows, counts):
             total[row] = total.get(row, 0) + count
@@ -740,6 +734,51 @@ def _count_files(
     return Cells(
         rows, np.array([total[r] for r in rows], dtype=np.int64), source, None, all(headers), tuple(sorted(found))
     )
+
+
+def map_parts(
+    task: Callable[..., Any],
+    items: Sequence[Any],
+    names: Sequence[str],
+    source: str,
+    scheduler: str | Any | None,
+    **kwargs: Any,
+) -> list[Any]:
+    """``task(item, **kwargs)`` for every item on a Dask cluster, one task each, the results in the items' order.
+
+    The shared driver of inputs counted one task per part (a file the workers can open): labels' files
+    (:func:`cluster_cells`), CoNLL and JSON Lines files of spans (:mod:`clfeval.inputs.spancluster`). Only each task's
+    result travels back.
+
+    Parameters
+    ----------
+    task
+        Run on a worker; imported there by name (a module-level function of clfeval).
+    items, names
+        What each task is given, and the part it reads (a file), for the error when its workers die.
+    source
+        The whole input, for an error of no one part.
+    scheduler
+        As :func:`dask_client` takes it.
+
+    Raises
+    ------
+    InputError
+        The first error a task raised (a bad file, naming its file and line), as it was raised; or, when a task's
+        workers died, :func:`lost_worker`'s one line naming its part.
+    """
+    with dask_client(scheduler) as client:
+        futures = client.map(task, list(items), pure=False, **kwargs)
+        parts = {future.key: name for future, name in zip(futures, names)}
+        try:
+            return list(client.gather(futures))  # the first error raised on a worker is raised here, as it was
+        except Exception as exc:
+            lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
+            if lost is None:
+                raise
+            raise lost from None
+        finally:
+            client.cancel(futures)
 
 
 def frame_cells(
