@@ -218,17 +218,20 @@ def test_a_bad_line_is_named_by_its_file_and_line_from_the_worker(client: Any, t
     paths, _ = _write(tmp_path, "bad", parts)
     with pytest.raises(InputError) as raised:
         _read(paths, "iob2", "auto", client)
-    here = pytest.raises(InputError, _read, paths, "iob2", "auto")
+    with pytest.raises(InputError) as here:
+        _read(paths, "iob2", "auto")
     assert str(raised.value) == str(here.value) and str(raised.value).startswith(f"{paths[1]}:4: expected 4 fields")
     done = run_cli("score", *paths, "--parts", "--spans", "--engine", "dask", "--scheduler", client.scheduler.address)
     cli_error(done, f"{paths[1]}:4: expected 4 fields")
 
 
 def test_what_spans_on_the_cluster_do_not_take_is_refused(client: Any, tmp_path: Path) -> None:
-    """A gold file and prediction files (paired sentence by sentence here), and spans by group: one-line errors."""
+    """A gold file and prediction files (paired sentence by sentence here), spans by group, and the wrong spans of
+    several parts (--errors): one-line errors."""
     paths, _ = _write(tmp_path, "no", _corpus(2, 2, "BI", True))
     with pytest.raises(OptionError, match="paired sentence by sentence on this machine: with --engine dask"):
         clfeval.read(paths[0], paths[1], spans=True, reading=Reading(engine="dask", scheduler=client))
+    cli_error(run_cli("score", *paths, "--parts", "--spans", "--errors", str(tmp_path / "e.tsv")), "--errors lists")
     with pytest.raises(OptionError, match=r"--group-col\) are read from one CoNLL file on this machine"):
         clfeval.read(paths, spans=True, reading=Reading(engine="dask", scheduler=client, group_col="document"))
 

@@ -93,7 +93,7 @@ def count_span_parts(
         Dask is not installed, the scheduler cannot be reached, or the unit does not apply (``documents`` without
         ``-DOCSTART-`` lines: JSON Lines have none).
     """
-    given = {"columns": list(columns), "roles": list(roles), "fmt": fmt, "scheme": scheme, "unit": unit,
+    given: dict[str, Any] = {"columns": list(columns), "roles": list(roles), "fmt": fmt, "scheme": scheme, "unit": unit,
              "block_end": block_end, "systems": None if systems is None else list(systems)}  # fmt: skip
     if engine == "dask":
         from clfeval.inputs.cluster import check_paths, map_parts
@@ -124,5 +124,5 @@ def _sentence_parts_joined(parts: Sequence[TagPart], systems: Sequence[str] | No
     rows: Counter[tuple[str, ...]] = Counter()
     for p in parts:
         rows.update(p.counts)
-    blocks = reduce(concatenated, [p.blocks for p in parts])
+    blocks = reduce(concatenated, [p.blocks for p in parts if p.blocks is not None])
     return dict(rows), blocks, read, checks
