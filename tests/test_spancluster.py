@@ -171,7 +171,7 @@ def test_the_command_line_scores_and_compares_parts_on_the_cluster(client: Any, 
         done = run_cli(*args)
         return SimpleNamespace(returncode=done.returncode, stdout=done.stdout.decode(), stderr=done.stderr.decode())
 
-    for command, extra in (("score", ["--parts", "--pred-col", "-2", "--ci", "bootstrap"]),
+    for command, extra in (("score", ["--parts", "--gold-col", "2", "--pred-col", "3", "--ci", "bootstrap"]),
                            ("compare", ["--gold-col", "-3", "--pred-col", "-2", "--pred-col", "-1"])):  # fmt: skip
         here = run(command, *base, *extra, "--format", "json")
         there = run(command, *base, *extra, "--format", "json", "--engine", "dask", "--scheduler", address)
@@ -180,9 +180,28 @@ def test_the_command_line_scores_and_compares_parts_on_the_cluster(client: Any, 
         assert _engines_named(b) == (1 if command == "score" else 2)  # score's options; each system's in compare
         a.pop("command", None), b.pop("command", None)
         assert a == b
-    base += ["--parts", "--pred-col", "-2", "--format", "conlleval"]
+    base += ["--parts", "--gold-col", "2", "--pred-col", "3", "--format", "conlleval"]
     here, there = run("score", *base), run("score", *base, "--engine", "dask", "--scheduler", address)
     assert there.stdout == here.stdout and there.returncode == 0
+
+
+def test_count_files_and_folds_of_spans_on_the_cluster_equal_one_machine(client: Any, tmp_path: Path) -> None:
+    """``count PARTS --parts --spans --engine dask``: the count file of the files read here, but the engine named;
+    ``cv FOLDS --spans --engine dask`` (a fold a file): each fold's result and the pooled one likewise."""
+    paths, _ = _write(tmp_path, "cv", _corpus(4, 3, "BI", True))
+    dask = ["--engine", "dask", "--scheduler", client.scheduler.address]
+    for n, engine in enumerate(([], dask)):
+        assert run_cli("count", *paths, "--parts", "--spans", "--gold-col", "2", "--pred-col", "3", "-o", str(tmp_path / f"c{n}.json"),
+                       *engine).returncode == 0  # fmt: skip
+    here, there = (json.loads((tmp_path / f"c{n}.json").read_text()) for n in range(2))
+    assert _engines_named(there) == 1 and there == here
+    here, there = (
+        run_cli("cv", *paths, "--spans", "--gold-col", "2", "--pred-col", "3", "--format", "json", *engine)
+        for engine in ([], dask)
+    )
+    assert here.returncode == there.returncode == 0, there.stderr
+    a, b = json.loads(here.stdout), json.loads(there.stdout)
+    assert _engines_named(b) == 4 and a == b  # the three folds' and the pooled result's options
 
 
 def test_json_lines_parts_on_the_cluster_equal_one_machine(client: Any, tmp_path: Path) -> None:
