@@ -136,7 +136,8 @@ def main() -> int:
     if len({json.dumps(o, sort_keys=True) for o in outputs.values()}) != 1:
         raise SystemExit("the command line's results differ between the engines")
     base = statistics.median(times["this machine"])
-    rows = [[name, f"{statistics.median(t):.2f} s", ratio_text(statistics.median(t) / base)] for name, t in times.items()]
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    rows = [[name, f"{t:.2f} s", ratio_text(t / base)] for name, t in medians.items()]
     rows += [[f"CLI end to end, {name}", f"{s:.2f} s", ratio_text(s / cli["this machine"])] for name, s in cli.items()]
     header = [
         "# Spans: Dask against this machine",

@@ -190,9 +190,10 @@ def test_count_files_and_folds_of_spans_on_the_cluster_equal_one_machine(client:
     ``cv FOLDS --spans --engine dask`` (a fold a file): each fold's result and the pooled one likewise."""
     paths, _ = _write(tmp_path, "cv", _corpus(4, 3, "BI", True))
     dask = ["--engine", "dask", "--scheduler", client.scheduler.address]
+    columns = ["--spans", "--gold-col", "2", "--pred-col", "3"]
     for n, engine in enumerate(([], dask)):
-        assert run_cli("count", *paths, "--parts", "--spans", "--gold-col", "2", "--pred-col", "3", "-o", str(tmp_path / f"c{n}.json"),
-                       *engine).returncode == 0  # fmt: skip
+        out = str(tmp_path / f"c{n}.json")
+        assert run_cli("count", *paths, "--parts", *columns, "-o", out, *engine).returncode == 0
     here, there = (json.loads((tmp_path / f"c{n}.json").read_text()) for n in range(2))
     assert _engines_named(there) == 1 and there == here
     here, there = (
