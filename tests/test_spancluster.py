@@ -206,7 +206,8 @@ def test_count_files_and_folds_of_spans_on_the_cluster_equal_one_machine(client:
 
 
 def test_json_lines_parts_on_the_cluster_equal_one_machine(client: Any, tmp_path: Path) -> None:
-    """JSON Lines of sentences, one task per file: the counts of the files read here, and of their concatenation."""
+    """JSON Lines of sentences, one task per file: the counts of the files read here, and of their concatenation; two
+    taggers' fields compared with a seeded paired bootstrap give the same p-values."""
     rng = np.random.default_rng(8)
     paths = []
     for k in range(3):
@@ -214,9 +215,8 @@ def test_json_lines_parts_on_the_cluster_equal_one_machine(client: Any, tmp_path
         for _ in range(int(rng.integers(2, 6))):
             n = int(rng.integers(1, 7))
             gold = [_tag(rng, "BI") for _ in range(n)]
-            rows.append(
-                json.dumps({"gold": gold, "pred": [g if rng.random() < 0.7 else _tag(rng, "BI") for g in gold]})
-            )
+            a, b = ([g if rng.random() < 0.7 else _tag(rng, "BI") for g in gold] for _ in range(2))
+            rows.append(json.dumps({"gold": gold, "pred": a, "other": b}))
         path = tmp_path / f"s-{k}.jsonl"
         path.write_text("\n".join(rows) + "\n")
         paths.append(str(path))
@@ -226,6 +226,10 @@ def test_json_lines_parts_on_the_cluster_equal_one_machine(client: Any, tmp_path
     one = _read(str(whole), "iob2", "auto", **kw)
     _same_counts(_read(paths, "iob2", "auto", client, **kw).counts, one.counts)
     _same_counts(_read(paths, "iob2", "auto", **kw).counts, one.counts)
+    two = {"gold_col": "gold", "pred_col": ["pred", "other"]}
+    one = clfeval.compare(_read(str(whole), "iob2", "auto", **two), test="bootstrap", rounds=200, seed=4).to_dict()
+    there = clfeval.compare(_read(paths, "iob2", "auto", client, **two), test="bootstrap", rounds=200, seed=4)
+    assert there.to_dict()["pairs"] == one["pairs"] and there.to_dict()["systems"] == one["systems"]
     with pytest.raises(OptionError, match="JSON Lines of sentences have none"):
         _read(paths, "iob2", "documents", client, **kw)
 
