@@ -28,16 +28,16 @@ from clfeval.infer.methods import CI, INTERVAL_METHODS
 from clfeval.infer.slices import (
     RANGE_METHOD,
     SEEDS_NOTE,
+    GroupStatistic,
     Sliced,
-    _fairness,
-    _gap_method,
-    _gaps,
-    _Group,
-    _permuted,
-    _stratified,
-    _tests,
     checked_groups,
+    fairness_of,
+    gap_method_of,
+    gaps_of,
+    permuted_draws,
+    stratified_draws,
     test_method_of,
+    tests_of,
     undefined_rates,
 )
 from clfeval.infer.slicing import GroupSample, Slicing, rates_of
@@ -303,7 +303,7 @@ def sliced_scored(
     groups = []
     for name in names:
         sample = _sample(whole, by_group[name])
-        groups.append(_Group(name, by_group[name].counts, None, None, sample, sample.observed()))
+        groups.append(GroupStatistic(name, by_group[name].counts, None, None, sample, sample.observed()))
     total = np.asarray(whole.count, dtype=np.float64)
     point = np.array([[by_group[g].values.get(m, math.nan) for m in metrics] for g in names])
     rest_point = reader.from_sums(np.stack([total - g.sums for g in groups]))
@@ -313,7 +313,7 @@ def sliced_scored(
     rounds = interval.resamples if interval is not None else slicing.rounds
     boot = rest = rates = None
     if interval is not None or test == "bootstrap":
-        boot, rest, rates = _stratified(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
+        boot, rest, rates = stratified_draws(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
                                         phase(progress, "group-stratified bootstrap"))  # fmt: skip
     variances = rest_variances = None
     p_values = None
@@ -326,7 +326,7 @@ def sliced_scored(
         if test == "delong":
             p_values = _delong_tests(groups, rests, metrics, warnings)
     analytic = "DeLong's variances, groups independent (Wald; the ratio on the log scale)"
-    gaps = _gaps(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling,
+    gaps = gaps_of(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling,
                  analytic)  # fmt: skip
     draws = None
     if test == "permutation":
@@ -336,13 +336,13 @@ def sliced_scored(
         cells = None
         if strata is not None:
             cells = [[None if c is None else _sample(whole, c) for c in row] for row in strata]
-        draws = _permuted(groups, pool, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
+        draws = permuted_draws(groups, pool, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
-    tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
+    tests = tests_of(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
     positive = whole.columns[0] if whole.binary else None
-    fairness = _fairness(positive, names, groups, rated, rates, confidence)
+    fairness = fairness_of(positive, names, groups, rated, rates, confidence)
     warnings.extend(undefined_rates(fairness))
-    gap_method = _gap_method(interval, resampling, rounds, seeds[-2],
+    gap_method = gap_method_of(interval, resampling, rounds, seeds[-2],
                              None if resampling else ("delong", DELONG_GAPS))  # fmt: skip
     test_method = test_method_of(test, slicing, rounds, seeds, base, strata, strata_columns)
     unit = "whole blocks" if blocked else "instances (each distinct row with its sample weight)"
@@ -375,7 +375,7 @@ def sliced_scored(
 
 
 def _delong_tests(
-    groups: Sequence[_Group], rests: Sequence[ScoreCounts], metrics: Sequence[str], warnings: list[str]
+    groups: Sequence[GroupStatistic], rests: Sequence[ScoreCounts], metrics: Sequence[str], warnings: list[str]
 ) -> dict[tuple[int, int], np.ndarray]:
     """DeLong's unpaired test (pROC's ``roc.test(paired = FALSE)``) of each pair of groups and of each group against
     its rest, by metric: p-values, NaN (with a warning) where the test is not defined."""
