@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -460,10 +461,35 @@ class ScoredPair:
     weight: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
-        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
-        self.base_a = self.measures(self.a_view.with_counts(self.count[self.a_order]))
-        self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
+        from clfeval.infer.pairtests import TESTS
+
+        if TESTS[self.test.name].random:  # the resampling tests: each system's scores of the rows, the metrics known
+            self.check()
+
+    @cached_property
+    def a_view(self) -> ScoreCounts:
+        """A's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`a_order`."""
+        view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
+        return view
+
+    @cached_property
+    def b_view(self) -> ScoreCounts:
+        """B's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`b_order`."""
+        view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
+        return view
+
+    @cached_property
+    def base_a(self) -> dict[str, float]:
+        """A's scores of the rows."""
+        return self.measures(self.a_view.with_counts(self.count[self.a_order]))
+
+    @cached_property
+    def base_b(self) -> dict[str, float]:
+        """B's scores of the rows."""
+        return self.measures(self.b_view.with_counts(self.count[self.b_order]))
+
+    def check(self) -> None:
+        """Refuse a metric that is no score of these systems (naming its new name where it was renamed)."""
         for m in self.metrics:
             if m not in self.base_a:
                 from clfeval.scoring.scored import renamed
@@ -872,6 +898,7 @@ def compare_scored(
     from clfeval.count.classes import named_scores
     from clfeval.count.jointscored import JointScoreCounts
     from clfeval.count.scored import check_finite, checked_weights, class_lookup, label_indicator, layout_of
+    from clfeval.infer.pairtests import TESTS
 
     names = list(systems)
     _check_pairing(names, baseline, test, weighted=sample_weight is not None)
@@ -903,15 +930,17 @@ def compare_scored(
             raise OptionError(f"system {s!r} scores classes {list(layouts[s][1])}, {names[0]!r} "
                               f"{list(layouts[names[0]][1])}")  # fmt: skip
     classes, columns = layouts[names[0]]
-    if blocks is None:
+    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}  # each system's own counts
+    if blocks is None and TESTS[test.name].random:
         joint = JointScoreCounts.of_systems(classes, columns, codes, given, weight)
         return compare_joint(joint, metrics, test, conventions=conventions, score_one=score_one, baseline=baseline,
-                             progress=progress, checked=True)  # fmt: skip
-    # in blocks: each pair's joint rows within each block, from the instances; each system's own counts from them too
+                             progress=progress, checked=True, own=own)  # fmt: skip
     oriented = {s: conventions.oriented(v).reshape(len(codes), -1) for s, v in given.items()}
-    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}
 
     def held(a: str, b: str) -> _PairRows:
+        if blocks is None:  # DeLong's test: exact on the instances as they are (placements per distinct score)
+            return codes, oriented[a], oriented[b], np.ones(len(codes), dtype=np.int64), None, None
+        # in blocks: each pair's joint rows within each block
         rows = ScoreBlocks.of_arrays(codes, np.column_stack([oriented[a], oriented[b]]), blocks, weight=weight)
         width = len(columns)
         return rows.gold, rows.scores[:, :width], rows.scores[:, width:], rows.count, rows, rows.weight
@@ -929,18 +958,20 @@ def compare_joint(
     baseline: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     checked: bool = False,
+    own: Mapping[str, ScoreCounts] | None = None,
 ) -> ScoredComparison:
     """The systems of ``joint`` (a :class:`~clfeval.count.jointscored.JointScoreCounts`, its scores as given) compared
     as :func:`compare_scored` compares them: each pair tested on its joint rows (:meth:`JointScoreCounts.pair`, the
     scores oriented by the ``conventions``: a seeded test draws over the same rows, in the same order, whatever
     other systems were counted with it), each system scored on its own counts (:meth:`JointScoreCounts.system`) by
     ``score_one``. Unless ``checked`` (the scores were checked as they were read), every system's scores are checked
-    as probabilities where the conventions hold them to be."""
+    as probabilities where the conventions hold them to be; ``own``: each system's counts where they are at hand
+    (they equal its margin)."""
     from clfeval.count.jointscored import JointScoreCounts
 
     names = list(joint.systems)
     _check_pairing(names, baseline, test, weighted=joint.weight is not None)
-    own = {s: joint.system(s) for s in names}
+    own = {s: joint.system(s) for s in names} if own is None else own
     if not checked and conventions.checks_probabilities:
         for s in names:
             try:
