@@ -763,7 +763,7 @@ class ScoredComparison(Paired, Result):
     pairs: tuple[PairTest, ...]
     results: Mapping[str, Any]
     n_instances: int
-    distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
+    distinct_rows: int  # the joint rows the tests read (DeLong of arrays: the instances)
     n_blocks: int | None = None  # blocks: the units the tests resample, swap or cluster on
     alternative: str = "two-sided"
     baseline: str | None = None
