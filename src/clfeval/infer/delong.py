@@ -104,11 +104,11 @@ def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> 
     v = score[order]
     new = np.r_[True, v[1:] != v[:-1]]
     ones = bool((weight == 1).all())  # instances as they are: their weights need no sums
-    pos = positive[order].astype(np.float64) if ones else np.where(positive[order], weight[order], 0.0)
+    sorted_positive = positive[order]
+    pos = sorted_positive.astype(np.float64) if ones else np.where(sorted_positive, weight[order], 0.0)
     allw = np.ones(len(v)) if ones else weight[order]
-    if new.all():  # every score distinct: each row its own group
-        inverse = np.arange(len(v))
-    else:
+    inverse = None
+    if not new.all():  # ties: a group of rows per distinct score (else each row its own)
         start = np.flatnonzero(new)
         inverse = np.cumsum(new) - 1  # each sorted row's distinct score
         pos, allw = np.add.reduceat(pos, start), np.add.reduceat(allw, start)
@@ -121,9 +121,11 @@ def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> 
     v10 = (below_neg + 0.5 * neg) / n  # per distinct score
     v01 = (above_pos + 0.5 * pos) / p
     auc = float(np.dot(pos, v10) / p)
-    at = np.empty(len(score), dtype=np.int64)
-    at[order] = inverse
-    placement = np.where(positive, v10[at], v01[at])
+    placement = np.empty(len(score))
+    if inverse is None:  # each sorted row its own score: its placement where it stands, put back in row order
+        placement[order] = np.where(sorted_positive, v10, v01)
+    else:
+        placement[order] = np.where(sorted_positive, v10[inverse], v01[inverse])
     return auc, placement, round(p), round(n)
 
 

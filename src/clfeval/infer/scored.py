@@ -279,7 +279,8 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
 
 def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
     """The ``bootstrap`` and ``bootstrap-bca`` intervals of scored predictions: multinomial draws over the distinct
-    rows (or whole blocks), every score recomputed on each; BCa's acceleration from the jackknife (:func:`_bca`)."""
+    rows (or whole blocks; :func:`resampled_counts`), every score recomputed on each, a batch of draws at once
+    (:class:`~clfeval.scoring.batched.BatchedScores`); BCa's acceleration from the jackknife (:func:`_bca`)."""
     from clfeval.infer.methods import INTERVAL_METHODS
 
     counts, measures, blocks, progress = run.counts, run.measures, run.blocks, phase(run.progress, "bootstrap")
