@@ -446,17 +446,15 @@ def scored_parts(
     jsonl = lower.endswith((".jsonl", ".ndjson"))
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
+    schema: Any = None
     for chunk in line_chunks(path, quoted=not jsonl, size=size, meter=meter):
         source = io.BytesIO(chunk.data)
         if jsonl:
             if not chunk.data.strip():
                 continue
-            frame = pl.read_ndjson(source, infer_schema_length=None)
-            if header is None:
-                header = frame.columns
-            elif frame.columns != header:  # a key no row of this chunk has: null, as in the whole file
-                missing = [pl.lit(None).alias(n) for n in header if n not in frame.columns]
-                frame = frame.with_columns(missing).select([*header, *(n for n in frame.columns if n not in header)])
+            # the schema of the first chunk's first rows for every chunk, as polars infers a whole file's
+            frame = pl.read_ndjson(source) if schema is None else pl.read_ndjson(source, schema=schema)
+            schema = schema or frame.schema
             first = chunk.first_line
         elif header is None:
             frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
