@@ -31,9 +31,9 @@ from clfeval.inputs.chunks import Meter, ReadProgress, check_source, line_chunks
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
 if TYPE_CHECKING:
-    from clfeval.inputs.scoredparts import ScoredPart
+    from clfeval.inputs.scoredparts import ScoredPart, ScoredReading
 
-__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl", "scored_parts"]
+__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "merged_scored", "read_timbl", "scored_parts"]
 
 #: Parts (chunks' distinct rows) held before they are merged: then merged once their rows are at least the merged
 #: rows', so that few distinct rows stay few and many distinct rows are sorted O(log n) times, not once per chunk.
@@ -523,7 +523,7 @@ def count_scored(
     ``numbers``: whether the classes order as numbers (``None``: where every name spells one).
     ``progress(bytes_done, bytes_total, rows_done)`` is called as parts are read and counted.
     """
-    from clfeval.inputs.scoredparts import ScoredReading, count_part, finish_parts, merge_parts
+    from clfeval.inputs.scoredparts import ScoredReading, finish_parts
 
     if spec == TIMBL and systems is None:
         if multilabel is not None:
@@ -540,6 +540,23 @@ def count_scored(
     )  # fmt: skip
     if TIMBL in reading.specs:
         raise OptionError("TiMBL's output holds one system's class distributions: give each system's in a table")
+    return finish_parts(merged_scored(path, reading, size=size, rows=rows, progress=progress), reading, path)
+
+
+def merged_scored(
+    path: str,
+    reading: ScoredReading,
+    *,
+    size: int | None = None,
+    rows: int | None = None,
+    progress: ReadProgress | None = None,
+) -> ScoredPart:
+    """A table of scored predictions read part by part (:func:`scored_parts`), each part counted
+    (:func:`~clfeval.inputs.scoredparts.count_part`) and the parts merged as they accumulate (once their rows are at
+    least the merged rows': few distinct rows stay few, many are sorted O(log n) times): the file's distinct rows,
+    to be finished by :func:`~clfeval.inputs.scoredparts.finish_parts`."""
+    from clfeval.inputs.scoredparts import count_part, merge_parts
+
     parts: list[ScoredPart] = []
     held = merged = 0  # rows in the parts, and in the first (merged) part
     meter = Meter(size_of([path]), progress) if progress is not None else None
@@ -556,7 +573,7 @@ def count_scored(
         raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
     if not parts:
         raise InputError("holds no header and no rows", path)
-    return finish_parts(merge_parts(parts), reading, path)
+    return merge_parts(parts)
 
 
 def _count_timbl(
