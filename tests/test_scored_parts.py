@@ -271,3 +271,27 @@ def test_compare_of_label_sets_reads_them_once_too(tmp_path: Path) -> None:
                                       multilabel=MultiLabel(sep=","), rounds=100, seed=1).to_json())  # fmt: skip
     assert got["pairs"] == want["pairs"] and got["ranking"] == want["ranking"]
     assert got["results"]["B"]["inputs"]["score_columns"] == ["q_a", "q_b", "q_c"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_json_lines_and_parquet_name_their_classes_as_before(tmp_path: Path, fmt: str) -> None:
+    """Gold labels that spell numbers (9, 10) order as the whole-file reader ordered them: as text, so the positive
+    class of one score column is the same as before they were read in parts."""
+    rng = np.random.default_rng(4)
+    frame = pl.DataFrame({"gold": rng.choice(["9", "10"], 300), "s": np.round(rng.random(300), 2)})
+    path = _write(frame, tmp_path / f"numbers.{fmt}")
+    cut, inputs = count_scored(str(path), "s", gold_col="gold", size=500, rows=40)
+    _same(cut, _whole(path, "s", multilabel=False))
+    assert inputs["positive"] == "9"
+
+
+def test_the_part_counter_travels_by_pickle() -> None:
+    """What a cluster's worker is sent (the reading options) and sends back (a part) survive pickling."""
+    import pickle
+
+    reading = ScoredReading(specs=("p_*",), gold_col="gold", weight_col="w", multilabel=MultiLabel(), bins=5)
+    frame, _ = _table(np.random.default_rng(1), "multilabel", 200)
+    part = count_part(frame, 1, "part.parquet", reading)
+    again = pickle.loads(pickle.dumps(part))
+    assert pickle.loads(pickle.dumps(reading)) == reading
+    _same(finish_parts(again, reading, "part.parquet")[0], finish_parts(part, reading, "part.parquet")[0])
