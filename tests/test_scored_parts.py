@@ -314,3 +314,15 @@ def test_the_part_counter_travels_by_pickle() -> None:
     again = pickle.loads(pickle.dumps(part))
     assert pickle.loads(pickle.dumps(reading)) == reading
     _same(finish_parts(again, reading, "part.parquet")[0], finish_parts(part, reading, "part.parquet")[0])
+
+
+def test_parquet_is_read_in_slices_by_a_polars_without_collect_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame, spec = _table(np.random.default_rng(6), "multiclass", 500)
+    path = _write(frame, tmp_path / "old.parquet")
+    batched, inputs = count_scored(str(path), spec, gold_col="gold", rows=37)
+    monkeypatch.delattr(pl.LazyFrame, "collect_batches")
+    sliced, same_inputs = count_scored(str(path), spec, gold_col="gold", rows=37)
+    _same(batched, sliced)
+    assert inputs == same_inputs

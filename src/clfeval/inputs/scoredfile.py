@@ -480,7 +480,12 @@ def _parquet_parts(path: str, rows: int, meter: Meter | None) -> Iterator[tuple[
     check_source(path)
     data = read_bytes(path, meter=meter)
     first = 1
-    for frame in pl.scan_parquet(io.BytesIO(data)).collect_batches(chunk_size=rows):
+    lazy = pl.scan_parquet(io.BytesIO(data))
+    if hasattr(lazy, "collect_batches"):
+        batches: Iterator[pl.DataFrame] = iter(lazy.collect_batches(chunk_size=rows))
+    else:  # a polars before collect_batches: decoded whole, counted in slices
+        batches = lazy.collect().iter_slices(rows)
+    for frame in batches:
         if meter is not None:
             meter.add(rows=len(frame))
         yield frame, first
