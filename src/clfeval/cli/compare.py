@@ -157,7 +157,7 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.group_col:
         return _compare_groups(args, files, pred_cols, metrics, scoring)
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
@@ -266,6 +266,8 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
     from clfeval.count.classes import class_order
     from clfeval.inputs.scoredfile import read_scored
 
+    if options.scores_on_dask(args, ("--multilabel", args.multilabel), *options.block_options(args)):
+        return _compare_on_dask(args, files, metrics)
     if len(files) != 1 or args.counts:
         raise ClfevalError("--scores reads one file with a gold column and each system's score columns")
     labels = None if scoring.labels is None else [str(x) for x in scoring.labels]
@@ -325,6 +327,43 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         from clfeval.result import FrozenDict
 
         column = str(args.weight_col)
+        named = {s: options.weights_named(r, column) for s, r in result.results.items()}
+        result = replace(result, results=FrozenDict(named))
+    return options.render(result, args)
+
+
+def _compare_on_dask(args: argparse.Namespace, files: list[str], metrics: list[str] | None) -> str:
+    """``compare --scores NAME=SPEC … --engine dask``: the file's (or parts') distinct joint rows of every system
+    counted on the cluster at once (:class:`~clfeval.count.jointscored.JointScoreCounts`), then compared by
+    ``clfeval.compare(joint, ...)``, as the instances themselves are."""
+    from clfeval.inputs.readers import Counted
+    from clfeval.inputs.scoredcluster import count_paths
+
+    if not files or args.counts:
+        raise ClfevalError("--scores reads a file (or its parts) with a gold column and each system's score columns")
+    systems: dict[str, str] = {}
+    for item in args.scores:
+        name, sep, spec = item.partition("=")
+        if not sep or not name or not spec:
+            raise ClfevalError(f"--scores takes NAME=SPEC per system (A='a_*'), not {item!r}")
+        if name in systems:
+            raise ClfevalError(f"system names must be distinct; repeated: {name!r}")
+        systems[name] = spec
+    if len(systems) < 2:
+        raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
+    declared = options.scoring(args).labels
+    probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
+    counter = options.scored_counter(args, systems, labels=None if declared is None else [str(x) for x in declared],
+                                     probabilities=probabilities)  # fmt: skip
+    joint, inputs = count_paths(files, counter, args.scheduler)
+    result = options.with_bar(
+        args, args.test, compare, Counted(joint, inputs=inputs), metrics=metrics, test=_test(args),
+        baseline=args.baseline, conventions=options.conventions(args), **options.scored_scoring(args),
+    )  # fmt: skip
+    if args.weight_col is not None:  # the weights' source is the column, not sample_weight=
+        from clfeval.result import FrozenDict
+
+        column = inputs["sample_weight"]["source"]
         named = {s: options.weights_named(r, column) for s, r in result.results.items()}
         result = replace(result, results=FrozenDict(named))
     return options.render(result, args)
