@@ -616,6 +616,49 @@ def _compare_scored(
     )
 
 
+def _joint_scores(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
+    """``gold`` as several systems' joint counts of scores (a JointScoreCounts, or what a reader returned of one) with
+    their provenance, or ``None``."""
+    from clfeval.count.jointscored import JointScoreCounts
+
+    if isinstance(gold, JointScoreCounts):
+        return gold, {"source": "counts"}
+    if isinstance(gold, Counted) and isinstance(gold.counts, JointScoreCounts):
+        return gold.counts, dict(gold.inputs)
+    return None
+
+
+def _compare_joint_scores(
+    joint: tuple[Any, Mapping[str, Any]],
+    metrics: str | Sequence[str] | None,
+    test: Test,
+    baseline: str | None,
+    conventions: Any,
+    scoring: Scoring | None,
+    progress: Callable[[int, int], None] | None,
+) -> Any:
+    """Several systems' joint counts of scores compared (:func:`clfeval.infer.scored.compare_joint`): each pair on its
+    joint rows, each system's own result of its counts."""
+    from clfeval.infer.scored import compare_joint
+    from clfeval.scoring.scored import Conventions
+
+    counts, inputs = joint
+    chosen = conventions if conventions is not None else Conventions()
+    if not isinstance(chosen, Conventions):
+        raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
+    return compare_joint(
+        counts,
+        None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
+        test,
+        conventions=chosen,
+        score_one=lambda c: _score_scored(
+            c, None, None, None, None, chosen, None, None, None, None, scoring, inputs=inputs
+        ),
+        baseline=baseline,
+        progress=progress,
+    )
+
+
 def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: Any, blocks: Any) -> Counted:
     """Sentences of tags or entities in memory, counted as spans (one system, or every system for ``compare``)."""
     from clfeval.spans.lists import columns_of_lists
@@ -1605,7 +1648,14 @@ def compare(
     gold
         Gold labels (or label sets) in instance order, as for :func:`score`. Or, with no ``preds``:
         :class:`~clfeval.JointCounts` or what :func:`clfeval.read` (prediction files, or a predicted
-        column per system) or :func:`clfeval.load_counts` returned.
+        column per system) or :func:`clfeval.load_counts` returned. Or several systems' scores of the same instances
+        as their distinct joint rows, a :class:`~clfeval.count.jointscored.JointScoreCounts` (scores as given, e.g.
+        a file read once, or counted part by part on a cluster), or what a reader returned of one:
+        ``compare(joint, test=..., metrics=..., baseline=..., conventions=...)`` tests each pair on its joint rows
+        (``joint.pair(a, b)``) and scores each system on its own counts (``joint.system(s)``), exactly as the same
+        instances given as arrays (``scores=``) are compared; the joint counts carry their classes, systems and
+        weights, so ``preds``, ``scores``, ``labels``, ``multilabel``, ``blocks`` and ``sample_weight`` are refused
+        with them.
     preds
         Each system's predictions of the same instances: a mapping name → predictions, or a
         sequence (systems named ``A``, ``B``, …).
@@ -1694,6 +1744,29 @@ def compare(
     if invalid is not None and scores is not None:
         raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
     refuse_keywords("compare", sklearn_keywords)
+    if (joint_scores := _joint_scores(gold)) is not None:
+        given = {
+            "preds": preds,
+            "scores": scores,
+            "spans": spans,
+            "blocks": blocks,
+            "sample_weight": sample_weight,
+            "labels": labels,
+            "multilabel": multilabel,
+            "pos_label": pos_label,
+            "ordinal": ordinal,
+            "sep": sep,
+        }
+        extra = [k for k, v in given.items() if v is not None]
+        if extra:
+            raise OptionError(
+                f"joint counts of scores carry their classes, systems and weights: no {', '.join(extra)} with them"
+            )
+        return _compare_joint_scores(
+            joint_scores, metrics, test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci,
+            confidence=confidence), baseline, conventions,
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined), progress,
+        )  # fmt: skip
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")

@@ -143,11 +143,7 @@ class ScoreCounts:
         s = layout.apply(s)
         if s.ndim == 2 and len(columns) == 1:
             s = s[:, 0]
-        index = {c: i for i, c in enumerate(classes)}
-        lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
-        if (lookup < 0).any():
-            i = int(np.flatnonzero(lookup[which] < 0)[0])
-            raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {classes}", "gold", index=i)
+        lookup = class_lookup(seen, which, classes)
         if len(columns) == 1 and len(which) and weight is None:  # binary: whether each instance is positive, no codes
             at = seen.index(columns[0]) if columns[0] in seen else -1  # every seen label is a class: two at most
             return _binary_counts(tuple(classes), columns, which == at, s.reshape(-1))
@@ -547,6 +543,22 @@ def distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return np.flatnonzero(present) + low, lookup[shifted]
     distinct, which = np.unique(y, return_inverse=True)
     return distinct, which.reshape(-1)
+
+
+def class_lookup(seen: Sequence[str], which: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """Each distinct gold label's position among ``classes`` (``lookup[which]`` is each instance's gold code).
+
+    Raises
+    ------
+    InputError
+        Naming the first instance whose gold label is not one of the classes.
+    """
+    index = {c: i for i, c in enumerate(classes)}
+    lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
+    if (lookup < 0).any():
+        i = int(np.flatnonzero(lookup[which] < 0)[0])
+        raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {list(classes)}", "gold", index=i)
+    return lookup
 
 
 def distinct_weighted_rows(

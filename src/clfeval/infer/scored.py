@@ -33,6 +33,7 @@ __all__ = [
     "ScoreBlocks",
     "ScoredCV",
     "ScoredComparison",
+    "compare_joint",
     "compare_scored",
     "gold_codes",
     "paired_scored",
@@ -813,21 +814,113 @@ def compare_scored(
     """Every pair of ``systems`` (name → scores of the same instances; each against ``baseline`` when given) tested on
     each metric (default: the AUC, macro for multi-class) by ``test`` (the :class:`~clfeval.Test` group: its name from
     :data:`~clfeval.infer.pairtests.TESTS`, alternative, α, rounds, seed, confidence), each round computing those
-    metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result.
-    The probability measures apply unless the conventions say the scores are not probabilities (every system's scores
-    are then checked as probabilities). ``blocks``: each instance's block (the tests then treat blocks as the
-    independent units). ``multilabel``: ``gold`` holds each instance's gold label set (or an (n, K) 0/1 matrix).
-    ``sample_weight``: each instance's weight; the resampling tests move instances with their weights (DeLong's test
-    is refused)."""
-    from dataclasses import replace
+    metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result (of
+    its counts, scores as given). The probability measures apply unless the conventions say the scores are not
+    probabilities (every system's scores are then checked as probabilities). ``blocks``: each instance's block (the
+    tests then treat blocks as the independent units). ``multilabel``: ``gold`` holds each instance's gold label set
+    (or an (n, K) 0/1 matrix). ``sample_weight``: each instance's weight; the resampling tests move instances with
+    their weights (DeLong's test is refused).
 
+    The instances are counted into their distinct joint rows (:class:`~clfeval.count.jointscored.JointScoreCounts`),
+    and the systems compared on them (:func:`compare_joint`); with ``blocks`` each pair's rows are held in their
+    blocks (:class:`ScoreBlocks`) instead."""
     from clfeval.count.classes import named_scores
-    from clfeval.count.scored import check_finite, checked_weights, label_indicator, layout_of
-    from clfeval.infer.multiplicity import holm
-    from clfeval.infer.pairtests import TESTS
-    from clfeval.scoring.scored import measures_of
+    from clfeval.count.jointscored import JointScoreCounts
+    from clfeval.count.scored import check_finite, checked_weights, class_lookup, label_indicator, layout_of
 
     names = list(systems)
+    _check_pairing(names, baseline, test, weighted=sample_weight is not None)
+    weight = None if sample_weight is None else checked_weights(sample_weight, len(gold))
+    given, layouts = {}, {}
+    codes: np.ndarray | None = None
+    for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
+        raw, column_names = named_scores(systems[s])
+        where = f"scores[{s!r}]"
+        if multilabel:
+            values = np.asarray(raw, dtype=np.float64)
+            check_finite(values, where)
+            indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
+            given[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where, orient=False)
+            layouts[s] = (tuple(classes), tuple(classes))
+            codes = indicator
+        else:
+            _, values, seen, which, layout = layout_of(gold, raw, labels, names=column_names, where=where)
+            given[s], _ = conventions.checked(
+                layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where, orient=False
+            )
+            layouts[s] = (tuple(layout.classes), tuple(layout.columns))
+            if codes is None:
+                codes = class_lookup(seen, which, list(layout.classes))[which]
+    assert codes is not None
+    for s in names[1:]:
+        if layouts[s] != layouts[names[0]]:
+            raise OptionError(f"system {s!r} scores classes {list(layouts[s][1])}, {names[0]!r} "
+                              f"{list(layouts[names[0]][1])}")  # fmt: skip
+    classes, columns = layouts[names[0]]
+    if blocks is None:
+        joint = JointScoreCounts.of_systems(classes, columns, codes, given, weight)
+        return compare_joint(joint, metrics, test, conventions=conventions, score_one=score_one, baseline=baseline,
+                             progress=progress, checked=True)  # fmt: skip
+    # in blocks: each pair's joint rows within each block, from the instances; each system's own counts from them too
+    oriented = {s: conventions.oriented(v).reshape(len(codes), -1) for s, v in given.items()}
+    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}
+
+    def held(a: str, b: str) -> _PairRows:
+        rows = ScoreBlocks.of_arrays(codes, np.column_stack([oriented[a], oriented[b]]), blocks, weight=weight)
+        width = len(columns)
+        return rows.gold, rows.scores[:, :width], rows.scores[:, width:], rows.count, rows, rows.weight
+
+    return _compared(names, own, held, len(codes), metrics, test, conventions, score_one, baseline, progress)
+
+
+def compare_joint(
+    joint: Any,
+    metrics: list[str] | None,
+    test: Any,
+    *,
+    conventions: Any,
+    score_one: Callable[[ScoreCounts], Any],
+    baseline: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    checked: bool = False,
+) -> ScoredComparison:
+    """The systems of ``joint`` (a :class:`~clfeval.count.jointscored.JointScoreCounts`, its scores as given) compared
+    as :func:`compare_scored` compares them: each pair tested on its joint rows (:meth:`JointScoreCounts.pair`, the
+    scores oriented by the ``conventions``: a seeded test draws over the same rows, in the same order, whatever
+    other systems were counted with it), each system scored on its own counts (:meth:`JointScoreCounts.system`) by
+    ``score_one``. Unless ``checked`` (the scores were checked as they were read), every system's scores are checked
+    as probabilities where the conventions hold them to be."""
+    from clfeval.count.jointscored import JointScoreCounts
+
+    names = list(joint.systems)
+    _check_pairing(names, baseline, test, weighted=joint.weight is not None)
+    own = {s: joint.system(s) for s in names}
+    if not checked and conventions.checks_probabilities:
+        for s in names:
+            try:
+                conventions.probabilities_of(own[s])
+            except OptionError as e:
+                raise OptionError(f"scores[{s!r}]: {e}") from None
+    if conventions.lower_is_more_confident or conventions.score_bins is not None:  # the rows as every measure reads
+        joint = JointScoreCounts(joint.labels, joint.columns, joint.systems, joint.gold,
+                                 conventions.oriented(joint.scores), joint.count, joint.weight)  # fmt: skip
+
+    def held(a: str, b: str) -> _PairRows:
+        gold, scores_a, scores_b, count, weight = joint.pair(a, b)
+        return gold, scores_a, scores_b, count, None, weight
+
+    return _compared(names, own, held, joint.n_instances, metrics, test, conventions, score_one, baseline, progress)
+
+
+#: A pair's rows: gold, A's scores, B's scores, counts, the blocks that hold them (or ``None``), sample weights.
+_PairRows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, "ScoreBlocks | None", "np.ndarray | None"]
+
+
+def _check_pairing(names: list[str], baseline: str | None, test: Any, *, weighted: bool) -> None:
+    """Refuse what no comparison of these systems by ``test`` can do: fewer than two systems, an unknown baseline, a
+    test or option that is not for scores, DeLong's test with sample weights."""
+    from clfeval.infer.pairtests import TESTS
+
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
     if baseline is not None and baseline not in names:
@@ -850,63 +943,42 @@ def compare_scored(
         )
     if test.exact_limit != type(test)().exact_limit:
         raise OptionError("randomization of scores draws its rounds; it does not enumerate arrangements (exact_limit)")
-    weight = None
-    if sample_weight is not None:
-        if not spec.random:
-            use = "test='bootstrap' or 'ar' (--test bootstrap, ar)"
-            raise OptionError(WEIGHTED_DELONG.format(what="tests", use=use))
-        weight = checked_weights(sample_weight, len(gold))
-    oriented, counted, layouts = {}, {}, {}
-    for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
-        given, column_names = named_scores(systems[s])
-        where = f"scores[{s!r}]"
-        if multilabel:
-            values = np.asarray(given, dtype=np.float64)
-            check_finite(values, where)
-            indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
-            oriented[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where)
-            counted[s] = ScoreCounts.of_label_sets(indicator, oriented[s], classes, sample_weight=weight)
-        else:
-            y, values, seen, which, layout = layout_of(gold, given, labels, names=column_names, where=where)
-            oriented[s], _ = conventions.checked(
-                layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where
-            )
-            counted[s] = ScoreCounts.of_layout(y, oriented[s], seen, which, replace(layout, take=None), weight=weight)
-        layouts[s] = layout
-    template = counted[names[0]]
-    for s in names[1:]:
-        if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
-            raise OptionError(
-                f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
-            )
-    # each pair's joint rows: gold, then the two systems' scores (instance by instance, so their rows line up), built
-    # from that pair alone: its draws do not depend on which other systems are compared, nor on their order
-    codes = indicator if multilabel else gold_codes(gold, template)
-    columns = {s: oriented[s].reshape(len(codes), -1) for s in names}
-    width = columns[names[0]].shape[1]
-    gold_width = codes.shape[1] if multilabel else 1
+    if weighted and not spec.random:
+        use = "test='bootstrap' or 'ar' (--test bootstrap, ar)"
+        raise OptionError(WEIGHTED_DELONG.format(what="tests", use=use))
 
-    Joint = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, ScoreBlocks | None, np.ndarray | None]
 
-    def joint(a: str, b: str) -> Joint:
-        """The pair's rows (gold, A's scores, B's scores, counts), with blocks its rows in their blocks, and with
-        sample weights each row's weight."""
-        if blocks is not None:  # the joint rows within each block
-            held = ScoreBlocks.of_arrays(codes, np.column_stack([columns[a], columns[b]]), blocks, weight=weight)
-            return held.gold, held.scores[:, :width], held.scores[:, width:], held.count, held, held.weight
-        if not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
-            return codes, columns[a], columns[b], np.ones(len(codes), dtype=np.int64), None, None
-        table = np.column_stack([codes, columns[a], columns[b]] + ([] if weight is None else [weight]))
-        rows, inverse = np.unique(table, axis=0, return_inverse=True)
-        count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-        gold_rows = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
-        end = gold_width + 2 * width
-        return (gold_rows, rows[:, gold_width : gold_width + width], rows[:, gold_width + width : end], count, None,
-                None if weight is None else rows[:, end])  # fmt: skip
+def _system_counts(
+    classes: tuple[str, ...], columns: tuple[str, ...], codes: np.ndarray, scores: np.ndarray, weight: Any
+) -> ScoreCounts:
+    """One system's counts of its instances (gold codes or 0/1 rows, scores as given)."""
+    ones = np.ones(len(codes), dtype=np.int64)
+    return ScoreCounts(classes, columns, codes, scores.reshape(len(codes), -1), ones, weight)
 
+
+def _compared(
+    names: list[str],
+    own: Mapping[str, ScoreCounts],
+    held: Callable[[str, str], _PairRows],
+    n_instances: int,
+    metrics: list[str] | None,
+    test: Any,
+    conventions: Any,
+    score_one: Callable[[ScoreCounts], Any],
+    baseline: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> ScoredComparison:
+    """Each pair's test on its rows (``held``), Holm's adjustment over the pairs of a metric, each system's result of
+    its own counts (``own``, scores as given)."""
+    from clfeval.infer.multiplicity import holm
+    from clfeval.infer.pairtests import TESTS
+    from clfeval.scoring.scored import measures_of
+
+    spec = TESTS[test.name]
+    template = conventions.oriented_counts(own[names[0]])
     if metrics is None:
         metrics = ["auc" if template.binary else "macro.auc"]
-    probabilities = not conventions.ranking_only  # every system's scores checked as probabilities above
+    probabilities = not conventions.ranking_only  # every system's scores checked as probabilities
     wanted = list(metrics)
 
     def measures(c: ScoreCounts) -> dict[str, float]:
@@ -932,7 +1004,7 @@ def compare_scored(
     raw = []
     distinct, n_blocks = 0, None
     for a, b in pairs:
-        joint_gold, scores_a, scores_b, count, blocked, row_weight = joint(a, b)
+        joint_gold, scores_a, scores_b, count, blocked, row_weight = held(a, b)
         distinct = max(distinct, len(count))
         n_blocks = None if blocked is None else blocked.n_blocks
         for found in paired_scored(
@@ -976,8 +1048,8 @@ def compare_scored(
         alternative=test.alternative,
         baseline=baseline,
         pairs=tested,
-        results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
-        n_instances=len(codes),
+        results=FrozenDict({s: score_one(own[s]) for s in names}),
+        n_instances=n_instances,
         distinct_rows=distinct,
         n_blocks=n_blocks,
     )

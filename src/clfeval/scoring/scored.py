@@ -137,7 +137,9 @@ class Conventions:
         """Counts of scores as given (arrays, count files, accumulators) as every measure reads them."""
         if not self.lower_is_more_confident and self.score_bins is None:
             return counts
-        return ScoreCounts(counts.labels, counts.columns, counts.gold, self.oriented(counts.scores), counts.count)
+        return ScoreCounts(
+            counts.labels, counts.columns, counts.gold, self.oriented(counts.scores), counts.count, counts.weight
+        )
 
     def __post_init__(self) -> None:
         if self.score_bins is not None and (
