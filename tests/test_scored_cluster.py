@@ -137,6 +137,29 @@ def test_cv_on_dask_equals_one_machine(client: Any, data: dict) -> None:
     _same(on_dask, one)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--scores", "A=score", "--scores", "B=p_bee", "--gold-col", "y", "--test", "delong"],
+        ["--scores", "A=p_*", "--scores", "B=p_ant,p_cat,p_bee", "--gold-col", "gold", "--labels", "labels.txt",
+         "--test", "bootstrap", "--seed", "4", "--rounds", "200", "--weight-col", "w"],
+    ],
+)  # fmt: skip
+def test_compare_on_dask_equals_one_machine(client: Any, data: dict, options: list[str]) -> None:
+    """Every system's scores counted at once into their joint rows on the cluster, then compared: the pairs and each
+    system's scores as one machine gives them from the whole file."""
+    root = data["root"]
+    (root / "labels.txt").write_text("ant\nbee\ncat\n")
+    one = cli_json("compare", "whole.csv", *options, cwd=root)
+    on_dask = cli_json("compare", "part-*.parquet", *options, "--engine", "dask", "--scheduler",
+                       client.scheduler.address, cwd=root)  # fmt: skip
+    assert on_dask["pairs"] == one["pairs"]
+    for system, result in one["results"].items():
+        _same({k: v for k, v in on_dask["results"][system].items() if k != "inputs"},
+              {k: v for k, v in result.items() if k != "inputs"})  # fmt: skip
+        assert on_dask["results"][system]["inputs"]["engine"] == "dask"
+
+
 def test_counts_of_frame_with_scores(client: Any, data: dict) -> None:
     """A dask.dataframe of scores: counted partition by partition, scored as the whole file is on one machine."""
     import clfeval
