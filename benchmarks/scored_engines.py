@@ -83,9 +83,8 @@ def warm(root: Path) -> None:
 
 
 def counter(spec: str, gold: str) -> Any:
-    from clfeval.inputs.scoredparts import ScoredReading
-
     from clfeval.inputs.scoredcluster import Counting
+    from clfeval.inputs.scoredparts import ScoredReading
 
     return Counting(ScoredReading(specs=(spec,), gold_col=gold))
 

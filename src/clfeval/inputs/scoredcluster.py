@@ -131,6 +131,14 @@ class Counting:
         """The merged partial as counts, the classes resolved on the whole, with what was read."""
         return finish_parts(part, self.reading, source)
 
+    def of_paths(self, paths: Sequence[str]) -> Counting:
+        """The counter of these files: their labels' class order as the single-machine reader of their format
+        takes it (:func:`~clfeval.inputs.scoredfile.numbers_of`)."""
+        from clfeval.inputs.scoredfile import numbers_of
+
+        first = paths if isinstance(paths, str) else (paths[0] if paths else "")
+        return Counting(replace(self.reading, numbers=numbers_of(str(first), self.reading.numbers)))
+
     def pinned(self, counts: Any) -> Counting:
         """The counter whose finish gives the classes and columns of ``counts`` whatever gold labels a part holds
         (each fold of a cross-validation resolved as the pooled folds are)."""
@@ -220,6 +228,7 @@ def count_paths(paths: Sequence[str], counter: Counting, scheduler: Any = None) 
     OptionError
         Dask is not installed, the scheduler cannot be reached, the files mix formats.
     """
+    counter = counter.of_paths(paths)
     with _client(scheduler) as client:
         parts = _Parts(client, paths, counter)
         merged = _merged(client, counter, parts)
@@ -233,6 +242,7 @@ def count_folds(
     """Each fold's counts (a file, a glob or a list of parts per fold) on one Dask cluster: every fold's parts
     counted at once, each fold's merged in its own tree, and every fold finished under the classes and columns of
     the pooled folds (as the single-machine cross-validation resolves them, from every fold's gold labels)."""
+    counter = counter.of_paths(folds[0])
     with _client(scheduler) as client:
         each = [_Parts(client, fold, counter) for fold in folds]
         merged = [_merged(client, counter, parts) for parts in each]

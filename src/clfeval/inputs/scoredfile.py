@@ -31,9 +31,18 @@ from clfeval.inputs.chunks import Meter, ReadProgress, check_source, line_chunks
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
 if TYPE_CHECKING:
-    from clfeval.inputs.scoredparts import ScoredPart
+    from clfeval.inputs.scoredparts import ScoredPart, ScoredReading
 
-__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl", "scored_parts"]
+__all__ = [
+    "TIMBL",
+    "ScoredFile",
+    "count_file_part",
+    "count_scored",
+    "numbers_of",
+    "read_scored",
+    "read_timbl",
+    "scored_parts",
+]
 
 #: Parts (chunks' distinct rows) held before they are merged: then merged once their rows are at least the merged
 #: rows', so that few distinct rows stay few and many distinct rows are sorted O(log n) times, not once per chunk.
@@ -525,14 +534,13 @@ def count_scored(
     ``numbers``: whether the classes order as numbers (``None``: where every name spells one).
     ``progress(bytes_done, bytes_total, rows_done)`` is called as parts are read and counted.
     """
-    from clfeval.inputs.scoredparts import ScoredReading, count_part, finish_parts, merge_parts
+    from clfeval.inputs.scoredparts import ScoredReading, finish_parts
 
     if spec == TIMBL and systems is None:
         if multilabel is not None:
             raise OptionError("TiMBL's output holds one gold class per line: give multi-label scores in a table")
         return _count_timbl(path, gold_col, labels, probabilities, tolerance, positive, bins, weight_col, progress)
-    if numbers is None and path.lower().endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
-        numbers = False  # their labels named as the whole-file reader names them (as text: their cells are typed)
+    numbers = numbers_of(path, numbers)
     reading = ScoredReading(
         specs=tuple(s for _, s in systems) if systems is not None else (spec,),
         systems=tuple(n for n, _ in systems) if systems is not None else None,
@@ -542,9 +550,30 @@ def count_scored(
     )  # fmt: skip
     if TIMBL in reading.specs:
         raise OptionError("TiMBL's output holds one system's class distributions: give each system's in a table")
+    meter = Meter(size_of([path]), progress) if progress is not None else None
+    return finish_parts(count_file_part(path, reading, size=size, rows=rows, meter=meter), reading, path)
+
+
+def numbers_of(path: str, numbers: bool | None) -> bool | None:
+    """Whether the classes of a file's gold labels order as numbers (:attr:`~clfeval.inputs.scoredparts.
+    ScoredReading.numbers`): as given, else ``False`` for JSON Lines and Parquet, whose labels are named as the
+    whole-file reader names them (as text: their cells are typed), else ``None`` (where every name spells one)."""
+    if numbers is None and path.lower().endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
+        return False
+    return numbers
+
+
+def count_file_part(
+    path: str, reading: ScoredReading, *, size: int | None = None, rows: int | None = None, meter: Meter | None = None
+) -> ScoredPart:
+    """One file's distinct rows, not yet finished into counts (what :func:`count_scored` finishes, and what a
+    cluster's task returns for its file, to be merged with the other files'): the file read part by part
+    (:func:`scored_parts`), each part counted (:func:`~clfeval.inputs.scoredparts.count_part`) and the parts merged
+    as they accumulate."""
+    from clfeval.inputs.scoredparts import count_part, merge_parts
+
     parts: list[ScoredPart] = []
     held = merged = 0  # rows in the parts, and in the first (merged) part
-    meter = Meter(size_of([path]), progress) if progress is not None else None
     try:
         for frame, first in scored_parts(path, size=size, rows=rows, meter=meter):
             parts.append(count_part(frame, first, path, reading))
@@ -558,7 +587,7 @@ def count_scored(
         raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
     if not parts:
         raise InputError("holds no header and no rows", path)
-    return finish_parts(merge_parts(parts), reading, path)
+    return merge_parts(parts)
 
 
 def _count_timbl(
