@@ -2102,9 +2102,9 @@ def cv(
             "spans": spans,
             "invalid": invalid,
         }
-        given = [k for k, v in refused.items() if v not in (None, False)]
-        if given:
-            raise OptionError(f"cv of each fold's ScoreCounts takes them alone: {', '.join(given)} do not apply")
+        extra = [k for k, v in refused.items() if v not in (None, False)]
+        if extra:
+            raise OptionError(f"cv of each fold's ScoreCounts takes them alone: {', '.join(extra)} do not apply")
         scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal)
         parts, names = scored_folds
         return _cv_of_score_counts(parts, names, ci, seed, resamples, confidence, scoring, conventions, progress)
