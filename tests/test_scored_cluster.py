@@ -183,6 +183,17 @@ def test_a_bad_part_names_its_file_and_line(client: Any, data: dict, tmp_path: P
     cli_error(done, "s-1.csv:5: the score 'x' in column 'score' is not a number")
 
 
+def test_a_bad_cell_of_a_remote_part_names_its_partition_and_row(client: Any, tmp_path: Path) -> None:
+    """Remote parts are read by dask.dataframe, partition by partition: no line numbers, so the error names the row
+    within the partition, on one line."""
+    (tmp_path / "r-0.csv").write_text("y,score\na,0.1\nb,0.2\n")
+    (tmp_path / "r-1.csv").write_text("y,score\na,0.3\nb,0.4\na,2.5\n")
+    url = f"file://{tmp_path}/r-*.csv"
+    done = run_cli("score", url, "--scores", "score", "--gold-col", "y", "--engine", "dask", "--scheduler",
+                   client.scheduler.address, cwd=tmp_path)  # fmt: skip
+    cli_error(done, f"{url}: row 3 of partition 1: ", "is not a probability")
+
+
 def test_options_the_cluster_does_not_take_are_refused(data: dict) -> None:
     root = data["root"]
     for extra, name in ((["--block-col", "fold"], "--block-col"), (["--group-col", "fold"], "--group-col")):

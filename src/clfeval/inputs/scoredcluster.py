@@ -66,14 +66,17 @@ def _tree(client: Any, futures: list[Any], merge: Callable[[list[Any]], Any]) ->
     return futures[0]
 
 
-def _gathered(client: Any, tasks: list[Any], top: Any, parts: dict[Any, str], source: str, name_of: Any) -> Any:
+def _gathered(top: Any, parts: dict[Any, str], source: str, name_of: Any) -> Any:
     """The top of the tree's result, errors mapped: an input error raised on a worker is raised as it was (it names
-    the file and line, or the partition); a task given up because its workers died names the part it counted."""
+    the file and line, or the partition); a task given up because its workers died names the part it counted
+    (``parts``: the part of each task's key, else ``name_of(key)``). On an error the other tasks are released with
+    their futures, not cancelled: cancelling the futures of a tree trips an assertion in distributed's scheduler
+    (``stimulus_cancel``: ``assert ts.who_wants``), logged with a traceback."""
     from polars.exceptions import PolarsError
 
     try:
         return top.result()
-    except (InputError, OptionError):
+    except (InputError, OptionError):  # a task's own error, as it was raised on the worker
         raise
     except UnicodeDecodeError as exc:
         raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
@@ -85,8 +88,6 @@ def _gathered(client: Any, tasks: list[Any], top: Any, parts: dict[Any, str], so
         if lost is None:
             raise
         raise lost from None
-    finally:
-        client.cancel([*tasks, top])
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _partition_tasks(client: Any, frame: Any, counter: Counting, source: str) ->
 def _merged(client: Any, counter: Counting, parts: _Parts) -> ScoredPart:
     """A table's partials merged in the tree on the workers; the last one, here."""
     top = _tree(client, parts.tasks, counter.merge)
-    return _gathered(client, parts.tasks, top, parts.parts, parts.source, parts.part_of)
+    return _gathered(top, parts.parts, parts.source, parts.part_of)
 
 
 def count_paths(paths: Sequence[str], counter: Counting, scheduler: Any = None) -> tuple[Any, dict[str, Any]]:
@@ -271,7 +272,7 @@ def count_frame(frame: Any, counter: Counting, scheduler: Any = None) -> tuple[A
     with _client(scheduler) as client:
         tasks, parts = _partition_tasks(client, frame, counter, source)
         top = _tree(client, tasks, counter.merge)
-        merged = _gathered(client, tasks, top, parts, source, lambda key: _partition(frame, key, source))
+        merged = _gathered(top, parts, source, lambda key: _partition(frame, key, source))
     counts, inputs = counter.finish(merged, source)
     inputs = {k: v for k, v in inputs.items() if k != "file"}
     return counts, {"source": "dask frame", **inputs, "engine": "dask"}
