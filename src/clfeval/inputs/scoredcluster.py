@@ -29,7 +29,7 @@ from typing import Any
 
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
-from clfeval.inputs.cluster import _check_paths, _client, _dask, _first_line, _is_local, _lost_worker, _partition
+from clfeval.inputs.cluster import _dask, _partition, check_paths, dask_client, first_line, is_local, lost_worker
 from clfeval.inputs.formats import TableOptions
 from clfeval.inputs.scoredparts import ScoredPart, ScoredReading, count_part, finish_parts, merge_parts
 
@@ -79,12 +79,12 @@ def _gathered(top: Any, parts: dict[Any, str], source: str, name_of: Any) -> Any
     except (InputError, OptionError):  # a task's own error, as it was raised on the worker
         raise
     except UnicodeDecodeError as exc:
-        raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
+        raise InputError(f"is not valid UTF-8: {first_line(exc)} (convert the files to UTF-8)", source) from None
     except (ValueError, OSError, PolarsError) as exc:  # parse errors of a partition (pandas, pyarrow, polars)
-        raise InputError(f"could not be read: {_first_line(exc)}", source) from None
+        raise InputError(f"could not be read: {first_line(exc)}", source) from None
     except Exception as exc:
         key = getattr(exc, "task", None)
-        lost = _lost_worker(exc, parts.get(key) or name_of(key))
+        lost = lost_worker(exc, parts.get(key) or name_of(key))
         if lost is None:
             raise
         raise lost from None
@@ -117,7 +117,7 @@ class Counting:
         try:
             table = pl.from_pandas(frame)
         except Exception as exc:  # a column polars cannot type (mixed Python objects)
-            raise InputError(f"partition {index} could not be read as a table: {_first_line(exc)}", source) from None
+            raise InputError(f"partition {index} could not be read as a table: {first_line(exc)}", source) from None
         try:
             return count_part(table, 1, source, self.reading)
         except InputError as exc:
@@ -161,7 +161,7 @@ class _Parts:
         paths = [os.fspath(p) for p in paths]
         if not paths:
             raise OptionError("no files to read")
-        _check_paths(paths)
+        check_paths(paths)
         formats = {scored_format(p) for p in paths}
         if len(formats) > 1:
             raise OptionError(
@@ -169,7 +169,7 @@ class _Parts:
             )
         self.source = ", ".join(paths)
         self.frame: Any = None
-        if all(_is_local(p) for p in paths):  # one task per file: the single-machine counter, file and line in errors
+        if all(is_local(p) for p in paths):  # one task per file: the single-machine counter, file and line in errors
             files = expand_paths(paths)
             self.tasks = client.map(counter.file, [os.path.abspath(f) for f in files], files, pure=False)
             self.parts = {task.key: path for task, path in zip(self.tasks, files)}
@@ -230,7 +230,7 @@ def count_paths(paths: Sequence[str], counter: Counting, scheduler: Any = None) 
         Dask is not installed, the scheduler cannot be reached, the files mix formats.
     """
     counter = counter.of_paths(paths)
-    with _client(scheduler) as client:
+    with dask_client(scheduler) as client:
         parts = _Parts(client, paths, counter)
         merged = _merged(client, counter, parts)
     counts, inputs = counter.finish(merged, parts.source)
@@ -244,7 +244,7 @@ def count_folds(
     counted at once, each fold's merged in its own tree, and every fold finished under the classes and columns of
     the pooled folds (as the single-machine cross-validation resolves them, from every fold's gold labels)."""
     counter = counter.of_paths(folds[0])
-    with _client(scheduler) as client:
+    with dask_client(scheduler) as client:
         each = [_Parts(client, fold, counter) for fold in folds]
         merged = [_merged(client, counter, parts) for parts in each]
     pooled, _ = counter.finish(merge_parts(merged), ", ".join(p.source for p in each))
@@ -269,7 +269,7 @@ def count_frame(frame: Any, counter: Counting, scheduler: Any = None) -> tuple[A
     if not isinstance(frame, dd.DataFrame):
         raise OptionError(f"counts_of_frame needs a dask.dataframe.DataFrame, not {type(frame).__name__}")
     source = "<dask frame>"
-    with _client(scheduler) as client:
+    with dask_client(scheduler) as client:
         tasks, parts = _partition_tasks(client, frame, counter, source)
         top = _tree(client, tasks, counter.merge)
         merged = _gathered(top, parts, source, lambda key: _partition(frame, key, source))
