@@ -174,6 +174,23 @@ def test_counts_of_frame_with_scores(client: Any, data: dict) -> None:
     assert a["scores"] == b["scores"] and a["ci"] == b["ci"] and a["distinct_rows"] == b["distinct_rows"]
 
 
+def test_counts_of_frame_of_several_systems_compares_as_one_machine(client: Any, data: dict) -> None:
+    """scores={name: columns}: every system's scores counted at once into their joint rows, for clfeval.compare."""
+    import clfeval
+    from clfeval.count.jointscored import JointScoreCounts
+    from clfeval.inputs.scoredfile import count_scored
+
+    frame = dd.from_pandas(data["frame"].to_pandas(), npartitions=3)
+    systems = {"A": ["p_ant", "p_bee", "p_cat"], "B": "p_*"}
+    counted = clfeval.counts_of_frame(frame, gold_col="gold", scores=systems, labels=CLASSES, scheduler=client)
+    assert isinstance(counted.counts, JointScoreCounts) and counted.counts.systems == ("A", "B")
+    whole, _ = count_scored(str(data["root"] / "whole.csv"), "", gold_col="gold", labels=CLASSES,
+                            systems=[("A", "p_ant,p_bee,p_cat"), ("B", "p_*")])  # fmt: skip
+    a = json.loads(clfeval.compare(counted, test="bootstrap", seed=2, rounds=100).to_json())
+    b = json.loads(clfeval.compare(whole, test="bootstrap", seed=2, rounds=100).to_json())
+    assert a["pairs"] == b["pairs"]
+
+
 def test_a_bad_part_names_its_file_and_line(client: Any, data: dict, tmp_path: Path) -> None:
     for i in range(3):
         (tmp_path / f"s-{i}.csv").write_text("y,score\n" + "".join(f"{'ab'[j % 2]},0.{j}\n" for j in range(6)))
