@@ -128,10 +128,15 @@ def test_count_file_on_dask_equals_one_machine(client: Any, data: dict, tmp_path
     _same(json.loads(on_dask.stdout), json.loads(one.stdout))
 
 
-def test_cv_on_dask_equals_one_machine(client: Any, data: dict) -> None:
+@pytest.mark.parametrize(
+    "scores", [["--scores", "p_*", "--gold-col", "gold"], ["--scores", "score", "--gold-col", "y", "--positive", "no"]]
+)
+def test_cv_on_dask_equals_one_machine(client: Any, data: dict, scores: list[str]) -> None:
+    """Each fold counted on the cluster under the pooled folds' classes (binary: --positive ordered last, as one
+    machine orders it)."""
     root = data["root"]
     folds = [f"fold-{k}.csv" for k in range(3)]
-    options = ["--scores", "p_*", "--gold-col", "gold", "--ci", "bootstrap", "--seed", "3", "--resamples", "200"]
+    options = [*scores, "--ci", "bootstrap", "--seed", "3", "--resamples", "200"]
     one = cli_json("cv", *folds, *options, cwd=root)
     on_dask = cli_json("cv", *folds, *options, "--engine", "dask", "--scheduler", client.scheduler.address, cwd=root)
     _same(on_dask, one)
@@ -140,7 +145,7 @@ def test_cv_on_dask_equals_one_machine(client: Any, data: dict) -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        ["--scores", "A=score", "--scores", "B=p_bee", "--gold-col", "y", "--test", "delong"],
+        ["--scores", "A=score", "--scores", "B=p_bee", "--gold-col", "y", "--test", "delong", "--positive", "no"],
         ["--scores", "A=p_*", "--scores", "B=p_ant,p_cat,p_bee", "--gold-col", "gold", "--labels", "labels.txt",
          "--test", "bootstrap", "--seed", "4", "--rounds", "200", "--weight-col", "w"],
     ],

@@ -354,7 +354,7 @@ def _compare_on_dask(args: argparse.Namespace, files: list[str], metrics: list[s
     declared = options.scoring(args).labels
     probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
     counter = options.scored_counter(args, systems, labels=None if declared is None else [str(x) for x in declared],
-                                     probabilities=probabilities)  # fmt: skip
+                                     probabilities=probabilities, positive_last=True)  # fmt: skip
     joint, inputs = count_paths(files, counter, args.scheduler)
     result = options.with_bar(
         args, args.test, compare, Counted(joint, inputs=inputs), metrics=metrics, test=_test(args),

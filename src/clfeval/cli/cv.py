@@ -223,7 +223,8 @@ def _cv_on_dask(args: argparse.Namespace, declared: list[str] | None, probabilit
     from clfeval.inputs.readers import fold_names
     from clfeval.inputs.scoredcluster import count_folds
 
-    counter = options.scored_counter(args, args.scores, labels=declared, probabilities=probabilities)
+    counter = options.scored_counter(args, args.scores, labels=declared, probabilities=probabilities,
+                                     positive_last=True)  # fmt: skip
     found = count_folds(list(args.files), counter, args.scheduler)
     result = options.with_bar(
         args, args.ci, cv, [counts for counts, _ in found], ci=args.ci, **options.interval_settings(args),

@@ -477,12 +477,18 @@ def scores_on_dask(args: argparse.Namespace, *given: tuple[str, Any]) -> bool:
 
 
 def scored_counter(
-    args: argparse.Namespace, specs: Any, *, labels: list[str] | None, probabilities: bool | None
+    args: argparse.Namespace,
+    specs: Any,
+    *,
+    labels: list[str] | None,
+    probabilities: bool | None,
+    positive_last: bool = False,
 ) -> Any:
     """The part counter of files of scores on a cluster (:class:`~clfeval.inputs.scoredcluster.Counting`) under the
     command line's reading options: ``specs`` one ``--scores`` SPEC, or several systems' (name → SPEC); ``labels``
-    the declared classes; ``probabilities`` ``False`` for scores of any scale. ``--score-bins``, where the command
-    has it, bins the probabilities as they are read."""
+    the declared classes; ``probabilities`` ``False`` for scores of any scale; ``positive_last``: binary scores'
+    ``--positive`` class ordered last (as ``cv`` and ``compare`` order it). ``--score-bins``, where the command has
+    it, bins the probabilities as they are read."""
     from clfeval.inputs.scoredcluster import Counting
     from clfeval.inputs.scoredparts import ScoredReading
 
@@ -497,7 +503,7 @@ def scored_counter(
         bins=getattr(args, "score_bins", None),
         weight_col=parse_column(getattr(args, "weight_col", None)),
     )
-    return Counting(reading)
+    return Counting(reading, positive_last)
 
 
 def check_view(args: argparse.Namespace) -> None:

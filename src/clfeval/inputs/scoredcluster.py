@@ -96,6 +96,9 @@ class Counting:
     tasks of a cluster run it (picklable: the reading options alone)."""
 
     reading: ScoredReading
+    #: Binary scores of a ``positive`` class: the classes ordered with it last, as ``cv`` and ``compare`` order them
+    #: on one machine (``score`` and ``count`` keep the classes' own order).
+    positive_last: bool = False
 
     def file(self, path: str, shown: str) -> ScoredPart:
         """One local file's partial count (runs on a worker): the single-machine chunked counter of the file at
@@ -130,7 +133,12 @@ class Counting:
 
     def finish(self, part: ScoredPart, source: str) -> tuple[Any, dict[str, Any]]:
         """The merged partial as counts, the classes resolved on the whole, with what was read."""
-        return finish_parts(part, self.reading, source)
+        counts, inputs = finish_parts(part, self.reading, source)
+        positive = self.reading.positive
+        if self.positive_last and positive is not None and len(counts.columns) == 1 and counts.labels[-1] != positive:
+            labels = (*(c for c in counts.labels if c != positive), positive)
+            counts, inputs = finish_parts(part, replace(self.reading, labels=labels), source)
+        return counts, inputs
 
     def of_paths(self, paths: Sequence[str]) -> Counting:
         """The counter of these files: their labels' class order as the single-machine reader of their format
@@ -138,13 +146,13 @@ class Counting:
         from clfeval.inputs.scoredfile import numbers_of
 
         first = paths if isinstance(paths, str) else (paths[0] if paths else "")
-        return Counting(replace(self.reading, numbers=numbers_of(str(first), self.reading.numbers)))
+        return Counting(replace(self.reading, numbers=numbers_of(str(first), self.reading.numbers)), self.positive_last)
 
     def pinned(self, counts: Any) -> Counting:
         """The counter whose finish gives the classes and columns of ``counts`` whatever gold labels a part holds
         (each fold of a cross-validation resolved as the pooled folds are)."""
-        positive = counts.labels[-1] if len(counts.columns) == 1 and len(counts.labels) == 2 else None
-        return Counting(replace(self.reading, labels=tuple(counts.labels), positive=positive))
+        positive = counts.columns[0] if len(counts.columns) == 1 and len(counts.labels) == 2 else None
+        return Counting(replace(self.reading, labels=tuple(counts.labels), positive=positive), self.positive_last)
 
 
 def _partition_task(part: Any, counter: Counting, index: int, source: str) -> ScoredPart:
