@@ -114,6 +114,7 @@ def _invalid_kept(counted: Any) -> Any:
 
 def _count_scored(args: argparse.Namespace) -> str:
     """``count --scores``: the count file of one file of scored predictions."""
+    from clfeval.count.labelsets import MultiLabel
     from clfeval.inputs.scoredfile import count_scored
     from clfeval.kinds.countfile import counts_to_dict
 
@@ -133,5 +134,7 @@ def _count_scored(args: argparse.Namespace) -> str:
     with options.reading_bar(args) as progress:
         counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                       labels=declared, positive=args.positive, probabilities=False,
-                                      progress=progress, weight_col=parse_column(args.weight_col))  # fmt: skip
+                                      progress=progress, weight_col=parse_column(args.weight_col),
+                                      multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+                                      if args.multilabel else None)  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

@@ -212,7 +212,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
             labels, weight, grouped = declared, found.weight, found.groups
             if args.multilabel:
                 multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
-        elif args.multilabel:  # a cell of gold labels per row, a score column per label
+        elif args.multilabel and any(in_blocks.values()):  # a cell of gold labels per row, in blocks
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
@@ -227,12 +227,14 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
                                     progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
             labels, weight = declared, found.weight
-        else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
+        else:  # counted as read, part by part: memory grows with the distinct rows, not the file
             with options.reading_bar(args) as progress:
                 given, read_inputs = count_scored(
                     args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                     probabilities=probabilities, positive=args.positive, bins=args.score_bins, progress=progress,
                     weight_col=weight_col,
+                    multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel
+                    else None,
                 )  # fmt: skip
             scores_of = labels = blocks = weight = None
     result = options.with_bar(

@@ -33,7 +33,7 @@ from clfeval.inputs.cluster import _dask, _partition, check_paths, dask_client, 
 from clfeval.inputs.formats import TableOptions
 from clfeval.inputs.scoredparts import ScoredPart, ScoredReading, count_part, finish_parts, merge_parts
 
-__all__ = ["SPLIT_EVERY", "Counting", "count_folds", "count_frame", "count_paths", "scored_format"]
+__all__ = ["SPLIT_EVERY", "Counting", "count_folds", "count_frame", "count_paths", "merged_paths", "scored_format"]
 
 #: Partial counts merged per task of the tree reduction.
 SPLIT_EVERY = 8
@@ -103,10 +103,10 @@ class Counting:
     def file(self, path: str, shown: str) -> ScoredPart:
         """One local file's partial count (runs on a worker): the single-machine chunked counter of the file at
         ``path`` (absolute: a worker's working directory is its own), its errors naming it as given (``shown``)."""
-        from clfeval.inputs.scoredfile import count_file_part
+        from clfeval.inputs.scoredfile import merged_scored
 
         try:
-            return count_file_part(path, self.reading)
+            return merged_scored(path, self.reading)
         except InputError as exc:
             if exc.source != path:
                 raise
@@ -237,12 +237,19 @@ def count_paths(paths: Sequence[str], counter: Counting, scheduler: Any = None) 
     OptionError
         Dask is not installed, the scheduler cannot be reached, the files mix formats.
     """
+    merged, source = merged_paths(paths, counter, scheduler)
+    counts, inputs = counter.of_paths(paths).finish(merged, source)
+    return counts, {**inputs, "engine": "dask"}
+
+
+def merged_paths(paths: Sequence[str], counter: Counting, scheduler: Any = None) -> tuple[ScoredPart, str]:
+    """The files' distinct rows counted on a Dask cluster and merged, not yet finished into counts (see
+    :func:`count_paths`), and the source the errors name (the paths joined with ``", "``): for a caller that
+    resolves the classes itself before :func:`~clfeval.inputs.scoredparts.finish_parts`."""
     counter = counter.of_paths(paths)
     with dask_client(scheduler) as client:
         parts = _Parts(client, paths, counter)
-        merged = _merged(client, counter, parts)
-    counts, inputs = counter.finish(merged, parts.source)
-    return counts, {**inputs, "engine": "dask"}
+        return _merged(client, counter, parts), parts.source
 
 
 def count_folds(

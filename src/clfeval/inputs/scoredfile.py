@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 __all__ = [
     "TIMBL",
     "ScoredFile",
-    "count_file_part",
     "count_scored",
+    "merged_scored",
     "numbers_of",
     "read_scored",
     "read_timbl",
@@ -455,17 +455,15 @@ def scored_parts(
     jsonl = lower.endswith((".jsonl", ".ndjson"))
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     header: list[str] | None = None
+    schema: Any = None
     for chunk in line_chunks(path, quoted=not jsonl, size=size, meter=meter):
         source = io.BytesIO(chunk.data)
         if jsonl:
             if not chunk.data.strip():
                 continue
-            frame = pl.read_ndjson(source, infer_schema_length=None)
-            if header is None:
-                header = frame.columns
-            elif frame.columns != header:  # a key no row of this chunk has: null, as in the whole file
-                missing = [pl.lit(None).alias(n) for n in header if n not in frame.columns]
-                frame = frame.with_columns(missing).select([*header, *(n for n in frame.columns if n not in header)])
+            # the schema of the first chunk's first rows for every chunk, as polars infers a whole file's
+            frame = pl.read_ndjson(source) if schema is None else pl.read_ndjson(source, schema=schema)
+            schema = schema or frame.schema
             first = chunk.first_line
         elif header is None:
             frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
@@ -550,8 +548,7 @@ def count_scored(
     )  # fmt: skip
     if TIMBL in reading.specs:
         raise OptionError("TiMBL's output holds one system's class distributions: give each system's in a table")
-    meter = Meter(size_of([path]), progress) if progress is not None else None
-    return finish_parts(count_file_part(path, reading, size=size, rows=rows, meter=meter), reading, path)
+    return finish_parts(merged_scored(path, reading, size=size, rows=rows, progress=progress), reading, path)
 
 
 def numbers_of(path: str, numbers: bool | None) -> bool | None:
@@ -563,17 +560,23 @@ def numbers_of(path: str, numbers: bool | None) -> bool | None:
     return numbers
 
 
-def count_file_part(
-    path: str, reading: ScoredReading, *, size: int | None = None, rows: int | None = None, meter: Meter | None = None
+def merged_scored(
+    path: str,
+    reading: ScoredReading,
+    *,
+    size: int | None = None,
+    rows: int | None = None,
+    progress: ReadProgress | None = None,
 ) -> ScoredPart:
-    """One file's distinct rows, not yet finished into counts (what :func:`count_scored` finishes, and what a
-    cluster's task returns for its file, to be merged with the other files'): the file read part by part
-    (:func:`scored_parts`), each part counted (:func:`~clfeval.inputs.scoredparts.count_part`) and the parts merged
-    as they accumulate."""
+    """A table of scored predictions read part by part (:func:`scored_parts`), each part counted
+    (:func:`~clfeval.inputs.scoredparts.count_part`) and the parts merged as they accumulate (once their rows are at
+    least the merged rows': few distinct rows stay few, many are sorted O(log n) times): the file's distinct rows,
+    to be finished by :func:`~clfeval.inputs.scoredparts.finish_parts`."""
     from clfeval.inputs.scoredparts import count_part, merge_parts
 
     parts: list[ScoredPart] = []
     held = merged = 0  # rows in the parts, and in the first (merged) part
+    meter = Meter(size_of([path]), progress) if progress is not None else None
     try:
         for frame, first in scored_parts(path, size=size, rows=rows, meter=meter):
             parts.append(count_part(frame, first, path, reading))

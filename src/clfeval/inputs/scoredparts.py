@@ -19,7 +19,7 @@ partition and send back the (small) :class:`ScoredPart`:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -80,6 +80,8 @@ class ScoredReading:
             raise OptionError("give the score columns (--scores)")
         if self.systems is not None and len(self.systems) != len(self.specs):
             raise OptionError(f"{len(self.systems)} systems but {len(self.specs)} score specifications")
+        if self.multilabel is not None and self.multilabel.sep is None:  # in files, labels separated by commas
+            object.__setattr__(self, "multilabel", replace(self.multilabel, sep=","))
         if self.multilabel is not None and self.positive is not None:
             raise OptionError("--positive names the class of binary scores; multi-label scores have a column per label")
 
