@@ -267,6 +267,7 @@ def _score_scored(
     from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
+    from clfeval.scoring.batched import ScoredMeasures
     from clfeval.scoring.scored import Conventions, Scored, measures_of
 
     chosen = conventions if conventions is not None else Conventions()
@@ -320,7 +321,7 @@ def _score_scored(
     if interval is not None:
         intervals, info = scored_intervals(
             counts,
-            lambda c: measures_of(c, chosen, probabilities),
+            ScoredMeasures(chosen, probabilities),
             interval,
             blocks=blocked,
             progress=progress,

@@ -296,13 +296,19 @@ class ScoreCounts:
 
     def _column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         held = self.count > 0  # a bootstrap draw leaves rows out
-        s, gold, count = self.scores[held, c], self.gold[held], self.mass[held]
+        if held.all():
+            s, gold, count = self.scores[:, c], self.gold, self.mass
+        else:
+            s, gold, count = self.scores[held, c], self.gold[held], self.mass[held]
         pos = np.where(self.positives(gold, c), count, 0)
         order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
         v = s[order]
-        start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
-        pos_w = np.add.reduceat(pos[order], start) if len(s) else pos
-        all_w = np.add.reduceat(count[order], start) if len(s) else count
+        new = np.r_[True, v[1:] != v[:-1]] if len(v) else np.zeros(0, dtype=bool)
+        if new.all():  # every score distinct: each row its own threshold
+            return v, pos[order].astype(np.float64), (count[order] - pos[order]).astype(np.float64)
+        start = np.flatnonzero(new)
+        pos_w = np.add.reduceat(pos[order], start)
+        all_w = np.add.reduceat(count[order], start)
         return v[start], pos_w.astype(np.float64), (all_w - pos_w).astype(np.float64)
 
     @classmethod

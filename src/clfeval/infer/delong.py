@@ -103,10 +103,15 @@ def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> 
     order = np.argsort(score)
     v = score[order]
     new = np.r_[True, v[1:] != v[:-1]]
-    start = np.flatnonzero(new)
-    inverse = np.cumsum(new) - 1  # each sorted row's distinct score
-    pos = np.add.reduceat(np.where(positive[order], weight[order], 0.0), start)
-    allw = np.add.reduceat(weight[order], start)
+    ones = bool((weight == 1).all())  # instances as they are: their weights need no sums
+    pos = positive[order].astype(np.float64) if ones else np.where(positive[order], weight[order], 0.0)
+    allw = np.ones(len(v)) if ones else weight[order]
+    if new.all():  # every score distinct: each row its own group
+        inverse = np.arange(len(v))
+    else:
+        start = np.flatnonzero(new)
+        inverse = np.cumsum(new) - 1  # each sorted row's distinct score
+        pos, allw = np.add.reduceat(pos, start), np.add.reduceat(allw, start)
     neg = allw - pos
     p, n = float(pos.sum()), float(neg.sum())
     if p == 0 or n == 0:

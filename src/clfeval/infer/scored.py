@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,6 +27,7 @@ from clfeval.infer.delong import delong
 from clfeval.kinds.scored import ScoredKind
 from clfeval.progress import phase
 from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
+from clfeval.scoring.batched import ScoredMeasures, batch_size, in_batches
 
 __all__ = [
     "SCORED_CV_SCHEMA",
@@ -50,6 +52,33 @@ MOST_UNDEFINED = 0.05
 #: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
 JACKKNIFE_UNITS = 2000
 JACKKNIFE_GROUPS = 200
+
+
+#: Instances are drawn one by one (uniform draws over the instances, counted per row) while there are at most this many
+#: times as many instances as rows; beyond, one multinomial draw over the rows. Both are the same distribution (a
+#: resample of the n instances with replacement); the rule only picks the cheaper (an instance costs a few ns to draw,
+#: a row of numpy's conditional binomials some 80 ns), and both depend on the seed, the counts and their order alone.
+INSTANCE_DRAWS = 16
+
+
+def resampled_counts(rng: np.random.Generator, count: np.ndarray, size: int) -> np.ndarray:
+    """``size`` bootstrap resamples (size × units) of the n = Σ ``count`` instances in units (distinct rows, blocks)
+    of ``count`` instances each: each resample n instances drawn with replacement, counted per unit — n uniform draws
+    over the instances while n ≤ :data:`INSTANCE_DRAWS` × units, else ``rng.multinomial(n, count / n)``. A batch of
+    ``size`` draws the same numbers as ``size`` batches of one, one after another."""
+    count = np.asarray(count, dtype=np.int64)
+    n, units = int(count.sum()), len(count)
+    if n > INSTANCE_DRAWS * units:
+        return np.asarray(rng.multinomial(n, count / n, size=size))
+    ones = bool((count == 1).all())
+    unit_of = None if ones else np.repeat(np.arange(units), count)  # one instance a unit: drawn as it is
+    out = np.empty((size, units), dtype=np.int64)
+    step = max(1, (4 << 20) // max(n, 1))  # at most 32 MB of drawn instances at a time
+    for at in range(0, size, step):
+        drawn = rng.integers(0, n, size=(min(step, size - at), n))
+        for b, instances in enumerate(drawn):
+            out[at + b] = np.bincount(instances if unit_of is None else unit_of[instances], minlength=units)
+    return out
 
 
 def wald(auc: float, variance: float, confidence: float, logit: bool) -> tuple[float, float] | None:
@@ -144,14 +173,16 @@ class ScoreBlocks:
         """The rows as a table of ``template``'s classes and columns that counts can be put on (see :func:`_view`)."""
         return _view(template, self.gold, self.scores, self.weight)
 
-    def drawn(self, rng: np.random.Generator) -> np.ndarray:
-        """The rows' counts in a bootstrap draw of whole blocks (B blocks drawn with replacement from B)."""
-        per_block = rng.multinomial(self.n_blocks, np.full(self.n_blocks, 1 / self.n_blocks))
-        return np.asarray(self.count * per_block[self.block])
+    def drawn(self, rng: np.random.Generator, size: int = 1) -> np.ndarray:
+        """The rows' counts (size × rows) in ``size`` bootstrap draws of whole blocks (B blocks drawn with replacement
+        from B: :func:`resampled_counts` of the blocks)."""
+        per_block = resampled_counts(rng, np.ones(self.n_blocks, dtype=np.int64), size)
+        return np.asarray(self.count * per_block[:, self.block])
 
-    def swapped(self, rng: np.random.Generator) -> np.ndarray:
-        """The rows' counts whose two systems are swapped in a randomization round: a whole block, or none of it."""
-        return np.asarray(self.count * rng.integers(0, 2, self.n_blocks)[self.block])
+    def swapped(self, rng: np.random.Generator, size: int = 1) -> np.ndarray:
+        """The rows' counts (size × rows) whose two systems are swapped in ``size`` randomization rounds: a whole
+        block, or none of it."""
+        return np.asarray(self.count * rng.integers(0, 2, (size, self.n_blocks))[:, self.block])
 
 
 def delong_intervals(
@@ -199,7 +230,7 @@ class ScoredRun:
     reads. ``measures`` gives every score of counts; ``ci`` is the :class:`~clfeval.CI` group."""
 
     counts: ScoreCounts
-    measures: Callable[[ScoreCounts], dict[str, float]]
+    measures: ScoredMeasures
     ci: Any
     blocks: ScoreBlocks | None
     progress: Callable[[int, int], None] | None
@@ -207,7 +238,7 @@ class ScoredRun:
 
 def scored_intervals(
     counts: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     ci: Any,
     *,
     blocks: ScoreBlocks | None = None,
@@ -257,26 +288,20 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     rng = np.random.default_rng(seed)
-    n = counts.n_instances
-    share = counts.count / n
-    if blocks is not None:
-        rows, order = blocks.rows(counts)
-    draws: dict[str, list[float]] = {}
-    for r in range(resamples):
-        if blocks is None:
-            found = measures(counts.with_counts(rng.multinomial(n, share)))
-        else:
-            found = measures(rows.with_counts(blocks.drawn(rng)[order]))
-        for name, value in found.items():
-            draws.setdefault(name, []).append(value)
-        if progress is not None:  # each draw scores every measure: a call is nothing beside it
-            progress(r + 1, resamples)
+    rows, order = (counts, None) if blocks is None else blocks.rows(counts)
+    scorer = measures.batched(rows)
+
+    def drawn(size: int) -> np.ndarray:
+        return resampled_counts(rng, counts.count, size) if blocks is None else blocks.drawn(rng, size)[:, order]
+
+    found = in_batches(drawn, scorer, resamples, batch_size(len(rows.count)), progress)
+    draws = {name: np.concatenate([f[name] for f in found]) for name in (found[0] if found else {})}
     alpha = 1 - confidence
     out = {}
     not_estimable: dict[str, int] = {}
     kept: dict[str, np.ndarray] = {}
-    for name, drawn in draws.items():
-        x = np.array(drawn, dtype=np.float64)
+    for name, values in draws.items():
+        x = np.array(values, dtype=np.float64)
         bad = int(np.isnan(x).sum())
         if bad:  # draws without a value (no positive of a class among them): counted, and left out when few
             not_estimable[name] = bad
@@ -304,7 +329,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
 
 def _bca(
     counts: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     draws: Mapping[str, np.ndarray],
     alpha: float,
     rng: np.random.Generator,
@@ -352,16 +377,22 @@ def _bca(
         weights = np.ones(JACKKNIFE_GROUPS)
         left = (np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS))
         how = f"{JACKKNIFE_GROUPS} groups of blocks"
-    values: dict[str, list[float]] = {name: [] for name in draws}
-    for done, w in enumerate(left, 1):
-        found = measures(rows.with_counts(np.asarray(w)[order]))
+    scorer = measures.batched(rows)
+    values: dict[str, list[np.ndarray]] = {name: [] for name in draws}
+    step, done, pending = batch_size(len(order)), 0, []
+    for i, w in enumerate(left, 1):  # the left-out counts scored a batch at a time
+        pending.append(np.asarray(w)[order])
+        if len(pending) < step and i < len(weights):
+            continue
+        found = scorer(np.stack(pending))
         for name in draws:
-            values[name].append(found.get(name, float("nan")))
+            values[name].append(found.get(name, np.full(len(pending), np.nan)))
+        done, pending = done + len(pending), []
         if progress is not None:
             progress(done, len(weights))
     out: dict[str, tuple[float, float]] = {}
     for name, x in draws.items():
-        theta = np.array(values[name])
+        theta = np.concatenate(values[name]) if values[name] else np.zeros(0)
         if np.isnan(theta).any() or not np.isfinite(estimate.get(name, float("nan"))):
             continue
         mean = weights @ theta / weights.sum()
@@ -421,7 +452,7 @@ class ScoredPair:
     scores_b: np.ndarray
     count: np.ndarray
     template: ScoreCounts
-    measures: Callable[[ScoreCounts], dict[str, float]]
+    measures: ScoredMeasures
     metrics: list[str]
     test: Any
     rng: np.random.Generator
@@ -430,10 +461,35 @@ class ScoredPair:
     weight: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
-        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
-        self.base_a = self.measures(self.a_view.with_counts(self.count[self.a_order]))
-        self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
+        from clfeval.infer.pairtests import TESTS
+
+        if TESTS[self.test.name].random:  # the resampling tests: each system's scores of the rows, the metrics known
+            self.check()
+
+    @cached_property
+    def a_view(self) -> ScoreCounts:
+        """A's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`a_order`."""
+        view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
+        return view
+
+    @cached_property
+    def b_view(self) -> ScoreCounts:
+        """B's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`b_order`."""
+        view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
+        return view
+
+    @cached_property
+    def base_a(self) -> dict[str, float]:
+        """A's scores of the rows."""
+        return self.measures(self.a_view.with_counts(self.count[self.a_order]))
+
+    @cached_property
+    def base_b(self) -> dict[str, float]:
+        """B's scores of the rows."""
+        return self.measures(self.b_view.with_counts(self.count[self.b_order]))
+
+    def check(self) -> None:
+        """Refuse a metric that is no score of these systems (naming its new name where it was renamed)."""
         for m in self.metrics:
             if m not in self.base_a:
                 from clfeval.scoring.scored import renamed
@@ -442,15 +498,26 @@ class ScoredPair:
                 hint = f" (it is named {new!r})" if new is not None else ""
                 raise OptionError(f"unknown score {m!r}{hint}; the scores: {', '.join(self.base_a)}")
 
-    def resampled(self, draw: Callable[[], tuple[dict[str, float], dict[str, float]]]) -> np.ndarray:
-        """The differences A − B of the metrics over ``test.rounds`` draws (each draw: both systems' scores)."""
-        draws = np.empty((self.test.rounds, len(self.metrics)))
-        for r in range(self.test.rounds):
-            da, db = draw()
-            draws[r] = [da[m] - db[m] for m in self.metrics]
+    def resampled(
+        self,
+        draw: Callable[[int], Any],
+        score: Callable[[Any], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]],
+        rows: int,
+    ) -> np.ndarray:
+        """The differences A − B of the metrics over ``test.rounds`` rounds: ``draw(size)`` draws ``size`` rounds
+        (in this thread, one stream), ``score`` gives both systems' scores of them, batches of
+        :func:`~clfeval.scoring.batched.batch_size` over ``rows`` at a time
+        (:func:`~clfeval.scoring.batched.in_batches`)."""
+        done = 0
+
+        def advanced(at: int, total: int) -> None:
+            nonlocal done
             if self.progress is not None:
-                self.progress(1)
-        return draws
+                self.progress(at - done)
+            done = at
+
+        found = in_batches(draw, score, self.test.rounds, batch_size(rows), advanced)
+        return np.vstack([np.column_stack([da[m] - db[m] for m in self.metrics]) for da, db in found])
 
     def results(self, observed: np.ndarray, hits: np.ndarray, draws: np.ndarray | None) -> list[dict[str, Any]]:
         """Each metric's result of a resampling test: p = (1 + hits)/(R + 1); with ``draws`` (the bootstrap's), the
@@ -474,7 +541,7 @@ def paired_scored(
     scores_b: np.ndarray,
     count: np.ndarray,
     template: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     metrics: list[str],
     test: Any,
     *,
@@ -537,17 +604,17 @@ def bootstrap_pair(pair: ScoredPair) -> list[dict[str, Any]]:
     the differences shifted to zero (``bootstrap`` of :data:`~clfeval.infer.pairtests.TESTS`)."""
     from clfeval.infer.significance import extreme
 
-    n, rng, blocks = int(pair.count.sum()), pair.rng, pair.blocks
-    share = pair.count / n
+    rng, blocks = pair.rng, pair.blocks
+    score_a, score_b = pair.measures.batched(pair.a_view), pair.measures.batched(pair.b_view)
 
-    def draw() -> tuple[dict[str, float], dict[str, float]]:
-        w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
-        return pair.measures(pair.a_view.with_counts(w[pair.a_order])), pair.measures(
-            pair.b_view.with_counts(w[pair.b_order])
-        )
+    def draw(size: int) -> np.ndarray:
+        return resampled_counts(rng, pair.count, size) if blocks is None else blocks.drawn(rng, size)
+
+    def score(w: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        return score_a(w[:, pair.a_order]), score_b(w[:, pair.b_order])
 
     observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
-    draws = pair.resampled(draw)
+    draws = pair.resampled(draw, score, len(pair.count))
     hits = extreme(draws - observed, observed, pair.test.alternative).sum(axis=0)  # shifted to a zero difference
     return pair.results(observed, hits, draws)
 
@@ -563,13 +630,17 @@ def randomization_pair(pair: ScoredPair) -> list[dict[str, Any]]:
         pair.template, np.r_[pair.joint_gold, pair.joint_gold], np.vstack([pair.scores_a, pair.scores_b]), weight
     )
 
-    def draw() -> tuple[dict[str, float], dict[str, float]]:
-        swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
-        wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
-        return pair.measures(mixed.with_counts(wa[mixed_order])), pair.measures(mixed.with_counts(wb[mixed_order]))
+    scorer = pair.measures.batched(mixed)
+
+    def draw(size: int) -> np.ndarray:
+        return rng.binomial(count, 0.5, size=(size, len(count))) if blocks is None else blocks.swapped(rng, size)
+
+    def score(swapped: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        wa, wb = np.c_[count - swapped, swapped], np.c_[swapped, count - swapped]
+        return scorer(wa[:, mixed_order]), scorer(wb[:, mixed_order])
 
     observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
-    draws = pair.resampled(draw)
+    draws = pair.resampled(draw, score, 2 * len(count))
     return pair.results(observed, extreme(draws, observed, pair.test.alternative).sum(axis=0), None)
 
 
@@ -692,7 +763,7 @@ class ScoredComparison(Paired, Result):
     pairs: tuple[PairTest, ...]
     results: Mapping[str, Any]
     n_instances: int
-    distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
+    distinct_rows: int  # the joint rows the tests read (DeLong of arrays: the instances)
     n_blocks: int | None = None  # blocks: the units the tests resample, swap or cluster on
     alternative: str = "two-sided"
     baseline: str | None = None
@@ -827,11 +898,13 @@ def compare_scored(
     from clfeval.count.classes import named_scores
     from clfeval.count.jointscored import JointScoreCounts
     from clfeval.count.scored import check_finite, checked_weights, class_lookup, label_indicator, layout_of
+    from clfeval.infer.pairtests import TESTS
 
     names = list(systems)
     _check_pairing(names, baseline, test, weighted=sample_weight is not None)
     weight = None if sample_weight is None else checked_weights(sample_weight, len(gold))
-    given, layouts = {}, {}
+    given: dict[str, np.ndarray] = {}
+    layouts: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     codes: np.ndarray | None = None
     for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
         raw, column_names = named_scores(systems[s])
@@ -839,9 +912,9 @@ def compare_scored(
         if multilabel:
             values = np.asarray(raw, dtype=np.float64)
             check_finite(values, where)
-            indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
+            indicator, found, layout = label_indicator(gold, labels, values.shape, names=column_names)
             given[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where, orient=False)
-            layouts[s] = (tuple(classes), tuple(classes))
+            layouts[s] = (tuple(found), tuple(found))
             codes = indicator
         else:
             _, values, seen, which, layout = layout_of(gold, raw, labels, names=column_names, where=where)
@@ -857,15 +930,17 @@ def compare_scored(
             raise OptionError(f"system {s!r} scores classes {list(layouts[s][1])}, {names[0]!r} "
                               f"{list(layouts[names[0]][1])}")  # fmt: skip
     classes, columns = layouts[names[0]]
-    if blocks is None:
+    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}  # each system's own counts
+    if blocks is None and TESTS[test.name].random:
         joint = JointScoreCounts.of_systems(classes, columns, codes, given, weight)
         return compare_joint(joint, metrics, test, conventions=conventions, score_one=score_one, baseline=baseline,
-                             progress=progress, checked=True)  # fmt: skip
-    # in blocks: each pair's joint rows within each block, from the instances; each system's own counts from them too
+                             progress=progress, checked=True, own=own)  # fmt: skip
     oriented = {s: conventions.oriented(v).reshape(len(codes), -1) for s, v in given.items()}
-    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}
 
     def held(a: str, b: str) -> _PairRows:
+        if blocks is None:  # DeLong's test: exact on the instances as they are (placements per distinct score)
+            return codes, oriented[a], oriented[b], np.ones(len(codes), dtype=np.int64), None, None
+        # in blocks: each pair's joint rows within each block
         rows = ScoreBlocks.of_arrays(codes, np.column_stack([oriented[a], oriented[b]]), blocks, weight=weight)
         width = len(columns)
         return rows.gold, rows.scores[:, :width], rows.scores[:, width:], rows.count, rows, rows.weight
@@ -883,18 +958,20 @@ def compare_joint(
     baseline: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     checked: bool = False,
+    own: Mapping[str, ScoreCounts] | None = None,
 ) -> ScoredComparison:
     """The systems of ``joint`` (a :class:`~clfeval.count.jointscored.JointScoreCounts`, its scores as given) compared
     as :func:`compare_scored` compares them: each pair tested on its joint rows (:meth:`JointScoreCounts.pair`, the
     scores oriented by the ``conventions``: a seeded test draws over the same rows, in the same order, whatever
     other systems were counted with it), each system scored on its own counts (:meth:`JointScoreCounts.system`) by
     ``score_one``. Unless ``checked`` (the scores were checked as they were read), every system's scores are checked
-    as probabilities where the conventions hold them to be."""
+    as probabilities where the conventions hold them to be; ``own``: each system's counts where they are at hand
+    (they equal its margin)."""
     from clfeval.count.jointscored import JointScoreCounts
 
     names = list(joint.systems)
     _check_pairing(names, baseline, test, weighted=joint.weight is not None)
-    own = {s: joint.system(s) for s in names}
+    own = {s: joint.system(s) for s in names} if own is None else own
     if not checked and conventions.checks_probabilities:
         for s in names:
             try:
@@ -972,17 +1049,13 @@ def _compared(
     its own counts (``own``, scores as given)."""
     from clfeval.infer.multiplicity import holm
     from clfeval.infer.pairtests import TESTS
-    from clfeval.scoring.scored import measures_of
 
     spec = TESTS[test.name]
     template = conventions.oriented_counts(own[names[0]])
     if metrics is None:
         metrics = ["auc" if template.binary else "macro.auc"]
-    probabilities = not conventions.ranking_only  # every system's scores checked as probabilities
-    wanted = list(metrics)
-
-    def measures(c: ScoreCounts) -> dict[str, float]:
-        return measures_of(c, conventions, probabilities, wanted)
+    # every system's scores checked as probabilities; each round computes the metrics' groups alone
+    measures = ScoredMeasures(conventions, not conventions.ranking_only, frozenset(metrics))
 
     seed = test.seed
     if seed is None and spec.random:
