@@ -157,7 +157,7 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.group_col:
         return _compare_groups(args, files, pred_cols, metrics, scoring)
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
