@@ -83,3 +83,31 @@ def test_wanted_names_limit_the_batched_groups() -> None:
     measures = ScoredMeasures(Conventions(), True, frozenset({"macro.auc", "brier"}))
     found = measures.batched(rows)(np.ones((2, len(rows.count))))
     assert set(found) == set(measures(rows))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_batched_bootstrap_is_the_bootstrap_of_its_draws_one_by_one(seed: int) -> None:
+    import clfeval
+    from clfeval.infer.scored import resampled_counts
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    y = rng.integers(0, 3, n) if seed % 2 else rng.integers(0, 2, n)
+    if seed % 2:
+        p = np.round(rng.random((n, 3)), 1) + 0.05
+        s = p / p.sum(axis=1, keepdims=True)
+    else:  # rounded hard (few rows: multinomial draws) or not (instance draws)
+        s = np.round(rng.random(n) * 0.6 + y * 0.3, 1 if seed == 0 else 4)
+    r = clfeval.score(y, scores=s, ci="bootstrap", resamples=150, seed=seed)
+    counts = r.counts
+    draw = np.random.default_rng(seed)
+    found: dict[str, list[float]] = {}
+    measures = ScoredMeasures(r.conventions, True)
+    for _ in range(150):  # one resample at a time, each scored alone
+        drawn = counts.with_counts(resampled_counts(draw, counts.count, 1)[0])
+        for name, value in measures(drawn).items():
+            found.setdefault(name, []).append(value)
+    for name, (low, high) in r.intervals.items():
+        x = np.array(found[name])
+        want = np.quantile(x[~np.isnan(x)], [0.025, 0.975])
+        assert (low, high) == pytest.approx(tuple(want), abs=1e-12), name

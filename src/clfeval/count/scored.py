@@ -591,10 +591,11 @@ def distinct_weighted_rows(
 
 
 def distinct_rows(
-    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, *, runs: bool = False
+    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, *, runs: bool = False, order: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped). ``runs``: the
-    rows are sorted parts one after another (one score column), which a stable sort merges."""
+    rows are sorted parts one after another (one score column), which a stable sort merges. ``order``: one score
+    column's rows already sorted by score (``argsort`` of the scores, every count 1), not sorted again."""
     ones = bool(len(count)) and int(count.min()) == 1 and int(count.max()) == 1
     if not ones:
         keep = count > 0
@@ -602,7 +603,8 @@ def distinct_rows(
     if not len(gold):
         return gold, scores, count
     if scores.shape[1] == 1 and gold.ndim == 1:  # one column: one sort of the scores, then each one's gold classes
-        order = np.argsort(scores[:, 0], kind="stable" if runs else None)
+        if order is None or not ones:
+            order = np.argsort(scores[:, 0], kind="stable" if runs else None)
         v = scores[order, 0]
         new = np.empty(len(v), dtype=bool)
         new[0] = True

@@ -279,7 +279,8 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
 
 def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
     """The ``bootstrap`` and ``bootstrap-bca`` intervals of scored predictions: multinomial draws over the distinct
-    rows (or whole blocks), every score recomputed on each; BCa's acceleration from the jackknife (:func:`_bca`)."""
+    rows (or whole blocks; :func:`resampled_counts`), every score recomputed on each, a batch of draws at once
+    (:class:`~clfeval.scoring.batched.BatchedScores`); BCa's acceleration from the jackknife (:func:`_bca`)."""
     from clfeval.infer.methods import INTERVAL_METHODS
 
     counts, measures, blocks, progress = run.counts, run.measures, run.blocks, phase(run.progress, "bootstrap")
@@ -459,6 +460,7 @@ class ScoredPair:
     blocks: ScoreBlocks | None
     progress: Callable[[int], None] | None
     weight: np.ndarray | None = None
+    orders: tuple[np.ndarray, np.ndarray] | None = None  # each system's rows in score order, where known (one column)
 
     def __post_init__(self) -> None:
         from clfeval.infer.pairtests import TESTS
@@ -549,6 +551,7 @@ def paired_scored(
     blocks: ScoreBlocks | None = None,
     progress: Callable[[int], None] | None = None,
     weight: np.ndarray | None = None,
+    orders: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
     with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group, whose
@@ -561,7 +564,8 @@ def paired_scored(
     from clfeval.infer.pairtests import TESTS
 
     pair = ScoredPair(joint_gold, scores_a, scores_b, count, template, measures, metrics, test,
-                      rng if rng is not None else np.random.default_rng(), blocks, progress, weight)  # fmt: skip
+                      rng if rng is not None else np.random.default_rng(), blocks, progress, weight,
+                      orders)  # fmt: skip
     found: list[dict[str, Any]] = TESTS[test.name].run_for(_KIND, pair)
     return found
 
@@ -589,6 +593,7 @@ def delong_pair(pair: ScoredPair) -> list[dict[str, Any]]:
                 count.astype(np.float64),
                 confidence=confidence,
                 cluster=None if blocks is None else blocks.block,
+                orders=pair.orders if pair.scores_a.shape[1] == 1 else None,
             )
             found = {"metric": m, "score_a": d.auc_a, "score_b": d.auc_b, "difference": d.difference,
                      "p_value": d.p_value, "ci": (d.low, d.high), "z": d.z, "rounds": None}  # fmt: skip
@@ -930,7 +935,12 @@ def compare_scored(
             raise OptionError(f"system {s!r} scores classes {list(layouts[s][1])}, {names[0]!r} "
                               f"{list(layouts[names[0]][1])}")  # fmt: skip
     classes, columns = layouts[names[0]]
-    own = {s: _system_counts(classes, columns, codes, given[s], weight) for s in names}  # each system's own counts
+    orders = None
+    as_given = not (conventions.lower_is_more_confident or conventions.score_bins is not None)  # not oriented
+    if blocks is None and not TESTS[test.name].random and len(columns) == 1 and not multilabel and as_given:
+        orders = {s: np.argsort(given[s].reshape(-1)) for s in names}  # one sort of each system, read twice
+    own = {s: _system_counts(classes, columns, codes, given[s], weight, None if orders is None else orders[s])
+           for s in names}  # fmt: skip
     if blocks is None and TESTS[test.name].random:
         joint = JointScoreCounts.of_systems(classes, columns, codes, given, weight)
         return compare_joint(joint, metrics, test, conventions=conventions, score_one=score_one, baseline=baseline,
@@ -945,7 +955,7 @@ def compare_scored(
         width = len(columns)
         return rows.gold, rows.scores[:, :width], rows.scores[:, width:], rows.count, rows, rows.weight
 
-    return _compared(names, own, held, len(codes), metrics, test, conventions, score_one, baseline, progress)
+    return _compared(names, own, held, len(codes), metrics, test, conventions, score_one, baseline, progress, orders)
 
 
 def compare_joint(
@@ -1026,10 +1036,21 @@ def _check_pairing(names: list[str], baseline: str | None, test: Any, *, weighte
 
 
 def _system_counts(
-    classes: tuple[str, ...], columns: tuple[str, ...], codes: np.ndarray, scores: np.ndarray, weight: Any
+    classes: tuple[str, ...],
+    columns: tuple[str, ...],
+    codes: np.ndarray,
+    scores: np.ndarray,
+    weight: Any,
+    order: np.ndarray | None = None,
 ) -> ScoreCounts:
-    """One system's counts of its instances (gold codes or 0/1 rows, scores as given)."""
+    """One system's counts of its instances (gold codes or 0/1 rows, scores as given); ``order``: one score column's
+    ``argsort``, where it is known (the rows are then counted without sorting them again)."""
     ones = np.ones(len(codes), dtype=np.int64)
+    if order is not None and weight is None and codes.ndim == 1:
+        from clfeval.count.scored import distinct_rows
+
+        gold, rows, count = distinct_rows(codes, scores.reshape(len(codes), 1), ones, order=order)
+        return ScoreCounts.of_distinct(classes, columns, gold, rows, count)
     return ScoreCounts(classes, columns, codes, scores.reshape(len(codes), -1), ones, weight)
 
 
@@ -1044,9 +1065,10 @@ def _compared(
     score_one: Callable[[ScoreCounts], Any],
     baseline: str | None,
     progress: Callable[[int, int], None] | None,
+    orders: Mapping[str, np.ndarray] | None = None,
 ) -> ScoredComparison:
     """Each pair's test on its rows (``held``), Holm's adjustment over the pairs of a metric, each system's result of
-    its own counts (``own``, scores as given)."""
+    its own counts (``own``, scores as given); ``orders``: each system's rows in score order, where known."""
     from clfeval.infer.multiplicity import holm
     from clfeval.infer.pairtests import TESTS
 
@@ -1083,7 +1105,7 @@ def _compared(
         for found in paired_scored(
             joint_gold, scores_a, scores_b, count, template, measures, list(metrics), test,
             rng=pair_stream(seed, a, b), blocks=blocked, progress=advanced if spec.random else None,
-            weight=row_weight,
+            weight=row_weight, orders=None if orders is None else (orders[a], orders[b]),
         ):  # fmt: skip
             raw.append({"a": a, "b": b, **found})
     for m in metrics:

@@ -43,6 +43,7 @@ from clfeval.infer.slices import (
 from clfeval.infer.slicing import GroupSample, Slicing, rates_of
 from clfeval.progress import phase
 from clfeval.result import FrozenDict
+from clfeval.scoring.batched import ScoredMeasures
 
 __all__ = ["DELONG_GAPS", "default_scored_metrics", "delong_metric", "sliced_scored"]
 
@@ -128,45 +129,17 @@ def _sample(whole: ScoreCounts, part: Any) -> GroupSample:
     return GroupSample(np.ones(blocks.n_blocks), blocks_on_rows, "blocks")
 
 
-#: The AUCs a batch of resamples reads at once (:class:`~clfeval.scoring.ranking.BatchedAUCs`): a column's, and
-#: their macro and weighted averages.
-_BATCHED = ("macro.auc", "weighted.auc")
-
-
 class _Reader:
-    """The gap metrics of counts on the whole data's rows: ``from_sums`` (size, R) → (size, M). AUCs of score
-    columns and their macro and weighted averages are read for a whole batch at once; any other score by
-    :func:`~clfeval.scoring.scored.measures_of` of each resample's counts."""
+    """The gap metrics of counts on the whole data's rows: ``from_sums`` (size, R) → (size, M), every metric of a
+    whole batch at once (:class:`~clfeval.scoring.batched.BatchedScores`)."""
 
-    def __init__(self, whole: ScoreCounts, measures: Callable[[ScoreCounts], dict[str, float]], keys: Sequence[str]):
-        self.whole, self.measures, self.keys = whole, measures, list(keys)
-        self.batched = None
-        if all(delong_metric(k, whole) and k != "micro.auc" for k in self.keys):
-            from clfeval.scoring.ranking import BatchedAUCs
-
-            self.batched = BatchedAUCs(whole)
-
-    def counts(self, row: np.ndarray) -> ScoreCounts:
-        return self.whole.with_counts(np.rint(row).astype(np.int64))
+    def __init__(self, whole: ScoreCounts, measures: ScoredMeasures, keys: Sequence[str]):
+        self.whole, self.keys = whole, list(keys)
+        self.scorer = measures.batched(whole)
 
     def from_sums(self, sums: np.ndarray) -> np.ndarray:
-        if self.batched is not None:
-            aucs, positives = self.batched(np.rint(sums))
-            out = np.empty((len(sums), len(self.keys)))
-            for j, key in enumerate(self.keys):
-                if key == "macro.auc":
-                    out[:, j] = aucs.mean(axis=1)
-                elif key == "weighted.auc":
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        out[:, j] = (aucs * positives).sum(axis=1) / positives.sum(axis=1)
-                else:
-                    out[:, j] = aucs[:, 0 if key == "auc" else self.whole.columns.index(key[10:-4])]
-            return out
-        out = np.empty((len(sums), len(self.keys)))
-        for r, row in enumerate(sums):  # a resample's scores are computed from its counts, one call each
-            found = self.measures(self.counts(row))
-            out[r] = [found.get(k, math.nan) for k in self.keys]
-        return out
+        found = self.scorer(np.rint(sums).astype(np.int64))
+        return np.column_stack([found.get(k, np.full(len(sums), math.nan)) for k in self.keys])
 
 
 def _threshold_rates(whole: ScoreCounts, predicted: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
@@ -292,14 +265,7 @@ def sliced_scored(
         by_group[name] = result
     probabilities = overall.probabilities
     conventions = overall.conventions
-    wanted = set(metrics)
-
-    def measures(c: ScoreCounts) -> dict[str, float]:
-        from clfeval.scoring.scored import measures_of
-
-        return measures_of(c, conventions, probabilities, wanted)
-
-    reader = _Reader(whole, measures, metrics)
+    reader = _Reader(whole, ScoredMeasures(conventions, probabilities, frozenset(metrics)), metrics)
     groups = []
     for name in names:
         sample = _sample(whole, by_group[name])

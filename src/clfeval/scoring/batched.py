@@ -267,8 +267,9 @@ class BatchedScores:
         if self.means:  # every mean of per-row values from one product: Σ m w v / Σ m w
             if self.values is None:
                 self.values = np.column_stack([v for _, v in self.means])
-            sums = mass @ self.values
-            total = mass.sum(axis=1)
+            held = mass.astype(np.float64, copy=False)  # one conversion for every product
+            sums = held @ self.values
+            total = held.sum(axis=1)
             for j, (name, _) in enumerate(self.means):
                 out[name] = sums[:, j] / total
         for part in self.parts:

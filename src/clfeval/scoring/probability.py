@@ -286,6 +286,13 @@ def calibration(
 ) -> Calibration:
     """The calibration of the probabilities (:data:`CALIBRATION_TARGETS`): ``class-wise`` gives the mean of the
     classes' errors as :attr:`Calibration.ece` through :func:`classwise_ece`, so here it is refused."""
+    cache: dict[tuple[str, int, str], Calibration] = counts.__dict__.setdefault("_calibration", {})
+    if (target, bins, binning) not in cache:  # computed once per counts (the scores and the report read the same)
+        cache[target, bins, binning] = _calibrated(counts, target, bins, binning)
+    return cache[target, bins, binning]
+
+
+def _calibrated(counts: ScoreCounts, target: str, bins: int, binning: str) -> Calibration:
     check_probabilities(counts)
     if target not in CALIBRATION_TARGETS or target == "class-wise":
         raise OptionError(f"calibration of {target!r}: give top-label or positive (class-wise: classwise_ece)")
