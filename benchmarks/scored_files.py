@@ -147,6 +147,9 @@ def make_systems(rows: int) -> Path:
 def parts(quick: bool) -> None:
     """The ``--parts`` tables (see the module): read whole against part by part, per format; compare read once."""
     sizes = [10**5, 10**6] if quick else [10**6, 10**7]
+    # the files written by a child process: a child forked from a process that held a large frame would start its
+    # peak resident memory (ru_maxrss) at that process's
+    subprocess.run([PYTHON, __file__, "--make", *map(str, sizes)], check=True)
     lines = [
         "# Scored files part by part: time and peak memory, side by side",
         "",
@@ -223,7 +226,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--parts", action="store_true", help="files read whole against part by part; compare read once")
+    ap.add_argument("--make", nargs="+", type=int, help=argparse.SUPPRESS)  # the --parts files of these sizes
     args = ap.parse_args()
+    if args.make:
+        for rows in args.make:
+            make_systems(rows)
+            for fmt in ("csv", "jsonl", "parquet"):
+                make_format(rows, fmt)
+        return
     if args.parts:
         parts(args.quick)
         return

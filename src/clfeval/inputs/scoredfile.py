@@ -258,12 +258,12 @@ def _parsed(
     label_sets: bool = False,
     weight_col: Column | None = None,
     taken_out: list[str] | None = None,
-) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
-    """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
-    score columns' names, the gold column's name, each row's block (``None`` without ``block_col``), each row's
-    weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line for the
-    errors. ``taken_out``: columns of the table that are neither gold nor scores (group columns), left out of the
-    default gold column."""
+) -> tuple[pl.Series, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
+    """A table's gold labels (stripped strings), scores (n × columns), the classes of the score columns (``None``: to
+    be named), the score columns' names, the gold column's name, each row's block (``None`` without ``block_col``),
+    each row's weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line
+    for the errors. ``taken_out``: columns of the table that are neither gold nor scores (group columns), left out of
+    the default gold column."""
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
         if not labels:
@@ -319,13 +319,13 @@ def _parsed(
         gold_name = names[resolve_column(gold_col, names, path, "gold")]
     gold = frame.get_column(gold_name).cast(pl.String)
     if label_sets:  # a cell of labels: an empty one is the empty set
-        found = gold.fill_null("").str.strip_chars().to_numpy()
+        found = gold.fill_null("").str.strip_chars()
         return found, scores, classes, columns, gold_name, blocks, weight, weight_name
     missing = gold.is_null() | (gold.str.strip_chars() == "")
     if missing.any():
         i = int(missing.arg_max() or 0)
         raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
-    gold_values = gold.str.strip_chars().to_numpy()
+    gold_values = gold.str.strip_chars()
     known = classes if classes is not None else ([str(x) for x in labels] if labels is not None else None)
     if known is not None and len(columns) > 1:
         outside = ~gold.str.strip_chars().is_in(known).to_numpy()
@@ -397,7 +397,7 @@ def read_scored(
     group_names = [frame.columns[resolve_column(c, frame.columns, path, "group")] for c in group_col]
     if len(set(group_names)) != len(group_names):
         raise OptionError("--group-col names each group column once")
-    gold_values, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
+    gold_series, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
         frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets,
         weight_col=weight_col, taken_out=group_names,
     )  # fmt: skip
@@ -418,7 +418,7 @@ def read_scored(
     if weight is not None:
         inputs["sample_weight"] = weight_inputs(weight_name, weight)
     return ScoredFile(
-        gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
+        gold_series.to_numpy(), scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
     )
 
 

@@ -128,13 +128,13 @@ class ScoredPart:
         return len(self.count)
 
 
-def _label_sets_checked(values: np.ndarray, line: np.ndarray, path: str, multilabel: MultiLabel) -> None:
+def _label_sets_checked(values: pl.Series, line: np.ndarray, path: str, multilabel: MultiLabel) -> None:
     """Every distinct gold cell of a part taken as a label set (Python once per distinct cell): an error names the
     first line holding the cell."""
     from clfeval.count.labelsets import label_sets
 
-    distinct, first = np.unique(values, return_index=True)
-    for text, at in zip(distinct.tolist(), first.tolist()):
+    distinct, first = values.unique(maintain_order=True), values.arg_unique()
+    for text, at in zip(distinct.to_list(), first.to_list()):
         try:
             label_sets([text], multilabel)
         except ClfevalError as exc:
@@ -168,7 +168,7 @@ def count_part(frame: pl.DataFrame, first_line: int, path: str, reading: ScoredR
     labels = None if reading.labels is None else list(reading.labels)
     blocks: list[np.ndarray] = []
     columns: list[tuple[tuple[str, ...] | None, tuple[str, ...]]] = []
-    gold: np.ndarray | None = None
+    gold: pl.Series | None = None
     weight: np.ndarray | None = None
     gold_name = weight_name = ""
     n_clipped = 0
@@ -193,8 +193,10 @@ def count_part(frame: pl.DataFrame, first_line: int, path: str, reading: ScoredR
     assert gold is not None
     if reading.multilabel is not None and len(gold):
         _label_sets_checked(gold, line, path, reading.multilabel)
-    names_found, codes = np.unique(gold.astype(str), return_inverse=True)
-    codes = codes.reshape(-1).astype(np.int64)
+    given = gold.cast(pl.String)
+    names_found = given.unique().sort()  # by code point, as np.unique orders the names when parts merge
+    codes = given.replace_strict(names_found, pl.int_range(len(names_found), eager=True), return_dtype=pl.Int64)
+    codes = codes.to_numpy().astype(np.int64, copy=False)
     stacked = np.column_stack(blocks) if blocks else np.zeros((len(frame), 0))
     ones = np.ones(len(codes), dtype=np.int64)
     if weight is None:
@@ -205,7 +207,7 @@ def count_part(frame: pl.DataFrame, first_line: int, path: str, reading: ScoredR
         g, s, c, w = distinct_weighted_rows(codes, stacked, ones, weight)
         total = float(weight.sum())
     return ScoredPart(
-        tuple(names_found.tolist()), g, s, c, w, tuple(columns), tuple(b.shape[1] for b in blocks), gold_name,
+        tuple(names_found.to_list()), g, s, c, w, tuple(columns), tuple(b.shape[1] for b in blocks), gold_name,
         weight_name, n_clipped, len(frame), total,
     )  # fmt: skip
 
