@@ -126,6 +126,7 @@ def test_count_file_on_dask_equals_one_machine(client: Any, data: dict, tmp_path
                       client.scheduler.address, cwd=root)  # fmt: skip
     assert on_dask.returncode == 0, on_dask.stderr
     _same(json.loads(on_dask.stdout), json.loads(one.stdout))
+    assert json.loads(on_dask.stdout)["inputs"]["engine"] == "dask"
 
 
 @pytest.mark.parametrize(
