@@ -60,6 +60,8 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "p_cat": np.round(1 - a - b, 2),
             "w": rng.integers(1, 4, N_ROWS).astype(float) / 2,
             "fold": rng.integers(0, 3, N_ROWS),
+            # a non-empty set of labels per row (multi-label gold), beside the three score columns
+            "tags": [",".join(sorted({g, *rng.choice(CLASSES, rng.integers(0, 2))})) for g in gold],
         }
     )
     root = tmp_path_factory.mktemp("scored")
@@ -95,8 +97,10 @@ def _inputs(doc: dict) -> dict:
         ("part-*.csv", ["--scores", "score", "--gold-col", "y", "--ci", "bootstrap", "--seed", "7"]),
         ("part-*.parquet", ["--scores", "p_*", "--gold-col", "gold", "--ci", "bootstrap", "--seed", "7"]),
         ("part-*.jsonl", ["--scores", "p_*", "--gold-col", "gold", "--weight-col", "w", "--score-bins", "20"]),
+        ("part-*.parquet", ["--scores", "p_*", "--gold-col", "tags", "--multilabel", "--ci", "bootstrap", "--seed",
+                            "7"]),
     ],
-)
+)  # fmt: skip
 def test_score_on_dask_equals_one_machine(client: Any, data: dict, parts: str, options: list[str]) -> None:
     root = data["root"]
     common = [*options, "--resamples", "200"] if "--ci" in options else options
@@ -149,6 +153,8 @@ def test_cv_on_dask_equals_one_machine(client: Any, data: dict, scores: list[str
         ["--scores", "A=score", "--scores", "B=p_bee", "--gold-col", "y", "--test", "delong", "--positive", "no"],
         ["--scores", "A=p_*", "--scores", "B=p_ant,p_cat,p_bee", "--gold-col", "gold", "--labels", "labels.txt",
          "--test", "bootstrap", "--seed", "4", "--rounds", "200", "--weight-col", "w"],
+        ["--scores", "A=p_*", "--scores", "B=p_ant,p_bee,p_cat", "--gold-col", "tags", "--multilabel", "--labels",
+         "labels.txt", "--test", "ar", "--seed", "4", "--rounds", "200"],
     ],
 )  # fmt: skip
 def test_compare_on_dask_equals_one_machine(client: Any, data: dict, options: list[str]) -> None:

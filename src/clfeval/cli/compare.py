@@ -266,8 +266,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
     from clfeval.inputs.scoredfile import read_scored
 
     on_dask = options.scores_on_dask(
-        args, ("--multilabel", args.multilabel), ("--ordinal", getattr(args, "ordinal", False)),
-        *options.block_options(args),
+        args, ("--ordinal", getattr(args, "ordinal", False)), *options.block_options(args),
     )  # fmt: skip
     if (len(files) != 1 and not (on_dask and files)) or args.counts:
         raise ClfevalError("--scores reads one file with a gold column and each system's score columns")

@@ -488,7 +488,7 @@ def scored_counter(
     command line's reading options: ``specs`` one ``--scores`` SPEC, or several systems' (name → SPEC); ``labels``
     the declared classes; ``probabilities`` ``False`` for scores of any scale; ``positive_last``: binary scores'
     ``--positive`` class ordered last (as ``cv`` and ``compare`` order it). ``--score-bins``, where the command has
-    it, bins the probabilities as they are read."""
+    it, bins the probabilities as they are read; ``--multilabel`` reads gold label sets (a score column per label)."""
     from clfeval.inputs.scoredcluster import Counting
     from clfeval.inputs.scoredparts import ScoredReading
 
@@ -502,6 +502,9 @@ def scored_counter(
         positive=getattr(args, "positive", None),
         bins=getattr(args, "score_bins", None),
         weight_col=parse_column(getattr(args, "weight_col", None)),
+        multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+        if getattr(args, "multilabel", False)
+        else None,
     )
     return Counting(reading, positive_last)
 

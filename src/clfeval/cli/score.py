@@ -186,7 +186,6 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
         on_dask = options.scores_on_dask(
             args,
             ("--group-col", args.group_col),
-            ("--multilabel", args.multilabel),
             *options.block_options(args),
         )
         if (len(args.inputs) != 1 and not (on_dask and args.inputs)) or args.counts or args.matrix:
