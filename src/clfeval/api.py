@@ -2090,6 +2090,25 @@ def cv(
     refuse_keywords("cv", sklearn_keywords)
     if groups is None:  # slicing=, metrics=, test=, rounds= without groups: refused, whatever the kind
         slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, grouped=None, task="cv")
+    scored_folds = _score_count_folds(gold)
+    if scored_folds is not None:  # each fold's ScoreCounts (what a cluster counted): scored as arrays' folds are
+        refused = {
+            "pred": pred,
+            "folds": folds,
+            "scores": scores,
+            "groups": groups,
+            "labels": labels,
+            "multilabel": multilabel,
+            "sample_weight": sample_weight,
+            "spans": spans,
+            "invalid": invalid,
+        }
+        extra = [k for k, v in refused.items() if v not in (None, False)]
+        if extra:
+            raise OptionError(f"cv of each fold's ScoreCounts takes them alone: {', '.join(extra)} do not apply")
+        scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal)
+        parts, names = scored_folds
+        return _cv_of_score_counts(parts, names, ci, seed, resamples, confidence, scoring, conventions, progress)
     if scores is not None and groups is not None:
         raise OptionError(
             "cv of scored predictions takes no groups= yet: give score(gold, scores=..., groups=...) the pooled "
@@ -2307,6 +2326,20 @@ def _count_indicator_folds(
     return [LabelSetCounts(rows.tally(idx), ml.duplicates, ml.empty) for idx in by_name.values()], list(by_name)
 
 
+def _score_count_folds(gold: Any) -> tuple[list[Any], list[str]] | None:
+    """Each fold's :class:`~clfeval.count.scored.ScoreCounts`, given as a list or a mapping (fold name → counts),
+    with the folds' names; ``None`` for anything else."""
+    from clfeval.count.scored import ScoreCounts
+
+    items = list(gold.items()) if isinstance(gold, Mapping) else None
+    if items is None and isinstance(gold, Sequence) and not isinstance(gold, str):
+        items = [(None, f) for f in gold]
+    if not items or not all(isinstance(f, ScoreCounts) for _, f in items):
+        return None
+    shown = [str(name) if name is not None else f"fold {i + 1}" for i, (name, _) in enumerate(items)]
+    return [f for _, f in items], fold_names(shown)
+
+
 def _cv_scored(
     gold: Any,
     scores: Any,
@@ -2327,9 +2360,7 @@ def _cv_scored(
     (``multilabel``: gold label sets and a score column per label; ``sample_weight``: each instance's weight)."""
     from clfeval.count.classes import named_scores
     from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
-    from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
-    from clfeval.progress import steps
     from clfeval.scoring.scored import Conventions
 
     chosen = conventions if conventions is not None else Conventions()
@@ -2361,17 +2392,39 @@ def _cv_scored(
             ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept, weight=None if w is None else w[idx])
             for idx in by_name.values()
         ]
-    if w is not None:  # a fold whose weights are all 0 has no score (every score divides by its total weight)
+    return _cv_of_score_counts(parts, list(by_name), ci, seed, resamples, confidence, scoring, conventions, progress,
+                               weight_source)  # fmt: skip
+
+
+def _cv_of_score_counts(
+    parts: Sequence[Any],
+    names: Sequence[Any],
+    ci: Any,
+    seed: int | None,
+    resamples: int | None,
+    confidence: float | None,
+    scoring: Scoring | None,
+    conventions: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    weight_source: str = "sample_weight=",
+) -> Any:
+    """Each fold's :class:`~clfeval.count.scored.ScoreCounts` (classes and columns alike) scored alone, and added
+    (pooled) and scored with ``ci``: the cross-validation of scored predictions, from arrays or from counts."""
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.infer.scored import ScoredCV
+    from clfeval.progress import steps
+
+    if any(p.weighted for p in parts):  # a fold whose weights are all 0 has no score (every score divides by it)
         from clfeval.count.weighted import check_weight_sum
 
-        for part, name in zip(parts, by_name):
+        for part, name in zip(parts, names):
             check_weight_sum(part.total, f"fold {name}")
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
                           weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
                           progress=progress, weight_source=weight_source)  # fmt: skip
-    return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
+    return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(names))
 
 
 def _span_folds(gold: Any, pred: Any, folds: Any, spans: Spans) -> tuple[list[Any], list[str]]:

@@ -107,7 +107,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: no traceback; nothing half-written (output files are written atomically)
+        _quiet_from_now_on()
         return EXIT_INTERRUPTED
+    except Exception as exc:
+        if not _interrupted(exc):
+            raise
+        _quiet_from_now_on()
+        return EXIT_INTERRUPTED
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by Ctrl-C: an import interrupted in a class body becomes Python's ``RuntimeError``
+    ("Error calling __set_name__"), whose cause is the ``KeyboardInterrupt``."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _quiet_from_now_on() -> None:
+    """After Ctrl-C, nothing more is printed: not the log records nor the exceptions of the interpreter's exit that
+    libraries interrupted mid-way leave behind (a Dask cluster interrupted while it starts or works: asyncio's "Task
+    exception was never retrieved", ``distributed``'s closing of its clusters at exit)."""
+    import logging
+
+    logging.disable(logging.CRITICAL)
+    sys.unraisablehook = lambda unraisable: None
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while the interpreter exits: exit as asked
 
 
 def _main(argv: Sequence[str] | None) -> int:

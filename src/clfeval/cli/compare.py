@@ -157,7 +157,7 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.group_col:
         return _compare_groups(args, files, pred_cols, metrics, scoring)
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
@@ -265,7 +265,10 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
     ``--baseline``), with the test group every kind takes."""
     from clfeval.inputs.scoredfile import read_scored
 
-    if len(files) != 1 or args.counts:
+    on_dask = options.scores_on_dask(
+        args, ("--ordinal", getattr(args, "ordinal", False)), *options.block_options(args),
+    )  # fmt: skip
+    if (len(files) != 1 and not (on_dask and files)) or args.counts:
         raise ClfevalError("--scores reads one file with a gold column and each system's score columns")
     labels = None if scoring.labels is None else [str(x) for x in scoring.labels]
     specs: dict[str, str] = {}
@@ -277,7 +280,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
             raise ClfevalError(f"system names must be distinct; repeated: {name!r}")
         specs[name] = spec
     if len(specs) >= 2 and not any(options.score_blocks(args).values()) and not getattr(args, "ordinal", False):
-        return _run_joint(args, files[0], specs, labels, metrics)
+        return _run_joint(args, files, specs, labels, metrics, on_dask)
     systems: dict[str, Any] = {}
     gold = None
     classes = None
@@ -350,11 +353,18 @@ def _positive_last(classes: list[str] | None, seen: Any, positive: str | None) -
 
 
 def _run_joint(
-    args: argparse.Namespace, path: str, specs: dict[str, str], labels: list[str] | None, metrics: list[str] | None
+    args: argparse.Namespace,
+    files: list[str],
+    specs: dict[str, str],
+    labels: list[str] | None,
+    metrics: list[str] | None,
+    on_dask: bool = False,
 ) -> str:
     """``compare --scores`` without blocks: the file read once, part by part, for every system
     (:func:`~clfeval.inputs.scoredfile.merged_scored`) into the systems' joint distinct rows
-    (:class:`~clfeval.count.jointscored.JointScoreCounts`), which ``compare`` tests pair by pair."""
+    (:class:`~clfeval.count.jointscored.JointScoreCounts`), which ``compare`` tests pair by pair; ``on_dask``: the
+    files (or parts) counted on a Dask cluster (:func:`~clfeval.inputs.scoredcluster.merged_paths`), the rest
+    alike."""
     from clfeval.inputs.scoredfile import merged_scored
     from clfeval.inputs.scoredparts import ScoredReading, finish_parts
 
@@ -367,12 +377,20 @@ def _run_joint(
         probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
         weight_col=parse_column(args.weight_col), multilabel=multilabel, numbers=False,
     )  # fmt: skip
-    with options.reading_bar(args) as progress:
-        merged = merged_scored(path, reading, progress=progress)
+    if on_dask:  # each part counted where it lies, the distinct joint rows merged in a tree
+        from clfeval.inputs.scoredcluster import Counting, merged_paths
+
+        merged, path = merged_paths(files, Counting(reading), args.scheduler)
+    else:
+        path = files[0]
+        with options.reading_bar(args) as progress:
+            merged = merged_scored(path, reading, progress=progress)
     if multilabel is None:  # the classes as the instances' path orders them: binary scores' positive class last
         ordered = _positive_last(labels, merged.names, args.positive)
         reading = replace(reading, labels=None if ordered is None else tuple(ordered))
     joint, inputs = finish_parts(merged, reading, path)
+    if on_dask:
+        inputs = {**inputs, "engine": "dask"}
     result = options.with_bar(
         args, args.test, compare, Counted(joint, inputs=inputs), metrics=metrics, test=_test(args),
         baseline=args.baseline, conventions=options.conventions(args), **options.scored_scoring(args),

@@ -22,14 +22,17 @@ strings with a separator (``"a,b"``) stay strings: the caller parses them after 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import logging
 import math
 import os
 import re
+import signal
+import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +72,7 @@ def _decode_list(key: str) -> tuple[str, ...]:
 
 _COUNT = "__n"
 _SPLIT_EVERY = 8  # partial results combined per step of the tree reduction
+_CLOSING = 10.0  # seconds a local cluster interrupted while it starts is given to finish starting, then closed
 _JSON_BLOCK = 64 * 2**20  # JSON Lines files are cut into blocks of this many bytes (at line ends)
 
 
@@ -93,7 +97,7 @@ def _dask() -> tuple[Any, Any]:
     return dd, distributed
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     """An exception's message on one line: its last non-empty line (Dask prefixes its own)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     if not lines:
@@ -106,7 +110,7 @@ def _first_line(exc: BaseException) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _lost_worker(exc: BaseException, part: str) -> InputError | None:
+def lost_worker(exc: BaseException, part: str) -> InputError | None:
     """A task given up because its workers died (``distributed``'s ``KilledWorker``: more deaths than the scheduler's
     ``allowed-failures``) as a one-line error naming ``part``, the part of the input the task counted; ``None`` for any
     other exception."""
@@ -151,8 +155,95 @@ def _partition(frame: Any, key: Any, source: str) -> str:
     return source
 
 
+def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
+    """Close ``client`` and ``clusters`` (local clusters this call started), whatever their state, and say nothing.
+
+    Interrupted while it starts (Ctrl-C), a ``LocalCluster`` is left half made: ``distributed`` closes it when the
+    interpreter exits and, finding workers neither running nor closed, prints the traceback of an ``AssertionError``
+    (``Status.init``); interrupted while it works, asyncio logs the client's pending tasks. Closed here, with their
+    errors and logs swallowed, and forgotten by ``distributed``, nothing is printed at exit.
+    """
+    from distributed.deploy.spec import SpecCluster
+
+    loggers = [logging.getLogger(name) for name in ("distributed", "asyncio", "tornado")]
+    levels = [one.level for one in loggers]
+    for one in loggers:
+        one.setLevel(logging.CRITICAL + 1)
+    try:
+        for one in [client, *clusters]:
+            if one is None:
+                continue
+            with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
+                one.close(timeout=5)
+            SpecCluster._instances.discard(one)
+    finally:
+        for one, level in zip(loggers, levels):
+            one.setLevel(level)
+
+
+def _started_since(before: set[int]) -> list[Any]:
+    """The local clusters of this process that are not among ``before`` (their ids): those a call started."""
+    from distributed.deploy.spec import SpecCluster
+
+    return [c for c in list(SpecCluster._instances) if id(c) not in before]
+
+
+def _clusters_now() -> set[int]:
+    from distributed.deploy.spec import SpecCluster
+
+    return {id(c) for c in list(SpecCluster._instances)}
+
+
+def _local_cluster(distributed: Any) -> Any:
+    """A ``distributed.LocalCluster`` on this machine, started by a thread that does not take Ctrl-C.
+
+    The threads and worker processes the cluster starts inherit that thread's blocked SIGINT: Ctrl-C at a terminal
+    reaches every process of its group, and a worker interrupted while it imports would print a traceback. This
+    thread waits for the start and takes Ctrl-C: then the cluster is closed quietly, and ``KeyboardInterrupt``
+    raised.
+
+    Raises
+    ------
+    OptionError
+        When the cluster cannot start.
+    """
+    started: dict[str, Any] = {}
+    before = _clusters_now()
+
+    def start() -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            # started first: multiprocessing's resource tracker unblocks SIGINT in the thread that starts it
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            with warnings.catch_warnings():  # the scheduler's HTTP port (unused here) moves when 8787 is taken
+                warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+                # its workers' logs (a task's failure, with a traceback) stay quiet: the error reaches the user once,
+                # as one line naming the file and line, when the client raises it
+                started["cluster"] = distributed.LocalCluster(
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL
+                )
+        except BaseException as exc:
+            started["error"] = exc
+
+    thread = threading.Thread(target=start, name="clfeval: starting a local dask cluster", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except BaseException:  # Ctrl-C while it starts: what was started is closed, quietly
+        thread.join(_CLOSING)
+        _close_quietly(_started_since(before))
+        raise
+    if "error" in started:
+        raise OptionError(f"could not start a local dask cluster: {first_line(started['error'])}") from None
+    return started["cluster"]
+
+
 @contextmanager
-def _client(scheduler: str | Any | None) -> Iterator[Any]:
+def dask_client(scheduler: str | Any | None) -> Iterator[Any]:
     """A ``distributed.Client`` for the duration of a ``with`` block.
 
     Parameters
@@ -172,26 +263,24 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
         yield scheduler
         return
     if scheduler is None:
-        try:
-            with warnings.catch_warnings():  # the scheduler's HTTP port (unused here) moves when 8787 is taken
-                warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-                # its workers' logs (a task's failure, with a traceback) stay quiet: the error reaches the user once,
-                # as one line naming the file and line, when the client raises it
-                cluster = distributed.LocalCluster(
-                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL
-                )
-        except Exception as exc:
-            raise OptionError(f"could not start a local dask cluster: {_first_line(exc)}") from None
+        cluster = _local_cluster(distributed)
         try:
             client = distributed.Client(cluster, set_as_default=False)
-        except Exception:
+        except KeyboardInterrupt:
+            _close_quietly([cluster])
+            raise
+        except BaseException:
             cluster.close()
             raise
         try:
             yield client
+        except KeyboardInterrupt:  # Ctrl-C while it works: closed whatever their state, quietly
+            _close_quietly([cluster], client)
+            raise
         finally:
-            client.close()
-            cluster.close()
+            if cluster.status.name != "closed":
+                client.close()
+                cluster.close()
         return
     if not isinstance(scheduler, str):
         raise OptionError(
@@ -201,7 +290,7 @@ def _client(scheduler: str | Any | None) -> Iterator[Any]:
     try:
         client = distributed.Client(scheduler, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError (a malformed address)…
-        raise OptionError(f"could not connect to the dask scheduler at {scheduler}: {_first_line(exc)}") from None
+        raise OptionError(f"could not connect to the dask scheduler at {scheduler}: {first_line(exc)}") from None
     try:
         yield client
     finally:
@@ -389,17 +478,17 @@ def _count_frame(
     )
     from polars.exceptions import PolarsError
 
-    with _client(scheduler) as client:
+    with dask_client(scheduler) as client:
         try:
             result = client.compute(reduced).result()
         except InputError:
             raise
         except UnicodeDecodeError as exc:
-            raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
+            raise InputError(f"is not valid UTF-8: {first_line(exc)} (convert the files to UTF-8)", source) from None
         except (ValueError, OSError, PolarsError) as exc:  # parse errors (pandas, pyarrow, polars), unreadable files
-            raise InputError(f"could not be read: {_first_line(exc)}", source) from None
+            raise InputError(f"could not be read: {first_line(exc)}", source) from None
         except Exception as exc:
-            lost = _lost_worker(exc, _partition(projected, getattr(exc, "task", None), source))
+            lost = lost_worker(exc, _partition(projected, getattr(exc, "task", None), source))
             if lost is None:
                 raise
             raise lost from None
@@ -470,16 +559,16 @@ def _separator(fmt: str, options: TableOptions) -> str:
     return separator_of(fmt, options) or r"\s+"
 
 
-def _is_local(path: str) -> bool:
+def is_local(path: str) -> bool:
     return "://" not in path and "::" not in path
 
 
-def _check_paths(paths: Sequence[str]) -> None:
+def check_paths(paths: Sequence[str]) -> None:
     """Refuse standard input, and name a local file that does not exist (globs and remote paths: dask says)."""
     for path in paths:
         if path == "-":
             raise OptionError("the dask engine reads files, not standard input (-)")
-        if _is_local(path) and not any(ch in path for ch in "*?[") and not os.path.exists(path):
+        if is_local(path) and not any(ch in path for ch in "*?[") and not os.path.exists(path):
             raise InputError("no such file", path)
 
 
@@ -513,11 +602,11 @@ def _read_frame(
     except (InputError, OptionError):
         raise
     except OSError as exc:  # a glob that matches nothing, a remote path that cannot be opened…
-        raise InputError(f"could not be opened: {_first_line(exc)}", source) from None
+        raise InputError(f"could not be opened: {first_line(exc)}", source) from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"is not valid UTF-8: {_first_line(exc)} (convert the files to UTF-8)", source) from None
+        raise InputError(f"is not valid UTF-8: {first_line(exc)} (convert the files to UTF-8)", source) from None
     except Exception as exc:  # an empty file, a parse error in the sample dask reads for the column types…
-        raise InputError(f"could not be read as {fmt}: {_first_line(exc)}", source) from None
+        raise InputError(f"could not be read as {fmt}: {first_line(exc)}", source) from None
 
 
 def cluster_cells(
@@ -583,7 +672,7 @@ def cluster_cells(
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise OptionError("no files to read")
-    _check_paths(paths)
+    check_paths(paths)
     formats = {format_of(p, options) for p in paths}
     if len(formats) > 1:
         raise OptionError(
@@ -592,7 +681,7 @@ def cluster_cells(
         )
     fmt = formats.pop()
     source = ", ".join(paths)
-    if all(_is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
+    if all(is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
         return _count_files(expand_paths(paths), columns, roles, options, source, scheduler, empty_ok)
     frame, header = _read_frame(paths, fmt, options, columns, source)
     return _count_frame(frame, columns, roles, source, header, scheduler, empty_ok)
@@ -622,7 +711,7 @@ def _count_files(
     total: dict[tuple[Any, ...], int] = {}
     headers: list[bool] = []
     found: list[str] = []
-    with _client(scheduler) as client:
+    with dask_client(scheduler) as client:
         futures = client.map(
             _file_task,
             list(files),
@@ -636,7 +725,7 @@ def _count_files(
         try:
             results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
         except Exception as exc:
-            lost = _lost_worker(exc, parts.get(getattr(exc, "task", None), source))
+            lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
             if lost is None:
                 raise
             raise lost from None

@@ -34,6 +34,9 @@ __all__ = [
     "TagFile",
     "count_tag_files",
     "count_tag_groups",
+    "count_tag_part",
+    "join_tag_parts",
+    "TagPart",
     "read_tag_batches",
     "write_span_errors",
 ]
@@ -406,8 +409,9 @@ def count_tag_files(
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
     units for an interval or a test), else keeps sentences. ``meter`` is told the bytes and sentences read.
     """
-    total, blocks, read, checks, _ = _count(files, scheme, unit, block_end, systems, meter, ())
-    return total, blocks, read, checks
+    _check_unit(unit)
+    part = count_tag_part(files, scheme, block_end=block_end, systems=systems, meter=meter)
+    return join_tag_parts([part], unit=unit, systems=systems)
 
 
 def count_tag_groups(
@@ -437,8 +441,18 @@ def count_tag_groups(
     OptionError
         :data:`BY_DOCUMENT` without ``-DOCSTART-`` lines.
     """
-    total, blocks, read, _, by_group = _count(files, scheme, unit, block_end, None, meter, tuple(groups))
-    assert by_group is not None
+    _check_unit(unit)
+    part, by_key = _count(files, scheme, block_end, None, meter, tuple(groups))
+    total, blocks, read, _ = join_tag_parts([part], unit=unit)
+    if BY_DOCUMENT in groups and not part.n_docstart:
+        raise OptionError(f"grouping by {BY_DOCUMENT} needs {DOCSTART} lines in the input: none were read")
+    chosen = read["unit"]
+    by_group = {}
+    for key, group in by_key.items():
+        own = np.concatenate(group.documents)
+        ids, own_of = np.unique(own, return_inverse=True)
+        n_own = len(ids) if part.n_docstart else 0
+        by_group[key] = _documents_as_units(joined(group.parts, n_own), own_of, n_own, chosen)
     return total, blocks, read, by_group
 
 
@@ -505,18 +519,118 @@ def _sentences(seqs: TagSequences, idx: np.ndarray, first_sentence: int, n_docst
     )
 
 
+@dataclass(frozen=True)
+class TagPart:
+    """The spans of one reading — a CoNLL file, or a gold file and its prediction files — before its units are chosen:
+    what :func:`count_tag_part` returns and :func:`join_tag_parts` joins, one part or the parts of a corpus in order.
+
+    Attributes
+    ----------
+    counts
+        :class:`~clfeval.spans.SpanCounts` of the one predicted column, its blocks the part's sentences numbered from
+        0; or, for several systems, the joint rows with their numbers (``row → count``).
+    blocks
+        Several systems: the joint rows' blocks, by sentence; one system: ``counts.blocks``.
+    documents
+        Each sentence's document: how many ``-DOCSTART-`` lines come before it in the part.
+    n_docstart
+        The part's ``-DOCSTART-`` lines.
+    checks
+        What reading each column's tags found (several systems; one system's counts hold their own).
+    """
+
+    counts: Any
+    blocks: Blocks | None
+    documents: np.ndarray
+    n_docstart: int
+    checks: SpanChecks
+
+
+def count_tag_part(
+    files: Sequence[TagFile],
+    scheme: str,
+    *,
+    block_end: str | None = None,
+    systems: Sequence[str] | None = None,
+    meter: Meter | None = None,
+) -> TagPart:
+    """Count the spans of one reading (``files``: a CoNLL file, or a gold file and prediction files), its sentences as
+    units: :func:`join_tag_parts` joins it to the parts read before and after it (the Dask engine reads each file of a
+    corpus on a worker), or alone, as :func:`count_tag_files` does.
+
+    Raises
+    ------
+    InputError
+        What :func:`read_tag_batches` raises, naming the file and the line.
+    """
+    part, _ = _count(files, scheme, block_end, systems, meter, ())
+    return part
+
+
+def join_tag_parts(
+    parts: Sequence[TagPart], *, unit: str = "auto", systems: Sequence[str] | None = None
+) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks]:
+    """The parts of one corpus, read in order, as one reading: what :func:`count_tag_files` returns.
+
+    Part k's sentences are numbered after those of parts 0 … k−1, and its documents after theirs: a sentence's
+    document is the number of ``-DOCSTART-`` lines before it in the whole, so sentences before a part's first
+    ``-DOCSTART-`` line belong to the previous part's last document (as when the files are read one after the other).
+    Then the unit is chosen as for one file: ``documents`` (``-DOCSTART-``), ``auto`` (documents when there are at
+    least :data:`~clfeval.count.blocks.FEW_BLOCKS` of them) or ``sentences``.
+
+    Raises
+    ------
+    OptionError
+        An unknown unit, or ``documents`` without ``-DOCSTART-`` lines.
+    """
+    _check_unit(unit)
+    sentence_at = np.cumsum([0] + [len(p.documents) for p in parts])
+    docstart_at = np.cumsum([0] + [p.n_docstart for p in parts])
+    shifted = [p.documents.astype(np.int64) + int(d) for p, d in zip(parts, docstart_at)]
+    doc_of = np.concatenate(shifted) if shifted else np.zeros(0, dtype=np.int64)
+    n_docstart = int(docstart_at[-1])
+    n_sentences = len(doc_of)
+    doc_ids, doc_of = np.unique(doc_of, return_inverse=True) if n_sentences else (doc_of, doc_of)
+    n_documents = len(doc_ids) if n_docstart else 0
+    if unit == "documents" and not n_docstart:
+        raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
+    chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
+    read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
+    checks = sum((p.checks for p in parts[1:]), parts[0].checks) if parts else SpanChecks()
+    blocks = [_shifted(p.blocks, int(k)) for p, k in zip(parts, sentence_at)]
+    if systems is not None:
+        rows: Counter[tuple[str, ...]] = Counter()
+        for p in parts:
+            rows.update(p.counts)
+        held = [b for b in blocks if b is not None]
+        joint = blocks_joined(held, n_sentences) if held else None
+        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks
+    counted = [p.counts if b is None else replace(p.counts, blocks=b) for p, b in zip(parts, blocks)]
+    total = _documents_as_units(joined(counted, n_documents), doc_of, n_documents, chosen)
+    return total, total.blocks, read, checks
+
+
+def _check_unit(unit: str) -> None:
+    if unit not in ("auto", "sentences", "documents"):
+        raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
+
+
+def _shifted(blocks: Blocks | None, by: int) -> Blocks | None:
+    """``blocks`` with their units numbered ``by`` later (a part's sentences, after the parts before it)."""
+    if blocks is None or not by:
+        return blocks
+    return replace(blocks, block=blocks.block + by)
+
+
 def _count(
     files: Sequence[TagFile],
     scheme: str,
-    unit: str,
     block_end: str | None,
     systems: Sequence[str] | None,
     meter: Meter | None,
     groups: tuple[int | str, ...],
-) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks, dict[tuple[str, ...], SpanCounts] | None]:
-    """What :func:`count_tag_files` returns and, with ``groups``, each group's counts (:func:`count_tag_groups`)."""
-    if unit not in ("auto", "sentences", "documents"):
-        raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
+) -> tuple[TagPart, dict[tuple[str, ...], _Group]]:
+    """One reading's :class:`TagPart` and, with ``groups``, each group's parts (:func:`count_tag_groups`)."""
     if groups:
         named = [g for g in groups if isinstance(g, str) and g != BY_DOCUMENT]
         if named:
@@ -566,32 +680,14 @@ def _count(
             group.n_sentences += len(idx)
         last_key = tuple(keys[-1].tolist())
     doc_of = np.concatenate(documents) if documents else np.zeros(0, dtype=np.int64)
-    n_sentences = len(doc_of)
-    doc_ids, doc_of = np.unique(doc_of, return_inverse=True) if n_sentences else (doc_of, doc_of)
-    n_documents = len(doc_ids) if n_docstart else 0
-    if unit == "documents" and not n_docstart:
-        raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
-    if BY_DOCUMENT in groups and not n_docstart:
-        raise OptionError(f"grouping by {BY_DOCUMENT} needs {DOCSTART} lines in the input: none were read")
-    chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
-    read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
     if systems is not None:
-        joint = blocks_joined(blocks, n_sentences) if blocks else None
-        return (dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks,
-                None)  # fmt: skip
+        joint = blocks_joined(blocks, len(doc_of)) if blocks else None
+        return TagPart(dict(rows), joint, doc_of, n_docstart, checks), by_key
     if not parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
         parts = [empty.count(scheme, "sentences")]
-    total = _documents_as_units(joined(parts, n_documents), doc_of, n_documents, chosen)
-    by_group = None
-    if groups:
-        by_group = {}
-        for key, group in by_key.items():
-            own = np.concatenate(group.documents)
-            ids, own_of = np.unique(own, return_inverse=True)
-            n_own = len(ids) if n_docstart else 0
-            by_group[key] = _documents_as_units(joined(group.parts, n_own), own_of, n_own, chosen)
-    return total, total.blocks, read, checks, by_group
+    counts = joined(parts)
+    return TagPart(counts, counts.blocks, doc_of, n_docstart, checks), by_key
 
 
 def _documents_as_units(counts: SpanCounts, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:

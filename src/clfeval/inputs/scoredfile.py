@@ -33,7 +33,16 @@ from clfeval.inputs.columns import Column, parse_column, resolve_column
 if TYPE_CHECKING:
     from clfeval.inputs.scoredparts import ScoredPart, ScoredReading
 
-__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "merged_scored", "read_timbl", "scored_parts"]
+__all__ = [
+    "TIMBL",
+    "ScoredFile",
+    "count_scored",
+    "merged_scored",
+    "numbers_of",
+    "read_scored",
+    "read_timbl",
+    "scored_parts",
+]
 
 #: Parts (chunks' distinct rows) held before they are merged: then merged once their rows are at least the merged
 #: rows', so that few distinct rows stay few and many distinct rows are sorted O(log n) times, not once per chunk.
@@ -534,8 +543,7 @@ def count_scored(
         if multilabel is not None:
             raise OptionError("TiMBL's output holds one gold class per line: give multi-label scores in a table")
         return _count_timbl(path, gold_col, labels, probabilities, tolerance, positive, bins, weight_col, progress)
-    if numbers is None and path.lower().endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
-        numbers = False  # their labels named as the whole-file reader names them (as text: their cells are typed)
+    numbers = numbers_of(path, numbers)
     reading = ScoredReading(
         specs=tuple(s for _, s in systems) if systems is not None else (spec,),
         systems=tuple(n for n, _ in systems) if systems is not None else None,
@@ -546,6 +554,15 @@ def count_scored(
     if TIMBL in reading.specs:
         raise OptionError("TiMBL's output holds one system's class distributions: give each system's in a table")
     return finish_parts(merged_scored(path, reading, size=size, rows=rows, progress=progress), reading, path)
+
+
+def numbers_of(path: str, numbers: bool | None) -> bool | None:
+    """Whether the classes of a file's gold labels order as numbers (:attr:`~clfeval.inputs.scoredparts.
+    ScoredReading.numbers`): as given, else ``False`` for JSON Lines and Parquet, whose labels are named as the
+    whole-file reader names them (as text: their cells are typed), else ``None`` (where every name spells one)."""
+    if numbers is None and path.lower().endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
+        return False
+    return numbers
 
 
 def merged_scored(
