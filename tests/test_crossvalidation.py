@@ -260,3 +260,20 @@ def test_cv_report_shows_the_default_measures_and_the_full_notes_with_verbose() 
     assert "κ, quadratic weights" in ordered.render("text", verbose=True, measures="all")
     assert "Forman & Scholz 2010" in verbose and "micro: the measure on" in verbose
     assert result.render("json", measures="mcc") == result.render("json")  # JSON keeps every measure
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cv_of_spans_takes_intervals_over_sentences_as_score_does(seed: int) -> None:
+    # cv(spans=, ci=) resampled the pooled counts without their sentences and refused with a message asking for
+    # spans=, which was given: the pooled counts carry their sentences, and their intervals are score's
+    rng = np.random.default_rng(seed)
+    tags = ["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    gold = [list(rng.choice(tags, size=int(rng.integers(1, 8)))) for _ in range(40)]
+    pred = [[t if rng.random() < 0.7 else str(rng.choice(tags)) for t in g] for g in gold]
+    folds = np.repeat(np.arange(4), 10)  # contiguous folds: the pooled sentences are the data's, in order
+    ci = clfeval.CI("bootstrap", resamples=300, seed=seed)
+    pooled = clfeval.cv(gold, pred, folds=folds, spans="iob2", ci=ci).pooled
+    whole = clfeval.score(gold, pred, spans="iob2", ci=ci)
+    assert pooled.to_dict()["ci"] == whole.to_dict()["ci"]
+    assert pooled.to_dict()["ci"]["unit"] == "sentences"
+    assert pooled.flat() == whole.flat()

@@ -212,18 +212,13 @@ def test_the_measure_options_reach_the_label_report_of_scores(tmp_path: Path, op
         ["compare", "a.tsv", "--gold-col", "y", "--scores", "A=p", "--scores", "B=p"],
     ],
 )
-@pytest.mark.parametrize("engine", [["--engine", "dask"], ["--scheduler", "tcp://127.0.0.1:1"]])
-def test_the_dask_engine_with_scores_is_refused_not_dropped(
-    tmp_path: Path, command: list[str], engine: list[str]
-) -> None:
+def test_a_scheduler_without_the_dask_engine_is_refused_not_dropped(tmp_path: Path, command: list[str]) -> None:
     """--engine dask with --scores was read past: the file was read locally by polars and the report printed, as if
-    the cluster had counted it (a path only the cluster reaches then fails on another error)."""
+    the cluster had counted it. Scores now count on the cluster (tests/test_scored_cluster.py); a --scheduler
+    without --engine dask is refused by name, before anything is read."""
     _write(tmp_path / "a.tsv", "y\tp", ["0\t0.2", "1\t0.7", "1\t0.4"])
-    done = subprocess.run([sys.executable, "-m", "clfeval", *command, *engine], capture_output=True, text=True,
-                          cwd=tmp_path)  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "clfeval", *command, "--scheduler", "tcp://127.0.0.1:1"],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == (
-        "clfeval: error: --engine dask (and --scheduler) count labels; --scores files are read here, chunk by "
-        "chunk: leave it out\n"
-    )
+    assert done.stderr == "clfeval: error: --scheduler applies to the dask engine only (--engine dask)\n"
     assert not (tmp_path / "out.json").exists()

@@ -267,6 +267,7 @@ def _score_scored(
     from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
     from clfeval.infer.scored import ScoreBlocks, gold_codes, scored_intervals
     from clfeval.result import FrozenDict
+    from clfeval.scoring.batched import ScoredMeasures
     from clfeval.scoring.scored import Conventions, Scored, measures_of
 
     chosen = conventions if conventions is not None else Conventions()
@@ -320,7 +321,7 @@ def _score_scored(
     if interval is not None:
         intervals, info = scored_intervals(
             counts,
-            lambda c: measures_of(c, chosen, probabilities),
+            ScoredMeasures(chosen, probabilities),
             interval,
             blocks=blocked,
             progress=progress,
@@ -613,6 +614,49 @@ def _compare_scored(
         multilabel=multilabel,
         progress=progress,
         sample_weight=None if sample_weight is None else _weight_values(sample_weight),
+    )
+
+
+def _joint_scores(gold: Any) -> tuple[Any, Mapping[str, Any]] | None:
+    """``gold`` as several systems' joint counts of scores (a JointScoreCounts, or what a reader returned of one) with
+    their provenance, or ``None``."""
+    from clfeval.count.jointscored import JointScoreCounts
+
+    if isinstance(gold, JointScoreCounts):
+        return gold, {"source": "counts"}
+    if isinstance(gold, Counted) and isinstance(gold.counts, JointScoreCounts):
+        return gold.counts, dict(gold.inputs)
+    return None
+
+
+def _compare_joint_scores(
+    joint: tuple[Any, Mapping[str, Any]],
+    metrics: str | Sequence[str] | None,
+    test: Test,
+    baseline: str | None,
+    conventions: Any,
+    scoring: Scoring | None,
+    progress: Callable[[int, int], None] | None,
+) -> Any:
+    """Several systems' joint counts of scores compared (:func:`clfeval.infer.scored.compare_joint`): each pair on its
+    joint rows, each system's own result of its counts."""
+    from clfeval.infer.scored import compare_joint
+    from clfeval.scoring.scored import Conventions
+
+    counts, inputs = joint
+    chosen = conventions if conventions is not None else Conventions()
+    if not isinstance(chosen, Conventions):
+        raise OptionError(f"conventions is a clfeval.scoring.scored.Conventions, not {type(chosen).__name__}")
+    return compare_joint(
+        counts,
+        None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
+        test,
+        conventions=chosen,
+        score_one=lambda c: _score_scored(
+            c, None, None, None, None, chosen, None, None, None, None, scoring, inputs=inputs
+        ),
+        baseline=baseline,
+        progress=progress,
     )
 
 
@@ -1605,7 +1649,14 @@ def compare(
     gold
         Gold labels (or label sets) in instance order, as for :func:`score`. Or, with no ``preds``:
         :class:`~clfeval.JointCounts` or what :func:`clfeval.read` (prediction files, or a predicted
-        column per system) or :func:`clfeval.load_counts` returned.
+        column per system) or :func:`clfeval.load_counts` returned. Or several systems' scores of the same instances
+        as their distinct joint rows, a :class:`~clfeval.count.jointscored.JointScoreCounts` (scores as given, e.g.
+        a file read once, or counted part by part on a cluster), or what a reader returned of one:
+        ``compare(joint, test=..., metrics=..., baseline=..., conventions=...)`` tests each pair on its joint rows
+        (``joint.pair(a, b)``) and scores each system on its own counts (``joint.system(s)``), exactly as the same
+        instances given as arrays (``scores=``) are compared; the joint counts carry their classes, systems and
+        weights, so ``preds``, ``scores``, ``labels``, ``multilabel``, ``blocks`` and ``sample_weight`` are refused
+        with them.
     preds
         Each system's predictions of the same instances: a mapping name → predictions, or a
         sequence (systems named ``A``, ``B``, …).
@@ -1694,6 +1745,29 @@ def compare(
     if invalid is not None and scores is not None:
         raise OptionError("invalid= is for predicted labels: a missing score has no label to count as wrong")
     refuse_keywords("compare", sklearn_keywords)
+    if (joint_scores := _joint_scores(gold)) is not None:
+        given = {
+            "preds": preds,
+            "scores": scores,
+            "spans": spans,
+            "blocks": blocks,
+            "sample_weight": sample_weight,
+            "labels": labels,
+            "multilabel": multilabel,
+            "pos_label": pos_label,
+            "ordinal": ordinal,
+            "sep": sep,
+        }
+        extra = [k for k, v in given.items() if v is not None]
+        if extra:
+            raise OptionError(
+                f"joint counts of scores carry their classes, systems and weights: no {', '.join(extra)} with them"
+            )
+        return _compare_joint_scores(
+            joint_scores, metrics, test_of(test, seed=seed, rounds=rounds, alternative=alternative, ci=ci,
+            confidence=confidence), baseline, conventions,
+            scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined), progress,
+        )  # fmt: skip
     if scores is not None:
         if preds is not None or spans is not None:
             raise OptionError("scores= takes the place of preds: no preds or spans with it")
@@ -2016,6 +2090,25 @@ def cv(
     refuse_keywords("cv", sklearn_keywords)
     if groups is None:  # slicing=, metrics=, test=, rounds= without groups: refused, whatever the kind
         slicing_of(slicing, metrics=metrics, test=test, rounds=rounds, grouped=None, task="cv")
+    scored_folds = _score_count_folds(gold)
+    if scored_folds is not None:  # each fold's ScoreCounts (what a cluster counted): scored as arrays' folds are
+        refused = {
+            "pred": pred,
+            "folds": folds,
+            "scores": scores,
+            "groups": groups,
+            "labels": labels,
+            "multilabel": multilabel,
+            "sample_weight": sample_weight,
+            "spans": spans,
+            "invalid": invalid,
+        }
+        extra = [k for k, v in refused.items() if v not in (None, False)]
+        if extra:
+            raise OptionError(f"cv of each fold's ScoreCounts takes them alone: {', '.join(extra)} do not apply")
+        scoring = scoring_of(scoring, beta=beta, zero_division=zero_division, undefined=undefined, ordinal=ordinal)
+        parts, names = scored_folds
+        return _cv_of_score_counts(parts, names, ci, seed, resamples, confidence, scoring, conventions, progress)
     if scores is not None and groups is not None:
         raise OptionError(
             "cv of scored predictions takes no groups= yet: give score(gold, scores=..., groups=...) the pooled "
@@ -2233,6 +2326,20 @@ def _count_indicator_folds(
     return [LabelSetCounts(rows.tally(idx), ml.duplicates, ml.empty) for idx in by_name.values()], list(by_name)
 
 
+def _score_count_folds(gold: Any) -> tuple[list[Any], list[str]] | None:
+    """Each fold's :class:`~clfeval.count.scored.ScoreCounts`, given as a list or a mapping (fold name → counts),
+    with the folds' names; ``None`` for anything else."""
+    from clfeval.count.scored import ScoreCounts
+
+    items = list(gold.items()) if isinstance(gold, Mapping) else None
+    if items is None and isinstance(gold, Sequence) and not isinstance(gold, str):
+        items = [(None, f) for f in gold]
+    if not items or not all(isinstance(f, ScoreCounts) for _, f in items):
+        return None
+    shown = [str(name) if name is not None else f"fold {i + 1}" for i, (name, _) in enumerate(items)]
+    return [f for _, f in items], fold_names(shown)
+
+
 def _cv_scored(
     gold: Any,
     scores: Any,
@@ -2253,9 +2360,7 @@ def _cv_scored(
     (``multilabel``: gold label sets and a score column per label; ``sample_weight``: each instance's weight)."""
     from clfeval.count.classes import named_scores
     from clfeval.count.scored import ScoreCounts, check_finite, checked_weights, label_indicator, layout_of
-    from clfeval.infer.scored import ScoredCV
     from clfeval.inputs.arrays import to_sequence
-    from clfeval.progress import steps
     from clfeval.scoring.scored import Conventions
 
     chosen = conventions if conventions is not None else Conventions()
@@ -2287,17 +2392,39 @@ def _cv_scored(
             ScoreCounts.of_layout(y[idx], s[idx], seen, which[idx], kept, weight=None if w is None else w[idx])
             for idx in by_name.values()
         ]
-    if w is not None:  # a fold whose weights are all 0 has no score (every score divides by its total weight)
+    return _cv_of_score_counts(parts, list(by_name), ci, seed, resamples, confidence, scoring, conventions, progress,
+                               weight_source)  # fmt: skip
+
+
+def _cv_of_score_counts(
+    parts: Sequence[Any],
+    names: Sequence[Any],
+    ci: Any,
+    seed: int | None,
+    resamples: int | None,
+    confidence: float | None,
+    scoring: Scoring | None,
+    conventions: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    weight_source: str = "sample_weight=",
+) -> Any:
+    """Each fold's :class:`~clfeval.count.scored.ScoreCounts` (classes and columns alike) scored alone, and added
+    (pooled) and scored with ``ci``: the cross-validation of scored predictions, from arrays or from counts."""
+    from clfeval.count.scored import ScoreCounts
+    from clfeval.infer.scored import ScoredCV
+    from clfeval.progress import steps
+
+    if any(p.weighted for p in parts):  # a fold whose weights are all 0 has no score (every score divides by it)
         from clfeval.count.weighted import check_weight_sum
 
-        for part, name in zip(parts, by_name):
+        for part, name in zip(parts, names):
             check_weight_sum(part.total, f"fold {name}")
     pooled = ScoreCounts.added(parts)
     each = [_score_scored(p, None, None, None, None, conventions, None, None, None, None, scoring,
                           weight_source=weight_source) for p in steps(progress, "folds", parts)]  # fmt: skip
     whole = _score_scored(pooled, None, None, None, None, conventions, ci, seed, resamples, confidence, scoring,
                           progress=progress, weight_source=weight_source)  # fmt: skip
-    return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(by_name))
+    return ScoredCV(pooled=whole, folds=tuple(each), fold_names=tuple(names))
 
 
 def _span_folds(gold: Any, pred: Any, folds: Any, spans: Spans) -> tuple[list[Any], list[str]]:

@@ -157,7 +157,7 @@ def run_compare(args: argparse.Namespace) -> str:
     if args.group_col:
         return _compare_groups(args, files, pred_cols, metrics, scoring)
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         check_systems([item.partition("=")[0] for item in args.scores], args.baseline)
         return _run_scored(args, files, metrics, scoring)
     if args.test == "delong":
@@ -263,22 +263,29 @@ def _test(args: argparse.Namespace) -> Any:
 def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] | None, scoring: Any) -> str:
     """``compare --scores NAME=SPEC …``: the systems' scores of one file, tested pairwise (or each against
     ``--baseline``), with the test group every kind takes."""
-    from clfeval.count.classes import class_order
     from clfeval.inputs.scoredfile import read_scored
 
-    if len(files) != 1 or args.counts:
+    on_dask = options.scores_on_dask(
+        args, ("--ordinal", getattr(args, "ordinal", False)), *options.block_options(args),
+    )  # fmt: skip
+    if (len(files) != 1 and not (on_dask and files)) or args.counts:
         raise ClfevalError("--scores reads one file with a gold column and each system's score columns")
     labels = None if scoring.labels is None else [str(x) for x in scoring.labels]
-    systems: dict[str, Any] = {}
-    gold = None
-    classes = None
-    blocks = weight = None
+    specs: dict[str, str] = {}
     for item in args.scores:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
             raise ClfevalError(f"--scores takes NAME=SPEC per system (A='a_*'), not {item!r}")
-        if name in systems:
+        if name in specs:
             raise ClfevalError(f"system names must be distinct; repeated: {name!r}")
+        specs[name] = spec
+    if len(specs) >= 2 and not any(options.score_blocks(args).values()) and not getattr(args, "ordinal", False):
+        return _run_joint(args, files, specs, labels, metrics, on_dask)
+    systems: dict[str, Any] = {}
+    gold = None
+    classes = None
+    blocks = weight = None
+    for name, spec in specs.items():
         with options.reading_bar(args) as progress:
             found = read_scored(
                 files[0],
@@ -296,14 +303,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         systems[name] = found.named()
     if len(systems) < 2:
         raise ClfevalError("compare needs at least two systems: give --scores NAME=SPEC for each")
-    if args.positive is not None:  # binary scores belong to the last class
-        if classes is None:
-            seen = class_order(str(v) for v in gold.tolist()) if gold is not None else []
-            if args.positive not in seen:
-                raise ClfevalError(f"the positive class {args.positive!r} is not among the gold labels {seen}")
-            classes = [*(c for c in seen if c != args.positive), args.positive]
-        elif len(classes) == 2 and args.positive in classes:
-            classes = [*(c for c in classes if c != args.positive), args.positive]
+    classes = _positive_last(classes, [] if gold is None else gold.tolist(), args.positive)
     test = _test(args)
     result = options.with_bar(
         args,
@@ -321,13 +321,92 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
         sample_weight=weight,
         **options.scored_scoring(args),
     )
-    if weight is not None:  # the weights' source is the column, not sample_weight=
-        from clfeval.result import FrozenDict
-
-        column = str(args.weight_col)
-        named = {s: options.weights_named(r, column) for s, r in result.results.items()}
-        result = replace(result, results=FrozenDict(named))
+    if weight is not None:
+        result = _weights_named(args, result)
     return options.render(result, args)
+
+
+def _weights_named(args: argparse.Namespace, result: Any) -> Any:
+    """Each system's result with its weights' source the weight column, not ``sample_weight=``."""
+    from clfeval.result import FrozenDict
+
+    column = str(args.weight_col)
+    named = {s: options.weights_named(r, column) for s, r in result.results.items()}
+    return replace(result, results=FrozenDict(named))
+
+
+def _positive_last(classes: list[str] | None, seen: Any, positive: str | None) -> list[str] | None:
+    """The classes with ``positive`` the last (binary scores belong to the last class): the declared classes, or the
+    gold labels ``seen`` in scikit-learn's order; unchanged without ``positive``."""
+    from clfeval.count.classes import class_order
+
+    if positive is None:
+        return classes
+    if classes is None:
+        ordered = class_order(str(v) for v in seen)
+        if positive not in ordered:
+            raise ClfevalError(f"the positive class {positive!r} is not among the gold labels {ordered}")
+        return [*(c for c in ordered if c != positive), positive]
+    if len(classes) == 2 and positive in classes:
+        return [*(c for c in classes if c != positive), positive]
+    return classes
+
+
+def _run_joint(
+    args: argparse.Namespace,
+    files: list[str],
+    specs: dict[str, str],
+    labels: list[str] | None,
+    metrics: list[str] | None,
+    on_dask: bool = False,
+) -> str:
+    """``compare --scores`` without blocks: the file read once, part by part, for every system
+    (:func:`~clfeval.inputs.scoredfile.merged_scored`) into the systems' joint distinct rows
+    (:class:`~clfeval.count.jointscored.JointScoreCounts`), which ``compare`` tests pair by pair; ``on_dask``: the
+    files (or parts) counted on a Dask cluster (:func:`~clfeval.inputs.scoredcluster.merged_paths`), the rest
+    alike."""
+    from clfeval.inputs.scoredfile import merged_scored
+    from clfeval.inputs.scoredparts import ScoredReading, finish_parts
+
+    multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None
+    if multilabel is not None and args.positive is not None:
+        raise ClfevalError("--positive names the class of binary scores; multi-label scores have a column per label")
+    reading = ScoredReading(
+        specs=tuple(specs.values()), systems=tuple(specs), gold_col=parse_column(args.gold_col),
+        labels=None if labels is None else tuple(labels),
+        probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
+        weight_col=parse_column(args.weight_col), multilabel=multilabel, numbers=False,
+    )  # fmt: skip
+    if on_dask:  # each part counted where it lies, the distinct joint rows merged in a tree
+        from clfeval.inputs.scoredcluster import Counting, merged_paths
+
+        merged, path = merged_paths(files, Counting(reading), args.scheduler)
+    else:
+        path = files[0]
+        with options.reading_bar(args) as progress:
+            merged = merged_scored(path, reading, progress=progress)
+    if multilabel is None:  # the classes as the instances' path orders them: binary scores' positive class last
+        ordered = _positive_last(labels, merged.names, args.positive)
+        reading = replace(reading, labels=None if ordered is None else tuple(ordered))
+    joint, inputs = finish_parts(merged, reading, path)
+    if on_dask:
+        inputs = {**inputs, "engine": "dask"}
+    result = options.with_bar(
+        args, args.test, compare, Counted(joint, inputs=inputs), metrics=metrics, test=_test(args),
+        baseline=args.baseline, conventions=options.conventions(args), **options.scored_scoring(args),
+    )  # fmt: skip
+    result = _weights_named(args, result) if joint.weight is not None else result
+    return options.render(_own_columns(result, inputs["score_columns"]), args)
+
+
+def _own_columns(result: Any, columns: dict[str, list[str]]) -> Any:
+    """Each system's result naming its own score columns (``inputs.score_columns``), as ``score --scores`` does."""
+    from clfeval.result import FrozenDict
+
+    own = {
+        s: replace(r, inputs=FrozenDict({**r.inputs, "score_columns": columns[s]})) for s, r in result.results.items()
+    }
+    return replace(result, results=FrozenDict(own))
 
 
 def _read_systems(

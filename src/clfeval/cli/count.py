@@ -75,7 +75,7 @@ def run_count(args: argparse.Namespace) -> str:
              (len(args.inputs) == 2 and not args.parts) or None),
         )  # fmt: skip
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         return _count_scored(args)
     reading = options.reading(args)
     pred_cols = [parse_column(c) for c in args.pred_col or []]
@@ -114,17 +114,27 @@ def _invalid_kept(counted: Any) -> Any:
 
 def _count_scored(args: argparse.Namespace) -> str:
     """``count --scores``: the count file of one file of scored predictions."""
+    from clfeval.count.labelsets import MultiLabel
     from clfeval.inputs.scoredfile import count_scored
     from clfeval.kinds.countfile import counts_to_dict
 
-    if len(args.inputs) != 1 or args.pred_col:
+    on_dask = options.scores_on_dask(args)
+    if (len(args.inputs) != 1 and not on_dask) or args.pred_col:
         raise ClfevalError("--scores reads one file with a gold column and score columns (no --pred-col)")
     labels = getattr(args, "labels", None)
     declared = None if not isinstance(labels, list) else [str(x) for x in labels]
     # a count file holds the scores as given: they are checked as probabilities when they are scored (unless said
     # otherwise then), so distances and margins count as they are
+    if on_dask:  # the parts of one table, each counted where it lies
+        from clfeval.inputs.scoredcluster import count_paths
+
+        counter = options.scored_counter(args, args.scores, labels=declared, probabilities=False)
+        counts, inputs = count_paths(args.inputs, counter, args.scheduler)
+        return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"
     with options.reading_bar(args) as progress:
         counts, inputs = count_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                       labels=declared, positive=args.positive, probabilities=False,
-                                      progress=progress, weight_col=parse_column(args.weight_col))  # fmt: skip
+                                      progress=progress, weight_col=parse_column(args.weight_col),
+                                      multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+                                      if args.multilabel else None)  # fmt: skip
     return json.dumps(counts_to_dict(counts, inputs=inputs), ensure_ascii=False) + "\n"

@@ -85,7 +85,7 @@ def run_cv(args: argparse.Namespace) -> str:
         return _cv_groups(args)
     options.slicing(args, False)  # --group-test, --group-metric, --rounds without --group-col: refused, by name
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         return _cv_scored(args)
     kinds = INTERVAL_METHODS[args.ci].kinds  # a method of some kinds only (DeLong's: scored predictions)
     if kinds is not None:
@@ -173,6 +173,8 @@ def _cv_scored(args: argparse.Namespace) -> str:
     labels = options.scoring(args).labels
     declared = None if labels is None else [str(x) for x in labels]
     probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
+    if options.scores_on_dask(args, ("--multilabel", args.multilabel)):
+        return _cv_on_dask(args, declared, probabilities)
     with options.reading_bar(args) as progress:
         found = [
             read_scored(path, args.scores, gold_col=parse_column(args.gold_col), labels=declared,
@@ -210,3 +212,27 @@ def _cv_scored(args: argparse.Namespace) -> str:
     from clfeval.inputs.readers import fold_names
 
     return options.render(replace(result, fold_names=tuple(fold_names(list(args.files)))), args)
+
+
+def _cv_on_dask(args: argparse.Namespace, declared: list[str] | None, probabilities: bool | None) -> str:
+    """``cv --scores --engine dask``: each fold's file (or parts) counted on the cluster into its distinct rows,
+    every fold under the pooled folds' classes (:func:`~clfeval.inputs.scoredcluster.count_folds`), scored as the
+    folds of one machine are."""
+    from dataclasses import replace
+
+    from clfeval.inputs.readers import fold_names
+    from clfeval.inputs.scoredcluster import count_folds
+
+    counter = options.scored_counter(args, args.scores, labels=declared, probabilities=probabilities,
+                                     positive_last=True)  # fmt: skip
+    found = count_folds(list(args.files), counter, args.scheduler)
+    result = options.with_bar(
+        args, args.ci, cv, [counts for counts, _ in found], ci=args.ci, **options.interval_settings(args),
+        conventions=options.conventions(args), **options.scored_scoring(args),
+    )  # fmt: skip
+    if args.weight_col is not None:  # the weights' source is the column, not sample_weight=
+        column = found[0][1]["sample_weight"]["source"]
+        result = replace(result, pooled=options.weights_named(result.pooled, column),
+                         folds=tuple(options.weights_named(f, column) for f in result.folds))  # fmt: skip
+    shown = [f if isinstance(f, str) else ", ".join(f) for f in args.files]
+    return options.render(replace(result, fold_names=tuple(fold_names(shown))), args)

@@ -250,6 +250,13 @@ def score_blocks(args: Any) -> dict[str, Any]:
     }
 
 
+def block_options(args: Any) -> list[tuple[str, Any]]:
+    """The block options given, as (option, value) pairs for a refusal that names them."""
+    return [
+        (name, getattr(args, name[2:].replace("-", "_"), None)) for name in ("--blocks", "--block-col", "--block-end")
+    ]
+
+
 def add_engine_options(p: Any, counts: bool = True) -> None:
     """The engine group: ``--engine`` and ``--scheduler``, and with ``counts`` the ``--counts FILE…`` to add up."""
     eng = p.add_argument_group("engine")
@@ -436,16 +443,70 @@ def add_invalid_option(p: Any) -> None:
     )
 
 
-def refuse_for_scores(args: argparse.Namespace) -> None:
+def refuse_for_scores(args: argparse.Namespace, engine: bool = False) -> None:
     """What scored predictions (``--scores``, or scored count files) do not take: ``--invalid``, refused as
-    ``invalid=`` is with ``scores=``, and ``--engine dask`` (``--scheduler``), which counts labels: score files are
-    read here, chunk by chunk."""
+    ``invalid=`` is with ``scores=``; and, unless ``engine`` (the files of scores themselves are read, and may be
+    counted on a Dask cluster: :func:`scores_on_dask`), ``--engine dask`` and ``--scheduler`` (count files are read
+    as they were written)."""
     if getattr(args, "invalid", None) is not None:
         raise ClfevalError("--invalid is for predicted labels, not --scores: a missing score has no label to count")
-    if getattr(args, "engine", "polars") != "polars" or getattr(args, "scheduler", None) is not None:
+    if not engine and (getattr(args, "engine", "polars") != "polars" or getattr(args, "scheduler", None) is not None):
+        raise ClfevalError("--counts takes count files as they were written: --engine and --scheduler do not apply")
+
+
+def scores_on_dask(args: argparse.Namespace, *given: tuple[str, Any]) -> bool:
+    """Whether files of scores are counted on a Dask cluster (``--engine dask``, ``--scheduler ADDRESS``): their
+    distinct (gold, scores) rows, part by part (:mod:`clfeval.inputs.scoredcluster`). ``given``: (option, value)
+    pairs of what that path does not take (it needs the instances on one machine), each refused by name when set."""
+    if args.engine == "polars":
+        if args.scheduler is not None:
+            raise ClfevalError("--scheduler applies to the dask engine only (--engine dask)")
+        return False
+    from clfeval.inputs.scoredfile import TIMBL
+
+    specs = args.scores if isinstance(args.scores, list) else [args.scores]
+    if any(s == TIMBL or s.endswith("=" + TIMBL) for s in specs):
+        given = (*given, ("--scores timbl (TiMBL's output is read whole)", True))
+    held = [name for name, value in given if value not in (None, False, [], ())]
+    if held:
         raise ClfevalError(
-            "--engine dask (and --scheduler) count labels; --scores files are read here, chunk by chunk: leave it out"
+            f"--engine dask counts scores as their distinct (gold, scores) rows; {', '.join(held)} needs the "
+            "instances on one machine: leave --engine dask out"
         )
+    return True
+
+
+def scored_counter(
+    args: argparse.Namespace,
+    specs: Any,
+    *,
+    labels: list[str] | None,
+    probabilities: bool | None,
+    positive_last: bool = False,
+) -> Any:
+    """The part counter of files of scores on a cluster (:class:`~clfeval.inputs.scoredcluster.Counting`) under the
+    command line's reading options: ``specs`` one ``--scores`` SPEC, or several systems' (name → SPEC); ``labels``
+    the declared classes; ``probabilities`` ``False`` for scores of any scale; ``positive_last``: binary scores'
+    ``--positive`` class ordered last (as ``cv`` and ``compare`` order it). ``--score-bins``, where the command has
+    it, bins the probabilities as they are read; ``--multilabel`` reads gold label sets (a score column per label)."""
+    from clfeval.inputs.scoredcluster import Counting
+    from clfeval.inputs.scoredparts import ScoredReading
+
+    systems = None if isinstance(specs, str) else tuple(specs)
+    reading = ScoredReading(
+        specs=(specs,) if isinstance(specs, str) else tuple(specs.values()),
+        systems=systems,
+        gold_col=parse_column(args.gold_col),
+        labels=None if labels is None else tuple(labels),
+        probabilities=probabilities,
+        positive=getattr(args, "positive", None),
+        bins=getattr(args, "score_bins", None),
+        weight_col=parse_column(getattr(args, "weight_col", None)),
+        multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
+        if getattr(args, "multilabel", False)
+        else None,
+    )
+    return Counting(reading, positive_last)
 
 
 def check_view(args: argparse.Namespace) -> None:

@@ -86,7 +86,7 @@ def run_score(args: argparse.Namespace) -> str:
         options.group_columns(args)  # --group-by document is for spans: refused, by name, with any other input
         _refuse_for_groups(args)
     if args.scores is not None:
-        options.refuse_for_scores(args)
+        options.refuse_for_scores(args, engine=True)
         return _run_scored(args)
     if args.counts and _scored_files(args):
         options.refuse_for_scores(args)
@@ -182,15 +182,26 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
     else:
         from clfeval.inputs.scoredfile import count_scored, read_scored
 
-        if len(args.inputs) != 1 or args.counts or args.matrix:
+        in_blocks = options.score_blocks(args)
+        on_dask = options.scores_on_dask(
+            args,
+            ("--group-col", args.group_col),
+            *options.block_options(args),
+        )
+        if (len(args.inputs) != 1 and not (on_dask and args.inputs)) or args.counts or args.matrix:
             raise ClfevalError("--scores reads one file with a gold column and score columns")
         if args.pred_col is not None:
             raise ClfevalError("--scores takes the place of --pred-col")
         declared = options.scoring(args).labels
         declared = None if declared is None else [str(x) for x in declared]
-        in_blocks = options.score_blocks(args)
         probabilities = False if args.not_probabilities or args.lower_is_more_confident else None
-        if args.group_col:  # the rows themselves (gold, scores, weights, blocks) and each row's group
+        if on_dask:  # each part counted where it lies, the distinct rows merged in a tree
+            from clfeval.inputs.scoredcluster import count_paths
+
+            counter = options.scored_counter(args, args.scores, labels=declared, probabilities=probabilities)
+            given, read_inputs = count_paths(args.inputs, counter, args.scheduler)
+            scores_of = labels = blocks = weight = None
+        elif args.group_col:  # the rows themselves (gold, scores, weights, blocks) and each row's group
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                     labels=declared, probabilities=probabilities, label_sets=bool(args.multilabel),
@@ -200,7 +211,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
             labels, weight, grouped = declared, found.weight, found.groups
             if args.multilabel:
                 multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
-        elif args.multilabel:  # a cell of gold labels per row, a score column per label
+        elif args.multilabel and any(in_blocks.values()):  # a cell of gold labels per row, in blocks
             multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
@@ -215,12 +226,14 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
                                     progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
             labels, weight = declared, found.weight
-        else:  # counted as read, chunk by chunk: memory grows with the distinct rows, not the file
+        else:  # counted as read, part by part: memory grows with the distinct rows, not the file
             with options.reading_bar(args) as progress:
                 given, read_inputs = count_scored(
                     args.inputs[0], args.scores, gold_col=parse_column(args.gold_col), labels=declared,
                     probabilities=probabilities, positive=args.positive, bins=args.score_bins, progress=progress,
                     weight_col=weight_col,
+                    multilabel=MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel
+                    else None,
                 )  # fmt: skip
             scores_of = labels = blocks = weight = None
     result = options.with_bar(

@@ -143,11 +143,7 @@ class ScoreCounts:
         s = layout.apply(s)
         if s.ndim == 2 and len(columns) == 1:
             s = s[:, 0]
-        index = {c: i for i, c in enumerate(classes)}
-        lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
-        if (lookup < 0).any():
-            i = int(np.flatnonzero(lookup[which] < 0)[0])
-            raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {classes}", "gold", index=i)
+        lookup = class_lookup(seen, which, classes)
         if len(columns) == 1 and len(which) and weight is None:  # binary: whether each instance is positive, no codes
             at = seen.index(columns[0]) if columns[0] in seen else -1  # every seen label is a class: two at most
             return _binary_counts(tuple(classes), columns, which == at, s.reshape(-1))
@@ -300,13 +296,19 @@ class ScoreCounts:
 
     def _column(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         held = self.count > 0  # a bootstrap draw leaves rows out
-        s, gold, count = self.scores[held, c], self.gold[held], self.mass[held]
+        if held.all():
+            s, gold, count = self.scores[:, c], self.gold, self.mass
+        else:
+            s, gold, count = self.scores[held, c], self.gold[held], self.mass[held]
         pos = np.where(self.positives(gold, c), count, 0)
         order = slice(None) if self.binary else np.argsort(s, kind="stable")  # one column: sorted already
         v = s[order]
-        start = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, dtype=np.int64)
-        pos_w = np.add.reduceat(pos[order], start) if len(s) else pos
-        all_w = np.add.reduceat(count[order], start) if len(s) else count
+        new = np.r_[True, v[1:] != v[:-1]] if len(v) else np.zeros(0, dtype=bool)
+        if new.all():  # every score distinct: each row its own threshold
+            return v, pos[order].astype(np.float64), (count[order] - pos[order]).astype(np.float64)
+        start = np.flatnonzero(new)
+        pos_w = np.add.reduceat(pos[order], start)
+        all_w = np.add.reduceat(count[order], start)
         return v[start], pos_w.astype(np.float64), (all_w - pos_w).astype(np.float64)
 
     @classmethod
@@ -549,6 +551,22 @@ def distinct_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, which.reshape(-1)
 
 
+def class_lookup(seen: Sequence[str], which: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """Each distinct gold label's position among ``classes`` (``lookup[which]`` is each instance's gold code).
+
+    Raises
+    ------
+    InputError
+        Naming the first instance whose gold label is not one of the classes.
+    """
+    index = {c: i for i, c in enumerate(classes)}
+    lookup = np.array([index.get(v, -1) for v in seen], dtype=np.int64)  # each distinct label's class
+    if (lookup < 0).any():
+        i = int(np.flatnonzero(lookup[which] < 0)[0])
+        raise InputError(f"is {seen[int(which[i])]!r}, not one of the classes {list(classes)}", "gold", index=i)
+    return lookup
+
+
 def distinct_weighted_rows(
     gold: np.ndarray, scores: np.ndarray, count: np.ndarray, weight: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -573,10 +591,11 @@ def distinct_weighted_rows(
 
 
 def distinct_rows(
-    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, *, runs: bool = False
+    gold: np.ndarray, scores: np.ndarray, count: np.ndarray, *, runs: bool = False, order: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (gold, scores) rows, sorted, with their counts added (rows of count 0 dropped). ``runs``: the
-    rows are sorted parts one after another (one score column), which a stable sort merges."""
+    rows are sorted parts one after another (one score column), which a stable sort merges. ``order``: one score
+    column's rows already sorted by score (``argsort`` of the scores, every count 1), not sorted again."""
     ones = bool(len(count)) and int(count.min()) == 1 and int(count.max()) == 1
     if not ones:
         keep = count > 0
@@ -584,7 +603,8 @@ def distinct_rows(
     if not len(gold):
         return gold, scores, count
     if scores.shape[1] == 1 and gold.ndim == 1:  # one column: one sort of the scores, then each one's gold classes
-        order = np.argsort(scores[:, 0], kind="stable" if runs else None)
+        if order is None or not ones:
+            order = np.argsort(scores[:, 0], kind="stable" if runs else None)
         v = scores[order, 0]
         new = np.empty(len(v), dtype=bool)
         new[0] = True

@@ -277,6 +277,8 @@ def cross_validate(
     seen = seen_labels(pooled_counts)
     each = steps(progress, "folds", list(zip(folds, names, screened)))
     scored = tuple(score(fold, seen=seen, inputs={"fold": name}, invalid=found) for fold, name, found in each)
-    if ci is not None:
-        pooled = with_intervals(pooled, ci, progress=progress)
+    if ci is not None:  # resampling the units the counts carry (spans: sentences or documents), as score does
+        kind = kind_of(pooled_counts)
+        units = None if kind is None else kind.units(pooled_counts)
+        pooled = with_intervals(pooled, ci, progress=progress, blocks=units)
     return CrossValidation(pooled, scored, names, float(warn_above), dict(inputs or {}))

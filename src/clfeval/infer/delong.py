@@ -98,15 +98,23 @@ def _normal_cdf(x: float) -> float:
     return 0.5 * math.erfc(-x / math.sqrt(2))
 
 
-def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray, int, int]:
-    """The AUC and each row's placement (V10 for a positive row, V01 for a negative one), with P and N."""
-    order = np.argsort(score)
+def _placements(
+    score: np.ndarray, positive: np.ndarray, weight: np.ndarray, order: np.ndarray | None = None
+) -> tuple[float, np.ndarray, int, int]:
+    """The AUC and each row's placement (V10 for a positive row, V01 for a negative one), with P and N; ``order``:
+    the rows' order by score where it is known (``argsort`` of the scores)."""
+    order = np.argsort(score) if order is None else order
     v = score[order]
     new = np.r_[True, v[1:] != v[:-1]]
-    start = np.flatnonzero(new)
-    inverse = np.cumsum(new) - 1  # each sorted row's distinct score
-    pos = np.add.reduceat(np.where(positive[order], weight[order], 0.0), start)
-    allw = np.add.reduceat(weight[order], start)
+    ones = bool((weight == 1).all())  # instances as they are: their weights need no sums
+    sorted_positive = positive[order]
+    pos = sorted_positive.astype(np.float64) if ones else np.where(sorted_positive, weight[order], 0.0)
+    allw = np.ones(len(v)) if ones else weight[order]
+    inverse = None
+    if not new.all():  # ties: a group of rows per distinct score (else each row its own)
+        start = np.flatnonzero(new)
+        inverse = np.cumsum(new) - 1  # each sorted row's distinct score
+        pos, allw = np.add.reduceat(pos, start), np.add.reduceat(allw, start)
     neg = allw - pos
     p, n = float(pos.sum()), float(neg.sum())
     if p == 0 or n == 0:
@@ -116,9 +124,11 @@ def _placements(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> 
     v10 = (below_neg + 0.5 * neg) / n  # per distinct score
     v01 = (above_pos + 0.5 * pos) / p
     auc = float(np.dot(pos, v10) / p)
-    at = np.empty(len(score), dtype=np.int64)
-    at[order] = inverse
-    placement = np.where(positive, v10[at], v01[at])
+    placement = np.empty(len(score))
+    if inverse is None:  # each sorted row its own score: its placement where it stands, put back in row order
+        placement[order] = np.where(sorted_positive, v10, v01)
+    else:
+        placement[order] = np.where(sorted_positive, v10[inverse], v01[inverse])
     return auc, placement, round(p), round(n)
 
 
@@ -218,13 +228,15 @@ def delong_paired(
     *,
     confidence: float = 0.95,
     cluster: np.ndarray | None = None,
+    orders: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> DeLongPair:
     """DeLong's paired test of the AUCs of two scores of the same instances (rows as in :func:`delong`, each row with
-    both scores), with the interval of A − B; with ``cluster``, Obuchowski's clustered variances and covariance."""
+    both scores), with the interval of A − B; with ``cluster``, Obuchowski's clustered variances and covariance.
+    ``orders``: each score's ``argsort`` where it is known (the rows are then not sorted again)."""
     sa, sb = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     positive, w, cluster = _rows(gold_positive, weight, len(sa), cluster)
-    a, va, p, n = _placements(sa, positive, w)
-    b, vb, _, _ = _placements(sb, positive, w)
+    a, va, p, n = _placements(sa, positive, w, None if orders is None else orders[0])
+    b, vb, _, _ = _placements(sb, positive, w, None if orders is None else orders[1])
     if cluster is None:
         variance = _var(va, positive, w, a, a, va, p, n) + _var(vb, positive, w, b, b, vb, p, n)
         variance -= 2 * _var(va, positive, w, a, b, vb, p, n)

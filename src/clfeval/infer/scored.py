@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,6 +27,7 @@ from clfeval.infer.delong import delong
 from clfeval.kinds.scored import ScoredKind
 from clfeval.progress import phase
 from clfeval.result import TEXT_FORMATS, Folded, FrozenDict, Result, json_number
+from clfeval.scoring.batched import ScoredMeasures, batch_size, in_batches
 
 __all__ = [
     "SCORED_CV_SCHEMA",
@@ -33,6 +35,7 @@ __all__ = [
     "ScoreBlocks",
     "ScoredCV",
     "ScoredComparison",
+    "compare_joint",
     "compare_scored",
     "gold_codes",
     "paired_scored",
@@ -49,6 +52,33 @@ MOST_UNDEFINED = 0.05
 #: The most jackknife units (distinct rows, blocks) left out one at a time; beyond, units are left out in groups.
 JACKKNIFE_UNITS = 2000
 JACKKNIFE_GROUPS = 200
+
+
+#: Instances are drawn one by one (uniform draws over the instances, counted per row) while there are at most this many
+#: times as many instances as rows; beyond, one multinomial draw over the rows. Both are the same distribution (a
+#: resample of the n instances with replacement); the rule only picks the cheaper (an instance costs a few ns to draw,
+#: a row of numpy's conditional binomials some 80 ns), and both depend on the seed, the counts and their order alone.
+INSTANCE_DRAWS = 16
+
+
+def resampled_counts(rng: np.random.Generator, count: np.ndarray, size: int) -> np.ndarray:
+    """``size`` bootstrap resamples (size × units) of the n = Σ ``count`` instances in units (distinct rows, blocks)
+    of ``count`` instances each: each resample n instances drawn with replacement, counted per unit — n uniform draws
+    over the instances while n ≤ :data:`INSTANCE_DRAWS` × units, else ``rng.multinomial(n, count / n)``. A batch of
+    ``size`` draws the same numbers as ``size`` batches of one, one after another."""
+    count = np.asarray(count, dtype=np.int64)
+    n, units = int(count.sum()), len(count)
+    if n > INSTANCE_DRAWS * units:
+        return np.asarray(rng.multinomial(n, count / n, size=size))
+    ones = bool((count == 1).all())
+    unit_of = None if ones else np.repeat(np.arange(units), count)  # one instance a unit: drawn as it is
+    out = np.empty((size, units), dtype=np.int64)
+    step = max(1, (4 << 20) // max(n, 1))  # at most 32 MB of drawn instances at a time
+    for at in range(0, size, step):
+        drawn = rng.integers(0, n, size=(min(step, size - at), n))
+        for b, instances in enumerate(drawn):
+            out[at + b] = np.bincount(instances if unit_of is None else unit_of[instances], minlength=units)
+    return out
 
 
 def wald(auc: float, variance: float, confidence: float, logit: bool) -> tuple[float, float] | None:
@@ -143,14 +173,16 @@ class ScoreBlocks:
         """The rows as a table of ``template``'s classes and columns that counts can be put on (see :func:`_view`)."""
         return _view(template, self.gold, self.scores, self.weight)
 
-    def drawn(self, rng: np.random.Generator) -> np.ndarray:
-        """The rows' counts in a bootstrap draw of whole blocks (B blocks drawn with replacement from B)."""
-        per_block = rng.multinomial(self.n_blocks, np.full(self.n_blocks, 1 / self.n_blocks))
-        return np.asarray(self.count * per_block[self.block])
+    def drawn(self, rng: np.random.Generator, size: int = 1) -> np.ndarray:
+        """The rows' counts (size × rows) in ``size`` bootstrap draws of whole blocks (B blocks drawn with replacement
+        from B: :func:`resampled_counts` of the blocks)."""
+        per_block = resampled_counts(rng, np.ones(self.n_blocks, dtype=np.int64), size)
+        return np.asarray(self.count * per_block[:, self.block])
 
-    def swapped(self, rng: np.random.Generator) -> np.ndarray:
-        """The rows' counts whose two systems are swapped in a randomization round: a whole block, or none of it."""
-        return np.asarray(self.count * rng.integers(0, 2, self.n_blocks)[self.block])
+    def swapped(self, rng: np.random.Generator, size: int = 1) -> np.ndarray:
+        """The rows' counts (size × rows) whose two systems are swapped in ``size`` randomization rounds: a whole
+        block, or none of it."""
+        return np.asarray(self.count * rng.integers(0, 2, (size, self.n_blocks))[:, self.block])
 
 
 def delong_intervals(
@@ -198,7 +230,7 @@ class ScoredRun:
     reads. ``measures`` gives every score of counts; ``ci`` is the :class:`~clfeval.CI` group."""
 
     counts: ScoreCounts
-    measures: Callable[[ScoreCounts], dict[str, float]]
+    measures: ScoredMeasures
     ci: Any
     blocks: ScoreBlocks | None
     progress: Callable[[int, int], None] | None
@@ -206,7 +238,7 @@ class ScoredRun:
 
 def scored_intervals(
     counts: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     ci: Any,
     *,
     blocks: ScoreBlocks | None = None,
@@ -247,7 +279,8 @@ def delong_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str
 
 def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[str, Any]]:
     """The ``bootstrap`` and ``bootstrap-bca`` intervals of scored predictions: multinomial draws over the distinct
-    rows (or whole blocks), every score recomputed on each; BCa's acceleration from the jackknife (:func:`_bca`)."""
+    rows (or whole blocks; :func:`resampled_counts`), every score recomputed on each, a batch of draws at once
+    (:class:`~clfeval.scoring.batched.BatchedScores`); BCa's acceleration from the jackknife (:func:`_bca`)."""
     from clfeval.infer.methods import INTERVAL_METHODS
 
     counts, measures, blocks, progress = run.counts, run.measures, run.blocks, phase(run.progress, "bootstrap")
@@ -256,26 +289,20 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     rng = np.random.default_rng(seed)
-    n = counts.n_instances
-    share = counts.count / n
-    if blocks is not None:
-        rows, order = blocks.rows(counts)
-    draws: dict[str, list[float]] = {}
-    for r in range(resamples):
-        if blocks is None:
-            found = measures(counts.with_counts(rng.multinomial(n, share)))
-        else:
-            found = measures(rows.with_counts(blocks.drawn(rng)[order]))
-        for name, value in found.items():
-            draws.setdefault(name, []).append(value)
-        if progress is not None:  # each draw scores every measure: a call is nothing beside it
-            progress(r + 1, resamples)
+    rows, order = (counts, None) if blocks is None else blocks.rows(counts)
+    scorer = measures.batched(rows)
+
+    def drawn(size: int) -> np.ndarray:
+        return resampled_counts(rng, counts.count, size) if blocks is None else blocks.drawn(rng, size)[:, order]
+
+    found = in_batches(drawn, scorer, resamples, batch_size(len(rows.count)), progress)
+    draws = {name: np.concatenate([f[name] for f in found]) for name in (found[0] if found else {})}
     alpha = 1 - confidence
     out = {}
     not_estimable: dict[str, int] = {}
     kept: dict[str, np.ndarray] = {}
-    for name, drawn in draws.items():
-        x = np.array(drawn, dtype=np.float64)
+    for name, values in draws.items():
+        x = np.array(values, dtype=np.float64)
         bad = int(np.isnan(x).sum())
         if bad:  # draws without a value (no positive of a class among them): counted, and left out when few
             not_estimable[name] = bad
@@ -303,7 +330,7 @@ def bootstrap_run(run: ScoredRun) -> tuple[dict[str, tuple[float, float]], dict[
 
 def _bca(
     counts: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     draws: Mapping[str, np.ndarray],
     alpha: float,
     rng: np.random.Generator,
@@ -351,16 +378,22 @@ def _bca(
         weights = np.ones(JACKKNIFE_GROUPS)
         left = (np.where(group == g, 0, base) for g in range(JACKKNIFE_GROUPS))
         how = f"{JACKKNIFE_GROUPS} groups of blocks"
-    values: dict[str, list[float]] = {name: [] for name in draws}
-    for done, w in enumerate(left, 1):
-        found = measures(rows.with_counts(np.asarray(w)[order]))
+    scorer = measures.batched(rows)
+    values: dict[str, list[np.ndarray]] = {name: [] for name in draws}
+    step, done, pending = batch_size(len(order)), 0, []
+    for i, w in enumerate(left, 1):  # the left-out counts scored a batch at a time
+        pending.append(np.asarray(w)[order])
+        if len(pending) < step and i < len(weights):
+            continue
+        found = scorer(np.stack(pending))
         for name in draws:
-            values[name].append(found.get(name, float("nan")))
+            values[name].append(found.get(name, np.full(len(pending), np.nan)))
+        done, pending = done + len(pending), []
         if progress is not None:
             progress(done, len(weights))
     out: dict[str, tuple[float, float]] = {}
     for name, x in draws.items():
-        theta = np.array(values[name])
+        theta = np.concatenate(values[name]) if values[name] else np.zeros(0)
         if np.isnan(theta).any() or not np.isfinite(estimate.get(name, float("nan"))):
             continue
         mean = weights @ theta / weights.sum()
@@ -420,19 +453,45 @@ class ScoredPair:
     scores_b: np.ndarray
     count: np.ndarray
     template: ScoreCounts
-    measures: Callable[[ScoreCounts], dict[str, float]]
+    measures: ScoredMeasures
     metrics: list[str]
     test: Any
     rng: np.random.Generator
     blocks: ScoreBlocks | None
     progress: Callable[[int], None] | None
     weight: np.ndarray | None = None
+    orders: tuple[np.ndarray, np.ndarray] | None = None  # each system's rows in score order, where known (one column)
 
     def __post_init__(self) -> None:
-        self.a_view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
-        self.b_view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
-        self.base_a = self.measures(self.a_view.with_counts(self.count[self.a_order]))
-        self.base_b = self.measures(self.b_view.with_counts(self.count[self.b_order]))
+        from clfeval.infer.pairtests import TESTS
+
+        if TESTS[self.test.name].random:  # the resampling tests: each system's scores of the rows, the metrics known
+            self.check()
+
+    @cached_property
+    def a_view(self) -> ScoreCounts:
+        """A's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`a_order`."""
+        view, self.a_order = _view(self.template, self.joint_gold, self.scores_a, self.weight)
+        return view
+
+    @cached_property
+    def b_view(self) -> ScoreCounts:
+        """B's rows as a table that counts can be put on (:func:`_view`), put in order by :attr:`b_order`."""
+        view, self.b_order = _view(self.template, self.joint_gold, self.scores_b, self.weight)
+        return view
+
+    @cached_property
+    def base_a(self) -> dict[str, float]:
+        """A's scores of the rows."""
+        return self.measures(self.a_view.with_counts(self.count[self.a_order]))
+
+    @cached_property
+    def base_b(self) -> dict[str, float]:
+        """B's scores of the rows."""
+        return self.measures(self.b_view.with_counts(self.count[self.b_order]))
+
+    def check(self) -> None:
+        """Refuse a metric that is no score of these systems (naming its new name where it was renamed)."""
         for m in self.metrics:
             if m not in self.base_a:
                 from clfeval.scoring.scored import renamed
@@ -441,15 +500,26 @@ class ScoredPair:
                 hint = f" (it is named {new!r})" if new is not None else ""
                 raise OptionError(f"unknown score {m!r}{hint}; the scores: {', '.join(self.base_a)}")
 
-    def resampled(self, draw: Callable[[], tuple[dict[str, float], dict[str, float]]]) -> np.ndarray:
-        """The differences A − B of the metrics over ``test.rounds`` draws (each draw: both systems' scores)."""
-        draws = np.empty((self.test.rounds, len(self.metrics)))
-        for r in range(self.test.rounds):
-            da, db = draw()
-            draws[r] = [da[m] - db[m] for m in self.metrics]
+    def resampled(
+        self,
+        draw: Callable[[int], Any],
+        score: Callable[[Any], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]],
+        rows: int,
+    ) -> np.ndarray:
+        """The differences A − B of the metrics over ``test.rounds`` rounds: ``draw(size)`` draws ``size`` rounds
+        (in this thread, one stream), ``score`` gives both systems' scores of them, batches of
+        :func:`~clfeval.scoring.batched.batch_size` over ``rows`` at a time
+        (:func:`~clfeval.scoring.batched.in_batches`)."""
+        done = 0
+
+        def advanced(at: int, total: int) -> None:
+            nonlocal done
             if self.progress is not None:
-                self.progress(1)
-        return draws
+                self.progress(at - done)
+            done = at
+
+        found = in_batches(draw, score, self.test.rounds, batch_size(rows), advanced)
+        return np.vstack([np.column_stack([da[m] - db[m] for m in self.metrics]) for da, db in found])
 
     def results(self, observed: np.ndarray, hits: np.ndarray, draws: np.ndarray | None) -> list[dict[str, Any]]:
         """Each metric's result of a resampling test: p = (1 + hits)/(R + 1); with ``draws`` (the bootstrap's), the
@@ -473,7 +543,7 @@ def paired_scored(
     scores_b: np.ndarray,
     count: np.ndarray,
     template: ScoreCounts,
-    measures: Callable[[ScoreCounts], dict[str, float]],
+    measures: ScoredMeasures,
     metrics: list[str],
     test: Any,
     *,
@@ -481,6 +551,7 @@ def paired_scored(
     blocks: ScoreBlocks | None = None,
     progress: Callable[[int], None] | None = None,
     weight: np.ndarray | None = None,
+    orders: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[dict[str, Any]]:
     """Each metric's paired test of two systems' scores of the same instances: rows (gold, A's scores, B's scores)
     with their counts; ``template`` gives the classes and columns; ``test`` is the :class:`~clfeval.Test` group, whose
@@ -493,7 +564,8 @@ def paired_scored(
     from clfeval.infer.pairtests import TESTS
 
     pair = ScoredPair(joint_gold, scores_a, scores_b, count, template, measures, metrics, test,
-                      rng if rng is not None else np.random.default_rng(), blocks, progress, weight)  # fmt: skip
+                      rng if rng is not None else np.random.default_rng(), blocks, progress, weight,
+                      orders)  # fmt: skip
     found: list[dict[str, Any]] = TESTS[test.name].run_for(_KIND, pair)
     return found
 
@@ -521,6 +593,7 @@ def delong_pair(pair: ScoredPair) -> list[dict[str, Any]]:
                 count.astype(np.float64),
                 confidence=confidence,
                 cluster=None if blocks is None else blocks.block,
+                orders=pair.orders if pair.scores_a.shape[1] == 1 else None,
             )
             found = {"metric": m, "score_a": d.auc_a, "score_b": d.auc_b, "difference": d.difference,
                      "p_value": d.p_value, "ci": (d.low, d.high), "z": d.z, "rounds": None}  # fmt: skip
@@ -536,17 +609,17 @@ def bootstrap_pair(pair: ScoredPair) -> list[dict[str, Any]]:
     the differences shifted to zero (``bootstrap`` of :data:`~clfeval.infer.pairtests.TESTS`)."""
     from clfeval.infer.significance import extreme
 
-    n, rng, blocks = int(pair.count.sum()), pair.rng, pair.blocks
-    share = pair.count / n
+    rng, blocks = pair.rng, pair.blocks
+    score_a, score_b = pair.measures.batched(pair.a_view), pair.measures.batched(pair.b_view)
 
-    def draw() -> tuple[dict[str, float], dict[str, float]]:
-        w = rng.multinomial(n, share) if blocks is None else blocks.drawn(rng)
-        return pair.measures(pair.a_view.with_counts(w[pair.a_order])), pair.measures(
-            pair.b_view.with_counts(w[pair.b_order])
-        )
+    def draw(size: int) -> np.ndarray:
+        return resampled_counts(rng, pair.count, size) if blocks is None else blocks.drawn(rng, size)
+
+    def score(w: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        return score_a(w[:, pair.a_order]), score_b(w[:, pair.b_order])
 
     observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
-    draws = pair.resampled(draw)
+    draws = pair.resampled(draw, score, len(pair.count))
     hits = extreme(draws - observed, observed, pair.test.alternative).sum(axis=0)  # shifted to a zero difference
     return pair.results(observed, hits, draws)
 
@@ -562,13 +635,17 @@ def randomization_pair(pair: ScoredPair) -> list[dict[str, Any]]:
         pair.template, np.r_[pair.joint_gold, pair.joint_gold], np.vstack([pair.scores_a, pair.scores_b]), weight
     )
 
-    def draw() -> tuple[dict[str, float], dict[str, float]]:
-        swapped = rng.binomial(count, 0.5) if blocks is None else blocks.swapped(rng)
-        wa, wb = np.r_[count - swapped, swapped], np.r_[swapped, count - swapped]
-        return pair.measures(mixed.with_counts(wa[mixed_order])), pair.measures(mixed.with_counts(wb[mixed_order]))
+    scorer = pair.measures.batched(mixed)
+
+    def draw(size: int) -> np.ndarray:
+        return rng.binomial(count, 0.5, size=(size, len(count))) if blocks is None else blocks.swapped(rng, size)
+
+    def score(swapped: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        wa, wb = np.c_[count - swapped, swapped], np.c_[swapped, count - swapped]
+        return scorer(wa[:, mixed_order]), scorer(wb[:, mixed_order])
 
     observed = np.array([pair.base_a[m] - pair.base_b[m] for m in pair.metrics])
-    draws = pair.resampled(draw)
+    draws = pair.resampled(draw, score, 2 * len(count))
     return pair.results(observed, extreme(draws, observed, pair.test.alternative).sum(axis=0), None)
 
 
@@ -691,7 +768,7 @@ class ScoredComparison(Paired, Result):
     pairs: tuple[PairTest, ...]
     results: Mapping[str, Any]
     n_instances: int
-    distinct_rows: int  # the joint rows the resampling tests draw from (DeLong: the instances)
+    distinct_rows: int  # the joint rows the tests read (DeLong of arrays: the instances)
     n_blocks: int | None = None  # blocks: the units the tests resample, swap or cluster on
     alternative: str = "two-sided"
     baseline: str | None = None
@@ -813,21 +890,124 @@ def compare_scored(
     """Every pair of ``systems`` (name → scores of the same instances; each against ``baseline`` when given) tested on
     each metric (default: the AUC, macro for multi-class) by ``test`` (the :class:`~clfeval.Test` group: its name from
     :data:`~clfeval.infer.pairtests.TESTS`, alternative, α, rounds, seed, confidence), each round computing those
-    metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result.
-    The probability measures apply unless the conventions say the scores are not probabilities (every system's scores
-    are then checked as probabilities). ``blocks``: each instance's block (the tests then treat blocks as the
-    independent units). ``multilabel``: ``gold`` holds each instance's gold label set (or an (n, K) 0/1 matrix).
-    ``sample_weight``: each instance's weight; the resampling tests move instances with their weights (DeLong's test
-    is refused)."""
-    from dataclasses import replace
+    metrics only, with Holm's adjustment over the pairs of a metric; ``score_one`` gives each system's own result (of
+    its counts, scores as given). The probability measures apply unless the conventions say the scores are not
+    probabilities (every system's scores are then checked as probabilities). ``blocks``: each instance's block (the
+    tests then treat blocks as the independent units). ``multilabel``: ``gold`` holds each instance's gold label set
+    (or an (n, K) 0/1 matrix). ``sample_weight``: each instance's weight; the resampling tests move instances with
+    their weights (DeLong's test is refused).
 
+    The instances are counted into their distinct joint rows (:class:`~clfeval.count.jointscored.JointScoreCounts`),
+    and the systems compared on them (:func:`compare_joint`); with ``blocks`` each pair's rows are held in their
+    blocks (:class:`ScoreBlocks`) instead."""
     from clfeval.count.classes import named_scores
-    from clfeval.count.scored import check_finite, checked_weights, label_indicator, layout_of
-    from clfeval.infer.multiplicity import holm
+    from clfeval.count.jointscored import JointScoreCounts
+    from clfeval.count.scored import check_finite, checked_weights, class_lookup, label_indicator, layout_of
     from clfeval.infer.pairtests import TESTS
-    from clfeval.scoring.scored import measures_of
 
     names = list(systems)
+    _check_pairing(names, baseline, test, weighted=sample_weight is not None)
+    weight = None if sample_weight is None else checked_weights(sample_weight, len(gold))
+    given: dict[str, np.ndarray] = {}
+    layouts: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    codes: np.ndarray | None = None
+    for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
+        raw, column_names = named_scores(systems[s])
+        where = f"scores[{s!r}]"
+        if multilabel:
+            values = np.asarray(raw, dtype=np.float64)
+            check_finite(values, where)
+            indicator, found, layout = label_indicator(gold, labels, values.shape, names=column_names)
+            given[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where, orient=False)
+            layouts[s] = (tuple(found), tuple(found))
+            codes = indicator
+        else:
+            _, values, seen, which, layout = layout_of(gold, raw, labels, names=column_names, where=where)
+            given[s], _ = conventions.checked(
+                layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where, orient=False
+            )
+            layouts[s] = (tuple(layout.classes), tuple(layout.columns))
+            if codes is None:
+                codes = class_lookup(seen, which, list(layout.classes))[which]
+    assert codes is not None
+    for s in names[1:]:
+        if layouts[s] != layouts[names[0]]:
+            raise OptionError(f"system {s!r} scores classes {list(layouts[s][1])}, {names[0]!r} "
+                              f"{list(layouts[names[0]][1])}")  # fmt: skip
+    classes, columns = layouts[names[0]]
+    orders = None
+    as_given = not (conventions.lower_is_more_confident or conventions.score_bins is not None)  # not oriented
+    if blocks is None and not TESTS[test.name].random and len(columns) == 1 and not multilabel and as_given:
+        orders = {s: np.argsort(given[s].reshape(-1)) for s in names}  # one sort of each system, read twice
+    own = {s: _system_counts(classes, columns, codes, given[s], weight, None if orders is None else orders[s])
+           for s in names}  # fmt: skip
+    if blocks is None and TESTS[test.name].random:
+        joint = JointScoreCounts.of_systems(classes, columns, codes, given, weight)
+        return compare_joint(joint, metrics, test, conventions=conventions, score_one=score_one, baseline=baseline,
+                             progress=progress, checked=True, own=own)  # fmt: skip
+    oriented = {s: conventions.oriented(v).reshape(len(codes), -1) for s, v in given.items()}
+
+    def held(a: str, b: str) -> _PairRows:
+        if blocks is None:  # DeLong's test: exact on the instances as they are (placements per distinct score)
+            return codes, oriented[a], oriented[b], np.ones(len(codes), dtype=np.int64), None, None
+        # in blocks: each pair's joint rows within each block
+        rows = ScoreBlocks.of_arrays(codes, np.column_stack([oriented[a], oriented[b]]), blocks, weight=weight)
+        width = len(columns)
+        return rows.gold, rows.scores[:, :width], rows.scores[:, width:], rows.count, rows, rows.weight
+
+    return _compared(names, own, held, len(codes), metrics, test, conventions, score_one, baseline, progress, orders)
+
+
+def compare_joint(
+    joint: Any,
+    metrics: list[str] | None,
+    test: Any,
+    *,
+    conventions: Any,
+    score_one: Callable[[ScoreCounts], Any],
+    baseline: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    checked: bool = False,
+    own: Mapping[str, ScoreCounts] | None = None,
+) -> ScoredComparison:
+    """The systems of ``joint`` (a :class:`~clfeval.count.jointscored.JointScoreCounts`, its scores as given) compared
+    as :func:`compare_scored` compares them: each pair tested on its joint rows (:meth:`JointScoreCounts.pair`, the
+    scores oriented by the ``conventions``: a seeded test draws over the same rows, in the same order, whatever
+    other systems were counted with it), each system scored on its own counts (:meth:`JointScoreCounts.system`) by
+    ``score_one``. Unless ``checked`` (the scores were checked as they were read), every system's scores are checked
+    as probabilities where the conventions hold them to be; ``own``: each system's counts where they are at hand
+    (they equal its margin)."""
+    from clfeval.count.jointscored import JointScoreCounts
+
+    names = list(joint.systems)
+    _check_pairing(names, baseline, test, weighted=joint.weight is not None)
+    own = {s: joint.system(s) for s in names} if own is None else own
+    if not checked and conventions.checks_probabilities:
+        for s in names:
+            try:
+                conventions.probabilities_of(own[s])
+            except OptionError as e:
+                raise OptionError(f"scores[{s!r}]: {e}") from None
+    if conventions.lower_is_more_confident or conventions.score_bins is not None:  # the rows as every measure reads
+        joint = JointScoreCounts(joint.labels, joint.columns, joint.systems, joint.gold,
+                                 conventions.oriented(joint.scores), joint.count, joint.weight)  # fmt: skip
+
+    def held(a: str, b: str) -> _PairRows:
+        gold, scores_a, scores_b, count, weight = joint.pair(a, b)
+        return gold, scores_a, scores_b, count, None, weight
+
+    return _compared(names, own, held, joint.n_instances, metrics, test, conventions, score_one, baseline, progress)
+
+
+#: A pair's rows: gold, A's scores, B's scores, counts, the blocks that hold them (or ``None``), sample weights.
+_PairRows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, "ScoreBlocks | None", "np.ndarray | None"]
+
+
+def _check_pairing(names: list[str], baseline: str | None, test: Any, *, weighted: bool) -> None:
+    """Refuse what no comparison of these systems by ``test`` can do: fewer than two systems, an unknown baseline, a
+    test or option that is not for scores, DeLong's test with sample weights."""
+    from clfeval.infer.pairtests import TESTS
+
     if len(names) < 2:
         raise OptionError(f"compare needs at least two systems, got {len(names)}")
     if baseline is not None and baseline not in names:
@@ -850,67 +1030,54 @@ def compare_scored(
         )
     if test.exact_limit != type(test)().exact_limit:
         raise OptionError("randomization of scores draws its rounds; it does not enumerate arrangements (exact_limit)")
-    weight = None
-    if sample_weight is not None:
-        if not spec.random:
-            use = "test='bootstrap' or 'ar' (--test bootstrap, ar)"
-            raise OptionError(WEIGHTED_DELONG.format(what="tests", use=use))
-        weight = checked_weights(sample_weight, len(gold))
-    oriented, counted, layouts = {}, {}, {}
-    for s in names:  # each system's columns matched to the classes by the one contract, then checked as probabilities
-        given, column_names = named_scores(systems[s])
-        where = f"scores[{s!r}]"
-        if multilabel:
-            values = np.asarray(given, dtype=np.float64)
-            check_finite(values, where)
-            indicator, classes, layout = label_indicator(gold, labels, values.shape, names=column_names)
-            oriented[s], _ = conventions.checked(layout.apply(values), rows_sum=False, where=where)
-            counted[s] = ScoreCounts.of_label_sets(indicator, oriented[s], classes, sample_weight=weight)
-        else:
-            y, values, seen, which, layout = layout_of(gold, given, labels, names=column_names, where=where)
-            oriented[s], _ = conventions.checked(
-                layout.apply(values), rows_sum=len(layout.columns) > 1, full=values, where=where
-            )
-            counted[s] = ScoreCounts.of_layout(y, oriented[s], seen, which, replace(layout, take=None), weight=weight)
-        layouts[s] = layout
-    template = counted[names[0]]
-    for s in names[1:]:
-        if (counted[s].labels, counted[s].columns) != (template.labels, template.columns):
-            raise OptionError(
-                f"system {s!r} scores classes {list(counted[s].columns)}, {names[0]!r} {list(template.columns)}"
-            )
-    # each pair's joint rows: gold, then the two systems' scores (instance by instance, so their rows line up), built
-    # from that pair alone: its draws do not depend on which other systems are compared, nor on their order
-    codes = indicator if multilabel else gold_codes(gold, template)
-    columns = {s: oriented[s].reshape(len(codes), -1) for s in names}
-    width = columns[names[0]].shape[1]
-    gold_width = codes.shape[1] if multilabel else 1
+    if weighted and not spec.random:
+        use = "test='bootstrap' or 'ar' (--test bootstrap, ar)"
+        raise OptionError(WEIGHTED_DELONG.format(what="tests", use=use))
 
-    Joint = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, ScoreBlocks | None, np.ndarray | None]
 
-    def joint(a: str, b: str) -> Joint:
-        """The pair's rows (gold, A's scores, B's scores, counts), with blocks its rows in their blocks, and with
-        sample weights each row's weight."""
-        if blocks is not None:  # the joint rows within each block
-            held = ScoreBlocks.of_arrays(codes, np.column_stack([columns[a], columns[b]]), blocks, weight=weight)
-            return held.gold, held.scores[:, :width], held.scores[:, width:], held.count, held, held.weight
-        if not spec.random:  # an exact test (DeLong: placements per distinct score) counts the instances as they are
-            return codes, columns[a], columns[b], np.ones(len(codes), dtype=np.int64), None, None
-        table = np.column_stack([codes, columns[a], columns[b]] + ([] if weight is None else [weight]))
-        rows, inverse = np.unique(table, axis=0, return_inverse=True)
-        count = np.bincount(inverse.reshape(-1), minlength=len(rows)).astype(np.int64)
-        gold_rows = rows[:, :gold_width].astype(np.int8) if multilabel else rows[:, 0].astype(np.int64)
-        end = gold_width + 2 * width
-        return (gold_rows, rows[:, gold_width : gold_width + width], rows[:, gold_width + width : end], count, None,
-                None if weight is None else rows[:, end])  # fmt: skip
+def _system_counts(
+    classes: tuple[str, ...],
+    columns: tuple[str, ...],
+    codes: np.ndarray,
+    scores: np.ndarray,
+    weight: Any,
+    order: np.ndarray | None = None,
+) -> ScoreCounts:
+    """One system's counts of its instances (gold codes or 0/1 rows, scores as given); ``order``: one score column's
+    ``argsort``, where it is known (the rows are then counted without sorting them again)."""
+    ones = np.ones(len(codes), dtype=np.int64)
+    if order is not None and weight is None and codes.ndim == 1:
+        from clfeval.count.scored import distinct_rows
 
+        gold, rows, count = distinct_rows(codes, scores.reshape(len(codes), 1), ones, order=order)
+        return ScoreCounts.of_distinct(classes, columns, gold, rows, count)
+    return ScoreCounts(classes, columns, codes, scores.reshape(len(codes), -1), ones, weight)
+
+
+def _compared(
+    names: list[str],
+    own: Mapping[str, ScoreCounts],
+    held: Callable[[str, str], _PairRows],
+    n_instances: int,
+    metrics: list[str] | None,
+    test: Any,
+    conventions: Any,
+    score_one: Callable[[ScoreCounts], Any],
+    baseline: str | None,
+    progress: Callable[[int, int], None] | None,
+    orders: Mapping[str, np.ndarray] | None = None,
+) -> ScoredComparison:
+    """Each pair's test on its rows (``held``), Holm's adjustment over the pairs of a metric, each system's result of
+    its own counts (``own``, scores as given); ``orders``: each system's rows in score order, where known."""
+    from clfeval.infer.multiplicity import holm
+    from clfeval.infer.pairtests import TESTS
+
+    spec = TESTS[test.name]
+    template = conventions.oriented_counts(own[names[0]])
     if metrics is None:
         metrics = ["auc" if template.binary else "macro.auc"]
-    probabilities = not conventions.ranking_only  # every system's scores checked as probabilities above
-    wanted = list(metrics)
-
-    def measures(c: ScoreCounts) -> dict[str, float]:
-        return measures_of(c, conventions, probabilities, wanted)
+    # every system's scores checked as probabilities; each round computes the metrics' groups alone
+    measures = ScoredMeasures(conventions, not conventions.ranking_only, frozenset(metrics))
 
     seed = test.seed
     if seed is None and spec.random:
@@ -932,13 +1099,13 @@ def compare_scored(
     raw = []
     distinct, n_blocks = 0, None
     for a, b in pairs:
-        joint_gold, scores_a, scores_b, count, blocked, row_weight = joint(a, b)
+        joint_gold, scores_a, scores_b, count, blocked, row_weight = held(a, b)
         distinct = max(distinct, len(count))
         n_blocks = None if blocked is None else blocked.n_blocks
         for found in paired_scored(
             joint_gold, scores_a, scores_b, count, template, measures, list(metrics), test,
             rng=pair_stream(seed, a, b), blocks=blocked, progress=advanced if spec.random else None,
-            weight=row_weight,
+            weight=row_weight, orders=None if orders is None else (orders[a], orders[b]),
         ):  # fmt: skip
             raw.append({"a": a, "b": b, **found})
     for m in metrics:
@@ -976,8 +1143,8 @@ def compare_scored(
         alternative=test.alternative,
         baseline=baseline,
         pairs=tested,
-        results=FrozenDict({s: score_one(conventions.oriented_counts(counted[s])) for s in names}),  # as given
-        n_instances=len(codes),
+        results=FrozenDict({s: score_one(own[s]) for s in names}),
+        n_instances=n_instances,
         distinct_rows=distinct,
         n_blocks=n_blocks,
     )

@@ -28,21 +28,22 @@ from clfeval.infer.methods import CI, INTERVAL_METHODS
 from clfeval.infer.slices import (
     RANGE_METHOD,
     SEEDS_NOTE,
+    GroupStatistic,
     Sliced,
-    _fairness,
-    _gap_method,
-    _gaps,
-    _Group,
-    _permuted,
-    _stratified,
-    _tests,
     checked_groups,
+    fairness_of,
+    gap_method_of,
+    gaps_of,
+    permuted_draws,
+    stratified_draws,
     test_method_of,
+    tests_of,
     undefined_rates,
 )
 from clfeval.infer.slicing import GroupSample, Slicing, rates_of
 from clfeval.progress import phase
 from clfeval.result import FrozenDict
+from clfeval.scoring.batched import ScoredMeasures
 
 __all__ = ["DELONG_GAPS", "default_scored_metrics", "delong_metric", "sliced_scored"]
 
@@ -128,45 +129,17 @@ def _sample(whole: ScoreCounts, part: Any) -> GroupSample:
     return GroupSample(np.ones(blocks.n_blocks), blocks_on_rows, "blocks")
 
 
-#: The AUCs a batch of resamples reads at once (:class:`~clfeval.scoring.ranking.BatchedAUCs`): a column's, and
-#: their macro and weighted averages.
-_BATCHED = ("macro.auc", "weighted.auc")
-
-
 class _Reader:
-    """The gap metrics of counts on the whole data's rows: ``from_sums`` (size, R) → (size, M). AUCs of score
-    columns and their macro and weighted averages are read for a whole batch at once; any other score by
-    :func:`~clfeval.scoring.scored.measures_of` of each resample's counts."""
+    """The gap metrics of counts on the whole data's rows: ``from_sums`` (size, R) → (size, M), every metric of a
+    whole batch at once (:class:`~clfeval.scoring.batched.BatchedScores`)."""
 
-    def __init__(self, whole: ScoreCounts, measures: Callable[[ScoreCounts], dict[str, float]], keys: Sequence[str]):
-        self.whole, self.measures, self.keys = whole, measures, list(keys)
-        self.batched = None
-        if all(delong_metric(k, whole) and k != "micro.auc" for k in self.keys):
-            from clfeval.scoring.ranking import BatchedAUCs
-
-            self.batched = BatchedAUCs(whole)
-
-    def counts(self, row: np.ndarray) -> ScoreCounts:
-        return self.whole.with_counts(np.rint(row).astype(np.int64))
+    def __init__(self, whole: ScoreCounts, measures: ScoredMeasures, keys: Sequence[str]):
+        self.whole, self.keys = whole, list(keys)
+        self.scorer = measures.batched(whole)
 
     def from_sums(self, sums: np.ndarray) -> np.ndarray:
-        if self.batched is not None:
-            aucs, positives = self.batched(np.rint(sums))
-            out = np.empty((len(sums), len(self.keys)))
-            for j, key in enumerate(self.keys):
-                if key == "macro.auc":
-                    out[:, j] = aucs.mean(axis=1)
-                elif key == "weighted.auc":
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        out[:, j] = (aucs * positives).sum(axis=1) / positives.sum(axis=1)
-                else:
-                    out[:, j] = aucs[:, 0 if key == "auc" else self.whole.columns.index(key[10:-4])]
-            return out
-        out = np.empty((len(sums), len(self.keys)))
-        for r, row in enumerate(sums):  # a resample's scores are computed from its counts, one call each
-            found = self.measures(self.counts(row))
-            out[r] = [found.get(k, math.nan) for k in self.keys]
-        return out
+        found = self.scorer(np.rint(sums).astype(np.int64))
+        return np.column_stack([found.get(k, np.full(len(sums), math.nan)) for k in self.keys])
 
 
 def _threshold_rates(whole: ScoreCounts, predicted: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
@@ -292,18 +265,11 @@ def sliced_scored(
         by_group[name] = result
     probabilities = overall.probabilities
     conventions = overall.conventions
-    wanted = set(metrics)
-
-    def measures(c: ScoreCounts) -> dict[str, float]:
-        from clfeval.scoring.scored import measures_of
-
-        return measures_of(c, conventions, probabilities, wanted)
-
-    reader = _Reader(whole, measures, metrics)
+    reader = _Reader(whole, ScoredMeasures(conventions, probabilities, frozenset(metrics)), metrics)
     groups = []
     for name in names:
         sample = _sample(whole, by_group[name])
-        groups.append(_Group(name, by_group[name].counts, None, None, sample, sample.observed()))
+        groups.append(GroupStatistic(name, by_group[name].counts, None, None, sample, sample.observed()))
     total = np.asarray(whole.count, dtype=np.float64)
     point = np.array([[by_group[g].values.get(m, math.nan) for m in metrics] for g in names])
     rest_point = reader.from_sums(np.stack([total - g.sums for g in groups]))
@@ -313,7 +279,7 @@ def sliced_scored(
     rounds = interval.resamples if interval is not None else slicing.rounds
     boot = rest = rates = None
     if interval is not None or test == "bootstrap":
-        boot, rest, rates = _stratified(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
+        boot, rest, rates = stratified_draws(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
                                         phase(progress, "group-stratified bootstrap"))  # fmt: skip
     variances = rest_variances = None
     p_values = None
@@ -326,7 +292,7 @@ def sliced_scored(
         if test == "delong":
             p_values = _delong_tests(groups, rests, metrics, warnings)
     analytic = "DeLong's variances, groups independent (Wald; the ratio on the log scale)"
-    gaps = _gaps(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling,
+    gaps = gaps_of(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling,
                  analytic)  # fmt: skip
     draws = None
     if test == "permutation":
@@ -336,13 +302,13 @@ def sliced_scored(
         cells = None
         if strata is not None:
             cells = [[None if c is None else _sample(whole, c) for c in row] for row in strata]
-        draws = _permuted(groups, pool, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
+        draws = permuted_draws(groups, pool, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
-    tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
+    tests = tests_of(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws, p_values)
     positive = whole.columns[0] if whole.binary else None
-    fairness = _fairness(positive, names, groups, rated, rates, confidence)
+    fairness = fairness_of(positive, names, groups, rated, rates, confidence)
     warnings.extend(undefined_rates(fairness))
-    gap_method = _gap_method(interval, resampling, rounds, seeds[-2],
+    gap_method = gap_method_of(interval, resampling, rounds, seeds[-2],
                              None if resampling else ("delong", DELONG_GAPS))  # fmt: skip
     test_method = test_method_of(test, slicing, rounds, seeds, base, strata, strata_columns)
     unit = "whole blocks" if blocked else "instances (each distinct row with its sample weight)"
@@ -375,7 +341,7 @@ def sliced_scored(
 
 
 def _delong_tests(
-    groups: Sequence[_Group], rests: Sequence[ScoreCounts], metrics: Sequence[str], warnings: list[str]
+    groups: Sequence[GroupStatistic], rests: Sequence[ScoreCounts], metrics: Sequence[str], warnings: list[str]
 ) -> dict[tuple[int, int], np.ndarray]:
     """DeLong's unpaired test (pROC's ``roc.test(paired = FALSE)``) of each pair of groups and of each group against
     its rest, by metric: p-values, NaN (with a warning) where the test is not defined."""

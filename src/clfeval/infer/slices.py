@@ -439,7 +439,7 @@ def pinned_scoring(scoring: Scoring, overall: Scores) -> Scoring:
 
 
 @dataclass
-class _Group:
+class GroupStatistic:
     """One group's statistic of the gap metrics, its units, and its observed sums."""
 
     name: str
@@ -450,14 +450,16 @@ class _Group:
     sums: np.ndarray
 
 
-def _groups(kind: Kind, f_all: Any, keys: Sequence[Key], names: Sequence[str], parts: Sequence[Part]) -> list[_Group]:
+def _groups(
+    kind: Kind, f_all: Any, keys: Sequence[Key], names: Sequence[str], parts: Sequence[Part]
+) -> list[GroupStatistic]:
     out = []
     for name, part in zip(names, parts):
         rows, weights = kind.rows(part.counts)
         f = f_all.on_rows(kind, rows, weights, keys=keys)
         units = block_units(f, part.counts, part.blocks) if part.blocks is not None else None
         sample = GroupSample.of(f, units)
-        out.append(_Group(name, part.counts, part.blocks, f, sample, sample.observed()))
+        out.append(GroupStatistic(name, part.counts, part.blocks, f, sample, sample.observed()))
     return out
 
 
@@ -609,25 +611,25 @@ def sliced(
     rounds = interval.resamples if interval is not None else slicing.rounds
     boot = rest = rates = None
     if need_bootstrap:
-        boot, rest, rates = _stratified(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
+        boot, rest, rates = stratified_draws(groups, total, reader, rated, rounds, np.random.default_rng(seeds[-2]),
                                         phase(progress, "group-stratified bootstrap"))  # fmt: skip
     variances = rest_variances = None
     if (interval is not None and not resampling) or test == "delta":
         variances = np.stack([_variances(kind, f_all, keys, p) for p in parts])
         rest_variances = np.stack([_variances(kind, f_all, keys, p) for p in _rests(kind, parts)])
-    gaps = _gaps(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling)
+    gaps = gaps_of(metrics, names, point, rest_point, boot, rest, variances, rest_variances, confidence, resampling)
     draws = None
     if test == "permutation":
         overall_sample = _overall_sample(kind, f_all, keys, overall, overall_blocks)
         cells = None
         if strata is not None:
             cells = [[None if c is None else _sample(kind, f_all, keys, c) for c in row] for row in strata]
-        draws = _permuted(groups, overall_sample, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
+        draws = permuted_draws(groups, overall_sample, total, reader, slicing.rounds, np.random.default_rng(seeds[-1]),
                           phase(progress, "permutation of groups"), cells)  # fmt: skip
-    tests = _tests(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
-    fairness = _fairness(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
+    tests = tests_of(metrics, names, point, rest_point, test, boot, rest, variances, rest_variances, draws)
+    fairness = fairness_of(getattr(overall, "positive", None), names, groups, rated, rates, confidence)
     warnings.extend(undefined_rates(fairness))
-    gap_method = _gap_method(interval, resampling, rounds, seeds[-2])
+    gap_method = gap_method_of(interval, resampling, rounds, seeds[-2])
     test_method = test_method_of(test, slicing, rounds, seeds, base, strata, strata_columns)
     notes = [
         f"every group is scored over the label set of the whole data ({len(overall.labels)} labels)",
@@ -660,8 +662,8 @@ def _positive_index(overall: Any) -> int | None:
     return list(overall.labels).index(positive)
 
 
-def _stratified(
-    groups: Sequence[_Group],
+def stratified_draws(
+    groups: Sequence[GroupStatistic],
     total: np.ndarray,
     reader: Any,
     rated: Rated | None,
@@ -711,7 +713,11 @@ def _overall_sample(kind: Kind, f_all: Any, keys: Sequence[Key], overall: Scores
 
 
 def _deals(
-    groups: Sequence[_Group], a: int, b: int, pool: GroupSample, strata: Sequence[Sequence[GroupSample | None]] | None
+    groups: Sequence[GroupStatistic],
+    a: int,
+    b: int,
+    pool: GroupSample,
+    strata: Sequence[Sequence[GroupSample | None]] | None,
 ) -> tuple[list[tuple[GroupSample, int]], np.ndarray]:
     """What one permutation deals, (pool, units of group a) per stratum, and the sums that stay a's; b = −1 for the
     rest of a. Without strata, one pool: the two groups' units (the whole data's, for the rest). With strata,
@@ -738,8 +744,8 @@ def _deals(
     return deals, kept
 
 
-def _permuted(
-    groups: Sequence[_Group],
+def permuted_draws(
+    groups: Sequence[GroupStatistic],
     pool: GroupSample,
     total: np.ndarray,
     reader: Any,
@@ -772,7 +778,7 @@ def _permuted(
     return out
 
 
-def _gaps(
+def gaps_of(
     metrics: Sequence[str],
     names: Sequence[str],
     point: np.ndarray,
@@ -839,7 +845,7 @@ def _gaps(
     return out
 
 
-def _tests(
+def tests_of(
     metrics: Sequence[str],
     names: Sequence[str],
     point: np.ndarray,
@@ -909,10 +915,10 @@ def _label_rates(reader: Any, positive: int | None) -> Rated | None:
     return rated
 
 
-def _fairness(
+def fairness_of(
     positive: Any,
     names: Sequence[str],
-    groups: Sequence[_Group],
+    groups: Sequence[GroupStatistic],
     rated: Rated | None,
     rates: Mapping[str, np.ndarray] | None,
     confidence: float | None,
@@ -1002,7 +1008,7 @@ def _summary_bounds(
     return None if logged is None else (math.exp(-logged[1]), math.exp(-logged[0]))
 
 
-def _gap_method(
+def gap_method_of(
     interval: CI | None, resampling: bool, rounds: int, seed: int, analytic: tuple[str, str] | None = None
 ) -> dict[str, Any]:
     """What the result names of the gaps' intervals; ``analytic``: the name and definition of an interval method

@@ -919,6 +919,12 @@ def counts_of_frame(
     names: Sequence[str] | None = None,
     multilabel: bool | MultiLabel = False,
     scheduler: Any = None,
+    scores: str | Sequence[str] | Mapping[str, str] | None = None,
+    weight_col: Column | None = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    probabilities: bool | None = None,
+    score_bins: int | None = None,
 ) -> Counted:
     """Count a ``dask.dataframe.DataFrame`` on a Dask cluster, ready for :func:`clfeval.score` (or
     :func:`clfeval.compare`, with a list of predicted columns, one per system).
@@ -927,6 +933,15 @@ def counts_of_frame(
     Columns by name or 1-based/negative position; label sets as lists or as strings split on the
     :class:`~clfeval.MultiLabel` separator after the reduction. ``scheduler``: an address, a
     ``distributed.Client``, or ``None`` for a local cluster for the call.
+
+    Scored predictions: ``scores`` (instead of ``pred_col``) names the score columns as ``--scores`` does (a glob
+    ``'p_*'``, names separated by commas, a list column), or is a list of column names, or maps each system's name
+    to its columns (several systems: their :class:`~clfeval.count.jointscored.JointScoreCounts`, for
+    :func:`clfeval.compare`); each partition is reduced to its distinct (gold, scores[, weight]) rows
+    (:mod:`clfeval.inputs.scoredcluster`), the classes resolved on the whole. ``weight_col``: each row's sample
+    weight; ``labels``: the classes in order; ``positive``: the class of binary scores; ``probabilities``: ``False``
+    for scores of any scale (else every score is checked as a probability); ``score_bins``: probabilities binned
+    into that many equal-width bins as they are read.
 
     Examples
     --------
@@ -937,6 +952,11 @@ def counts_of_frame(
         counted = clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler="tcp://head:8786")
         clfeval.score(counted, ci="bootstrap")
     """
+    if scores is not None:
+        return _scored_frame(frame, gold_col, pred_col, multilabel, scheduler, scores, weight_col, labels, positive,
+                             probabilities, score_bins)  # fmt: skip
+    if weight_col is not None or labels is not None or positive is not None or score_bins is not None:
+        raise OptionError("weight_col, labels, positive and score_bins of counts_of_frame are for scores=")
     from clfeval.inputs.cluster import frame_cells
 
     ml = MultiLabel.of(multilabel)
@@ -960,6 +980,45 @@ def counts_of_frame(
         counts = _to_counts(cells.rows, cells.counts, cells.source, ml)
     reading = Reading(multilabel=ml, engine="dask", scheduler=scheduler)
     return Counted(counts, inputs={"source": "dask frame"}, reading=reading, gold_col=gold_col)
+
+
+def _scored_frame(
+    frame: Any,
+    gold_col: Column,
+    pred_col: Any,
+    multilabel: Any,
+    scheduler: Any,
+    scores: str | Sequence[str] | Mapping[str, str],
+    weight_col: Column | None,
+    labels: Sequence[Any] | None,
+    positive: Any,
+    probabilities: bool | None,
+    score_bins: int | None,
+) -> Counted:
+    """:func:`counts_of_frame` of scored predictions: the frame's distinct (gold, scores) rows counted on the cluster
+    by the part counter of files of scores."""
+    from clfeval.inputs.scoredcluster import Counting, count_frame
+    from clfeval.inputs.scoredparts import ScoredReading
+
+    if pred_col is not None or multilabel not in (False, None):
+        raise OptionError("scores= takes the place of pred_col (and multilabel= is for label columns)")
+
+    def spec_of(given: str | Sequence[str]) -> str:
+        return given if isinstance(given, str) else ",".join(str(c) for c in given)
+
+    named = dict(scores) if isinstance(scores, Mapping) else None
+    reading = ScoredReading(
+        specs=(spec_of(scores),) if named is None else tuple(spec_of(v) for v in named.values()),  # type: ignore[arg-type]
+        systems=None if named is None else tuple(str(k) for k in named),
+        gold_col=gold_col,
+        labels=None if labels is None else tuple(str(x) for x in labels),
+        probabilities=probabilities,
+        positive=None if positive is None else str(positive),
+        bins=score_bins,
+        weight_col=weight_col,
+    )
+    counts, inputs = count_frame(frame, Counting(reading), scheduler)
+    return Counted(counts, inputs=inputs, reading=Reading(engine="dask", scheduler=scheduler), gold_col=gold_col)
 
 
 def check_count_kind(counted: Counted, task: str) -> None:

@@ -8,27 +8,41 @@ Lines and Parquet, one column holding a list of scores per row (the classes from
 missing or not a number, a gold label that is missing, class probabilities that do not sum to 1, a weight that is not
 a finite number ≥ 0.
 
-:func:`count_scored` counts a CSV or TSV file chunk by chunk into its distinct (gold, scores) rows: memory is bounded
-by a chunk and the distinct rows (rounded scores: a few thousand rows however long the file), not by the file.
+:func:`count_scored` counts a CSV, TSV, JSON Lines or Parquet file part by part into its distinct (gold, scores) rows
+(:mod:`clfeval.inputs.scoredparts`): memory is bounded by a part and the distinct rows (rounded scores: a few thousand
+rows however long the file), not by the file.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import io
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
-from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order, score_layout
-from clfeval.count.scored import ScoreCounts, distinct_rows, distinct_weighted_rows, layout_of
+from clfeval.count.classes import PROBABILITY_TOLERANCE, checked_probabilities, class_order
+from clfeval.count.labelsets import MultiLabel
+from clfeval.count.scored import ScoreCounts, layout_of
 from clfeval.errors import InputError, OptionError
-from clfeval.inputs.chunks import Meter, ReadProgress, line_chunks, read_bytes, size_of
+from clfeval.inputs.chunks import Meter, ReadProgress, check_source, line_chunks, read_bytes, size_of
 from clfeval.inputs.columns import Column, parse_column, resolve_column
 
-__all__ = ["TIMBL", "ScoredFile", "count_scored", "read_scored", "read_timbl"]
+if TYPE_CHECKING:
+    from clfeval.inputs.scoredparts import ScoredPart, ScoredReading
+
+__all__ = [
+    "TIMBL",
+    "ScoredFile",
+    "count_scored",
+    "merged_scored",
+    "numbers_of",
+    "read_scored",
+    "read_timbl",
+    "scored_parts",
+]
 
 #: Parts (chunks' distinct rows) held before they are merged: then merged once their rows are at least the merged
 #: rows', so that few distinct rows stay few and many distinct rows are sorted O(log n) times, not once per chunk.
@@ -244,12 +258,12 @@ def _parsed(
     label_sets: bool = False,
     weight_col: Column | None = None,
     taken_out: list[str] | None = None,
-) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
-    """A table's gold labels, scores (n × columns), the classes of the score columns (``None``: to be named), the
-    score columns' names, the gold column's name, each row's block (``None`` without ``block_col``), each row's
-    weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line for the
-    errors. ``taken_out``: columns of the table that are neither gold nor scores (group columns), left out of the
-    default gold column."""
+) -> tuple[pl.Series, np.ndarray, list[str] | None, list[str], str, np.ndarray | None, np.ndarray | None, str]:
+    """A table's gold labels (stripped strings), scores (n × columns), the classes of the score columns (``None``: to
+    be named), the score columns' names, the gold column's name, each row's block (``None`` without ``block_col``),
+    each row's weight (``None`` without ``weight_col``) and the weight column's name; ``line`` gives each row's line
+    for the errors. ``taken_out``: columns of the table that are neither gold nor scores (group columns), left out of
+    the default gold column."""
     list_columns = [n for n, t in frame.schema.items() if isinstance(t, pl.List)]
     if spec in list_columns:  # a list of scores per row
         if not labels:
@@ -305,13 +319,13 @@ def _parsed(
         gold_name = names[resolve_column(gold_col, names, path, "gold")]
     gold = frame.get_column(gold_name).cast(pl.String)
     if label_sets:  # a cell of labels: an empty one is the empty set
-        found = gold.fill_null("").str.strip_chars().to_numpy()
+        found = gold.fill_null("").str.strip_chars()
         return found, scores, classes, columns, gold_name, blocks, weight, weight_name
     missing = gold.is_null() | (gold.str.strip_chars() == "")
     if missing.any():
         i = int(missing.arg_max() or 0)
         raise InputError(f"the gold label in column {gold_name!r} is missing", path, int(line[i]))
-    gold_values = gold.str.strip_chars().to_numpy()
+    gold_values = gold.str.strip_chars()
     known = classes if classes is not None else ([str(x) for x in labels] if labels is not None else None)
     if known is not None and len(columns) > 1:
         outside = ~gold.str.strip_chars().is_in(known).to_numpy()
@@ -383,7 +397,7 @@ def read_scored(
     group_names = [frame.columns[resolve_column(c, frame.columns, path, "group")] for c in group_col]
     if len(set(group_names)) != len(group_names):
         raise OptionError("--group-col names each group column once")
-    gold_values, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
+    gold_series, scores, classes, columns, gold_name, given, weight, weight_name = _parsed(
         frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=block_col, label_sets=label_sets,
         weight_col=weight_col, taken_out=group_names,
     )  # fmt: skip
@@ -404,7 +418,7 @@ def read_scored(
     if weight is not None:
         inputs["sample_weight"] = weight_inputs(weight_name, weight)
     return ScoredFile(
-        gold_values, scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
+        gold_series.to_numpy(), scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
     )
 
 
@@ -428,6 +442,67 @@ def group_values(
     return found
 
 
+def scored_parts(
+    path: str, *, size: int | None = None, rows: int | None = None, meter: Meter | None = None
+) -> Iterator[tuple[pl.DataFrame, int]]:
+    """A table of scored predictions part by part: each part's rows (CSV, TSV: cells as strings; JSON Lines,
+    Parquet: as typed) and the line of its first row. CSV, TSV and JSON Lines in chunks of whole lines (``size``
+    bytes; :func:`~clfeval.inputs.chunks.line_chunks`), Parquet in batches of ``rows`` rows."""
+    lower = path.lower()
+    if lower.endswith((".parquet", ".pq")):
+        yield from _parquet_parts(path, rows or PARQUET_ROWS, meter)
+        return
+    jsonl = lower.endswith((".jsonl", ".ndjson"))
+    sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
+    header: list[str] | None = None
+    schema: Any = None
+    for chunk in line_chunks(path, quoted=not jsonl, size=size, meter=meter):
+        source = io.BytesIO(chunk.data)
+        if jsonl:
+            if not chunk.data.strip():
+                continue
+            # the schema of the first chunk's first rows for every chunk, as polars infers a whole file's
+            frame = pl.read_ndjson(source) if schema is None else pl.read_ndjson(source, schema=schema)
+            schema = schema or frame.schema
+            first = chunk.first_line
+        elif header is None:
+            frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
+            header, first = frame.columns, chunk.first_line + 1
+        else:
+            frame = pl.read_csv(source, separator=sep, has_header=False, new_columns=header, infer_schema_length=0)
+            first = chunk.first_line
+        if meter is not None:
+            meter.add(rows=len(frame))
+        yield frame, first
+
+
+#: Rows of a Parquet file counted at once (a part): memory is bounded by a part and the distinct rows.
+PARQUET_ROWS = 1 << 19
+
+
+def _parquet_parts(path: str, rows: int, meter: Meter | None) -> Iterator[tuple[pl.DataFrame, int]]:
+    """A Parquet file in batches of ``rows`` rows: its bytes read as every reader reads them
+    (:func:`~clfeval.inputs.chunks.read_bytes`: a file that changes meanwhile is an error naming it) and held as they
+    are (compressed), decoded a batch at a time by polars' streaming engine."""
+    if path == "-":
+        raise OptionError("Parquet is read from a file, not from standard input")
+    check_source(path)
+    data = read_bytes(path, meter=meter)
+    first = 1
+    lazy = pl.scan_parquet(io.BytesIO(data))
+    if hasattr(lazy, "collect_batches"):
+        batches: Iterator[pl.DataFrame] = iter(lazy.collect_batches(chunk_size=rows))
+    else:  # a polars before collect_batches: decoded whole, counted in slices
+        batches = lazy.collect().iter_slices(rows)
+    for frame in batches:
+        if meter is not None:
+            meter.add(rows=len(frame))
+        yield frame, first
+        first += len(frame)
+    if first == 1:  # no rows: the header (the schema) alone
+        yield pl.read_parquet(io.BytesIO(data), n_rows=0), 1
+
+
 def count_scored(
     path: str,
     spec: str,
@@ -438,146 +513,113 @@ def count_scored(
     tolerance: float = 1e-6,
     positive: str | None = None,
     size: int | None = None,
+    rows: int | None = None,
     bins: int | None = None,
     weight_col: Column | None = None,
     progress: ReadProgress | None = None,
-) -> tuple[ScoreCounts, dict[str, Any]]:
+    multilabel: MultiLabel | None = None,
+    systems: Sequence[tuple[str, str]] | None = None,
+    numbers: bool | None = None,
+) -> tuple[Any, dict[str, Any]]:
     """The distinct (gold, scores) rows of a file of scored predictions, with what was read (``inputs``).
 
-    A CSV or TSV file is read in chunks of whole lines (``size`` bytes; :func:`~clfeval.inputs.chunks.line_chunks`),
-    each chunk checked as :func:`read_scored` checks a file (errors name the file and the line) and reduced to its
-    distinct rows, which are merged as they accumulate: memory grows with the distinct rows, not the file. JSON
-    Lines, Parquet and TiMBL output are read whole. The classes and the positive class are resolved as
-    :meth:`ScoreCounts.of_arrays` resolves them. ``bins``: probabilities binned as they are read
+    The file is read part by part (:func:`scored_parts`: CSV, TSV and JSON Lines in chunks of whole lines of ``size``
+    bytes, Parquet in batches of ``rows`` rows), each part checked as :func:`read_scored` checks a file (errors name
+    the file and the line) and reduced to its distinct rows (:func:`~clfeval.inputs.scoredparts.count_part`), which
+    are merged as they accumulate (:func:`~clfeval.inputs.scoredparts.merge_parts`): memory grows with the distinct
+    rows, not the file. TiMBL output is read whole. The classes and the positive class are resolved by the one
+    contract (:func:`~clfeval.inputs.scoredparts.finish_parts`). ``bins``: probabilities binned as they are read
     (:func:`~clfeval.scoring.scored.binned_scores`), so that the distinct rows stay few however many scores are
     distinct. ``weight_col``: the column of each row's sample weight; the distinct rows are then (gold, scores,
-    weight), their weights kept (``inputs.sample_weight`` names the column).
-    ``progress(bytes_done, bytes_total, rows_done)`` is called as chunks are read and counted.
+    weight), their weights kept (``inputs.sample_weight`` names the column). ``multilabel``: the gold cell is a set
+    of labels, a score column per label. ``systems``: (name, spec) of several systems' score columns of the file
+    (``spec`` is then unused), read at once into their :class:`~clfeval.count.jointscored.JointScoreCounts`.
+    ``numbers``: whether the classes order as numbers (``None``: where every name spells one).
+    ``progress(bytes_done, bytes_total, rows_done)`` is called as parts are read and counted.
     """
-    from clfeval.scoring.scored import binned_scores
+    from clfeval.inputs.scoredparts import ScoredReading, finish_parts
 
-    lower = path.lower()
-    if spec == TIMBL or lower.endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
-        found = read_scored(path, spec, gold_col=gold_col, labels=labels, probabilities=probabilities,
-                            tolerance=tolerance, weight_col=weight_col, progress=progress)  # fmt: skip
-        try:
-            scores = binned_scores(found.scores, bins)
-        except OptionError as exc:
-            raise InputError(str(exc), path) from None
-        inputs = found.inputs if bins is None else {**found.inputs, "score_bins": bins}
-        names = found.classes if scores.ndim == 2 or (found.classes is not None and len(found.classes) == 1) else None
-        if scores.ndim == 1 and names is not None:
-            scores = scores.reshape(-1, 1)  # one named column: the positive class its name names
-        y, raw, seen_names, which, layout = layout_of(found.gold, scores, labels, positive=positive, names=names)
-        counted = ScoreCounts.of_layout(y, raw, seen_names, which, layout, weight=found.weight)
-        return counted, {**inputs, **layout.to_dict()}
-    sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
-    header: list[str] | None = None
-    parts: list[tuple[np.ndarray, ...]] = []
-    weight_name, n_weighed, sum_weight = "", 0, 0.0
+    if spec == TIMBL and systems is None:
+        if multilabel is not None:
+            raise OptionError("TiMBL's output holds one gold class per line: give multi-label scores in a table")
+        return _count_timbl(path, gold_col, labels, probabilities, tolerance, positive, bins, weight_col, progress)
+    numbers = numbers_of(path, numbers)
+    reading = ScoredReading(
+        specs=tuple(s for _, s in systems) if systems is not None else (spec,),
+        systems=tuple(n for n, _ in systems) if systems is not None else None,
+        gold_col=gold_col, labels=None if labels is None else tuple(str(x) for x in labels),
+        probabilities=probabilities, tolerance=tolerance, positive=positive, bins=bins, weight_col=weight_col,
+        multilabel=multilabel, numbers=numbers,
+    )  # fmt: skip
+    if TIMBL in reading.specs:
+        raise OptionError("TiMBL's output holds one system's class distributions: give each system's in a table")
+    return finish_parts(merged_scored(path, reading, size=size, rows=rows, progress=progress), reading, path)
+
+
+def numbers_of(path: str, numbers: bool | None) -> bool | None:
+    """Whether the classes of a file's gold labels order as numbers (:attr:`~clfeval.inputs.scoredparts.
+    ScoredReading.numbers`): as given, else ``False`` for JSON Lines and Parquet, whose labels are named as the
+    whole-file reader names them (as text: their cells are typed), else ``None`` (where every name spells one)."""
+    if numbers is None and path.lower().endswith((".jsonl", ".ndjson", ".parquet", ".pq")):
+        return False
+    return numbers
+
+
+def merged_scored(
+    path: str,
+    reading: ScoredReading,
+    *,
+    size: int | None = None,
+    rows: int | None = None,
+    progress: ReadProgress | None = None,
+) -> ScoredPart:
+    """A table of scored predictions read part by part (:func:`scored_parts`), each part counted
+    (:func:`~clfeval.inputs.scoredparts.count_part`) and the parts merged as they accumulate (once their rows are at
+    least the merged rows': few distinct rows stay few, many are sorted O(log n) times): the file's distinct rows,
+    to be finished by :func:`~clfeval.inputs.scoredparts.finish_parts`."""
+    from clfeval.inputs.scoredparts import count_part, merge_parts
+
+    parts: list[ScoredPart] = []
     held = merged = 0  # rows in the parts, and in the first (merged) part
-    n_clipped = 0
-    meta: tuple[list[str] | None, list[str], str] | None = None
-    seen: dict[str, int] = {}  # each gold label's code, in order of appearance
     meter = Meter(size_of([path]), progress) if progress is not None else None
     try:
-        for chunk in line_chunks(path, quoted=True, size=size, meter=meter):
-            source = io.BytesIO(chunk.data)
-            if header is None:
-                frame = pl.read_csv(source, separator=sep, infer_schema_length=0)
-                header, first = frame.columns, chunk.first_line + 1
-            else:
-                frame = pl.read_csv(source, separator=sep, has_header=False, new_columns=header, infer_schema_length=0)
-                first = chunk.first_line
-            line = np.arange(len(frame)) + first
-            if meter is not None:
-                meter.add(rows=len(frame))
-            gold, scores, classes, columns, gold_name, _, weight, weight_name = _parsed(
-                frame, line, spec, path, gold_col=gold_col, labels=labels, block_col=None, weight_col=weight_col
-            )
-            meta = (classes, columns, gold_name)
-            if probabilities is not False and len(scores):  # each chunk checked as the whole-file reader checks it
-                scores, clipped = checked_probabilities(
-                    scores, rows_sum=True, where=path, lines=line, tolerance=tolerance, hint=_HINT
-                )
-                n_clipped += clipped
-            if bins is not None:  # after the checks of the scores as given
-                try:
-                    scores = binned_scores(scores, bins)
-                except OptionError as exc:
-                    outside = np.flatnonzero(((scores < 0) | (scores > 1)).any(axis=1))
-                    raise InputError(str(exc), path, int(line[outside[0]])) from None
-            given = pl.Series(gold, dtype=pl.String)
-            # Python once per distinct gold label of a chunk, coded in the order of the file (no hash order)
-            for name in given.unique(maintain_order=True).to_list():
-                seen.setdefault(name, len(seen))
-            codes = given.replace_strict(seen, return_dtype=pl.Int64).to_numpy()
-            ones = np.ones(len(codes), dtype=np.int64)
-            if weight is None:
-                parts.append(distinct_rows(codes, scores, ones))
-            else:
-                parts.append(distinct_weighted_rows(codes, scores, ones, weight))
-                n_weighed, sum_weight = n_weighed + len(weight), sum_weight + float(weight.sum())
-            held += len(parts[-1][0])
+        for frame, first in scored_parts(path, size=size, rows=rows, meter=meter):
+            parts.append(count_part(frame, first, path, reading))
+            held += parts[-1].n_distinct
             if len(parts) > MERGE_PARTS and held >= 2 * merged:
-                parts = [_merged(parts)]
-                held = merged = len(parts[0][0])
+                parts = [merge_parts(parts)]
+                held = merged = parts[0].n_distinct
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise InputError(f"cannot be read as a table: {str(exc).splitlines()[0]}", path) from None
-    if meta is None or not parts:
+    if not parts:
         raise InputError("holds no header and no rows", path)
-    classes, columns, gold_name = meta
-    gold, scores, count, *weights = _merged(parts)
-    if not len(gold):
-        raise InputError("holds no rows of scored predictions", path)
-    names = list(seen)
-    # the classes and score columns by the one contract (as for arrays), from the gold labels seen
-    one = scores.shape[1] == 1
-    if one and classes is not None and len(classes) == 1:  # one named column (a glob's one match): the positive class
-        if positive is not None and positive != classes[0]:
-            raise OptionError(f"the score column names the class {classes[0]!r}, but --positive says {positive!r}")
-        positive = classes[0]
-    layout = score_layout(
-        names,
-        None if one else scores.shape[1],
-        names=None if one else classes,
-        labels=None if labels is None else [str(x) for x in labels],
-        positive=positive,
-        where=path,
-    )
-    unknown = [x for x in names if x not in layout.classes]
-    if unknown:
-        raise InputError(f"the gold label {unknown[0]!r} is not one of the classes {list(layout.classes)}", path)
-    remap = np.array([layout.classes.index(x) for x in names], dtype=np.int64)
-    gold, kept = remap[gold], layout.apply(scores)
-    if weights:  # weighted rows: sorted (and merged where columns were dropped) by the constructor
-        counts = ScoreCounts(layout.classes, layout.columns, gold, kept, count, weights[0])
-    else:
-        if kept.shape[1] == 1 and (scores.shape[1] > 1 or (np.diff(remap) < 0).any()):
-            # one score column: its rows sorted by score, then by class (not by code, nor by a dropped column)
-            gold, kept, count = distinct_rows(gold, kept, count, runs=scores.shape[1] == 1)
-        counts = ScoreCounts.of_distinct(layout.classes, layout.columns, gold, kept, count)
-    inputs = {"file": path, "gold_column": gold_name, "score_columns": columns, "read": "in chunks",
-              **layout.to_dict()}  # fmt: skip
-    if weights:
-        inputs["sample_weight"] = {"source": weight_name, "sum": sum_weight, "n_instances": n_weighed}
-    if n_clipped:
-        inputs["clipped"] = _clipped_note(n_clipped)
-    return counts, inputs if bins is None else {**inputs, "score_bins": bins}
+    return merge_parts(parts)
 
 
-def _merged(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
-    """Parts' distinct (gold code, scores) rows with their counts (and weights, when the parts have them), as one
-    set of distinct rows (one sort)."""
-    if len(parts) == 1:
-        return parts[0]
-    if len(parts[0]) == 4:
-        return distinct_weighted_rows(*(np.concatenate([p[i] for p in parts]) for i in (0, 1, 2, 3)))
-    return distinct_rows(
-        np.concatenate([p[0] for p in parts]),
-        np.vstack([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-        runs=True,
-    )
+def _count_timbl(
+    path: str,
+    gold_col: Column | None,
+    labels: Sequence[str] | None,
+    probabilities: bool | None,
+    tolerance: float,
+    positive: str | None,
+    bins: int | None,
+    weight_col: Column | None,
+    progress: ReadProgress | None,
+) -> tuple[ScoreCounts, dict[str, Any]]:
+    """TiMBL output counted: read whole (:func:`read_timbl`), its class distributions counted."""
+    from clfeval.scoring.scored import binned_scores
+
+    found = read_scored(path, TIMBL, gold_col=gold_col, labels=labels, probabilities=probabilities,
+                        tolerance=tolerance, weight_col=weight_col, progress=progress)  # fmt: skip
+    try:
+        scores = binned_scores(found.scores, bins)
+    except OptionError as exc:
+        raise InputError(str(exc), path) from None
+    inputs = found.inputs if bins is None else {**found.inputs, "score_bins": bins}
+    names = found.classes if scores.ndim == 2 else None
+    y, raw, seen_names, which, layout = layout_of(found.gold, scores, labels, positive=positive, names=names)
+    counted = ScoreCounts.of_layout(y, raw, seen_names, which, layout, weight=found.weight)
+    return counted, {**inputs, **layout.to_dict()}

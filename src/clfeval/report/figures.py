@@ -477,19 +477,19 @@ def _roc_band(r: Any, c: int) -> tuple[tuple[float, ...], tuple[float, ...], tup
     m = r.interval_method
     if m is None or m.get("method") not in ("bootstrap", "bootstrap-bca"):
         return None
+    from clfeval.infer.scored import resampled_counts
+
     rng = np.random.default_rng([int(m["seed"]), c])
     grid = np.linspace(0.0, 1.0, BAND_GRID)
-    n = r.counts.n_instances
-    share = r.counts.count / n
     blocks = r.blocks
     if blocks is not None:
         rows, order = blocks.rows(r.counts)
     drawn = []
-    for _ in range(BAND_DRAWS):
+    for _ in range(BAND_DRAWS):  # the draws of the count bootstrap (resampled_counts), one at a time
         draw = (
-            r.counts.with_counts(rng.multinomial(n, share))
+            r.counts.with_counts(resampled_counts(rng, r.counts.count, 1)[0])
             if blocks is None
-            else rows.with_counts(blocks.drawn(rng)[order])
+            else rows.with_counts(blocks.drawn(rng)[0][order])
         )
         fpr, tpr, _ = roc_curve(draw, c)
         if np.isnan(fpr).any() or np.isnan(tpr).any():

@@ -43,9 +43,11 @@ __all__ = [
     "brier_formula",
     "calibration",
     "check_probabilities",
+    "class_probabilities",
     "classwise_ece",
     "log_loss",
     "top_k_accuracy",
+    "top_k_right",
 ]
 
 #: Probabilities are clipped to [ε, 1 − ε] in the log loss: float64's machine epsilon, whatever the input's dtype.
@@ -83,7 +85,7 @@ TIE_RULES: Mapping[str, str] = {
 DEFAULT_TIES = "expected"
 
 
-def _class_probabilities(counts: ScoreCounts) -> np.ndarray:
+def class_probabilities(counts: ScoreCounts) -> np.ndarray:
     """The (rows × K) class probabilities: the columns as given, or binary p and 1 − p."""
     if counts.binary:
         p = counts.scores[:, 0]
@@ -138,7 +140,7 @@ def log_loss(counts: ScoreCounts) -> float:
         s = counts.scores[:, 0]
         p = np.where(counts.gold == counts.labels.index(counts.columns[0]), s, 1 - s)
     else:
-        p = _class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
+        p = class_probabilities(counts)[np.arange(len(counts.gold)), counts.gold]
     p = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
     return float(-np.dot(counts.mass, np.log(p)) / counts.total)
 
@@ -158,7 +160,7 @@ def brier(counts: ScoreCounts, normalisation: str = DEFAULT_BRIER) -> float:
         per = 2 * (counts.scores[:, 0] - y) ** 2
         k = 2
     else:
-        p = _class_probabilities(counts)
+        p = class_probabilities(counts)
         onehot = np.zeros_like(p)
         onehot[np.arange(len(p)), counts.gold] = 1
         per = ((p - onehot) ** 2).sum(axis=1)
@@ -284,6 +286,13 @@ def calibration(
 ) -> Calibration:
     """The calibration of the probabilities (:data:`CALIBRATION_TARGETS`): ``class-wise`` gives the mean of the
     classes' errors as :attr:`Calibration.ece` through :func:`classwise_ece`, so here it is refused."""
+    cache: dict[tuple[str, int, str], Calibration] = counts.__dict__.setdefault("_calibration", {})
+    if (target, bins, binning) not in cache:  # computed once per counts (the scores and the report read the same)
+        cache[target, bins, binning] = _calibrated(counts, target, bins, binning)
+    return cache[target, bins, binning]
+
+
+def _calibrated(counts: ScoreCounts, target: str, bins: int, binning: str) -> Calibration:
     check_probabilities(counts)
     if target not in CALIBRATION_TARGETS or target == "class-wise":
         raise OptionError(f"calibration of {target!r}: give top-label or positive (class-wise: classwise_ece)")
@@ -294,7 +303,7 @@ def calibration(
         conf = counts.scores[:, 0]
         right = (counts.gold == counts.labels.index(counts.columns[0])).astype(np.float64)
     else:
-        p = _class_probabilities(counts)
+        p = class_probabilities(counts)
         top = np.argmax(p, axis=1)  # ties: the first class of the label order
         conf = p[np.arange(len(p)), top]
         right = (top == counts.gold).astype(np.float64)
@@ -318,7 +327,7 @@ def classwise_ece(counts: ScoreCounts, *, bins: int = 15, binning: str = "equal-
     """The class-wise ECE: each class's probability against whether the instance is of that class, binned apart,
     the ECEs averaged over the classes."""
     check_probabilities(counts)
-    p = _class_probabilities(counts)
+    p = class_probabilities(counts)
     w = _binning_weights(counts, binning)
     errors = []
     for k in range(p.shape[1]):
@@ -335,19 +344,25 @@ def top_k_accuracy(counts: ScoreCounts, k: int = 1, ties: str = DEFAULT_TIES) ->
     ranks them (its ``labels`` in this class order)."""
     if ties not in TIE_RULES:
         raise OptionError(f"unknown tie rule {ties!r}; the rules: {', '.join(TIE_RULES)}")
-    p = _class_probabilities(counts)
+    p = class_probabilities(counts)
     if not 1 <= k <= p.shape[1]:
         raise OptionError(f"k is between 1 and the {p.shape[1]} classes, not {k}")
-    g = p[np.arange(len(p)), counts.gold][:, None]
+    return float(np.dot(counts.mass, top_k_right(p, counts.gold, k, ties)) / counts.total)
+
+
+def top_k_right(p: np.ndarray, gold: np.ndarray, k: int, ties: str) -> np.ndarray:
+    """Each row's share right in the top k (1, 0, or under ``expected`` a share), of its class probabilities ``p``
+    (rows × K) and gold class codes, ties counted as :func:`top_k_accuracy` counts them."""
+    g = p[np.arange(len(p)), gold][:, None]
     higher = (p > g).sum(axis=1)
     tied = (p == g).sum(axis=1)  # the gold class included
     if ties == "optimistic":
-        right = (higher < k).astype(np.float64)
+        right = higher < k
     elif ties == "pessimistic":
-        right = (higher + tied <= k).astype(np.float64)
+        right = higher + tied <= k
     elif ties == "sklearn":
-        later = np.arange(p.shape[1])[None, :] > counts.gold[:, None]
-        right = (higher + ((p == g) & later).sum(axis=1) < k).astype(np.float64)
+        later = np.arange(p.shape[1])[None, :] > gold[:, None]
+        right = higher + ((p == g) & later).sum(axis=1) < k
     else:
-        right = np.clip((k - higher) / tied, 0.0, 1.0)
-    return float(np.dot(counts.mass, right) / counts.total)
+        return np.asarray(np.clip((k - higher) / tied, 0.0, 1.0))
+    return np.asarray(right, dtype=np.float64)

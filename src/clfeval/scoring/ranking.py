@@ -55,49 +55,6 @@ def auc_of(values: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> float:
     return float((np.dot(pos, np.cumsum(neg)) - 0.5 * np.dot(pos, neg)) / (p * n))
 
 
-class BatchedAUCs:
-    """Each score column's one-vs-rest AUC (as :func:`ovr_auc`) of many count vectors over the rows of ``counts`` at
-    once (resamples), each row's mass its count times its sample weight (1 without).
-
-    With the rows sorted by score, N_<(i) the negatives' mass below row i's score and N_=(i) at it, the AUC is
-    A = Σ_{positive rows i} m_i (N_<(i) + ½ N_=(i)) / (P N) — :func:`auc_of`'s sum, ties counted ½ — and with
-    C the cumulative negatives' mass over the sorted rows, N_<(i) + ½ N_=(i) = ½ (C[first of i's score] + C[past
-    its last]): one cumulative sum for every vector together. The rows are sorted once, when built."""
-
-    def __init__(self, counts: ScoreCounts) -> None:
-        self.weight = np.ones(len(counts.count)) if counts.weight is None else np.asarray(counts.weight, np.float64)
-        self.columns = []
-        for c in range(len(counts.columns)):
-            s = counts.scores[:, c]
-            order = np.argsort(s, kind="stable")
-            v = s[order]
-            first = np.r_[True, v[1:] != v[:-1]] if len(v) else np.zeros(0, dtype=bool)
-            starts = np.flatnonzero(first)
-            which = np.cumsum(first) - 1  # each sorted row's distinct score
-            begin, end = starts[which], np.r_[starts[1:], len(v)][which]
-            positive = counts.positives(counts.gold, c)[order]
-            rows = np.flatnonzero(positive)
-            self.columns.append((order, positive, rows, begin[rows], end[rows]))
-
-    def __call__(self, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The AUC of each column (size, C) and the mass of its positives (size, C), of ``draws`` (size, rows):
-        each row's count in each vector; NaN without positives or negatives."""
-        aucs = np.empty((len(draws), len(self.columns)))
-        positives = np.empty_like(aucs)
-        by_row = np.ascontiguousarray(np.asarray(draws, dtype=np.float64).T)  # rows × vectors: sums run down rows
-        for c, (order, positive, rows, begin, end) in enumerate(self.columns):
-            mass = by_row[order] * self.weight[order, None]
-            below = np.zeros((len(order) + 1, len(draws)))
-            np.cumsum(np.where(positive[:, None], 0.0, mass), axis=0, out=below[1:])
-            held = mass[rows]
-            p, n = held.sum(axis=0), below[-1]
-            found = 0.5 * (held * (below[begin] + below[end])).sum(axis=0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                aucs[:, c] = np.where((p > 0) & (n > 0), found / (p * n), np.nan)
-            positives[:, c] = p
-        return aucs, positives
-
-
 def _column_auc(counts: ScoreCounts, c: int) -> float:
     return auc_of(*counts.column(c))
 

@@ -9,7 +9,7 @@ DeLong's interval (:mod:`clfeval.infer.delong`) covers the AUCs of score columns
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -137,7 +137,9 @@ class Conventions:
         """Counts of scores as given (arrays, count files, accumulators) as every measure reads them."""
         if not self.lower_is_more_confident and self.score_bins is None:
             return counts
-        return ScoreCounts(counts.labels, counts.columns, counts.gold, self.oriented(counts.scores), counts.count)
+        return ScoreCounts(
+            counts.labels, counts.columns, counts.gold, self.oriented(counts.scores), counts.count, counts.weight
+        )
 
     def __post_init__(self) -> None:
         if self.score_bins is not None and (
@@ -215,6 +217,18 @@ def auc_bin_bounds(counts: ScoreCounts) -> dict[str, float]:
     return out
 
 
+def wanted_groups(wanted: Collection[str] | None) -> Callable[..., bool]:
+    """Whether a group of scores is computed for the ``wanted`` names (``None``: every group): a group is computed when
+    a wanted name is, starts with, or ends in ``.`` and one of its names."""
+
+    def want(*names: str) -> bool:
+        return wanted is None or any(
+            n in wanted or any(w.startswith(n) or w.endswith(f".{n}") for w in wanted) for n in names
+        )
+
+    return want
+
+
 def measures_of(
     counts: ScoreCounts, conventions: Conventions, probabilities: bool, wanted: Collection[str] | None = None
 ) -> dict[str, float]:
@@ -222,11 +236,7 @@ def measures_of(
     ``log_loss`` …); the probability measures only when the scores are probabilities. ``wanted`` (names) limits the
     work to the groups that hold them (a test's rounds compute one score, not every one)."""
 
-    def want(*names: str) -> bool:  # a group is computed when a wanted name starts with, or ends in, one of its names
-        return wanted is None or any(
-            n in wanted or any(w.startswith(n) or w.endswith(f".{n}") for w in wanted) for n in names
-        )
-
+    want = wanted_groups(wanted)
     if counts.multilabel:
         return _multilabel_measures(counts, conventions, probabilities, want)
     out: dict[str, float] = {}
