@@ -289,7 +289,7 @@ def test_ctrl_c_while_a_local_cluster_starts_exits_130_quietly(tmp_path: Path) -
     import psutil
 
     paths, _ = _write(tmp_path, "c", _corpus(1, 2, "BI", True))
-    for after in (0.0, 0.5):
+    for after in (0.0, 0.3):
         process = subprocess.Popen(
             [sys.executable, "-m", "clfeval", "score", *paths, "--parts", "--spans", "--engine", "dask"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import gc
 import io
 import logging
 import math
@@ -58,6 +59,7 @@ __all__ = [
     "is_local",
     "lost_worker",
     "map_parts",
+    "silence_interrupted",
 ]
 
 #: The message when the optional Dask dependencies are missing.
@@ -165,30 +167,35 @@ def _partition(frame: Any, key: Any, source: str) -> str:
     return source
 
 
-def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
-    """Close ``client`` and ``clusters`` (local clusters this call started), whatever their state, and say nothing.
+def silence_interrupted() -> None:
+    """After Ctrl-C in a Dask call: the ``distributed``, ``asyncio`` and ``tornado`` loggers silent from now on in this
+    process. Cancelling an interrupted call's futures makes the client's pending tasks fail, and asyncio logs each
+    ("Task exception was never retrieved") when it is collected, on the event loop's thread, at any moment after."""
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
-    Interrupted while it starts (Ctrl-C), a ``LocalCluster`` is left half made: ``distributed`` closes it when the
-    interpreter exits and, finding workers neither running nor closed, prints the traceback of an ``AssertionError``
-    (``Status.init``); interrupted while it works, asyncio logs the client's pending tasks. Closed here, with their
-    errors and logs swallowed, and forgotten by ``distributed``, nothing is printed at exit.
+
+def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
+    """Close ``client`` and ``clusters`` (local clusters a call started) after Ctrl-C, whatever their state, and say
+    nothing, then or later.
+
+    Interrupted while it starts, a ``LocalCluster`` is left half made: ``distributed`` closes it when the interpreter
+    exits and, finding workers neither running nor closed, prints the traceback of an ``AssertionError``
+    (``Status.init``); interrupted while it works, the client's pending tasks are logged by asyncio as they are
+    collected, on the cluster's event-loop thread, at any moment after. So the clusters are closed here, their errors
+    swallowed, forgotten by ``distributed``, and the ``distributed``, ``asyncio`` and ``tornado`` loggers stay silent
+    from then on in this process (Ctrl-C interrupted it: what they would log is the interruption's debris).
     """
     from distributed.deploy.spec import SpecCluster
 
-    loggers = [logging.getLogger(name) for name in ("distributed", "asyncio", "tornado")]
-    levels = [one.level for one in loggers]
-    for one in loggers:
-        one.setLevel(logging.CRITICAL + 1)
-    try:
-        for one in [client, *clusters]:
-            if one is None:
-                continue
-            with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
-                one.close(timeout=5)
-            SpecCluster._instances.discard(one)
-    finally:
-        for one, level in zip(loggers, levels):
-            one.setLevel(level)
+    silence_interrupted()
+    for one in [client, *clusters]:
+        if one is None:
+            continue
+        with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
+            one.close(timeout=5)
+        SpecCluster._instances.discard(one)
+    gc.collect()  # the client's interrupted tasks, collected now
 
 
 def _started_since(before: set[int]) -> list[Any]:
@@ -772,6 +779,9 @@ def map_parts(
         parts = {future.key: name for future, name in zip(futures, names)}
         try:
             return list(client.gather(futures))  # the first error raised on a worker is raised here, as it was
+        except KeyboardInterrupt:
+            silence_interrupted()  # before the futures are cancelled
+            raise
         except Exception as exc:
             lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
             if lost is None:
