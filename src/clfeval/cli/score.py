@@ -308,6 +308,8 @@ def _score_input(args: argparse.Namespace, reading: Reading) -> Counted:
     if not args.inputs:
         raise ClfevalError("give an INPUT file (or - for standard input), --counts FILE…, or --matrix FILE")
     chosen = options.spans(args)
+    if chosen is not None and args.errors and not isinstance(layout(args)[0], str):
+        raise ClfevalError("--errors lists the wrong spans of one CoNLL file (or a gold file and a prediction file)")
     counted = read(*layout(args), gold_col=parse_column(args.gold_col), pred_col=parse_column(args.pred_col),
                    reading=reading, spans=chosen)  # fmt: skip
     if chosen is not None and args.errors:

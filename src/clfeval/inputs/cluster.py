@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import gc
 import io
 import logging
 import math
@@ -32,7 +33,7 @@ import re
 import signal
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     import dask.dataframe
     import pandas
 
-__all__ = ["DASK_HINT", "cluster_cells", "frame_cells"]
+__all__ = [
+    "DASK_HINT",
+    "check_paths",
+    "cluster_cells",
+    "dask_client",
+    "first_line",
+    "frame_cells",
+    "is_local",
+    "lost_worker",
+    "map_parts",
+    "silence_interrupted",
+]
 
 #: The message when the optional Dask dependencies are missing.
 DASK_HINT = "the dask engine needs the optional dask extra: pip install 'clfeval[dask]'"
@@ -155,30 +167,35 @@ def _partition(frame: Any, key: Any, source: str) -> str:
     return source
 
 
-def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
-    """Close ``client`` and ``clusters`` (local clusters this call started), whatever their state, and say nothing.
+def silence_interrupted() -> None:
+    """After Ctrl-C in a Dask call: the ``distributed``, ``asyncio`` and ``tornado`` loggers silent from now on in this
+    process. Cancelling an interrupted call's futures makes the client's pending tasks fail, and asyncio logs each
+    ("Task exception was never retrieved") when it is collected, on the event loop's thread, at any moment after."""
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
-    Interrupted while it starts (Ctrl-C), a ``LocalCluster`` is left half made: ``distributed`` closes it when the
-    interpreter exits and, finding workers neither running nor closed, prints the traceback of an ``AssertionError``
-    (``Status.init``); interrupted while it works, asyncio logs the client's pending tasks. Closed here, with their
-    errors and logs swallowed, and forgotten by ``distributed``, nothing is printed at exit.
+
+def _close_quietly(clusters: Iterable[Any], client: Any = None) -> None:
+    """Close ``client`` and ``clusters`` (local clusters a call started) after Ctrl-C, whatever their state, and say
+    nothing, then or later.
+
+    Interrupted while it starts, a ``LocalCluster`` is left half made: ``distributed`` closes it when the interpreter
+    exits and, finding workers neither running nor closed, prints the traceback of an ``AssertionError``
+    (``Status.init``); interrupted while it works, the client's pending tasks are logged by asyncio as they are
+    collected, on the cluster's event-loop thread, at any moment after. So the clusters are closed here, their errors
+    swallowed, forgotten by ``distributed``, and the ``distributed``, ``asyncio`` and ``tornado`` loggers stay silent
+    from then on in this process (Ctrl-C interrupted it: what they would log is the interruption's debris).
     """
     from distributed.deploy.spec import SpecCluster
 
-    loggers = [logging.getLogger(name) for name in ("distributed", "asyncio", "tornado")]
-    levels = [one.level for one in loggers]
-    for one in loggers:
-        one.setLevel(logging.CRITICAL + 1)
-    try:
-        for one in [client, *clusters]:
-            if one is None:
-                continue
-            with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
-                one.close(timeout=5)
-            SpecCluster._instances.discard(one)
-    finally:
-        for one, level in zip(loggers, levels):
-            one.setLevel(level)
+    silence_interrupted()
+    for one in [client, *clusters]:
+        if one is None:
+            continue
+        with contextlib.suppress(BaseException):  # a half-made cluster fails its own checks as it closes
+            one.close(timeout=5)
+        SpecCluster._instances.discard(one)
+    gc.collect()  # the client's interrupted tasks, collected now
 
 
 def _started_since(before: set[int]) -> list[Any]:
@@ -711,26 +728,10 @@ def _count_files(
     total: dict[tuple[Any, ...], int] = {}
     headers: list[bool] = []
     found: list[str] = []
-    with dask_client(scheduler) as client:
-        futures = client.map(
-            _file_task,
-            list(files),
-            columns=list(columns),
-            roles=list(roles),
-            options=options,
-            empty_ok=empty_ok,
-            pure=False,
-        )
-        parts = {future.key: path for future, path in zip(futures, files)}
-        try:
-            results = client.gather(futures)  # the first error raised on a worker is raised here, as it was
-        except Exception as exc:
-            lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
-            if lost is None:
-                raise
-            raise lost from None
-        finally:
-            client.cancel(futures)
+    results = map_parts(
+        _file_task, list(files), files, source, scheduler,
+        columns=list(columns), roles=list(roles), options=options, empty_ok=empty_ok,
+    )  # fmt: skip
     for rows, counts, header, file_warnings in results:
         for row, count in zip(rows, counts):
             total[row] = total.get(row, 0) + count
@@ -740,6 +741,54 @@ def _count_files(
     return Cells(
         rows, np.array([total[r] for r in rows], dtype=np.int64), source, None, all(headers), tuple(sorted(found))
     )
+
+
+def map_parts(
+    task: Callable[..., Any],
+    items: Sequence[Any],
+    names: Sequence[str],
+    source: str,
+    scheduler: str | Any | None,
+    **kwargs: Any,
+) -> list[Any]:
+    """``task(item, **kwargs)`` for every item on a Dask cluster, one task each, the results in the items' order.
+
+    The shared driver of inputs counted one task per part (a file the workers can open): labels' files
+    (:func:`cluster_cells`), CoNLL and JSON Lines files of spans (:mod:`clfeval.inputs.spancluster`). Only each task's
+    result travels back.
+
+    Parameters
+    ----------
+    task
+        Run on a worker; imported there by name (a module-level function of clfeval).
+    items, names
+        What each task is given, and the part it reads (a file), for the error when its workers die.
+    source
+        The whole input, for an error of no one part.
+    scheduler
+        As :func:`dask_client` takes it.
+
+    Raises
+    ------
+    InputError
+        The first error a task raised (a bad file, naming its file and line), as it was raised; or, when a task's
+        workers died, :func:`lost_worker`'s one line naming its part.
+    """
+    with dask_client(scheduler) as client:
+        futures = client.map(task, list(items), pure=False, **kwargs)
+        parts = {future.key: name for future, name in zip(futures, names)}
+        try:
+            return list(client.gather(futures))  # the first error raised on a worker is raised here, as it was
+        except KeyboardInterrupt:
+            silence_interrupted()  # before the futures are cancelled
+            raise
+        except Exception as exc:
+            lost = lost_worker(exc, parts.get(getattr(exc, "task", None), source))
+            if lost is None:
+                raise
+            raise lost from None
+        finally:
+            client.cancel(futures)
 
 
 def frame_cells(

@@ -729,6 +729,8 @@ def write_span_errors(
 
     if len(pred_paths) > 1 or (pred_col is not None and not isinstance(pred_col, (int, str))):
         raise OptionError("--errors lists the wrong spans of one system")
+    if not isinstance(source, str):
+        raise OptionError("--errors lists the wrong spans of one CoNLL file (or a gold file and a prediction file)")
     if pred_paths:
         files = [
             TagFile(source, [-1 if gold_col is None else gold_col], ["gold"]),

@@ -514,8 +514,6 @@ def _read_spans(
     """CoNLL files of tags → span counts (one system) or joint rows (several), with their sentences as blocks."""
     from clfeval.inputs.conll import TagFile, count_tag_files
 
-    if not isinstance(path, str):
-        raise OptionError("spans are read from one CoNLL file, or a gold file and prediction files")
     unsupported = [
         option
         for option, value in (
@@ -524,13 +522,14 @@ def _read_spans(
             ("--translate", reading.translate),
             ("--cutoff", reading.cutoff),
             ("--block-col", reading.block_col),
-            ("--engine dask", None if reading.engine == "polars" else reading.engine),
         )
         if value is not None
     ]
     from clfeval.inputs.formats import format_of
 
-    fmt = format_of(path, reading.table_options())
+    parts = expand_paths(path)  # a corpus in files (parts, globs): read one by one, in order
+    formats = {format_of(p, reading.table_options()) for p in parts}
+    fmt = formats.pop() if len(formats) == 1 else "of several kinds"
     if unsupported or fmt not in ("text", "jsonl"):
         what = ", ".join(unsupported) or f"input format {fmt}"
         raise OptionError(
@@ -538,6 +537,23 @@ def _read_spans(
         )
     if len(columns) > 1 and pred_paths:
         raise OptionError("give prediction files or predicted columns of one file, not both")
+    if fmt == "jsonl" and reading.block_end is not None:
+        raise OptionError("--block-end marks sentence ends in text: a JSON Lines object is a sentence")
+    dask = reading.engine == "dask"
+    if pred_paths and (dask or len(parts) > 1):
+        raise OptionError(
+            "a gold file and prediction files are paired sentence by sentence on this machine: with "
+            f"{'--engine dask' if dask else 'several parts'}, give files that each hold the gold and the predicted "
+            "tags (a column per system)"
+        )
+    if reading.group_columns and (dask or len(parts) > 1):
+        raise OptionError(
+            f"spans by group (--group-col) are read from one CoNLL file on this machine, not "
+            f"{'with --engine dask' if dask else 'from several parts'}"
+        )
+    if dask or len(parts) > 1:
+        return _span_parts(parts, fmt, gold_col, columns, names, reading, spans)
+    path = parts[0]
     if pred_paths:
         files = [TagFile(path, [-1 if gold_col is None else gold_col], ["gold"])]
         files += [TagFile(p, [-1 if columns[0] is None else columns[0]], ["predicted"]) for p in pred_paths]
@@ -561,8 +577,6 @@ def _read_spans(
     if fmt == "jsonl":
         from clfeval.inputs.sentences import SentenceField, count_sentence_files
 
-        if reading.block_end is not None:
-            raise OptionError("--block-end marks sentence ends in text: a JSON Lines object is a sentence")
         fields = [SentenceField(f.path, c, role) for f in files for c, role in zip(f.columns, f.roles)]
         counts, blocks, read_info, checks = count_sentence_files(
             fields, spans.scheme, unit=spans.unit, systems=systems if several else None, meter=meter
@@ -576,9 +590,25 @@ def _read_spans(
             systems=systems if several else None,
             meter=meter,
         )
+    return _spans_counted((counts, blocks, read_info, checks), inputs, reading, spans, systems if several else None)
+
+
+def _spans_counted(
+    found: tuple[Any, Any, dict[str, Any], Any],
+    inputs: dict[str, Any],
+    reading: Reading,
+    spans: Spans,
+    systems: Sequence[str] | None,
+) -> Counted:
+    """What a span reader found (:func:`~clfeval.inputs.conll.count_tag_files`' tuple) as a :class:`Counted`: one
+    system's counts, or several systems' joint rows; the reading recorded in its inputs and options (the engine,
+    when not this machine's)."""
+    counts, blocks, read_info, checks = found
     inputs.update(read_info)
     options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}
-    if several:
+    if reading.engine != "polars":
+        options["engine"] = reading.engine
+    if systems is not None:
         from clfeval.count.joint import JointCounts
         from clfeval.kinds.spans import check_warnings
 
@@ -588,6 +618,32 @@ def _read_spans(
         warned = tuple(check_warnings(checks, spans.scheme))
         return Counted(joint, blocks=blocks, inputs=inputs, options=options, read_warnings=warned)
     return Counted(counts, blocks=blocks, inputs=inputs, options=options)
+
+
+def _span_parts(
+    parts: Sequence[str],
+    fmt: str,
+    gold_col: Column | None,
+    columns: Sequence[Column | None],
+    names: Sequence[str] | None,
+    reading: Reading,
+    spans: Spans,
+) -> Counted:
+    """The files of a corpus, each holding gold and predicted tags, read one by one (:mod:`clfeval.inputs.spancluster`:
+    here, or on a Dask cluster with ``reading.engine`` ``dask``) and joined in order."""
+    from clfeval.inputs.spancluster import count_span_parts
+
+    cols = [-1 if c is None else c for c in columns]
+    systems = list(names) if names is not None else [c if isinstance(c, str) else f"column {c}" for c in cols]
+    several = len(cols) > 1
+    counts, blocks, read_info, checks = count_span_parts(
+        parts, [-2 if gold_col is None else gold_col, *cols], ["gold", *(["predicted"] * len(cols))], spans.scheme,
+        fmt=fmt, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None,
+        engine=reading.engine, scheduler=reading.scheduler,
+        meter=None if reading.engine == "dask" else Meter(size_of(list(parts)), reading.progress),
+    )  # fmt: skip
+    inputs: dict[str, Any] = {"file": parts[0]} if len(parts) == 1 else {"files": list(parts)}
+    return _spans_counted((counts, blocks, read_info, checks), inputs, reading, spans, systems if several else None)
 
 
 def _span_groups(files: Sequence[Any], inputs: dict[str, Any], reading: Reading, spans: Spans, meter: Meter) -> Counted:

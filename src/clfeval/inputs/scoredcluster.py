@@ -29,7 +29,16 @@ from typing import Any
 
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
-from clfeval.inputs.cluster import _dask, _partition, check_paths, dask_client, first_line, is_local, lost_worker
+from clfeval.inputs.cluster import (
+    _dask,
+    _partition,
+    check_paths,
+    dask_client,
+    first_line,
+    is_local,
+    lost_worker,
+    silence_interrupted,
+)
 from clfeval.inputs.formats import TableOptions
 from clfeval.inputs.scoredparts import ScoredPart, ScoredReading, count_part, finish_parts, merge_parts
 
@@ -76,6 +85,9 @@ def _gathered(top: Any, parts: dict[Any, str], source: str, name_of: Any) -> Any
 
     try:
         return top.result()
+    except KeyboardInterrupt:
+        silence_interrupted()  # Ctrl-C: the interrupted tasks' debris stays unlogged
+        raise
     except (InputError, OptionError):  # a task's own error, as it was raised on the worker
         raise
     except UnicodeDecodeError as exc:
