@@ -396,6 +396,7 @@ def count_tag_files(
     block_end: str | None = None,
     systems: Sequence[str] | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks]:
     """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, given the
     ``systems``' names, the rows of every predicted column and their blocks, for ``compare``), what the result records
@@ -405,8 +406,10 @@ def count_tag_files(
     Sentences are counted as units; ``unit`` ``documents`` regroups them by document (``-DOCSTART-`` lines), and
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
     units for an interval or a test), else keeps sentences. ``meter`` is told the bytes and sentences read.
+    ``details``: the partial-match modes and the span confusion are counted too (``False``: exact matching alone,
+    all conlleval.pl's report shows).
     """
-    total, blocks, read, checks, _ = _count(files, scheme, unit, block_end, systems, meter, ())
+    total, blocks, read, checks, _ = _count(files, scheme, unit, block_end, systems, meter, (), details)
     return total, blocks, read, checks
 
 
@@ -418,6 +421,7 @@ def count_tag_groups(
     unit: str = "auto",
     block_end: str | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[SpanCounts, Blocks | None, dict[str, Any], dict[tuple[str, ...], SpanCounts]]:
     """The counts of :func:`count_tag_files` (one predicted column) and, beside them, each group's: a group is
     the sentences whose key is alike, a sentence's key its value in each of ``groups`` — a token column of the gold
@@ -437,7 +441,7 @@ def count_tag_groups(
     OptionError
         :data:`BY_DOCUMENT` without ``-DOCSTART-`` lines.
     """
-    total, blocks, read, _, by_group = _count(files, scheme, unit, block_end, None, meter, tuple(groups))
+    total, blocks, read, _, by_group = _count(files, scheme, unit, block_end, None, meter, tuple(groups), details)
     assert by_group is not None
     return total, blocks, read, by_group
 
@@ -513,6 +517,7 @@ def _count(
     systems: Sequence[str] | None,
     meter: Meter | None,
     groups: tuple[int | str, ...],
+    details: bool = True,
 ) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks, dict[tuple[str, ...], SpanCounts] | None]:
     """What :func:`count_tag_files` returns and, with ``groups``, each group's counts (:func:`count_tag_groups`)."""
     if unit not in ("auto", "sentences", "documents"):
@@ -543,13 +548,13 @@ def _count(
             blocks.append(part_blocks)
             checks = checks + part_checks
             continue
-        parts.append(seqs.count(scheme, "sentences"))
+        parts.append(seqs.count(scheme, "sentences", details=details))
         if not groups:
             continue
         if not seqs.n_sentences:  # -DOCSTART- lines after the last sentence: the last sentence's group's
             if last_key is not None:
                 by_key[last_key].parts.append(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
-                                              .count(scheme, "sentences"))  # fmt: skip
+                                              .count(scheme, "sentences", details=details))  # fmt: skip
             continue
         keys = _sentence_keys(seqs, head, files[0], groups)
         docs = documents[-1]
@@ -561,7 +566,7 @@ def _count(
             idx = np.flatnonzero(inverse == k)
             group = by_key.setdefault(key, _Group())
             sub = _sentences(seqs, idx, group.n_sentences, int(before[idx].sum()))
-            group.parts.append(sub.count(scheme, "sentences"))
+            group.parts.append(sub.count(scheme, "sentences", details=details))
             group.documents.append(docs[idx])
             group.n_sentences += len(idx)
         last_key = tuple(keys[-1].tolist())
@@ -581,7 +586,7 @@ def _count(
                 None)  # fmt: skip
     if not parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
-        parts = [empty.count(scheme, "sentences")]
+        parts = [empty.count(scheme, "sentences", details=details)]
     total = _documents_as_units(joined(parts, n_documents), doc_of, n_documents, chosen)
     by_group = None
     if groups:

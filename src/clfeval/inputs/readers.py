@@ -565,7 +565,12 @@ def _read_spans(
             raise OptionError("--block-end marks sentence ends in text: a JSON Lines object is a sentence")
         fields = [SentenceField(f.path, c, role) for f in files for c, role in zip(f.columns, f.roles)]
         counts, blocks, read_info, checks = count_sentence_files(
-            fields, spans.scheme, unit=spans.unit, systems=systems if several else None, meter=meter
+            fields,
+            spans.scheme,
+            unit=spans.unit,
+            systems=systems if several else None,
+            meter=meter,
+            details=spans.details,
         )
     else:
         counts, blocks, read_info, checks = count_tag_files(
@@ -575,6 +580,7 @@ def _read_spans(
             block_end=reading.block_end,
             systems=systems if several else None,
             meter=meter,
+            details=spans.details,
         )
     inputs.update(read_info)
     options: dict[str, Any] = {"block_end": reading.block_end} if reading.block_end else {}
@@ -599,7 +605,13 @@ def _span_groups(files: Sequence[Any], inputs: dict[str, Any], reading: Reading,
 
     columns = reading.group_columns
     counts, blocks, read_info, by_key = count_tag_groups(
-        files, spans.scheme, columns, unit=spans.unit, block_end=reading.block_end, meter=meter
+        files,
+        spans.scheme,
+        columns,
+        unit=spans.unit,
+        block_end=reading.block_end,
+        meter=meter,
+        details=spans.details,
     )
     keys = list(by_key)
     order, names = named_keys(keys, files[0].path)

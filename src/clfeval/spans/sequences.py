@@ -124,15 +124,16 @@ class SpanLists:
             out.append(Chunks(s[order], a[order], b[order], code[order]))
         return out, names
 
-    def count(self, scheme: str | Scheme | None = None, unit: str = "auto") -> SpanCounts:
-        """The counts of the one predicted column against gold (``scheme`` is not used: there are no tags)."""
+    def count(self, scheme: str | Scheme | None = None, unit: str = "auto", *, details: bool = True) -> SpanCounts:
+        """The counts of the one predicted column against gold (``scheme`` is not used: there are no tags); the
+        partial-match modes and the span confusion only with ``details``."""
         if len(self.columns) != 2:
             raise OptionError("count() takes gold and one predicted column; count_systems() several")
         (gold, pred), names = self._chunks()
         units = Units.of(unit, self.n_sentences, self.documents)
         hit, kept = matched_flags(gold, pred)
         blocks = _rows(gold, [(pred, hit, kept)], names, units)
-        modes, confusion = _modes(gold, pred, names)
+        modes, confusion = _modes(gold, pred, names) if details else (None, None)
         return SpanCounts(
             ENTITIES,
             _pairs(blocks),  # type: ignore[arg-type]
@@ -231,9 +232,10 @@ class TagSequences:
         ids = self.columns[c]
         return stream_of(codes.prefix[ids], stream_type[ids], self.offsets)
 
-    def count(self, scheme: str | Scheme = "conlleval", unit: str = "auto") -> SpanCounts:
-        """The counts of the one predicted column against gold, with the tag-level counts, the invalid transitions,
-        the partial-match modes and the span confusion."""
+    def count(self, scheme: str | Scheme = "conlleval", unit: str = "auto", *, details: bool = True) -> SpanCounts:
+        """The counts of the one predicted column against gold, with the tag-level counts, the invalid transitions
+        and, with ``details``, the partial-match modes and the span confusion (``None`` without: conlleval.pl's
+        report shows neither)."""
         if len(self.columns) != 2:
             raise OptionError("count() takes gold and one predicted column; count_systems() several")
         scheme = scheme_of(scheme) if isinstance(scheme, str) else scheme
@@ -245,7 +247,7 @@ class TagSequences:
         hit, kept = self._matches(scheme, streams, gold, pred, zero)
         blocks = _rows(gold, [(pred, hit, kept)], names, units)
         checks = self._checks(streams, ("gold", "pred"), scheme)
-        modes, confusion = _modes(gold, pred, names)
+        modes, confusion = _modes(gold, pred, names) if details else (None, None)
         right = int(np.count_nonzero(self.columns[0] == self.columns[1]))
         n_tokens = int(self.offsets[-1]) if len(self.offsets) else 0
         return SpanCounts(
