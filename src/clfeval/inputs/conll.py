@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,6 +83,28 @@ class _State:
     docstarts: int = 0
     pending: pl.DataFrame | None = None
     docstart_lines: list[tuple[list[str], int]] = field(default_factory=list)
+    #: lines after a chunk's last blank line, and the number of the first, when they were read by :func:`_fast_batch`
+    pending_bytes: tuple[bytes, int] | None = None
+
+
+@dataclass
+class _Lines:
+    """A chunk's lines split into fields: the number of fields of each, the first field (``None`` on a blank
+    line), the line numbers, a field by index for every line (``None`` where a line has fewer), and one line's
+    fields as strings (for the few ``-DOCSTART-`` lines)."""
+
+    n: np.ndarray
+    first: pl.Series
+    numbers: np.ndarray
+    column: Callable[[int], pl.Series]
+    row: Callable[[int], list[str]]
+
+    def head(self, cut: int) -> _Lines:
+        """The first ``cut`` lines."""
+        column, row = self.column, self.row
+        return _Lines(
+            self.n[:cut], self.first.slice(0, cut), self.numbers[:cut], lambda i: column(i).slice(0, cut), row
+        )
 
 
 def _lines(data: bytes, first_line: int, name: str) -> pl.Series:
@@ -127,6 +149,15 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
     state = _State()
     end_pattern = re.compile(block_end) if block_end else None
     for data, first_line in line_chunks(file.path, size=size, meter=meter, universal=False):
+        if state.pending_bytes is not None:
+            (head, head_line), state.pending_bytes = state.pending_bytes, None
+            data, first_line = head + data, head_line
+        if state.pending is None and end_pattern is None:
+            fast = _fast_batch(data, first_line, file, state, last=False)
+            if fast is not _SLOW:
+                if fast is not None:
+                    yield fast  # type: ignore[misc]
+                continue
         lines = _lines(data, first_line, name)
         frame = pl.DataFrame({"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)})
         if state.pending is not None:
@@ -135,6 +166,16 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
         batch = _batch(frame, file, state, end_pattern, last=False)
         if batch is not None:
             yield batch
+    if state.pending_bytes is not None:
+        (data, first_line), state.pending_bytes = state.pending_bytes, None
+        fast = _fast_batch(data, first_line, file, state, last=True)
+        if fast is _SLOW:
+            lines = _lines(data, first_line, name)
+            state.pending = pl.DataFrame(
+                {"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)}
+            )
+        elif fast is not None:
+            yield fast  # type: ignore[misc]
     if state.pending is not None:
         frame, state.pending = state.pending, None
         batch = _batch(frame, file, state, end_pattern, last=True)
@@ -154,32 +195,114 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
 def _batch(
     frame: pl.DataFrame, file: TagFile, state: _State, end_pattern: re.Pattern[str] | None, *, last: bool
 ) -> _Batch | None:
-    name = file.name
+    """The complete sentences of a chunk's lines (``frame``: each line and its number), split into fields with a
+    regular expression (any white space)."""
     fields = frame.get_column("line").str.extract_all(_FIELDS)
-    n = fields.list.len().fill_null(0).to_numpy()
-    first = fields.list.first()
-    numbers = frame.get_column("number").to_numpy()
-    blank = (n == 0) | (first == BOUNDARY).fill_null(False).to_numpy()  # conlleval.pl's boundary line: a blank line
-    docstart = (first == DOCSTART).fill_null(False).to_numpy()
-    ends = blank | docstart
+    lines = _Lines(
+        fields.list.len().fill_null(0).to_numpy(),
+        fields.list.first(),
+        frame.get_column("number").to_numpy(),
+        lambda i: fields.list.get(i, null_on_oob=True),
+        lambda i: fields[i].to_list(),
+    )
+    extra = None
     if end_pattern is not None:
-        ends |= frame.get_column("line").str.contains(end_pattern.pattern).fill_null(False).to_numpy()
+        extra = frame.get_column("line").str.contains(end_pattern.pattern).fill_null(False).to_numpy()
+    ends = _ends(lines, extra)
     if not last:  # lines after the chunk's last sentence end wait for the next chunk
         boundary = np.flatnonzero(ends)
         cut = int(boundary[-1]) + 1 if len(boundary) else 0
         if cut < len(frame):
             state.pending = frame.slice(cut)
-            frame, fields, n, first, numbers, ends, docstart = (
-                frame.slice(0, cut),
-                fields.slice(0, cut),
-                n[:cut],
-                first.slice(0, cut),
-                numbers[:cut],
-                ends[:cut],
-                docstart[:cut],
-            )
+            lines, ends = lines.head(cut), ends[:cut]
         if cut == 0:
             return None
+    return _sentences_of(lines, ends, file, state)
+
+
+def _ends(lines: _Lines, extra: np.ndarray | None = None) -> np.ndarray:
+    """The lines that end a sentence: blank lines, conlleval.pl's boundary lines (-X-), -DOCSTART- lines, and
+    ``extra`` (those matching --block-end)."""
+    blank = (lines.n == 0) | (lines.first == BOUNDARY).fill_null(False).to_numpy()
+    ends = blank | (lines.first == DOCSTART).fill_null(False).to_numpy()
+    return ends if extra is None else ends | extra
+
+
+#: Unicode's white space other than ASCII's, in UTF-8 (NEL, NBSP, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+#: U+205F, U+3000): a chunk holding any is split with the regular expression.
+_UNICODE_SPACE = re.compile(rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
+#: What :func:`_fast_batch` returns for a chunk it leaves to the regular expression.
+_SLOW = object()
+
+
+def _fast_batch(data: bytes, first_line: int, file: TagFile, state: _State, *, last: bool) -> _Batch | object | None:
+    """The complete sentences of a chunk whose fields are separated by single spaces (nearly every CoNLL file), read
+    with polars' CSV reader; :data:`_SLOW` for a chunk with any other white space, a CR, bytes that are not UTF-8,
+    lines of different numbers of fields, or fields other than the file's: the regular expression reads it (and
+    says what is wrong). Without ``last`` the lines after the chunk's last blank line wait for the next chunk."""
+    lead = len(data) - len(data.lstrip(b"\n"))  # blank lines before the first: they end no sentence
+    data, first_line = data[lead:], first_line + lead
+    cut = len(data)
+    if not last:
+        k = data.rfind(b"\n\n")
+        cut = k + 2 if k >= 0 else 0
+    rest = (data[cut:], first_line + data.count(b"\n", 0, cut)) if cut < len(data) else None
+    body = data[:cut]
+    if not body:
+        state.pending_bytes = rest
+        return None
+    if not body.endswith(b"\n"):
+        body += b"\n"
+    raw = np.frombuffer(body, dtype=np.uint8)
+    newline = raw == 10
+    space = raw == 32
+    line_end = np.flatnonzero(newline)
+    # single spaces between fields only: no other control byte (tab, CR …), no space beside a space or a line end
+    # (nor at the start), no Unicode space
+    beside = space[1:] & (space[:-1] | newline[:-1])
+    if (
+        np.count_nonzero(raw < 32) != len(line_end)
+        or space[0]
+        or beside.any()
+        or (space[:-1] & newline[1:]).any()
+        or (int(raw.max()) >= 0x80 and _UNICODE_SPACE.search(body))
+    ):
+        return _SLOW
+    line_start = np.r_[0, line_end[:-1] + 1]
+    filled = line_end > line_start
+    if not filled.any():
+        return _SLOW
+    at = int(line_start[np.argmax(filled)])
+    width = body.count(b" ", at, body.index(b"\n", at)) + 1
+    if state.n_fields is not None and state.n_fields != width:
+        return _SLOW
+    names = [f"f{i}" for i in range(width)]
+    try:  # a line of more fields is an error, a line of fewer has nulls at its end
+        frame = pl.read_csv(
+            body, separator=" ", has_header=False, quote_char=None, infer_schema=False, new_columns=names
+        )
+    except (pl.exceptions.ComputeError, pl.exceptions.ShapeError, pl.exceptions.SchemaError):
+        return _SLOW
+    last_field = frame.get_column(names[-1]).is_not_null().to_numpy()
+    if frame.height != len(line_end) or frame.width != width or not np.array_equal(last_field, filled):
+        return _SLOW
+    state.pending_bytes = rest
+    lines = _Lines(
+        np.where(filled, width, 0),
+        frame.get_column("f0"),
+        np.arange(first_line, first_line + len(line_end), dtype=np.int64),
+        lambda i: frame.get_column(names[i]),  # (a column index is checked against the width first)
+        lambda i: [str(x) for x in frame.row(i)],
+    )
+    return _sentences_of(lines, _ends(lines), file, state)
+
+
+def _sentences_of(lines: _Lines, ends: np.ndarray, file: TagFile, state: _State) -> _Batch:
+    """The sentences of whole lines (``ends``: the lines that end one): runs of token lines between ends, each
+    column's tags, the checks of the number of fields and of -DOCSTART- lines' tags."""
+    name = file.name
+    n, first, numbers = lines.n, lines.first, lines.numbers
+    docstart = (first == DOCSTART).fill_null(False).to_numpy()
     token = ~ends
     if state.n_fields is None and token.any():
         i = int(np.argmax(token))
@@ -200,7 +323,7 @@ def _batch(
         else [0] * len(file.columns)
     )
     # -DOCSTART- lines are not tokens; a tag column they hold must say O (checked once the columns are known)
-    state.docstart_lines += [(fields[d].to_list(), int(numbers[d])) for d in np.flatnonzero(docstart).tolist()]
+    state.docstart_lines += [(lines.row(d), int(numbers[d])) for d in np.flatnonzero(docstart).tolist()]
     if state.n_fields is not None:
         for row, line in state.docstart_lines:
             for index, role in zip(indexes, file.roles):
@@ -219,12 +342,11 @@ def _batch(
     n_docstart = int(docstart.sum())
     state.docstarts += n_docstart
     keep = pl.Series(token)
-    kept = fields.filter(keep)
-    tags = [kept.list.get(index, null_on_oob=True).alias(role) for index, role in zip(indexes, file.roles)]
+    tags = [lines.column(index).filter(keep).alias(role) for index, role in zip(indexes, file.roles)]
     at = [
         _index(c, width, name, state.fields_line, "group") if state.n_fields is not None else 0 for c in file.group_cols
     ]
-    groups = [kept.list.get(index, null_on_oob=True) for index in at]
+    groups = [lines.column(index).filter(keep) for index in at]
     return _Batch(tags, first.filter(keep), lengths.astype(np.int64), first_lines, documents, n_docstart, groups)
 
 

@@ -276,11 +276,12 @@ class TagSequences:
             counts = np.bincount(found.kind, minlength=len(found.kinds))
             for kind, n in zip(found.kinds, counts.tolist()):
                 transitions[(column, kind)] = n
-            for kind_code in range(len(found.kinds)):
-                at = np.flatnonzero(found.kind == kind_code)[:SITES_SHOWN]
-                for i in at.tolist():
-                    place = self.place(c, int(found.sentence[i]), int(found.token[i]))
-                    sites.append((column, found.kinds[kind_code], place))
+            # the first few of each kind, in the order they come in the column (so the column's first site is
+            # its first invalid transition, however the reading was cut in chunks)
+            shown = [np.flatnonzero(found.kind == k)[:SITES_SHOWN] for k in range(len(found.kinds))]
+            for i in sorted(np.concatenate(shown).tolist()) if shown else []:
+                place = self.place(c, int(found.sentence[i]), int(found.token[i]))
+                sites.append((column, found.kinds[int(found.kind[i])], place))
             if scheme.family == "conlleval":
                 n = _merges(stream)
                 if n:
