@@ -390,7 +390,9 @@ class TagSequences:
         first = streams[0].first
         g_pos = first[gold.sentence] + gold.start if len(gold) else np.zeros(0, dtype=np.int64)
         p_pos = first[pred.sentence] + pred.start if len(pred) else np.zeros(0, dtype=np.int64)
-        return np.isin(g_pos, opened), np.isin(p_pos, opened)
+        at = np.zeros(len(streams[0].prefix), dtype=bool)
+        at[opened] = True
+        return at[g_pos], at[p_pos]
 
 
 def _bad_at(seqs: TagSequences, column: int, sentence: int, token: int, bad: int, scheme: Scheme) -> InputError:
@@ -415,7 +417,6 @@ def _merges(stream: Any) -> int:
     the continuation of the span before (of the same type)."""
     start, _ = conlleval_flags(stream)
     p, t = stream.prefix, stream.type
-    pp = np.r_[np.int8(0), p[:-1]]
-    pt = np.r_[np.int32(0), t[:-1]]
-    opens = np.isin(p, [PREFIXES.index("B"), PREFIXES.index("S")])
+    pp, pt = stream.previous
+    opens = (p == PREFIXES.index("B")) | (p == PREFIXES.index("S"))
     return int(np.count_nonzero(opens & ~start & (pp != 0) & (pt == t)))
