@@ -95,3 +95,40 @@ def test_a_line_of_another_number_of_fields_is_the_same_error_either_way(
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert f"bad.conll:{bad + 1}:" in messages[0], messages[0]
+
+
+@pytest.mark.parametrize("chunk", [None, 120])
+def test_documents_as_units_hold_their_own_sentences_rows(
+    chunk: int | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each document's rows are those of its sentences, sentences without a span included (they once shifted the
+    rows of the sentences after them into the document before)."""
+    rng = random.Random(11)
+    text, expected = [], []
+    for _ in range(25):
+        text.append("-DOCSTART- O O\n")
+        rows: dict[tuple[str, str], int] = {}
+        for _ in range(rng.randint(1, 5)):
+            tags = [
+                (rng.choice(["O", "B-X", "B-Y"]), rng.choice(["O", "B-X", "B-Y"])) for _ in range(rng.randint(1, 3))
+            ]
+            text.append("\n" + "".join(f"w {g} {p}\n" for g, p in tags))
+            for g, p in tags:  # one-token spans: a gold span is found when the predicted tag is the same
+                if g != "O":
+                    key = (g[2:], g[2:] if p == g else "∅")
+                    rows[key] = rows.get(key, 0) + 1
+                if p != "O" and p != g:
+                    rows[("∅", p[2:])] = rows.get(("∅", p[2:]), 0) + 1
+        text.append("\n")
+        expected.append(rows)
+    path = tmp_path / "docs.conll"
+    path.write_text("".join(text))
+    if chunk is not None:
+        monkeypatch.setenv("CLFEVAL_CHUNK_BYTES", str(chunk))
+    counted = clfeval.read(str(path), spans=clfeval.Spans(unit="documents"))
+    blocks = counted.blocks
+    assert blocks is not None and blocks.n_blocks == 25 and blocks.unit == "documents"
+    found: list[dict[tuple[str, str], int]] = [{} for _ in range(25)]
+    for r, b, c in zip(blocks.row.tolist(), blocks.block.tolist(), blocks.count.tolist()):
+        found[b][tuple(blocks.keys[r])] = c
+    assert found == expected

@@ -25,7 +25,7 @@ from clfeval.count.blocks import FEW_BLOCKS, Blocks
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import Meter, chunk_bytes, display_name, line_chunks
 from clfeval.inputs.columns import Column
-from clfeval.spans.counts import SpanChecks, SpanCounts, blocks_joined, joined
+from clfeval.spans.counts import SpanChecks, SpanCounts, UnitRows, joined
 from clfeval.spans.sequences import TagSequences
 
 __all__ = [
@@ -580,6 +580,18 @@ class _Group:
     parts: list[SpanCounts] = field(default_factory=list)
     documents: list[np.ndarray] = field(default_factory=list)
     n_sentences: int = 0
+    units: UnitRows = field(default_factory=UnitRows)
+
+    def add(self, counts: SpanCounts) -> None:
+        """A chunk's counts: their blocks gathered compactly, the rest kept."""
+        self.parts.append(_gathered(counts, self.units))
+
+
+def _gathered(counts: SpanCounts, units: UnitRows) -> SpanCounts:
+    """A chunk's counts without their blocks, which go to ``units``."""
+    if counts.blocks is not None:
+        units.add(counts.blocks)
+    return replace(counts, blocks=None)
 
 
 def _sentence_keys(seqs: TagSequences, head: _Batch, file: TagFile, groups: Sequence[int | str]) -> np.ndarray:
@@ -651,14 +663,14 @@ def _count(
                 f"CoNLL files have no header: give the group column by number (or {BY_DOCUMENT!r}), not {named[0]!r}"
             )
         files = [replace(files[0], group_cols=[g for g in groups if isinstance(g, int)]), *files[1:]]
-    parts: list[Any] = []
+    whole = _Group()
     rows: Counter[tuple[str, ...]] = Counter()
     checks = SpanChecks()
-    blocks: list[Blocks] = []
     documents: list[np.ndarray] = []
     n_docstart = 0
     by_key: dict[tuple[str, ...], _Group] = {}
     last_document, last_key = 0, None
+    counted_systems = False
     for seqs, head in _aligned(files, block_end=block_end, meter=meter):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
         if meter is not None:
@@ -667,16 +679,17 @@ def _count(
         if systems is not None:
             part_rows, part_blocks, part_checks = seqs.count_systems(scheme, "sentences", systems)
             rows.update(part_rows)
-            blocks.append(part_blocks)
+            whole.units.add(part_blocks)
+            counted_systems = True
             checks = checks + part_checks
             continue
-        parts.append(seqs.count(scheme, "sentences", details=details))
+        whole.add(seqs.count(scheme, "sentences", details=details))
         if not groups:
             continue
         if not seqs.n_sentences:  # -DOCSTART- lines after the last sentence: the last sentence's group's
             if last_key is not None:
-                by_key[last_key].parts.append(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
-                                              .count(scheme, "sentences", details=details))  # fmt: skip
+                by_key[last_key].add(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
+                                     .count(scheme, "sentences", details=details))  # fmt: skip
             continue
         keys = _sentence_keys(seqs, head, files[0], groups)
         docs = documents[-1]
@@ -688,7 +701,7 @@ def _count(
             idx = np.flatnonzero(inverse == k)
             group = by_key.setdefault(key, _Group())
             sub = _sentences(seqs, idx, group.n_sentences, int(before[idx].sum()))
-            group.parts.append(sub.count(scheme, "sentences", details=details))
+            group.add(sub.count(scheme, "sentences", details=details))
             group.documents.append(docs[idx])
             group.n_sentences += len(idx)
         last_key = tuple(keys[-1].tolist())
@@ -703,13 +716,12 @@ def _count(
     chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
     read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
     if systems is not None:
-        joint = blocks_joined(blocks, n_sentences) if blocks else None
-        return (dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks,
-                None)  # fmt: skip
-    if not parts:
+        joint = _units(whole.units, n_sentences, doc_of, n_documents, chosen) if counted_systems else None
+        return dict(rows), joint, read, checks, None
+    if not whole.parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
-        parts = [empty.count(scheme, "sentences", details=details)]
-    total = _documents_as_units(joined(parts, n_documents), doc_of, n_documents, chosen)
+        whole.add(empty.count(scheme, "sentences", details=details))
+    total = _with_units(joined(whole.parts, n_documents), whole.units, doc_of, n_documents, chosen)
     by_group = None
     if groups:
         by_group = {}
@@ -717,29 +729,22 @@ def _count(
             own = np.concatenate(group.documents)
             ids, own_of = np.unique(own, return_inverse=True)
             n_own = len(ids) if n_docstart else 0
-            by_group[key] = _documents_as_units(joined(group.parts, n_own), own_of, n_own, chosen)
+            by_group[key] = _with_units(joined(group.parts, n_own), group.units, own_of, n_own, chosen)
     return total, total.blocks, read, checks, by_group
 
 
-def _documents_as_units(counts: SpanCounts, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:
-    """Counts whose units are their documents, when documents are the units (``chosen``)."""
-    if counts.blocks is None or chosen != "documents":
-        return counts
-    return replace(counts, blocks=_by_document(counts.blocks, doc_of, n_documents, chosen), unit="documents")
+def _with_units(counts: SpanCounts, units: UnitRows, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:
+    """The counts of a whole reading with the blocks of its units: sentences, or their documents (``chosen``)."""
+    blocks = _units(units, counts.n_sentences, doc_of, n_documents, chosen)
+    return replace(counts, blocks=blocks, unit=chosen)
 
 
-def _by_document(blocks: Blocks, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:
-    """Blocks of sentences regrouped by document (``doc_of[s]``: sentence s's document), when documents are the
-    units."""
-    if chosen != "documents":
-        return blocks
-    block = doc_of[blocks.block] if len(blocks.block) else blocks.block
-    key = block * (len(blocks.keys) + 1) + blocks.row
-    entry, inverse = np.unique(key, return_inverse=True)
-    count = np.bincount(inverse, weights=blocks.count).astype(np.int64)
-    return Blocks(
-        blocks.keys, entry % (len(blocks.keys) + 1), entry // (len(blocks.keys) + 1), count, n_documents, "documents"
-    )
+def _units(units: UnitRows, n_sentences: int, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:
+    """The rows of each unit: each sentence's (numbered densely in order), or, when documents are the units,
+    each document's (``doc_of[s]``: sentence s's document, s its number in the reading)."""
+    if chosen == "documents":
+        return units.regrouped(doc_of, n_documents, "documents")
+    return units.blocks(n_sentences, "sentences")
 
 
 def write_span_errors(

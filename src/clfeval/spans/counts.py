@@ -28,7 +28,7 @@ from clfeval.spans.tags import NO_SPAN
 if TYPE_CHECKING:  # blocks load when a task resamples (a score without intervals need not)
     from clfeval.count.blocks import Blocks
 
-__all__ = ["SpanChecks", "SpanCounts", "TokenCounts", "blocks_joined", "blocks_of_rows", "joined"]
+__all__ = ["SpanChecks", "SpanCounts", "TokenCounts", "UnitRows", "blocks_joined", "blocks_of_rows", "joined"]
 
 
 @dataclass(frozen=True)
@@ -239,15 +239,72 @@ def joined(parts: Sequence[SpanCounts], n_documents: int | None = None) -> SpanC
 def blocks_joined(blocks: Sequence[Blocks], n_units: int) -> Blocks:
     """The blocks of consecutive parts of one reading, whose block numbers are already those of the whole reading:
     their rows put over the union of their keys, the units renumbered densely in order (at least ``n_units``)."""
-    from clfeval.count.blocks import Blocks
 
-    keys = list(dict.fromkeys(k for b in blocks for k in b.keys))
-    index = {k: i for i, k in enumerate(keys)}
-    row = np.concatenate([np.array([index[k] for k in b.keys], dtype=np.int64)[b.row] for b in blocks])
-    block = np.concatenate([b.block for b in blocks])
-    count = np.concatenate([b.count for b in blocks])
-    dense = np.unique(block, return_inverse=True)[1].astype(np.int64) if len(block) else block
-    return Blocks(tuple(keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), blocks[0].unit)
+    gathered = UnitRows()
+    for b in blocks:
+        gathered.add(b)
+    return gathered.blocks(n_units, blocks[0].unit)
+
+
+def _dense(block: np.ndarray) -> np.ndarray:
+    """Unit numbers renumbered 0, 1, … in order (``np.unique``'s inverse; one pass when they come sorted, as the
+    parts of one reading do)."""
+    if not len(block):
+        return block.astype(np.int64)
+    if bool(np.all(block[1:] >= block[:-1])):
+        return np.cumsum(np.r_[True, block[1:] != block[:-1]], dtype=np.int64) - 1
+    return np.unique(block, return_inverse=True)[1].astype(np.int64)
+
+
+class UnitRows:
+    """The rows of the units of consecutive parts of one reading, gathered part by part and held compactly (32-bit
+    codes, the units' numbers in the whole reading) until the reading ends: then one :class:`Blocks`, by unit or
+    regrouped (sentences into their documents).
+
+    Memory: 12 bytes an entry (a unit's distinct row) while reading, against 24 for :class:`Blocks`; the parts'
+    blocks can be dropped as they are added.
+    """
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[str, ...], int] = {}
+        self._row: list[np.ndarray] = []
+        self._block: list[np.ndarray] = []
+        self._count: list[np.ndarray] = []
+
+    def add(self, blocks: Blocks) -> None:
+        """Add a part's blocks (units numbered in the whole reading, after those added before)."""
+        code = np.array([self.keys.setdefault(tuple(k), len(self.keys)) for k in blocks.keys], dtype=np.int32)
+        self._row.append(code[blocks.row] if len(blocks.row) else np.zeros(0, np.int32))
+        self._block.append(blocks.block.astype(np.int32 if blocks.n_blocks < 2**31 else np.int64))
+        self._count.append(blocks.count.astype(np.int32 if len(blocks.count) == 0 or blocks.count.max() < 2**31
+                                               else np.int64))  # fmt: skip
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def joined(parts: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros(0, np.int32)
+
+        return joined(self._row), joined(self._block), joined(self._count)
+
+    def blocks(self, n_units: int, unit: str) -> Blocks:
+        """The units' rows as :class:`Blocks`: the units that hold a row renumbered densely in order, at least
+        ``n_units`` units."""
+        from clfeval.count.blocks import Blocks
+
+        row, block, count = self._arrays()
+        dense = _dense(block)
+        return Blocks(tuple(self.keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), unit)
+
+    def regrouped(self, group_of: np.ndarray, n_groups: int, unit: str) -> Blocks:
+        """The rows regrouped: unit u (its number in the reading) into group ``group_of[u]`` (sentences into their
+        documents), as :class:`Blocks` of ``n_groups`` units sorted by (group, row)."""
+        from clfeval.count.blocks import Blocks
+
+        row, block, count = self._arrays()
+        width = len(self.keys) + 1
+        key = group_of[block].astype(np.int64) * width + row if len(block) else np.zeros(0, np.int64)
+        entry, inverse = np.unique(key, return_inverse=True)
+        total = np.bincount(inverse.reshape(-1), weights=count, minlength=len(entry)).astype(np.int64)
+        return Blocks(tuple(self.keys), entry % width, entry // width, total, n_groups, unit)
 
 
 def _without_blocks(counts: SpanCounts) -> SpanCounts:
