@@ -582,16 +582,12 @@ class _Group:
     n_sentences: int = 0
     units: UnitRows = field(default_factory=UnitRows)
 
-    def add(self, counts: SpanCounts) -> None:
-        """A chunk's counts: their blocks gathered compactly, the rest kept."""
-        self.parts.append(_gathered(counts, self.units))
-
-
-def _gathered(counts: SpanCounts, units: UnitRows) -> SpanCounts:
-    """A chunk's counts without their blocks, which go to ``units``."""
-    if counts.blocks is not None:
-        units.add(counts.blocks)
-    return replace(counts, blocks=None)
+    def add(self, counts: SpanCounts, documents: np.ndarray | None, first: int) -> None:
+        """A chunk's counts (its sentences numbered from ``first``, in ``documents``): their blocks gathered
+        compactly by sentence and by document, the rest kept."""
+        if counts.blocks is not None:
+            self.units.add(counts.blocks, documents, first)
+        self.parts.append(replace(counts, blocks=None))
 
 
 def _sentence_keys(seqs: TagSequences, head: _Batch, file: TagFile, groups: Sequence[int | str]) -> np.ndarray:
@@ -663,7 +659,9 @@ def _count(
                 f"CoNLL files have no header: give the group column by number (or {BY_DOCUMENT!r}), not {named[0]!r}"
             )
         files = [replace(files[0], group_cols=[g for g in groups if isinstance(g, int)]), *files[1:]]
-    whole = _Group()
+    by = unit if unit != "auto" else "auto"
+    whole = _Group(units=UnitRows(by))
+    seen_documents, last_seen = 0, -1
     rows: Counter[tuple[str, ...]] = Counter()
     checks = SpanChecks()
     documents: list[np.ndarray] = []
@@ -673,23 +671,33 @@ def _count(
     counted_systems = False
     for seqs, head in _aligned(files, block_end=block_end, meter=meter):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
+        if seqs.n_sentences and seqs.documents is not None and by == "auto":
+            # documents that hold a sentence, so far: once there are enough, they are the units (auto)
+            docs = seqs.documents
+            seen_documents += int(np.count_nonzero(np.diff(np.r_[last_seen, docs])))
+            last_seen = int(docs[-1])
+            if seen_documents >= FEW_BLOCKS:
+                by = "documents"
+                for g in (whole, *by_key.values()):
+                    g.units.only(by)
         if meter is not None:
             meter.add(rows=seqs.n_sentences)
         n_docstart += seqs.n_docstart
         if systems is not None:
             part_rows, part_blocks, part_checks = seqs.count_systems(scheme, "sentences", systems)
             rows.update(part_rows)
-            whole.units.add(part_blocks)
+            whole.units.add(part_blocks, documents[-1], seqs.first_sentence)
             counted_systems = True
             checks = checks + part_checks
             continue
-        whole.add(seqs.count(scheme, "sentences", details=details))
+        whole.add(seqs.count(scheme, "sentences", details=details), documents[-1], seqs.first_sentence)
         if not groups:
             continue
         if not seqs.n_sentences:  # -DOCSTART- lines after the last sentence: the last sentence's group's
             if last_key is not None:
-                by_key[last_key].add(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
-                                     .count(scheme, "sentences", details=details))  # fmt: skip
+                last = by_key[last_key]
+                part = _sentences(seqs, np.zeros(0, np.int64), last.n_sentences, seqs.n_docstart)
+                last.add(part.count(scheme, "sentences", details=details), np.zeros(0, np.int64), last.n_sentences)
             continue
         keys = _sentence_keys(seqs, head, files[0], groups)
         docs = documents[-1]
@@ -699,9 +707,9 @@ def _count(
         inverse = inverse.reshape(-1)
         for k, key in enumerate(map(tuple, distinct.tolist())):
             idx = np.flatnonzero(inverse == k)
-            group = by_key.setdefault(key, _Group())
+            group = by_key.setdefault(key, _Group(units=UnitRows(by)))
             sub = _sentences(seqs, idx, group.n_sentences, int(before[idx].sum()))
-            group.add(sub.count(scheme, "sentences", details=details))
+            group.add(sub.count(scheme, "sentences", details=details), docs[idx], group.n_sentences)
             group.documents.append(docs[idx])
             group.n_sentences += len(idx)
         last_key = tuple(keys[-1].tolist())
@@ -716,34 +724,33 @@ def _count(
     chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
     read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
     if systems is not None:
-        joint = _units(whole.units, n_sentences, doc_of, n_documents, chosen) if counted_systems else None
+        joint = _units(whole.units, n_sentences, doc_ids, chosen) if counted_systems else None
         return dict(rows), joint, read, checks, None
     if not whole.parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
-        whole.add(empty.count(scheme, "sentences", details=details))
-    total = _with_units(joined(whole.parts, n_documents), whole.units, doc_of, n_documents, chosen)
+        whole.add(empty.count(scheme, "sentences", details=details), np.zeros(0, np.int64), 0)
+    total = _with_units(joined(whole.parts, n_documents), whole.units, doc_ids, chosen)
     by_group = None
     if groups:
         by_group = {}
         for key, group in by_key.items():
             own = np.concatenate(group.documents)
-            ids, own_of = np.unique(own, return_inverse=True)
+            ids = np.unique(own)
             n_own = len(ids) if n_docstart else 0
-            by_group[key] = _with_units(joined(group.parts, n_own), group.units, own_of, n_own, chosen)
+            by_group[key] = _with_units(joined(group.parts, n_own), group.units, ids, chosen)
     return total, total.blocks, read, checks, by_group
 
 
-def _with_units(counts: SpanCounts, units: UnitRows, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:
+def _with_units(counts: SpanCounts, units: UnitRows, document_ids: np.ndarray, chosen: str) -> SpanCounts:
     """The counts of a whole reading with the blocks of its units: sentences, or their documents (``chosen``)."""
-    blocks = _units(units, counts.n_sentences, doc_of, n_documents, chosen)
-    return replace(counts, blocks=blocks, unit=chosen)
+    return replace(counts, blocks=_units(units, counts.n_sentences, document_ids, chosen), unit=chosen)
 
 
-def _units(units: UnitRows, n_sentences: int, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:
+def _units(units: UnitRows, n_sentences: int, document_ids: np.ndarray, chosen: str) -> Blocks:
     """The rows of each unit: each sentence's (numbered densely in order), or, when documents are the units,
-    each document's (``doc_of[s]``: sentence s's document, s its number in the reading)."""
+    each document's (numbered by their place in ``document_ids``, the sorted document numbers of the sentences)."""
     if chosen == "documents":
-        return units.regrouped(doc_of, n_documents, "documents")
+        return units.regrouped(document_ids)
     return units.blocks(n_sentences, "sentences")
 
 

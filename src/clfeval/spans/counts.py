@@ -257,54 +257,75 @@ def _dense(block: np.ndarray) -> np.ndarray:
 
 
 class UnitRows:
-    """The rows of the units of consecutive parts of one reading, gathered part by part and held compactly (32-bit
-    codes, the units' numbers in the whole reading) until the reading ends: then one :class:`Blocks`, by unit or
-    regrouped (sentences into their documents).
+    """The rows of the units of consecutive parts of one reading, gathered part by part and held compactly until the
+    reading ends: then one :class:`Blocks`, by sentence (each sentence's rows, 32-bit codes: 12 bytes an entry while
+    reading) or by document (each document's rows, summed part by part: memory flat in the sentences read).
 
-    Memory: 12 bytes an entry (a unit's distinct row) while reading, against 24 for :class:`Blocks`; the parts'
-    blocks can be dropped as they are added.
+    ``by``: ``sentences``, ``documents``, or ``auto`` (both, until :meth:`only` keeps one).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, by: str = "sentences") -> None:
         self.keys: dict[tuple[str, ...], int] = {}
+        self.by = by
         self._row: list[np.ndarray] = []
         self._block: list[np.ndarray] = []
         self._count: list[np.ndarray] = []
+        self._docs: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def add(self, blocks: Blocks) -> None:
-        """Add a part's blocks (units numbered in the whole reading, after those added before)."""
+    def add(self, blocks: Blocks, documents: np.ndarray | None = None, first: int = 0) -> None:
+        """Add a part's blocks (units numbered in the whole reading, after those added before; ``documents``: the
+        document of each of the part's units, the first numbered ``first``)."""
         code = np.array([self.keys.setdefault(tuple(k), len(self.keys)) for k in blocks.keys], dtype=np.int32)
-        self._row.append(code[blocks.row] if len(blocks.row) else np.zeros(0, np.int32))
-        self._block.append(blocks.block.astype(np.int32 if blocks.n_blocks < 2**31 else np.int64))
-        self._count.append(blocks.count.astype(np.int32 if len(blocks.count) == 0 or blocks.count.max() < 2**31
-                                               else np.int64))  # fmt: skip
+        row = code[blocks.row] if len(blocks.row) else np.zeros(0, np.int32)
+        if self.by in ("sentences", "auto"):
+            self._row.append(row)
+            self._block.append(blocks.block.astype(np.int32 if blocks.n_blocks < 2**31 else np.int64))
+            self._count.append(blocks.count.astype(np.int32 if not len(blocks.count) or blocks.count.max() < 2**31
+                                                   else np.int64))  # fmt: skip
+        if self.by in ("documents", "auto") and documents is not None:
+            doc = documents[blocks.block - first].astype(np.int64) if len(row) else np.zeros(0, np.int64)
+            width = 1 << 31
+            entry, inverse = np.unique(doc * width + row, return_inverse=True)
+            total = np.bincount(inverse.reshape(-1), weights=blocks.count, minlength=len(entry)).astype(np.int64)
+            self._docs.append((entry // width, (entry % width).astype(np.int32), total))
 
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        def joined(parts: list[np.ndarray]) -> np.ndarray:
-            return np.concatenate(parts) if parts else np.zeros(0, np.int32)
-
-        return joined(self._row), joined(self._block), joined(self._count)
+    def only(self, by: str) -> None:
+        """Keep the units ``by`` alone (``sentences`` or ``documents``), once it is known which the reading takes."""
+        self.by = by
+        if by == "documents":
+            self._row, self._block, self._count = [], [], []
+        else:
+            self._docs = []
 
     def blocks(self, n_units: int, unit: str) -> Blocks:
         """The units' rows as :class:`Blocks`: the units that hold a row renumbered densely in order, at least
-        ``n_units`` units."""
+        ``n_units`` units (the parts are dropped as the whole is filled)."""
         from clfeval.count.blocks import Blocks
 
-        row, block, count = self._arrays()
+        n = sum(len(r) for r in self._row)
+        row, block, count = (np.empty(n, dtype=np.int64) for _ in range(3))
+        at = 0
+        while self._row:
+            r, b, c = self._row.pop(0), self._block.pop(0), self._count.pop(0)
+            row[at : at + len(r)], block[at : at + len(r)], count[at : at + len(r)] = r, b, c
+            at += len(r)
         dense = _dense(block)
+        del block
         return Blocks(tuple(self.keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), unit)
 
-    def regrouped(self, group_of: np.ndarray, n_groups: int, unit: str) -> Blocks:
-        """The rows regrouped: unit u (its number in the reading) into group ``group_of[u]`` (sentences into their
-        documents), as :class:`Blocks` of ``n_groups`` units sorted by (group, row)."""
+    def regrouped(self, document_ids: np.ndarray, unit: str = "documents") -> Blocks:
+        """The rows of each document, documents numbered by their place in ``document_ids`` (the sorted document
+        numbers of the reading's sentences), as :class:`Blocks` sorted by (document, row)."""
         from clfeval.count.blocks import Blocks
 
-        row, block, count = self._arrays()
         width = len(self.keys) + 1
-        key = group_of[block].astype(np.int64) * width + row if len(block) else np.zeros(0, np.int64)
+        doc = np.concatenate([d for d, _, _ in self._docs]) if self._docs else np.zeros(0, np.int64)
+        row = np.concatenate([r for _, r, _ in self._docs]) if self._docs else np.zeros(0, np.int32)
+        count = np.concatenate([c for _, _, c in self._docs]) if self._docs else np.zeros(0, np.int64)
+        key = np.searchsorted(document_ids, doc).astype(np.int64) * width + row
         entry, inverse = np.unique(key, return_inverse=True)
         total = np.bincount(inverse.reshape(-1), weights=count, minlength=len(entry)).astype(np.int64)
-        return Blocks(tuple(self.keys), entry % width, entry // width, total, n_groups, unit)
+        return Blocks(tuple(self.keys), entry % width, entry // width, total, len(document_ids), unit)
 
 
 def _without_blocks(counts: SpanCounts) -> SpanCounts:
