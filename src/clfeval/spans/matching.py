@@ -29,6 +29,7 @@ __all__ = [
     "MODE_COUNTS",
     "Matched",
     "exact_rows",
+    "lexsort",
     "matched_flags",
     "match_spans",
 ]
@@ -43,6 +44,22 @@ MODES: Mapping[str, str] = {
 #: What each mode counts, in this order.
 MODE_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
 HALF_CREDIT = {"strict": False, "exact": False, "partial": True, "type": True}
+
+
+def lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key first), as one stable sort of the keys packed into one 64-bit integer when
+    their ranges fit (several times faster), else ``np.lexsort`` itself."""
+    if not len(keys) or not len(keys[0]):
+        return np.lexsort(keys) if len(keys) else np.zeros(0, dtype=np.intp)
+    columns = [np.asarray(k).astype(np.int64) for k in keys]
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows)]
+    if sum(max(int(x - 1).bit_length(), 1) for x in spans) > 62:
+        return np.lexsort(keys)
+    packed = np.zeros(len(columns[0]), dtype=np.int64)
+    for c, low, size in zip(reversed(columns), reversed(lows), reversed(spans)):
+        packed = packed * size + (c - low)
+    return np.argsort(packed, kind="stable")
 
 
 def _group(chunks: Chunks, side: int) -> tuple[np.ndarray, ...]:
@@ -82,7 +99,7 @@ def _equal_spans(gold: Chunks, pred: Chunks) -> _EqualSpans | None:
     sentence, start, end, kind, side = (np.concatenate([a[i] for a in parts]) for i in range(5))
     if not len(sentence):
         return None
-    order = np.lexsort((side, kind, end, start, sentence))
+    order = lexsort((side, kind, end, start, sentence))
     s, a, b, k, d = sentence[order], start[order], end[order], kind[order], side[order]
     new = np.r_[True, (s[1:] != s[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1]) | (k[1:] != k[:-1])]
     group = np.cumsum(new) - 1
@@ -116,7 +133,7 @@ def _overlaps(gold: Chunks, pred: Chunks) -> tuple[np.ndarray, np.ndarray]:
     if not len(gold) or not len(pred):
         z = np.zeros(0, dtype=np.int64)
         return z, z
-    porder = np.lexsort((pred.start, pred.sentence))
+    porder = lexsort((pred.start, pred.sentence))
     ps, pa, pb = pred.sentence[porder], pred.start[porder], pred.end[porder]
     longest = int((pb - pa).max())
     # predicted spans of the sentence that start before the gold span ends, and not so early that they end before it
@@ -156,8 +173,8 @@ def match_spans(gold: Chunks, pred: Chunks, n_types: int) -> Matched:
     bounds = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
     same = cg_t == cp_t
     dist = np.abs(gold.start[g] - pred.start[p]) + np.abs(gold.end[g] - pred.end[p])
-    by_position = np.lexsort((g_rank[g], p_rank[p]))
-    by_type_first = np.lexsort((g_rank[g], dist * same, ~same, p_rank[p]))
+    by_position = lexsort((g_rank[g], p_rank[p]))
+    by_type_first = lexsort((g_rank[g], dist * same, ~same, p_rank[p]))
     typed = matched_flags(gold, pred)  # equal boundaries and type
     untyped = matched_flags(*(Chunks(c.sentence, c.start, c.end, np.zeros(len(c), np.int32)) for c in (gold, pred)))
     n_gold_t = np.bincount(gt, minlength=k1)
@@ -202,7 +219,7 @@ def match_spans(gold: Chunks, pred: Chunks, n_types: int) -> Matched:
             per[:, c["spurious"]] = (n_pred_t - found_p - taken_t)[1:]
     # the span confusion: exact boundaries first, then the largest overlap, ties in position order
     overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
-    order = np.lexsort((p_rank[p], g_rank[g], -overlap, ~bounds))
+    order = lexsort((p_rank[p], g_rank[g], -overlap, ~bounds))
     none_g = np.zeros(len(gold), dtype=bool)
     none_p = np.zeros(len(pred), dtype=bool)
     pairs = order[_greedy(g, p, order, none_g, none_p)]
@@ -223,7 +240,7 @@ def match_spans(gold: Chunks, pred: Chunks, n_types: int) -> Matched:
 
 def _position_rank(chunks: Chunks) -> np.ndarray:
     """Each span's rank in (sentence, start, end, type) order: position order within a sentence."""
-    order = np.lexsort((chunks.type, chunks.end, chunks.start, chunks.sentence))
+    order = lexsort((chunks.type, chunks.end, chunks.start, chunks.sentence))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order), dtype=np.int64)
     return rank

@@ -17,7 +17,7 @@ from clfeval.errors import InputError, OptionError
 from clfeval.result import FrozenDict
 from clfeval.spans.chunks import Chunks, conlleval_flags, conlleval_matches, find_chunks, invalid_transitions, stream_of
 from clfeval.spans.counts import SITES_SHOWN, SpanChecks, SpanCounts, TokenCounts, blocks_of_rows
-from clfeval.spans.matching import MODES, match_spans, matched_flags
+from clfeval.spans.matching import MODES, lexsort, match_spans, matched_flags
 from clfeval.spans.schemes import PREFIXES, Scheme, scheme_of
 from clfeval.spans.tags import ENTITIES, NO_SPAN, bad_tag, tag_codes
 
@@ -120,7 +120,7 @@ class SpanLists:
         out = []
         for s, a, b, t in self.columns:
             code = np.array([index[str(x)] for x in t.tolist()], dtype=np.int32)
-            order = np.lexsort((code, b, a, s))
+            order = lexsort((code, b, a, s))
             out.append(Chunks(s[order], a[order], b[order], code[order]))
         return out, names
 
