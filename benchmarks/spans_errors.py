@@ -163,7 +163,8 @@ def main() -> None:
         "",
         *table(by_rate, "tagger"),
         "Wall time of the whole child process (interpreter start-up and imports included), median of "
-        f"{args.repeats} runs (conlleval.pl on the largest file: one), and its peak RSS (the largest of the runs); the ratios are of the medians.",
+        f"{args.repeats} runs (conlleval.pl on the largest file: one), and its peak RSS (the largest of the runs); "
+        "the ratios are of the medians.",
         "",
         f"### By size (q = {SIZES_RATE:g})",
         "",
