@@ -57,7 +57,7 @@ def _read(path: Path, chunk: int | None, monkeypatch: pytest.MonkeyPatch) -> dic
     return report
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_single_spaces_and_other_white_space_read_alike_in_chunks_of_any_size(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,7 +72,7 @@ def test_single_spaces_and_other_white_space_read_alike_in_chunks_of_any_size(
     wide.write_text(_text(lines, " ", final).replace(" ", "  ", 1), encoding="utf-8")
     expected = _read(tabs, None, monkeypatch)
     for path in (plain, tabs, wide):
-        for chunk in (None, 97, 1000):
+        for chunk in (None, 150):
             assert _read(path, chunk, monkeypatch) == expected, (path.name, chunk)
     if seed == 0:  # the command line, conlleval.pl's report: the same bytes
         assert _score(plain, "--format", "conlleval")[1] == _score(tabs, "--format", "conlleval")[1]
