@@ -303,3 +303,63 @@ def test_ctrl_c_while_a_local_cluster_starts_exits_130_quietly(tmp_path: Path) -
         text = err.decode()
         assert process.returncode == 130, (after, text)
         assert "Traceback" not in text and len(text.splitlines()) <= 1, (after, text)
+
+
+def _documents(rng: np.random.Generator, n_documents: int) -> tuple[list[list[str]], list[dict[tuple[str, str], int]]]:
+    """Documents of one-token spans (some sentences without any), each as its sentences' lines, and each document's
+    rows: a gold span is found when the predicted tag is the same."""
+    documents, expected = [], []
+    for _ in range(n_documents):
+        sentences: list[str] = []
+        rows: dict[tuple[str, str], int] = {}
+        for _ in range(int(rng.integers(1, 5))):
+            tags = [(str(rng.choice(["O", "O", "B-X", "B-Y"])), str(rng.choice(["O", "O", "B-X", "B-Y"])))
+                    for _ in range(int(rng.integers(1, 4)))]  # fmt: skip
+            sentences.append("".join(f"w {g} {p}\n" for g, p in tags) + "\n")
+            for g, p in tags:
+                if g != "O":
+                    rows[(g[2:], g[2:] if p == g else "∅")] = rows.get((g[2:], g[2:] if p == g else "∅"), 0) + 1
+                if p not in ("O", g):
+                    rows[("∅", p[2:])] = rows.get(("∅", p[2:]), 0) + 1
+        documents.append(sentences)
+        expected.append(rows)
+    return documents, expected
+
+
+def _per_document(blocks: Any, n: int) -> list[dict[tuple[str, str], int]]:
+    found: list[dict[tuple[str, str], int]] = [{} for _ in range(n)]
+    for r, b, c in zip(blocks.row.tolist(), blocks.block.tolist(), blocks.count.tolist()):
+        found[b][tuple(blocks.keys[r])] = c
+    return found
+
+
+def test_documents_as_units_hold_their_own_rows_across_parts(client: Any, tmp_path: Path) -> None:
+    """A corpus of 24 documents cut into files at random sentences (a file may begin inside a document, which it then
+    continues): with documents as units (``documents``, and ``auto`` at 20 or more), each document's rows are its own
+    sentences' (sentences without a span included), read here part by part, on the cluster, and as one file; the
+    command line's JSON with a bootstrap over documents is the same here and on the cluster."""
+    rng = np.random.default_rng(40)
+    for seed in range(2):
+        documents, expected = _documents(rng, 24)
+        lines = [line for d in documents for line in ["-DOCSTART- O O\n\n", *d]]
+        cuts = sorted(rng.choice(np.arange(1, len(lines)), size=3 + seed, replace=False).tolist())
+        paths = []
+        for k, (a, b) in enumerate(zip([0, *cuts], [*cuts, len(lines)])):
+            path = tmp_path / f"docs{seed}-{k}.conll"
+            path.write_text("".join(lines[a:b]))
+            paths.append(str(path))
+        whole = tmp_path / f"docs{seed}.conll"
+        whole.write_text("".join(lines))
+        for unit in ("documents", "auto"):
+            for counted in (_read(str(whole), "iob2", unit), _read(paths, "iob2", unit),
+                            _read(paths, "iob2", unit, client)):  # fmt: skip
+                blocks = counted.blocks
+                assert blocks is not None and blocks.unit == "documents" and blocks.n_blocks == 24
+                assert _per_document(blocks, 24) == expected
+    base = [*paths, "--parts", "--spans", "iob2", "--unit", "documents", "--ci", "bootstrap", "--resamples", "200",
+            "--seed", "3", "--format", "json"]  # fmt: skip
+    here = run_cli("score", *base)
+    there = run_cli("score", *base, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert here.returncode == there.returncode == 0, there.stderr
+    a, b = json.loads(here.stdout), json.loads(there.stdout)
+    assert _engines_named(b) == 1 and a == b

@@ -683,7 +683,7 @@ def _span_lists(columns: Sequence[Any], roles: Sequence[str], spans: Spans, ml: 
         )
         warned = tuple(check_warnings(checks, spans.scheme))
         return Counted(joint, blocks=blocks_of, inputs=inputs, options=options, read_warnings=warned)
-    counts = found.count(spans.scheme, "sentences")
+    counts = found.count(spans.scheme, "sentences", details=spans.details)
     return Counted(counts, blocks=counts.blocks, inputs=inputs, options=options)
 
 

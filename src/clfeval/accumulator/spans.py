@@ -168,7 +168,7 @@ class SpanAccumulator(Accumulator):
 
         if not self._parts:
             empty = TagSequences((), (_none(), _none()), _zero_offsets())
-            return empty.count(self.spans.scheme, "sentences")
+            return empty.count(self.spans.scheme, "sentences", details=self.spans.details)
         if len(self._parts) > 1:
             self._parts = [joined(self._parts)]
         return self._parts[0]
@@ -211,9 +211,11 @@ class SpanAccumulator(Accumulator):
                 found = columns_of_lists([gold, pred], ["gold", "pred"])
             if isinstance(found, TagSequences):
                 found = replace(found, first_sentence=self._sentences)  # sentences numbered after the earlier ones
-                counts = found.count(self.spans.scheme, "sentences")
+                counts = found.count(self.spans.scheme, "sentences", details=self.spans.details)
             else:
-                counts = _after(found.count(self.spans.scheme, "sentences"), self._sentences)
+                counts = _after(
+                    found.count(self.spans.scheme, "sentences", details=self.spans.details), self._sentences
+                )
         except InputError as exc:
             raise InputError(
                 exc.message, f"{where}, {exc.source}" if exc.source else where, exc.line, index=exc.index

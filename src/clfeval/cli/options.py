@@ -747,7 +747,10 @@ def spans(args: argparse.Namespace) -> Any:
         raise ClfevalError(
             "--weight-col is not taken with --spans: span scores (as seqeval's) have no instance weights"
         )
-    return Spans(DEFAULT_SCHEME if args.spans is True else args.spans, args.unit)
+    # conlleval.pl's report (--format conlleval) shows exact matching alone: the partial-match modes and the span
+    # confusion are not counted for it
+    details = getattr(args, "format", None) != "conlleval"
+    return Spans(DEFAULT_SCHEME if args.spans is True else args.spans, args.unit, details)
 
 
 def read_under(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,7 +25,7 @@ from clfeval.count.blocks import FEW_BLOCKS, Blocks
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import Meter, chunk_bytes, display_name, line_chunks
 from clfeval.inputs.columns import Column
-from clfeval.spans.counts import SpanChecks, SpanCounts, blocks_joined, joined
+from clfeval.spans.counts import SpanChecks, SpanCounts, UnitRows, joined
 from clfeval.spans.sequences import TagSequences
 
 __all__ = [
@@ -86,6 +86,28 @@ class _State:
     docstarts: int = 0
     pending: pl.DataFrame | None = None
     docstart_lines: list[tuple[list[str], int]] = field(default_factory=list)
+    #: lines after a chunk's last blank line, and the number of the first, when they were read by :func:`_fast_batch`
+    pending_bytes: tuple[bytes, int] | None = None
+
+
+@dataclass
+class _Lines:
+    """A chunk's lines split into fields: the number of fields of each, the first field (``None`` on a blank
+    line), the line numbers, a field by index for every line (``None`` where a line has fewer), and one line's
+    fields as strings (for the few ``-DOCSTART-`` lines)."""
+
+    n: np.ndarray
+    first: pl.Series
+    numbers: np.ndarray
+    column: Callable[[int], pl.Series]
+    row: Callable[[int], list[str]]
+
+    def head(self, cut: int) -> _Lines:
+        """The first ``cut`` lines."""
+        column, row = self.column, self.row
+        return _Lines(
+            self.n[:cut], self.first.slice(0, cut), self.numbers[:cut], lambda i: column(i).slice(0, cut), row
+        )
 
 
 def _lines(data: bytes, first_line: int, name: str) -> pl.Series:
@@ -130,6 +152,15 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
     state = _State()
     end_pattern = re.compile(block_end) if block_end else None
     for data, first_line in line_chunks(file.path, size=size, meter=meter, universal=False):
+        if state.pending_bytes is not None:
+            (head, head_line), state.pending_bytes = state.pending_bytes, None
+            data, first_line = head + data, head_line
+        if state.pending is None and end_pattern is None:
+            fast = _fast_batch(data, first_line, file, state, last=False)
+            if fast is not _SLOW:
+                if fast is not None:
+                    yield fast  # type: ignore[misc]
+                continue
         lines = _lines(data, first_line, name)
         frame = pl.DataFrame({"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)})
         if state.pending is not None:
@@ -138,6 +169,16 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
         batch = _batch(frame, file, state, end_pattern, last=False)
         if batch is not None:
             yield batch
+    if state.pending_bytes is not None:
+        (data, first_line), state.pending_bytes = state.pending_bytes, None
+        fast = _fast_batch(data, first_line, file, state, last=True)
+        if fast is _SLOW:
+            lines = _lines(data, first_line, name)
+            state.pending = pl.DataFrame(
+                {"line": lines, "number": np.arange(first_line, first_line + len(lines), dtype=np.int64)}
+            )
+        elif fast is not None:
+            yield fast  # type: ignore[misc]
     if state.pending is not None:
         frame, state.pending = state.pending, None
         batch = _batch(frame, file, state, end_pattern, last=True)
@@ -157,32 +198,114 @@ def _file_batches(file: TagFile, block_end: str | None, size: int, meter: Meter 
 def _batch(
     frame: pl.DataFrame, file: TagFile, state: _State, end_pattern: re.Pattern[str] | None, *, last: bool
 ) -> _Batch | None:
-    name = file.name
+    """The complete sentences of a chunk's lines (``frame``: each line and its number), split into fields with a
+    regular expression (any white space)."""
     fields = frame.get_column("line").str.extract_all(_FIELDS)
-    n = fields.list.len().fill_null(0).to_numpy()
-    first = fields.list.first()
-    numbers = frame.get_column("number").to_numpy()
-    blank = (n == 0) | (first == BOUNDARY).fill_null(False).to_numpy()  # conlleval.pl's boundary line: a blank line
-    docstart = (first == DOCSTART).fill_null(False).to_numpy()
-    ends = blank | docstart
+    lines = _Lines(
+        fields.list.len().fill_null(0).to_numpy(),
+        fields.list.first(),
+        frame.get_column("number").to_numpy(),
+        lambda i: fields.list.get(i, null_on_oob=True),
+        lambda i: fields[i].to_list(),
+    )
+    extra = None
     if end_pattern is not None:
-        ends |= frame.get_column("line").str.contains(end_pattern.pattern).fill_null(False).to_numpy()
+        extra = frame.get_column("line").str.contains(end_pattern.pattern).fill_null(False).to_numpy()
+    ends = _ends(lines, extra)
     if not last:  # lines after the chunk's last sentence end wait for the next chunk
         boundary = np.flatnonzero(ends)
         cut = int(boundary[-1]) + 1 if len(boundary) else 0
         if cut < len(frame):
             state.pending = frame.slice(cut)
-            frame, fields, n, first, numbers, ends, docstart = (
-                frame.slice(0, cut),
-                fields.slice(0, cut),
-                n[:cut],
-                first.slice(0, cut),
-                numbers[:cut],
-                ends[:cut],
-                docstart[:cut],
-            )
+            lines, ends = lines.head(cut), ends[:cut]
         if cut == 0:
             return None
+    return _sentences_of(lines, ends, file, state)
+
+
+def _ends(lines: _Lines, extra: np.ndarray | None = None) -> np.ndarray:
+    """The lines that end a sentence: blank lines, conlleval.pl's boundary lines (-X-), -DOCSTART- lines, and
+    ``extra`` (those matching --block-end)."""
+    blank = (lines.n == 0) | (lines.first == BOUNDARY).fill_null(False).to_numpy()
+    ends = blank | (lines.first == DOCSTART).fill_null(False).to_numpy()
+    return ends if extra is None else ends | extra
+
+
+#: Unicode's white space other than ASCII's, in UTF-8 (NEL, NBSP, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+#: U+205F, U+3000): a chunk holding any is split with the regular expression.
+_UNICODE_SPACE = re.compile(rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
+#: What :func:`_fast_batch` returns for a chunk it leaves to the regular expression.
+_SLOW = object()
+
+
+def _fast_batch(data: bytes, first_line: int, file: TagFile, state: _State, *, last: bool) -> _Batch | object | None:
+    """The complete sentences of a chunk whose fields are separated by single spaces (nearly every CoNLL file), read
+    with polars' CSV reader; :data:`_SLOW` for a chunk with any other white space, a CR, bytes that are not UTF-8,
+    lines of different numbers of fields, or fields other than the file's: the regular expression reads it (and
+    says what is wrong). Without ``last`` the lines after the chunk's last blank line wait for the next chunk."""
+    lead = len(data) - len(data.lstrip(b"\n"))  # blank lines before the first: they end no sentence
+    data, first_line = data[lead:], first_line + lead
+    cut = len(data)
+    if not last:
+        k = data.rfind(b"\n\n")
+        cut = k + 2 if k >= 0 else 0
+    rest = (data[cut:], first_line + data.count(b"\n", 0, cut)) if cut < len(data) else None
+    body = data[:cut]
+    if not body:
+        state.pending_bytes = rest
+        return None
+    if not body.endswith(b"\n"):
+        body += b"\n"
+    raw = np.frombuffer(body, dtype=np.uint8)
+    newline = raw == 10
+    space = raw == 32
+    line_end = np.flatnonzero(newline)
+    # single spaces between fields only: no other control byte (tab, CR …), no space beside a space or a line end
+    # (nor at the start), no Unicode space
+    beside = space[1:] & (space[:-1] | newline[:-1])
+    if (
+        np.count_nonzero(raw < 32) != len(line_end)
+        or space[0]
+        or beside.any()
+        or (space[:-1] & newline[1:]).any()
+        or (int(raw.max()) >= 0x80 and _UNICODE_SPACE.search(body))
+    ):
+        return _SLOW
+    line_start = np.r_[0, line_end[:-1] + 1]
+    filled = line_end > line_start
+    if not filled.any():
+        return _SLOW
+    at = int(line_start[np.argmax(filled)])
+    width = body.count(b" ", at, body.index(b"\n", at)) + 1
+    if state.n_fields is not None and state.n_fields != width:
+        return _SLOW
+    names = [f"f{i}" for i in range(width)]
+    try:  # a line of more fields is an error, a line of fewer has nulls at its end
+        frame = pl.read_csv(
+            body, separator=" ", has_header=False, quote_char=None, infer_schema=False, new_columns=names
+        )
+    except (pl.exceptions.ComputeError, pl.exceptions.ShapeError, pl.exceptions.SchemaError):
+        return _SLOW
+    last_field = frame.get_column(names[-1]).is_not_null().to_numpy()
+    if frame.height != len(line_end) or frame.width != width or not np.array_equal(last_field, filled):
+        return _SLOW
+    state.pending_bytes = rest
+    lines = _Lines(
+        np.where(filled, width, 0),
+        frame.get_column("f0"),
+        np.arange(first_line, first_line + len(line_end), dtype=np.int64),
+        lambda i: frame.get_column(names[i]),  # (a column index is checked against the width first)
+        lambda i: [str(x) for x in frame.row(i)],
+    )
+    return _sentences_of(lines, _ends(lines), file, state)
+
+
+def _sentences_of(lines: _Lines, ends: np.ndarray, file: TagFile, state: _State) -> _Batch:
+    """The sentences of whole lines (``ends``: the lines that end one): runs of token lines between ends, each
+    column's tags, the checks of the number of fields and of -DOCSTART- lines' tags."""
+    name = file.name
+    n, first, numbers = lines.n, lines.first, lines.numbers
+    docstart = (first == DOCSTART).fill_null(False).to_numpy()
     token = ~ends
     if state.n_fields is None and token.any():
         i = int(np.argmax(token))
@@ -203,7 +326,7 @@ def _batch(
         else [0] * len(file.columns)
     )
     # -DOCSTART- lines are not tokens; a tag column they hold must say O (checked once the columns are known)
-    state.docstart_lines += [(fields[d].to_list(), int(numbers[d])) for d in np.flatnonzero(docstart).tolist()]
+    state.docstart_lines += [(lines.row(d), int(numbers[d])) for d in np.flatnonzero(docstart).tolist()]
     if state.n_fields is not None:
         for row, line in state.docstart_lines:
             for index, role in zip(indexes, file.roles):
@@ -222,12 +345,11 @@ def _batch(
     n_docstart = int(docstart.sum())
     state.docstarts += n_docstart
     keep = pl.Series(token)
-    kept = fields.filter(keep)
-    tags = [kept.list.get(index, null_on_oob=True).alias(role) for index, role in zip(indexes, file.roles)]
+    tags = [lines.column(index).filter(keep).alias(role) for index, role in zip(indexes, file.roles)]
     at = [
         _index(c, width, name, state.fields_line, "group") if state.n_fields is not None else 0 for c in file.group_cols
     ]
-    groups = [kept.list.get(index, null_on_oob=True) for index in at]
+    groups = [lines.column(index).filter(keep) for index in at]
     return _Batch(tags, first.filter(keep), lengths.astype(np.int64), first_lines, documents, n_docstart, groups)
 
 
@@ -399,6 +521,7 @@ def count_tag_files(
     block_end: str | None = None,
     systems: Sequence[str] | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[Any, Blocks | None, dict[str, Any], SpanChecks]:
     """Count the spans of ``files``: :class:`~clfeval.spans.SpanCounts` of the one predicted column (or, given the
     ``systems``' names, the rows of every predicted column and their blocks, for ``compare``), what the result records
@@ -408,9 +531,10 @@ def count_tag_files(
     Sentences are counted as units; ``unit`` ``documents`` regroups them by document (``-DOCSTART-`` lines), and
     ``auto`` does so when there are at least :data:`~clfeval.count.blocks.FEW_BLOCKS` documents (fewer are too few
     units for an interval or a test), else keeps sentences. ``meter`` is told the bytes and sentences read.
+    ``details``: the partial-match modes and the span confusion are counted too (``False``: exact matching alone,
+    all conlleval.pl's report shows).
     """
-    _check_unit(unit)
-    part = count_tag_part(files, scheme, block_end=block_end, systems=systems, meter=meter)
+    part = count_tag_part(files, scheme, unit=unit, block_end=block_end, systems=systems, meter=meter, details=details)
     return join_tag_parts([part], unit=unit, systems=systems)
 
 
@@ -422,6 +546,7 @@ def count_tag_groups(
     unit: str = "auto",
     block_end: str | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[SpanCounts, Blocks | None, dict[str, Any], dict[tuple[str, ...], SpanCounts]]:
     """The counts of :func:`count_tag_files` (one predicted column) and, beside them, each group's: a group is
     the sentences whose key is alike, a sentence's key its value in each of ``groups`` — a token column of the gold
@@ -441,18 +566,16 @@ def count_tag_groups(
     OptionError
         :data:`BY_DOCUMENT` without ``-DOCSTART-`` lines.
     """
-    _check_unit(unit)
-    part, by_key = _count(files, scheme, block_end, None, meter, tuple(groups))
+    part, by_key = _count(files, scheme, unit, block_end, None, meter, tuple(groups), details)
     total, blocks, read, _ = join_tag_parts([part], unit=unit)
     if BY_DOCUMENT in groups and not part.n_docstart:
         raise OptionError(f"grouping by {BY_DOCUMENT} needs {DOCSTART} lines in the input: none were read")
     chosen = read["unit"]
     by_group = {}
     for key, group in by_key.items():
-        own = np.concatenate(group.documents)
-        ids, own_of = np.unique(own, return_inverse=True)
+        ids = np.unique(np.concatenate(group.documents))
         n_own = len(ids) if part.n_docstart else 0
-        by_group[key] = _documents_as_units(joined(group.parts, n_own), own_of, n_own, chosen)
+        by_group[key] = _with_units(joined(group.parts, n_own), group.units, ids, chosen)
     return total, blocks, read, by_group
 
 
@@ -468,6 +591,14 @@ class _Group:
     parts: list[SpanCounts] = field(default_factory=list)
     documents: list[np.ndarray] = field(default_factory=list)
     n_sentences: int = 0
+    units: UnitRows = field(default_factory=UnitRows)
+
+    def add(self, counts: SpanCounts, documents: np.ndarray | None, first: int) -> None:
+        """A chunk's counts (its sentences numbered from ``first``, in ``documents``): their blocks gathered
+        compactly by sentence and by document, the rest kept."""
+        if counts.blocks is not None:
+            self.units.add(counts.blocks, documents, first)
+        self.parts.append(replace(counts, blocks=None))
 
 
 def _sentence_keys(seqs: TagSequences, head: _Batch, file: TagFile, groups: Sequence[int | str]) -> np.ndarray:
@@ -527,10 +658,12 @@ class TagPart:
     Attributes
     ----------
     counts
-        :class:`~clfeval.spans.SpanCounts` of the one predicted column, its blocks the part's sentences numbered from
-        0; or, for several systems, the joint rows with their numbers (``row → count``).
-    blocks
-        Several systems: the joint rows' blocks, by sentence; one system: ``counts.blocks``.
+        :class:`~clfeval.spans.SpanCounts` of the one predicted column, without blocks; or, for several systems, the
+        joint rows with their numbers (``row → count``).
+    units
+        The rows of the part's units (:class:`~clfeval.spans.counts.UnitRows`): its sentences numbered from 0 and/or
+        its documents numbered as in ``documents`` (``None``: several systems, nothing read). :func:`join_tag_parts`
+        moves them into the whole's: a part is joined once.
     documents
         Each sentence's document: how many ``-DOCSTART-`` lines come before it in the part.
     n_docstart
@@ -540,7 +673,7 @@ class TagPart:
     """
 
     counts: Any
-    blocks: Blocks | None
+    units: UnitRows | None
     documents: np.ndarray
     n_docstart: int
     checks: SpanChecks
@@ -550,20 +683,25 @@ def count_tag_part(
     files: Sequence[TagFile],
     scheme: str,
     *,
+    unit: str = "auto",
     block_end: str | None = None,
     systems: Sequence[str] | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> TagPart:
-    """Count the spans of one reading (``files``: a CoNLL file, or a gold file and prediction files), its sentences as
-    units: :func:`join_tag_parts` joins it to the parts read before and after it (the Dask engine reads each file of a
-    corpus on a worker), or alone, as :func:`count_tag_files` does.
+    """Count the spans of one reading (``files``: a CoNLL file, or a gold file and prediction files):
+    :func:`join_tag_parts` joins it to the parts read before and after it (the Dask engine reads each file of a corpus
+    on a worker), or alone, as :func:`count_tag_files` does. ``unit`` is the whole's (it decides which units' rows
+    the part keeps); ``details`` as :func:`count_tag_files` takes it.
 
     Raises
     ------
     InputError
         What :func:`read_tag_batches` raises, naming the file and the line.
+    OptionError
+        An unknown unit.
     """
-    part, _ = _count(files, scheme, block_end, systems, meter, ())
+    part, _ = _count(files, scheme, unit, block_end, systems, meter, (), details)
     return part
 
 
@@ -576,7 +714,8 @@ def join_tag_parts(
     document is the number of ``-DOCSTART-`` lines before it in the whole, so sentences before a part's first
     ``-DOCSTART-`` line belong to the previous part's last document (as when the files are read one after the other).
     Then the unit is chosen as for one file: ``documents`` (``-DOCSTART-``), ``auto`` (documents when there are at
-    least :data:`~clfeval.count.blocks.FEW_BLOCKS` of them) or ``sentences``.
+    least :data:`~clfeval.count.blocks.FEW_BLOCKS` of them) or ``sentences``. The parts' unit rows are moved into
+    the whole's (:meth:`~clfeval.spans.counts.UnitRows.extend`).
 
     Raises
     ------
@@ -590,23 +729,22 @@ def join_tag_parts(
     doc_of = np.concatenate(shifted) if shifted else np.zeros(0, dtype=np.int64)
     n_docstart = int(docstart_at[-1])
     n_sentences = len(doc_of)
-    doc_ids, doc_of = np.unique(doc_of, return_inverse=True) if n_sentences else (doc_of, doc_of)
+    doc_ids = np.unique(doc_of)
     n_documents = len(doc_ids) if n_docstart else 0
     if unit == "documents" and not n_docstart:
         raise OptionError(f"--unit documents needs {DOCSTART} lines in the input: none were read")
     chosen = "documents" if unit == "documents" or (unit == "auto" and n_documents >= FEW_BLOCKS) else "sentences"
     read = {"n_sentences": n_sentences, "n_documents": n_documents, "unit": chosen}
     checks = sum((p.checks for p in parts[1:]), parts[0].checks) if parts else SpanChecks()
-    blocks = [_shifted(p.blocks, int(k)) for p, k in zip(parts, sentence_at)]
+    held = [(p.units, int(k), int(d)) for p, k, d in zip(parts, sentence_at, docstart_at) if p.units is not None]
+    units = UnitRows.joined(held, chosen) if held else None
     if systems is not None:
         rows: Counter[tuple[str, ...]] = Counter()
         for p in parts:
             rows.update(p.counts)
-        held = [b for b in blocks if b is not None]
-        joint = blocks_joined(held, n_sentences) if held else None
-        return dict(rows), None if joint is None else _by_document(joint, doc_of, n_documents, chosen), read, checks
-    counted = [p.counts if b is None else replace(p.counts, blocks=b) for p, b in zip(parts, blocks)]
-    total = _documents_as_units(joined(counted, n_documents), doc_of, n_documents, chosen)
+        return dict(rows), None if units is None else _units(units, n_sentences, doc_ids, chosen), read, checks
+    assert units is not None
+    total = _with_units(joined([p.counts for p in parts], n_documents), units, doc_ids, chosen)
     return total, total.blocks, read, checks
 
 
@@ -615,22 +753,22 @@ def _check_unit(unit: str) -> None:
         raise OptionError(f"the unit is auto, sentences or documents, not {unit!r}")
 
 
-def _shifted(blocks: Blocks | None, by: int) -> Blocks | None:
-    """``blocks`` with their units numbered ``by`` later (a part's sentences, after the parts before it)."""
-    if blocks is None or not by:
-        return blocks
-    return replace(blocks, block=blocks.block + by)
-
-
 def _count(
     files: Sequence[TagFile],
     scheme: str,
+    unit: str,
     block_end: str | None,
     systems: Sequence[str] | None,
     meter: Meter | None,
     groups: tuple[int | str, ...],
+    details: bool = True,
 ) -> tuple[TagPart, dict[tuple[str, ...], _Group]]:
-    """One reading's :class:`TagPart` and, with ``groups``, each group's parts (:func:`count_tag_groups`)."""
+    """One reading's :class:`TagPart` and, with ``groups``, each group's parts (:func:`count_tag_groups`).
+
+    Under ``unit`` ``auto`` both sentences' and documents' rows are gathered until the reading has seen
+    :data:`~clfeval.count.blocks.FEW_BLOCKS` documents holding a sentence; then documents are sure to be the units
+    (a corpus joined of parts has at least as many documents as each part) and the sentences' rows are dropped."""
+    _check_unit(unit)
     if groups:
         named = [g for g in groups if isinstance(g, str) and g != BY_DOCUMENT]
         if named:
@@ -638,32 +776,45 @@ def _count(
                 f"CoNLL files have no header: give the group column by number (or {BY_DOCUMENT!r}), not {named[0]!r}"
             )
         files = [replace(files[0], group_cols=[g for g in groups if isinstance(g, int)]), *files[1:]]
-    parts: list[Any] = []
+    by = unit if unit != "auto" else "auto"
+    whole = _Group(units=UnitRows(by))
+    seen_documents, last_seen = 0, -1
     rows: Counter[tuple[str, ...]] = Counter()
     checks = SpanChecks()
-    blocks: list[Blocks] = []
     documents: list[np.ndarray] = []
     n_docstart = 0
     by_key: dict[tuple[str, ...], _Group] = {}
     last_document, last_key = 0, None
+    counted_systems = False
     for seqs, head in _aligned(files, block_end=block_end, meter=meter):
         documents.append(np.zeros(seqs.n_sentences, np.int64) if seqs.documents is None else seqs.documents)
+        if seqs.n_sentences and seqs.documents is not None and by == "auto":
+            # documents that hold a sentence, so far: once there are enough, they are the units (auto)
+            docs = seqs.documents
+            seen_documents += int(np.count_nonzero(np.diff(np.r_[last_seen, docs])))
+            last_seen = int(docs[-1])
+            if seen_documents >= FEW_BLOCKS:
+                by = "documents"
+                for g in (whole, *by_key.values()):
+                    g.units.only(by)
         if meter is not None:
             meter.add(rows=seqs.n_sentences)
         n_docstart += seqs.n_docstart
         if systems is not None:
             part_rows, part_blocks, part_checks = seqs.count_systems(scheme, "sentences", systems)
             rows.update(part_rows)
-            blocks.append(part_blocks)
+            whole.units.add(part_blocks, documents[-1], seqs.first_sentence)
+            counted_systems = True
             checks = checks + part_checks
             continue
-        parts.append(seqs.count(scheme, "sentences"))
+        whole.add(seqs.count(scheme, "sentences", details=details), documents[-1], seqs.first_sentence)
         if not groups:
             continue
         if not seqs.n_sentences:  # -DOCSTART- lines after the last sentence: the last sentence's group's
             if last_key is not None:
-                by_key[last_key].parts.append(_sentences(seqs, np.zeros(0, np.int64), 0, seqs.n_docstart)
-                                              .count(scheme, "sentences"))  # fmt: skip
+                last = by_key[last_key]
+                part = _sentences(seqs, np.zeros(0, np.int64), last.n_sentences, seqs.n_docstart)
+                last.add(part.count(scheme, "sentences", details=details), np.zeros(0, np.int64), last.n_sentences)
             continue
         keys = _sentence_keys(seqs, head, files[0], groups)
         docs = documents[-1]
@@ -673,42 +824,33 @@ def _count(
         inverse = inverse.reshape(-1)
         for k, key in enumerate(map(tuple, distinct.tolist())):
             idx = np.flatnonzero(inverse == k)
-            group = by_key.setdefault(key, _Group())
+            group = by_key.setdefault(key, _Group(units=UnitRows(by)))
             sub = _sentences(seqs, idx, group.n_sentences, int(before[idx].sum()))
-            group.parts.append(sub.count(scheme, "sentences"))
+            group.add(sub.count(scheme, "sentences", details=details), docs[idx], group.n_sentences)
             group.documents.append(docs[idx])
             group.n_sentences += len(idx)
         last_key = tuple(keys[-1].tolist())
     doc_of = np.concatenate(documents) if documents else np.zeros(0, dtype=np.int64)
     if systems is not None:
-        joint = blocks_joined(blocks, len(doc_of)) if blocks else None
-        return TagPart(dict(rows), joint, doc_of, n_docstart, checks), by_key
-    if not parts:
+        units = whole.units if counted_systems else None
+        return TagPart(dict(rows), units, doc_of, n_docstart, checks), by_key
+    if not whole.parts:
         empty = TagSequences((), tuple(np.zeros(0, dtype=np.int32) for _ in range(2)), np.zeros(1, np.int64))
-        parts = [empty.count(scheme, "sentences")]
-    counts = joined(parts)
-    return TagPart(counts, counts.blocks, doc_of, n_docstart, checks), by_key
+        whole.add(empty.count(scheme, "sentences", details=details), np.zeros(0, np.int64), 0)
+    return TagPart(joined(whole.parts), whole.units, doc_of, n_docstart, checks), by_key
 
 
-def _documents_as_units(counts: SpanCounts, doc_of: np.ndarray, n_documents: int, chosen: str) -> SpanCounts:
-    """Counts whose units are their documents, when documents are the units (``chosen``)."""
-    if counts.blocks is None or chosen != "documents":
-        return counts
-    return replace(counts, blocks=_by_document(counts.blocks, doc_of, n_documents, chosen), unit="documents")
+def _with_units(counts: SpanCounts, units: UnitRows, document_ids: np.ndarray, chosen: str) -> SpanCounts:
+    """The counts of a whole reading with the blocks of its units: sentences, or their documents (``chosen``)."""
+    return replace(counts, blocks=_units(units, counts.n_sentences, document_ids, chosen), unit=chosen)
 
 
-def _by_document(blocks: Blocks, doc_of: np.ndarray, n_documents: int, chosen: str) -> Blocks:
-    """Blocks of sentences regrouped by document (``doc_of[s]``: sentence s's document), when documents are the
-    units."""
-    if chosen != "documents":
-        return blocks
-    block = doc_of[blocks.block] if len(blocks.block) else blocks.block
-    key = block * (len(blocks.keys) + 1) + blocks.row
-    entry, inverse = np.unique(key, return_inverse=True)
-    count = np.bincount(inverse, weights=blocks.count).astype(np.int64)
-    return Blocks(
-        blocks.keys, entry % (len(blocks.keys) + 1), entry // (len(blocks.keys) + 1), count, n_documents, "documents"
-    )
+def _units(units: UnitRows, n_sentences: int, document_ids: np.ndarray, chosen: str) -> Blocks:
+    """The rows of each unit: each sentence's (numbered densely in order), or, when documents are the units,
+    each document's (numbered by their place in ``document_ids``, the sorted document numbers of the sentences)."""
+    if chosen == "documents":
+        return units.regrouped(document_ids)
+    return units.blocks(n_sentences, "sentences")
 
 
 def write_span_errors(

@@ -579,7 +579,12 @@ def _read_spans(
 
         fields = [SentenceField(f.path, c, role) for f in files for c, role in zip(f.columns, f.roles)]
         counts, blocks, read_info, checks = count_sentence_files(
-            fields, spans.scheme, unit=spans.unit, systems=systems if several else None, meter=meter
+            fields,
+            spans.scheme,
+            unit=spans.unit,
+            systems=systems if several else None,
+            meter=meter,
+            details=spans.details,
         )
     else:
         counts, blocks, read_info, checks = count_tag_files(
@@ -589,6 +594,7 @@ def _read_spans(
             block_end=reading.block_end,
             systems=systems if several else None,
             meter=meter,
+            details=spans.details,
         )
     return _spans_counted((counts, blocks, read_info, checks), inputs, reading, spans, systems if several else None)
 
@@ -641,6 +647,7 @@ def _span_parts(
         fmt=fmt, unit=spans.unit, block_end=reading.block_end, systems=systems if several else None,
         engine=reading.engine, scheduler=reading.scheduler,
         meter=None if reading.engine == "dask" else Meter(size_of(list(parts)), reading.progress),
+        details=spans.details,
     )  # fmt: skip
     inputs: dict[str, Any] = {"file": parts[0]} if len(parts) == 1 else {"files": list(parts)}
     return _spans_counted((counts, blocks, read_info, checks), inputs, reading, spans, systems if several else None)
@@ -655,7 +662,13 @@ def _span_groups(files: Sequence[Any], inputs: dict[str, Any], reading: Reading,
 
     columns = reading.group_columns
     counts, blocks, read_info, by_key = count_tag_groups(
-        files, spans.scheme, columns, unit=spans.unit, block_end=reading.block_end, meter=meter
+        files,
+        spans.scheme,
+        columns,
+        unit=spans.unit,
+        block_end=reading.block_end,
+        meter=meter,
+        details=spans.details,
     )
     keys = list(by_key)
     order, names = named_keys(keys, files[0].path)

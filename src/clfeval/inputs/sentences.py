@@ -78,10 +78,11 @@ def count_sentence_files(
     unit: str = "auto",
     systems: Sequence[str] | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[Any, Any, dict[str, Any], Any]:
     """Count the spans of JSON Lines fields (gold first): as :func:`clfeval.inputs.conll.count_tag_files` returns
     them (counts or joint rows, blocks, what was read, what reading the tags found). ``meter`` is told the bytes
-    and sentences read."""
+    and sentences read; ``details``: the partial-match modes and the span confusion are counted too."""
     from clfeval.spans.counts import SpanChecks
     from clfeval.spans.lists import columns_of_lists
     from clfeval.spans.sequences import TagSequences
@@ -129,5 +130,5 @@ def count_sentence_files(
     if systems is not None:
         rows, blocks, checks = found.count_systems(scheme, "sentences", systems)
         return rows, blocks, read, checks
-    counts = found.count(scheme, "sentences")
+    counts = found.count(scheme, "sentences", details=details)
     return counts, counts.blocks, read, SpanChecks()

@@ -12,9 +12,8 @@ read; a task whose workers died is :func:`~clfeval.inputs.cluster.lost_worker`'s
 
 from __future__ import annotations
 
-import operator
-from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 from clfeval.inputs.chunks import Meter
 from clfeval.inputs.columns import Column
 from clfeval.inputs.conll import TagFile, TagPart, count_tag_part, join_tag_parts
+from clfeval.spans.counts import UnitRows
 
 __all__ = ["count_span_parts"]
 
@@ -35,6 +35,7 @@ def _part(
     unit: str,
     block_end: str | None,
     systems: Sequence[str] | None,
+    details: bool = True,
     meter: Meter | None = None,
 ) -> TagPart:
     """One file's spans (runs here or on a worker): a CoNLL file read by :func:`count_tag_part`, or a JSON Lines file
@@ -43,9 +44,19 @@ def _part(
         from clfeval.inputs.sentences import SentenceField, count_sentence_files
 
         fields = [SentenceField(path, c, role) for c, role in zip(columns, roles)]
-        counts, blocks, read, checks = count_sentence_files(fields, scheme, unit=unit, systems=systems, meter=meter)
-        return TagPart(counts, blocks, np.zeros(read["n_sentences"], dtype=np.int64), 0, checks)
-    return count_tag_part([TagFile(path, columns, roles)], scheme, block_end=block_end, systems=systems, meter=meter)
+        counts, blocks, read, checks = count_sentence_files(
+            fields, scheme, unit=unit, systems=systems, meter=meter, details=details
+        )
+        units = None
+        if blocks is not None:
+            units = UnitRows("sentences", renumber=False)
+            units.add(blocks)
+        counts = counts if systems is not None else replace(counts, blocks=None)
+        return TagPart(counts, units, np.zeros(read["n_sentences"], dtype=np.int64), 0, checks)
+    return count_tag_part(
+        [TagFile(path, columns, roles)], scheme, unit=unit, block_end=block_end, systems=systems, meter=meter,
+        details=details,
+    )  # fmt: skip
 
 
 def count_span_parts(
@@ -61,6 +72,7 @@ def count_span_parts(
     engine: str = "polars",
     scheduler: str | Any | None = None,
     meter: Meter | None = None,
+    details: bool = True,
 ) -> tuple[Any, Any, dict[str, Any], Any]:
     """Count the spans of the files of one corpus, in order: what :func:`clfeval.inputs.conll.count_tag_files` returns
     for one file (the counts, or several systems' joint rows; their blocks; what was read; what reading found).
@@ -73,7 +85,7 @@ def count_span_parts(
         The tag columns of every file (gold first) and what each holds.
     fmt
         ``text`` (CoNLL) or ``jsonl`` (JSON Lines of sentences).
-    unit, block_end, systems
+    unit, block_end, systems, details
         As :func:`~clfeval.inputs.conll.count_tag_files` takes them.
     engine
         ``polars``: the files read one by one on this machine (``meter`` told the bytes and sentences); ``dask``: one
@@ -94,7 +106,8 @@ def count_span_parts(
         ``-DOCSTART-`` lines: JSON Lines have none).
     """
     given: dict[str, Any] = {"columns": list(columns), "roles": list(roles), "fmt": fmt, "scheme": scheme, "unit": unit,
-             "block_end": block_end, "systems": None if systems is None else list(systems)}  # fmt: skip
+             "block_end": block_end, "systems": None if systems is None else list(systems),
+             "details": details}  # fmt: skip
     if engine == "dask":
         from clfeval.inputs.cluster import check_paths, map_parts
 
@@ -102,27 +115,4 @@ def count_span_parts(
         parts = map_parts(_part, list(paths), list(paths), ", ".join(paths), scheduler, **given)
     else:
         parts = [_part(path, meter=meter, **given) for path in paths]
-    if fmt == "jsonl":
-        return _sentence_parts_joined(parts, systems)
     return join_tag_parts(parts, unit=unit, systems=systems)
-
-
-def _sentence_parts_joined(parts: Sequence[TagPart], systems: Sequence[str] | None) -> tuple[Any, Any, dict, Any]:
-    """JSON Lines parts one after the other: their counts added (``+``: each part's sentences numbered after the
-    previous parts' sentences, as in one file of them all, where every sentence is a unit and none is in a
-    document)."""
-    from functools import reduce
-
-    from clfeval.count.blocks import concatenated
-
-    n_sentences = sum(len(p.documents) for p in parts)
-    read = {"n_sentences": n_sentences, "n_documents": 0, "unit": "sentences"}
-    checks = reduce(operator.add, [p.checks for p in parts])
-    if systems is None:
-        total = reduce(operator.add, [p.counts for p in parts])
-        return total, total.blocks, read, checks
-    rows: Counter[tuple[str, ...]] = Counter()
-    for p in parts:
-        rows.update(p.counts)
-    blocks = reduce(concatenated, [p.blocks for p in parts if p.blocks is not None])
-    return dict(rows), blocks, read, checks

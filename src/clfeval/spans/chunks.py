@@ -18,6 +18,7 @@ indexed by (previous prefix, prefix, same type): no Python runs per token.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -40,6 +41,27 @@ class Stream:
     sentence: np.ndarray
     token: np.ndarray
     first: np.ndarray
+
+    @cached_property
+    def previous(self) -> tuple[np.ndarray, np.ndarray]:
+        """The prefix and type codes of the position before each (``O`` and 0 before the first)."""
+        pp = np.empty_like(self.prefix, dtype=np.int8)
+        pt = np.empty_like(self.type, dtype=np.int32)
+        if len(pp):
+            pp[0], pt[0] = _O, 0
+            pp[1:], pt[1:] = self.prefix[:-1], self.type[:-1]
+        return pp, pt
+
+    @cached_property
+    def conlleval(self) -> tuple[np.ndarray, np.ndarray]:
+        """conlleval.pl's ``startOfChunk`` and ``endOfChunk`` at every position (computed once a stream)."""
+        p, t = self.prefix, self.type
+        pp, pt = self.previous
+        pair = pp.astype(np.intp) * _K + p
+        changed = pt != t
+        start = np.take(_C_START.ravel(), pair) | ((p != _O) & changed)
+        end = np.take(_C_END.ravel(), pair) | ((pp != _O) & changed)
+        return start, end
 
 
 def stream_of(prefix: np.ndarray, types: np.ndarray, offsets: np.ndarray) -> Stream:
@@ -78,9 +100,7 @@ class Chunks:
 
 
 def _previous(stream: Stream) -> tuple[np.ndarray, np.ndarray]:
-    pp = np.r_[np.int8(_O), stream.prefix[:-1]].astype(np.int8)
-    pt = np.r_[np.int32(0), stream.type[:-1]].astype(np.int32)
-    return pp, pt
+    return stream.previous
 
 
 def _pairs_table(pairs: tuple[tuple[str, str], ...]) -> np.ndarray:
@@ -97,20 +117,13 @@ _C_END = _pairs_table(CONLLEVAL_END)
 def conlleval_flags(stream: Stream) -> tuple[np.ndarray, np.ndarray]:
     """conlleval.pl's ``startOfChunk`` and ``endOfChunk`` at every position (an end at i: a span ended between
     i − 1 and i)."""
-    p, t = stream.prefix, stream.type
-    pp, pt = _previous(stream)
-    changed = pt != t
-    start = _C_START[pp, p] | ((p != _O) & changed)
-    end = _C_END[pp, p] | ((pp != _O) & changed)
-    return start, end
+    return stream.conlleval
 
 
-def _next_at(flags: np.ndarray) -> np.ndarray:
-    """For every position i, the first position j > i where ``flags[j]`` (the length when there is none)."""
-    n = len(flags)
-    pos = np.where(flags, np.arange(n), n)
-    nxt = np.minimum.accumulate(pos[::-1])[::-1]  # first flag at or after i
-    return np.r_[nxt[1:], n]
+def _next_at(flags: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """For each position i of ``at``, the first position j > i where ``flags[j]`` (the length when there is none)."""
+    pos = np.r_[np.flatnonzero(flags), len(flags)]
+    return pos[np.searchsorted(pos, at, side="right")]
 
 
 def _chunks(stream: Stream, start_pos: np.ndarray, end_pos: np.ndarray) -> Chunks:
@@ -128,8 +141,7 @@ def find_chunks(stream: Stream, scheme: Scheme) -> Chunks:
     if scheme.family == "conlleval":
         start, end = conlleval_flags(stream)
         begins = np.flatnonzero(start)
-        stop = np.minimum(_next_at(end), _next_at(start))[begins]
-        return _chunks(stream, begins, stop)
+        return _chunks(stream, begins, _next_at(start | end, begins))
     starts, insides, ends = scheme.tables
     p, t = stream.prefix, stream.type
     pp, pt = _previous(stream)
@@ -156,7 +168,7 @@ def conlleval_matches(gold: Stream, pred: Stream) -> tuple[np.ndarray, np.ndarra
     At each position conlleval.pl first closes a match in progress (counted when both columns end a span there
     and the previous types agree; dropped when only one column ends one, or the types differ), then opens one where
     both columns start a span of one type. The state after position i is therefore that of the last position that
-    opened or closed a match: a running maximum over those positions.
+    opened or closed a match: found for each position that counts one by a search among those positions.
     """
     gs, ge = conlleval_flags(gold)
     ps, pe = conlleval_flags(pred)
@@ -166,17 +178,17 @@ def conlleval_matches(gold: Stream, pred: Stream) -> tuple[np.ndarray, np.ndarra
     opens = gs & ps & (tg == tp)
     counted = ge & pe & (ptg == ptp)
     killed = counted | (ge != pe) | (tg != tp)
-    n = len(opens)
-    idx = np.arange(n)
-    last_event = np.maximum.accumulate(np.where(opens | killed, idx, -1))
-    after = (last_event >= 0) & opens[np.maximum(last_event, 0)]
-    before = np.r_[False, after[:-1]]
-    last_open = np.maximum.accumulate(np.where(opens, idx, -1))
-    at = np.flatnonzero(before & counted)
-    opened_at = np.r_[-1, last_open[:-1]][at]
+    events = np.flatnonzero(opens | killed)
+    closing = np.flatnonzero(counted)
+    # the last event before each position that closes: a match is open there when that event opened one
+    last = np.searchsorted(events, closing, side="left") - 1
+    open_before = last >= 0
+    open_before[open_before] = opens[events[last[open_before]]]
+    at = closing[open_before]
+    opened_at = events[last[open_before]]
     types = ptg[at]
-    if n and after[-1]:  # still open at the end of the file: counted with the last type
-        opened_at = np.r_[opened_at, last_open[-1]]
+    if len(events) and opens[events[-1]]:  # still open at the end of the file: counted with the last type
+        opened_at = np.r_[opened_at, events[-1]]
         types = np.r_[types, tg[-1]]
     return opened_at.astype(np.int64), types.astype(np.int32)
 
@@ -198,6 +210,13 @@ def _tag_name(prefix: int, letter: str, boundary: bool) -> str:
     return "O" if prefix == _O else f"{PREFIXES[prefix]}-{letter}"
 
 
+def _member(prefix: np.ndarray, letters: str | tuple[str, ...] | list[str]) -> np.ndarray:
+    """Whether each prefix code is one of ``letters`` (a lookup, not a search)."""
+    table = np.zeros(_K, dtype=bool)
+    table[[PREFIXES.index(x) for x in letters]] = True
+    return np.take(table, prefix.astype(np.intp))
+
+
 def invalid_transitions(stream: Stream, scheme: Scheme) -> Transitions:
     """Transitions that break ``scheme``'s well-formedness (:attr:`~clfeval.spans.schemes.Scheme.needs_before`,
     ``needs_after``), each at the tag that breaks it."""
@@ -209,11 +228,11 @@ def invalid_transitions(stream: Stream, scheme: Scheme) -> Transitions:
     bad = np.zeros(len(p), dtype=bool)  # at i: the pair (i − 1, i) breaks a rule
     for now, before in (scheme.needs_before or {}).items():
         code = PREFIXES.index(now)
-        ok = np.isin(pp, [PREFIXES.index(b) for b in before]) & same & ~prev_boundary
+        ok = _member(pp, before) & same & ~prev_boundary
         bad |= (p == code) & ~ok
     for now, after in (scheme.needs_after or {}).items():
         code = PREFIXES.index(now)
-        ok = np.isin(p, [PREFIXES.index(a) for a in after]) & same & ~boundary
+        ok = _member(p, after) & same & ~boundary
         bad |= (pp == code) & ~prev_boundary & ~ok
     at = np.flatnonzero(bad)
     # the kind: previous and current prefix, whether the types agree, and the sentence boundaries around them

@@ -28,7 +28,7 @@ from clfeval.spans.tags import NO_SPAN
 if TYPE_CHECKING:  # blocks load when a task resamples (a score without intervals need not)
     from clfeval.count.blocks import Blocks
 
-__all__ = ["SpanChecks", "SpanCounts", "TokenCounts", "blocks_joined", "blocks_of_rows", "joined"]
+__all__ = ["SpanChecks", "SpanCounts", "TokenCounts", "UnitRows", "blocks_joined", "blocks_of_rows", "joined"]
 
 
 @dataclass(frozen=True)
@@ -239,15 +239,126 @@ def joined(parts: Sequence[SpanCounts], n_documents: int | None = None) -> SpanC
 def blocks_joined(blocks: Sequence[Blocks], n_units: int) -> Blocks:
     """The blocks of consecutive parts of one reading, whose block numbers are already those of the whole reading:
     their rows put over the union of their keys, the units renumbered densely in order (at least ``n_units``)."""
-    from clfeval.count.blocks import Blocks
 
-    keys = list(dict.fromkeys(k for b in blocks for k in b.keys))
-    index = {k: i for i, k in enumerate(keys)}
-    row = np.concatenate([np.array([index[k] for k in b.keys], dtype=np.int64)[b.row] for b in blocks])
-    block = np.concatenate([b.block for b in blocks])
-    count = np.concatenate([b.count for b in blocks])
-    dense = np.unique(block, return_inverse=True)[1].astype(np.int64) if len(block) else block
-    return Blocks(tuple(keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), blocks[0].unit)
+    gathered = UnitRows()
+    for b in blocks:
+        gathered.add(b)
+    return gathered.blocks(n_units, blocks[0].unit)
+
+
+def _dense(block: np.ndarray) -> np.ndarray:
+    """Unit numbers renumbered 0, 1, … in order (``np.unique``'s inverse; one pass when they come sorted, as the
+    parts of one reading do)."""
+    if not len(block):
+        return block.astype(np.int64)
+    if bool(np.all(block[1:] >= block[:-1])):
+        return np.cumsum(np.r_[True, block[1:] != block[:-1]], dtype=np.int64) - 1
+    return np.unique(block, return_inverse=True)[1].astype(np.int64)
+
+
+class UnitRows:
+    """The rows of the units of consecutive parts of one reading, gathered part by part and held compactly until the
+    reading ends: then one :class:`Blocks`, by sentence (each sentence's rows, 32-bit codes: 12 bytes an entry while
+    reading) or by document (each document's rows, summed part by part: memory flat in the sentences read).
+
+    ``by``: ``sentences``, ``documents``, or ``auto`` (both, until :meth:`only` keeps one). ``renumber``: the
+    sentences that hold a row are numbered densely in :meth:`blocks` (CoNLL readings); ``False`` keeps each
+    sentence's number (JSON Lines of sentences, whose blocks number every sentence).
+    """
+
+    def __init__(self, by: str = "sentences", *, renumber: bool = True) -> None:
+        self.keys: dict[tuple[str, ...], int] = {}
+        self.by = by
+        self.renumber = renumber
+        self._row: list[np.ndarray] = []
+        self._block: list[np.ndarray] = []
+        self._count: list[np.ndarray] = []
+        self._docs: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def add(self, blocks: Blocks, documents: np.ndarray | None = None, first: int = 0) -> None:
+        """Add a part's blocks (units numbered in the whole reading, after those added before; ``documents``: the
+        document of each of the part's units, the first numbered ``first``)."""
+        code = np.array([self.keys.setdefault(tuple(k), len(self.keys)) for k in blocks.keys], dtype=np.int32)
+        row = code[blocks.row] if len(blocks.row) else np.zeros(0, np.int32)
+        if self.by in ("sentences", "auto"):
+            self._row.append(row)
+            self._block.append(blocks.block.astype(np.int32 if blocks.n_blocks < 2**31 else np.int64))
+            self._count.append(blocks.count.astype(np.int32 if not len(blocks.count) or blocks.count.max() < 2**31
+                                                   else np.int64))  # fmt: skip
+        if self.by in ("documents", "auto") and documents is not None:
+            doc = documents[blocks.block - first].astype(np.int64) if len(row) else np.zeros(0, np.int64)
+            width = 1 << 31
+            entry, inverse = np.unique(doc * width + row, return_inverse=True)
+            total = np.bincount(inverse.reshape(-1), weights=blocks.count, minlength=len(entry)).astype(np.int64)
+            self._docs.append((entry // width, (entry % width).astype(np.int32), total))
+
+    def extend(self, other: UnitRows, sentences: int = 0, documents: int = 0) -> None:
+        """Move the rows of ``other`` (a later part of the reading, its sentences numbered from 0 and its documents
+        by its own ``-DOCSTART-`` lines) into these, its sentences numbered ``sentences`` later and its documents
+        ``documents`` later; ``other`` is left empty. Only the units these keep (:attr:`by`) are moved."""
+        code = np.array([self.keys.setdefault(k, len(self.keys)) for k in other.keys], dtype=np.int32)
+        same = bool(np.array_equal(code, np.arange(len(code))))
+        while other._row:
+            r, b, c = other._row.pop(0), other._block.pop(0), other._count.pop(0)
+            if self.by not in ("sentences", "auto"):
+                continue
+            if sentences and len(b):
+                b = b.astype(np.int64) + sentences
+                b = b.astype(np.int32) if int(b.max()) < 2**31 else b
+            self._row.append(r if same else code[r])
+            self._block.append(b)
+            self._count.append(c)
+        while other._docs:
+            d, r, c = other._docs.pop(0)
+            if self.by in ("documents", "auto"):
+                self._docs.append((d + documents if documents else d, r if same else code[r], c))
+
+    @classmethod
+    def joined(cls, parts: Sequence[tuple[UnitRows, int, int]], unit: str) -> UnitRows:
+        """The rows of consecutive parts of one reading as one's: each part ``(rows, first sentence, -DOCSTART- lines
+        before it)`` moved in (:meth:`extend`), keeping the units ``unit`` (``sentences`` or ``documents``)."""
+        whole = cls(unit, renumber=all(rows.renumber for rows, _, _ in parts))
+        for rows, sentences, documents in parts:
+            whole.extend(rows, sentences, documents)
+        return whole
+
+    def only(self, by: str) -> None:
+        """Keep the units ``by`` alone (``sentences`` or ``documents``), once it is known which the reading takes."""
+        self.by = by
+        if by == "documents":
+            self._row, self._block, self._count = [], [], []
+        else:
+            self._docs = []
+
+    def blocks(self, n_units: int, unit: str) -> Blocks:
+        """The units' rows as :class:`Blocks`: the units that hold a row renumbered densely in order, at least
+        ``n_units`` units (the parts are dropped as the whole is filled)."""
+        from clfeval.count.blocks import Blocks
+
+        n = sum(len(r) for r in self._row)
+        row, block, count = (np.empty(n, dtype=np.int64) for _ in range(3))
+        at = 0
+        while self._row:
+            r, b, c = self._row.pop(0), self._block.pop(0), self._count.pop(0)
+            row[at : at + len(r)], block[at : at + len(r)], count[at : at + len(r)] = r, b, c
+            at += len(r)
+        dense = _dense(block) if self.renumber else block
+        del block
+        return Blocks(tuple(self.keys), row, dense, count, max(n_units, int(dense.max(initial=-1)) + 1), unit)
+
+    def regrouped(self, document_ids: np.ndarray, unit: str = "documents") -> Blocks:
+        """The rows of each document, documents numbered by their place in ``document_ids`` (the sorted document
+        numbers of the reading's sentences), as :class:`Blocks` sorted by (document, row)."""
+        from clfeval.count.blocks import Blocks
+
+        width = len(self.keys) + 1
+        doc = np.concatenate([d for d, _, _ in self._docs]) if self._docs else np.zeros(0, np.int64)
+        row = np.concatenate([r for _, r, _ in self._docs]) if self._docs else np.zeros(0, np.int32)
+        count = np.concatenate([c for _, _, c in self._docs]) if self._docs else np.zeros(0, np.int64)
+        key = np.searchsorted(document_ids, doc).astype(np.int64) * width + row
+        entry, inverse = np.unique(key, return_inverse=True)
+        total = np.bincount(inverse.reshape(-1), weights=count, minlength=len(entry)).astype(np.int64)
+        return Blocks(tuple(self.keys), entry % width, entry // width, total, len(document_ids), unit)
 
 
 def _without_blocks(counts: SpanCounts) -> SpanCounts:

@@ -2,15 +2,16 @@
 (nervaluate), and which predicted span each gold span met (the span confusion table).
 
 Spans are arrays (sentence, start, end, type code), ``end`` one past the last token. Exact matching groups equal
-spans by sorting. The partial-match modes and the confusion table pair overlapping spans: in a sentence where every
-span overlaps at most one span of the other column (all tag sequences, nearly always) the pairs are read off with
-array operations; sentences with a span that overlaps several are resolved one by one with the rule below.
+spans by sorting. The partial-match modes and the confusion table pair overlapping spans, all sentences at once:
+each rule below is a greedy matching over the pairs of overlapping spans in an order of priority, taken in rounds of
+array operations (:func:`_greedy`); no Python runs per sentence or per span.
 
 The rule (order-free): spans are taken in position order (start, end, type), whatever order the annotations came
 in; matches of the mode's exact kind are made first (``type``: equal boundaries and type); then each predicted
 span, in order, takes the first unmatched gold span it overlaps (``type``: the closest of the same type, else the
 first of another). On spans that do not overlap within a column this is what nervaluate 1.2.1 computes on lists in
-position order.
+position order. :func:`mode_counts` and :func:`pair_spans` state the rules span by span, one sentence at a time:
+the reference the array computation is tested against.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "MODE_COUNTS",
     "Matched",
     "exact_rows",
+    "lexsort",
     "matched_flags",
     "match_spans",
 ]
@@ -42,6 +44,22 @@ MODES: Mapping[str, str] = {
 #: What each mode counts, in this order.
 MODE_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
 HALF_CREDIT = {"strict": False, "exact": False, "partial": True, "type": True}
+
+
+def lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key first), as one stable sort of the keys packed into one 64-bit integer when
+    their ranges fit (several times faster), else ``np.lexsort`` itself."""
+    if not len(keys) or not len(keys[0]):
+        return np.lexsort(keys) if len(keys) else np.zeros(0, dtype=np.intp)
+    columns = [np.asarray(k).astype(np.int64) for k in keys]
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows)]
+    if sum(max(int(x - 1).bit_length(), 1) for x in spans) > 62:
+        return np.lexsort(keys)
+    packed = np.zeros(len(columns[0]), dtype=np.int64)
+    for c, low, size in zip(reversed(columns), reversed(lows), reversed(spans)):
+        packed = packed * size + (c - low)
+    return np.argsort(packed, kind="stable")
 
 
 def _group(chunks: Chunks, side: int) -> tuple[np.ndarray, ...]:
@@ -81,7 +99,7 @@ def _equal_spans(gold: Chunks, pred: Chunks) -> _EqualSpans | None:
     sentence, start, end, kind, side = (np.concatenate([a[i] for a in parts]) for i in range(5))
     if not len(sentence):
         return None
-    order = np.lexsort((side, kind, end, start, sentence))
+    order = lexsort((side, kind, end, start, sentence))
     s, a, b, k, d = sentence[order], start[order], end[order], kind[order], side[order]
     new = np.r_[True, (s[1:] != s[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1]) | (k[1:] != k[:-1])]
     group = np.cumsum(new) - 1
@@ -115,7 +133,7 @@ def _overlaps(gold: Chunks, pred: Chunks) -> tuple[np.ndarray, np.ndarray]:
     if not len(gold) or not len(pred):
         z = np.zeros(0, dtype=np.int64)
         return z, z
-    porder = np.lexsort((pred.start, pred.sentence))
+    porder = lexsort((pred.start, pred.sentence))
     ps, pa, pb = pred.sentence[porder], pred.start[porder], pred.end[porder]
     longest = int((pb - pa).max())
     # predicted spans of the sentence that start before the gold span ends, and not so early that they end before it
@@ -136,58 +154,127 @@ def _search(sent: np.ndarray, pos: np.ndarray, at_sent: np.ndarray, at_pos: np.n
 
 
 def match_spans(gold: Chunks, pred: Chunks, n_types: int) -> Matched:
-    """The partial-match counts and the span confusion of ``gold`` against ``pred`` (type codes 1…``n_types``)."""
+    """The partial-match counts and the span confusion of ``gold`` against ``pred`` (type codes 1…``n_types``).
+
+    Every rule of the module is a greedy matching over the pairs of overlapping spans, taken in an order of
+    priority: a pair is taken when neither span is taken yet. :func:`_greedy` takes them with array operations.
+    For a mode, the pairs of its exact kind are matched first (:func:`matched_flags`, with or without the type);
+    then the pairs of the spans left, by predicted span in position order and, for each, by gold span in position
+    order (``type``: same type first, by the distance Σ|boundary differences|, then the other types). Per type the
+    same is done on the pairs of that type alone. The span confusion takes the pairs by (boundaries not exact,
+    −overlap, gold position, predicted position).
+    """
     k1 = n_types + 1
     modes = np.zeros((len(MODES), k1, len(MODE_COUNTS)), dtype=np.int64)
-    confusion = np.zeros((k1, k1, 2), dtype=np.int64)
     g, p = _overlaps(gold, pred)
-    g_deg = np.bincount(g, minlength=len(gold))
-    p_deg = np.bincount(p, minlength=len(pred))
-    # sentences where a span meets several: resolved span by span
-    tangled = np.zeros(0, dtype=np.int64)
-    if len(g):
-        several = (g_deg[g] > 1) | (p_deg[p] > 1)
-        tangled = np.unique(gold.sentence[g[several]])
-    g_in = np.isin(gold.sentence, tangled)
-    p_in = np.isin(pred.sentence, tangled)
-    simple = ~np.isin(gold.sentence[g], tangled) if len(g) else np.zeros(0, dtype=bool)
-    g, p = g[simple], p[simple]
-    gt, pt = gold.type[g].astype(np.int64), pred.type[p].astype(np.int64)
+    g_rank, p_rank = _position_rank(gold), _position_rank(pred)
+    gt, pt = gold.type.astype(np.int64), pred.type.astype(np.int64)
+    cg_t, cp_t = gt[g], pt[p]
     bounds = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
-    same = gt == pt
-    lone_g = ~g_in & (g_deg == 0)
-    lone_p = ~p_in & (p_deg == 0)
-    lone_gt = gold.type[lone_g].astype(np.int64)
-    lone_pt = pred.type[lone_p].astype(np.int64)
-    np.add.at(confusion, (gt, pt, (~bounds).astype(np.int64)), 1)
-    np.add.at(confusion, (lone_gt, 0, 0), 1)
-    np.add.at(confusion, (0, lone_pt, 0), 1)
+    same = cg_t == cp_t
+    dist = np.abs(gold.start[g] - pred.start[p]) + np.abs(gold.end[g] - pred.end[p])
+    by_position = lexsort((g_rank[g], p_rank[p]))
+    by_type_first = lexsort((g_rank[g], dist * same, ~same, p_rank[p]))
+    typed = matched_flags(gold, pred)  # equal boundaries and type
+    untyped = matched_flags(*(Chunks(c.sentence, c.start, c.end, np.zeros(len(c), np.int32)) for c in (gold, pred)))
+    n_gold_t = np.bincount(gt, minlength=k1)
+    n_pred_t = np.bincount(pt, minlength=k1)
     c = {name: i for i, name in enumerate(MODE_COUNTS)}
+    # every type together
+    runs = {
+        "strict": (typed, by_position),
+        "exact": (untyped, by_position),
+        "type": (typed, by_type_first),
+    }
+    taken_of: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+    for name, ((first_g, first_p), order) in runs.items():
+        taken = _greedy(g, p, order, first_g, first_p)
+        taken_of[name] = (first_g, first_p, taken, order)
     for m, mode in enumerate(MODES):
-        hit = {"strict": bounds & same, "exact": bounds, "partial": bounds, "type": same}[mode]
-        other = "partial" if mode == "partial" else "incorrect"
-        overall = modes[m, 0]
-        overall[c["correct"]] += int(hit.sum())
-        overall[c[other]] += int((~hit).sum())
-        overall[c["missed"]] += int(lone_g.sum())
-        overall[c["spurious"]] += int(lone_p.sum())
-        per = modes[m]
-        # per type: only spans of that type take part; a pair of two types leaves a missed and a spurious span
-        np.add.at(per[:, c["missed"]], lone_gt, 1)
-        np.add.at(per[:, c["spurious"]], lone_pt, 1)
-        np.add.at(per[:, c["missed"]], gt[~same], 1)
-        np.add.at(per[:, c["spurious"]], pt[~same], 1)
-        both = gt[same]
-        hit_same = np.ones(len(both), dtype=bool) if mode == "type" else bounds[same]
-        np.add.at(per[:, c["correct"]], both[hit_same], 1)
-        np.add.at(per[:, c[other]], both[~hit_same], 1)
-    for s in tangled.tolist():
-        gi = np.flatnonzero(gold.sentence == s)
-        pi = np.flatnonzero(pred.sentence == s)
-        gs = [(int(gold.start[i]), int(gold.end[i]), int(gold.type[i])) for i in gi]
-        ps_ = [(int(pred.start[i]), int(pred.end[i]), int(pred.type[i])) for i in pi]
-        _resolve(sorted(gs), sorted(ps_), modes, confusion)
+        first_g, first_p, taken, order = taken_of["exact" if mode == "partial" else mode]
+        pairs = order[taken]
+        correct = int(first_p.sum()) + (int(same[pairs].sum()) if mode == "type" else 0)
+        other = len(pairs) - (correct - int(first_p.sum()))
+        out = modes[m, 0]
+        out[c["correct"]] = correct
+        out[c["partial" if mode == "partial" else "incorrect"]] = other
+        out[c["missed"]] = len(gold) - int(first_g.sum()) - len(pairs)
+        out[c["spurious"]] = len(pred) - int(first_p.sum()) - len(pairs)
+    # per type: the pairs of one type alone, after the exact matches of boundaries and type
+    first_g, first_p = typed
+    found_g = np.bincount(gt[first_g], minlength=k1)
+    found_p = np.bincount(pt[first_p], minlength=k1)
+    for name, order in (("position", by_position), ("type", by_type_first)):
+        order = order[same[order]]
+        pairs = order[_greedy(g, p, order, first_g, first_p)]
+        taken_t = np.bincount(cg_t[pairs], minlength=k1)
+        for m, mode in enumerate(MODES):
+            if (mode == "type") != (name == "type"):
+                continue
+            per = modes[m, 1:]
+            per[:, c["correct"]] = (found_p + (taken_t if mode == "type" else 0))[1:]
+            if mode != "type":
+                per[:, c["partial" if mode == "partial" else "incorrect"]] = taken_t[1:]
+            per[:, c["missed"]] = (n_gold_t - found_g - taken_t)[1:]
+            per[:, c["spurious"]] = (n_pred_t - found_p - taken_t)[1:]
+    # the span confusion: exact boundaries first, then the largest overlap, ties in position order
+    overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
+    order = lexsort((p_rank[p], g_rank[g], -overlap, ~bounds))
+    none_g = np.zeros(len(gold), dtype=bool)
+    none_p = np.zeros(len(pred), dtype=bool)
+    pairs = order[_greedy(g, p, order, none_g, none_p)]
+    paired_g = np.zeros(len(gold), dtype=bool)
+    paired_p = np.zeros(len(pred), dtype=bool)
+    paired_g[g[pairs]] = True
+    paired_p[p[pairs]] = True
+    cell = np.concatenate(
+        [
+            (cg_t[pairs] * k1 + cp_t[pairs]) * 2 + (~bounds[pairs]),
+            gt[~paired_g] * k1 * 2,
+            pt[~paired_p] * 2,
+        ]
+    )
+    confusion = np.bincount(cell, minlength=k1 * k1 * 2).reshape(k1, k1, 2).astype(np.int64)
     return Matched(modes, confusion)
+
+
+def _position_rank(chunks: Chunks) -> np.ndarray:
+    """Each span's rank in (sentence, start, end, type) order: position order within a sentence."""
+    order = lexsort((chunks.type, chunks.end, chunks.start, chunks.sentence))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank
+
+
+def _greedy(g: np.ndarray, p: np.ndarray, order: np.ndarray, taken_g: np.ndarray, taken_p: np.ndarray) -> np.ndarray:
+    """The greedy matching of the pairs ``order`` (indices into the pairs (``g``, ``p``), best first) of spans not
+    yet taken (``taken_g``, ``taken_p``): whether each pair of ``order`` is taken.
+
+    Taking pairs one by one, a pair is taken when neither of its spans is. In rounds, every pair that comes first
+    among the pairs left of both its spans is taken at once (no pair before it can take either span), and the pairs
+    of the spans so taken are dropped; a round takes at least the first pair left, and most pairs are taken in the
+    first round (a chain of spans that each overlap the next takes one round a link).
+    """
+    used_g = taken_g.copy()
+    used_p = taken_p.copy()
+    out = np.zeros(len(order), dtype=bool)
+    alive = np.flatnonzero(~(used_g[g[order]] | used_p[p[order]]))
+    while len(alive):
+        a_g, a_p = g[order[alive]], p[order[alive]]
+        win = alive[_firsts(a_g, len(used_g)) & _firsts(a_p, len(used_p))]
+        out[win] = True
+        used_g[g[order[win]]] = True
+        used_p[p[order[win]]] = True
+        alive = alive[~(used_g[a_g] | used_p[a_p])]
+    return out
+
+
+def _firsts(keys: np.ndarray, n: int) -> np.ndarray:
+    """Whether each element is the first of its value in ``keys`` (values below ``n``)."""
+    at = np.arange(len(keys), dtype=np.int64)
+    first = np.full(n, len(keys), dtype=np.int64)
+    np.minimum.at(first, keys, at)
+    return first[keys] == at
 
 
 Span = tuple[int, int, int]
@@ -242,16 +329,6 @@ def mode_counts(gold: Sequence[Span], pred: Sequence[Span], mode: str) -> list[i
         out[what] += 1
     out["missed"] = len(gold) - len(matched)
     return [out[name] for name in MODE_COUNTS]
-
-
-def _resolve(gold: list[Span], pred: list[Span], modes: np.ndarray, confusion: np.ndarray) -> None:
-    """Add the counts of one sentence's spans, resolved span by span."""
-    for m, mode in enumerate(MODES):
-        modes[m, 0] += mode_counts(gold, pred, mode)
-        for t in {s[2] for s in gold} | {s[2] for s in pred}:
-            modes[m, t] += mode_counts([s for s in gold if s[2] == t], [s for s in pred if s[2] == t], mode)
-    for g, p, boundary in pair_spans(gold, pred):
-        confusion[g, p, boundary] += 1
 
 
 def pair_spans(gold: Sequence[Span], pred: Sequence[Span]) -> list[tuple[int, int, int]]:

@@ -32,10 +32,16 @@ class Spans:
         (start, end, type) need none.
     unit
         ``auto``, ``sentences`` or ``documents`` (:data:`UNITS`).
+    details
+        Count the partial-match modes and the span confusion, which the reports and the JSON show (``details`` of a
+        span result) beside exact matching. ``False``: exact matching alone, as conlleval.pl's report shows it (the
+        command line's ``--format conlleval``): the counts' ``modes`` and ``confusion`` are ``None``, and the result
+        has no span confusion matrix.
     """
 
     scheme: str = DEFAULT_SCHEME
     unit: str = "auto"
+    details: bool = True
 
     def __post_init__(self) -> None:
         scheme_of(self.scheme)

@@ -17,7 +17,7 @@ from clfeval.errors import InputError, OptionError
 from clfeval.result import FrozenDict
 from clfeval.spans.chunks import Chunks, conlleval_flags, conlleval_matches, find_chunks, invalid_transitions, stream_of
 from clfeval.spans.counts import SITES_SHOWN, SpanChecks, SpanCounts, TokenCounts, blocks_of_rows
-from clfeval.spans.matching import MODES, match_spans, matched_flags
+from clfeval.spans.matching import MODES, lexsort, match_spans, matched_flags
 from clfeval.spans.schemes import PREFIXES, Scheme, scheme_of
 from clfeval.spans.tags import ENTITIES, NO_SPAN, bad_tag, tag_codes
 
@@ -120,19 +120,20 @@ class SpanLists:
         out = []
         for s, a, b, t in self.columns:
             code = np.array([index[str(x)] for x in t.tolist()], dtype=np.int32)
-            order = np.lexsort((code, b, a, s))
+            order = lexsort((code, b, a, s))
             out.append(Chunks(s[order], a[order], b[order], code[order]))
         return out, names
 
-    def count(self, scheme: str | Scheme | None = None, unit: str = "auto") -> SpanCounts:
-        """The counts of the one predicted column against gold (``scheme`` is not used: there are no tags)."""
+    def count(self, scheme: str | Scheme | None = None, unit: str = "auto", *, details: bool = True) -> SpanCounts:
+        """The counts of the one predicted column against gold (``scheme`` is not used: there are no tags); the
+        partial-match modes and the span confusion only with ``details``."""
         if len(self.columns) != 2:
             raise OptionError("count() takes gold and one predicted column; count_systems() several")
         (gold, pred), names = self._chunks()
         units = Units.of(unit, self.n_sentences, self.documents)
         hit, kept = matched_flags(gold, pred)
         blocks = _rows(gold, [(pred, hit, kept)], names, units)
-        modes, confusion = _modes(gold, pred, names)
+        modes, confusion = _modes(gold, pred, names) if details else (None, None)
         return SpanCounts(
             ENTITIES,
             _pairs(blocks),  # type: ignore[arg-type]
@@ -231,9 +232,10 @@ class TagSequences:
         ids = self.columns[c]
         return stream_of(codes.prefix[ids], stream_type[ids], self.offsets)
 
-    def count(self, scheme: str | Scheme = "conlleval", unit: str = "auto") -> SpanCounts:
-        """The counts of the one predicted column against gold, with the tag-level counts, the invalid transitions,
-        the partial-match modes and the span confusion."""
+    def count(self, scheme: str | Scheme = "conlleval", unit: str = "auto", *, details: bool = True) -> SpanCounts:
+        """The counts of the one predicted column against gold, with the tag-level counts, the invalid transitions
+        and, with ``details``, the partial-match modes and the span confusion (``None`` without: conlleval.pl's
+        report shows neither)."""
         if len(self.columns) != 2:
             raise OptionError("count() takes gold and one predicted column; count_systems() several")
         scheme = scheme_of(scheme) if isinstance(scheme, str) else scheme
@@ -245,7 +247,7 @@ class TagSequences:
         hit, kept = self._matches(scheme, streams, gold, pred, zero)
         blocks = _rows(gold, [(pred, hit, kept)], names, units)
         checks = self._checks(streams, ("gold", "pred"), scheme)
-        modes, confusion = _modes(gold, pred, names)
+        modes, confusion = _modes(gold, pred, names) if details else (None, None)
         right = int(np.count_nonzero(self.columns[0] == self.columns[1]))
         n_tokens = int(self.offsets[-1]) if len(self.offsets) else 0
         return SpanCounts(
@@ -274,11 +276,12 @@ class TagSequences:
             counts = np.bincount(found.kind, minlength=len(found.kinds))
             for kind, n in zip(found.kinds, counts.tolist()):
                 transitions[(column, kind)] = n
-            for kind_code in range(len(found.kinds)):
-                at = np.flatnonzero(found.kind == kind_code)[:SITES_SHOWN]
-                for i in at.tolist():
-                    place = self.place(c, int(found.sentence[i]), int(found.token[i]))
-                    sites.append((column, found.kinds[kind_code], place))
+            # the first few of each kind, in the order they come in the column (so the column's first site is
+            # its first invalid transition, however the reading was cut in chunks)
+            shown = [np.flatnonzero(found.kind == k)[:SITES_SHOWN] for k in range(len(found.kinds))]
+            for i in sorted(np.concatenate(shown).tolist()) if shown else []:
+                place = self.place(c, int(found.sentence[i]), int(found.token[i]))
+                sites.append((column, found.kinds[int(found.kind[i])], place))
             if scheme.family == "conlleval":
                 n = _merges(stream)
                 if n:
@@ -387,7 +390,9 @@ class TagSequences:
         first = streams[0].first
         g_pos = first[gold.sentence] + gold.start if len(gold) else np.zeros(0, dtype=np.int64)
         p_pos = first[pred.sentence] + pred.start if len(pred) else np.zeros(0, dtype=np.int64)
-        return np.isin(g_pos, opened), np.isin(p_pos, opened)
+        at = np.zeros(len(streams[0].prefix), dtype=bool)
+        at[opened] = True
+        return at[g_pos], at[p_pos]
 
 
 def _bad_at(seqs: TagSequences, column: int, sentence: int, token: int, bad: int, scheme: Scheme) -> InputError:
@@ -412,7 +417,6 @@ def _merges(stream: Any) -> int:
     the continuation of the span before (of the same type)."""
     start, _ = conlleval_flags(stream)
     p, t = stream.prefix, stream.type
-    pp = np.r_[np.int8(0), p[:-1]]
-    pt = np.r_[np.int32(0), t[:-1]]
-    opens = np.isin(p, [PREFIXES.index("B"), PREFIXES.index("S")])
+    pp, pt = stream.previous
+    opens = (p == PREFIXES.index("B")) | (p == PREFIXES.index("S"))
     return int(np.count_nonzero(opens & ~start & (pp != 0) & (pt == t)))
