@@ -11,10 +11,22 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Any:
+    """A real local Dask cluster of two worker processes, started once for the session (each pytest worker) and
+    shared by every module that counts on it (tests/daskcluster.py)."""
+    pytest.importorskip("distributed", reason="the dask engine needs the optional dask extra (dask, distributed)")
+    from tests.daskcluster import local_cluster
+
+    with local_cluster() as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

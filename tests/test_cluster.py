@@ -7,7 +7,6 @@ are exactly the same multiset of (row, count) as ``read_cells`` gives on one con
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from clfeval.inputs.cluster import DASK_HINT, cluster_cells, frame_cells  # noqa
 from clfeval.inputs.embedded import Cells, read_cells  # noqa: E402
 from clfeval.inputs.formats import TableOptions  # noqa: E402
 from clfeval.inputs.layouts import _to_counts, count_file  # noqa: E402
+from tests.daskcluster import fragile_cluster, kill_workers_once_busy  # noqa: E402
 
 N_ROWS = 2400
 N_PARTS = 4
@@ -38,17 +38,9 @@ LABELS = ["cat", "dog", "bird", "fish", "a b"]  # "a b": a label with a space su
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
-    """A real two-process local cluster for the whole module."""
-    with warnings.catch_warnings():  # the scheduler's HTTP server moves off port 8787 when that is taken
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
-        )
-    client = distributed.Client(cluster, set_as_default=False)
-    yield client
-    client.close()
-    cluster.close()
+def client(dask_client: Any) -> Any:
+    """The session's real two-process local cluster (conftest.py)."""
+    return dask_client
 
 
 def _sets(rng: np.random.Generator, n: int) -> list[list[str]]:
@@ -528,37 +520,11 @@ def test_dask_engine_input_errors_are_one_line(tmp_path: Path) -> None:
     )
 
 
-def _kill_workers_once_busy(client: Any) -> None:
-    """In the background: once a task runs, end every worker process (as an out-of-memory kill would)."""
-    import contextlib
-    import os
-    import threading
-    import time
-
-    def kill() -> None:
-        for _ in range(300):
-            time.sleep(0.1)
-            if any(client.processing().values()):
-                time.sleep(0.3)
-                with contextlib.suppress(Exception):  # the worker dies mid-call: its comm closes
-                    client.run(os._exit, 1)
-                return
-
-    threading.Thread(target=kill, daemon=True).start()
-
-
 @pytest.fixture
 def fragile() -> Any:
     """A one-worker cluster whose scheduler gives a task up when its worker dies once (allowed-failures 0)."""
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
-        )
-        client = distributed.Client(cluster, set_as_default=False)
+    with fragile_cluster() as client:
         yield client
-        client.close()
-        cluster.close()
 
 
 def test_a_worker_lost_beyond_its_retries_is_a_one_line_error_naming_the_file(fragile: Any, tmp_path: Path) -> None:
@@ -570,7 +536,7 @@ def test_a_worker_lost_beyond_its_retries_is_a_one_line_error_naming_the_file(fr
 
     pipe = tmp_path / "part-1.tsv"
     os.mkfifo(pipe)
-    _kill_workers_once_busy(fragile)
+    kill_workers_once_busy(fragile)
     done = run_cli_process("score", str(pipe), "--engine", "dask", "--scheduler", fragile.scheduler.address)
     err = done.stderr.decode()
     assert done.returncode == 2, err
@@ -591,6 +557,6 @@ def test_a_lost_worker_names_the_partition_of_a_frame(fragile: Any) -> None:
 
     parts = [dask.delayed(slow)()]
     frame = dd.from_delayed(parts, meta=pd.DataFrame({"gold": pd.Series(dtype=str), "pred": pd.Series(dtype=str)}))
-    _kill_workers_once_busy(fragile)
+    kill_workers_once_busy(fragile)
     with pytest.raises(InputError, match=r"partition 0 of .*a Dask worker died while counting it 1 time\(s\)"):
         clfeval.counts_of_frame(frame, gold_col="gold", pred_col="pred", scheduler=fragile)

@@ -8,7 +8,6 @@ Seeded random data, split into part files of every format; one two-worker cluste
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ pytest.importorskip("distributed", reason="the dask engine needs the optional da
 dd = pytest.importorskip("dask.dataframe", reason="the dask engine needs the optional dask extra")
 pytestmark = pytest.mark.cluster  # each test runs on a real local Dask cluster
 
-import distributed  # noqa: E402
 import polars as pl  # noqa: E402
 
 from tests.conftest import cli_error, cli_json, run_cli  # noqa: E402
@@ -30,17 +28,9 @@ CLASSES = ["ant", "bee", "cat"]
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
-    """A real two-process local cluster for the whole module."""
-    with warnings.catch_warnings():  # the scheduler's HTTP server moves off port 8787 when that is taken
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
-        )
-    client = distributed.Client(cluster, set_as_default=False)
-    yield client
-    client.close()
-    cluster.close()
+def client(dask_client: Any) -> Any:
+    """The session's real two-process local cluster (conftest.py)."""
+    return dask_client
 
 
 @pytest.fixture(scope="module")
@@ -240,26 +230,15 @@ def test_a_lost_worker_is_a_one_line_error_naming_the_file(tmp_path: Path) -> No
     import subprocess
     import sys
 
-    import dask
+    from tests.daskcluster import fragile_cluster, kill_workers_once_busy
 
-    from tests.test_cluster import _kill_workers_once_busy
-
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
-        )
-        fragile = distributed.Client(cluster, set_as_default=False)
-        try:
-            pipe = tmp_path / "part-1.csv"
-            os.mkfifo(pipe)
-            _kill_workers_once_busy(fragile)
-            command = ["score", str(pipe), "--scores", "score", "--engine", "dask", "--scheduler"]
-            done = subprocess.run([sys.executable, "-m", "clfeval", *command, fragile.scheduler.address],
-                                  capture_output=True, timeout=120)  # fmt: skip
-        finally:
-            fragile.close()
-            cluster.close()
+    with fragile_cluster() as fragile:
+        pipe = tmp_path / "part-1.csv"
+        os.mkfifo(pipe)
+        kill_workers_once_busy(fragile)
+        command = ["score", str(pipe), "--scores", "score", "--engine", "dask", "--scheduler"]
+        done = subprocess.run([sys.executable, "-m", "clfeval", *command, fragile.scheduler.address],
+                              capture_output=True, timeout=120)  # fmt: skip
     err = done.stderr.decode()
     assert done.returncode == 2, err
     lines = [line for line in err.splitlines() if line.startswith("clfeval: error:")]

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -318,18 +317,9 @@ def test_real_process(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
-    """A real two-process local Dask cluster, as tests/test_cluster.py starts one."""
-    distributed = pytest.importorskip("distributed", reason="the dask engine needs the optional dask extra")
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
-        )
-    client = distributed.Client(cluster, set_as_default=False)
-    yield client
-    client.close()
-    cluster.close()
+def client(dask_client: Any) -> Any:
+    """The session's real two-process local cluster (conftest.py)."""
+    return dask_client
 
 
 @pytest.mark.cluster

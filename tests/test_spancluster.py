@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -22,8 +21,6 @@ import pytest
 pytest.importorskip("distributed", reason="the dask engine needs the optional dask extra (dask, distributed)")
 pytestmark = pytest.mark.cluster  # each test runs on a real local Dask cluster
 
-import dask  # noqa: E402
-import distributed  # noqa: E402
 
 import clfeval  # noqa: E402
 from clfeval.errors import InputError, OptionError  # noqa: E402
@@ -35,22 +32,10 @@ TYPES = ["PER", "LOC", "ORG"]
 PREFIXES = {"conlleval": "BI", "iob2": "BI", "iobes": "BIES"}
 
 
-def _cluster(**config: Any) -> Any:
-    with dask.config.set(config), warnings.catch_warnings():  # the scheduler's HTTP server moves off a taken port
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        return distributed.LocalCluster(
-            n_workers=config.get("n_workers", 2), threads_per_worker=1, host="127.0.0.1", dashboard_address=None
-        )
-
-
 @pytest.fixture(scope="module")
-def client() -> Any:
-    """A real two-process local cluster for the whole module."""
-    cluster = _cluster()
-    client = distributed.Client(cluster, set_as_default=False)
-    yield client
-    client.close()
-    cluster.close()
+def client(dask_client: Any) -> Any:
+    """The session's real two-process local cluster (conftest.py)."""
+    return dask_client
 
 
 def _tag(rng: np.random.Generator, prefixes: str) -> str:
@@ -263,21 +248,16 @@ def test_what_spans_on_the_cluster_do_not_take_is_refused(client: Any, tmp_path:
 def test_a_worker_lost_while_it_reads_a_part_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
     """A worker that dies while it reads a CoNLL file (blocked on a named pipe, then ended) beyond the scheduler's
     allowed failures: one line naming the file, exit 2, no traceback."""
-    cluster = _cluster(**{"distributed.scheduler.allowed-failures": 0}, n_workers=1)
-    fragile = distributed.Client(cluster, set_as_default=False)
-    try:
+    from tests.daskcluster import fragile_cluster, kill_workers_once_busy
+
+    with fragile_cluster() as fragile:
         pipe = tmp_path / "part-1.txt"
         os.mkfifo(pipe)
-        from tests.test_cluster import _kill_workers_once_busy
-
-        _kill_workers_once_busy(fragile)
+        kill_workers_once_busy(fragile)
         done = subprocess.run(
             [sys.executable, "-m", "clfeval", "score", str(pipe), "--spans", "--engine", "dask", "--scheduler",
              fragile.scheduler.address], capture_output=True, text=True, timeout=120,
         )  # fmt: skip
-    finally:
-        fragile.close()
-        cluster.close()
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and f"{pipe}: a Dask worker died while counting it 1 time(s)" in done.stderr
     assert "Traceback" not in done.stderr
