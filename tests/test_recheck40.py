@@ -70,3 +70,24 @@ def test_text_gold_in_a_typed_file_orders_as_text_in_cv_too(tmp_path: Path) -> N
     pooled = cli_json("cv", one, two, "--gold-col", "gold", "--scores", "score", cwd=tmp_path)["pooled"]
     assert scored["positive"] == pooled["positive"] == "9"
     assert pooled["scores"]["auc"] == pytest.approx(roc_auc_score(frame.gold == "9", frame.score), abs=1e-12)
+
+
+def test_a_malformed_scheduler_address_is_one_line_at_once(tmp_path: Path) -> None:
+    """A --scheduler without a port was the one-line error, then a 60 s wait and the traceback of the half-built
+    Client's __del__ (``Exception ignored in``, ``TimeoutError``) as the process ended; now the error alone, at once."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import cli_error
+
+    name = _write(_frame(6), tmp_path / "s.csv")
+    env = {**os.environ, "PYTHONPATH": str(Path(clfeval.__file__).parents[1])}
+    started = time.monotonic()
+    args = ["score", name, "--gold-col", "gold", "--scores", "score", "--engine", "dask", "--scheduler", "localhost"]
+    out = subprocess.run(
+        [sys.executable, "-m", "clfeval", *args], capture_output=True, cwd=tmp_path, env=env, timeout=120
+    )
+    cli_error(out, "could not connect to the dask scheduler at localhost", "missing port")
+    assert time.monotonic() - started < 30
