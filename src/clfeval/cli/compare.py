@@ -298,7 +298,7 @@ def _run_scored(args: argparse.Namespace, files: list[str], metrics: list[str] |
                 **options.score_blocks(args),
                 progress=progress,
             )
-        gold, classes = found.gold, labels
+        gold, classes = found.gold, found.labels(labels)
         blocks, weight = found.blocks, found.weight
         systems[name] = found.named()
     if len(systems) < 2:
@@ -365,7 +365,7 @@ def _run_joint(
     (:class:`~clfeval.count.jointscored.JointScoreCounts`), which ``compare`` tests pair by pair; ``on_dask``: the
     files (or parts) counted on a Dask cluster (:func:`~clfeval.inputs.scoredcluster.merged_paths`), the rest
     alike."""
-    from clfeval.inputs.scoredfile import merged_scored
+    from clfeval.inputs.scoredfile import merged_scored, numbers_of
     from clfeval.inputs.scoredparts import ScoredReading, finish_parts
 
     multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates) if args.multilabel else None
@@ -375,7 +375,8 @@ def _run_joint(
         specs=tuple(specs.values()), systems=tuple(specs), gold_col=parse_column(args.gold_col),
         labels=None if labels is None else tuple(labels),
         probabilities=False if args.not_probabilities or args.lower_is_more_confident else None,
-        weight_col=parse_column(args.weight_col), multilabel=multilabel, numbers=False,
+        weight_col=parse_column(args.weight_col), multilabel=multilabel,
+        numbers=numbers_of(files[0] if files else "", None),  # the classes ordered as `score` orders the file's
     )  # fmt: skip
     if on_dask:  # each part counted where it lies, the distinct joint rows merged in a tree
         from clfeval.inputs.scoredcluster import Counting, merged_paths

@@ -188,7 +188,8 @@ def _cv_scored(args: argparse.Namespace) -> str:
     if classes is None and names is None and multilabel is not None:
         raise ClfevalError("multi-label scores: name the labels of the score columns (a glob 'p_*', or --labels)")
     if classes is None and names is None:  # binary scores: the classes of every fold's gold labels, in order
-        classes = class_order({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()})
+        numbers = True if all(f.numbers for f in found) else (False if any(f.numbers is False for f in found) else None)
+        classes = class_order({str(v) for f in found for v in np.unique(f.gold.astype(str)).tolist()}, numbers)
     if args.positive is not None:  # binary scores belong to the last class
         if len(found[0].scores.shape) > 1 or classes is None or args.positive not in classes:
             raise ClfevalError(f"--positive names the class of binary scores, one of {classes}; not {args.positive!r}")

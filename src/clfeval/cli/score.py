@@ -208,7 +208,7 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
                                     **in_blocks, progress=progress, weight_col=weight_col,
                                     group_col=[parse_column(c) for c in args.group_col])  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
-            labels, weight, grouped = declared, found.weight, found.groups
+            labels, weight, grouped = found.labels(declared), found.weight, found.groups
             if args.multilabel:
                 multilabel = MultiLabel(args.label_sep or ",", args.empty, args.duplicates)
         elif args.multilabel and any(in_blocks.values()):  # a cell of gold labels per row, in blocks
@@ -218,14 +218,14 @@ def _run_scored(args: argparse.Namespace, counts: bool = False) -> str:
                                     labels=declared, probabilities=probabilities, label_sets=True, **in_blocks,
                                     progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
-            labels, weight = declared, found.weight
+            labels, weight = found.labels(declared), found.weight
         elif any(in_blocks.values()):  # the instances themselves: blocks group them
             with options.reading_bar(args) as progress:
                 found = read_scored(args.inputs[0], args.scores, gold_col=parse_column(args.gold_col),
                                     labels=declared, probabilities=probabilities, **in_blocks,
                                     progress=progress, weight_col=weight_col)  # fmt: skip
             given, scores_of, blocks, read_inputs = found.gold, found.named(), found.blocks, found.inputs
-            labels, weight = declared, found.weight
+            labels, weight = found.labels(declared), found.weight
         else:  # counted as read, part by part: memory grows with the distinct rows, not the file
             with options.reading_bar(args) as progress:
                 given, read_inputs = count_scored(

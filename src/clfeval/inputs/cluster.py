@@ -304,6 +304,12 @@ def dask_client(scheduler: str | Any | None) -> Iterator[Any]:
             "scheduler must be None (a local cluster), a scheduler address such as "
             f"'tcp://10.0.0.5:8786', or a distributed.Client, not {type(scheduler).__name__}"
         )
+    from distributed.comm import resolve_address
+
+    try:  # a malformed address first: a Client built on one hangs 60 s on exit and prints its traceback
+        resolve_address(scheduler)
+    except Exception as exc:  # ValueError: no port, an unknown protocol …
+        raise OptionError(f"could not connect to the dask scheduler at {scheduler}: {first_line(exc)}") from None
     try:
         client = distributed.Client(scheduler, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError (a malformed address)…

@@ -64,9 +64,18 @@ class ScoredFile:
         blocks: np.ndarray | None = None,
         weight: np.ndarray | None = None,
         groups: dict[str, np.ndarray] | None = None,
+        order: list[str] | None = None,
+        numbers: bool | None = None,
     ):
         self.gold, self.scores, self.classes, self.inputs, self.blocks = gold, scores, classes, inputs, blocks
-        self.weight, self.groups = weight, groups
+        self.weight, self.groups, self.order, self.numbers = weight, groups, order, numbers
+
+    def labels(self, declared: Sequence[str] | None) -> list[str] | None:
+        """The classes to score under: ``declared`` where given, else the file's own order of its classes
+        (:attr:`order`: the order the part counter gives the same file, :func:`numbers_of`), so that the instances'
+        path (blocks, groups) orders a file's classes as counting it does (a gold column of 9 and 10 has the
+        positive class 10 either way)."""
+        return list(declared) if declared is not None else self.order
 
     def named(self) -> Any:
         """The scores as the one contract of classes and columns takes them (:mod:`clfeval.count.classes`): a
@@ -417,8 +426,21 @@ def read_scored(
         inputs["n_blocks"] = len(np.unique(blocks))
     if weight is not None:
         inputs["sample_weight"] = weight_inputs(weight_name, weight)
+    order = None
+    numbers = True if frame.schema[gold_name].is_numeric() else numbers_of(path, None)
+    if not label_sets and labels is None:  # the classes as the part counter orders this file's (finish_parts)
+        named = classes if classes is not None and (len(classes) > 1 or scores.shape[1] == 1) else []
+        order = class_order(set(gold_series.unique().to_list()) | set(named), numbers)
     return ScoredFile(
-        gold_series.to_numpy(), scores if scores.shape[1] > 1 else scores[:, 0], classes, inputs, blocks, weight, groups
+        gold_series.to_numpy(),
+        scores if scores.shape[1] > 1 else scores[:, 0],
+        classes,
+        inputs,
+        blocks,
+        weight,
+        groups,
+        order,
+        numbers,
     )
 
 

@@ -107,6 +107,10 @@ class ScoredPart:
         Probabilities outside [0, 1] by round-off, clipped.
     n_rows, sum_weight
         The instances read, and the sum of their weights.
+    numeric
+        Whether the gold column was typed as numbers (JSON Lines, Parquet, a frame's partition): its labels then order
+        by value (:func:`~clfeval.count.classes.class_order`), as the same column in a frame or an array does, whatever
+        :attr:`ScoredReading.numbers` says of text.
     """
 
     names: tuple[str, ...]
@@ -121,6 +125,7 @@ class ScoredPart:
     clipped: int
     n_rows: int
     sum_weight: float
+    numeric: bool = False
 
     @property
     def n_distinct(self) -> int:
@@ -208,7 +213,7 @@ def count_part(frame: pl.DataFrame, first_line: int, path: str, reading: ScoredR
         total = float(weight.sum())
     return ScoredPart(
         tuple(names_found.to_list()), g, s, c, w, tuple(columns), tuple(b.shape[1] for b in blocks), gold_name,
-        weight_name, n_clipped, len(frame), total,
+        weight_name, n_clipped, len(frame), total, frame.schema[gold_name].is_numeric(),
     )  # fmt: skip
 
 
@@ -248,6 +253,7 @@ def merge_parts(parts: Sequence[ScoredPart]) -> ScoredPart:
     return ScoredPart(
         tuple(names.tolist()), g, s, c, w, first.columns, first.widths, first.gold_name, first.weight_name,
         sum(p.clipped for p in parts), sum(p.n_rows for p in parts), float(sum(p.sum_weight for p in parts)),
+        all(p.numeric for p in parts),
     )  # fmt: skip
 
 
@@ -268,7 +274,7 @@ def _layout(part: ScoredPart, spec: int, seen: list[str], reading: ScoredReading
         labels=None if reading.labels is None else list(reading.labels),
         positive=positive,
         where=path,
-        numbers=reading.numbers,
+        numbers=True if part.numeric else reading.numbers,
     )
     return layout, positive
 
