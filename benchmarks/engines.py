@@ -390,10 +390,10 @@ def main() -> int:
         first = score(tiny.glob("parquet"), engine="dask", scheduler=client)  # warm-up: worker imports
         warmup = time.perf_counter() - t0
         check(first, tiny, None, "warm-up")
-        from clfeval.inputs.cluster import _read_frame
+        from clfeval.inputs.cluster import read_frame
         from clfeval.inputs.formats import TableOptions
 
-        npart = {f: _read_frame([big.glob(f)], f, TableOptions(), ["gold", "pred"], "")[0].npartitions
+        npart = {f: read_frame([big.glob(f)], f, TableOptions(), ["gold", "pred"], "")[0].npartitions
                  for f in FORMATS}
         steady: list[Row] = []
         for ds in sets:

@@ -54,11 +54,14 @@ __all__ = [
     "check_paths",
     "cluster_cells",
     "dask_client",
+    "dask_modules",
     "first_line",
     "frame_cells",
     "is_local",
     "lost_worker",
     "map_parts",
+    "partition_name",
+    "read_frame",
     "silence_interrupted",
 ]
 
@@ -88,7 +91,7 @@ _CLOSING = 10.0  # seconds a local cluster interrupted while it starts is given 
 _JSON_BLOCK = 64 * 2**20  # JSON Lines files are cut into blocks of this many bytes (at line ends)
 
 
-def _dask() -> tuple[Any, Any]:
+def dask_modules() -> tuple[Any, Any]:
     """Import ``dask.dataframe`` and ``distributed``.
 
     Returns
@@ -142,7 +145,7 @@ def lost_worker(exc: BaseException, part: str) -> InputError | None:
     )
 
 
-def _partition(frame: Any, key: Any, source: str) -> str:
+def partition_name(frame: Any, key: Any, source: str) -> str:
     """The part of a Dask DataFrame a failed task computed: ``partition i of SOURCE`` when the task is partition i
     or one it is computed from (its read, a delayed function), else the key's own trailing index (a reduction's
     chunk i), else ``SOURCE``."""
@@ -275,7 +278,7 @@ def dask_client(scheduler: str | Any | None) -> Iterator[Any]:
     OptionError
         When the scheduler cannot be reached, or ``scheduler`` is none of the above.
     """
-    _, distributed = _dask()
+    _, distributed = dask_modules()
     if isinstance(scheduler, distributed.Client):
         yield scheduler
         return
@@ -511,7 +514,7 @@ def _count_frame(
         except (ValueError, OSError, PolarsError) as exc:  # parse errors (pandas, pyarrow, polars), unreadable files
             raise InputError(f"could not be read: {first_line(exc)}", source) from None
         except Exception as exc:
-            lost = lost_worker(exc, _partition(projected, getattr(exc, "task", None), source))
+            lost = lost_worker(exc, partition_name(projected, getattr(exc, "task", None), source))
             if lost is None:
                 raise
             raise lost from None
@@ -595,11 +598,11 @@ def check_paths(paths: Sequence[str]) -> None:
             raise InputError("no such file", path)
 
 
-def _read_frame(
+def read_frame(
     paths: Sequence[str], fmt: str, options: TableOptions, columns: Sequence[Column], source: str
 ) -> tuple[Any, bool]:
     """The Dask DataFrame of ``paths`` read as ``fmt``, and whether its first line was a header."""
-    dd, _ = _dask()
+    dd, _ = dask_modules()
     paths = list(paths)
     try:
         if fmt == "parquet":
@@ -706,7 +709,7 @@ def cluster_cells(
     source = ", ".join(paths)
     if all(is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
         return _count_files(expand_paths(paths), columns, roles, options, source, scheduler, empty_ok)
-    frame, header = _read_frame(paths, fmt, options, columns, source)
+    frame, header = read_frame(paths, fmt, options, columns, source)
     return _count_frame(frame, columns, roles, source, header, scheduler, empty_ok)
 
 
@@ -842,7 +845,7 @@ def frame_cells(
     give label sets as Arrow list columns (``pd.ArrowDtype(pa.list_(pa.string()))``, as
     ``read_parquet`` makes them), as separator strings, or build the frame with that setting off.
     """
-    dd, _ = _dask()
+    dd, _ = dask_modules()
     if not isinstance(frame, dd.DataFrame):
         raise OptionError(f"frame_cells needs a dask.dataframe.DataFrame, not {type(frame).__name__}")
     return _count_frame(frame, columns, roles, "<dask frame>", True, scheduler, empty_ok)

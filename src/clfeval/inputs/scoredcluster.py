@@ -30,13 +30,13 @@ from typing import Any
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
 from clfeval.inputs.cluster import (
-    _dask,
-    _partition,
     check_paths,
     dask_client,
+    dask_modules,
     first_line,
     is_local,
     lost_worker,
+    partition_name,
     silence_interrupted,
 )
 from clfeval.inputs.formats import TableOptions
@@ -201,7 +201,7 @@ class _Parts:
         """The part a task counted, or computed from."""
         if key in self.parts:
             return self.parts[key]
-        return self.source if self.frame is None else _partition(self.frame, key, self.source)
+        return self.source if self.frame is None else partition_name(self.frame, key, self.source)
 
 
 def _partition_tasks(client: Any, frame: Any, counter: Counting, source: str) -> tuple[list[Any], dict[Any, str]]:
@@ -283,23 +283,23 @@ def count_folds(
 def _remote_frame(paths: Sequence[str], fmt: str, source: str) -> Any:
     """The Dask DataFrame of remote parts: CSV and TSV as strings (the part counter parses the numbers, as on one
     machine), Parquet and JSON Lines typed."""
-    from clfeval.inputs.cluster import _read_frame
+    from clfeval.inputs.cluster import read_frame
 
-    frame, _ = _read_frame(paths, fmt, TableOptions(input_format=fmt, header=True), [], source)
+    frame, _ = read_frame(paths, fmt, TableOptions(input_format=fmt, header=True), [], source)
     return frame
 
 
 def count_frame(frame: Any, counter: Counting, scheduler: Any = None) -> tuple[Any, dict[str, Any]]:
     """The counts of a ``dask.dataframe.DataFrame`` of scored predictions (a gold column, score columns) on a Dask
     cluster, one task per partition, with what was read (``source`` ``"dask frame"``, ``engine`` ``"dask"``)."""
-    dd, _ = _dask()
+    dd, _ = dask_modules()
     if not isinstance(frame, dd.DataFrame):
         raise OptionError(f"counts_of_frame needs a dask.dataframe.DataFrame, not {type(frame).__name__}")
     source = "<dask frame>"
     with dask_client(scheduler) as client:
         tasks, parts = _partition_tasks(client, frame, counter, source)
         top = _tree(client, tasks, counter.merge)
-        merged = _gathered(top, parts, source, lambda key: _partition(frame, key, source))
+        merged = _gathered(top, parts, source, lambda key: partition_name(frame, key, source))
     counts, inputs = counter.finish(merged, source)
     inputs = {k: v for k, v in inputs.items() if k != "file"}
     return counts, {"source": "dask frame", **inputs, "engine": "dask"}
