@@ -63,6 +63,7 @@ __all__ = [
     "partition_name",
     "read_frame",
     "silence_interrupted",
+    "table_paths",
 ]
 
 #: The message when the optional Dask dependencies are missing.
@@ -598,6 +599,27 @@ def check_paths(paths: Sequence[str]) -> None:
             raise InputError("no such file", path)
 
 
+def table_paths(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    format_of_path: Callable[[str], str],
+    hint: str = "",
+) -> tuple[list[str], str]:
+    """One table's parts (a path, or several) as strings, checked as :func:`check_paths` checks them, and the one
+    format ``format_of_path`` reads them as: parts of mixed formats are refused (``hint``: how to choose one)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    given = [os.fspath(p) for p in paths]
+    if not given:
+        raise OptionError("no files to read")
+    check_paths(given)
+    formats = {format_of_path(p) for p in given}
+    if len(formats) > 1:
+        raise OptionError(
+            f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one format at a time{hint}"
+        )
+    return given, formats.pop()
+
+
 def read_frame(
     paths: Sequence[str], fmt: str, options: TableOptions, columns: Sequence[Column], source: str
 ) -> tuple[Any, bool]:
@@ -693,19 +715,9 @@ def cluster_cells(
     too few fields has empty cells, a quoted CSV field must not span lines, and errors name the
     files and the number of rows rather than a line.
     """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    if not paths:
-        raise OptionError("no files to read")
-    check_paths(paths)
-    formats = {format_of(p, options) for p in paths}
-    if len(formats) > 1:
-        raise OptionError(
-            f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one "
-            "format at a time (set the input format to override the extensions)"
-        )
-    fmt = formats.pop()
+    paths, fmt = table_paths(
+        paths, lambda p: format_of(p, options), " (set the input format to override the extensions)"
+    )
     source = ", ".join(paths)
     if all(is_local(p) for p in paths) and fmt in ("parquet", "csv", "tsv", "text", "jsonl"):
         return _count_files(expand_paths(paths), columns, roles, options, source, scheduler, empty_ok)

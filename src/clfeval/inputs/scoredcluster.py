@@ -30,7 +30,6 @@ from typing import Any
 from clfeval.errors import InputError, OptionError
 from clfeval.inputs.chunks import expand_paths
 from clfeval.inputs.cluster import (
-    check_paths,
     dask_client,
     dask_modules,
     first_line,
@@ -38,6 +37,7 @@ from clfeval.inputs.cluster import (
     lost_worker,
     partition_name,
     silence_interrupted,
+    table_paths,
 )
 from clfeval.inputs.formats import TableOptions
 from clfeval.inputs.scoredparts import ScoredPart, ScoredReading, count_part, finish_parts, merge_parts
@@ -176,17 +176,7 @@ class _Parts:
     """The tasks that count one table's parts on a cluster, and the part each task counts (for a lost worker)."""
 
     def __init__(self, client: Any, paths: Sequence[str], counter: Counting) -> None:
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
-        paths = [os.fspath(p) for p in paths]
-        if not paths:
-            raise OptionError("no files to read")
-        check_paths(paths)
-        formats = {scored_format(p) for p in paths}
-        if len(formats) > 1:
-            raise OptionError(
-                f"the files mix formats ({', '.join(sorted(formats))}); the dask engine reads one at a time"
-            )
+        paths, fmt = table_paths(paths, scored_format)
         self.source = ", ".join(paths)
         self.frame: Any = None
         if all(is_local(p) for p in paths):  # one task per file: the single-machine counter, file and line in errors
@@ -194,7 +184,7 @@ class _Parts:
             self.tasks = client.map(counter.file, [os.path.abspath(f) for f in files], files, pure=False)
             self.parts = {task.key: path for task, path in zip(self.tasks, files)}
         else:
-            self.frame = _remote_frame(paths, formats.pop(), self.source)
+            self.frame = _remote_frame(paths, fmt, self.source)
             self.tasks, self.parts = _partition_tasks(client, self.frame, counter, self.source)
 
     def part_of(self, key: Any) -> str:
