@@ -589,3 +589,23 @@ def test_comparisons_and_cv_of_scores_have_pages_with_curves() -> None:
     assert page.count('class="lineplot"') == 1 and "ROC curves of the systems" in page
     cv = clfeval.cv(y, scores=p, folds=np.arange(240) % 3, labels=[0, 1, 2])
     assert cv.render("html").count('class="lineplot"') == 3
+
+
+@pytest.mark.parametrize("as_mapping", [False, True])
+def test_cv_of_each_folds_score_counts_is_cv_of_the_instances(as_mapping: bool) -> None:
+    # folds counted apart (a cluster's count_folds, count files) are cross-validated as the instances with fold ids are
+    import clfeval
+
+    rng = np.random.default_rng(11)
+    ys, ss = [], []
+    for _ in range(3):
+        ys.append(rng.integers(0, 2, 60))
+        ss.append(np.round(rng.random(60), 2))
+    counts = [ScoreCounts.of_arrays(y, s) for y, s in zip(ys, ss)]
+    given = {f"fold {i + 1}": c for i, c in enumerate(counts)} if as_mapping else counts
+    folded = clfeval.cv(given)
+    whole = clfeval.cv(
+        np.concatenate(ys), scores=np.concatenate(ss), folds=np.repeat(["fold 1", "fold 2", "fold 3"], 60)
+    )
+    assert folded.flat() == pytest.approx(whole.flat(), rel=1e-12)
+    assert list(folded.fold_names) == ["fold 1", "fold 2", "fold 3"]

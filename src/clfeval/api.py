@@ -2329,12 +2329,10 @@ def _count_indicator_folds(
 def _score_count_folds(gold: Any) -> tuple[list[Any], list[str]] | None:
     """Each fold's :class:`~clfeval.count.scored.ScoreCounts`, given as a list or a mapping (fold name → counts),
     with the folds' names; ``None`` for anything else."""
-    from clfeval.count.scored import ScoreCounts
-
     items = list(gold.items()) if isinstance(gold, Mapping) else None
     if items is None and isinstance(gold, Sequence) and not isinstance(gold, str):
         items = [(None, f) for f in gold]
-    if not items or not all(isinstance(f, ScoreCounts) for _, f in items):
+    if not items or not all((kind := kind_of(f)) is not None and kind.scored for _, f in items):
         return None
     shown = [str(name) if name is not None else f"fold {i + 1}" for i, (name, _) in enumerate(items)]
     return [f for _, f in items], fold_names(shown)
